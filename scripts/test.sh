@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The test command of the README quick start and of CI: installs what is missing,
+# builds, and runs every test under ctest. Tests labelled `gpu` skip, and say so,
+# on a machine without a GPU.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup.sh"
+cd "${PTXBENCH_BUILD_DIR:-$root/build}"
+ctest --output-on-failure -j "${PTXBENCH_JOBS:-$(nproc)}" "$@"

@@ -1,0 +1,38 @@
+// File helpers: whole-file reads, atomic writes (no half-written file is ever
+// visible under its final name), and a self-removing temporary directory.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "core/result.h"
+
+namespace ptxbench {
+
+Result<std::string> read_file(const std::filesystem::path& path);
+
+// Writes to a temporary file beside `path`, fsyncs, then renames over `path`.
+Status write_file_atomic(const std::filesystem::path& path, std::string_view data);
+
+// A directory made with mkdtemp under `parent` (default: $TMPDIR or /tmp), removed
+// with everything in it when the object dies, unless keep() was called.
+class TempDir {
+ public:
+  static Result<TempDir> create(std::string_view prefix, std::filesystem::path parent = {});
+  TempDir(TempDir&& other) noexcept;
+  TempDir& operator=(TempDir&& other) noexcept;
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir();
+
+  const std::filesystem::path& path() const { return path_; }
+  void keep() { keep_ = true; }
+
+ private:
+  explicit TempDir(std::filesystem::path p) : path_(std::move(p)) {}
+  std::filesystem::path path_;
+  bool keep_ = false;
+};
+
+}  // namespace ptxbench

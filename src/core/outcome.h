@@ -1,0 +1,28 @@
+// Outcome: the verdict of one stage or one candidate, stored as data (never as a
+// crash). The names are stable: they are written to SQLite and JSON.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace ptxbench {
+
+enum class Outcome {
+  passed,            // the stage did what it should (built; correct)
+  incorrect,         // ran, but the outputs fail the task's correctness rule
+  no_code,           // a model reply without a code block
+  policy_violation,  // banned include/call/symbol in the candidate
+  compile_error,     // nvcc/ptxas rejected it (or the compiler timed out)
+  runtime_error,     // CUDA error, crash, trap, illegal address in the candidate
+  timeout,           // the candidate's worker ran past its wall-clock limit
+  not_run,           // a stage that could not run here (e.g. no GPU); not a failure
+  harness_error,     // ptxbench's own machinery failed (worker missing, ...)
+};
+
+std::string_view to_string(Outcome o);
+std::optional<Outcome> outcome_from_string(std::string_view s);
+
+// Is this outcome the candidate's fault (a failing verdict) rather than "not run"?
+bool is_candidate_failure(Outcome o);
+
+}  // namespace ptxbench

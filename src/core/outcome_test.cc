@@ -1,0 +1,27 @@
+#include "core/outcome.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxbench {
+namespace {
+
+TEST(Outcome, RoundTripsEveryName) {
+  for (Outcome o : {Outcome::passed, Outcome::incorrect, Outcome::no_code, Outcome::policy_violation,
+                    Outcome::compile_error, Outcome::runtime_error, Outcome::timeout,
+                    Outcome::not_run, Outcome::harness_error}) {
+    auto back = outcome_from_string(to_string(o));
+    ASSERT_TRUE(back.has_value()) << to_string(o);
+    EXPECT_EQ(*back, o);
+  }
+  EXPECT_FALSE(outcome_from_string("pass").has_value());
+}
+
+TEST(Outcome, CandidateFailures) {
+  EXPECT_TRUE(is_candidate_failure(Outcome::incorrect));
+  EXPECT_TRUE(is_candidate_failure(Outcome::timeout));
+  EXPECT_FALSE(is_candidate_failure(Outcome::passed));
+  EXPECT_FALSE(is_candidate_failure(Outcome::not_run));
+}
+
+}  // namespace
+}  // namespace ptxbench

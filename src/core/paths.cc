@@ -1,0 +1,66 @@
+#include "core/paths.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "core/subprocess.h"
+
+#ifndef PTXBENCH_SOURCE_DIR
+#define PTXBENCH_SOURCE_DIR ""
+#endif
+
+namespace ptxbench {
+namespace {
+
+std::filesystem::path self_dir() {
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path{} : exe.parent_path();
+}
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+bool is_executable(const std::filesystem::path& p) { return ::access(p.c_str(), X_OK) == 0; }
+
+}  // namespace
+
+Paths Paths::discover() {
+  Paths p;
+  p.bin_dir = self_dir();
+  if (const char* r = std::getenv("PTXBENCH_ROOT"); r && *r) {
+    p.root = r;
+  } else if (!p.bin_dir.empty() && std::filesystem::exists(p.bin_dir.parent_path() / "tasks")) {
+    p.root = p.bin_dir.parent_path();
+  } else {
+    p.root = PTXBENCH_SOURCE_DIR;
+  }
+  std::string home = env_or("HOME", "/tmp");
+  p.cache_dir = env_or("PTXBENCH_CACHE", env_or("XDG_CACHE_HOME", home + "/.cache") + "/ptxbench");
+  // The worker sits beside ptxbench, but tests run from other folders: let them say.
+  if (const char* w = std::getenv("PTXBENCH_BIN_DIR"); w && *w) p.bin_dir = w;
+  return p;
+}
+
+Result<std::filesystem::path> Paths::tool(const std::string& name) const {
+  std::string var = "PTXBENCH_";
+  for (char c : name) var += c == '-' ? '_' : static_cast<char>(std::toupper(c));
+  if (const char* v = std::getenv(var.c_str()); v && *v) {
+    if (is_executable(v)) return std::filesystem::path(v);
+    return make_error(var + " points to " + v + ", which is not an executable program");
+  }
+  if (auto on_path = find_on_path(name); !on_path.empty()) return on_path;
+  std::filesystem::path cuda = env_or("CUDA_HOME", "/usr/local/cuda");
+  for (const auto& dir : {cuda / "bin", root / ".deps" / "bin"})
+    if (is_executable(dir / name)) return dir / name;
+  return make_error("cannot find the tool `" + name + "`",
+                    "run scripts/setup.sh (it installs cuobjdump and nvdisasm from PyPI), put it on "
+                    "PATH, or set " + var);
+}
+
+}  // namespace ptxbench

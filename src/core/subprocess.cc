@@ -1,0 +1,260 @@
+#include "core/subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+extern char** environ;
+
+namespace ptxbench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Pipe {
+  int fd[2] = {-1, -1};
+  bool open() { return ::pipe2(fd, O_CLOEXEC) == 0; }
+  void close_both() {
+    for (int& f : fd)
+      if (f >= 0) ::close(f), f = -1;
+  }
+};
+
+void set_limit(int resource, const std::optional<std::uint64_t>& v) {
+  if (!v) return;
+  rlimit rl{static_cast<rlim_t>(*v), static_cast<rlim_t>(*v)};
+  ::setrlimit(resource, &rl);
+}
+
+std::vector<std::string> build_env(const ProcessSpec& spec) {
+  std::map<std::string, std::string> merged;
+  if (!spec.clear_env) {
+    for (char** e = environ; e && *e; ++e) {
+      std::string kv(*e);
+      auto eq = kv.find('=');
+      if (eq != std::string::npos) merged[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+  }
+  for (const auto& [k, v] : spec.env) merged[k] = v;
+  std::vector<std::string> out;
+  out.reserve(merged.size());
+  for (const auto& [k, v] : merged) out.push_back(k + "=" + v);
+  return out;
+}
+
+bool try_isolate_network() {
+  if (::unshare(CLONE_NEWNET) == 0) return true;
+  return false;
+}
+
+// Runs in the child after fork: never returns. Reports exec failure through `status_fd`.
+[[noreturn]] void exec_child(const ProcessSpec& spec, int in_fd, int out_fd, int err_fd,
+                             int status_fd, std::vector<char*>& argv, std::vector<char*>& envp) {
+  ::setsid();
+  char net = 'n';
+  if (spec.isolate_network && try_isolate_network()) net = 'N';
+  (void)!::write(status_fd, &net, 1);
+  ::dup2(in_fd, 0);
+  ::dup2(out_fd, 1);
+  ::dup2(err_fd, 2);
+  const auto& l = spec.limits;
+  set_limit(RLIMIT_AS, l.address_space_bytes);
+  set_limit(RLIMIT_CPU, l.cpu_seconds);
+  set_limit(RLIMIT_FSIZE, l.file_size_bytes);
+  set_limit(RLIMIT_NOFILE, l.open_files);
+  set_limit(RLIMIT_NPROC, l.processes);
+  rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) {
+    int e = errno;
+    (void)!::write(status_fd, &e, sizeof e);
+    ::_exit(127);
+  }
+  ::execvpe(argv[0], argv.data(), envp.data());
+  int e = errno;
+  (void)!::write(status_fd, &e, sizeof e);
+  ::_exit(127);
+}
+
+struct Capture {
+  std::string data;
+  std::size_t dropped = 0;
+  std::size_t cap;
+  // Keep the head (first cap/2) and a rolling tail (last cap/2).
+  std::string tail;
+  void add(const char* p, std::size_t n) {
+    std::size_t head_cap = cap / 2;
+    while (n > 0 && data.size() < head_cap) {
+      data.push_back(*p++);
+      --n;
+    }
+    if (n == 0) return;
+    tail.append(p, n);
+    std::size_t tail_cap = cap - head_cap;
+    if (tail.size() > 2 * tail_cap + 4096) {
+      std::size_t cut = tail.size() - tail_cap;
+      dropped += cut;
+      tail.erase(0, cut);
+    }
+  }
+  std::string finish(bool* truncated) {
+    std::size_t tail_cap = cap - cap / 2;
+    if (tail.size() > tail_cap) {
+      dropped += tail.size() - tail_cap;
+      tail.erase(0, tail.size() - tail_cap);
+    }
+    *truncated = dropped > 0;
+    if (dropped > 0)
+      return data + "\n[... " + std::to_string(dropped) + " bytes cut by ptxbench ...]\n" + tail;
+    return data + tail;
+  }
+};
+
+}  // namespace
+
+std::string ProcessResult::describe_end() const {
+  if (timed_out) return "timed out after " + std::to_string(static_cast<int>(wall_seconds)) + " s";
+  if (signal != 0)
+    return "killed by signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")";
+  return "exit code " + std::to_string(exit_code);
+}
+
+std::string cap_text(const std::string& text, std::size_t cap, bool* truncated) {
+  Capture c{.data = {}, .dropped = 0, .cap = cap, .tail = {}};
+  c.add(text.data(), text.size());
+  bool t = false;
+  std::string out = c.finish(&t);
+  if (truncated) *truncated = t;
+  return out;
+}
+
+std::filesystem::path find_on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  if (!path) return {};
+  std::string p(path);
+  std::size_t start = 0;
+  while (start <= p.size()) {
+    std::size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::filesystem::path candidate = std::filesystem::path(p.substr(start, end - start)) / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return {};
+}
+
+Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
+  PTXB_CHECK(!spec.argv.empty(), "run_process needs a program");
+  Pipe in, out, err, status;
+  if (!in.open() || !out.open() || !err.open() || !status.open())
+    return make_error(std::string("cannot create pipes: ") + std::strerror(errno));
+
+  std::vector<std::string> env_strings = build_env(spec);
+  std::vector<char*> argv, envp;
+  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  // execvpe looks programs up on the child's PATH; resolve here so clear_env still works.
+  std::string resolved = find_on_path(spec.argv[0]).string();
+  if (resolved.empty())
+    return make_error("program not found: " + spec.argv[0],
+                      "install it or put it on PATH (scripts/setup.sh installs ptxbench's tools)");
+  argv[0] = resolved.data();
+
+  auto start = Clock::now();
+  pid_t pid = ::fork();
+  if (pid < 0) return make_error(std::string("fork failed: ") + std::strerror(errno));
+  if (pid == 0) exec_child(spec, in.fd[0], out.fd[1], err.fd[1], status.fd[1], argv, envp);
+
+  ::close(in.fd[0]), in.fd[0] = -1;
+  ::close(out.fd[1]), out.fd[1] = -1;
+  ::close(err.fd[1]), err.fd[1] = -1;
+  ::close(status.fd[1]), status.fd[1] = -1;
+
+  ProcessResult r;
+  // Status pipe: one byte (network isolation), then errno if exec failed.
+  char net = 'n';
+  if (::read(status.fd[0], &net, 1) == 1) r.network_isolated = (net == 'N');
+  int exec_errno = 0;
+  ssize_t got = ::read(status.fd[0], &exec_errno, sizeof exec_errno);
+  status.close_both();
+  if (got == static_cast<ssize_t>(sizeof exec_errno)) {
+    ::waitpid(pid, nullptr, 0);
+    in.close_both(), out.close_both(), err.close_both();
+    return make_error("cannot start " + spec.argv[0] + ": " + std::strerror(exec_errno));
+  }
+
+  // Feed stdin (small inputs; the worker protocol passes files for bulk data).
+  ::signal(SIGPIPE, SIG_IGN);
+  if (!spec.stdin_data.empty())
+    (void)!::write(in.fd[1], spec.stdin_data.data(), spec.stdin_data.size());
+  ::close(in.fd[1]), in.fd[1] = -1;
+
+  Capture cout_{.data = {}, .dropped = 0, .cap = spec.limits.output_cap_bytes, .tail = {}};
+  Capture cerr_{.data = {}, .dropped = 0, .cap = spec.limits.output_cap_bytes, .tail = {}};
+  auto deadline = start + spec.limits.wall;
+  int open_fds = 2;
+  pollfd fds[2] = {{out.fd[0], POLLIN, 0}, {err.fd[0], POLLIN, 0}};
+  char buf[65536];
+  while (open_fds > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      r.timed_out = true;
+      break;
+    }
+    int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (n < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t k = ::read(fds[i].fd, buf, sizeof buf);
+      if (k > 0) {
+        (i == 0 ? cout_ : cerr_).add(buf, static_cast<std::size_t>(k));
+      } else if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN)) {
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  int wstatus = 0;
+  if (r.timed_out) {
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &wstatus, 0);
+  } else {
+    // Output closed; wait for exit within the remaining time.
+    while (true) {
+      pid_t w = ::waitpid(pid, &wstatus, WNOHANG);
+      if (w == pid) break;
+      if (Clock::now() >= deadline) {
+        r.timed_out = true;
+        ::kill(-pid, SIGKILL);
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &wstatus, 0);
+        break;
+      }
+      ::usleep(2000);
+    }
+  }
+  // Kill anything the child left running in its process group.
+  ::kill(-pid, SIGKILL);
+  out.close_both(), err.close_both();
+  r.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!r.timed_out) {
+    if (WIFEXITED(wstatus)) r.exit_code = WEXITSTATUS(wstatus);
+    if (WIFSIGNALED(wstatus)) r.signal = WTERMSIG(wstatus);
+  }
+  r.stdout_text = cout_.finish(&r.stdout_truncated);
+  r.stderr_text = cerr_.finish(&r.stderr_truncated);
+  return r;
+}
+
+}  // namespace ptxbench

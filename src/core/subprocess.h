@@ -1,0 +1,78 @@
+// Running another program with a wall-clock limit, resource limits and captured,
+// size-capped output. Used for nvcc, cuobjdump, the GPU worker and ncu.
+//
+// ProcessRunner is the I/O seam: stages take a ProcessRunner& so their tests can
+// substitute a fake that returns recorded outputs.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace ptxbench {
+
+struct ProcessLimits {
+  std::chrono::milliseconds wall{std::chrono::minutes(5)};
+  std::optional<std::uint64_t> address_space_bytes;  // RLIMIT_AS
+  std::optional<std::uint64_t> cpu_seconds;          // RLIMIT_CPU
+  std::optional<std::uint64_t> file_size_bytes;      // RLIMIT_FSIZE
+  std::optional<std::uint64_t> open_files;           // RLIMIT_NOFILE
+  std::optional<std::uint64_t> processes;            // RLIMIT_NPROC
+  std::size_t output_cap_bytes = 1 << 20;  // per stream; head and tail are kept
+};
+
+struct ProcessSpec {
+  std::vector<std::string> argv;  // argv[0] is looked up on PATH when it has no '/'
+  std::filesystem::path cwd;      // empty: inherit
+  std::map<std::string, std::string> env;  // added to (or replacing) the inherited environment
+  bool clear_env = false;                  // start from an empty environment
+  std::string stdin_data;                  // written to the child's stdin, then closed
+  ProcessLimits limits;
+  // Put the child in a new network namespace with no interfaces (needs root or user
+  // namespaces). When that is not allowed the child still runs, and the result says so.
+  bool isolate_network = false;
+};
+
+struct ProcessResult {
+  int exit_code = -1;   // valid when !signaled && !timed_out
+  int signal = 0;       // the signal that ended it, if any
+  bool timed_out = false;
+  std::string stdout_text;
+  std::string stderr_text;
+  bool stdout_truncated = false;
+  bool stderr_truncated = false;
+  double wall_seconds = 0;
+  bool network_isolated = false;
+
+  bool succeeded() const { return !timed_out && signal == 0 && exit_code == 0; }
+  // "exit code 2", "killed by signal 11 (Segmentation fault)", "timed out after 30 s"
+  std::string describe_end() const;
+};
+
+class ProcessRunner {
+ public:
+  virtual ~ProcessRunner() = default;
+  // An Error only when the program could not be started at all (not found, fork failed).
+  virtual Result<ProcessResult> run(const ProcessSpec& spec) = 0;
+};
+
+// The real runner: fork/exec in a new process group (setsid); the whole group is
+// killed on timeout.
+class SystemProcessRunner final : public ProcessRunner {
+ public:
+  Result<ProcessResult> run(const ProcessSpec& spec) override;
+};
+
+// Keeps the first and last halves of `text` within `cap` bytes, marking the cut.
+std::string cap_text(const std::string& text, std::size_t cap, bool* truncated = nullptr);
+
+// Finds a program on PATH; empty when absent.
+std::filesystem::path find_on_path(const std::string& name);
+
+}  // namespace ptxbench

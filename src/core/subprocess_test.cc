@@ -1,0 +1,99 @@
+#include "core/subprocess.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxbench {
+namespace {
+
+ProcessResult run_sh(const std::string& script, ProcessLimits limits = {}) {
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", script};
+  spec.limits = limits;
+  auto r = runner.run(spec);
+  EXPECT_TRUE(r.ok());
+  return *r;
+}
+
+TEST(Subprocess, CapturesOutputAndExitCode) {
+  auto r = run_sh("echo out; echo err >&2; exit 3");
+  EXPECT_EQ(r.stdout_text, "out\n");
+  EXPECT_EQ(r.stderr_text, "err\n");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(r.succeeded());
+  EXPECT_EQ(r.describe_end(), "exit code 3");
+}
+
+TEST(Subprocess, KillsOnTimeoutIncludingChildren) {
+  ProcessLimits l;
+  l.wall = std::chrono::milliseconds(300);
+  auto r = run_sh("sleep 30 & sleep 30; echo never", l);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_LT(r.wall_seconds, 5.0);
+  EXPECT_EQ(r.stdout_text.find("never"), std::string::npos);
+}
+
+TEST(Subprocess, ReportsSignals) {
+  auto r = run_sh("kill -SEGV $$");
+  EXPECT_EQ(r.signal, 11);
+  EXPECT_NE(r.describe_end().find("signal 11"), std::string::npos);
+}
+
+TEST(Subprocess, CapsOutputKeepingHeadAndTail) {
+  ProcessLimits l;
+  l.output_cap_bytes = 1000;
+  auto r = run_sh("echo FIRST; yes filler | head -c 200000; echo; echo LAST", l);
+  EXPECT_TRUE(r.stdout_truncated);
+  EXPECT_LT(r.stdout_text.size(), 1200u);
+  EXPECT_EQ(r.stdout_text.rfind("FIRST", 0), 0u);
+  EXPECT_NE(r.stdout_text.find("LAST"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("bytes cut by ptxbench"), std::string::npos);
+}
+
+TEST(Subprocess, PassesStdinAndEnvironment) {
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", "cat; echo $PTXB_X"};
+  spec.stdin_data = "hello\n";
+  spec.env["PTXB_X"] = "42";
+  auto r = runner.run(spec);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->stdout_text, "hello\n42\n");
+}
+
+TEST(Subprocess, MissingProgramIsAnError) {
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"ptxbench-no-such-program"};
+  auto r = runner.run(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("not found"), std::string::npos);
+}
+
+TEST(Subprocess, MemoryLimitStopsAHog) {
+  ProcessLimits l;
+  l.address_space_bytes = 256ull << 20;
+  auto r = run_sh("python3 -c 'x = bytearray(1 << 30)' 2>/dev/null || exit 9", l);
+  EXPECT_EQ(r.exit_code, 9);
+}
+
+TEST(Subprocess, NetworkIsolationWhenAllowed) {
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", "cat /proc/net/dev | wc -l"};
+  spec.isolate_network = true;
+  auto r = runner.run(spec);
+  ASSERT_TRUE(r.ok());
+  if (!r->network_isolated) GTEST_SKIP() << "this machine does not allow network namespaces";
+  // Only the header lines and the loopback device remain in a fresh namespace.
+  EXPECT_EQ(std::stoi(r->stdout_text), 3);
+}
+
+TEST(CapText, KeepsShortTextWhole) {
+  bool t = true;
+  EXPECT_EQ(cap_text("abc", 100, &t), "abc");
+  EXPECT_FALSE(t);
+}
+
+}  // namespace
+}  // namespace ptxbench

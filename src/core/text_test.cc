@@ -1,0 +1,22 @@
+#include "core/text.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxbench {
+namespace {
+
+TEST(Text, TrimSplitJoin) {
+  EXPECT_EQ(trim("  a b \n"), "a b");
+  EXPECT_EQ(split("a,b,,c", ','), (std::vector<std::string>{"a", "b", "", "c"}));
+  EXPECT_EQ(split_lines("x\r\ny\n"), (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(join({"a", "b"}, ", "), "a, b");
+  EXPECT_EQ(to_lower("HGMMA"), "hgmma");
+}
+
+TEST(Text, HumanCount) {
+  EXPECT_EQ(human_count(12), "12");
+  EXPECT_EQ(human_count(1234567), "1.23M");
+}
+
+}  // namespace
+}  // namespace ptxbench
