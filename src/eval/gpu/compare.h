@@ -1,0 +1,19 @@
+// Comparison of one output against the fp32 reference, on the GPU, with the task's
+// rule (element_rule.h): per-element failures, NaN/Inf, never-written (poisoned)
+// elements, max abs/rel error, relative L2, and the first bad elements with their
+// multi-index and the 128x128 tile (over the last two axes) they fall in.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "eval/gpu/compare_stats.h"
+
+namespace ptxbench::gpu {
+
+// Compares `out` (bf16 or fp32 per `desc.type`) against `ref` (fp32, same shape).
+CompareStats compare_output(const void* out, const float* ref, const TensorDesc& desc,
+                            const Tolerances& tol, cudaStream_t stream, int max_bad = 8);
+
+}  // namespace ptxbench::gpu

@@ -1,0 +1,48 @@
+// CompareStats: the result of comparing one output against the reference (see
+// compare.h for how it is computed on the GPU). Host-only code, shared by the worker,
+// the parent and the CPU tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "eval/gpu/problem.h"
+
+namespace ptxbench::gpu {
+
+struct BadElement {
+  std::int64_t flat = 0;
+  std::vector<std::int64_t> index;  // multi-index in the tensor's shape
+  std::int64_t tile_row = 0, tile_col = 0;  // 128x128 tile over the last two axes
+  float out = 0, ref = 0;
+};
+
+struct CompareStats {
+  std::string tensor;
+  std::int64_t numel = 0;
+  std::int64_t failed = 0;      // elements failing the rule (includes NaN/Inf/unwritten)
+  std::int64_t nonfinite = 0;   // NaN or Inf outputs (includes unwritten)
+  std::int64_t unwritten = 0;   // still holding the poison pattern
+  double max_abs_err = 0;       // over finite outputs
+  double max_rel_err = 0;       // over finite outputs
+  double rel_l2 = 0;            // ||out-ref|| / ||ref|| over finite outputs
+  double mismatch_ratio = 0;    // failed / numel
+  std::vector<BadElement> first_bad;  // the lowest-index bad element first, then others
+  bool passed = false;          // the whole rule, including matched ratio and rel L2
+
+  Json to_json() const;
+};
+
+// Fills the derived fields (mismatch_ratio, passed) from the counts: the rule in one
+// place, host-only, unit-tested.
+void finish_verdict(CompareStats& s, const Tolerances& tol);
+
+CompareStats compare_stats_from_json(const Json& j);
+
+// A short human-readable account for feedback: "dQ: 1234/8388608 elements fail
+// (0.015%), max abs 0.41, max rel 3.2, rel L2 2.1e-3; first bad [0,3,130,7] (tile 1,0)".
+std::string describe(const CompareStats& s);
+
+}  // namespace ptxbench::gpu

@@ -1,0 +1,63 @@
+// Counter-based random numbers: every value is a pure function of (seed, tensor index,
+// element index), so any process (the candidate's worker, the separate checking
+// worker, a CPU test) regenerates exactly the same inputs from the recorded seed
+// without shipping data between processes.
+#pragma once
+
+#include <cstdint>
+
+#include "eval/gpu/hd.h"
+
+namespace ptxbench::gpu {
+
+enum class Distribution : int {
+  normal = 0,  // N(0, 1)
+  spiky = 1,   // N(0, 1), but about one element in 1024 is scaled by 8..32 (outliers)
+};
+
+// SplitMix64 finaliser: a strong 64-bit mix.
+PTXB_HD std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+PTXB_HD std::uint64_t counter_hash(std::uint64_t seed, std::uint64_t tensor, std::uint64_t index,
+                                   std::uint64_t stream) {
+  return mix64(mix64(mix64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + tensor) + index);
+}
+
+// A uniform in (0, 1]: 24 high bits, never 0 (so log() is finite).
+PTXB_HD float uniform01(std::uint64_t h) {
+  return (static_cast<float>(h >> 40) + 1.0f) * (1.0f / 16777216.0f);
+}
+
+// sqrt / log / cos through the math library on each side.
+#if defined(__CUDACC__)
+PTXB_HD float rng_sqrt(float x) { return sqrtf(x); }
+PTXB_HD float rng_log(float x) { return logf(x); }
+PTXB_HD float rng_cos(float x) { return cosf(x); }
+#else
+}  // namespace ptxbench::gpu
+#include <cmath>
+namespace ptxbench::gpu {
+inline float rng_sqrt(float x) { return std::sqrt(x); }
+inline float rng_log(float x) { return std::log(x); }
+inline float rng_cos(float x) { return std::cos(x); }
+#endif
+
+// One sample of `dist` for element `index` of tensor `tensor` under `seed`.
+PTXB_HD float random_value(std::uint64_t seed, std::uint64_t tensor, std::uint64_t index,
+                           Distribution dist) {
+  float u1 = uniform01(counter_hash(seed, tensor, index, 1));
+  float u2 = uniform01(counter_hash(seed, tensor, index, 2));
+  float z = rng_sqrt(-2.0f * rng_log(u1)) * rng_cos(6.28318530718f * u2);  // Box-Muller
+  if (dist == Distribution::spiky) {
+    std::uint64_t h = counter_hash(seed, tensor, index, 3);
+    if ((h & 1023u) == 0) z *= 8.0f + static_cast<float>((h >> 10) & 3u) * 8.0f;
+  }
+  return z;
+}
+
+}  // namespace ptxbench::gpu

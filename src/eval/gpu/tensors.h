@@ -1,0 +1,54 @@
+// TensorSet: the device buffers of one Problem (inputs and outputs) and the DLTensors
+// that describe them to a candidate (kernel-contract.md: kDLCUDA, compact row-major,
+// strides == NULL, byte_offset 0, 256-byte-aligned data).
+#pragma once
+
+#include <dlpack/dlpack.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "eval/gpu/device_buffer.h"
+#include "eval/gpu/problem.h"
+#include "eval/gpu/rng.h"
+
+namespace ptxbench::gpu {
+
+class TensorSet {
+ public:
+  // Allocates every input and output of `p` on the current device.
+  explicit TensorSet(const Problem& p);
+  TensorSet(TensorSet&&) = default;
+  TensorSet(const TensorSet&) = delete;
+  TensorSet& operator=(const TensorSet&) = delete;
+
+  const Problem& problem() const { return problem_; }
+  DeviceBuffer& input(std::size_t i) { return inputs_[i]; }
+  DeviceBuffer& output(std::size_t i) { return outputs_[i]; }
+  std::size_t num_inputs() const { return inputs_.size(); }
+  std::size_t num_outputs() const { return outputs_.size(); }
+
+  // The launch argument list: inputs then outputs (not the stream). The pointers
+  // stay valid while the TensorSet lives.
+  std::vector<DLTensor*> arguments();
+
+ private:
+  DLTensor describe(const TensorDesc& t, void* data, std::vector<std::int64_t>& shape_store);
+  Problem problem_;
+  std::vector<DeviceBuffer> inputs_, outputs_;
+  std::vector<std::vector<std::int64_t>> shapes_;
+  std::vector<DLTensor> dl_;
+};
+
+// Fills every input of `t` from (seed, tensor index, element index). For
+// attention_bwd, O and LSE are not random: they are the trusted reference forward of
+// the generated Q, K, V (O rounded to bf16), as the task defines them.
+void generate_inputs(TensorSet& t, std::uint64_t seed, Distribution dist, cudaStream_t stream);
+
+// Writes the poison pattern (element_rule.h) into every output.
+void poison_outputs(TensorSet& t, cudaStream_t stream);
+
+// How many elements of a device buffer still hold the poison pattern.
+std::int64_t count_poisoned(const void* data, std::int64_t n, ElemType type, cudaStream_t stream);
+
+}  // namespace ptxbench::gpu
