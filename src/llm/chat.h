@@ -1,0 +1,46 @@
+// The model seam: a chat-completions conversation. OpenAIClient (openai_client.h)
+// speaks the OpenAI-compatible HTTP protocol; the session's embedded scripted agent and
+// the tests implement the same interface.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace ptxbench::llm {
+
+struct Message {
+  std::string role;       // "system" | "user" | "assistant"
+  std::string content;
+  std::string reasoning;  // assistant only: reasoning content when the server returns it
+};
+
+struct ChatRequest {
+  std::vector<Message> messages;
+  double temperature = 0.7;
+  double top_p = 1.0;
+  int max_tokens = 16384;
+};
+
+struct ChatReply {
+  std::string content;
+  std::string reasoning;
+  std::string model;
+  std::string finish_reason;
+  long prompt_tokens = 0;
+  long completion_tokens = 0;
+  double latency_s = 0;
+  int attempts = 1;  // including retries
+};
+
+class ChatClient {
+ public:
+  virtual ~ChatClient() = default;
+  // An Error when no reply could be had after the client's retries.
+  virtual Result<ChatReply> complete(const ChatRequest& request) = 0;
+  // A name for the store and reports ("Qwen/Qwen3-8B@http://host:8000/v1", "scripted").
+  virtual std::string model_id() const = 0;
+};
+
+}  // namespace ptxbench::llm

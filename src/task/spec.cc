@@ -1,0 +1,91 @@
+#include "task/spec.h"
+
+#include <algorithm>
+
+#include "task/expr.h"
+
+namespace ptxbench::task {
+
+std::string_view to_string(Family f) {
+  switch (f) {
+    case Family::gemm:
+      return "gemm";
+    case Family::attention_fwd:
+      return "attention_fwd";
+    case Family::attention_bwd:
+      return "attention_bwd";
+  }
+  return "unknown";
+}
+
+std::optional<Family> family_from_string(std::string_view s) {
+  for (Family f : {Family::gemm, Family::attention_fwd, Family::attention_bwd})
+    if (to_string(f) == s) return f;
+  return std::nullopt;
+}
+
+std::string_view to_string(DType d) {
+  switch (d) {
+    case DType::bf16:
+      return "bfloat16";
+    case DType::fp16:
+      return "float16";
+    case DType::fp32:
+      return "float32";
+  }
+  return "unknown";
+}
+
+std::optional<DType> dtype_from_string(std::string_view s) {
+  for (DType d : {DType::bf16, DType::fp16, DType::fp32})
+    if (to_string(d) == s) return d;
+  return std::nullopt;
+}
+
+int dtype_bytes(DType d) { return d == DType::fp32 ? 4 : 2; }
+
+const Workload& TaskSpec::timed() const {
+  auto it = std::find_if(workloads.begin(), workloads.end(),
+                         [](const Workload& w) { return w.role == "timed"; });
+  PTXB_CHECK(it != workloads.end(), "task " + name + " has no timed workload (loader validates this)");
+  return *it;
+}
+
+std::vector<const Workload*> TaskSpec::hidden() const {
+  std::vector<const Workload*> out;
+  for (const auto& w : workloads)
+    if (w.role == "hidden") out.push_back(&w);
+  return out;
+}
+
+const ArchTargets* TaskSpec::targets_for(std::string_view arch) const {
+  for (const auto& a : archs)
+    if (a.arch == arch) return &a;
+  return nullptr;
+}
+
+std::vector<std::int64_t> TaskSpec::shape_of(const TensorSpec& t, const Workload& w) const {
+  std::vector<std::int64_t> shape;
+  for (const auto& axis : t.shape) {
+    auto it = w.axes.find(axis);
+    PTXB_CHECK(it != w.axes.end(), "workload " + w.name + " lacks axis " + axis);
+    shape.push_back(it->second);
+  }
+  return shape;
+}
+
+Result<double> TaskSpec::flop_count(const Workload& w) const {
+  std::map<std::string, double> vars;
+  for (const auto& [k, v] : w.axes) vars[k] = static_cast<double>(v);
+  return evaluate_expression(flops, vars);
+}
+
+bool TaskSpec::in_suite(std::string_view suite) const {
+  return std::find(suites.begin(), suites.end(), suite) != suites.end();
+}
+
+bool is_known_arch(std::string_view arch) {
+  return std::find(std::begin(kArchs), std::end(kArchs), arch) != std::end(kArchs);
+}
+
+}  // namespace ptxbench::task

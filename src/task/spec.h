@@ -1,0 +1,89 @@
+// TaskSpec: one benchmark task as data (a TOML file under tasks/, loaded and
+// validated by loader.h). Plain struct; every stage reads it, none changes it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace ptxbench::task {
+
+enum class Family { gemm, attention_fwd, attention_bwd };
+std::string_view to_string(Family f);
+std::optional<Family> family_from_string(std::string_view s);
+
+enum class DType { bf16, fp16, fp32 };
+std::string_view to_string(DType d);
+std::optional<DType> dtype_from_string(std::string_view s);
+int dtype_bytes(DType d);
+
+struct TensorSpec {
+  std::string name;
+  std::vector<std::string> shape;  // axis names, outermost first
+  DType dtype = DType::bf16;
+  std::string layout = "row_major";
+  std::string description;
+};
+
+// One concrete size of the task. role "timed" is measured and shown to the model;
+// "hidden" is checked for correctness but never shown (generalisation).
+struct Workload {
+  std::string name;
+  std::string role;  // "timed" | "hidden"
+  std::map<std::string, std::int64_t> axes;
+};
+
+// An element fails iff |out-ref| > atol AND |out-ref| / (|ref| + 1e-8) > rtol.
+// The output passes when the share of passing elements >= matched_ratio, no element
+// is NaN/Inf, and ||out-ref|| / ||ref|| <= max_rel_l2.
+struct Tolerance {
+  double atol = 1e-2;
+  double rtol = 1e-2;
+  double matched_ratio = 1.0;
+  double max_rel_l2 = 1e-2;
+};
+
+// The target instruction families for one architecture (names from families.h).
+// rule "any": the instruction metric passes when any family executed; "all": every one.
+struct ArchTargets {
+  std::string arch;  // "sm_90a" | "sm_100a"
+  std::vector<std::string> families;
+  std::string rule = "any";
+};
+
+struct TaskSpec {
+  std::string name;
+  Family family = Family::gemm;
+  std::vector<std::string> suites;  // "core" and/or "extended"
+  std::string description;
+  bool causal = false;  // attention only
+  std::map<std::string, std::vector<std::int64_t>> axes;  // every value any workload uses
+  std::vector<Workload> workloads;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+  Tolerance tolerance;
+  std::string flops;     // formula over axis names, e.g. "2*M*N*K"
+  std::string baseline;  // "cublaslt" | "cudnn_sdpa"
+  std::vector<ArchTargets> archs;
+  std::filesystem::path source_file;
+
+  const Workload& timed() const;
+  std::vector<const Workload*> hidden() const;
+  const ArchTargets* targets_for(std::string_view arch) const;
+  bool supports(std::string_view arch) const { return targets_for(arch) != nullptr; }
+  bool in_suite(std::string_view suite) const;
+  std::vector<std::int64_t> shape_of(const TensorSpec& t, const Workload& w) const;
+  Result<double> flop_count(const Workload& w) const;
+};
+
+// The architectures ptxbench knows.
+inline constexpr std::string_view kArchs[] = {"sm_90a", "sm_100a"};
+bool is_known_arch(std::string_view arch);
+
+}  // namespace ptxbench::task
