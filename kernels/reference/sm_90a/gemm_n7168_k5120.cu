@@ -31,10 +31,16 @@ namespace {
 constexpr int kBM = 128;
 constexpr int kBN = 256;
 constexpr int kBK = 64;  // 64 bf16 = 128 bytes: one 128-byte swizzle row
-constexpr int kStages = 4;
+#ifndef GEMM_STAGES
+#define GEMM_STAGES 4  // dev builds may override the tuning knobs with -D
+#endif
+#ifndef GEMM_GROUP_M
+#define GEMM_GROUP_M 16
+#endif
+constexpr int kStages = GEMM_STAGES;
 constexpr int kConsumers = 2;
 constexpr int kThreads = 128 * (kConsumers + 1);
-constexpr int kGroupM = 16;
+constexpr int kGroupM = GEMM_GROUP_M;
 constexpr int kATileBytes = kBM * kBK * 2;
 constexpr int kBTileBytes = kBN * kBK * 2;
 constexpr int kStageBytes = kATileBytes + kBTileBytes;
