@@ -1,0 +1,165 @@
+#include "store/db.h"
+
+#include <sqlite3.h>
+
+#include <utility>
+
+namespace ptxbench::store {
+namespace {
+
+Error sqlite_error(sqlite3* db, std::string_view what) {
+  return make_error(std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
+}
+
+}  // namespace
+
+Stmt::Stmt(Stmt&& o) noexcept
+    : db_(std::exchange(o.db_, nullptr)), s_(std::exchange(o.s_, nullptr)), bind_rc_(o.bind_rc_) {}
+
+Stmt& Stmt::operator=(Stmt&& o) noexcept {
+  if (this != &o) {
+    if (s_) sqlite3_finalize(s_);
+    db_ = std::exchange(o.db_, nullptr);
+    s_ = std::exchange(o.s_, nullptr);
+    bind_rc_ = o.bind_rc_;
+  }
+  return *this;
+}
+
+Stmt::~Stmt() {
+  if (s_) sqlite3_finalize(s_);
+}
+
+Stmt& Stmt::bind(int i, std::int64_t v) {
+  int rc = sqlite3_bind_int64(s_, i, v);
+  if (rc != SQLITE_OK && bind_rc_ == 0) bind_rc_ = i;
+  return *this;
+}
+
+Stmt& Stmt::bind(int i, double v) {
+  int rc = sqlite3_bind_double(s_, i, v);
+  if (rc != SQLITE_OK && bind_rc_ == 0) bind_rc_ = i;
+  return *this;
+}
+
+Stmt& Stmt::bind(int i, std::string_view v) {
+  int rc = sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  if (rc != SQLITE_OK && bind_rc_ == 0) bind_rc_ = i;
+  return *this;
+}
+
+Stmt& Stmt::bind_null(int i) {
+  int rc = sqlite3_bind_null(s_, i);
+  if (rc != SQLITE_OK && bind_rc_ == 0) bind_rc_ = i;
+  return *this;
+}
+
+Error Stmt::bind_error(int i) const {
+  return make_error("binding parameter " + std::to_string(i) + " of `" + sqlite3_sql(s_) + "` failed");
+}
+
+Result<bool> Stmt::step() {
+  if (bind_rc_ != 0) return bind_error(bind_rc_);
+  int rc = sqlite3_step(s_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return sqlite_error(db_, std::string("`") + sqlite3_sql(s_) + "`");
+}
+
+Status Stmt::run() {
+  while (true) {
+    PTXB_TRY(bool row, step());
+    if (!row) return {};
+  }
+}
+
+bool Stmt::is_null(int c) const { return sqlite3_column_type(s_, c) == SQLITE_NULL; }
+std::int64_t Stmt::int64(int c) const { return sqlite3_column_int64(s_, c); }
+double Stmt::real(int c) const { return sqlite3_column_double(s_, c); }
+
+std::string Stmt::text(int c) const {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s_, c));
+  int n = sqlite3_column_bytes(s_, c);
+  return p ? std::string(p, static_cast<std::size_t>(n)) : std::string();
+}
+
+std::optional<std::string> Stmt::opt_text(int c) const {
+  if (is_null(c)) return std::nullopt;
+  return text(c);
+}
+std::optional<double> Stmt::opt_real(int c) const {
+  if (is_null(c)) return std::nullopt;
+  return real(c);
+}
+std::optional<std::int64_t> Stmt::opt_int64(int c) const {
+  if (is_null(c)) return std::nullopt;
+  return int64(c);
+}
+
+Result<Db> Db::open(const std::filesystem::path& path, bool create) {
+  sqlite3* raw = nullptr;
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+  int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  Db db(raw, path);
+  if (rc != SQLITE_OK)
+    return make_error("cannot open " + path.string() + ": " + (raw ? sqlite3_errmsg(raw) : "out of memory"),
+                      create ? "check that its folder exists and is writable"
+                             : "check the path; `ptxbench run --out FILE` creates a run database");
+  sqlite3_busy_timeout(raw, 10000);
+  PTXB_TRY_STATUS(db.exec("PRAGMA journal_mode=WAL"));
+  PTXB_TRY_STATUS(db.exec("PRAGMA synchronous=FULL"));
+  PTXB_TRY_STATUS(db.exec("PRAGMA foreign_keys=ON"));
+  return db;
+}
+
+Db::Db(Db&& o) noexcept : db_(std::exchange(o.db_, nullptr)), path_(std::move(o.path_)) {}
+
+Db& Db::operator=(Db&& o) noexcept {
+  if (this != &o) {
+    if (db_) sqlite3_close_v2(db_);
+    db_ = std::exchange(o.db_, nullptr);
+    path_ = std::move(o.path_);
+  }
+  return *this;
+}
+
+Db::~Db() {
+  if (db_) sqlite3_close_v2(db_);
+}
+
+Status Db::exec(std::string_view sql) {
+  char* msg = nullptr;
+  std::string s(sql);
+  int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &msg);
+  if (rc == SQLITE_OK) return {};
+  std::string text = msg ? msg : sqlite3_errmsg(db_);
+  sqlite3_free(msg);
+  return make_error(path_.string() + ": `" + s.substr(0, 80) + "`: " + text);
+}
+
+Result<Stmt> Db::prepare(std::string_view sql) {
+  sqlite3_stmt* s = nullptr;
+  int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &s, nullptr);
+  if (rc != SQLITE_OK) return sqlite_error(db_, "preparing `" + std::string(sql) + "`");
+  return Stmt(db_, s);
+}
+
+std::int64_t Db::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+
+Result<Transaction> Transaction::begin(Db& db) {
+  PTXB_TRY_STATUS(db.exec("BEGIN IMMEDIATE"));
+  return Transaction(&db);
+}
+
+Transaction::~Transaction() {
+  if (db_) (void)db_->exec("ROLLBACK");
+}
+
+Status Transaction::commit() {
+  PTXB_CHECK(db_ != nullptr, "Transaction::commit() twice");
+  Status s = db_->exec("COMMIT");
+  if (s.ok()) db_ = nullptr;
+  return s;
+}
+
+}  // namespace ptxbench::store

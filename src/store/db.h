@@ -1,0 +1,100 @@
+// A thin RAII layer over SQLite3: a connection, prepared statements and transactions.
+// Every failure is an Error carrying SQLite's message; nothing here throws.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/result.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace ptxbench::store {
+
+class Stmt {
+ public:
+  Stmt(Stmt&&) noexcept;
+  Stmt& operator=(Stmt&&) noexcept;
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  ~Stmt();
+
+  // Parameters are 1-based, as in SQLite.
+  Stmt& bind(int i, std::int64_t v);
+  Stmt& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+  Stmt& bind(int i, double v);
+  Stmt& bind(int i, std::string_view v);
+  Stmt& bind(int i, const char* v) { return bind(i, std::string_view(v)); }
+  Stmt& bind(int i, const std::string& v) { return bind(i, std::string_view(v)); }
+  Stmt& bind_null(int i);
+  template <class T>
+  Stmt& bind(int i, const std::optional<T>& v) {
+    return v ? bind(i, *v) : bind_null(i);
+  }
+
+  // true: a row is ready; false: done. Errors carry the statement's SQL.
+  Result<bool> step();
+  // Runs to completion, ignoring rows.
+  Status run();
+
+  // Columns are 0-based, as in SQLite.
+  bool is_null(int c) const;
+  std::int64_t int64(int c) const;
+  double real(int c) const;
+  std::string text(int c) const;
+  std::optional<std::string> opt_text(int c) const;
+  std::optional<double> opt_real(int c) const;
+  std::optional<std::int64_t> opt_int64(int c) const;
+
+ private:
+  friend class Db;
+  Stmt(sqlite3* db, sqlite3_stmt* s) : db_(db), s_(s) {}
+  Error bind_error(int i) const;
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* s_ = nullptr;
+  int bind_rc_ = 0;  // the first failed bind, reported by step()
+};
+
+class Db {
+ public:
+  // Opens (creating when `create`) the file; sets WAL, synchronous=FULL, foreign keys
+  // and a busy timeout.
+  static Result<Db> open(const std::filesystem::path& path, bool create);
+  Db(Db&&) noexcept;
+  Db& operator=(Db&&) noexcept;
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+  ~Db();
+
+  Status exec(std::string_view sql);
+  Result<Stmt> prepare(std::string_view sql);
+  std::int64_t last_insert_rowid() const;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  Db(sqlite3* db, std::filesystem::path p) : db_(db), path_(std::move(p)) {}
+  sqlite3* db_ = nullptr;
+  std::filesystem::path path_;
+};
+
+// BEGIN IMMEDIATE on creation; ROLLBACK on destruction unless commit() succeeded.
+class Transaction {
+ public:
+  static Result<Transaction> begin(Db& db);
+  Transaction(Transaction&& o) noexcept : db_(o.db_) { o.db_ = nullptr; }
+  Transaction& operator=(Transaction&&) = delete;
+  Transaction(const Transaction&) = delete;
+  ~Transaction();
+  Status commit();
+
+ private:
+  explicit Transaction(Db* db) : db_(db) {}
+  Db* db_;
+};
+
+}  // namespace ptxbench::store

@@ -1,0 +1,95 @@
+#include "store/schema.h"
+
+#include <string>
+
+namespace ptxbench::store {
+namespace {
+
+constexpr std::string_view kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+  id              INTEGER PRIMARY KEY,
+  created_at      TEXT NOT NULL,
+  config_json     TEXT NOT NULL,
+  provenance_json TEXT NOT NULL,
+  status          TEXT NOT NULL CHECK (status IN ('running', 'done')),
+  finished_at     TEXT
+);
+CREATE TABLE IF NOT EXISTS trajectories (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  model       TEXT NOT NULL,
+  task        TEXT NOT NULL,
+  arch        TEXT NOT NULL,
+  sample      INTEGER NOT NULL,
+  status      TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done', 'failed')),
+  stop_reason TEXT,
+  started_at  TEXT,
+  finished_at TEXT,
+  UNIQUE (run_id, model, task, arch, sample)
+);
+CREATE TABLE IF NOT EXISTS messages (
+  id            INTEGER PRIMARY KEY,
+  trajectory_id INTEGER NOT NULL REFERENCES trajectories(id),
+  seq           INTEGER NOT NULL,
+  turn          INTEGER NOT NULL,
+  role          TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant')),
+  content       TEXT NOT NULL,
+  reasoning     TEXT NOT NULL DEFAULT '',
+  UNIQUE (trajectory_id, seq)
+);
+CREATE TABLE IF NOT EXISTS turns (
+  id             INTEGER PRIMARY KEY,
+  trajectory_id  INTEGER NOT NULL REFERENCES trajectories(id),
+  turn           INTEGER NOT NULL CHECK (turn >= 1),
+  source         TEXT,
+  source_hash    TEXT,
+  category       TEXT NOT NULL CHECK (category IN ('no_code', 'policy', 'compile_error',
+                   'runtime_error', 'timeout', 'incorrect', 'passed_missing_instructions',
+                   'passed', 'not_evaluated', 'harness_error')),
+  feedback       TEXT NOT NULL,
+  compile_json   TEXT,
+  eval_json      TEXT,
+  audit_json     TEXT,
+  correct        INTEGER NOT NULL CHECK (correct IN (0, 1)),
+  arch_executed  INTEGER CHECK (arch_executed IN (0, 1)),
+  speedup        REAL,
+  target_reached INTEGER NOT NULL DEFAULT 0 CHECK (target_reached IN (0, 1)),
+  gpu_stages     TEXT NOT NULL DEFAULT 'run' CHECK (gpu_stages IN ('run', 'skipped')),
+  flags_json     TEXT NOT NULL DEFAULT '[]',
+  llm_json       TEXT NOT NULL DEFAULT '{}',
+  created_at     TEXT NOT NULL,
+  UNIQUE (trajectory_id, turn)
+);
+CREATE INDEX IF NOT EXISTS turns_by_category ON turns (category);
+)sql";
+
+}  // namespace
+
+Status create_schema(Db& db) {
+  PTXB_TRY_STATUS(db.exec(kSchema));
+  PTXB_TRY(Stmt s, db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?), (?, ?)"));
+  s.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion));
+  s.bind(3, "created_by").bind(4, "ptxbench");
+  return s.run();
+}
+
+Status check_schema(Db& db) {
+  auto s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+  if (!s.ok())
+    return make_error(db.path().string() + " is not a ptxbench run database (" + s.error().message + ")",
+                      "pass a file written by `ptxbench run`");
+  PTXB_TRY(bool row, s->step());
+  if (!row) return make_error(db.path().string() + " has no schema_version", "pass a file written by `ptxbench run`");
+  std::string v = s->text(0);
+  if (v != std::to_string(kSchemaVersion))
+    return make_error(db.path().string() + " has store schema version " + v + "; this ptxbench reads version " +
+                          std::to_string(kSchemaVersion),
+                      "use the ptxbench version that wrote it");
+  return {};
+}
+
+}  // namespace ptxbench::store

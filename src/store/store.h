@@ -1,0 +1,122 @@
+// RunStore: one SQLite file per run (docs/store-schema.md). Every event is one
+// transaction, so a crash or kill -9 leaves only whole events behind; a turn is
+// written in the same transaction as the assistant message it evaluates and the
+// feedback message that answers it. Safe to share between threads (one lock).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/result.h"
+
+namespace ptxbench::store {
+
+struct RunRow {
+  std::int64_t id = 0;
+  std::string created_at;
+  Json config;
+  Json provenance;
+  std::string status;  // running | done
+  std::optional<std::string> finished_at;
+};
+
+struct TrajectoryKey {
+  std::string model;
+  std::string task;
+  std::string arch;
+  int sample = 0;
+  auto operator<=>(const TrajectoryKey&) const = default;
+  std::string to_string() const;  // "model task arch #sample"
+};
+
+struct TrajectoryRow {
+  std::int64_t id = 0;
+  TrajectoryKey key;
+  std::string status;  // pending | running | done | failed
+  std::optional<std::string> stop_reason;
+};
+
+struct MessageRow {
+  int seq = 0;   // 0 system, 1 task, then assistant/user alternating
+  int turn = 0;  // 0 for the first two
+  std::string role;
+  std::string content;
+  std::string reasoning;
+};
+
+struct TurnRow {
+  int turn = 0;  // 1-based
+  std::optional<std::string> source;
+  std::optional<std::string> source_hash;
+  std::string category;  // no_code ... passed, harness_error
+  std::string feedback;
+  Json compile;  // null when the stage did not run
+  Json eval;
+  Json audit;
+  bool correct = false;
+  std::optional<bool> arch_executed;
+  std::optional<double> speedup;
+  bool target_reached = false;
+  bool gpu_skipped = false;  // no GPU here: eval/audit recorded as skipped
+  Json flags = Json::array();
+  Json llm = Json::object();
+  std::string created_at;  // filled by the store
+};
+
+// Everything one completed turn writes, atomically.
+struct TurnEvent {
+  std::int64_t trajectory_id = 0;
+  MessageRow assistant;  // seq/turn filled by the store
+  TurnRow turn;
+  std::string feedback_message;  // the user message that answers it (usually turn.feedback)
+  std::optional<std::string> stop_reason;  // set: this turn ends the trajectory (status done)
+};
+
+class RunStore {
+ public:
+  // A new file (an existing one is refused, so no run is overwritten).
+  static Result<RunStore> create(const std::filesystem::path& path, const Json& config, const Json& provenance);
+  // An existing run file, for --resume and `show`.
+  static Result<RunStore> open(const std::filesystem::path& path);
+
+  RunStore(RunStore&&) noexcept;
+  RunStore& operator=(RunStore&&) noexcept;
+  ~RunStore();
+
+  const std::filesystem::path& path() const;
+  Result<RunRow> run() const;
+  Status finish_run();       // status done
+  Status reopen_run();       // status running again (resume)
+
+  // Inserts (model, task, arch, sample) as pending, or returns the existing row's id.
+  Result<std::int64_t> add_trajectory(const TrajectoryKey& key);
+  Result<std::vector<TrajectoryRow>> trajectories() const;
+  Result<TrajectoryRow> trajectory(std::int64_t id) const;
+
+  // Writes the system and task messages (seq 0 and 1) unless present, and marks the
+  // trajectory running; one transaction.
+  Status start_trajectory(std::int64_t id, const MessageRow& system, const MessageRow& task);
+  // One transaction: assistant message, turn row, feedback message, and (with a stop
+  // reason) the trajectory's end. Refuses a turn that is already stored.
+  Status record_turn(const TurnEvent& event);
+  // Ends a trajectory without a new turn (budget reached at resume, agent ended, error).
+  Status finish_trajectory(std::int64_t id, const std::string& status, const std::string& stop_reason);
+
+  Result<std::vector<MessageRow>> messages(std::int64_t trajectory_id) const;
+  Result<std::vector<TurnRow>> turns(std::int64_t trajectory_id) const;
+
+ private:
+  struct Impl;
+  explicit RunStore(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Current UTC time as ISO 8601 with milliseconds ("2026-11-29T08:46:12.123Z").
+std::string utc_now();
+
+}  // namespace ptxbench::store

@@ -1,0 +1,191 @@
+#include "store/store.h"
+
+#include <gtest/gtest.h>
+
+#include "core/fs.h"
+#include "store/db.h"
+
+namespace ptxbench::store {
+namespace {
+
+struct StoreTest : ::testing::Test {
+  void SetUp() override {
+    auto d = TempDir::create("store_test");
+    ASSERT_TRUE(d.ok());
+    dir = std::make_unique<TempDir>(std::move(*d));
+  }
+  std::filesystem::path db_path() const { return dir->path() / "run.db"; }
+  std::unique_ptr<TempDir> dir;
+};
+
+TurnEvent sample_turn(std::int64_t traj, int turn, std::optional<std::string> stop = {}) {
+  TurnEvent e;
+  e.trajectory_id = traj;
+  e.assistant.content = "reply " + std::to_string(turn);
+  e.assistant.reasoning = "thinking";
+  e.turn.turn = turn;
+  e.turn.source = "__global__ void k() {}";
+  e.turn.source_hash = "abc";
+  e.turn.category = turn == 1 ? "compile_error" : "passed";
+  e.turn.feedback = "feedback " + std::to_string(turn);
+  e.turn.compile = Json{{"outcome", "passed"}};
+  e.turn.correct = turn > 1;
+  if (turn > 1) e.turn.arch_executed = true;
+  if (turn > 1) e.turn.speedup = 1.25;
+  e.turn.target_reached = stop.has_value();
+  e.turn.flags = Json::array({"side_stream"});
+  e.turn.llm = Json{{"completion_tokens", 10}};
+  e.feedback_message = e.turn.feedback;
+  e.stop_reason = std::move(stop);
+  return e;
+}
+
+TEST_F(StoreTest, RunConfigAndProvenanceRoundTrip) {
+  Json config{{"turns", 8}, {"tasks", {"gemm_n7168_k5120"}}};
+  Json prov{{"ptxbench", "0.1.0"}, {"gpu", nullptr}};
+  {
+    auto s = RunStore::create(db_path(), config, prov);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+  }
+  auto s = RunStore::open(db_path());
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  auto r = s->run();
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->config, config);
+  EXPECT_EQ(r->provenance, prov);
+  EXPECT_EQ(r->status, "running");
+  ASSERT_TRUE(s->finish_run().ok());
+  EXPECT_EQ(s->run()->status, "done");
+  EXPECT_TRUE(s->run()->finished_at.has_value());
+}
+
+TEST_F(StoreTest, CreateRefusesAnExistingFile) {
+  ASSERT_TRUE(RunStore::create(db_path(), Json::object(), Json::object()).ok());
+  auto again = RunStore::create(db_path(), Json::object(), Json::object());
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.error().hint.find("--resume"), std::string::npos);
+}
+
+TEST_F(StoreTest, OpenRejectsMissingAndForeignFiles) {
+  EXPECT_FALSE(RunStore::open(db_path()).ok());
+  {
+    auto db = Db::open(db_path(), true);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("CREATE TABLE other (x)").ok());
+  }
+  auto s = RunStore::open(db_path());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("not a ptxbench run database"), std::string::npos);
+}
+
+TEST_F(StoreTest, TrajectoriesAreUniquePerKey) {
+  auto s = RunStore::create(db_path(), Json::object(), Json::object());
+  ASSERT_TRUE(s.ok());
+  TrajectoryKey k{"scripted", "gemm", "sm_90a", 0};
+  auto a = s->add_trajectory(k);
+  auto b = s->add_trajectory(k);
+  k.sample = 1;
+  auto c = s->add_trajectory(k);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  EXPECT_EQ(*a, *b);
+  EXPECT_NE(*a, *c);
+  auto all = s->trajectories();
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].status, "pending");
+  EXPECT_EQ((*all)[1].key.sample, 1);
+}
+
+TEST_F(StoreTest, TurnsAndMessagesRoundTripInOrder) {
+  auto s = RunStore::create(db_path(), Json::object(), Json::object());
+  ASSERT_TRUE(s.ok());
+  auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
+  ASSERT_TRUE(id.ok());
+  ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "SYS", ""}, {1, 0, "user", "TASK", ""}).ok());
+  // Starting again (resume) does not duplicate the prompt.
+  ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "SYS", ""}, {1, 0, "user", "TASK", ""}).ok());
+  ASSERT_TRUE(s->record_turn(sample_turn(*id, 1)).ok());
+  ASSERT_TRUE(s->record_turn(sample_turn(*id, 2, "target_reached")).ok());
+
+  auto msgs = s->messages(*id);
+  ASSERT_TRUE(msgs.ok());
+  ASSERT_EQ(msgs->size(), 6u);
+  std::vector<std::string> roles;
+  for (const auto& m : *msgs) roles.push_back(m.role);
+  EXPECT_EQ(roles, (std::vector<std::string>{"system", "user", "assistant", "user", "assistant", "user"}));
+  EXPECT_EQ((*msgs)[4].content, "reply 2");
+  EXPECT_EQ((*msgs)[4].reasoning, "thinking");
+  EXPECT_EQ((*msgs)[4].turn, 2);
+  EXPECT_EQ((*msgs)[5].content, "feedback 2");
+
+  auto turns = s->turns(*id);
+  ASSERT_TRUE(turns.ok());
+  ASSERT_EQ(turns->size(), 2u);
+  const TurnRow& t1 = (*turns)[0];
+  EXPECT_EQ(t1.category, "compile_error");
+  EXPECT_FALSE(t1.correct);
+  EXPECT_FALSE(t1.arch_executed.has_value());
+  EXPECT_FALSE(t1.speedup.has_value());
+  EXPECT_TRUE(t1.eval.is_null());
+  EXPECT_EQ(t1.compile, (Json{{"outcome", "passed"}}));
+  const TurnRow& t2 = (*turns)[1];
+  EXPECT_TRUE(t2.correct);
+  EXPECT_EQ(t2.arch_executed, std::optional<bool>(true));
+  EXPECT_DOUBLE_EQ(t2.speedup.value_or(0), 1.25);
+  EXPECT_TRUE(t2.target_reached);
+  EXPECT_EQ(t2.flags, Json::array({"side_stream"}));
+  EXPECT_EQ(t2.llm["completion_tokens"], 10);
+  EXPECT_FALSE(t2.created_at.empty());
+
+  auto tr = s->trajectory(*id);
+  ASSERT_TRUE(tr.ok());
+  EXPECT_EQ(tr->status, "done");
+  EXPECT_EQ(tr->stop_reason, std::optional<std::string>("target_reached"));
+}
+
+TEST_F(StoreTest, ATurnIsNeverStoredTwiceNorOutOfOrder) {
+  auto s = RunStore::create(db_path(), Json::object(), Json::object());
+  ASSERT_TRUE(s.ok());
+  auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
+  ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
+  ASSERT_TRUE(s->record_turn(sample_turn(*id, 1)).ok());
+  EXPECT_FALSE(s->record_turn(sample_turn(*id, 1)).ok());
+  EXPECT_FALSE(s->record_turn(sample_turn(*id, 3)).ok());
+  // The failed events left nothing behind: still one turn and four messages.
+  EXPECT_EQ(s->turns(*id)->size(), 1u);
+  EXPECT_EQ(s->messages(*id)->size(), 4u);
+}
+
+TEST_F(StoreTest, AFailedEventRollsBackAsAWhole) {
+  auto s = RunStore::create(db_path(), Json::object(), Json::object());
+  ASSERT_TRUE(s.ok());
+  auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
+  ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
+  TurnEvent bad = sample_turn(*id, 1);
+  bad.turn.category = "not_a_category";  // rejected by the CHECK after the assistant message was inserted
+  EXPECT_FALSE(s->record_turn(bad).ok());
+  EXPECT_EQ(s->messages(*id)->size(), 2u);
+  EXPECT_TRUE(s->turns(*id)->empty());
+  EXPECT_TRUE(s->record_turn(sample_turn(*id, 1)).ok());
+}
+
+TEST_F(StoreTest, UsesWriteAheadLogging) {
+  ASSERT_TRUE(RunStore::create(db_path(), Json::object(), Json::object()).ok());
+  auto db = Db::open(db_path(), false);
+  ASSERT_TRUE(db.ok());
+  auto q = db->prepare("PRAGMA journal_mode");
+  ASSERT_TRUE(q.ok());
+  ASSERT_TRUE(*q->step());
+  EXPECT_EQ(q->text(0), "wal");
+}
+
+TEST_F(StoreTest, FinishTrajectoryRecordsFailure) {
+  auto s = RunStore::create(db_path(), Json::object(), Json::object());
+  auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
+  ASSERT_TRUE(s->finish_trajectory(*id, "failed", "error: endpoint unreachable").ok());
+  EXPECT_EQ(s->trajectory(*id)->status, "failed");
+  EXPECT_EQ(s->trajectory(*id)->stop_reason.value_or(""), "error: endpoint unreachable");
+}
+
+}  // namespace
+}  // namespace ptxbench::store
