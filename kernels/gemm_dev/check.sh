@@ -16,7 +16,7 @@ PY="python3 $ROOT/kernels/gemm_dev/check.py"
 NVCC="nvcc -std=c++17 -O3 -shared -Xcompiler -fPIC -lineinfo -Xptxas -v -gencode=arch=compute_90a,code=sm_90a -I$ROOT/build-gemm/include -I/usr/local/cuda/include"
 REF=kernels/reference/sm_90a/gemm_n7168_k5120.cu
 # reference variants timed side by side: name and extra nvcc flags
-VARIANTS=("ref_g8:-DGEMM_GROUP_M=8" "ref_g32:-DGEMM_GROUP_M=32" "ref_s3:-DGEMM_STAGES=3")
+VARIANTS=("ref_c1:-DGEMM_CLUSTER=1" "ref_c2g8:-DGEMM_GROUP_M=8" "ref_c2g32:-DGEMM_GROUP_M=32")
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 log() { echo "[$(date +%T)] $*" | tee -a "$OUT/check.log"; }
 

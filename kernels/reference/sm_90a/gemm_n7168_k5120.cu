@@ -37,10 +37,15 @@ constexpr int kBK = 64;  // 64 bf16 = 128 bytes: one 128-byte swizzle row
 #ifndef GEMM_GROUP_M
 #define GEMM_GROUP_M 16
 #endif
+#ifndef GEMM_CLUSTER
+#define GEMM_CLUSTER 2  // CTAs per cluster along M sharing (multicasting) the B tile: 1 or 2
+#endif
 constexpr int kStages = GEMM_STAGES;
 constexpr int kConsumers = 2;
 constexpr int kThreads = 128 * (kConsumers + 1);
 constexpr int kGroupM = GEMM_GROUP_M;
+constexpr int kCluster = GEMM_CLUSTER;
+static_assert(kCluster == 1 || kCluster == 2, "cluster of 1 or 2 CTAs");
 constexpr int kATileBytes = kBM * kBK * 2;
 constexpr int kBTileBytes = kBN * kBK * 2;
 constexpr int kStageBytes = kATileBytes + kBTileBytes;
@@ -83,6 +88,37 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap* map
       " [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
       "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1)
       : "memory");
+}
+
+// Same, but the box lands at the same shared-memory offset in every CTA of `mask` within the
+// cluster, and each destination CTA's mbarrier (same offset) gets the complete_tx.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtensorMap* map,
+                                                      uint32_t bar, int c0, int c1, uint16_t mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "h"(mask)
+      : "memory");
+}
+
+// Arrive on the mbarrier at local offset `bar` in cluster CTA `rank` (possibly this CTA).
+__device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar, uint32_t rank) {
+  asm volatile(
+      "{\n.reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
+      "r"(rank)
+      : "memory");
+}
+
+__device__ __forceinline__ uint32_t cluster_rank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
 
 // Shared-memory matrix descriptor for a K-major tile whose rows are 128 bytes with the
@@ -137,15 +173,16 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t da, u
       : "l"(da), "l"(db), "r"(scale_d));
 }
 
-// Output tile (m_blk, n_blk) of linear tile index t: groups of kGroupM M-blocks, N-blocks
-// outer within a group, so a wave of CTAs touches few distinct rows of A and B.
-__device__ __forceinline__ void tile_coords(int t, int num_m, int num_n, int& m_blk, int& n_blk) {
+// Output tile of linear cluster-tile index t: (cluster M-block, N-block), visiting groups of
+// kGroupM cluster M-blocks with the N-block outer within a group, so that the CTAs running at
+// the same time touch few distinct rows of A and B (L2 reuse).
+__device__ __forceinline__ void tile_coords(int t, int num_mc, int num_n, int& mc, int& n_blk) {
   const int per_group = kGroupM * num_n;
   const int group = t / per_group;
-  const int first_m = group * kGroupM;
-  const int gsz = min(num_m - first_m, kGroupM);
+  const int first = group * kGroupM;
+  const int gsz = min(num_mc - first, kGroupM);
   const int r = t - group * per_group;
-  m_blk = first_m + r % gsz;
+  mc = first + r % gsz;
   n_blk = r / gsz;
 }
 
@@ -160,6 +197,21 @@ __device__ __forceinline__ void store_pair(__nv_bfloat16* C, int N, int M, int r
   }
 }
 
+// Consumer warp releases a stage: to its own producer and, with clusters, to the partner's
+// (whose multicast also wrote into this CTA's copy of the stage).
+__device__ __forceinline__ void release_stage(uint32_t bar) {
+  if (kCluster == 1) {
+    mbar_arrive(bar);
+  } else {
+#pragma unroll
+    for (int r = 0; r < kCluster; ++r) mbar_arrive_cluster(bar, r);
+  }
+}
+
+// Launched as clusters of kCluster CTAs along M. The CTAs of a cluster work on vertically
+// adjacent output tiles (same N-block) and each loads 1/kCluster of the shared B tile,
+// multicasting it to all of them; a stage is reusable only once the consumers of every CTA
+// in the cluster released it (the empty barriers count remote arrivals too).
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_tma_wgmma_kernel(const __grid_constant__ CUtensorMap tmap_a,
                           const __grid_constant__ CUtensorMap tmap_b, __nv_bfloat16* __restrict__ C,
@@ -167,23 +219,33 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ uint8_t smem_raw[];
   __shared__ __align__(8) uint64_t full_bar[kStages];
   __shared__ __align__(8) uint64_t empty_bar[kStages];
+  // stage s: A tile at smem_base + s*kStageBytes, B tile right after it (both 1024-aligned);
+  // the alignment is the same in every CTA, so multicast offsets agree across the cluster
   const uint32_t smem_base = (smem_u32(smem_raw) + 1023u) & ~1023u;
-  // stage s: A tile at smem_base + s*kStageBytes, B tile right after it (both 1024-aligned)
 
   const int wg = threadIdx.x / 128;
+  const uint32_t rank = kCluster == 1 ? 0u : cluster_rank();
   const int num_m = (M + kBM - 1) / kBM;
+  const int num_mc = (num_m + kCluster - 1) / kCluster;
   const int num_n = (N + kBN - 1) / kBN;
-  const int num_tiles = num_m * num_n;
+  const int num_tiles = num_mc * num_n;
   const int num_k = (K + kBK - 1) / kBK;
+  const int first_tile = blockIdx.x / kCluster;
+  const int tile_step = gridDim.x / kCluster;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       mbar_init(smem_u32(&full_bar[s]), 1);
-      mbar_init(smem_u32(&empty_bar[s]), kConsumers * 4);  // one arrival per consumer warp
+      // one arrival per consumer warp of every CTA in the cluster
+      mbar_init(smem_u32(&empty_bar[s]), kCluster * kConsumers * 4);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
-  __syncthreads();
+  if (kCluster > 1) {
+    cluster_sync();  // the partner's barriers exist before anything is multicast into it
+  } else {
+    __syncthreads();
+  }
 
   if (wg == 0) {
     // ---------------- producer warpgroup ----------------
@@ -191,16 +253,26 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (threadIdx.x == 0) {
       int stage = 0;
       uint32_t phase = 0;
-      for (int t = blockIdx.x; t < num_tiles; t += gridDim.x) {
-        int m_blk, n_blk;
-        tile_coords(t, num_m, num_n, m_blk, n_blk);
+      for (int t = first_tile; t < num_tiles; t += tile_step) {
+        int mc, n_blk;
+        tile_coords(t, num_mc, num_n, mc, n_blk);
+        // a CTA whose M-block lies past the matrix (num_m odd) still loads a valid A block
+        // and shares its part of B; its results are never stored
+        const int load_m = min(mc * kCluster + static_cast<int>(rank), num_m - 1);
         for (int kb = 0; kb < num_k; ++kb) {
           mbar_wait(smem_u32(&empty_bar[stage]), phase ^ 1);
           const uint32_t full = smem_u32(&full_bar[stage]);
           const uint32_t sa = smem_base + stage * kStageBytes;
-          mbar_arrive_expect_tx(full, kStageBytes);
-          tma_load_2d(sa, &tmap_a, full, kb * kBK, m_blk * kBM);
-          tma_load_2d(sa + kATileBytes, &tmap_b, full, kb * kBK, n_blk * kBN);
+          mbar_arrive_expect_tx(full, kStageBytes);  // A + the whole B tile land here
+          tma_load_2d(sa, &tmap_a, full, kb * kBK, load_m * kBM);
+          if (kCluster == 1) {
+            tma_load_2d(sa + kATileBytes, &tmap_b, full, kb * kBK, n_blk * kBN);
+          } else {
+            constexpr int kPart = kBN / kCluster;
+            tma_load_2d_multicast(sa + kATileBytes + rank * kPart * kBK * 2, &tmap_b, full,
+                                  kb * kBK, n_blk * kBN + rank * kPart,
+                                  static_cast<uint16_t>((1u << kCluster) - 1));
+          }
           if (++stage == kStages) {
             stage = 0;
             phase ^= 1;
@@ -219,9 +291,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int i = 0; i < 128; ++i) acc[i] = 0.f;
     int stage = 0;
     uint32_t phase = 0;
-    for (int t = blockIdx.x; t < num_tiles; t += gridDim.x) {
-      int m_blk, n_blk;
-      tile_coords(t, num_m, num_n, m_blk, n_blk);
+    for (int t = first_tile; t < num_tiles; t += tile_step) {
+      int mc, n_blk;
+      tile_coords(t, num_mc, num_n, mc, n_blk);
+      const int m_blk = mc * kCluster + static_cast<int>(rank);
       int prev_stage = 0;
       for (int kb = 0; kb < num_k; ++kb) {
         mbar_wait(smem_u32(&full_bar[stage]), phase);
@@ -237,7 +310,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
         wgmma_commit();
         wgmma_wait<1>();  // the group issued for the previous stage has retired
-        if (kb > 0 && lane == 0) mbar_arrive(smem_u32(&empty_bar[prev_stage]));
+        if (kb > 0 && lane == 0) release_stage(smem_u32(&empty_bar[prev_stage]));
         prev_stage = stage;
         if (++stage == kStages) {
           stage = 0;
@@ -245,7 +318,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
       }
       wgmma_wait<0>();
-      if (lane == 0) mbar_arrive(smem_u32(&empty_bar[prev_stage]));
+      if (lane == 0) release_stage(smem_u32(&empty_bar[prev_stage]));
 
       // Epilogue: fragment layout of m64nNk16 -> row warp*16 + lane/4 (+8), col 8j + 2*(lane%4).
       const int row = m_blk * kBM + c * 64 + warp * 16 + lane / 4;
@@ -257,6 +330,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
   }
+  // nobody may leave while a partner can still arrive on (or multicast into) its shared memory
+  if (kCluster > 1) cluster_sync();
 }
 
 bool encode_kmajor_map(CUtensorMap* map, const void* base, uint64_t rows, uint64_t k,
@@ -292,18 +367,39 @@ extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* 
   if (M < 1 || N < 2 || K < 8 || K % 8 != 0 || N % 2 != 0 || B->shape[1] != K) return;
   CUtensorMap map_a, map_b;
   if (!encode_kmajor_map(&map_a, A->data, M, K, kBM) ||
-      !encode_kmajor_map(&map_b, B->data, N, K, kBN)) {
+      !encode_kmajor_map(&map_b, B->data, N, K, kBN / kCluster)) {
     return;
   }
-  int device = 0;
-  cudaGetDevice(&device);
-  int sms = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   cudaFuncSetAttribute(gemm_tma_wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        kSmemBytes);
-  const int64_t tiles = ((M + kBM - 1) / kBM) * ((N + kBN - 1) / kBN);
-  const int grid = static_cast<int>(tiles < sms ? tiles : sms);
-  gemm_tma_wgmma_kernel<<<grid, kThreads, kSmemBytes, stream>>>(
-      map_a, map_b, static_cast<__nv_bfloat16*>(C->data), static_cast<int>(M),
-      static_cast<int>(N), static_cast<int>(K));
+  const int64_t num_mc = ((M + kBM - 1) / kBM + kCluster - 1) / kCluster;
+  const int64_t cluster_tiles = num_mc * ((N + kBN - 1) / kBN);
+
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = kCluster;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.blockDim = dim3(kThreads, 1, 1);
+  cfg.dynamicSmemBytes = kSmemBytes;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+
+  // persistent: as many clusters as can be resident at once (GPCs may not pair every SM)
+  int device = 0, sms = 0, max_clusters = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  cfg.gridDim = dim3(static_cast<unsigned>(sms / kCluster * kCluster), 1, 1);
+  if (cudaOccupancyMaxActiveClusters(&max_clusters, gemm_tma_wgmma_kernel, &cfg) != cudaSuccess ||
+      max_clusters < 1) {
+    cudaGetLastError();  // clear; fall back to one cluster per kCluster SMs
+    max_clusters = sms / kCluster;
+  }
+  const int64_t clusters = cluster_tiles < max_clusters ? cluster_tiles : max_clusters;
+  cfg.gridDim = dim3(static_cast<unsigned>(clusters * kCluster), 1, 1);
+  cudaLaunchKernelEx(&cfg, gemm_tma_wgmma_kernel, map_a, map_b,
+                     static_cast<__nv_bfloat16*>(C->data), static_cast<int>(M),
+                     static_cast<int>(N), static_cast<int>(K));
 }
