@@ -37,16 +37,52 @@ build() {  # build SRC NAME -> $BUILD/NAME.so, ptxas log in $BUILD/NAME.log
   return $rc
 }
 
+# Build everything in parallel first (the GPU machine has 16 cores).
+declare -A SRC
+for f in $REF/mha_*.cu; do SRC[$(basename "$f" .cu)]=$f; done
+for f in $CTL/*.cu; do SRC[ctl_$(basename "$f" .cu)]=$f; done
+for n in "${!SRC[@]}"; do build "${SRC[$n]}" "$n" & done
+wait
+built() { [ -f "$BUILD/$1.so" ] && [ "$BUILD/$1.so" -nt "${SRC[$1]}" ]; }
+
 kinds=()
 [ "$ONLY" != bwd ] && kinds+=(fwd)
 [ "$ONLY" != fwd ] && kinds+=(bwd)
+
+if want controls; then
+  # Each control in its own subprocess with a timeout, all at once (they are small); the hang
+  # control holds one SM until its timeout kills the process.
+  run_control() {
+    local name=$1 kind=fwd
+    [[ $name == *_bwd ]] && kind=bwd
+    if ! built "ctl_$name"; then echo "control $name: compile_error" >"$OUT/verdict_$name.txt"; return; fi
+    timeout ${CONTROL_TIMEOUT:-45} python3 $HERE/check.py correct --kind $kind --so "$BUILD/ctl_$name.so" \
+      --trials 2 --workloads hidden >"$OUT/control_$name.log" 2>&1
+    local rc=$? v
+    case $rc in
+      0) v=passed ;; 1) v=incorrect ;; 124) v=timeout ;; *) v="runtime_error(rc=$rc)" ;;
+    esac
+    echo "control $name: $v" >"$OUT/verdict_$name.txt"
+  }
+  for f in $CTL/*.cu; do
+    name=$(basename "$f" .cu)
+    kind=fwd; [[ $name == *_bwd ]] && kind=bwd
+    [ -n "$ONLY" ] && [ "$ONLY" != $kind ] && continue
+    run_control "$name" &
+  done
+  wait
+  cat "$OUT"/verdict_*.txt | tee -a "$OUT/summary.txt"
+  # The GPU must still work after the hang / oob controls.
+  python3 -c "import torch; x=torch.ones(1024,device='cuda'); print('gpu ok after controls', float(x.sum()))" \
+    2>&1 | tee -a "$OUT/summary.txt"
+fi
 
 if want refs; then
   for kind in "${kinds[@]}"; do
     for causal in "" _causal; do
       if [ $kind = fwd ]; then name=mha_with_lse_d128$causal; else name=mha_bwd_d128$causal; fi
       [ -f $REF/$name.cu ] || continue
-      build $REF/$name.cu $name || continue
+      built $name || continue
       flag=""; [ -n "$causal" ] && flag=--causal
       timeout 240 python3 $HERE/check.py correct --kind $kind --so "$BUILD/$name.so" $flag \
         >"$OUT/correct_$name.log" 2>&1
@@ -60,26 +96,5 @@ if want refs; then
   done
 fi
 
-if want controls; then
-  for f in $CTL/*.cu; do
-    name=$(basename "$f" .cu)
-    kind=fwd; [[ $name == *_bwd ]] && kind=bwd
-    [ -n "$ONLY" ] && [ "$ONLY" != $kind ] && continue
-    if ! build "$f" "ctl_$name"; then
-      echo "control $name: compile_error" | tee -a "$OUT/summary.txt"
-      continue
-    fi
-    timeout 60 python3 $HERE/check.py correct --kind $kind --so "$BUILD/ctl_$name.so" --trials 2 \
-      --workloads hidden >"$OUT/control_$name.log" 2>&1
-    rc=$?
-    case $rc in
-      0) v=passed ;; 1) v=incorrect ;; 124) v=timeout ;; *) v="runtime_error(rc=$rc)" ;;
-    esac
-    echo "control $name: $v" | tee -a "$OUT/summary.txt"
-  done
-  # The GPU must still work after the hang / oob controls.
-  python3 -c "import torch; x=torch.ones(1024,device='cuda'); print('gpu ok after controls', float(x.sum()))" \
-    2>&1 | tee -a "$OUT/summary.txt"
-fi
 cp "$BUILD"/*.log "$OUT/" 2>/dev/null
 true
