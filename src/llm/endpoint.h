@@ -1,0 +1,51 @@
+// EndpointConfig: where and how to reach an OpenAI-compatible chat-completions server
+// (vLLM, SGLang, llama.cpp server, OpenAI, ...). Filled by the CLI/session from flags.
+// The API key itself is never stored: only the NAME of the environment variable that
+// holds it, read at each request.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/result.h"
+#include "llm/chat.h"
+
+namespace ptxbench::llm {
+
+struct EndpointConfig {
+  std::string base_url;     // e.g. "http://127.0.0.1:8000/v1"; POSTs go to {base_url}/chat/completions
+  std::string model;        // the server's model id, e.g. "Qwen/Qwen3-8B"
+  std::string api_key_env;  // e.g. "OPENAI_API_KEY"; empty: send no Authorization header
+
+  // Sampling defaults copied into requests by make_request().
+  double temperature = 0.7;
+  double top_p = 1.0;
+  int max_tokens = 16384;
+
+  std::chrono::milliseconds request_timeout{std::chrono::minutes(10)};  // one attempt, whole transfer
+  std::chrono::milliseconds connect_timeout{std::chrono::seconds(20)};
+
+  // Retries on 408, 429, 5xx, timeouts and connection errors; never on other 4xx or on a
+  // malformed reply. Delay before retry i (1-based): min(backoff_max, backoff_initial *
+  // 2^(i-1)) scaled by a random factor in [0.5, 1.0]; a Retry-After header (seconds or
+  // HTTP date) replaces that delay, capped at retry_after_max.
+  int max_attempts = 6;
+  std::chrono::milliseconds backoff_initial{std::chrono::seconds(2)};
+  std::chrono::milliseconds backoff_max{std::chrono::seconds(60)};
+  std::chrono::milliseconds retry_after_max{std::chrono::minutes(5)};
+
+  // Merged into every request body (e.g. {"chat_template_kwargs": {"enable_thinking": true}}).
+  Json extra_body = Json::object();
+  std::vector<std::string> extra_headers;  // "Name: value"
+
+  ChatRequest make_request(std::vector<Message> messages) const;
+  // Non-empty base_url with http:// or https://, non-empty model, sane limits, and the
+  // key variable set when one is named.
+  Status validate() const;
+  // "model@base_url", the id the store records.
+  std::string id() const { return model + "@" + base_url; }
+};
+
+}  // namespace ptxbench::llm

@@ -1,0 +1,97 @@
+#include "llm/http.h"
+
+#include <curl/curl.h>
+
+#include <chrono>
+#include <mutex>
+
+#include "core/check.h"
+#include "core/text.h"
+
+namespace ptxbench::llm {
+namespace {
+
+void global_init_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+    PTXB_CHECK(rc == CURLE_OK, std::string("curl_global_init failed: ") + curl_easy_strerror(rc));
+  });
+}
+
+std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
+  static_cast<std::string*>(user)->append(data, size * n);
+  return size * n;
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
+  auto* headers = static_cast<std::map<std::string, std::string>*>(user);
+  std::string_view line(data, size * n);
+  auto colon = line.find(':');
+  if (colon != std::string_view::npos)
+    (*headers)[to_lower(trim(line.substr(0, colon)))] = std::string(trim(line.substr(colon + 1)));
+  else if (starts_with(line, "HTTP/"))
+    headers->clear();  // a new response (after 100-continue or a redirect) starts
+  return size * n;
+}
+
+bool is_connection_error(CURLcode rc) {
+  switch (rc) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_GOT_NOTHING:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+HttpResponse http_post(const HttpRequest& request) {
+  global_init_once();
+  HttpResponse resp;
+  CURL* curl = curl_easy_init();
+  PTXB_CHECK(curl != nullptr, "curl_easy_init failed (out of memory?)");
+  curl_slist* headers = nullptr;
+  for (const auto& h : request.headers) headers = curl_slist_append(headers, h.c_str());
+
+  char errbuf[CURL_ERROR_SIZE] = {0};
+  curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(curl, CURLOPT_POST, 1L);
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(request.connect_timeout.count()));
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM from timeouts: threads are safe
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &resp.body);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &resp.headers);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // whatever libcurl can decode
+
+  auto start = std::chrono::steady_clock::now();
+  CURLcode rc = curl_easy_perform(curl);
+  resp.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (rc == CURLE_OK) {
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &resp.status);
+  } else {
+    resp.transport_error = errbuf[0] != '\0' ? std::string(errbuf) : curl_easy_strerror(rc);
+    resp.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+    resp.connection_failed = is_connection_error(rc);
+  }
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(curl);
+  return resp;
+}
+
+}  // namespace ptxbench::llm

@@ -1,0 +1,35 @@
+// One HTTP POST through libcurl: the transport under OpenAIClient. A fresh CURL handle
+// per call (safe from many threads at once); curl_global_init runs once per process.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxbench::llm {
+
+struct HttpRequest {
+  std::string url;
+  std::vector<std::string> headers;  // "Name: value"
+  std::string body;
+  std::chrono::milliseconds timeout{60000};
+  std::chrono::milliseconds connect_timeout{10000};
+};
+
+struct HttpResponse {
+  // Transport outcome: when transport_error is non-empty no HTTP status was received.
+  std::string transport_error;  // libcurl's text, e.g. "Timeout was reached"
+  bool timed_out = false;
+  bool connection_failed = false;  // refused, reset, nothing received, DNS failure
+  long status = 0;
+  std::map<std::string, std::string> headers;  // names lower-cased; the last value wins
+  std::string body;
+  double seconds = 0;  // wall time of this one exchange
+
+  bool transport_ok() const { return transport_error.empty(); }
+};
+
+HttpResponse http_post(const HttpRequest& request);
+
+}  // namespace ptxbench::llm

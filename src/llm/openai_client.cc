@@ -1,0 +1,116 @@
+#include "llm/openai_client.h"
+
+#include <cstdlib>
+#include <ctime>
+#include <thread>
+
+#include "llm/http.h"
+#include "llm/protocol.h"
+#include "llm/retry.h"
+
+namespace ptxbench::llm {
+namespace {
+
+std::string chat_url(std::string base) {
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + "/chat/completions";
+}
+
+std::string describe(const HttpResponse& r) {
+  if (!r.transport_ok())
+    return (r.timed_out ? "timed out: " : "transport error: ") + r.transport_error;
+  return "HTTP " + std::to_string(r.status) + ": " + error_text(r.body);
+}
+
+std::string hint_for_status(long status, const EndpointConfig& c) {
+  switch (status) {
+    case 401:
+    case 403:
+      return c.api_key_env.empty() ? "the server wants an API key: name its variable with --api-key-env"
+                                   : "check the key in $" + c.api_key_env;
+    case 404:
+      return "check the base URL (it usually ends in /v1) and the model id (GET /v1/models)";
+    case 400:
+    case 413:
+    case 422:
+      return "the server rejected the request; a prompt over the context length or an unsupported "
+             "parameter are the usual causes";
+    default:
+      return {};
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<OpenAIClient>> OpenAIClient::create(EndpointConfig config, Sleeper sleeper,
+                                                           std::uint64_t seed) {
+  PTXB_TRY_STATUS(config.validate());
+  return std::unique_ptr<OpenAIClient>(new OpenAIClient(std::move(config), std::move(sleeper), seed));
+}
+
+OpenAIClient::OpenAIClient(EndpointConfig config, Sleeper sleeper, std::uint64_t seed)
+    : config_(std::move(config)), sleeper_(std::move(sleeper)), rng_(seed) {
+  if (!sleeper_) sleeper_ = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
+}
+
+std::chrono::milliseconds OpenAIClient::next_delay(int retry,
+                                                   std::optional<std::chrono::milliseconds> after) {
+  std::lock_guard lock(rng_mu_);
+  return backoff_delay(config_, retry, after, rng_);
+}
+
+Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
+  HttpRequest http;
+  http.url = chat_url(config_.base_url);
+  http.headers = {"Content-Type: application/json", "Accept: application/json"};
+  if (!config_.api_key_env.empty()) {
+    const char* key = std::getenv(config_.api_key_env.c_str());  // read per call, never kept
+    if (key == nullptr || *key == '\0')
+      return make_error("environment variable " + config_.api_key_env + " (the API key) is not set",
+                        "export it before the run");
+    http.headers.push_back(std::string("Authorization: Bearer ") + key);
+  }
+  for (const auto& h : config_.extra_headers) http.headers.push_back(h);
+  http.body = chat_request_body(config_.model, request, config_.extra_body).dump();
+  http.timeout = config_.request_timeout;
+  http.connect_timeout = config_.connect_timeout;
+
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> log;
+  for (int attempt = 1;; ++attempt) {
+    HttpResponse resp = http_post(http);
+    if (resp.transport_ok() && resp.status >= 200 && resp.status < 300) {
+      auto parsed = parse_chat_reply(resp.body);
+      if (!parsed.ok())
+        return make_error(parsed.error().message + " [" + http.url + ", attempt " +
+                              std::to_string(attempt) + "]",
+                          parsed.error().hint);
+      ChatReply reply = std::move(parsed).value();
+      reply.latency_s = resp.seconds;
+      reply.attempts = attempt;
+      reply.retry_log = std::move(log);
+      reply.total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      return reply;
+    }
+    bool retryable = resp.transport_ok() ? is_retryable_status(resp.status)
+                                         : is_retryable_transport(resp);
+    std::string what = describe(resp);
+    if (!retryable)
+      return make_error("chat request to " + http.url + " failed (attempt " + std::to_string(attempt) +
+                            ", not retried): " + what,
+                        resp.transport_ok() ? hint_for_status(resp.status, config_) : "");
+    if (attempt >= config_.max_attempts)
+      return make_error("chat request to " + http.url + " failed after " + std::to_string(attempt) +
+                            " attempts; last: " + what,
+                        "the server is overloaded or unreachable; retry later or raise the attempts");
+    std::optional<std::chrono::milliseconds> after;
+    if (auto it = resp.headers.find("retry-after"); it != resp.headers.end())
+      after = parse_retry_after(it->second, std::time(nullptr));
+    auto delay = next_delay(attempt, after);
+    log.push_back("attempt " + std::to_string(attempt) + ": " + what + "; waited " +
+                  std::to_string(delay.count()) + " ms" + (after ? " (Retry-After)" : ""));
+    sleeper_(delay);
+  }
+}
+
+}  // namespace ptxbench::llm

@@ -1,0 +1,111 @@
+#include "llm/protocol.h"
+
+#include "core/text.h"
+
+namespace ptxbench::llm {
+namespace {
+
+std::string head(std::string_view s, std::size_t n = 300) {
+  std::string out(s.substr(0, n));
+  if (s.size() > n) out += "...";
+  return out;
+}
+
+std::string string_or_empty(const Json& obj, const char* key) {
+  auto it = obj.find(key);
+  if (it == obj.end() || !it->is_string()) return {};
+  return it->get<std::string>();
+}
+
+long long_or_zero(const Json& obj, const char* key) {
+  auto it = obj.find(key);
+  if (it == obj.end() || !it->is_number()) return 0;
+  return it->get<long>();
+}
+
+// "<think>r</think>answer" -> reasoning "r", content "answer". An unclosed <think>
+// (a reply cut at max_tokens) is all reasoning.
+void split_think(ChatReply& r) {
+  std::string_view c = r.content;
+  std::size_t lead = c.find_first_not_of(" \t\r\n");
+  if (lead == std::string_view::npos) return;
+  if (c.substr(lead, 7) != "<think>") return;
+  std::size_t end = c.find("</think>", lead);
+  if (end == std::string_view::npos) {
+    r.reasoning = std::string(trim(c.substr(lead + 7)));
+    r.content.clear();
+    return;
+  }
+  r.reasoning = std::string(trim(c.substr(lead + 7, end - lead - 7)));
+  r.content = std::string(c.substr(end + 8));
+}
+
+}  // namespace
+
+Json chat_request_body(std::string_view model, const ChatRequest& request, const Json& extra) {
+  Json body = Json::object();
+  body["model"] = model;
+  Json messages = Json::array();
+  for (const auto& m : request.messages) messages.push_back({{"role", m.role}, {"content", m.content}});
+  body["messages"] = std::move(messages);
+  body["temperature"] = request.temperature;
+  body["top_p"] = request.top_p;
+  body["max_tokens"] = request.max_tokens;
+  body["stream"] = false;
+  if (extra.is_object())
+    for (auto it = extra.begin(); it != extra.end(); ++it) body[it.key()] = it.value();
+  return body;
+}
+
+Result<ChatReply> parse_chat_reply(std::string_view body) {
+  Json j = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded())
+    return make_error("the server's reply is not valid JSON: '" + head(body) + "'",
+                      "check that the base URL points at an OpenAI-compatible /v1 endpoint");
+  if (!j.is_object()) return make_error("the server's reply is not a JSON object: '" + head(body) + "'");
+  if (j.contains("error") && !j.contains("choices"))
+    return make_error("the server returned an error: " + error_text(body));
+  auto choices = j.find("choices");
+  if (choices == j.end() || !choices->is_array() || choices->empty() || !(*choices)[0].is_object())
+    return make_error("the server's reply has no choices: '" + head(body) + "'");
+  const Json& choice = (*choices)[0];
+  auto msg = choice.find("message");
+  if (msg == choice.end() || !msg->is_object())
+    return make_error("the server's reply has no choices[0].message: '" + head(body) + "'");
+  auto content = msg->find("content");
+  if (content != msg->end() && !content->is_string() && !content->is_null())
+    return make_error("choices[0].message.content is neither a string nor null: '" + head(body) + "'");
+
+  ChatReply r;
+  r.content = string_or_empty(*msg, "content");
+  r.reasoning = string_or_empty(*msg, "reasoning_content");
+  if (r.reasoning.empty()) r.reasoning = string_or_empty(*msg, "reasoning");
+  if (r.reasoning.empty()) split_think(r);
+  r.finish_reason = string_or_empty(choice, "finish_reason");
+  r.model = string_or_empty(j, "model");
+  r.response_id = string_or_empty(j, "id");
+  if (auto usage = j.find("usage"); usage != j.end() && usage->is_object()) {
+    r.prompt_tokens = long_or_zero(*usage, "prompt_tokens");
+    r.completion_tokens = long_or_zero(*usage, "completion_tokens");
+    if (auto d = usage->find("completion_tokens_details"); d != usage->end() && d->is_object())
+      r.reasoning_tokens = long_or_zero(*d, "reasoning_tokens");
+  }
+  return r;
+}
+
+std::string error_text(std::string_view body) {
+  Json j = Json::parse(body, nullptr, false);
+  if (!j.is_discarded() && j.is_object()) {
+    if (auto e = j.find("error"); e != j.end()) {
+      if (e->is_string()) return e->get<std::string>();
+      if (e->is_object() && e->contains("message") && (*e)["message"].is_string())
+        return (*e)["message"].get<std::string>();
+    }
+    for (const char* key : {"message", "detail"})
+      if (auto m = j.find(key); m != j.end() && m->is_string()) return m->get<std::string>();
+  }
+  std::string t(trim(body));
+  return t.empty() ? "(empty body)" : head(t);
+}
+
+}  // namespace ptxbench::llm

@@ -1,0 +1,100 @@
+#include "llm/protocol.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxbench::llm {
+namespace {
+
+TEST(Protocol, RequestBody) {
+  ChatRequest r;
+  r.messages = {{"system", "sys", ""}, {"user", "hi", ""}, {"assistant", "ans", "secret thoughts"}};
+  r.temperature = 0.2;
+  r.top_p = 0.9;
+  r.max_tokens = 123;
+  Json body = chat_request_body("m1", r, Json{{"seed", 5}, {"temperature", 0.0}});
+  EXPECT_EQ(body["model"], "m1");
+  ASSERT_EQ(body["messages"].size(), 3u);
+  EXPECT_EQ(body["messages"][2]["role"], "assistant");
+  EXPECT_EQ(body["messages"][2]["content"], "ans");
+  EXPECT_FALSE(body["messages"][2].contains("reasoning"));
+  EXPECT_EQ(body["top_p"], 0.9);
+  EXPECT_EQ(body["max_tokens"], 123);
+  EXPECT_EQ(body["seed"], 5);
+  EXPECT_EQ(body["temperature"], 0.0);  // extra overrides
+  EXPECT_EQ(body["stream"], false);
+}
+
+TEST(Protocol, ParsesContentUsageAndReasoningContent) {
+  auto r = parse_chat_reply(R"({"id":"x1","model":"qwen","choices":[{"index":0,
+    "message":{"role":"assistant","content":"hello","reasoning_content":"thinking"},
+    "finish_reason":"length"}],"usage":{"prompt_tokens":10,"completion_tokens":20,
+    "completion_tokens_details":{"reasoning_tokens":15}}})");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->content, "hello");
+  EXPECT_EQ(r->reasoning, "thinking");
+  EXPECT_EQ(r->finish_reason, "length");
+  EXPECT_EQ(r->model, "qwen");
+  EXPECT_EQ(r->response_id, "x1");
+  EXPECT_EQ(r->prompt_tokens, 10);
+  EXPECT_EQ(r->completion_tokens, 20);
+  EXPECT_EQ(r->reasoning_tokens, 15);
+}
+
+TEST(Protocol, ReasoningFieldAndNullContent) {
+  auto r = parse_chat_reply(
+      R"({"choices":[{"message":{"role":"assistant","content":null,"reasoning":"r only"}}]})");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->content, "");
+  EXPECT_EQ(r->reasoning, "r only");
+  EXPECT_EQ(r->prompt_tokens, 0);
+}
+
+TEST(Protocol, ThinkTagsMoveToReasoning) {
+  auto r = parse_chat_reply(
+      R"({"choices":[{"message":{"content":"\n<think>\nplan\n</think>\n\nanswer"}}]})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->reasoning, "plan");
+  EXPECT_EQ(r->content, "\n\nanswer");
+  r = parse_chat_reply(R"({"choices":[{"message":{"content":"<think>cut off mid-"}}]})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->reasoning, "cut off mid-");
+  EXPECT_EQ(r->content, "");
+  // Separate reasoning wins; content stays untouched.
+  r = parse_chat_reply(
+      R"({"choices":[{"message":{"content":"<think>x</think>y","reasoning_content":"z"}}]})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->content, "<think>x</think>y");
+  EXPECT_EQ(r->reasoning, "z");
+}
+
+TEST(Protocol, MalformedRepliesAreErrors) {
+  for (const char* body :
+       {"", "not json", "{\"choices\": [", "[1,2]", "{}", R"({"choices":[]})",
+        R"({"choices":[{"text":"legacy"}]})", R"({"choices":[{"message":{"content":5}}]})"}) {
+    auto r = parse_chat_reply(body);
+    EXPECT_FALSE(r.ok()) << body;
+  }
+  auto r = parse_chat_reply("<html>502 Bad Gateway</html>");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("not valid JSON"), std::string::npos);
+  EXPECT_NE(r.error().message.find("502 Bad Gateway"), std::string::npos);
+}
+
+TEST(Protocol, ErrorObjectIn200) {
+  auto r = parse_chat_reply(R"({"error":{"message":"model overloaded","type":"x"}})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("model overloaded"), std::string::npos);
+}
+
+TEST(Protocol, ErrorText) {
+  EXPECT_EQ(error_text(R"({"error":{"message":"bad key"}})"), "bad key");
+  EXPECT_EQ(error_text(R"({"error":"plain"})"), "plain");
+  EXPECT_EQ(error_text(R"({"detail":"Not Found"})"), "Not Found");
+  EXPECT_EQ(error_text(R"({"message":"m"})"), "m");
+  EXPECT_EQ(error_text("  oops  "), "oops");
+  EXPECT_EQ(error_text(""), "(empty body)");
+  EXPECT_EQ(error_text(std::string(1000, 'x')).size(), 303u);
+}
+
+}  // namespace
+}  // namespace ptxbench::llm
