@@ -1,0 +1,35 @@
+// The allow-list of dynamic symbols a candidate's shared object may import (CUDA
+// runtime launch/attribute/query calls, the tensor-map driver entry point lookup, and
+// libc/libstdc++/libm basics), and the names it may not export (interposing CUDA,
+// libc timing functions or ptxbench internals). Everything else is a policy violation
+// with a reason that tells the model what to do instead.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxbench::compile {
+
+// "cudaLaunchKernel@libcudart.so.13" and "cudaLaunchKernel_ptsz" count as cudaLaunchKernel.
+bool is_allowed_import(std::string_view symbol);
+
+// Why an import is not allowed (one sentence, with the fix); for any symbol.
+std::string import_denial_reason(std::string_view symbol);
+
+// Exported names that would interpose the CUDA runtime/driver, libc timing or loader
+// functions, or ptxbench's own symbols.
+bool is_forbidden_export(std::string_view symbol);
+
+struct SymbolCheck {
+  std::vector<std::string> disallowed_imports;  // sorted, unique
+  std::vector<std::string> forbidden_exports;   // sorted, unique
+  // One line per symbol: "cudaStreamCreate: creates a side stream ...".
+  std::vector<std::string> reasons;
+  bool ok() const { return disallowed_imports.empty() && forbidden_exports.empty(); }
+};
+
+SymbolCheck check_symbols(const std::vector<std::string>& undefined,
+                          const std::vector<std::string>& defined);
+
+}  // namespace ptxbench::compile

@@ -1,0 +1,42 @@
+// CompileResult: the verdict of the compile stage for one candidate source, task and
+// architecture. Plain data; JSON in result_json.h, human text in format.h.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compile/census.h"
+#include "compile/policy.h"
+#include "compile/ptxas_report.h"
+#include "core/outcome.h"
+
+namespace ptxbench::compile {
+
+struct CompileResult {
+  // passed | policy_violation (source rules or disallowed symbols) | compile_error
+  // (nvcc failed or timed out).
+  Outcome outcome = Outcome::compile_error;
+  std::string summary;  // one paragraph for people and models: what happened, what to do
+  std::string task;
+  std::string arch;
+  std::string log;  // nvcc/ptxas output, trimmed and size-capped
+  bool timed_out = false;
+  std::vector<PolicyViolation> violations;      // source policy (before nvcc)
+  std::vector<std::string> disallowed_symbols;  // imports not on the allow-list
+  std::vector<std::string> forbidden_exports;   // exported names that would interpose
+  std::vector<std::string> symbol_reasons;      // one line per symbol above
+  std::vector<KernelResources> resources;       // ptxas -v, per function
+  std::vector<PtxasWarning> warnings;           // ptxas warnings / performance notes
+  Census census;                                // empty unless the object was built
+  std::string shared_object;    // absolute path inside the cache entry; empty if none
+  std::string cubin;            // the device image (for nvdisasm); empty if none
+  std::string sass;             // the SASS listing file the census came from
+  std::string shared_object_sha256;
+  std::string cache_key;        // sha256 of source, flags, arch and nvcc --version
+  bool cache_hit = false;
+  double seconds = 0;           // wall time of this compile() call
+  double compiler_seconds = 0;  // nvcc's wall time when the entry was built
+  std::vector<std::string> command;  // the nvcc command line (paths relative to the entry)
+};
+
+}  // namespace ptxbench::compile

@@ -1,0 +1,244 @@
+#include "compile/compiler.h"
+
+#include <cstdlib>
+#include <system_error>
+
+#include "compile/allow_list.h"
+#include "compile/census.h"
+#include "compile/compile_cache.h"
+#include "compile/elf_symbols.h"
+#include "compile/policy.h"
+#include "compile/ptxas_report.h"
+#include "compile/sass_parser.h"
+#include "core/fs.h"
+#include "core/sha256.h"
+#include "core/text.h"
+
+namespace ptxbench::compile {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// The first error lines of an nvcc log (what a reader needs first).
+std::string first_errors(const std::string& log, int max_lines) {
+  std::vector<std::string> picked;
+  for (const auto& line : split_lines(log)) {
+    if (line.find("error") == std::string::npos) continue;
+    picked.emplace_back(trim(line));
+    if (static_cast<int>(picked.size()) == max_lines) break;
+  }
+  return join(picked, "\n");
+}
+
+std::string policy_summary(const std::vector<PolicyViolation>& v) {
+  std::string s = "rejected before compiling: " + std::to_string(v.size()) +
+                  " policy violation(s):";
+  for (const auto& x : v) s += "\n" + describe(x);
+  return s;
+}
+
+std::string symbol_summary(const SymbolCheck& c) {
+  std::string s = "the built shared object imports or defines symbols that are not allowed:";
+  for (const auto& r : c.reasons) s += "\n" + r;
+  return s;
+}
+
+std::string passed_summary(const CompileResult& r) {
+  int kernels = 0;
+  for (const auto& k : r.resources) kernels += k.entry ? 1 : 0;
+  std::string s = "compiled for " + r.arch + ": " + std::to_string(kernels) + " kernel(s)";
+  if (!r.census.target_families.empty())
+    s += r.census.targets_met
+             ? "; target instructions present in SASS: " + join(r.census.targets_present, ", ")
+             : "; WARNING: none of the target instruction families (" +
+                   join(r.census.target_families, ", ") + ") appear in the SASS";
+  for (const auto& w : r.warnings) s += "\nptxas: " + w.text;
+  return s;
+}
+
+Result<fs::path> move_if_exists(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  if (!fs::exists(from, ec)) return fs::path{};
+  fs::rename(from, to, ec);
+  if (ec) return make_error("cannot move " + from.string() + ": " + ec.message());
+  return to;
+}
+
+}  // namespace
+
+Result<std::string> gencode_flag(std::string_view arch) {
+  if (!task::is_known_arch(arch))
+    return make_error("unknown architecture `" + std::string(arch) + "`", "use sm_90a or sm_100a");
+  std::string sm(arch), compute = "compute_" + std::string(arch.substr(3));
+  return "-gencode=arch=" + compute + ",code=" + sm;
+}
+
+Result<fs::path> dlpack_include_dir(const Paths& paths) {
+  std::vector<fs::path> candidates;
+  if (const char* e = std::getenv("PTXBENCH_DLPACK_INCLUDE"); e && *e) candidates.emplace_back(e);
+  candidates.push_back(paths.root / ".deps" / "include");
+  candidates.emplace_back("/usr/local/include");
+  candidates.emplace_back("/usr/include");
+  for (const auto& dir : candidates) {
+    std::error_code ec;
+    if (!fs::exists(dir / "dlpack" / "dlpack.h", ec)) continue;
+    if (dir == "/usr/include") return fs::path{};
+    return dir;
+  }
+  return make_error("cannot find dlpack/dlpack.h, which every candidate kernel includes",
+                    "install libdlpack-dev (scripts/setup.sh does) or set PTXBENCH_DLPACK_INCLUDE "
+                    "to the directory that holds dlpack/dlpack.h");
+}
+
+Result<std::vector<std::string>> Compiler::flags(std::string_view arch) {
+  PTXB_TRY(std::string gencode, gencode_flag(arch));
+  PTXB_TRY(fs::path dlpack, dlpack_include_dir(paths_));
+  std::vector<std::string> f = {"-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC",
+                                "-lineinfo", "-Xptxas", "-v", "--expt-relaxed-constexpr",
+                                "-cudart", "shared", gencode};
+  if (!dlpack.empty()) f.push_back("-I" + dlpack.string());
+  f.insert(f.end(), {"--keep", "--keep-dir", "keep"});
+  return f;
+}
+
+Result<std::string> Compiler::toolkit_version() {
+  if (version_) return *version_;
+  auto nvcc = paths_.tool("nvcc");
+  if (!nvcc.ok())
+    return make_error("cannot find nvcc (the CUDA 13 toolkit), which ptxbench needs to compile kernels",
+                      "install the CUDA toolkit, put nvcc on PATH, or set CUDA_HOME or PTXBENCH_NVCC");
+  ProcessSpec spec;
+  spec.argv = {nvcc->string(), "--version"};
+  spec.limits.wall = std::chrono::seconds(60);
+  PTXB_TRY(ProcessResult r, runner_.run(spec));
+  if (!r.succeeded())
+    return make_error(nvcc->string() + " --version failed (" + r.describe_end() + "): " + r.stderr_text,
+                      "check the CUDA toolkit installation");
+  version_ = r.stdout_text;
+  return *version_;
+}
+
+Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_view source,
+                                        const CompileOptions& options) {
+  const auto t0 = Clock::now();
+  PTXB_TRY(std::string gencode, gencode_flag(options.arch));
+  if (!task.supports(options.arch))
+    return make_error("task `" + task.name + "` has no targets for " + options.arch,
+                      "pick an architecture the task lists (ptxbench tasks --json)");
+  CompileResult r;
+  r.task = task.name;
+  r.arch = options.arch;
+  r.violations = check_source_policy(source);
+  if (!r.violations.empty()) {
+    r.outcome = Outcome::policy_violation;
+    r.summary = policy_summary(r.violations);
+    r.seconds = seconds_since(t0);
+    return r;
+  }
+  PTXB_TRY(std::string version, toolkit_version());
+  PTXB_TRY(std::vector<std::string> f, flags(options.arch));
+  const std::string key = cache_key(source, f, options.arch, version);
+  CompileCache cache(paths_.cache_dir / "compile");
+  if (options.use_cache) {
+    if (auto hit = cache.lookup(key); hit.ok()) {
+      hit->cache_hit = true;
+      hit->seconds = seconds_since(t0);
+      return hit;
+    }
+  }
+  PTXB_TRY(CompileResult built, build(task, source, options, f, key));
+  built.seconds = seconds_since(t0);
+  return built;
+}
+
+Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_view source,
+                                      const CompileOptions& options,
+                                      const std::vector<std::string>& flags, const std::string& key) {
+  CompileCache cache(paths_.cache_dir / "compile");
+  PTXB_TRY(TempDir dir, cache.make_build_dir());
+  PTXB_TRY_STATUS(write_file_atomic(dir.path() / "kernel.cu", source));
+  std::error_code ec;
+  fs::create_directories(dir.path() / "keep", ec);
+  PTXB_TRY(fs::path nvcc, paths_.tool("nvcc"));
+
+  CompileResult r;
+  r.task = task.name;
+  r.arch = options.arch;
+  r.cache_key = key;
+  r.command = {"nvcc"};
+  r.command.insert(r.command.end(), flags.begin(), flags.end());
+  r.command.insert(r.command.end(), {"-o", "kernel.so", "kernel.cu"});
+
+  ProcessSpec spec;
+  spec.argv = r.command;
+  spec.argv[0] = nvcc.string();
+  spec.cwd = dir.path();
+  spec.env["TMPDIR"] = (dir.path() / "keep").string();
+  spec.limits.wall = options.timeout;
+  spec.limits.output_cap_bytes = options.log_cap_bytes;
+  PTXB_TRY(ProcessResult p, runner_.run(spec));
+  r.compiler_seconds = p.wall_seconds;
+  std::string log = p.stderr_text;
+  if (!p.stdout_text.empty()) log += (log.empty() ? "" : "\n") + p.stdout_text;
+  r.log = cap_text(std::string(trim(log)), options.log_cap_bytes);
+
+  if (p.timed_out) {  // not cached: a timeout says more about the machine than the source
+    r.outcome = Outcome::compile_error;
+    r.timed_out = true;
+    r.summary = "compiler timed out after " + std::to_string(options.timeout.count()) +
+                " s (nvcc was stopped); simplify the kernel (fewer template instantiations, "
+                "less unrolling)";
+    return r;
+  }
+  PTXB_TRY_STATUS(write_file_atomic(dir.path() / "compile.log", r.log + "\n"));
+  if (!p.succeeded()) {
+    r.outcome = Outcome::compile_error;
+    std::string errors = first_errors(r.log, 5);
+    r.summary = "nvcc failed (" + p.describe_end() + ")" + (errors.empty() ? "" : ":\n" + errors);
+  } else {
+    PTXB_TRY_STATUS(analyse(task, dir.path(), r));
+  }
+  fs::remove_all(dir.path() / "keep", ec);
+  point_into(r, cache.entry_dir(key));
+  PTXB_TRY_STATUS(cache.publish(dir, key, r));
+  return r;
+}
+
+// After a successful nvcc run in `dir`: resources, symbol check, census.
+Status Compiler::analyse(const task::TaskSpec& task, const fs::path& dir, CompileResult& r) {
+  PtxasReport report = parse_ptxas_report(r.log);
+  r.resources = std::move(report.functions);
+  r.warnings = std::move(report.warnings);
+  const fs::path so = dir / "kernel.so";
+  PTXB_TRY(std::string bytes, read_file(so));
+  r.shared_object = so.string();
+  r.shared_object_sha256 = sha256_hex(bytes);
+  PTXB_TRY(fs::path cubin, move_if_exists(dir / "keep" / "kernel.cubin", dir / "kernel.cubin"));
+  PTXB_TRY(fs::path ptx, move_if_exists(dir / "keep" / "kernel.ptx", dir / "kernel.ptx"));
+  r.cubin = cubin.string();
+
+  auto symbols = parse_dynamic_symbols(bytes);
+  if (!symbols.ok()) return make_error("cannot read the symbols of the built object: " + symbols.error().message);
+  SymbolCheck check = check_symbols(symbols->undefined, symbols->defined);
+  r.disallowed_symbols = check.disallowed_imports;
+  r.forbidden_exports = check.forbidden_exports;
+  r.symbol_reasons = check.reasons;
+
+  std::string tool;
+  PTXB_TRY(std::string listing, disassemble(paths_, runner_, so, cubin, &tool));
+  PTXB_TRY_STATUS(write_file_atomic(dir / "kernel.sass", listing));
+  r.sass = (dir / "kernel.sass").string();
+  r.census = build_census(parse_sass(listing), r.arch, task.targets_for(r.arch));
+  r.census.tool = tool;
+
+  r.outcome = check.ok() ? Outcome::passed : Outcome::policy_violation;
+  r.summary = check.ok() ? passed_summary(r) : symbol_summary(check);
+  return {};
+}
+
+}  // namespace ptxbench::compile

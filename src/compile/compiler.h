@@ -1,0 +1,64 @@
+// The compiler driver: candidate source text -> shared object for sm_90a or sm_100a,
+// with the source policy check before nvcc, a wall-clock limit, captured size-capped
+// logs, the ptxas resource report, the symbol allow-list check after linking, the
+// static SASS census, and a content-addressed cache (compile_cache.h).
+//
+// Candidates are built with `-cudart shared` so that every CUDA runtime call they make is
+// an undefined dynamic symbol the allow-list can see (a static runtime would hide them),
+// and never with -lcuda or any other library.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compile/compile_result.h"
+#include "core/paths.h"
+#include "core/result.h"
+#include "core/subprocess.h"
+#include "task/spec.h"
+
+namespace ptxbench::compile {
+
+struct CompileOptions {
+  std::string arch = "sm_90a";
+  std::chrono::seconds timeout{180};  // nvcc wall-clock limit
+  bool use_cache = true;              // false: always rebuild (and replace the entry)
+  std::size_t log_cap_bytes = 64 << 10;
+};
+
+// "-gencode=arch=compute_90a,code=sm_90a" for "sm_90a"; an Error for an unknown arch.
+Result<std::string> gencode_flag(std::string_view arch);
+
+class Compiler {
+ public:
+  Compiler(Paths paths, ProcessRunner& runner) : paths_(std::move(paths)), runner_(runner) {}
+
+  // An Error only when ptxbench cannot do its job (unknown arch, a task that does not
+  // target the arch, nvcc or the disassemblers missing, an unwritable cache). Everything
+  // the candidate gets wrong is a CompileResult with outcome policy_violation or compile_error.
+  Result<CompileResult> compile(const task::TaskSpec& task, std::string_view source,
+                                const CompileOptions& options);
+
+  // The nvcc flags for `arch` (everything but nvcc itself, the output and the input).
+  Result<std::vector<std::string>> flags(std::string_view arch);
+
+ private:
+  Result<std::string> toolkit_version();  // `nvcc --version`, memoised
+  Result<CompileResult> build(const task::TaskSpec& task, std::string_view source,
+                              const CompileOptions& options, const std::vector<std::string>& flags,
+                              const std::string& key);
+  Status analyse(const task::TaskSpec& task, const std::filesystem::path& dir, CompileResult& r);
+
+  Paths paths_;
+  ProcessRunner& runner_;
+  std::optional<std::string> version_;
+};
+
+// Where dlpack/dlpack.h is: $PTXBENCH_DLPACK_INCLUDE, <root>/.deps/include, /usr/local/include,
+// /usr/include. Empty path: it is in /usr/include (no -I needed).
+Result<std::filesystem::path> dlpack_include_dir(const Paths& paths);
+
+}  // namespace ptxbench::compile

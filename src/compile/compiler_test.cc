@@ -1,0 +1,212 @@
+// Compiler tests. Most run the real nvcc (a few seconds each) on the kernels under
+// tests/kernels/ with a temporary cache; the timeout test uses a fake ProcessRunner.
+#include "compile/compiler.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "compile/compile_cache.h"
+#include "compile/elf_symbols.h"
+#include "core/fs.h"
+
+namespace ptxbench::compile {
+namespace {
+
+namespace fs = std::filesystem;
+
+task::TaskSpec gemm_task() {
+  task::TaskSpec t;
+  t.name = "gemm_test";
+  t.archs = {{"sm_90a", {"wgmma", "tma"}, "any"}, {"sm_100a", {"tcgen05"}, "any"}};
+  return t;
+}
+
+std::string kernel(const std::string& name) {
+  auto text = read_file(fs::path(PTXBENCH_TEST_KERNELS) / name);
+  EXPECT_TRUE(text.ok()) << name;
+  return text.ok() ? *text : std::string();
+}
+
+class CompilerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    paths_ = Paths::discover();
+    paths_.cache_dir = cache_.path();
+  }
+  Result<CompileResult> compile(const std::string& source, const std::string& arch = "sm_90a") {
+    Compiler c(paths_, runner_);
+    CompileOptions o;
+    o.arch = arch;
+    return c.compile(gemm_task(), source, o);
+  }
+  int entries() const {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(cache_.path() / "compile")) n += e.path().filename().string()[0] != '.';
+    return n;
+  }
+
+  TempDir cache_ = TempDir::create("ptxbench-compile-test-").value();
+  Paths paths_;
+  SystemProcessRunner runner_;
+};
+
+TEST_F(CompilerTest, WgmmaTmaKernelHasHgmmaAndUtmaldgAndIsCached) {
+  auto r = compile(kernel("sm90_wgmma_tma.cu"));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_EQ(r->outcome, Outcome::passed) << r->summary << "\n" << r->log;
+  EXPECT_FALSE(r->cache_hit);
+  ASSERT_EQ(r->census.functions.size(), 1u);
+  const FunctionCensus& f = r->census.functions[0];
+  EXPECT_GT(f.by_base.at("HGMMA"), 0);
+  EXPECT_GT(f.by_base.at("UTMALDG"), 0);
+  EXPECT_GT(f.families.at("wgmma"), 0);
+  EXPECT_TRUE(r->census.targets_met);
+  EXPECT_EQ(r->census.targets_present, (std::vector<std::string>{"wgmma", "tma"}));
+  ASSERT_EQ(r->resources.size(), 1u);
+  EXPECT_TRUE(r->resources[0].entry);
+  EXPECT_GT(r->resources[0].registers, 0);
+  EXPECT_GT(r->resources[0].shared_bytes, 16384);
+  EXPECT_TRUE(r->disallowed_symbols.empty());
+  EXPECT_TRUE(fs::exists(r->shared_object));
+  EXPECT_TRUE(fs::exists(r->cubin));
+  EXPECT_EQ(fs::path(r->shared_object).parent_path().filename(), r->cache_key);
+
+  // The second compile is a hit: no nvcc run, well under a second.
+  auto again = compile(kernel("sm90_wgmma_tma.cu"));
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->cache_hit);
+  EXPECT_LT(again->seconds, 1.0);
+  EXPECT_EQ(again->outcome, Outcome::passed);
+  EXPECT_EQ(again->cache_key, r->cache_key);
+  EXPECT_EQ(again->census.functions[0].by_base, f.by_base);
+
+  // A corrupted entry (truncated .so) is ignored and rebuilt; so is a partial one.
+  { std::ofstream(r->shared_object, std::ios::trunc) << "garbage"; }
+  auto rebuilt = compile(kernel("sm90_wgmma_tma.cu"));
+  ASSERT_TRUE(rebuilt.ok());
+  EXPECT_FALSE(rebuilt->cache_hit);
+  EXPECT_EQ(rebuilt->outcome, Outcome::passed);
+  fs::remove(fs::path(rebuilt->shared_object).parent_path() / "result.json");
+  CompileCache cache(cache_.path() / "compile");
+  EXPECT_FALSE(cache.lookup(r->cache_key).ok());
+  EXPECT_EQ(entries(), 1);
+}
+
+TEST_F(CompilerTest, PlainKernelHasNoTargetInstructions) {
+  auto r = compile(kernel("sm90_plain.cu"));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_EQ(r->outcome, Outcome::passed) << r->summary;
+  ASSERT_EQ(r->census.functions.size(), 1u);
+  EXPECT_EQ(r->census.functions[0].by_base.count("HGMMA"), 0u);
+  EXPECT_EQ(r->census.functions[0].by_base.count("UTMALDG"), 0u);
+  EXPECT_GT(r->census.functions[0].by_base.count("FFMA"), 0u);
+  EXPECT_FALSE(r->census.targets_met);
+  EXPECT_NE(r->summary.find("WARNING"), std::string::npos);
+}
+
+TEST_F(CompilerTest, Sm100Tcgen05KernelHasUtchmma) {
+  auto r = compile(kernel("sm100_tcgen05.cu"), "sm_100a");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_EQ(r->outcome, Outcome::passed) << r->summary << "\n" << r->log;
+  ASSERT_EQ(r->census.functions.size(), 1u);
+  EXPECT_GT(r->census.functions[0].by_base.at("UTCHMMA"), 0);
+  EXPECT_GT(r->census.functions[0].by_base.at("LDTM"), 0);
+  EXPECT_EQ(r->census.functions[0].by_base.count("HGMMA"), 0u);
+  EXPECT_TRUE(r->census.targets_met);
+  EXPECT_EQ(r->resources.at(0).arch, "sm_100a");
+}
+
+TEST_F(CompilerTest, SideStreamAndDeviceSyncAreRejectedBySymbol) {
+  auto r = compile(kernel("sm90_side_stream.cu"));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->outcome, Outcome::policy_violation);
+  EXPECT_TRUE(r->violations.empty());  // the source rules let it through
+  EXPECT_EQ(r->disallowed_symbols,
+            (std::vector<std::string>{"cudaDeviceSynchronize", "cudaStreamCreate"}));
+  EXPECT_NE(r->summary.find("side stream"), std::string::npos);
+  auto symbols = read_dynamic_symbols(r->shared_object);
+  ASSERT_TRUE(symbols.ok());
+  EXPECT_NE(std::find(symbols->undefined.begin(), symbols->undefined.end(), "cudaStreamCreate"),
+            symbols->undefined.end());
+}
+
+TEST_F(CompilerTest, CompileErrorKeepsTheLog) {
+  auto r = compile("#include <cuda_runtime.h>\n__global__ void k(float* p) { p[0] = undefined_name; }\n");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->outcome, Outcome::compile_error);
+  EXPECT_FALSE(r->timed_out);
+  EXPECT_NE(r->log.find("undefined_name"), std::string::npos);
+  EXPECT_NE(r->summary.find("kernel.cu(2): error"), std::string::npos);
+  EXPECT_TRUE(r->shared_object.empty());
+}
+
+TEST_F(CompilerTest, PolicyViolationStopsBeforeNvcc) {
+  auto r = compile("#include <cublas_v2.h>\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->outcome, Outcome::policy_violation);
+  ASSERT_EQ(r->violations.size(), 1u);
+  EXPECT_EQ(r->violations[0].line, 1);
+  EXPECT_FALSE(fs::exists(cache_.path() / "compile"));
+}
+
+TEST_F(CompilerTest, BadArchitecturesAndMissingNvccAreErrors) {
+  auto unknown = compile("", "sm_80");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("unknown architecture `sm_80`"), std::string::npos);
+  task::TaskSpec hopper_only = gemm_task();
+  hopper_only.archs.pop_back();
+  Compiler c(paths_, runner_);
+  CompileOptions o;
+  o.arch = "sm_100a";
+  EXPECT_FALSE(c.compile(hopper_only, "", o).ok());
+
+  ::setenv("PTXBENCH_NVCC", "/nonexistent/nvcc", 1);
+  auto missing = compile("int x;\n");
+  ::unsetenv("PTXBENCH_NVCC");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("nvcc"), std::string::npos);
+  EXPECT_FALSE(missing.error().hint.empty());
+}
+
+// A runner whose nvcc never finishes: answers --version, times out on the compile.
+class HangingNvcc : public ProcessRunner {
+ public:
+  Result<ProcessResult> run(const ProcessSpec& spec) override {
+    ProcessResult r;
+    if (spec.argv.size() == 2 && spec.argv[1] == "--version") {
+      r.exit_code = 0;
+      r.stdout_text = "Cuda compilation tools, release 13.0, V13.0.88\n";
+      return r;
+    }
+    ++compiles;
+    limit = spec.limits.wall;
+    r.timed_out = true;
+    r.signal = 9;
+    r.wall_seconds = static_cast<double>(spec.limits.wall.count()) / 1000.0;
+    r.stderr_text = "ptxas info    : 0 bytes gmem\n";
+    return r;
+  }
+  int compiles = 0;
+  std::chrono::milliseconds limit{0};
+};
+
+TEST_F(CompilerTest, CompilerTimeoutIsACompileErrorAndLeavesNoEntry) {
+  HangingNvcc hanging;
+  Compiler c(paths_, hanging);
+  CompileOptions o;
+  o.timeout = std::chrono::seconds(7);
+  auto r = c.compile(gemm_task(), "__global__ void k() {}\n", o);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(hanging.compiles, 1);
+  EXPECT_EQ(hanging.limit, std::chrono::seconds(7));
+  EXPECT_EQ(r->outcome, Outcome::compile_error);
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_NE(r->summary.find("compiler timed out after 7 s"), std::string::npos);
+  EXPECT_EQ(entries(), 0);  // nothing published, the build dir is gone
+  for (const auto& e : fs::directory_iterator(cache_.path() / "compile")) ADD_FAILURE() << e.path();
+}
+
+}  // namespace
+}  // namespace ptxbench::compile

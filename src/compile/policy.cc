@@ -1,0 +1,236 @@
+#include "compile/policy.h"
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+#include "compile/source_scrub.h"
+#include "core/text.h"
+
+namespace ptxbench::compile {
+namespace {
+
+constexpr char kLibraryMsg[] =
+    "cuBLAS, cuBLASLt, cuDNN, CUTLASS and CuTe are not allowed: write the kernel yourself "
+    "with CUDA C++ and inline PTX";
+constexpr char kPragmaMsg[] =
+    "linker directives in the source are not allowed: ptxbench builds the kernel with a fixed "
+    "command line and links no extra library";
+constexpr char kDlMsg[] =
+    "loading shared libraries at run time (dlopen/dlsym) is not allowed: the kernel may only use "
+    "the CUDA runtime calls on ptxbench's allow-list";
+constexpr char kSpawnMsg[] = "starting processes (system/popen/exec/fork/posix_spawn) is not allowed";
+constexpr char kSyscallMsg[] = "raw system calls (syscall(), SYS_*/__NR_*, asm syscall) are not allowed";
+constexpr char kFileMsg[] =
+    "file access is not allowed: a kernel computes its outputs from its inputs only";
+constexpr char kNetMsg[] = "network access (sockets) is not allowed";
+constexpr char kDriverMsg[] =
+    "only tensor-map driver functions (cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col, "
+    "cuTensorMapReplaceAddress) and error/attribute queries may be fetched with "
+    "cudaGetDriverEntryPoint*; enqueue all work with kernel launches on the given stream";
+constexpr char kInternalsMsg[] =
+    "redefining ptxbench or CUDA runtime/driver internals is not allowed (no PTXBENCH_* macros, "
+    "no ptxbench namespace, no functions named cuda*/cu*/__cuda*)";
+
+struct PatternRule {
+  std::string_view rule;
+  const char* message;
+  std::regex re;
+};
+
+std::regex re(const char* pattern) { return std::regex(pattern, std::regex::ECMAScript); }
+
+// Patterns matched against each scrubbed code line.
+const std::vector<PatternRule>& code_rules() {
+  static const std::vector<PatternRule> kRules = {
+      {rule::banned_library, kLibraryMsg, re(R"(\b(cublas|cudnn|CUBLAS_|CUBLASLT_|CUDNN_)\w*)")},
+      {rule::banned_library, kLibraryMsg, re(R"(\b(cutlass|cute)\s*::)")},
+      {rule::banned_library, kLibraryMsg, re(R"(\bnamespace\s+(cutlass|cute)\b)")},
+      {rule::link_pragma, kPragmaMsg, re(R"(^\s*#\s*pragma\s+comment\b)")},
+      {rule::link_pragma, kPragmaMsg, re(R"(\b__pragma\s*\(\s*comment\b)")},
+      {rule::dynamic_loading, kDlMsg,
+       re(R"(\b(dlopen|dlsym|dlvsym|dlmopen|dlclose|dlinfo|dladdr|dlerror)\b)")},
+      {rule::process_spawn, kSpawnMsg,
+       re(R"(\b(system|popen|pclose|fork|vfork|execl|execlp|execle|execv|execvp|execvpe|execve|fexecve|posix_spawn|posix_spawnp|clone|clone3)\s*\()")},
+      {rule::raw_syscall, kSyscallMsg, re(R"(\bsyscall\s*\(|\b__NR_\w+|\bSYS_[a-z_0-9]+\b)")},
+      {rule::file_io, kFileMsg,
+       re(R"(\b(fopen|fopen64|freopen|fdopen|open|open64|openat|creat|mkfifo|unlink|truncate|ftruncate|mmap|shm_open|opendir|readlink|chmod|mkdir)\s*\()")},
+      {rule::file_io, kFileMsg,
+       re(R"(\b(ifstream|ofstream|fstream|filebuf|basic_ifstream|basic_ofstream|basic_fstream)\b|\bstd\s*::\s*filesystem\b)")},
+      {rule::network_io, kNetMsg,
+       re(R"(\b(socket|socketpair|connect|listen|accept|accept4|sendto|recvfrom|sendmsg|recvmsg|getaddrinfo|gethostbyname|inet_pton|inet_addr)\s*\()")},
+      {rule::network_io, kNetMsg, re(R"((^|[^:\w])bind\s*\()")},
+      {rule::ptxbench_internals, kInternalsMsg, re(R"(^\s*#\s*(define|undef)\s+(PTXBENCH|ptxbench)_\w*)")},
+      {rule::ptxbench_internals, kInternalsMsg, re(R"(\bnamespace\s+ptxbench\b|\bptxbench\s*::)")},
+  };
+  return kRules;
+}
+
+struct HeaderRule {
+  std::string_view rule;
+  const char* message;
+  std::regex re;
+};
+
+// Patterns matched against the header name of each #include.
+const std::vector<HeaderRule>& header_rules() {
+  static const std::vector<HeaderRule> kRules = {
+      {rule::banned_library, kLibraryMsg,
+       re(R"(^(cublas|cublasLt|cublasXt|cudnn)\w*\.h(pp)?$|^(cutlass|cute|cudnn_frontend)(/|\.h|_)|^cudnn_frontend)")},
+      {rule::dynamic_loading, kDlMsg, re(R"(^dlfcn\.h$)")},
+      {rule::process_spawn, kSpawnMsg, re(R"(^spawn\.h$)")},
+      {rule::raw_syscall, kSyscallMsg, re(R"(^(sys/syscall\.h|syscall\.h|asm/unistd.*|linux/.*)$)")},
+      {rule::file_io, kFileMsg,
+       re(R"(^(fstream|filesystem|fcntl\.h|sys/mman\.h|sys/stat\.h|dirent\.h)$)")},
+      {rule::network_io, kNetMsg,
+       re(R"(^(sys/socket\.h|sys/un\.h|netinet/.*|arpa/inet\.h|netdb\.h|curl/.*)$)")},
+  };
+  return kRules;
+}
+
+// Driver functions a kernel may fetch through cudaGetDriverEntryPoint*.
+bool allowed_driver_function(std::string_view name) {
+  static const std::set<std::string_view> kAllowed = {
+      "cuTensorMapEncodeTiled", "cuTensorMapEncodeIm2col", "cuTensorMapEncodeIm2colWide",
+      "cuTensorMapReplaceAddress", "cuGetErrorString", "cuGetErrorName",
+      "cuDeviceGetAttribute", "cuFuncGetAttribute", "cuFuncSetAttribute", "cuCtxGetDevice"};
+  return kAllowed.count(name) > 0;
+}
+
+class Checker {
+ public:
+  explicit Checker(std::string_view source)
+      : source_(source), scrubbed_(scrub_source(source)), code_lines_(split_lines(scrubbed_.code)),
+        raw_lines_(split_lines(source)) {}
+
+  std::vector<PolicyViolation> run() {
+    for (std::size_t i = 0; i < code_lines_.size(); ++i) check_line(static_cast<int>(i) + 1);
+    check_literals();
+    check_asm();
+    check_runtime_definitions();
+    std::sort(found_.begin(), found_.end(), [](const auto& a, const auto& b) {
+      return a.line != b.line ? a.line < b.line : a.rule < b.rule;
+    });
+    return std::move(found_);
+  }
+
+ private:
+  void add(int line, std::string_view r, const char* message) {
+    for (const auto& v : found_)
+      if (v.line == line && v.rule == r) return;
+    std::string text =
+        line >= 1 && line <= static_cast<int>(raw_lines_.size()) ? std::string(trim(raw_lines_[line - 1])) : "";
+    if (text.size() > 160) text = text.substr(0, 157) + "...";
+    found_.push_back({line, std::string(r), text, message});
+  }
+
+  void check_line(int line) {
+    const std::string& code = code_lines_[line - 1];
+    for (const auto& r : code_rules())
+      if (std::regex_search(code, r.re)) add(line, r.rule, r.message);
+    static const std::regex kInclude(R"(^\s*#\s*(include|include_next|import)\s*([<"]))");
+    std::smatch m;
+    if (!std::regex_search(code, m, kInclude)) return;
+    std::string header = header_name(line, code, m.position(2));
+    for (const auto& r : header_rules())
+      if (std::regex_search(header, r.re)) add(line, r.rule, r.message);
+  }
+
+  // The header named by an #include on `line`; quoted names come from the literal list.
+  std::string header_name(int line, const std::string& code, std::size_t open) const {
+    if (code[open] == '<') {
+      std::size_t close = code.find('>', open);
+      return std::string(trim(code.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1)));
+    }
+    for (const auto& lit : scrubbed_.literals)
+      if (lit.line == line) return std::string(trim(lit.value));
+    return {};
+  }
+
+  void check_literals() {
+    static const std::regex kDriverName(R"(^cu[A-Z]\w*$)");
+    static const std::regex kSharedLib(R"((^|/)lib\w+\.so(\.\d+)*$|\.so(\.\d+)+$)");
+    static const std::regex kLinkFlag(R"((^|\s)(-l(cublas|cublasLt|cudnn|cuda|dl)\b|-Wl,|--whole-archive))");
+    static const std::regex kPragmaComment(R"(^\s*comment\s*\()");
+    for (const auto& lit : scrubbed_.literals) {
+      if (std::regex_search(lit.value, kDriverName) && !allowed_driver_function(lit.value))
+        add(lit.line, rule::driver_entry_point, kDriverMsg);
+      if (std::regex_search(lit.value, kSharedLib)) add(lit.line, rule::dynamic_loading, kDlMsg);
+      if (std::regex_search(lit.value, kLinkFlag)) add(lit.line, rule::link_pragma, kPragmaMsg);
+      if (std::regex_search(lit.value, kPragmaComment) && preceded_by_pragma(lit.offset))
+        add(lit.line, rule::link_pragma, kPragmaMsg);
+    }
+  }
+
+  // Is the literal at `offset` the argument of _Pragma( ... )?
+  bool preceded_by_pragma(std::size_t offset) const {
+    std::string_view before = std::string_view(scrubbed_.code).substr(0, offset);
+    std::size_t k = before.find_last_not_of(" \t\n");
+    if (k == std::string_view::npos || before[k] != '(') return false;
+    std::string_view head = trim(before.substr(0, k));
+    return ends_with(head, "_Pragma");
+  }
+
+  // asm("...") / __asm__ volatile("..."): the instruction text is in string literals.
+  void check_asm() {
+    static const std::regex kAsm(R"(\b(asm|__asm__|__asm)\b)");
+    static const std::regex kSys(R"(\b(syscall|sysenter|sysexit|svc)\b|\bint\s+\$?0x80\b)");
+    const std::string& code = scrubbed_.code;
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), kAsm); it != std::sregex_iterator(); ++it) {
+      std::size_t at = static_cast<std::size_t>(it->position());
+      std::size_t open = code.find('(', at);
+      if (open == std::string::npos) continue;
+      std::size_t close = matching_paren(code, open);
+      std::string body;
+      for (const auto& lit : scrubbed_.literals)
+        if (lit.offset > open && lit.offset < close) body += lit.value + "\n";
+      if (std::regex_search(body, kSys)) add(line_of(code, at), rule::raw_syscall, kSyscallMsg);
+    }
+  }
+
+  // A definition `cudaX(...) {`, `cuX(...) {`, `__cudaX(...) {` or `cuptiX(...) {`:
+  // interposing a runtime/driver call (e.g. timers) is an attack on the harness.
+  void check_runtime_definitions() {
+    static const std::regex kName(R"(\b(cu(da)?[A-Z]\w*|__cuda\w+|cupti\w+)\s*\()");
+    const std::string& code = scrubbed_.code;
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), kName); it != std::sregex_iterator(); ++it) {
+      std::size_t open = static_cast<std::size_t>(it->position() + it->length() - 1);
+      std::size_t close = matching_paren(code, open);
+      if (close >= code.size()) continue;
+      std::size_t k = code.find_first_not_of(" \t\n", close + 1);
+      if (k != std::string::npos && code.compare(k, 8, "noexcept") == 0)
+        k = code.find_first_not_of(" \t\n", k + 8);
+      if (k != std::string::npos && code[k] == '{')
+        add(line_of(code, static_cast<std::size_t>(it->position())), rule::ptxbench_internals, kInternalsMsg);
+    }
+  }
+
+  static std::size_t matching_paren(const std::string& code, std::size_t open) {
+    int depth = 0;
+    for (std::size_t k = open; k < code.size(); ++k) {
+      if (code[k] == '(') ++depth;
+      if (code[k] == ')' && --depth == 0) return k;
+    }
+    return code.size();
+  }
+
+  std::string_view source_;
+  ScrubbedSource scrubbed_;
+  std::vector<std::string> code_lines_;
+  std::vector<std::string> raw_lines_;
+  std::vector<PolicyViolation> found_;
+};
+
+}  // namespace
+
+std::vector<PolicyViolation> check_source_policy(std::string_view source) {
+  return Checker(source).run();
+}
+
+std::string describe(const PolicyViolation& v) {
+  std::string s = "line " + std::to_string(v.line) + ": " + v.rule + ": " + v.message;
+  if (!v.text.empty()) s += ": `" + v.text + "`";
+  return s;
+}
+
+}  // namespace ptxbench::compile

@@ -1,0 +1,41 @@
+// The source policy check, run before nvcc: a candidate may not use banned libraries
+// (cuBLAS, cuBLASLt, cuDNN, CUTLASS, CuTe) or escape the harness (dynamic loading,
+// spawning processes, raw system calls, file or network I/O, linker pragmas, calling
+// driver functions other than tensor-map encoding, redefining ptxbench or CUDA runtime
+// internals). Comments and string literals are scrubbed first (source_scrub.h), so only
+// code counts; includes, asm bodies and driver entry-point names are checked on purpose.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxbench::compile {
+
+// Stable rule names (stored in results and shown to the model).
+namespace rule {
+inline constexpr std::string_view banned_library = "banned_library";
+inline constexpr std::string_view link_pragma = "link_pragma";
+inline constexpr std::string_view dynamic_loading = "dynamic_loading";
+inline constexpr std::string_view process_spawn = "process_spawn";
+inline constexpr std::string_view raw_syscall = "raw_syscall";
+inline constexpr std::string_view file_io = "file_io";
+inline constexpr std::string_view network_io = "network_io";
+inline constexpr std::string_view driver_entry_point = "driver_entry_point";
+inline constexpr std::string_view ptxbench_internals = "ptxbench_internals";
+}  // namespace rule
+
+struct PolicyViolation {
+  int line = 0;          // 1-based line in the candidate source
+  std::string rule;      // one of rule::*
+  std::string text;      // the offending source line, trimmed (capped)
+  std::string message;   // why it is banned and what to do instead
+};
+
+// Every violation, ordered by line; one per (line, rule).
+std::vector<PolicyViolation> check_source_policy(std::string_view source);
+
+// "line 12: banned_library: cuBLAS ... : `#include <cublas_v2.h>`"
+std::string describe(const PolicyViolation& v);
+
+}  // namespace ptxbench::compile

@@ -1,0 +1,160 @@
+#include "compile/policy.h"
+
+#include <gtest/gtest.h>
+
+#include "compile/source_scrub.h"
+
+namespace ptxbench::compile {
+namespace {
+
+// The rules found in `src`, as "line:rule" strings.
+std::vector<std::string> found(const std::string& src) {
+  std::vector<std::string> out;
+  for (const auto& v : check_source_policy(src)) out.push_back(std::to_string(v.line) + ":" + v.rule);
+  return out;
+}
+
+using ::testing::Test;
+
+TEST(Scrub, BlanksCommentsAndLiteralsButKeepsLines) {
+  const std::string src = "int a; // cublas\n/* dlopen\n */ const char* s = \"system(x)\";\nchar c = '\"';\n";
+  ScrubbedSource s = scrub_source(src);
+  EXPECT_EQ(s.code.size(), src.size());
+  EXPECT_EQ(s.code.find("cublas"), std::string::npos);
+  EXPECT_EQ(s.code.find("dlopen"), std::string::npos);
+  EXPECT_EQ(s.code.find("system"), std::string::npos);
+  ASSERT_EQ(s.literals.size(), 1u);
+  EXPECT_EQ(s.literals[0].value, "system(x)");
+  EXPECT_EQ(s.literals[0].line, 3);
+  EXPECT_EQ(line_of(src, src.find("char c")), 4);
+}
+
+TEST(Scrub, RawStringsAndDigitSeparators) {
+  const std::string src = "int n = 1'000'000; auto r = R\"x(dlopen(\"a\"))x\"; int m = fork_count;\n";
+  ScrubbedSource s = scrub_source(src);
+  EXPECT_NE(s.code.find("1'000'000"), std::string::npos);
+  EXPECT_EQ(s.code.find("dlopen"), std::string::npos);
+  EXPECT_NE(s.code.find("fork_count"), std::string::npos);
+  ASSERT_EQ(s.literals.size(), 1u);
+  EXPECT_EQ(s.literals[0].value, "dlopen(\"a\")");
+}
+
+TEST(Policy, CleanKernelPasses) {
+  const std::string src = R"(#include <cuda_runtime.h>
+#include <dlpack/dlpack.h>
+// We do not use cublas or cudnn here; dlopen and system() are banned anyway.
+/* fopen("x") in a comment is fine */
+__global__ void k(float* p) { p[threadIdx.x] = 0.f; asm volatile("bar.sync 0;"); }
+extern "C" void ptxbench_launch(const DLTensor* a, DLTensor* b, cudaStream_t s) {
+  printf("system call count: %d\n", 0);
+  k<<<1, 32, 0, s>>>(static_cast<float*>(b->data));
+  void* fn = nullptr; cudaDriverEntryPointQueryResult q;
+  cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q);
+  auto f = std::bind(k, nullptr); int open_count = 1'000;
+}
+)";
+  EXPECT_TRUE(found(src).empty()) << ::testing::PrintToString(found(src));
+}
+
+TEST(Policy, BannedLibraryIncludesAndCalls) {
+  EXPECT_EQ(found("#include <cublas_v2.h>\n"), std::vector<std::string>{"1:banned_library"});
+  EXPECT_EQ(found("#include \"cublasLt.h\"\n"), std::vector<std::string>{"1:banned_library"});
+  EXPECT_EQ(found("int x;\n#  include <cudnn.h>\n"), std::vector<std::string>{"2:banned_library"});
+  EXPECT_EQ(found("#include <cutlass/gemm/device/gemm.h>\n"), std::vector<std::string>{"1:banned_library"});
+  EXPECT_EQ(found("#include <cute/tensor.hpp>\n"), std::vector<std::string>{"1:banned_library"});
+  EXPECT_EQ(found("#include <cudnn_frontend.h>\n"), std::vector<std::string>{"1:banned_library"});
+  EXPECT_EQ(found("void f() {\n  cublasGemmEx(h, a);\n}\n"), std::vector<std::string>{"2:banned_library"});
+  EXPECT_EQ(found("cublasLtHandle_t h;\n"), std::vector<std::string>{"1:banned_library"});
+  EXPECT_EQ(found("cudnnHandle_t h;\n"), std::vector<std::string>{"1:banned_library"});
+  EXPECT_EQ(found("using T = cute::Tensor<int>;\n"), std::vector<std::string>{"1:banned_library"});
+  EXPECT_EQ(found("cutlass::gemm::GemmShape<1,1,1> s;\n"), std::vector<std::string>{"1:banned_library"});
+  // Mentioned only in comments or strings: not a violation.
+  EXPECT_TRUE(found("// cublasGemmEx would be faster\nconst char* m = \"cudnn\";\n").empty());
+}
+
+TEST(Policy, LinkPragmas) {
+  EXPECT_EQ(found("#pragma comment(lib, \"cublas.lib\")\n"), std::vector<std::string>{"1:link_pragma"});
+  EXPECT_EQ(found("_Pragma(\"comment(lib, \\\"x\\\")\")\n"), std::vector<std::string>{"1:link_pragma"});
+  EXPECT_EQ(found("const char* flags = \"-lcublas\";\n"), std::vector<std::string>{"1:link_pragma"});
+  EXPECT_TRUE(found("#pragma unroll\n#pragma once\n").empty());
+}
+
+TEST(Policy, DynamicLoading) {
+  EXPECT_EQ(found("#include <dlfcn.h>\n"), std::vector<std::string>{"1:dynamic_loading"});
+  EXPECT_EQ(found("void* h = dlopen(0, 0);\n"), std::vector<std::string>{"1:dynamic_loading"});
+  EXPECT_EQ(found("auto f = dlsym(h, 0);\n"), std::vector<std::string>{"1:dynamic_loading"});
+  EXPECT_EQ(found("auto g = dlmopen(0, 0, 0);\n"), std::vector<std::string>{"1:dynamic_loading"});
+  EXPECT_EQ(found("const char* lib = \"libcublas.so.13\";\n"), std::vector<std::string>{"1:dynamic_loading"});
+}
+
+TEST(Policy, ProcessSpawn) {
+  EXPECT_EQ(found("int r = system(\"ls\");\n"), std::vector<std::string>{"1:process_spawn"});
+  EXPECT_EQ(found("int r = std::system(cmd);\n"), std::vector<std::string>{"1:process_spawn"});
+  EXPECT_EQ(found("FILE* p = popen(c, m);\n"), std::vector<std::string>{"1:process_spawn"});
+  EXPECT_EQ(found("execvp(a, b);\n"), std::vector<std::string>{"1:process_spawn"});
+  EXPECT_EQ(found("pid_t p = fork();\n"), std::vector<std::string>{"1:process_spawn"});
+  EXPECT_EQ(found("posix_spawn(&p, a, 0, 0, v, e);\n"), std::vector<std::string>{"1:process_spawn"});
+  EXPECT_EQ(found("#include <spawn.h>\n"), std::vector<std::string>{"1:process_spawn"});
+  EXPECT_TRUE(found("auto s = cuda::thread_scope_system;\nint system_size = 3;\n").empty());
+}
+
+TEST(Policy, RawSyscalls) {
+  EXPECT_EQ(found("long r = syscall(SYS_getpid);\n"), std::vector<std::string>{"1:raw_syscall"});
+  EXPECT_EQ(found("long n = __NR_write;\n"), std::vector<std::string>{"1:raw_syscall"});
+  EXPECT_EQ(found("#include <sys/syscall.h>\n"), std::vector<std::string>{"1:raw_syscall"});
+  EXPECT_EQ(found("void f() {\n  asm(\"syscall\");\n}\n"), std::vector<std::string>{"2:raw_syscall"});
+  EXPECT_EQ(found("__asm__ __volatile__(\"mov $60, %%rax\\n\"\n  \"syscall\" ::: \"rax\");\n"),
+            std::vector<std::string>{"1:raw_syscall"});
+  EXPECT_EQ(found("asm volatile(\"int $0x80\");\n"), std::vector<std::string>{"1:raw_syscall"});
+  // PTX asm is the point of the benchmark.
+  EXPECT_TRUE(found("asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n").empty());
+}
+
+TEST(Policy, FileIo) {
+  EXPECT_EQ(found("FILE* f = fopen(\"/tmp/x\", \"w\");\n"), std::vector<std::string>{"1:file_io"});
+  EXPECT_EQ(found("int fd = open(\"/etc/passwd\", 0);\n"), std::vector<std::string>{"1:file_io"});
+  EXPECT_EQ(found("std::ifstream in(path);\n"), std::vector<std::string>{"1:file_io"});
+  EXPECT_EQ(found("#include <fstream>\n"), std::vector<std::string>{"1:file_io"});
+  EXPECT_EQ(found("auto p = std::filesystem::current_path();\n"), std::vector<std::string>{"1:file_io"});
+  EXPECT_EQ(found("void* m = mmap(0, 1, 1, 1, fd, 0);\n"), std::vector<std::string>{"1:file_io"});
+}
+
+TEST(Policy, NetworkIo) {
+  EXPECT_EQ(found("int s = socket(AF_INET, SOCK_STREAM, 0);\n"), std::vector<std::string>{"1:network_io"});
+  EXPECT_EQ(found("connect(s, addr, len);\n"), std::vector<std::string>{"1:network_io"});
+  EXPECT_EQ(found("bind(s, addr, len);\n"), std::vector<std::string>{"1:network_io"});
+  EXPECT_EQ(found("#include <sys/socket.h>\n"), std::vector<std::string>{"1:network_io"});
+  EXPECT_EQ(found("#include <netinet/in.h>\n"), std::vector<std::string>{"1:network_io"});
+}
+
+TEST(Policy, DriverEntryPointsOtherThanTensorMaps) {
+  EXPECT_EQ(found("cudaGetDriverEntryPointByVersion(\"cuStreamCreate\", &f, 12000, 0, &q);\n"),
+            std::vector<std::string>{"1:driver_entry_point"});
+  EXPECT_EQ(found("cudaGetDriverEntryPoint(\"cuMemAlloc\", &f, 0);\n"),
+            std::vector<std::string>{"1:driver_entry_point"});
+  EXPECT_TRUE(found("cudaGetDriverEntryPoint(\"cuTensorMapEncodeTiled\", &f, 0);\n").empty());
+}
+
+TEST(Policy, PtxbenchAndRuntimeInternals) {
+  EXPECT_EQ(found("#define PTXBENCH_TIMING 0\n"), std::vector<std::string>{"1:ptxbench_internals"});
+  EXPECT_EQ(found("#undef ptxbench_check\n"), std::vector<std::string>{"1:ptxbench_internals"});
+  EXPECT_EQ(found("namespace ptxbench { int x; }\n"), std::vector<std::string>{"1:ptxbench_internals"});
+  EXPECT_EQ(found("extern \"C\" cudaError_t cudaEventElapsedTime(float* ms,\n    cudaEvent_t a, cudaEvent_t b) {\n  *ms = 0.001f; return cudaSuccess; }\n"),
+            std::vector<std::string>{"1:ptxbench_internals"});
+  EXPECT_EQ(found("int __cudaRegisterFunction(void** a) { return 0; }\n"),
+            std::vector<std::string>{"1:ptxbench_internals"});
+  // Calling runtime functions is not defining them.
+  EXPECT_TRUE(found("if (cudaGetLastError() != cudaSuccess) { return; }\nwhile (cudaPeekAtLastError()) {}\n").empty());
+}
+
+TEST(Policy, ViolationsCarryLineTextAndMessage) {
+  auto v = check_source_policy("int a;\n  #include <cublas_v2.h>  \n");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].line, 2);
+  EXPECT_EQ(v[0].text, "#include <cublas_v2.h>");
+  EXPECT_NE(v[0].message.find("cuBLAS"), std::string::npos);
+  EXPECT_EQ(describe(v[0]).rfind("line 2: banned_library: ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace ptxbench::compile

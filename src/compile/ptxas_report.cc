@@ -1,0 +1,107 @@
+#include "compile/ptxas_report.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <regex>
+
+#include "core/text.h"
+
+namespace ptxbench::compile {
+namespace {
+
+KernelResources& find_or_add(PtxasReport& r, const std::string& name) {
+  for (auto& f : r.functions)
+    if (f.name == name) return f;
+  KernelResources k;
+  k.name = name;
+  k.demangled = demangle(name);
+  r.functions.push_back(k);
+  return r.functions.back();
+}
+
+std::int64_t to_int(const std::string& s) { return std::strtoll(s.c_str(), nullptr, 10); }
+
+// "Used 58 registers, used 1 barriers, 16392 bytes smem, 400 bytes cmem[0]"
+void parse_usage(const std::string& line, KernelResources& k) {
+  static const std::regex kItem(R"((\d+)\s+(registers|barriers|bytes smem|bytes cmem\[0\]|bytes cumulative stack size))");
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), kItem); it != std::sregex_iterator(); ++it) {
+    std::int64_t v = to_int((*it)[1]);
+    std::string what = (*it)[2];
+    if (what == "registers") k.registers = static_cast<int>(v);
+    else if (what == "barriers") k.barriers = static_cast<int>(v);
+    else if (what == "bytes smem") k.shared_bytes = v;
+    else if (what == "bytes cmem[0]") k.constant_bytes = v;
+    else k.cumulative_stack_bytes = v;
+  }
+}
+
+// "32 bytes stack frame, 32 bytes spill stores, 32 bytes spill loads"
+void parse_frame(const std::string& line, KernelResources& k) {
+  static const std::regex kItem(R"((\d+)\s+bytes\s+(stack frame|spill stores|spill loads))");
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), kItem); it != std::sregex_iterator(); ++it) {
+    std::int64_t v = to_int((*it)[1]);
+    std::string what = (*it)[2];
+    if (what == "stack frame") k.stack_frame_bytes = v;
+    else if (what == "spill stores") k.spill_store_bytes = v;
+    else k.spill_load_bytes = v;
+  }
+}
+
+void maybe_warning(const std::string& line, PtxasReport& r) {
+  static const std::regex kCode(R"(\((C\d{4})\))");
+  static const std::regex kPrefix(R"(^ptxas\s*(info|warning|error)?[^:]*:\s*)");
+  static const std::regex kFunction(R"(function\s+'([^']+)')");
+  std::smatch m;
+  bool has_code = std::regex_search(line, m, kCode);
+  bool is_warning = line.find("warning") != std::string::npos && starts_with(line, "ptxas");
+  if (!has_code && !is_warning) return;
+  PtxasWarning w;
+  if (has_code) w.code = m[1];
+  w.text = std::regex_replace(line, kPrefix, "", std::regex_constants::format_first_only);
+  if (std::regex_search(line, m, kFunction)) w.function = m[1];
+  for (const auto& old : r.warnings)
+    if (old.text == w.text) return;
+  r.warnings.push_back(std::move(w));
+}
+
+}  // namespace
+
+std::string demangle(std::string_view mangled) {
+  if (!starts_with(mangled, "_Z")) return {};
+  int status = 0;
+  std::string name(mangled);
+  char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string result = status == 0 && out ? out : "";
+  std::free(out);
+  return result;
+}
+
+PtxasReport parse_ptxas_report(std::string_view log) {
+  static const std::regex kEntry(R"(Compiling entry function '([^']+)' for '([^']+)')");
+  static const std::regex kProps(R"(Function properties for (\S+))");
+  PtxasReport r;
+  std::string entry, props;  // the entry being compiled; the function whose properties follow
+  for (const std::string& raw : split_lines(log)) {
+    std::string line(trim(raw));
+    std::smatch m;
+    if (std::regex_search(line, m, kEntry)) {
+      entry = m[1];
+      KernelResources& k = find_or_add(r, entry);
+      k.entry = true;
+      k.arch = m[2];
+    } else if (std::regex_search(line, m, kProps)) {
+      props = m[1];
+      find_or_add(r, props);
+    } else if (line.find("bytes stack frame") != std::string::npos && !props.empty()) {
+      parse_frame(line, find_or_add(r, props));
+    } else if (line.find("Used ") != std::string::npos && line.find("registers") != std::string::npos &&
+               !entry.empty()) {
+      parse_usage(line, find_or_add(r, entry));
+    }
+    maybe_warning(line, r);
+  }
+  return r;
+}
+
+}  // namespace ptxbench::compile
