@@ -6,6 +6,7 @@ Run by check.sh after it has built every kernel into BUILD/<name>.so. Modes:
     python3 check.py one BUILD NAME M             # one call + device sync (run in its own process)
     python3 check.py time BUILD OUT NAME...       # reference vs torch.matmul (cuBLAS) timing
     python3 check.py audit BUILD NAME...          # one launch each at M=1000 (run under ncu)
+    python3 check.py profile BUILD NAME           # NAME and torch.matmul once at M=8192 (under ncu)
 
 Correctness follows the task rule: an element fails iff |out-ref| > 1e-2 AND
 |out-ref|/(|ref|+1e-8) > 1e-2; no NaN/Inf; relative L2 error < 1e-2. Inputs are fresh
@@ -101,7 +102,7 @@ def flush_l2(buf):
     buf.zero_()
 
 
-def time_kernels(build, out, names, samples=40):
+def time_kernels(build, out, names, samples=60):
     m = 8192
     a, b = inputs(m, 1234)
     c = torch.empty(m, N, device="cuda", dtype=torch.bfloat16)
@@ -149,6 +150,17 @@ def audit_launch(build, names):
         print(n, "launched", flush=True)
 
 
+def profile_launch(build, name):
+    m = 8192
+    lib = dlcall.load(os.path.join(build, name + ".so"))
+    a, b = inputs(m, 5)
+    c = torch.empty(m, N, device="cuda", dtype=torch.bfloat16)
+    dlcall.launch(lib, [a, b], [c], torch.cuda.current_stream())
+    torch.matmul(a, b.t(), out=c)
+    torch.cuda.synchronize()
+    print(name, "and torch.matmul launched", flush=True)
+
+
 def main():
     mode = sys.argv[1]
     if mode == "one":
@@ -173,6 +185,8 @@ def main():
         time_kernels(sys.argv[2], sys.argv[3], sys.argv[4:])
     elif mode == "audit":
         audit_launch(sys.argv[2], sys.argv[3:])
+    elif mode == "profile":
+        profile_launch(sys.argv[2], sys.argv[3])
     else:
         sys.exit("unknown mode " + mode)
 

@@ -7,16 +7,16 @@
 # machine from the Debian libdlpack-dev package and carried along).
 # hang.cu and oob_write.cu are only ever run in their own python process, under a timeout.
 set -u
-STEPS=${1:-"build faults correct time audit memcheck"}
+STEPS=${1:-"build faults correct time audit profile memcheck"}
 ROOT=$(pwd)
 OUT=${OUT:-/tmp/gemm_check}
-B=$OUT/build
-mkdir -p "$B"
+B=/tmp/gemm_check_build  # not under $OUT: the .so files need not come back
+mkdir -p "$B" "$OUT"
 PY="python3 $ROOT/kernels/gemm_dev/check.py"
 NVCC="nvcc -std=c++17 -O3 -shared -Xcompiler -fPIC -lineinfo -Xptxas -v -gencode=arch=compute_90a,code=sm_90a -I$ROOT/build-gemm/include -I/usr/local/cuda/include"
 REF=kernels/reference/sm_90a/gemm_n7168_k5120.cu
 # reference variants timed side by side: name and extra nvcc flags
-VARIANTS=("ref_c1:-DGEMM_CLUSTER=1" "ref_c2g8:-DGEMM_GROUP_M=8" "ref_c2g32:-DGEMM_GROUP_M=32")
+VARIANTS=("ref_c1:-DGEMM_CLUSTER=1" "ref_tmastore:-DGEMM_TMA_STORE=1" "ref_tmastore_c1:-DGEMM_TMA_STORE=1 -DGEMM_CLUSTER=1")
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 log() { echo "[$(date +%T)] $*" | tee -a "$OUT/check.log"; }
 
@@ -77,10 +77,19 @@ if has audit; then
   log "ncu rc=$? ($(wc -l < "$OUT/ncu_audit.csv") csv lines)"
 fi
 
+if has profile; then
+  log "ncu SpeedOfLight/memory: reference and torch.matmul at M=8192"
+  timeout -s KILL 120 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+    --section LaunchStats --section Occupancy --kernel-name "regex:gemm_tma|nvjet|sm90|gemm" \
+    $PY profile "$B" gemm_n7168_k5120 > "$OUT/ncu_profile.txt" 2>&1
+  log "ncu profile rc=$?"
+fi
+
 if has memcheck; then
-  log "compute-sanitizer memcheck, reference at M=1000"
-  timeout -s KILL 90 compute-sanitizer --tool memcheck $PY one "$B" gemm_n7168_k5120 1000 \
-    > "$OUT/memcheck.log" 2>&1
-  log "memcheck rc=$? : $(tail -n 2 "$OUT/memcheck.log" | tr '\n' ' ')"
+  for k in gemm_n7168_k5120 ${MEMCHECK_EXTRA:-}; do
+    log "compute-sanitizer memcheck, $k at M=1000"
+    timeout -s KILL 90 compute-sanitizer --tool memcheck $PY one "$B" $k 1000 > "$OUT/memcheck_$k.log" 2>&1
+    log "memcheck $k rc=$? : $(tail -n 2 "$OUT/memcheck_$k.log" | tr '\n' ' ')"
+  done
 fi
 log "done"

@@ -31,8 +31,11 @@ namespace {
 constexpr int kBM = 128;
 constexpr int kBN = 256;
 constexpr int kBK = 64;  // 64 bf16 = 128 bytes: one 128-byte swizzle row
+#ifndef GEMM_TMA_STORE
+#define GEMM_TMA_STORE 0  // 1: epilogue through swizzled shared memory + TMA store
+#endif
 #ifndef GEMM_STAGES
-#define GEMM_STAGES 4  // dev builds may override the tuning knobs with -D
+#define GEMM_STAGES (GEMM_TMA_STORE ? 3 : 4)  // dev builds may override the knobs with -D
 #endif
 #ifndef GEMM_GROUP_M
 #define GEMM_GROUP_M 16
@@ -49,7 +52,13 @@ static_assert(kCluster == 1 || kCluster == 2, "cluster of 1 or 2 CTAs");
 constexpr int kATileBytes = kBM * kBK * 2;
 constexpr int kBTileBytes = kBN * kBK * 2;
 constexpr int kStageBytes = kATileBytes + kBTileBytes;
-constexpr int kSmemBytes = kStages * kStageBytes + 1024;  // + slack for 1024-byte alignment
+constexpr bool kTmaStore = GEMM_TMA_STORE != 0;
+constexpr int kCBoxCols = 64;                      // TMA store box: 64 rows x 64 columns (128 B)
+constexpr int kCBoxBytes = 64 * kCBoxCols * 2;     // 8 KiB, 128-byte swizzled
+constexpr int kCStageBytes = 64 * kBN * 2;         // one consumer's 64x256 bf16 slice
+constexpr int kSmemBytes = kStages * kStageBytes + (kTmaStore ? kConsumers * kCStageBytes : 0) +
+                           1024;  // + slack for 1024-byte alignment
+static_assert(kSmemBytes <= 227 * 1024, "shared memory budget");
 
 __device__ __forceinline__ uint32_t smem_u32(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -119,6 +128,18 @@ __device__ __forceinline__ uint32_t cluster_rank() {
 
 __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+// TMA store of one box from shared memory (bulk-group completion).
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, uint32_t src, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(src), "r"(c0), "r"(c1)
+               : "memory");
+}
+
+__device__ __forceinline__ void named_bar_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
 // Shared-memory matrix descriptor for a K-major tile whose rows are 128 bytes with the
@@ -214,7 +235,8 @@ __device__ __forceinline__ void release_stage(uint32_t bar) {
 // in the cluster released it (the empty barriers count remote arrivals too).
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_tma_wgmma_kernel(const __grid_constant__ CUtensorMap tmap_a,
-                          const __grid_constant__ CUtensorMap tmap_b, __nv_bfloat16* __restrict__ C,
+                          const __grid_constant__ CUtensorMap tmap_b,
+                          const __grid_constant__ CUtensorMap tmap_c, __nv_bfloat16* __restrict__ C,
                           int M, int N, int K) {
   extern __shared__ uint8_t smem_raw[];
   __shared__ __align__(8) uint64_t full_bar[kStages];
@@ -321,19 +343,58 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (lane == 0) release_stage(smem_u32(&empty_bar[prev_stage]));
 
       // Epilogue: fragment layout of m64nNk16 -> row warp*16 + lane/4 (+8), col 8j + 2*(lane%4).
-      const int row = m_blk * kBM + c * 64 + warp * 16 + lane / 4;
-      const int col0 = n_blk * kBN + 2 * (lane % 4);
+      if (kTmaStore) {
+        // Stage this consumer's 64x256 slice as four 64x64 boxes with the 128-byte swizzle
+        // (16-byte chunk index XOR row%8: conflict-free for this fragment layout), then one
+        // thread hands them to TMA and the warpgroup goes on with the next tile at once.
+        const uint32_t cst = smem_base + kStages * kStageBytes + c * kCStageBytes;
+        const bool issuer = threadIdx.x % 128 == 0;
+        if (issuer) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        named_bar_sync(1 + c, 128);  // the previous tile's store has finished reading cst
+        const int r0 = warp * 16 + lane / 4;
 #pragma unroll
-      for (int j = 0; j < kBN / 8; ++j) {
-        store_pair(C, N, M, row, col0 + 8 * j, acc[4 * j], acc[4 * j + 1]);
-        store_pair(C, N, M, row + 8, col0 + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+        for (int j = 0; j < kBN / 8; ++j) {
+          const uint32_t box = cst + (j / 8) * kCBoxBytes + (lane % 4) * 4;
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int r = r0 + 8 * h;
+            __nv_bfloat162 v = __floats2bfloat162_rn(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+            const uint32_t addr = box + r * 128 + (((j % 8) ^ (r % 8)) * 16);
+            asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr),
+                         "r"(*reinterpret_cast<uint32_t*>(&v))
+                         : "memory");
+          }
+        }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // visible to TMA
+        named_bar_sync(1 + c, 128);
+        if (issuer) {
+#pragma unroll
+          for (int b = 0; b < kBN / kCBoxCols; ++b) {
+            tma_store_2d(&tmap_c, cst + b * kCBoxBytes, n_blk * kBN + b * kCBoxCols,
+                         m_blk * kBM + c * 64);  // rows past M are clipped by TMA
+          }
+          asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        }
+      } else {
+        const int row = m_blk * kBM + c * 64 + warp * 16 + lane / 4;
+        const int col0 = n_blk * kBN + 2 * (lane % 4);
+#pragma unroll
+        for (int j = 0; j < kBN / 8; ++j) {
+          store_pair(C, N, M, row, col0 + 8 * j, acc[4 * j], acc[4 * j + 1]);
+          store_pair(C, N, M, row + 8, col0 + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+        }
       }
+    }
+    if (kTmaStore && threadIdx.x % 128 == 0) {
+      asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");  // stores done before exit
     }
   }
   // nobody may leave while a partner can still arrive on (or multicast into) its shared memory
   if (kCluster > 1) cluster_sync();
 }
 
+// 2-D row-major bf16 [rows, cols] tensor map, box box_rows x 64 columns (128 bytes),
+// 128-byte swizzle; used for A and B (K-major) and for C.
 bool encode_kmajor_map(CUtensorMap* map, const void* base, uint64_t rows, uint64_t k,
                        uint32_t box_rows) {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
@@ -365,9 +426,10 @@ extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* 
   const int64_t K = A->shape[1];
   const int64_t N = B->shape[0];
   if (M < 1 || N < 2 || K < 8 || K % 8 != 0 || N % 2 != 0 || B->shape[1] != K) return;
-  CUtensorMap map_a, map_b;
+  CUtensorMap map_a, map_b, map_c;
   if (!encode_kmajor_map(&map_a, A->data, M, K, kBM) ||
-      !encode_kmajor_map(&map_b, B->data, N, K, kBN / kCluster)) {
+      !encode_kmajor_map(&map_b, B->data, N, K, kBN / kCluster) ||
+      !encode_kmajor_map(&map_c, C->data, M, N, 64)) {
     return;
   }
   cudaFuncSetAttribute(gemm_tma_wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -399,7 +461,7 @@ extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* 
   }
   const int64_t clusters = cluster_tiles < max_clusters ? cluster_tiles : max_clusters;
   cfg.gridDim = dim3(static_cast<unsigned>(clusters * kCluster), 1, 1);
-  cudaLaunchKernelEx(&cfg, gemm_tma_wgmma_kernel, map_a, map_b,
+  cudaLaunchKernelEx(&cfg, gemm_tma_wgmma_kernel, map_a, map_b, map_c,
                      static_cast<__nv_bfloat16*>(C->data), static_cast<int>(M),
                      static_cast<int>(N), static_cast<int>(K));
 }
