@@ -2,11 +2,11 @@
 //
 // C[M,N] = A[M,K] · B[N,K]^T, bf16 inputs and output, fp32 accumulation; N=7168, K=5120 for the
 // task, M any value >= 1 (timed M=8192; hidden M=1000 and 2048). The kernel itself only needs
-// K % 8 == 0 (TMA global stride must be a multiple of 16 bytes) and N % 2 == 0.
+// K % 8 == 0 and N % 8 == 0 (TMA global strides are multiples of 16 bytes).
 //
 // Design (one persistent CTA per SM, 384 threads = 3 warpgroups):
-//   * warpgroup 0 is the producer: after setmaxnreg.dec to 40 registers, one elected thread
-//     streams 128x64 tiles of A and 256x64 tiles of B into a 4-stage shared-memory ring with
+//   * warpgroup 0 is the producer: after setmaxnreg.dec to 40 registers, one thread streams
+//     128x64 tiles of A and 256x64 tiles of B into a 3-stage shared-memory ring with
 //     cp.async.bulk.tensor (TMA, 128-byte swizzle); each stage's "full" mbarrier completes on
 //     the transaction byte count.
 //   * warpgroups 1 and 2 are consumers: setmaxnreg.inc to 232 registers, each owns 64 rows of
@@ -14,10 +14,17 @@
 //     wgmma.mma_async m64n256k16 straight from the swizzled shared-memory tiles. A stage is
 //     released to the producer (its "empty" mbarrier) once the wgmma group that read it has
 //     retired (wgmma.wait_group 1 keeps one group in flight).
-//   * Rows of A past M are zero-filled by TMA and never stored, so any M works; output tiles are
-//     visited in groups of 16 M-blocks so that concurrently running CTAs share A and B in L2.
-//   * Epilogue: accumulators are converted to bf16 and stored straight from registers (bounds
-//     checked against M and N) while the producer already prefetches the next tile.
+//   * Epilogue: each consumer converts its 64x256 slice to bf16 into a 128-byte-swizzled
+//     shared-memory staging buffer (conflict-free st.shared) and one thread issues four TMA
+//     stores (cp.async.bulk.tensor, shared -> global); the warpgroup starts the next tile at
+//     once while the producer has already prefetched its first stages.
+//   * Rows of A past M are zero-filled by TMA loads and clipped by TMA stores, so any M works;
+//     output tiles are visited in groups of 16 M-blocks so that concurrently running CTAs
+//     share A and B in L2.
+// Knobs kept for measurement (-D, see kernels/gemm_dev/check.sh): GEMM_CLUSTER=2 runs 2-CTA
+// clusters that multicast the B tile (measured no faster on the H200), GEMM_TMA_STORE=0 stores
+// straight from registers (measured ~8% slower), GEMM_STAGES, GEMM_GROUP_M.
+// Measured on the H200 (2026-11-29, M=8192): see docs/results/gemm-reference.md.
 // Tensor maps are encoded on the host through cudaGetDriverEntryPointByVersion (no -lcuda).
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -32,7 +39,7 @@ constexpr int kBM = 128;
 constexpr int kBN = 256;
 constexpr int kBK = 64;  // 64 bf16 = 128 bytes: one 128-byte swizzle row
 #ifndef GEMM_TMA_STORE
-#define GEMM_TMA_STORE 0  // 1: epilogue through swizzled shared memory + TMA store
+#define GEMM_TMA_STORE 1  // 1: epilogue through swizzled shared memory + TMA store; 0: STG
 #endif
 #ifndef GEMM_STAGES
 #define GEMM_STAGES (GEMM_TMA_STORE ? 3 : 4)  // dev builds may override the knobs with -D
@@ -41,7 +48,7 @@ constexpr int kBK = 64;  // 64 bf16 = 128 bytes: one 128-byte swizzle row
 #define GEMM_GROUP_M 16
 #endif
 #ifndef GEMM_CLUSTER
-#define GEMM_CLUSTER 2  // CTAs per cluster along M sharing (multicasting) the B tile: 1 or 2
+#define GEMM_CLUSTER 1  // CTAs per cluster along M sharing (multicasting) the B tile: 1 or 2
 #endif
 constexpr int kStages = GEMM_STAGES;
 constexpr int kConsumers = 2;
@@ -425,7 +432,7 @@ extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* 
   const int64_t M = A->shape[0];
   const int64_t K = A->shape[1];
   const int64_t N = B->shape[0];
-  if (M < 1 || N < 2 || K < 8 || K % 8 != 0 || N % 2 != 0 || B->shape[1] != K) return;
+  if (M < 1 || N < 8 || K < 8 || K % 8 != 0 || N % 8 != 0 || B->shape[1] != K) return;
   CUtensorMap map_a, map_b, map_c;
   if (!encode_kmajor_map(&map_a, A->data, M, K, kBM) ||
       !encode_kmajor_map(&map_b, B->data, N, K, kBN / kCluster) ||
