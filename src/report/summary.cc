@@ -1,0 +1,157 @@
+#include "report/summary.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace ptxbench::report {
+namespace {
+
+bool compiled(const std::string& category) {
+  return category != "no_code" && category != "policy" && category != "compile_error" && category != "harness_error";
+}
+
+// The best of one trajectory within the first `budget` turns.
+struct Best {
+  bool correct = false;
+  bool arch = false;
+  std::optional<double> speedup;
+  double arch_speedup = 0;  // best speedup of a correct turn that executed its targets
+};
+
+Best best_within(const TrajectoryData& t, int budget) {
+  Best b;
+  for (const auto& p : t.turns) {
+    if (p.turn > budget || !p.correct) continue;
+    b.correct = true;
+    bool arch = p.arch_executed.value_or(false);
+    b.arch = b.arch || arch;
+    if (p.speedup) {
+      b.speedup = std::max(b.speedup.value_or(0.0), *p.speedup);
+      if (arch) b.arch_speedup = std::max(b.arch_speedup, *p.speedup);
+    }
+  }
+  return b;
+}
+
+GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const RunData& run) {
+  GroupSummary g;
+  g.trajectories = static_cast<int>(ts.size());
+  int compiled_any = 0;
+  for (const auto* t : ts) {
+    g.finished += t->status == "done";
+    g.turns += static_cast<int>(t->turns.size());
+    g.target_reached += t->stop_reason == "target_reached";
+    bool c = false;
+    for (const auto& p : t->turns) {
+      ++g.categories[p.category];
+      c = c || compiled(p.category);
+      g.gpu_skipped = g.gpu_skipped || p.gpu_skipped;
+    }
+    compiled_any += c;
+  }
+  double n = std::max(1, g.trajectories);
+  g.compile_rate = compiled_any / n;
+  for (int budget : run.budgets) {
+    BudgetStats s;
+    s.budget = budget;
+    s.fast.assign(run.fast_p.size(), 0.0);
+    for (const auto* t : ts) {
+      Best b = best_within(*t, budget);
+      s.correct_rate += b.correct;
+      s.arch_rate += b.arch;
+      if (b.speedup) s.best_speedup = std::max(s.best_speedup.value_or(0.0), *b.speedup);
+      for (std::size_t i = 0; i < run.fast_p.size(); ++i) s.fast[i] += b.arch && b.arch_speedup > run.fast_p[i];
+    }
+    s.correct_rate /= n;
+    s.arch_rate /= n;
+    for (double& f : s.fast) f /= n;
+    g.at.push_back(s);
+  }
+  return g;
+}
+
+}  // namespace
+
+Result<RunData> load_run(const store::RunStore& st) {
+  RunData d;
+  d.path = st.path().string();
+  PTXB_TRY(store::RunRow run, st.run());
+  d.created_at = run.created_at;
+  d.status = run.status;
+  d.config = run.config;
+  d.provenance = run.provenance;
+  if (run.config.contains("turn_budgets")) d.budgets = run.config["turn_budgets"].get<std::vector<int>>();
+  if (run.config.contains("fast_p")) d.fast_p = run.config["fast_p"].get<std::vector<double>>();
+  PTXB_TRY(std::vector<store::TrajectoryRow> rows, st.trajectories());
+  for (const auto& r : rows) {
+    TrajectoryData t{r.key, r.status, r.stop_reason.value_or(""), {}};
+    PTXB_TRY(std::vector<store::TurnRow> turns, st.turns(r.id));
+    for (const auto& u : turns)
+      t.turns.push_back({u.turn, u.category, u.correct, u.arch_executed, u.speedup, u.gpu_skipped});
+    d.trajectories.push_back(std::move(t));
+  }
+  return d;
+}
+
+Summary summarize(const RunData& run) {
+  Summary s{run.path, run.created_at, run.status, run.budgets, run.fast_p, {}};
+  using GroupKey = std::tuple<std::string, std::string, std::string>;  // model, arch, task
+  std::map<GroupKey, std::vector<const TrajectoryData*>> groups, totals;
+  for (const auto& t : run.trajectories) {
+    groups[{t.key.model, t.key.arch, t.key.task}].push_back(&t);
+    totals[{t.key.model, t.key.arch, ""}].push_back(&t);
+  }
+  for (const auto& [total_key, total_ts] : totals) {
+    const auto& [model, arch, unused] = total_key;
+    for (const auto& [key, ts] : groups) {
+      if (std::get<0>(key) != model || std::get<1>(key) != arch) continue;
+      GroupSummary g = summarize_group(ts, run);
+      g.model = model;
+      g.arch = arch;
+      g.task = std::get<2>(key);
+      s.groups.push_back(std::move(g));
+    }
+    GroupSummary all = summarize_group(total_ts, run);
+    all.model = model;
+    all.arch = arch;
+    all.task = "all";
+    s.groups.push_back(std::move(all));
+  }
+  return s;
+}
+
+Json to_json(const Summary& s) {
+  Json groups = Json::array();
+  for (const auto& g : s.groups) {
+    Json at = Json::array();
+    // Without a GPU nothing was checked: the rates are unknown (null), not zero.
+    auto known = [&](double v) { return g.gpu_skipped ? Json(nullptr) : Json(v); };
+    for (const auto& b : g.at) {
+      Json fast = Json::object();
+      for (std::size_t i = 0; i < s.fast_p.size(); ++i)
+        fast[fmt::format("fast_{:.1f}", s.fast_p[i])] = known(b.fast[i]);
+      at.push_back({{"T", b.budget},
+                    {"correct_rate", known(b.correct_rate)},
+                    {"correct_with_arch_rate", known(b.arch_rate)},
+                    {"best_speedup", b.best_speedup ? Json(*b.best_speedup) : Json(nullptr)},
+                    {"fast_p", fast}});
+    }
+    groups.push_back({{"model", g.model},
+                      {"task", g.task},
+                      {"arch", g.arch},
+                      {"trajectories", g.trajectories},
+                      {"finished", g.finished},
+                      {"turns", g.turns},
+                      {"target_reached", g.target_reached},
+                      {"compile_rate", g.compile_rate},
+                      {"gpu_stages", g.gpu_skipped ? "skipped" : "run"},
+                      {"at", at},
+                      {"categories", g.categories}});
+  }
+  return Json{{"run", s.path}, {"created_at", s.created_at}, {"status", s.status}, {"turn_budgets", s.budgets},
+              {"fast_p", s.fast_p}, {"groups", groups}};
+}
+
+}  // namespace ptxbench::report

@@ -1,0 +1,83 @@
+// The per-task summary of a run, as in the paper: at turn budgets T (default 1, 4, 8)
+// the correctness rate (trajectories with a correct turn within the first T), the
+// correct-with-arch rate (a correct turn whose target families executed), the best
+// speedup (over correct turns), and fast_p (share of trajectories with a turn that is
+// correct, executes its target families and is faster than p x the library).
+// Computed here once from plain data; reporters only print it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/result.h"
+#include "store/store.h"
+
+namespace ptxbench::report {
+
+struct TurnPoint {
+  int turn = 0;
+  std::string category;
+  bool correct = false;
+  std::optional<bool> arch_executed;
+  std::optional<double> speedup;
+  bool gpu_skipped = false;
+};
+
+struct TrajectoryData {
+  store::TrajectoryKey key;
+  std::string status;
+  std::string stop_reason;
+  std::vector<TurnPoint> turns;
+};
+
+struct RunData {
+  std::string path;
+  std::string created_at;
+  std::string status;
+  Json config;
+  Json provenance;
+  std::vector<int> budgets = {1, 4, 8};
+  std::vector<double> fast_p = {0.5, 0.8, 1.0, 1.2};
+  std::vector<TrajectoryData> trajectories;
+};
+
+Result<RunData> load_run(const store::RunStore& store);
+
+struct BudgetStats {
+  int budget = 0;
+  double correct_rate = 0;
+  double arch_rate = 0;
+  std::optional<double> best_speedup;  // over correct turns within the budget
+  std::vector<double> fast;            // one per RunData::fast_p
+};
+
+struct GroupSummary {
+  std::string model;
+  std::string task;  // "all" for the model/arch total
+  std::string arch;
+  int trajectories = 0;
+  int finished = 0;           // status done
+  int turns = 0;              // stored turns
+  int target_reached = 0;     // trajectories that reached the speedup target
+  double compile_rate = 0;    // trajectories with a turn that compiled
+  bool gpu_skipped = false;   // some turns could not be evaluated (no GPU)
+  std::vector<BudgetStats> at;             // one per budget
+  std::map<std::string, int> categories;   // turn counts per category
+};
+
+struct Summary {
+  std::string path;
+  std::string created_at;
+  std::string status;
+  std::vector<int> budgets;
+  std::vector<double> fast_p;
+  std::vector<GroupSummary> groups;  // per (model, arch, task), then the "all" row per (model, arch)
+};
+
+Summary summarize(const RunData& run);
+Json to_json(const Summary& s);
+
+}  // namespace ptxbench::report

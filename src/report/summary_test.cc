@@ -1,0 +1,103 @@
+#include "report/summary.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxbench::report {
+namespace {
+
+TurnPoint tp(int turn, const std::string& cat, bool correct = false, std::optional<bool> arch = {},
+             std::optional<double> speedup = {}) {
+  return {turn, cat, correct, arch, speedup, false};
+}
+
+RunData sample_run() {
+  RunData d;
+  d.path = "runs/x.db";
+  d.created_at = "2026-11-29T09:00:00.000Z";
+  d.status = "done";
+  d.budgets = {1, 4, 8};
+  d.fast_p = {0.5, 1.0};
+  d.trajectories = {
+      {{"m", "gemm", "sm_90a", 0}, "done", "turn_budget",
+       {tp(1, "compile_error"), tp(2, "incorrect"), tp(3, "passed_missing_instructions", true, false, 0.05),
+        tp(4, "passed", true, true, 0.9), tp(5, "passed", true, true, 1.1)}},
+      {{"m", "gemm", "sm_90a", 1}, "done", "target_reached", {tp(1, "passed", true, true, 1.3)}},
+      {{"m", "gemm", "sm_90a", 2}, "done", "turn_budget", {tp(1, "compile_error"), tp(2, "no_code")}},
+      {{"m", "mha", "sm_90a", 0}, "running", "", {tp(1, "incorrect")}},
+  };
+  return d;
+}
+
+TEST(Summary, RatesAndSpeedupsPerBudget) {
+  Summary s = summarize(sample_run());
+  ASSERT_EQ(s.groups.size(), 3u);  // gemm, mha, all
+  const GroupSummary& g = s.groups[0];
+  EXPECT_EQ(g.task, "gemm");
+  EXPECT_EQ(g.trajectories, 3);
+  EXPECT_EQ(g.turns, 8);
+  EXPECT_EQ(g.target_reached, 1);
+  EXPECT_DOUBLE_EQ(g.compile_rate, 2.0 / 3);
+  ASSERT_EQ(g.at.size(), 3u);
+  // T = 1: only sample 1 is correct (1.3x, executed).
+  EXPECT_DOUBLE_EQ(g.at[0].correct_rate, 1.0 / 3);
+  EXPECT_DOUBLE_EQ(g.at[0].arch_rate, 1.0 / 3);
+  EXPECT_DOUBLE_EQ(g.at[0].best_speedup.value(), 1.3);
+  EXPECT_DOUBLE_EQ(g.at[0].fast[0], 1.0 / 3);
+  EXPECT_DOUBLE_EQ(g.at[0].fast[1], 1.0 / 3);
+  // T = 4: sample 0 is correct from turn 3 and executes at turn 4 (0.9x).
+  EXPECT_DOUBLE_EQ(g.at[1].correct_rate, 2.0 / 3);
+  EXPECT_DOUBLE_EQ(g.at[1].arch_rate, 2.0 / 3);
+  EXPECT_DOUBLE_EQ(g.at[1].fast[0], 2.0 / 3);
+  EXPECT_DOUBLE_EQ(g.at[1].fast[1], 1.0 / 3);
+  // T = 8: sample 0 reaches 1.1x at turn 5.
+  EXPECT_DOUBLE_EQ(g.at[2].fast[1], 2.0 / 3);
+  EXPECT_DOUBLE_EQ(g.at[2].best_speedup.value(), 1.3);
+  EXPECT_EQ(g.categories.at("compile_error"), 2);
+  EXPECT_EQ(g.categories.at("passed"), 3);
+
+  const GroupSummary& mha = s.groups[1];
+  EXPECT_EQ(mha.task, "mha");
+  EXPECT_EQ(mha.finished, 0);
+  EXPECT_DOUBLE_EQ(mha.at[2].correct_rate, 0);
+  EXPECT_FALSE(mha.at[2].best_speedup.has_value());
+
+  const GroupSummary& all = s.groups[2];
+  EXPECT_EQ(all.task, "all");
+  EXPECT_EQ(all.trajectories, 4);
+  EXPECT_DOUBLE_EQ(all.at[2].correct_rate, 0.5);
+}
+
+TEST(Summary, CorrectWithoutArchNeverCountsForFastP) {
+  RunData d = sample_run();
+  d.trajectories = {{{"m", "gemm", "sm_90a", 0}, "done", "turn_budget",
+                     {tp(1, "passed_missing_instructions", true, false, 3.0)}}};
+  Summary s = summarize(d);
+  EXPECT_DOUBLE_EQ(s.groups[0].at[0].correct_rate, 1.0);
+  EXPECT_DOUBLE_EQ(s.groups[0].at[0].arch_rate, 0.0);
+  EXPECT_DOUBLE_EQ(s.groups[0].at[0].fast[0], 0.0);
+  EXPECT_DOUBLE_EQ(s.groups[0].at[0].best_speedup.value(), 3.0);
+}
+
+TEST(Summary, SpeedupEqualToPIsNotFaster) {
+  RunData d = sample_run();
+  d.trajectories = {{{"m", "gemm", "sm_90a", 0}, "done", "x", {tp(1, "passed", true, true, 1.0)}}};
+  Summary s = summarize(d);
+  EXPECT_DOUBLE_EQ(s.groups[0].at[0].fast[0], 1.0);
+  EXPECT_DOUBLE_EQ(s.groups[0].at[0].fast[1], 0.0);
+}
+
+TEST(Summary, SeparateGroupsPerArch) {
+  RunData d = sample_run();
+  d.trajectories.push_back({{"m", "gemm", "sm_100a", 0}, "done", "script_end", {tp(1, "not_evaluated")}});
+  d.trajectories.back().turns[0].gpu_skipped = true;
+  Summary s = summarize(d);
+  ASSERT_EQ(s.groups.size(), 5u);
+  EXPECT_EQ(s.groups[0].arch, "sm_100a");
+  EXPECT_TRUE(s.groups[0].gpu_skipped);
+  EXPECT_DOUBLE_EQ(s.groups[0].compile_rate, 1.0);
+  EXPECT_EQ(s.groups[1].task, "all");
+  EXPECT_FALSE(s.groups[2].gpu_skipped);
+}
+
+}  // namespace
+}  // namespace ptxbench::report

@@ -1,0 +1,83 @@
+#include "session/config.h"
+
+#include <fmt/format.h>
+
+namespace ptxbench::session {
+
+std::string RunConfig::model_label() const {
+  if (scripted()) return "scripted/" + scripted_version;
+  return model.base_url.empty() ? model.id : model.id + "@" + model.base_url;
+}
+
+Status RunConfig::validate() const {
+  if (turns < 1 || turns > 64) return make_error(fmt::format("--turns {} is out of range", turns), "use 1..64");
+  if (samples < 1) return make_error("--samples must be at least 1");
+  if (concurrency < 1) return make_error("--concurrency must be at least 1");
+  if (cpu_jobs < 1) return make_error("--cpu-jobs must be at least 1");
+  if (gpus < 1) return make_error("--gpus must be at least 1");
+  if (!(speedup_target > 0)) return make_error("--speedup-target must be positive");
+  if (tasks.empty()) return make_error("no tasks selected", "see `ptxbench tasks` for the names");
+  if (archs.empty()) return make_error("no architecture selected", "pass --arch sm_90a or sm_100a");
+  if (!scripted() && model.base_url.empty())
+    return make_error("--model needs --base-url", "e.g. --base-url http://127.0.0.1:8000/v1");
+  return {};
+}
+
+Json RunConfig::to_json() const {
+  return Json{
+      {"model",
+       {{"id", model.id},
+        {"base_url", model.base_url},
+        {"api_key_env", model.api_key_env},
+        {"temperature", model.temperature},
+        {"top_p", model.top_p},
+        {"max_tokens", model.max_tokens},
+        {"request_timeout_s", model.request_timeout_s}}},
+      {"scripted_version", scripted_version},
+      {"task_selector", task_selector},
+      {"tasks", tasks},
+      {"archs", archs},
+      {"turns", turns},
+      {"samples", samples},
+      {"context", context},
+      {"speedup_target", speedup_target},
+      {"concurrency", concurrency},
+      {"cpu_jobs", cpu_jobs},
+      {"gpus", gpus},
+      {"turn_budgets", turn_budgets},
+      {"fast_p", fast_p},
+  };
+}
+
+Result<RunConfig> RunConfig::from_json(const Json& j) {
+  try {
+    RunConfig c;
+    const Json& m = j.at("model");
+    c.model.id = m.at("id").get<std::string>();
+    c.model.base_url = m.at("base_url").get<std::string>();
+    c.model.api_key_env = m.at("api_key_env").get<std::string>();
+    c.model.temperature = m.at("temperature").get<double>();
+    c.model.top_p = m.at("top_p").get<double>();
+    c.model.max_tokens = m.at("max_tokens").get<int>();
+    c.model.request_timeout_s = m.at("request_timeout_s").get<double>();
+    c.scripted_version = j.at("scripted_version").get<std::string>();
+    c.task_selector = j.at("task_selector").get<std::string>();
+    c.tasks = j.at("tasks").get<std::vector<std::string>>();
+    c.archs = j.at("archs").get<std::vector<std::string>>();
+    c.turns = j.at("turns").get<int>();
+    c.samples = j.at("samples").get<int>();
+    c.context = j.at("context").get<std::string>();
+    c.speedup_target = j.at("speedup_target").get<double>();
+    c.concurrency = j.at("concurrency").get<int>();
+    c.cpu_jobs = j.at("cpu_jobs").get<int>();
+    c.gpus = j.at("gpus").get<int>();
+    c.turn_budgets = j.at("turn_budgets").get<std::vector<int>>();
+    c.fast_p = j.at("fast_p").get<std::vector<double>>();
+    return c;
+  } catch (const std::exception& e) {
+    return make_error(std::string("the run's stored configuration is unreadable: ") + e.what(),
+                      "was it written by another ptxbench version?");
+  }
+}
+
+}  // namespace ptxbench::session

@@ -1,0 +1,46 @@
+// RunConfig: everything that decides what a run does. Stored whole in the run file
+// (runs.config_json) so `--resume` continues with exactly the same settings.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/result.h"
+
+namespace ptxbench::session {
+
+struct ModelConfig {
+  std::string id;  // empty: the embedded scripted agent
+  std::string base_url;
+  std::string api_key_env;  // the variable's NAME; the key itself is never stored
+  double temperature = 0.7;
+  double top_p = 1.0;
+  int max_tokens = 16384;
+  double request_timeout_s = 600;
+};
+
+struct RunConfig {
+  ModelConfig model;
+  std::string scripted_version = "v1";  // trajectories/<version>/ when model.id is empty
+  std::string task_selector = "core";   // as given: "core", "extended", "all" or names
+  std::vector<std::string> tasks;       // resolved names, sorted
+  std::vector<std::string> archs = {"sm_90a"};
+  int turns = 8;
+  int samples = 1;
+  std::string context = "full";
+  double speedup_target = 1.2;
+  int concurrency = 4;  // trajectories (and so LLM requests) in flight
+  int cpu_jobs = 2;     // compiles at a time
+  int gpus = 1;         // evaluation queues, one per GPU
+  std::vector<int> turn_budgets = {1, 4, 8};           // T for the summary
+  std::vector<double> fast_p = {0.5, 0.8, 1.0, 1.2};  // fast_p thresholds for the summary
+
+  bool scripted() const { return model.id.empty(); }
+  std::string model_label() const;  // what trajectories.model holds
+  Status validate() const;
+  Json to_json() const;
+  static Result<RunConfig> from_json(const Json& j);
+};
+
+}  // namespace ptxbench::session

@@ -1,0 +1,86 @@
+// The multi-turn loop. run_trajectory() drives one (model, task, arch, sample) from
+// whatever the store already holds: it rebuilds the history from the stored messages,
+// so a resumed trajectory continues at the first turn that was not committed (a
+// half-done turn left nothing behind and is redone; a committed one is never repeated).
+// run_all() runs every trajectory of a run on `concurrency` threads.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/result.h"
+#include "llm/chat.h"
+#include "session/config.h"
+#include "session/pipeline.h"
+#include "session/progress.h"
+#include "session/slots.h"
+#include "store/store.h"
+#include "task/spec.h"
+
+namespace ptxbench::session {
+
+struct PromptMessages {
+  std::string system;
+  std::string user;
+};
+
+// The first two messages of a trajectory (prompt/ builds them in the CLI).
+using PromptFn = std::function<Result<PromptMessages>(const task::TaskSpec&, const std::string& arch,
+                                                      const std::string& context)>;
+// The candidate source in a reply, or nullopt (llm/extract.h in the CLI).
+using ExtractFn = std::function<std::optional<std::string>(const std::string& reply)>;
+
+// One chat client per trajectory (the scripted agent needs the task and arch; a real
+// endpoint client is shared and must be thread-safe).
+class ClientFactory {
+ public:
+  virtual ~ClientFactory() = default;
+  virtual Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey& key) = 0;
+};
+
+struct LoopDeps {
+  store::RunStore& store;
+  CandidatePipeline& pipeline;
+  ClientFactory& clients;
+  PromptFn prompt;
+  ExtractFn extract;
+  ProgressSink* progress = nullptr;  // may be null
+};
+
+// sha256 of the source with CRLF -> LF, trailing spaces and trailing blank lines removed.
+std::string source_hash(const std::string& source);
+
+struct TrajectoryOutcome {
+  std::string status;  // done | failed
+  std::string stop_reason;
+  int turns = 0;  // stored turns at the end
+};
+
+Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row, const task::TaskSpec& task,
+                                         const RunConfig& config, StageSlots& slots, LoopDeps& deps);
+
+// The trajectories a configuration asks for: model x tasks x archs x samples, leaving
+// out (task, arch) pairs the task does not support and, with `available`, pairs it
+// does not list (the scripted agent's files). Sorted.
+std::vector<store::TrajectoryKey> plan_trajectories(const RunConfig& config, const std::vector<task::TaskSpec>& tasks,
+                                                    const std::function<bool(const std::string& task,
+                                                                             const std::string& arch)>& available = {});
+
+struct RunTotals {
+  int trajectories = 0;
+  int skipped_done = 0;  // already done before this invocation (resume)
+  int done = 0;
+  int failed = 0;
+  std::vector<std::string> errors;  // store or setup errors, one per failed trajectory
+};
+
+// Adds the planned trajectories to the store (idempotent), then runs every one that is
+// not done. Marks the run done when every trajectory is done.
+Result<RunTotals> run_all(const RunConfig& config, const std::vector<store::TrajectoryKey>& plan,
+                          const std::vector<task::TaskSpec>& tasks, LoopDeps& deps);
+
+}  // namespace ptxbench::session

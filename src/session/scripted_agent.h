@@ -1,0 +1,59 @@
+// The embedded default agent: a ChatClient that replays a versioned trajectory
+// shipped in trajectories/<version>/<task>.<arch>.toml, so `ptxbench run` shows the
+// whole protocol with no model endpoint. Each turn of the file is a reply text and a
+// kernel file (repository-relative) that is appended as a fenced ```cuda block.
+// When the file has no more turns the client answers with finish_reason
+// kEndOfScript and the loop ends the trajectory ("script_end").
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/paths.h"
+#include "core/result.h"
+#include "llm/chat.h"
+
+namespace ptxbench::session {
+
+inline constexpr std::string_view kEndOfScript = "end_of_script";
+
+struct ScriptedTurn {
+  std::string text;    // what the "model" says before its code
+  std::string kernel;  // repository-relative path; empty: a reply without code
+  std::string expect;  // the category this turn should get on a GPU (documentation and tests)
+  std::string code;    // the kernel file's content, loaded
+};
+
+struct ScriptedTrajectory {
+  std::string version;
+  std::string task;
+  std::string arch;
+  std::vector<ScriptedTurn> turns;
+  std::filesystem::path file;
+};
+
+std::filesystem::path scripted_file(const Paths& paths, std::string_view version, std::string_view task,
+                                    std::string_view arch);
+// Parses and checks one file; every referenced kernel must exist (loaded into `code`).
+Result<ScriptedTrajectory> load_scripted(const Paths& paths, const std::filesystem::path& file);
+// Every trajectory file of a version (sorted by file name).
+Result<std::vector<ScriptedTrajectory>> load_scripted_version(const Paths& paths, std::string_view version);
+
+// The reply text for one scripted turn (text, then the kernel in a ```cuda block).
+std::string scripted_reply(const ScriptedTurn& t);
+
+class ScriptedClient final : public llm::ChatClient {
+ public:
+  explicit ScriptedClient(ScriptedTrajectory t) : t_(std::move(t)) {}
+  // Turn k (1-based) is the number of assistant messages in the request plus one.
+  Result<llm::ChatReply> complete(const llm::ChatRequest& request) override;
+  std::string model_id() const override { return "scripted/" + t_.version; }
+
+ private:
+  ScriptedTrajectory t_;
+};
+
+}  // namespace ptxbench::session
