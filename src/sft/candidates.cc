@@ -1,0 +1,158 @@
+#include "sft/candidates.h"
+
+#include <algorithm>
+
+#include "core/sha256.h"
+#include "sft/normalize.h"
+
+namespace ptxbench::sft {
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// A turn whose GPU stages were skipped (no GPU where the run happened) has no verdict
+// for the categories those stages decide.
+bool has_verdict(const TurnView& t) {
+  return !t.gpu_skipped || t.category == "no_code" || t.category == "policy" || t.category == "compile_error";
+}
+
+// The kernel text a hash is taken of: the extracted source, else the whole message.
+const std::string& kernel_text(const TurnView& t) { return t.source.empty() ? t.assistant : t.source; }
+
+std::string turn_key(const Episode& e, int turn) { return e.key() + "/" + std::to_string(turn); }
+
+std::size_t estimate_row_tokens(const std::vector<RowMessage>& messages, double bytes_per_token) {
+  std::size_t n = 0;
+  for (const auto& m : messages) n += estimate_tokens(m.content, bytes_per_token) + kMessageOverheadTokens;
+  return n;
+}
+
+// The first later turn that is an acceptable repair; otherwise nullptr and the reason
+// the first correct later turn was rejected ("no_repair" when there was none).
+const TurnView* find_repair(const Episode& e, int after_turn, const Options& o, std::string& reason) {
+  reason = "no_repair";
+  for (const auto& t : e.turns) {
+    if (t.turn <= after_turn || !t.correct || !has_verdict(t)) continue;
+    std::string why = repair_rejection(t, o);
+    if (why.empty()) return &t;
+    if (reason == "no_repair") reason = "repair_" + why;
+  }
+  return nullptr;
+}
+
+Example base_example(const Episode& e, const TurnView& repair) {
+  Example x;
+  x.task = e.task;
+  x.arch = e.arch;
+  x.model = e.seed ? e.seed->model : e.model;
+  x.repair_turn = repair.turn;
+  x.repair_key = turn_key(e, repair.turn);
+  x.source_sha256 = e.source_sha;
+  x.trajectory_id = e.trajectory_id;
+  x.mined = e.seed.has_value();
+  if (x.mined) x.teacher_model = e.model;
+  x.speedup = repair.speedup;
+  const std::string& system = e.seed ? e.seed->system : e.system;
+  const std::string& task = e.seed ? e.seed->task_message : e.task_message;
+  x.messages.push_back({"system", system, std::nullopt});
+  x.messages.push_back({"user", task, std::nullopt});
+  return x;
+}
+
+void finish(Example& x, const TurnView& repair, const Options& o, const std::string& wrong_kernel) {
+  x.messages.push_back({"assistant", repair_content(repair, o), 1});
+  x.tokens = estimate_row_tokens(x.messages, o.bytes_per_token);
+  std::string h = x.task + "\n" + x.arch + "\n" + normalized_hash(kernel_text(repair));
+  if (o.mode == Mode::fixit) h += "\n" + normalized_hash(wrong_kernel);
+  x.dedup_hash = sha256_hex(h);
+}
+
+void add_fixit(const Episode& e, const Options& o, Coverage& cov, Candidates& out) {
+  std::vector<std::pair<std::string, int>> failing;  // seed: one; on-policy: its failing turns
+  if (e.seed) {
+    if (contains(o.categories, e.seed->category)) failing.emplace_back(e.seed->category, 0);
+  } else {
+    for (const auto& t : e.turns)
+      if (contains(o.categories, t.category) && has_verdict(t)) failing.emplace_back(t.category, t.turn);
+  }
+  for (const auto& [category, turn] : failing) {
+    const int stratum_turn = e.seed ? e.seed->turn : turn;
+    cov.count("failing", e.task, category, stratum_turn);
+    std::string reason;
+    const TurnView* repair = find_repair(e, turn, o, reason);
+    if (!repair) {
+      ++out.dropped[reason];
+      continue;
+    }
+    cov.count("repairable", e.task, category, stratum_turn);
+    Example x = base_example(e, *repair);
+    x.category = category;
+    x.turn = stratum_turn;
+    std::string wrong_kernel;
+    if (e.seed) {
+      x.key = e.key() + "/seed";
+      x.messages.push_back({"assistant", e.seed->wrong, 0});
+      x.messages.push_back({"user", e.seed->feedback, std::nullopt});
+      wrong_kernel = e.seed->wrong_source.empty() ? e.seed->wrong : e.seed->wrong_source;
+    } else {
+      const TurnView& f = *std::find_if(e.turns.begin(), e.turns.end(), [&](const TurnView& t) { return t.turn == turn; });
+      x.key = turn_key(e, turn);
+      x.messages.push_back({"assistant", f.assistant, 0});
+      x.messages.push_back({"user", f.feedback, std::nullopt});
+      wrong_kernel = kernel_text(f);
+    }
+    finish(x, *repair, o, wrong_kernel);
+    out.examples.push_back(std::move(x));
+  }
+}
+
+void add_kernelgen(const Episode& e, const Options& o, Coverage& cov, Candidates& out) {
+  for (const auto& t : e.turns) {
+    if (!t.correct || !has_verdict(t)) continue;
+    cov.count("correct", e.task, "passed", t.turn);
+    std::string why = repair_rejection(t, o);
+    if (!why.empty()) {
+      ++out.dropped["kernel_" + why];
+      continue;
+    }
+    cov.count("accepted", e.task, "passed", t.turn);
+    Example x = base_example(e, t);
+    x.category = "passed";
+    x.turn = t.turn;
+    x.key = turn_key(e, t.turn);
+    finish(x, t, o, "");
+    out.examples.push_back(std::move(x));
+  }
+}
+
+}  // namespace
+
+std::string repair_rejection(const TurnView& t, const Options& o) {
+  if (o.require_arch && t.arch_executed != true) return "missing_instructions";
+  for (const auto& f : t.flags)
+    if (!contains(o.allowed_flags, f)) return "guard_flagged";
+  if (o.min_speedup > 0 && (!t.speedup || *t.speedup < o.min_speedup)) return "below_speedup_floor";
+  return "";
+}
+
+std::string repair_content(const TurnView& t, const Options& o) {
+  if (!o.include_reasoning || t.reasoning.empty()) return t.assistant;
+  return "<think>\n" + t.reasoning + "\n</think>\n\n" + t.assistant;
+}
+
+Candidates find_candidates(const Corpus& corpus, const Options& options, Coverage& coverage) {
+  Candidates out;
+  coverage.add_stage(options.mode == Mode::fixit ? "failing" : "correct");
+  coverage.add_stage(options.mode == Mode::fixit ? "repairable" : "accepted");
+  for (const auto& e : corpus.episodes) {
+    if (options.mode == Mode::fixit)
+      add_fixit(e, options, coverage, out);
+    else
+      add_kernelgen(e, options, coverage, out);
+  }
+  return out;
+}
+
+}  // namespace ptxbench::sft

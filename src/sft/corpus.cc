@@ -1,0 +1,131 @@
+#include "sft/corpus.h"
+
+#include <algorithm>
+#include <map>
+#include <system_error>
+
+#include "core/fs.h"
+#include "core/sha256.h"
+#include "store/db.h"
+#include "store/store.h"
+
+namespace ptxbench::sft {
+namespace {
+
+// The content hash of a store, taken after folding its write-ahead log into the main
+// file so that the hash covers every committed row.
+Result<std::string> store_sha256(store::Db& db) {
+  (void)db.exec("PRAGMA wal_checkpoint(TRUNCATE)");  // best effort: a busy writer keeps its log
+  PTXB_TRY(std::string bytes, read_file(db.path()));
+  return sha256_hex(bytes);
+}
+
+std::vector<TurnView> join_turns(const std::vector<store::TurnRow>& turns,
+                                 const std::vector<store::MessageRow>& messages) {
+  std::map<int, const store::MessageRow*> assistant, user;
+  for (const auto& m : messages) {
+    if (m.turn < 1) continue;
+    if (m.role == "assistant") assistant[m.turn] = &m;
+    if (m.role == "user") user[m.turn] = &m;
+  }
+  std::vector<TurnView> out;
+  for (const auto& t : turns) {
+    TurnView v;
+    v.turn = t.turn;
+    v.category = t.category;
+    v.correct = t.correct;
+    v.arch_executed = t.arch_executed;
+    v.speedup = t.speedup;
+    v.gpu_skipped = t.gpu_skipped;
+    v.flags = flags_from_json(t.flags);
+    v.source = t.source.value_or("");
+    if (auto a = assistant.find(t.turn); a != assistant.end()) {
+      v.assistant = a->second->content;
+      v.reasoning = a->second->reasoning;
+    }
+    auto u = user.find(t.turn);
+    v.feedback = u != user.end() ? u->second->content : t.feedback;
+    out.push_back(std::move(v));
+  }
+  std::sort(out.begin(), out.end(), [](const TurnView& a, const TurnView& b) { return a.turn < b.turn; });
+  return out;
+}
+
+Status load_one(const std::filesystem::path& path, int index, Corpus& corpus) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return make_error(path.string() + ": no such run store", "pass a RUN.db written by `ptxbench run` or `ptxbench sft mine`");
+  PTXB_TRY(store::RunStore rs, store::RunStore::open(path));
+  PTXB_TRY(store::Db db, store::Db::open(path, /*create=*/false));
+  PTXB_TRY(auto seeds, read_seeds(db));
+
+  SourceInfo info;
+  info.path = path;
+  PTXB_TRY(info.sha256, store_sha256(db));
+  info.bytes = std::filesystem::file_size(path, ec);
+  PTXB_TRY(store::RunRow run, rs.run());
+  info.run_created_at = run.created_at;
+  info.provenance = run.provenance;
+
+  PTXB_TRY(auto trajectories, rs.trajectories());
+  std::sort(trajectories.begin(), trajectories.end(),
+            [](const auto& a, const auto& b) { return a.id < b.id; });
+  for (const auto& t : trajectories) {
+    PTXB_TRY(auto messages, rs.messages(t.id));
+    PTXB_TRY(auto turns, rs.turns(t.id));
+    Episode e;
+    e.source_index = index;
+    e.source_sha = info.sha256;
+    e.trajectory_id = t.id;
+    e.model = t.key.model;
+    e.task = t.key.task;
+    e.arch = t.key.arch;
+    e.sample = t.key.sample;
+    for (const auto& m : messages) {
+      if (m.seq == 0) e.system = m.content;
+      if (m.seq == 1) e.task_message = m.content;
+    }
+    e.turns = join_turns(turns, messages);
+    if (auto s = seeds.find(SeedKey{e.task, e.arch, e.sample}); s != seeds.end()) {
+      e.seed = s->second;
+      ++info.mined_trajectories;
+    }
+    ++info.trajectories;
+    info.turns += static_cast<int>(e.turns.size());
+    corpus.episodes.push_back(std::move(e));
+  }
+  corpus.sources.push_back(std::move(info));
+  return {};
+}
+
+}  // namespace
+
+std::string Episode::key() const {
+  return source_sha.substr(0, 12) + "/" + std::to_string(trajectory_id);
+}
+
+std::vector<std::string> flags_from_json(const Json& flags) {
+  std::vector<std::string> out;
+  if (flags.is_array()) {
+    for (const auto& f : flags)
+      if (f.is_string()) out.push_back(f.get<std::string>());
+  } else if (flags.is_object()) {
+    for (const auto& [name, v] : flags.items()) {
+      bool set = v.is_boolean() ? v.get<bool>() : !(v.is_null() || (v.is_number() && v.get<double>() == 0));
+      if (set) out.push_back(name);
+    }
+  }
+  return out;
+}
+
+Result<Corpus> load_corpus(const std::vector<std::filesystem::path>& stores) {
+  if (stores.empty()) return make_error("no run store given", "pass one or more RUN.db files");
+  Corpus corpus;
+  for (std::size_t i = 0; i < stores.size(); ++i) {
+    auto st = load_one(stores[i], static_cast<int>(i), corpus);
+    if (!st.ok()) return make_error(stores[i].string() + ": " + st.error().message, st.error().hint);
+  }
+  return corpus;
+}
+
+}  // namespace ptxbench::sft

@@ -1,0 +1,85 @@
+#include "sft/export.h"
+
+#include <system_error>
+
+#include "core/fs.h"
+#include "core/sha256.h"
+#include "sft/rows.h"
+
+namespace ptxbench::sft {
+namespace {
+
+struct Written {
+  std::string name;
+  std::string sha256;
+  std::size_t lines = 0;
+  std::size_t bytes = 0;
+};
+
+Result<Written> write_lines(const std::filesystem::path& dir, const std::string& name,
+                            const std::vector<Example>& xs, Json (*row)(const Example&)) {
+  std::string text;
+  for (const auto& x : xs) text += row(x).dump() + "\n";
+  PTXB_TRY_STATUS(write_file_atomic(dir / name, text));
+  return Written{name, sha256_hex(text), xs.size(), text.size()};
+}
+
+Json meta_row(const Example& x) { return x.meta(); }
+
+}  // namespace
+
+Json sources_json(const Corpus& corpus) {
+  Json out = Json::array();
+  for (const auto& s : corpus.sources)
+    out.push_back(Json{{"path", s.path.string()},
+                       {"sha256", s.sha256},
+                       {"bytes", s.bytes},
+                       {"run_created_at", s.run_created_at},
+                       {"provenance", s.provenance},
+                       {"trajectories", s.trajectories},
+                       {"mined_trajectories", s.mined_trajectories},
+                       {"turns", s.turns}});
+  return out;
+}
+
+Result<ExportResult> export_dataset(const Corpus& corpus, const Options& options,
+                                    const std::filesystem::path& out_dir, const std::string& version) {
+  PTXB_TRY_STATUS(options.validate());
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) return make_error("cannot create " + out_dir.string() + ": " + ec.message(), "pass a writable --out folder");
+
+  ExportResult r{build_dataset(corpus, options), Json::object()};
+  std::vector<Written> files;
+  for (const auto& [prefix, rows] : {std::pair<std::string, const std::vector<Example>*>{"train", &r.dataset.train},
+                                     {"heldout", &r.dataset.heldout}}) {
+    PTXB_TRY(Written a, write_lines(out_dir, prefix + ".jsonl", *rows, messages_row));
+    PTXB_TRY(Written b, write_lines(out_dir, prefix + "_prompt_completion.jsonl", *rows, prompt_completion_row));
+    PTXB_TRY(Written c, write_lines(out_dir, prefix + "_meta.jsonl", *rows, meta_row));
+    files.insert(files.end(), {a, b, c});
+  }
+  Json outputs = Json::object();
+  for (const auto& f : files) outputs[f.name] = Json{{"sha256", f.sha256}, {"rows", f.lines}, {"bytes", f.bytes}};
+
+  const Dataset& d = r.dataset;
+  r.manifest = Json{
+      {"ptxbench_version", version},
+      {"mode", to_string(options.mode)},
+      {"sources", sources_json(corpus)},
+      {"options", options.to_json()},
+      {"counts", d.coverage.to_json()["totals"]},
+      {"dropped", d.dropped},
+      {"heldout_tasks_without_rows", d.heldout_tasks_absent},
+      {"coverage", d.coverage.to_json()},
+      {"formats",
+       {{"train.jsonl", "{\"messages\": [...]} chat rows; assistant messages carry \"weight\": 1 on the last "
+                        "(trained) and 0 on the others (context)"},
+        {"train_prompt_completion.jsonl", "{\"prompt\": [...], \"completion\": [last message]} (TRL)"},
+        {"train_meta.jsonl", "line i describes row i: task, category, turns, speedup, provenance"},
+        {"heldout*", "the same three formats for the held-out tasks"}}},
+      {"outputs", outputs}};
+  PTXB_TRY_STATUS(write_file_atomic(out_dir / "manifest.json", r.manifest.dump(2) + "\n"));
+  return r;
+}
+
+}  // namespace ptxbench::sft

@@ -1,0 +1,58 @@
+#include "sft/options.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+
+namespace ptxbench::sft {
+
+std::vector<std::string> default_failing_categories() {
+  return {"compile_error", "runtime_error", "timeout", "incorrect", "passed_missing_instructions", "policy"};
+}
+
+const std::vector<std::string>& known_failing_categories() {
+  static const std::vector<std::string> kAll = {"no_code",       "policy",  "compile_error",
+                                                "runtime_error", "timeout", "incorrect",
+                                                "passed_missing_instructions"};
+  return kAll;
+}
+
+std::string_view to_string(Mode m) { return m == Mode::fixit ? "fixit" : "kernelgen"; }
+std::string_view to_string(Pairing p) { return p == Pairing::one ? "one" : "all"; }
+
+Status Options::validate() const {
+  const auto& known = known_failing_categories();
+  for (const auto& c : categories)
+    if (std::find(known.begin(), known.end(), c) == known.end())
+      return make_error("unknown failing category '" + c + "'",
+                        "--categories takes a comma-separated list of: " + join(known, ", "));
+  if (mode == Mode::fixit && categories.empty())
+    return make_error("--categories is empty", "name at least one failing category");
+  if (min_speedup < 0) return make_error("--min-speedup must be >= 0");
+  if (bytes_per_token <= 0) return make_error("--bytes-per-token must be > 0");
+  if (per_task_cap < 0) return make_error("--per-task-cap must be >= 0 (0: no cap)");
+  return {};
+}
+
+Json Options::to_json() const {
+  return Json{{"mode", to_string(mode)},
+              {"failing_categories", categories},
+              {"require_target_instructions", require_arch},
+              {"allowed_guard_flags", allowed_flags},
+              {"min_speedup", min_speedup},
+              {"max_tokens", max_tokens},
+              {"token_estimator", {{"bytes_per_token", bytes_per_token},
+                                   {"overhead_per_message", kMessageOverheadTokens},
+                                   {"formula", "sum over messages of ceil(utf8_bytes / bytes_per_token) + overhead"}}},
+              {"per_task_cap", per_task_cap},
+              {"balance", "stratified by (failing category, turn) per task, round-robin over strata, "
+                          "before pairing; order within a stratum by sha256(seed:key)"},
+              {"seed", seed},
+              {"pairing", to_string(pairing)},
+              {"dedup", "sha256 of the normalised wrong kernel + normalised repaired kernel (kernelgen: "
+                        "the kernel); normalised = comments and whitespace removed"},
+              {"heldout_tasks", heldout_tasks},
+              {"include_reasoning", include_reasoning}};
+}
+
+}  // namespace ptxbench::sft
