@@ -26,6 +26,12 @@
 
 constexpr bool kCausal = false;
 
+// Tuning knob: the two consumer warpgroups take turns issuing their wgmmas (named barriers), so one
+// warpgroup's softmax overlaps the other's tensor-core work.
+#ifndef PTXB_FWD_PINGPONG
+#define PTXB_FWD_PINGPONG 1
+#endif
+
 namespace {
 
 constexpr int kD = 128;        // head dimension
@@ -191,6 +197,14 @@ __device__ __forceinline__ void softmax_step(float (&s)[64], float (&m)[2], floa
   }
 }
 
+// Ping-pong turn taking between the consumer warpgroups c = 0, 1 (named barriers 1 and 2, 256 threads).
+__device__ __forceinline__ void turn_wait(int c) {
+  if (PTXB_FWD_PINGPONG) asm volatile("bar.sync %0, 256;" ::"r"(1 + c) : "memory");
+}
+__device__ __forceinline__ void turn_pass(int c) {
+  if (PTXB_FWD_PINGPONG) asm volatile("bar.arrive %0, 256;" ::"r"(2 - c) : "memory");
+}
+
 __device__ __forceinline__ void to_bf16(const float (&s)[64], uint32_t (&p)[32]) {
 #pragma unroll
   for (int i = 0; i < 32; ++i) p[i] = pack_bf16(s[2 * i], s[2 * i + 1]);
@@ -263,9 +277,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   uint32_t p[32];
   float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, corr[2];
 
+  if (c == 1) turn_pass(c);  // consumer 0 issues first
   mbar_wait(bar_q, 0);
   mbar_wait(bar_k(0), 0);
+  turn_wait(c);
   issue_qk(s, q_base, base + kSmemK);
+  turn_pass(c);
   wgmma_wait<0>();
   keep_regs(s);
   softmax_step(s, m, l, corr, scale_log2, kCausal && n_tiles == 1, q_row0, 0);
@@ -274,9 +291,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int j = 1; j < n_tiles; ++j) {
     const int st = j % kStages, pst = (j - 1) % kStages;
     mbar_wait(bar_k(st), (j / kStages) & 1);
-    issue_qk(s, q_base, base + kSmemK + st * kTileBytes);
     mbar_wait(bar_v(pst), ((j - 1) / kStages) & 1);
+    turn_wait(c);
+    issue_qk(s, q_base, base + kSmemK + st * kTileBytes);
     issue_pv(o, p, base + kSmemV + pst * kTileBytes);
+    turn_pass(c);
     wgmma_wait<1>();
     keep_regs(s);
     softmax_step(s, m, l, corr, scale_log2, kCausal && j == n_tiles - 1, q_row0, j * kBN);
@@ -295,7 +314,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   {
     const int last = n_tiles - 1, pst = last % kStages;
     mbar_wait(bar_v(pst), (last / kStages) & 1);
+    turn_wait(c);
     issue_pv(o, p, base + kSmemV + pst * kTileBytes);
+    if (c == 0) turn_pass(c);  // consumer 1's last turn needs no successor (balances the first pass)
     wgmma_wait<0>();
     keep_regs(o);
   }
