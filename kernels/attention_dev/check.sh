@@ -10,7 +10,8 @@ OUT=${OUT:-/tmp/attention_dev}
 BUILD=${BUILD:-/tmp/attention_build}
 # The GPU machine lacks <dlpack/dlpack.h>: carry build-attn/include (a copy of /usr/include/dlpack).
 [ -f build-attn/include/dlpack/dlpack.h ] && EXTRA_INC="-I build-attn/include"
-mkdir -p "$OUT" "$BUILD"
+LOGS=${LOGS:-/tmp/attention_logs}  # per-step logs, packed into $OUT/logs.tgz at the end
+mkdir -p "$OUT" "$BUILD" "$LOGS"
 HERE=kernels/attention_dev
 REF=kernels/reference/sm_90a
 CTL=kernels/controls/attention
@@ -45,6 +46,22 @@ for n in "${!SRC[@]}"; do build "${SRC[$n]}" "$n" & done
 wait
 built() { [ -f "$BUILD/$1.so" ] && [ "$BUILD/$1.so" -nt "${SRC[$1]}" ]; }
 
+# Worst error per tensor over the trials of a check.py correct log (one line).
+worst() {
+  python3 - "$1" <<'PY'
+import json, sys
+w = {}
+for line in open(sys.argv[1]):
+    if not line.startswith("{"): continue
+    t = json.loads(line)
+    for r in t.get("results", []):
+        k = r["tensor"]; o = w.setdefault(k, [0.0, 0.0, 0.0, True])
+        o[0] = max(o[0], r.get("max_abs", float("nan"))); o[1] = max(o[1], r.get("rel_l2", float("nan")))
+        o[2] = max(o[2], r.get("mismatch", 0.0)); o[3] &= r["ok"]
+print("   worst: " + "; ".join("%s max_abs=%.3g rel_l2=%.3g mismatch=%.3g ok=%s" % (k, *v) for k, v in w.items()))
+PY
+}
+
 kinds=()
 [ "$ONLY" != bwd ] && kinds+=(fwd)
 [ "$ONLY" != fwd ] && kinds+=(bwd)
@@ -55,14 +72,14 @@ if want controls; then
   run_control() {
     local name=$1 kind=fwd
     [[ $name == *_bwd ]] && kind=bwd
-    if ! built "ctl_$name"; then echo "control $name: compile_error" >"$OUT/verdict_$name.txt"; return; fi
-    timeout ${CONTROL_TIMEOUT:-45} python3 $HERE/check.py correct --kind $kind --so "$BUILD/ctl_$name.so" \
-      --trials 2 --workloads hidden >"$OUT/control_$name.log" 2>&1
+    if ! built "ctl_$name"; then echo "control $name: compile_error" >"$LOGS/verdict_$name.txt"; return; fi
+    timeout ${CONTROL_TIMEOUT:-40} python3 $HERE/check.py correct --kind $kind --so "$BUILD/ctl_$name.so" \
+      --trials 2 --workloads hidden >"$LOGS/control_$name.log" 2>&1
     local rc=$? v
     case $rc in
       0) v=passed ;; 1) v=incorrect ;; 124) v=timeout ;; *) v="runtime_error(rc=$rc)" ;;
     esac
-    echo "control $name: $v" >"$OUT/verdict_$name.txt"
+    echo "control $name: $v" >"$LOGS/verdict_$name.txt"
   }
   for f in $CTL/*.cu; do
     name=$(basename "$f" .cu)
@@ -71,7 +88,7 @@ if want controls; then
     run_control "$name" &
   done
   wait
-  cat "$OUT"/verdict_*.txt | tee -a "$OUT/summary.txt"
+  cat "$LOGS"/verdict_*.txt | tee -a "$OUT/summary.txt"
   # The GPU must still work after the hang / oob controls.
   python3 -c "import torch; x=torch.ones(1024,device='cuda'); print('gpu ok after controls', float(x.sum()))" \
     2>&1 | tee -a "$OUT/summary.txt"
@@ -85,16 +102,31 @@ if want refs; then
       built $name || continue
       flag=""; [ -n "$causal" ] && flag=--causal
       timeout 240 python3 $HERE/check.py correct --kind $kind --so "$BUILD/$name.so" $flag \
-        >"$OUT/correct_$name.log" 2>&1
-      echo "correct $name rc=$? $(tail -1 "$OUT/correct_$name.log")" | tee -a "$OUT/summary.txt"
+        >"$LOGS/correct_$name.log" 2>&1
+      echo "correct $name rc=$? $(tail -1 "$LOGS/correct_$name.log")" | tee -a "$OUT/summary.txt"
+      worst "$LOGS/correct_$name.log" | tee -a "$OUT/summary.txt"
       if want time; then
         timeout 120 python3 $HERE/check.py time --kind $kind --so "$BUILD/$name.so" $flag \
-          >"$OUT/time_$name.log" 2>&1
-        echo "time $name rc=$? $(tail -1 "$OUT/time_$name.log")" | tee -a "$OUT/summary.txt"
+          >"$LOGS/time_$name.log" 2>&1
+        echo "time $name rc=$? $(tail -1 "$LOGS/time_$name.log")" | tee -a "$OUT/summary.txt"
       fi
     done
   done
 fi
 
-cp "$BUILD"/*.log "$OUT/" 2>/dev/null
+if want extras; then
+  # Library comparison on the same spiky inputs: does cuDNN's backward pass the same rule?
+  timeout 60 python3 $HERE/check.py correct --kind bwd --so cudnn --workloads hidden --trials 2 \
+    >"$LOGS/correct_cudnn_bwd.log" 2>&1
+  echo "correct cudnn_bwd (library, same check) rc=$? $(tail -1 "$LOGS/correct_cudnn_bwd.log")" | tee -a "$OUT/summary.txt"
+  worst "$LOGS/correct_cudnn_bwd.log" | tee -a "$OUT/summary.txt"
+  # Cost of the fp16 second stage: time the bf16-only build of the backward.
+  nvcc ${EXTRA_INC:-} -DPTXB_BWD_F16_STAGE2=0 -std=c++17 -O3 -shared -Xcompiler -fPIC \
+    -gencode=arch=compute_90a,code=sm_90a $REF/mha_bwd_d128.cu -o "$BUILD/bwd_bf16.so" &&
+    timeout 60 python3 $HERE/check.py time --kind bwd --so "$BUILD/bwd_bf16.so" >"$LOGS/time_bwd_bf16.log" 2>&1
+  echo "time mha_bwd_d128 with PTXB_BWD_F16_STAGE2=0: $(tail -1 "$LOGS/time_bwd_bf16.log")" | tee -a "$OUT/summary.txt"
+fi
+
+cp "$BUILD"/*.log "$LOGS/" 2>/dev/null
+tar -czf "$OUT/logs.tgz" -C "$LOGS" . 2>/dev/null
 true
