@@ -1,0 +1,127 @@
+// `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--trials N]
+//  [--memcheck] [--no-timing]`: compile (or hit the compile cache), check correctness on
+// fresh inputs in an isolated GPU worker, time against the vendor baseline, and print one
+// verdict. Exit code: the outcome's (command.h): 0 passed (or not run: no GPU), 10
+// incorrect, 11 compile error, 12 policy, 13 runtime error, 14 timeout; 2 bad input.
+#include <ostream>
+
+#include "cli/command.h"
+#include "compile/compiler.h"
+#include "compile/format.h"
+#include "compile/result_json.h"
+#include "core/fs.h"
+#include "core/json.h"
+#include "core/text.h"
+#include "eval/evaluator.h"
+#include "task/loader.h"
+
+namespace ptxbench::cli {
+namespace {
+
+struct EvalArgs {
+  std::string file, task, arch = "sm_90a";
+  bool json = false, memcheck = false, no_timing = false;
+  std::optional<std::uint64_t> seed;
+  int trials = 3;
+  int timeout_s = 240;
+  double sample_budget_s = 8;
+  double call_timeout_s = 20;
+};
+
+std::string nvcc_version(const Paths& paths, ProcessRunner& runner) {
+  auto nvcc = paths.tool("nvcc");
+  if (!nvcc.ok()) return {};
+  ProcessSpec spec;
+  spec.argv = {nvcc->string(), "--version"};
+  spec.limits.wall = std::chrono::seconds(30);
+  auto r = runner.run(spec);
+  if (!r.ok() || !r->succeeded()) return {};
+  auto lines = split_lines(r->stdout_text);
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+    if (it->find("release") != std::string::npos || starts_with(*it, "Build")) return std::string(trim(*it));
+  return {};
+}
+
+int run_eval(const EvalArgs& a, Context& ctx) {
+  auto fail = [&](int code, const std::string& msg) {
+    ctx.err << "ptxbench eval: " << msg << "\n";
+    return code;
+  };
+  if (!task::is_known_arch(a.arch))
+    return fail(exit_code::bad_input, "unknown architecture '" + a.arch + "' (use sm_90a or sm_100a)");
+  auto source = read_file(a.file);
+  if (!source.ok()) return fail(exit_code::bad_input, source.error().to_string());
+  auto spec = task::load_task_by_name(ctx.paths, a.task);
+  if (!spec.ok()) return fail(exit_code::bad_input, spec.error().to_string());
+  if (!spec->supports(a.arch))
+    return fail(exit_code::bad_input, "task '" + a.task + "' has no targets for " + a.arch);
+
+  SystemProcessRunner runner;
+  compile::Compiler compiler(ctx.paths, runner);
+  compile::CompileOptions copts;
+  copts.arch = a.arch;
+  auto built = compiler.compile(*spec, *source, copts);
+  if (!built.ok()) return fail(exit_code::internal, built.error().to_string());
+  if (built->outcome != Outcome::passed) {
+    if (a.json)
+      ctx.out << Json{{"compile", compile::to_json(*built)}, {"eval", nullptr}}.dump(2) << "\n";
+    else
+      ctx.out << compile::format_result(*built);
+    return exit_code_for(built->outcome);
+  }
+
+  eval::EvalOptions opts;
+  opts.arch = a.arch;
+  opts.trials = a.trials;
+  opts.seed = a.seed;
+  opts.memcheck = a.memcheck;
+  opts.timing = !a.no_timing;
+  opts.worker_timeout = std::chrono::seconds(a.timeout_s);
+  opts.sample_budget_seconds = a.sample_budget_s;
+  opts.call_timeout_seconds = a.call_timeout_s;
+  opts.nvcc_version = nvcc_version(ctx.paths, runner);
+  eval::Evaluator evaluator(ctx.paths, runner);
+  eval::EvalResult result = evaluator.evaluate(*spec, built->shared_object, opts);
+
+  // ---- AUDIT STAGE PLUGS IN HERE (issue 4) ----------------------------------------
+  // When result.outcome == passed (and `--no-audit` is not given), run the audit stage
+  // on built->shared_object and merge its verdict (missing_instructions) before printing.
+  // ---------------------------------------------------------------------------------
+
+  if (a.json) {
+    ctx.out << Json{{"compile", compile::to_json(*built)}, {"eval", result.to_json()}}.dump(2) << "\n";
+  } else {
+    ctx.out << "compile: " << to_string(built->outcome) << (built->cache_hit ? " (cached)" : "") << ", "
+            << built->shared_object << "\n";
+    ctx.out << result.summary() << "\n";
+  }
+  return exit_code_for(result.outcome);
+}
+
+}  // namespace
+
+void attach_eval(CLI::App& sub, Context& ctx) {
+  auto args = std::make_shared<EvalArgs>();
+  sub.add_option("kernel", args->file, "the candidate .cu file")->required();
+  sub.add_option("--task", args->task, "the task the kernel implements (ptxbench tasks)")->required();
+  sub.add_option("--arch", args->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")->capture_default_str();
+  sub.add_flag("--json", args->json, "print the compile and eval results as JSON");
+  sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)");
+  sub.add_option("--trials", args->trials, "correctness trials on fresh inputs (>= 3)")
+      ->check(CLI::Range(3, 100))
+      ->capture_default_str();
+  sub.add_flag("--memcheck", args->memcheck, "also run a trial under compute-sanitizer memcheck");
+  sub.add_flag("--no-timing", args->no_timing, "check correctness only");
+  sub.add_option("--timeout", args->timeout_s, "the candidate worker's wall-clock limit in seconds")
+      ->check(CLI::Range(10, 3600))
+      ->capture_default_str();
+  sub.add_option("--sample-budget", args->sample_budget_s, "timing: seconds of sampling before giving up on a 0.5% spread")
+      ->check(CLI::Range(0.1, 600.0))
+      ->capture_default_str();
+  sub.add_option("--call-timeout", args->call_timeout_s, "seconds one kernel call may take before it counts as a hang")
+      ->check(CLI::Range(1.0, 600.0))
+      ->capture_default_str();
+  sub.callback([args, &ctx] { ctx.exit_code = run_eval(*args, ctx); });
+}
+
+}  // namespace ptxbench::cli

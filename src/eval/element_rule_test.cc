@@ -1,0 +1,79 @@
+// The per-element rule and the RNG are __host__ __device__ code (hd.h): compiled here
+// as plain C++, the same source the GPU kernels use.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "eval/gpu/element_rule.h"
+#include "eval/gpu/rng.h"
+
+namespace ptxbench::gpu {
+namespace {
+
+TEST(ElementRule, FailsOnlyWhenBothAbsoluteAndRelativeExceed) {
+  ElementRule r;  // 1e-2, 1e-2
+  EXPECT_FALSE(element_fails(1.0f, 1.0f, r));
+  EXPECT_FALSE(element_fails(0.005f, 0.0f, r));      // abs small
+  EXPECT_FALSE(element_fails(100.5f, 100.0f, r));    // abs 0.5 but rel 0.005
+  EXPECT_TRUE(element_fails(1.05f, 1.0f, r));        // abs 0.05, rel 0.05
+  EXPECT_TRUE(element_fails(0.02f, 0.0f, r));        // near-zero reference
+  EXPECT_TRUE(element_fails(-1.0f, 1.0f, r));
+}
+
+TEST(ElementRule, NonFiniteAlwaysFails) {
+  ElementRule r;
+  float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  EXPECT_TRUE(element_fails(nan, 1.0f, r));
+  EXPECT_TRUE(element_fails(inf, 1.0f, r));
+  EXPECT_TRUE(element_fails(-inf, 1.0f, r));
+  EXPECT_FALSE(is_finite_value(nan));
+  EXPECT_TRUE(is_finite_value(3.0f));
+}
+
+TEST(ElementRule, PoisonPatternsAreNaN) {
+  EXPECT_TRUE(std::isnan(bf16_bits_to_float(kPoisonBf16)));
+  float f;
+  std::uint32_t u = kPoisonF32;
+  std::memcpy(&f, &u, 4);
+  EXPECT_TRUE(std::isnan(f));
+  EXPECT_TRUE(element_fails(bf16_bits_to_float(kPoisonBf16), 0.0f, ElementRule{}));
+}
+
+TEST(Bf16, RoundTripAndRounding) {
+  EXPECT_EQ(float_to_bf16_bits(1.0f), 0x3F80);
+  EXPECT_EQ(bf16_bits_to_float(0x3F80), 1.0f);
+  EXPECT_EQ(float_to_bf16_bits(-2.0f), 0xC000);
+  // 1 + 2^-8 is halfway between two bf16 values: ties to even (down to 1.0).
+  EXPECT_EQ(float_to_bf16_bits(1.0f + std::ldexp(1.0f, -8)), 0x3F80);
+  EXPECT_EQ(float_to_bf16_bits(1.0f + 3 * std::ldexp(1.0f, -8)), 0x3F82);
+  EXPECT_TRUE(std::isnan(bf16_bits_to_float(float_to_bf16_bits(std::nanf("")))));
+}
+
+TEST(Rng, DeterministicAndDistinctStreams) {
+  EXPECT_EQ(random_value(1, 0, 5, Distribution::normal), random_value(1, 0, 5, Distribution::normal));
+  EXPECT_NE(random_value(1, 0, 5, Distribution::normal), random_value(2, 0, 5, Distribution::normal));
+  EXPECT_NE(random_value(1, 0, 5, Distribution::normal), random_value(1, 1, 5, Distribution::normal));
+  EXPECT_NE(random_value(1, 0, 5, Distribution::normal), random_value(1, 0, 6, Distribution::normal));
+}
+
+TEST(Rng, NormalMomentsAndSpikes) {
+  double sum = 0, sq = 0;
+  int big_normal = 0, big_spiky = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    float z = random_value(42, 3, static_cast<std::uint64_t>(i), Distribution::normal);
+    sum += z, sq += z * z;
+    big_normal += std::fabs(z) > 6;
+    big_spiky += std::fabs(random_value(42, 3, static_cast<std::uint64_t>(i), Distribution::spiky)) > 6;
+  }
+  EXPECT_NEAR(sum / n, 0.0, 0.01);
+  EXPECT_NEAR(sq / n, 1.0, 0.02);
+  EXPECT_EQ(big_normal, 0);
+  EXPECT_GT(big_spiky, 50);   // ~1/1024 of elements scaled by 8..32
+  EXPECT_LT(big_spiky, 400);
+}
+
+}  // namespace
+}  // namespace ptxbench::gpu

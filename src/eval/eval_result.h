@@ -1,0 +1,71 @@
+// EvalResult: everything one GPU evaluation of a candidate established, as plain
+// data (to_json for the store and --json; summary()/feedback() for people and models).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/outcome.h"
+#include "eval/gpu/compare_stats.h"
+#include "eval/stats.h"
+
+namespace ptxbench::eval {
+
+struct TrialReport {
+  int index = 0;
+  std::string label;
+  std::uint64_t seed = 0;
+  bool passed = false;
+  std::vector<gpu::CompareStats> outputs;
+  Json to_json() const;
+};
+
+struct TimingReport {
+  std::string workload;
+  SampleSummary candidate, baseline;  // milliseconds
+  std::string stop_reason;
+  std::string baseline_name, baseline_description, baseline_error;
+  double flops = 0;                     // of the timed workload
+  std::optional<double> speedup;        // baseline median / candidate median
+  std::optional<double> tflops;         // candidate
+  std::optional<double> baseline_tflops;
+  std::optional<double> peak_tflops;    // dense bf16, by GPU name
+  std::optional<double> percent_of_peak;
+  double host_check_event_ms = 0, host_check_host_ms = 0;
+  Json clocks_before, clocks_after;
+  Json to_json() const;
+};
+
+struct EvalResult {
+  Outcome outcome = Outcome::not_run;
+  std::string task, arch;
+  std::uint64_t seed = 0;
+  std::string message;          // not_run / harness_error: why; runtime_error: CUDA's text
+  std::string phase;            // where a failure happened
+  std::string faulting_kernel;  // where known (compute-sanitizer)
+  std::vector<std::string> flags;  // side_stream, baseline_incorrect, network_not_isolated, ...
+  std::vector<TrialReport> trials;
+  std::optional<TimingReport> timing;
+  std::vector<gpu::CompareStats> baseline_check;
+  std::string baseline_check_error;
+  bool memcheck_ran = false;
+  std::string memcheck_report;  // the error lines, when it found errors
+  Json provenance = Json::object();  // GPU, driver, CUDA runtime, nvcc, clocks
+  bool network_isolated = false;
+  std::string worker_stdout_tail, worker_stderr_tail;
+  double seconds = 0;
+
+  bool has_flag(const std::string& f) const;
+  Json to_json() const;
+  // One verdict for people: outcome, correctness, time, speedup, TFLOP/s, % of peak,
+  // baseline, provenance.
+  std::string summary() const;
+  // For a model repairing the kernel: what failed and where (max abs/rel error,
+  // mismatch ratio, first bad indices and tile), or the runtime error and kernel.
+  std::string feedback() const;
+};
+
+}  // namespace ptxbench::eval

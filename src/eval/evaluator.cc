@@ -1,0 +1,331 @@
+#include "eval/evaluator.h"
+
+#include <sys/statvfs.h>
+
+#include <cstdlib>
+#include <random>
+
+#include "core/fs.h"
+#include "core/text.h"
+#include "eval/outcome_mapping.h"
+#include "eval/peak.h"
+#include "eval/plan.h"
+
+namespace ptxbench::eval {
+namespace fs = std::filesystem;
+
+struct Evaluator::WorkerRun {
+  ProcessResult proc;
+  Result<WorkerResponse> response = make_error("no response");
+  std::string progress;
+  std::string start_error;  // the worker could not be started at all
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t free_bytes(const fs::path& p) {
+  struct statvfs s{};
+  if (::statvfs(p.c_str(), &s) != 0) return 0;
+  return static_cast<std::uint64_t>(s.f_bavail) * s.f_frsize;
+}
+
+std::uint64_t dump_bytes(const std::vector<TrialSpec>& trials) {
+  std::uint64_t n = 0;
+  for (const auto& t : trials)
+    for (const auto& o : t.problem.outputs) n += o.bytes();
+  return n;
+}
+
+std::uint64_t largest_dump(const std::vector<TrialSpec>& trials) {
+  std::uint64_t n = 0;
+  for (const auto& t : trials)
+    for (const auto& o : t.problem.outputs) n = std::max<std::uint64_t>(n, o.bytes());
+  return n;
+}
+
+// /dev/shm when it can hold every dump with room to spare, else $TMPDIR or /tmp.
+fs::path temp_parent(std::uint64_t need) {
+  if (fs::is_directory("/dev/shm") && free_bytes("/dev/shm") > need + (512ull << 20)) return "/dev/shm";
+  return {};
+}
+
+std::string tail(const std::string& s, std::size_t n = 4000) { return s.size() > n ? s.substr(s.size() - n) : s; }
+
+std::map<std::string, std::string> worker_env(const fs::path& dir) {
+  std::map<std::string, std::string> env{{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"},
+                                         {"HOME", dir.string()},
+                                         {"TMPDIR", dir.string()},
+                                         {"CUDA_CACHE_PATH", (dir / "nvcache").string()}};
+  for (const char* keep : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+                           "CUDA_DEVICE_ORDER", "LD_LIBRARY_PATH"})
+    if (const char* v = std::getenv(keep)) env[keep] = v;
+  return env;
+}
+
+int trial_from_phase(const std::string& phase) {
+  if (!starts_with(phase, "trial ")) return -1;
+  return std::atoi(phase.c_str() + 6);
+}
+
+bool throttled(const Json& clocks) {
+  // Power cap, HW slowdown, thermal, power brake: the clock was held down.
+  constexpr unsigned long long kBad = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+  return clocks.contains("throttle_reasons_mask") && (clocks["throttle_reasons_mask"].get<unsigned long long>() & kBad);
+}
+
+TimingReport timing_report(const TimingOutcome& t, const task::TaskSpec& task, const Json& prov) {
+  TimingReport r;
+  r.workload = task.timed().name;
+  r.candidate = t.candidate;
+  r.baseline = t.baseline;
+  r.stop_reason = t.stop_reason;
+  r.baseline_name = t.baseline_name;
+  r.baseline_description = t.baseline_description;
+  r.baseline_error = t.baseline_error;
+  r.host_check_event_ms = t.host_check_event_ms;
+  r.host_check_host_ms = t.host_check_host_ms;
+  r.clocks_before = t.clocks_before;
+  r.clocks_after = t.clocks_after;
+  auto flops = task.flop_count(task.timed());
+  if (flops.ok()) r.flops = *flops;
+  auto tf = [&](double ms) { return r.flops / (ms * 1e-3) / 1e12; };
+  if (r.flops > 0 && t.candidate.n > 0 && t.candidate.median > 0) r.tflops = tf(t.candidate.median);
+  if (r.flops > 0 && t.baseline.n > 0 && t.baseline.median > 0) r.baseline_tflops = tf(t.baseline.median);
+  if (t.candidate.n > 0 && t.baseline.n > 0 && t.candidate.median > 0) r.speedup = t.baseline.median / t.candidate.median;
+  r.peak_tflops = dense_bf16_peak_tflops(prov.value("gpu", std::string{}));
+  if (r.peak_tflops && r.tflops) r.percent_of_peak = 100.0 * *r.tflops / *r.peak_tflops;
+  return r;
+}
+
+void add_timing_flags(const TimingOutcome& t, EvalResult& r) {
+  if (t.side_stream) r.flags.push_back("side_stream");
+  if (throttled(t.clocks_after) || throttled(t.clocks_before)) r.flags.push_back("throttled");
+  if (t.candidate.n > 0 && t.candidate.rel_iqr > 0.02) r.flags.push_back("timing_unstable");
+  if (!t.baseline_error.empty()) r.flags.push_back("baseline_failed");
+}
+
+}  // namespace
+
+bool Evaluator::gpu_available() {
+  if (const char* v = std::getenv("PTXBENCH_NO_GPU"); v && std::string(v) == "1") return false;
+  if (const char* v = std::getenv("PTXBENCH_ASSUME_GPU"); v && std::string(v) == "1") return true;
+  return fs::exists("/dev/nvidiactl") && fs::exists("/dev/nvidia0");
+}
+
+Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, std::chrono::seconds timeout,
+                                           const std::vector<std::string>& prefix) {
+  WorkerRun run;
+  fs::path dir = req.dir;
+  fs::remove(dir / "response.json");
+  fs::remove(dir / "progress.txt");
+  auto st = write_file_atomic(dir / "request.json", req.to_json().dump(1));
+  if (!st.ok()) {
+    run.start_error = "cannot write the worker request: " + st.error().message;
+    return run;
+  }
+  ProcessSpec spec;
+  spec.argv = prefix;
+  spec.argv.push_back(paths_.worker().string());
+  spec.argv.push_back((dir / "request.json").string());
+  spec.cwd = dir;
+  spec.clear_env = true;
+  spec.env = worker_env(dir);
+  spec.isolate_network = true;
+  spec.limits.wall = timeout;
+  spec.limits.cpu_seconds = static_cast<std::uint64_t>(timeout.count()) * 2 + 60;
+  spec.limits.file_size_bytes = largest_dump(req.trials) + (256ull << 20);
+  spec.limits.open_files = 4096;
+  spec.limits.output_cap_bytes = 256 << 10;
+  auto proc = runner_.run(spec);
+  if (!proc.ok()) {
+    run.start_error = proc.error().to_string();
+    return run;
+  }
+  run.proc = std::move(proc).value();
+  auto text = read_file(dir / "response.json");
+  run.response = text.ok() ? parse_response(*text) : Result<WorkerResponse>(make_error("no response file"));
+  auto progress = read_file(dir / "progress.txt");
+  if (progress.ok()) run.progress = std::string(trim(*progress));
+  return run;
+}
+
+void Evaluator::locate_fault(const WorkerRequest& base, int trial_index, EvalResult& r) {
+  auto sanitizer = paths_.tool("compute-sanitizer");
+  if (!sanitizer.ok()) return;
+  WorkerRequest req = base;
+  req.timing.enabled = false;
+  std::vector<TrialSpec> keep;
+  for (auto t : base.trials)
+    if (t.index == trial_index || (trial_index < 0 && keep.empty())) t.after_timing = false, keep.push_back(t);
+  req.trials = keep;
+  auto run = run_worker(req, std::chrono::seconds(120),
+                        {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"});
+  std::string report = run.proc.stdout_text + "\n" + run.proc.stderr_text;
+  r.faulting_kernel = faulting_kernel_from_sanitizer(report);
+  if (sanitizer_found_errors(report)) r.memcheck_report = sanitizer_summary(report);
+}
+
+void Evaluator::run_memcheck(const WorkerRequest& base, EvalResult& r, const EvalOptions& o) {
+  auto sanitizer = paths_.tool("compute-sanitizer");
+  if (!sanitizer.ok()) {
+    r.flags.push_back("memcheck_unavailable");
+    return;
+  }
+  WorkerRequest req = base;
+  req.timing.enabled = false;
+  // The smallest workload (memcheck slows kernels down 10-100x).
+  const TrialSpec* pick = nullptr;
+  for (const auto& t : base.trials)
+    if (!pick || dump_bytes({t}) < dump_bytes({*pick})) pick = &t;
+  TrialSpec one = *pick;
+  one.after_timing = false;
+  req.trials = {one};
+  auto run = run_worker(req, o.memcheck_timeout,
+                        {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"});
+  r.memcheck_ran = true;
+  std::string report = run.proc.stdout_text + "\n" + run.proc.stderr_text;
+  if (run.proc.timed_out) {
+    r.flags.push_back("memcheck_timeout");
+    return;
+  }
+  if (sanitizer_found_errors(report) || run.proc.exit_code == 86) {
+    r.flags.push_back("memcheck_errors");
+    r.memcheck_report = sanitizer_summary(report);
+    if (r.faulting_kernel.empty()) r.faulting_kernel = faulting_kernel_from_sanitizer(report);
+    if (r.outcome == Outcome::passed) {
+      r.outcome = Outcome::runtime_error;
+      r.message = "compute-sanitizer memcheck found memory errors";
+    }
+  }
+}
+
+EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so, const EvalOptions& o) {
+  auto start = Clock::now();
+  EvalResult r;
+  r.task = task.name;
+  r.arch = o.arch;
+  r.seed = o.seed ? *o.seed : std::random_device{}() * 0x100000001ull + std::random_device{}();
+  auto finish = [&]() -> EvalResult {
+    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (!o.nvcc_version.empty()) r.provenance["nvcc"] = o.nvcc_version;
+    return r;
+  };
+  auto fail = [&](Outcome out, std::string msg) {
+    r.outcome = out;
+    r.message = std::move(msg);
+    return finish();
+  };
+  if (!gpu_available())
+    return fail(Outcome::not_run, "no NVIDIA GPU on this machine: correctness and timing were not run (the "
+                                  "static stages still ran); run on a machine with a GPU");
+  if (!fs::exists(paths_.worker()))
+    return fail(Outcome::harness_error, "the GPU worker " + paths_.worker().string() +
+                                            " does not exist (build the ptxbench-worker target)");
+  auto trials = plan_trials(task, o.trials, r.seed);
+  if (!trials.ok()) return fail(Outcome::harness_error, trials.error().to_string());
+  auto timed = make_problem(task, task.timed());
+  if (!timed.ok()) return fail(Outcome::harness_error, timed.error().to_string());
+  auto dir = TempDir::create("ptxbench-eval-", temp_parent(dump_bytes(*trials)));
+  if (!dir.ok()) return fail(Outcome::harness_error, "cannot make the worker's directory: " + dir.error().message);
+
+  WorkerRequest req;
+  req.mode = "candidate";
+  req.library = fs::absolute(so).string();
+  req.dir = dir->path().string();
+  req.trials = *trials;
+  req.timed = *timed;
+  req.timing.enabled = o.timing;
+  req.timing.seed = timing_seed(r.seed);
+  req.timing.rule = {o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
+  req.call_timeout_seconds = o.call_timeout_seconds;
+
+  WorkerRun cand = run_worker(req, o.worker_timeout);
+  if (!cand.start_error.empty()) return fail(Outcome::harness_error, "cannot start the GPU worker: " + cand.start_error);
+  r.network_isolated = cand.proc.network_isolated;
+  if (!r.network_isolated) r.flags.push_back("network_not_isolated");
+  r.worker_stdout_tail = tail(cand.proc.stdout_text);
+  r.worker_stderr_tail = tail(cand.proc.stderr_text);
+  if (cand.response.ok()) r.provenance = cand.response->provenance;
+  WorkerVerdict v = classify_worker(cand.proc, cand.response, cand.progress, true);
+  if (v.outcome != Outcome::passed) {
+    r.phase = v.phase;
+    fail(v.outcome, v.error);
+    if (v.outcome == Outcome::runtime_error && o.locate_faults) locate_fault(req, trial_from_phase(v.phase), r);
+    return finish();
+  }
+  if (cand.response->timing) {
+    r.timing = timing_report(*cand.response->timing, task, r.provenance);
+    add_timing_flags(*cand.response->timing, r);
+  }
+
+  WorkerRequest check = req;
+  check.mode = "check";
+  check.library.clear();
+  WorkerRun chk = run_worker(check, o.check_timeout);
+  if (!chk.start_error.empty()) return fail(Outcome::harness_error, "cannot start the checking worker: " + chk.start_error);
+  WorkerVerdict cv = classify_worker(chk.proc, chk.response, chk.progress, false);
+  if (cv.outcome != Outcome::passed) {
+    r.phase = cv.phase;
+    return fail(Outcome::harness_error, "the checking worker failed: " + cv.error);
+  }
+  const WorkerResponse& cr = *chk.response;
+  if (cr.trials.size() != req.trials.size())
+    return fail(Outcome::harness_error, "the checking worker returned " + std::to_string(cr.trials.size()) +
+                                            " trials, expected " + std::to_string(req.trials.size()));
+  bool all = true;
+  for (std::size_t i = 0; i < cr.trials.size(); ++i) {
+    TrialReport t{cr.trials[i].index, req.trials[i].label, req.trials[i].seed, cr.trials[i].passed(), cr.trials[i].outputs};
+    all = all && t.passed;
+    r.trials.push_back(std::move(t));
+  }
+  r.baseline_check = cr.baseline_check;
+  r.baseline_check_error = cr.baseline_check_error;
+  for (const auto& b : cr.baseline_check)
+    if (!b.passed && !r.has_flag("baseline_incorrect")) r.flags.push_back("baseline_incorrect");
+  r.outcome = all ? Outcome::passed : Outcome::incorrect;
+  if (o.memcheck) run_memcheck(req, r, o);
+  return finish();
+}
+
+EvalResult Evaluator::benchmark_baseline(const task::TaskSpec& task, const EvalOptions& o) {
+  auto start = Clock::now();
+  EvalResult r;
+  r.task = task.name;
+  r.arch = o.arch;
+  r.seed = o.seed.value_or(1);
+  auto done = [&](Outcome out, std::string msg) {
+    r.outcome = out;
+    r.message = std::move(msg);
+    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return r;
+  };
+  if (!gpu_available()) return done(Outcome::not_run, "no NVIDIA GPU on this machine");
+  auto timed = make_problem(task, task.timed());
+  if (!timed.ok()) return done(Outcome::harness_error, timed.error().to_string());
+  auto dir = TempDir::create("ptxbench-baseline-", temp_parent(0));
+  if (!dir.ok()) return done(Outcome::harness_error, dir.error().message);
+  WorkerRequest req;
+  req.mode = "baseline";
+  req.dir = dir->path().string();
+  req.timed = *timed;
+  req.timing.seed = timing_seed(r.seed);
+  req.timing.rule = {o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
+  WorkerRun run = run_worker(req, o.check_timeout);
+  if (!run.start_error.empty()) return done(Outcome::harness_error, run.start_error);
+  WorkerVerdict v = classify_worker(run.proc, run.response, run.progress, false);
+  r.worker_stderr_tail = tail(run.proc.stderr_text);
+  if (v.outcome != Outcome::passed) return done(v.outcome, v.error);
+  r.provenance = run.response->provenance;
+  if (!o.nvcc_version.empty()) r.provenance["nvcc"] = o.nvcc_version;
+  r.baseline_check = run.response->baseline_check;
+  r.baseline_check_error = run.response->baseline_check_error;
+  if (run.response->timing) r.timing = timing_report(*run.response->timing, task, r.provenance);
+  bool ok = r.baseline_check_error.empty() && !r.baseline_check.empty();
+  for (const auto& b : r.baseline_check) ok = ok && b.passed;
+  if (!ok) r.flags.push_back("baseline_incorrect");
+  return done(Outcome::passed, "");
+}
+
+}  // namespace ptxbench::eval

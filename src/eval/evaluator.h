@@ -1,0 +1,79 @@
+// Evaluator: the parent side of the GPU evaluation (no CUDA in this process).
+//
+// For one compiled candidate it spawns ptxbench-worker twice, with a private temp
+// directory (under /dev/shm when it has room), a cleared environment, resource limits
+// and no network where the OS allows it:
+//   1. candidate mode: loads the .so, runs the trials, dumps outputs, times candidate
+//      vs baseline interleaved;
+//   2. check mode: a process that never loads the candidate regenerates the inputs
+//      from the seeds, runs the reference, compares.
+// Optionally a third run under compute-sanitizer memcheck (EvalOptions::memcheck);
+// after a runtime error, compute-sanitizer (when present) names the faulting kernel.
+//
+// Limits, and why no memory limit: RLIMIT_AS cannot be used, because the CUDA driver
+// reserves a virtual address range as large as host + device memory (hundreds of GiB
+// here) at initialisation and fails with RLIMIT_AS set to anything practical. Device
+// memory is bounded by the GPU itself; host memory use of the worker is the dumps it
+// writes (bounded by RLIMIT_FSIZE) plus CUDA's own. RLIMIT_CPU, RLIMIT_FSIZE and
+// RLIMIT_NOFILE are set, core dumps are off, and the wall-clock limit kills the whole
+// process group.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+#include "core/paths.h"
+#include "core/subprocess.h"
+#include "eval/eval_result.h"
+#include "eval/protocol.h"
+#include "task/spec.h"
+
+namespace ptxbench::eval {
+
+struct EvalOptions {
+  std::string arch = "sm_90a";
+  int trials = 3;                    // correctness trials (>= 3), plus one after timing
+  std::optional<std::uint64_t> seed;  // none: drawn from the clock; always recorded
+  bool memcheck = false;             // also run a trial under compute-sanitizer memcheck
+  bool locate_faults = true;         // after a runtime error, name the kernel (compute-sanitizer)
+  bool timing = true;
+  std::chrono::seconds worker_timeout{240};  // candidate worker, wall clock
+  std::chrono::seconds check_timeout{300};   // check worker, wall clock
+  std::chrono::seconds memcheck_timeout{300};
+  double call_timeout_seconds = 20;  // one candidate call: longer is a hang
+  double sample_budget_seconds = 8;  // timing loop
+  std::size_t min_samples = 10;
+  std::size_t max_samples = 2000;
+  double target_rel_spread = 0.005;
+  std::string nvcc_version;          // recorded in provenance (the compile stage knows it)
+};
+
+class Evaluator {
+ public:
+  Evaluator(Paths paths, ProcessRunner& runner) : paths_(std::move(paths)), runner_(runner) {}
+
+  // Is there an NVIDIA GPU here? (/dev/nvidiactl and /dev/nvidia0; PTXBENCH_NO_GPU=1
+  // forces "no"; PTXBENCH_ASSUME_GPU=1 forces "yes", for tests with a fake runner.)
+  static bool gpu_available();
+
+  EvalResult evaluate(const task::TaskSpec& task, const std::filesystem::path& shared_object,
+                      const EvalOptions& options);
+
+  // Times the task's baseline alone on the timed workload and checks it against the
+  // reference (bench/baselines).
+  EvalResult benchmark_baseline(const task::TaskSpec& task, const EvalOptions& options);
+
+ private:
+  struct WorkerRun;
+  WorkerRun run_worker(const WorkerRequest& req, std::chrono::seconds timeout,
+                       const std::vector<std::string>& prefix = {});
+  void locate_fault(const WorkerRequest& base, int trial_index, EvalResult& r);
+  void run_memcheck(const WorkerRequest& base, EvalResult& r, const EvalOptions& o);
+
+  Paths paths_;
+  ProcessRunner& runner_;
+};
+
+}  // namespace ptxbench::eval

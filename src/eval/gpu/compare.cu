@@ -1,0 +1,161 @@
+#include "eval/gpu/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "eval/gpu/cuda_check.h"
+#include "eval/gpu/device_buffer.h"
+#include "eval/gpu/element_rule.h"
+
+namespace ptxbench::gpu {
+namespace {
+
+constexpr int kMaxBad = 64;
+
+struct Accum {
+  unsigned long long failed, nonfinite, unwritten;
+  double sum_d2, sum_r2;
+  unsigned int max_abs_bits, max_rel_bits;  // non-negative floats order like their bits
+  unsigned long long first_bad;             // lowest failing flat index
+  unsigned int bad_slots;
+  long long bad[kMaxBad];
+};
+
+__device__ __forceinline__ float load_out(const void* out, std::int64_t i, bool bf16, bool* poisoned) {
+  if (bf16) {
+    std::uint16_t b = static_cast<const std::uint16_t*>(out)[i];
+    *poisoned = b == kPoisonBf16;
+    return bf16_bits_to_float(b);
+  }
+  std::uint32_t u = static_cast<const std::uint32_t*>(out)[i];
+  *poisoned = u == kPoisonF32;
+  return __uint_as_float(u);
+}
+
+__global__ void compare_kernel(const void* out, const float* ref, std::int64_t n, bool bf16,
+                               ElementRule rule, int max_bad, Accum* acc) {
+  unsigned long long failed = 0, nonfinite = 0, unwritten = 0;
+  double d2 = 0, r2 = 0;
+  float max_abs = 0, max_rel = 0;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    bool poisoned = false;
+    float o = load_out(out, i, bf16, &poisoned), r = ref[i];
+    bool finite = is_finite_value(o);
+    if (finite) {
+      float d = abs_value(o - r);
+      d2 += static_cast<double>(d) * d;
+      max_abs = fmaxf(max_abs, d);
+      max_rel = fmaxf(max_rel, relative_error(o, r));
+    }
+    r2 += static_cast<double>(r) * r;
+    nonfinite += finite ? 0 : 1;
+    unwritten += poisoned ? 1 : 0;
+    if (element_fails(o, r, rule)) {
+      ++failed;
+      atomicMin(&acc->first_bad, static_cast<unsigned long long>(i));
+      if (acc->bad_slots < static_cast<unsigned>(max_bad)) {
+        unsigned slot = atomicAdd(&acc->bad_slots, 1u);
+        if (slot < static_cast<unsigned>(max_bad)) acc->bad[slot] = i;
+      }
+    }
+  }
+  for (int off = 16; off > 0; off /= 2) {
+    failed += __shfl_down_sync(0xffffffffu, failed, off);
+    nonfinite += __shfl_down_sync(0xffffffffu, nonfinite, off);
+    unwritten += __shfl_down_sync(0xffffffffu, unwritten, off);
+    d2 += __shfl_down_sync(0xffffffffu, d2, off);
+    r2 += __shfl_down_sync(0xffffffffu, r2, off);
+    max_abs = fmaxf(max_abs, __shfl_down_sync(0xffffffffu, max_abs, off));
+    max_rel = fmaxf(max_rel, __shfl_down_sync(0xffffffffu, max_rel, off));
+  }
+  if (threadIdx.x % 32 != 0) return;
+  if (failed) atomicAdd(&acc->failed, failed);
+  if (nonfinite) atomicAdd(&acc->nonfinite, nonfinite);
+  if (unwritten) atomicAdd(&acc->unwritten, unwritten);
+  atomicAdd(&acc->sum_d2, d2);
+  atomicAdd(&acc->sum_r2, r2);
+  atomicMax(&acc->max_abs_bits, __float_as_uint(max_abs));
+  atomicMax(&acc->max_rel_bits, __float_as_uint(max_rel));
+}
+
+float bits_to_float(unsigned b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+BadElement locate(std::int64_t flat, const TensorDesc& desc) {
+  BadElement b;
+  b.flat = flat;
+  b.index.resize(desc.shape.size());
+  std::int64_t rest = flat;
+  for (std::size_t d = desc.shape.size(); d-- > 0;) {
+    b.index[d] = rest % desc.shape[d];
+    rest /= desc.shape[d];
+  }
+  std::size_t r = desc.shape.size();
+  b.tile_col = r >= 1 ? b.index[r - 1] / 128 : 0;
+  b.tile_row = r >= 2 ? b.index[r - 2] / 128 : 0;
+  return b;
+}
+
+float read_element(const void* out, std::int64_t i, ElemType t) {
+  if (t == ElemType::bf16) {
+    std::uint16_t b = 0;
+    PTXB_CUDA(cudaMemcpy(&b, static_cast<const std::uint16_t*>(out) + i, 2, cudaMemcpyDeviceToHost));
+    return bf16_bits_to_float(b);
+  }
+  float f = 0;
+  PTXB_CUDA(cudaMemcpy(&f, static_cast<const float*>(out) + i, 4, cudaMemcpyDeviceToHost));
+  return f;
+}
+
+}  // namespace
+
+CompareStats compare_output(const void* out, const float* ref, const TensorDesc& desc,
+                            const Tolerances& tol, cudaStream_t stream, int max_bad) {
+  max_bad = std::clamp(max_bad, 1, kMaxBad);
+  DeviceBuffer dev(sizeof(Accum));
+  Accum init{};
+  init.first_bad = ~0ull;
+  PTXB_CUDA(cudaMemcpyAsync(dev.get(), &init, sizeof init, cudaMemcpyHostToDevice, stream));
+  std::int64_t n = desc.numel();
+  unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 132 * 16));
+  compare_kernel<<<blocks, 256, 0, stream>>>(out, ref, n, desc.type == ElemType::bf16,
+                                             tol.element_rule(), max_bad, dev.as<Accum>());
+  PTXB_CUDA(cudaGetLastError());
+  Accum a{};
+  PTXB_CUDA(cudaMemcpyAsync(&a, dev.get(), sizeof a, cudaMemcpyDeviceToHost, stream));
+  PTXB_CUDA(cudaStreamSynchronize(stream));
+
+  CompareStats s;
+  s.tensor = desc.name;
+  s.numel = n;
+  s.failed = static_cast<std::int64_t>(a.failed);
+  s.nonfinite = static_cast<std::int64_t>(a.nonfinite);
+  s.unwritten = static_cast<std::int64_t>(a.unwritten);
+  s.max_abs_err = bits_to_float(a.max_abs_bits);
+  s.max_rel_err = bits_to_float(a.max_rel_bits);
+  s.rel_l2 = a.sum_r2 > 0 ? std::sqrt(a.sum_d2 / a.sum_r2) : (a.sum_d2 > 0 ? 1e30 : 0.0);
+  if (s.failed > 0) {
+    std::vector<std::int64_t> idx{static_cast<std::int64_t>(a.first_bad)};
+    for (unsigned k = 0; k < std::min<unsigned>(a.bad_slots, static_cast<unsigned>(max_bad)); ++k)
+      idx.push_back(a.bad[k]);
+    std::sort(idx.begin() + 1, idx.end());
+    idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+    idx.erase(std::remove(idx.begin() + 1, idx.end(), idx[0]), idx.end());
+    if (idx.size() > static_cast<std::size_t>(max_bad)) idx.resize(static_cast<std::size_t>(max_bad));
+    for (auto i : idx) {
+      BadElement b = locate(i, desc);
+      b.out = read_element(out, i, desc.type);
+      b.ref = read_element(ref, i, ElemType::fp32);
+      s.first_bad.push_back(std::move(b));
+    }
+  }
+  finish_verdict(s, tol);
+  return s;
+}
+
+}  // namespace ptxbench::gpu

@@ -1,0 +1,69 @@
+#include "eval/gpu/compare_stats.h"
+
+#include <fmt/format.h>
+
+namespace ptxbench::gpu {
+
+void finish_verdict(CompareStats& s, const Tolerances& tol) {
+  s.mismatch_ratio = s.numel > 0 ? static_cast<double>(s.failed) / static_cast<double>(s.numel) : 0.0;
+  double matched = 1.0 - s.mismatch_ratio;
+  s.passed = s.numel > 0 && s.nonfinite == 0 && s.unwritten == 0 &&
+             matched >= tol.matched_ratio && s.rel_l2 <= tol.max_rel_l2;
+}
+
+Json CompareStats::to_json() const {
+  Json bad = Json::array();
+  for (const auto& b : first_bad)
+    bad.push_back({{"flat", b.flat}, {"index", b.index}, {"tile", {b.tile_row, b.tile_col}},
+                   {"out", b.out}, {"ref", b.ref}});
+  return Json{{"tensor", tensor},           {"numel", numel},
+              {"failed", failed},           {"nonfinite", nonfinite},
+              {"unwritten", unwritten},     {"max_abs_err", max_abs_err},
+              {"max_rel_err", max_rel_err}, {"rel_l2", rel_l2},
+              {"mismatch_ratio", mismatch_ratio}, {"passed", passed},
+              {"first_bad", bad}};
+}
+
+CompareStats compare_stats_from_json(const Json& j) {
+  CompareStats s;
+  s.tensor = j.at("tensor").get<std::string>();
+  s.numel = j.at("numel").get<std::int64_t>();
+  s.failed = j.at("failed").get<std::int64_t>();
+  s.nonfinite = j.at("nonfinite").get<std::int64_t>();
+  s.unwritten = j.at("unwritten").get<std::int64_t>();
+  s.max_abs_err = j.at("max_abs_err").get<double>();
+  s.max_rel_err = j.at("max_rel_err").get<double>();
+  s.rel_l2 = j.at("rel_l2").get<double>();
+  s.mismatch_ratio = j.at("mismatch_ratio").get<double>();
+  s.passed = j.at("passed").get<bool>();
+  for (const auto& b : j.value("first_bad", Json::array())) {
+    BadElement e;
+    e.flat = b.at("flat").get<std::int64_t>();
+    e.index = b.at("index").get<std::vector<std::int64_t>>();
+    e.tile_row = b.at("tile").at(0).get<std::int64_t>();
+    e.tile_col = b.at("tile").at(1).get<std::int64_t>();
+    e.out = b.at("out").get<float>();
+    e.ref = b.at("ref").get<float>();
+    s.first_bad.push_back(std::move(e));
+  }
+  return s;
+}
+
+std::string describe(const CompareStats& s) {
+  if (s.passed) return fmt::format("{}: ok (max abs {:.3g}, rel L2 {:.2e})", s.tensor, s.max_abs_err, s.rel_l2);
+  std::string out = fmt::format("{}: {}/{} elements fail ({:.4g}%)", s.tensor, s.failed, s.numel,
+                                100.0 * s.mismatch_ratio);
+  if (s.unwritten > 0) out += fmt::format(", {} never written (still poisoned)", s.unwritten);
+  if (s.nonfinite > s.unwritten) out += fmt::format(", {} NaN/Inf", s.nonfinite - s.unwritten);
+  out += fmt::format(", max abs err {:.4g}, max rel err {:.4g}, rel L2 {:.3e}", s.max_abs_err,
+                     s.max_rel_err, s.rel_l2);
+  for (std::size_t i = 0; i < s.first_bad.size() && i < 3; ++i) {
+    const auto& b = s.first_bad[i];
+    out += fmt::format("; {} [{}] (128x128 tile {},{}) got {:.5g} expected {:.5g}",
+                       i == 0 ? "first bad at" : "also", fmt::join(b.index, ","), b.tile_row,
+                       b.tile_col, b.out, b.ref);
+  }
+  return out;
+}
+
+}  // namespace ptxbench::gpu

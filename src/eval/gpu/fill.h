@@ -1,0 +1,18 @@
+// Device fills used by tensors.cc: random inputs from the counter RNG and poison
+// patterns. (Kernels live in fill.cu.)
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "eval/gpu/problem.h"
+#include "eval/gpu/rng.h"
+
+namespace ptxbench::gpu {
+
+void fill_random(void* data, std::int64_t n, ElemType type, std::uint64_t seed,
+                 std::uint64_t tensor_index, Distribution dist, cudaStream_t s);
+void fill_poison(void* data, std::int64_t n, ElemType type, cudaStream_t s);
+
+}  // namespace ptxbench::gpu

@@ -1,0 +1,131 @@
+#include "eval/protocol.h"
+
+#include <gtest/gtest.h>
+
+#include "eval/test_support.h"
+
+namespace ptxbench::eval {
+namespace {
+
+TEST(Problem, ValidatesShapesAndTypes) {
+  gpu::Problem p = testing::gemm_problem();
+  EXPECT_TRUE(p.validate().ok());
+  p.outputs[0].shape = {256, 127};
+  auto st = p.validate();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("expected N=128"), std::string::npos);
+  p = testing::gemm_problem();
+  p.inputs.pop_back();
+  EXPECT_FALSE(p.validate().ok());
+  p = testing::gemm_problem();
+  p.outputs[0].type = gpu::ElemType::fp32;
+  EXPECT_FALSE(p.validate().ok());
+}
+
+TEST(Protocol, RequestRoundTrip) {
+  WorkerRequest r;
+  r.mode = "candidate";
+  r.library = "/x/k.so";
+  r.dir = "/dev/shm/d";
+  TrialSpec t;
+  t.index = 2;
+  t.label = "hidden";
+  t.problem = testing::gemm_problem();
+  t.seed = 0xFFFFFFFFFFFFFFF1ull;  // full 64-bit seeds survive JSON
+  t.dist = gpu::Distribution::spiky;
+  t.after_timing = true;
+  r.trials = {t};
+  r.timed = testing::gemm_problem();
+  r.timing.seed = 99;
+  r.timing.rule.min_samples = 7;
+  r.call_timeout_seconds = 3.5;
+  auto back = WorkerRequest::from_json(Json::parse(r.to_json().dump()));
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back->mode, "candidate");
+  ASSERT_EQ(back->trials.size(), 1u);
+  EXPECT_EQ(back->trials[0].seed, 0xFFFFFFFFFFFFFFF1ull);
+  EXPECT_EQ(back->trials[0].dist, gpu::Distribution::spiky);
+  EXPECT_TRUE(back->trials[0].after_timing);
+  EXPECT_EQ(back->trials[0].problem.outputs[0].shape, (std::vector<std::int64_t>{256, 128}));
+  EXPECT_EQ(back->timing.rule.min_samples, 7u);
+  EXPECT_DOUBLE_EQ(back->call_timeout_seconds, 3.5);
+  ASSERT_TRUE(back->timed.has_value());
+}
+
+TEST(Protocol, RequestErrors) {
+  EXPECT_FALSE(WorkerRequest::from_json(Json{{"mode", "candidate"}}).ok());
+  WorkerRequest r;
+  r.mode = "explode";
+  r.dir = "/tmp";
+  EXPECT_FALSE(WorkerRequest::from_json(r.to_json()).ok());
+  r.mode = "candidate";  // timing on but no timed workload
+  EXPECT_FALSE(WorkerRequest::from_json(r.to_json()).ok());
+}
+
+TEST(Protocol, ResponseRoundTrip) {
+  WorkerResponse r;
+  r.mode = "check";
+  TrialOutcome t;
+  t.index = 1;
+  gpu::CompareStats s;
+  s.tensor = "C";
+  s.numel = 100;
+  s.failed = 3;
+  s.max_abs_err = 0.5;
+  gpu::BadElement b;
+  b.flat = 7;
+  b.index = {0, 7};
+  b.out = 1.5f;
+  b.ref = 1.0f;
+  s.first_bad = {b};
+  t.outputs = {s};
+  r.trials = {t};
+  TimingOutcome tm;
+  tm.candidate = summarize({1, 2, 3});
+  tm.side_stream = true;
+  r.timing = tm;
+  r.provenance = {{"gpu", "NVIDIA H200"}};
+  auto back = parse_response(r.to_json().dump());
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  ASSERT_EQ(back->trials.size(), 1u);
+  EXPECT_FALSE(back->trials[0].passed());
+  EXPECT_EQ(back->trials[0].outputs[0].failed, 3);
+  EXPECT_EQ(back->trials[0].outputs[0].first_bad[0].index, (std::vector<std::int64_t>{0, 7}));
+  ASSERT_TRUE(back->timing.has_value());
+  EXPECT_TRUE(back->timing->side_stream);
+  EXPECT_DOUBLE_EQ(back->timing->candidate.median, 2.0);
+  EXPECT_EQ(back->provenance["gpu"], "NVIDIA H200");
+}
+
+TEST(Protocol, MalformedResponses) {
+  EXPECT_FALSE(parse_response("").ok());
+  EXPECT_FALSE(parse_response("{\"mode\": ").ok());
+  EXPECT_FALSE(parse_response("[1,2]").ok());
+  EXPECT_FALSE(parse_response("{\"mode\":\"check\"}").ok());  // no status, no trials
+  EXPECT_FALSE(parse_response(R"({"mode":"check","status":"ok","trials":[{"index":"x"}]})").ok());
+}
+
+TEST(CompareStats, VerdictRule) {
+  gpu::Tolerances tol;
+  gpu::CompareStats s;
+  s.numel = 1000;
+  gpu::finish_verdict(s, tol);
+  EXPECT_TRUE(s.passed);
+  s.failed = 1;
+  gpu::finish_verdict(s, tol);
+  EXPECT_FALSE(s.passed);  // matched ratio 1.0 required
+  tol.matched_ratio = 0.99;
+  gpu::finish_verdict(s, tol);
+  EXPECT_TRUE(s.passed);
+  s.rel_l2 = 0.02;  // near-zero outputs cannot pass on the element rule alone
+  gpu::finish_verdict(s, tol);
+  EXPECT_FALSE(s.passed);
+  s.rel_l2 = 0;
+  s.unwritten = 1, s.nonfinite = 1;
+  gpu::finish_verdict(s, tol);
+  EXPECT_FALSE(s.passed);
+  EXPECT_NE(gpu::describe(s).find("never written"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptxbench::eval

@@ -1,0 +1,72 @@
+// check mode: never loads the candidate. Regenerates each trial's inputs from its
+// seed, runs the reference, compares against the candidate's dumps; then checks the
+// baseline against the reference on the timed workload.
+#include "eval/gpu/baseline.h"
+#include "eval/gpu/compare.h"
+#include "eval/gpu/reference.h"
+#include "eval/worker/session.h"
+#include "eval/worker/timing_loop.h"
+
+namespace ptxbench::eval::worker {
+namespace {
+
+std::vector<gpu::CompareStats> compare_all(gpu::TensorSet& t, const std::vector<gpu::DeviceBuffer>& ref,
+                                           cudaStream_t st) {
+  const gpu::Problem& p = t.problem();
+  std::vector<gpu::CompareStats> out;
+  for (std::size_t k = 0; k < p.outputs.size(); ++k)
+    out.push_back(gpu::compare_output(t.output(k).get(), ref[k].as<float>(), p.outputs[k], p.tolerance, st));
+  return out;
+}
+
+// Checks the baseline on the timed workload's inputs (seed of the first trial that
+// uses it, or the timing seed): it writes t's outputs, so it runs after the trials.
+void check_baseline(WorkerSession& s, const gpu::Problem& p, std::uint64_t seed, WorkerResponse& resp) {
+  try {
+    s.progress("checking the baseline against the reference");
+    gpu::TensorSet& t = s.tensors(p);
+    gpu::generate_inputs(t, seed, gpu::Distribution::normal, s.stream());
+    auto ref = gpu::run_reference(t, s.stream());
+    auto baseline = gpu::make_baseline(t, s.stream());
+    gpu::poison_outputs(t, s.stream());
+    baseline->run(t, s.stream());
+    PTXB_CUDA(cudaStreamSynchronize(s.stream()));
+    resp.baseline_check = compare_all(t, ref, s.stream());
+  } catch (const gpu::CudaError&) {
+    throw;  // the context may be unusable: report as a failure of the check
+  } catch (const std::exception& e) {
+    resp.baseline_check_error = e.what();
+  }
+}
+
+}  // namespace
+
+void run_check_mode(WorkerSession& s, WorkerResponse& resp) {
+  const WorkerRequest& req = s.request();
+  for (const auto& trial : req.trials) {
+    gpu::TensorSet& t = s.tensors(trial.problem);
+    s.progress("check " + std::to_string(trial.index) + " (" + trial.label + "): reference");
+    gpu::generate_inputs(t, trial.seed, trial.dist, s.stream());
+    auto ref = gpu::run_reference(t, s.stream());
+    TrialOutcome o;
+    o.index = trial.index;
+    o.label = trial.label;
+    for (std::size_t k = 0; k < t.num_outputs(); ++k)
+      s.load_dump(t, k, "trial" + std::to_string(trial.index) + "_" + std::to_string(k) + ".bin");
+    o.outputs = compare_all(t, ref, s.stream());
+    resp.trials.push_back(std::move(o));
+  }
+  if (req.check_baseline && req.timed) check_baseline(s, *req.timed, req.timing.seed, resp);
+}
+
+void run_baseline_mode(WorkerSession& s, WorkerResponse& resp) {
+  const WorkerRequest& req = s.request();
+  check_baseline(s, *req.timed, req.timing.seed, resp);
+  gpu::TensorSet& t = s.tensors(*req.timed);
+  gpu::generate_inputs(t, req.timing.seed, gpu::Distribution::normal, s.stream());
+  PTXB_CUDA(cudaDeviceSynchronize());
+  auto baseline = gpu::make_baseline(t, s.stream());
+  resp.timing = interleaved_timing(s, t, {}, baseline.get(), req.timing);
+}
+
+}  // namespace ptxbench::eval::worker

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""GPU acceptance test: run `ptxbench eval` on every entry of kernels/controls/*.toml and
+assert its expect_outcome and expect_flags.
+
+    tests/gpu/eval_controls/run.py [--ptxbench BUILD/ptxbench] [--only SUBSTRING] [--fast] [--log DIR]
+
+--fast shortens timing (1 s sample budget, 5 s call timeout) for entries that expect no
+timing flag. Manifests that do not exist yet are skipped; entries whose manifest expects an
+outcome eval cannot produce alone are still checked against eval's verdict (compile stage
+outcomes come from the compile part of the JSON). Exit 0 when every entry matches, 1 otherwise,
+77 (skip) when no manifest exists.
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import time
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    tomllib = None
+
+
+def load_manifests(root):
+    entries = []
+    for path in sorted(glob.glob(os.path.join(root, "kernels", "controls", "*.toml"))):
+        if tomllib is None:
+            sys.exit("eval_controls: needs Python 3.11+ (tomllib) to read " + path)
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+        for key in ("control", "controls"):
+            for e in data.get(key, []):
+                e = dict(e)
+                e["_manifest"] = path
+                entries.append(e)
+    return entries
+
+
+def run_one(ptxbench, root, e, fast, log_dir):
+    src = os.path.normpath(os.path.join(root, "kernels", "controls", e["file"]))
+    cmd = [ptxbench, "eval", src, "--task", e["task"], "--arch", e.get("arch", "sm_90a"), "--json", "--seed", "1234"]
+    flags = e.get("expect_flags", [])
+    if fast and not flags:
+        cmd += ["--sample-budget", "1", "--call-timeout", "5"]
+    if fast and e.get("expect_outcome") == "timeout":
+        cmd += ["--timeout", "60"]
+    t0 = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    secs = time.time() - t0
+    name = os.path.basename(e["file"])
+    if log_dir:
+        with open(os.path.join(log_dir, name + ".json"), "w") as f:
+            f.write(p.stdout + "\n--- stderr ---\n" + p.stderr)
+    try:
+        out = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return False, f"{name}: no JSON from ptxbench (exit {p.returncode}): {p.stderr.strip()[-400:]}", secs
+    ev = out.get("eval")
+    got = ev["outcome"] if ev else out["compile"]["outcome"]
+    got_flags = ev.get("flags", []) if ev else []
+    want = e.get("expect_outcome")
+    ok = got == want and all(f in got_flags for f in flags)
+    detail = ""
+    if ev:
+        t = ev.get("timing") or {}
+        detail = f" msg={ev.get('message','')[:160]!r}"
+        if t.get("speedup") is not None:
+            detail += f" speedup={t['speedup']:.3f} tflops={t['tflops']:.1f}"
+    line = (f"{'ok  ' if ok else 'FAIL'} {name}: outcome {got} (want {want}), flags {got_flags} "
+            f"(want {flags}), exit {p.returncode}, {secs:.1f}s{detail}")
+    return ok, line, secs
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.environ.get("PTXBENCH_ROOT", os.path.normpath(os.path.join(here, "..", "..")))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ptxbench", default=os.path.join(root, "build", "ptxbench"))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--fast", action="store_true")
+    ap.add_argument("--log", default="")
+    a = ap.parse_args()
+    entries = [e for e in load_manifests(root) if a.only in e.get("file", "")]
+    if not entries:
+        print("SKIPPED: no kernels/controls/*.toml manifests (or no entry matches)")
+        return 77
+    if a.log:
+        os.makedirs(a.log, exist_ok=True)
+    failures = 0
+    for e in entries:
+        ok, line, _ = run_one(a.ptxbench, root, e, a.fast, a.log)
+        print(line, flush=True)
+        failures += 0 if ok else 1
+    print(f"{len(entries) - failures}/{len(entries)} controls as expected")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
