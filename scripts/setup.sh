@@ -56,6 +56,9 @@ ln -sf "$deps/wheels/nvidia-cuda-cuobjdump/nvidia/cu13/bin/cuobjdump" "$deps/bin
 ln -sf "$deps/wheels/nvidia-cuda-nvdisasm/nvidia/cu13/bin/nvdisasm" "$deps/bin/nvdisasm"
 chmod +x "$deps/bin/"* "$deps"/wheels/*/nvidia/cu13/bin/* 2>/dev/null || true
 
+# The Fixit training recipe's Python side (pytest; torch & co with PTXBENCH_TRAINING_DEPS=1).
+"$root/training/setup.sh"
+
 [ "${1:-}" = "--no-build" ] && exit 0
 build="${PTXBENCH_BUILD_DIR:-$root/build}"
 if [ ! -f "$build/build.ninja" ]; then
