@@ -7,6 +7,7 @@ namespace ptxbench::cli {
 // One declaration and one row per subcommand, in the order `--help` lists them.
 void attach_version(CLI::App& sub, Context& ctx);
 void attach_tasks(CLI::App& sub, Context& ctx);
+void attach_audit(CLI::App& sub, Context& ctx);  // audit stage (issue 4)
 void attach_eval(CLI::App& sub, Context& ctx);   // eval stage (issue 3)
 
 std::span<const Command> commands() {
@@ -14,6 +15,8 @@ std::span<const Command> commands() {
       Command{"tasks", "list the task suite (filters: --suite, --family, --arch; --json)", attach_tasks},
       Command{"eval", "compile, check on fresh inputs, time vs cuBLASLt/cuDNN in an isolated GPU worker (--json)",
               attach_eval},
+      Command{"audit", "which target instructions executed: per-family verdicts, tensor-FLOP coverage (--json)",
+              attach_audit},
       Command{"version", "print ptxbench's version and toolchain", attach_version},
   };
   return kCommands;

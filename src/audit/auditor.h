@@ -1,0 +1,65 @@
+// Auditor: did the candidate's target instructions execute? (issue 4)
+//
+// Routes (never in the process that times; patched kernels are slow):
+//   cupti: ptxbench-audit-worker runs the candidate once to list its kernel launches
+//          and capture its cubins, then once per launched kernel function with the CUPTI
+//          SASS Metrics API (CUPTI 13.0 records only the first kernel launched after
+//          Enable in a process); per-PC counts are joined to the disassembled cubin.
+//   ncu:   Nsight Compute runs the worker (--clock-control none) and reports per-opcode
+//          warp and predicated-on thread counts for every launch, plus unpatched
+//          hardware counters (gmma pipe, TMA, ldsm/stsm) as corroboration.
+//   auto:  cupti; ncu when CUPTI cannot profile (permissions, unsupported device).
+// With no GPU (or no worker) the result is the static census only, and says so.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "audit/audit_result.h"
+#include "compile/sass_parser.h"
+#include "core/paths.h"
+#include "core/result.h"
+#include "core/subprocess.h"
+#include "task/spec.h"
+
+namespace ptxbench::audit {
+
+enum class RouteChoice { automatic, cupti, ncu };
+std::optional<RouteChoice> route_choice_from_string(std::string_view s);  // auto|cupti|ncu
+
+struct AuditOptions {
+  RouteChoice route = RouteChoice::automatic;
+  std::string workload;  // "" = the task's smallest workload by FLOPs (fast under patching)
+  std::uint64_t seed = 1;
+  std::chrono::seconds worker_timeout{120};
+  std::chrono::seconds ncu_timeout{300};
+};
+
+class Auditor {
+ public:
+  Auditor(const Paths& paths, ProcessRunner& runner) : paths_(paths), runner_(runner) {}
+
+  // An Error only when the audit cannot say anything (unknown workload or arch, no
+  // disassembler); a candidate that fails under the worker gives a static-only result
+  // with the reason in messages.
+  Result<AuditResult> audit(const std::filesystem::path& shared_object, const task::TaskSpec& task,
+                            std::string_view arch, const AuditOptions& options);
+
+ private:
+  struct Context;
+  Status cupti_route(Context& c);
+  Status ncu_route(Context& c);
+  void static_only(Context& c, const std::string& why);
+  Result<std::vector<compile::SassFunction>> listing_of(const std::filesystem::path& binary);
+
+  const Paths& paths_;
+  ProcessRunner& runner_;
+};
+
+// The workload to audit: by name, or the smallest by FLOPs.
+Result<const task::Workload*> pick_audit_workload(const task::TaskSpec& t, const std::string& name);
+
+}  // namespace ptxbench::audit

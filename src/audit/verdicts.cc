@@ -1,0 +1,124 @@
+#include "audit/verdicts.h"
+
+#include <algorithm>
+
+#include "audit/mma_shape.h"
+#include "task/families.h"
+
+namespace ptxbench::audit {
+namespace {
+
+bool is_target(const task::ArchTargets* t, const std::string& name) {
+  return t && std::find(t->families.begin(), t->families.end(), name) != t->families.end();
+}
+
+bool exists_on(const task::InstructionFamily& f, std::string_view arch) {
+  return std::find(f.arches.begin(), f.arches.end(), arch) != f.arches.end();
+}
+
+// How many times the recorded counts of `k` stand for one candidate call.
+double launch_scale(const KernelAudit& k) {
+  if (k.launches <= k.recorded_launches || k.recorded_launches < 1) return 1;
+  return static_cast<double>(k.launches) / k.recorded_launches;
+}
+
+}  // namespace
+
+std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunction>& listing,
+                                            const std::vector<KernelAudit>& kernels,
+                                            std::string_view arch,
+                                            const task::ArchTargets* targets, bool runtime_run) {
+  std::vector<FamilyResult> out;
+  for (const auto& fam : task::instruction_families()) {
+    if (!exists_on(fam, arch)) continue;
+    FamilyResult r;
+    r.name = fam.name;
+    r.target = is_target(targets, fam.name);
+    for (const auto& fn : listing)
+      for (const auto& in : fn.instrs)
+        if (task::family_matches(fam, in.opcode)) r.static_count++;
+    std::int64_t static_in_kernels = 0;
+    bool in_unrecorded_kernel = false;  // present where no runtime counts came back
+    for (const auto& k : kernels)
+      for (const auto& o : k.opcodes)
+        if (task::family_matches(fam, o.opcode)) {
+          static_in_kernels += o.static_count;
+          in_unrecorded_kernel = in_unrecorded_kernel || (!k.recorded && o.static_count > 0);
+          r.warp_executed += o.warp_executed;
+          r.thread_pred_on += o.thread_pred_on;
+        }
+    if (r.static_count == 0) r.static_count = static_in_kernels;
+    const bool present = r.static_count > 0 || r.warp_executed > 0 || r.thread_pred_on > 0;
+    if (!present)
+      r.verdict = Verdict::absent;
+    else if (r.thread_pred_on > 0)
+      r.verdict = Verdict::executed;
+    else if (!runtime_run || in_unrecorded_kernel)
+      r.verdict = Verdict::present_not_audited;
+    else
+      r.verdict = Verdict::present_not_executed;
+    out.push_back(r);
+  }
+  std::stable_partition(out.begin(), out.end(), [](const FamilyResult& f) { return f.target; });
+  return out;
+}
+
+Coverage compute_coverage(const std::vector<KernelAudit>& kernels,
+                          const task::ArchTargets* targets, double task_flops) {
+  Coverage c;
+  c.task_flops = task_flops;
+  bool unshaped_target = false;
+  bool scaled = false;
+  for (const auto& k : kernels) {
+    for (const auto& o : k.opcodes) {
+      for (const auto& fam : task::instruction_families()) {
+        if (!fam.tensor_math || !task::family_matches(fam, o.opcode)) continue;
+        auto shape = mma_shape(o.opcode);
+        const bool target = is_target(targets, fam.name);
+        if (!shape) {
+          if (target && o.thread_pred_on > 0) unshaped_target = true;
+          continue;
+        }
+        const double s = launch_scale(k);
+        scaled = scaled || s > 1;
+        if (target) {
+          c.target_tensor_flops += s * mma_flops_from_threads(*shape, o.thread_pred_on);
+          c.target_tensor_flops_warp += s * mma_flops_from_warps(*shape, o.warp_executed);
+        } else {
+          c.other_tensor_flops += s * mma_flops_from_threads(*shape, o.thread_pred_on);
+        }
+      }
+    }
+  }
+  if (unshaped_target) {
+    c.note = "the target MMA opcodes carry no shape in SASS (tcgen05 keeps it in the instruction "
+             "descriptor), so their FLOPs cannot be counted";
+    return c;
+  }
+  if (task_flops <= 0) {
+    c.note = "the task's FLOP count is unknown";
+    return c;
+  }
+  c.available = true;
+  c.ratio = c.target_tensor_flops / task_flops;
+  if (scaled) c.note = "counts of functions launched several times per call were recorded once and scaled";
+  return c;
+}
+
+void apply_instruction_metric(AuditResult& r) {
+  r.instruction_metric_evaluated = r.runtime_run && !r.target_families.empty();
+  if (!r.instruction_metric_evaluated) {
+    r.instruction_metric_passed = false;
+    return;
+  }
+  int executed = 0;
+  for (const auto& name : r.target_families) {
+    const FamilyResult* f = r.family(name);
+    if (f && f->verdict == Verdict::executed) ++executed;
+  }
+  r.instruction_metric_passed = r.rule == "all"
+                                    ? executed == static_cast<int>(r.target_families.size())
+                                    : executed > 0;
+}
+
+}  // namespace ptxbench::audit

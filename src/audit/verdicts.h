@@ -1,0 +1,30 @@
+// From per-kernel opcode rows to the audit's answers: a verdict per instruction
+// family, the tensor-FLOP coverage and the task's instruction metric (issue 4, items 2-3).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "audit/audit_result.h"
+#include "compile/sass_parser.h"
+#include "task/spec.h"
+
+namespace ptxbench::audit {
+
+// Every family that exists on `arch` (task targets first). Presence comes from the
+// static listing of the whole candidate (functions never launched included) and from
+// the kernels' rows; execution from predicated-on thread counts > 0.
+std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunction>& listing,
+                                            const std::vector<KernelAudit>& kernels,
+                                            std::string_view arch,
+                                            const task::ArchTargets* targets, bool runtime_run);
+
+// FLOPs of executed MMA opcodes of the target tensor-math families over `task_flops`.
+// A kernel launched n times per call but recorded once (CUPTI) is counted n times.
+Coverage compute_coverage(const std::vector<KernelAudit>& kernels,
+                          const task::ArchTargets* targets, double task_flops);
+
+// Sets instruction_metric_evaluated/passed from families, target_families and rule.
+void apply_instruction_metric(AuditResult& r);
+
+}  // namespace ptxbench::audit

@@ -1,0 +1,126 @@
+#include "audit/verdicts.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxbench::audit {
+namespace {
+
+KernelAudit kernel(std::vector<OpcodeCounts> ops, bool recorded = true, int launches = 1) {
+  KernelAudit k;
+  k.function = "k";
+  k.opcodes = std::move(ops);
+  k.recorded = recorded;
+  k.launches = launches;
+  return k;
+}
+
+task::ArchTargets targets(std::vector<std::string> fams, std::string rule = "any") {
+  return {"sm_90a", std::move(fams), std::move(rule)};
+}
+
+const FamilyResult& fam(const std::vector<FamilyResult>& v, const std::string& n) {
+  for (const auto& f : v)
+    if (f.name == n) return f;
+  ADD_FAILURE() << "no family " << n;
+  return v.front();
+}
+
+TEST(Verdicts, ExecutedPresentAbsent) {
+  auto t = targets({"wgmma", "tma"});
+  auto k = kernel({{"HGMMA.64x64x16.F32.BF16", 2, 8, 256}, {"UTMALDG.2D", 1, 4, 0}, {"FFMA", 9, 9, 9}});
+  auto v = evaluate_families({}, {k}, "sm_90a", &t, true);
+  EXPECT_EQ(fam(v, "wgmma").verdict, Verdict::executed);
+  EXPECT_EQ(fam(v, "tma").verdict, Verdict::present_not_executed);
+  EXPECT_EQ(fam(v, "stmatrix").verdict, Verdict::absent);
+  EXPECT_TRUE(fam(v, "wgmma").target);
+  EXPECT_FALSE(fam(v, "stmatrix").target);
+  for (const auto& f : v) EXPECT_NE(f.name, "tcgen05");  // not an sm_90a family
+}
+
+TEST(Verdicts, StaticOnlyIsNotAudited) {
+  auto t = targets({"wgmma"});
+  auto v = evaluate_families({}, {kernel({{"HGMMA.64x64x16.F32.BF16", 2, 0, 0}}, false)}, "sm_90a", &t, false);
+  EXPECT_EQ(fam(v, "wgmma").verdict, Verdict::present_not_audited);
+}
+
+TEST(Verdicts, AFunctionWithoutRecordsIsNotCalledUnexecuted) {
+  auto t = targets({"wgmma"});
+  auto v = evaluate_families({}, {kernel({{"FFMA", 1, 1, 32}}), kernel({{"HGMMA.64x64x16.F32.BF16", 1, 0, 0}}, false)},
+                             "sm_90a", &t, true);
+  EXPECT_EQ(fam(v, "wgmma").verdict, Verdict::present_not_audited);
+}
+
+TEST(Verdicts, InstructionMetricRules) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.target_families = {"wgmma", "tma"};
+  r.families = {{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::absent}};
+  r.rule = "any";
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+  r.rule = "all";
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  r.runtime_run = false;
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_evaluated);
+}
+
+TEST(Coverage, TargetOtherAndScaledLaunches) {
+  auto t = targets({"wgmma"});
+  // 2 warpgroup instructions of 64x64x16 (256 predicated-on threads), recorded once of 3 launches
+  auto k1 = kernel({{"HGMMA.64x64x16.F32.BF16", 1, 8, 256}}, true, 3);
+  auto k2 = kernel({{"HMMA.16816.F32.BF16", 1, 1, 32}});  // mma.sync: not a target here
+  Coverage c = compute_coverage({k1, k2}, &t, 2.0 * 64 * 64 * 16 * 6);
+  ASSERT_TRUE(c.available);
+  EXPECT_DOUBLE_EQ(c.target_tensor_flops, 3 * 2 * 2.0 * 64 * 64 * 16);
+  EXPECT_DOUBLE_EQ(c.ratio, 1.0);
+  EXPECT_DOUBLE_EQ(c.other_tensor_flops, 2.0 * 16 * 8 * 16);
+  EXPECT_FALSE(c.note.empty());
+}
+
+TEST(Coverage, RecordedLaunchesAreNotScaledAgain) {
+  auto t = targets({"wgmma"});
+  auto k = kernel({{"HGMMA.64x64x16.F32.BF16", 1, 8, 256}}, true, 2);
+  k.recorded_launches = 2;  // ncu: counts already cover both launches
+  Coverage c = compute_coverage({k}, &t, 2.0 * 64 * 64 * 16 * 2);
+  EXPECT_DOUBLE_EQ(c.ratio, 1.0);
+}
+
+TEST(Coverage, Tcgen05HasNoShapeInSass) {
+  task::ArchTargets t{"sm_100a", {"tcgen05"}, "any"};
+  Coverage c = compute_coverage({kernel({{"UTCHMMA", 1, 4, 1}})}, &t, 1e9);
+  EXPECT_FALSE(c.available);
+  EXPECT_NE(c.note.find("descriptor"), std::string::npos);
+}
+
+TEST(Feedback, NamesMissingFamiliesAndLowCoverage) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.target_families = {"wgmma", "tma"};
+  r.families = {{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::absent}};
+  r.coverage.available = true;
+  r.coverage.ratio = 0.0004;
+  apply_instruction_metric(r);
+  const std::string fb = r.feedback();
+  EXPECT_NE(fb.find("absent from the SASS: tma"), std::string::npos);
+  EXPECT_NE(fb.find("0.04%"), std::string::npos);
+  r.coverage.ratio = 0.99;
+  r.families[1].verdict = Verdict::executed;
+  EXPECT_EQ(r.feedback(), "");
+}
+
+TEST(AuditResult, JsonHasTheVerdictsAndRoute) {
+  AuditResult r;
+  r.route = Route::ncu;
+  r.runtime_run = true;
+  r.families = {{"wgmma", true, Verdict::present_not_executed, 1, 0, 0}};
+  Json j = r.to_json();
+  EXPECT_EQ(j["route"], "ncu");
+  EXPECT_EQ(j["families"][0]["verdict"], "present_not_executed");
+  EXPECT_TRUE(j.contains("coverage"));
+  EXPECT_TRUE(j.contains("feedback"));
+}
+
+}  // namespace
+}  // namespace ptxbench::audit

@@ -1,0 +1,84 @@
+// `ptxbench audit KERNEL.cu --task NAME [--arch sm_90a] [--route auto|cupti|ncu]
+//  [--workload NAME] [--seed N] [--json]`: compiles the kernel (compile cache), then
+// audits which target instructions executed (src/audit/auditor.h): the per-family
+// table, the tensor-FLOP coverage and the route used. Without a GPU: the static census
+// only, and it says the runtime audit was not run.
+// Exit code: 0 when the instruction metric passed or was not evaluated; 16 when the
+// target families did not execute; the compile outcome's code when it did not build.
+#include <ostream>
+
+#include "audit/auditor.h"
+#include "audit/format.h"
+#include "cli/command.h"
+#include "compile/compiler.h"
+#include "compile/format.h"
+#include "core/fs.h"
+#include "task/loader.h"
+
+namespace ptxbench::cli {
+namespace {
+
+struct AuditArgs {
+  std::string file, task, arch = "sm_90a", route = "auto", workload;
+  std::uint64_t seed = 1;
+  bool json = false;
+};
+
+int run_audit(const AuditArgs& a, Context& ctx) {
+  auto fail = [&](int code, const std::string& msg) {
+    ctx.err << "ptxbench audit: " << msg << "\n";
+    return code;
+  };
+  auto route = audit::route_choice_from_string(a.route);
+  if (!route) return fail(exit_code::bad_input, "--route must be auto, cupti or ncu");
+  if (!task::is_known_arch(a.arch))
+    return fail(exit_code::bad_input, "unknown architecture '" + a.arch + "' (use sm_90a or sm_100a)");
+  auto source = read_file(a.file);
+  if (!source.ok()) return fail(exit_code::bad_input, source.error().to_string());
+  auto spec = task::load_task_by_name(ctx.paths, a.task);
+  if (!spec.ok()) return fail(exit_code::bad_input, spec.error().to_string());
+  if (!spec->supports(a.arch))
+    return fail(exit_code::bad_input, "task '" + a.task + "' has no targets for " + a.arch);
+  SystemProcessRunner runner;
+  compile::Compiler compiler(ctx.paths, runner);
+  compile::CompileOptions copts;
+  copts.arch = a.arch;
+  auto built = compiler.compile(*spec, *source, copts);
+  if (!built.ok()) return fail(exit_code::internal, built.error().to_string());
+  if (built->outcome != Outcome::passed) {
+    ctx.out << compile::format_result(*built);
+    return exit_code_for(built->outcome);
+  }
+  audit::Auditor auditor(ctx.paths, runner);
+  audit::AuditOptions opts;
+  opts.route = *route;
+  opts.workload = a.workload;
+  opts.seed = a.seed;
+  auto result = auditor.audit(built->shared_object, *spec, a.arch, opts);
+  if (!result.ok()) return fail(exit_code::internal, result.error().to_string());
+  if (a.json)
+    ctx.out << result->to_json().dump(2) << "\n";
+  else
+    ctx.out << audit::format_audit(*result);
+  if (result->instruction_metric_evaluated && !result->instruction_metric_passed)
+    return exit_code::missing_instructions;
+  return exit_code::ok;
+}
+
+}  // namespace
+
+void attach_audit(CLI::App& sub, Context& ctx) {
+  auto args = std::make_shared<AuditArgs>();
+  sub.add_option("kernel", args->file, "the candidate .cu file")->required();
+  sub.add_option("--task", args->task, "the task the kernel implements (ptxbench tasks)")->required();
+  sub.add_option("--arch", args->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")->capture_default_str();
+  sub.add_option("--route", args->route,
+                 "auto (CUPTI, Nsight Compute when CUPTI cannot profile), cupti or ncu")
+      ->capture_default_str();
+  sub.add_option("--workload", args->workload, "the workload to run (default: the task's smallest)");
+  sub.add_option("--seed", args->seed, "input seed")->capture_default_str();
+  sub.add_flag("--json", args->json, "print the result as JSON");
+  sub.callback([args, &ctx] { ctx.exit_code = run_audit(*args, ctx); });
+}
+
+}  // namespace ptxbench::cli

@@ -1,0 +1,190 @@
+// Instruction-audit acceptance on a GPU (issue 4). For every control of the given TOML
+// files (kernels/controls/gemm.toml format) that should pass and names expect_families:
+// build it with the compile stage, audit it through CUPTI and through Nsight Compute,
+// check each route's family verdicts and tensor-FLOP coverage against the expectations,
+// and check that the two routes agree. Prints a Markdown table (and writes it, with the
+// results as JSON lines, with --report FILE.md / --json FILE.jsonl).
+//
+//   audit_acceptance [--report R.md] [--json R.jsonl] CONTROLS.toml...
+// Exit status 0 when every check holds, 1 otherwise, 2 on bad input.
+#include <toml++/toml.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "audit/auditor.h"
+#include "audit/format.h"
+#include "compile/compiler.h"
+#include "core/outcome.h"
+#include "core/fs.h"
+#include "task/loader.h"
+
+namespace pa = ptxbench::audit;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Control {
+  fs::path file;
+  std::string task, arch;
+  std::map<std::string, std::string> families;
+  bool has_coverage = false;
+  double lo = 0, hi = 0;
+};
+
+std::vector<Control> load_controls(const fs::path& toml_file) {
+  std::vector<Control> out;
+  auto doc = toml::parse_file(toml_file.string());
+  if (auto* arr = doc["control"].as_array()) {
+    for (auto& node : *arr) {
+      auto* t = node.as_table();
+      if (!t || (*t)["expect_outcome"].value_or(std::string{}) != "passed") continue;
+      Control c;
+      c.file = toml_file.parent_path() / (*t)["file"].value_or(std::string{});
+      c.task = (*t)["task"].value_or(std::string{});
+      c.arch = (*t)["arch"].value_or(std::string("sm_90a"));
+      if (auto* fams = (*t)["expect_families"].as_table())
+        for (auto& [k, v] : *fams) c.families[std::string(k.str())] = v.value_or(std::string{});
+      if (auto* cov = (*t)["expect_coverage"].as_array(); cov && cov->size() == 2) {
+        c.has_coverage = true;
+        c.lo = (*cov)[0].value_or(0.0);
+        c.hi = (*cov)[1].value_or(0.0);
+      }
+      if (!c.families.empty()) out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// Problems with one route's result, "" when it meets the expectations.
+std::string check(const Control& c, const pa::AuditResult& r) {
+  std::string bad;
+  if (!r.runtime_run) bad += "runtime audit not run; ";
+  for (const auto& [name, want] : c.families) {
+    const pa::FamilyResult* f = r.family(name);
+    const std::string got = f ? std::string(pa::to_string(f->verdict)) : "unknown family";
+    if (got != want) bad += name + " " + got + " (want " + want + "); ";
+  }
+  if (c.has_coverage && !(r.coverage.available && r.coverage.ratio >= c.lo - 1e-12 &&
+                          r.coverage.ratio <= c.hi + 1e-12))
+    bad += "coverage " + std::to_string(r.coverage.ratio) + " outside [" + std::to_string(c.lo) + ", " +
+           std::to_string(c.hi) + "]; ";
+  return bad;
+}
+
+// The routes agree when every family has the same verdict and the coverage matches.
+// Thread counts of spin-wait loops (mbarrier try_wait, setmaxnreg try-alloc) depend on
+// timing and differ from run to run; they are reported in `info`, not failed.
+std::string agree(const pa::AuditResult& a, const pa::AuditResult& b, std::string& info) {
+  std::string bad;
+  for (const auto& f : a.families) {
+    const pa::FamilyResult* g = b.family(f.name);
+    if (!g || g->verdict != f.verdict) bad += f.name + " verdict differs; ";
+    else if (g->thread_pred_on != f.thread_pred_on)
+      info += f.name + " " + std::to_string(f.thread_pred_on) + " vs " + std::to_string(g->thread_pred_on) + "; ";
+  }
+  const double x = a.coverage.ratio, y = b.coverage.ratio;
+  if (std::fabs(x - y) > 1e-3 * std::max(x, y) + 1e-12) bad += "coverage differs; ";
+  return bad;
+}
+
+std::string cell(const pa::AuditResult& r, const std::string& fam) {
+  const pa::FamilyResult* f = r.family(fam);
+  return f ? std::string(pa::to_string(f->verdict)) + " (" + std::to_string(f->thread_pred_on) + ")" : "-";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string report_path, json_path;
+  std::vector<fs::path> tomls;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--report" && i + 1 < argc) report_path = argv[++i];
+    else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
+    else tomls.emplace_back(a);
+  }
+  if (tomls.empty()) {
+    std::cerr << "usage: audit_acceptance [--report R.md] [--json R.jsonl] CONTROLS.toml...\n";
+    return 2;
+  }
+  ptxbench::Paths paths = ptxbench::Paths::discover();
+  ptxbench::SystemProcessRunner runner;
+  ptxbench::compile::Compiler compiler(paths, runner);
+  pa::Auditor auditor(paths, runner);
+  std::string md =
+      "| control | route | wgmma | tma | stmatrix | coverage | metric | audit s | check |\n"
+      "|---|---|---|---|---|---|---|---|---|\n";
+  std::ofstream jsonl;
+  if (!json_path.empty()) jsonl.open(json_path);
+  int failures = 0;
+  for (const auto& tf : tomls) {
+    for (const Control& c : load_controls(tf)) {
+      const std::string name = c.file.filename().string();
+      auto spec = ptxbench::task::load_task_by_name(paths, c.task);
+      auto src = ptxbench::read_file(c.file);
+      if (!spec.ok() || !src.ok()) {
+        std::cerr << name << ": cannot load task or source\n";
+        ++failures;
+        continue;
+      }
+      ptxbench::compile::CompileOptions co;
+      co.arch = c.arch;
+      auto built = compiler.compile(*spec, *src, co);
+      if (!built.ok()) {
+        std::cerr << name << ": " << built.error().to_string() << "\n";
+        ++failures;
+        continue;
+      }
+      if (built->outcome != ptxbench::Outcome::passed) {  // the compile stage's verdict, not the audit's
+        std::cout << name << ": skipped, did not build (" << ptxbench::to_string(built->outcome) << ")\n";
+        md += "| " + name + " | - | skipped: the compile stage rejected it (" +
+              std::string(ptxbench::to_string(built->outcome)) + ") |||||||\n";
+        continue;
+      }
+      std::map<std::string, pa::AuditResult> by_route;
+      for (auto route : {pa::RouteChoice::cupti, pa::RouteChoice::ncu}) {
+        pa::AuditOptions o;
+        o.route = route;
+        o.worker_timeout = std::chrono::seconds(30);
+        auto r = auditor.audit(built->shared_object, *spec, c.arch, o);
+        const std::string rn = route == pa::RouteChoice::cupti ? "cupti" : "ncu";
+        if (!r.ok()) {
+          std::cerr << name << " [" << rn << "]: " << r.error().to_string() << "\n";
+          md += "| " + name + " | " + rn + " | error: " + r.error().message + " |||||||\n";
+          ++failures;
+          continue;
+        }
+        std::cout << "== " << name << " [" << rn << "]\n" << pa::format_audit(*r);
+        const std::string bad = check(c, *r);
+        if (!bad.empty()) ++failures;
+        char cov[32];
+        std::snprintf(cov, sizeof cov, "%.4g", r->coverage.ratio);
+        char sec[32];
+        std::snprintf(sec, sizeof sec, "%.2f", r->seconds);
+        md += "| " + name + " | " + rn + " | " + cell(*r, "wgmma") + " | " + cell(*r, "tma") + " | " +
+              cell(*r, "stmatrix") + " | " + cov + " | " +
+              (r->instruction_metric_passed ? "pass" : "fail") + " | " + sec + " | " +
+              (bad.empty() ? "ok" : "MISMATCH: " + bad) + " |\n";
+        if (jsonl) jsonl << ptxbench::Json{{"control", name}, {"result", r->to_json()}}.dump() << "\n";
+        by_route.emplace(rn, std::move(*r));
+      }
+      if (by_route.size() == 2) {
+        std::string info;
+        const std::string d = agree(by_route.at("cupti"), by_route.at("ncu"), info);
+        const std::string line = (d.empty() ? "routes agree" : "routes DISAGREE: " + d) +
+                                 (info.empty() ? "" : " (thread counts that differ: " + info + ")");
+        std::cout << name << ": " << line << "\n";
+        if (!d.empty()) ++failures;
+        md += "| " + name + " | both | " + line + " |||||||\n";
+      }
+    }
+  }
+  std::cout << "\n" << md << (failures ? "FAILED checks: " + std::to_string(failures) : "all checks passed") << "\n";
+  if (!report_path.empty()) std::ofstream(report_path) << md;
+  return failures ? 1 : 0;
+}
