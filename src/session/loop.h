@@ -42,6 +42,16 @@ class ClientFactory {
   virtual Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey& key) = 0;
 };
 
+// One thread-safe client shared by every trajectory (a model endpoint).
+class SharedClientFactory final : public ClientFactory {
+ public:
+  explicit SharedClientFactory(std::shared_ptr<llm::ChatClient> c) : client_(std::move(c)) {}
+  Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey&) override { return client_; }
+
+ private:
+  std::shared_ptr<llm::ChatClient> client_;
+};
+
 struct LoopDeps {
   store::RunStore& store;
   CandidatePipeline& pipeline;

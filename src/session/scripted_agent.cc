@@ -113,4 +113,20 @@ Result<llm::ChatReply> ScriptedClient::complete(const llm::ChatRequest& request)
   return r;
 }
 
+Result<std::shared_ptr<llm::ChatClient>> ScriptedClientFactory::client_for(const store::TrajectoryKey& key) {
+  std::filesystem::path file = scripted_file(paths_, version_, key.task, key.arch);
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec))
+    return make_error("the scripted agent has no trajectory for " + key.task + " on " + key.arch + " (" + file.string() + ")",
+                      "pass --model and --base-url to use a model, or choose tasks listed in " +
+                          (paths_.trajectories() / version_).string());
+  PTXB_TRY(ScriptedTrajectory t, load_scripted(paths_, file));
+  return std::shared_ptr<llm::ChatClient>(std::make_shared<ScriptedClient>(std::move(t)));
+}
+
+bool ScriptedClientFactory::has(const std::string& task, const std::string& arch) const {
+  std::error_code ec;
+  return std::filesystem::exists(scripted_file(paths_, version_, task, arch), ec);
+}
+
 }  // namespace ptxbench::session

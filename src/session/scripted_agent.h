@@ -15,6 +15,7 @@
 #include "core/paths.h"
 #include "core/result.h"
 #include "llm/chat.h"
+#include "session/loop.h"
 
 namespace ptxbench::session {
 
@@ -54,6 +55,19 @@ class ScriptedClient final : public llm::ChatClient {
 
  private:
   ScriptedTrajectory t_;
+};
+
+// Hands each trajectory a ScriptedClient for its (task, arch) file; loads each file once.
+class ScriptedClientFactory final : public ClientFactory {
+ public:
+  ScriptedClientFactory(Paths paths, std::string version) : paths_(std::move(paths)), version_(std::move(version)) {}
+  Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey& key) override;
+  // Is there a trajectory file for this pair?
+  bool has(const std::string& task, const std::string& arch) const;
+
+ private:
+  Paths paths_;
+  std::string version_;
 };
 
 }  // namespace ptxbench::session

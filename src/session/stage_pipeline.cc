@@ -1,0 +1,185 @@
+#include "session/stage_pipeline.h"
+
+#include <fmt/format.h>
+
+#include "compile/result_json.h"
+#include "core/text.h"
+#include "task/families.h"
+
+namespace ptxbench::session {
+namespace {
+
+// "hidden workload M1000 (M=1000), normal inputs" -> {"M1000", true}
+std::pair<std::string, bool> parse_label(const std::string& label) {
+  bool hidden = starts_with(label, "hidden");
+  auto at = label.find("workload ");
+  if (at == std::string::npos) return {label, hidden};
+  std::string rest = label.substr(at + 9);
+  return {rest.substr(0, rest.find(' ')), hidden};
+}
+
+std::vector<std::string> opcodes_of(const std::string& family,
+                                    const std::vector<std::pair<std::string, std::int64_t>>& opcodes) {
+  std::vector<std::string> out;
+  const task::InstructionFamily* f = task::find_family(family);
+  if (!f) return out;
+  for (const auto& [op, n] : opcodes)
+    if (n > 0 && task::family_matches(*f, op) && out.size() < 4) out.push_back(op);
+  return out;
+}
+
+}  // namespace
+
+CompileFacts compile_facts(const compile::CompileResult& r) {
+  CompileFacts f;
+  f.outcome = r.outcome;
+  f.log = r.log;
+  for (const auto& v : r.violations) f.violations.push_back(fmt::format("line {}: {} (`{}`)", v.line, v.message, v.text));
+  f.disallowed_symbols = r.disallowed_symbols;
+  for (const auto& s : r.forbidden_exports) f.disallowed_symbols.push_back(s + " (exported)");
+  if (r.outcome == Outcome::policy_violation && f.violations.empty())
+    for (const auto& s : r.symbol_reasons) f.violations.push_back(s);
+  for (const auto& k : r.resources) {
+    if (!k.entry) continue;
+    f.resources.push_back({k.demangled.empty() ? k.name : k.demangled, k.registers, k.shared_bytes,
+                           k.spill_store_bytes, k.spill_load_bytes, k.stack_frame_bytes});
+  }
+  for (const auto& w : r.warnings) f.warnings.push_back(w.code.empty() ? w.text : w.code + ": " + w.text);
+  return f;
+}
+
+EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s) {
+  EvalFacts f;
+  f.outcome = r.outcome;
+  f.error = r.message;
+  if (!r.faulting_kernel.empty()) f.error += "\nfaulting kernel: " + r.faulting_kernel;
+  if (!r.memcheck_report.empty()) f.error += "\n" + r.memcheck_report;
+  f.flags = r.flags;
+  f.timeout_s = call_timeout_s;
+  for (const auto& t : r.trials) {
+    if (t.passed) continue;
+    auto [name, hidden] = parse_label(t.label);
+    if (f.workload.empty()) {
+      f.workload = name;
+      f.workload_hidden = hidden;
+    }
+    for (const auto& o : t.outputs) {
+      if (o.passed || f.mismatches.size() >= 3) continue;
+      Mismatch m{o.tensor, name, hidden, o.failed, o.numel, o.max_abs_err, o.max_rel_err, o.rel_l2, o.nonfinite > 0, {}};
+      for (const auto& b : o.first_bad)
+        if (m.first_bad.size() < 3) m.first_bad.push_back({b.index, b.out, b.ref});
+      f.mismatches.push_back(std::move(m));
+    }
+  }
+  if (f.workload.empty()) f.workload = "timed";
+  if (r.timing) {
+    f.kernel_ms = r.timing->candidate.median;
+    f.baseline_ms = r.timing->baseline.median;
+    f.speedup = r.timing->speedup;
+    f.tflops = r.timing->tflops;
+    f.baseline = r.timing->baseline_name;
+  }
+  return f;
+}
+
+AuditFacts audit_facts(const audit::AuditResult& r) {
+  AuditFacts a;
+  a.ran = true;
+  a.runtime = r.runtime_run;
+  a.route = std::string(audit::to_string(r.route));
+  a.rule = r.rule;
+  std::vector<std::pair<std::string, std::int64_t>> opcodes;
+  for (const auto& k : r.kernels)
+    for (const auto& o : k.opcodes) opcodes.emplace_back(o.opcode, o.static_count);
+  for (const auto& fr : r.families) {
+    if (!fr.target) continue;
+    std::string verdict(audit::to_string(fr.verdict));
+    if (fr.verdict == audit::Verdict::present_not_audited) verdict = "present";
+    a.families.push_back({fr.name, verdict, opcodes_of(fr.name, opcodes), static_cast<std::int64_t>(fr.thread_pred_on)});
+  }
+  if (r.instruction_metric_evaluated) a.metric_pass = r.instruction_metric_passed;
+  if (r.coverage.available) a.coverage = r.coverage.ratio;
+  a.sentence = r.feedback();
+  return a;
+}
+
+AuditFacts static_audit_facts(const compile::Census& c) {
+  AuditFacts a;
+  a.ran = true;
+  a.runtime = false;
+  a.route = "static";
+  a.rule = c.target_rule;
+  std::vector<std::pair<std::string, std::int64_t>> opcodes;
+  for (const auto& f : c.functions)
+    for (const auto& [op, n] : f.by_opcode) opcodes.emplace_back(op, n);
+  for (const auto& fam : c.target_families) {
+    auto it = c.family_totals.find(fam);
+    bool present = it != c.family_totals.end() && it->second > 0;
+    a.families.push_back({fam, present ? "present" : "absent", opcodes_of(fam, opcodes), 0});
+  }
+  return a;
+}
+
+TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskSpec& task, const std::string& arch,
+                                    StageSlots& slots) {
+  TurnVerdict v;
+  v.source = source;
+  compile::CompileOptions co = options_.compile;
+  co.arch = arch;
+  Result<compile::CompileResult> cr = make_error("not compiled");
+  {
+    CpuLease cpu(slots.cpu);
+    compile::Compiler compiler(paths_, runner_);
+    cr = compiler.compile(task, source, co);
+  }
+  if (!cr.ok()) {
+    v.compile.outcome = Outcome::harness_error;
+    v.compile.log = cr.error().to_string();
+    v.compile_json = Json{{"outcome", "harness_error"}, {"error", cr.error().to_string()}};
+    return v;
+  }
+  v.compile = compile_facts(*cr);
+  v.compile_json = compile::to_json(*cr);
+  if (cr->outcome != Outcome::passed) return v;
+
+  if (!options_.gpu || arch != options_.gpu_arch) {
+    v.gpu_skipped = true;
+    v.eval = EvalFacts{};
+    v.eval->error = options_.gpu ? "the GPU here runs " + options_.gpu_arch + ", not " + arch : "no GPU";
+    v.eval_json = Json{{"outcome", "not_run"}, {"reason", v.eval->error}};
+    v.audit = static_audit_facts(cr->census);
+    v.audit_json = Json{{"route", "static"}, {"census", compile::to_json(cr->census)}};
+    return v;
+  }
+  GpuLease gpu = slots.gpu.acquire();
+  eval::EvalOptions eo = options_.eval;
+  eo.arch = arch;
+  eval::Evaluator evaluator(paths_, runner_);
+  eval::EvalResult er = evaluator.evaluate(task, cr->shared_object, eo);
+  v.eval = eval_facts(er, eo.call_timeout_seconds);
+  v.eval_json = er.to_json();
+  if (er.outcome != Outcome::passed) return v;
+  audit::Auditor auditor(paths_, runner_);
+  auto ar = auditor.audit(cr->shared_object, task, arch, options_.audit);
+  if (!ar.ok()) {
+    v.audit = AuditFacts{};
+    v.audit->error = ar.error().to_string();
+    v.audit_json = Json{{"error", v.audit->error}};
+    return v;
+  }
+  v.audit = audit_facts(*ar);
+  v.audit_json = ar->to_json();
+  return v;
+}
+
+Json StagePipeline::describe() const {
+  return Json{{"gpu", options_.gpu},
+              {"gpu_arch", options_.gpu ? Json(options_.gpu_arch) : Json(nullptr)},
+              {"eval_trials", options_.eval.trials},
+              {"memcheck", options_.eval.memcheck},
+              {"audit_route", options_.audit.route == audit::RouteChoice::automatic ? "auto"
+                              : options_.audit.route == audit::RouteChoice::cupti   ? "cupti"
+                                                                                    : "ncu"}};
+}
+
+}  // namespace ptxbench::session
