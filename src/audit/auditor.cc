@@ -116,7 +116,8 @@ Result<AuditResult> Auditor::audit(const std::filesystem::path& shared_object,
       c.result.messages.push_back("CUPTI could not profile (" + s.error().to_string() +
                                   "); falling back to Nsight Compute");
       PTXB_TRY_STATUS(ncu_route(c));
-    } else if (options.route == RouteChoice::automatic && unrecorded_kernels(c.result) > 0) {
+    } else if (options.route == RouteChoice::automatic && c.result.runtime_run &&
+               unrecorded_kernels(c.result) > 0) {
       // ncu profiles every launch: use it when CUPTI missed a kernel function.
       const std::string why = std::to_string(unrecorded_kernels(c.result)) + " of " +
                               std::to_string(c.result.kernels.size()) +

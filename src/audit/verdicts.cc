@@ -111,14 +111,17 @@ void apply_instruction_metric(AuditResult& r) {
     r.instruction_metric_passed = false;
     return;
   }
-  int executed = 0;
+  int executed = 0, unknown = 0;
   for (const auto& name : r.target_families) {
     const FamilyResult* f = r.family(name);
     if (f && f->verdict == Verdict::executed) ++executed;
+    if (f && f->verdict == Verdict::present_not_audited) ++unknown;
   }
   r.instruction_metric_passed = r.rule == "all"
                                     ? executed == static_cast<int>(r.target_families.size())
                                     : executed > 0;
+  // A failure that rests on families nobody could count is no verdict.
+  if (!r.instruction_metric_passed && unknown > 0) r.instruction_metric_evaluated = false;
 }
 
 }  // namespace ptxbench::audit

@@ -24,7 +24,8 @@ std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunct
 Coverage compute_coverage(const std::vector<KernelAudit>& kernels,
                           const task::ArchTargets* targets, double task_flops);
 
-// Sets instruction_metric_evaluated/passed from families, target_families and rule.
+// Sets instruction_metric_evaluated/passed from families, target_families and rule;
+// not evaluated when it would fail only for lack of counts (present_not_audited).
 void apply_instruction_metric(AuditResult& r);
 
 }  // namespace ptxbench::audit

@@ -64,6 +64,11 @@ TEST(Verdicts, InstructionMetricRules) {
   r.runtime_run = false;
   apply_instruction_metric(r);
   EXPECT_FALSE(r.instruction_metric_evaluated);
+  r.runtime_run = true;
+  r.rule = "any";
+  r.families = {{"wgmma", true, Verdict::present_not_audited}, {"tma", true, Verdict::absent}};
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_evaluated);  // unknown, not failed
 }
 
 TEST(Coverage, TargetOtherAndScaledLaunches) {
