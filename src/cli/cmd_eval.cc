@@ -1,10 +1,13 @@
 // `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--trials N]
-//  [--memcheck] [--no-timing]`: compile (or hit the compile cache), check correctness on
+//  [--memcheck] [--no-timing] [--no-audit]`: compile (or hit the compile cache), check correctness on
 // fresh inputs in an isolated GPU worker, time against the vendor baseline, and print one
 // verdict. Exit code: the outcome's (command.h): 0 passed (or not run: no GPU), 10
-// incorrect, 11 compile error, 12 policy, 13 runtime error, 14 timeout; 2 bad input.
+// incorrect, 11 compile error, 12 policy, 13 runtime error, 14 timeout, 16 correct but the
+// target instructions did not execute (instruction audit, issue 4); 2 bad input.
 #include <ostream>
 
+#include "audit/auditor.h"  // audit stage (issue 4)
+#include "audit/format.h"
 #include "cli/command.h"
 #include "compile/compiler.h"
 #include "compile/format.h"
@@ -21,6 +24,7 @@ namespace {
 struct EvalArgs {
   std::string file, task, arch = "sm_90a";
   bool json = false, memcheck = false, no_timing = false;
+  bool no_audit = false;  // audit stage (issue 4)
   std::optional<std::uint64_t> seed;
   int trials = 3;
   int timeout_s = 240;
@@ -83,18 +87,38 @@ int run_eval(const EvalArgs& a, Context& ctx) {
   eval::Evaluator evaluator(ctx.paths, runner);
   eval::EvalResult result = evaluator.evaluate(*spec, built->shared_object, opts);
 
-  // ---- AUDIT STAGE PLUGS IN HERE (issue 4) ----------------------------------------
-  // When result.outcome == passed (and `--no-audit` is not given), run the audit stage
-  // on built->shared_object and merge its verdict (missing_instructions) before printing.
+  // ---- AUDIT STAGE (issue 4): did the target instructions execute? -----------------
+  // Runs in its own worker processes, never in the timing process. Without a GPU
+  // (outcome not_run) it reports the static census and says the runtime audit did not run.
+  std::optional<audit::AuditResult> audited;
+  if (!a.no_audit && (result.outcome == Outcome::passed || result.outcome == Outcome::not_run)) {
+    audit::Auditor auditor(ctx.paths, runner);
+    audit::AuditOptions aopts;
+    if (a.seed) aopts.seed = *a.seed;
+    auto r = auditor.audit(built->shared_object, *spec, a.arch, aopts);
+    if (r.ok())
+      audited = std::move(*r);
+    else
+      ctx.err << "ptxbench eval: instruction audit failed: " << r.error().to_string() << "\n";
+  }
+  const bool instructions_missing = audited && result.outcome == Outcome::passed &&
+                                    audited->instruction_metric_evaluated &&
+                                    !audited->instruction_metric_passed;
   // ---------------------------------------------------------------------------------
 
   if (a.json) {
-    ctx.out << Json{{"compile", compile::to_json(*built)}, {"eval", result.to_json()}}.dump(2) << "\n";
+    ctx.out << Json{{"compile", compile::to_json(*built)},
+                    {"eval", result.to_json()},
+                    {"audit", audited ? audited->to_json() : Json(nullptr)}}
+                   .dump(2)
+            << "\n";
   } else {
     ctx.out << "compile: " << to_string(built->outcome) << (built->cache_hit ? " (cached)" : "") << ", "
             << built->shared_object << "\n";
     ctx.out << result.summary() << "\n";
+    if (audited) ctx.out << audit::format_audit(*audited);
   }
+  if (instructions_missing) return exit_code::missing_instructions;
   return exit_code_for(result.outcome);
 }
 
@@ -112,6 +136,8 @@ void attach_eval(CLI::App& sub, Context& ctx) {
       ->capture_default_str();
   sub.add_flag("--memcheck", args->memcheck, "also run a trial under compute-sanitizer memcheck");
   sub.add_flag("--no-timing", args->no_timing, "check correctness only");
+  sub.add_flag("--no-audit", args->no_audit,
+               "skip the instruction audit (which target instructions executed; issue 4)");
   sub.add_option("--timeout", args->timeout_s, "the candidate worker's wall-clock limit in seconds")
       ->check(CLI::Range(10, 3600))
       ->capture_default_str();
