@@ -6,6 +6,7 @@ namespace ptxbench::cli {
 
 // One declaration and one row per subcommand, in the order `--help` lists them.
 void attach_version(CLI::App& sub, Context& ctx);
+void attach_compile(CLI::App& sub, Context& ctx);
 void attach_tasks(CLI::App& sub, Context& ctx);
 void attach_audit(CLI::App& sub, Context& ctx);  // audit stage (issue 4)
 void attach_eval(CLI::App& sub, Context& ctx);   // eval stage (issue 3)
@@ -17,6 +18,8 @@ std::span<const Command> commands() {
               attach_eval},
       Command{"audit", "which target instructions executed: per-family verdicts, tensor-FLOP coverage (--json)",
               attach_audit},
+      Command{"compile", "compile a kernel: policy check, nvcc, symbol allow-list, SASS census (--json)",
+              attach_compile},
       Command{"version", "print ptxbench's version and toolchain", attach_version},
   };
   return kCommands;

@@ -27,6 +27,10 @@ struct CompileOptions {
   std::chrono::seconds timeout{180};  // nvcc wall-clock limit
   bool use_cache = true;              // false: always rebuild (and replace the entry)
   std::size_t log_cap_bytes = 64 << 10;
+  // false: disallowed imports/exports are still reported (disallowed_symbols, summary) but do
+  // not make the outcome policy_violation; for harness tests that must run such kernels
+  // (e.g. the side-stream controls). Source-policy violations always stop the compile.
+  bool enforce_allow_list = true;
 };
 
 // "-gencode=arch=compute_90a,code=sm_90a" for "sm_90a"; an Error for an unknown arch.
@@ -50,7 +54,8 @@ class Compiler {
   Result<CompileResult> build(const task::TaskSpec& task, std::string_view source,
                               const CompileOptions& options, const std::vector<std::string>& flags,
                               const std::string& key);
-  Status analyse(const task::TaskSpec& task, const std::filesystem::path& dir, CompileResult& r);
+  Status analyse(const task::TaskSpec& task, const std::filesystem::path& dir, const std::string& log,
+                 CompileResult& r);
 
   Paths paths_;
   ProcessRunner& runner_;

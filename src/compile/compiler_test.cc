@@ -73,6 +73,19 @@ TEST_F(CompilerTest, WgmmaTmaKernelHasHgmmaAndUtmaldgAndIsCached) {
   EXPECT_TRUE(fs::exists(r->cubin));
   EXPECT_EQ(fs::path(r->shared_object).parent_path().filename(), r->cache_key);
 
+  // Without cuobjdump the census falls back to nvdisasm on the kept cubin: same counts.
+  ::setenv("PTXBENCH_CUOBJDUMP", "/bin/false", 1);
+  std::string tool;
+  auto listing = disassemble(paths_, runner_, r->shared_object, r->cubin, &tool);
+  ::unsetenv("PTXBENCH_CUOBJDUMP");
+  ASSERT_TRUE(listing.ok()) << listing.error().to_string();
+  EXPECT_EQ(tool, "nvdisasm");
+  auto targets = gemm_task().archs[0];
+  Census via_nvdisasm = build_census(parse_sass(*listing), "sm_90a", &targets);
+  ASSERT_EQ(via_nvdisasm.functions.size(), 1u);
+  EXPECT_EQ(via_nvdisasm.functions[0].by_base, f.by_base);
+  EXPECT_EQ(via_nvdisasm.functions[0].families, f.families);
+
   // The second compile is a hit: no nvcc run, well under a second.
   auto again = compile(kernel("sm90_wgmma_tma.cu"));
   ASSERT_TRUE(again.ok());
@@ -126,6 +139,17 @@ TEST_F(CompilerTest, SideStreamAndDeviceSyncAreRejectedBySymbol) {
   EXPECT_EQ(r->disallowed_symbols,
             (std::vector<std::string>{"cudaDeviceSynchronize", "cudaStreamCreate"}));
   EXPECT_NE(r->summary.find("side stream"), std::string::npos);
+  // Harness tests may run such a kernel: the symbols are still reported, the outcome passes.
+  Compiler c(paths_, runner_);
+  CompileOptions lenient;
+  lenient.enforce_allow_list = false;
+  auto run_anyway = c.compile(gemm_task(), kernel("sm90_side_stream.cu"), lenient);
+  ASSERT_TRUE(run_anyway.ok());
+  EXPECT_TRUE(run_anyway->cache_hit);
+  EXPECT_EQ(run_anyway->outcome, Outcome::passed);
+  EXPECT_EQ(run_anyway->disallowed_symbols, r->disallowed_symbols);
+  EXPECT_NE(run_anyway->summary.find("allow-list not enforced"), std::string::npos);
+
   auto symbols = read_dynamic_symbols(r->shared_object);
   ASSERT_TRUE(symbols.ok());
   EXPECT_NE(std::find(symbols->undefined.begin(), symbols->undefined.end(), "cudaStreamCreate"),

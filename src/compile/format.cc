@@ -10,9 +10,15 @@
 namespace ptxbench::compile {
 namespace {
 
+// The demangled name, its parameter list elided when the whole is too long.
 std::string short_name(const std::string& name, const std::string& demangled) {
   std::string s = demangled.empty() ? name : demangled;
-  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+  if (s.size() <= 60) return s;
+  constexpr std::string_view kAnon = "(anonymous namespace)";
+  std::size_t from = s.rfind(kAnon) == std::string::npos ? 0 : s.rfind(kAnon) + kAnon.size();
+  if (auto paren = s.find('(', from); !demangled.empty() && paren != std::string::npos && paren <= 55)
+    return s.substr(0, paren) + "(...)";
+  return s.substr(0, 57) + "...";
 }
 
 }  // namespace
