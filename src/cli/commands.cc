@@ -10,6 +10,7 @@ void attach_compile(CLI::App& sub, Context& ctx);
 void attach_tasks(CLI::App& sub, Context& ctx);
 void attach_audit(CLI::App& sub, Context& ctx);  // audit stage (issue 4)
 void attach_eval(CLI::App& sub, Context& ctx);   // eval stage (issue 3)
+void attach_prompt(CLI::App& sub, Context& ctx);  // prompt stage (issue 6)
 
 std::span<const Command> commands() {
   static const std::array kCommands = {
@@ -20,6 +21,8 @@ std::span<const Command> commands() {
               attach_audit},
       Command{"compile", "compile a kernel: policy check, nvcc, symbol allow-list, SASS census (--json)",
               attach_compile},
+      Command{"prompt", "print the exact first-turn messages for a task (--arch, --context LEVEL; --json)",
+              attach_prompt},
       Command{"version", "print ptxbench's version and toolchain", attach_version},
   };
   return kCommands;

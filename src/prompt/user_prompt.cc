@@ -1,0 +1,179 @@
+#include "prompt/user_prompt.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "task/families.h"
+
+namespace ptxbench::prompt {
+namespace {
+
+using task::TaskSpec;
+using task::TensorSpec;
+using task::Workload;
+
+// Axis names in order of first appearance in the outputs, then the inputs.
+std::vector<std::string> axis_order(const TaskSpec& t) {
+  std::vector<std::string> order;
+  auto add = [&](const std::vector<TensorSpec>& tensors) {
+    for (const auto& ts : tensors)
+      for (const auto& a : ts.shape)
+        if (std::find(order.begin(), order.end(), a) == order.end()) order.push_back(a);
+  };
+  add(t.outputs);  // C [M, N] then A [M, K] gives M, N, K; attention gives B, H, S, D
+  add(t.inputs);
+  for (const auto& [a, v] : t.timed().axes)
+    if (std::find(order.begin(), order.end(), a) == order.end()) order.push_back(a);
+  return order;
+}
+
+// Same value in every workload (hidden ones included: only the fact that an axis varies
+// is shown, never a hidden value).
+bool axis_fixed(const TaskSpec& t, const std::string& axis) {
+  std::int64_t v = t.timed().axes.at(axis);
+  return std::all_of(t.workloads.begin(), t.workloads.end(), [&](const Workload& w) {
+    auto it = w.axes.find(axis);
+    return it != w.axes.end() && it->second == v;
+  });
+}
+
+std::string num(double v) { return fmt::format("{:g}", v); }
+
+std::string tensor_line(const TaskSpec& t, const TensorSpec& ts) {
+  std::string line = fmt::format("- `{}`: {} [{}], {}", ts.name, task::to_string(ts.dtype),
+                                 join(ts.shape, ", "), ts.layout == "row_major" ? "row-major" : ts.layout);
+  std::vector<std::string> dims;
+  for (auto d : t.shape_of(ts, t.timed())) dims.push_back(std::to_string(d));
+  line += fmt::format("; timed shape [{}]", join(dims, ", "));
+  if (!ts.description.empty()) line += " — " + ts.description;
+  return line + "\n";
+}
+
+std::string sizes_section(const TaskSpec& t) {
+  std::vector<std::string> fixed, variable, timed;
+  for (const auto& a : axis_order(t)) {
+    std::string av = a + " = " + std::to_string(t.timed().axes.at(a));
+    (axis_fixed(t, a) ? fixed : variable).push_back(av);
+    timed.push_back(av);
+  }
+  std::string s = "## Sizes\n\n";
+  if (!fixed.empty()) s += "Fixed for this task: " + join(fixed, ", ") + ".\n";
+  s += "Timed workload (measured for speed): " + join(timed, ", ") + ".\n";
+  if (!variable.empty()) {
+    std::vector<std::string> names;
+    for (const auto& v : variable) names.push_back(v.substr(0, v.find(' ')));
+    s += "Variable axes: " + join(names, ", ") +
+         ". The kernel is also checked for correctness at other values of these axes, which "
+         "are not listed here: read every size from the tensor shapes at run time.\n";
+  }
+  auto flops = t.flop_count(t.timed());
+  if (flops.ok() && *flops > 0)
+    s += fmt::format("Work of the timed workload: {:.1f} GFLOP ({}).\n", *flops / 1e9, t.flops);
+  return s;
+}
+
+std::string correctness_section(const TaskSpec& t) {
+  const auto& tol = t.tolerance;
+  std::string share = tol.matched_ratio >= 1.0
+                          ? "every element must pass"
+                          : fmt::format("at least {:g}% of the elements must pass", tol.matched_ratio * 100);
+  return fmt::format(
+      "## Correctness\n\n"
+      "Outputs are compared with a reference computed from the same inputs. An element "
+      "fails when |out - ref| > {} AND |out - ref| / (|ref| + 1e-8) > {}; {}; no output may "
+      "be NaN or Inf; and the relative L2 error ||out - ref|| / ||ref|| must be at most {} for "
+      "every output. Inputs are random ({}) and fresh for each check, and the check runs at "
+      "several sizes.\n",
+      num(tol.atol), num(tol.rtol), share, num(tol.max_rel_l2),
+      t.family == task::Family::attention_bwd
+          ? "normal(0, 1), and also a spiky distribution with rare large outliers: accumulate "
+            "in fp32 and use the LSE given"
+          : "normal(0, 1)");
+}
+
+Result<std::string> targets_section(const TaskSpec& t, std::string_view arch) {
+  const task::ArchTargets* targets = t.targets_for(arch);
+  if (targets == nullptr)
+    return make_error("task " + t.name + " has no target instructions for " + std::string(arch),
+                      "pick an architecture the task lists (ptxbench tasks)");
+  std::string s = "## Target instructions (" + std::string(arch) + ")\n\n";
+  s += targets->rule == "all" ? "Every one of these instruction families must EXECUTE during the run:\n"
+                              : "At least one of these instruction families must EXECUTE during the run:\n";
+  for (const auto& name : targets->families) {
+    const task::InstructionFamily* f = task::find_family(name);
+    if (f == nullptr) {
+      s += "- " + name + "\n";
+      continue;
+    }
+    s += fmt::format("- {}: `{}` (seen in SASS as {})\n", f->name, f->ptx, join(f->patterns, ", "));
+  }
+  s += "Being present in the source or binary is not enough: the audit counts executed "
+       "instructions. A correct kernel without them is reported as missing its targets.\n";
+  return s;
+}
+
+std::string speed_section(const TaskSpec& t, const PromptOptions& o) {
+  return fmt::format(
+      "## What counts as fast\n\n"
+      "Speed is the median time of one call on the timed workload (cold L2, after warm-up), "
+      "compared with {} on the same GPU: speedup = library time / your time. Target: speedup "
+      ">= {:.2f}. The session ends early once a kernel is correct, executes its target "
+      "instructions and reaches the target.\n",
+      baseline_title(t.baseline), o.speedup_target);
+}
+
+}  // namespace
+
+std::string entry_signature(const TaskSpec& t) {
+  std::vector<std::string> params;
+  for (const auto& ts : t.inputs) params.push_back("const DLTensor* " + ts.name);
+  for (const auto& ts : t.outputs) params.push_back("DLTensor* " + ts.name);
+  params.push_back("cudaStream_t stream");
+  return "extern \"C\" void ptxbench_launch(" + join(params, ", ") + ");";
+}
+
+std::string build_command(std::string_view arch) {
+  std::string a(arch);
+  std::string compute = starts_with(a, "sm_") ? "compute_" + a.substr(3) : a;
+  return "nvcc -std=c++17 -O3 -shared -Xcompiler -fPIC -lineinfo -Xptxas -v --expt-relaxed-constexpr "
+         "-cudart shared -gencode=arch=" + compute + ",code=" + a + " kernel.cu -o kernel.so";
+}
+
+std::string arch_title(std::string_view arch) {
+  if (arch == "sm_90a") return "NVIDIA Hopper (H100/H200)";
+  if (arch == "sm_100a") return "NVIDIA Blackwell (B200)";
+  return std::string(arch);
+}
+
+std::string baseline_title(std::string_view baseline) {
+  if (baseline == "cublaslt") return "cuBLASLt (bf16 GEMM with fp32 accumulation)";
+  if (baseline == "cudnn_sdpa") return "cuDNN fused attention (scaled dot-product attention)";
+  return std::string(baseline);
+}
+
+Result<std::string> build_user_prompt(const TaskSpec& t, std::string_view arch,
+                                      const PromptOptions& options) {
+  if (!task::is_known_arch(arch))
+    return make_error("unknown architecture '" + std::string(arch) + "'", "use sm_90a or sm_100a");
+  PTXB_TRY(std::string targets, targets_section(t, arch));
+  std::string s = "# Task: " + t.name + "\n\n";
+  s += fmt::format("Target GPU: {}, architecture {}.\n\n", arch_title(arch), arch);
+  s += "## What to compute\n\n" + std::string(trim(t.description)) + "\n";
+  if (t.family != task::Family::gemm) s += std::string("Causal: ") + (t.causal ? "yes" : "no") + ".\n";
+  s += "\n## Tensors\n\nInputs, in argument order:\n";
+  for (const auto& ts : t.inputs) s += tensor_line(t, ts);
+  s += "Outputs, in argument order:\n";
+  for (const auto& ts : t.outputs) s += tensor_line(t, ts);
+  s += "\n" + sizes_section(t);
+  s += "\n## Entry point\n\n```cuda\n#include <cuda_runtime.h>\n#include <dlpack/dlpack.h>\n\n" +
+       entry_signature(t) + "\n```\n\nBuilt as: `" + build_command(arch) + "`\n";
+  s += "\n" + correctness_section(t);
+  s += "\n" + targets;
+  s += "\n" + speed_section(t, options);
+  s += "\n## Answer\n\nReply with the complete `.cu` file in one fenced ```cuda code block.\n";
+  return s;
+}
+
+}  // namespace ptxbench::prompt

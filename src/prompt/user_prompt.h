@@ -1,0 +1,34 @@
+// The user prompt: the task as the model sees it. Built from the TaskSpec WITHOUT its
+// hidden workloads: only the timed workload's sizes appear; axes that vary between
+// workloads are named as variable, with no other value given.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/result.h"
+#include "task/spec.h"
+
+namespace ptxbench::prompt {
+
+struct PromptOptions {
+  double speedup_target = 1.2;  // the session stops once a correct, audited kernel reaches it
+};
+
+// extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C, cudaStream_t stream);
+std::string entry_signature(const task::TaskSpec& task);
+
+// The nvcc command ptxbench builds candidates with (mirrors compile::Compiler::flags).
+std::string build_command(std::string_view arch);
+
+// "NVIDIA Hopper (H100/H200)" for sm_90a, "NVIDIA Blackwell (B200)" for sm_100a.
+std::string arch_title(std::string_view arch);
+
+// "cuBLASLt (bf16 GEMM, fp32 accumulation)" for "cublaslt", ...
+std::string baseline_title(std::string_view baseline);
+
+// Error when `arch` is unknown or the task has no targets for it.
+Result<std::string> build_user_prompt(const task::TaskSpec& task, std::string_view arch,
+                                      const PromptOptions& options = {});
+
+}  // namespace ptxbench::prompt

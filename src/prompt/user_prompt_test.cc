@@ -1,0 +1,169 @@
+#include "prompt/user_prompt.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "core/paths.h"
+#include "task/loader.h"
+
+namespace ptxbench::prompt {
+namespace {
+
+const char* kToy = R"(
+name = "toy_gemm"
+family = "gemm"
+suites = ["core"]
+description = "C = A * B^T for a toy."
+baseline = "cublaslt"
+flops = "2*M*N*K"
+[axes]
+M = [4096, 777, 1313]
+N = [256]
+K = [512]
+[[workloads]]
+name = "timed"
+role = "timed"
+axes = { M = 4096, N = 256, K = 512 }
+[[workloads]]
+name = "ragged_secret"
+role = "hidden"
+axes = { M = 777, N = 256, K = 512 }
+[[workloads]]
+name = "other_secret"
+role = "hidden"
+axes = { M = 1313, N = 256, K = 512 }
+[[inputs]]
+name = "A"
+shape = ["M", "K"]
+dtype = "bfloat16"
+description = "left"
+[[inputs]]
+name = "B"
+shape = ["N", "K"]
+dtype = "bfloat16"
+[[outputs]]
+name = "C"
+shape = ["M", "N"]
+dtype = "bfloat16"
+[tolerance]
+atol = 1e-2
+rtol = 2e-2
+matched_ratio = 0.995
+max_rel_l2 = 1e-2
+[arch.sm_90a]
+families = ["wgmma", "tma"]
+rule = "any"
+)";
+
+task::TaskSpec toy() {
+  auto t = task::parse_task(kToy, "toy_gemm.toml");
+  EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().to_string());
+  return std::move(t).value();
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// Hidden workloads must not leak: their names, "AXIS = value" for any value that differs
+// from the timed one, and (for values >= 100, which cannot occur by accident) the number
+// itself as a whole word.
+void expect_no_hidden(const task::TaskSpec& t, const std::string& prompt) {
+  const auto& timed = t.timed().axes;
+  for (const task::Workload* w : t.hidden()) {
+    EXPECT_FALSE(contains(prompt, w->name)) << t.name << ": hidden workload name " << w->name;
+    for (const auto& [axis, v] : w->axes) {
+      if (timed.at(axis) == v) continue;
+      std::string val = std::to_string(v);
+      EXPECT_FALSE(std::regex_search(prompt, std::regex("\\b" + axis + "\\s*=\\s*" + val + "\\b")))
+          << t.name << ": " << axis << " = " << val;
+      // A number the task shows legitimately (a timed size, its name or description) may
+      // coincide with a hidden value, e.g. K = 2048 and a hidden M = 2048.
+      bool shown = t.name.find(val) != std::string::npos || t.description.find(val) != std::string::npos;
+      for (const auto& [a2, tv] : timed) shown |= tv == v;
+      if (v >= 100 && !shown) {
+        EXPECT_FALSE(std::regex_search(prompt, std::regex("(^|[^0-9.])" + val + "([^0-9]|$)")))
+            << t.name << ": hidden value " << val << " appears";
+      }
+    }
+  }
+}
+
+TEST(UserPrompt, EntrySignatureFollowsTheTensorOrder) {
+  EXPECT_EQ(entry_signature(toy()),
+            "extern \"C\" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C, "
+            "cudaStream_t stream);");
+}
+
+TEST(UserPrompt, BuildCommandPerArch) {
+  EXPECT_TRUE(contains(build_command("sm_90a"), "-gencode=arch=compute_90a,code=sm_90a"));
+  EXPECT_TRUE(contains(build_command("sm_100a"), "-gencode=arch=compute_100a,code=sm_100a"));
+}
+
+TEST(UserPrompt, ShowsTheTimedWorkloadAndNothingHidden) {
+  task::TaskSpec t = toy();
+  auto p = build_user_prompt(t, "sm_90a");
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  EXPECT_TRUE(contains(*p, "# Task: toy_gemm"));
+  EXPECT_TRUE(contains(*p, "C = A * B^T for a toy."));
+  EXPECT_TRUE(contains(*p, "Fixed for this task: N = 256, K = 512."));
+  EXPECT_TRUE(contains(*p, "M = 4096"));
+  EXPECT_TRUE(contains(*p, "Variable axes: M."));
+  EXPECT_TRUE(contains(*p, "- `A`: bfloat16 [M, K], row-major; timed shape [4096, 512] — left"));
+  EXPECT_TRUE(contains(*p, "- `C`: bfloat16 [M, N], row-major; timed shape [4096, 256]"));
+  EXPECT_TRUE(contains(*p, entry_signature(t)));
+  EXPECT_TRUE(contains(*p, "1.1 GFLOP"));  // 2*4096*256*512
+  EXPECT_TRUE(contains(*p, "> 0.01 AND"));
+  EXPECT_TRUE(contains(*p, "> 0.02;"));
+  EXPECT_TRUE(contains(*p, "at least 99.5% of the elements"));
+  EXPECT_TRUE(contains(*p, "wgmma: `wgmma.mma_async`"));
+  EXPECT_TRUE(contains(*p, "tma: `cp.async.bulk.tensor`"));
+  EXPECT_TRUE(contains(*p, "At least one of these"));
+  EXPECT_TRUE(contains(*p, "cuBLASLt"));
+  EXPECT_TRUE(contains(*p, "speedup >= 1.20"));
+  EXPECT_TRUE(contains(*p, "```cuda"));
+  expect_no_hidden(t, *p);
+  EXPECT_FALSE(contains(*p, "777"));
+  EXPECT_FALSE(contains(*p, "1313"));
+  EXPECT_FALSE(contains(*p, "secret"));
+}
+
+TEST(UserPrompt, OptionsAndErrors) {
+  task::TaskSpec t = toy();
+  PromptOptions o;
+  o.speedup_target = 1.5;
+  EXPECT_TRUE(contains(*build_user_prompt(t, "sm_90a", o), "speedup >= 1.50"));
+  auto no_arch = build_user_prompt(t, "sm_100a");  // the toy only targets sm_90a
+  ASSERT_FALSE(no_arch.ok());
+  EXPECT_TRUE(contains(no_arch.error().message, "sm_100a"));
+  EXPECT_FALSE(build_user_prompt(t, "sm_80").ok());
+}
+
+TEST(UserPrompt, EveryShippedTaskHidesItsHiddenWorkloads) {
+  auto tasks = task::load_tasks(Paths::discover().tasks());
+  ASSERT_TRUE(tasks.ok()) << tasks.error().to_string();
+  ASSERT_FALSE(tasks->empty());
+  for (const auto& t : *tasks)
+    for (const auto& a : t.archs) {
+      auto p = build_user_prompt(t, a.arch);
+      ASSERT_TRUE(p.ok()) << t.name << " " << a.arch << ": " << p.error().to_string();
+      expect_no_hidden(t, *p);
+      EXPECT_TRUE(contains(*p, entry_signature(t))) << t.name;
+      for (const auto& [axis, v] : t.timed().axes)
+        EXPECT_TRUE(contains(*p, axis + " = " + std::to_string(v))) << t.name << " " << axis;
+    }
+}
+
+TEST(UserPrompt, AttentionMentionsCausality) {
+  auto t = task::load_task_by_name(Paths::discover(), "mha_with_lse_d128_causal");
+  ASSERT_TRUE(t.ok()) << t.error().to_string();
+  auto p = build_user_prompt(*t, "sm_90a");
+  ASSERT_TRUE(p.ok());
+  EXPECT_TRUE(contains(*p, "Causal: yes."));
+  EXPECT_TRUE(contains(*p, "cuDNN fused attention"));
+  EXPECT_TRUE(contains(*p, "DLTensor* O, DLTensor* LSE, cudaStream_t stream"));
+  EXPECT_TRUE(contains(*p, "Fixed for this task: D = 128."));
+  EXPECT_TRUE(contains(*p, "Variable axes: B, H, S."));
+}
+
+}  // namespace
+}  // namespace ptxbench::prompt
