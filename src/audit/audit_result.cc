@@ -8,19 +8,26 @@ namespace ptxbench::audit {
 
 std::string_view to_string(Route r) {
   switch (r) {
-    case Route::cupti: return "cupti";
-    case Route::ncu: return "ncu";
-    case Route::static_only: return "static";
+    case Route::cupti:
+      return "cupti";
+    case Route::ncu:
+      return "ncu";
+    case Route::static_only:
+      return "static";
   }
   return "static";
 }
 
 std::string_view to_string(Verdict v) {
   switch (v) {
-    case Verdict::executed: return "executed";
-    case Verdict::present_not_executed: return "present_not_executed";
-    case Verdict::absent: return "absent";
-    case Verdict::present_not_audited: return "present_not_audited";
+    case Verdict::executed:
+      return "executed";
+    case Verdict::present_not_executed:
+      return "present_not_executed";
+    case Verdict::absent:
+      return "absent";
+    case Verdict::present_not_audited:
+      return "present_not_audited";
   }
   return "absent";
 }
@@ -40,9 +47,12 @@ Json kernel_json(const KernelAudit& k) {
                    {"static", o.static_count},
                    {"warp_executed", o.warp_executed},
                    {"thread_pred_on", o.thread_pred_on}});
-  return {{"function", k.function},     {"demangled", k.demangled},
-          {"launches", k.launches},     {"recorded", k.recorded},
-          {"unmatched_records", k.unmatched_records}, {"note", k.note},
+  return {{"function", k.function},
+          {"demangled", k.demangled},
+          {"launches", k.launches},
+          {"recorded", k.recorded},
+          {"unmatched_records", k.unmatched_records},
+          {"note", k.note},
           {"opcodes", ops}};
 }
 
@@ -117,8 +127,8 @@ std::string AuditResult::feedback() const {
            join(target_families, ", ") + " to execute. ";
   if (!executed.empty() && coverage.available && coverage.ratio < 0.5)
     out += "Only " + percent(coverage.ratio) +
-           " of the task's FLOPs ran on the target tensor-core instructions (" + join(executed, ", ") +
-           "); the rest of the math ran elsewhere. ";
+           " of the task's FLOPs ran on the target tensor-core instructions (" +
+           join(executed, ", ") + "); the rest of the math ran elsewhere. ";
   return std::string(trim(out));
 }
 

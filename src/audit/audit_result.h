@@ -27,18 +27,18 @@ std::string_view to_string(Verdict v);
 
 // One opcode (with modifiers) of one kernel function.
 struct OpcodeCounts {
-  std::string opcode;             // "HGMMA.64x256x16.F32.BF16"
-  std::int64_t static_count = 0;  // instructions in the SASS
-  std::uint64_t warp_executed = 0;     // warp-level executions (predicated-off issue counts too)
-  std::uint64_t thread_pred_on = 0;    // thread executions with the predicate true (the proof)
+  std::string opcode;                // "HGMMA.64x256x16.F32.BF16"
+  std::int64_t static_count = 0;     // instructions in the SASS
+  std::uint64_t warp_executed = 0;   // warp-level executions (predicated-off issue counts too)
+  std::uint64_t thread_pred_on = 0;  // thread executions with the predicate true (the proof)
 };
 
 struct KernelAudit {
-  std::string function;   // mangled
+  std::string function;  // mangled
   std::string demangled;
-  int launches = 0;       // launches per candidate call (discovery); 0 if unknown
-  int recorded_launches = 1;  // launches the counts cover (CUPTI: the first only; ncu: all)
-  bool recorded = false;  // runtime counts were collected for it
+  int launches = 0;                   // launches per candidate call (discovery); 0 if unknown
+  int recorded_launches = 1;          // launches the counts cover (CUPTI: the first only; ncu: all)
+  bool recorded = false;              // runtime counts were collected for it
   std::vector<OpcodeCounts> opcodes;  // sorted by opcode
   std::int64_t unmatched_records = 0;  // runtime PCs with no instruction in the listing
   std::string note;
@@ -55,11 +55,11 @@ struct FamilyResult {
 
 struct Coverage {
   bool available = false;
-  double target_tensor_flops = 0;      // executed on the target MMA path (predicated-on)
+  double target_tensor_flops = 0;       // executed on the target MMA path (predicated-on)
   double target_tensor_flops_warp = 0;  // the same from warp-level counts (cross-check)
-  double other_tensor_flops = 0;       // executed on non-target MMA (e.g. mma.sync HMMA)
-  double task_flops = 0;               // the task's FLOPs at the audited workload
-  double ratio = 0;                    // target_tensor_flops / task_flops
+  double other_tensor_flops = 0;        // executed on non-target MMA (e.g. mma.sync HMMA)
+  double task_flops = 0;                // the task's FLOPs at the audited workload
+  double ratio = 0;                     // target_tensor_flops / task_flops
   std::string note;
 };
 

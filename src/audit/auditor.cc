@@ -30,6 +30,34 @@ const compile::SassFunction* find_function(const std::vector<compile::SassFuncti
   return nullptr;
 }
 
+// The per-PC counts a worker brought back for `fn` (empty: none).
+PcTable records_of(const WorkerOutcome& o, const std::string& fn) {
+  if (!o.ok()) return {};
+  auto records = records_by_function(o.result);
+  if (!records.ok()) return {};
+  auto it = records->find(fn);
+  return it == records->end() ? PcTable{} : it->second;
+}
+
+// One function's rows: joined counts, or its static rows and why it was not recorded.
+KernelAudit kernel_from(const std::string& fn, const WorkerOutcome& o,
+                        const std::vector<compile::SassFunction>& loaded,
+                        const std::vector<compile::SassFunction>& listing) {
+  const compile::SassFunction* f = find_function(loaded, fn);
+  if (!f) f = find_function(listing, fn);
+  const PcTable pcs = records_of(o, fn);
+  if (f && !pcs.empty()) return join_pcs(*f, pcs);
+  KernelAudit k = f ? static_kernel(*f) : KernelAudit{};
+  k.function = fn;
+  const std::string replay =
+      o.result.is_object() ? o.result.value("replay_error", std::string{}) : "";
+  k.note = !o.ok()           ? o.describe()
+           : !f              ? "no SASS listing holds this function"
+           : !replay.empty() ? "not recorded: " + replay
+                             : "CUPTI returned no records for this function";
+  return k;
+}
+
 int unrecorded_kernels(const AuditResult& r) {
   int n = 0;
   for (const auto& k : r.kernels) n += !k.recorded;
@@ -45,7 +73,8 @@ std::optional<RouteChoice> route_choice_from_string(std::string_view s) {
   return std::nullopt;
 }
 
-Result<const task::Workload*> pick_audit_workload(const task::TaskSpec& t, const std::string& name) {
+Result<const task::Workload*> pick_audit_workload(const task::TaskSpec& t,
+                                                  const std::string& name) {
   const task::Workload* best = nullptr;
   double best_flops = 0;
   for (const auto& w : t.workloads) {
@@ -63,7 +92,8 @@ Result<const task::Workload*> pick_audit_workload(const task::TaskSpec& t, const
   return best;
 }
 
-Result<std::vector<compile::SassFunction>> Auditor::listing_of(const std::filesystem::path& binary) {
+Result<std::vector<compile::SassFunction>> Auditor::listing_of(
+    const std::filesystem::path& binary) {
   std::string tool;
   PTXB_TRY(std::string text, compile::disassemble(paths_, runner_, binary, binary, &tool));
   return compile::parse_sass(text);
@@ -136,10 +166,38 @@ Result<AuditResult> Auditor::audit(const std::filesystem::path& shared_object,
   c.result.families =
       evaluate_families(c.listing, c.result.kernels, c.arch, targets, c.result.runtime_run);
   auto flops = task.flop_count(*c.workload);
-  if (c.result.runtime_run) c.result.coverage = compute_coverage(c.result.kernels, targets, flops.ok() ? *flops : 0);
+  if (c.result.runtime_run)
+    c.result.coverage = compute_coverage(c.result.kernels, targets, flops.ok() ? *flops : 0);
   apply_instruction_metric(c.result);
   c.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return std::move(c.result);
+}
+
+Result<WorkerOutcome> Auditor::record_function(Context& c, std::size_t index,
+                                               const std::string& fn) {
+  const std::vector<std::vector<std::string>> strategies =
+      index == 0 ? std::vector<std::vector<std::string>>{{}} : kLaterKernelStrategies;
+  WorkerOutcome o;
+  for (std::size_t s = 0; s < strategies.size(); ++s) {
+    WorkerCall sass{"sass",
+                    c.so,
+                    c.tmp / ("sass_" + std::to_string(index) + "_" + std::to_string(s)),
+                    c.tensors,
+                    c.options.seed,
+                    fn,
+                    strategies[s]};
+    PTXB_TRY(o, run_worker(runner_, c.worker, sass, c.options.worker_timeout));
+    if (!o.cupti_error().empty())
+      return make_error(o.cupti_error(),
+                        o.cupti_error_kind() == "permission" ? profiling_permission_hint() : "");
+    if (!records_of(o, fn).empty()) {
+      if (index > 0)
+        c.result.messages.push_back(fn + ": recorded with worker flags '" +
+                                    join(strategies[s], " ") + "'");
+      break;
+    }
+  }
+  return o;
 }
 
 Status Auditor::cupti_route(Context& c) {
@@ -150,7 +208,8 @@ Status Auditor::cupti_route(Context& c) {
     return {};
   }
   if (!d.cupti_error().empty())
-    return make_error(d.cupti_error(), d.cupti_error_kind() == "permission" ? profiling_permission_hint() : "");
+    return make_error(d.cupti_error(),
+                      d.cupti_error_kind() == "permission" ? profiling_permission_hint() : "");
   if (!d.ok()) {
     static_only(c, "the candidate did not run under the audit worker: " + d.describe());
     return {};
@@ -166,41 +225,10 @@ Status Auditor::cupti_route(Context& c) {
   const auto functions = d.launched_functions();
   if (functions.empty()) c.result.messages.push_back("the candidate launched no kernel");
   for (std::size_t i = 0; i < functions.size(); ++i) {
-    const std::string& fn = functions[i];
-    const std::vector<std::vector<std::string>> strategies =
-        i == 0 ? std::vector<std::vector<std::string>>{{}} : kLaterKernelStrategies;
-    WorkerOutcome o;
-    for (std::size_t s = 0; s < strategies.size(); ++s) {
-      WorkerCall sass{"sass", c.so, c.tmp / ("sass_" + std::to_string(i) + "_" + std::to_string(s)),
-                      c.tensors, c.options.seed, fn, strategies[s]};
-      PTXB_TRY(o, run_worker(runner_, c.worker, sass, c.options.worker_timeout));
-      if (!o.cupti_error().empty())
-        return make_error(o.cupti_error(), o.cupti_error_kind() == "permission" ? profiling_permission_hint() : "");
-      auto got = o.ok() ? records_by_function(o.result) : Result<std::map<std::string, PcTable>>(std::map<std::string, PcTable>{});
-      if (got.ok() && got->count(fn)) {
-        if (i > 0) c.result.messages.push_back(fn + ": recorded with worker flags '" + join(strategies[s], " ") + "'");
-        break;
-      }
-    }
-    const compile::SassFunction* f = find_function(loaded, fn);
-    if (!f) f = find_function(c.listing, fn);
-    KernelAudit k;
-    auto records = o.ok() ? records_by_function(o.result) : Result<std::map<std::string, PcTable>>(std::map<std::string, PcTable>{});
-    if (!records.ok()) return records.error();
-    auto it = records->find(fn);
-    if (f && it != records->end()) {
-      k = join_pcs(*f, it->second);
-    } else {
-      k = f ? static_kernel(*f) : KernelAudit{};
-      k.function = fn;
-      const std::string replay = o.result.is_object() ? o.result.value("replay_error", std::string{}) : "";
-      k.note = !o.ok()            ? o.describe()
-               : !f               ? "no SASS listing holds this function"
-               : !replay.empty()  ? "not recorded: " + replay
-                                  : "CUPTI returned no records for this function";
-      c.result.messages.push_back(fn + ": " + k.note);
-    }
-    k.launches = d.launch_count(fn);
+    PTXB_TRY(WorkerOutcome o, record_function(c, i, functions[i]));
+    KernelAudit k = kernel_from(functions[i], o, loaded, c.listing);
+    if (!k.recorded) c.result.messages.push_back(functions[i] + ": " + k.note);
+    k.launches = d.launch_count(functions[i]);
     c.result.kernels.push_back(std::move(k));
   }
   return {};

@@ -27,6 +27,8 @@
 
 namespace ptxbench::audit {
 
+struct WorkerOutcome;  // worker_client.h
+
 enum class RouteChoice { automatic, cupti, ncu };
 std::optional<RouteChoice> route_choice_from_string(std::string_view s);  // auto|cupti|ncu
 
@@ -51,6 +53,8 @@ class Auditor {
  private:
   struct Context;
   Status cupti_route(Context& c);
+  // The SASS-metrics worker run(s) for launched function `index` (its records, if any).
+  Result<WorkerOutcome> record_function(Context& c, std::size_t index, const std::string& fn);
   Status ncu_route(Context& c);
   void static_only(Context& c, const std::string& why);
   Result<std::vector<compile::SassFunction>> listing_of(const std::filesystem::path& binary);

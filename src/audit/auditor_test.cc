@@ -46,14 +46,17 @@ class FakeRunner : public ProcessRunner {
       const std::string out = arg_after(a, "--out") + "/result.json";
       if (worker == Worker::no_gpu) {
         r.exit_code = 127;
-        r.stderr_text = "error while loading shared libraries: libcuda.so.1: cannot open shared object file";
+        r.stderr_text =
+            "error while loading shared libraries: libcuda.so.1: cannot open shared object file";
       } else if (worker == Worker::permission) {
-        std::ofstream(out) << R"j({"cupti_error":"cuptiProfilerInitialize failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)","cupti_error_kind":"permission"})j";
+        std::ofstream(out)
+            << R"j({"cupti_error":"cuptiProfilerInitialize failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)","cupti_error_kind":"permission"})j";
         r.exit_code = 3;
       } else if (worker == Worker::second_unrecorded) {
         // discovery saw two functions; the sass runs bring records for the first only
-        std::ofstream(out) << testdata(modes.back() == "discover" ? "cupti_discover_two_kernels_gemm.json"
-                                                                 : "cupti_two_kernels_gemm.json");
+        std::ofstream(out) << testdata(modes.back() == "discover"
+                                           ? "cupti_discover_two_kernels_gemm.json"
+                                           : "cupti_two_kernels_gemm.json");
       } else {
         std::ofstream(out) << testdata("cupti_reference_gemm.json");
       }
@@ -67,7 +70,8 @@ class FakeRunner : public ProcessRunner {
 class AuditorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* v : {"PTXBENCH_CUOBJDUMP", "PTXBENCH_NVDISASM", "PTXBENCH_NCU", "PTXBENCH_AUDIT_WORKER"})
+    for (const char* v :
+         {"PTXBENCH_CUOBJDUMP", "PTXBENCH_NVDISASM", "PTXBENCH_NCU", "PTXBENCH_AUDIT_WORKER"})
       setenv(v, "/bin/true", 1);  // found and executable; the fake runner answers for them
     auto t = task::load_task_by_name(paths_, "gemm_n7168_k5120");
     ASSERT_TRUE(t.ok());
@@ -144,7 +148,8 @@ TEST_F(AuditorTest, AKernelCuptiCouldNotRecordSendsAutoToNcu) {
   EXPECT_EQ(r->route, Route::ncu);
   EXPECT_EQ(runner_.ncu_calls, 1);
   bool said = false;
-  for (const auto& m : r->messages) said = said || m.find("not recorded by CUPTI") != std::string::npos;
+  for (const auto& m : r->messages)
+    said = said || m.find("not recorded by CUPTI") != std::string::npos;
   EXPECT_TRUE(said);
 }
 

@@ -45,7 +45,9 @@ task::TaskSpec gemm_task() {
   return *t;
 }
 
-double task_flops_m1000() { return 2.0 * 1000 * 7168 * 5120; }
+double task_flops_m1000() {
+  return 2.0 * 1000 * 7168 * 5120;
+}
 
 TEST(Join, SumsTheTwoMetricRecordsOfEachPc) {
   auto records = records_by_function(testdata_json("cupti_reference_gemm.json"));

@@ -56,7 +56,8 @@ std::optional<MmaShape> mma_shape(std::string_view opcode) {
 }
 
 double mma_flops_from_threads(const MmaShape& s, std::uint64_t thread_pred_on) {
-  return static_cast<double>(thread_pred_on) / s.threads_per_instruction * s.flops_per_instruction();
+  return static_cast<double>(thread_pred_on) / s.threads_per_instruction *
+         s.flops_per_instruction();
 }
 
 double mma_flops_from_warps(const MmaShape& s, std::uint64_t warp_executed) {

@@ -79,7 +79,8 @@ Result<std::map<std::string, std::uint64_t>> parse_opcode_instances(std::string_
   if (open == std::string_view::npos) return out;  // a total with no instance (all zero)
   auto close = text.rfind(')');
   if (close == std::string_view::npos || close < open)
-    return make_error("ncu per-opcode value without a closing ')': " + std::string(text.substr(0, 80)));
+    return make_error("ncu per-opcode value without a closing ')': " +
+                      std::string(text.substr(0, 80)));
   for (const auto& item : split(text.substr(open + 1, close - open - 1), ';')) {
     auto colon = item.rfind(':');
     double v = 0;
@@ -147,7 +148,8 @@ Result<std::vector<NcuSourceKernel>> parse_ncu_source(std::string_view csv) {
     r.text = cell(row, column(header, "Source"));
     r.warp_executed = count_cell(row, column(header, "Instructions Executed"));
     r.thread_executed = count_cell(row, column(header, "Thread Instructions Executed"));
-    r.thread_pred_on = count_cell(row, column(header, "Predicated-On Thread Instructions Executed"));
+    r.thread_pred_on =
+        count_cell(row, column(header, "Predicated-On Thread Instructions Executed"));
     out.back().rows.push_back(std::move(r));
   }
   if (out.empty()) return make_error("ncu source CSV holds no kernel");

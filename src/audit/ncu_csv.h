@@ -20,15 +20,14 @@
 
 namespace ptxbench::audit {
 
-inline constexpr std::string_view kNcuWarpPerOpcode = "sass__inst_executed_per_opcode_with_modifier_all";
+inline constexpr std::string_view kNcuWarpPerOpcode =
+    "sass__inst_executed_per_opcode_with_modifier_all";
 inline constexpr std::string_view kNcuThreadPerOpcode =
     "sass__thread_inst_executed_true_per_opcode_with_modifier_all";
 // Unpatched hardware counters that corroborate the patched counts (.sum is read).
 inline constexpr std::string_view kNcuCorroborating[] = {
-    "sm__inst_executed_pipe_tensor_op_gmma",
-    "smsp__inst_executed_op_tma_ld_pred_on_any",
-    "smsp__inst_executed_op_tma_st_pred_on_any",
-    "smsp__inst_executed_op_ldsm_pred_on_any",
+    "sm__inst_executed_pipe_tensor_op_gmma",          "smsp__inst_executed_op_tma_ld_pred_on_any",
+    "smsp__inst_executed_op_tma_st_pred_on_any",      "smsp__inst_executed_op_ldsm_pred_on_any",
     "smsp__inst_executed_op_shared_stsm_pred_on_any",
 };
 

@@ -52,9 +52,20 @@ Status Auditor::ncu_route(Context& c) {
   std::filesystem::create_directories(run.out_dir, ec);
   ProcessSpec spec;
   // The worker fills each input with one kernel launch before the candidate runs: skip them.
-  spec.argv = {ncu->string(), "--clock-control", "none", "--print-kernel-base", "mangled",
-               "--launch-skip", std::to_string(c.task->inputs.size()), "--metrics", ncu_metrics(),
-               "--print-metric-instances", "details", "--csv", "--page", "raw"};
+  spec.argv = {ncu->string(),
+               "--clock-control",
+               "none",
+               "--print-kernel-base",
+               "mangled",
+               "--launch-skip",
+               std::to_string(c.task->inputs.size()),
+               "--metrics",
+               ncu_metrics(),
+               "--print-metric-instances",
+               "details",
+               "--csv",
+               "--page",
+               "raw"};
   for (auto& a : worker_argv(c.worker, run)) spec.argv.push_back(a);
   spec.limits.wall = c.options.ncu_timeout;
   spec.limits.output_cap_bytes = std::size_t{64} << 20;
@@ -62,10 +73,13 @@ Status Auditor::ncu_route(Context& c) {
   PTXB_TRY(ProcessResult pr, runner_.run(spec));
   const std::string all = pr.stdout_text + pr.stderr_text;
   if (all.find("ERR_NVGPUCTRPERM") != std::string::npos)
-    return make_error("Nsight Compute may not read the GPU performance counters", profiling_permission_hint());
+    return make_error("Nsight Compute may not read the GPU performance counters",
+                      profiling_permission_hint());
   if (all.find("No kernels were profiled") != std::string::npos || !pr.succeeded()) {
-    const std::string tail = std::string(trim(pr.stderr_text + "\n" + pr.stdout_text)).substr(0, 600);
-    if (tail.find("cudaErrorNoDevice") != std::string::npos || tail.find("No CUDA") != std::string::npos) {
+    const std::string tail =
+        std::string(trim(pr.stderr_text + "\n" + pr.stdout_text)).substr(0, 600);
+    if (tail.find("cudaErrorNoDevice") != std::string::npos ||
+        tail.find("No CUDA") != std::string::npos) {
       static_only(c, "no usable GPU (ncu: " + tail + ")");
       return {};
     }

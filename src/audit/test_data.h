@@ -17,6 +17,8 @@ inline std::string testdata(const std::string& name) {
   return text.ok() ? *text : std::string{};
 }
 
-inline Json testdata_json(const std::string& name) { return Json::parse(testdata(name)); }
+inline Json testdata_json(const std::string& name) {
+  return Json::parse(testdata(name));
+}
 
 }  // namespace ptxbench::audit::testing

@@ -26,8 +26,8 @@ double launch_scale(const KernelAudit& k) {
 
 std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunction>& listing,
                                             const std::vector<KernelAudit>& kernels,
-                                            std::string_view arch,
-                                            const task::ArchTargets* targets, bool runtime_run) {
+                                            std::string_view arch, const task::ArchTargets* targets,
+                                            bool runtime_run) {
   std::vector<FamilyResult> out;
   for (const auto& fam : task::instruction_families()) {
     if (!exists_on(fam, arch)) continue;
@@ -63,8 +63,8 @@ std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunct
   return out;
 }
 
-Coverage compute_coverage(const std::vector<KernelAudit>& kernels,
-                          const task::ArchTargets* targets, double task_flops) {
+Coverage compute_coverage(const std::vector<KernelAudit>& kernels, const task::ArchTargets* targets,
+                          double task_flops) {
   Coverage c;
   c.task_flops = task_flops;
   bool unshaped_target = false;
@@ -91,8 +91,9 @@ Coverage compute_coverage(const std::vector<KernelAudit>& kernels,
     }
   }
   if (unshaped_target) {
-    c.note = "the target MMA opcodes carry no shape in SASS (tcgen05 keeps it in the instruction "
-             "descriptor), so their FLOPs cannot be counted";
+    c.note =
+        "the target MMA opcodes carry no shape in SASS (tcgen05 keeps it in the instruction "
+        "descriptor), so their FLOPs cannot be counted";
     return c;
   }
   if (task_flops <= 0) {
@@ -101,7 +102,8 @@ Coverage compute_coverage(const std::vector<KernelAudit>& kernels,
   }
   c.available = true;
   c.ratio = c.target_tensor_flops / task_flops;
-  if (scaled) c.note = "counts of functions launched several times per call were recorded once and scaled";
+  if (scaled)
+    c.note = "counts of functions launched several times per call were recorded once and scaled";
   return c;
 }
 
@@ -117,9 +119,8 @@ void apply_instruction_metric(AuditResult& r) {
     if (f && f->verdict == Verdict::executed) ++executed;
     if (f && f->verdict == Verdict::present_not_audited) ++unknown;
   }
-  r.instruction_metric_passed = r.rule == "all"
-                                    ? executed == static_cast<int>(r.target_families.size())
-                                    : executed > 0;
+  r.instruction_metric_passed =
+      r.rule == "all" ? executed == static_cast<int>(r.target_families.size()) : executed > 0;
   // A failure that rests on families nobody could count is no verdict.
   if (!r.instruction_metric_passed && unknown > 0) r.instruction_metric_evaluated = false;
 }

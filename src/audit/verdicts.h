@@ -16,13 +16,13 @@ namespace ptxbench::audit {
 // the kernels' rows; execution from predicated-on thread counts > 0.
 std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunction>& listing,
                                             const std::vector<KernelAudit>& kernels,
-                                            std::string_view arch,
-                                            const task::ArchTargets* targets, bool runtime_run);
+                                            std::string_view arch, const task::ArchTargets* targets,
+                                            bool runtime_run);
 
 // FLOPs of executed MMA opcodes of the target tensor-math families over `task_flops`.
 // A kernel launched n times per call but recorded once (CUPTI) is counted n times.
-Coverage compute_coverage(const std::vector<KernelAudit>& kernels,
-                          const task::ArchTargets* targets, double task_flops);
+Coverage compute_coverage(const std::vector<KernelAudit>& kernels, const task::ArchTargets* targets,
+                          double task_flops);
 
 // Sets instruction_metric_evaluated/passed from families, target_families and rule;
 // not evaluated when it would fail only for lack of counts (present_not_audited).

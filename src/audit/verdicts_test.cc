@@ -27,7 +27,8 @@ const FamilyResult& fam(const std::vector<FamilyResult>& v, const std::string& n
 
 TEST(Verdicts, ExecutedPresentAbsent) {
   auto t = targets({"wgmma", "tma"});
-  auto k = kernel({{"HGMMA.64x64x16.F32.BF16", 2, 8, 256}, {"UTMALDG.2D", 1, 4, 0}, {"FFMA", 9, 9, 9}});
+  auto k =
+      kernel({{"HGMMA.64x64x16.F32.BF16", 2, 8, 256}, {"UTMALDG.2D", 1, 4, 0}, {"FFMA", 9, 9, 9}});
   auto v = evaluate_families({}, {k}, "sm_90a", &t, true);
   EXPECT_EQ(fam(v, "wgmma").verdict, Verdict::executed);
   EXPECT_EQ(fam(v, "tma").verdict, Verdict::present_not_executed);
@@ -39,14 +40,16 @@ TEST(Verdicts, ExecutedPresentAbsent) {
 
 TEST(Verdicts, StaticOnlyIsNotAudited) {
   auto t = targets({"wgmma"});
-  auto v = evaluate_families({}, {kernel({{"HGMMA.64x64x16.F32.BF16", 2, 0, 0}}, false)}, "sm_90a", &t, false);
+  auto v = evaluate_families({}, {kernel({{"HGMMA.64x64x16.F32.BF16", 2, 0, 0}}, false)}, "sm_90a",
+                             &t, false);
   EXPECT_EQ(fam(v, "wgmma").verdict, Verdict::present_not_audited);
 }
 
 TEST(Verdicts, AFunctionWithoutRecordsIsNotCalledUnexecuted) {
   auto t = targets({"wgmma"});
-  auto v = evaluate_families({}, {kernel({{"FFMA", 1, 1, 32}}), kernel({{"HGMMA.64x64x16.F32.BF16", 1, 0, 0}}, false)},
-                             "sm_90a", &t, true);
+  auto v = evaluate_families(
+      {}, {kernel({{"FFMA", 1, 1, 32}}), kernel({{"HGMMA.64x64x16.F32.BF16", 1, 0, 0}}, false)},
+      "sm_90a", &t, true);
   EXPECT_EQ(fam(v, "wgmma").verdict, Verdict::present_not_audited);
 }
 

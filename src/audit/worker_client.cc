@@ -15,7 +15,9 @@ std::filesystem::path audit_worker_path(const Paths& paths) {
 
 std::vector<std::string> tensor_args(const task::TaskSpec& t, const task::Workload& w) {
   auto one = [&](const task::TensorSpec& s, const char* role) {
-    std::string d = s.dtype == task::DType::fp32 ? "fp32" : s.dtype == task::DType::fp16 ? "fp16" : "bf16";
+    std::string d = s.dtype == task::DType::fp32   ? "fp32"
+                    : s.dtype == task::DType::fp16 ? "fp16"
+                                                   : "bf16";
     std::vector<std::string> dims;
     for (auto v : t.shape_of(s, w)) dims.push_back(std::to_string(v));
     return std::string(role) + ":" + d + ":" + join(dims, "x");
@@ -27,8 +29,15 @@ std::vector<std::string> tensor_args(const task::TaskSpec& t, const task::Worklo
 }
 
 std::vector<std::string> worker_argv(const std::filesystem::path& worker, const WorkerCall& c) {
-  std::vector<std::string> a = {worker.string(), "--mode", c.mode, "--so", c.so.string(),
-                                "--out", c.out_dir.string(), "--seed", std::to_string(c.seed)};
+  std::vector<std::string> a = {worker.string(),
+                                "--mode",
+                                c.mode,
+                                "--so",
+                                c.so.string(),
+                                "--out",
+                                c.out_dir.string(),
+                                "--seed",
+                                std::to_string(c.seed)};
   for (const auto& t : c.tensors) {
     a.push_back("--tensor");
     a.push_back(t);
@@ -77,7 +86,8 @@ int WorkerOutcome::launch_count(const std::string& function) const {
   return n;
 }
 
-std::vector<std::filesystem::path> WorkerOutcome::cubins(const std::filesystem::path& out_dir) const {
+std::vector<std::filesystem::path> WorkerOutcome::cubins(
+    const std::filesystem::path& out_dir) const {
   std::vector<std::filesystem::path> out;
   if (result.is_object() && result.contains("modules"))
     for (const auto& m : result["modules"]) out.push_back(out_dir / m.value("file", std::string{}));
@@ -88,7 +98,8 @@ std::string WorkerOutcome::describe() const {
   std::string s = "audit worker " + process_end;
   if (!cupti_error().empty()) s += "; CUPTI: " + cupti_error();
   if (!candidate_error().empty()) s += "; candidate: " + candidate_error();
-  if (!result.is_object() && !stderr_text.empty()) s += "; " + std::string(trim(stderr_text)).substr(0, 400);
+  if (!result.is_object() && !stderr_text.empty())
+    s += "; " + std::string(trim(stderr_text)).substr(0, 400);
   return s;
 }
 

@@ -32,7 +32,8 @@ int run_audit(const AuditArgs& a, Context& ctx) {
   auto route = audit::route_choice_from_string(a.route);
   if (!route) return fail(exit_code::bad_input, "--route must be auto, cupti or ncu");
   if (!task::is_known_arch(a.arch))
-    return fail(exit_code::bad_input, "unknown architecture '" + a.arch + "' (use sm_90a or sm_100a)");
+    return fail(exit_code::bad_input,
+                "unknown architecture '" + a.arch + "' (use sm_90a or sm_100a)");
   auto source = read_file(a.file);
   if (!source.ok()) return fail(exit_code::bad_input, source.error().to_string());
   auto spec = task::load_task_by_name(ctx.paths, a.task);
@@ -70,12 +71,15 @@ int run_audit(const AuditArgs& a, Context& ctx) {
 void attach_audit(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<AuditArgs>();
   sub.add_option("kernel", args->file, "the candidate .cu file")->required();
-  sub.add_option("--task", args->task, "the task the kernel implements (ptxbench tasks)")->required();
-  sub.add_option("--arch", args->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")->capture_default_str();
+  sub.add_option("--task", args->task, "the task the kernel implements (ptxbench tasks)")
+      ->required();
+  sub.add_option("--arch", args->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")
+      ->capture_default_str();
   sub.add_option("--route", args->route,
                  "auto (CUPTI, Nsight Compute when CUPTI cannot profile), cupti or ncu")
       ->capture_default_str();
-  sub.add_option("--workload", args->workload, "the workload to run (default: the task's smallest)");
+  sub.add_option("--workload", args->workload,
+                 "the workload to run (default: the task's smallest)");
   sub.add_option("--seed", args->seed, "input seed")->capture_default_str();
   sub.add_flag("--json", args->json, "print the result as JSON");
   sub.callback([args, &ctx] { ctx.exit_code = run_audit(*args, ctx); });

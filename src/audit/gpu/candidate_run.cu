@@ -1,5 +1,3 @@
-#include "audit/gpu/candidate_run.h"
-
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <dlpack/dlpack.h>
@@ -7,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "audit/gpu/candidate_run.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/element_rule.h"
 #include "eval/gpu/rng.h"
@@ -18,7 +17,8 @@ __global__ void fill_normal(void* out, long long n, int bf16, unsigned long long
                             unsigned long long tensor) {
   for (long long i = blockIdx.x * 1ll * blockDim.x + threadIdx.x; i < n;
        i += 1ll * gridDim.x * blockDim.x) {
-    float v = gpu::random_value(seed, tensor, static_cast<std::uint64_t>(i), gpu::Distribution::normal);
+    float v =
+        gpu::random_value(seed, tensor, static_cast<std::uint64_t>(i), gpu::Distribution::normal);
     if (bf16)
       static_cast<std::uint16_t*>(out)[i] = gpu::float_to_bf16_bits(v);
     else
@@ -26,7 +26,9 @@ __global__ void fill_normal(void* out, long long n, int bf16, unsigned long long
   }
 }
 
-int bytes_of(const std::string& dtype) { return dtype == "fp32" ? 4 : 2; }
+int bytes_of(const std::string& dtype) {
+  return dtype == "fp32" ? 4 : 2;
+}
 
 DLDataType dl_type(const std::string& dtype) {
   if (dtype == "fp32") return {kDLFloat, 32, 1};
@@ -40,28 +42,39 @@ using S = cudaStream_t;
 void call_entry(void* f, std::vector<DLTensor>& t, S s) {
   auto a = [&](int i) { return &t[i]; };
   switch (t.size()) {
-    case 1: reinterpret_cast<void (*)(P, S)>(f)(a(0), s); return;
-    case 2: reinterpret_cast<void (*)(P, P, S)>(f)(a(0), a(1), s); return;
-    case 3: reinterpret_cast<void (*)(P, P, P, S)>(f)(a(0), a(1), a(2), s); return;
-    case 4: reinterpret_cast<void (*)(P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), s); return;
-    case 5: reinterpret_cast<void (*)(P, P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), a(4), s); return;
+    case 1:
+      reinterpret_cast<void (*)(P, S)>(f)(a(0), s);
+      return;
+    case 2:
+      reinterpret_cast<void (*)(P, P, S)>(f)(a(0), a(1), s);
+      return;
+    case 3:
+      reinterpret_cast<void (*)(P, P, P, S)>(f)(a(0), a(1), a(2), s);
+      return;
+    case 4:
+      reinterpret_cast<void (*)(P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), s);
+      return;
+    case 5:
+      reinterpret_cast<void (*)(P, P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), a(4), s);
+      return;
     case 6:
       reinterpret_cast<void (*)(P, P, P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), a(4), a(5), s);
       return;
     case 7:
-      reinterpret_cast<void (*)(P, P, P, P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), a(4), a(5), a(6), s);
+      reinterpret_cast<void (*)(P, P, P, P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), a(4), a(5),
+                                                            a(6), s);
       return;
     case 8:
-      reinterpret_cast<void (*)(P, P, P, P, P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), a(4), a(5), a(6),
-                                                              a(7), s);
+      reinterpret_cast<void (*)(P, P, P, P, P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), a(4), a(5),
+                                                               a(6), a(7), s);
       return;
     case 9:
-      reinterpret_cast<void (*)(P, P, P, P, P, P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), a(4), a(5),
-                                                                 a(6), a(7), a(8), s);
+      reinterpret_cast<void (*)(P, P, P, P, P, P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), a(4),
+                                                                  a(5), a(6), a(7), a(8), s);
       return;
     case 10:
-      reinterpret_cast<void (*)(P, P, P, P, P, P, P, P, P, P, S)>(f)(a(0), a(1), a(2), a(3), a(4), a(5),
-                                                                    a(6), a(7), a(8), a(9), s);
+      reinterpret_cast<void (*)(P, P, P, P, P, P, P, P, P, P, S)>(f)(
+          a(0), a(1), a(2), a(3), a(4), a(5), a(6), a(7), a(8), a(9), s);
       return;
     default:
       throw std::runtime_error("ptxbench_launch with " + std::to_string(t.size()) +

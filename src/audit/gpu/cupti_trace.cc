@@ -1,7 +1,5 @@
 #include "audit/gpu/cupti_trace.h"
 
-#include "audit/gpu/launch_capture.h"
-
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_profiler_target.h>
@@ -12,6 +10,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+
+#include "audit/gpu/launch_capture.h"
 
 namespace ptxbench::audit::worker {
 namespace {
@@ -117,7 +117,8 @@ bool is_launch(const CUpti_CallbackData* cb) {
          std::strncmp(cb->functionName, "cuLaunch", 8) == 0;
 }
 
-void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                       const void* data) {
   State& s = state();
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
@@ -141,7 +142,8 @@ std::uint64_t metric_id(const char* chip, const char* name) {
 
 void flush_records() {
   State& s = state();
-  CUpti_SassMetricsGetDataProperties_Params dp{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+  CUpti_SassMetricsGetDataProperties_Params dp{
+      CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
   dp.ctx = s.ctx;
   if (!ok(cuptiSassMetricsGetDataProperties(&dp), "cuptiSassMetricsGetDataProperties")) return;
   if (dp.numOfPatchedInstructionRecords == 0) return;
@@ -179,9 +181,11 @@ void flush_records() {
 bool trace_start(const TraceOptions& options, std::string& error) {
   State& s = state();
   s.options = options;
-  CUptiResult r = cuptiSubscribe(&s.subscriber, reinterpret_cast<CUpti_CallbackFunc>(callback), nullptr);
+  CUptiResult r =
+      cuptiSubscribe(&s.subscriber, reinterpret_cast<CUpti_CallbackFunc>(callback), nullptr);
   if (r == CUPTI_SUCCESS)
-    r = cuptiEnableCallback(1, s.subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
+    r = cuptiEnableCallback(1, s.subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                            CUPTI_CBID_RESOURCE_MODULE_LOADED);
   if (r == CUPTI_SUCCESS) r = cuptiEnableDomain(1, s.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
   if (r == CUPTI_SUCCESS) r = cuptiEnableDomain(1, s.subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
   if (r != CUPTI_SUCCESS) {
@@ -238,7 +242,8 @@ bool trace_replay() {
   State& s = state();
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   if (!s.captured.have) {
-    s.report.replay_error = s.captured.error.empty() ? "the target kernel was not launched" : s.captured.error;
+    s.report.replay_error =
+        s.captured.error.empty() ? "the target kernel was not launched" : s.captured.error;
     return false;
   }
   CUcontext ctx = nullptr;

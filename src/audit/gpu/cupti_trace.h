@@ -30,14 +30,14 @@ struct SassRecord {
   std::string function;
   std::uint32_t pc_offset = 0;
   std::uint32_t cubin_crc = 0;
-  std::uint64_t inst_executed = 0;         // warp-level
-  std::uint64_t thread_inst_pred_on = 0;   // threads with the predicate true
+  std::uint64_t inst_executed = 0;        // warp-level
+  std::uint64_t thread_inst_pred_on = 0;  // threads with the predicate true
 };
 
 struct TraceOptions {
   std::string out_dir;
-  bool sass = false;           // collect SASS metrics
-  std::string target;          // function to enable for ("" = the first launch)
+  bool sass = false;   // collect SASS metrics
+  std::string target;  // function to enable for ("" = the first launch)
   bool enable_at_launch = true;
   bool lazy_patching = true;
   bool replay = false;  // capture the target's launch; trace_replay() launches it again
@@ -49,11 +49,11 @@ struct TraceReport {
   std::vector<SassRecord> records;
   std::string chip;
   bool sass_enabled = false;
-  std::string enabled_for;       // the launch that was recorded
+  std::string enabled_for;  // the launch that was recorded
   std::uint64_t dropped_records = 0;
-  std::string error;             // first CUPTI failure, "" when none
-  std::string error_kind;        // "permission" | "unsupported" | "cupti"
-  std::string replay_error;      // replay mode: why the target was not replayed
+  std::string error;         // first CUPTI failure, "" when none
+  std::string error_kind;    // "permission" | "unsupported" | "cupti"
+  std::string replay_error;  // replay mode: why the target was not replayed
 };
 
 // Subscribes the callbacks; call before the CUDA context exists.

@@ -40,8 +40,8 @@ bool runtime_function(const void* func, CapturedLaunch& out) {
 
 }  // namespace
 
-void capture_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData* cb,
-                    CapturedLaunch& out) {
+void capture_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                    const CUpti_CallbackData* cb, CapturedLaunch& out) {
   out = CapturedLaunch{};
   const void* p = cb->functionParams;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
@@ -49,8 +49,8 @@ void capture_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CU
        cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000)) {
     const auto* a = static_cast<const cudaLaunchKernel_v7000_params*>(p);
     if (!runtime_function(a->func, out)) return;
-    set_dims(out, a->gridDim.x, a->gridDim.y, a->gridDim.z, a->blockDim.x, a->blockDim.y, a->blockDim.z,
-             static_cast<unsigned>(a->sharedMem));
+    set_dims(out, a->gridDim.x, a->gridDim.y, a->gridDim.z, a->blockDim.x, a->blockDim.y,
+             a->blockDim.z, static_cast<unsigned>(a->sharedMem));
     copy_params(a->args, out);
   } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
              (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060 ||
@@ -58,21 +58,25 @@ void capture_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CU
     const auto* a = static_cast<const cudaLaunchKernelExC_v11060_params*>(p);
     if (!runtime_function(a->func, out)) return;
     const cudaLaunchConfig_t* c = a->config;
-    set_dims(out, c->gridDim.x, c->gridDim.y, c->gridDim.z, c->blockDim.x, c->blockDim.y, c->blockDim.z,
-             static_cast<unsigned>(c->dynamicSmemBytes));
-    static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute), "launch attribute layouts differ");
+    set_dims(out, c->gridDim.x, c->gridDim.y, c->gridDim.z, c->blockDim.x, c->blockDim.y,
+             c->blockDim.z, static_cast<unsigned>(c->dynamicSmemBytes));
+    static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute),
+                  "launch attribute layouts differ");
     out.attributes.resize(c->numAttrs);
-    if (c->numAttrs) std::memcpy(out.attributes.data(), c->attrs, c->numAttrs * sizeof(CUlaunchAttribute));
+    if (c->numAttrs)
+      std::memcpy(out.attributes.data(), c->attrs, c->numAttrs * sizeof(CUlaunchAttribute));
     copy_params(a->args, out);
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-             (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz)) {
+             (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
+              cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz)) {
     const auto* a = static_cast<const cuLaunchKernel_params*>(p);
     out.function = a->f;
     set_dims(out, a->gridDimX, a->gridDimY, a->gridDimZ, a->blockDimX, a->blockDimY, a->blockDimZ,
              a->sharedMemBytes);
     copy_params(a->kernelParams, out);
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-             (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz)) {
+             (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+              cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz)) {
     const auto* a = static_cast<const cuLaunchKernelEx_params*>(p);
     out.function = a->f;
     const CUlaunchConfig* c = a->config;
@@ -81,14 +85,16 @@ void capture_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CU
     out.attributes.assign(c->attrs, c->attrs + c->numAttrs);
     copy_params(a->kernelParams, out);
   } else {
-    out.error = std::string("replay does not support launches through ") + (cb->functionName ? cb->functionName : "?");
+    out.error = std::string("replay does not support launches through ") +
+                (cb->functionName ? cb->functionName : "?");
   }
 }
 
 std::string replay_launch(const CapturedLaunch& c) {
   if (!c.have) return c.error.empty() ? "the kernel's launch was not captured" : c.error;
   CUstream stream = nullptr;
-  if (cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) return "cuStreamCreate failed";
+  if (cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+    return "cuStreamCreate failed";
   std::vector<void*> args;
   std::vector<std::vector<char>> params = c.params;  // the launch reads them through pointers
   for (auto& p : params) args.push_back(p.data());

@@ -29,8 +29,8 @@ struct CapturedLaunch {
 };
 
 // From a runtime/driver launch callback at API_ENTER.
-void capture_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData* cb,
-                    CapturedLaunch& out);
+void capture_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                    const CUpti_CallbackData* cb, CapturedLaunch& out);
 
 // Launches the captured kernel once on a new stream and waits; "" or what failed.
 std::string replay_launch(const CapturedLaunch& c);

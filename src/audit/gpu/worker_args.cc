@@ -57,7 +57,8 @@ std::string parse_worker_args(int argc, char** argv, WorkerArgs& out) {
       out.enable_at = v;
     } else if (a == "--tensor") {
       TensorArg t;
-      if (!parse_tensor_arg(v, t)) return "bad --tensor '" + v + "' (want in|out:bf16|fp16|fp32:DxDxD)";
+      if (!parse_tensor_arg(v, t))
+        return "bad --tensor '" + v + "' (want in|out:bf16|fp16|fp32:DxDxD)";
       out.tensors.push_back(t);
     } else {
       return "unknown option " + a;

@@ -27,7 +27,7 @@ struct WorkerArgs {
   std::string out_dir;
   std::vector<TensorArg> tensors;  // inputs then outputs, in the entry point's order
   std::uint64_t seed = 1;
-  std::string kernel;              // sass: the function to audit (mangled name)
+  std::string kernel;  // sass: the function to audit (mangled name)
   // sass: enable in the target's launch callback ("launch": works for the first kernel
   // launched), before the call ("start"), or capture the target's launch and launch it
   // again alone after the call returned ("replay": for any later kernel).

@@ -34,9 +34,11 @@ ordered_json report_json(const w::WorkerArgs& args, const w::TraceReport& r) {
   j["cupti_error_kind"] = r.error_kind;
   j["replay_error"] = r.replay_error;
   j["modules"] = ordered_json::array();
-  for (const auto& m : r.modules) j["modules"].push_back({{"id", m.id}, {"file", m.file}, {"bytes", m.bytes}});
+  for (const auto& m : r.modules)
+    j["modules"].push_back({{"id", m.id}, {"file", m.file}, {"bytes", m.bytes}});
   j["launches"] = ordered_json::array();
-  for (const auto& l : r.launches) j["launches"].push_back({{"function", l.function}, {"api", l.api}});
+  for (const auto& l : r.launches)
+    j["launches"].push_back({{"function", l.function}, {"api", l.api}});
   j["records"] = ordered_json::array();
   for (const auto& s : r.records)
     j["records"].push_back({{"function", s.function},
@@ -68,11 +70,13 @@ int main(int argc, char** argv) {
   setenv("CUDA_MODULE_LOADING", "EAGER", 1);  // whole cubins at load, before any launch
   const auto t0 = std::chrono::steady_clock::now();
   const bool use_cupti = args.mode != "run";
-  w::TraceOptions to{args.out_dir, args.mode == "sass", args.kernel, args.enable_at == "launch",
+  w::TraceOptions to{args.out_dir,       args.mode == "sass",
+                     args.kernel,        args.enable_at == "launch",
                      args.lazy_patching, args.enable_at == "replay"};
   std::string err;
   if (use_cupti && !w::trace_start(to, err)) {
-    return finish(args, {{"mode", args.mode}, {"cupti_error", err}, {"cupti_error_kind", "cupti"}}, 3);
+    return finish(args, {{"mode", args.mode}, {"cupti_error", err}, {"cupti_error_kind", "cupti"}},
+                  3);
   }
   w::CandidateRun run;
   ordered_json extra;
@@ -92,7 +96,8 @@ int main(int argc, char** argv) {
     extra["candidate_error"] = e.what();
     code = 4;
   }
-  ordered_json j = use_cupti ? report_json(args, w::trace_finish()) : ordered_json{{"mode", args.mode}};
+  ordered_json j =
+      use_cupti ? report_json(args, w::trace_finish()) : ordered_json{{"mode", args.mode}};
   if (code == 0 && use_cupti && !j["cupti_error"].get<std::string>().empty()) code = 3;
   for (auto& [k, v] : extra.items()) j[k] = v;
   j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -19,8 +19,8 @@
 #include "audit/auditor.h"
 #include "audit/format.h"
 #include "compile/compiler.h"
-#include "core/outcome.h"
 #include "core/fs.h"
+#include "core/outcome.h"
 #include "task/loader.h"
 
 namespace pa = ptxbench::audit;
@@ -71,8 +71,8 @@ std::string check(const Control& c, const pa::AuditResult& r) {
   }
   if (c.has_coverage && !(r.coverage.available && r.coverage.ratio >= c.lo - 1e-12 &&
                           r.coverage.ratio <= c.hi + 1e-12))
-    bad += "coverage " + std::to_string(r.coverage.ratio) + " outside [" + std::to_string(c.lo) + ", " +
-           std::to_string(c.hi) + "]; ";
+    bad += "coverage " + std::to_string(r.coverage.ratio) + " outside [" + std::to_string(c.lo) +
+           ", " + std::to_string(c.hi) + "]; ";
   return bad;
 }
 
@@ -83,9 +83,11 @@ std::string agree(const pa::AuditResult& a, const pa::AuditResult& b, std::strin
   std::string bad;
   for (const auto& f : a.families) {
     const pa::FamilyResult* g = b.family(f.name);
-    if (!g || g->verdict != f.verdict) bad += f.name + " verdict differs; ";
+    if (!g || g->verdict != f.verdict)
+      bad += f.name + " verdict differs; ";
     else if (g->thread_pred_on != f.thread_pred_on)
-      info += f.name + " " + std::to_string(f.thread_pred_on) + " vs " + std::to_string(g->thread_pred_on) + "; ";
+      info += f.name + " " + std::to_string(f.thread_pred_on) + " vs " +
+              std::to_string(g->thread_pred_on) + "; ";
   }
   const double x = a.coverage.ratio, y = b.coverage.ratio;
   if (std::fabs(x - y) > 1e-3 * std::max(x, y) + 1e-12) bad += "coverage differs; ";
@@ -94,7 +96,8 @@ std::string agree(const pa::AuditResult& a, const pa::AuditResult& b, std::strin
 
 std::string cell(const pa::AuditResult& r, const std::string& fam) {
   const pa::FamilyResult* f = r.family(fam);
-  return f ? std::string(pa::to_string(f->verdict)) + " (" + std::to_string(f->thread_pred_on) + ")" : "-";
+  return f ? std::string(pa::to_string(f->verdict)) + " (" + std::to_string(f->thread_pred_on) + ")"
+           : "-";
 }
 
 }  // namespace
@@ -104,9 +107,12 @@ int main(int argc, char** argv) {
   std::vector<fs::path> tomls;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--report" && i + 1 < argc) report_path = argv[++i];
-    else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
-    else tomls.emplace_back(a);
+    if (a == "--report" && i + 1 < argc)
+      report_path = argv[++i];
+    else if (a == "--json" && i + 1 < argc)
+      json_path = argv[++i];
+    else
+      tomls.emplace_back(a);
   }
   if (tomls.empty()) {
     std::cerr << "usage: audit_acceptance [--report R.md] [--json R.jsonl] CONTROLS.toml...\n";
@@ -140,8 +146,10 @@ int main(int argc, char** argv) {
         ++failures;
         continue;
       }
-      if (built->outcome != ptxbench::Outcome::passed) {  // the compile stage's verdict, not the audit's
-        std::cout << name << ": skipped, did not build (" << ptxbench::to_string(built->outcome) << ")\n";
+      if (built->outcome !=
+          ptxbench::Outcome::passed) {  // the compile stage's verdict, not the audit's
+        std::cout << name << ": skipped, did not build (" << ptxbench::to_string(built->outcome)
+                  << ")\n";
         md += "| " + name + " | - | skipped: the compile stage rejected it (" +
               std::string(ptxbench::to_string(built->outcome)) + ") |||||||\n";
         continue;
@@ -166,11 +174,12 @@ int main(int argc, char** argv) {
         std::snprintf(cov, sizeof cov, "%.4g", r->coverage.ratio);
         char sec[32];
         std::snprintf(sec, sizeof sec, "%.2f", r->seconds);
-        md += "| " + name + " | " + rn + " | " + cell(*r, "wgmma") + " | " + cell(*r, "tma") + " | " +
-              cell(*r, "stmatrix") + " | " + cov + " | " +
+        md += "| " + name + " | " + rn + " | " + cell(*r, "wgmma") + " | " + cell(*r, "tma") +
+              " | " + cell(*r, "stmatrix") + " | " + cov + " | " +
               (r->instruction_metric_passed ? "pass" : "fail") + " | " + sec + " | " +
               (bad.empty() ? "ok" : "MISMATCH: " + bad) + " |\n";
-        if (jsonl) jsonl << ptxbench::Json{{"control", name}, {"result", r->to_json()}}.dump() << "\n";
+        if (jsonl)
+          jsonl << ptxbench::Json{{"control", name}, {"result", r->to_json()}}.dump() << "\n";
         by_route.emplace(rn, std::move(*r));
       }
       if (by_route.size() == 2) {
@@ -184,7 +193,9 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::cout << "\n" << md << (failures ? "FAILED checks: " + std::to_string(failures) : "all checks passed") << "\n";
+  std::cout << "\n"
+            << md << (failures ? "FAILED checks: " + std::to_string(failures) : "all checks passed")
+            << "\n";
   if (!report_path.empty()) std::ofstream(report_path) << md;
   return failures ? 1 : 0;
 }
