@@ -1,11 +1,8 @@
 // ptxbench control (mha_with_lse_d128, sm_90a): side_stream_fwd.
-// Correct naive math, but launched on a non-blocking stream the kernel creates itself (once),
-// not on the stream it is given; the side stream waits for an event recorded on the given stream
-// (so it sees the current inputs), but the given stream never waits for the side stream: the
-// work escapes events recorded on the harness's stream.
+// Correct naive math, but launched on the per-thread default stream (cudaStreamPerThread: no
+// import needed, so the symbol allow-list cannot catch it), not on the stream it is given. The
+// harness's stream is non-blocking, so its events do not wait for this work.
 // Expected: outputs correct after a device-wide sync and the result flagged "side_stream".
-// Note: cudaStreamCreateWithFlags (and the event calls) are not on the contract's import allow-list, so a strict
-// import policy may stop it earlier (policy_violation).
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -78,16 +75,8 @@ __global__ void __launch_bounds__(128) naive_fwd(const __nv_bfloat16* q, const _
 }
 
 extern "C" void ptxbench_launch(const DLTensor* Q, const DLTensor* K, const DLTensor* V, DLTensor* O, DLTensor* LSE, cudaStream_t stream) {
-  static cudaStream_t side = nullptr;
-  static cudaEvent_t ready = nullptr;
-  if (side == nullptr) {
-    cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
-    cudaEventCreateWithFlags(&ready, cudaEventDisableTiming);
-  }
-  // Start after the harness's earlier work on `stream` (inputs written, outputs poisoned), so the
-  // values are right; but nothing on `stream` waits for this work.
-  cudaEventRecord(ready, stream);
-  cudaStreamWaitEvent(side, ready, 0);
+  (void)stream;  // BUG (deliberate): the given stream is ignored
+  cudaStream_t side = cudaStreamPerThread;
   const long long seq = Q->shape[2];
   const long long rows = Q->shape[0] * Q->shape[1] * seq;
   naive_fwd<<<static_cast<unsigned>((rows + 3) / 4), 128, 0, side>>>(

@@ -1,10 +1,10 @@
 // ptxbench control (gemm_n7168_k5120, sm_90a): side_stream.
-// Correct naive math, but launched on a stream the kernel creates itself (non-blocking, created
-// once), not on the stream it is given. Its work escapes events recorded on the harness's
-// stream: the event time is near zero while a device-synchronised host measurement sees the
-// real time. Expected: outputs correct (after a device-wide sync) and the result flagged
-// "side_stream". Note: cudaStreamCreateWithFlags is not on the contract's import allow-list,
-// so a strict import policy may stop it earlier (policy_violation).
+// Correct naive math, but launched on the per-thread default stream (cudaStreamPerThread, a
+// handle that needs no import, so the symbol allow-list cannot catch it), not on the stream it
+// is given. The harness's stream is non-blocking, so nothing orders the two: the work escapes
+// events recorded on the harness's stream. The event time is near zero while a
+// device-synchronised host measurement sees the real time. Expected: outputs correct (after a
+// device-wide sync) and the result flagged "side_stream".
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -66,8 +66,7 @@ __global__ void __launch_bounds__(256) naive_gemm(const __nv_bfloat16* A, const 
 extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,
                                 cudaStream_t stream) {
   (void)stream;  // BUG (deliberate): the given stream is ignored
-  static cudaStream_t side = nullptr;
-  if (side == nullptr) cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+  cudaStream_t side = cudaStreamPerThread;
   const int M = int(A->shape[0]), K = int(A->shape[1]), N = int(B->shape[0]);
   const dim3 grid((N + kTile - 1) / kTile, (M + kTile - 1) / kTile);
   naive_gemm<<<grid, 256, 0, side>>>(static_cast<const __nv_bfloat16*>(A->data),
