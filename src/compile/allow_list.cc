@@ -34,7 +34,8 @@ const std::set<std::string_view>& exact_allowed() {
       // libc / libstdc++ / libgcc basics.
       "memcpy", "memmove", "memset", "memcmp", "memchr", "strlen", "strcmp", "strncmp", "strchr",
       "strcpy", "strncpy", "malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign",
-      "abort", "__assert_fail", "__stack_chk_fail", "__errno_location", "__tls_get_addr",
+      // exit: nvcc's host-side stubs of non-inlined __device__ functions call exit(1).
+      "abort", "exit", "__assert_fail", "__stack_chk_fail", "__errno_location", "__tls_get_addr",
       "__gxx_personality_v0", "__dso_handle", "_ITM_deregisterTMCloneTable",
       "_ITM_registerTMCloneTable", "__gmon_start__",
       // printf family (debug output to stdout/stderr).
@@ -127,7 +128,7 @@ bool is_forbidden_export(std::string_view symbol) {
   if (s.size() > 2 && s.starts_with("cu") && std::isupper(static_cast<unsigned char>(s[2]))) return true;
   static const std::set<std::string_view> kLibc = {
       "clock_gettime", "gettimeofday", "clock", "time", "nanosleep", "usleep", "dlopen", "dlsym",
-      "dlclose", "dlmopen", "dlvsym", "fork", "exit", "_exit", "atexit", "pthread_create",
+      "dlclose", "dlmopen", "dlvsym", "fork", "exit", "_exit", "pthread_create",
       "malloc", "free", "calloc", "realloc", "memcpy", "memset", "memmove", "abort", "getenv"};
   return kLibc.count(s) > 0;
 }

@@ -83,6 +83,24 @@ Result<fs::path> move_if_exists(const fs::path& from, const fs::path& to) {
   return to;
 }
 
+// The verdicts derived from a built object: the symbol check against the current allow-list
+// and the census by the current families. Run after a build and again on every cache hit,
+// so a changed allow-list or family table never serves a stale verdict.
+Status judge(const task::TaskSpec& task, const std::string& listing, CompileResult& r) {
+  auto symbols = read_dynamic_symbols(r.shared_object);
+  if (!symbols.ok()) return make_error("cannot read the symbols of the built object: " + symbols.error().message);
+  SymbolCheck check = check_symbols(symbols->undefined, symbols->defined);
+  r.disallowed_symbols = check.disallowed_imports;
+  r.forbidden_exports = check.forbidden_exports;
+  r.symbol_reasons = check.reasons;
+  std::string tool = r.census.tool;
+  r.census = build_census(parse_sass(listing), r.arch, task.targets_for(r.arch));
+  r.census.tool = tool;
+  r.outcome = check.ok() ? Outcome::passed : Outcome::policy_violation;
+  r.summary = check.ok() ? passed_summary(r) : symbol_summary(check);
+  return {};
+}
+
 // With enforce_allow_list off, a build rejected only for its symbols counts as passed.
 void apply_allow_list_option(CompileResult& r, const CompileOptions& o) {
   if (o.enforce_allow_list || r.outcome != Outcome::policy_violation || !r.violations.empty() ||
@@ -169,6 +187,11 @@ Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_
   CompileCache cache(paths_.cache_dir / "compile");
   if (options.use_cache) {
     if (auto hit = cache.lookup(key); hit.ok()) {
+      if (!hit->shared_object.empty()) {
+        PTXB_TRY(std::string listing, read_file(hit->sass));
+        PTXB_TRY_STATUS(judge(task, listing, *hit));
+      }
+      hit->task = task.name;
       hit->cache_hit = true;
       hit->seconds = seconds_since(t0);
       apply_allow_list_option(*hit, options);
@@ -250,23 +273,12 @@ Status Compiler::analyse(const task::TaskSpec& task, const fs::path& dir, const 
   PTXB_TRY(fs::path ptx, move_if_exists(dir / "keep" / "kernel.ptx", dir / "kernel.ptx"));
   r.cubin = cubin.string();
 
-  auto symbols = parse_dynamic_symbols(bytes);
-  if (!symbols.ok()) return make_error("cannot read the symbols of the built object: " + symbols.error().message);
-  SymbolCheck check = check_symbols(symbols->undefined, symbols->defined);
-  r.disallowed_symbols = check.disallowed_imports;
-  r.forbidden_exports = check.forbidden_exports;
-  r.symbol_reasons = check.reasons;
-
   std::string tool;
   PTXB_TRY(std::string listing, disassemble(paths_, runner_, so, cubin, &tool));
   PTXB_TRY_STATUS(write_file_atomic(dir / "kernel.sass", listing));
   r.sass = (dir / "kernel.sass").string();
-  r.census = build_census(parse_sass(listing), r.arch, task.targets_for(r.arch));
   r.census.tool = tool;
-
-  r.outcome = check.ok() ? Outcome::passed : Outcome::policy_violation;
-  r.summary = check.ok() ? passed_summary(r) : symbol_summary(check);
-  return {};
+  return judge(task, listing, r);
 }
 
 }  // namespace ptxbench::compile

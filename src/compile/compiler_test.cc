@@ -95,6 +95,18 @@ TEST_F(CompilerTest, WgmmaTmaKernelHasHgmmaAndUtmaldgAndIsCached) {
   EXPECT_EQ(again->cache_key, r->cache_key);
   EXPECT_EQ(again->census.functions[0].by_base, f.by_base);
 
+  // A hit is judged for the task asked about (the key does not depend on the task).
+  task::TaskSpec other = gemm_task();
+  other.name = "other_task";
+  other.archs[0].families = {"setmaxnreg"};
+  Compiler c(paths_, runner_);
+  auto for_other = c.compile(other, kernel("sm90_wgmma_tma.cu"), CompileOptions{});
+  ASSERT_TRUE(for_other.ok());
+  EXPECT_TRUE(for_other->cache_hit);
+  EXPECT_EQ(for_other->task, "other_task");
+  EXPECT_EQ(for_other->census.target_families, std::vector<std::string>{"setmaxnreg"});
+  EXPECT_FALSE(for_other->census.targets_met);
+
   // A corrupted entry (truncated .so) is ignored and rebuilt; so is a partial one.
   { std::ofstream(r->shared_object, std::ios::trunc) << "garbage"; }
   auto rebuilt = compile(kernel("sm90_wgmma_tma.cu"));
