@@ -79,7 +79,8 @@ int run_prompt(const PromptArgs& a, Context& ctx) {
       "=== end: task {}, arch {}, context level '{}' (version {}, sha256 {}), {} fragments; "
       "~{} tokens (word/punctuation estimate; {} by chars/4) ===\n",
       t->name, a.arch, b->level, b->version, b->context_sha256.substr(0, 12), b->fragments.size(),
-      b->token_estimate, prompt::chars_per_4_estimate(b->system) + prompt::chars_per_4_estimate(b->user));
+      b->token_estimate,
+      prompt::chars_per_4_estimate(b->system) + prompt::chars_per_4_estimate(b->user));
   return exit_code::ok;
 }
 
@@ -88,8 +89,10 @@ int run_prompt(const PromptArgs& a, Context& ctx) {
 void attach_prompt(CLI::App& sub, Context& ctx) {
   auto a = std::make_shared<PromptArgs>();
   sub.add_option("task", a->task, "the task (ptxbench tasks lists them)");
-  sub.add_option("--arch", a->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")->capture_default_str();
-  sub.add_option("--context", a->level, "context level: none, reference, full (--levels lists them)")
+  sub.add_option("--arch", a->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")
+      ->capture_default_str();
+  sub.add_option("--context", a->level,
+                 "context level: none, reference, full (--levels lists them)")
       ->capture_default_str();
   sub.add_option("--speedup-target", a->speedup_target, "the speedup the prompt names as the goal")
       ->capture_default_str();

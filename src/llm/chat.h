@@ -11,7 +11,7 @@
 namespace ptxbench::llm {
 
 struct Message {
-  std::string role;       // "system" | "user" | "assistant"
+  std::string role;  // "system" | "user" | "assistant"
   std::string content;
   std::string reasoning;  // assistant only: reasoning content when the server returns it
 };
@@ -31,12 +31,13 @@ struct ChatReply {
   long prompt_tokens = 0;
   long completion_tokens = 0;
   double latency_s = 0;  // the successful attempt's request-to-reply time
-  int attempts = 1;  // including retries
+  int attempts = 1;      // including retries
   // Added by the HTTP client (OpenAIClient); other clients may leave them empty.
   long reasoning_tokens = 0;  // usage.completion_tokens_details.reasoning_tokens, when given
   double total_s = 0;         // wall time of complete(): every attempt plus the waits between
   std::string response_id;    // the server's "id"
-  std::vector<std::string> retry_log;  // one line per failed attempt: what failed, how long we waited
+  std::vector<std::string>
+      retry_log;  // one line per failed attempt: what failed, how long we waited
 };
 
 class ChatClient {

@@ -22,7 +22,8 @@ Status EndpointConfig::validate() const {
     return make_error("endpoint URL '" + base_url + "' is not http:// or https://",
                       "pass the server's OpenAI-compatible base URL, e.g. http://host:8000/v1");
   if (model.empty())
-    return make_error("no model id given", "pass --model with the id the server serves (GET /v1/models)");
+    return make_error("no model id given",
+                      "pass --model with the id the server serves (GET /v1/models)");
   if (max_attempts < 1) return make_error("max_attempts must be >= 1");
   if (request_timeout.count() <= 0) return make_error("request timeout must be positive");
   if (temperature < 0) return make_error("temperature must be >= 0");
@@ -32,8 +33,9 @@ Status EndpointConfig::validate() const {
   if (!api_key_env.empty()) {
     const char* key = std::getenv(api_key_env.c_str());
     if (key == nullptr || *key == '\0')
-      return make_error("environment variable " + api_key_env + " (the API key) is not set",
-                        "export " + api_key_env + "=<key>, or name no key variable for a local server");
+      return make_error(
+          "environment variable " + api_key_env + " (the API key) is not set",
+          "export " + api_key_env + "=<key>, or name no key variable for a local server");
   }
   for (const auto& h : extra_headers)
     if (h.find(':') == std::string::npos)

@@ -15,8 +15,8 @@
 namespace ptxbench::llm {
 
 struct EndpointConfig {
-  std::string base_url;     // e.g. "http://127.0.0.1:8000/v1"; POSTs go to {base_url}/chat/completions
-  std::string model;        // the server's model id, e.g. "Qwen/Qwen3-8B"
+  std::string base_url;  // e.g. "http://127.0.0.1:8000/v1"; POSTs go to {base_url}/chat/completions
+  std::string model;     // the server's model id, e.g. "Qwen/Qwen3-8B"
   std::string api_key_env;  // e.g. "OPENAI_API_KEY"; empty: send no Authorization header
 
   // Sampling defaults copied into requests by make_request().
@@ -24,7 +24,8 @@ struct EndpointConfig {
   double top_p = 1.0;
   int max_tokens = 16384;
 
-  std::chrono::milliseconds request_timeout{std::chrono::minutes(10)};  // one attempt, whole transfer
+  std::chrono::milliseconds request_timeout{
+      std::chrono::minutes(10)};  // one attempt, whole transfer
   std::chrono::milliseconds connect_timeout{std::chrono::seconds(20)};
 
   // Retries on 408, 429, 5xx, timeouts and connection errors; never on other 4xx or on a

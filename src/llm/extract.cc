@@ -47,7 +47,9 @@ std::string tag_of(std::string_view info) {
   return to_lower(info.substr(start, end - start));
 }
 
-bool blank(std::string_view s) { return trim(s).empty(); }
+bool blank(std::string_view s) {
+  return trim(s).empty();
+}
 
 }  // namespace
 
@@ -73,8 +75,7 @@ std::vector<CodeBlock> find_code_blocks(std::string_view reply) {
       b.code += '\n';
     }
     // An unclosed block swallowed a final empty "line" after the last '\n'.
-    if (!b.closed && !reply.empty() && reply.back() == '\n' && !b.code.empty())
-      b.code.pop_back();
+    if (!b.closed && !reply.empty() && reply.back() == '\n' && !b.code.empty()) b.code.pop_back();
     blocks.push_back(std::move(b));
     i = j;  // continue after the closing fence (or stop at the end)
   }

@@ -18,8 +18,8 @@
 namespace ptxbench::llm {
 
 struct CodeBlock {
-  std::string tag;   // the info string's first word, lower-cased; empty when untagged
-  std::string code;  // the body, LF line ends, ending with '\n' when non-empty
+  std::string tag;     // the info string's first word, lower-cased; empty when untagged
+  std::string code;    // the body, LF line ends, ending with '\n' when non-empty
   int first_line = 0;  // 1-based line of the opening fence in the reply
   bool closed = true;  // false when the reply ended inside this block
 };

@@ -18,8 +18,8 @@ TEST(Extract, SingleTaggedBlock) {
 }
 
 TEST(Extract, LastTaggedBlockWins) {
-  auto code = extract_code(
-      "First try:\n```cpp\nint a;\n```\nBetter:\n```cuda\nint b;\n```\nThe end.\n");
+  auto code =
+      extract_code("First try:\n```cpp\nint a;\n```\nBetter:\n```cuda\nint b;\n```\nThe end.\n");
   ASSERT_TRUE(code.has_value());
   EXPECT_EQ(*code, "int b;\n");
 }
@@ -41,8 +41,8 @@ TEST(Extract, OtherLanguagesNeverTaken) {
 }
 
 TEST(Extract, AllCxxTagsAccepted) {
-  for (const char* tag : {"cpp", "c++", "cxx", "cc", "cuda", "cu", "cuh", "c", "h", "hpp", "CUDA",
-                          "C++"}) {
+  for (const char* tag :
+       {"cpp", "c++", "cxx", "cc", "cuda", "cu", "cuh", "c", "h", "hpp", "CUDA", "C++"}) {
     std::string reply = std::string("```") + tag + "\nint v;\n```\n";
     auto b = select_code_block(reply);
     ASSERT_TRUE(b.has_value()) << tag;

@@ -26,8 +26,9 @@ std::string hint_for_status(long status, const EndpointConfig& c) {
   switch (status) {
     case 401:
     case 403:
-      return c.api_key_env.empty() ? "the server wants an API key: name its variable with --api-key-env"
-                                   : "check the key in $" + c.api_key_env;
+      return c.api_key_env.empty()
+                 ? "the server wants an API key: name its variable with --api-key-env"
+                 : "check the key in $" + c.api_key_env;
     case 404:
       return "check the base URL (it usually ends in /v1) and the model id (GET /v1/models)";
     case 400:
@@ -45,7 +46,8 @@ std::string hint_for_status(long status, const EndpointConfig& c) {
 Result<std::unique_ptr<OpenAIClient>> OpenAIClient::create(EndpointConfig config, Sleeper sleeper,
                                                            std::uint64_t seed) {
   PTXB_TRY_STATUS(config.validate());
-  return std::unique_ptr<OpenAIClient>(new OpenAIClient(std::move(config), std::move(sleeper), seed));
+  return std::unique_ptr<OpenAIClient>(
+      new OpenAIClient(std::move(config), std::move(sleeper), seed));
 }
 
 OpenAIClient::OpenAIClient(EndpointConfig config, Sleeper sleeper, std::uint64_t seed)
@@ -82,27 +84,29 @@ Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
     if (resp.transport_ok() && resp.status >= 200 && resp.status < 300) {
       auto parsed = parse_chat_reply(resp.body);
       if (!parsed.ok())
-        return make_error(parsed.error().message + " [" + http.url + ", attempt " +
-                              std::to_string(attempt) + "]",
-                          parsed.error().hint);
+        return make_error(
+            parsed.error().message + " [" + http.url + ", attempt " + std::to_string(attempt) + "]",
+            parsed.error().hint);
       ChatReply reply = std::move(parsed).value();
       reply.latency_s = resp.seconds;
       reply.attempts = attempt;
       reply.retry_log = std::move(log);
-      reply.total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      reply.total_s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return reply;
     }
-    bool retryable = resp.transport_ok() ? is_retryable_status(resp.status)
-                                         : is_retryable_transport(resp);
+    bool retryable =
+        resp.transport_ok() ? is_retryable_status(resp.status) : is_retryable_transport(resp);
     std::string what = describe(resp);
     if (!retryable)
-      return make_error("chat request to " + http.url + " failed (attempt " + std::to_string(attempt) +
-                            ", not retried): " + what,
+      return make_error("chat request to " + http.url + " failed (attempt " +
+                            std::to_string(attempt) + ", not retried): " + what,
                         resp.transport_ok() ? hint_for_status(resp.status, config_) : "");
     if (attempt >= config_.max_attempts)
-      return make_error("chat request to " + http.url + " failed after " + std::to_string(attempt) +
-                            " attempts; last: " + what,
-                        "the server is overloaded or unreachable; retry later or raise the attempts");
+      return make_error(
+          "chat request to " + http.url + " failed after " + std::to_string(attempt) +
+              " attempts; last: " + what,
+          "the server is overloaded or unreachable; retry later or raise the attempts");
     std::optional<std::chrono::milliseconds> after;
     if (auto it = resp.headers.find("retry-after"); it != resp.headers.end())
       after = parse_retry_after(it->second, std::time(nullptr));

@@ -51,7 +51,9 @@ std::unique_ptr<OpenAIClient> client_for(EndpointConfig c, SleepLog* log = nullp
   return std::move(cl).value();
 }
 
-ChatRequest hello(const EndpointConfig& c) { return c.make_request({{"user", "write a kernel", ""}}); }
+ChatRequest hello(const EndpointConfig& c) {
+  return c.make_request({{"user", "write a kernel", ""}});
+}
 
 TEST(OpenAIClient, SuccessRecordsUsageLatencyAndSendsTheRequest) {
   auto server = serve({ScriptedReply::ok(ChatTestServer::chat_body("```cuda\nk\n```", 123, 45))});
@@ -139,8 +141,8 @@ TEST(OpenAIClient, Honours429RetryAfterThenSucceeds) {
 }
 
 TEST(OpenAIClient, RetryAfterReallyWaitsWithTheDefaultSleeper) {
-  auto server = serve({{429, {{"Retry-After", "0.3"}}, "{}"},
-                       ScriptedReply::ok(ChatTestServer::chat_body("ok"))});
+  auto server = serve(
+      {{429, {{"Retry-After", "0.3"}}, "{}"}, ScriptedReply::ok(ChatTestServer::chat_body("ok"))});
   EndpointConfig c = config_for(*server);
   auto r = client_for(c)->complete(hello(c));
   ASSERT_TRUE(r.ok()) << r.error().to_string();
@@ -152,7 +154,9 @@ TEST(OpenAIClient, RetryAfterReallyWaitsWithTheDefaultSleeper) {
 }
 
 TEST(OpenAIClient, ServerErrorsBackOffExponentially) {
-  auto server = serve({{500, {}, "boom"}, {503, {}, "busy"}, {502, {}, "gw"},
+  auto server = serve({{500, {}, "boom"},
+                       {503, {}, "busy"},
+                       {502, {}, "gw"},
                        ScriptedReply::ok(ChatTestServer::chat_body("fine"))});
   EndpointConfig c = config_for(*server);
   SleepLog log;
@@ -242,8 +246,9 @@ TEST(OpenAIClient, MalformedJsonIsAnErrorWithoutRetry) {
 }
 
 TEST(OpenAIClient, ClientErrorsAreNotRetried) {
-  auto server = serve({{400, {}, R"({"error":{"message":"maximum context length is 32768 tokens"}})"},
-                       ScriptedReply::ok(ChatTestServer::chat_body("never"))});
+  auto server =
+      serve({{400, {}, R"({"error":{"message":"maximum context length is 32768 tokens"}})"},
+             ScriptedReply::ok(ChatTestServer::chat_body("never"))});
   EndpointConfig c = config_for(*server);
   SleepLog log;
   auto r = client_for(c, &log)->complete(hello(c));
@@ -269,9 +274,9 @@ TEST(OpenAIClient, UnauthorizedHintsAtTheKey) {
 }
 
 TEST(OpenAIClient, KeepsReasoningContentAndReasoning) {
-  auto server =
-      serve({ScriptedReply::ok(ChatTestServer::chat_body("a1", 1, 2, "reasoning_content", "think 1")),
-             ScriptedReply::ok(ChatTestServer::chat_body("a2", 1, 2, "reasoning", "think 2"))});
+  auto server = serve(
+      {ScriptedReply::ok(ChatTestServer::chat_body("a1", 1, 2, "reasoning_content", "think 1")),
+       ScriptedReply::ok(ChatTestServer::chat_body("a2", 1, 2, "reasoning", "think 2"))});
   EndpointConfig c = config_for(*server);
   auto client = client_for(c);
   auto r1 = client->complete(hello(c));
@@ -286,7 +291,8 @@ TEST(OpenAIClient, ConcurrentCallsFromManyThreads) {
   constexpr int kThreads = 8;
   std::vector<ScriptedReply> script;
   for (int i = 0; i < kThreads; ++i)
-    script.push_back(ScriptedReply::ok(ChatTestServer::chat_body("reply " + std::to_string(i), i, i)));
+    script.push_back(
+        ScriptedReply::ok(ChatTestServer::chat_body("reply " + std::to_string(i), i, i)));
   auto server = serve(script);
   EndpointConfig c = config_for(*server);
   auto client = client_for(c);

@@ -46,7 +46,8 @@ Json chat_request_body(std::string_view model, const ChatRequest& request, const
   Json body = Json::object();
   body["model"] = model;
   Json messages = Json::array();
-  for (const auto& m : request.messages) messages.push_back({{"role", m.role}, {"content", m.content}});
+  for (const auto& m : request.messages)
+    messages.push_back({{"role", m.role}, {"content", m.content}});
   body["messages"] = std::move(messages);
   body["temperature"] = request.temperature;
   body["top_p"] = request.top_p;
@@ -62,7 +63,8 @@ Result<ChatReply> parse_chat_reply(std::string_view body) {
   if (j.is_discarded())
     return make_error("the server's reply is not valid JSON: '" + head(body) + "'",
                       "check that the base URL points at an OpenAI-compatible /v1 endpoint");
-  if (!j.is_object()) return make_error("the server's reply is not a JSON object: '" + head(body) + "'");
+  if (!j.is_object())
+    return make_error("the server's reply is not a JSON object: '" + head(body) + "'");
   if (j.contains("error") && !j.contains("choices"))
     return make_error("the server returned an error: " + error_text(body));
   auto choices = j.find("choices");
@@ -74,7 +76,8 @@ Result<ChatReply> parse_chat_reply(std::string_view body) {
     return make_error("the server's reply has no choices[0].message: '" + head(body) + "'");
   auto content = msg->find("content");
   if (content != msg->end() && !content->is_string() && !content->is_null())
-    return make_error("choices[0].message.content is neither a string nor null: '" + head(body) + "'");
+    return make_error("choices[0].message.content is neither a string nor null: '" + head(body) +
+                      "'");
 
   ChatReply r;
   r.content = string_or_empty(*msg, "content");

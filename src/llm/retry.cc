@@ -9,13 +9,16 @@
 
 namespace ptxbench::llm {
 
-bool is_retryable_status(long status) { return status == 408 || status == 429 || status >= 500; }
+bool is_retryable_status(long status) {
+  return status == 408 || status == 429 || status >= 500;
+}
 
 bool is_retryable_transport(const HttpResponse& r) {
   return !r.transport_ok() && (r.timed_out || r.connection_failed);
 }
 
-std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view value, std::time_t now) {
+std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view value,
+                                                           std::time_t now) {
   std::string v(trim(value));
   if (v.empty()) return std::nullopt;
   char* end = nullptr;

@@ -9,7 +9,8 @@ using std::chrono::milliseconds;
 
 TEST(Retry, RetryableStatuses) {
   for (long s : {408L, 429L, 500L, 502L, 503L, 504L}) EXPECT_TRUE(is_retryable_status(s)) << s;
-  for (long s : {200L, 400L, 401L, 403L, 404L, 413L, 422L}) EXPECT_FALSE(is_retryable_status(s)) << s;
+  for (long s : {200L, 400L, 401L, 403L, 404L, 413L, 422L})
+    EXPECT_FALSE(is_retryable_status(s)) << s;
 }
 
 TEST(Retry, RetryableTransport) {

@@ -6,14 +6,15 @@
 
 #include "core/fs.h"
 #include "core/sha256.h"
-#include "task/spec.h"
 #include "core/text.h"
+#include "task/spec.h"
 
 namespace ptxbench::prompt {
 namespace {
 
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
-  for (std::size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
+  for (std::size_t pos = s.find(from); pos != std::string::npos;
+       pos = s.find(from, pos + to.size()))
     s.replace(pos, from.size(), to);
   return s;
 }
@@ -42,7 +43,8 @@ Result<std::vector<std::string>> ContextManifest::fragments_for(std::string_view
   return out;
 }
 
-Result<ContextManifest> parse_manifest(std::string_view toml_text, const std::filesystem::path& dir) {
+Result<ContextManifest> parse_manifest(std::string_view toml_text,
+                                       const std::filesystem::path& dir) {
   const std::string where = (dir / "levels.toml").string();
   toml::table t;
   try {
@@ -58,7 +60,8 @@ Result<ContextManifest> parse_manifest(std::string_view toml_text, const std::fi
   if (!version || version->empty()) return make_error(where + ": version: missing or not a string");
   m.version = *version;
   const toml::table* levels = t["levels"].as_table();
-  if (levels == nullptr || levels->empty()) return make_error(where + ": levels: no [levels.NAME] tables");
+  if (levels == nullptr || levels->empty())
+    return make_error(where + ": levels: no [levels.NAME] tables");
   for (const auto& [key, node] : *levels) {
     ContextLevel level;
     level.name = std::string(key.str());
@@ -115,7 +118,8 @@ Result<std::string> assemble_system_prompt(const ContextManifest& manifest, std:
                             std::string(level) + "', arch " + std::string(arch) + ") is missing",
                         "add the file or fix context/levels.toml");
     std::string body = rtrim(*text);
-    if (body.empty()) return make_error("context fragment " + (manifest.dir / rel).string() + " is empty");
+    if (body.empty())
+      return make_error("context fragment " + (manifest.dir / rel).string() + " is empty");
     if (!out.empty()) out += "\n\n";
     out += body;
   }

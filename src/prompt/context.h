@@ -28,10 +28,12 @@ struct ContextManifest {
   std::vector<std::string> level_names() const;
   // The level's fragment paths for `arch`, relative to dir. Unknown level -> Error that
   // lists the known ones.
-  Result<std::vector<std::string>> fragments_for(std::string_view level, std::string_view arch) const;
+  Result<std::vector<std::string>> fragments_for(std::string_view level,
+                                                 std::string_view arch) const;
 };
 
-Result<ContextManifest> parse_manifest(std::string_view toml_text, const std::filesystem::path& dir);
+Result<ContextManifest> parse_manifest(std::string_view toml_text,
+                                       const std::filesystem::path& dir);
 // Reads <context_dir>/levels.toml.
 Result<ContextManifest> load_manifest(const std::filesystem::path& context_dir);
 

@@ -31,7 +31,8 @@ description = "first"
 fragments = ["common/x.md", "{arch}/y.md"]
 [levels.b]
 fragments = ["common/x.md"]
-)", "/ctx");
+)",
+                          "/ctx");
   ASSERT_TRUE(m.ok()) << m.error().to_string();
   EXPECT_EQ(m->version, "v7");
   EXPECT_EQ(m->level_names(), (std::vector<std::string>{"a", "b"}));
@@ -46,18 +47,20 @@ fragments = ["common/x.md"]
 }
 
 TEST(Context, RejectsBadManifests) {
-  EXPECT_FALSE(parse_manifest("version = ", "/c").ok());                       // TOML syntax
-  EXPECT_FALSE(parse_manifest("[levels.a]\nfragments=[\"x\"]", "/c").ok());    // no version
-  EXPECT_FALSE(parse_manifest("version=\"1\"", "/c").ok());                    // no levels
+  EXPECT_FALSE(parse_manifest("version = ", "/c").ok());                     // TOML syntax
+  EXPECT_FALSE(parse_manifest("[levels.a]\nfragments=[\"x\"]", "/c").ok());  // no version
+  EXPECT_FALSE(parse_manifest("version=\"1\"", "/c").ok());                  // no levels
   EXPECT_FALSE(parse_manifest("version=\"1\"\n[levels.a]\nfragments=[]", "/c").ok());
-  EXPECT_FALSE(parse_manifest("version=\"1\"\n[levels.a]\nfragments=[\"../etc/passwd\"]", "/c").ok());
+  EXPECT_FALSE(
+      parse_manifest("version=\"1\"\n[levels.a]\nfragments=[\"../etc/passwd\"]", "/c").ok());
   EXPECT_FALSE(parse_manifest("version=\"1\"\n[levels.a]\nfragments=[\"/abs.md\"]", "/c").ok());
   EXPECT_FALSE(parse_manifest("version=\"1\"\n[levels.a]\nfragments=[3]", "/c").ok());
 }
 
 TEST(Context, RealManifestHasTheRequiredLevels) {
   ContextManifest m = real_manifest();
-  for (const char* level : {"none", "reference", "full"}) EXPECT_TRUE(m.levels.count(level)) << level;
+  for (const char* level : {"none", "reference", "full"})
+    EXPECT_TRUE(m.levels.count(level)) << level;
   EXPECT_FALSE(m.version.empty());
 }
 
@@ -72,7 +75,8 @@ TEST(Context, EveryFragmentOfEveryLevelAndArchExists) {
         EXPECT_EQ(f.find("{arch}"), std::string::npos);
       }
       auto sys = assemble_system_prompt(m, name, arch);
-      EXPECT_TRUE(sys.ok()) << name << " " << arch << ": " << (sys.ok() ? "" : sys.error().to_string());
+      EXPECT_TRUE(sys.ok()) << name << " " << arch << ": "
+                            << (sys.ok() ? "" : sys.error().to_string());
     }
 }
 
@@ -124,7 +128,8 @@ TEST(Context, AssemblyJoinsFragmentsInOrder) {
   ASSERT_TRUE(write_file_atomic(dir->path() / "empty.md", " \n").ok());
   auto m = parse_manifest(
       "version=\"t\"\n[levels.x]\nfragments=[\"a.md\",\"{arch}/b.md\"]\n"
-      "[levels.missing]\nfragments=[\"a.md\",\"nope.md\"]\n[levels.blank]\nfragments=[\"empty.md\"]\n",
+      "[levels.missing]\nfragments=[\"a.md\",\"nope.md\"]\n[levels.blank]\nfragments=[\"empty.md\"]"
+      "\n",
       dir->path());
   ASSERT_TRUE(m.ok());
   auto s = assemble_system_prompt(*m, "x", "sm_90a");
@@ -149,9 +154,10 @@ TEST(Context, VersionChangesWhenTheTextChanges) {
   for (const auto& line : split_lines(*text)) {
     auto parts = split(std::string(trim(line)), ' ');
     if (parts.size() != 2 || parts[0] != m.version) continue;
-    EXPECT_EQ(parts[1], *fp) << "context/ changed but its version '" << m.version
-                             << "' did not: bump `version` in context/levels.toml and add the line '"
-                             << "<new version> " << *fp << "' to " << list;
+    EXPECT_EQ(parts[1], *fp)
+        << "context/ changed but its version '" << m.version
+        << "' did not: bump `version` in context/levels.toml and add the line '"
+        << "<new version> " << *fp << "' to " << list;
     return;
   }
   ADD_FAILURE() << "context version '" << m.version << "' is not listed in " << list

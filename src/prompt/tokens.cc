@@ -5,8 +5,12 @@
 namespace ptxbench::prompt {
 namespace {
 
-long ceil_div(long a, long b) { return (a + b - 1) / b; }
-bool is_letter(unsigned char c) { return std::isalpha(c) || c == '_'; }
+long ceil_div(long a, long b) {
+  return (a + b - 1) / b;
+}
+bool is_letter(unsigned char c) {
+  return std::isalpha(c) || c == '_';
+}
 
 }  // namespace
 
@@ -27,7 +31,8 @@ long estimate_tokens(std::string_view text) {
       tokens += ceil_div(static_cast<long>(j - i), 3);
     } else if (std::isspace(c)) {
       bool newline = c == '\n';
-      while (j < n && std::isspace(static_cast<unsigned char>(text[j]))) newline |= text[j++] == '\n';
+      while (j < n && std::isspace(static_cast<unsigned char>(text[j])))
+        newline |= text[j++] == '\n';
       if (newline || j - i >= 2) tokens += 1;
     } else {
       while (j < n && text[j] == text[i]) ++j;
@@ -38,6 +43,8 @@ long estimate_tokens(std::string_view text) {
   return tokens;
 }
 
-long chars_per_4_estimate(std::string_view text) { return ceil_div(static_cast<long>(text.size()), 4); }
+long chars_per_4_estimate(std::string_view text) {
+  return ceil_div(static_cast<long>(text.size()), 4);
+}
 
 }  // namespace ptxbench::prompt

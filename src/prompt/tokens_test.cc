@@ -8,12 +8,12 @@ namespace {
 TEST(Tokens, Basics) {
   EXPECT_EQ(estimate_tokens(""), 0);
   EXPECT_EQ(estimate_tokens("hello world"), 2);
-  EXPECT_EQ(estimate_tokens("a descriptor"), 3);     // "descriptor" = 10 letters -> 2
-  EXPECT_EQ(estimate_tokens("1234567"), 3);           // digit groups of 3
+  EXPECT_EQ(estimate_tokens("a descriptor"), 3);  // "descriptor" = 10 letters -> 2
+  EXPECT_EQ(estimate_tokens("1234567"), 3);       // digit groups of 3
   EXPECT_EQ(estimate_tokens("```"), 1);
   EXPECT_EQ(estimate_tokens("x;"), 2);
-  EXPECT_EQ(estimate_tokens("a\n\nb"), 3);            // a newline run counts once
-  EXPECT_EQ(estimate_tokens("a    b"), 3);            // indentation counts once
+  EXPECT_EQ(estimate_tokens("a\n\nb"), 3);  // a newline run counts once
+  EXPECT_EQ(estimate_tokens("a    b"), 3);  // indentation counts once
   EXPECT_EQ(estimate_tokens("é"), 1);
   EXPECT_EQ(estimate_tokens("mma_async"), 2);
   EXPECT_EQ(chars_per_4_estimate("12345"), 2);

@@ -39,11 +39,14 @@ bool axis_fixed(const TaskSpec& t, const std::string& axis) {
   });
 }
 
-std::string num(double v) { return fmt::format("{:g}", v); }
+std::string num(double v) {
+  return fmt::format("{:g}", v);
+}
 
 std::string tensor_line(const TaskSpec& t, const TensorSpec& ts) {
-  std::string line = fmt::format("- `{}`: {} [{}], {}", ts.name, task::to_string(ts.dtype),
-                                 join(ts.shape, ", "), ts.layout == "row_major" ? "row-major" : ts.layout);
+  std::string line =
+      fmt::format("- `{}`: {} [{}], {}", ts.name, task::to_string(ts.dtype), join(ts.shape, ", "),
+                  ts.layout == "row_major" ? "row-major" : ts.layout);
   std::vector<std::string> dims;
   for (auto d : t.shape_of(ts, t.timed())) dims.push_back(std::to_string(d));
   line += fmt::format("; timed shape [{}]", join(dims, ", "));
@@ -76,9 +79,10 @@ std::string sizes_section(const TaskSpec& t) {
 
 std::string correctness_section(const TaskSpec& t) {
   const auto& tol = t.tolerance;
-  std::string share = tol.matched_ratio >= 1.0
-                          ? "every element must pass"
-                          : fmt::format("at least {:g}% of the elements must pass", tol.matched_ratio * 100);
+  std::string share =
+      tol.matched_ratio >= 1.0
+          ? "every element must pass"
+          : fmt::format("at least {:g}% of the elements must pass", tol.matched_ratio * 100);
   return fmt::format(
       "## Correctness\n\n"
       "Outputs are compared with a reference computed from the same inputs. An element "
@@ -99,8 +103,9 @@ Result<std::string> targets_section(const TaskSpec& t, std::string_view arch) {
     return make_error("task " + t.name + " has no target instructions for " + std::string(arch),
                       "pick an architecture the task lists (ptxbench tasks)");
   std::string s = "## Target instructions (" + std::string(arch) + ")\n\n";
-  s += targets->rule == "all" ? "Every one of these instruction families must EXECUTE during the run:\n"
-                              : "At least one of these instruction families must EXECUTE during the run:\n";
+  s += targets->rule == "all"
+           ? "Every one of these instruction families must EXECUTE during the run:\n"
+           : "At least one of these instruction families must EXECUTE during the run:\n";
   for (const auto& name : targets->families) {
     const task::InstructionFamily* f = task::find_family(name);
     if (f == nullptr) {
@@ -137,8 +142,10 @@ std::string entry_signature(const TaskSpec& t) {
 std::string build_command(std::string_view arch) {
   std::string a(arch);
   std::string compute = starts_with(a, "sm_") ? "compute_" + a.substr(3) : a;
-  return "nvcc -std=c++17 -O3 -shared -Xcompiler -fPIC -lineinfo -Xptxas -v --expt-relaxed-constexpr "
-         "-cudart shared -gencode=arch=" + compute + ",code=" + a + " kernel.cu -o kernel.so";
+  return "nvcc -std=c++17 -O3 -shared -Xcompiler -fPIC -lineinfo -Xptxas -v "
+         "--expt-relaxed-constexpr "
+         "-cudart shared -gencode=arch=" +
+         compute + ",code=" + a + " kernel.cu -o kernel.so";
 }
 
 std::string arch_title(std::string_view arch) {
@@ -161,7 +168,8 @@ Result<std::string> build_user_prompt(const TaskSpec& t, std::string_view arch,
   std::string s = "# Task: " + t.name + "\n\n";
   s += fmt::format("Target GPU: {}, architecture {}.\n\n", arch_title(arch), arch);
   s += "## What to compute\n\n" + std::string(trim(t.description)) + "\n";
-  if (t.family != task::Family::gemm) s += std::string("Causal: ") + (t.causal ? "yes" : "no") + ".\n";
+  if (t.family != task::Family::gemm)
+    s += std::string("Causal: ") + (t.causal ? "yes" : "no") + ".\n";
   s += "\n## Tensors\n\nInputs, in argument order:\n";
   for (const auto& ts : t.inputs) s += tensor_line(t, ts);
   s += "Outputs, in argument order:\n";

@@ -15,7 +15,8 @@ struct PromptOptions {
   double speedup_target = 1.2;  // the session stops once a correct, audited kernel reaches it
 };
 
-// extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C, cudaStream_t stream);
+// extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C, cudaStream_t
+// stream);
 std::string entry_signature(const task::TaskSpec& task);
 
 // The nvcc command ptxbench builds candidates with (mirrors compile::Compiler::flags).

@@ -62,7 +62,9 @@ task::TaskSpec toy() {
   return std::move(t).value();
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 // Hidden workloads must not leak: their names, "AXIS = value" for any value that differs
 // from the timed one, and (for values >= 100, which cannot occur by accident) the number
@@ -78,7 +80,8 @@ void expect_no_hidden(const task::TaskSpec& t, const std::string& prompt) {
           << t.name << ": " << axis << " = " << val;
       // A number the task shows legitimately (a timed size, its name or description) may
       // coincide with a hidden value, e.g. K = 2048 and a hidden M = 2048.
-      bool shown = t.name.find(val) != std::string::npos || t.description.find(val) != std::string::npos;
+      bool shown =
+          t.name.find(val) != std::string::npos || t.description.find(val) != std::string::npos;
       for (const auto& [a2, tv] : timed) shown |= tv == v;
       if (v >= 100 && !shown) {
         EXPECT_FALSE(std::regex_search(prompt, std::regex("(^|[^0-9.])" + val + "([^0-9]|$)")))

@@ -30,10 +30,12 @@ bool send_all(int fd, const std::string& data) {
 
 // Reads until `done(buffer)` or EOF/error/deadline; false on failure.
 template <class Done>
-bool read_until(int fd, std::string& buf, Done done, std::chrono::steady_clock::time_point deadline) {
+bool read_until(int fd, std::string& buf, Done done,
+                std::chrono::steady_clock::time_point deadline) {
   char chunk[8192];
   while (!done(buf)) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0 || buf.size() > kMaxRequestBytes) return false;
     pollfd p{fd, POLLIN, 0};
     int r = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 100)));
@@ -49,16 +51,26 @@ bool read_until(int fd, std::string& buf, Done done, std::chrono::steady_clock::
 
 std::string reason_phrase(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 404: return "Not Found";
-    case 408: return "Request Timeout";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    default: return "Status";
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 404:
+      return "Not Found";
+    case 408:
+      return "Request Timeout";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Status";
   }
 }
 
@@ -91,7 +103,9 @@ ChatTestServer::ChatTestServer(int fd, int port, std::vector<ScriptedReply> scri
   thread_ = std::thread([this] { serve(); });
 }
 
-ChatTestServer::~ChatTestServer() { stop(); }
+ChatTestServer::~ChatTestServer() {
+  stop();
+}
 
 void ChatTestServer::stop() {
   stop_ = true;
@@ -143,7 +157,8 @@ void ChatTestServer::handle(int conn) {
   std::size_t length = 0;
   if (auto it = req.headers.find("content-length"); it != req.headers.end())
     length = std::stoul(it->second);
-  if (auto it = req.headers.find("expect"); it != req.headers.end() && to_lower(it->second) == "100-continue")
+  if (auto it = req.headers.find("expect");
+      it != req.headers.end() && to_lower(it->second) == "100-continue")
     send_all(conn, "HTTP/1.1 100 Continue\r\n\r\n");
   std::size_t body_start = head_end + 4;
   auto have_body = [&](const std::string& b) { return b.size() >= body_start + length; };
@@ -169,7 +184,8 @@ void ChatTestServer::handle(int conn) {
     if (::poll(&p, 1, 5) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR))) return;
   }
   if (reply.drop || stop_) return;
-  std::string out = "HTTP/1.1 " + std::to_string(reply.status) + " " + reason_phrase(reply.status) + "\r\n";
+  std::string out =
+      "HTTP/1.1 " + std::to_string(reply.status) + " " + reason_phrase(reply.status) + "\r\n";
   out += "Content-Type: application/json\r\nConnection: close\r\n";
   for (const auto& [k, v] : reply.headers) out += k + ": " + v + "\r\n";
   out += "Content-Length: " + std::to_string(reply.body.size()) + "\r\n\r\n" + reply.body;
@@ -181,14 +197,15 @@ std::string ChatTestServer::chat_body(const std::string& content, long prompt_to
                                       const std::string& reasoning) {
   Json message = {{"role", "assistant"}, {"content", content}};
   if (!reasoning_key.empty()) message[reasoning_key] = reasoning;
-  Json body = {{"id", "chatcmpl-test"},
-               {"object", "chat.completion"},
-               {"model", "test-model"},
-               {"choices", Json::array({{{"index", 0}, {"message", message}, {"finish_reason", "stop"}}})},
-               {"usage",
-                {{"prompt_tokens", prompt_tokens},
-                 {"completion_tokens", completion_tokens},
-                 {"total_tokens", prompt_tokens + completion_tokens}}}};
+  Json body = {
+      {"id", "chatcmpl-test"},
+      {"object", "chat.completion"},
+      {"model", "test-model"},
+      {"choices", Json::array({{{"index", 0}, {"message", message}, {"finish_reason", "stop"}}})},
+      {"usage",
+       {{"prompt_tokens", prompt_tokens},
+        {"completion_tokens", completion_tokens},
+        {"total_tokens", prompt_tokens + completion_tokens}}}};
   return body.dump();
 }
 
