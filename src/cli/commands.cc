@@ -11,6 +11,8 @@ void attach_tasks(CLI::App& sub, Context& ctx);
 void attach_audit(CLI::App& sub, Context& ctx);  // audit stage (issue 4)
 void attach_eval(CLI::App& sub, Context& ctx);   // eval stage (issue 3)
 void attach_prompt(CLI::App& sub, Context& ctx);  // prompt stage (issue 6)
+void attach_run(CLI::App& sub, Context& ctx);     // session loop (issue 6)
+void attach_show(CLI::App& sub, Context& ctx);    // run summary (issue 6)
 
 std::span<const Command> commands() {
   static const std::array kCommands = {
@@ -23,6 +25,9 @@ std::span<const Command> commands() {
               attach_compile},
       Command{"prompt", "print the exact first-turn messages for a task (--arch, --context LEVEL; --json)",
               attach_prompt},
+      Command{"run", "multi-turn sessions into a run file; no --model: the embedded scripted agent (--resume FILE)",
+              attach_run},
+      Command{"show", "print a run file's per-task summary again (--json, --turns)", attach_show},
       Command{"version", "print ptxbench's version and toolchain", attach_version},
   };
   return kCommands;
