@@ -13,6 +13,7 @@ void attach_eval(CLI::App& sub, Context& ctx);   // eval stage (issue 3)
 void attach_prompt(CLI::App& sub, Context& ctx);  // prompt stage (issue 6)
 void attach_run(CLI::App& sub, Context& ctx);     // session loop (issue 6)
 void attach_show(CLI::App& sub, Context& ctx);    // run summary (issue 6)
+void attach_sft(CLI::App& sub, Context& ctx);     // SFT data (issue 7)
 
 std::span<const Command> commands() {
   static const std::array kCommands = {
@@ -28,6 +29,8 @@ std::span<const Command> commands() {
       Command{"run", "multi-turn sessions into a run file; no --model: the embedded scripted agent (--resume FILE)",
               attach_run},
       Command{"show", "print a run file's per-task summary again (--json, --turns)", attach_show},
+      Command{"sft", "SFT data from run files: fixit (repair pairs), kernelgen, coverage, mine (teacher repairs)",
+              attach_sft},
       Command{"version", "print ptxbench's version and toolchain", attach_version},
   };
   return kCommands;

@@ -1,6 +1,9 @@
 #include "sft/mine.h"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
 #include <map>
 #include <set>
 #include <system_error>
@@ -51,6 +54,10 @@ std::optional<store::TrajectoryRow> find_trajectory(store::RunStore& rs, const s
   for (const auto& t : *all)
     if (t.key == key) return t;
   return std::nullopt;
+}
+
+store::TrajectoryKey key_of(const MineConfig& cfg, const SeedJob& job) {
+  return store::TrajectoryKey{cfg.teacher_model, job.seed.task, job.seed.arch, job.sample};
 }
 
 }  // namespace
@@ -123,8 +130,9 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
   PTXB_TRY(auto existing, read_seeds(db));
   if (resume) PTXB_TRY_STATUS(rs.reopen_run());
 
+  std::vector<const SeedJob*> todo;
   for (const auto& job : jobs) {
-    store::TrajectoryKey key{cfg.teacher_model, job.seed.task, job.seed.arch, job.sample};
+    store::TrajectoryKey key = key_of(cfg, job);
     if (auto s = existing.find(SeedKey{key.task, key.arch, key.sample}); s != existing.end()) {
       if (!same_origin(s->second, job.seed))
         return make_error(out.string() + " holds teacher trajectories mined from other failing turns",
@@ -137,14 +145,35 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
       }
     }
     PTXB_TRY_STATUS(put_seed(db, job.sample, job.seed));
-    Status st = runner.run(rs, key, job.opening);
-    if (!st.ok()) {
-      report.errors.push_back(key.to_string() + ": " + st.error().to_string());
-      continue;
-    }
-    ++report.ran;
-    if (auto t = find_trajectory(rs, key); t && repaired(rs, t->id)) ++report.repaired;
+    todo.push_back(&job);
   }
+
+  std::mutex mu;
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < todo.size(); i = next++) {
+      const SeedJob& job = *todo[i];
+      store::TrajectoryKey key = key_of(cfg, job);
+      Status st = runner.run(rs, key, job.opening);
+      bool fixed = st.ok() && [&] {
+        auto t = find_trajectory(rs, key);
+        return t && repaired(rs, t->id);
+      }();
+      std::lock_guard<std::mutex> lock(mu);
+      if (!st.ok()) {
+        report.errors.push_back(key.to_string() + ": " + st.error().to_string());
+        continue;
+      }
+      ++report.ran;
+      report.repaired += fixed ? 1 : 0;
+    }
+  };
+  const int n = std::max(1, std::min<int>(cfg.concurrency, static_cast<int>(todo.size())));
+  std::vector<std::thread> threads;
+  for (int t = 1; t < n; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  std::sort(report.errors.begin(), report.errors.end());
   PTXB_TRY_STATUS(rs.finish_run());
   return report;
 }

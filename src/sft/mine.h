@@ -60,12 +60,14 @@ struct MineReport {
 struct MineConfig {
   std::string teacher_model;  // the trajectories' model column
   int limit = 0;
+  int concurrency = 1;  // teacher trajectories in flight (the runner must be thread-safe when > 1)
   Json config = Json::object();      // written to MINE.db's runs.config_json on creation
   Json provenance = Json::object();  // and runs.provenance_json
 };
 
 // Creates MINE.db (or resumes it: seeds already done are skipped; a file mined from
-// other seeds is refused) and runs every selected seed through `runner`.
+// other seeds is refused), records every seed, then runs them through `runner`,
+// config.concurrency at a time.
 Result<MineReport> mine(const Corpus& corpus, const Options& options, const MineConfig& config,
                         const std::filesystem::path& out, RepairRunner& runner);
 

@@ -36,6 +36,7 @@ TEST(SessionRepairRunner, TeacherTrajectoriesBecomeRepairRows) {
                              session::testing::fake_extract);
   MineConfig cfg;
   cfg.teacher_model = "teacher";
+  cfg.concurrency = 2;  // the loop, the fakes and the store are thread-safe
   auto report = mine(*corpus, Options{}, cfg, dir->path() / "mine.db", runner);
   ASSERT_TRUE(report.ok()) << report.error().to_string();
   EXPECT_EQ(report->ran, 2);
