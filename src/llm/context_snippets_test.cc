@@ -1,0 +1,68 @@
+// Every ```cuda block in the context fragments (context/**.md) compiles with nvcc for the
+// fragment's architecture (common/ fragments: sm_90a), so the examples the model sees are
+// valid code. Snippets get a prelude of <cstdint> and <cuda_runtime.h>. Unused inline device
+// functions would never reach ptxas, so "__device__ inline" becomes "__device__" and the
+// file is built with -rdc=true: every helper is emitted and its inline PTX assembled.
+// Skipped where nvcc is missing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/fs.h"
+#include "core/paths.h"
+#include "core/subprocess.h"
+#include "llm/extract.h"
+
+namespace ptxbench::llm {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(ContextSnippets, CudaBlocksCompile) {
+  Paths paths = Paths::discover();
+  auto nvcc = paths.tool("nvcc");
+  if (!nvcc.ok()) GTEST_SKIP() << "nvcc not found";
+  auto tmp = TempDir::create("ctx-snippets");
+  ASSERT_TRUE(tmp.ok());
+  SystemProcessRunner runner;
+  int compiled = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(paths.context())) {
+    if (entry.path().extension() != ".md") continue;
+    std::string dir = entry.path().parent_path().filename().string();
+    std::string arch = dir == "sm_100a" ? "sm_100a" : "sm_90a";
+    auto text = read_file(entry.path());
+    ASSERT_TRUE(text.ok());
+    int index = 0;
+    for (const auto& block : find_code_blocks(*text)) {
+      if (block.tag != "cuda") continue;
+      fs::path src = tmp->path() / (dir + "_" + entry.path().stem().string() + "_" +
+                                    std::to_string(index++) + ".cu");
+      std::string code = block.code;
+      for (auto pos = code.find("__device__ inline"); pos != std::string::npos;
+           pos = code.find("__device__ inline", pos))
+        code.replace(pos, 17, "__device__");
+      ASSERT_TRUE(
+          write_file_atomic(src, "#include <cstdint>\n#include <cuda_runtime.h>\n" + code).ok());
+      ProcessSpec spec;
+      spec.argv = {nvcc->string(),
+                   "-std=c++17",
+                   "-c",
+                   "-rdc=true",
+                   "-gencode=arch=compute_" + arch.substr(3) + ",code=" + arch,
+                   src.string(),
+                   "-o",
+                   (tmp->path() / "x.o").string()};
+      spec.limits.wall = std::chrono::minutes(3);
+      auto r = runner.run(spec);
+      ASSERT_TRUE(r.ok()) << r.error().to_string();
+      EXPECT_TRUE(r->succeeded()) << entry.path() << " block at line " << block.first_line << " ("
+                                  << arch << "): " << r->describe_end() << "\n"
+                                  << r->stderr_text;
+      ++compiled;
+    }
+  }
+  EXPECT_GE(compiled, 3);  // the contract example and the sm_90a TMA/mbarrier helpers at least
+}
+
+}  // namespace
+}  // namespace ptxbench::llm
