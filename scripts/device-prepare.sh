@@ -9,14 +9,16 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/setup.sh --no-build
-if [ ! -f build-device/build.ninja ]; then
-  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DPTXBENCH_WERROR=ON
+build=${PTXBENCH_DEVICE_BUILD:-build-device}
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPTXBENCH_WERROR=ON
 fi
-cmake --build build-device -j "${PTXBENCH_JOBS:-$(nproc)}"
+cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}"
 rm -rf .devbin
 mkdir -p .devbin
+echo "$build" > .devbin/BUILD_DIR_NAME
 # Everything but objects, static libraries and CMake's scratch files.
-(cd build-device && find . -type f ! -name '*.o' ! -name '*.a' ! -name '*.ninja' \
+(cd "$build" && find . -type f ! -name '*.o' ! -name '*.a' ! -name '*.ninja' \
    ! -path './CMakeFiles/*' ! -path '*/CMakeFiles/*' -print0 | cpio -0 -pdm --quiet ../.devbin)
 find .devbin -type f -perm -u+x -exec strip --strip-debug {} + 2>/dev/null || true
 du -sh .devbin

@@ -14,8 +14,10 @@ mkdir -p "$out"
 # The carried build tree records absolute paths of the machine it was built on.
 mkdir -p /work
 [ -e /work/main ] || ln -sfn "$here" /work/main
-[ -e "$here/build-device" ] || ln -sfn "$here/.devbin" "$here/build-device"
-ln -sfn "$here/.devbin" "$here/build"
+bname=$(cat "$here/.devbin/BUILD_DIR_NAME" 2>/dev/null || echo build-device)
+[ -e "$here/$bname" ] || ln -sfn "$here/.devbin" "$here/$bname"
+[ -e "$here/build" ] || ln -sfn "$here/.devbin" "$here/build"
+bdir=/work/main/$bname
 export PTXBENCH_ROOT=/work/main
 export PTXBENCH_CACHE=${PTXBENCH_CACHE:-/tmp/ptxbench-cache}
 export PATH=/usr/local/cuda/bin:$PATH
@@ -26,12 +28,12 @@ for phase in "$@"; do
     info)
       { nvidia-smi; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,clocks_throttle_reasons.active --format=csv; nvcc --version; } 2>&1 | tee "$out/info.log" ;;
     gpu-tests)
-      (cd /work/main/build-device && ctest -L gpu --output-on-failure --timeout 900) 2>&1 | tee "$out/ctest-gpu.log" || status=1 ;;
+      (cd "$bdir" && ctest -L gpu --output-on-failure --timeout 900) 2>&1 | tee "$out/ctest-gpu.log" || status=1 ;;
     cpu-tests)
-      (cd /work/main/build-device && ctest -LE gpu --output-on-failure -j 8) > "$out/ctest-cpu.log" 2>&1 || status=1
+      (cd "$bdir" && ctest -LE gpu --output-on-failure -j 8) > "$out/ctest-cpu.log" 2>&1 || status=1
       tail -5 "$out/ctest-cpu.log" ;;
     main)
-      /usr/bin/time -v /work/main/build-device/ptxbench run --out "$out/main-run.db" 2>&1 | tee "$out/main-run.log" || status=1 ;;
+      /usr/bin/time -v "$bdir/ptxbench" run --out "$out/main-run.db" 2>&1 | tee "$out/main-run.log" || status=1 ;;
     *)
       bash -c "$phase" 2>&1 | tee -a "$out/commands.log" || status=1 ;;
   esac
