@@ -33,7 +33,9 @@ for phase in "$@"; do
       (cd "$bdir" && ctest -LE gpu --output-on-failure -j 8) > "$out/ctest-cpu.log" 2>&1 || status=1
       tail -5 "$out/ctest-cpu.log" ;;
     main)
-      /usr/bin/time -v "$bdir/ptxbench" run --out "$out/main-run.db" 2>&1 | tee "$out/main-run.log" || status=1 ;;
+      start=$SECONDS
+      "$bdir/ptxbench" run --out "$out/main-run.db" 2>&1 | tee "$out/main-run.log" || status=1
+      echo "main job wall time: $((SECONDS - start)) s" | tee -a "$out/main-run.log" ;;
     *)
       bash -c "$phase" 2>&1 | tee -a "$out/commands.log" || status=1 ;;
   esac
