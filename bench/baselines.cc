@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   int failures = 0;
   Json all = Json::array();
   for (const auto& t : *tasks) {
-    bool in_suite = t.suite == suite || t.source_file.string().find(suite) != std::string::npos;
+    bool in_suite = t.in_suite(suite);
     if (names.empty() ? !in_suite : std::find(names.begin(), names.end(), t.name) == names.end()) continue;
     eval::EvalResult r = evaluator.benchmark_baseline(t, opts);
     if (json) {

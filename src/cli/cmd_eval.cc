@@ -41,9 +41,9 @@ std::string nvcc_version(const Paths& paths, ProcessRunner& runner) {
   auto r = runner.run(spec);
   if (!r.ok() || !r->succeeded()) return {};
   auto lines = split_lines(r->stdout_text);
-  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
-    if (it->find("release") != std::string::npos || starts_with(*it, "Build")) return std::string(trim(*it));
-  return {};
+  for (const auto& line : lines)  // "Cuda compilation tools, release 13.0, V13.0.88"
+    if (line.find("release") != std::string::npos) return std::string(trim(line));
+  return lines.empty() ? std::string() : std::string(trim(lines.back()));
 }
 
 int run_eval(const EvalArgs& a, Context& ctx) {

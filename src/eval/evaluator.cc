@@ -111,7 +111,10 @@ void add_timing_flags(const TimingOutcome& t, EvalResult& r) {
 bool Evaluator::gpu_available() {
   if (const char* v = std::getenv("PTXBENCH_NO_GPU"); v && std::string(v) == "1") return false;
   if (const char* v = std::getenv("PTXBENCH_ASSUME_GPU"); v && std::string(v) == "1") return true;
-  return fs::exists("/dev/nvidiactl") && fs::exists("/dev/nvidia0");
+  std::error_code ec;
+  if (fs::exists("/dev/nvidiactl", ec)) return true;
+  return fs::is_directory("/proc/driver/nvidia/gpus", ec) &&
+         fs::directory_iterator("/proc/driver/nvidia/gpus", ec) != fs::directory_iterator();
 }
 
 Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, std::chrono::seconds timeout,

@@ -54,7 +54,7 @@ class Evaluator {
  public:
   Evaluator(Paths paths, ProcessRunner& runner) : paths_(std::move(paths)), runner_(runner) {}
 
-  // Is there an NVIDIA GPU here? (/dev/nvidiactl and /dev/nvidia0; PTXBENCH_NO_GPU=1
+  // Is there an NVIDIA GPU here? (/dev/nvidiactl or /proc/driver/nvidia/gpus/*; PTXBENCH_NO_GPU=1
   // forces "no"; PTXBENCH_ASSUME_GPU=1 forces "yes", for tests with a fake runner.)
   static bool gpu_available();
 

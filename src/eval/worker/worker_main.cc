@@ -36,6 +36,14 @@ int run(const WorkerRequest& req) {
   try {
     session = std::make_unique<worker::WorkerSession>(req);
     resp.provenance = session->provenance();
+  } catch (const std::exception& e) {
+    // No candidate code has run yet: the GPU or the CUDA installation is at fault.
+    resp.status = "harness_error";
+    resp.error = std::string("cannot initialise CUDA: ") + e.what();
+    resp.phase = "initialising CUDA";
+    return write_response(req.dir, resp);
+  }
+  try {
     if (req.mode == "candidate") worker::run_candidate_mode(*session, resp);
     if (req.mode == "check") worker::run_check_mode(*session, resp);
     if (req.mode == "baseline") worker::run_baseline_mode(*session, resp);
@@ -50,7 +58,7 @@ int run(const WorkerRequest& req) {
     resp.status = "harness_error";
     resp.error = e.what();
   }
-  if (session) resp.phase = session->phase();
+  resp.phase = session ? session->phase() : "initialising CUDA";
   int rc = write_response(req.dir, resp);
   std::fflush(nullptr);
   // After a timeout or a sticky CUDA error the context cannot be torn down cleanly

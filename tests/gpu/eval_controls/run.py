@@ -4,8 +4,8 @@ assert its expect_outcome and expect_flags.
 
     tests/gpu/eval_controls/run.py [--ptxbench BUILD/ptxbench] [--only SUBSTRING] [--fast] [--log DIR]
 
---fast shortens timing (1 s sample budget, 5 s call timeout) for entries that expect no
-timing flag. Manifests that do not exist yet are skipped; entries whose manifest expects an
+--fast shortens timing (1 s sample budget, 2 s where a timing flag is expected) and the
+hang limit (5 s per kernel call). Manifests that do not exist yet are skipped; entries whose manifest expects an
 outcome eval cannot produce alone are still checked against eval's verdict (compile stage
 outcomes come from the compile part of the JSON). Exit 0 when every entry matches, 1 otherwise,
 77 (skip) when no manifest exists.
@@ -43,8 +43,8 @@ def run_one(ptxbench, root, e, fast, log_dir):
     src = os.path.normpath(os.path.join(root, "kernels", "controls", e["file"]))
     cmd = [ptxbench, "eval", src, "--task", e["task"], "--arch", e.get("arch", "sm_90a"), "--json", "--seed", "1234"]
     flags = e.get("expect_flags", [])
-    if fast and not flags:
-        cmd += ["--sample-budget", "1", "--call-timeout", "5"]
+    if fast:
+        cmd += ["--sample-budget", "1" if not flags else "2", "--call-timeout", "5"]
     if fast and e.get("expect_outcome") == "timeout":
         cmd += ["--timeout", "60"]
     t0 = time.time()
