@@ -146,3 +146,16 @@ def pad_batch(examples: Iterable[Example], pad_id: int) -> dict:
         batch["labels"].append(e.labels + [IGNORE_INDEX] * pad)
         batch["attention_mask"].append([1] * len(e.input_ids) + [0] * pad)
     return batch
+
+
+def synthetic_row(i: int = 0) -> dict:
+    """An export-shaped fixit row (5 messages, weights as `ptxbench sft fixit` writes
+    them), for smoke runs and tests."""
+    return {"messages": [
+        {"role": "system", "content": "You write CUDA kernels."},
+        {"role": "user", "content": f"Task {i}: C = A @ B^T"},
+        {"role": "assistant", "content": f"```cuda\nbroken kernel {i}\n```", "weight": 0},
+        {"role": "user", "content": f"COMPILE ERROR {i}: identifier undefined"},
+        {"role": "assistant", "content": f"<think>\nfix {i}\n</think>\n\n```cuda\nfixed kernel {i}\n```",
+         "weight": 1},
+    ]}

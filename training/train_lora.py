@@ -27,7 +27,7 @@ import torch  # noqa: E402
 from peft import LoraConfig, get_peft_model  # noqa: E402
 
 from byte_tokenizer import ByteTokenizer  # noqa: E402
-from fixit_data import encode_row, pad_batch, read_rows, simple_template  # noqa: E402
+from fixit_data import encode_row, normalise_row, pad_batch, read_rows, simple_template, synthetic_row  # noqa: E402
 
 DEFAULT_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
 
@@ -87,6 +87,18 @@ def train(model, examples: list, pad_id: int, *, lr: float, epochs: int, batch_s
     return losses
 
 
+def smoke(device: str, seed: int = 0, steps: int = 60, lr: float = 5e-3) -> list:
+    """The tiny-model check: LoRA (rank 8) on a random 2-layer Llama over 4 synthetic
+    fixit rows, `steps` steps at batch 2. Returns the losses; they should fall (CPU,
+    one thread: 5.48 -> 4.45 over 60 steps, about 4 s)."""
+    tok = ByteTokenizer()
+    examples = [encode_row(normalise_row(synthetic_row(i)), simple_template, tok.encode) for i in range(4)]
+    model = with_lora(tiny_model(tok.vocab_size, seed), rank=8, alpha=16, dropout=0.0, targets=DEFAULT_TARGETS)
+    epochs = math.ceil(steps / 2)
+    return train(model, examples, tok.PAD, lr=lr, epochs=epochs, batch_size=2, device=device, seed=seed,
+                 max_steps=steps)
+
+
 def load_local(model_dir: str, dtype: torch.dtype):
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -103,6 +115,19 @@ def load_local(model_dir: str, dtype: torch.dtype):
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] == "--smoke":  # python3 train_lora.py --smoke [cpu|cuda]: no pytest needed
+        device = argv[1] if len(argv) > 1 else ("cuda" if torch.cuda.is_available() else "cpu")
+        if device == "cpu":
+            torch.set_num_threads(1)
+        t0 = time.time()
+        losses = smoke(device)
+        first, last = sum(losses[:3]) / 3, sum(losses[-3:]) / 3
+        ok = last < 0.9 * first
+        print(f"smoke on {device} (torch {torch.__version__}): {len(losses)} steps, loss {first:.3f} -> {last:.3f} "
+              f"in {time.time() - t0:.1f} s: {'PASS' if ok else 'FAIL (the loss did not fall by 10%)'}")
+        return 0 if ok else 1
     p.add_argument("--data", required=True, help="train.jsonl (messages) or train_prompt_completion.jsonl")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--model", help="local Hugging Face model folder")

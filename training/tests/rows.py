@@ -1,14 +1,6 @@
 """Rows shaped like `ptxbench sft fixit` output, for the tests."""
 
-
-def fixit_row(i: int = 0) -> dict:
-    return {"messages": [
-        {"role": "system", "content": "You write CUDA kernels."},
-        {"role": "user", "content": f"Task {i}: C = A @ B^T"},
-        {"role": "assistant", "content": f"```cuda\nbroken kernel {i}\n```", "weight": 0},
-        {"role": "user", "content": f"COMPILE ERROR {i}: identifier undefined"},
-        {"role": "assistant", "content": f"<think>\nfix {i}\n</think>\n\n```cuda\nfixed kernel {i}\n```", "weight": 1},
-    ]}
+from fixit_data import synthetic_row as fixit_row  # noqa: F401
 
 
 def prompt_completion(row: dict) -> dict:
