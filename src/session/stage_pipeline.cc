@@ -1,5 +1,7 @@
 #include "session/stage_pipeline.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "compile/result_json.h"
@@ -23,8 +25,12 @@ std::vector<std::string> opcodes_of(const std::string& family,
   std::vector<std::string> out;
   const task::InstructionFamily* f = task::find_family(family);
   if (!f) return out;
+  std::vector<std::pair<std::int64_t, std::string>> hits;  // most frequent first
   for (const auto& [op, n] : opcodes)
-    if (n > 0 && task::family_matches(*f, op) && out.size() < 4) out.push_back(op);
+    if (n > 0 && task::family_matches(*f, op)) hits.emplace_back(-n, op);
+  std::sort(hits.begin(), hits.end());
+  for (const auto& h : hits)
+    if (out.size() < 4 && std::find(out.begin(), out.end(), h.second) == out.end()) out.push_back(h.second);
   return out;
 }
 

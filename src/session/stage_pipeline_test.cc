@@ -1,0 +1,143 @@
+#include "session/stage_pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include "session/feedback.h"
+
+namespace ptxbench::session {
+namespace {
+
+TEST(StageFacts, CompileResultKeepsEntryResourcesViolationsAndWarnings) {
+  compile::CompileResult r;
+  r.outcome = Outcome::policy_violation;
+  r.log = "log";
+  r.violations.push_back({12, "banned_include", "#include <cublas_v2.h>", "cuBLAS is not allowed"});
+  r.disallowed_symbols = {"cudaMalloc"};
+  r.forbidden_exports = {"cudaLaunchKernel"};
+  compile::KernelResources entry;
+  entry.name = "_Z4gemmv";
+  entry.demangled = "gemm()";
+  entry.entry = true;
+  entry.registers = 168;
+  entry.shared_bytes = 1024;
+  entry.spill_store_bytes = 8;
+  compile::KernelResources helper = entry;
+  helper.entry = false;
+  r.resources = {entry, helper};
+  r.warnings.push_back({"C7508", "", "setmaxnreg ignored"});
+  CompileFacts f = compile_facts(r);
+  EXPECT_EQ(f.outcome, Outcome::policy_violation);
+  ASSERT_EQ(f.violations.size(), 1u);
+  EXPECT_EQ(f.violations[0], "line 12: cuBLAS is not allowed (`#include <cublas_v2.h>`)");
+  EXPECT_EQ(f.disallowed_symbols, (std::vector<std::string>{"cudaMalloc", "cudaLaunchKernel (exported)"}));
+  ASSERT_EQ(f.resources.size(), 1u);
+  EXPECT_EQ(f.resources[0].kernel, "gemm()");
+  EXPECT_EQ(f.resources[0].spill_store_bytes, 8);
+  EXPECT_EQ(f.warnings, (std::vector<std::string>{"C7508: setmaxnreg ignored"}));
+}
+
+TEST(StageFacts, EvalResultNamesTheFailingWorkloadAndHidesHiddenOnes) {
+  eval::EvalResult r;
+  r.outcome = Outcome::incorrect;
+  eval::TrialReport ok;
+  ok.label = "timed workload timed (M=8192), normal inputs";
+  ok.passed = true;
+  eval::TrialReport bad;
+  bad.label = "hidden workload M1000 (M=1000), normal inputs";
+  gpu::CompareStats c;
+  c.tensor = "C";
+  c.numel = 100;
+  c.failed = 7;
+  c.nonfinite = 1;
+  c.max_abs_err = 2.5;
+  c.first_bad.push_back({5, {0, 5}, 0, 0, 1.0f, 3.5f});
+  bad.outputs = {c};
+  r.trials = {ok, bad};
+  r.flags = {"side_stream"};
+  EvalFacts f = eval_facts(r, 20);
+  EXPECT_EQ(f.workload, "M1000");
+  EXPECT_TRUE(f.workload_hidden);
+  ASSERT_EQ(f.mismatches.size(), 1u);
+  EXPECT_TRUE(f.mismatches[0].hidden);
+  EXPECT_TRUE(f.mismatches[0].non_finite);
+  EXPECT_EQ(f.mismatches[0].bad_elements, 7);
+  ASSERT_EQ(f.mismatches[0].first_bad.size(), 1u);
+  EXPECT_DOUBLE_EQ(f.mismatches[0].first_bad[0].expected, 3.5);
+  EXPECT_EQ(f.flags, std::vector<std::string>{"side_stream"});
+  TurnVerdict v;
+  v.source = "x";
+  v.compile.outcome = Outcome::passed;
+  v.eval = f;
+  std::string text = build_feedback(v, {1, 8, 1.2, "sm_90a"}).text;
+  EXPECT_EQ(text.find("1000"), std::string::npos) << text;
+}
+
+TEST(StageFacts, TimingGivesSpeedupAndBaseline) {
+  eval::EvalResult r;
+  r.outcome = Outcome::passed;
+  r.timing = eval::TimingReport{};
+  r.timing->candidate.median = 2.0;
+  r.timing->baseline.median = 1.0;
+  r.timing->speedup = 0.5;
+  r.timing->tflops = 300;
+  r.timing->baseline_name = "cuBLASLt";
+  EvalFacts f = eval_facts(r, 20);
+  EXPECT_DOUBLE_EQ(f.speedup.value(), 0.5);
+  EXPECT_DOUBLE_EQ(f.kernel_ms.value(), 2.0);
+  EXPECT_EQ(f.baseline, "cuBLASLt");
+}
+
+TEST(StageFacts, AuditResultGivesTargetVerdictsAndTheMetric) {
+  audit::AuditResult r;
+  r.route = audit::Route::cupti;
+  r.runtime_run = true;
+  r.rule = "any";
+  audit::KernelAudit k;
+  k.opcodes.push_back({"HGMMA.64x128x16.F32.BF16", 4, 10, 1280});
+  k.opcodes.push_back({"FFMA", 100, 10, 10});
+  r.kernels = {k};
+  audit::FamilyResult w;
+  w.name = "wgmma";
+  w.target = true;
+  w.verdict = audit::Verdict::executed;
+  w.thread_pred_on = 1280;
+  audit::FamilyResult t = w;
+  t.name = "tma";
+  t.verdict = audit::Verdict::absent;
+  t.thread_pred_on = 0;
+  audit::FamilyResult other = w;
+  other.name = "stmatrix";
+  other.target = false;
+  r.families = {w, t, other};
+  r.instruction_metric_evaluated = true;
+  r.instruction_metric_passed = true;
+  AuditFacts a = audit_facts(r);
+  EXPECT_TRUE(a.runtime);
+  EXPECT_EQ(a.route, "cupti");
+  ASSERT_EQ(a.families.size(), 2u);
+  EXPECT_EQ(a.families[0].verdict, "executed");
+  EXPECT_EQ(a.families[0].opcodes, std::vector<std::string>{"HGMMA.64x128x16.F32.BF16"});
+  EXPECT_EQ(a.families[0].thread_count, 1280);
+  EXPECT_EQ(a.families[1].verdict, "absent");
+  EXPECT_EQ(a.metric_pass, std::optional<bool>(true));
+}
+
+TEST(StageFacts, StaticCensusNeverDecidesTheMetric) {
+  compile::Census c;
+  c.target_families = {"wgmma", "tma"};
+  c.target_rule = "any";
+  c.family_totals = {{"wgmma", 12}, {"tma", 0}};
+  compile::FunctionCensus fn;
+  fn.by_opcode = {{"HGMMA.64x256x16.F32.BF16", 12}};
+  c.functions = {fn};
+  AuditFacts a = static_audit_facts(c);
+  EXPECT_FALSE(a.runtime);
+  EXPECT_FALSE(a.metric_pass.has_value());
+  ASSERT_EQ(a.families.size(), 2u);
+  EXPECT_EQ(a.families[0].verdict, "present");
+  EXPECT_EQ(a.families[0].opcodes, std::vector<std::string>{"HGMMA.64x256x16.F32.BF16"});
+  EXPECT_EQ(a.families[1].verdict, "absent");
+}
+
+}  // namespace
+}  // namespace ptxbench::session
