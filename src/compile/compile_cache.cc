@@ -65,7 +65,21 @@ Result<TempDir> CompileCache::make_build_dir() const {
   if (ec)
     return make_error("cannot create the compile cache " + root_.string() + ": " + ec.message(),
                       "set PTXBENCH_CACHE to a writable directory");
+  remove_stale_build_dirs();
   return TempDir::create(".build-", root_);
+}
+
+// Build directories of compiles that were killed (a crash, Ctrl-C) are never published;
+// remove those older than a day so they do not pile up.
+void CompileCache::remove_stale_build_dirs() const {
+  std::error_code ec;
+  const auto cutoff = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  for (const auto& e : fs::directory_iterator(root_, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(".build-", 0) != 0) continue;
+    std::error_code ec2;
+    if (fs::last_write_time(e.path(), ec2) < cutoff && !ec2) fs::remove_all(e.path(), ec2);
+  }
 }
 
 Status CompileCache::publish(TempDir& build, const std::string& key, const CompileResult& result) const {

@@ -37,6 +37,7 @@ class CompileCache {
   Status publish(TempDir& build, const std::string& key, const CompileResult& result) const;
 
  private:
+  void remove_stale_build_dirs() const;
   std::filesystem::path root_;
 };
 
