@@ -59,8 +59,11 @@ std::map<std::string, std::string> worker_env(const fs::path& dir) {
                                          {"TMPDIR", dir.string()},
                                          {"CUDA_CACHE_PATH", (dir / "nvcache").string()}};
   for (const char* keep : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
-                           "CUDA_DEVICE_ORDER", "LD_LIBRARY_PATH"})
+                           "CUDA_DEVICE_ORDER"})
     if (const char* v = std::getenv(keep)) env[keep] = v;
+  // cuBLASLt / cuDNN / the CUDA runtime: the toolkit's lib64 (and whatever the caller set).
+  const char* ld = std::getenv("LD_LIBRARY_PATH");
+  env["LD_LIBRARY_PATH"] = std::string(ld && *ld ? std::string(ld) + ":" : "") + "/usr/local/cuda/lib64";
   return env;
 }
 
