@@ -1,24 +1,44 @@
 #!/usr/bin/env bash
-# Prepares a run on the GPU machine (which has no package registry and none of the
-# -dev packages): builds ptxbench here in Release mode into build-device/ and makes
-# .devbin/, a copy of that build tree without object files, small enough to carry.
-# Then call the device tool with carry [".devbin", ".deps/bin"] and the command
-#   scripts/device-run.sh PHASE...
-# (see docs/results/README.md).
+# Prepares a run on the GPU machine, which has no package registry and none of the -dev
+# packages. Here: build (or reuse) a build tree, then make .devbin/ (carryable, < 64 MiB):
+#   the stripped programs (ptxbench, both workers, GPU test and benchmark programs),
+#   the DLPack headers, and a compile cache holding every control, reference and
+#   trajectory kernel, compiled with the very flags the device computes (same paths
+#   through /work/main, same nvcc 13.0), so ptxbench finds them there without nvcc work.
+# Then call the device tool with carry [".devbin"] and
+#   scripts/device-run.sh PHASE...      (see docs/results/README.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+[ "$root" = /work/main ] || echo "device-prepare: warning: the cache keys assume the checkout is /work/main" >&2
 scripts/setup.sh --no-build
-build=${PTXBENCH_DEVICE_BUILD:-build-device}
+build=${PTXBENCH_DEVICE_BUILD:-build}
 if [ ! -f "$build/build.ninja" ]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPTXBENCH_WERROR=ON
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
-cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}"
-rm -rf .devbin
-mkdir -p .devbin
-echo "$build" > .devbin/BUILD_DIR_NAME
-# Everything but objects, static libraries and CMake's scratch files.
-(cd "$build" && find . -type f ! -name '*.o' ! -name '*.a' ! -name '*.ninja' \
-   ! -path './CMakeFiles/*' ! -path '*/CMakeFiles/*' -print0 | cpio -0 -pdm --quiet ../.devbin)
-find .devbin -type f -perm -u+x -exec strip --strip-debug {} + 2>/dev/null || true
-du -sh .devbin
+programs=(ptxbench ptxbench-worker ptxbench-audit-worker ptxbench-bench-baselines reference_test audit_acceptance)
+cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}" --target "${programs[@]}"
+d=$root/.devbin
+mkdir -p "$d/include" "$d/cache"
+for p in "${programs[@]}"; do
+  src=$(find "$build" -maxdepth 4 -type f -name "$p" -perm -u+x | head -1)
+  [ -n "$src" ] || { echo "device-prepare: $p was not built" >&2; exit 1; }
+  cp "$src" "$d/$p" && strip --strip-debug "$d/$p"
+done
+cp -r /usr/include/dlpack "$d/include/"
+export PTXBENCH_ROOT=$root PTXBENCH_CACHE=$d/cache PTXBENCH_DLPACK_INCLUDE=$d/include
+# (file task arch) for every control, every reference and every trajectory kernel.
+python3 - "$root" <<'PY' | while read -r file task arch; do
+import glob, os, sys, tomllib
+root = sys.argv[1]
+for m in sorted(glob.glob(os.path.join(root, "kernels/controls/*.toml"))):
+    for e in tomllib.load(open(m, "rb")).get("control", []):
+        print(os.path.normpath(os.path.join(root, "kernels/controls", e["file"])), e["task"], e.get("arch", "sm_90a"))
+for arch in ("sm_90a", "sm_100a"):
+    for f in sorted(glob.glob(os.path.join(root, "kernels/reference", arch, "*.cu"))):
+        print(f, os.path.basename(f)[:-3], arch)
+PY
+  "$d/ptxbench" compile "$file" --task "$task" --arch "$arch" > /dev/null 2>&1 || true
+  echo "cached $(basename "$file") ($task, $arch)"
+done
+du -sh "$d"

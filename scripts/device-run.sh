@@ -1,43 +1,44 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine, in the copy of the repository that the device tool makes,
-# with .devbin/ (from scripts/device-prepare.sh) carried along. Logs go to $OUT.
-# Phases (any number, in order):
-#   info       GPU, driver, clocks, tool versions
-#   gpu-tests  every ctest test labelled gpu
-#   cpu-tests  the CPU tests too (sanity of the carried binaries there)
-#   main       the README's main job: `ptxbench run` (embedded agent, core sm_90a suite)
-#   CMD...     anything else is run as a shell command with the environment set up
+# The one script that tests and measures on the GPU machine. It runs in the copy of the
+# repository that the device tool makes, with .devbin/ (scripts/device-prepare.sh)
+# carried. Phases, in the order given; logs and results under $OUT:
+#   info        GPU, driver, clocks, tool versions
+#   reference   the eval worker's reference kernels against a CPU double computation
+#   baselines   cuBLASLt / cuDNN SDPA TFLOP/s on the core suite, each checked
+#   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
+#   audit       audit_acceptance on kernels/controls/gemm.toml (both routes)
+#   repeat      the reference GEMM's speedup over 5 separate `ptxbench eval` runs
+#   main        the README's main job: `ptxbench run` (embedded agent, core sm_90a suite)
+#   CMD         anything else is run as a shell command with the environment set up
+# PHASE_TIMEOUT (seconds, default 300) caps each phase.
 set -uo pipefail
 here=$(pwd)
 out=${OUT:-$here/out}
 mkdir -p "$out"
-# The carried build tree records absolute paths of the machine it was built on.
+# The compile cache and paths were made under /work/main on the CPU machine.
 mkdir -p /work
 [ -e /work/main ] || ln -sfn "$here" /work/main
-bname=$(cat "$here/.devbin/BUILD_DIR_NAME" 2>/dev/null || echo build-device)
-[ -e "$here/$bname" ] || ln -sfn "$here/.devbin" "$here/$bname"
-[ -e "$here/build" ] || ln -sfn "$here/.devbin" "$here/build"
-bdir=/work/main/$bname
-export PTXBENCH_ROOT=/work/main
-export PTXBENCH_CACHE=${PTXBENCH_CACHE:-/tmp/ptxbench-cache}
+bin=/work/main/.devbin
+export PTXBENCH_ROOT=/work/main PTXBENCH_CACHE=$bin/cache PTXBENCH_DLPACK_INCLUDE=$bin/include
 export PATH=/usr/local/cuda/bin:$PATH
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+cap=${PHASE_TIMEOUT:-300}
 status=0
+run() { local name=$1; shift; timeout "$cap" "$@" > "$out/$name.log" 2>&1; local rc=$?
+        echo "--- $name: exit $rc"; tail -n "${TAIL:-15}" "$out/$name.log"; [ $rc -eq 0 ] || status=1; }
 for phase in "$@"; do
-  echo "=== $phase ($(date -u +%H:%M:%S))" | tee -a "$out/phases.log"
+  echo "=== $phase ($(date -u +%H:%M:%S))"
   case "$phase" in
-    info)
-      { nvidia-smi; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,clocks_throttle_reasons.active --format=csv; nvcc --version; } 2>&1 | tee "$out/info.log" ;;
-    gpu-tests)
-      (cd "$bdir" && ctest -L gpu --output-on-failure --timeout 900) 2>&1 | tee "$out/ctest-gpu.log" || status=1 ;;
-    cpu-tests)
-      (cd "$bdir" && ctest -LE gpu --output-on-failure -j 8) > "$out/ctest-cpu.log" 2>&1 || status=1
-      tail -5 "$out/ctest-cpu.log" ;;
-    main)
-      start=$SECONDS
-      "$bdir/ptxbench" run --out "$out/main-run.db" 2>&1 | tee "$out/main-run.log" || status=1
-      echo "main job wall time: $((SECONDS - start)) s" | tee -a "$out/main-run.log" ;;
-    *)
-      bash -c "$phase" 2>&1 | tee -a "$out/commands.log" || status=1 ;;
+    info) { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv; nvcc --version | tail -1; } 2>&1 | tee "$out/info.log" ;;
+    reference) run reference "$bin/reference_test" ;;
+    baselines) run baselines "$bin/ptxbench-bench-baselines" --suite core --budget "${BUDGET:-1}" ;;
+    controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;
+    audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" kernels/controls/gemm.toml ;;
+    repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;
+    main) start=$SECONDS
+          run main "$bin/ptxbench" run --out "$out/main-run.db"
+          echo "main job wall time: $((SECONDS - start)) s" | tee -a "$out/main.log" ;;
+    *) run command bash -c "$phase" ;;
   esac
 done
 exit $status
