@@ -12,7 +12,10 @@ namespace ptxbench::gpu {
 
 enum class Distribution : int {
   normal = 0,  // N(0, 1)
-  spiky = 1,   // N(0, 1), but about one element in 1024 is scaled by 8..32 (outliers)
+  // N(0, 1), but about one element in 1024 is scaled by 3, 4.5, 6 or 7.5 (outliers). Scales
+  // of 8..32 made cuDNN's own bf16 backward fail the element rule on ~0.2% of dQ (measured
+  // 2026-11-29, docs/results/attention-reference.md): a check the library fails is no check.
+  spiky = 1,
 };
 
 // SplitMix64 finaliser: a strong 64-bit mix.
@@ -55,7 +58,7 @@ PTXB_HD float random_value(std::uint64_t seed, std::uint64_t tensor, std::uint64
   float z = rng_sqrt(-2.0f * rng_log(u1)) * rng_cos(6.28318530718f * u2);  // Box-Muller
   if (dist == Distribution::spiky) {
     std::uint64_t h = counter_hash(seed, tensor, index, 3);
-    if ((h & 1023u) == 0) z *= 8.0f + static_cast<float>((h >> 10) & 3u) * 8.0f;
+    if ((h & 1023u) == 0) z *= 3.0f + static_cast<float>((h >> 10) & 3u) * 1.5f;
   }
   return z;
 }
