@@ -3,6 +3,8 @@
 // first correct, executing turn becomes the repair of the seed in the export.
 #include "sft/session_runner.h"
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "core/fs.h"
@@ -65,6 +67,84 @@ TEST(SessionRepairRunner, TeacherTrajectoriesBecomeRepairRows) {
     EXPECT_EQ(x.messages[1].content, "TASK gemm");
     EXPECT_NE(x.messages[4].content.find("attempt 4 of gemm"), std::string::npos);
   }
+}
+
+// The session's fake client writes comment-only kernels ("// attempt k of TASK sample
+// S"), which all normalise to the same text; this one adds a line of code per attempt so
+// that the kernels differ as real ones do.
+class CodeClients final : public session::ClientFactory {
+ public:
+  Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey& k) override {
+    PTXB_TRY(std::shared_ptr<llm::ChatClient> inner, fake_.client_for(k));
+    return std::shared_ptr<llm::ChatClient>(std::make_shared<CodeClient>(std::move(inner), k.task + "_" + std::to_string(k.sample)));
+  }
+
+ private:
+  class CodeClient final : public llm::ChatClient {
+   public:
+    CodeClient(std::shared_ptr<llm::ChatClient> inner, std::string tag) : inner_(std::move(inner)), tag_(std::move(tag)) {}
+    Result<llm::ChatReply> complete(const llm::ChatRequest& req) override {
+      PTXB_TRY(llm::ChatReply r, inner_->complete(req));
+      auto at = r.content.find("\n```\n", r.content.find("```cuda"));
+      if (at != std::string::npos) r.content.insert(at, "\n__device__ int v_" + tag_ + "_" + std::to_string(++n_) + ";");
+      return r;
+    }
+    std::string model_id() const override { return inner_->model_id(); }
+
+   private:
+    std::shared_ptr<llm::ChatClient> inner_;
+    std::string tag_;
+    int n_ = 0;
+  };
+  session::testing::FakeClients fake_;
+};
+
+// A run as `ptxbench run` makes it (session::run_all), with the session's fakes, whose
+// attempts follow the embedded scripted agent: compile error, incorrect, correct without
+// the target instructions, then correct and executing. Each trajectory's repair appears
+// once, paired with the turn just before it; --pairing all pairs every failing turn.
+TEST(RunExport, EveryRepairOfARunAppearsOnce) {
+  auto dir = TempDir::create("sft_run_export");
+  ASSERT_TRUE(dir.ok());
+  session::RunConfig config;
+  config.model.id = "fake";
+  config.tasks = {"gemm", "mha"};
+  config.samples = 2;
+  config.turns = 8;
+  std::vector<task::TaskSpec> tasks = {session::testing::fake_task("gemm"), session::testing::fake_task("mha")};
+  {
+    auto rs = store::RunStore::create(dir->path() / "run.db", config.to_json(), Json::object());
+    ASSERT_TRUE(rs.ok()) << rs.error().to_string();
+    session::testing::FakePipeline pipeline;
+    CodeClients clients;
+    session::LoopDeps deps{*rs, pipeline, clients, session::testing::fake_prompt, session::testing::fake_extract,
+                           nullptr};
+    auto totals = session::run_all(config, session::plan_trajectories(config, tasks), tasks, deps);
+    ASSERT_TRUE(totals.ok()) << totals.error().to_string();
+    ASSERT_EQ(totals->done, 4);
+  }
+  auto corpus = load_corpus({dir->path() / "run.db"});
+  ASSERT_TRUE(corpus.ok()) << corpus.error().to_string();
+  Dataset d = build_dataset(*corpus, Options{});
+  ASSERT_EQ(d.train.size(), 4u) << d.coverage.table() << Json(d.dropped).dump();
+  std::set<std::string> repairs;
+  for (const auto& x : d.train) {
+    EXPECT_EQ(x.turn, 3);
+    EXPECT_EQ(x.category, "passed_missing_instructions");
+    EXPECT_EQ(x.repair_turn, 4);
+    EXPECT_NE(x.messages[4].content.find("attempt 4 of " + x.task), std::string::npos);
+    EXPECT_NE(x.messages[2].content.find("attempt 3 of " + x.task), std::string::npos);
+    repairs.insert(x.repair_key);
+  }
+  EXPECT_EQ(repairs.size(), 4u);
+  EXPECT_EQ(d.coverage.total("failing"), 12);
+
+  Options all;
+  all.pairing = Pairing::all;
+  Dataset every = build_dataset(*corpus, all);
+  EXPECT_EQ(every.train.size(), 12u);
+  EXPECT_EQ(every.coverage.at("rows", {"gemm", "compile_error", 1}), 2);
+  EXPECT_EQ(every.coverage.at("rows", {"mha", "incorrect", 2}), 2);
 }
 
 TEST(SessionRepairRunner, UnknownTaskIsAnError) {
