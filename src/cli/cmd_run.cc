@@ -1,13 +1,12 @@
 // `ptxbench run`: multi-turn sessions (model x task x arch x sample) into one SQLite
 // run file, with a live progress display on stderr and the per-task summary at the end.
 // Without --model the embedded scripted agent replays trajectories/<version>/.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <ctime>
 #include <ostream>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "core/fs.h"
@@ -45,7 +44,8 @@ struct RunOptions {
   std::vector<std::string> argv;
 };
 
-Result<std::vector<std::string>> resolve_tasks(const std::string& selector, const std::vector<task::TaskSpec>& all) {
+Result<std::vector<std::string>> resolve_tasks(const std::string& selector,
+                                               const std::vector<task::TaskSpec>& all) {
   std::vector<std::string> out;
   if (selector == "core" || selector == "extended" || selector == "all") {
     for (const auto& t : all)
@@ -55,8 +55,11 @@ Result<std::vector<std::string>> resolve_tasks(const std::string& selector, cons
   for (const auto& name : split(selector, ',')) {
     std::string n(trim(name));
     if (n.empty()) continue;
-    bool known = std::any_of(all.begin(), all.end(), [&](const task::TaskSpec& t) { return t.name == n; });
-    if (!known) return make_error("unknown task '" + n + "'", "`ptxbench tasks` lists them; or pass core, extended, all");
+    bool known =
+        std::any_of(all.begin(), all.end(), [&](const task::TaskSpec& t) { return t.name == n; });
+    if (!known)
+      return make_error("unknown task '" + n + "'",
+                        "`ptxbench tasks` lists them; or pass core, extended, all");
     out.push_back(n);
   }
   std::sort(out.begin(), out.end());
@@ -70,7 +73,8 @@ Status build_config(RunOptions& o, const std::vector<task::TaskSpec>& all) {
   c.archs.clear();
   for (const auto& a : split(o.archs, ',')) {
     std::string arch(trim(a));
-    if (!task::is_known_arch(arch)) return make_error("unknown architecture '" + arch + "'", "use sm_90a or sm_100a");
+    if (!task::is_known_arch(arch))
+      return make_error("unknown architecture '" + arch + "'", "use sm_90a or sm_100a");
     c.archs.push_back(arch);
   }
   if (!o.fast_p.empty()) {
@@ -99,9 +103,11 @@ std::string default_out() {
   return buf;
 }
 
-Result<std::shared_ptr<session::ClientFactory>> make_clients(const session::RunConfig& c, const Paths& paths) {
-  if (c.scripted()) return std::shared_ptr<session::ClientFactory>(
-      std::make_shared<session::ScriptedClientFactory>(paths, c.scripted_version));
+Result<std::shared_ptr<session::ClientFactory>> make_clients(const session::RunConfig& c,
+                                                             const Paths& paths) {
+  if (c.scripted())
+    return std::shared_ptr<session::ClientFactory>(
+        std::make_shared<session::ScriptedClientFactory>(paths, c.scripted_version));
   llm::EndpointConfig e;
   e.base_url = c.model.base_url;
   e.model = c.model.id;
@@ -109,10 +115,11 @@ Result<std::shared_ptr<session::ClientFactory>> make_clients(const session::RunC
   e.temperature = c.model.temperature;
   e.top_p = c.model.top_p;
   e.max_tokens = c.model.max_tokens;
-  e.request_timeout = std::chrono::milliseconds(static_cast<long long>(c.model.request_timeout_s * 1000));
+  e.request_timeout =
+      std::chrono::milliseconds(static_cast<long long>(c.model.request_timeout_s * 1000));
   PTXB_TRY(std::unique_ptr<llm::OpenAIClient> client, llm::OpenAIClient::create(e));
-  return std::shared_ptr<session::ClientFactory>(
-      std::make_shared<session::SharedClientFactory>(std::shared_ptr<llm::ChatClient>(std::move(client))));
+  return std::shared_ptr<session::ClientFactory>(std::make_shared<session::SharedClientFactory>(
+      std::shared_ptr<llm::ChatClient>(std::move(client))));
 }
 
 session::PromptFn prompt_fn(const Paths& paths, double speedup_target) {
@@ -140,14 +147,16 @@ int fail(Context& ctx, const Error& e) {
 }
 
 // Opens (resume) or creates the run file and settles the configuration.
-Result<store::RunStore> open_run(RunOptions& o, Context& ctx, const std::vector<task::TaskSpec>& all,
-                                 const Json& pipeline_info, ProcessRunner& runner) {
+Result<store::RunStore> open_run(RunOptions& o, Context& ctx,
+                                 const std::vector<task::TaskSpec>& all, const Json& pipeline_info,
+                                 ProcessRunner& runner) {
   if (!o.resume.empty()) {
     PTXB_TRY(store::RunStore s, store::RunStore::open(o.resume));
     PTXB_TRY(store::RunRow row, s.run());
     PTXB_TRY(o.config, session::RunConfig::from_json(row.config));
     PTXB_TRY_STATUS(s.reopen_run());
-    ctx.err << "resuming " << o.resume << " (created " << row.created_at << "; its stored configuration is used)\n";
+    ctx.err << "resuming " << o.resume << " (created " << row.created_at
+            << "; its stored configuration is used)\n";
     return s;
   }
   PTXB_TRY_STATUS(build_config(o, all));
@@ -174,32 +183,42 @@ int run_command(RunOptions& o, Context& ctx) {
   std::function<bool(const std::string&, const std::string&)> available;
   if (c.scripted()) {
     auto* scripted = static_cast<session::ScriptedClientFactory*>(clients->get());
-    available = [scripted](const std::string& t, const std::string& a) { return scripted->has(t, a); };
+    available = [scripted](const std::string& t, const std::string& a) {
+      return scripted->has(t, a);
+    };
   }
   auto plan = session::plan_trajectories(c, *all, available);
   if (plan.empty())
-    return fail(ctx, make_error("nothing to run: no selected task supports the selected architectures" +
-                                std::string(c.scripted() ? " with a scripted trajectory" : "")));
-  ctx.err << fmt::format("ptxbench run -> {}\nagent: {}; tasks: {}; arch: {}; {}\n", st->path().string(),
-                         c.model_label(), join(c.tasks, ","), join(c.archs, ","),
-                         so.gpu ? "GPU: full evaluation and run-time instruction audit"
-                                : "no GPU: compile + static SASS census only; GPU stages are marked skipped");
+    return fail(ctx,
+                make_error("nothing to run: no selected task supports the selected architectures" +
+                           std::string(c.scripted() ? " with a scripted trajectory" : "")));
+  ctx.err << fmt::format(
+      "ptxbench run -> {}\nagent: {}; tasks: {}; arch: {}; {}\n", st->path().string(),
+      c.model_label(), join(c.tasks, ","), join(c.archs, ","),
+      so.gpu ? "GPU: full evaluation and run-time instruction audit"
+             : "no GPU: compile + static SASS census only; GPU stages are marked skipped");
 
   report::ProgressDisplay progress(ctx.err, !o.no_progress && isatty(STDERR_FILENO));
-  session::LoopDeps deps{*st, pipeline, **clients, prompt_fn(ctx.paths, c.speedup_target),
-                         [](const std::string& reply) { return llm::extract_code(reply); }, &progress};
+  session::LoopDeps deps{*st,
+                         pipeline,
+                         **clients,
+                         prompt_fn(ctx.paths, c.speedup_target),
+                         [](const std::string& reply) { return llm::extract_code(reply); },
+                         &progress};
   auto totals = session::run_all(c, plan, *all, deps);
   progress.close();
   if (!totals.ok()) {
-    ctx.err << "ptxbench run: " << totals.error().to_string() << "\nresume with: ptxbench run --resume "
-            << st->path().string() << "\n";
+    ctx.err << "ptxbench run: " << totals.error().to_string()
+            << "\nresume with: ptxbench run --resume " << st->path().string() << "\n";
     return exit_code::internal;
   }
   auto data = report::load_run(*st);
   if (!data.ok()) return fail(ctx, data.error());
   report::Summary summary = report::summarize(*data);
-  if (o.json) report::print_json(ctx.out, summary);
-  else report::print_console(ctx.out, summary);
+  if (o.json)
+    report::print_json(ctx.out, summary);
+  else
+    report::print_console(ctx.out, summary);
   if (totals->failed > 0) {
     for (const auto& e : totals->errors) ctx.err << "failed: " << e << "\n";
     ctx.err << "resume with: ptxbench run --resume " << st->path().string() << "\n";
@@ -214,33 +233,48 @@ void attach_run(CLI::App& sub, Context& ctx) {
   auto o = std::make_shared<RunOptions>();
   session::RunConfig& c = o->config;
   sub.footer(
-      "Without --model, the embedded scripted agent replays trajectories/<version>/ (compile error, wrong "
-      "result, correct without target instructions, then the reference kernel). Without a GPU, turns are "
+      "Without --model, the embedded scripted agent replays trajectories/<version>/ (compile "
+      "error, wrong "
+      "result, correct without target instructions, then the reference kernel). Without a GPU, "
+      "turns are "
       "compiled and statically audited only. A killed run continues with --resume FILE.");
-  sub.add_option("--model", c.model.id, "model id on the endpoint (omit: the embedded scripted agent)");
-  sub.add_option("--base-url", c.model.base_url, "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1");
-  sub.add_option("--api-key-env", c.model.api_key_env, "environment variable holding the API key")->capture_default_str();
-  sub.add_option("--temperature", c.model.temperature, "sampling temperature")->capture_default_str();
+  sub.add_option("--model", c.model.id,
+                 "model id on the endpoint (omit: the embedded scripted agent)");
+  sub.add_option("--base-url", c.model.base_url,
+                 "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1");
+  sub.add_option("--api-key-env", c.model.api_key_env, "environment variable holding the API key")
+      ->capture_default_str();
+  sub.add_option("--temperature", c.model.temperature, "sampling temperature")
+      ->capture_default_str();
   sub.add_option("--top-p", c.model.top_p, "nucleus sampling")->capture_default_str();
-  sub.add_option("--max-tokens", c.model.max_tokens, "completion token limit")->capture_default_str();
-  sub.add_option("--request-timeout", c.model.request_timeout_s, "seconds per request attempt")->capture_default_str();
-  sub.add_option("--tasks", o->tasks, "core, extended, all, or comma-separated task names")->capture_default_str();
-  sub.add_option("--arch", o->archs, "sm_90a, sm_100a, or both comma-separated")->capture_default_str();
+  sub.add_option("--max-tokens", c.model.max_tokens, "completion token limit")
+      ->capture_default_str();
+  sub.add_option("--request-timeout", c.model.request_timeout_s, "seconds per request attempt")
+      ->capture_default_str();
+  sub.add_option("--tasks", o->tasks, "core, extended, all, or comma-separated task names")
+      ->capture_default_str();
+  sub.add_option("--arch", o->archs, "sm_90a, sm_100a, or both comma-separated")
+      ->capture_default_str();
   sub.add_option("--turns", c.turns, "turn budget per trajectory")->capture_default_str();
   sub.add_option("--samples", c.samples, "trajectories per (task, arch)")->capture_default_str();
-  sub.add_option("--context", c.context, "prompt context level (see `ptxbench prompt`)")->capture_default_str();
+  sub.add_option("--context", c.context, "prompt context level (see `ptxbench prompt`)")
+      ->capture_default_str();
   sub.add_option("--speedup-target", c.speedup_target, "stop once correct, executing and this fast")
       ->capture_default_str();
-  sub.add_option("--concurrency", c.concurrency, "trajectories (model requests) in flight")->capture_default_str();
+  sub.add_option("--concurrency", c.concurrency, "trajectories (model requests) in flight")
+      ->capture_default_str();
   c.cpu_jobs = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
   sub.add_option("--cpu-jobs", c.cpu_jobs, "compiles at a time")->capture_default_str();
   sub.add_option("--gpus", c.gpus, "GPU evaluation queues")->capture_default_str();
   sub.add_option("--fast-p", o->fast_p, "fast_p thresholds, e.g. 0.5,0.8,1.0,1.2");
-  sub.add_option("--scripted-version", c.scripted_version, "trajectories/<version> for the scripted agent")
+  sub.add_option("--scripted-version", c.scripted_version,
+                 "trajectories/<version> for the scripted agent")
       ->capture_default_str();
   sub.add_option("--out", o->out, "run file to create (default runs/<UTC time>.db)");
-  sub.add_option("--resume", o->resume, "continue this run file where it stopped (its stored settings apply)");
-  sub.add_flag("--memcheck", o->memcheck, "also run each candidate under compute-sanitizer memcheck");
+  sub.add_option("--resume", o->resume,
+                 "continue this run file where it stopped (its stored settings apply)");
+  sub.add_flag("--memcheck", o->memcheck,
+               "also run each candidate under compute-sanitizer memcheck");
   sub.add_flag("--no-progress", o->no_progress, "plain progress lines even on a terminal");
   sub.add_flag("--json", o->json, "print the summary as JSON");
   sub.callback([o, &ctx] {

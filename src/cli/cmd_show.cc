@@ -1,8 +1,8 @@
 // `ptxbench show RUN.db`: the summary of a stored run again (console or --json), and
 // with --turns every trajectory's turns.
-#include <ostream>
-
 #include <fmt/format.h>
+
+#include <ostream>
 
 #include "cli/command.h"
 #include "report/console.h"
@@ -21,8 +21,8 @@ struct ShowOptions {
 void print_turns(std::ostream& out, const report::RunData& d) {
   out << "\ntrajectories:\n";
   for (const auto& t : d.trajectories) {
-    out << fmt::format("  {} {} {} #{}: {} ({})\n", t.key.model, t.key.task, t.key.arch, t.key.sample, t.status,
-                       t.stop_reason.empty() ? "-" : t.stop_reason);
+    out << fmt::format("  {} {} {} #{}: {} ({})\n", t.key.model, t.key.task, t.key.arch,
+                       t.key.sample, t.status, t.stop_reason.empty() ? "-" : t.stop_reason);
     for (const auto& p : t.turns)
       out << fmt::format("    turn {}: {}{}\n", p.turn, p.category,
                          p.speedup ? fmt::format(", speedup {:.3f}x", *p.speedup) : "");

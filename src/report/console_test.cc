@@ -1,8 +1,8 @@
 #include "report/console.h"
 
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 #include "session/golden.h"
 
@@ -15,14 +15,20 @@ RunData golden_run() {
   d.created_at = "2026-11-29T09:00:00.000Z";
   d.status = "done";
   d.trajectories = {
-      {{"scripted/v1", "gemm_n7168_k5120", "sm_90a", 0}, "done", "script_end",
+      {{"scripted/v1", "gemm_n7168_k5120", "sm_90a", 0},
+       "done",
+       "script_end",
        {{1, "compile_error", false, {}, {}, false},
         {2, "incorrect", false, false, {}, false},
         {3, "passed_missing_instructions", true, false, 0.031, false},
         {4, "passed", true, true, 0.874, false}}},
-      {{"scripted/v1", "mha_with_lse_d128", "sm_90a", 0}, "done", "target_reached",
+      {{"scripted/v1", "mha_with_lse_d128", "sm_90a", 0},
+       "done",
+       "target_reached",
        {{1, "compile_error", false, {}, {}, false}, {2, "passed", true, true, 1.25, false}}},
-      {{"scripted/v1", "gemm_n7168_k5120", "sm_100a", 0}, "done", "script_end",
+      {{"scripted/v1", "gemm_n7168_k5120", "sm_100a", 0},
+       "done",
+       "script_end",
        {{1, "compile_error", false, {}, {}, true}, {2, "not_evaluated", false, {}, {}, true}}},
   };
   return d;

@@ -30,7 +30,8 @@ class ProgressDisplay final : public session::ProgressSink {
   std::ostream& out_;
   bool tty_;
   std::mutex mu_;
-  int total_ = 0, done_ = 0, max_turns_ = 0, turns_ = 0, correct_turns_ = 0, reached_ = 0, failed_ = 0;
+  int total_ = 0, done_ = 0, max_turns_ = 0, turns_ = 0, correct_turns_ = 0, reached_ = 0,
+      failed_ = 0;
   std::map<store::TrajectoryKey, int> running_;  // key -> turns done
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };

@@ -1,8 +1,8 @@
 #include "report/progress.h"
 
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 namespace ptxbench::report {
 namespace {

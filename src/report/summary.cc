@@ -1,15 +1,16 @@
 #include "report/summary.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <tuple>
-
-#include <fmt/format.h>
 
 namespace ptxbench::report {
 namespace {
 
 bool compiled(const std::string& category) {
-  return category != "no_code" && category != "policy" && category != "compile_error" && category != "harness_error";
+  return category != "no_code" && category != "policy" && category != "compile_error" &&
+         category != "harness_error";
 }
 
 // The best of one trajectory within the first `budget` turns.
@@ -62,7 +63,8 @@ GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const
       s.correct_rate += b.correct;
       s.arch_rate += b.arch;
       if (b.speedup) s.best_speedup = std::max(s.best_speedup.value_or(0.0), *b.speedup);
-      for (std::size_t i = 0; i < run.fast_p.size(); ++i) s.fast[i] += b.arch && b.arch_speedup > run.fast_p[i];
+      for (std::size_t i = 0; i < run.fast_p.size(); ++i)
+        s.fast[i] += b.arch && b.arch_speedup > run.fast_p[i];
     }
     s.correct_rate /= n;
     s.arch_rate /= n;
@@ -82,7 +84,8 @@ Result<RunData> load_run(const store::RunStore& st) {
   d.status = run.status;
   d.config = run.config;
   d.provenance = run.provenance;
-  if (run.config.contains("turn_budgets")) d.budgets = run.config["turn_budgets"].get<std::vector<int>>();
+  if (run.config.contains("turn_budgets"))
+    d.budgets = run.config["turn_budgets"].get<std::vector<int>>();
   if (run.config.contains("fast_p")) d.fast_p = run.config["fast_p"].get<std::vector<double>>();
   PTXB_TRY(std::vector<store::TrajectoryRow> rows, st.trajectories());
   for (const auto& r : rows) {
@@ -150,7 +153,8 @@ Json to_json(const Summary& s) {
                       {"at", at},
                       {"categories", g.categories}});
   }
-  return Json{{"run", s.path}, {"created_at", s.created_at}, {"status", s.status}, {"turn_budgets", s.budgets},
+  return Json{{"run", s.path},      {"created_at", s.created_at},
+              {"status", s.status}, {"turn_budgets", s.budgets},
               {"fast_p", s.fast_p}, {"groups", groups}};
 }
 

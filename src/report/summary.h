@@ -59,13 +59,13 @@ struct GroupSummary {
   std::string task;  // "all" for the model/arch total
   std::string arch;
   int trajectories = 0;
-  int finished = 0;           // status done
-  int turns = 0;              // stored turns
-  int target_reached = 0;     // trajectories that reached the speedup target
-  double compile_rate = 0;    // trajectories with a turn that compiled
-  bool gpu_skipped = false;   // some turns could not be evaluated (no GPU)
-  std::vector<BudgetStats> at;             // one per budget
-  std::map<std::string, int> categories;   // turn counts per category
+  int finished = 0;                       // status done
+  int turns = 0;                          // stored turns
+  int target_reached = 0;                 // trajectories that reached the speedup target
+  double compile_rate = 0;                // trajectories with a turn that compiled
+  bool gpu_skipped = false;               // some turns could not be evaluated (no GPU)
+  std::vector<BudgetStats> at;            // one per budget
+  std::map<std::string, int> categories;  // turn counts per category
 };
 
 struct Summary {
@@ -74,7 +74,8 @@ struct Summary {
   std::string status;
   std::vector<int> budgets;
   std::vector<double> fast_p;
-  std::vector<GroupSummary> groups;  // per (model, arch, task), then the "all" row per (model, arch)
+  std::vector<GroupSummary>
+      groups;  // per (model, arch, task), then the "all" row per (model, arch)
 };
 
 Summary summarize(const RunData& run);

@@ -18,11 +18,17 @@ RunData sample_run() {
   d.budgets = {1, 4, 8};
   d.fast_p = {0.5, 1.0};
   d.trajectories = {
-      {{"m", "gemm", "sm_90a", 0}, "done", "turn_budget",
-       {tp(1, "compile_error"), tp(2, "incorrect"), tp(3, "passed_missing_instructions", true, false, 0.05),
-        tp(4, "passed", true, true, 0.9), tp(5, "passed", true, true, 1.1)}},
+      {{"m", "gemm", "sm_90a", 0},
+       "done",
+       "turn_budget",
+       {tp(1, "compile_error"), tp(2, "incorrect"),
+        tp(3, "passed_missing_instructions", true, false, 0.05), tp(4, "passed", true, true, 0.9),
+        tp(5, "passed", true, true, 1.1)}},
       {{"m", "gemm", "sm_90a", 1}, "done", "target_reached", {tp(1, "passed", true, true, 1.3)}},
-      {{"m", "gemm", "sm_90a", 2}, "done", "turn_budget", {tp(1, "compile_error"), tp(2, "no_code")}},
+      {{"m", "gemm", "sm_90a", 2},
+       "done",
+       "turn_budget",
+       {tp(1, "compile_error"), tp(2, "no_code")}},
       {{"m", "mha", "sm_90a", 0}, "running", "", {tp(1, "incorrect")}},
   };
   return d;
@@ -69,7 +75,9 @@ TEST(Summary, RatesAndSpeedupsPerBudget) {
 
 TEST(Summary, CorrectWithoutArchNeverCountsForFastP) {
   RunData d = sample_run();
-  d.trajectories = {{{"m", "gemm", "sm_90a", 0}, "done", "turn_budget",
+  d.trajectories = {{{"m", "gemm", "sm_90a", 0},
+                     "done",
+                     "turn_budget",
                      {tp(1, "passed_missing_instructions", true, false, 3.0)}}};
   Summary s = summarize(d);
   EXPECT_DOUBLE_EQ(s.groups[0].at[0].correct_rate, 1.0);
@@ -88,7 +96,8 @@ TEST(Summary, SpeedupEqualToPIsNotFaster) {
 
 TEST(Summary, SeparateGroupsPerArch) {
   RunData d = sample_run();
-  d.trajectories.push_back({{"m", "gemm", "sm_100a", 0}, "done", "script_end", {tp(1, "not_evaluated")}});
+  d.trajectories.push_back(
+      {{"m", "gemm", "sm_100a", 0}, "done", "script_end", {tp(1, "not_evaluated")}});
   d.trajectories.back().turns[0].gpu_skipped = true;
   Summary s = summarize(d);
   ASSERT_EQ(s.groups.size(), 5u);

@@ -10,7 +10,8 @@ std::string RunConfig::model_label() const {
 }
 
 Status RunConfig::validate() const {
-  if (turns < 1 || turns > 64) return make_error(fmt::format("--turns {} is out of range", turns), "use 1..64");
+  if (turns < 1 || turns > 64)
+    return make_error(fmt::format("--turns {} is out of range", turns), "use 1..64");
   if (samples < 1) return make_error("--samples must be at least 1");
   if (concurrency < 1) return make_error("--concurrency must be at least 1");
   if (cpu_jobs < 1) return make_error("--cpu-jobs must be at least 1");

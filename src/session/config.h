@@ -30,10 +30,10 @@ struct RunConfig {
   int samples = 1;
   std::string context = "full";
   double speedup_target = 1.2;
-  int concurrency = 4;  // trajectories (and so LLM requests) in flight
-  int cpu_jobs = 2;     // compiles at a time
-  int gpus = 1;         // evaluation queues, one per GPU
-  std::vector<int> turn_budgets = {1, 4, 8};           // T for the summary
+  int concurrency = 4;                        // trajectories (and so LLM requests) in flight
+  int cpu_jobs = 2;                           // compiles at a time
+  int gpus = 1;                               // evaluation queues, one per GPU
+  std::vector<int> turn_budgets = {1, 4, 8};  // T for the summary
   std::vector<double> fast_p = {0.5, 0.8, 1.0, 1.2};  // fast_p thresholds for the summary
 
   bool scripted() const { return model.id.empty(); }

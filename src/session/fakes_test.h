@@ -2,13 +2,13 @@
 // whose verdict follows the attempt number, and a dump of a run file for comparisons.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <chrono>
 #include <regex>
 #include <string>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "session/loop.h"
 #include "session/scripted_agent.h"
@@ -20,7 +20,8 @@ namespace ptxbench::session::testing {
 // has no code block.
 class FakeClient final : public llm::ChatClient {
  public:
-  FakeClient(store::TrajectoryKey k, int script_turns) : key_(std::move(k)), script_turns_(script_turns) {}
+  FakeClient(store::TrajectoryKey k, int script_turns)
+      : key_(std::move(k)), script_turns_(script_turns) {}
   Result<llm::ChatReply> complete(const llm::ChatRequest& req) override {
     int k = 1;
     for (const auto& m : req.messages) k += m.role == "assistant";
@@ -31,8 +32,11 @@ class FakeClient final : public llm::ChatClient {
       return r;
     }
     r.finish_reason = "stop";
-    if (key_.task == "nocode" && k == 2) r.content = "I think the kernel is fine.";
-    else r.content = fmt::format("Attempt {}.\n```cuda\n// attempt {} of {} sample {}\n```\n", k, k, key_.task, key_.sample);
+    if (key_.task == "nocode" && k == 2)
+      r.content = "I think the kernel is fine.";
+    else
+      r.content = fmt::format("Attempt {}.\n```cuda\n// attempt {} of {} sample {}\n```\n", k, k,
+                              key_.task, key_.sample);
     return r;
   }
   std::string model_id() const override { return "fake"; }
@@ -58,7 +62,8 @@ class FakeClients final : public ClientFactory {
 // "slow" whose speedup stays 0.8 (runs to the budget).
 class FakePipeline final : public CandidatePipeline {
  public:
-  explicit FakePipeline(bool gpu = true, std::chrono::milliseconds delay = {}) : gpu_(gpu), delay_(delay) {}
+  explicit FakePipeline(bool gpu = true, std::chrono::milliseconds delay = {})
+      : gpu_(gpu), delay_(delay) {}
   TurnVerdict evaluate(const std::string& source, const task::TaskSpec& task, const std::string&,
                        StageSlots& slots) override {
     std::smatch m;
@@ -81,7 +86,8 @@ class FakePipeline final : public CandidatePipeline {
     GpuLease gpu = slots.gpu.acquire();
     int now = ++in_gpu_;
     int seen = max_in_gpu_.load();
-    while (now > seen && !max_in_gpu_.compare_exchange_weak(seen, now)) {}
+    while (now > seen && !max_in_gpu_.compare_exchange_weak(seen, now)) {
+    }
     if (delay_.count()) std::this_thread::sleep_for(delay_);
     --in_gpu_;
     ++evaluations;
@@ -105,7 +111,8 @@ class FakePipeline final : public CandidatePipeline {
   std::atomic<int> in_gpu_{0}, max_in_gpu_{0};
 };
 
-inline Result<PromptMessages> fake_prompt(const task::TaskSpec& t, const std::string& arch, const std::string& ctx) {
+inline Result<PromptMessages> fake_prompt(const task::TaskSpec& t, const std::string& arch,
+                                          const std::string& ctx) {
   return PromptMessages{"system " + ctx, "task " + t.name + " on " + arch};
 }
 
@@ -131,16 +138,19 @@ inline std::string dump_run(const store::RunStore& s) {
   std::vector<store::TrajectoryRow> rows = *trajs;
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
   for (const auto& t : rows) {
-    out += fmt::format("== {} status={} stop={}\n", t.key.to_string(), t.status, t.stop_reason.value_or("-"));
+    out += fmt::format("== {} status={} stop={}\n", t.key.to_string(), t.status,
+                       t.stop_reason.value_or("-"));
     auto msgs = s.messages(t.id).value();
     auto turns = s.turns(t.id).value();
-    for (const auto& m : msgs) out += fmt::format("msg {} turn {} {}: {}\n", m.seq, m.turn, m.role, m.content);
+    for (const auto& m : msgs)
+      out += fmt::format("msg {} turn {} {}: {}\n", m.seq, m.turn, m.role, m.content);
     for (const auto& u : turns)
-      out += fmt::format("turn {} {} hash={} correct={} arch={} speedup={} reached={} compile={} eval={}\n", u.turn,
-                         u.category, u.source_hash.value_or("-"), u.correct,
-                         u.arch_executed ? (*u.arch_executed ? "1" : "0") : "null",
-                         u.speedup ? fmt::format("{:.3f}", *u.speedup) : "null", u.target_reached, u.compile.dump(),
-                         u.eval.dump());
+      out += fmt::format(
+          "turn {} {} hash={} correct={} arch={} speedup={} reached={} compile={} eval={}\n",
+          u.turn, u.category, u.source_hash.value_or("-"), u.correct,
+          u.arch_executed ? (*u.arch_executed ? "1" : "0") : "null",
+          u.speedup ? fmt::format("{:.3f}", *u.speedup) : "null", u.target_reached,
+          u.compile.dump(), u.eval.dump());
   }
   return out;
 }

@@ -1,9 +1,9 @@
 #include "session/feedback.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <regex>
-
-#include <fmt/format.h>
 
 #include "core/text.h"
 
@@ -17,8 +17,9 @@ std::string header(const TurnContext& ctx, std::string_view title) {
 std::string footer(const TurnContext& ctx) {
   int left = ctx.max_turns - ctx.turn;
   if (left <= 0) return "This was the last turn.";
-  return fmt::format("{} turn{} left. Reply with the complete kernel file in one fenced ```cuda block.", left,
-                     left == 1 ? "" : "s");
+  return fmt::format(
+      "{} turn{} left. Reply with the complete kernel file in one fenced ```cuda block.", left,
+      left == 1 ? "" : "s");
 }
 
 std::string strip_dirs(const std::string& line) {
@@ -49,10 +50,11 @@ std::string resources_text(const CompileFacts& c) {
   if (c.resources.empty() && c.warnings.empty()) return {};
   std::string out = "ptxas resources:\n";
   for (const auto& r : c.resources) {
-    out += fmt::format("- {}: {} registers, {} bytes shared memory, {} bytes stack", r.kernel, r.registers,
-                       r.shared_bytes, r.stack_bytes);
+    out += fmt::format("- {}: {} registers, {} bytes shared memory, {} bytes stack", r.kernel,
+                       r.registers, r.shared_bytes, r.stack_bytes);
     if (r.spill_store_bytes || r.spill_load_bytes)
-      out += fmt::format(", SPILLS {} bytes stored / {} bytes loaded", r.spill_store_bytes, r.spill_load_bytes);
+      out += fmt::format(", SPILLS {} bytes stored / {} bytes loaded", r.spill_store_bytes,
+                         r.spill_load_bytes);
     out += "\n";
   }
   for (const auto& w : c.warnings) out += "- ptxas warning: " + w + "\n";
@@ -60,9 +62,14 @@ std::string resources_text(const CompileFacts& c) {
 }
 
 std::string flag_sentence(const std::string& flag) {
-  if (flag == "side_stream") return "work ran outside the stream you were given (side_stream); all work must be enqueued on `stream`";
-  if (flag == "cached_result") return "outputs did not follow new inputs (cached_result); compute every call from the current inputs";
-  if (flag == "default_stream") return "work was launched on the legacy default stream (default_stream); use `stream`";
+  if (flag == "side_stream")
+    return "work ran outside the stream you were given (side_stream); all work must be enqueued on "
+           "`stream`";
+  if (flag == "cached_result")
+    return "outputs did not follow new inputs (cached_result); compute every call from the current "
+           "inputs";
+  if (flag == "default_stream")
+    return "work was launched on the legacy default stream (default_stream); use `stream`";
   return flag;
 }
 
@@ -73,23 +80,27 @@ std::string flags_text(const EvalFacts& e) {
 }
 
 std::string workload_name(const std::string& name, bool hidden) {
-  return hidden ? std::string("a hidden workload (its sizes are not shown)") : "workload `" + name + "`";
+  return hidden ? std::string("a hidden workload (its sizes are not shown)")
+                : "workload `" + name + "`";
 }
 
 std::string mismatch_text(const Mismatch& m) {
   // Counts would reveal a hidden workload's sizes; a share does not.
-  std::string count = m.hidden ? fmt::format("{:.3g}% of the elements", 100.0 * static_cast<double>(m.bad_elements) /
-                                                                         static_cast<double>(std::max<std::int64_t>(1, m.total_elements)))
-                               : fmt::format("{} of {} elements", m.bad_elements, m.total_elements);
+  std::string count =
+      m.hidden ? fmt::format("{:.3g}% of the elements",
+                             100.0 * static_cast<double>(m.bad_elements) /
+                                 static_cast<double>(std::max<std::int64_t>(1, m.total_elements)))
+               : fmt::format("{} of {} elements", m.bad_elements, m.total_elements);
   std::string out = fmt::format("- output {} on {}: {} outside tolerance", m.output,
                                 workload_name(m.workload, m.hidden), count);
   if (m.non_finite) out += "; the output contains NaN or Inf";
-  out += fmt::format(".\n  max abs error {:.4g}, max rel error {:.4g}, relative L2 error {:.4g}\n", m.max_abs_error,
-                     m.max_rel_error, m.rel_l2_error);
+  out += fmt::format(".\n  max abs error {:.4g}, max rel error {:.4g}, relative L2 error {:.4g}\n",
+                     m.max_abs_error, m.max_rel_error, m.rel_l2_error);
   if (!m.first_bad.empty()) {
     out += "  first bad elements:";
     for (const auto& b : m.first_bad)
-      out += fmt::format(" {} got {:.4g} expected {:.4g};", format_index(b.index), b.got, b.expected);
+      out +=
+          fmt::format(" {} got {:.4g} expected {:.4g};", format_index(b.index), b.got, b.expected);
     out.back() = '\n';
   }
   return out;
@@ -97,8 +108,9 @@ std::string mismatch_text(const Mismatch& m) {
 
 std::string speedup_text(const EvalFacts& e, double target) {
   if (!e.speedup) return "Timing: not measured.\n";
-  std::string out = fmt::format("Speedup {:.3f}x against {} (target {:.2f}x)", *e.speedup,
-                                e.baseline.empty() ? std::string("the library") : e.baseline, target);
+  std::string out =
+      fmt::format("Speedup {:.3f}x against {} (target {:.2f}x)", *e.speedup,
+                  e.baseline.empty() ? std::string("the library") : e.baseline, target);
   if (e.kernel_ms && e.baseline_ms)
     out += fmt::format(": your kernel {:.4f} ms, library {:.4f} ms", *e.kernel_ms, *e.baseline_ms);
   if (e.tflops) out += fmt::format(", {:.1f} TFLOP/s", *e.tflops);
@@ -107,29 +119,37 @@ std::string speedup_text(const EvalFacts& e, double target) {
 
 std::string family_line(const FamilyVerdict& f) {
   std::string what;
-  if (f.verdict == "executed") what = fmt::format("executed ({} predicated-on threads)", f.thread_count);
-  else if (f.verdict == "present_not_executed") what = "in the SASS but never executed (predicated off or on a path not taken)";
-  else if (f.verdict == "present") what = "present in the SASS (static census)";
-  else what = "absent from the SASS";
+  if (f.verdict == "executed")
+    what = fmt::format("executed ({} predicated-on threads)", f.thread_count);
+  else if (f.verdict == "present_not_executed")
+    what = "in the SASS but never executed (predicated off or on a path not taken)";
+  else if (f.verdict == "present")
+    what = "present in the SASS (static census)";
+  else
+    what = "absent from the SASS";
   std::string ops = f.opcodes.empty() ? "" : " [" + join(f.opcodes, ", ") + "]";
   return fmt::format("- {}: {}{}\n", f.family, what, ops);
 }
 
 std::string audit_text(const AuditFacts& a, const std::string& arch) {
   if (!a.ran) return "Instruction audit: could not run (" + a.error + ").\n";
-  std::string out = fmt::format("Target instruction families for {} (rule: {}):\n", arch, a.rule.empty() ? "any" : a.rule);
+  std::string out = fmt::format("Target instruction families for {} (rule: {}):\n", arch,
+                                a.rule.empty() ? "any" : a.rule);
   for (const auto& f : a.families) out += family_line(f);
-  if (a.coverage) out += fmt::format("Target tensor ops did {:.0f}% of the task's FLOPs.\n", *a.coverage * 100);
+  if (a.coverage)
+    out += fmt::format("Target tensor ops did {:.0f}% of the task's FLOPs.\n", *a.coverage * 100);
   if (!a.sentence.empty()) out += a.sentence + "\n";
   return out;
 }
 
 Feedback no_code(const TurnContext& ctx) {
-  return {Category::no_code,
-          header(ctx, "NO CODE BLOCK") +
-              "Your reply had no fenced code block, so nothing was compiled. Put the whole kernel file "
-              "(includes, kernels and the extern \"C\" ptxbench_launch entry point) in one ```cuda block.\n" +
-              footer(ctx)};
+  return {
+      Category::no_code,
+      header(ctx, "NO CODE BLOCK") +
+          "Your reply had no fenced code block, so nothing was compiled. Put the whole kernel file "
+          "(includes, kernels and the extern \"C\" ptxbench_launch entry point) in one ```cuda "
+          "block.\n" +
+          footer(ctx)};
 }
 
 Feedback policy(const TurnVerdict& v, const TurnContext& ctx) {
@@ -137,8 +157,10 @@ Feedback policy(const TurnVerdict& v, const TurnContext& ctx) {
   t += "The kernel uses something the benchmark does not allow:\n";
   for (const auto& s : v.compile.violations) t += "- " + s + "\n";
   if (!v.compile.disallowed_symbols.empty())
-    t += "Imported functions outside the allow-list: " + join(v.compile.disallowed_symbols, ", ") + "\n";
-  t += "Write the kernel yourself with CUDA and inline PTX; the only runtime calls allowed are launches, "
+    t += "Imported functions outside the allow-list: " + join(v.compile.disallowed_symbols, ", ") +
+         "\n";
+  t += "Write the kernel yourself with CUDA and inline PTX; the only runtime calls allowed are "
+       "launches, "
        "function attributes, device queries, errors and driver entry points (for tensor maps).\n";
   return {Category::policy, t + footer(ctx)};
 }
@@ -154,12 +176,15 @@ Feedback failed_run(Category c, const TurnVerdict& v, const TurnContext& ctx) {
   const EvalFacts& e = *v.eval;
   std::string t;
   if (c == Category::timeout)
-    t = header(ctx, "TIMEOUT") + fmt::format("The kernel did not finish within {:.0f} s on {}. Look for waits that "
-                                             "never complete (mbarrier phases, expected transaction bytes) and "
-                                             "unbounded loops.\n", e.timeout_s, workload_name(e.workload, e.workload_hidden));
+    t = header(ctx, "TIMEOUT") +
+        fmt::format(
+            "The kernel did not finish within {:.0f} s on {}. Look for waits that "
+            "never complete (mbarrier phases, expected transaction bytes) and "
+            "unbounded loops.\n",
+            e.timeout_s, workload_name(e.workload, e.workload_hidden));
   else
-    t = header(ctx, "RUNTIME ERROR") + "Running the kernel on " + workload_name(e.workload, e.workload_hidden) +
-        " failed:\n" + head_lines(e.error, 15);
+    t = header(ctx, "RUNTIME ERROR") + "Running the kernel on " +
+        workload_name(e.workload, e.workload_hidden) + " failed:\n" + head_lines(e.error, 15);
   t += flags_text(e);
   return {c, t + footer(ctx)};
 }
@@ -167,7 +192,8 @@ Feedback failed_run(Category c, const TurnVerdict& v, const TurnContext& ctx) {
 Feedback incorrect(const TurnVerdict& v, const TurnContext& ctx) {
   const EvalFacts& e = *v.eval;
   std::string t = header(ctx, "INCORRECT");
-  t += "The outputs fail the correctness rule (an element fails when |out-ref| > atol AND |out-ref|/|ref| > rtol; "
+  t += "The outputs fail the correctness rule (an element fails when |out-ref| > atol AND "
+       "|out-ref|/|ref| > rtol; "
        "all elements must pass, no NaN/Inf, small relative L2 error):\n";
   for (const auto& m : e.mismatches) t += mismatch_text(m);
   if (e.mismatches.empty() && !e.error.empty()) t += "- " + e.error + "\n";
@@ -177,11 +203,14 @@ Feedback incorrect(const TurnVerdict& v, const TurnContext& ctx) {
 
 Feedback passed(Category c, const TurnVerdict& v, const TurnContext& ctx, bool reached) {
   const EvalFacts& e = *v.eval;
-  std::string title = c == Category::passed ? "CORRECT, target instructions executed"
-                                            : "CORRECT, but the target instructions did not execute";
+  std::string title = c == Category::passed
+                          ? "CORRECT, target instructions executed"
+                          : "CORRECT, but the target instructions did not execute";
   std::string t = header(ctx, title) + speedup_text(e, ctx.speedup_target);
-  if (v.audit) t += audit_text(*v.audit, ctx.arch);
-  else t += "Instruction audit: not run.\n";
+  if (v.audit)
+    t += audit_text(*v.audit, ctx.arch);
+  else
+    t += "Instruction audit: not run.\n";
   t += resources_text(v.compile);
   t += flags_text(e);
   if (reached) return {c, t + "Target speedup reached: the trajectory is complete."};
@@ -194,7 +223,8 @@ Feedback passed(Category c, const TurnVerdict& v, const TurnContext& ctx, bool r
 
 Feedback not_evaluated(const TurnVerdict& v, const TurnContext& ctx) {
   std::string t = header(ctx, "COMPILED (GPU stages skipped)");
-  t += "No GPU is available here, so correctness, timing and the run-time instruction audit were skipped. "
+  t += "No GPU is available here, so correctness, timing and the run-time instruction audit were "
+       "skipped. "
        "Static checks only:\n";
   if (v.audit) t += audit_text(*v.audit, ctx.arch);
   t += resources_text(v.compile);
@@ -204,10 +234,11 @@ Feedback not_evaluated(const TurnVerdict& v, const TurnContext& ctx) {
 Feedback harness(const TurnVerdict& v, const TurnContext& ctx) {
   std::string why = v.compile.outcome == Outcome::harness_error ? v.compile.log
                     : v.eval && !v.eval->error.empty()          ? v.eval->error
-                                                                : std::string("an internal stage failed");
+                                                       : std::string("an internal stage failed");
   return {Category::harness_error,
-          header(ctx, "NOT EVALUATED (benchmark error)") + "The benchmark's own machinery failed, not your kernel: " +
-              std::string(trim(why)) + "\nResubmit the kernel (improve it if you wish).\n" + footer(ctx)};
+          header(ctx, "NOT EVALUATED (benchmark error)") +
+              "The benchmark's own machinery failed, not your kernel: " + std::string(trim(why)) +
+              "\nResubmit the kernel (improve it if you wish).\n" + footer(ctx)};
 }
 
 }  // namespace
@@ -226,30 +257,40 @@ std::string trim_compiler_log(std::string_view log, int max_errors) {
     out += strip_dirs(lines[i]) + "\n";
     // nvcc prints the offending source line and a caret under it.
     for (std::size_t j = i + 1; j < lines.size() && j <= i + 2 && !is_error_line(lines[j]); ++j)
-      if (!trim(lines[j]).empty() && !starts_with(trim(lines[j]), "detected during")) out += lines[j] + "\n";
+      if (!trim(lines[j]).empty() && !starts_with(trim(lines[j]), "detected during"))
+        out += lines[j] + "\n";
   }
   if (errors == 0) {
     // No line says "error": keep the tail, where the reason usually is.
     std::size_t from = lines.size() > 20 ? lines.size() - 20 : 0;
     for (std::size_t i = from; i < lines.size(); ++i) out += strip_dirs(lines[i]) + "\n";
   }
-  if (skipped) out += fmt::format("({} more error{} not shown)\n", skipped, skipped == 1 ? "" : "s");
+  if (skipped)
+    out += fmt::format("({} more error{} not shown)\n", skipped, skipped == 1 ? "" : "s");
   return out;
 }
 
 Feedback build_feedback(const TurnVerdict& v, const TurnContext& ctx) {
   Category c = classify(v);
   switch (c) {
-    case Category::no_code: return no_code(ctx);
-    case Category::policy: return policy(v, ctx);
-    case Category::compile_error: return compile_error(v, ctx);
+    case Category::no_code:
+      return no_code(ctx);
+    case Category::policy:
+      return policy(v, ctx);
+    case Category::compile_error:
+      return compile_error(v, ctx);
     case Category::runtime_error:
-    case Category::timeout: return failed_run(c, v, ctx);
-    case Category::incorrect: return incorrect(v, ctx);
+    case Category::timeout:
+      return failed_run(c, v, ctx);
+    case Category::incorrect:
+      return incorrect(v, ctx);
     case Category::passed:
-    case Category::passed_missing_instructions: return passed(c, v, ctx, target_reached(v, ctx.speedup_target));
-    case Category::not_evaluated: return not_evaluated(v, ctx);
-    case Category::harness_error: return harness(v, ctx);
+    case Category::passed_missing_instructions:
+      return passed(c, v, ctx, target_reached(v, ctx.speedup_target));
+    case Category::not_evaluated:
+      return not_evaluated(v, ctx);
+    case Category::harness_error:
+      return harness(v, ctx);
   }
   return harness(v, ctx);
 }

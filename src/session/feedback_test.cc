@@ -33,7 +33,8 @@ AuditFacts runtime_audit(bool wgmma_executed) {
   a.route = "cupti";
   a.rule = "any";
   if (wgmma_executed) {
-    a.families = {{"wgmma", "executed", {"HGMMA.64x256x16.F32.BF16"}, 4194304}, {"tma", "executed", {"UTMALDG.2D"}, 65536}};
+    a.families = {{"wgmma", "executed", {"HGMMA.64x256x16.F32.BF16"}, 4194304},
+                  {"tma", "executed", {"UTMALDG.2D"}, 65536}};
     a.coverage = 1.0;
     a.metric_pass = true;
     a.sentence = "wgmma and tma executed.";
@@ -45,9 +46,12 @@ AuditFacts runtime_audit(bool wgmma_executed) {
   return a;
 }
 
-std::string golden_path(const std::string& name) { return "src/session/testdata/feedback/" + name + ".txt"; }
+std::string golden_path(const std::string& name) {
+  return "src/session/testdata/feedback/" + name + ".txt";
+}
 
-void check(const TurnVerdict& v, Category expected, const std::string& name, TurnContext ctx = kCtx) {
+void check(const TurnVerdict& v, Category expected, const std::string& name,
+           TurnContext ctx = kCtx) {
   Feedback f = build_feedback(v, ctx);
   EXPECT_EQ(to_string(f.category), to_string(expected));
   ptxbench::testing::expect_golden(f.text, golden_path(name));
@@ -61,7 +65,8 @@ TEST(Feedback, NoCode) {
 TEST(Feedback, Policy) {
   TurnVerdict v = compiled();
   v.compile.outcome = Outcome::policy_violation;
-  v.compile.violations = {"#include <cublas_v2.h>: cuBLAS is not allowed", "call to cudaMalloc in the entry point"};
+  v.compile.violations = {"#include <cublas_v2.h>: cuBLAS is not allowed",
+                          "call to cudaMalloc in the entry point"};
   v.compile.disallowed_symbols = {"cublasGemmEx", "cudaMalloc"};
   check(v, Category::policy, "policy");
 }
@@ -71,12 +76,14 @@ TEST(Feedback, CompileErrorKeepsOnlyErrorsWithoutTempDirs) {
   v.compile.outcome = Outcome::compile_error;
   v.compile.log =
       "nvcc warning : incompatible redefinition for option 'compiler-bindir'\n"
-      "/tmp/ptxbench-c1a2b3/candidate.cu(42): warning #177-D: variable \"x\" was declared but never referenced\n"
+      "/tmp/ptxbench-c1a2b3/candidate.cu(42): warning #177-D: variable \"x\" was declared but "
+      "never referenced\n"
       "/tmp/ptxbench-c1a2b3/candidate.cu(57): error: identifier \"wgmma_fence\" is undefined\n"
       "      wgmma_fence();\n"
       "      ^\n"
       "\n"
-      "ptxas /tmp/ptxbench-c1a2b3/candidate.ptx, line 310; error   : Arguments mismatch for instruction 'wgmma'\n"
+      "ptxas /tmp/ptxbench-c1a2b3/candidate.ptx, line 310; error   : Arguments mismatch for "
+      "instruction 'wgmma'\n"
       "ptxas fatal   : Ptx assembly aborted due to errors\n"
       "1 error detected in the compilation of \"/tmp/ptxbench-c1a2b3/candidate.cu\".\n";
   check(v, Category::compile_error, "compile_error");
@@ -96,8 +103,9 @@ TEST(Feedback, CompilerLogWithoutErrorLinesKeepsTheTail) {
 
 TEST(Feedback, RuntimeError) {
   TurnVerdict v = evaluated(Outcome::runtime_error);
-  v.eval->error = "CUDA error: an illegal memory access was encountered (cudaErrorIllegalAddress)\n"
-                  "Invalid __global__ read of size 16 bytes at gemm_kernel+0x1a30 in candidate.cu:88";
+  v.eval->error =
+      "CUDA error: an illegal memory access was encountered (cudaErrorIllegalAddress)\n"
+      "Invalid __global__ read of size 16 bytes at gemm_kernel+0x1a30 in candidate.cu:88";
   check(v, Category::runtime_error, "runtime_error");
 }
 
@@ -171,7 +179,8 @@ TEST(Feedback, NotEvaluatedWithoutGpu) {
   v.audit->ran = true;
   v.audit->route = "static";
   v.audit->rule = "any";
-  v.audit->families = {{"wgmma", "present", {"HGMMA.64x256x16.F32.BF16"}, 0}, {"tma", "absent", {}, 0}};
+  v.audit->families = {{"wgmma", "present", {"HGMMA.64x256x16.F32.BF16"}, 0},
+                       {"tma", "absent", {}, 0}};
   check(v, Category::not_evaluated, "not_evaluated");
   EXPECT_FALSE(arch_executed(v).has_value());
   EXPECT_FALSE(is_correct(v));

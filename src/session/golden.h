@@ -2,10 +2,10 @@
 // repository; PTXBENCH_UPDATE_GOLDEN=1 rewrites the file instead (review the diff).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "core/fs.h"
 #include "core/paths.h"
@@ -20,8 +20,9 @@ inline void expect_golden(const std::string& actual, const std::filesystem::path
     return;
   }
   auto expected = read_file(file);
-  ASSERT_TRUE(expected.ok()) << "missing golden file " << file
-                             << " (run the test with PTXBENCH_UPDATE_GOLDEN=1 to write it, then review it)";
+  ASSERT_TRUE(expected.ok())
+      << "missing golden file " << file
+      << " (run the test with PTXBENCH_UPDATE_GOLDEN=1 to write it, then review it)";
   EXPECT_EQ(actual, *expected) << "golden file " << file << " differs";
 }
 

@@ -1,12 +1,12 @@
 #include "session/loop.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "core/sha256.h"
 #include "core/text.h"
@@ -20,8 +20,8 @@ void emit(LoopDeps& deps, ProgressEvent e) {
   if (deps.progress) deps.progress->on_event(e);
 }
 
-Result<TrajectoryOutcome> finish(LoopDeps& deps, const store::TrajectoryRow& row, const std::string& status,
-                                 const std::string& reason, int turns) {
+Result<TrajectoryOutcome> finish(LoopDeps& deps, const store::TrajectoryRow& row,
+                                 const std::string& status, const std::string& reason, int turns) {
   PTXB_TRY_STATUS(deps.store.finish_trajectory(row.id, status, reason));
   ProgressEvent e{ProgressEvent::Kind::finished, row.key};
   e.turn = turns;
@@ -47,21 +47,24 @@ Json llm_json(const llm::ChatReply& r) {
 }
 
 // Loads the stored history, writing the prompt first when the trajectory is new.
-Result<std::vector<store::MessageRow>> prepare_history(const store::TrajectoryRow& row, const task::TaskSpec& task,
+Result<std::vector<store::MessageRow>> prepare_history(const store::TrajectoryRow& row,
+                                                       const task::TaskSpec& task,
                                                        const RunConfig& config, LoopDeps& deps) {
   PTXB_TRY(std::vector<store::MessageRow> msgs, deps.store.messages(row.id));
   if (!msgs.empty()) {
-    PTXB_TRY_STATUS(deps.store.start_trajectory(row.id, msgs[0], msgs.size() > 1 ? msgs[1] : msgs[0]));
+    PTXB_TRY_STATUS(
+        deps.store.start_trajectory(row.id, msgs[0], msgs.size() > 1 ? msgs[1] : msgs[0]));
     return msgs;
   }
   PTXB_TRY(PromptMessages p, deps.prompt(task, row.key.arch, config.context));
-  PTXB_TRY_STATUS(deps.store.start_trajectory(row.id, {0, 0, "system", p.system, ""}, {1, 0, "user", p.user, ""}));
+  PTXB_TRY_STATUS(deps.store.start_trajectory(row.id, {0, 0, "system", p.system, ""},
+                                              {1, 0, "user", p.user, ""}));
   return deps.store.messages(row.id);
 }
 
 store::TurnEvent make_event(std::int64_t trajectory_id, int turn, const llm::ChatReply& reply,
-                            const std::optional<std::string>& source, const TurnVerdict& v, const Feedback& fb,
-                            bool reached) {
+                            const std::optional<std::string>& source, const TurnVerdict& v,
+                            const Feedback& fb, bool reached) {
   store::TurnEvent e;
   e.trajectory_id = trajectory_id;
   e.assistant.content = reply.content;
@@ -100,33 +103,41 @@ std::string source_hash(const std::string& source) {
   return sha256_hex(norm);
 }
 
-Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row, const task::TaskSpec& task,
-                                         const RunConfig& config, StageSlots& slots, LoopDeps& deps) {
+Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
+                                         const task::TaskSpec& task, const RunConfig& config,
+                                         StageSlots& slots, LoopDeps& deps) {
   PTXB_TRY(std::vector<store::MessageRow> msgs, prepare_history(row, task, config, deps));
   PTXB_TRY(std::vector<store::TurnRow> stored, deps.store.turns(row.id));
   int done = static_cast<int>(stored.size());
   ProgressEvent started{ProgressEvent::Kind::started, row.key};
   started.turn = done;
   emit(deps, started);
-  if (done > 0 && stored.back().target_reached) return finish(deps, row, "done", "target_reached", done);
+  if (done > 0 && stored.back().target_reached)
+    return finish(deps, row, "done", "target_reached", done);
   if (done >= config.turns) return finish(deps, row, "done", "turn_budget", done);
 
   PTXB_TRY(std::shared_ptr<llm::ChatClient> client, deps.clients.client_for(row.key));
   std::vector<llm::Message> history = to_history(msgs);
   for (int turn = done + 1; turn <= config.turns; ++turn) {
-    llm::ChatRequest req{history, config.model.temperature, config.model.top_p, config.model.max_tokens};
+    llm::ChatRequest req{history, config.model.temperature, config.model.top_p,
+                         config.model.max_tokens};
     auto reply = client->complete(req);
-    if (!reply.ok()) return finish(deps, row, "failed", "error: model: " + reply.error().to_string(), turn - 1);
-    if (reply->finish_reason == kEndOfScript) return finish(deps, row, "done", "script_end", turn - 1);
+    if (!reply.ok())
+      return finish(deps, row, "failed", "error: model: " + reply.error().to_string(), turn - 1);
+    if (reply->finish_reason == kEndOfScript)
+      return finish(deps, row, "done", "script_end", turn - 1);
 
     std::optional<std::string> source = deps.extract(reply->content);
     TurnVerdict v;
     if (source) v = deps.pipeline.evaluate(*source, task, row.key.arch, slots);
-    Feedback fb = build_feedback(v, TurnContext{turn, config.turns, config.speedup_target, row.key.arch});
+    Feedback fb =
+        build_feedback(v, TurnContext{turn, config.turns, config.speedup_target, row.key.arch});
     bool reached = target_reached(v, config.speedup_target);
     store::TurnEvent e = make_event(row.id, turn, *reply, source, v, fb, reached);
-    if (reached) e.stop_reason = "target_reached";
-    else if (turn == config.turns) e.stop_reason = "turn_budget";
+    if (reached)
+      e.stop_reason = "target_reached";
+    else if (turn == config.turns)
+      e.stop_reason = "turn_budget";
     PTXB_TRY_STATUS(deps.store.record_turn(e));
 
     ProgressEvent te{ProgressEvent::Kind::turn_done, row.key};
@@ -155,7 +166,8 @@ std::vector<store::TrajectoryKey> plan_trajectories(
     const std::function<bool(const std::string&, const std::string&)>& available) {
   std::vector<store::TrajectoryKey> out;
   for (const auto& name : config.tasks) {
-    auto it = std::find_if(tasks.begin(), tasks.end(), [&](const task::TaskSpec& t) { return t.name == name; });
+    auto it = std::find_if(tasks.begin(), tasks.end(),
+                           [&](const task::TaskSpec& t) { return t.name == name; });
     if (it == tasks.end()) continue;
     for (const auto& arch : config.archs) {
       if (!it->supports(arch)) continue;
@@ -178,8 +190,10 @@ Result<RunTotals> run_all(const RunConfig& config, const std::vector<store::Traj
     PTXB_TRY(std::int64_t id, deps.store.add_trajectory(key));
     PTXB_TRY(store::TrajectoryRow row, deps.store.trajectory(id));
     ++totals.trajectories;
-    if (row.status == "done") ++totals.skipped_done;
-    else todo.push_back(row);
+    if (row.status == "done")
+      ++totals.skipped_done;
+    else
+      todo.push_back(row);
   }
   if (deps.progress) deps.progress->plan(totals.trajectories, totals.skipped_done, config.turns);
 

@@ -29,8 +29,8 @@ struct PromptMessages {
 };
 
 // The first two messages of a trajectory (prompt/ builds them in the CLI).
-using PromptFn = std::function<Result<PromptMessages>(const task::TaskSpec&, const std::string& arch,
-                                                      const std::string& context)>;
+using PromptFn = std::function<Result<PromptMessages>(
+    const task::TaskSpec&, const std::string& arch, const std::string& context)>;
 // The candidate source in a reply, or nullopt (llm/extract.h in the CLI).
 using ExtractFn = std::function<std::optional<std::string>(const std::string& reply)>;
 
@@ -46,7 +46,9 @@ class ClientFactory {
 class SharedClientFactory final : public ClientFactory {
  public:
   explicit SharedClientFactory(std::shared_ptr<llm::ChatClient> c) : client_(std::move(c)) {}
-  Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey&) override { return client_; }
+  Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey&) override {
+    return client_;
+  }
 
  private:
   std::shared_ptr<llm::ChatClient> client_;
@@ -70,15 +72,16 @@ struct TrajectoryOutcome {
   int turns = 0;  // stored turns at the end
 };
 
-Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row, const task::TaskSpec& task,
-                                         const RunConfig& config, StageSlots& slots, LoopDeps& deps);
+Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
+                                         const task::TaskSpec& task, const RunConfig& config,
+                                         StageSlots& slots, LoopDeps& deps);
 
 // The trajectories a configuration asks for: model x tasks x archs x samples, leaving
 // out (task, arch) pairs the task does not support and, with `available`, pairs it
 // does not list (the scripted agent's files). Sorted.
-std::vector<store::TrajectoryKey> plan_trajectories(const RunConfig& config, const std::vector<task::TaskSpec>& tasks,
-                                                    const std::function<bool(const std::string& task,
-                                                                             const std::string& arch)>& available = {});
+std::vector<store::TrajectoryKey> plan_trajectories(
+    const RunConfig& config, const std::vector<task::TaskSpec>& tasks,
+    const std::function<bool(const std::string& task, const std::string& arch)>& available = {});
 
 struct RunTotals {
   int trajectories = 0;

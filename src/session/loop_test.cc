@@ -22,8 +22,9 @@ struct LoopTest : ::testing::Test {
   }
   Result<RunTotals> run(const std::filesystem::path& db, CandidatePipeline& p, ClientFactory& c,
                         ProgressSink* progress = nullptr) {
-    auto s = std::filesystem::exists(db) ? store::RunStore::open(db)
-                                         : store::RunStore::create(db, config.to_json(), Json::object());
+    auto s = std::filesystem::exists(db)
+                 ? store::RunStore::open(db)
+                 : store::RunStore::create(db, config.to_json(), Json::object());
     if (!s.ok()) return s.error();
     store_ = std::make_unique<store::RunStore>(std::move(*s));
     LoopDeps deps{*store_, p, c, fake_prompt, fake_extract, progress};

@@ -15,8 +15,8 @@ class CandidatePipeline {
  public:
   virtual ~CandidatePipeline() = default;
   // Take a CPU slot for compiling and a GPU lease for evaluation and audit from `slots`.
-  virtual TurnVerdict evaluate(const std::string& source, const task::TaskSpec& task, const std::string& arch,
-                               StageSlots& slots) = 0;
+  virtual TurnVerdict evaluate(const std::string& source, const task::TaskSpec& task,
+                               const std::string& arch, StageSlots& slots) = 0;
   // false: evaluation and the run-time audit are skipped (compile + static census only).
   virtual bool gpu_available() const = 0;
   // What the run records about the stages (versions, GPU, route); stored in provenance.

@@ -33,12 +33,14 @@ Json collect_provenance(const Paths& paths, ProcessRunner& runner, const std::st
          {"argv", argv}};
   std::string commit = output_of(runner, {"git", "-C", paths.root.string(), "rev-parse", "HEAD"});
   p["git_commit"] = commit.empty() ? Json(nullptr) : Json(commit);
-  std::string dirty = output_of(runner, {"git", "-C", paths.root.string(), "status", "--porcelain", "--untracked-files=no"});
+  std::string dirty = output_of(
+      runner, {"git", "-C", paths.root.string(), "status", "--porcelain", "--untracked-files=no"});
   p["git_dirty"] = !dirty.empty();
   auto nvcc = paths.tool("nvcc");
   std::string nv = nvcc.ok() ? output_of(runner, {nvcc->string(), "--version"}) : std::string();
   std::vector<std::string> lines = split_lines(nv);
-  p["nvcc"] = lines.empty() ? Json(nullptr) : Json(lines.size() > 1 ? lines[lines.size() - 2] : lines.back());
+  p["nvcc"] = lines.empty() ? Json(nullptr)
+                            : Json(lines.size() > 1 ? lines[lines.size() - 2] : lines.back());
   std::string smi = output_of(runner, {"nvidia-smi", "--query-gpu=name,driver_version,memory.total",
                                        "--format=csv,noheader"});
   p["gpus"] = smi.empty() ? Json::array() : Json(split_lines(smi));

@@ -1,14 +1,13 @@
 // Resume after kill -9: a child process runs a run with a slow pipeline and is
 // SIGKILLed part-way; resuming the file must give exactly what an uninterrupted run
 // stores (same turns and messages, nothing lost, nothing duplicated).
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "core/fs.h"
 #include "session/fakes_test.h"
@@ -34,8 +33,9 @@ struct ResumeTest : ::testing::Test {
 
   // Creates or resumes `db` and runs it to the end.
   Result<RunTotals> run(const std::filesystem::path& db, CandidatePipeline& p) {
-    auto s = std::filesystem::exists(db) ? store::RunStore::open(db)
-                                         : store::RunStore::create(db, config.to_json(), Json::object());
+    auto s = std::filesystem::exists(db)
+                 ? store::RunStore::open(db)
+                 : store::RunStore::create(db, config.to_json(), Json::object());
     if (!s.ok()) return s.error();
     if (auto st = s->reopen_run(); !st.ok()) return st.error();
     FakeClients clients;
@@ -79,12 +79,14 @@ TEST_F(ResumeTest, KillDashNineThenResumeEqualsAnUninterruptedRun) {
   // in the middle of a turn (model reply received, evaluation running).
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   int seen = 0;
-  while ((seen = stored_turns(killed_db)) < total_turns / 3 && std::chrono::steady_clock::now() < deadline)
+  while ((seen = stored_turns(killed_db)) < total_turns / 3 &&
+         std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ASSERT_EQ(kill(child, SIGKILL), 0);
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "the child finished before it was killed; make its pipeline slower";
+  ASSERT_TRUE(WIFSIGNALED(status))
+      << "the child finished before it was killed; make its pipeline slower";
   int at_kill = stored_turns(killed_db);
   ASSERT_GE(at_kill, total_turns / 3);
   ASSERT_LT(at_kill, total_turns);

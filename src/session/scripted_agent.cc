@@ -1,23 +1,26 @@
 #include "session/scripted_agent.h"
 
-#include <algorithm>
-#include <chrono>
-
 #include <fmt/format.h>
 #include <toml++/toml.h>
+
+#include <algorithm>
+#include <chrono>
 
 #include "core/fs.h"
 
 namespace ptxbench::session {
 namespace {
 
-Result<std::string> str_field(const toml::table& t, std::string_view key, const std::string& where, bool required) {
+Result<std::string> str_field(const toml::table& t, std::string_view key, const std::string& where,
+                              bool required) {
   auto v = t[key].value<std::string>();
-  if (!v && required) return make_error(where + ": missing string field `" + std::string(key) + "`");
+  if (!v && required)
+    return make_error(where + ": missing string field `" + std::string(key) + "`");
   return v.value_or("");
 }
 
-Result<ScriptedTurn> parse_turn(const Paths& paths, const toml::table& t, const std::string& where) {
+Result<ScriptedTurn> parse_turn(const Paths& paths, const toml::table& t,
+                                const std::string& where) {
   ScriptedTurn turn;
   PTXB_TRY(turn.text, str_field(t, "text", where, true));
   PTXB_TRY(turn.kernel, str_field(t, "kernel", where, false));
@@ -25,8 +28,9 @@ Result<ScriptedTurn> parse_turn(const Paths& paths, const toml::table& t, const 
   if (!turn.kernel.empty()) {
     auto code = read_file(paths.root / turn.kernel);
     if (!code.ok())
-      return make_error(where + ": kernel " + turn.kernel + " cannot be read (" + code.error().message + ")",
-                        "the path is relative to the repository root");
+      return make_error(
+          where + ": kernel " + turn.kernel + " cannot be read (" + code.error().message + ")",
+          "the path is relative to the repository root");
     turn.code = std::move(*code);
   }
   return turn;
@@ -34,8 +38,8 @@ Result<ScriptedTurn> parse_turn(const Paths& paths, const toml::table& t, const 
 
 }  // namespace
 
-std::filesystem::path scripted_file(const Paths& paths, std::string_view version, std::string_view task,
-                                    std::string_view arch) {
+std::filesystem::path scripted_file(const Paths& paths, std::string_view version,
+                                    std::string_view task, std::string_view arch) {
   return paths.trajectories() / version / fmt::format("{}.{}.toml", task, arch);
 }
 
@@ -67,12 +71,14 @@ Result<ScriptedTrajectory> load_scripted(const Paths& paths, const std::filesyst
   return t;
 }
 
-Result<std::vector<ScriptedTrajectory>> load_scripted_version(const Paths& paths, std::string_view version) {
+Result<std::vector<ScriptedTrajectory>> load_scripted_version(const Paths& paths,
+                                                              std::string_view version) {
   std::filesystem::path dir = paths.trajectories() / version;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
-    return make_error(dir.string() + " does not exist", "the scripted agent's versions are the folders of " +
-                                                            paths.trajectories().string());
+    return make_error(
+        dir.string() + " does not exist",
+        "the scripted agent's versions are the folders of " + paths.trajectories().string());
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
     if (e.path().extension() == ".toml") files.push_back(e.path());
@@ -80,7 +86,9 @@ Result<std::vector<ScriptedTrajectory>> load_scripted_version(const Paths& paths
   std::vector<ScriptedTrajectory> out;
   for (const auto& f : files) {
     PTXB_TRY(ScriptedTrajectory t, load_scripted(paths, f));
-    if (t.version != version) return make_error(f.string() + ": version is " + t.version + ", its folder says " + std::string(version));
+    if (t.version != version)
+      return make_error(f.string() + ": version is " + t.version + ", its folder says " +
+                        std::string(version));
     out.push_back(std::move(t));
   }
   return out;
@@ -113,11 +121,13 @@ Result<llm::ChatReply> ScriptedClient::complete(const llm::ChatRequest& request)
   return r;
 }
 
-Result<std::shared_ptr<llm::ChatClient>> ScriptedClientFactory::client_for(const store::TrajectoryKey& key) {
+Result<std::shared_ptr<llm::ChatClient>> ScriptedClientFactory::client_for(
+    const store::TrajectoryKey& key) {
   std::filesystem::path file = scripted_file(paths_, version_, key.task, key.arch);
   std::error_code ec;
   if (!std::filesystem::exists(file, ec))
-    return make_error("the scripted agent has no trajectory for " + key.task + " on " + key.arch + " (" + file.string() + ")",
+    return make_error("the scripted agent has no trajectory for " + key.task + " on " + key.arch +
+                          " (" + file.string() + ")",
                       "pass --model and --base-url to use a model, or choose tasks listed in " +
                           (paths_.trajectories() / version_).string());
   PTXB_TRY(ScriptedTrajectory t, load_scripted(paths_, file));

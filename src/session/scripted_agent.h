@@ -36,12 +36,13 @@ struct ScriptedTrajectory {
   std::filesystem::path file;
 };
 
-std::filesystem::path scripted_file(const Paths& paths, std::string_view version, std::string_view task,
-                                    std::string_view arch);
+std::filesystem::path scripted_file(const Paths& paths, std::string_view version,
+                                    std::string_view task, std::string_view arch);
 // Parses and checks one file; every referenced kernel must exist (loaded into `code`).
 Result<ScriptedTrajectory> load_scripted(const Paths& paths, const std::filesystem::path& file);
 // Every trajectory file of a version (sorted by file name).
-Result<std::vector<ScriptedTrajectory>> load_scripted_version(const Paths& paths, std::string_view version);
+Result<std::vector<ScriptedTrajectory>> load_scripted_version(const Paths& paths,
+                                                              std::string_view version);
 
 // The reply text for one scripted turn (text, then the kernel in a ```cuda block).
 std::string scripted_reply(const ScriptedTurn& t);
@@ -60,7 +61,8 @@ class ScriptedClient final : public llm::ChatClient {
 // Hands each trajectory a ScriptedClient for its (task, arch) file; loads each file once.
 class ScriptedClientFactory final : public ClientFactory {
  public:
-  ScriptedClientFactory(Paths paths, std::string version) : paths_(std::move(paths)), version_(std::move(version)) {}
+  ScriptedClientFactory(Paths paths, std::string version)
+      : paths_(std::move(paths)), version_(std::move(version)) {}
   Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey& key) override;
   // Is there a trajectory file for this pair?
   bool has(const std::string& task, const std::string& arch) const;

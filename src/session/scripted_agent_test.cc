@@ -99,7 +99,8 @@ TEST(ShippedTrajectories, V1LoadsAndFollowsTheProtocol) {
     // or to compile (sm_100a, which the lent machines cannot run).
     const std::string& last = t.turns.back().expect;
     EXPECT_TRUE(last == "passed" || last == "not_evaluated") << t.file << ": " << last;
-    for (const auto& turn : t.turns) EXPECT_FALSE(turn.code.empty() && !turn.kernel.empty()) << t.file;
+    for (const auto& turn : t.turns)
+      EXPECT_FALSE(turn.code.empty() && !turn.kernel.empty()) << t.file;
   }
 }
 

@@ -1,8 +1,8 @@
 #include "session/stage_pipeline.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "compile/result_json.h"
 #include "core/text.h"
@@ -20,8 +20,8 @@ std::pair<std::string, bool> parse_label(const std::string& label) {
   return {rest.substr(0, rest.find(' ')), hidden};
 }
 
-std::vector<std::string> opcodes_of(const std::string& family,
-                                    const std::vector<std::pair<std::string, std::int64_t>>& opcodes) {
+std::vector<std::string> opcodes_of(
+    const std::string& family, const std::vector<std::pair<std::string, std::int64_t>>& opcodes) {
   std::vector<std::string> out;
   const task::InstructionFamily* f = task::find_family(family);
   if (!f) return out;
@@ -30,7 +30,8 @@ std::vector<std::string> opcodes_of(const std::string& family,
     if (n > 0 && task::family_matches(*f, op)) hits.emplace_back(-n, op);
   std::sort(hits.begin(), hits.end());
   for (const auto& h : hits)
-    if (out.size() < 4 && std::find(out.begin(), out.end(), h.second) == out.end()) out.push_back(h.second);
+    if (out.size() < 4 && std::find(out.begin(), out.end(), h.second) == out.end())
+      out.push_back(h.second);
   return out;
 }
 
@@ -40,7 +41,8 @@ CompileFacts compile_facts(const compile::CompileResult& r) {
   CompileFacts f;
   f.outcome = r.outcome;
   f.log = r.log;
-  for (const auto& v : r.violations) f.violations.push_back(fmt::format("line {}: {} (`{}`)", v.line, v.message, v.text));
+  for (const auto& v : r.violations)
+    f.violations.push_back(fmt::format("line {}: {} (`{}`)", v.line, v.message, v.text));
   f.disallowed_symbols = r.disallowed_symbols;
   for (const auto& s : r.forbidden_exports) f.disallowed_symbols.push_back(s + " (exported)");
   if (r.outcome == Outcome::policy_violation && f.violations.empty())
@@ -50,7 +52,8 @@ CompileFacts compile_facts(const compile::CompileResult& r) {
     f.resources.push_back({k.demangled.empty() ? k.name : k.demangled, k.registers, k.shared_bytes,
                            k.spill_store_bytes, k.spill_load_bytes, k.stack_frame_bytes});
   }
-  for (const auto& w : r.warnings) f.warnings.push_back(w.code.empty() ? w.text : w.code + ": " + w.text);
+  for (const auto& w : r.warnings)
+    f.warnings.push_back(w.code.empty() ? w.text : w.code + ": " + w.text);
   return f;
 }
 
@@ -71,7 +74,8 @@ EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s) {
     }
     for (const auto& o : t.outputs) {
       if (o.passed || f.mismatches.size() >= 3) continue;
-      Mismatch m{o.tensor, name, hidden, o.failed, o.numel, o.max_abs_err, o.max_rel_err, o.rel_l2, o.nonfinite > 0, {}};
+      Mismatch m{o.tensor,      name,          hidden,   o.failed,        o.numel,
+                 o.max_abs_err, o.max_rel_err, o.rel_l2, o.nonfinite > 0, {}};
       for (const auto& b : o.first_bad)
         if (m.first_bad.size() < 3) m.first_bad.push_back({b.index, b.out, b.ref});
       f.mismatches.push_back(std::move(m));
@@ -101,7 +105,8 @@ AuditFacts audit_facts(const audit::AuditResult& r) {
     if (!fr.target) continue;
     std::string verdict(audit::to_string(fr.verdict));
     if (fr.verdict == audit::Verdict::present_not_audited) verdict = "present";
-    a.families.push_back({fr.name, verdict, opcodes_of(fr.name, opcodes), static_cast<std::int64_t>(fr.thread_pred_on)});
+    a.families.push_back({fr.name, verdict, opcodes_of(fr.name, opcodes),
+                          static_cast<std::int64_t>(fr.thread_pred_on)});
   }
   if (r.instruction_metric_evaluated) a.metric_pass = r.instruction_metric_passed;
   if (r.coverage.available) a.coverage = r.coverage.ratio;
@@ -126,8 +131,8 @@ AuditFacts static_audit_facts(const compile::Census& c) {
   return a;
 }
 
-TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskSpec& task, const std::string& arch,
-                                    StageSlots& slots) {
+TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskSpec& task,
+                                    const std::string& arch, StageSlots& slots) {
   TurnVerdict v;
   v.source = source;
   compile::CompileOptions co = options_.compile;
@@ -151,7 +156,8 @@ TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskS
   if (!options_.gpu || arch != options_.gpu_arch) {
     v.gpu_skipped = true;
     v.eval = EvalFacts{};
-    v.eval->error = options_.gpu ? "the GPU here runs " + options_.gpu_arch + ", not " + arch : "no GPU";
+    v.eval->error =
+        options_.gpu ? "the GPU here runs " + options_.gpu_arch + ", not " + arch : "no GPU";
     v.eval_json = Json{{"outcome", "not_run"}, {"reason", v.eval->error}};
     v.audit = static_audit_facts(cr->census);
     v.audit_json = Json{{"route", "static"}, {"census", compile::to_json(cr->census)}};

@@ -18,7 +18,7 @@ struct StageOptions {
   compile::CompileOptions compile;
   eval::EvalOptions eval;
   audit::AuditOptions audit;
-  bool gpu = false;             // a GPU is here (eval::Evaluator::gpu_available())
+  bool gpu = false;                 // a GPU is here (eval::Evaluator::gpu_available())
   std::string gpu_arch = "sm_90a";  // what it runs; other archs are compile + static only
 };
 
@@ -27,8 +27,8 @@ class StagePipeline final : public CandidatePipeline {
   StagePipeline(Paths paths, ProcessRunner& runner, StageOptions options)
       : paths_(std::move(paths)), runner_(runner), options_(std::move(options)) {}
 
-  TurnVerdict evaluate(const std::string& source, const task::TaskSpec& task, const std::string& arch,
-                       StageSlots& slots) override;
+  TurnVerdict evaluate(const std::string& source, const task::TaskSpec& task,
+                       const std::string& arch, StageSlots& slots) override;
   bool gpu_available() const override { return options_.gpu; }
   Json describe() const override;
 

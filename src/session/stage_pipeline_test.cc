@@ -29,7 +29,8 @@ TEST(StageFacts, CompileResultKeepsEntryResourcesViolationsAndWarnings) {
   EXPECT_EQ(f.outcome, Outcome::policy_violation);
   ASSERT_EQ(f.violations.size(), 1u);
   EXPECT_EQ(f.violations[0], "line 12: cuBLAS is not allowed (`#include <cublas_v2.h>`)");
-  EXPECT_EQ(f.disallowed_symbols, (std::vector<std::string>{"cudaMalloc", "cudaLaunchKernel (exported)"}));
+  EXPECT_EQ(f.disallowed_symbols,
+            (std::vector<std::string>{"cudaMalloc", "cudaLaunchKernel (exported)"}));
   ASSERT_EQ(f.resources.size(), 1u);
   EXPECT_EQ(f.resources[0].kernel, "gemm()");
   EXPECT_EQ(f.resources[0].spill_store_bytes, 8);

@@ -4,16 +4,26 @@ namespace ptxbench::session {
 
 std::string_view to_string(Category c) {
   switch (c) {
-    case Category::no_code: return "no_code";
-    case Category::policy: return "policy";
-    case Category::compile_error: return "compile_error";
-    case Category::runtime_error: return "runtime_error";
-    case Category::timeout: return "timeout";
-    case Category::incorrect: return "incorrect";
-    case Category::passed_missing_instructions: return "passed_missing_instructions";
-    case Category::passed: return "passed";
-    case Category::not_evaluated: return "not_evaluated";
-    case Category::harness_error: return "harness_error";
+    case Category::no_code:
+      return "no_code";
+    case Category::policy:
+      return "policy";
+    case Category::compile_error:
+      return "compile_error";
+    case Category::runtime_error:
+      return "runtime_error";
+    case Category::timeout:
+      return "timeout";
+    case Category::incorrect:
+      return "incorrect";
+    case Category::passed_missing_instructions:
+      return "passed_missing_instructions";
+    case Category::passed:
+      return "passed";
+    case Category::not_evaluated:
+      return "not_evaluated";
+    case Category::harness_error:
+      return "harness_error";
   }
   return "harness_error";
 }
@@ -22,12 +32,18 @@ namespace {
 
 Category classify_eval(const TurnVerdict& v) {
   switch (v.eval->outcome) {
-    case Outcome::runtime_error: return Category::runtime_error;
-    case Outcome::timeout: return Category::timeout;
-    case Outcome::incorrect: return Category::incorrect;
-    case Outcome::passed: break;
-    case Outcome::not_run: return v.gpu_skipped ? Category::not_evaluated : Category::harness_error;
-    default: return Category::harness_error;
+    case Outcome::runtime_error:
+      return Category::runtime_error;
+    case Outcome::timeout:
+      return Category::timeout;
+    case Outcome::incorrect:
+      return Category::incorrect;
+    case Outcome::passed:
+      break;
+    case Outcome::not_run:
+      return v.gpu_skipped ? Category::not_evaluated : Category::harness_error;
+    default:
+      return Category::harness_error;
   }
   auto arch = arch_executed(v);
   return arch.value_or(false) ? Category::passed : Category::passed_missing_instructions;
@@ -38,10 +54,14 @@ Category classify_eval(const TurnVerdict& v) {
 Category classify(const TurnVerdict& v) {
   if (!v.source) return Category::no_code;
   switch (v.compile.outcome) {
-    case Outcome::policy_violation: return Category::policy;
-    case Outcome::compile_error: return Category::compile_error;
-    case Outcome::passed: break;
-    default: return Category::harness_error;
+    case Outcome::policy_violation:
+      return Category::policy;
+    case Outcome::compile_error:
+      return Category::compile_error;
+    case Outcome::passed:
+      break;
+    default:
+      return Category::harness_error;
   }
   if (v.gpu_skipped) return Category::not_evaluated;
   if (!v.eval) return Category::harness_error;
@@ -49,7 +69,8 @@ Category classify(const TurnVerdict& v) {
 }
 
 bool is_correct(const TurnVerdict& v) {
-  return v.source && v.compile.outcome == Outcome::passed && v.eval && v.eval->outcome == Outcome::passed;
+  return v.source && v.compile.outcome == Outcome::passed && v.eval &&
+         v.eval->outcome == Outcome::passed;
 }
 
 std::optional<bool> arch_executed(const TurnVerdict& v) {

@@ -40,12 +40,13 @@ struct KernelResources {
 };
 
 struct CompileFacts {
-  Outcome outcome = Outcome::not_run;  // passed | policy_violation | compile_error | harness_error
-  std::string log;                     // nvcc + ptxas output
-  std::vector<std::string> violations;         // policy findings, one sentence each
+  Outcome outcome = Outcome::not_run;   // passed | policy_violation | compile_error | harness_error
+  std::string log;                      // nvcc + ptxas output
+  std::vector<std::string> violations;  // policy findings, one sentence each
   std::vector<std::string> disallowed_symbols;  // imports outside the allow-list
   std::vector<KernelResources> resources;
-  std::vector<std::string> warnings;  // ptxas warnings that matter (serialised wgmma, setmaxnreg ignored, ...)
+  std::vector<std::string>
+      warnings;  // ptxas warnings that matter (serialised wgmma, setmaxnreg ignored, ...)
 };
 
 // One output that failed the correctness rule on one workload.
@@ -68,9 +69,10 @@ struct Mismatch {
 };
 
 struct EvalFacts {
-  Outcome outcome = Outcome::not_run;  // passed | incorrect | runtime_error | timeout | not_run | harness_error
-  std::string error;                   // runtime error / timeout / harness text
-  std::string workload;                // where a runtime error or timeout happened
+  Outcome outcome =
+      Outcome::not_run;  // passed | incorrect | runtime_error | timeout | not_run | harness_error
+  std::string error;     // runtime error / timeout / harness text
+  std::string workload;  // where a runtime error or timeout happened
   bool workload_hidden = false;
   std::vector<Mismatch> mismatches;
   std::vector<std::string> flags;  // guard flags: side_stream, cached_result, ...

@@ -55,7 +55,8 @@ Stmt& Stmt::bind_null(int i) {
 }
 
 Error Stmt::bind_error(int i) const {
-  return make_error("binding parameter " + std::to_string(i) + " of `" + sqlite3_sql(s_) + "` failed");
+  return make_error("binding parameter " + std::to_string(i) + " of `" + sqlite3_sql(s_) +
+                    "` failed");
 }
 
 Result<bool> Stmt::step() {
@@ -73,9 +74,15 @@ Status Stmt::run() {
   }
 }
 
-bool Stmt::is_null(int c) const { return sqlite3_column_type(s_, c) == SQLITE_NULL; }
-std::int64_t Stmt::int64(int c) const { return sqlite3_column_int64(s_, c); }
-double Stmt::real(int c) const { return sqlite3_column_double(s_, c); }
+bool Stmt::is_null(int c) const {
+  return sqlite3_column_type(s_, c) == SQLITE_NULL;
+}
+std::int64_t Stmt::int64(int c) const {
+  return sqlite3_column_int64(s_, c);
+}
+double Stmt::real(int c) const {
+  return sqlite3_column_double(s_, c);
+}
 
 std::string Stmt::text(int c) const {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s_, c));
@@ -102,9 +109,10 @@ Result<Db> Db::open(const std::filesystem::path& path, bool create) {
   int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   Db db(raw, path);
   if (rc != SQLITE_OK)
-    return make_error("cannot open " + path.string() + ": " + (raw ? sqlite3_errmsg(raw) : "out of memory"),
-                      create ? "check that its folder exists and is writable"
-                             : "check the path; `ptxbench run --out FILE` creates a run database");
+    return make_error(
+        "cannot open " + path.string() + ": " + (raw ? sqlite3_errmsg(raw) : "out of memory"),
+        create ? "check that its folder exists and is writable"
+               : "check the path; `ptxbench run --out FILE` creates a run database");
   sqlite3_busy_timeout(raw, 10000);
   PTXB_TRY_STATUS(db.exec("PRAGMA journal_mode=WAL"));
   PTXB_TRY_STATUS(db.exec("PRAGMA synchronous=FULL"));
@@ -144,7 +152,9 @@ Result<Stmt> Db::prepare(std::string_view sql) {
   return Stmt(db_, s);
 }
 
-std::int64_t Db::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+std::int64_t Db::last_insert_rowid() const {
+  return sqlite3_last_insert_rowid(db_);
+}
 
 Result<Transaction> Transaction::begin(Db& db) {
   PTXB_TRY_STATUS(db.exec("BEGIN IMMEDIATE"));

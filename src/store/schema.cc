@@ -80,14 +80,17 @@ Status create_schema(Db& db) {
 Status check_schema(Db& db) {
   auto s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
   if (!s.ok())
-    return make_error(db.path().string() + " is not a ptxbench run database (" + s.error().message + ")",
-                      "pass a file written by `ptxbench run`");
+    return make_error(
+        db.path().string() + " is not a ptxbench run database (" + s.error().message + ")",
+        "pass a file written by `ptxbench run`");
   PTXB_TRY(bool row, s->step());
-  if (!row) return make_error(db.path().string() + " has no schema_version", "pass a file written by `ptxbench run`");
+  if (!row)
+    return make_error(db.path().string() + " has no schema_version",
+                      "pass a file written by `ptxbench run`");
   std::string v = s->text(0);
   if (v != std::to_string(kSchemaVersion))
-    return make_error(db.path().string() + " has store schema version " + v + "; this ptxbench reads version " +
-                          std::to_string(kSchemaVersion),
+    return make_error(db.path().string() + " has store schema version " + v +
+                          "; this ptxbench reads version " + std::to_string(kSchemaVersion),
                       "use the ptxbench version that wrote it");
   return {};
 }

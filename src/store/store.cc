@@ -1,10 +1,10 @@
 #include "store/store.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <ctime>
 #include <mutex>
-
-#include <fmt/format.h>
 
 #include "store/db.h"
 #include "store/schema.h"
@@ -31,14 +31,21 @@ std::optional<std::string> json_or_null(const Json& j) {
 }
 
 Status insert_message(Db& db, std::int64_t traj, const MessageRow& m) {
-  PTXB_TRY(Stmt s, db.prepare("INSERT INTO messages (trajectory_id, seq, turn, role, content, reasoning) "
-                              "VALUES (?, ?, ?, ?, ?, ?)"));
-  s.bind(1, traj).bind(2, m.seq).bind(3, m.turn).bind(4, m.role).bind(5, m.content).bind(6, m.reasoning);
+  PTXB_TRY(Stmt s,
+           db.prepare("INSERT INTO messages (trajectory_id, seq, turn, role, content, reasoning) "
+                      "VALUES (?, ?, ?, ?, ?, ?)"));
+  s.bind(1, traj)
+      .bind(2, m.seq)
+      .bind(3, m.turn)
+      .bind(4, m.role)
+      .bind(5, m.content)
+      .bind(6, m.reasoning);
   return s.run();
 }
 
 Result<int> next_seq(Db& db, std::int64_t traj) {
-  PTXB_TRY(Stmt s, db.prepare("SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE trajectory_id = ?"));
+  PTXB_TRY(Stmt s,
+           db.prepare("SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE trajectory_id = ?"));
   s.bind(1, traj);
   PTXB_TRY(bool row, s.step());
   PTXB_CHECK(row, "MAX() returns a row");
@@ -46,10 +53,13 @@ Result<int> next_seq(Db& db, std::int64_t traj) {
 }
 
 Status insert_turn(Db& db, std::int64_t traj, const TurnRow& t, const std::string& now) {
-  PTXB_TRY(Stmt s, db.prepare(
-      "INSERT INTO turns (trajectory_id, turn, source, source_hash, category, feedback, compile_json, "
-      "eval_json, audit_json, correct, arch_executed, speedup, target_reached, gpu_stages, flags_json, "
-      "llm_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  PTXB_TRY(Stmt s,
+           db.prepare(
+               "INSERT INTO turns (trajectory_id, turn, source, source_hash, category, feedback, "
+               "compile_json, "
+               "eval_json, audit_json, correct, arch_executed, speedup, target_reached, "
+               "gpu_stages, flags_json, "
+               "llm_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   std::optional<std::int64_t> arch;
   if (t.arch_executed) arch = *t.arch_executed ? 1 : 0;
   s.bind(1, traj).bind(2, t.turn).bind(3, t.source).bind(4, t.source_hash).bind(5, t.category);
@@ -60,8 +70,12 @@ Status insert_turn(Db& db, std::int64_t traj, const TurnRow& t, const std::strin
   return s.run();
 }
 
-Status set_trajectory_end(Db& db, std::int64_t id, const std::string& status, const std::string& reason) {
-  PTXB_TRY(Stmt s, db.prepare("UPDATE trajectories SET status = ?, stop_reason = ?, finished_at = ? WHERE id = ?"));
+Status set_trajectory_end(Db& db, std::int64_t id, const std::string& status,
+                          const std::string& reason) {
+  PTXB_TRY(
+      Stmt s,
+      db.prepare(
+          "UPDATE trajectories SET status = ?, stop_reason = ?, finished_at = ? WHERE id = ?"));
   s.bind(1, status).bind(2, reason).bind(3, utc_now()).bind(4, id);
   return s.run();
 }
@@ -75,11 +89,14 @@ TrajectoryRow read_trajectory(const Stmt& s) {
   return r;
 }
 
-constexpr std::string_view kTrajectoryColumns = "SELECT id, model, task, arch, sample, status, stop_reason FROM trajectories";
+constexpr std::string_view kTrajectoryColumns =
+    "SELECT id, model, task, arch, sample, status, stop_reason FROM trajectories";
 
 }  // namespace
 
-std::string TrajectoryKey::to_string() const { return fmt::format("{} {} {} #{}", model, task, arch, sample); }
+std::string TrajectoryKey::to_string() const {
+  return fmt::format("{} {} {} #{}", model, task, arch, sample);
+}
 
 std::string utc_now() {
   using namespace std::chrono;
@@ -98,17 +115,20 @@ RunStore::RunStore(RunStore&&) noexcept = default;
 RunStore& RunStore::operator=(RunStore&&) noexcept = default;
 RunStore::~RunStore() = default;
 
-Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json& config, const Json& provenance) {
+Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json& config,
+                                  const Json& provenance) {
   std::error_code ec;
   if (std::filesystem::exists(path, ec))
-    return make_error(path.string() + " already exists", "pass --resume " + path.string() +
-                                                             " to continue that run, or choose another --out");
+    return make_error(
+        path.string() + " already exists",
+        "pass --resume " + path.string() + " to continue that run, or choose another --out");
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
   PTXB_TRY(Db db, Db::open(path, /*create=*/true));
   PTXB_TRY(Transaction tx, Transaction::begin(db));
   PTXB_TRY_STATUS(create_schema(db));
-  PTXB_TRY(Stmt s, db.prepare("INSERT INTO runs (id, created_at, config_json, provenance_json, status) "
-                              "VALUES (1, ?, ?, ?, 'running')"));
+  PTXB_TRY(Stmt s,
+           db.prepare("INSERT INTO runs (id, created_at, config_json, provenance_json, status) "
+                      "VALUES (1, ?, ?, ?, 'running')"));
   s.bind(1, utc_now()).bind(2, config.dump()).bind(3, provenance.dump());
   PTXB_TRY_STATUS(s.run());
   PTXB_TRY_STATUS(tx.commit());
@@ -118,20 +138,24 @@ Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json&
 Result<RunStore> RunStore::open(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
-    return make_error(path.string() + " does not exist", "pass the .db file that `ptxbench run` wrote (see --out)");
+    return make_error(path.string() + " does not exist",
+                      "pass the .db file that `ptxbench run` wrote (see --out)");
   PTXB_TRY(Db db, Db::open(path, /*create=*/false));
   PTXB_TRY_STATUS(check_schema(db));
   return RunStore(std::make_unique<Impl>(std::move(db)));
 }
 
-const std::filesystem::path& RunStore::path() const { return impl_->db.path(); }
+const std::filesystem::path& RunStore::path() const {
+  return impl_->db.path();
+}
 
 Result<RunRow> RunStore::run() const {
   std::lock_guard lock(impl_->mu);
-  PTXB_TRY(Stmt s, impl_->db.prepare(
-      "SELECT id, created_at, config_json, provenance_json, status, finished_at FROM runs WHERE id = 1"));
+  PTXB_TRY(Stmt s, impl_->db.prepare("SELECT id, created_at, config_json, provenance_json, status, "
+                                     "finished_at FROM runs WHERE id = 1"));
   PTXB_TRY(bool row, s.step());
-  if (!row) return make_error(path().string() + " holds no run", "pass a file written by `ptxbench run`");
+  if (!row)
+    return make_error(path().string() + " holds no run", "pass a file written by `ptxbench run`");
   RunRow r;
   r.id = s.int64(0);
   r.created_at = s.text(1);
@@ -144,7 +168,8 @@ Result<RunRow> RunStore::run() const {
 
 Status RunStore::finish_run() {
   std::lock_guard lock(impl_->mu);
-  PTXB_TRY(Stmt s, impl_->db.prepare("UPDATE runs SET status = 'done', finished_at = ? WHERE id = 1"));
+  PTXB_TRY(Stmt s,
+           impl_->db.prepare("UPDATE runs SET status = 'done', finished_at = ? WHERE id = 1"));
   s.bind(1, utc_now());
   return s.run();
 }
@@ -157,12 +182,15 @@ Status RunStore::reopen_run() {
 Result<std::int64_t> RunStore::add_trajectory(const TrajectoryKey& k) {
   std::lock_guard lock(impl_->mu);
   Db& db = impl_->db;
-  PTXB_TRY(Stmt ins, db.prepare("INSERT OR IGNORE INTO trajectories (run_id, model, task, arch, sample, status) "
-                                "VALUES (1, ?, ?, ?, ?, 'pending')"));
+  PTXB_TRY(
+      Stmt ins,
+      db.prepare("INSERT OR IGNORE INTO trajectories (run_id, model, task, arch, sample, status) "
+                 "VALUES (1, ?, ?, ?, ?, 'pending')"));
   ins.bind(1, k.model).bind(2, k.task).bind(3, k.arch).bind(4, k.sample);
   PTXB_TRY_STATUS(ins.run());
-  PTXB_TRY(Stmt q, db.prepare("SELECT id FROM trajectories WHERE run_id = 1 AND model = ? AND task = ? AND "
-                              "arch = ? AND sample = ?"));
+  PTXB_TRY(Stmt q,
+           db.prepare("SELECT id FROM trajectories WHERE run_id = 1 AND model = ? AND task = ? AND "
+                      "arch = ? AND sample = ?"));
   q.bind(1, k.model).bind(2, k.task).bind(3, k.arch).bind(4, k.sample);
   PTXB_TRY(bool row, q.step());
   PTXB_CHECK(row, "the trajectory row was just inserted");
@@ -186,11 +214,13 @@ Result<TrajectoryRow> RunStore::trajectory(std::int64_t id) const {
   PTXB_TRY(Stmt s, impl_->db.prepare(std::string(kTrajectoryColumns) + " WHERE id = ?"));
   s.bind(1, id);
   PTXB_TRY(bool row, s.step());
-  if (!row) return make_error("no trajectory with id " + std::to_string(id) + " in " + path().string());
+  if (!row)
+    return make_error("no trajectory with id " + std::to_string(id) + " in " + path().string());
   return read_trajectory(s);
 }
 
-Status RunStore::start_trajectory(std::int64_t id, const MessageRow& system, const MessageRow& task) {
+Status RunStore::start_trajectory(std::int64_t id, const MessageRow& system,
+                                  const MessageRow& task) {
   std::lock_guard lock(impl_->mu);
   Db& db = impl_->db;
   PTXB_TRY(Transaction tx, Transaction::begin(db));
@@ -213,9 +243,10 @@ Status RunStore::record_turn(const TurnEvent& e) {
   PTXB_TRY(int seq, next_seq(db, e.trajectory_id));
   int expected = 2 + 2 * (e.turn.turn - 1);
   if (seq != expected)
-    return make_error(fmt::format("trajectory {}: turn {} would be message {}, but the next message is {}",
-                                  e.trajectory_id, e.turn.turn, expected, seq),
-                      "the run file was changed by something other than ptxbench");
+    return make_error(
+        fmt::format("trajectory {}: turn {} would be message {}, but the next message is {}",
+                    e.trajectory_id, e.turn.turn, expected, seq),
+        "the run file was changed by something other than ptxbench");
   MessageRow a = e.assistant;
   a.seq = seq;
   a.turn = e.turn.turn;
@@ -223,13 +254,15 @@ Status RunStore::record_turn(const TurnEvent& e) {
   PTXB_TRY_STATUS(insert_message(db, e.trajectory_id, a));
   std::string now = utc_now();
   PTXB_TRY_STATUS(insert_turn(db, e.trajectory_id, e.turn, now));
-  PTXB_TRY_STATUS(
-      insert_message(db, e.trajectory_id, MessageRow{seq + 1, e.turn.turn, "user", e.feedback_message, ""}));
-  if (e.stop_reason) PTXB_TRY_STATUS(set_trajectory_end(db, e.trajectory_id, "done", *e.stop_reason));
+  PTXB_TRY_STATUS(insert_message(db, e.trajectory_id,
+                                 MessageRow{seq + 1, e.turn.turn, "user", e.feedback_message, ""}));
+  if (e.stop_reason)
+    PTXB_TRY_STATUS(set_trajectory_end(db, e.trajectory_id, "done", *e.stop_reason));
   return tx.commit();
 }
 
-Status RunStore::finish_trajectory(std::int64_t id, const std::string& status, const std::string& stop_reason) {
+Status RunStore::finish_trajectory(std::int64_t id, const std::string& status,
+                                   const std::string& stop_reason) {
   PTXB_CHECK(status == "done" || status == "failed", "finish_trajectory: status is done or failed");
   std::lock_guard lock(impl_->mu);
   return set_trajectory_end(impl_->db, id, status, stop_reason);
@@ -237,24 +270,26 @@ Status RunStore::finish_trajectory(std::int64_t id, const std::string& status, c
 
 Result<std::vector<MessageRow>> RunStore::messages(std::int64_t trajectory_id) const {
   std::lock_guard lock(impl_->mu);
-  PTXB_TRY(Stmt s, impl_->db.prepare(
-      "SELECT seq, turn, role, content, reasoning FROM messages WHERE trajectory_id = ? ORDER BY seq"));
+  PTXB_TRY(Stmt s, impl_->db.prepare("SELECT seq, turn, role, content, reasoning FROM messages "
+                                     "WHERE trajectory_id = ? ORDER BY seq"));
   s.bind(1, trajectory_id);
   std::vector<MessageRow> out;
   while (true) {
     PTXB_TRY(bool row, s.step());
     if (!row) break;
-    out.push_back({static_cast<int>(s.int64(0)), static_cast<int>(s.int64(1)), s.text(2), s.text(3), s.text(4)});
+    out.push_back({static_cast<int>(s.int64(0)), static_cast<int>(s.int64(1)), s.text(2), s.text(3),
+                   s.text(4)});
   }
   return out;
 }
 
 Result<std::vector<TurnRow>> RunStore::turns(std::int64_t trajectory_id) const {
   std::lock_guard lock(impl_->mu);
-  PTXB_TRY(Stmt s, impl_->db.prepare(
-      "SELECT turn, source, source_hash, category, feedback, compile_json, eval_json, audit_json, correct, "
-      "arch_executed, speedup, target_reached, gpu_stages, flags_json, llm_json, created_at FROM turns "
-      "WHERE trajectory_id = ? ORDER BY turn"));
+  PTXB_TRY(Stmt s, impl_->db.prepare("SELECT turn, source, source_hash, category, feedback, "
+                                     "compile_json, eval_json, audit_json, correct, "
+                                     "arch_executed, speedup, target_reached, gpu_stages, "
+                                     "flags_json, llm_json, created_at FROM turns "
+                                     "WHERE trajectory_id = ? ORDER BY turn"));
   s.bind(1, trajectory_id);
   std::vector<TurnRow> out;
   while (true) {

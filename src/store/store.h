@@ -80,7 +80,8 @@ struct TurnEvent {
 class RunStore {
  public:
   // A new file (an existing one is refused, so no run is overwritten).
-  static Result<RunStore> create(const std::filesystem::path& path, const Json& config, const Json& provenance);
+  static Result<RunStore> create(const std::filesystem::path& path, const Json& config,
+                                 const Json& provenance);
   // An existing run file, for --resume and `show`.
   static Result<RunStore> open(const std::filesystem::path& path);
 
@@ -90,8 +91,8 @@ class RunStore {
 
   const std::filesystem::path& path() const;
   Result<RunRow> run() const;
-  Status finish_run();       // status done
-  Status reopen_run();       // status running again (resume)
+  Status finish_run();  // status done
+  Status reopen_run();  // status running again (resume)
 
   // Inserts (model, task, arch, sample) as pending, or returns the existing row's id.
   Result<std::int64_t> add_trajectory(const TrajectoryKey& key);
@@ -105,7 +106,8 @@ class RunStore {
   // reason) the trajectory's end. Refuses a turn that is already stored.
   Status record_turn(const TurnEvent& event);
   // Ends a trajectory without a new turn (budget reached at resume, agent ended, error).
-  Status finish_trajectory(std::int64_t id, const std::string& status, const std::string& stop_reason);
+  Status finish_trajectory(std::int64_t id, const std::string& status,
+                           const std::string& stop_reason);
 
   Result<std::vector<MessageRow>> messages(std::int64_t trajectory_id) const;
   Result<std::vector<TurnRow>> turns(std::int64_t trajectory_id) const;

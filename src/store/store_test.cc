@@ -101,9 +101,11 @@ TEST_F(StoreTest, TurnsAndMessagesRoundTripInOrder) {
   ASSERT_TRUE(s.ok());
   auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
   ASSERT_TRUE(id.ok());
-  ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "SYS", ""}, {1, 0, "user", "TASK", ""}).ok());
+  ASSERT_TRUE(
+      s->start_trajectory(*id, {0, 0, "system", "SYS", ""}, {1, 0, "user", "TASK", ""}).ok());
   // Starting again (resume) does not duplicate the prompt.
-  ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "SYS", ""}, {1, 0, "user", "TASK", ""}).ok());
+  ASSERT_TRUE(
+      s->start_trajectory(*id, {0, 0, "system", "SYS", ""}, {1, 0, "user", "TASK", ""}).ok());
   ASSERT_TRUE(s->record_turn(sample_turn(*id, 1)).ok());
   ASSERT_TRUE(s->record_turn(sample_turn(*id, 2, "target_reached")).ok());
 
@@ -112,7 +114,8 @@ TEST_F(StoreTest, TurnsAndMessagesRoundTripInOrder) {
   ASSERT_EQ(msgs->size(), 6u);
   std::vector<std::string> roles;
   for (const auto& m : *msgs) roles.push_back(m.role);
-  EXPECT_EQ(roles, (std::vector<std::string>{"system", "user", "assistant", "user", "assistant", "user"}));
+  EXPECT_EQ(roles,
+            (std::vector<std::string>{"system", "user", "assistant", "user", "assistant", "user"}));
   EXPECT_EQ((*msgs)[4].content, "reply 2");
   EXPECT_EQ((*msgs)[4].reasoning, "thinking");
   EXPECT_EQ((*msgs)[4].turn, 2);
@@ -162,7 +165,8 @@ TEST_F(StoreTest, AFailedEventRollsBackAsAWhole) {
   auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
   ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
   TurnEvent bad = sample_turn(*id, 1);
-  bad.turn.category = "not_a_category";  // rejected by the CHECK after the assistant message was inserted
+  bad.turn.category =
+      "not_a_category";  // rejected by the CHECK after the assistant message was inserted
   EXPECT_FALSE(s->record_turn(bad).ok());
   EXPECT_EQ(s->messages(*id)->size(), 2u);
   EXPECT_TRUE(s->turns(*id)->empty());
