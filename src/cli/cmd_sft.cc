@@ -87,7 +87,8 @@ void print_dropped(Context& ctx, const sft::Dataset& d) {
   ctx.out << "dropped:";
   for (const auto& [why, n] : d.dropped) ctx.out << " " << why << "=" << n;
   ctx.out << "\n";
-  for (const auto& t : d.heldout_tasks_absent) ctx.out << "note: held-out task " << t << " has no rows\n";
+  for (const auto& t : d.heldout_tasks_absent)
+    ctx.out << "note: held-out task " << t << " has no rows\n";
 }
 
 int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
@@ -100,7 +101,8 @@ int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
   ctx.out << r->dataset.coverage.table();
   print_dropped(ctx, r->dataset);
   ctx.out << "wrote " << r->dataset.train.size() << " train and " << r->dataset.heldout.size()
-          << " held-out " << to_string(mode) << " rows to " << a.out << " (manifest.json describes them)\n";
+          << " held-out " << to_string(mode) << " rows to " << a.out
+          << " (manifest.json describes them)\n";
   return exit_code::ok;
 }
 
@@ -111,8 +113,10 @@ int run_coverage(const SftArgs& a, Context& ctx) {
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
   sft::Dataset d = sft::build_dataset(*corpus, *o);
   if (a.json) {
-    ctx.out << Json{{"sources", sft::sources_json(*corpus)}, {"options", o->to_json()},
-                    {"dropped", d.dropped}, {"coverage", d.coverage.to_json()}}
+    ctx.out << Json{{"sources", sft::sources_json(*corpus)},
+                    {"options", o->to_json()},
+                    {"dropped", d.dropped},
+                    {"coverage", d.coverage.to_json()}}
                    .dump(2)
             << "\n";
   } else {
@@ -126,8 +130,10 @@ int run_coverage(const SftArgs& a, Context& ctx) {
 int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corpus, Context& ctx) {
   const session::RunConfig& rc = a.teacher;
   if (rc.model.id.empty() || rc.model.base_url.empty())
-    return fail(ctx, make_error("sft mine needs a teacher", "pass --model ID --base-url URL (or --dry-run)"),
-                exit_code::bad_input);
+    return fail(
+        ctx,
+        make_error("sft mine needs a teacher", "pass --model ID --base-url URL (or --dry-run)"),
+        exit_code::bad_input);
   if (a.out.empty()) return fail(ctx, make_error("no --out MINE.db given"), exit_code::bad_input);
   auto tasks = task::load_tasks(ctx.paths.tasks());
   if (!tasks.ok()) return fail(ctx, tasks.error(), exit_code::bad_input);
@@ -147,8 +153,9 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
     ctx.err << "warning: no GPU here: teacher kernels are compiled only, so none can be a repair "
                "(correct and executing); mine on the GPU machine\n";
   session::StagePipeline pipeline(ctx.paths, runner, so);
-  sft::SessionRepairRunner repair(rc, *tasks, pipeline, clients,
-                                  [](const std::string& reply) { return llm::extract_code(reply); });
+  sft::SessionRepairRunner repair(rc, *tasks, pipeline, clients, [](const std::string& reply) {
+    return llm::extract_code(reply);
+  });
   sft::MineConfig mc;
   mc.teacher_model = rc.model_label();
   mc.limit = a.limit;
@@ -156,13 +163,15 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
   mc.config = rc.to_json();
   mc.config["sft_mine"] = o.to_json();
   mc.config["sft_mine"]["stores"] = a.stores;
-  mc.provenance = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, {"ptxbench", "sft", "mine"});
+  mc.provenance =
+      session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, {"ptxbench", "sft", "mine"});
   mc.provenance["pipeline"] = pipeline.describe();
   auto r = sft::mine(corpus, o, mc, a.out, repair);
   if (!r.ok()) return fail(ctx, r.error(), exit_code::bad_input);
   ctx.out << r->coverage.table();
-  ctx.out << r->selected << " seed(s): " << r->ran << " run now, " << r->already_done << " done before, "
-          << r->repaired << " repaired (correct and executing); teacher trajectories in " << a.out << "\n"
+  ctx.out << r->selected << " seed(s): " << r->ran << " run now, " << r->already_done
+          << " done before, " << r->repaired
+          << " repaired (correct and executing); teacher trajectories in " << a.out << "\n"
           << "next: ptxbench sft fixit " << a.out << " --out DIR\n";
   for (const auto& err : r->errors) ctx.err << "failed: " << err << "\n";
   return r->errors.empty() ? exit_code::ok : exit_code::internal;
@@ -178,15 +187,19 @@ int run_mine(const SftArgs& a, Context& ctx) {
     auto jobs = sft::select_seeds(*corpus, *o, a.limit, cov);
     if (a.json) {
       for (const auto& j : jobs)
-        ctx.out << Json{{"sample", j.sample}, {"seed", j.seed.to_json()}, {"request", j.opening.at(1).content}}.dump()
+        ctx.out << Json{{"sample", j.sample},
+                        {"seed", j.seed.to_json()},
+                        {"request", j.opening.at(1).content}}
+                       .dump()
                 << "\n";
       return exit_code::ok;
     }
     ctx.out << cov.table();
     for (const auto& j : jobs)
-      ctx.out << "seed " << j.sample << ": " << j.seed.task << " " << j.seed.arch << " " << j.seed.category
-              << " turn " << j.seed.turn << " (" << j.seed.model << ", trajectory " << j.seed.origin_trajectory
-              << " of " << j.seed.origin_path << ")\n";
+      ctx.out << "seed " << j.sample << ": " << j.seed.task << " " << j.seed.arch << " "
+              << j.seed.category << " turn " << j.seed.turn << " (" << j.seed.model
+              << ", trajectory " << j.seed.origin_trajectory << " of " << j.seed.origin_path
+              << ")\n";
     ctx.out << jobs.size() << " failing turn(s) would be sent to the teacher\n";
     return exit_code::ok;
   }
@@ -194,26 +207,36 @@ int run_mine(const SftArgs& a, Context& ctx) {
 }
 
 void add_selection(CLI::App& s, SftArgs& a) {
-  s.add_option("stores", a.stores, "run stores (RUN.db) to read")->required()->check(CLI::ExistingFile);
-  s.add_option("--categories", a.categories,
-               "failing categories to mine, comma-separated (default: compile_error,runtime_error,timeout,"
-               "incorrect,passed_missing_instructions,policy; no_code may be added)");
-  s.add_option("--per-task-cap", a.per_task_cap, "failing turns kept per task, balanced by (category, turn); 0: no cap")
+  s.add_option("stores", a.stores, "run stores (RUN.db) to read")
+      ->required()
+      ->check(CLI::ExistingFile);
+  s.add_option(
+      "--categories", a.categories,
+      "failing categories to mine, comma-separated (default: compile_error,runtime_error,timeout,"
+      "incorrect,passed_missing_instructions,policy; no_code may be added)");
+  s.add_option("--per-task-cap", a.per_task_cap,
+               "failing turns kept per task, balanced by (category, turn); 0: no cap")
       ->capture_default_str();
   s.add_option("--seed", a.seed, "balancing order seed")->capture_default_str();
 }
 
 void add_filters(CLI::App& s, SftArgs& a) {
-  s.add_option("--min-speedup", a.min_speedup, "drop repairs below this speedup (0: no floor)")->capture_default_str();
+  s.add_option("--min-speedup", a.min_speedup, "drop repairs below this speedup (0: no floor)")
+      ->capture_default_str();
   s.add_flag("--allow-missing-instructions", a.allow_missing_instructions,
              "accept repairs that are correct but do not execute the target instructions");
-  s.add_option("--allow-flag", a.allow_flags, "guard flags (e.g. side_stream) that do not disqualify a repair");
-  s.add_option("--max-tokens", a.max_tokens, "estimated tokens per row (0: no limit)")->capture_default_str();
-  s.add_option("--bytes-per-token", a.bytes_per_token, "the token estimator's bytes per token")->capture_default_str();
+  s.add_option("--allow-flag", a.allow_flags,
+               "guard flags (e.g. side_stream) that do not disqualify a repair");
+  s.add_option("--max-tokens", a.max_tokens, "estimated tokens per row (0: no limit)")
+      ->capture_default_str();
+  s.add_option("--bytes-per-token", a.bytes_per_token, "the token estimator's bytes per token")
+      ->capture_default_str();
   s.add_option("--pairing", a.pairing, "one: one row per repaired turn; all: one per failing turn")
       ->capture_default_str();
-  s.add_option("--heldout-task", a.heldout, "tasks whose rows go to heldout*.jsonl (repeat or comma-separate)");
-  s.add_flag("--no-reasoning", a.no_reasoning, "leave the repair's reasoning out of the trained message");
+  s.add_option("--heldout-task", a.heldout,
+               "tasks whose rows go to heldout*.jsonl (repeat or comma-separate)");
+  s.add_flag("--no-reasoning", a.no_reasoning,
+             "leave the repair's reasoning out of the trained message");
 }
 
 }  // namespace
@@ -228,38 +251,50 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   fixit->add_option("--out", a->out, "output folder")->required();
   fixit->callback([a, &ctx] { ctx.exit_code = run_export(*a, sft::Mode::fixit, ctx); });
 
-  auto* kernelgen = sub.add_subcommand("kernelgen", "export correct, executing kernels (3 messages) to --out DIR");
+  auto* kernelgen = sub.add_subcommand(
+      "kernelgen", "export correct, executing kernels (3 messages) to --out DIR");
   add_selection(*kernelgen, *a);
   add_filters(*kernelgen, *a);
   kernelgen->add_option("--out", a->out, "output folder")->required();
   kernelgen->callback([a, &ctx] { ctx.exit_code = run_export(*a, sft::Mode::kernelgen, ctx); });
 
-  auto* coverage = sub.add_subcommand("coverage", "print the fixit coverage report (task x category x turn)");
+  auto* coverage =
+      sub.add_subcommand("coverage", "print the fixit coverage report (task x category x turn)");
   add_selection(*coverage, *a);
   add_filters(*coverage, *a);
   coverage->add_flag("--json", a->json, "print JSON");
   coverage->callback([a, &ctx] { ctx.exit_code = run_coverage(*a, ctx); });
 
-  auto* mine = sub.add_subcommand("mine", "repair selected failing turns with a teacher model into --out MINE.db");
+  auto* mine = sub.add_subcommand(
+      "mine", "repair selected failing turns with a teacher model into --out MINE.db");
   add_selection(*mine, *a);
   session::RunConfig& t = a->teacher;
   t.turns = 1;
   t.speedup_target = 0;
   mine->add_option("--model", t.model.id, "the teacher's model id on the endpoint");
-  mine->add_option("--base-url", t.model.base_url, "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1");
-  mine->add_option("--api-key-env", t.model.api_key_env, "environment variable holding the API key");
-  mine->add_option("--temperature", t.model.temperature, "sampling temperature")->capture_default_str();
-  mine->add_option("--max-tokens", t.model.max_tokens, "completion token limit")->capture_default_str();
-  mine->add_option("--turns", t.turns, "turn budget of a teacher trajectory")->capture_default_str();
+  mine->add_option("--base-url", t.model.base_url,
+                   "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1");
+  mine->add_option("--api-key-env", t.model.api_key_env,
+                   "environment variable holding the API key");
+  mine->add_option("--temperature", t.model.temperature, "sampling temperature")
+      ->capture_default_str();
+  mine->add_option("--max-tokens", t.model.max_tokens, "completion token limit")
+      ->capture_default_str();
+  mine->add_option("--turns", t.turns, "turn budget of a teacher trajectory")
+      ->capture_default_str();
   mine->add_option("--speedup-target", t.speedup_target,
                    "a teacher trajectory stops at its first correct, executing turn this fast")
       ->capture_default_str();
-  mine->add_option("--concurrency", t.concurrency, "teacher trajectories in flight")->capture_default_str();
+  mine->add_option("--concurrency", t.concurrency, "teacher trajectories in flight")
+      ->capture_default_str();
   mine->add_option("--cpu-jobs", t.cpu_jobs, "compiles at a time")->capture_default_str();
-  mine->add_option("--out", a->out, "the store the teacher trajectories go to (resumed when it exists)");
-  mine->add_option("--limit", a->limit, "at most this many seeds (0: all selected)")->capture_default_str();
+  mine->add_option("--out", a->out,
+                   "the store the teacher trajectories go to (resumed when it exists)");
+  mine->add_option("--limit", a->limit, "at most this many seeds (0: all selected)")
+      ->capture_default_str();
   mine->add_flag("--dry-run", a->dry_run, "list the selected seeds; call no model");
-  mine->add_flag("--json", a->json, "with --dry-run: one JSON line per seed, with the request text");
+  mine->add_flag("--json", a->json,
+                 "with --dry-run: one JSON line per seed, with the request text");
   mine->callback([a, &ctx] { ctx.exit_code = run_mine(*a, ctx); });
 }
 

@@ -17,8 +17,9 @@ std::string order_key(std::uint64_t seed, const std::string& what) {
 }
 
 // The indices kept for one task's examples.
-std::vector<std::size_t> take_round_robin(const std::vector<Example>& all, const std::vector<std::size_t>& idx,
-                                          int cap, std::uint64_t seed) {
+std::vector<std::size_t> take_round_robin(const std::vector<Example>& all,
+                                          const std::vector<std::size_t>& idx, int cap,
+                                          std::uint64_t seed) {
   std::map<Stratum, std::vector<std::size_t>> strata;
   for (std::size_t i : idx) strata[Stratum{all[i].category, all[i].turn}].push_back(i);
   std::vector<std::pair<std::string, std::vector<std::size_t>*>> order;
@@ -27,8 +28,9 @@ std::vector<std::size_t> take_round_robin(const std::vector<Example>& all, const
       return order_key(seed, all[a].key) < order_key(seed, all[b].key);
     });
     const std::string& task = all[members.front()].task;
-    order.emplace_back(order_key(seed, task + ":" + std::get<0>(s) + ":" + std::to_string(std::get<1>(s))),
-                       &members);
+    order.emplace_back(
+        order_key(seed, task + ":" + std::get<0>(s) + ":" + std::to_string(std::get<1>(s))),
+        &members);
   }
   std::sort(order.begin(), order.end());
   std::vector<std::size_t> kept;

@@ -1,13 +1,14 @@
 #include "sft/balance.h"
 
-#include <map>
-
 #include <gtest/gtest.h>
+
+#include <map>
 
 namespace ptxbench::sft {
 namespace {
 
-Example ex(const std::string& task, const std::string& category, int turn, int n, std::string repair_key = "") {
+Example ex(const std::string& task, const std::string& category, int turn, int n,
+           std::string repair_key = "") {
   Example x;
   x.task = task;
   x.category = category;
@@ -68,7 +69,8 @@ TEST(Balance, KeepsInputOrderAndZeroCapKeepsAll) {
   ASSERT_EQ(kept.size(), 4u);
   for (std::size_t i = 1; i < kept.size(); ++i) {
     auto pos = [&](const Example& x) {
-      return std::find_if(xs.begin(), xs.end(), [&](const Example& y) { return y.key == x.key; }) - xs.begin();
+      return std::find_if(xs.begin(), xs.end(), [&](const Example& y) { return y.key == x.key; }) -
+             xs.begin();
     };
     EXPECT_LT(pos(kept[i - 1]), pos(kept[i]));
   }

@@ -15,23 +15,30 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 // A turn whose GPU stages were skipped (no GPU where the run happened) has no verdict
 // for the categories those stages decide.
 bool has_verdict(const TurnView& t) {
-  return !t.gpu_skipped || t.category == "no_code" || t.category == "policy" || t.category == "compile_error";
+  return !t.gpu_skipped || t.category == "no_code" || t.category == "policy" ||
+         t.category == "compile_error";
 }
 
 // The kernel text a hash is taken of: the extracted source, else the whole message.
-const std::string& kernel_text(const TurnView& t) { return t.source.empty() ? t.assistant : t.source; }
+const std::string& kernel_text(const TurnView& t) {
+  return t.source.empty() ? t.assistant : t.source;
+}
 
-std::string turn_key(const Episode& e, int turn) { return e.key() + "/" + std::to_string(turn); }
+std::string turn_key(const Episode& e, int turn) {
+  return e.key() + "/" + std::to_string(turn);
+}
 
 std::size_t estimate_row_tokens(const std::vector<RowMessage>& messages, double bytes_per_token) {
   std::size_t n = 0;
-  for (const auto& m : messages) n += estimate_tokens(m.content, bytes_per_token) + kMessageOverheadTokens;
+  for (const auto& m : messages)
+    n += estimate_tokens(m.content, bytes_per_token) + kMessageOverheadTokens;
   return n;
 }
 
 // The first later turn that is an acceptable repair; otherwise nullptr and the reason
 // the first correct later turn was rejected ("no_repair" when there was none).
-const TurnView* find_repair(const Episode& e, int after_turn, const Options& o, std::string& reason) {
+const TurnView* find_repair(const Episode& e, int after_turn, const Options& o,
+                            std::string& reason) {
   reason = "no_repair";
   for (const auto& t : e.turns) {
     if (t.turn <= after_turn || !t.correct || !has_verdict(t)) continue;
@@ -75,7 +82,8 @@ void add_fixit(const Episode& e, const Options& o, Coverage& cov, Candidates& ou
     if (contains(o.categories, e.seed->category)) failing.emplace_back(e.seed->category, 0);
   } else {
     for (const auto& t : e.turns)
-      if (contains(o.categories, t.category) && has_verdict(t)) failing.emplace_back(t.category, t.turn);
+      if (contains(o.categories, t.category) && has_verdict(t))
+        failing.emplace_back(t.category, t.turn);
   }
   for (const auto& [category, turn] : failing) {
     const int stratum_turn = e.seed ? e.seed->turn : turn;
@@ -97,7 +105,8 @@ void add_fixit(const Episode& e, const Options& o, Coverage& cov, Candidates& ou
       x.messages.push_back({"user", e.seed->feedback, std::nullopt});
       wrong_kernel = e.seed->wrong_source.empty() ? e.seed->wrong : e.seed->wrong_source;
     } else {
-      const TurnView& f = *std::find_if(e.turns.begin(), e.turns.end(), [&](const TurnView& t) { return t.turn == turn; });
+      const TurnView& f = *std::find_if(e.turns.begin(), e.turns.end(),
+                                        [&](const TurnView& t) { return t.turn == turn; });
       x.key = turn_key(e, turn);
       x.messages.push_back({"assistant", f.assistant, 0});
       x.messages.push_back({"user", f.feedback, std::nullopt});

@@ -20,7 +20,7 @@
 namespace ptxbench::sft {
 
 struct Candidates {
-  std::vector<Example> examples;      // in corpus order
+  std::vector<Example> examples;       // in corpus order
   std::map<std::string, int> dropped;  // reason -> failing turns dropped
 };
 

@@ -47,14 +47,16 @@ std::vector<TurnView> join_turns(const std::vector<store::TurnRow>& turns,
     v.feedback = u != user.end() ? u->second->content : t.feedback;
     out.push_back(std::move(v));
   }
-  std::sort(out.begin(), out.end(), [](const TurnView& a, const TurnView& b) { return a.turn < b.turn; });
+  std::sort(out.begin(), out.end(),
+            [](const TurnView& a, const TurnView& b) { return a.turn < b.turn; });
   return out;
 }
 
 Status load_one(const std::filesystem::path& path, int index, Corpus& corpus) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    return make_error(path.string() + ": no such run store", "pass a RUN.db written by `ptxbench run` or `ptxbench sft mine`");
+    return make_error(path.string() + ": no such run store",
+                      "pass a RUN.db written by `ptxbench run` or `ptxbench sft mine`");
   PTXB_TRY(store::RunStore rs, store::RunStore::open(path));
   PTXB_TRY(store::Db db, store::Db::open(path, /*create=*/false));
   PTXB_TRY(auto seeds, read_seeds(db));
@@ -111,7 +113,8 @@ std::vector<std::string> flags_from_json(const Json& flags) {
       if (f.is_string()) out.push_back(f.get<std::string>());
   } else if (flags.is_object()) {
     for (const auto& [name, v] : flags.items()) {
-      bool set = v.is_boolean() ? v.get<bool>() : !(v.is_null() || (v.is_number() && v.get<double>() == 0));
+      bool set = v.is_boolean() ? v.get<bool>()
+                                : !(v.is_null() || (v.is_number() && v.get<double>() == 0));
       if (set) out.push_back(name);
     }
   }
@@ -123,7 +126,8 @@ Result<Corpus> load_corpus(const std::vector<std::filesystem::path>& stores) {
   Corpus corpus;
   for (std::size_t i = 0; i < stores.size(); ++i) {
     auto st = load_one(stores[i], static_cast<int>(i), corpus);
-    if (!st.ok()) return make_error(stores[i].string() + ": " + st.error().message, st.error().hint);
+    if (!st.ok())
+      return make_error(stores[i].string() + ": " + st.error().message, st.error().hint);
   }
   return corpus;
 }

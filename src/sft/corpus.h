@@ -41,13 +41,13 @@ struct TurnView {
 };
 
 struct Episode {
-  int source_index = 0;     // into Corpus::sources
-  std::string source_sha;   // that store's sha256
+  int source_index = 0;    // into Corpus::sources
+  std::string source_sha;  // that store's sha256
   std::int64_t trajectory_id = 0;
   std::string model, task, arch;
   int sample = 0;
-  std::string system;        // seq 0
-  std::string task_message;  // seq 1
+  std::string system;           // seq 0
+  std::string task_message;     // seq 1
   std::vector<TurnView> turns;  // ascending turn
   std::optional<Seed> seed;     // set for a teacher trajectory of `sft mine`
 

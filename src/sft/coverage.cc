@@ -1,8 +1,8 @@
 #include "sft/coverage.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace ptxbench::sft {
 
@@ -10,8 +10,8 @@ void Coverage::add_stage(const std::string& stage) {
   if (std::find(stages_.begin(), stages_.end(), stage) == stages_.end()) stages_.push_back(stage);
 }
 
-void Coverage::count(const std::string& stage, const std::string& task, const std::string& category, int turn,
-                     int n) {
+void Coverage::count(const std::string& stage, const std::string& task, const std::string& category,
+                     int turn, int n) {
   add_stage(stage);
   cells_[Cell{task, category, turn}][stage] += n;
 }
@@ -37,7 +37,8 @@ Json Coverage::to_json() const {
   for (const auto& s : stages_) totals[s] = total(s);
   Json cells = Json::array();
   for (const auto& [cell, counts] : cells_) {
-    Json c{{"task", std::get<0>(cell)}, {"category", std::get<1>(cell)}, {"turn", std::get<2>(cell)}};
+    Json c{
+        {"task", std::get<0>(cell)}, {"category", std::get<1>(cell)}, {"turn", std::get<2>(cell)}};
     for (const auto& s : stages_) c[s] = at(s, cell);
     cells.push_back(std::move(c));
   }
@@ -51,11 +52,14 @@ std::string Coverage::table() const {
     cat_w = std::max(cat_w, std::get<1>(cell).size());
   }
   std::string out = fmt::format("{:<{}}  {:<{}}  {:>4}", "task", task_w, "category", cat_w, "turn");
-  for (const auto& s : stages_) out += fmt::format("  {:>{}}", s, std::max<std::size_t>(s.size(), 5));
+  for (const auto& s : stages_)
+    out += fmt::format("  {:>{}}", s, std::max<std::size_t>(s.size(), 5));
   out += "\n";
-  auto row = [&](const std::string& t, const std::string& c, const std::string& turn, auto value_of) {
+  auto row = [&](const std::string& t, const std::string& c, const std::string& turn,
+                 auto value_of) {
     std::string line = fmt::format("{:<{}}  {:<{}}  {:>4}", t, task_w, c, cat_w, turn);
-    for (const auto& s : stages_) line += fmt::format("  {:>{}}", value_of(s), std::max<std::size_t>(s.size(), 5));
+    for (const auto& s : stages_)
+      line += fmt::format("  {:>{}}", value_of(s), std::max<std::size_t>(s.size(), 5));
     return line + "\n";
   };
   for (const auto& [cell, counts] : cells_)

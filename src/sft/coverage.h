@@ -19,8 +19,8 @@ class Coverage {
   // Declares a stage; stages print in the order declared. Counting into an undeclared
   // stage declares it.
   void add_stage(const std::string& stage);
-  void count(const std::string& stage, const std::string& task, const std::string& category, int turn,
-             int n = 1);
+  void count(const std::string& stage, const std::string& task, const std::string& category,
+             int turn, int n = 1);
 
   const std::vector<std::string>& stages() const { return stages_; }
   int at(const std::string& stage, const Cell& cell) const;

@@ -24,7 +24,9 @@ Result<Written> write_lines(const std::filesystem::path& dir, const std::string&
   return Written{name, sha256_hex(text), xs.size(), text.size()};
 }
 
-Json meta_row(const Example& x) { return x.meta(); }
+Json meta_row(const Example& x) {
+  return x.meta();
+}
 
 }  // namespace
 
@@ -43,23 +45,29 @@ Json sources_json(const Corpus& corpus) {
 }
 
 Result<ExportResult> export_dataset(const Corpus& corpus, const Options& options,
-                                    const std::filesystem::path& out_dir, const std::string& version) {
+                                    const std::filesystem::path& out_dir,
+                                    const std::string& version) {
   PTXB_TRY_STATUS(options.validate());
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
-  if (ec) return make_error("cannot create " + out_dir.string() + ": " + ec.message(), "pass a writable --out folder");
+  if (ec)
+    return make_error("cannot create " + out_dir.string() + ": " + ec.message(),
+                      "pass a writable --out folder");
 
   ExportResult r{build_dataset(corpus, options), Json::object()};
   std::vector<Written> files;
-  for (const auto& [prefix, rows] : {std::pair<std::string, const std::vector<Example>*>{"train", &r.dataset.train},
-                                     {"heldout", &r.dataset.heldout}}) {
+  for (const auto& [prefix, rows] :
+       {std::pair<std::string, const std::vector<Example>*>{"train", &r.dataset.train},
+        {"heldout", &r.dataset.heldout}}) {
     PTXB_TRY(Written a, write_lines(out_dir, prefix + ".jsonl", *rows, messages_row));
-    PTXB_TRY(Written b, write_lines(out_dir, prefix + "_prompt_completion.jsonl", *rows, prompt_completion_row));
+    PTXB_TRY(Written b, write_lines(out_dir, prefix + "_prompt_completion.jsonl", *rows,
+                                    prompt_completion_row));
     PTXB_TRY(Written c, write_lines(out_dir, prefix + "_meta.jsonl", *rows, meta_row));
     files.insert(files.end(), {a, b, c});
   }
   Json outputs = Json::object();
-  for (const auto& f : files) outputs[f.name] = Json{{"sha256", f.sha256}, {"rows", f.lines}, {"bytes", f.bytes}};
+  for (const auto& f : files)
+    outputs[f.name] = Json{{"sha256", f.sha256}, {"rows", f.lines}, {"bytes", f.bytes}};
 
   const Dataset& d = r.dataset;
   r.manifest = Json{
@@ -72,9 +80,11 @@ Result<ExportResult> export_dataset(const Corpus& corpus, const Options& options
       {"heldout_tasks_without_rows", d.heldout_tasks_absent},
       {"coverage", d.coverage.to_json()},
       {"formats",
-       {{"train.jsonl", "{\"messages\": [...]} chat rows; assistant messages carry \"weight\": 1 on the last "
-                        "(trained) and 0 on the others (context)"},
-        {"train_prompt_completion.jsonl", "{\"prompt\": [...], \"completion\": [last message]} (TRL)"},
+       {{"train.jsonl",
+         "{\"messages\": [...]} chat rows; assistant messages carry \"weight\": 1 on the last "
+         "(trained) and 0 on the others (context)"},
+        {"train_prompt_completion.jsonl",
+         "{\"prompt\": [...], \"completion\": [last message]} (TRL)"},
         {"train_meta.jsonl", "line i describes row i: task, category, turns, speedup, provenance"},
         {"heldout*", "the same three formats for the held-out tasks"}}},
       {"outputs", outputs}};

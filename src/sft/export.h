@@ -25,7 +25,8 @@ struct ExportResult {
 };
 
 Result<ExportResult> export_dataset(const Corpus& corpus, const Options& options,
-                                    const std::filesystem::path& out_dir, const std::string& ptxbench_version);
+                                    const std::filesystem::path& out_dir,
+                                    const std::string& ptxbench_version);
 
 // The manifest's sources section.
 Json sources_json(const Corpus& corpus);

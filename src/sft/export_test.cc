@@ -54,7 +54,8 @@ TEST_F(ExportTest, WritesRowsInBothFormatsWithMetaAndManifest) {
   EXPECT_FALSE(msgs[3].contains("weight"));
   EXPECT_EQ(msgs[4]["weight"], 1);
   EXPECT_EQ(msgs[4]["role"], "assistant");
-  EXPECT_TRUE(starts_with(msgs[4]["content"].get<std::string>(), "<think>\nreasoning\n</think>\n\n"));
+  EXPECT_TRUE(
+      starts_with(msgs[4]["content"].get<std::string>(), "<think>\nreasoning\n</think>\n\n"));
 
   auto pc = lines("train_prompt_completion.jsonl");
   ASSERT_EQ(pc.size(), 1u);
@@ -94,8 +95,8 @@ TEST_F(ExportTest, WritesRowsInBothFormatsWithMetaAndManifest) {
   EXPECT_EQ(m["counts"]["heldout"], 1);
   EXPECT_EQ(m["dropped"]["same_repair"], 1);
   EXPECT_FALSE(m["coverage"]["cells"].empty());
-  for (const char* f : {"train.jsonl", "train_prompt_completion.jsonl", "train_meta.jsonl", "heldout.jsonl",
-                        "heldout_prompt_completion.jsonl", "heldout_meta.jsonl"}) {
+  for (const char* f : {"train.jsonl", "train_prompt_completion.jsonl", "train_meta.jsonl",
+                        "heldout.jsonl", "heldout_prompt_completion.jsonl", "heldout_meta.jsonl"}) {
     auto bytes = read_file(dir->path() / "out" / f);
     ASSERT_TRUE(bytes.ok()) << f;
     EXPECT_EQ(m["outputs"][f]["sha256"], sha256_hex(*bytes)) << f;

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
-#include <thread>
 #include <map>
+#include <mutex>
 #include <set>
 #include <system_error>
+#include <thread>
 
 #include "sft/balance.h"
 #include "sft/normalize.h"
@@ -37,7 +37,8 @@ Seed make_seed(const Corpus& corpus, const Episode& e, const TurnView& t) {
 }
 
 bool same_origin(const Seed& a, const Seed& b) {
-  return a.origin_sha256 == b.origin_sha256 && a.origin_trajectory == b.origin_trajectory && a.turn == b.turn;
+  return a.origin_sha256 == b.origin_sha256 && a.origin_trajectory == b.origin_trajectory &&
+         a.turn == b.turn;
 }
 
 bool repaired(store::RunStore& rs, std::int64_t id) {
@@ -48,7 +49,8 @@ bool repaired(store::RunStore& rs, std::int64_t id) {
 }
 
 // The trajectory of `key` in the store, if any.
-std::optional<store::TrajectoryRow> find_trajectory(store::RunStore& rs, const store::TrajectoryKey& key) {
+std::optional<store::TrajectoryRow> find_trajectory(store::RunStore& rs,
+                                                    const store::TrajectoryKey& key) {
   auto all = rs.trajectories();
   if (!all.ok()) return std::nullopt;
   for (const auto& t : *all)
@@ -64,15 +66,17 @@ store::TrajectoryKey key_of(const MineConfig& cfg, const SeedJob& job) {
 
 std::string repair_request(const Seed& s) {
   std::string kernel = s.wrong_source.empty() ? s.wrong : "```cuda\n" + s.wrong_source + "\n```";
-  return s.task_message +
-         "\n\n---\n\n## A previous attempt at this task\n\n" + kernel +
+  return s.task_message + "\n\n---\n\n## A previous attempt at this task\n\n" + kernel +
          "\n\n## What the harness reported for it (" + s.category + ")\n\n" + s.feedback +
-         "\n\n## Your job\n\nFix the kernel above with the minimal change: keep everything that works, "
-         "change only what the report points to, and keep using the target instructions of the task. "
+         "\n\n## Your job\n\nFix the kernel above with the minimal change: keep everything that "
+         "works, "
+         "change only what the report points to, and keep using the target instructions of the "
+         "task. "
          "Reply with the complete corrected kernel in one ```cuda code block.";
 }
 
-std::vector<SeedJob> select_seeds(const Corpus& corpus, const Options& o, int limit, Coverage& cov) {
+std::vector<SeedJob> select_seeds(const Corpus& corpus, const Options& o, int limit,
+                                  Coverage& cov) {
   cov.add_stage("failing");
   std::map<std::string, Seed> seeds;  // example key -> seed
   std::vector<Example> xs;
@@ -89,7 +93,8 @@ std::vector<SeedJob> select_seeds(const Corpus& corpus, const Options& o, int li
       x.category = t.category;
       x.turn = t.turn;
       x.key = e.key() + "/" + std::to_string(t.turn);
-      x.dedup_hash = e.task + "\n" + e.arch + "\n" + normalized_hash(t.source.empty() ? t.assistant : t.source);
+      x.dedup_hash = e.task + "\n" + e.arch + "\n" +
+                     normalized_hash(t.source.empty() ? t.assistant : t.source);
       seeds.emplace(x.key, make_seed(corpus, e, t));
       if (seen.insert(x.dedup_hash).second) unique.push_back(std::move(x));
     }
@@ -106,7 +111,8 @@ std::vector<SeedJob> select_seeds(const Corpus& corpus, const Options& o, int li
     SeedJob j;
     j.sample = static_cast<int>(jobs.size());
     j.seed = seeds.at(x.key);
-    j.opening = {llm::Message{"system", j.seed.system, ""}, llm::Message{"user", repair_request(j.seed), ""}};
+    j.opening = {llm::Message{"system", j.seed.system, ""},
+                 llm::Message{"user", repair_request(j.seed), ""}};
     jobs.push_back(std::move(j));
   }
   return jobs;
@@ -122,8 +128,10 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
 
   std::error_code ec;
   const bool resume = std::filesystem::exists(out, ec);
-  auto opened = resume ? store::RunStore::open(out) : store::RunStore::create(out, cfg.config, cfg.provenance);
-  if (!opened.ok()) return make_error(out.string() + ": " + opened.error().message, opened.error().hint);
+  auto opened = resume ? store::RunStore::open(out)
+                       : store::RunStore::create(out, cfg.config, cfg.provenance);
+  if (!opened.ok())
+    return make_error(out.string() + ": " + opened.error().message, opened.error().hint);
   store::RunStore rs = std::move(opened).value();
   PTXB_TRY(store::Db db, store::Db::open(out, /*create=*/false));
   PTXB_TRY_STATUS(ensure_seed_table(db));
@@ -135,8 +143,9 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
     store::TrajectoryKey key = key_of(cfg, job);
     if (auto s = existing.find(SeedKey{key.task, key.arch, key.sample}); s != existing.end()) {
       if (!same_origin(s->second, job.seed))
-        return make_error(out.string() + " holds teacher trajectories mined from other failing turns",
-                          "mine into a new --out file, or pass the same stores, --seed and filters as before");
+        return make_error(
+            out.string() + " holds teacher trajectories mined from other failing turns",
+            "mine into a new --out file, or pass the same stores, --seed and filters as before");
       auto t = find_trajectory(rs, key);
       if (t && (t->status == "done" || t->status == "failed")) {
         ++report.already_done;

@@ -32,7 +32,8 @@ struct SeedJob {
 // deduplicated by the normalised wrong kernel, balanced per task by (category, turn)
 // with options.per_task_cap and options.seed. Coverage stages: failing, deduplicated,
 // balanced. `limit` > 0 keeps the first `limit` in the balanced order.
-std::vector<SeedJob> select_seeds(const Corpus& corpus, const Options& options, int limit, Coverage& coverage);
+std::vector<SeedJob> select_seeds(const Corpus& corpus, const Options& options, int limit,
+                                  Coverage& coverage);
 
 // The first user message of a teacher trajectory.
 std::string repair_request(const Seed& seed);
@@ -52,7 +53,7 @@ struct MineReport {
   int selected = 0;
   int already_done = 0;  // present in MINE.db from an earlier (interrupted) mine
   int ran = 0;
-  int repaired = 0;      // teacher trajectories with a correct turn that executes the targets
+  int repaired = 0;  // teacher trajectories with a correct turn that executes the targets
   std::vector<std::string> errors;  // trajectories that could not run
   Coverage coverage;
 };

@@ -16,7 +16,8 @@ using testing::T;
 // writing its trajectory through the store API as the session loop does.
 class FakeTeacher : public RepairRunner {
  public:
-  Status run(store::RunStore& rs, const store::TrajectoryKey& key, const std::vector<llm::Message>& opening) override {
+  Status run(store::RunStore& rs, const store::TrajectoryKey& key,
+             const std::vector<llm::Message>& opening) override {
     openings.push_back(opening);
     if (fail_next) return make_error("endpoint unreachable");
     PTXB_TRY(std::int64_t id, rs.add_trajectory(key));
@@ -49,7 +50,8 @@ struct MineTest : ::testing::Test {
     {
       SyntheticStore s(dir->path() / "run.db", "base-model");
       s.add("gemm", 0, {T{"compile_error"}, T{"compile_error"}, T{"timeout"}});
-      s.add("gemm", 1, {T{"compile_error", true, {}, {}, testing::kernel_for("gemm", 0, 1)}});  // same kernel
+      s.add("gemm", 1,
+            {T{"compile_error", true, {}, {}, testing::kernel_for("gemm", 0, 1)}});  // same kernel
       s.add("mha", 0, {T{"compile_error"}, T{"passed"}});
     }
     auto c = load_corpus({dir->path() / "run.db"});

@@ -8,8 +8,12 @@
 namespace ptxbench::sft {
 namespace {
 
-bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool is_word(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_space(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
 
 // Copies a string or character literal starting at s[i] (the quote) to out; returns
 // the index after its closing quote (or the end).
@@ -63,7 +67,9 @@ std::string normalize_source(std::string_view s) {
   return out;
 }
 
-std::string normalized_hash(std::string_view source) { return sha256_hex(normalize_source(source)); }
+std::string normalized_hash(std::string_view source) {
+  return sha256_hex(normalize_source(source));
+}
 
 std::size_t estimate_tokens(std::string_view text, double bytes_per_token) {
   if (bytes_per_token <= 0) bytes_per_token = kDefaultBytesPerToken;

@@ -6,7 +6,8 @@ namespace ptxbench::sft {
 namespace {
 
 TEST(Normalize, DropsCommentsAndWhitespace) {
-  EXPECT_EQ(normalize_source("int  a = b + c; // sum\n/* block\n comment */ return a;"), "int a=b+c;return a;");
+  EXPECT_EQ(normalize_source("int  a = b + c; // sum\n/* block\n comment */ return a;"),
+            "int a=b+c;return a;");
 }
 
 TEST(Normalize, KeepsOneSpaceBetweenWords) {
@@ -28,7 +29,9 @@ TEST(Normalize, SameHashForCosmeticChanges) {
   EXPECT_NE(normalized_hash(a), normalized_hash("__global__ void k(float* x) { x[0] = 2.0f; }"));
 }
 
-TEST(Normalize, UnterminatedCommentEndsTheText) { EXPECT_EQ(normalize_source("a; /* open"), "a;"); }
+TEST(Normalize, UnterminatedCommentEndsTheText) {
+  EXPECT_EQ(normalize_source("a; /* open"), "a;");
+}
 
 TEST(EstimateTokens, CeilOfBytesOverRate) {
   EXPECT_EQ(estimate_tokens(""), 0u);

@@ -7,18 +7,27 @@
 namespace ptxbench::sft {
 
 std::vector<std::string> default_failing_categories() {
-  return {"compile_error", "runtime_error", "timeout", "incorrect", "passed_missing_instructions", "policy"};
+  return {"compile_error", "runtime_error", "timeout", "incorrect", "passed_missing_instructions",
+          "policy"};
 }
 
 const std::vector<std::string>& known_failing_categories() {
-  static const std::vector<std::string> kAll = {"no_code",       "policy",  "compile_error",
-                                                "runtime_error", "timeout", "incorrect",
+  static const std::vector<std::string> kAll = {"no_code",
+                                                "policy",
+                                                "compile_error",
+                                                "runtime_error",
+                                                "timeout",
+                                                "incorrect",
                                                 "passed_missing_instructions"};
   return kAll;
 }
 
-std::string_view to_string(Mode m) { return m == Mode::fixit ? "fixit" : "kernelgen"; }
-std::string_view to_string(Pairing p) { return p == Pairing::one ? "one" : "all"; }
+std::string_view to_string(Mode m) {
+  return m == Mode::fixit ? "fixit" : "kernelgen";
+}
+std::string_view to_string(Pairing p) {
+  return p == Pairing::one ? "one" : "all";
+}
 
 Status Options::validate() const {
   const auto& known = known_failing_categories();
@@ -41,16 +50,19 @@ Json Options::to_json() const {
               {"allowed_guard_flags", allowed_flags},
               {"min_speedup", min_speedup},
               {"max_tokens", max_tokens},
-              {"token_estimator", {{"bytes_per_token", bytes_per_token},
-                                   {"overhead_per_message", kMessageOverheadTokens},
-                                   {"formula", "sum over messages of ceil(utf8_bytes / bytes_per_token) + overhead"}}},
+              {"token_estimator",
+               {{"bytes_per_token", bytes_per_token},
+                {"overhead_per_message", kMessageOverheadTokens},
+                {"formula", "sum over messages of ceil(utf8_bytes / bytes_per_token) + overhead"}}},
               {"per_task_cap", per_task_cap},
-              {"balance", "stratified by (failing category, turn) per task, round-robin over strata, "
-                          "before pairing; order within a stratum by sha256(seed:key)"},
+              {"balance",
+               "stratified by (failing category, turn) per task, round-robin over strata, "
+               "before pairing; order within a stratum by sha256(seed:key)"},
               {"seed", seed},
               {"pairing", to_string(pairing)},
-              {"dedup", "sha256 of the normalised wrong kernel + normalised repaired kernel (kernelgen: "
-                        "the kernel); normalised = comments and whitespace removed"},
+              {"dedup",
+               "sha256 of the normalised wrong kernel + normalised repaired kernel (kernelgen: "
+               "the kernel); normalised = comments and whitespace removed"},
               {"heldout_tasks", heldout_tasks},
               {"include_reasoning", include_reasoning}};
 }

@@ -29,16 +29,16 @@ const std::vector<std::string>& known_failing_categories();
 struct Options {
   Mode mode = Mode::fixit;
   std::vector<std::string> categories = default_failing_categories();
-  bool require_arch = true;                 // a repair must execute the target families
-  std::vector<std::string> allowed_flags;   // guard flags that do not disqualify a repair
-  double min_speedup = 0;                   // repairs below it are dropped; 0: no floor
-  std::size_t max_tokens = 16384;           // per row, estimated; 0: no limit
+  bool require_arch = true;                // a repair must execute the target families
+  std::vector<std::string> allowed_flags;  // guard flags that do not disqualify a repair
+  double min_speedup = 0;                  // repairs below it are dropped; 0: no floor
+  std::size_t max_tokens = 16384;          // per row, estimated; 0: no limit
   double bytes_per_token = kDefaultBytesPerToken;
-  int per_task_cap = 33;                    // failing turns kept per task; 0: no cap
-  std::uint64_t seed = 0;                   // balancing's tie-breaking order
+  int per_task_cap = 33;   // failing turns kept per task; 0: no cap
+  std::uint64_t seed = 0;  // balancing's tie-breaking order
   Pairing pairing = Pairing::one;
-  std::vector<std::string> heldout_tasks;   // rows of these tasks go to heldout.jsonl
-  bool include_reasoning = true;            // prefix the repair with <think>reasoning</think>
+  std::vector<std::string> heldout_tasks;  // rows of these tasks go to heldout.jsonl
+  bool include_reasoning = true;           // prefix the repair with <think>reasoning</think>
 
   // Unknown category, negative values: a usage error naming the option.
   Status validate() const;

@@ -34,12 +34,15 @@ Dataset build_dataset(const Corpus& corpus, const Options& o) {
   d.dropped = std::move(c.dropped);
 
   std::set<std::string> seen;
-  auto xs = keep_if(std::move(c.examples), [&](const Example& x) { return seen.insert(x.dedup_hash).second; },
-                    d.dropped["duplicate"]);
+  auto xs = keep_if(
+      std::move(c.examples), [&](const Example& x) { return seen.insert(x.dedup_hash).second; },
+      d.dropped["duplicate"]);
   count_stage(d.coverage, "deduplicated", xs);
 
-  xs = keep_if(std::move(xs), [&](const Example& x) { return o.max_tokens == 0 || x.tokens <= o.max_tokens; },
-               d.dropped["too_long"]);
+  xs = keep_if(
+      std::move(xs),
+      [&](const Example& x) { return o.max_tokens == 0 || x.tokens <= o.max_tokens; },
+      d.dropped["too_long"]);
   count_stage(d.coverage, "within_length", xs);
 
   std::size_t before = xs.size();
@@ -66,7 +69,8 @@ Dataset build_dataset(const Corpus& corpus, const Options& o) {
   count_stage(d.coverage, "heldout", d.heldout);
   for (const auto& t : heldout)
     if (!seen_heldout.count(t)) d.heldout_tasks_absent.push_back(t);
-  for (auto it = d.dropped.begin(); it != d.dropped.end();) it = it->second == 0 ? d.dropped.erase(it) : std::next(it);
+  for (auto it = d.dropped.begin(); it != d.dropped.end();)
+    it = it->second == 0 ? d.dropped.erase(it) : std::next(it);
   return d;
 }
 

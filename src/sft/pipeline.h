@@ -24,7 +24,7 @@ struct Dataset {
   std::vector<Example> train;
   std::vector<Example> heldout;
   Coverage coverage;
-  std::map<std::string, int> dropped;  // reason -> count
+  std::map<std::string, int> dropped;             // reason -> count
   std::vector<std::string> heldout_tasks_absent;  // --heldout-task names no row had
 };
 

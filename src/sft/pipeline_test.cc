@@ -36,7 +36,8 @@ struct PipelineTest : ::testing::Test {
 };
 
 TEST_F(PipelineTest, RowIsTheFiveMessagesTheModelSaw) {
-  store->add("gemm", 0, {T{"compile_error"}, T{"incorrect"}, T{"passed", true, 1.1, {}, "", "why it works"}});
+  store->add("gemm", 0,
+             {T{"compile_error"}, T{"incorrect"}, T{"passed", true, 1.1, {}, "", "why it works"}});
   Dataset d = build(opts());
   ASSERT_EQ(d.train.size(), 1u);  // Pairing::one: the repair appears once, from turn 2
   const Example& x = d.train[0];
@@ -55,8 +56,8 @@ TEST_F(PipelineTest, RowIsTheFiveMessagesTheModelSaw) {
   EXPECT_EQ(x.messages[3].content, SyntheticStore::feedback("gemm", 0, 2, "incorrect"));
   EXPECT_FALSE(x.messages[3].weight.has_value());
   EXPECT_EQ(x.messages[4].role, "assistant");
-  EXPECT_EQ(x.messages[4].content,
-            "<think>\nwhy it works\n</think>\n\n" + SyntheticStore::reply(testing::kernel_for("gemm", 0, 3)));
+  EXPECT_EQ(x.messages[4].content, "<think>\nwhy it works\n</think>\n\n" +
+                                       SyntheticStore::reply(testing::kernel_for("gemm", 0, 3)));
   EXPECT_EQ(x.messages[4].weight, 1);
   EXPECT_EQ(x.speedup, 1.1);
 }
@@ -78,7 +79,8 @@ TEST_F(PipelineTest, ReasoningCanBeLeftOut) {
   o.include_reasoning = false;
   Dataset d = build(o);
   ASSERT_EQ(d.train.size(), 1u);
-  EXPECT_EQ(d.train[0].messages[4].content, SyntheticStore::reply(testing::kernel_for("gemm", 0, 2)));
+  EXPECT_EQ(d.train[0].messages[4].content,
+            SyntheticStore::reply(testing::kernel_for("gemm", 0, 2)));
 }
 
 TEST_F(PipelineTest, FlaggedRepairsAreDroppedUnlessAllowed) {
@@ -155,8 +157,12 @@ TEST_F(PipelineTest, DedupByNormalisedSource) {
   const std::string wrong_cosmetic = "// v2\n__global__ void k(float *x) { x[0]=1; }";
   const std::string fixed = "__global__ void k(float* x) { x[0] = 2; }";
   store->add("gemm", 0, {T{"incorrect", true, {}, {}, wrong}, T{"passed", true, {}, {}, fixed}});
-  store->add("gemm", 1, {T{"incorrect", true, {}, {}, wrong_cosmetic}, T{"passed", true, {}, {}, fixed + "  "}});
-  store->add("gemm", 2, {T{"incorrect", true, {}, {}, wrong}, T{"passed", true, {}, {}, "__global__ void k() {}"}});
+  store->add(
+      "gemm", 1,
+      {T{"incorrect", true, {}, {}, wrong_cosmetic}, T{"passed", true, {}, {}, fixed + "  "}});
+  store->add(
+      "gemm", 2,
+      {T{"incorrect", true, {}, {}, wrong}, T{"passed", true, {}, {}, "__global__ void k() {}"}});
   Dataset d = build(opts());
   EXPECT_EQ(d.train.size(), 2u);
   EXPECT_EQ(d.dropped["duplicate"], 1);
@@ -178,7 +184,8 @@ TEST_F(PipelineTest, TokenLimit) {
 
 TEST_F(PipelineTest, BalancingCapsEachTaskAcrossStrata) {
   for (int s = 0; s < 12; ++s) store->add("gemm", s, {T{"compile_error"}, T{"passed"}});
-  for (int s = 12; s < 15; ++s) store->add("gemm", s, {T{"runtime_error"}, T{"runtime_error"}, T{"passed"}});
+  for (int s = 12; s < 15; ++s)
+    store->add("gemm", s, {T{"runtime_error"}, T{"runtime_error"}, T{"passed"}});
   for (int s = 0; s < 2; ++s) store->add("mha", s, {T{"timeout"}, T{"passed"}});
   Options o = opts();
   o.per_task_cap = 6;
@@ -223,8 +230,9 @@ TEST_F(PipelineTest, HeldOutTasksGoToTheirOwnSplit) {
 TEST_F(PipelineTest, CoverageCountsEveryStage) {
   store->add("gemm", 0, {T{"compile_error"}, T{"compile_error"}, T{"passed"}, T{"incorrect"}});
   Dataset d = build(opts());
-  const std::vector<std::string> stages = {"failing",  "repairable", "deduplicated", "within_length",
-                                           "balanced", "rows",       "train",        "heldout"};
+  const std::vector<std::string> stages = {"failing",       "repairable", "deduplicated",
+                                           "within_length", "balanced",   "rows",
+                                           "train",         "heldout"};
   EXPECT_EQ(d.coverage.stages(), stages);
   EXPECT_EQ(d.coverage.at("failing", {"gemm", "compile_error", 1}), 1);
   EXPECT_EQ(d.coverage.at("failing", {"gemm", "compile_error", 2}), 1);
@@ -238,7 +246,8 @@ TEST_F(PipelineTest, CoverageCountsEveryStage) {
 TEST_F(PipelineTest, KernelgenExportsCorrectExecutingTurns) {
   store->add("gemm", 0, {T{"compile_error"}, T{"passed"}, T{"passed", true, 1.3}});
   store->add("gemm", 1, {T{"passed_missing_instructions"}, T{"passed", true, {}, {"side_stream"}}});
-  store->add("gemm", 2, {T{"passed", true, {}, {}, testing::kernel_for("gemm", 0, 2)}});  // duplicate kernel
+  store->add("gemm", 2,
+             {T{"passed", true, {}, {}, testing::kernel_for("gemm", 0, 2)}});  // duplicate kernel
   Options o = opts();
   o.mode = Mode::kernelgen;
   Dataset d = build(o);

@@ -38,7 +38,8 @@ Json messages_row(const Example& x) {
 
 Json prompt_completion_row(const Example& x) {
   Json prompt = Json::array();
-  for (std::size_t i = 0; i + 1 < x.messages.size(); ++i) prompt.push_back(message_json(x.messages[i], false));
+  for (std::size_t i = 0; i + 1 < x.messages.size(); ++i)
+    prompt.push_back(message_json(x.messages[i], false));
   Json completion = Json::array();
   if (!x.messages.empty()) completion.push_back(message_json(x.messages.back(), false));
   return Json{{"prompt", std::move(prompt)}, {"completion", std::move(completion)}};

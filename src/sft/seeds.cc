@@ -3,13 +3,19 @@
 namespace ptxbench::sft {
 
 Json Seed::to_json() const {
-  return Json{{"origin_path", origin_path},   {"origin_sha256", origin_sha256},
+  return Json{{"origin_path", origin_path},
+              {"origin_sha256", origin_sha256},
               {"origin_trajectory", origin_trajectory},
-              {"model", model},               {"task", task},
-              {"arch", arch},                 {"turn", turn},
-              {"category", category},         {"system", system},
-              {"task_message", task_message}, {"wrong", wrong},
-              {"wrong_source", wrong_source}, {"feedback", feedback}};
+              {"model", model},
+              {"task", task},
+              {"arch", arch},
+              {"turn", turn},
+              {"category", category},
+              {"system", system},
+              {"task_message", task_message},
+              {"wrong", wrong},
+              {"wrong_source", wrong_source},
+              {"feedback", feedback}};
 }
 
 Result<Seed> Seed::from_json(const Json& j) {
@@ -30,8 +36,9 @@ Result<Seed> Seed::from_json(const Json& j) {
     s.wrong_source = j.value("wrong_source", std::string());
     s.feedback = j.at("feedback").get<std::string>();
   } catch (const Json::exception& e) {
-    return make_error(std::string("malformed sft seed: ") + e.what(),
-                      "the sft_seeds table was written by another ptxbench version; re-run `ptxbench sft mine`");
+    return make_error(
+        std::string("malformed sft seed: ") + e.what(),
+        "the sft_seeds table was written by another ptxbench version; re-run `ptxbench sft mine`");
   }
   return s;
 }
@@ -44,18 +51,22 @@ Status ensure_seed_table(store::Db& db) {
 }
 
 Status put_seed(store::Db& db, int sample, const Seed& seed) {
-  PTXB_TRY(store::Stmt s,
-           db.prepare("INSERT OR REPLACE INTO sft_seeds (task, arch, sample, seed_json) VALUES (?, ?, ?, ?)"));
+  PTXB_TRY(
+      store::Stmt s,
+      db.prepare(
+          "INSERT OR REPLACE INTO sft_seeds (task, arch, sample, seed_json) VALUES (?, ?, ?, ?)"));
   s.bind(1, seed.task).bind(2, seed.arch).bind(3, sample).bind(4, seed.to_json().dump());
   return s.run();
 }
 
 Result<std::map<SeedKey, Seed>> read_seeds(store::Db& db) {
   std::map<SeedKey, Seed> out;
-  PTXB_TRY(store::Stmt has, db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sft_seeds'"));
+  PTXB_TRY(store::Stmt has,
+           db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sft_seeds'"));
   PTXB_TRY(bool present, has.step());
   if (!present) return out;
-  PTXB_TRY(store::Stmt s, db.prepare("SELECT task, arch, sample, seed_json FROM sft_seeds ORDER BY sample"));
+  PTXB_TRY(store::Stmt s,
+           db.prepare("SELECT task, arch, sample, seed_json FROM sft_seeds ORDER BY sample"));
   while (true) {
     PTXB_TRY(bool row, s.step());
     if (!row) break;

@@ -2,8 +2,10 @@
 
 namespace ptxbench::sft {
 
-SessionRepairRunner::SessionRepairRunner(session::RunConfig config, const std::vector<task::TaskSpec>& tasks,
-                                         session::CandidatePipeline& pipeline, session::ClientFactory& clients,
+SessionRepairRunner::SessionRepairRunner(session::RunConfig config,
+                                         const std::vector<task::TaskSpec>& tasks,
+                                         session::CandidatePipeline& pipeline,
+                                         session::ClientFactory& clients,
                                          session::ExtractFn extract)
     : config_(std::move(config)),
       pipeline_(pipeline),
@@ -23,12 +25,15 @@ Status SessionRepairRunner::run(store::RunStore& store, const store::TrajectoryK
     return make_error("a repair opening must be a system and a user message");
   PTXB_TRY(std::int64_t id, store.add_trajectory(key));
   PTXB_TRY(store::TrajectoryRow row, store.trajectory(id));
-  session::LoopDeps deps{store, pipeline_, clients_,
-                         [&opening](const task::TaskSpec&, const std::string&, const std::string&)
-                             -> Result<session::PromptMessages> {
+  session::LoopDeps deps{store,
+                         pipeline_,
+                         clients_,
+                         [&opening](const task::TaskSpec&, const std::string&,
+                                    const std::string&) -> Result<session::PromptMessages> {
                            return session::PromptMessages{opening[0].content, opening[1].content};
                          },
-                         extract_, nullptr};
+                         extract_,
+                         nullptr};
   auto outcome = session::run_trajectory(row, spec->second, config_, slots_, deps);
   if (!outcome.ok()) return outcome.error();
   return {};

@@ -3,9 +3,9 @@
 // first correct, executing turn becomes the repair of the seed in the export.
 #include "sft/session_runner.h"
 
-#include <set>
-
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include "core/fs.h"
 #include "session/fakes_test.h"
@@ -30,7 +30,7 @@ TEST(SessionRepairRunner, TeacherTrajectoriesBecomeRepairRows) {
 
   session::RunConfig config;
   config.model.id = "teacher";
-  config.turns = 4;  // the fake model is correct and executing from attempt 4 on
+  config.turns = 4;           // the fake model is correct and executing from attempt 4 on
   config.speedup_target = 0;  // stop at the first correct, executing turn
   session::testing::FakePipeline pipeline;
   session::testing::FakeClients clients;
@@ -76,17 +76,20 @@ class CodeClients final : public session::ClientFactory {
  public:
   Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey& k) override {
     PTXB_TRY(std::shared_ptr<llm::ChatClient> inner, fake_.client_for(k));
-    return std::shared_ptr<llm::ChatClient>(std::make_shared<CodeClient>(std::move(inner), k.task + "_" + std::to_string(k.sample)));
+    return std::shared_ptr<llm::ChatClient>(
+        std::make_shared<CodeClient>(std::move(inner), k.task + "_" + std::to_string(k.sample)));
   }
 
  private:
   class CodeClient final : public llm::ChatClient {
    public:
-    CodeClient(std::shared_ptr<llm::ChatClient> inner, std::string tag) : inner_(std::move(inner)), tag_(std::move(tag)) {}
+    CodeClient(std::shared_ptr<llm::ChatClient> inner, std::string tag)
+        : inner_(std::move(inner)), tag_(std::move(tag)) {}
     Result<llm::ChatReply> complete(const llm::ChatRequest& req) override {
       PTXB_TRY(llm::ChatReply r, inner_->complete(req));
       auto at = r.content.find("\n```\n", r.content.find("```cuda"));
-      if (at != std::string::npos) r.content.insert(at, "\n__device__ int v_" + tag_ + "_" + std::to_string(++n_) + ";");
+      if (at != std::string::npos)
+        r.content.insert(at, "\n__device__ int v_" + tag_ + "_" + std::to_string(++n_) + ";");
       return r;
     }
     std::string model_id() const override { return inner_->model_id(); }
@@ -111,14 +114,16 @@ TEST(RunExport, EveryRepairOfARunAppearsOnce) {
   config.tasks = {"gemm", "mha"};
   config.samples = 2;
   config.turns = 8;
-  std::vector<task::TaskSpec> tasks = {session::testing::fake_task("gemm"), session::testing::fake_task("mha")};
+  std::vector<task::TaskSpec> tasks = {session::testing::fake_task("gemm"),
+                                       session::testing::fake_task("mha")};
   {
     auto rs = store::RunStore::create(dir->path() / "run.db", config.to_json(), Json::object());
     ASSERT_TRUE(rs.ok()) << rs.error().to_string();
     session::testing::FakePipeline pipeline;
     CodeClients clients;
-    session::LoopDeps deps{*rs, pipeline, clients, session::testing::fake_prompt, session::testing::fake_extract,
-                           nullptr};
+    session::LoopDeps deps{
+        *rs,    pipeline, clients, session::testing::fake_prompt, session::testing::fake_extract,
+        nullptr};
     auto totals = session::run_all(config, session::plan_trajectories(config, tasks), tasks, deps);
     ASSERT_TRUE(totals.ok()) << totals.error().to_string();
     ASSERT_EQ(totals->done, 4);
@@ -154,7 +159,8 @@ TEST(SessionRepairRunner, UnknownTaskIsAnError) {
   ASSERT_TRUE(rs.ok());
   session::testing::FakePipeline pipeline;
   session::testing::FakeClients clients;
-  SessionRepairRunner runner(session::RunConfig{}, {}, pipeline, clients, session::testing::fake_extract);
+  SessionRepairRunner runner(session::RunConfig{}, {}, pipeline, clients,
+                             session::testing::fake_extract);
   Status st = runner.run(*rs, {"t", "nope", "sm_90a", 0}, {{"system", "s", ""}, {"user", "u", ""}});
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("nope"), std::string::npos);

@@ -2,12 +2,12 @@
 // (store/store.h), so the SFT tests read files with exactly the schema ptxbench writes.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "store/store.h"
 
@@ -15,11 +15,11 @@ namespace ptxbench::sft::testing {
 
 // One turn of a synthetic trajectory.
 struct T {
-  std::string category;             // compile_error, ..., passed
-  bool arch = true;                 // arch_executed for correct turns
-  std::optional<double> speedup;    // correct turns: default 1.0
-  std::vector<std::string> flags;   // guard flags
-  std::string kernel;               // "" -> a kernel unique to (task, sample, turn)
+  std::string category;            // compile_error, ..., passed
+  bool arch = true;                // arch_executed for correct turns
+  std::optional<double> speedup;   // correct turns: default 1.0
+  std::vector<std::string> flags;  // guard flags
+  std::string kernel;              // "" -> a kernel unique to (task, sample, turn)
   std::string reasoning;
   bool gpu_skipped = false;
 };
@@ -29,7 +29,8 @@ inline bool is_correct(const std::string& category) {
 }
 
 inline std::string kernel_for(const std::string& task, int sample, int turn) {
-  return "__global__ void k_" + task + "_" + std::to_string(sample) + "_" + std::to_string(turn) + "() {}";
+  return "__global__ void k_" + task + "_" + std::to_string(sample) + "_" + std::to_string(turn) +
+         "() {}";
 }
 
 class SyntheticStore {
@@ -42,13 +43,16 @@ class SyntheticStore {
   }
 
   // Adds a trajectory and its turns; returns its id.
-  std::int64_t add(const std::string& task, int sample, const std::vector<T>& turns, const std::string& arch = "sm_90a") {
+  std::int64_t add(const std::string& task, int sample, const std::vector<T>& turns,
+                   const std::string& arch = "sm_90a") {
     auto id = store_->add_trajectory(store::TrajectoryKey{model_, task, arch, sample});
     EXPECT_TRUE(id.ok());
-    EXPECT_TRUE(store_->start_trajectory(*id, {0, 0, "system", "SYSTEM PROMPT", ""},
-                                         {1, 0, "user", "TASK " + task, ""})
+    EXPECT_TRUE(store_
+                    ->start_trajectory(*id, {0, 0, "system", "SYSTEM PROMPT", ""},
+                                       {1, 0, "user", "TASK " + task, ""})
                     .ok());
-    for (std::size_t i = 0; i < turns.size(); ++i) record(*id, task, sample, static_cast<int>(i) + 1, turns[i]);
+    for (std::size_t i = 0; i < turns.size(); ++i)
+      record(*id, task, sample, static_cast<int>(i) + 1, turns[i]);
     EXPECT_TRUE(store_->finish_trajectory(*id, "done", "turn_budget").ok());
     return *id;
   }
@@ -56,9 +60,13 @@ class SyntheticStore {
   store::RunStore& store() { return *store_; }
   const std::string& model() const { return model_; }
 
-  static std::string reply(const std::string& kernel) { return "Here is the kernel.\n```cuda\n" + kernel + "\n```"; }
-  static std::string feedback(const std::string& task, int sample, int turn, const std::string& category) {
-    return "FEEDBACK " + category + " for " + task + "#" + std::to_string(sample) + " turn " + std::to_string(turn);
+  static std::string reply(const std::string& kernel) {
+    return "Here is the kernel.\n```cuda\n" + kernel + "\n```";
+  }
+  static std::string feedback(const std::string& task, int sample, int turn,
+                              const std::string& category) {
+    return "FEEDBACK " + category + " for " + task + "#" + std::to_string(sample) + " turn " +
+           std::to_string(turn);
   }
 
   void record(std::int64_t id, const std::string& task, int sample, int turn, const T& t) {
