@@ -18,12 +18,12 @@ void attach_sft(CLI::App& sub, Context& ctx);     // SFT data (issue 7)
 std::span<const Command> commands() {
   static const std::array kCommands = {
       Command{"tasks", "list the task suite (filters: --suite, --family, --arch; --json)", attach_tasks},
+      Command{"compile", "compile a kernel: policy check, nvcc, symbol allow-list, SASS census (--json)",
+              attach_compile},
       Command{"eval", "compile, check on fresh inputs, time vs cuBLASLt/cuDNN in an isolated GPU worker (--json)",
               attach_eval},
       Command{"audit", "which target instructions executed: per-family verdicts, tensor-FLOP coverage (--json)",
               attach_audit},
-      Command{"compile", "compile a kernel: policy check, nvcc, symbol allow-list, SASS census (--json)",
-              attach_compile},
       Command{"prompt", "print the exact first-turn messages for a task (--arch, --context LEVEL; --json)",
               attach_prompt},
       Command{"run", "multi-turn sessions into a run file; no --model: the embedded scripted agent (--resume FILE)",
