@@ -226,7 +226,8 @@ void add_filters(CLI::App& s, SftArgs& a) {
   s.add_flag("--allow-missing-instructions", a.allow_missing_instructions,
              "accept repairs that are correct but do not execute the target instructions");
   s.add_option("--allow-flag", a.allow_flags,
-               "guard flags (e.g. side_stream) that do not disqualify a repair");
+               "guard flags (e.g. side_stream) that do not disqualify a repair")
+      ->allow_extra_args(false);
   s.add_option("--max-tokens", a.max_tokens, "estimated tokens per row (0: no limit)")
       ->capture_default_str();
   s.add_option("--bytes-per-token", a.bytes_per_token, "the token estimator's bytes per token")
@@ -234,7 +235,8 @@ void add_filters(CLI::App& s, SftArgs& a) {
   s.add_option("--pairing", a.pairing, "one: one row per repaired turn; all: one per failing turn")
       ->capture_default_str();
   s.add_option("--heldout-task", a.heldout,
-               "tasks whose rows go to heldout*.jsonl (repeat or comma-separate)");
+               "tasks whose rows go to heldout*.jsonl (repeat or comma-separate)")
+      ->allow_extra_args(false);
   s.add_flag("--no-reasoning", a.no_reasoning,
              "leave the repair's reasoning out of the trained message");
 }
