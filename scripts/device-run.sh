@@ -10,7 +10,8 @@
 #   repeat      the reference GEMM's speedup over 5 separate `ptxbench eval` runs
 #   main        the README's main job: `ptxbench run` (embedded agent, core sm_90a suite)
 #   CMD         anything else is run as a shell command with the environment set up
-# PHASE_TIMEOUT (seconds, default 300) caps each phase.
+# PHASE_TIMEOUT (seconds, default 300) caps each phase. PACK=1 packs everything under
+# $OUT into $OUT/results.tgz at the end (the device tool returns at most 8 files).
 set -uo pipefail
 here=$(pwd)
 out=${OUT:-$here/out}
@@ -24,6 +25,11 @@ export PATH=/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cap=${PHASE_TIMEOUT:-300}
 status=0
+pack() {
+  [ "${PACK:-0}" = 1 ] || return 0
+  (cd "$out" && tar czf /tmp/results.tgz --exclude=results.tgz . && find . -mindepth 1 -delete && mv /tmp/results.tgz .)
+}
+trap pack EXIT
 run() { local name=$1; shift; timeout "$cap" "$@" > "$out/$name.log" 2>&1; local rc=$?
         echo "--- $name: exit $rc"; tail -n "${TAIL:-15}" "$out/$name.log"; [ $rc -eq 0 ] || status=1; }
 for phase in "$@"; do
