@@ -44,7 +44,7 @@ for phase in "$@"; do
     main) start=$SECONDS
           run main "$bin/ptxbench" run --out "$out/main-run.db"
           echo "main job wall time: $((SECONDS - start)) s" | tee -a "$out/main.log" ;;
-    *) run command bash -c "$phase" ;;
+    *) run "cmd-$(date -u +%H%M%S%N)" bash -c "$phase" ;;
   esac
 done
 exit $status
