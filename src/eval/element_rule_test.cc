@@ -68,7 +68,9 @@ TEST(Rng, NormalMomentsAndSpikes) {
     big_normal += std::fabs(z) > 6;
     float s = random_value(42, 3, static_cast<std::uint64_t>(i), Distribution::spiky);
     spiked += s != z;
-    if (s != z) EXPECT_GE(std::fabs(s / z), 2.99f);
+    if (s != z) {
+      EXPECT_GE(std::fabs(s / z), 2.99f);
+    }
   }
   EXPECT_NEAR(sum / n, 0.0, 0.01);
   EXPECT_NEAR(sq / n, 1.0, 0.02);

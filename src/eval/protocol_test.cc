@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
+#include "eval/gpu/compare_stats.h"
 #include "eval/test_support.h"
 
 namespace ptxbench::eval {
@@ -125,6 +129,38 @@ TEST(CompareStats, VerdictRule) {
   gpu::finish_verdict(s, tol);
   EXPECT_FALSE(s.passed);
   EXPECT_NE(gpu::describe(s).find("never written"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptxbench::eval
+
+namespace ptxbench::eval {
+namespace {
+
+// An output that still holds the NaN poison has NaN error figures; JSON writes them as
+// null, and the check worker's response must still parse (seen on the H200 with the
+// half_output control, 2026-11-29).
+TEST(Protocol, CompareStatsSurviveNaNThroughJson) {
+  gpu::CompareStats s;
+  s.tensor = "C";
+  s.numel = 4;
+  s.unwritten = 2;
+  s.max_abs_err = std::numeric_limits<double>::quiet_NaN();
+  s.rel_l2 = std::numeric_limits<double>::quiet_NaN();
+  gpu::BadElement e;
+  e.flat = 3;
+  e.index = {1, 1};
+  e.out = std::numeric_limits<float>::quiet_NaN();
+  e.ref = 0.5f;
+  s.first_bad.push_back(e);
+  Json parsed = Json::parse(s.to_json().dump());
+  gpu::CompareStats back = gpu::compare_stats_from_json(parsed);
+  EXPECT_TRUE(std::isnan(back.max_abs_err));
+  EXPECT_TRUE(std::isnan(back.rel_l2));
+  ASSERT_EQ(back.first_bad.size(), 1u);
+  EXPECT_TRUE(std::isnan(back.first_bad[0].out));
+  EXPECT_EQ(back.first_bad[0].ref, 0.5f);
+  EXPECT_EQ(back.unwritten, 2);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "session/feedback.h"
 
+#include "eval/flags.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -61,21 +63,11 @@ std::string resources_text(const CompileFacts& c) {
   return out;
 }
 
-std::string flag_sentence(const std::string& flag) {
-  if (flag == "side_stream")
-    return "work ran outside the stream you were given (side_stream); all work must be enqueued on "
-           "`stream`";
-  if (flag == "cached_result")
-    return "outputs did not follow new inputs (cached_result); compute every call from the current "
-           "inputs";
-  if (flag == "default_stream")
-    return "work was launched on the legacy default stream (default_stream); use `stream`";
-  return flag;
-}
-
 std::string flags_text(const EvalFacts& e) {
   std::string out;
-  for (const auto& f : e.flags) out += "- Guard: " + flag_sentence(f) + "\n";
+  for (const auto& f : e.flags)
+    out += std::string(eval::is_guard_flag(f) ? "- Guard: " : "- Note: ") + eval::describe_flag(f) +
+           "\n";
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "session/verdict.h"
 
+#include "eval/flags.h"
+
 namespace ptxbench::session {
 
 std::string_view to_string(Category c) {
@@ -79,6 +81,9 @@ std::optional<bool> arch_executed(const TurnVerdict& v) {
 }
 
 bool target_reached(const TurnVerdict& v, double speedup_target) {
+  // A guard flag (work outside the stream, memory errors) makes the time untrustworthy.
+  for (const auto& f : v.eval ? v.eval->flags : std::vector<std::string>{})
+    if (eval::is_guard_flag(f)) return false;
   return is_correct(v) && arch_executed(v).value_or(false) && v.eval->speedup &&
          *v.eval->speedup >= speedup_target;
 }

@@ -1,5 +1,7 @@
 #include "sft/candidates.h"
 
+#include "eval/flags.h"
+
 #include <algorithm>
 
 #include "core/sha256.h"
@@ -140,8 +142,8 @@ void add_kernelgen(const Episode& e, const Options& o, Coverage& cov, Candidates
 
 std::string repair_rejection(const TurnView& t, const Options& o) {
   if (o.require_arch && t.arch_executed != true) return "missing_instructions";
-  for (const auto& f : t.flags)
-    if (!contains(o.allowed_flags, f)) return "guard_flagged";
+  for (const auto& f : t.flags)  // measurement notes (throttled, ...) do not disqualify
+    if (eval::is_guard_flag(f) && !contains(o.allowed_flags, f)) return "guard_flagged";
   if (o.min_speedup > 0 && (!t.speedup || *t.speedup < o.min_speedup)) return "below_speedup_floor";
   return "";
 }

@@ -93,6 +93,16 @@ TEST_F(PipelineTest, FlaggedRepairsAreDroppedUnlessAllowed) {
   EXPECT_EQ(d.dropped["repair_guard_flagged"], 1);
 }
 
+TEST_F(PipelineTest, MeasurementNotesDoNotDropARepair) {
+  // "throttled" and "timing_unstable" describe the measurement, not the kernel (on the H200
+  // the reference kernels carried them and were wrongly dropped, 2026-11-29).
+  store->add("gemm", 0,
+             {T{"compile_error"}, T{"passed", true, {}, {"throttled", "timing_unstable"}}});
+  Dataset d = build(opts());
+  EXPECT_EQ(d.train.size(), 1u);
+  EXPECT_EQ(d.dropped["repair_guard_flagged"], 0);
+}
+
 TEST_F(PipelineTest, AllowedFlagsKeepTheRepair) {
   store->add("gemm", 0, {T{"compile_error"}, T{"passed", true, {}, {"side_stream"}}});
   Options o = opts();

@@ -1,5 +1,7 @@
 #include "eval/gpu/compare_stats.h"
 
+#include <limits>
+
 #include <fmt/format.h>
 
 namespace ptxbench::gpu {
@@ -24,6 +26,14 @@ Json CompareStats::to_json() const {
               {"first_bad", bad}};
 }
 
+namespace {
+// JSON has no NaN: nlohmann writes NaN (an unwritten, poisoned output element; the error
+// figures of a tensor holding one) as null. Read null back as NaN.
+double number_or_nan(const Json& v) {
+  return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+}
+}  // namespace
+
 CompareStats compare_stats_from_json(const Json& j) {
   CompareStats s;
   s.tensor = j.at("tensor").get<std::string>();
@@ -31,10 +41,10 @@ CompareStats compare_stats_from_json(const Json& j) {
   s.failed = j.at("failed").get<std::int64_t>();
   s.nonfinite = j.at("nonfinite").get<std::int64_t>();
   s.unwritten = j.at("unwritten").get<std::int64_t>();
-  s.max_abs_err = j.at("max_abs_err").get<double>();
-  s.max_rel_err = j.at("max_rel_err").get<double>();
-  s.rel_l2 = j.at("rel_l2").get<double>();
-  s.mismatch_ratio = j.at("mismatch_ratio").get<double>();
+  s.max_abs_err = number_or_nan(j.at("max_abs_err"));
+  s.max_rel_err = number_or_nan(j.at("max_rel_err"));
+  s.rel_l2 = number_or_nan(j.at("rel_l2"));
+  s.mismatch_ratio = number_or_nan(j.at("mismatch_ratio"));
   s.passed = j.at("passed").get<bool>();
   for (const auto& b : j.value("first_bad", Json::array())) {
     BadElement e;
@@ -42,8 +52,8 @@ CompareStats compare_stats_from_json(const Json& j) {
     e.index = b.at("index").get<std::vector<std::int64_t>>();
     e.tile_row = b.at("tile").at(0).get<std::int64_t>();
     e.tile_col = b.at("tile").at(1).get<std::int64_t>();
-    e.out = b.at("out").get<float>();
-    e.ref = b.at("ref").get<float>();
+    e.out = static_cast<float>(number_or_nan(b.at("out")));
+    e.ref = static_cast<float>(number_or_nan(b.at("ref")));
     s.first_bad.push_back(std::move(e));
   }
   return s;

@@ -1,0 +1,48 @@
+#include "eval/flags.h"
+
+#include <array>
+#include <utility>
+
+namespace ptxbench::eval {
+namespace {
+
+struct FlagInfo {
+  std::string_view name;
+  bool guard;
+  std::string_view sentence;
+};
+
+constexpr std::array<FlagInfo, 10> kFlags{{
+    {"side_stream", true,
+     "work ran outside the stream you were given (side_stream): the events on that stream did not "
+     "see it; all work must be enqueued on `stream`"},
+    {"memcheck_errors", true, "compute-sanitizer memcheck found memory errors (memcheck_errors)"},
+    {"throttled", false, "the GPU clock was held down by a thermal or hardware limit while timing"},
+    {"timing_unstable", false, "the timing samples spread by more than 2% (timing_unstable)"},
+    {"baseline_failed", false, "the library baseline could not run, so there is no speedup"},
+    {"baseline_incorrect", false, "the library baseline itself failed the reference check"},
+    {"network_not_isolated", false, "the worker could not be put in an empty network namespace"},
+    {"memcheck_unavailable", false, "compute-sanitizer was not available"},
+    {"memcheck_timeout", false, "compute-sanitizer memcheck ran out of time"},
+    {"cached_result", true, "outputs did not follow new inputs (cached_result)"},
+}};
+
+const FlagInfo* find(std::string_view flag) {
+  for (const auto& f : kFlags)
+    if (f.name == flag) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+bool is_guard_flag(std::string_view flag) {
+  const FlagInfo* f = find(flag);
+  return f && f->guard;
+}
+
+std::string describe_flag(std::string_view flag) {
+  const FlagInfo* f = find(flag);
+  return f ? std::string(f->sentence) : std::string(flag);
+}
+
+}  // namespace ptxbench::eval
