@@ -31,7 +31,7 @@ struct SftArgs {
   double min_speedup = 0;
   bool allow_missing_instructions = false;
   std::vector<std::string> allow_flags;
-  std::size_t max_tokens = 16384;
+  std::size_t max_tokens = sft::Options{}.max_tokens;
   double bytes_per_token = sft::kDefaultBytesPerToken;
   int per_task_cap = 33;
   std::uint64_t seed = 0;

@@ -32,7 +32,10 @@ struct Options {
   bool require_arch = true;                // a repair must execute the target families
   std::vector<std::string> allowed_flags;  // guard flags that do not disqualify a repair
   double min_speedup = 0;                  // repairs below it are dropped; 0: no floor
-  std::size_t max_tokens = 16384;          // per row, estimated; 0: no limit
+  // Per row, estimated; 0: no limit. A row with the full-context system prompt (~9k
+  // tokens) and a hand-tuned wgmma kernel is 17-22k tokens (the embedded agent's run on
+  // the H200, 2026-11-29), so 16k would drop every real repair.
+  std::size_t max_tokens = 32768;
   double bytes_per_token = kDefaultBytesPerToken;
   int per_task_cap = 33;   // failing turns kept per task; 0: no cap
   std::uint64_t seed = 0;  // balancing's tie-breaking order
