@@ -9,6 +9,7 @@
 
 #include "audit/auditor.h"
 #include "audit/format.h"
+#include "cli/candidate_input.h"
 #include "cli/command.h"
 #include "compile/compiler.h"
 #include "compile/format.h"
@@ -31,20 +32,15 @@ int run_audit(const AuditArgs& a, Context& ctx) {
   };
   auto route = audit::route_choice_from_string(a.route);
   if (!route) return fail(exit_code::bad_input, "--route must be auto, cupti or ncu");
-  if (!task::is_known_arch(a.arch))
-    return fail(exit_code::bad_input,
-                "unknown architecture '" + a.arch + "' (use sm_90a or sm_100a)");
-  auto source = read_file(a.file);
-  if (!source.ok()) return fail(exit_code::bad_input, source.error().to_string());
-  auto spec = task::load_task_by_name(ctx.paths, a.task);
-  if (!spec.ok()) return fail(exit_code::bad_input, spec.error().to_string());
-  if (!spec->supports(a.arch))
-    return fail(exit_code::bad_input, "task '" + a.task + "' has no targets for " + a.arch);
+  auto input = load_candidate_input(ctx.paths, a.file, a.task, a.arch);
+  if (!input.ok()) return fail(exit_code::bad_input, input.error().to_string());
+  const std::string& source = input->source;
+  const task::TaskSpec& spec = input->spec;
   SystemProcessRunner runner;
   compile::Compiler compiler(ctx.paths, runner);
   compile::CompileOptions copts;
   copts.arch = a.arch;
-  auto built = compiler.compile(*spec, *source, copts);
+  auto built = compiler.compile(spec, source, copts);
   if (!built.ok()) return fail(exit_code::internal, built.error().to_string());
   if (built->outcome != Outcome::passed) {
     ctx.out << compile::format_result(*built);
@@ -55,7 +51,7 @@ int run_audit(const AuditArgs& a, Context& ctx) {
   opts.route = *route;
   opts.workload = a.workload;
   opts.seed = a.seed;
-  auto result = auditor.audit(built->shared_object, *spec, a.arch, opts);
+  auto result = auditor.audit(built->shared_object, spec, a.arch, opts);
   if (!result.ok()) return fail(exit_code::internal, result.error().to_string());
   if (a.json)
     ctx.out << result->to_json().dump(2) << "\n";

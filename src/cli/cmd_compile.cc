@@ -3,6 +3,7 @@
 // Exit code: the outcome's (command.h); bad input 2; ptxbench's own failure 1.
 #include <ostream>
 
+#include "cli/candidate_input.h"
 #include "cli/command.h"
 #include "compile/compiler.h"
 #include "compile/format.h"
@@ -25,22 +26,17 @@ int run_compile(const CompileArgs& a, Context& ctx) {
     ctx.err << "ptxbench compile: " << msg << "\n";
     return code;
   };
-  if (!task::is_known_arch(a.arch))
-    return fail(exit_code::bad_input, "unknown architecture '" + a.arch + "' (use sm_90a or sm_100a)");
-  auto source = read_file(a.file);
-  if (!source.ok()) return fail(exit_code::bad_input, source.error().to_string());
-  auto spec = task::load_task_by_name(ctx.paths, a.task);
-  if (!spec.ok()) return fail(exit_code::bad_input, spec.error().to_string());
-  if (!spec->supports(a.arch))
-    return fail(exit_code::bad_input, "task '" + a.task + "' has no targets for " + a.arch +
-                                          " (see `ptxbench tasks --arch " + a.arch + "`)");
+  auto input = load_candidate_input(ctx.paths, a.file, a.task, a.arch);
+  if (!input.ok()) return fail(exit_code::bad_input, input.error().to_string());
+  const std::string& source = input->source;
+  const task::TaskSpec& spec = input->spec;
   SystemProcessRunner runner;
   compile::Compiler compiler(ctx.paths, runner);
   compile::CompileOptions options;
   options.arch = a.arch;
   options.timeout = std::chrono::seconds(a.timeout_s);
   options.use_cache = !a.no_cache;
-  auto result = compiler.compile(*spec, *source, options);
+  auto result = compiler.compile(spec, source, options);
   if (!result.ok()) return fail(exit_code::internal, result.error().to_string());
   if (a.json)
     ctx.out << compile::to_json(*result).dump(2) << "\n";

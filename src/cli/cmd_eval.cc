@@ -8,6 +8,7 @@
 
 #include "audit/auditor.h"  // audit stage (issue 4)
 #include "audit/format.h"
+#include "cli/candidate_input.h"
 #include "cli/command.h"
 #include "compile/compiler.h"
 #include "compile/format.h"
@@ -51,20 +52,16 @@ int run_eval(const EvalArgs& a, Context& ctx) {
     ctx.err << "ptxbench eval: " << msg << "\n";
     return code;
   };
-  if (!task::is_known_arch(a.arch))
-    return fail(exit_code::bad_input, "unknown architecture '" + a.arch + "' (use sm_90a or sm_100a)");
-  auto source = read_file(a.file);
-  if (!source.ok()) return fail(exit_code::bad_input, source.error().to_string());
-  auto spec = task::load_task_by_name(ctx.paths, a.task);
-  if (!spec.ok()) return fail(exit_code::bad_input, spec.error().to_string());
-  if (!spec->supports(a.arch))
-    return fail(exit_code::bad_input, "task '" + a.task + "' has no targets for " + a.arch);
+  auto input = load_candidate_input(ctx.paths, a.file, a.task, a.arch);
+  if (!input.ok()) return fail(exit_code::bad_input, input.error().to_string());
+  const std::string& source = input->source;
+  const task::TaskSpec& spec = input->spec;
 
   SystemProcessRunner runner;
   compile::Compiler compiler(ctx.paths, runner);
   compile::CompileOptions copts;
   copts.arch = a.arch;
-  auto built = compiler.compile(*spec, *source, copts);
+  auto built = compiler.compile(spec, source, copts);
   if (!built.ok()) return fail(exit_code::internal, built.error().to_string());
   if (built->outcome != Outcome::passed) {
     if (a.json)
@@ -85,7 +82,7 @@ int run_eval(const EvalArgs& a, Context& ctx) {
   opts.call_timeout_seconds = a.call_timeout_s;
   opts.nvcc_version = nvcc_version(ctx.paths, runner);
   eval::Evaluator evaluator(ctx.paths, runner);
-  eval::EvalResult result = evaluator.evaluate(*spec, built->shared_object, opts);
+  eval::EvalResult result = evaluator.evaluate(spec, built->shared_object, opts);
 
   // ---- AUDIT STAGE (issue 4): did the target instructions execute? -----------------
   // Runs in its own worker processes, never in the timing process. Without a GPU
@@ -95,7 +92,7 @@ int run_eval(const EvalArgs& a, Context& ctx) {
     audit::Auditor auditor(ctx.paths, runner);
     audit::AuditOptions aopts;
     if (a.seed) aopts.seed = *a.seed;
-    auto r = auditor.audit(built->shared_object, *spec, a.arch, aopts);
+    auto r = auditor.audit(built->shared_object, spec, a.arch, aopts);
     if (r.ok())
       audited = std::move(*r);
     else

@@ -1,0 +1,21 @@
+// What `compile`, `eval` and `audit` read before any work: the kernel file, the task,
+// and an architecture the task is defined for. Every failure here is bad input (exit 2).
+#pragma once
+
+#include <string>
+
+#include "core/paths.h"
+#include "core/result.h"
+#include "task/spec.h"
+
+namespace ptxbench::cli {
+
+struct CandidateInput {
+  std::string source;
+  task::TaskSpec spec;
+};
+
+Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
+                                            const std::string& task, const std::string& arch);
+
+}  // namespace ptxbench::cli
