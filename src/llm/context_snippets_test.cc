@@ -1,4 +1,5 @@
-// Every ```cuda block in the context fragments (context/**.md) compiles with nvcc for the
+// Every ```cuda block in the context fragments (context/**.md) and in the kernel contract
+// (docs/kernel-contract.md) compiles with nvcc for the
 // fragment's architecture (common/ fragments: sm_90a), so the examples the model sees are
 // valid code. Snippets get a prelude of <cstdint> and <cuda_runtime.h>. Unused inline device
 // functions would never reach ptxas, so "__device__ inline" becomes "__device__" and the
@@ -26,16 +27,18 @@ TEST(ContextSnippets, CudaBlocksCompile) {
   ASSERT_TRUE(tmp.ok());
   SystemProcessRunner runner;
   int compiled = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(paths.context())) {
-    if (entry.path().extension() != ".md") continue;
-    std::string dir = entry.path().parent_path().filename().string();
+  std::vector<fs::path> files{paths.root / "docs" / "kernel-contract.md"};
+  for (const auto& entry : fs::recursive_directory_iterator(paths.context()))
+    if (entry.path().extension() == ".md") files.push_back(entry.path());
+  for (const fs::path& file : files) {
+    std::string dir = file.parent_path().filename().string();
     std::string arch = dir == "sm_100a" ? "sm_100a" : "sm_90a";
-    auto text = read_file(entry.path());
+    auto text = read_file(file);
     ASSERT_TRUE(text.ok());
     int index = 0;
     for (const auto& block : find_code_blocks(*text)) {
       if (block.tag != "cuda") continue;
-      fs::path src = tmp->path() / (dir + "_" + entry.path().stem().string() + "_" +
+      fs::path src = tmp->path() / (dir + "_" + file.stem().string() + "_" +
                                     std::to_string(index++) + ".cu");
       std::string code = block.code;
       for (auto pos = code.find("__device__ inline"); pos != std::string::npos;
@@ -55,7 +58,7 @@ TEST(ContextSnippets, CudaBlocksCompile) {
       spec.limits.wall = std::chrono::minutes(3);
       auto r = runner.run(spec);
       ASSERT_TRUE(r.ok()) << r.error().to_string();
-      EXPECT_TRUE(r->succeeded()) << entry.path() << " block at line " << block.first_line << " ("
+      EXPECT_TRUE(r->succeeded()) << file << " block at line " << block.first_line << " ("
                                   << arch << "): " << r->describe_end() << "\n"
                                   << r->stderr_text;
       ++compiled;
