@@ -13,12 +13,12 @@
 #include "core/text.h"
 #include "eval/evaluator.h"
 #include "llm/extract.h"
-#include "llm/openai_client.h"
 #include "prompt/prompt.h"
 #include "report/console.h"
 #include "report/progress.h"
 #include "report/summary.h"
 #include "session/loop.h"
+#include "session/model_client.h"
 #include "session/provenance.h"
 #include "session/scripted_agent.h"
 #include "session/stage_pipeline.h"
@@ -108,18 +108,9 @@ Result<std::shared_ptr<session::ClientFactory>> make_clients(const session::RunC
   if (c.scripted())
     return std::shared_ptr<session::ClientFactory>(
         std::make_shared<session::ScriptedClientFactory>(paths, c.scripted_version));
-  llm::EndpointConfig e;
-  e.base_url = c.model.base_url;
-  e.model = c.model.id;
-  e.api_key_env = c.model.api_key_env;
-  e.temperature = c.model.temperature;
-  e.top_p = c.model.top_p;
-  e.max_tokens = c.model.max_tokens;
-  e.request_timeout =
-      std::chrono::milliseconds(static_cast<long long>(c.model.request_timeout_s * 1000));
-  PTXB_TRY(std::unique_ptr<llm::OpenAIClient> client, llm::OpenAIClient::create(e));
-  return std::shared_ptr<session::ClientFactory>(std::make_shared<session::SharedClientFactory>(
-      std::shared_ptr<llm::ChatClient>(std::move(client))));
+  PTXB_TRY(std::shared_ptr<llm::ChatClient> client, session::make_model_client(c.model));
+  return std::shared_ptr<session::ClientFactory>(
+      std::make_shared<session::SharedClientFactory>(std::move(client)));
 }
 
 session::PromptFn prompt_fn(const Paths& paths, double speedup_target) {

@@ -8,7 +8,7 @@
 #include "core/text.h"
 #include "eval/evaluator.h"
 #include "llm/extract.h"
-#include "llm/openai_client.h"
+#include "session/model_client.h"
 #include "session/provenance.h"
 #include "session/stage_pipeline.h"
 #include "sft/export.h"
@@ -137,15 +137,9 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
   if (a.out.empty()) return fail(ctx, make_error("no --out MINE.db given"), exit_code::bad_input);
   auto tasks = task::load_tasks(ctx.paths.tasks());
   if (!tasks.ok()) return fail(ctx, tasks.error(), exit_code::bad_input);
-  llm::EndpointConfig e;
-  e.base_url = rc.model.base_url;
-  e.model = rc.model.id;
-  e.api_key_env = rc.model.api_key_env;
-  e.temperature = rc.model.temperature;
-  e.max_tokens = rc.model.max_tokens;
-  auto client = llm::OpenAIClient::create(e);
+  auto client = session::make_model_client(rc.model);
   if (!client.ok()) return fail(ctx, client.error(), exit_code::bad_input);
-  session::SharedClientFactory clients(std::shared_ptr<llm::ChatClient>(std::move(*client)));
+  session::SharedClientFactory clients(*client);
   SystemProcessRunner runner;
   session::StageOptions so;
   so.gpu = eval::Evaluator::gpu_available();
