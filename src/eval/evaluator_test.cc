@@ -208,6 +208,21 @@ TEST_F(EvaluatorTest, SideStreamIsFlagged) {
   EXPECT_NE(r.summary().find("escaped the timed stream"), std::string::npos);
 }
 
+TEST_F(EvaluatorTest, PowerCapIsNotThrottlingButThermalSlowdownIs) {
+  auto with_mask = [](unsigned long long mask) {
+    return [mask](const WorkerRequest& req, WorkerResponse& resp, ProcessResult& p) {
+      candidate_ok(req, resp, p);
+      resp.timing->clocks_after = Json{{"throttle_reasons_mask", mask}};
+      return true;
+    };
+  };
+  fake_.check = check_with(true);
+  fake_.candidate = with_mask(0x4);  // software power cap: normal on an H200 under load
+  EXPECT_FALSE(eval().has_flag("throttled"));
+  fake_.candidate = with_mask(0x4 | 0x40);  // + hardware thermal slowdown
+  EXPECT_TRUE(eval().has_flag("throttled"));
+}
+
 TEST_F(EvaluatorTest, NoGpuIsNotRun) {
   ::setenv("PTXBENCH_NO_GPU", "1", 1);
   EvalResult r = eval();

@@ -170,6 +170,16 @@ TEST(Feedback, PassedTargetReachedOnLastTurn) {
   EXPECT_FALSE(target_reached(v, 1.3));
 }
 
+TEST(Feedback, GuardFlagsBlockTheTargetButNotesDoNot) {
+  TurnVerdict v = evaluated(Outcome::passed);
+  v.eval->speedup = 1.25;
+  v.audit = runtime_audit(true);
+  v.eval->flags = {"throttled", "timing_unstable"};  // notes on the measurement
+  EXPECT_TRUE(target_reached(v, 1.2));
+  v.eval->flags.push_back("side_stream");  // the time cannot be trusted
+  EXPECT_FALSE(target_reached(v, 1.2));
+}
+
 TEST(Feedback, NotEvaluatedWithoutGpu) {
   TurnVerdict v = compiled();
   v.gpu_skipped = true;
