@@ -25,12 +25,17 @@ int main(int argc, char** argv) {
   bool json = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--suite" && i + 1 < argc) suite = argv[++i];
-    else if (a == "--task" && i + 1 < argc) names.push_back(argv[++i]);
-    else if (a == "--budget" && i + 1 < argc) budget = std::stod(argv[++i]);
-    else if (a == "--json") json = true;
+    if (a == "--suite" && i + 1 < argc)
+      suite = argv[++i];
+    else if (a == "--task" && i + 1 < argc)
+      names.push_back(argv[++i]);
+    else if (a == "--budget" && i + 1 < argc)
+      budget = std::stod(argv[++i]);
+    else if (a == "--json")
+      json = true;
     else {
-      std::cerr << "usage: ptxbench-bench-baselines [--suite core] [--task NAME]... [--budget S] [--json]\n";
+      std::cerr << "usage: ptxbench-bench-baselines [--suite core] [--task NAME]... [--budget S] "
+                   "[--json]\n";
       return 2;
     }
   }
@@ -48,7 +53,8 @@ int main(int argc, char** argv) {
   Json all = Json::array();
   for (const auto& t : *tasks) {
     bool in_suite = t.in_suite(suite);
-    if (names.empty() ? !in_suite : std::find(names.begin(), names.end(), t.name) == names.end()) continue;
+    if (names.empty() ? !in_suite : std::find(names.begin(), names.end(), t.name) == names.end())
+      continue;
     eval::EvalResult r = evaluator.benchmark_baseline(t, opts);
     if (json) {
       all.push_back(r.to_json());
@@ -60,12 +66,15 @@ int main(int argc, char** argv) {
       continue;
     }
     const auto& tm = *r.timing;
-    std::string check = r.has_flag("baseline_incorrect") ? "DISAGREES with reference" : "matches reference";
+    std::string check =
+        r.has_flag("baseline_incorrect") ? "DISAGREES with reference" : "matches reference";
     double max_rel_l2 = 0;
     for (const auto& b : r.baseline_check) max_rel_l2 = std::max(max_rel_l2, b.rel_l2);
-    std::cout << fmt::format("{:<28} {:<10} {:9.4f} ms (n={:4}, IQR/med {:5.2f}%) {:7.1f} TFLOP/s  {} (max rel L2 {:.1e})\n",
-                             t.name, tm.baseline_name, tm.baseline.median, tm.baseline.n, 100 * tm.baseline.rel_iqr,
-                             tm.baseline_tflops.value_or(0), check, max_rel_l2);
+    std::cout << fmt::format(
+        "{:<28} {:<10} {:9.4f} ms (n={:4}, IQR/med {:5.2f}%) {:7.1f} TFLOP/s  {} (max rel L2 "
+        "{:.1e})\n",
+        t.name, tm.baseline_name, tm.baseline.median, tm.baseline.n, 100 * tm.baseline.rel_iqr,
+        tm.baseline_tflops.value_or(0), check, max_rel_l2);
     if (r.has_flag("baseline_incorrect")) ++failures;
   }
   if (json) std::cout << all.dump(2) << "\n";

@@ -1,5 +1,6 @@
 // `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--trials N]
-//  [--memcheck] [--no-timing] [--no-audit]`: compile (or hit the compile cache), check correctness on
+//  [--memcheck] [--no-timing] [--no-audit]`: compile (or hit the compile cache), check correctness
+//  on
 // fresh inputs in an isolated GPU worker, time against the vendor baseline, and print one
 // verdict. Exit code: the outcome's (command.h): 0 passed (or not run: no GPU), 10
 // incorrect, 11 compile error, 12 policy, 13 runtime error, 14 timeout, 16 correct but the
@@ -110,8 +111,8 @@ int run_eval(const EvalArgs& a, Context& ctx) {
                    .dump(2)
             << "\n";
   } else {
-    ctx.out << "compile: " << to_string(built->outcome) << (built->cache_hit ? " (cached)" : "") << ", "
-            << built->shared_object << "\n";
+    ctx.out << "compile: " << to_string(built->outcome) << (built->cache_hit ? " (cached)" : "")
+            << ", " << built->shared_object << "\n";
     ctx.out << result.summary() << "\n";
     if (audited) ctx.out << audit::format_audit(*audited);
   }
@@ -124,8 +125,10 @@ int run_eval(const EvalArgs& a, Context& ctx) {
 void attach_eval(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<EvalArgs>();
   sub.add_option("kernel", args->file, "the candidate .cu file")->required();
-  sub.add_option("--task", args->task, "the task the kernel implements (ptxbench tasks)")->required();
-  sub.add_option("--arch", args->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")->capture_default_str();
+  sub.add_option("--task", args->task, "the task the kernel implements (ptxbench tasks)")
+      ->required();
+  sub.add_option("--arch", args->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")
+      ->capture_default_str();
   sub.add_flag("--json", args->json, "print the compile and eval results as JSON");
   sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)");
   sub.add_option("--trials", args->trials, "correctness trials on fresh inputs (>= 3)")
@@ -138,10 +141,12 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   sub.add_option("--timeout", args->timeout_s, "the candidate worker's wall-clock limit in seconds")
       ->check(CLI::Range(10, 3600))
       ->capture_default_str();
-  sub.add_option("--sample-budget", args->sample_budget_s, "timing: seconds of sampling before giving up on a 0.5% spread")
+  sub.add_option("--sample-budget", args->sample_budget_s,
+                 "timing: seconds of sampling before giving up on a 0.5% spread")
       ->check(CLI::Range(0.1, 600.0))
       ->capture_default_str();
-  sub.add_option("--call-timeout", args->call_timeout_s, "seconds one kernel call may take before it counts as a hang")
+  sub.add_option("--call-timeout", args->call_timeout_s,
+                 "seconds one kernel call may take before it counts as a hang")
       ->check(CLI::Range(1.0, 600.0))
       ->capture_default_str();
   sub.callback([args, &ctx] { ctx.exit_code = run_eval(*args, ctx); });

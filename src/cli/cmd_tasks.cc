@@ -28,7 +28,8 @@ int run_tasks(const TasksOptions& o, Context& ctx) {
     return exit_code::bad_input;
   }
   if (!o.family.empty() && !task::family_from_string(o.family)) {
-    ctx.err << "ptxbench tasks: unknown family '" << o.family << "' (gemm, attention_fwd, attention_bwd)\n";
+    ctx.err << "ptxbench tasks: unknown family '" << o.family
+            << "' (gemm, attention_fwd, attention_bwd)\n";
     return exit_code::bad_input;
   }
   auto all = task::load_tasks(ctx.paths.tasks());
@@ -50,15 +51,16 @@ int run_tasks(const TasksOptions& o, Context& ctx) {
     for (const auto& a : t.archs)
       if (o.arch.empty() || a.arch == o.arch)
         targets.push_back(a.arch + ":" + join(a.families, a.rule == "all" ? "+" : "|"));
-    table += fmt::format("{:<28} {:<14} {:<15} {:<30} {:>9.1f}  {}\n", t.name, task::to_string(t.family),
-                         join(t.suites, ","), axes_text(t.timed().axes),
+    table += fmt::format("{:<28} {:<14} {:<15} {:<30} {:>9.1f}  {}\n", t.name,
+                         task::to_string(t.family), join(t.suites, ","), axes_text(t.timed().axes),
                          t.flop_count(t.timed()).ok() ? *t.flop_count(t.timed()) / 1e9 : 0.0,
                          join(targets, " "));
   }
   if (o.json) {
     ctx.out << list.dump(2) << "\n";
   } else {
-    ctx.out << table << shown << " task(s); each also has hidden workloads that prompts never show.\n";
+    ctx.out << table << shown
+            << " task(s); each also has hidden workloads that prompts never show.\n";
   }
   return exit_code::ok;
 }

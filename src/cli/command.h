@@ -4,7 +4,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <iosfwd>
 #include <span>
 #include <string_view>
@@ -32,8 +31,8 @@ std::span<const Command> commands();
 // Exit codes shared by every subcommand (README documents them).
 namespace exit_code {
 inline constexpr int ok = 0;
-inline constexpr int internal = 1;      // ptxbench's own machinery failed
-inline constexpr int bad_input = 2;     // missing file, unknown task/arch, malformed spec, usage
+inline constexpr int internal = 1;   // ptxbench's own machinery failed
+inline constexpr int bad_input = 2;  // missing file, unknown task/arch, malformed spec, usage
 inline constexpr int incorrect = 10;
 inline constexpr int compile_error = 11;
 inline constexpr int policy = 12;

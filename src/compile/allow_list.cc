@@ -21,49 +21,199 @@ std::string_view base_name(std::string_view s) {
 const std::set<std::string_view>& exact_allowed() {
   static const std::set<std::string_view> kNames = {
       // CUDA runtime: launch, attributes, device queries, errors, stream-ordered memory ops.
-      "cudaLaunchKernel", "cudaLaunchKernelExC", "cudaFuncSetAttribute", "cudaFuncGetAttributes",
-      "cudaGetDevice", "cudaGetDeviceProperties", "cudaGetDeviceProperties_v2",
-      "cudaDeviceGetAttribute", "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString",
-      "cudaGetErrorName", "cudaGetDriverEntryPoint", "cudaGetDriverEntryPointByVersion",
-      "cudaMemsetAsync", "cudaMemcpyAsync", "cudaMemcpyToSymbolAsync", "cudaMallocAsync",
-      "cudaFreeAsync", "cudaEventCreate", "cudaEventCreateWithFlags", "cudaEventRecord",
-      "cudaStreamWaitEvent", "cudaEventDestroy",
+      "cudaLaunchKernel",
+      "cudaLaunchKernelExC",
+      "cudaFuncSetAttribute",
+      "cudaFuncGetAttributes",
+      "cudaGetDevice",
+      "cudaGetDeviceProperties",
+      "cudaGetDeviceProperties_v2",
+      "cudaDeviceGetAttribute",
+      "cudaGetLastError",
+      "cudaPeekAtLastError",
+      "cudaGetErrorString",
+      "cudaGetErrorName",
+      "cudaGetDriverEntryPoint",
+      "cudaGetDriverEntryPointByVersion",
+      "cudaMemsetAsync",
+      "cudaMemcpyAsync",
+      "cudaMemcpyToSymbolAsync",
+      "cudaMallocAsync",
+      "cudaFreeAsync",
+      "cudaEventCreate",
+      "cudaEventCreateWithFlags",
+      "cudaEventRecord",
+      "cudaStreamWaitEvent",
+      "cudaEventDestroy",
       // nvcc-generated registration and launch glue.
-      "__cudaPushCallConfiguration", "__cudaPopCallConfiguration", "__cudaInitModule",
-      "__cudaUnregisterFatBinary", "__cudaGetKernel", "__cudaLaunchKernel",
+      "__cudaPushCallConfiguration",
+      "__cudaPopCallConfiguration",
+      "__cudaInitModule",
+      "__cudaUnregisterFatBinary",
+      "__cudaGetKernel",
+      "__cudaLaunchKernel",
       // libc / libstdc++ / libgcc basics.
-      "memcpy", "memmove", "memset", "memcmp", "memchr", "strlen", "strcmp", "strncmp", "strchr",
-      "strcpy", "strncpy", "malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign",
+      "memcpy",
+      "memmove",
+      "memset",
+      "memcmp",
+      "memchr",
+      "strlen",
+      "strcmp",
+      "strncmp",
+      "strchr",
+      "strcpy",
+      "strncpy",
+      "malloc",
+      "calloc",
+      "realloc",
+      "free",
+      "aligned_alloc",
+      "posix_memalign",
       // exit: nvcc's host-side stubs of non-inlined __device__ functions call exit(1).
-      "abort", "exit", "__assert_fail", "__stack_chk_fail", "__errno_location", "__tls_get_addr",
-      "__gxx_personality_v0", "__dso_handle", "_ITM_deregisterTMCloneTable",
-      "_ITM_registerTMCloneTable", "__gmon_start__",
+      "abort",
+      "exit",
+      "__assert_fail",
+      "__stack_chk_fail",
+      "__errno_location",
+      "__tls_get_addr",
+      "__gxx_personality_v0",
+      "__dso_handle",
+      "_ITM_deregisterTMCloneTable",
+      "_ITM_registerTMCloneTable",
+      "__gmon_start__",
       // printf family (debug output to stdout/stderr).
-      "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsnprintf", "vsprintf",
-      "puts", "putchar", "fputs", "fputc", "fflush", "fwrite", "__printf_chk", "__fprintf_chk",
-      "__sprintf_chk", "__snprintf_chk", "__vsnprintf_chk", "__vfprintf_chk", "stdout", "stderr",
+      "printf",
+      "fprintf",
+      "sprintf",
+      "snprintf",
+      "vprintf",
+      "vfprintf",
+      "vsnprintf",
+      "vsprintf",
+      "puts",
+      "putchar",
+      "fputs",
+      "fputc",
+      "fflush",
+      "fwrite",
+      "__printf_chk",
+      "__fprintf_chk",
+      "__sprintf_chk",
+      "__snprintf_chk",
+      "__vsnprintf_chk",
+      "__vfprintf_chk",
+      "stdout",
+      "stderr",
       // libm.
-      "sqrt", "sqrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f", "log", "logf", "log2",
-      "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf", "fabs", "fabsf", "floor",
-      "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf", "fmod", "fmodf", "fmin",
-      "fminf", "fmax", "fmaxf", "fma", "fmaf", "sin", "sinf", "cos", "cosf", "tan", "tanf",
-      "tanh", "tanhf", "erf", "erff", "rsqrt", "rsqrtf", "ldexp", "ldexpf", "frexp", "frexpf",
-      "lround", "lroundf", "llround", "nearbyint", "rint", "rintf", "cbrt", "hypot", "hypotf",
-      "atan", "atanf", "atan2", "atan2f", "asin", "acos", "sinh", "cosh",
+      "sqrt",
+      "sqrtf",
+      "exp",
+      "expf",
+      "exp2",
+      "exp2f",
+      "expm1",
+      "expm1f",
+      "log",
+      "logf",
+      "log2",
+      "log2f",
+      "log10",
+      "log10f",
+      "log1p",
+      "log1pf",
+      "pow",
+      "powf",
+      "fabs",
+      "fabsf",
+      "floor",
+      "floorf",
+      "ceil",
+      "ceilf",
+      "round",
+      "roundf",
+      "trunc",
+      "truncf",
+      "fmod",
+      "fmodf",
+      "fmin",
+      "fminf",
+      "fmax",
+      "fmaxf",
+      "fma",
+      "fmaf",
+      "sin",
+      "sinf",
+      "cos",
+      "cosf",
+      "tan",
+      "tanf",
+      "tanh",
+      "tanhf",
+      "erf",
+      "erff",
+      "rsqrt",
+      "rsqrtf",
+      "ldexp",
+      "ldexpf",
+      "frexp",
+      "frexpf",
+      "lround",
+      "lroundf",
+      "llround",
+      "nearbyint",
+      "rint",
+      "rintf",
+      "cbrt",
+      "hypot",
+      "hypotf",
+      "atan",
+      "atanf",
+      "atan2",
+      "atan2f",
+      "asin",
+      "acos",
+      "sinh",
+      "cosh",
   };
   return kNames;
 }
 
 // Prefixes whose whole family is allowed.
 constexpr std::string_view kAllowedPrefixes[] = {
-    "cudaOccupancy", "cudaStreamGet", "__cudaRegister", "__cxa_", "_Unwind_",
+    "cudaOccupancy",
+    "cudaStreamGet",
+    "__cudaRegister",
+    "__cxa_",
+    "_Unwind_",
     // libstdc++: exceptions thrown by containers, operator new/delete, type info, std::string,
     // iostream output to stdout/stderr.
-    "_ZSt19__throw_", "_ZSt20__throw_", "_ZSt16__throw_", "_ZSt17__throw_", "_ZSt21__throw_",
-    "_ZSt24__throw_", "_ZSt25__throw_", "_ZSt9terminatev", "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv",
-    "_ZTVN10__cxxabiv", "_ZTIN10__cxxabiv", "_ZTISt", "_ZTVSt", "_ZNSt7__cxx1112basic_string",
-    "_ZNKSt7__cxx1112basic_string", "_ZNSo", "_ZSt4cout", "_ZSt4cerr", "_ZStlsI",
-    "_ZSt16__ostream_insert", "_ZNSt8ios_base4Init", "_ZNKSt5ctype", "_ZSt4endl",
+    "_ZSt19__throw_",
+    "_ZSt20__throw_",
+    "_ZSt16__throw_",
+    "_ZSt17__throw_",
+    "_ZSt21__throw_",
+    "_ZSt24__throw_",
+    "_ZSt25__throw_",
+    "_ZSt9terminatev",
+    "_Znwm",
+    "_Znam",
+    "_ZdlPv",
+    "_ZdaPv",
+    "_ZTVN10__cxxabiv",
+    "_ZTIN10__cxxabiv",
+    "_ZTISt",
+    "_ZTVSt",
+    "_ZNSt7__cxx1112basic_string",
+    "_ZNKSt7__cxx1112basic_string",
+    "_ZNSo",
+    "_ZSt4cout",
+    "_ZSt4cerr",
+    "_ZStlsI",
+    "_ZSt16__ostream_insert",
+    "_ZNSt8ios_base4Init",
+    "_ZNKSt5ctype",
+    "_ZSt4endl",
 };
 
 }  // namespace
@@ -83,23 +233,31 @@ std::string import_denial_reason(std::string_view symbol) {
   };
   std::string why;
   if (s.starts_with("cudaStreamCreate"))
-    why = "creates a side stream: work launched on another stream escapes the timed region; "
-          "enqueue all work on the stream ptxbench passes";
+    why =
+        "creates a side stream: work launched on another stream escapes the timed region; "
+        "enqueue all work on the stream ptxbench passes";
   else if (any({"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
-                "cudaStreamQuery", "cudaEventQuery", "cudaEventElapsedTime", "cudaThreadSynchronize"}))
-    why = "synchronises or times on the host: the entry point must only enqueue work on the given "
-          "stream; ptxbench does the synchronisation and timing";
+                "cudaStreamQuery", "cudaEventQuery", "cudaEventElapsedTime",
+                "cudaThreadSynchronize"}))
+    why =
+        "synchronises or times on the host: the entry point must only enqueue work on the given "
+        "stream; ptxbench does the synchronisation and timing";
   else if (any({"cudaMalloc", "cudaFree", "cudaMallocHost", "cudaHostAlloc", "cudaMallocManaged",
                 "cudaMallocPitch", "cudaMalloc3D", "cudaFreeHost", "cudaMallocArray"}))
-    why = "allocates memory: the entry point is destination-passing; write into the outputs, use "
-          "shared memory, or cudaMallocAsync/cudaFreeAsync on the given stream";
+    why =
+        "allocates memory: the entry point is destination-passing; write into the outputs, use "
+        "shared memory, or cudaMallocAsync/cudaFreeAsync on the given stream";
   else if (s.starts_with("cudaMemcpy") || s.starts_with("cudaMemset"))
-    why = "is a synchronous or legacy-stream copy: use cudaMemcpyAsync/cudaMemsetAsync on the given stream";
-  else if (s.starts_with("cublas") || s.starts_with("cudnn") || s.find("cutlass") != std::string::npos)
+    why =
+        "is a synchronous or legacy-stream copy: use cudaMemcpyAsync/cudaMemsetAsync on the given "
+        "stream";
+  else if (s.starts_with("cublas") || s.starts_with("cudnn") ||
+           s.find("cutlass") != std::string::npos)
     why = "belongs to a banned library (cuBLAS/cuDNN/CUTLASS): write the kernel yourself";
   else if (s.size() > 2 && s.starts_with("cu") && std::isupper(static_cast<unsigned char>(s[2])))
-    why = "is a CUDA driver function: candidates are built without -lcuda; fetch tensor-map "
-          "functions with cudaGetDriverEntryPointByVersion instead";
+    why =
+        "is a CUDA driver function: candidates are built without -lcuda; fetch tensor-map "
+        "functions with cudaGetDriverEntryPointByVersion instead";
   else if (s.starts_with("dl"))
     why = "loads code at run time, which is not allowed";
   else if (any({"system", "popen", "fork", "vfork", "execve", "execv", "execvp", "execl", "execlp",
@@ -114,8 +272,9 @@ std::string import_denial_reason(std::string_view symbol) {
                 "getaddrinfo", "gethostbyname"}))
     why = "accesses the network, which is not allowed";
   else
-    why = "is not on ptxbench's allow-list of imports (kernel launch, function attributes, device "
-          "queries, errors, stream-ordered memory operations, events, libc basics)";
+    why =
+        "is not on ptxbench's allow-list of imports (kernel launch, function attributes, device "
+        "queries, errors, stream-ordered memory operations, events, libc basics)";
   return s + ": " + why;
 }
 
@@ -125,11 +284,13 @@ bool is_forbidden_export(std::string_view symbol) {
   if (s.starts_with("cuda") || s.starts_with("__cuda") || s.starts_with("cupti") ||
       s.starts_with("nvtx") || s.starts_with("ptxbench") || s.starts_with("_ZN8ptxbench"))
     return true;
-  if (s.size() > 2 && s.starts_with("cu") && std::isupper(static_cast<unsigned char>(s[2]))) return true;
+  if (s.size() > 2 && s.starts_with("cu") && std::isupper(static_cast<unsigned char>(s[2])))
+    return true;
   static const std::set<std::string_view> kLibc = {
-      "clock_gettime", "gettimeofday", "clock", "time", "nanosleep", "usleep", "dlopen", "dlsym",
-      "dlclose", "dlmopen", "dlvsym", "fork", "exit", "_exit", "pthread_create",
-      "malloc", "free", "calloc", "realloc", "memcpy", "memset", "memmove", "abort", "getenv"};
+      "clock_gettime", "gettimeofday", "clock",          "time",    "nanosleep", "usleep",
+      "dlopen",        "dlsym",        "dlclose",        "dlmopen", "dlvsym",    "fork",
+      "exit",          "_exit",        "pthread_create", "malloc",  "free",      "calloc",
+      "realloc",       "memcpy",       "memset",         "memmove", "abort",     "getenv"};
   return kLibc.count(s) > 0;
 }
 
@@ -145,8 +306,9 @@ SymbolCheck check_symbols(const std::vector<std::string>& undefined,
   out.forbidden_exports.assign(bad_exports.begin(), bad_exports.end());
   for (const auto& s : out.disallowed_imports) out.reasons.push_back(import_denial_reason(s));
   for (const auto& s : out.forbidden_exports)
-    out.reasons.push_back(s + ": the shared object defines this name, which would interpose the "
-                              "CUDA runtime/driver, libc or ptxbench; rename it or make it static");
+    out.reasons.push_back(s +
+                          ": the shared object defines this name, which would interpose the "
+                          "CUDA runtime/driver, libc or ptxbench; rename it or make it static");
   return out;
 }
 

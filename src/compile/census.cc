@@ -57,9 +57,9 @@ Census build_census(const std::vector<SassFunction>& functions, std::string_view
     c.target_rule = targets->rule;
     for (const auto& f : targets->families)
       if (c.family_totals[f] > 0) c.targets_present.push_back(f);
-    c.targets_met = c.target_rule == "all"
-                        ? c.targets_present.size() == c.target_families.size() && !c.target_families.empty()
-                        : !c.targets_present.empty();
+    c.targets_met = c.target_rule == "all" ? c.targets_present.size() == c.target_families.size() &&
+                                                 !c.target_families.empty()
+                                           : !c.targets_present.empty();
   }
   return c;
 }
@@ -68,10 +68,12 @@ Result<std::string> disassemble(const Paths& paths, ProcessRunner& runner,
                                 const std::filesystem::path& shared_object,
                                 const std::filesystem::path& cubin, std::string* tool) {
   auto nvdisasm = paths.tool("nvdisasm");
-  std::filesystem::path nvdisasm_dir = nvdisasm.ok() ? nvdisasm->parent_path() : std::filesystem::path{};
+  std::filesystem::path nvdisasm_dir =
+      nvdisasm.ok() ? nvdisasm->parent_path() : std::filesystem::path{};
   std::string failure;
   if (auto cuobjdump = paths.tool("cuobjdump"); cuobjdump.ok()) {
-    auto r = runner.run(tool_spec({cuobjdump->string(), "-sass", shared_object.string()}, nvdisasm_dir));
+    auto r =
+        runner.run(tool_spec({cuobjdump->string(), "-sass", shared_object.string()}, nvdisasm_dir));
     if (r.ok() && r->succeeded()) {
       *tool = "cuobjdump";
       return std::move(r->stdout_text);
@@ -86,7 +88,8 @@ Result<std::string> disassemble(const Paths& paths, ProcessRunner& runner,
       *tool = "nvdisasm";
       return std::move(r->stdout_text);
     }
-    failure += r.ok() ? "; nvdisasm " + r->describe_end() + ": " + r->stderr_text : "; " + r.error().message;
+    failure += r.ok() ? "; nvdisasm " + r->describe_end() + ": " + r->stderr_text
+                      : "; " + r.error().message;
   } else if (!nvdisasm.ok()) {
     failure += "; " + nvdisasm.error().message;
   }

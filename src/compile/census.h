@@ -34,9 +34,9 @@ struct Census {
   std::string tool;  // "cuobjdump" | "nvdisasm"
   std::vector<FunctionCensus> functions;
   std::map<std::string, std::int64_t> family_totals;  // summed over functions
-  std::vector<std::string> target_families;  // the task's targets for this arch
-  std::string target_rule;                   // "any" | "all"
-  std::vector<std::string> targets_present;  // targets with a count > 0
+  std::vector<std::string> target_families;           // the task's targets for this arch
+  std::string target_rule;                            // "any" | "all"
+  std::vector<std::string> targets_present;           // targets with a count > 0
   bool targets_met = false;  // present by the task's rule (static: not proof of execution)
 };
 

@@ -44,7 +44,8 @@ Result<CompileResult> CompileCache::lookup(const std::string& key) const {
   fs::path dir = entry_dir(key);
   PTXB_TRY(std::string text, read_file(dir / "result.json"));
   Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return make_error("cache entry has malformed result.json");
+  if (j.is_discarded() || !j.is_object())
+    return make_error("cache entry has malformed result.json");
   if (j.value("schema", "") != kCacheSchema) return make_error("cache entry has another schema");
   PTXB_TRY(CompileResult r, compile_result_from_json(j));
   if (r.cache_key != key) return make_error("cache entry belongs to another key");
@@ -82,7 +83,8 @@ void CompileCache::remove_stale_build_dirs() const {
   }
 }
 
-Status CompileCache::publish(TempDir& build, const std::string& key, const CompileResult& result) const {
+Status CompileCache::publish(TempDir& build, const std::string& key,
+                             const CompileResult& result) const {
   Json j = to_json(result);
   j["schema"] = kCacheSchema;
   PTXB_TRY_STATUS(write_file_atomic(build.path() / "result.json", j.dump(2) + "\n"));

@@ -28,14 +28,14 @@ struct CompileResult {
   std::vector<KernelResources> resources;       // ptxas -v, per function
   std::vector<PtxasWarning> warnings;           // ptxas warnings / performance notes
   Census census;                                // empty unless the object was built
-  std::string shared_object;    // absolute path inside the cache entry; empty if none
-  std::string cubin;            // the device image (for nvdisasm); empty if none
-  std::string sass;             // the SASS listing file the census came from
+  std::string shared_object;  // absolute path inside the cache entry; empty if none
+  std::string cubin;          // the device image (for nvdisasm); empty if none
+  std::string sass;           // the SASS listing file the census came from
   std::string shared_object_sha256;
-  std::string cache_key;        // sha256 of source, flags, arch and nvcc --version
+  std::string cache_key;  // sha256 of source, flags, arch and nvcc --version
   bool cache_hit = false;
-  double seconds = 0;           // wall time of this compile() call
-  double compiler_seconds = 0;  // nvcc's wall time when the entry was built
+  double seconds = 0;                // wall time of this compile() call
+  double compiler_seconds = 0;       // nvcc's wall time when the entry was built
   std::vector<std::string> command;  // the nvcc command line (paths relative to the entry)
 };
 

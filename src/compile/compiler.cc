@@ -38,8 +38,8 @@ std::string first_errors(const std::string& log, int max_lines) {
 
 // Each violation on its own line; each rule's explanation once, at the end.
 std::string policy_summary(const std::vector<PolicyViolation>& v) {
-  std::string s = "rejected before compiling: " + std::to_string(v.size()) +
-                  " policy violation(s):";
+  std::string s =
+      "rejected before compiling: " + std::to_string(v.size()) + " policy violation(s):";
   std::vector<std::string> rules;
   for (const auto& x : v) {
     s += "\nline " + std::to_string(x.line) + ": " + x.rule + ": `" + x.text + "`";
@@ -60,7 +60,9 @@ std::string symbol_summary_text(const std::vector<std::string>& reasons) {
   return s;
 }
 
-std::string symbol_summary(const SymbolCheck& c) { return symbol_summary_text(c.reasons); }
+std::string symbol_summary(const SymbolCheck& c) {
+  return symbol_summary_text(c.reasons);
+}
 
 std::string passed_summary(const CompileResult& r) {
   int kernels = 0;
@@ -88,7 +90,8 @@ Result<fs::path> move_if_exists(const fs::path& from, const fs::path& to) {
 // so a changed allow-list or family table never serves a stale verdict.
 Status judge(const task::TaskSpec& task, const std::string& listing, CompileResult& r) {
   auto symbols = read_dynamic_symbols(r.shared_object);
-  if (!symbols.ok()) return make_error("cannot read the symbols of the built object: " + symbols.error().message);
+  if (!symbols.ok())
+    return make_error("cannot read the symbols of the built object: " + symbols.error().message);
   SymbolCheck check = check_symbols(symbols->undefined, symbols->defined);
   r.disallowed_symbols = check.disallowed_imports;
   r.forbidden_exports = check.forbidden_exports;
@@ -107,7 +110,8 @@ void apply_allow_list_option(CompileResult& r, const CompileOptions& o) {
       r.shared_object.empty())
     return;
   r.outcome = Outcome::passed;
-  r.summary = passed_summary(r) + "\n(allow-list not enforced) " + symbol_summary_text(r.symbol_reasons);
+  r.summary =
+      passed_summary(r) + "\n(allow-list not enforced) " + symbol_summary_text(r.symbol_reasons);
 }
 
 }  // namespace
@@ -139,9 +143,10 @@ Result<fs::path> dlpack_include_dir(const Paths& paths) {
 Result<std::vector<std::string>> Compiler::flags(std::string_view arch) {
   PTXB_TRY(std::string gencode, gencode_flag(arch));
   PTXB_TRY(fs::path dlpack, dlpack_include_dir(paths_));
-  std::vector<std::string> f = {"-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC",
-                                "-lineinfo", "-Xptxas", "-v", "--expt-relaxed-constexpr",
-                                "-cudart", "shared", gencode};
+  std::vector<std::string> f = {"-std=c++17", "-O3",    "-shared",
+                                "-Xcompiler", "-fPIC",  "-lineinfo",
+                                "-Xptxas",    "-v",     "--expt-relaxed-constexpr",
+                                "-cudart",    "shared", gencode};
   if (!dlpack.empty()) f.push_back("-I" + dlpack.string());
   f.insert(f.end(), {"--keep", "--keep-dir", "keep"});
   return f;
@@ -151,15 +156,17 @@ Result<std::string> Compiler::toolkit_version() {
   if (version_) return *version_;
   auto nvcc = paths_.tool("nvcc");
   if (!nvcc.ok())
-    return make_error("cannot find nvcc (the CUDA 13 toolkit), which ptxbench needs to compile kernels",
-                      "install the CUDA toolkit, put nvcc on PATH, or set CUDA_HOME or PTXBENCH_NVCC");
+    return make_error(
+        "cannot find nvcc (the CUDA 13 toolkit), which ptxbench needs to compile kernels",
+        "install the CUDA toolkit, put nvcc on PATH, or set CUDA_HOME or PTXBENCH_NVCC");
   ProcessSpec spec;
   spec.argv = {nvcc->string(), "--version"};
   spec.limits.wall = std::chrono::seconds(60);
   PTXB_TRY(ProcessResult r, runner_.run(spec));
   if (!r.succeeded())
-    return make_error(nvcc->string() + " --version failed (" + r.describe_end() + "): " + r.stderr_text,
-                      "check the CUDA toolkit installation");
+    return make_error(
+        nvcc->string() + " --version failed (" + r.describe_end() + "): " + r.stderr_text,
+        "check the CUDA toolkit installation");
   version_ = r.stdout_text;
   return *version_;
 }
@@ -206,7 +213,8 @@ Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_
 
 Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_view source,
                                       const CompileOptions& options,
-                                      const std::vector<std::string>& flags, const std::string& key) {
+                                      const std::vector<std::string>& flags,
+                                      const std::string& key) {
   CompileCache cache(paths_.cache_dir / "compile");
   PTXB_TRY(TempDir dir, cache.make_build_dir());
   PTXB_TRY_STATUS(write_file_atomic(dir.path() / "kernel.cu", source));

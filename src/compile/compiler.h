@@ -54,8 +54,8 @@ class Compiler {
   Result<CompileResult> build(const task::TaskSpec& task, std::string_view source,
                               const CompileOptions& options, const std::vector<std::string>& flags,
                               const std::string& key);
-  Status analyse(const task::TaskSpec& task, const std::filesystem::path& dir, const std::string& log,
-                 CompileResult& r);
+  Status analyse(const task::TaskSpec& task, const std::filesystem::path& dir,
+                 const std::string& log, CompileResult& r);
 
   Paths paths_;
   ProcessRunner& runner_;

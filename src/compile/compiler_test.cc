@@ -43,7 +43,8 @@ class CompilerTest : public ::testing::Test {
   }
   int entries() const {
     int n = 0;
-    for (const auto& e : fs::directory_iterator(cache_.path() / "compile")) n += e.path().filename().string()[0] != '.';
+    for (const auto& e : fs::directory_iterator(cache_.path() / "compile"))
+      n += e.path().filename().string()[0] != '.';
     return n;
   }
 
@@ -169,7 +170,8 @@ TEST_F(CompilerTest, SideStreamAndDeviceSyncAreRejectedBySymbol) {
 }
 
 TEST_F(CompilerTest, CompileErrorKeepsTheLog) {
-  auto r = compile("#include <cuda_runtime.h>\n__global__ void k(float* p) { p[0] = undefined_name; }\n");
+  auto r = compile(
+      "#include <cuda_runtime.h>\n__global__ void k(float* p) { p[0] = undefined_name; }\n");
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_EQ(r->outcome, Outcome::compile_error);
   EXPECT_FALSE(r->timed_out);

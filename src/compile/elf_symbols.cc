@@ -34,7 +34,10 @@ constexpr std::uint32_t kShtDynsym = 11;
 }  // namespace
 
 Result<DynamicSymbols> parse_dynamic_symbols(std::string_view b) {
-  if (b.size() < 64 || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0)
+  if (b.size() < 64 || std::memcmp(b.data(),
+                                   "\x7f"
+                                   "ELF",
+                                   4) != 0)
     return make_error("not an ELF file");
   if (b[4] != 2 || b[5] != 1) return make_error("not a 64-bit little-endian ELF file");
   std::uint64_t shoff = 0;

@@ -16,7 +16,8 @@ std::string short_name(const std::string& name, const std::string& demangled) {
   if (s.size() <= 60) return s;
   constexpr std::string_view kAnon = "(anonymous namespace)";
   std::size_t from = s.rfind(kAnon) == std::string::npos ? 0 : s.rfind(kAnon) + kAnon.size();
-  if (auto paren = s.find('(', from); !demangled.empty() && paren != std::string::npos && paren <= 55)
+  if (auto paren = s.find('(', from);
+      !demangled.empty() && paren != std::string::npos && paren <= 55)
     return s.substr(0, paren) + "(...)";
   return s.substr(0, 57) + "...";
 }
@@ -25,14 +26,16 @@ std::string short_name(const std::string& name, const std::string& demangled) {
 
 std::string format_resources(const std::vector<KernelResources>& resources) {
   if (resources.empty()) return "ptxas resources: none reported\n";
-  std::string out = fmt::format("{:<62} {:>5} {:>4} {:>9} {:>7} {:>8} {:>8}\n", "function (ptxas -v)",
-                                "regs", "bar", "smem B", "stack B", "spill st", "spill ld");
+  std::string out =
+      fmt::format("{:<62} {:>5} {:>4} {:>9} {:>7} {:>8} {:>8}\n", "function (ptxas -v)", "regs",
+                  "bar", "smem B", "stack B", "spill st", "spill ld");
   for (const auto& k : resources) {
-    out += fmt::format("{:<62} {:>5} {:>4} {:>9} {:>7} {:>8} {:>8}\n",
-                       (k.entry ? "" : "(device) ") + short_name(k.name, k.demangled),
-                       k.registers < 0 ? std::string("-") : std::to_string(k.registers),
-                       k.barriers < 0 ? std::string("-") : std::to_string(k.barriers), k.shared_bytes,
-                       k.stack_frame_bytes, k.spill_store_bytes, k.spill_load_bytes);
+    out +=
+        fmt::format("{:<62} {:>5} {:>4} {:>9} {:>7} {:>8} {:>8}\n",
+                    (k.entry ? "" : "(device) ") + short_name(k.name, k.demangled),
+                    k.registers < 0 ? std::string("-") : std::to_string(k.registers),
+                    k.barriers < 0 ? std::string("-") : std::to_string(k.barriers), k.shared_bytes,
+                    k.stack_frame_bytes, k.spill_store_bytes, k.spill_load_bytes);
   }
   return out;
 }
@@ -44,12 +47,14 @@ std::string format_census(const Census& c, int top_opcodes) {
                        c.targets_met ? "present: " + join(c.targets_present, ", ") : "ABSENT");
   out += "\n";
   for (const auto& f : c.functions) {
-    out += fmt::format("  {}  ({} instructions)\n", short_name(f.name, f.demangled), f.instructions);
+    out +=
+        fmt::format("  {}  ({} instructions)\n", short_name(f.name, f.demangled), f.instructions);
     std::vector<std::string> fam;
     for (const auto& [name, n] : f.families) fam.push_back(fmt::format("{}={}", name, n));
     out += "    families: " + join(fam, " ") + "\n";
     std::vector<std::pair<std::string, std::int64_t>> ops(f.by_base.begin(), f.by_base.end());
-    std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::stable_sort(ops.begin(), ops.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
     std::vector<std::string> top;
     for (int i = 0; i < static_cast<int>(ops.size()) && i < top_opcodes; ++i)
       top.push_back(fmt::format("{} {}", ops[i].first, ops[i].second));

@@ -19,8 +19,10 @@ constexpr char kPragmaMsg[] =
 constexpr char kDlMsg[] =
     "loading shared libraries at run time (dlopen/dlsym) is not allowed: the kernel may only use "
     "the CUDA runtime calls on ptxbench's allow-list";
-constexpr char kSpawnMsg[] = "starting processes (system/popen/exec/fork/posix_spawn) is not allowed";
-constexpr char kSyscallMsg[] = "raw system calls (syscall(), SYS_*/__NR_*, asm syscall) are not allowed";
+constexpr char kSpawnMsg[] =
+    "starting processes (system/popen/exec/fork/posix_spawn) is not allowed";
+constexpr char kSyscallMsg[] =
+    "raw system calls (syscall(), SYS_*/__NR_*, asm syscall) are not allowed";
 constexpr char kFileMsg[] =
     "file access is not allowed: a kernel computes its outputs from its inputs only";
 constexpr char kNetMsg[] = "network access (sockets) is not allowed";
@@ -38,7 +40,9 @@ struct PatternRule {
   std::regex re;
 };
 
-std::regex re(const char* pattern) { return std::regex(pattern, std::regex::ECMAScript); }
+std::regex re(const char* pattern) {
+  return std::regex(pattern, std::regex::ECMAScript);
+}
 
 // Patterns matched against each scrubbed code line.
 const std::vector<PatternRule>& code_rules() {
@@ -60,7 +64,8 @@ const std::vector<PatternRule>& code_rules() {
       {rule::network_io, kNetMsg,
        re(R"(\b(socket|socketpair|connect|listen|accept|accept4|sendto|recvfrom|sendmsg|recvmsg|getaddrinfo|gethostbyname|inet_pton|inet_addr)\s*\()")},
       {rule::network_io, kNetMsg, re(R"((^|[^:\w])bind\s*\()")},
-      {rule::ptxbench_internals, kInternalsMsg, re(R"(^\s*#\s*(define|undef)\s+(PTXBENCH|ptxbench)_\w*)")},
+      {rule::ptxbench_internals, kInternalsMsg,
+       re(R"(^\s*#\s*(define|undef)\s+(PTXBENCH|ptxbench)_\w*)")},
       {rule::ptxbench_internals, kInternalsMsg, re(R"(\bnamespace\s+ptxbench\b|\bptxbench\s*::)")},
   };
   return kRules;
@@ -79,7 +84,8 @@ const std::vector<HeaderRule>& header_rules() {
        re(R"(^(cublas|cublasLt|cublasXt|cudnn)\w*\.h(pp)?$|^(cutlass|cute|cudnn_frontend)(/|\.h|_)|^cudnn_frontend)")},
       {rule::dynamic_loading, kDlMsg, re(R"(^dlfcn\.h$)")},
       {rule::process_spawn, kSpawnMsg, re(R"(^spawn\.h$)")},
-      {rule::raw_syscall, kSyscallMsg, re(R"(^(sys/syscall\.h|syscall\.h|asm/unistd.*|linux/.*)$)")},
+      {rule::raw_syscall, kSyscallMsg,
+       re(R"(^(sys/syscall\.h|syscall\.h|asm/unistd.*|linux/.*)$)")},
       {rule::file_io, kFileMsg,
        re(R"(^(fstream|filesystem|fcntl\.h|sys/mman\.h|sys/stat\.h|dirent\.h)$)")},
       {rule::network_io, kNetMsg,
@@ -90,17 +96,25 @@ const std::vector<HeaderRule>& header_rules() {
 
 // Driver functions a kernel may fetch through cudaGetDriverEntryPoint*.
 bool allowed_driver_function(std::string_view name) {
-  static const std::set<std::string_view> kAllowed = {
-      "cuTensorMapEncodeTiled", "cuTensorMapEncodeIm2col", "cuTensorMapEncodeIm2colWide",
-      "cuTensorMapReplaceAddress", "cuGetErrorString", "cuGetErrorName",
-      "cuDeviceGetAttribute", "cuFuncGetAttribute", "cuFuncSetAttribute", "cuCtxGetDevice"};
+  static const std::set<std::string_view> kAllowed = {"cuTensorMapEncodeTiled",
+                                                      "cuTensorMapEncodeIm2col",
+                                                      "cuTensorMapEncodeIm2colWide",
+                                                      "cuTensorMapReplaceAddress",
+                                                      "cuGetErrorString",
+                                                      "cuGetErrorName",
+                                                      "cuDeviceGetAttribute",
+                                                      "cuFuncGetAttribute",
+                                                      "cuFuncSetAttribute",
+                                                      "cuCtxGetDevice"};
   return kAllowed.count(name) > 0;
 }
 
 class Checker {
  public:
   explicit Checker(std::string_view source)
-      : source_(source), scrubbed_(scrub_source(source)), code_lines_(split_lines(scrubbed_.code)),
+      : source_(source),
+        scrubbed_(scrub_source(source)),
+        code_lines_(split_lines(scrubbed_.code)),
         raw_lines_(split_lines(source)) {}
 
   std::vector<PolicyViolation> run() {
@@ -118,8 +132,9 @@ class Checker {
   void add(int line, std::string_view r, const char* message) {
     for (const auto& v : found_)
       if (v.line == line && v.rule == r) return;
-    std::string text =
-        line >= 1 && line <= static_cast<int>(raw_lines_.size()) ? std::string(trim(raw_lines_[line - 1])) : "";
+    std::string text = line >= 1 && line <= static_cast<int>(raw_lines_.size())
+                           ? std::string(trim(raw_lines_[line - 1]))
+                           : "";
     if (text.size() > 160) text = text.substr(0, 157) + "...";
     found_.push_back({line, std::string(r), text, message});
   }
@@ -140,7 +155,8 @@ class Checker {
   std::string header_name(int line, const std::string& code, std::size_t open) const {
     if (code[open] == '<') {
       std::size_t close = code.find('>', open);
-      return std::string(trim(code.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1)));
+      return std::string(trim(code.substr(
+          open + 1, close == std::string::npos ? std::string::npos : close - open - 1)));
     }
     for (const auto& lit : scrubbed_.literals)
       if (lit.line == line) return std::string(trim(lit.value));
@@ -150,7 +166,8 @@ class Checker {
   void check_literals() {
     static const std::regex kDriverName(R"(^cu[A-Z]\w*$)");
     static const std::regex kSharedLib(R"((^|/)lib\w+\.so(\.\d+)*$|\.so(\.\d+)+$)");
-    static const std::regex kLinkFlag(R"((^|\s)(-l(cublas|cublasLt|cudnn|cuda|dl)\b|-Wl,|--whole-archive))");
+    static const std::regex kLinkFlag(
+        R"((^|\s)(-l(cublas|cublasLt|cudnn|cuda|dl)\b|-Wl,|--whole-archive))");
     static const std::regex kPragmaComment(R"(^\s*comment\s*\()");
     for (const auto& lit : scrubbed_.literals) {
       if (std::regex_search(lit.value, kDriverName) && !allowed_driver_function(lit.value))
@@ -176,7 +193,8 @@ class Checker {
     static const std::regex kAsm(R"(\b(asm|__asm__|__asm)\b)");
     static const std::regex kSys(R"(\b(syscall|sysenter|sysexit|svc)\b|\bint\s+\$?0x80\b)");
     const std::string& code = scrubbed_.code;
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), kAsm); it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), kAsm);
+         it != std::sregex_iterator(); ++it) {
       std::size_t at = static_cast<std::size_t>(it->position());
       std::size_t open = code.find('(', at);
       if (open == std::string::npos) continue;
@@ -193,7 +211,8 @@ class Checker {
   void check_runtime_definitions() {
     static const std::regex kName(R"(\b(cu(da)?[A-Z]\w*|__cuda\w+|cupti\w+)\s*\()");
     const std::string& code = scrubbed_.code;
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), kName); it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), kName);
+         it != std::sregex_iterator(); ++it) {
       std::size_t open = static_cast<std::size_t>(it->position() + it->length() - 1);
       std::size_t close = matching_paren(code, open);
       if (close >= code.size()) continue;
@@ -201,7 +220,8 @@ class Checker {
       if (k != std::string::npos && code.compare(k, 8, "noexcept") == 0)
         k = code.find_first_not_of(" \t\n", k + 8);
       if (k != std::string::npos && code[k] == '{')
-        add(line_of(code, static_cast<std::size_t>(it->position())), rule::ptxbench_internals, kInternalsMsg);
+        add(line_of(code, static_cast<std::size_t>(it->position())), rule::ptxbench_internals,
+            kInternalsMsg);
     }
   }
 

@@ -26,10 +26,10 @@ inline constexpr std::string_view ptxbench_internals = "ptxbench_internals";
 }  // namespace rule
 
 struct PolicyViolation {
-  int line = 0;          // 1-based line in the candidate source
-  std::string rule;      // one of rule::*
-  std::string text;      // the offending source line, trimmed (capped)
-  std::string message;   // why it is banned and what to do instead
+  int line = 0;         // 1-based line in the candidate source
+  std::string rule;     // one of rule::*
+  std::string text;     // the offending source line, trimmed (capped)
+  std::string message;  // why it is banned and what to do instead
 };
 
 // Every violation, ordered by line; one per (line, rule).

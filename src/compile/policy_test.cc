@@ -10,14 +10,16 @@ namespace {
 // The rules found in `src`, as "line:rule" strings.
 std::vector<std::string> found(const std::string& src) {
   std::vector<std::string> out;
-  for (const auto& v : check_source_policy(src)) out.push_back(std::to_string(v.line) + ":" + v.rule);
+  for (const auto& v : check_source_policy(src))
+    out.push_back(std::to_string(v.line) + ":" + v.rule);
   return out;
 }
 
 using ::testing::Test;
 
 TEST(Scrub, BlanksCommentsAndLiteralsButKeepsLines) {
-  const std::string src = "int a; // cublas\n/* dlopen\n */ const char* s = \"system(x)\";\nchar c = '\"';\n";
+  const std::string src =
+      "int a; // cublas\n/* dlopen\n */ const char* s = \"system(x)\";\nchar c = '\"';\n";
   ScrubbedSource s = scrub_source(src);
   EXPECT_EQ(s.code.size(), src.size());
   EXPECT_EQ(s.code.find("cublas"), std::string::npos);
@@ -30,7 +32,8 @@ TEST(Scrub, BlanksCommentsAndLiteralsButKeepsLines) {
 }
 
 TEST(Scrub, RawStringsAndDigitSeparators) {
-  const std::string src = "int n = 1'000'000; auto r = R\"x(dlopen(\"a\"))x\"; int m = fork_count;\n";
+  const std::string src =
+      "int n = 1'000'000; auto r = R\"x(dlopen(\"a\"))x\"; int m = fork_count;\n";
   ScrubbedSource s = scrub_source(src);
   EXPECT_NE(s.code.find("1'000'000"), std::string::npos);
   EXPECT_EQ(s.code.find("dlopen"), std::string::npos);
@@ -60,22 +63,28 @@ TEST(Policy, BannedLibraryIncludesAndCalls) {
   EXPECT_EQ(found("#include <cublas_v2.h>\n"), std::vector<std::string>{"1:banned_library"});
   EXPECT_EQ(found("#include \"cublasLt.h\"\n"), std::vector<std::string>{"1:banned_library"});
   EXPECT_EQ(found("int x;\n#  include <cudnn.h>\n"), std::vector<std::string>{"2:banned_library"});
-  EXPECT_EQ(found("#include <cutlass/gemm/device/gemm.h>\n"), std::vector<std::string>{"1:banned_library"});
+  EXPECT_EQ(found("#include <cutlass/gemm/device/gemm.h>\n"),
+            std::vector<std::string>{"1:banned_library"});
   EXPECT_EQ(found("#include <cute/tensor.hpp>\n"), std::vector<std::string>{"1:banned_library"});
   EXPECT_EQ(found("#include <cudnn_frontend.h>\n"), std::vector<std::string>{"1:banned_library"});
-  EXPECT_EQ(found("void f() {\n  cublasGemmEx(h, a);\n}\n"), std::vector<std::string>{"2:banned_library"});
+  EXPECT_EQ(found("void f() {\n  cublasGemmEx(h, a);\n}\n"),
+            std::vector<std::string>{"2:banned_library"});
   EXPECT_EQ(found("cublasLtHandle_t h;\n"), std::vector<std::string>{"1:banned_library"});
   EXPECT_EQ(found("cudnnHandle_t h;\n"), std::vector<std::string>{"1:banned_library"});
   EXPECT_EQ(found("using T = cute::Tensor<int>;\n"), std::vector<std::string>{"1:banned_library"});
-  EXPECT_EQ(found("cutlass::gemm::GemmShape<1,1,1> s;\n"), std::vector<std::string>{"1:banned_library"});
+  EXPECT_EQ(found("cutlass::gemm::GemmShape<1,1,1> s;\n"),
+            std::vector<std::string>{"1:banned_library"});
   // Mentioned only in comments or strings: not a violation.
   EXPECT_TRUE(found("// cublasGemmEx would be faster\nconst char* m = \"cudnn\";\n").empty());
 }
 
 TEST(Policy, LinkPragmas) {
-  EXPECT_EQ(found("#pragma comment(lib, \"cublas.lib\")\n"), std::vector<std::string>{"1:link_pragma"});
-  EXPECT_EQ(found("_Pragma(\"comment(lib, \\\"x\\\")\")\n"), std::vector<std::string>{"1:link_pragma"});
-  EXPECT_EQ(found("const char* flags = \"-lcublas\";\n"), std::vector<std::string>{"1:link_pragma"});
+  EXPECT_EQ(found("#pragma comment(lib, \"cublas.lib\")\n"),
+            std::vector<std::string>{"1:link_pragma"});
+  EXPECT_EQ(found("_Pragma(\"comment(lib, \\\"x\\\")\")\n"),
+            std::vector<std::string>{"1:link_pragma"});
+  EXPECT_EQ(found("const char* flags = \"-lcublas\";\n"),
+            std::vector<std::string>{"1:link_pragma"});
   EXPECT_TRUE(found("#pragma unroll\n#pragma once\n").empty());
 }
 
@@ -84,7 +93,8 @@ TEST(Policy, DynamicLoading) {
   EXPECT_EQ(found("void* h = dlopen(0, 0);\n"), std::vector<std::string>{"1:dynamic_loading"});
   EXPECT_EQ(found("auto f = dlsym(h, 0);\n"), std::vector<std::string>{"1:dynamic_loading"});
   EXPECT_EQ(found("auto g = dlmopen(0, 0, 0);\n"), std::vector<std::string>{"1:dynamic_loading"});
-  EXPECT_EQ(found("const char* lib = \"libcublas.so.13\";\n"), std::vector<std::string>{"1:dynamic_loading"});
+  EXPECT_EQ(found("const char* lib = \"libcublas.so.13\";\n"),
+            std::vector<std::string>{"1:dynamic_loading"});
 }
 
 TEST(Policy, ProcessSpawn) {
@@ -93,7 +103,8 @@ TEST(Policy, ProcessSpawn) {
   EXPECT_EQ(found("FILE* p = popen(c, m);\n"), std::vector<std::string>{"1:process_spawn"});
   EXPECT_EQ(found("execvp(a, b);\n"), std::vector<std::string>{"1:process_spawn"});
   EXPECT_EQ(found("pid_t p = fork();\n"), std::vector<std::string>{"1:process_spawn"});
-  EXPECT_EQ(found("posix_spawn(&p, a, 0, 0, v, e);\n"), std::vector<std::string>{"1:process_spawn"});
+  EXPECT_EQ(found("posix_spawn(&p, a, 0, 0, v, e);\n"),
+            std::vector<std::string>{"1:process_spawn"});
   EXPECT_EQ(found("#include <spawn.h>\n"), std::vector<std::string>{"1:process_spawn"});
   EXPECT_TRUE(found("auto s = cuda::thread_scope_system;\nint system_size = 3;\n").empty());
 }
@@ -102,7 +113,8 @@ TEST(Policy, RawSyscalls) {
   EXPECT_EQ(found("long r = syscall(SYS_getpid);\n"), std::vector<std::string>{"1:raw_syscall"});
   EXPECT_EQ(found("long n = __NR_write;\n"), std::vector<std::string>{"1:raw_syscall"});
   EXPECT_EQ(found("#include <sys/syscall.h>\n"), std::vector<std::string>{"1:raw_syscall"});
-  EXPECT_EQ(found("void f() {\n  asm(\"syscall\");\n}\n"), std::vector<std::string>{"2:raw_syscall"});
+  EXPECT_EQ(found("void f() {\n  asm(\"syscall\");\n}\n"),
+            std::vector<std::string>{"2:raw_syscall"});
   EXPECT_EQ(found("__asm__ __volatile__(\"mov $60, %%rax\\n\"\n  \"syscall\" ::: \"rax\");\n"),
             std::vector<std::string>{"1:raw_syscall"});
   EXPECT_EQ(found("asm volatile(\"int $0x80\");\n"), std::vector<std::string>{"1:raw_syscall"});
@@ -115,12 +127,14 @@ TEST(Policy, FileIo) {
   EXPECT_EQ(found("int fd = open(\"/etc/passwd\", 0);\n"), std::vector<std::string>{"1:file_io"});
   EXPECT_EQ(found("std::ifstream in(path);\n"), std::vector<std::string>{"1:file_io"});
   EXPECT_EQ(found("#include <fstream>\n"), std::vector<std::string>{"1:file_io"});
-  EXPECT_EQ(found("auto p = std::filesystem::current_path();\n"), std::vector<std::string>{"1:file_io"});
+  EXPECT_EQ(found("auto p = std::filesystem::current_path();\n"),
+            std::vector<std::string>{"1:file_io"});
   EXPECT_EQ(found("void* m = mmap(0, 1, 1, 1, fd, 0);\n"), std::vector<std::string>{"1:file_io"});
 }
 
 TEST(Policy, NetworkIo) {
-  EXPECT_EQ(found("int s = socket(AF_INET, SOCK_STREAM, 0);\n"), std::vector<std::string>{"1:network_io"});
+  EXPECT_EQ(found("int s = socket(AF_INET, SOCK_STREAM, 0);\n"),
+            std::vector<std::string>{"1:network_io"});
   EXPECT_EQ(found("connect(s, addr, len);\n"), std::vector<std::string>{"1:network_io"});
   EXPECT_EQ(found("bind(s, addr, len);\n"), std::vector<std::string>{"1:network_io"});
   EXPECT_EQ(found("#include <sys/socket.h>\n"), std::vector<std::string>{"1:network_io"});
@@ -138,13 +152,18 @@ TEST(Policy, DriverEntryPointsOtherThanTensorMaps) {
 TEST(Policy, PtxbenchAndRuntimeInternals) {
   EXPECT_EQ(found("#define PTXBENCH_TIMING 0\n"), std::vector<std::string>{"1:ptxbench_internals"});
   EXPECT_EQ(found("#undef ptxbench_check\n"), std::vector<std::string>{"1:ptxbench_internals"});
-  EXPECT_EQ(found("namespace ptxbench { int x; }\n"), std::vector<std::string>{"1:ptxbench_internals"});
-  EXPECT_EQ(found("extern \"C\" cudaError_t cudaEventElapsedTime(float* ms,\n    cudaEvent_t a, cudaEvent_t b) {\n  *ms = 0.001f; return cudaSuccess; }\n"),
+  EXPECT_EQ(found("namespace ptxbench { int x; }\n"),
+            std::vector<std::string>{"1:ptxbench_internals"});
+  EXPECT_EQ(found("extern \"C\" cudaError_t cudaEventElapsedTime(float* ms,\n    cudaEvent_t a, "
+                  "cudaEvent_t b) {\n  *ms = 0.001f; return cudaSuccess; }\n"),
             std::vector<std::string>{"1:ptxbench_internals"});
   EXPECT_EQ(found("int __cudaRegisterFunction(void** a) { return 0; }\n"),
             std::vector<std::string>{"1:ptxbench_internals"});
   // Calling runtime functions is not defining them.
-  EXPECT_TRUE(found("if (cudaGetLastError() != cudaSuccess) { return; }\nwhile (cudaPeekAtLastError()) {}\n").empty());
+  EXPECT_TRUE(
+      found(
+          "if (cudaGetLastError() != cudaSuccess) { return; }\nwhile (cudaPeekAtLastError()) {}\n")
+          .empty());
 }
 
 TEST(Policy, ViolationsCarryLineTextAndMessage) {

@@ -20,31 +20,44 @@ KernelResources& find_or_add(PtxasReport& r, const std::string& name) {
   return r.functions.back();
 }
 
-std::int64_t to_int(const std::string& s) { return std::strtoll(s.c_str(), nullptr, 10); }
+std::int64_t to_int(const std::string& s) {
+  return std::strtoll(s.c_str(), nullptr, 10);
+}
 
 // "Used 58 registers, used 1 barriers, 16392 bytes smem, 400 bytes cmem[0]"
 void parse_usage(const std::string& line, KernelResources& k) {
-  static const std::regex kItem(R"((\d+)\s+(registers|barriers|bytes smem|bytes cmem\[0\]|bytes cumulative stack size))");
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), kItem); it != std::sregex_iterator(); ++it) {
+  static const std::regex kItem(
+      R"((\d+)\s+(registers|barriers|bytes smem|bytes cmem\[0\]|bytes cumulative stack size))");
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), kItem);
+       it != std::sregex_iterator(); ++it) {
     std::int64_t v = to_int((*it)[1]);
     std::string what = (*it)[2];
-    if (what == "registers") k.registers = static_cast<int>(v);
-    else if (what == "barriers") k.barriers = static_cast<int>(v);
-    else if (what == "bytes smem") k.shared_bytes = v;
-    else if (what == "bytes cmem[0]") k.constant_bytes = v;
-    else k.cumulative_stack_bytes = v;
+    if (what == "registers")
+      k.registers = static_cast<int>(v);
+    else if (what == "barriers")
+      k.barriers = static_cast<int>(v);
+    else if (what == "bytes smem")
+      k.shared_bytes = v;
+    else if (what == "bytes cmem[0]")
+      k.constant_bytes = v;
+    else
+      k.cumulative_stack_bytes = v;
   }
 }
 
 // "32 bytes stack frame, 32 bytes spill stores, 32 bytes spill loads"
 void parse_frame(const std::string& line, KernelResources& k) {
   static const std::regex kItem(R"((\d+)\s+bytes\s+(stack frame|spill stores|spill loads))");
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), kItem); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), kItem);
+       it != std::sregex_iterator(); ++it) {
     std::int64_t v = to_int((*it)[1]);
     std::string what = (*it)[2];
-    if (what == "stack frame") k.stack_frame_bytes = v;
-    else if (what == "spill stores") k.spill_store_bytes = v;
-    else k.spill_load_bytes = v;
+    if (what == "stack frame")
+      k.stack_frame_bytes = v;
+    else if (what == "spill stores")
+      k.spill_store_bytes = v;
+    else
+      k.spill_load_bytes = v;
   }
 }
 
@@ -95,8 +108,8 @@ PtxasReport parse_ptxas_report(std::string_view log) {
       find_or_add(r, props);
     } else if (line.find("bytes stack frame") != std::string::npos && !props.empty()) {
       parse_frame(line, find_or_add(r, props));
-    } else if (line.find("Used ") != std::string::npos && line.find("registers") != std::string::npos &&
-               !entry.empty()) {
+    } else if (line.find("Used ") != std::string::npos &&
+               line.find("registers") != std::string::npos && !entry.empty()) {
       parse_usage(line, find_or_add(r, entry));
     }
     maybe_warning(line, r);

@@ -18,7 +18,7 @@ struct KernelResources {
   bool entry = false;     // a __global__ function (false: a non-inlined device function)
   int registers = -1;     // -1: not reported
   int barriers = -1;
-  std::int64_t shared_bytes = 0;  // static shared memory ("smem")
+  std::int64_t shared_bytes = 0;    // static shared memory ("smem")
   std::int64_t constant_bytes = 0;  // cmem[0] when reported
   std::int64_t stack_frame_bytes = 0;
   std::int64_t spill_store_bytes = 0;

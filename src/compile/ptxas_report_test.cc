@@ -7,7 +7,8 @@ namespace {
 
 // Real `nvcc -Xptxas -v` output (CUDA 13.0) of a kernel calling a non-inlined device
 // function, a kernel with spills, and one whose setmaxnreg ptxas ignored.
-constexpr const char* kLog = R"(ptxas info    : (C7508) Potential Performance Loss: 'setmaxnreg' ignored; unable to determine register count at entry.
+constexpr const char* kLog =
+    R"(ptxas info    : (C7508) Potential Performance Loss: 'setmaxnreg' ignored; unable to determine register count at entry.
 ptxas info    : 0 bytes gmem
 ptxas info    : Compiling entry function '_Z1gPfi' for 'sm_90a'
 ptxas info    : Function properties for _Z1gPfi
@@ -55,7 +56,8 @@ TEST(PtxasReport, WarningsWithCodesAndFunctions) {
   ASSERT_EQ(r.warnings.size(), 3u);
   EXPECT_EQ(r.warnings[0].code, "C7508");
   EXPECT_TRUE(r.warnings[0].function.empty());
-  EXPECT_EQ(r.warnings[0].text.rfind("(C7508) Potential Performance Loss: 'setmaxnreg' ignored", 0), 0u);
+  EXPECT_EQ(r.warnings[0].text.rfind("(C7508) Potential Performance Loss: 'setmaxnreg' ignored", 0),
+            0u);
   EXPECT_EQ(r.warnings[1].code, "C7520");
   EXPECT_EQ(r.warnings[1].function, "_Z5spillPf");
   EXPECT_TRUE(r.warnings[2].code.empty());

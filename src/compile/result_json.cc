@@ -26,9 +26,9 @@ Json to_json(const PtxasWarning& w) {
 }
 
 Json to_json(const FunctionCensus& f) {
-  return Json{{"name", f.name},           {"demangled", f.demangled},
-              {"instructions", f.instructions}, {"families", f.families},
-              {"by_base", f.by_base},     {"by_opcode", f.by_opcode}};
+  return Json{
+      {"name", f.name},         {"demangled", f.demangled}, {"instructions", f.instructions},
+      {"families", f.families}, {"by_base", f.by_base},     {"by_opcode", f.by_opcode}};
 }
 
 Json to_json(const Census& c) {

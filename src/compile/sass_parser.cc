@@ -9,7 +9,8 @@
 namespace ptxbench::compile {
 namespace {
 
-// cuobjdump: "\t\tFunction : _Z3addPfPKfi"; nvdisasm: "\t.section\t.text._Z3addPfPKfi,\"ax\",@progbits".
+// cuobjdump: "\t\tFunction : _Z3addPfPKfi"; nvdisasm:
+// "\t.section\t.text._Z3addPfPKfi,\"ax\",@progbits".
 bool function_header(const std::string& line, std::string* name) {
   static const std::regex kCuobjdump(R"(^\s*Function\s*:\s*(\S+)\s*$)");
   static const std::regex kNvdisasm(R"(^\s*\.section\s+\.text\.([^,\s]+)\s*,)");
@@ -28,7 +29,8 @@ bool instruction_line(const std::string& line, std::uint32_t* pc, std::string* t
   std::size_t close = line.find("*/", open + 2);
   if (close == std::string::npos) return false;
   std::string hex = line.substr(open + 2, close - open - 2);
-  if (hex.empty() || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return false;
+  if (hex.empty() || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    return false;
   std::string rest = line.substr(close + 2);
   if (auto enc = rest.find("/*"); enc != std::string::npos) rest = rest.substr(0, enc);
   std::string_view t = trim(rest);

@@ -43,7 +43,8 @@ TEST(SassParser, ParsesNvdisasmListings) {
 }
 
 TEST(SassParser, UniformPredicatesAndEmptyInput) {
-  SassInstr in = parse_instruction(0x40, "@!UP1 UTCHMMA gdesc[UR4], gdesc[UR6], tmem[UR8], idesc[UR9], UPT");
+  SassInstr in =
+      parse_instruction(0x40, "@!UP1 UTCHMMA gdesc[UR4], gdesc[UR6], tmem[UR8], idesc[UR9], UPT");
   EXPECT_EQ(in.predicate, "@!UP1");
   EXPECT_EQ(in.opcode, "UTCHMMA");
   EXPECT_EQ(in.opcode_base, "UTCHMMA");

@@ -6,7 +6,9 @@
 namespace ptxbench::compile {
 namespace {
 
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // Is the quote at `i` a C++14 digit separator (1'000'000) rather than a char literal?
 bool is_digit_separator(std::string_view s, std::size_t i) {
@@ -110,7 +112,9 @@ class Scrubber {
 
 }  // namespace
 
-ScrubbedSource scrub_source(std::string_view source) { return Scrubber(source).run(); }
+ScrubbedSource scrub_source(std::string_view source) {
+  return Scrubber(source).run();
+}
 
 int line_of(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());

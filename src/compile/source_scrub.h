@@ -12,9 +12,9 @@
 namespace ptxbench::compile {
 
 struct StringLiteral {
-  int line = 0;          // 1-based line of the opening quote
+  int line = 0;            // 1-based line of the opening quote
   std::size_t offset = 0;  // byte offset of the opening quote in the source
-  std::string value;     // the characters between the quotes (escapes left as written)
+  std::string value;       // the characters between the quotes (escapes left as written)
 };
 
 struct ScrubbedSource {

@@ -5,10 +5,11 @@
 #include <string>
 
 namespace ptxbench::detail {
-[[noreturn]] void check_failed(const char* expr, const char* file, int line, const std::string& msg);
+[[noreturn]] void check_failed(const char* expr, const char* file, int line,
+                               const std::string& msg);
 }
 
-#define PTXB_CHECK(cond, msg)                                                      \
-  do {                                                                             \
+#define PTXB_CHECK(cond, msg)                                                        \
+  do {                                                                               \
     if (!(cond)) ::ptxbench::detail::check_failed(#cond, __FILE__, __LINE__, (msg)); \
   } while (0)

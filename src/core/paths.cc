@@ -26,7 +26,9 @@ std::string env_or(const char* name, const std::string& fallback) {
   return v && *v ? std::string(v) : fallback;
 }
 
-bool is_executable(const std::filesystem::path& p) { return ::access(p.c_str(), X_OK) == 0; }
+bool is_executable(const std::filesystem::path& p) {
+  return ::access(p.c_str(), X_OK) == 0;
+}
 
 }  // namespace
 
@@ -58,9 +60,11 @@ Result<std::filesystem::path> Paths::tool(const std::string& name) const {
   std::filesystem::path cuda = env_or("CUDA_HOME", "/usr/local/cuda");
   for (const auto& dir : {cuda / "bin", root / ".deps" / "bin"})
     if (is_executable(dir / name)) return dir / name;
-  return make_error("cannot find the tool `" + name + "`",
-                    "run scripts/setup.sh (it installs cuobjdump and nvdisasm from PyPI), put it on "
-                    "PATH, or set " + var);
+  return make_error(
+      "cannot find the tool `" + name + "`",
+      "run scripts/setup.sh (it installs cuobjdump and nvdisasm from PyPI), put it on "
+      "PATH, or set " +
+          var);
 }
 
 }  // namespace ptxbench

@@ -26,8 +26,8 @@ inline Error make_error(std::string message, std::string hint = {}) {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}          // NOLINT: implicit by design
-  Result(Error error) : v_(std::move(error)) {}      // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}      // NOLINT: implicit by design
+  Result(Error error) : v_(std::move(error)) {}  // NOLINT: implicit by design
 
   bool ok() const { return std::holds_alternative<T>(v_); }
   explicit operator bool() const { return ok(); }
@@ -84,15 +84,15 @@ using Status = Result<void>;
 // otherwise move its value into `var`.
 #define PTXB_TRY_CONCAT_(a, b) a##b
 #define PTXB_TRY_CONCAT(a, b) PTXB_TRY_CONCAT_(a, b)
-#define PTXB_TRY(var, expr)                                               \
-  auto PTXB_TRY_CONCAT(ptxb_try_, __LINE__) = (expr);                     \
-  if (!PTXB_TRY_CONCAT(ptxb_try_, __LINE__).ok())                         \
-    return PTXB_TRY_CONCAT(ptxb_try_, __LINE__).error();                  \
+#define PTXB_TRY(var, expr)                              \
+  auto PTXB_TRY_CONCAT(ptxb_try_, __LINE__) = (expr);    \
+  if (!PTXB_TRY_CONCAT(ptxb_try_, __LINE__).ok())        \
+    return PTXB_TRY_CONCAT(ptxb_try_, __LINE__).error(); \
   var = std::move(PTXB_TRY_CONCAT(ptxb_try_, __LINE__)).value()
 
 // PTXB_TRY_STATUS(expr): return the Error of a failed Status.
-#define PTXB_TRY_STATUS(expr)                                             \
-  do {                                                                    \
-    auto ptxb_status_ = (expr);                                           \
-    if (!ptxb_status_.ok()) return ptxb_status_.error();                  \
+#define PTXB_TRY_STATUS(expr)                            \
+  do {                                                   \
+    auto ptxb_status_ = (expr);                          \
+    if (!ptxb_status_.ok()) return ptxb_status_.error(); \
   } while (0)

@@ -24,12 +24,12 @@ struct ProcessLimits {
   std::optional<std::uint64_t> file_size_bytes;      // RLIMIT_FSIZE
   std::optional<std::uint64_t> open_files;           // RLIMIT_NOFILE
   std::optional<std::uint64_t> processes;            // RLIMIT_NPROC
-  std::size_t output_cap_bytes = 1 << 20;  // per stream; head and tail are kept
+  std::size_t output_cap_bytes = 1 << 20;            // per stream; head and tail are kept
 };
 
 struct ProcessSpec {
-  std::vector<std::string> argv;  // argv[0] is looked up on PATH when it has no '/'
-  std::filesystem::path cwd;      // empty: inherit
+  std::vector<std::string> argv;           // argv[0] is looked up on PATH when it has no '/'
+  std::filesystem::path cwd;               // empty: inherit
   std::map<std::string, std::string> env;  // added to (or replacing) the inherited environment
   bool clear_env = false;                  // start from an empty environment
   std::string stdin_data;                  // written to the child's stdin, then closed
@@ -40,8 +40,8 @@ struct ProcessSpec {
 };
 
 struct ProcessResult {
-  int exit_code = -1;   // valid when !signaled && !timed_out
-  int signal = 0;       // the signal that ended it, if any
+  int exit_code = -1;  // valid when !signaled && !timed_out
+  int signal = 0;      // the signal that ended it, if any
   bool timed_out = false;
   std::string stdout_text;
   std::string stderr_text;

@@ -31,8 +31,12 @@ std::vector<std::string> split_lines(std::string_view s) {
   return lines;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.starts_with(prefix); }
-bool ends_with(std::string_view s, std::string_view suffix) { return s.ends_with(suffix); }
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.starts_with(prefix);
+}
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.ends_with(suffix);
+}
 
 std::string to_lower(std::string_view s) {
   std::string out(s);

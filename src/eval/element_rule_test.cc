@@ -1,12 +1,13 @@
 // The per-element rule and the RNG are __host__ __device__ code (hd.h): compiled here
 // as plain C++, the same source the GPU kernels use.
+#include "eval/gpu/element_rule.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-#include "eval/gpu/element_rule.h"
 #include "eval/gpu/rng.h"
 
 namespace ptxbench::gpu {
@@ -15,10 +16,10 @@ namespace {
 TEST(ElementRule, FailsOnlyWhenBothAbsoluteAndRelativeExceed) {
   ElementRule r;  // 1e-2, 1e-2
   EXPECT_FALSE(element_fails(1.0f, 1.0f, r));
-  EXPECT_FALSE(element_fails(0.005f, 0.0f, r));      // abs small
-  EXPECT_FALSE(element_fails(100.5f, 100.0f, r));    // abs 0.5 but rel 0.005
-  EXPECT_TRUE(element_fails(1.05f, 1.0f, r));        // abs 0.05, rel 0.05
-  EXPECT_TRUE(element_fails(0.02f, 0.0f, r));        // near-zero reference
+  EXPECT_FALSE(element_fails(0.005f, 0.0f, r));    // abs small
+  EXPECT_FALSE(element_fails(100.5f, 100.0f, r));  // abs 0.5 but rel 0.005
+  EXPECT_TRUE(element_fails(1.05f, 1.0f, r));      // abs 0.05, rel 0.05
+  EXPECT_TRUE(element_fails(0.02f, 0.0f, r));      // near-zero reference
   EXPECT_TRUE(element_fails(-1.0f, 1.0f, r));
 }
 
@@ -52,10 +53,14 @@ TEST(Bf16, RoundTripAndRounding) {
 }
 
 TEST(Rng, DeterministicAndDistinctStreams) {
-  EXPECT_EQ(random_value(1, 0, 5, Distribution::normal), random_value(1, 0, 5, Distribution::normal));
-  EXPECT_NE(random_value(1, 0, 5, Distribution::normal), random_value(2, 0, 5, Distribution::normal));
-  EXPECT_NE(random_value(1, 0, 5, Distribution::normal), random_value(1, 1, 5, Distribution::normal));
-  EXPECT_NE(random_value(1, 0, 5, Distribution::normal), random_value(1, 0, 6, Distribution::normal));
+  EXPECT_EQ(random_value(1, 0, 5, Distribution::normal),
+            random_value(1, 0, 5, Distribution::normal));
+  EXPECT_NE(random_value(1, 0, 5, Distribution::normal),
+            random_value(2, 0, 5, Distribution::normal));
+  EXPECT_NE(random_value(1, 0, 5, Distribution::normal),
+            random_value(1, 1, 5, Distribution::normal));
+  EXPECT_NE(random_value(1, 0, 5, Distribution::normal),
+            random_value(1, 0, 6, Distribution::normal));
 }
 
 TEST(Rng, NormalMomentsAndSpikes) {

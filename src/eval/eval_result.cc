@@ -7,7 +7,9 @@
 namespace ptxbench::eval {
 namespace {
 
-Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+Json opt(const std::optional<double>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
 
 Json stats_array(const std::vector<gpu::CompareStats>& v) {
   Json a = Json::array();
@@ -18,7 +20,11 @@ Json stats_array(const std::vector<gpu::CompareStats>& v) {
 }  // namespace
 
 Json TrialReport::to_json() const {
-  return Json{{"index", index}, {"label", label}, {"seed", seed}, {"passed", passed}, {"outputs", stats_array(outputs)}};
+  return Json{{"index", index},
+              {"label", label},
+              {"seed", seed},
+              {"passed", passed},
+              {"outputs", stats_array(outputs)}};
 }
 
 Json TimingReport::to_json() const {
@@ -70,18 +76,21 @@ Json EvalResult::to_json() const {
 std::string EvalResult::feedback() const {
   switch (outcome) {
     case Outcome::passed:
-      return fmt::format("correct on {} trials (fresh random inputs, timed and hidden workloads)", trials.size());
+      return fmt::format("correct on {} trials (fresh random inputs, timed and hidden workloads)",
+                         trials.size());
     case Outcome::runtime_error:
     case Outcome::timeout: {
-      std::string s = std::string(outcome == Outcome::timeout ? "TIMEOUT: " : "RUNTIME ERROR: ") + message;
+      std::string s =
+          std::string(outcome == Outcome::timeout ? "TIMEOUT: " : "RUNTIME ERROR: ") + message;
       if (!phase.empty()) s += "\n  during: " + phase;
       if (!faulting_kernel.empty()) s += "\n  faulting kernel: " + faulting_kernel;
       if (!memcheck_report.empty()) s += "\n  compute-sanitizer:\n" + memcheck_report;
       return s;
     }
     case Outcome::incorrect: {
-      std::string s = "INCORRECT: outputs differ from the reference (element fails iff |out-ref| > atol AND "
-                      "|out-ref|/(|ref|+1e-8) > rtol; no NaN/Inf; every element written; small relative L2)";
+      std::string s =
+          "INCORRECT: outputs differ from the reference (element fails iff |out-ref| > atol AND "
+          "|out-ref|/(|ref|+1e-8) > rtol; no NaN/Inf; every element written; small relative L2)";
       for (const auto& t : trials) {
         if (t.passed) continue;
         s += "\n  trial " + std::to_string(t.index) + " (" + t.label + "):";
@@ -96,12 +105,13 @@ std::string EvalResult::feedback() const {
 }
 
 std::string EvalResult::summary() const {
-  std::string s = fmt::format("{} {} [{}]: {}\n", task, arch, fmt::join(flags, ","), to_string(outcome));
+  std::string s =
+      fmt::format("{} {} [{}]: {}\n", task, arch, fmt::join(flags, ","), to_string(outcome));
   s += feedback() + "\n";
   if (timing) {
     const auto& t = *timing;
-    s += fmt::format("time: {:.4f} ms median (n={}, IQR/median {:.2f}%) on workload {}\n", t.candidate.median,
-                     t.candidate.n, 100 * t.candidate.rel_iqr, t.workload);
+    s += fmt::format("time: {:.4f} ms median (n={}, IQR/median {:.2f}%) on workload {}\n",
+                     t.candidate.median, t.candidate.n, 100 * t.candidate.rel_iqr, t.workload);
     if (t.baseline.n > 0)
       s += fmt::format("baseline {}: {:.4f} ms median (n={}, IQR/median {:.2f}%)", t.baseline_name,
                        t.baseline.median, t.baseline.n, 100 * t.baseline.rel_iqr) +
@@ -111,21 +121,29 @@ std::string EvalResult::summary() const {
     if (t.speedup) s += fmt::format("speedup vs baseline: {:.3f}x\n", *t.speedup);
     if (t.tflops)
       s += fmt::format("candidate: {:.1f} TFLOP/s", *t.tflops) +
-           (t.percent_of_peak ? fmt::format(" ({:.1f}% of {:.1f} dense bf16 peak)\n", *t.percent_of_peak, *t.peak_tflops)
+           (t.percent_of_peak ? fmt::format(" ({:.1f}% of {:.1f} dense bf16 peak)\n",
+                                            *t.percent_of_peak, *t.peak_tflops)
                               : std::string(" (peak unknown for this GPU)\n"));
     if (has_flag("side_stream"))
-      s += fmt::format("WARNING side_stream: device-synchronised host time {:.3f} ms vs event time {:.3f} ms: work "
-                       "escaped the timed stream; the time above is not trustworthy\n",
-                       t.host_check_host_ms, t.host_check_event_ms);
+      s += fmt::format(
+          "WARNING side_stream: device-synchronised host time {:.3f} ms vs event time {:.3f} ms: "
+          "work "
+          "escaped the timed stream; the time above is not trustworthy\n",
+          t.host_check_host_ms, t.host_check_event_ms);
   }
   for (const auto& b : baseline_check)
     if (!b.passed) s += "WARNING baseline disagrees with the reference: " + gpu::describe(b) + "\n";
   if (!provenance.empty())
-    s += fmt::format("provenance: {} | driver {} | CUDA runtime {} | nvcc {} | SM clock {} MHz | throttle {}\n",
-                     provenance.value("gpu", "?"), provenance.value("driver", "?"),
-                     provenance.value("cuda_runtime", 0), provenance.value("nvcc", "?"),
-                     timing && timing->clocks_after.contains("sm_clock_mhz") ? timing->clocks_after["sm_clock_mhz"].dump() : "?",
-                     timing && timing->clocks_after.contains("throttle_reasons") ? timing->clocks_after["throttle_reasons"].get<std::string>() : "?");
+    s += fmt::format(
+        "provenance: {} | driver {} | CUDA runtime {} | nvcc {} | SM clock {} MHz | throttle {}\n",
+        provenance.value("gpu", "?"), provenance.value("driver", "?"),
+        provenance.value("cuda_runtime", 0), provenance.value("nvcc", "?"),
+        timing && timing->clocks_after.contains("sm_clock_mhz")
+            ? timing->clocks_after["sm_clock_mhz"].dump()
+            : "?",
+        timing && timing->clocks_after.contains("throttle_reasons")
+            ? timing->clocks_after["throttle_reasons"].get<std::string>()
+            : "?");
   s += fmt::format("seed {} | {:.1f} s", seed, seconds);
   return s;
 }

@@ -28,11 +28,11 @@ struct TimingReport {
   SampleSummary candidate, baseline;  // milliseconds
   std::string stop_reason;
   std::string baseline_name, baseline_description, baseline_error;
-  double flops = 0;                     // of the timed workload
-  std::optional<double> speedup;        // baseline median / candidate median
-  std::optional<double> tflops;         // candidate
+  double flops = 0;               // of the timed workload
+  std::optional<double> speedup;  // baseline median / candidate median
+  std::optional<double> tflops;   // candidate
   std::optional<double> baseline_tflops;
-  std::optional<double> peak_tflops;    // dense bf16, by GPU name
+  std::optional<double> peak_tflops;  // dense bf16, by GPU name
   std::optional<double> percent_of_peak;
   double host_check_event_ms = 0, host_check_host_ms = 0;
   Json clocks_before, clocks_after;
@@ -43,16 +43,16 @@ struct EvalResult {
   Outcome outcome = Outcome::not_run;
   std::string task, arch;
   std::uint64_t seed = 0;
-  std::string message;          // not_run / harness_error: why; runtime_error: CUDA's text
-  std::string phase;            // where a failure happened
-  std::string faulting_kernel;  // where known (compute-sanitizer)
+  std::string message;             // not_run / harness_error: why; runtime_error: CUDA's text
+  std::string phase;               // where a failure happened
+  std::string faulting_kernel;     // where known (compute-sanitizer)
   std::vector<std::string> flags;  // side_stream, baseline_incorrect, network_not_isolated, ...
   std::vector<TrialReport> trials;
   std::optional<TimingReport> timing;
   std::vector<gpu::CompareStats> baseline_check;
   std::string baseline_check_error;
   bool memcheck_ran = false;
-  std::string memcheck_report;  // the error lines, when it found errors
+  std::string memcheck_report;       // the error lines, when it found errors
   Json provenance = Json::object();  // GPU, driver, CUDA runtime, nvcc, clocks
   bool network_isolated = false;
   std::string worker_stdout_tail, worker_stderr_tail;

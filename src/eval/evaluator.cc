@@ -26,7 +26,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::uint64_t free_bytes(const fs::path& p) {
-  struct statvfs s{};
+  struct statvfs s {};
   if (::statvfs(p.c_str(), &s) != 0) return 0;
   return static_cast<std::uint64_t>(s.f_bavail) * s.f_frsize;
 }
@@ -47,23 +47,27 @@ std::uint64_t largest_dump(const std::vector<TrialSpec>& trials) {
 
 // /dev/shm when it can hold every dump with room to spare, else $TMPDIR or /tmp.
 fs::path temp_parent(std::uint64_t need) {
-  if (fs::is_directory("/dev/shm") && free_bytes("/dev/shm") > need + (512ull << 20)) return "/dev/shm";
+  if (fs::is_directory("/dev/shm") && free_bytes("/dev/shm") > need + (512ull << 20))
+    return "/dev/shm";
   return {};
 }
 
-std::string tail(const std::string& s, std::size_t n = 4000) { return s.size() > n ? s.substr(s.size() - n) : s; }
+std::string tail(const std::string& s, std::size_t n = 4000) {
+  return s.size() > n ? s.substr(s.size() - n) : s;
+}
 
 std::map<std::string, std::string> worker_env(const fs::path& dir) {
   std::map<std::string, std::string> env{{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"},
                                          {"HOME", dir.string()},
                                          {"TMPDIR", dir.string()},
                                          {"CUDA_CACHE_PATH", (dir / "nvcache").string()}};
-  for (const char* keep : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
-                           "CUDA_DEVICE_ORDER"})
+  for (const char* keep : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
+                           "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER"})
     if (const char* v = std::getenv(keep)) env[keep] = v;
   // cuBLASLt / cuDNN / the CUDA runtime: the toolkit's lib64 (and whatever the caller set).
   const char* ld = std::getenv("LD_LIBRARY_PATH");
-  env["LD_LIBRARY_PATH"] = std::string(ld && *ld ? std::string(ld) + ":" : "") + "/usr/local/cuda/lib64";
+  env["LD_LIBRARY_PATH"] =
+      std::string(ld && *ld ? std::string(ld) + ":" : "") + "/usr/local/cuda/lib64";
   return env;
 }
 
@@ -78,7 +82,8 @@ bool throttled(const Json& clocks) {
   // cap in normal operation (seen on every timed control, 2026-11-29); it stays in the
   // recorded clocks.
   constexpr unsigned long long kBad = 0x8 | 0x20 | 0x40 | 0x80;
-  return clocks.contains("throttle_reasons_mask") && (clocks["throttle_reasons_mask"].get<unsigned long long>() & kBad);
+  return clocks.contains("throttle_reasons_mask") &&
+         (clocks["throttle_reasons_mask"].get<unsigned long long>() & kBad);
 }
 
 TimingReport timing_report(const TimingOutcome& t, const task::TaskSpec& task, const Json& prov) {
@@ -98,8 +103,10 @@ TimingReport timing_report(const TimingOutcome& t, const task::TaskSpec& task, c
   if (flops.ok()) r.flops = *flops;
   auto tf = [&](double ms) { return r.flops / (ms * 1e-3) / 1e12; };
   if (r.flops > 0 && t.candidate.n > 0 && t.candidate.median > 0) r.tflops = tf(t.candidate.median);
-  if (r.flops > 0 && t.baseline.n > 0 && t.baseline.median > 0) r.baseline_tflops = tf(t.baseline.median);
-  if (t.candidate.n > 0 && t.baseline.n > 0 && t.candidate.median > 0) r.speedup = t.baseline.median / t.candidate.median;
+  if (r.flops > 0 && t.baseline.n > 0 && t.baseline.median > 0)
+    r.baseline_tflops = tf(t.baseline.median);
+  if (t.candidate.n > 0 && t.baseline.n > 0 && t.candidate.median > 0)
+    r.speedup = t.baseline.median / t.candidate.median;
   r.peak_tflops = dense_bf16_peak_tflops(prov.value("gpu", std::string{}));
   if (r.peak_tflops && r.tflops) r.percent_of_peak = 100.0 * *r.tflops / *r.peak_tflops;
   return r;
@@ -154,7 +161,8 @@ Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, std::chrono
   }
   run.proc = std::move(proc).value();
   auto text = read_file(dir / "response.json");
-  run.response = text.ok() ? parse_response(*text) : Result<WorkerResponse>(make_error("no response file"));
+  run.response =
+      text.ok() ? parse_response(*text) : Result<WorkerResponse>(make_error("no response file"));
   auto progress = read_file(dir / "progress.txt");
   if (progress.ok()) run.progress = std::string(trim(*progress));
   return run;
@@ -167,10 +175,12 @@ void Evaluator::locate_fault(const WorkerRequest& base, int trial_index, EvalRes
   req.timing.enabled = false;
   std::vector<TrialSpec> keep;
   for (auto t : base.trials)
-    if (t.index == trial_index || (trial_index < 0 && keep.empty())) t.after_timing = false, keep.push_back(t);
+    if (t.index == trial_index || (trial_index < 0 && keep.empty()))
+      t.after_timing = false, keep.push_back(t);
   req.trials = keep;
-  auto run = run_worker(req, std::chrono::seconds(120),
-                        {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"});
+  auto run = run_worker(
+      req, std::chrono::seconds(120),
+      {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"});
   std::string report = run.proc.stdout_text + "\n" + run.proc.stderr_text;
   r.faulting_kernel = faulting_kernel_from_sanitizer(report);
   if (sanitizer_found_errors(report)) r.memcheck_report = sanitizer_summary(report);
@@ -191,8 +201,9 @@ void Evaluator::run_memcheck(const WorkerRequest& base, EvalResult& r, const Eva
   TrialSpec one = *pick;
   one.after_timing = false;
   req.trials = {one};
-  auto run = run_worker(req, o.memcheck_timeout,
-                        {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"});
+  auto run = run_worker(
+      req, o.memcheck_timeout,
+      {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"});
   r.memcheck_ran = true;
   std::string report = run.proc.stdout_text + "\n" + run.proc.stderr_text;
   if (run.proc.timed_out) {
@@ -210,7 +221,8 @@ void Evaluator::run_memcheck(const WorkerRequest& base, EvalResult& r, const Eva
   }
 }
 
-EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so, const EvalOptions& o) {
+EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
+                               const EvalOptions& o) {
   auto start = Clock::now();
   EvalResult r;
   r.task = task.name;
@@ -227,8 +239,9 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so, c
     return finish();
   };
   if (!gpu_available())
-    return fail(Outcome::not_run, "no NVIDIA GPU on this machine: correctness and timing were not run (the "
-                                  "static stages still ran); run on a machine with a GPU");
+    return fail(Outcome::not_run,
+                "no NVIDIA GPU on this machine: correctness and timing were not run (the "
+                "static stages still ran); run on a machine with a GPU");
   if (!fs::exists(paths_.worker()))
     return fail(Outcome::harness_error, "the GPU worker " + paths_.worker().string() +
                                             " does not exist (build the ptxbench-worker target)");
@@ -237,7 +250,9 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so, c
   auto timed = make_problem(task, task.timed());
   if (!timed.ok()) return fail(Outcome::harness_error, timed.error().to_string());
   auto dir = TempDir::create("ptxbench-eval-", temp_parent(dump_bytes(*trials)));
-  if (!dir.ok()) return fail(Outcome::harness_error, "cannot make the worker's directory: " + dir.error().message);
+  if (!dir.ok())
+    return fail(Outcome::harness_error,
+                "cannot make the worker's directory: " + dir.error().message);
 
   WorkerRequest req;
   req.mode = "candidate";
@@ -251,7 +266,8 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so, c
   req.call_timeout_seconds = o.call_timeout_seconds;
 
   WorkerRun cand = run_worker(req, o.worker_timeout);
-  if (!cand.start_error.empty()) return fail(Outcome::harness_error, "cannot start the GPU worker: " + cand.start_error);
+  if (!cand.start_error.empty())
+    return fail(Outcome::harness_error, "cannot start the GPU worker: " + cand.start_error);
   r.network_isolated = cand.proc.network_isolated;
   if (!r.network_isolated) r.flags.push_back("network_not_isolated");
   r.worker_stdout_tail = tail(cand.proc.stdout_text);
@@ -261,7 +277,8 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so, c
   if (v.outcome != Outcome::passed) {
     r.phase = v.phase;
     fail(v.outcome, v.error);
-    if (v.outcome == Outcome::runtime_error && o.locate_faults) locate_fault(req, trial_from_phase(v.phase), r);
+    if (v.outcome == Outcome::runtime_error && o.locate_faults)
+      locate_fault(req, trial_from_phase(v.phase), r);
     return finish();
   }
   if (cand.response->timing) {
@@ -273,7 +290,8 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so, c
   check.mode = "check";
   check.library.clear();
   WorkerRun chk = run_worker(check, o.check_timeout);
-  if (!chk.start_error.empty()) return fail(Outcome::harness_error, "cannot start the checking worker: " + chk.start_error);
+  if (!chk.start_error.empty())
+    return fail(Outcome::harness_error, "cannot start the checking worker: " + chk.start_error);
   WorkerVerdict cv = classify_worker(chk.proc, chk.response, chk.progress, false);
   if (cv.outcome != Outcome::passed) {
     r.phase = cv.phase;
@@ -281,11 +299,13 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so, c
   }
   const WorkerResponse& cr = *chk.response;
   if (cr.trials.size() != req.trials.size())
-    return fail(Outcome::harness_error, "the checking worker returned " + std::to_string(cr.trials.size()) +
-                                            " trials, expected " + std::to_string(req.trials.size()));
+    return fail(Outcome::harness_error,
+                "the checking worker returned " + std::to_string(cr.trials.size()) +
+                    " trials, expected " + std::to_string(req.trials.size()));
   bool all = true;
   for (std::size_t i = 0; i < cr.trials.size(); ++i) {
-    TrialReport t{cr.trials[i].index, req.trials[i].label, req.trials[i].seed, cr.trials[i].passed(), cr.trials[i].outputs};
+    TrialReport t{cr.trials[i].index, req.trials[i].label, req.trials[i].seed,
+                  cr.trials[i].passed(), cr.trials[i].outputs};
     all = all && t.passed;
     r.trials.push_back(std::move(t));
   }

@@ -34,10 +34,10 @@ namespace ptxbench::eval {
 
 struct EvalOptions {
   std::string arch = "sm_90a";
-  int trials = 3;                    // correctness trials (>= 3), plus one after timing
+  int trials = 3;                     // correctness trials (>= 3), plus one after timing
   std::optional<std::uint64_t> seed;  // none: drawn from the clock; always recorded
-  bool memcheck = false;             // also run a trial under compute-sanitizer memcheck
-  bool locate_faults = true;         // after a runtime error, name the kernel (compute-sanitizer)
+  bool memcheck = false;              // also run a trial under compute-sanitizer memcheck
+  bool locate_faults = true;          // after a runtime error, name the kernel (compute-sanitizer)
   bool timing = true;
   std::chrono::seconds worker_timeout{240};  // candidate worker, wall clock
   std::chrono::seconds check_timeout{300};   // check worker, wall clock
@@ -47,7 +47,7 @@ struct EvalOptions {
   std::size_t min_samples = 10;
   std::size_t max_samples = 2000;
   double target_rel_spread = 0.005;
-  std::string nvcc_version;          // recorded in provenance (the compile stage knows it)
+  std::string nvcc_version;  // recorded in provenance (the compile stage knows it)
 };
 
 class Evaluator {

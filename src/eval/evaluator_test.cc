@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 
 class FakeWorker : public ProcessRunner {
  public:
-  // Given the parsed request, fills the response (or returns false: write none) and the process end.
+  // Given the parsed request, fills the response (or returns false: write none) and the process
+  // end.
   std::function<bool(const WorkerRequest&, WorkerResponse&, ProcessResult&)> candidate, check;
   std::vector<WorkerRequest> seen;
   std::vector<ProcessSpec> specs;
@@ -39,8 +40,10 @@ class FakeWorker : public ProcessRunner {
     p.network_isolated = true;
     auto& script = req->mode == "candidate" ? candidate : check;
     if (script(*req, resp, p)) {
-      if (raw_response.empty()) std::ofstream(fs::path(req->dir) / "response.json") << resp.to_json().dump();
-      else std::ofstream(fs::path(req->dir) / "response.json") << raw_response;
+      if (raw_response.empty())
+        std::ofstream(fs::path(req->dir) / "response.json") << resp.to_json().dump();
+      else
+        std::ofstream(fs::path(req->dir) / "response.json") << raw_response;
     }
     if (!progress.empty()) std::ofstream(fs::path(req->dir) / "progress.txt") << progress;
     return p;
@@ -49,7 +52,8 @@ class FakeWorker : public ProcessRunner {
 };
 
 bool candidate_ok(const WorkerRequest& req, WorkerResponse& resp, ProcessResult&) {
-  for (const auto& t : req.trials) resp.trials.push_back({t.index, t.label, {"trial.bin"}, {}, 1.0});
+  for (const auto& t : req.trials)
+    resp.trials.push_back({t.index, t.label, {"trial.bin"}, {}, 1.0});
   TimingOutcome tm;
   tm.candidate = summarize(std::vector<double>(10, 2.0));
   tm.baseline = summarize(std::vector<double>(10, 3.0));
@@ -77,7 +81,8 @@ gpu::CompareStats stats(bool pass) {
   return s;
 }
 
-std::function<bool(const WorkerRequest&, WorkerResponse&, ProcessResult&)> check_with(bool pass_all) {
+std::function<bool(const WorkerRequest&, WorkerResponse&, ProcessResult&)> check_with(
+    bool pass_all) {
   return [pass_all](const WorkerRequest& req, WorkerResponse& resp, ProcessResult&) {
     for (const auto& t : req.trials) {
       TrialOutcome o;

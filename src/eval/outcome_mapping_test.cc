@@ -27,15 +27,23 @@ const Result<WorkerResponse> kNone = make_error("no response file");
 
 TEST(OutcomeMapping, ResponseStatuses) {
   EXPECT_EQ(classify_worker(ended(0), response("ok"), "done", true).outcome, Outcome::passed);
-  auto v = classify_worker(ended(0), response("cuda_error", "cudaErrorIllegalAddress: an illegal memory access was encountered"), "", true);
+  auto v = classify_worker(
+      ended(0),
+      response("cuda_error", "cudaErrorIllegalAddress: an illegal memory access was encountered"),
+      "", true);
   EXPECT_EQ(v.outcome, Outcome::runtime_error);
   EXPECT_NE(v.error.find("illegal memory access"), std::string::npos);
   EXPECT_EQ(v.phase, "trial 1 (hidden): running the candidate");
-  EXPECT_EQ(classify_worker(ended(0), response("call_timeout", "did not finish"), "", true).outcome, Outcome::timeout);
-  EXPECT_EQ(classify_worker(ended(0), response("load_error", "no ptxbench_launch"), "", true).outcome, Outcome::runtime_error);
-  EXPECT_EQ(classify_worker(ended(0), response("harness_error", "disk full"), "", true).outcome, Outcome::harness_error);
+  EXPECT_EQ(classify_worker(ended(0), response("call_timeout", "did not finish"), "", true).outcome,
+            Outcome::timeout);
+  EXPECT_EQ(
+      classify_worker(ended(0), response("load_error", "no ptxbench_launch"), "", true).outcome,
+      Outcome::runtime_error);
+  EXPECT_EQ(classify_worker(ended(0), response("harness_error", "disk full"), "", true).outcome,
+            Outcome::harness_error);
   // ptxbench's own processes: a CUDA error there is ptxbench's failure.
-  EXPECT_EQ(classify_worker(ended(0), response("cuda_error", "x"), "", false).outcome, Outcome::harness_error);
+  EXPECT_EQ(classify_worker(ended(0), response("cuda_error", "x"), "", false).outcome,
+            Outcome::harness_error);
 }
 
 TEST(OutcomeMapping, CrashesAndTimeouts) {
@@ -48,7 +56,8 @@ TEST(OutcomeMapping, CrashesAndTimeouts) {
   EXPECT_NE(v.error.find("timed out"), std::string::npos);
   EXPECT_EQ(classify_worker(ended(-1, 9, true), kNone, "", false).outcome, Outcome::harness_error);
   // exit() from the candidate: no response, exit code 0, not "done".
-  EXPECT_EQ(classify_worker(ended(0), kNone, "trial 0: running the candidate", true).outcome, Outcome::runtime_error);
+  EXPECT_EQ(classify_worker(ended(0), kNone, "trial 0: running the candidate", true).outcome,
+            Outcome::runtime_error);
   EXPECT_EQ(classify_worker(ended(1), kNone, "trial 0", true).outcome, Outcome::runtime_error);
   // exit code 2: the worker rejected its request: ptxbench's bug.
   EXPECT_EQ(classify_worker(ended(2), kNone, "", true).outcome, Outcome::harness_error);

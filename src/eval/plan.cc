@@ -7,9 +7,12 @@ namespace {
 
 Result<gpu::Kind> kind_of(task::Family f) {
   switch (f) {
-    case task::Family::gemm: return gpu::Kind::gemm;
-    case task::Family::attention_fwd: return gpu::Kind::attention_fwd;
-    case task::Family::attention_bwd: return gpu::Kind::attention_bwd;
+    case task::Family::gemm:
+      return gpu::Kind::gemm;
+    case task::Family::attention_fwd:
+      return gpu::Kind::attention_fwd;
+    case task::Family::attention_bwd:
+      return gpu::Kind::attention_bwd;
   }
   return make_error("unknown task family");
 }
@@ -25,7 +28,8 @@ Result<std::vector<gpu::TensorDesc>> tensors(const task::TaskSpec& task, const t
   std::vector<gpu::TensorDesc> out;
   for (const auto& t : specs) {
     PTXB_TRY(auto type, elem_of(t.dtype));
-    if (t.layout != "row_major") return make_error("tensor " + t.name + ": only row_major layouts are supported");
+    if (t.layout != "row_major")
+      return make_error("tensor " + t.name + ": only row_major layouts are supported");
     out.push_back({t.name, task.shape_of(t, w), type});
   }
   return out;
@@ -47,9 +51,11 @@ Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Worklo
   p.axes = w.axes;
   PTXB_TRY(p.inputs, tensors(task, w, task.inputs));
   PTXB_TRY(p.outputs, tensors(task, w, task.outputs));
-  p.tolerance = {task.tolerance.atol, task.tolerance.rtol, task.tolerance.matched_ratio, task.tolerance.max_rel_l2};
+  p.tolerance = {task.tolerance.atol, task.tolerance.rtol, task.tolerance.matched_ratio,
+                 task.tolerance.max_rel_l2};
   auto st = p.validate();
-  if (!st.ok()) return make_error("task " + task.name + ", workload " + w.name + ": " + st.error().message);
+  if (!st.ok())
+    return make_error("task " + task.name + ", workload " + w.name + ": " + st.error().message);
   return p;
 }
 
@@ -57,20 +63,23 @@ std::uint64_t trial_seed(std::uint64_t base, std::uint64_t index) {
   return gpu::mix64(gpu::mix64(base) ^ (index * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull));
 }
 
-Result<std::vector<TrialSpec>> plan_trials(const task::TaskSpec& task, int trials, std::uint64_t seed) {
-  if (trials < 3) return make_error("at least 3 trials are required, got " + std::to_string(trials));
+Result<std::vector<TrialSpec>> plan_trials(const task::TaskSpec& task, int trials,
+                                           std::uint64_t seed) {
+  if (trials < 3)
+    return make_error("at least 3 trials are required, got " + std::to_string(trials));
   std::vector<const task::Workload*> order{&task.timed()};
   for (const auto* h : task.hidden()) order.push_back(h);
   std::vector<TrialSpec> out;
   for (int i = 0; i <= trials; ++i) {
     bool after = i == trials;
-    const task::Workload& w = after ? task.timed() : *order[static_cast<std::size_t>(i) % order.size()];
+    const task::Workload& w =
+        after ? task.timed() : *order[static_cast<std::size_t>(i) % order.size()];
     TrialSpec t;
     t.index = i;
     PTXB_TRY(t.problem, make_problem(task, w));
     t.seed = trial_seed(seed, static_cast<std::uint64_t>(i));
     t.dist = (task.family == task::Family::attention_bwd && i % 2 == 1) ? gpu::Distribution::spiky
-                                                                         : gpu::Distribution::normal;
+                                                                        : gpu::Distribution::normal;
     t.after_timing = after;
     t.label = fmt::format("{} workload {} ({}), {} inputs{}", w.role, w.name, describe_axes(w),
                           t.dist == gpu::Distribution::spiky ? "spiky" : "normal",

@@ -23,9 +23,12 @@ std::uint64_t trial_seed(std::uint64_t base, std::uint64_t index);
 // seeds; for attention_bwd every odd trial uses the spiky distribution. Then one
 // after-timing trial on the timed workload with new inputs (catches results cached
 // across calls and kernels that behave differently once timing starts).
-Result<std::vector<TrialSpec>> plan_trials(const task::TaskSpec& task, int trials, std::uint64_t seed);
+Result<std::vector<TrialSpec>> plan_trials(const task::TaskSpec& task, int trials,
+                                           std::uint64_t seed);
 
 // The timing seed of a run.
-inline std::uint64_t timing_seed(std::uint64_t base) { return trial_seed(base, 1u << 20); }
+inline std::uint64_t timing_seed(std::uint64_t base) {
+  return trial_seed(base, 1u << 20);
+}
 
 }  // namespace ptxbench::eval

@@ -3,7 +3,9 @@
 namespace ptxbench::eval {
 namespace {
 
-const char* dist_name(gpu::Distribution d) { return d == gpu::Distribution::spiky ? "spiky" : "normal"; }
+const char* dist_name(gpu::Distribution d) {
+  return d == gpu::Distribution::spiky ? "spiky" : "normal";
+}
 gpu::Distribution dist_from(const std::string& s) {
   return s == "spiky" ? gpu::Distribution::spiky : gpu::Distribution::normal;
 }
@@ -89,22 +91,27 @@ Json WorkerResponse::to_json() const {
   for (const auto& t : trials) {
     Json outs = Json::array();
     for (const auto& o : t.outputs) outs.push_back(o.to_json());
-    trials_j.push_back({{"index", t.index}, {"label", t.label}, {"dumps", t.dumps},
-                        {"outputs", outs}, {"call_ms", t.call_ms}});
+    trials_j.push_back({{"index", t.index},
+                        {"label", t.label},
+                        {"dumps", t.dumps},
+                        {"outputs", outs},
+                        {"call_ms", t.call_ms}});
   }
-  Json j{{"mode", mode}, {"status", status}, {"error", error}, {"phase", phase}, {"trials", trials_j}};
+  Json j{
+      {"mode", mode}, {"status", status}, {"error", error}, {"phase", phase}, {"trials", trials_j}};
   if (timing) {
     const auto& t = *timing;
-    j["timing"] = {{"candidate", t.candidate.to_json()},
-                   {"baseline", t.baseline.to_json()},
-                   {"stop_reason", t.stop_reason},
-                   {"baseline_name", t.baseline_name},
-                   {"baseline_description", t.baseline_description},
-                   {"baseline_error", t.baseline_error},
-                   {"host_check", {{"event_ms", t.host_check_event_ms}, {"host_ms", t.host_check_host_ms}}},
-                   {"side_stream", t.side_stream},
-                   {"clocks_before", t.clocks_before},
-                   {"clocks_after", t.clocks_after}};
+    j["timing"] = {
+        {"candidate", t.candidate.to_json()},
+        {"baseline", t.baseline.to_json()},
+        {"stop_reason", t.stop_reason},
+        {"baseline_name", t.baseline_name},
+        {"baseline_description", t.baseline_description},
+        {"baseline_error", t.baseline_error},
+        {"host_check", {{"event_ms", t.host_check_event_ms}, {"host_ms", t.host_check_host_ms}}},
+        {"side_stream", t.side_stream},
+        {"clocks_before", t.clocks_before},
+        {"clocks_after", t.clocks_after}};
   }
   Json bc = Json::array();
   for (const auto& s : baseline_check) bc.push_back(s.to_json());
@@ -126,7 +133,8 @@ Result<WorkerResponse> WorkerResponse::from_json(const Json& j) {
       o.index = t.at("index").get<int>();
       o.label = t.value("label", std::string{});
       o.dumps = t.value("dumps", std::vector<std::string>{});
-      for (const auto& s : t.value("outputs", Json::array())) o.outputs.push_back(gpu::compare_stats_from_json(s));
+      for (const auto& s : t.value("outputs", Json::array()))
+        o.outputs.push_back(gpu::compare_stats_from_json(s));
       o.call_ms = t.value("call_ms", 0.0);
       r.trials.push_back(std::move(o));
     }
@@ -146,7 +154,8 @@ Result<WorkerResponse> WorkerResponse::from_json(const Json& j) {
       t.clocks_after = tj.value("clocks_after", Json::object());
       r.timing = std::move(t);
     }
-    for (const auto& s : j.value("baseline_check", Json::array())) r.baseline_check.push_back(gpu::compare_stats_from_json(s));
+    for (const auto& s : j.value("baseline_check", Json::array()))
+      r.baseline_check.push_back(gpu::compare_stats_from_json(s));
     r.baseline_check_error = j.value("baseline_check_error", std::string{});
     r.provenance = j.value("provenance", Json::object());
     return r;

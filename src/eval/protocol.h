@@ -40,15 +40,15 @@ struct TrialSpec {
 
 struct TimingSpec {
   bool enabled = true;
-  std::uint64_t seed = 0;        // the inputs both candidate and baseline are timed on
-  double warmup_seconds = 0.2;   // and at least 3 calls each
+  std::uint64_t seed = 0;       // the inputs both candidate and baseline are timed on
+  double warmup_seconds = 0.2;  // and at least 3 calls each
   StoppingRule rule;
 };
 
 struct WorkerRequest {
-  std::string mode;       // candidate | check | baseline
-  std::string library;    // the candidate's .so (candidate mode)
-  std::string dir;        // private directory: dumps, progress, response
+  std::string mode;     // candidate | check | baseline
+  std::string library;  // the candidate's .so (candidate mode)
+  std::string dir;      // private directory: dumps, progress, response
   std::vector<TrialSpec> trials;
   std::optional<gpu::Problem> timed;  // the timed workload (timing, baseline check)
   TimingSpec timing;
@@ -62,9 +62,9 @@ struct WorkerRequest {
 struct TrialOutcome {
   int index = 0;
   std::string label;
-  std::vector<std::string> dumps;              // candidate mode: files of the outputs
-  std::vector<gpu::CompareStats> outputs;      // check mode
-  double call_ms = 0;                          // candidate mode: host time of the call
+  std::vector<std::string> dumps;          // candidate mode: files of the outputs
+  std::vector<gpu::CompareStats> outputs;  // check mode
+  double call_ms = 0;                      // candidate mode: host time of the call
   bool passed() const;
 };
 

@@ -35,9 +35,9 @@ SampleSummary summarize(const std::vector<double>& samples) {
 }
 
 Json SampleSummary::to_json() const {
-  return Json{{"n", n},         {"median_ms", median}, {"mean_ms", mean},
-              {"min_ms", min},  {"max_ms", max},       {"p25_ms", p25},
-              {"p75_ms", p75},  {"rel_iqr", rel_iqr},  {"rel_stddev", rel_stddev}};
+  return Json{{"n", n},        {"median_ms", median}, {"mean_ms", mean},
+              {"min_ms", min}, {"max_ms", max},       {"p25_ms", p25},
+              {"p75_ms", p75}, {"rel_iqr", rel_iqr},  {"rel_stddev", rel_stddev}};
 }
 
 SampleSummary SampleSummary::from_json(const Json& j) {
@@ -69,10 +69,14 @@ StoppingRule::Reason StoppingRule::decide(const std::vector<double>& samples,
 
 const char* to_string(StoppingRule::Reason r) {
   switch (r) {
-    case StoppingRule::Reason::keep_going: return "keep_going";
-    case StoppingRule::Reason::converged: return "converged";
-    case StoppingRule::Reason::budget: return "time_budget";
-    case StoppingRule::Reason::max_samples: return "max_samples";
+    case StoppingRule::Reason::keep_going:
+      return "keep_going";
+    case StoppingRule::Reason::converged:
+      return "converged";
+    case StoppingRule::Reason::budget:
+      return "time_budget";
+    case StoppingRule::Reason::max_samples:
+      return "max_samples";
   }
   return "?";
 }

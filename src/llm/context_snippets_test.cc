@@ -38,8 +38,8 @@ TEST(ContextSnippets, CudaBlocksCompile) {
     int index = 0;
     for (const auto& block : find_code_blocks(*text)) {
       if (block.tag != "cuda") continue;
-      fs::path src = tmp->path() / (dir + "_" + file.stem().string() + "_" +
-                                    std::to_string(index++) + ".cu");
+      fs::path src =
+          tmp->path() / (dir + "_" + file.stem().string() + "_" + std::to_string(index++) + ".cu");
       std::string code = block.code;
       for (auto pos = code.find("__device__ inline"); pos != std::string::npos;
            pos = code.find("__device__ inline", pos))
@@ -58,8 +58,8 @@ TEST(ContextSnippets, CudaBlocksCompile) {
       spec.limits.wall = std::chrono::minutes(3);
       auto r = runner.run(spec);
       ASSERT_TRUE(r.ok()) << r.error().to_string();
-      EXPECT_TRUE(r->succeeded()) << file << " block at line " << block.first_line << " ("
-                                  << arch << "): " << r->describe_end() << "\n"
+      EXPECT_TRUE(r->succeeded()) << file << " block at line " << block.first_line << " (" << arch
+                                  << "): " << r->describe_end() << "\n"
                                   << r->stderr_text;
       ++compiled;
     }

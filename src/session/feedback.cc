@@ -1,13 +1,12 @@
 #include "session/feedback.h"
 
-#include "eval/flags.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <regex>
 
 #include "core/text.h"
+#include "eval/flags.h"
 
 namespace ptxbench::session {
 namespace {

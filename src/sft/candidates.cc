@@ -1,10 +1,9 @@
 #include "sft/candidates.h"
 
-#include "eval/flags.h"
-
 #include <algorithm>
 
 #include "core/sha256.h"
+#include "eval/flags.h"
 #include "sft/normalize.h"
 
 namespace ptxbench::sft {

@@ -75,7 +75,8 @@ class Parser {
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       std::size_t start = pos_;
-      while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_'))
+      while (pos_ < s_.size() &&
+             (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_'))
         ++pos_;
       std::string name(s_.substr(start, pos_ - start));
       auto it = vars_.find(name);
@@ -92,7 +93,8 @@ class Parser {
 
 }  // namespace
 
-Result<double> evaluate_expression(std::string_view expr, const std::map<std::string, double>& vars) {
+Result<double> evaluate_expression(std::string_view expr,
+                                   const std::map<std::string, double>& vars) {
   return Parser(expr, vars).parse();
 }
 

@@ -10,6 +10,7 @@
 
 namespace ptxbench::task {
 
-Result<double> evaluate_expression(std::string_view expr, const std::map<std::string, double>& vars);
+Result<double> evaluate_expression(std::string_view expr,
+                                   const std::map<std::string, double>& vars);
 
 }  // namespace ptxbench::task

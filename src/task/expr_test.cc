@@ -15,9 +15,11 @@ TEST(Expr, EvaluatesFormulas) {
 
 TEST(Expr, RejectsBadFormulas) {
   std::map<std::string, double> v{{"M", 1}};
-  EXPECT_NE(evaluate_expression("2*Q", v).error().message.find("unknown name 'Q'"), std::string::npos);
+  EXPECT_NE(evaluate_expression("2*Q", v).error().message.find("unknown name 'Q'"),
+            std::string::npos);
   EXPECT_NE(evaluate_expression("(M", v).error().message.find("missing ')'"), std::string::npos);
-  EXPECT_NE(evaluate_expression("M/0", v).error().message.find("division by zero"), std::string::npos);
+  EXPECT_NE(evaluate_expression("M/0", v).error().message.find("division by zero"),
+            std::string::npos);
   EXPECT_NE(evaluate_expression("M M", v).error().message.find("column"), std::string::npos);
   EXPECT_FALSE(evaluate_expression("", v).ok());
 }

@@ -9,7 +9,11 @@ const std::vector<InstructionFamily>& instruction_families() {
   // the census and the audit report all of them, tasks target the first three.
   static const std::vector<InstructionFamily> kFamilies = {
       {"wgmma", "wgmma.mma_async", {"sm_90a"}, {"*GMMA"}, true},
-      {"tma", "cp.async.bulk.tensor", {"sm_90a", "sm_100a"}, {"UTMALDG", "UTMASTG", "UTMAREDG"}, false},
+      {"tma",
+       "cp.async.bulk.tensor",
+       {"sm_90a", "sm_100a"},
+       {"UTMALDG", "UTMASTG", "UTMAREDG"},
+       false},
       {"tcgen05", "tcgen05.{mma,commit,alloc,ld,st}", {"sm_100a"}, {"UTC*", "LDTM", "STTM"}, true},
       {"mbarrier", "mbarrier.*", {"sm_90a", "sm_100a"}, {"SYNCS"}, false},
       {"setmaxnreg", "setmaxnreg", {"sm_90a", "sm_100a"}, {"USETMAXREG"}, false},

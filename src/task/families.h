@@ -10,8 +10,8 @@
 namespace ptxbench::task {
 
 struct InstructionFamily {
-  std::string name;         // "wgmma"
-  std::string ptx;          // "wgmma.mma_async"
+  std::string name;                   // "wgmma"
+  std::string ptx;                    // "wgmma.mma_async"
   std::vector<std::string> arches;    // where it exists
   std::vector<std::string> patterns;  // opcode base names; a trailing/leading '*' is a wildcard
   bool tensor_math = false;           // its opcodes carry an MMA shape (coverage)

@@ -6,8 +6,11 @@ namespace {
 Json tensors_json(const std::vector<TensorSpec>& ts) {
   Json out = Json::array();
   for (const auto& t : ts)
-    out.push_back({{"name", t.name}, {"shape", t.shape}, {"dtype", to_string(t.dtype)},
-                   {"layout", t.layout}, {"description", t.description}});
+    out.push_back({{"name", t.name},
+                   {"shape", t.shape},
+                   {"dtype", to_string(t.dtype)},
+                   {"layout", t.layout},
+                   {"description", t.description}});
   return out;
 }
 
@@ -18,7 +21,9 @@ Json to_json(const TaskSpec& s, bool include_hidden) {
   for (const auto& w : s.workloads) {
     if (!include_hidden && w.role == "hidden") continue;
     auto flops = s.flop_count(w);
-    workloads.push_back({{"name", w.name}, {"role", w.role}, {"axes", w.axes},
+    workloads.push_back({{"name", w.name},
+                         {"role", w.role},
+                         {"axes", w.axes},
                          {"flops", flops.ok() ? *flops : 0.0}});
   }
   Json archs = Json::object();

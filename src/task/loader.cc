@@ -64,14 +64,16 @@ class SpecReader {
   Result<TensorSpec> tensor(const toml::node& n, const std::string& field) const {
     if (!n.is_table()) return fail(field, "must be a table");
     const toml::table& t = *n.as_table();
-    PTXB_TRY_STATUS(known_keys(t, {"name", "shape", "dtype", "layout", "description"}, field + "."));
+    PTXB_TRY_STATUS(
+        known_keys(t, {"name", "shape", "dtype", "layout", "description"}, field + "."));
     TensorSpec ts;
     PTXB_TRY(ts.name, str(t, "name", field + "."));
     PTXB_TRY(ts.shape, strings(t.get("shape"), field + ".shape"));
     if (ts.shape.empty()) return fail(field + ".shape", "must name at least one axis");
     PTXB_TRY(std::string dtype, str(t, "dtype", field + "."));
     auto d = dtype_from_string(dtype);
-    if (!d) return fail(field + ".dtype", "unknown dtype '" + dtype + "' (bfloat16, float16, float32)");
+    if (!d)
+      return fail(field + ".dtype", "unknown dtype '" + dtype + "' (bfloat16, float16, float32)");
     ts.dtype = *d;
     PTXB_TRY(ts.layout, str(t, "layout", field + ".", false, "row_major"));
     if (ts.layout != "row_major") return fail(field + ".layout", "only row_major is supported");
@@ -98,10 +100,12 @@ class SpecReader {
     std::map<std::string, std::vector<std::int64_t>> out;
     for (const auto& [k, v] : *t) {
       std::string field = "axes." + std::string(k.str());
-      if (!v.is_array() || v.as_array()->empty()) return fail(field, "must be a non-empty array of integers");
+      if (!v.is_array() || v.as_array()->empty())
+        return fail(field, "must be a non-empty array of integers");
       for (const auto& e : *v.as_array()) {
         auto iv = e.value<std::int64_t>();
-        if (!e.is_integer() || !iv || *iv <= 0) return fail(field, "values must be positive integers");
+        if (!e.is_integer() || !iv || *iv <= 0)
+          return fail(field, "values must be positive integers");
         out[std::string(k.str())].push_back(*iv);
       }
     }
@@ -140,7 +144,8 @@ class SpecReader {
 
   Result<std::vector<ArchTargets>> archs(const toml::table& root) const {
     const toml::table* t = root.get_as<toml::table>("arch");
-    if (!t || t->empty()) return fail("arch", "must list at least one architecture ([arch.sm_90a])");
+    if (!t || t->empty())
+      return fail("arch", "must list at least one architecture ([arch.sm_90a])");
     std::vector<ArchTargets> out;
     for (const auto& [k, v] : *t) {
       ArchTargets a;
@@ -158,25 +163,29 @@ class SpecReader {
           return fail(field + ".families", "family '" + f + "' does not exist on " + a.arch);
       }
       PTXB_TRY(a.rule, str(*v.as_table(), "rule", field + ".", false, "any"));
-      if (a.rule != "any" && a.rule != "all") return fail(field + ".rule", "must be \"any\" or \"all\"");
+      if (a.rule != "any" && a.rule != "all")
+        return fail(field + ".rule", "must be \"any\" or \"all\"");
       out.push_back(std::move(a));
     }
     return out;
   }
 
   Result<TaskSpec> read(const toml::table& root) const {
-    PTXB_TRY_STATUS(known_keys(root,
-                               {"name", "family", "suites", "description", "causal", "baseline",
-                                "flops", "axes", "workloads", "inputs", "outputs", "tolerance", "arch"},
-                               ""));
+    PTXB_TRY_STATUS(
+        known_keys(root,
+                   {"name", "family", "suites", "description", "causal", "baseline", "flops",
+                    "axes", "workloads", "inputs", "outputs", "tolerance", "arch"},
+                   ""));
     TaskSpec s;
     s.source_file = source_;
     PTXB_TRY(s.name, str(root, "name", ""));
     if (s.name != source_.stem().string() && source_.extension() == ".toml")
-      return fail("name", "'" + s.name + "' must equal the file name '" + source_.stem().string() + "'");
+      return fail("name",
+                  "'" + s.name + "' must equal the file name '" + source_.stem().string() + "'");
     PTXB_TRY(std::string family, str(root, "family", ""));
     auto fam = family_from_string(family);
-    if (!fam) return fail("family", "unknown family '" + family + "' (gemm, attention_fwd, attention_bwd)");
+    if (!fam)
+      return fail("family", "unknown family '" + family + "' (gemm, attention_fwd, attention_bwd)");
     s.family = *fam;
     PTXB_TRY(s.suites, strings(root.get("suites"), "suites"));
     if (s.suites.empty()) return fail("suites", "must name at least one suite");
@@ -190,7 +199,8 @@ class SpecReader {
     }
     PTXB_TRY(s.baseline, str(root, "baseline", ""));
     std::string want = s.family == Family::gemm ? "cublaslt" : "cudnn_sdpa";
-    if (s.baseline != want) return fail("baseline", "must be \"" + want + "\" for family " + family);
+    if (s.baseline != want)
+      return fail("baseline", "must be \"" + want + "\" for family " + family);
     PTXB_TRY(s.flops, str(root, "flops", ""));
     PTXB_TRY(s.axes, axes(root));
     PTXB_TRY(s.inputs, tensors(root, "inputs"));
@@ -208,9 +218,11 @@ class SpecReader {
     auto all = s.inputs;
     all.insert(all.end(), s.outputs.begin(), s.outputs.end());
     for (const auto& t : all) {
-      if (!names.insert(t.name).second) return fail("inputs/outputs", "duplicate tensor name '" + t.name + "'");
+      if (!names.insert(t.name).second)
+        return fail("inputs/outputs", "duplicate tensor name '" + t.name + "'");
       for (const auto& a : t.shape)
-        if (!s.axes.count(a)) return fail("tensor " + t.name + ".shape", "axis '" + a + "' is not in [axes]");
+        if (!s.axes.count(a))
+          return fail("tensor " + t.name + ".shape", "axis '" + a + "' is not in [axes]");
     }
     return {};
   }
@@ -224,7 +236,8 @@ class SpecReader {
     for (const auto& e : *n->as_array()) {
       std::string field = "workloads[" + std::to_string(i++) + "]";
       PTXB_TRY(Workload w, workload(e, field, s.axes));
-      if (!names.insert(w.name).second) return fail(field + ".name", "duplicate workload '" + w.name + "'");
+      if (!names.insert(w.name).second)
+        return fail(field + ".name", "duplicate workload '" + w.name + "'");
       s.workloads.push_back(std::move(w));
     }
     auto timed = std::count_if(s.workloads.begin(), s.workloads.end(),
@@ -246,7 +259,8 @@ class SpecReader {
     PTXB_TRY_STATUS(known_keys(*t, {"atol", "rtol", "matched_ratio", "max_rel_l2"}, "tolerance."));
     PTXB_TRY(s.tolerance.atol, num(*t, "atol", "tolerance.", s.tolerance.atol));
     PTXB_TRY(s.tolerance.rtol, num(*t, "rtol", "tolerance.", s.tolerance.rtol));
-    PTXB_TRY(s.tolerance.matched_ratio, num(*t, "matched_ratio", "tolerance.", s.tolerance.matched_ratio));
+    PTXB_TRY(s.tolerance.matched_ratio,
+             num(*t, "matched_ratio", "tolerance.", s.tolerance.matched_ratio));
     PTXB_TRY(s.tolerance.max_rel_l2, num(*t, "max_rel_l2", "tolerance.", s.tolerance.max_rel_l2));
     if (s.tolerance.atol < 0 || s.tolerance.rtol < 0 || s.tolerance.max_rel_l2 <= 0)
       return fail("tolerance", "atol and rtol must be >= 0 and max_rel_l2 > 0");
@@ -290,10 +304,12 @@ Result<std::vector<TaskSpec>> load_tasks(const std::filesystem::path& dir) {
   std::set<std::string> names;
   for (const auto& f : files) {
     PTXB_TRY(TaskSpec s, load_task_file(f));
-    if (!names.insert(s.name).second) return make_error(f.string() + ": name: duplicate task " + s.name);
+    if (!names.insert(s.name).second)
+      return make_error(f.string() + ": name: duplicate task " + s.name);
     out.push_back(std::move(s));
   }
-  std::sort(out.begin(), out.end(), [](const TaskSpec& a, const TaskSpec& b) { return a.name < b.name; });
+  std::sort(out.begin(), out.end(),
+            [](const TaskSpec& a, const TaskSpec& b) { return a.name < b.name; });
   return out;
 }
 
@@ -305,9 +321,9 @@ Result<TaskSpec> load_task_by_name(const Paths& paths, std::string_view name) {
   for (const auto& t : tasks)
     if (t.name.find(std::string(name).substr(0, 4)) != std::string::npos && close.size() < 200)
       close += (close.empty() ? "" : ", ") + t.name;
-  return make_error("unknown task '" + std::string(name) + "'" +
-                        (close.empty() ? "" : "; similar: " + close),
-                    "`ptxbench tasks` lists the tasks");
+  return make_error(
+      "unknown task '" + std::string(name) + "'" + (close.empty() ? "" : "; similar: " + close),
+      "`ptxbench tasks` lists the tasks");
 }
 
 }  // namespace ptxbench::task

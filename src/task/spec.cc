@@ -42,12 +42,15 @@ std::optional<DType> dtype_from_string(std::string_view s) {
   return std::nullopt;
 }
 
-int dtype_bytes(DType d) { return d == DType::fp32 ? 4 : 2; }
+int dtype_bytes(DType d) {
+  return d == DType::fp32 ? 4 : 2;
+}
 
 const Workload& TaskSpec::timed() const {
   auto it = std::find_if(workloads.begin(), workloads.end(),
                          [](const Workload& w) { return w.role == "timed"; });
-  PTXB_CHECK(it != workloads.end(), "task " + name + " has no timed workload (loader validates this)");
+  PTXB_CHECK(it != workloads.end(),
+             "task " + name + " has no timed workload (loader validates this)");
   return *it;
 }
 

@@ -62,7 +62,7 @@ struct TaskSpec {
   Family family = Family::gemm;
   std::vector<std::string> suites;  // "core" and/or "extended"
   std::string description;
-  bool causal = false;  // attention only
+  bool causal = false;                                    // attention only
   std::map<std::string, std::vector<std::int64_t>> axes;  // every value any workload uses
   std::vector<Workload> workloads;
   std::vector<TensorSpec> inputs;

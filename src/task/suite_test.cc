@@ -25,11 +25,13 @@ TEST(Suite, CoreSuiteMatchesThePaper) {
   std::vector<std::string> core;
   for (const auto& t : all)
     if (t.in_suite("core")) core.push_back(t.name);
-  EXPECT_EQ(core, (std::vector<std::string>{"gemm_n7168_k5120", "mha_bwd_d128", "mha_bwd_d128_causal",
-                                            "mha_with_lse_d128", "mha_with_lse_d128_causal"}));
+  EXPECT_EQ(core,
+            (std::vector<std::string>{"gemm_n7168_k5120", "mha_bwd_d128", "mha_bwd_d128_causal",
+                                      "mha_with_lse_d128", "mha_with_lse_d128_causal"}));
   const TaskSpec* g = by_name(all, "gemm_n7168_k5120");
   ASSERT_NE(g, nullptr);
-  EXPECT_EQ(g->timed().axes, (std::map<std::string, std::int64_t>{{"K", 5120}, {"M", 8192}, {"N", 7168}}));
+  EXPECT_EQ(g->timed().axes,
+            (std::map<std::string, std::int64_t>{{"K", 5120}, {"M", 8192}, {"N", 7168}}));
   const TaskSpec* f = by_name(all, "mha_with_lse_d128_causal");
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(f->causal);
@@ -43,7 +45,8 @@ TEST(Suite, CoreSuiteMatchesThePaper) {
   EXPECT_EQ(b->inputs.size(), 6u);
   EXPECT_EQ(b->outputs.size(), 3u);
   // bwd FLOPs are 2.5x the forward's.
-  EXPECT_DOUBLE_EQ(*b->flop_count(b->timed()), 2.5 * *by_name(all, "mha_with_lse_d128")->flop_count(b->timed()));
+  EXPECT_DOUBLE_EQ(*b->flop_count(b->timed()),
+                   2.5 * *by_name(all, "mha_with_lse_d128")->flop_count(b->timed()));
 }
 
 TEST(Suite, ExtendedSuiteHasTheLayerShapes) {

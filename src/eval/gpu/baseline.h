@@ -18,8 +18,8 @@ namespace ptxbench::gpu {
 class Baseline {
  public:
   virtual ~Baseline() = default;
-  virtual std::string name() const = 0;       // "cublaslt" | "cudnn_sdpa"
-  virtual std::string describe() const = 0;   // the algorithm/engine chosen
+  virtual std::string name() const = 0;      // "cublaslt" | "cudnn_sdpa"
+  virtual std::string describe() const = 0;  // the algorithm/engine chosen
   // Enqueues one run on `stream` reading t's inputs and writing t's outputs.
   virtual void run(TensorSet& t, cudaStream_t stream) = 0;
 };

@@ -17,7 +17,8 @@ namespace {
 
 void lt_check(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string("cuBLASLt: ") + what + " failed with status " + std::to_string(static_cast<int>(s)));
+    throw std::runtime_error(std::string("cuBLASLt: ") + what + " failed with status " +
+                             std::to_string(static_cast<int>(s)));
 }
 
 class CublasLtBaseline final : public Baseline {
@@ -28,8 +29,10 @@ class CublasLtBaseline final : public Baseline {
     lt_check(cublasLtCreate(&handle_), "cublasLtCreate");
     lt_check(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F), "MatmulDescCreate");
     cublasOperation_t opT = CUBLAS_OP_T, opN = CUBLAS_OP_N;
-    lt_check(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &opT, sizeof opT), "TRANSA");
-    lt_check(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &opN, sizeof opN), "TRANSB");
+    lt_check(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &opT, sizeof opT),
+             "TRANSA");
+    lt_check(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &opN, sizeof opN),
+             "TRANSB");
     lt_check(cublasLtMatrixLayoutCreate(&a_, CUDA_R_16BF, K_, N_, K_), "layout A");
     lt_check(cublasLtMatrixLayoutCreate(&b_, CUDA_R_16BF, K_, M_, K_), "layout B");
     lt_check(cublasLtMatrixLayoutCreate(&c_, CUDA_R_16BF, N_, M_, N_), "layout C");
@@ -37,9 +40,12 @@ class CublasLtBaseline final : public Baseline {
     cublasLtMatmulPreference_t pref = nullptr;
     lt_check(cublasLtMatmulPreferenceCreate(&pref), "PreferenceCreate");
     std::size_t ws = kWorkspace;
-    lt_check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws), "workspace pref");
+    lt_check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                  &ws, sizeof ws),
+             "workspace pref");
     int found = 0;
-    cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(handle_, desc_, a_, b_, c_, c_, pref, 1, &heuristic_, &found);
+    cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(handle_, desc_, a_, b_, c_, c_, pref, 1,
+                                                       &heuristic_, &found);
     cublasLtMatmulPreferenceDestroy(pref);
     lt_check(st, "AlgoGetHeuristic");
     if (found == 0) throw std::runtime_error("cuBLASLt found no algorithm for this GEMM");
@@ -61,8 +67,8 @@ class CublasLtBaseline final : public Baseline {
 
   void run(TensorSet& t, cudaStream_t stream) override {
     const float alpha = 1.0f, beta = 0.0f;
-    lt_check(cublasLtMatmul(handle_, desc_, &alpha, t.input(1).get(), a_, t.input(0).get(), b_, &beta,
-                            t.output(0).get(), c_, t.output(0).get(), c_, &heuristic_.algo,
+    lt_check(cublasLtMatmul(handle_, desc_, &alpha, t.input(1).get(), a_, t.input(0).get(), b_,
+                            &beta, t.output(0).get(), c_, t.output(0).get(), c_, &heuristic_.algo,
                             workspace_.get(), kWorkspace, stream),
              "cublasLtMatmul");
   }

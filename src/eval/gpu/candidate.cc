@@ -22,7 +22,8 @@ void call_n(void* fn, const std::array<void*, kMaxLaunchArgs + 1>& a, std::index
 template <std::size_t... N>
 void dispatch(void* fn, std::size_t n, const std::array<void*, kMaxLaunchArgs + 1>& a,
               std::index_sequence<N...>) {
-  bool done = ((n == N + 1 ? (call_n(fn, a, std::make_index_sequence<N + 1>{}), true) : false) || ...);
+  bool done =
+      ((n == N + 1 ? (call_n(fn, a, std::make_index_sequence<N + 1>{}), true) : false) || ...);
   PTXB_CHECK(done, "unsupported launch arity");
 }
 

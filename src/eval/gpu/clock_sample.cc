@@ -1,13 +1,13 @@
 // Host-only parts of nvml.h (no NVML, no CUDA): JSON and throttle reason names.
-#include "eval/gpu/nvml.h"
 #include "core/text.h"
+#include "eval/gpu/nvml.h"
 
 namespace ptxbench::gpu {
 
 std::string describe_throttle_reasons(unsigned long long mask) {
   static const std::pair<unsigned long long, const char*> kNames[] = {
-      {0x2, "applications_clocks"}, {0x4, "sw_power_cap"},       {0x8, "hw_slowdown"},
-      {0x10, "sync_boost"},         {0x20, "sw_thermal"},        {0x40, "hw_thermal"},
+      {0x2, "applications_clocks"}, {0x4, "sw_power_cap"},     {0x8, "hw_slowdown"},
+      {0x10, "sync_boost"},         {0x20, "sw_thermal"},      {0x40, "hw_thermal"},
       {0x80, "hw_power_brake"},     {0x100, "display_clocks"},
   };
   std::vector<std::string> names;

@@ -1,9 +1,8 @@
-#include "eval/gpu/compare.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
+#include "eval/gpu/compare.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/device_buffer.h"
 #include "eval/gpu/element_rule.h"
@@ -22,7 +21,8 @@ struct Accum {
   long long bad[kMaxBad];
 };
 
-__device__ __forceinline__ float load_out(const void* out, std::int64_t i, bool bf16, bool* poisoned) {
+__device__ __forceinline__ float load_out(const void* out, std::int64_t i, bool bf16,
+                                          bool* poisoned) {
   if (bf16) {
     std::uint16_t b = static_cast<const std::uint16_t*>(out)[i];
     *poisoned = b == kPoisonBf16;
@@ -104,7 +104,8 @@ BadElement locate(std::int64_t flat, const TensorDesc& desc) {
 float read_element(const void* out, std::int64_t i, ElemType t) {
   if (t == ElemType::bf16) {
     std::uint16_t b = 0;
-    PTXB_CUDA(cudaMemcpy(&b, static_cast<const std::uint16_t*>(out) + i, 2, cudaMemcpyDeviceToHost));
+    PTXB_CUDA(
+        cudaMemcpy(&b, static_cast<const std::uint16_t*>(out) + i, 2, cudaMemcpyDeviceToHost));
     return bf16_bits_to_float(b);
   }
   float f = 0;
@@ -146,7 +147,8 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
     std::sort(idx.begin() + 1, idx.end());
     idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
     idx.erase(std::remove(idx.begin() + 1, idx.end(), idx[0]), idx.end());
-    if (idx.size() > static_cast<std::size_t>(max_bad)) idx.resize(static_cast<std::size_t>(max_bad));
+    if (idx.size() > static_cast<std::size_t>(max_bad))
+      idx.resize(static_cast<std::size_t>(max_bad));
     for (auto i : idx) {
       BadElement b = locate(i, desc);
       b.out = read_element(out, i, desc.type);

@@ -1,29 +1,32 @@
 #include "eval/gpu/compare_stats.h"
 
-#include <limits>
-
 #include <fmt/format.h>
+
+#include <limits>
 
 namespace ptxbench::gpu {
 
 void finish_verdict(CompareStats& s, const Tolerances& tol) {
-  s.mismatch_ratio = s.numel > 0 ? static_cast<double>(s.failed) / static_cast<double>(s.numel) : 0.0;
+  s.mismatch_ratio =
+      s.numel > 0 ? static_cast<double>(s.failed) / static_cast<double>(s.numel) : 0.0;
   double matched = 1.0 - s.mismatch_ratio;
-  s.passed = s.numel > 0 && s.nonfinite == 0 && s.unwritten == 0 &&
-             matched >= tol.matched_ratio && s.rel_l2 <= tol.max_rel_l2;
+  s.passed = s.numel > 0 && s.nonfinite == 0 && s.unwritten == 0 && matched >= tol.matched_ratio &&
+             s.rel_l2 <= tol.max_rel_l2;
 }
 
 Json CompareStats::to_json() const {
   Json bad = Json::array();
   for (const auto& b : first_bad)
-    bad.push_back({{"flat", b.flat}, {"index", b.index}, {"tile", {b.tile_row, b.tile_col}},
-                   {"out", b.out}, {"ref", b.ref}});
-  return Json{{"tensor", tensor},           {"numel", numel},
-              {"failed", failed},           {"nonfinite", nonfinite},
-              {"unwritten", unwritten},     {"max_abs_err", max_abs_err},
-              {"max_rel_err", max_rel_err}, {"rel_l2", rel_l2},
-              {"mismatch_ratio", mismatch_ratio}, {"passed", passed},
-              {"first_bad", bad}};
+    bad.push_back({{"flat", b.flat},
+                   {"index", b.index},
+                   {"tile", {b.tile_row, b.tile_col}},
+                   {"out", b.out},
+                   {"ref", b.ref}});
+  return Json{
+      {"tensor", tensor},           {"numel", numel},         {"failed", failed},
+      {"nonfinite", nonfinite},     {"unwritten", unwritten}, {"max_abs_err", max_abs_err},
+      {"max_rel_err", max_rel_err}, {"rel_l2", rel_l2},       {"mismatch_ratio", mismatch_ratio},
+      {"passed", passed},           {"first_bad", bad}};
 }
 
 namespace {
@@ -60,7 +63,8 @@ CompareStats compare_stats_from_json(const Json& j) {
 }
 
 std::string describe(const CompareStats& s) {
-  if (s.passed) return fmt::format("{}: ok (max abs {:.3g}, rel L2 {:.2e})", s.tensor, s.max_abs_err, s.rel_l2);
+  if (s.passed)
+    return fmt::format("{}: ok (max abs {:.3g}, rel L2 {:.2e})", s.tensor, s.max_abs_err, s.rel_l2);
   std::string out = fmt::format("{}: {}/{} elements fail ({:.4g}%)", s.tensor, s.failed, s.numel,
                                 100.0 * s.mismatch_ratio);
   if (s.unwritten > 0) out += fmt::format(", {} never written (still poisoned)", s.unwritten);

@@ -14,7 +14,7 @@ namespace ptxbench::gpu {
 
 struct BadElement {
   std::int64_t flat = 0;
-  std::vector<std::int64_t> index;  // multi-index in the tensor's shape
+  std::vector<std::int64_t> index;          // multi-index in the tensor's shape
   std::int64_t tile_row = 0, tile_col = 0;  // 128x128 tile over the last two axes
   float out = 0, ref = 0;
 };
@@ -22,15 +22,15 @@ struct BadElement {
 struct CompareStats {
   std::string tensor;
   std::int64_t numel = 0;
-  std::int64_t failed = 0;      // elements failing the rule (includes NaN/Inf/unwritten)
-  std::int64_t nonfinite = 0;   // NaN or Inf outputs (includes unwritten)
-  std::int64_t unwritten = 0;   // still holding the poison pattern
-  double max_abs_err = 0;       // over finite outputs
-  double max_rel_err = 0;       // over finite outputs
-  double rel_l2 = 0;            // ||out-ref|| / ||ref|| over finite outputs
-  double mismatch_ratio = 0;    // failed / numel
+  std::int64_t failed = 0;            // elements failing the rule (includes NaN/Inf/unwritten)
+  std::int64_t nonfinite = 0;         // NaN or Inf outputs (includes unwritten)
+  std::int64_t unwritten = 0;         // still holding the poison pattern
+  double max_abs_err = 0;             // over finite outputs
+  double max_rel_err = 0;             // over finite outputs
+  double rel_l2 = 0;                  // ||out-ref|| / ||ref|| over finite outputs
+  double mismatch_ratio = 0;          // failed / numel
   std::vector<BadElement> first_bad;  // the lowest-index bad element first, then others
-  bool passed = false;          // the whole rule, including matched ratio and rel L2
+  bool passed = false;                // the whole rule, including matched ratio and rel L2
 
   Json to_json() const;
 };

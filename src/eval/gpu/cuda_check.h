@@ -34,9 +34,9 @@ inline std::string describe_cuda_error(cudaError_t e) {
 
 }  // namespace ptxbench::gpu
 
-#define PTXB_CUDA(expr)                                                            \
-  do {                                                                             \
-    cudaError_t ptxb_cuda_err_ = (expr);                                           \
-    if (ptxb_cuda_err_ != cudaSuccess)                                             \
+#define PTXB_CUDA(expr)                                                             \
+  do {                                                                              \
+    cudaError_t ptxb_cuda_err_ = (expr);                                            \
+    if (ptxb_cuda_err_ != cudaSuccess)                                              \
       ::ptxbench::gpu::throw_cuda_error(ptxb_cuda_err_, #expr, __FILE__, __LINE__); \
   } while (0)

@@ -23,7 +23,9 @@ PTXB_HD bool is_finite_value(float x) {
   return x == x && x - x == 0.0f;
 }
 
-PTXB_HD float abs_value(float x) { return x < 0.0f ? -x : x; }
+PTXB_HD float abs_value(float x) {
+  return x < 0.0f ? -x : x;
+}
 
 // The relative error the rule uses: |out-ref| / (|ref| + 1e-8).
 PTXB_HD float relative_error(float out, float ref) {

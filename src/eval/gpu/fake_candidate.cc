@@ -10,8 +10,8 @@ void ptxbench_launch(void* a, void* b, void* c, void* stream) {
   ++ptxbench_test_calls;
 }
 
-void ptxbench_launch10(void* a0, void* a1, void* a2, void* a3, void* a4, void* a5, void* a6, void* a7,
-                       void* a8, void* stream) {
+void ptxbench_launch10(void* a0, void* a1, void* a2, void* a3, void* a4, void* a5, void* a6,
+                       void* a7, void* a8, void* stream) {
   void* v[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, stream};
   for (int i = 0; i < 10; ++i) ptxbench_test_recorded[i] = v[i];
   ++ptxbench_test_calls;

@@ -1,7 +1,6 @@
-#include "eval/gpu/fill.h"
-
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/element_rule.h"
+#include "eval/gpu/fill.h"
 #include "eval/gpu/tensors.h"
 
 namespace ptxbench::gpu {

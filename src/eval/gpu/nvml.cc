@@ -25,7 +25,8 @@ Nvml::Nvml(const std::string& pci_bus_id) {
     return;
   }
   auto init = sym<nvmlReturn (*)()>(lib_, "nvmlInit_v2");
-  auto by_pci = sym<nvmlReturn (*)(const char*, nvmlDevice*)>(lib_, "nvmlDeviceGetHandleByPciBusId_v2");
+  auto by_pci =
+      sym<nvmlReturn (*)(const char*, nvmlDevice*)>(lib_, "nvmlDeviceGetHandleByPciBusId_v2");
   if (!init || !by_pci) {
     error_ = "NVML lacks nvmlInit_v2 / nvmlDeviceGetHandleByPciBusId_v2";
     return;
@@ -36,7 +37,8 @@ Nvml::Nvml(const std::string& pci_bus_id) {
   }
   nvmlDevice dev = nullptr;
   if (int rc = by_pci(pci_bus_id.c_str(), &dev); rc != 0) {
-    error_ = "NVML cannot find the device at PCI bus id " + pci_bus_id + " (NVML error " + std::to_string(rc) + ")";
+    error_ = "NVML cannot find the device at PCI bus id " + pci_bus_id + " (NVML error " +
+             std::to_string(rc) + ")";
     return;
   }
   device_ = dev;
@@ -65,16 +67,23 @@ ClockSample Nvml::sample() const {
   }
   unsigned v = 0;
   unsigned long long mask = 0;
-  if (auto f = sym<nvmlReturn (*)(nvmlDevice, int, unsigned*)>(lib_, "nvmlDeviceGetClockInfo"); f && f(device_, kClockSm, &v) == 0)
+  if (auto f = sym<nvmlReturn (*)(nvmlDevice, int, unsigned*)>(lib_, "nvmlDeviceGetClockInfo");
+      f && f(device_, kClockSm, &v) == 0)
     s.sm_clock_mhz = v;
-  if (auto f = sym<nvmlReturn (*)(nvmlDevice, int, unsigned*)>(lib_, "nvmlDeviceGetMaxClockInfo"); f && f(device_, kClockSm, &v) == 0)
+  if (auto f = sym<nvmlReturn (*)(nvmlDevice, int, unsigned*)>(lib_, "nvmlDeviceGetMaxClockInfo");
+      f && f(device_, kClockSm, &v) == 0)
     s.sm_clock_max_mhz = v;
-  if (auto f = sym<nvmlReturn (*)(nvmlDevice, unsigned*)>(lib_, "nvmlDeviceGetPowerUsage"); f && f(device_, &v) == 0)
+  if (auto f = sym<nvmlReturn (*)(nvmlDevice, unsigned*)>(lib_, "nvmlDeviceGetPowerUsage");
+      f && f(device_, &v) == 0)
     s.power_mw = v;
-  if (auto f = sym<nvmlReturn (*)(nvmlDevice, int, unsigned*)>(lib_, "nvmlDeviceGetTemperature"); f && f(device_, kTempGpu, &v) == 0)
+  if (auto f = sym<nvmlReturn (*)(nvmlDevice, int, unsigned*)>(lib_, "nvmlDeviceGetTemperature");
+      f && f(device_, kTempGpu, &v) == 0)
     s.temperature_c = v;
-  auto reasons = sym<nvmlReturn (*)(nvmlDevice, unsigned long long*)>(lib_, "nvmlDeviceGetCurrentClocksEventReasons");
-  if (!reasons) reasons = sym<nvmlReturn (*)(nvmlDevice, unsigned long long*)>(lib_, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  auto reasons = sym<nvmlReturn (*)(nvmlDevice, unsigned long long*)>(
+      lib_, "nvmlDeviceGetCurrentClocksEventReasons");
+  if (!reasons)
+    reasons = sym<nvmlReturn (*)(nvmlDevice, unsigned long long*)>(
+        lib_, "nvmlDeviceGetCurrentClocksThrottleReasons");
   if (reasons && reasons(device_, &mask) == 0) s.throttle_reasons = mask;
   return s;
 }

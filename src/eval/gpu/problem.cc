@@ -16,13 +16,18 @@ std::int64_t Problem::axis(const std::string& name) const {
   return it->second;
 }
 
-float Problem::scale() const { return 1.0f / std::sqrt(static_cast<float>(axis("D"))); }
+float Problem::scale() const {
+  return 1.0f / std::sqrt(static_cast<float>(axis("D")));
+}
 
 std::string to_string(Kind k) {
   switch (k) {
-    case Kind::gemm: return "gemm";
-    case Kind::attention_fwd: return "attention_fwd";
-    case Kind::attention_bwd: return "attention_bwd";
+    case Kind::gemm:
+      return "gemm";
+    case Kind::attention_fwd:
+      return "attention_fwd";
+    case Kind::attention_bwd:
+      return "attention_bwd";
   }
   return "?";
 }
@@ -31,7 +36,8 @@ Result<Kind> kind_from_string(const std::string& s) {
   if (s == "gemm") return Kind::gemm;
   if (s == "attention_fwd") return Kind::attention_fwd;
   if (s == "attention_bwd") return Kind::attention_bwd;
-  return make_error("unknown problem kind '" + s + "'", "expected gemm, attention_fwd or attention_bwd");
+  return make_error("unknown problem kind '" + s + "'",
+                    "expected gemm, attention_fwd or attention_bwd");
 }
 
 namespace {
@@ -43,9 +49,12 @@ struct Expected {
 Expected expected_for(Kind k) {
   std::vector<std::string> bhsd{"B", "H", "S", "D"}, bhs{"fp32:B", "H", "S"};
   switch (k) {
-    case Kind::gemm: return {{{"M", "K"}, {"N", "K"}}, {{"M", "N"}}};
-    case Kind::attention_fwd: return {{bhsd, bhsd, bhsd}, {bhsd, bhs}};
-    case Kind::attention_bwd: return {{bhsd, bhsd, bhsd, bhsd, bhsd, bhs}, {bhsd, bhsd, bhsd}};
+    case Kind::gemm:
+      return {{{"M", "K"}, {"N", "K"}}, {{"M", "N"}}};
+    case Kind::attention_fwd:
+      return {{bhsd, bhsd, bhsd}, {bhsd, bhs}};
+    case Kind::attention_bwd:
+      return {{bhsd, bhsd, bhsd, bhsd, bhsd, bhs}, {bhsd, bhsd, bhsd}};
   }
   return {};
 }
@@ -77,12 +86,17 @@ Status check_tensors(const Problem& p, const std::vector<TensorDesc>& got,
   return {};
 }
 
-ElemType type_from_string(const std::string& s) { return s == "fp32" ? ElemType::fp32 : ElemType::bf16; }
-std::string type_name(ElemType t) { return t == ElemType::fp32 ? "fp32" : "bf16"; }
+ElemType type_from_string(const std::string& s) {
+  return s == "fp32" ? ElemType::fp32 : ElemType::bf16;
+}
+std::string type_name(ElemType t) {
+  return t == ElemType::fp32 ? "fp32" : "bf16";
+}
 
 Json tensors_to_json(const std::vector<TensorDesc>& ts) {
   Json a = Json::array();
-  for (const auto& t : ts) a.push_back({{"name", t.name}, {"shape", t.shape}, {"dtype", type_name(t.type)}});
+  for (const auto& t : ts)
+    a.push_back({{"name", t.name}, {"shape", t.shape}, {"dtype", type_name(t.type)}});
   return a;
 }
 

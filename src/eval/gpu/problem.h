@@ -23,7 +23,9 @@ struct TensorDesc {
   ElemType type = ElemType::bf16;
 
   std::int64_t numel() const;
-  std::size_t bytes() const { return static_cast<std::size_t>(numel()) * (type == ElemType::bf16 ? 2 : 4); }
+  std::size_t bytes() const {
+    return static_cast<std::size_t>(numel()) * (type == ElemType::bf16 ? 2 : 4);
+  }
 };
 
 struct Tolerances {

@@ -1,12 +1,11 @@
 // Reference kernels (see reference.h). Written for clarity first: one warp per output
 // row for attention, a plain shared-memory tiled GEMM; all accumulation in fp32.
-#include "eval/gpu/reference.h"
-
 #include <cuda_bf16.h>
 
 #include <cmath>
 
 #include "eval/gpu/cuda_check.h"
+#include "eval/gpu/reference.h"
 
 namespace ptxbench::gpu {
 namespace {
@@ -50,8 +49,8 @@ __global__ void gemm_kernel(const void* A, const void* B, float* C, std::int64_t
 }
 
 // ---------------------------------------------------------------- attention helpers
-constexpr int kWarps = 8;  // rows per block, one warp each
-constexpr int kCols = 32;  // columns per tile, one lane each
+constexpr int kWarps = 8;        // rows per block, one warp each
+constexpr int kCols = 32;        // columns per tile, one lane each
 constexpr int kMaxDPerLane = 8;  // D <= 256
 
 // Loads rows [t0, t0+32) of a [S, D] bf16 matrix into smem (row stride D+1), zero past S.
@@ -91,18 +90,20 @@ __device__ __forceinline__ void accumulate(float* acc, float w, const float* til
   const int lane = threadIdx.x % 32;
   for (int c = 0; c < kCols; ++c) {
     float wc = __shfl_sync(0xffffffffu, w, c);
-    _Pragma("unroll") for (int k = 0; k < D / 32; ++k) acc[k] = fmaf(wc, tile[c * (D + 1) + lane + 32 * k], acc[k]);
+    _Pragma("unroll") for (int k = 0; k < D / 32; ++k) acc[k] =
+        fmaf(wc, tile[c * (D + 1) + lane + 32 * k], acc[k]);
   }
 }
 
 // ---------------------------------------------------------------- attention forward
 template <int DL>
-__global__ void __launch_bounds__(256) attn_fwd_kernel(const void* Q, const void* K, const void* V, float* O, float* LSE,
-                                AttentionDims dims) {
+__global__ void __launch_bounds__(256) attn_fwd_kernel(const void* Q, const void* K, const void* V,
+                                                       float* O, float* LSE, AttentionDims dims) {
   extern __shared__ float smem[];
   constexpr int D = DL * 32;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const std::int64_t S = dims.S, bh = blockIdx.y, i = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
+  const std::int64_t S = dims.S, bh = blockIdx.y,
+                     i = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
   float* Kt = smem;
   float* Vt = Kt + kCols * (D + 1);
   float* q = Vt + kCols * (D + 1) + warp * D;
@@ -133,23 +134,27 @@ __global__ void __launch_bounds__(256) attn_fwd_kernel(const void* Q, const void
 }
 
 // ---------------------------------------------------------------- attention backward
-__global__ void delta_kernel(const void* O, const void* dO, float* delta, std::int64_t rows, int D) {
+__global__ void delta_kernel(const void* O, const void* dO, float* delta, std::int64_t rows,
+                             int D) {
   std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * kWarps + threadIdx.x / 32;
   if (r >= rows) return;
   float s = 0;
-  for (int d = threadIdx.x % 32; d < D; d += 32) s += ld_bf16(O, r * D + d) * ld_bf16(dO, r * D + d);
+  for (int d = threadIdx.x % 32; d < D; d += 32)
+    s += ld_bf16(O, r * D + d) * ld_bf16(dO, r * D + d);
   s = warp_sum(s);
   if (threadIdx.x % 32 == 0) delta[r] = s;
 }
 
 // Rows are queries i; columns are keys j. dQ_i = scale * sum_j P_ij (dP_ij - Delta_i) k_j.
 template <int DL>
-__global__ void __launch_bounds__(256) attn_dq_kernel(const void* Q, const void* K, const void* V, const void* dO,
-                               const float* LSE, const float* delta, float* dQ, AttentionDims dims) {
+__global__ void __launch_bounds__(256)
+    attn_dq_kernel(const void* Q, const void* K, const void* V, const void* dO, const float* LSE,
+                   const float* delta, float* dQ, AttentionDims dims) {
   extern __shared__ float smem[];
   constexpr int D = DL * 32;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const std::int64_t S = dims.S, bh = blockIdx.y, i = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
+  const std::int64_t S = dims.S, bh = blockIdx.y,
+                     i = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
   float* Kt = smem;
   float* Vt = Kt + kCols * (D + 1);
   float* q = Vt + kCols * (D + 1) + warp * 2 * D;
@@ -173,18 +178,20 @@ __global__ void __launch_bounds__(256) attn_dq_kernel(const void* Q, const void*
     accumulate<D>(acc, ds, Kt);
   }
   if (i >= S) return;
-  _Pragma("unroll") for (int k = 0; k < D / 32; ++k) dQ[base + i * D + lane + 32 * k] = acc[k] * dims.scale;
+  _Pragma("unroll") for (int k = 0; k < D / 32; ++k) dQ[base + i * D + lane + 32 * k] =
+      acc[k] * dims.scale;
 }
 
 // Rows are keys j; columns are queries i. dV_j = sum_i P_ij dO_i; dK_j = scale * sum_i dS_ij q_i.
 template <int DL>
-__global__ void __launch_bounds__(256) attn_dkdv_kernel(const void* Q, const void* K, const void* V, const void* dO,
-                                 const float* LSE, const float* delta, float* dK, float* dV,
-                                 AttentionDims dims) {
+__global__ void __launch_bounds__(256)
+    attn_dkdv_kernel(const void* Q, const void* K, const void* V, const void* dO, const float* LSE,
+                     const float* delta, float* dK, float* dV, AttentionDims dims) {
   extern __shared__ float smem[];
   constexpr int D = DL * 32;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const std::int64_t S = dims.S, bh = blockIdx.y, j = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
+  const std::int64_t S = dims.S, bh = blockIdx.y,
+                     j = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
   float* Qt = smem;
   float* dOt = Qt + kCols * (D + 1);
   float* krow = dOt + kCols * (D + 1) + warp * 2 * D;
@@ -226,11 +233,13 @@ std::size_t attn_smem(int D, int rows_per_warp) {
 
 template <class Kernel>
 void allow_smem(Kernel k, std::size_t bytes) {
-  PTXB_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  PTXB_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(bytes)));
 }
 
 void check_dims(const AttentionDims& d) {
-  PTXB_CHECK(d.D % 32 == 0 && d.D <= 32 * kMaxDPerLane, "reference attention needs D % 32 == 0 and D <= 256");
+  PTXB_CHECK(d.D % 32 == 0 && d.D <= 32 * kMaxDPerLane,
+             "reference attention needs D % 32 == 0 and D <= 256");
   PTXB_CHECK(d.B * d.H < 65536, "reference attention: B*H must be < 65536");
 }
 
@@ -257,11 +266,20 @@ void reference_attention_fwd(const void* Q, const void* K, const void* V, float*
     kernel<<<attn_grid(d), kWarps * 32, smem, s>>>(Q, K, V, O, LSE, d);
   };
   switch (d.D / 32) {
-    case 2: launch(attn_fwd_kernel<2>); break;
-    case 3: launch(attn_fwd_kernel<3>); break;
-    case 4: launch(attn_fwd_kernel<4>); break;
-    case 8: launch(attn_fwd_kernel<8>); break;
-    default: PTXB_CHECK(false, "reference attention supports D in {64, 96, 128, 256}");
+    case 2:
+      launch(attn_fwd_kernel<2>);
+      break;
+    case 3:
+      launch(attn_fwd_kernel<3>);
+      break;
+    case 4:
+      launch(attn_fwd_kernel<4>);
+      break;
+    case 8:
+      launch(attn_fwd_kernel<8>);
+      break;
+    default:
+      PTXB_CHECK(false, "reference attention supports D in {64, 96, 128, 256}");
   }
   PTXB_CUDA(cudaGetLastError());
 }
@@ -280,15 +298,25 @@ void reference_attention_bwd(const void* Q, const void* K, const void* V, const 
     allow_smem(dkdv_kernel, smem);
     dq_kernel<<<attn_grid(d), kWarps * 32, smem, s>>>(Q, K, V, dO, LSE, delta.as<float>(), dQ, d);
     PTXB_CUDA(cudaGetLastError());
-    dkdv_kernel<<<attn_grid(d), kWarps * 32, smem, s>>>(Q, K, V, dO, LSE, delta.as<float>(), dK, dV, d);
+    dkdv_kernel<<<attn_grid(d), kWarps * 32, smem, s>>>(Q, K, V, dO, LSE, delta.as<float>(), dK, dV,
+                                                        d);
     PTXB_CUDA(cudaGetLastError());
   };
   switch (d.D / 32) {
-    case 2: launch(attn_dq_kernel<2>, attn_dkdv_kernel<2>); break;
-    case 3: launch(attn_dq_kernel<3>, attn_dkdv_kernel<3>); break;
-    case 4: launch(attn_dq_kernel<4>, attn_dkdv_kernel<4>); break;
-    case 8: launch(attn_dq_kernel<8>, attn_dkdv_kernel<8>); break;
-    default: PTXB_CHECK(false, "reference attention supports D in {64, 96, 128, 256}");
+    case 2:
+      launch(attn_dq_kernel<2>, attn_dkdv_kernel<2>);
+      break;
+    case 3:
+      launch(attn_dq_kernel<3>, attn_dkdv_kernel<3>);
+      break;
+    case 4:
+      launch(attn_dq_kernel<4>, attn_dkdv_kernel<4>);
+      break;
+    case 8:
+      launch(attn_dq_kernel<8>, attn_dkdv_kernel<8>);
+      break;
+    default:
+      PTXB_CHECK(false, "reference attention supports D in {64, 96, 128, 256}");
   }
   PTXB_CUDA(cudaStreamSynchronize(s));  // `delta` is freed when this returns
 }
@@ -307,20 +335,22 @@ AttentionDims attention_dims(const Problem& p) {
 std::vector<DeviceBuffer> run_reference(TensorSet& t, cudaStream_t s) {
   const Problem& p = t.problem();
   std::vector<DeviceBuffer> out;
-  for (const auto& o : p.outputs) out.emplace_back(static_cast<std::size_t>(o.numel()) * sizeof(float));
+  for (const auto& o : p.outputs)
+    out.emplace_back(static_cast<std::size_t>(o.numel()) * sizeof(float));
   switch (p.kind) {
     case Kind::gemm:
-      reference_gemm(t.input(0).get(), t.input(1).get(), out[0].as<float>(), p.axis("M"), p.axis("N"),
-                     p.axis("K"), s);
+      reference_gemm(t.input(0).get(), t.input(1).get(), out[0].as<float>(), p.axis("M"),
+                     p.axis("N"), p.axis("K"), s);
       break;
     case Kind::attention_fwd:
-      reference_attention_fwd(t.input(0).get(), t.input(1).get(), t.input(2).get(), out[0].as<float>(),
-                              out[1].as<float>(), attention_dims(p), s);
+      reference_attention_fwd(t.input(0).get(), t.input(1).get(), t.input(2).get(),
+                              out[0].as<float>(), out[1].as<float>(), attention_dims(p), s);
       break;
     case Kind::attention_bwd:
-      reference_attention_bwd(t.input(0).get(), t.input(1).get(), t.input(2).get(), t.input(3).get(),
-                              t.input(4).get(), t.input(5).as<float>(), out[0].as<float>(),
-                              out[1].as<float>(), out[2].as<float>(), attention_dims(p), s);
+      reference_attention_bwd(t.input(0).get(), t.input(1).get(), t.input(2).get(),
+                              t.input(3).get(), t.input(4).get(), t.input(5).as<float>(),
+                              out[0].as<float>(), out[1].as<float>(), out[2].as<float>(),
+                              attention_dims(p), s);
       break;
   }
   PTXB_CUDA(cudaStreamSynchronize(s));

@@ -36,11 +36,13 @@ void expect_close(const char* what, const std::vector<float>& gpu, const std::ve
     max_ref = std::max(max_ref, std::fabs(cpu[i]));
   }
   bool ok = max_err <= 2e-4 * std::max(1.0, max_ref);
-  std::printf("%-40s max |gpu-cpu| = %.3e (max |ref| %.3g) %s\n", what, max_err, max_ref, ok ? "ok" : "MISMATCH");
+  std::printf("%-40s max |gpu-cpu| = %.3e (max |ref| %.3g) %s\n", what, max_err, max_ref,
+              ok ? "ok" : "MISMATCH");
   if (!ok) ++failures;
 }
 
-Problem attention(Kind kind, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D, bool causal) {
+Problem attention(Kind kind, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D,
+                  bool causal) {
   Problem p;
   p.kind = kind;
   p.causal = causal;
@@ -74,7 +76,8 @@ void test_gemm(std::int64_t M, std::int64_t N, std::int64_t K, cudaStream_t s) {
       C[m * N + n] = acc;
     }
   char name[64];
-  std::snprintf(name, sizeof name, "gemm M=%lld N=%lld K=%lld", (long long)M, (long long)N, (long long)K);
+  std::snprintf(name, sizeof name, "gemm M=%lld N=%lld K=%lld", (long long)M, (long long)N,
+                (long long)K);
   expect_close(name, to_host_f32(ref[0], M * N), C);
 }
 
@@ -83,8 +86,9 @@ struct CpuAttn {
   std::vector<double> O, LSE, dQ, dK, dV;
 };
 
-CpuAttn cpu_attention(const std::vector<float>& Q, const std::vector<float>& K, const std::vector<float>& V,
-                      const std::vector<float>* O_in, const std::vector<float>* dO, const std::vector<float>* LSE_in,
+CpuAttn cpu_attention(const std::vector<float>& Q, const std::vector<float>& K,
+                      const std::vector<float>& V, const std::vector<float>* O_in,
+                      const std::vector<float>* dO, const std::vector<float>* LSE_in,
                       std::int64_t BH, std::int64_t S, std::int64_t D, bool causal) {
   CpuAttn r;
   double scale = 1.0 / std::sqrt(double(D));
@@ -109,7 +113,8 @@ CpuAttn cpu_attention(const std::vector<float>& Q, const std::vector<float>& K, 
       double lse = mx + std::log(sum);
       r.LSE[bh * S + i] = lse;
       double lse_used = LSE_in ? double((*LSE_in)[bh * S + i]) : lse;
-      for (std::int64_t j = 0; j < S; ++j) P[i * S + j] = (causal && j > i) ? 0.0 : std::exp(s[j] - lse_used);
+      for (std::int64_t j = 0; j < S; ++j)
+        P[i * S + j] = (causal && j > i) ? 0.0 : std::exp(s[j] - lse_used);
       for (std::int64_t k = 0; k < D; ++k) {
         double o = 0;
         for (std::int64_t j = 0; j < S; ++j) o += P[i * S + j] * V[base + j * D + k];
@@ -119,12 +124,14 @@ CpuAttn cpu_attention(const std::vector<float>& Q, const std::vector<float>& K, 
     if (!dO) continue;
     for (std::int64_t i = 0; i < S; ++i) {
       double delta = 0;
-      for (std::int64_t k = 0; k < D; ++k) delta += double((*dO)[base + i * D + k]) * (*O_in)[base + i * D + k];
+      for (std::int64_t k = 0; k < D; ++k)
+        delta += double((*dO)[base + i * D + k]) * (*O_in)[base + i * D + k];
       for (std::int64_t j = 0; j < S; ++j) {
         double p = P[i * S + j];
         if (p == 0) continue;
         double dp = 0;
-        for (std::int64_t k = 0; k < D; ++k) dp += double((*dO)[base + i * D + k]) * V[base + j * D + k];
+        for (std::int64_t k = 0; k < D; ++k)
+          dp += double((*dO)[base + i * D + k]) * V[base + j * D + k];
         double ds = p * (dp - delta);
         for (std::int64_t k = 0; k < D; ++k) {
           r.dV[base + j * D + k] += p * (*dO)[base + i * D + k];
@@ -137,32 +144,38 @@ CpuAttn cpu_attention(const std::vector<float>& Q, const std::vector<float>& K, 
   return r;
 }
 
-void test_attention(std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D, bool causal, cudaStream_t s) {
+void test_attention(std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D, bool causal,
+                    cudaStream_t s) {
   char name[96];
   std::int64_t n = B * H * S * D, rows = B * H * S;
   {
     TensorSet t(attention(Kind::attention_fwd, B, H, S, D, causal));
     generate_inputs(t, 11, Distribution::normal, s);
     auto ref = run_reference(t, s);
-    auto cpu = cpu_attention(to_host_bf16(t.input(0), n), to_host_bf16(t.input(1), n), to_host_bf16(t.input(2), n),
-                             nullptr, nullptr, nullptr, B * H, S, D, causal);
-    std::snprintf(name, sizeof name, "attn fwd O   S=%lld D=%lld%s", (long long)S, (long long)D, causal ? " causal" : "");
+    auto cpu =
+        cpu_attention(to_host_bf16(t.input(0), n), to_host_bf16(t.input(1), n),
+                      to_host_bf16(t.input(2), n), nullptr, nullptr, nullptr, B * H, S, D, causal);
+    std::snprintf(name, sizeof name, "attn fwd O   S=%lld D=%lld%s", (long long)S, (long long)D,
+                  causal ? " causal" : "");
     expect_close(name, to_host_f32(ref[0], n), cpu.O);
-    std::snprintf(name, sizeof name, "attn fwd LSE S=%lld D=%lld%s", (long long)S, (long long)D, causal ? " causal" : "");
+    std::snprintf(name, sizeof name, "attn fwd LSE S=%lld D=%lld%s", (long long)S, (long long)D,
+                  causal ? " causal" : "");
     expect_close(name, to_host_f32(ref[1], rows), cpu.LSE);
   }
   for (Distribution dist : {Distribution::normal, Distribution::spiky}) {
     TensorSet t(attention(Kind::attention_bwd, B, H, S, D, causal));
     generate_inputs(t, 23, dist, s);
     auto ref = run_reference(t, s);
-    auto O = to_host_bf16(t.input(3), n), dO = to_host_bf16(t.input(4), n), LSE = to_host_f32(t.input(5), rows);
-    auto cpu = cpu_attention(to_host_bf16(t.input(0), n), to_host_bf16(t.input(1), n), to_host_bf16(t.input(2), n),
-                             &O, &dO, &LSE, B * H, S, D, causal);
+    auto O = to_host_bf16(t.input(3), n), dO = to_host_bf16(t.input(4), n),
+         LSE = to_host_f32(t.input(5), rows);
+    auto cpu = cpu_attention(to_host_bf16(t.input(0), n), to_host_bf16(t.input(1), n),
+                             to_host_bf16(t.input(2), n), &O, &dO, &LSE, B * H, S, D, causal);
     const char* names[] = {"dQ", "dK", "dV"};
     const std::vector<double>* want[] = {&cpu.dQ, &cpu.dK, &cpu.dV};
     for (int k = 0; k < 3; ++k) {
-      std::snprintf(name, sizeof name, "attn bwd %s S=%lld D=%lld%s%s", names[k], (long long)S, (long long)D,
-                    causal ? " causal" : "", dist == Distribution::spiky ? " spiky" : "");
+      std::snprintf(name, sizeof name, "attn bwd %s S=%lld D=%lld%s%s", names[k], (long long)S,
+                    (long long)D, causal ? " causal" : "",
+                    dist == Distribution::spiky ? " spiky" : "");
       expect_close(name, to_host_f32(ref[static_cast<std::size_t>(k)], n), *want[k]);
     }
   }

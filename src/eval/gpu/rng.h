@@ -38,16 +38,28 @@ PTXB_HD float uniform01(std::uint64_t h) {
 
 // sqrt / log / cos through the math library on each side.
 #if defined(__CUDACC__)
-PTXB_HD float rng_sqrt(float x) { return sqrtf(x); }
-PTXB_HD float rng_log(float x) { return logf(x); }
-PTXB_HD float rng_cos(float x) { return cosf(x); }
+PTXB_HD float rng_sqrt(float x) {
+  return sqrtf(x);
+}
+PTXB_HD float rng_log(float x) {
+  return logf(x);
+}
+PTXB_HD float rng_cos(float x) {
+  return cosf(x);
+}
 #else
 }  // namespace ptxbench::gpu
 #include <cmath>
 namespace ptxbench::gpu {
-inline float rng_sqrt(float x) { return std::sqrt(x); }
-inline float rng_log(float x) { return std::log(x); }
-inline float rng_cos(float x) { return std::cos(x); }
+inline float rng_sqrt(float x) {
+  return std::sqrt(x);
+}
+inline float rng_log(float x) {
+  return std::log(x);
+}
+inline float rng_cos(float x) {
+  return std::cos(x);
+}
 #endif
 
 // One sample of `dist` for element `index` of tensor `tensor` under `seed`.

@@ -15,7 +15,8 @@ TensorSet::TensorSet(const Problem& p) : problem_(p) {
     dl_.push_back(describe(p.outputs[i], outputs_[i].get(), shapes_[p.inputs.size() + i]));
 }
 
-DLTensor TensorSet::describe(const TensorDesc& t, void* data, std::vector<std::int64_t>& shape_store) {
+DLTensor TensorSet::describe(const TensorDesc& t, void* data,
+                             std::vector<std::int64_t>& shape_store) {
   int device = 0;
   PTXB_CUDA(cudaGetDevice(&device));
   shape_store = t.shape;

@@ -46,7 +46,8 @@ Json HostClockResult::to_json() const {
   return Json{{"event_ms", event_ms}, {"host_ms", host_ms}, {"side_stream", side_stream}};
 }
 
-HostClockResult host_clock_check(cudaStream_t stream, const std::function<void()>& work, int calls) {
+HostClockResult host_clock_check(cudaStream_t stream, const std::function<void()>& work,
+                                 int calls) {
   using Clock = std::chrono::steady_clock;
   EventTimer timer;
   std::vector<double> ev, host;

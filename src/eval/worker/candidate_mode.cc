@@ -18,14 +18,16 @@ TrialOutcome run_trial(WorkerSession& s, const gpu::CandidateLibrary& lib, const
   gpu::generate_inputs(t, trial.seed, trial.dist, s.stream());
   gpu::poison_outputs(t, s.stream());
   PTXB_CUDA(cudaDeviceSynchronize());
-  s.progress("trial " + std::to_string(trial.index) + " (" + trial.label + "): running the candidate");
+  s.progress("trial " + std::to_string(trial.index) + " (" + trial.label +
+             "): running the candidate");
   auto start = std::chrono::steady_clock::now();
   lib.launch(t.arguments(), s.stream());
   s.sync_with_deadline(s.request().call_timeout_seconds);
   TrialOutcome o;
   o.index = trial.index;
   o.label = trial.label;
-  o.call_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  o.call_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   s.progress("trial " + std::to_string(trial.index) + ": saving outputs");
   o.dumps = s.dump_outputs(t, "trial" + std::to_string(trial.index));
   return o;

@@ -10,18 +10,21 @@
 namespace ptxbench::eval::worker {
 namespace {
 
-std::vector<gpu::CompareStats> compare_all(gpu::TensorSet& t, const std::vector<gpu::DeviceBuffer>& ref,
+std::vector<gpu::CompareStats> compare_all(gpu::TensorSet& t,
+                                           const std::vector<gpu::DeviceBuffer>& ref,
                                            cudaStream_t st) {
   const gpu::Problem& p = t.problem();
   std::vector<gpu::CompareStats> out;
   for (std::size_t k = 0; k < p.outputs.size(); ++k)
-    out.push_back(gpu::compare_output(t.output(k).get(), ref[k].as<float>(), p.outputs[k], p.tolerance, st));
+    out.push_back(
+        gpu::compare_output(t.output(k).get(), ref[k].as<float>(), p.outputs[k], p.tolerance, st));
   return out;
 }
 
 // Checks the baseline on the timed workload's inputs (seed of the first trial that
 // uses it, or the timing seed): it writes t's outputs, so it runs after the trials.
-void check_baseline(WorkerSession& s, const gpu::Problem& p, std::uint64_t seed, WorkerResponse& resp) {
+void check_baseline(WorkerSession& s, const gpu::Problem& p, std::uint64_t seed,
+                    WorkerResponse& resp) {
   try {
     s.progress("checking the baseline against the reference");
     gpu::TensorSet& t = s.tensors(p);

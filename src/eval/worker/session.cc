@@ -42,13 +42,16 @@ void WorkerSession::progress(const std::string& what) {
 
 void WorkerSession::sync_with_deadline(double seconds) {
   auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   while (true) {
     cudaError_t e = cudaStreamQuery(stream_);
     if (e == cudaSuccess) break;
     if (e != cudaErrorNotReady) PTXB_CUDA(e);
     if (elapsed() > seconds)
-      throw CallTimeout("the candidate's work did not finish within " + std::to_string(static_cast<int>(seconds)) +
+      throw CallTimeout("the candidate's work did not finish within " +
+                        std::to_string(static_cast<int>(seconds)) +
                         " s (a hang, a deadlock or a far too slow kernel)");
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
@@ -65,7 +68,9 @@ std::vector<std::string> WorkerSession::dump_outputs(gpu::TensorSet& t, const st
     std::string name = prefix + "_" + std::to_string(k) + ".bin";
     std::ofstream f(std::filesystem::path(req_.dir) / name, std::ios::binary | std::ios::trunc);
     f.write(host.data(), static_cast<std::streamsize>(host.size()));
-    if (!f) throw std::runtime_error("cannot write the output dump " + name + " (disk full or file-size limit?)");
+    if (!f)
+      throw std::runtime_error("cannot write the output dump " + name +
+                               " (disk full or file-size limit?)");
     names.push_back(name);
   }
   return names;
@@ -74,10 +79,12 @@ std::vector<std::string> WorkerSession::dump_outputs(gpu::TensorSet& t, const st
 void WorkerSession::load_dump(gpu::TensorSet& t, std::size_t k, const std::string& file) {
   auto path = std::filesystem::path(req_.dir) / file;
   auto data = read_file(path);
-  if (!data.ok()) throw std::runtime_error("cannot read the output dump " + path.string() + ": " + data.error().message);
+  if (!data.ok())
+    throw std::runtime_error("cannot read the output dump " + path.string() + ": " +
+                             data.error().message);
   if (data->size() != t.output(k).bytes())
-    throw std::runtime_error("output dump " + file + " has " + std::to_string(data->size()) + " bytes, expected " +
-                             std::to_string(t.output(k).bytes()));
+    throw std::runtime_error("output dump " + file + " has " + std::to_string(data->size()) +
+                             " bytes, expected " + std::to_string(t.output(k).bytes()));
   PTXB_CUDA(cudaMemcpy(t.output(k).get(), data->data(), data->size(), cudaMemcpyHostToDevice));
 }
 

@@ -11,7 +11,9 @@ namespace ptxbench::eval::worker {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 void warm_up(WorkerSession& s, const std::function<void()>& work, double seconds) {
   auto start = Clock::now();
@@ -24,8 +26,9 @@ void warm_up(WorkerSession& s, const std::function<void()>& work, double seconds
 
 }  // namespace
 
-TimingOutcome interleaved_timing(WorkerSession& s, gpu::TensorSet& t, const std::function<void()>& candidate,
-                                 gpu::Baseline* baseline, const TimingSpec& spec) {
+TimingOutcome interleaved_timing(WorkerSession& s, gpu::TensorSet& t,
+                                 const std::function<void()>& candidate, gpu::Baseline* baseline,
+                                 const TimingSpec& spec) {
   TimingOutcome out;
   cudaStream_t st = s.stream();
   std::function<void()> base_fn;

@@ -14,7 +14,8 @@ namespace ptxbench::eval::worker {
 
 // `candidate` may be empty (baseline mode), `baseline` may be null (it failed to
 // build: timing of the candidate alone).
-TimingOutcome interleaved_timing(WorkerSession& s, gpu::TensorSet& t, const std::function<void()>& candidate,
-                                 gpu::Baseline* baseline, const TimingSpec& spec);
+TimingOutcome interleaved_timing(WorkerSession& s, gpu::TensorSet& t,
+                                 const std::function<void()>& candidate, gpu::Baseline* baseline,
+                                 const TimingSpec& spec);
 
 }  // namespace ptxbench::eval::worker

@@ -71,7 +71,8 @@ int run(const WorkerRequest& req) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::cerr << "usage: ptxbench-worker REQUEST.json (ptxbench starts this program; see src/eval/protocol.h)\n";
+    std::cerr << "usage: ptxbench-worker REQUEST.json (ptxbench starts this program; see "
+                 "src/eval/protocol.h)\n";
     return 2;
   }
   auto text = read_file(argv[1]);
