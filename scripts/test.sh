@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 cd "${PTXBENCH_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j "${PTXBENCH_JOBS:-$(nproc)}" "$@"
-if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+if ! "$root/tests/gpu_guard.sh" true >/dev/null; then
   echo "note: the tests labelled 'gpu' were skipped: no NVIDIA GPU on this machine."
   echo "      Run them on a GPU machine: scripts/device-prepare.sh, then scripts/device-run.sh (docs/results/README.md)."
 fi

@@ -93,7 +93,11 @@ Result<const task::Workload*> pick_audit_workload(const task::TaskSpec& t,
 }
 
 Result<std::vector<compile::SassFunction>> Auditor::listing_of(
-    const std::filesystem::path& binary) {
+    const std::filesystem::path& binary, const std::filesystem::path& listing) {
+  if (!listing.empty()) {
+    PTXB_TRY(std::string text, read_file(listing));
+    return compile::parse_sass(text);
+  }
   std::string tool;
   PTXB_TRY(std::string text, compile::disassemble(paths_, runner_, binary, binary, &tool));
   return compile::parse_sass(text);
@@ -122,7 +126,7 @@ Result<AuditResult> Auditor::audit(const std::filesystem::path& shared_object,
   c.options = options;
   PTXB_TRY(c.workload, pick_audit_workload(task, options.workload));
   c.tensors = tensor_args(task, *c.workload);
-  PTXB_TRY(c.listing, listing_of(shared_object));
+  PTXB_TRY(c.listing, listing_of(shared_object, options.sass_listing));
   c.worker = audit_worker_path(paths_);
   PTXB_TRY(TempDir tmp, TempDir::create("ptxbench-audit-"));
   c.tmp = tmp.path();

@@ -38,6 +38,9 @@ struct AuditOptions {
   std::uint64_t seed = 1;
   std::chrono::seconds worker_timeout{120};
   std::chrono::seconds ncu_timeout{300};
+  // The SASS listing of the shared object that the compile stage already wrote
+  // (CompileResult::sass); empty: disassemble the shared object here.
+  std::filesystem::path sass_listing;
 };
 
 class Auditor {
@@ -57,7 +60,9 @@ class Auditor {
   Result<WorkerOutcome> record_function(Context& c, std::size_t index, const std::string& fn);
   Status ncu_route(Context& c);
   void static_only(Context& c, const std::string& why);
-  Result<std::vector<compile::SassFunction>> listing_of(const std::filesystem::path& binary);
+  // `listing`: an existing disassembly of `binary` to read instead of running the tool.
+  Result<std::vector<compile::SassFunction>> listing_of(const std::filesystem::path& binary,
+                                                        const std::filesystem::path& listing = {});
 
   const Paths& paths_;
   ProcessRunner& runner_;

@@ -31,6 +31,7 @@ class FakeRunner : public ProcessRunner {
   Worker worker = Worker::records;
   std::vector<std::string> modes;  // worker modes called, in order
   int ncu_calls = 0;
+  std::vector<std::string> disassembled;  // the binaries given to the disassembler
 
   Result<ProcessResult> run(const ProcessSpec& spec) override {
     ProcessResult r;
@@ -40,6 +41,7 @@ class FakeRunner : public ProcessRunner {
       ++ncu_calls;
       r.stdout_text = testdata("ncu_raw_reference_gemm.csv");
     } else if (has(a, "-sass")) {
+      disassembled.push_back(a.back());
       r.stdout_text = testdata("sass_reference_gemm.txt");
     } else if (has(a, "--mode")) {
       modes.push_back(arg_after(a, "--mode"));
@@ -77,10 +79,11 @@ class AuditorTest : public ::testing::Test {
     ASSERT_TRUE(t.ok());
     task_ = *t;
   }
-  Result<AuditResult> audit(RouteChoice route) {
+  Result<AuditResult> audit(RouteChoice route, std::filesystem::path listing = {}) {
     Auditor auditor(paths_, runner_);
     AuditOptions o;
     o.route = route;
+    o.sass_listing = listing;
     return auditor.audit("/nonexistent/candidate.so", task_, "sm_90a", o);
   }
   Paths paths_ = Paths::discover();
@@ -103,6 +106,19 @@ TEST_F(AuditorTest, CuptiRouteJoinsRecordsToTheListing) {
   EXPECT_TRUE(r->instruction_metric_evaluated);
   EXPECT_TRUE(r->instruction_metric_passed);
   EXPECT_EQ(r->feedback(), "");
+}
+
+TEST_F(AuditorTest, TheCompileStagesListingSparesASecondDisassembly) {
+  auto plain = audit(RouteChoice::automatic);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(has(runner_.disassembled, "/nonexistent/candidate.so"));
+  runner_.disassembled.clear();
+  auto reused =
+      audit(RouteChoice::automatic, paths_.root / "src/audit/testdata/sass_reference_gemm.txt");
+  ASSERT_TRUE(reused.ok()) << reused.error().to_string();
+  EXPECT_FALSE(has(runner_.disassembled, "/nonexistent/candidate.so"));
+  EXPECT_EQ(reused->family("wgmma")->thread_pred_on, plain->family("wgmma")->thread_pred_on);
+  EXPECT_NEAR(reused->coverage.ratio, plain->coverage.ratio, 1e-12);
 }
 
 TEST_F(AuditorTest, PermissionErrorFallsBackToNcuInAutoMode) {

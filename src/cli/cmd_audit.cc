@@ -51,6 +51,7 @@ int run_audit(const AuditArgs& a, Context& ctx) {
   opts.route = *route;
   opts.workload = a.workload;
   opts.seed = a.seed;
+  opts.sass_listing = built->sass;
   auto result = auditor.audit(built->shared_object, spec, a.arch, opts);
   if (!result.ok()) return fail(exit_code::internal, result.error().to_string());
   if (a.json)

@@ -93,6 +93,7 @@ int run_eval(const EvalArgs& a, Context& ctx) {
     audit::Auditor auditor(ctx.paths, runner);
     audit::AuditOptions aopts;
     if (a.seed) aopts.seed = *a.seed;
+    aopts.sass_listing = built->sass;
     auto r = auditor.audit(built->shared_object, spec, a.arch, aopts);
     if (r.ok())
       audited = std::move(*r);

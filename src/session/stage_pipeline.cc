@@ -172,7 +172,9 @@ TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskS
   v.eval_json = er.to_json();
   if (er.outcome != Outcome::passed) return v;
   audit::Auditor auditor(paths_, runner_);
-  auto ar = auditor.audit(cr->shared_object, task, arch, options_.audit);
+  audit::AuditOptions aopts = options_.audit;
+  aopts.sass_listing = cr->sass;
+  auto ar = auditor.audit(cr->shared_object, task, arch, aopts);
   if (!ar.ok()) {
     v.audit = AuditFacts{};
     v.audit->error = ar.error().to_string();

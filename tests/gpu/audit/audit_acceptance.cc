@@ -159,6 +159,7 @@ int main(int argc, char** argv) {
         pa::AuditOptions o;
         o.route = route;
         o.worker_timeout = std::chrono::seconds(30);
+        o.sass_listing = built->sass;
         auto r = auditor.audit(built->shared_object, *spec, c.arch, o);
         const std::string rn = route == pa::RouteChoice::cupti ? "cupti" : "ncu";
         if (!r.ok()) {
