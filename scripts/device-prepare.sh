@@ -2,7 +2,7 @@
 # Prepares a run on the GPU machine, which has no package registry and none of the -dev
 # packages. Here: build (or reuse) a build tree, then make .devbin/ (carryable, < 64 MiB):
 #   the stripped programs (ptxbench, both workers, GPU test and benchmark programs),
-#   the DLPack headers, and a compile cache holding every control, reference and
+#   the DLPack headers, the forward-attention sweep builds, and a compile cache holding every control, reference and
 #   trajectory kernel, compiled with the very flags the device computes (same paths
 #   through /work/main, same nvcc 13.0), so ptxbench finds them there without nvcc work.
 # Then call the device tool with carry [".devbin"] and
@@ -41,4 +41,6 @@ PY
   "$d/ptxbench" compile "$file" --task "$task" --arch "$arch" > /dev/null 2>&1 || true
   echo "cached $(basename "$file") ($task, $arch)"
 done
+# The forward-attention knob variants for the `sweep` phase of scripts/device-run.sh.
+kernels/attention_dev/sweep.sh build "$d/sweep"
 du -sh "$d"

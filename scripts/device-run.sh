@@ -6,7 +6,9 @@
 #   reference   the eval worker's reference kernels against a CPU double computation
 #   baselines   cuBLASLt / cuDNN SDPA TFLOP/s on the core suite, each checked
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
-#   audit       audit_acceptance on kernels/controls/gemm.toml (both routes)
+#   audit       audit_acceptance on kernels/controls/{gemm,attention}.toml and the audit-only
+#               kernels (both routes)
+#   sweep       forward-attention knob variants (kernels/attention_dev/sweep.sh; .devbin/sweep)
 #   repeat      the reference GEMM's speedup over 5 separate `ptxbench eval` runs
 #   main        the README's main job: `ptxbench run` (embedded agent, core sm_90a suite)
 #   CMD         anything else is run as a shell command with the environment set up
@@ -40,7 +42,8 @@ for phase in "$@"; do
     baselines) run baselines "$bin/ptxbench-bench-baselines" --suite core --budget "${BUDGET:-1}" ;;
     controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
-             kernels/controls/gemm.toml tests/kernels/audit/audit.toml ;;
+             kernels/controls/gemm.toml kernels/controls/attention.toml tests/kernels/audit/audit.toml ;;
+    sweep) run sweep kernels/attention_dev/sweep.sh run "$bin/sweep" ;;
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;
     main) start=$SECONDS
           run main "$bin/ptxbench" run --out "$out/main-run.db"

@@ -168,6 +168,15 @@ def check_trial(lib, kind, causal, shape, gen, spiky):
 
 
 def cmd_correct(a):
+    if "," in a.so:  # several builds (a variant sweep): one verdict line each, in this process
+        ok = True
+        for so in a.so.split(","):
+            try:
+                cmd_correct(argparse.Namespace(**{**vars(a), "so": so}))
+            except SystemExit as e:
+                ok &= e.code == 0
+            print("SO", so, flush=True)
+        sys.exit(0 if ok else 1)
     lib = "cudnn" if a.so == "cudnn" else dlcall.load(a.so)
     gen = torch.Generator(device="cuda")
     gen.manual_seed(a.seed)
@@ -208,7 +217,8 @@ def time_fn(fn, iters):
 def cmd_time(a):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     import torch.nn.functional as F
-    lib = dlcall.load(a.so) if a.so else None
+    sos = [x for x in a.so.split(",") if x]
+    libs = {so: dlcall.load(so) for so in sos}
     b, h, s = TIMED
     gen = torch.Generator(device="cuda")
     gen.manual_seed(a.seed)
@@ -216,14 +226,20 @@ def cmd_time(a):
     flops = 4.0 * b * h * s * s * D * (0.5 if a.causal else 1.0) * (2.5 if a.kind == "bwd" else 1.0)
     rows = {}
     if a.kind == "fwd":
-        if lib is not None:
-            o = torch.empty((b, h, s, D), device="cuda", dtype=torch.bfloat16)
-            lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
-            rows["kernel"] = time_fn(lambda: dlcall.launch(lib, [q, k, v], [o, lse]), a.iters)
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):  # cuDNN before and after the kernels (drift check)
+            cudnn0 = time_fn(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=a.causal), a.iters)
+        o = torch.empty((b, h, s, D), device="cuda", dtype=torch.bfloat16)
+        lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
+        for so, lib in libs.items():
+            rows["kernel" if len(libs) == 1 else so] = time_fn(
+                lambda: dlcall.launch(lib, [q, k, v], [o, lse]), a.iters)
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
             rows["cudnn"] = time_fn(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=a.causal), a.iters)
+        if libs:
+            rows["cudnn_before"] = cudnn0
     else:
         do = randn((b, h, s, D), gen)
+        lib = next(iter(libs.values()), None)
         if lib is not None:
             o, lse = reference_fwd_full(q, k, v, a.causal)
             grads = [torch.empty((b, h, s, D), device="cuda", dtype=torch.bfloat16) for _ in range(3)]
@@ -236,8 +252,11 @@ def cmd_time(a):
     for n, (med, lo, hi) in rows.items():
         res[n] = {"median_ms": round(med, 4), "min_ms": round(lo, 4), "max_ms": round(hi, 4),
                   "tflops": round(flops / (med * 1e-3) / 1e12, 1)}
+    for n in rows:
+        if n not in ("cudnn", "cudnn_before"):
+            res[n]["ratio_vs_cudnn"] = round(res["cudnn"]["median_ms"] / res[n]["median_ms"], 3)
     if "kernel" in res:
-        res["ratio_vs_cudnn"] = round(res["cudnn"]["median_ms"] / res["kernel"]["median_ms"], 3)
+        res["ratio_vs_cudnn"] = res["kernel"]["ratio_vs_cudnn"]
     print(json.dumps(res), flush=True)
 
 
@@ -245,7 +264,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("cmd", choices=["correct", "time"])
     p.add_argument("--kind", choices=["fwd", "bwd"], required=True)
-    p.add_argument("--so", default="")
+    p.add_argument("--so", default="", help="kernel .so (comma-separated: several, one process)")
     p.add_argument("--causal", action="store_true")
     p.add_argument("--trials", type=int, default=2)
     p.add_argument("--iters", type=int, default=20)

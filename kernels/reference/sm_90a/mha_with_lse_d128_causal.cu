@@ -31,13 +31,26 @@ constexpr bool kCausal = true;
 #ifndef PTXB_FWD_PINGPONG
 #define PTXB_FWD_PINGPONG 1
 #endif
+// Tuning knobs: K/V pipeline depth (2 or 3 stages of 64 KiB), and whether a K tile is released to
+// the producer as soon as its QKᵀ finished (1) instead of together with its V tile after PV (0).
+#ifndef PTXB_FWD_STAGES
+#define PTXB_FWD_STAGES 2
+#endif
+#ifndef PTXB_FWD_SPLIT_EMPTY
+#define PTXB_FWD_SPLIT_EMPTY 0
+#endif
+// Tuning knob: 1 launches one CTA per SM that walks the query tiles (the next tile's Q and K/V are
+// loaded while the consumers finish the previous tile); 0 launches one CTA per query tile.
+#ifndef PTXB_FWD_PERSISTENT
+#define PTXB_FWD_PERSISTENT 0
+#endif
 
 namespace {
 
 constexpr int kD = 128;        // head dimension
 constexpr int kBM = 128;       // query rows per CTA (2 consumer warpgroups x 64)
 constexpr int kBN = 128;       // keys per tile
-constexpr int kStages = 2;     // K/V pipeline depth
+constexpr int kStages = PTXB_FWD_STAGES;  // K/V pipeline depth
 constexpr int kThreads = 384;  // producer WG + 2 consumer WGs
 constexpr uint32_t kTileBytes = kBN * kD * 2;  // 32 KiB: [128 rows][128 cols] bf16 as 2 swizzled halves
 constexpr uint32_t kHalfBytes = kTileBytes / 2;
@@ -46,6 +59,8 @@ constexpr uint32_t kSmemK = kSmemQ + kTileBytes;
 constexpr uint32_t kSmemV = kSmemK + kStages * kTileBytes;
 constexpr uint32_t kSmemBar = kSmemV + kStages * kTileBytes;
 constexpr uint32_t kSmemBytes = kSmemBar + 128 + 1024;  // barriers + alignment slack
+static_assert(16 + 32 * kStages <= 128, "barrier area");
+static_assert(kSmemBytes <= 227 * 1024, "shared memory budget");
 
 // ---------------------------------------------------------------- PTX helpers
 __device__ __forceinline__ uint32_t smem_addr(const void* p) {
@@ -133,6 +148,7 @@ __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
 struct FwdArgs {
   __nv_bfloat16* o;
   float* lse;
+  int bh;       // B * H
   int seq;      // S
   int q_tiles;  // S / 128
   float scale_log2;  // log2(e) / sqrt(D)
@@ -210,29 +226,59 @@ __device__ __forceinline__ void to_bf16(const float (&s)[64], uint32_t (&p)[32])
   for (int i = 0; i < 32; ++i) p[i] = pack_bf16(s[2 * i], s[2 * i + 1]);
 }
 
+// Which (batch*head, query tile) the t-th tile is: the query tiles of one head are neighbours (they
+// share K and V in L2), heaviest (causal) first.
+struct TileId {
+  int bh, qt;
+};
+__device__ __forceinline__ TileId tile_id(int t, int q_tiles) { return {t / q_tiles, q_tiles - 1 - t % q_tiles}; }
+
+// Normalise O and store it with LSE: rows q_row0 and q_row0 + 8, columns 8i + 2(lane%4) + {0,1}.
+__device__ __forceinline__ void store_output(const FwdArgs& args, const float (&o)[64], const float (&m)[2],
+                                             const float (&l)[2], int row_base, int q_row0, int lane) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    float sum = l[h];
+    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+    const float inv = 1.f / sum;
+    const int q = q_row0 + 8 * h;
+    __nv_bfloat16* orow = args.o + (static_cast<size_t>(row_base) + q) * kD;
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+      const uint32_t v = pack_bf16(o[4 * i + 2 * h] * inv, o[4 * i + 2 * h + 1] * inv);
+      *reinterpret_cast<uint32_t*>(orow + 8 * i + 2 * (lane % 4)) = v;
+    }
+    if (lane % 4 == 0) args.lse[row_base + q] = (m[h] * args.scale_log2 + __log2f(sum)) * 0.69314718055994530942f;
+  }
+}
+
+// Each CTA walks the tiles t = blockIdx.x, blockIdx.x + gridDim.x, ... (one tile per CTA unless the
+// host launched a persistent grid). Stage indices and mbarrier phases run on across tiles (g counts
+// K/V tiles, it counts query tiles); Q is reloaded once both consumers finished their last QKᵀ.
 __global__ void __launch_bounds__(kThreads, 1)
     mha_fwd_kernel(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
                    const __grid_constant__ CUtensorMap map_v, FwdArgs args) {
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   const uint32_t base = smem_addr(smem);
-  const uint32_t bar_q = base + kSmemBar;
+  const uint32_t bar_q = base + kSmemBar;                               // Q full
+  const uint32_t bar_qe = base + kSmemBar + 8 + 32 * kStages;           // Q free
   auto bar_k = [&](int s) { return base + kSmemBar + 8 + 8 * s; };
   auto bar_v = [&](int s) { return base + kSmemBar + 8 + 8 * kStages + 8 * s; };
-  auto bar_e = [&](int s) { return base + kSmemBar + 8 + 16 * kStages + 8 * s; };
-
-  const int bh = blockIdx.x / args.q_tiles;
-  const int qt = args.q_tiles - 1 - (blockIdx.x % args.q_tiles);  // longest (causal) tiles first
-  const int n_tiles = kCausal ? qt + 1 : args.seq / kBN;
-  const int row_base = bh * args.seq;  // row of this head in the [B*H*S, D] view
+  auto bar_e = [&](int s) { return base + kSmemBar + 8 + 16 * kStages + 8 * s; };   // V (and K) free
+  auto bar_ek = [&](int s) { return base + kSmemBar + 8 + 24 * kStages + 8 * s; };  // K free (split)
+  const int total = args.bh * args.q_tiles;
 
   const int wg = threadIdx.x / 128;
   if (threadIdx.x == 0) {
     mbar_init(bar_q, 1);
+    mbar_init(bar_qe, 8);  // one arrive per consumer warp
     for (int s = 0; s < kStages; ++s) {
       mbar_init(bar_k(s), 1);
       mbar_init(bar_v(s), 1);
-      mbar_init(bar_e(s), 8);  // one arrive per consumer warp
+      mbar_init(bar_e(s), 8);
+      mbar_init(bar_ek(s), 8);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -241,17 +287,25 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (wg == 0) {  // ---------------- producer
     asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n");
-    if (threadIdx.x == 0) {
+    if (threadIdx.x != 0) return;
+    int g = 0, it = 0;
+    for (int t = blockIdx.x; t < total; t += gridDim.x, ++it) {
+      const TileId id = tile_id(t, args.q_tiles);
+      const int n_tiles = kCausal ? id.qt + 1 : args.seq / kBN;
+      const int row_base = id.bh * args.seq;  // row of this head in the [B*H*S, D] view
+      if (it > 0) mbar_wait(bar_qe, (it - 1) & 1);
       mbar_expect_tx(bar_q, kTileBytes);
       for (int h = 0; h < 2; ++h)
-        tma_load_2d(base + kSmemQ + h * kHalfBytes, &map_q, h * 64, row_base + qt * kBM, bar_q);
-      for (int j = 0; j < n_tiles; ++j) {
-        const int s = j % kStages;
-        if (j >= kStages) mbar_wait(bar_e(s), ((j / kStages) - 1) & 1);
+        tma_load_2d(base + kSmemQ + h * kHalfBytes, &map_q, h * 64, row_base + id.qt * kBM, bar_q);
+      for (int j = 0; j < n_tiles; ++j, ++g) {
+        const int s = g % kStages;
+        const uint32_t free_phase = ((g / kStages) - 1) & 1;
+        if (g >= kStages) mbar_wait(PTXB_FWD_SPLIT_EMPTY ? bar_ek(s) : bar_e(s), free_phase);
         const int key_row = row_base + j * kBN;
         mbar_expect_tx(bar_k(s), kTileBytes);
         for (int h = 0; h < 2; ++h)
           tma_load_2d(base + kSmemK + s * kTileBytes + h * kHalfBytes, &map_k, h * 64, key_row, bar_k(s));
+        if (PTXB_FWD_SPLIT_EMPTY && g >= kStages) mbar_wait(bar_e(s), free_phase);
         mbar_expect_tx(bar_v(s), kTileBytes);
         for (int h = 0; h < 2; ++h)
           tma_load_2d(base + kSmemV + s * kTileBytes + h * kHalfBytes, &map_v, h * 64, key_row, bar_v(s));
@@ -266,76 +320,76 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = threadIdx.x % 128;
   const int lane = tid % 32;
   const int row_in_tile = c * 64 + (tid / 32) * 16 + lane / 4;  // first of this thread's two rows
-  const int q_row0 = qt * kBM + row_in_tile;                    // query index (within the head)
   const uint32_t q_base = base + kSmemQ + c * 64 * 128;         // 64 rows x 128 bytes into each half
   const float scale_log2 = args.scale_log2;
-
   float o[64];
-#pragma unroll
-  for (int i = 0; i < 64; ++i) o[i] = 0.f;
   float s[64];
   uint32_t p[32];
-  float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, corr[2];
+  int g = 0, it = 0;
+  for (int t = blockIdx.x; t < total; t += gridDim.x, ++it) {
+    const TileId id = tile_id(t, args.q_tiles);
+    const int n_tiles = kCausal ? id.qt + 1 : args.seq / kBN;
+    const int row_base = id.bh * args.seq;
+    const int q_row0 = id.qt * kBM + row_in_tile;  // query index (within the head)
+#pragma unroll
+    for (int i = 0; i < 64; ++i) o[i] = 0.f;
+    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, corr[2];
 
-  if (c == 1) turn_pass(c);  // consumer 0 issues first
-  mbar_wait(bar_q, 0);
-  mbar_wait(bar_k(0), 0);
-  turn_wait(c);
-  issue_qk(s, q_base, base + kSmemK);
-  turn_pass(c);
-  wgmma_wait<0>();
-  keep_regs(s);
-  softmax_step(s, m, l, corr, scale_log2, kCausal && n_tiles == 1, q_row0, 0);
-  to_bf16(s, p);
-
-  for (int j = 1; j < n_tiles; ++j) {
-    const int st = j % kStages, pst = (j - 1) % kStages;
-    mbar_wait(bar_k(st), (j / kStages) & 1);
-    mbar_wait(bar_v(pst), ((j - 1) / kStages) & 1);
+    if (c == 1) turn_pass(c);  // consumer 0 issues first in every query tile
+    mbar_wait(bar_q, it & 1);
+    mbar_wait(bar_k(g % kStages), (g / kStages) & 1);
     turn_wait(c);
-    issue_qk(s, q_base, base + kSmemK + st * kTileBytes);
-    issue_pv(o, p, base + kSmemV + pst * kTileBytes);
+    issue_qk(s, q_base, base + kSmemK + (g % kStages) * kTileBytes);
     turn_pass(c);
-    wgmma_wait<1>();
+    wgmma_wait<0>();
     keep_regs(s);
-    softmax_step(s, m, l, corr, scale_log2, kCausal && j == n_tiles - 1, q_row0, j * kBN);
-    wgmma_wait<0>();
-    keep_regs(o);
-    if (lane == 0) mbar_arrive(bar_e(pst));
-#pragma unroll
-    for (int i = 0; i < 16; ++i) {
-      o[4 * i] *= corr[0];
-      o[4 * i + 1] *= corr[0];
-      o[4 * i + 2] *= corr[1];
-      o[4 * i + 3] *= corr[1];
+    if (lane == 0) {
+      if (PTXB_FWD_SPLIT_EMPTY) mbar_arrive(bar_ek(g % kStages));
+      if (n_tiles == 1) mbar_arrive(bar_qe);
     }
+    softmax_step(s, m, l, corr, scale_log2, kCausal && n_tiles == 1, q_row0, 0);
     to_bf16(s, p);
-  }
-  {
-    const int last = n_tiles - 1, pst = last % kStages;
-    mbar_wait(bar_v(pst), (last / kStages) & 1);
-    turn_wait(c);
-    issue_pv(o, p, base + kSmemV + pst * kTileBytes);
-    if (c == 0) turn_pass(c);  // consumer 1's last turn needs no successor (balances the first pass)
-    wgmma_wait<0>();
-    keep_regs(o);
-  }
 
-  // Normalise and store: rows q_row0 and q_row0 + 8, columns 8i + 2(lane%4) + {0,1}.
+    for (int j = 1; j < n_tiles; ++j) {
+      const int gj = g + j;
+      const int st = gj % kStages, pst = (gj - 1) % kStages;
+      mbar_wait(bar_k(st), (gj / kStages) & 1);
+      mbar_wait(bar_v(pst), ((gj - 1) / kStages) & 1);
+      turn_wait(c);
+      issue_qk(s, q_base, base + kSmemK + st * kTileBytes);
+      issue_pv(o, p, base + kSmemV + pst * kTileBytes);
+      turn_pass(c);
+      wgmma_wait<1>();  // QKᵀ(j) done; PV(j-1) may still run
+      keep_regs(s);
+      if (lane == 0) {
+        if (PTXB_FWD_SPLIT_EMPTY) mbar_arrive(bar_ek(st));
+        if (j == n_tiles - 1) mbar_arrive(bar_qe);
+      }
+      softmax_step(s, m, l, corr, scale_log2, kCausal && j == n_tiles - 1, q_row0, j * kBN);
+      wgmma_wait<0>();
+      keep_regs(o);
+      if (lane == 0) mbar_arrive(bar_e(pst));
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    float sum = l[h];
-    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-    const float inv = 1.f / sum;
-    const int q = q_row0 + 8 * h;
-    __nv_bfloat16* orow = args.o + (static_cast<size_t>(row_base) + q) * kD;
-#pragma unroll
-    for (int i = 0; i < 16; ++i) {
-      const uint32_t v = pack_bf16(o[4 * i + 2 * h] * inv, o[4 * i + 2 * h + 1] * inv);
-      *reinterpret_cast<uint32_t*>(orow + 8 * i + 2 * (lane % 4)) = v;
+      for (int i = 0; i < 16; ++i) {
+        o[4 * i] *= corr[0];
+        o[4 * i + 1] *= corr[0];
+        o[4 * i + 2] *= corr[1];
+        o[4 * i + 3] *= corr[1];
+      }
+      to_bf16(s, p);
     }
-    if (lane % 4 == 0) args.lse[row_base + q] = (m[h] * scale_log2 + __log2f(sum)) * 0.69314718055994530942f;
+    {
+      const int gl = g + n_tiles - 1, pst = gl % kStages;
+      mbar_wait(bar_v(pst), (gl / kStages) & 1);
+      turn_wait(c);
+      issue_pv(o, p, base + kSmemV + pst * kTileBytes);
+      if (c == 0) turn_pass(c);  // consumer 1's last turn needs no successor (it passes first next tile)
+      wgmma_wait<0>();
+      keep_regs(o);
+      if (lane == 0) mbar_arrive(bar_e(pst));
+    }
+    g += n_tiles;
+    store_output(args, o, m, l, row_base, q_row0, lane);
   }
 }
 
@@ -380,8 +434,16 @@ extern "C" void ptxbench_launch(const DLTensor* Q, const DLTensor* K, const DLTe
   args.o = static_cast<__nv_bfloat16*>(O->data);
   args.lse = static_cast<float*>(LSE->data);
   args.seq = static_cast<int>(seq);
+  args.bh = static_cast<int>(b * h);
   args.q_tiles = static_cast<int>(seq / kBM);
   args.scale_log2 = 1.4426950408889634f / sqrtf(static_cast<float>(kD));
-  const dim3 grid(static_cast<unsigned>(b * h * args.q_tiles));
+  int tiles = args.bh * args.q_tiles, grid_x = tiles;
+  if (PTXB_FWD_PERSISTENT) {  // one CTA per SM, each walking tiles
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess && sms > 0 && sms < tiles)
+      grid_x = sms;
+  }
+  const dim3 grid(static_cast<unsigned>(grid_x));
   mha_fwd_kernel<<<grid, kThreads, kSmemBytes, stream>>>(mq, mk, mv, args);
 }

@@ -4,6 +4,8 @@ assert its expect_outcome and expect_flags.
 
     tests/gpu/eval_controls/run.py [--ptxbench BUILD/ptxbench] [--only SUBSTRING] [--fast] [--log DIR]
 
+An entry with `memcheck = true` is evaluated with `--memcheck` (compute-sanitizer).
+
 --fast shortens timing (1 s sample budget, 2 s where a timing flag is expected) and the
 hang limit (5 s per kernel call). Manifests that do not exist yet are skipped; entries whose manifest expects an
 outcome eval cannot produce alone are still checked against eval's verdict (compile stage
@@ -45,6 +47,8 @@ def run_one(ptxbench, root, e, fast, log_dir):
     flags = e.get("expect_flags", [])
     if fast:
         cmd += ["--sample-budget", "1" if not flags else "2", "--call-timeout", "5"]
+    if e.get("memcheck"):
+        cmd += ["--memcheck"]
     if fast and e.get("expect_outcome") == "timeout":
         cmd += ["--timeout", "60"]
     t0 = time.time()
