@@ -3,7 +3,9 @@
 #   kernels/attention_dev/sweep.sh build DIR   # here (CPU machine): one .so per variant into DIR
 #   kernels/attention_dev/sweep.sh run DIR     # GPU machine: correctness (all workloads, 1 trial)
 #                                              # and timing vs cuDNN, all variants in one process each
-# The variant list is the table below: name, causal (0/1), -D flags.
+# The variant list is the table below: name, causal (0/1), -D flags ("default" = the file as is).
+# The first sweep (2026-11-29, 7+4 variants, one round) chose the defaults; this list compares them
+# with the previous defaults (2 stages, no early K release) in interleaved rounds.
 set -u
 cd "$(dirname "$0")/../.."
 mode=${1:?build|run}
@@ -11,17 +13,15 @@ dir=${2:?output directory}
 REF=kernels/reference/sm_90a
 variants() {
   cat <<'T'
-base        0
-s3          0 -DPTXB_FWD_STAGES=3
-split       0 -DPTXB_FWD_SPLIT_EMPTY=1
-s3split     0 -DPTXB_FWD_STAGES=3 -DPTXB_FWD_SPLIT_EMPTY=1
+old         0 -DPTXB_FWD_STAGES=2 -DPTXB_FWD_SPLIT_EMPTY=0
+s3          0 -DPTXB_FWD_STAGES=3 -DPTXB_FWD_SPLIT_EMPTY=0
+default     0
 pers        0 -DPTXB_FWD_PERSISTENT=1
-pers_split  0 -DPTXB_FWD_PERSISTENT=1 -DPTXB_FWD_SPLIT_EMPTY=1
-pers_s3split 0 -DPTXB_FWD_PERSISTENT=1 -DPTXB_FWD_STAGES=3 -DPTXB_FWD_SPLIT_EMPTY=1
-c_base      1
-c_s3split   1 -DPTXB_FWD_STAGES=3 -DPTXB_FWD_SPLIT_EMPTY=1
-c_pers_split 1 -DPTXB_FWD_PERSISTENT=1 -DPTXB_FWD_SPLIT_EMPTY=1
-c_pers_s3split 1 -DPTXB_FWD_PERSISTENT=1 -DPTXB_FWD_STAGES=3 -DPTXB_FWD_SPLIT_EMPTY=1
+nopingpong  0 -DPTXB_FWD_PINGPONG=0
+c_old       1 -DPTXB_FWD_STAGES=2 -DPTXB_FWD_SPLIT_EMPTY=0
+c_s3        1 -DPTXB_FWD_STAGES=3 -DPTXB_FWD_SPLIT_EMPTY=0
+c_default   1
+c_pers      1 -DPTXB_FWD_PERSISTENT=1
 T
 }
 mkdir -p "$dir"
@@ -45,7 +45,7 @@ case "$mode" in
       timeout 120 python3 kernels/attention_dev/check.py correct --kind fwd $flag --so "$sos" --workloads all --trials 1 |
         grep -E '^(VERDICT|SO)'
       # shellcheck disable=SC2086
-      timeout 120 python3 kernels/attention_dev/check.py time --kind fwd $flag --so "$sos" --iters 30
+      timeout 120 python3 kernels/attention_dev/check.py time --kind fwd $flag --so "$sos" --iters 20 --rounds 3
     done
     ;;
   *) echo "sweep.sh: unknown mode $mode (build | run)" >&2; exit 2 ;;

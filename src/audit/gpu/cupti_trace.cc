@@ -32,6 +32,7 @@ struct State {
   CUcontext ctx = nullptr;
   CapturedLaunch captured;
   bool capture_tried = false;
+  bool replaying = false;  // the replay's own module load is not the candidate's
 };
 
 State& state() {
@@ -89,6 +90,14 @@ bool enable_sass(CUcontext ctx) {
 void on_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData* cb) {
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
   State& s = state();
+  // Replay captures at the driver level, also under a runtime launch: the CUfunction there is
+  // the one the candidate's runtime resolved (the worker's runtime does not know its kernels).
+  if (!runtime && cb->callbackSite == CUPTI_API_ENTER && s.options.sass && s.options.replay &&
+      !s.capture_tried && cb->symbolName &&
+      (s.options.target.empty() || s.options.target == cb->symbolName)) {
+    s.capture_tried = true;
+    capture_launch(cbid, cb, s.captured);
+  }
   if (runtime) {
     if (cb->callbackSite == CUPTI_API_EXIT) {
       --s.runtime_launch_depth;
@@ -105,10 +114,6 @@ void on_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_C
       !s.report.sass_enabled && wanted) {
     if (enable_sass(cb->context)) s.report.enabled_for = name;
   }
-  if (s.options.sass && s.options.replay && wanted && !s.capture_tried) {
-    s.capture_tried = true;
-    capture_launch(domain, cbid, cb, s.captured);
-  }
 }
 
 bool is_launch(const CUpti_CallbackData* cb) {
@@ -123,7 +128,7 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
     const auto* r = static_cast<const CUpti_ResourceData*>(data);
-    save_module(static_cast<const CUpti_ModuleResourceData*>(r->resourceDescriptor));
+    if (!s.replaying) save_module(static_cast<const CUpti_ModuleResourceData*>(r->resourceDescriptor));
     return;
   }
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {
@@ -250,7 +255,11 @@ bool trace_replay() {
   cuCtxGetCurrent(&ctx);
   if (!s.sass_configured || !enable_sass(ctx)) return false;
   s.report.enabled_for = "(replay) " + s.options.target;
-  s.report.replay_error = replay_launch(s.captured);
+  std::vector<std::string> cubins;
+  for (const auto& m : s.report.modules) cubins.push_back(s.options.out_dir + "/" + m.file);
+  s.replaying = true;
+  s.report.replay_error = replay_launch(s.captured, cubins);
+  s.replaying = false;
   return s.report.replay_error.empty();
 }
 

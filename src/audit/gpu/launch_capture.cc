@@ -1,8 +1,8 @@
 #include "audit/gpu/launch_capture.h"
 
-#include <cuda_runtime.h>
-
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 namespace ptxbench::audit::worker {
 namespace {
@@ -28,55 +28,37 @@ void set_dims(CapturedLaunch& out, unsigned gx, unsigned gy, unsigned gz, unsign
   out.shared_bytes = smem;
 }
 
-bool runtime_function(const void* func, CapturedLaunch& out) {
-  cudaFunction_t f = nullptr;
-  if (cudaGetFuncBySymbol(&f, func) != cudaSuccess || f == nullptr) {
-    out.error = "cudaGetFuncBySymbol failed for the launched kernel";
-    return false;
+std::string error_name(CUresult r) {
+  const char* name = nullptr;
+  cuGetErrorName(r, &name);
+  return name ? name : "CUDA error";
+}
+
+// The candidate may have raised these on its function (cudaFuncSetAttribute); the copy needs them.
+void copy_attributes(CUfunction from, CUfunction to) {
+  for (CUfunction_attribute a :
+       {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+        CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+        CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE}) {
+    int v = 0;
+    if (cuFuncGetAttribute(&v, a, from) == CUDA_SUCCESS) cuFuncSetAttribute(to, a, v);
   }
-  out.function = reinterpret_cast<CUfunction>(f);
-  return true;
 }
 
 }  // namespace
 
-void capture_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                    const CUpti_CallbackData* cb, CapturedLaunch& out) {
+void capture_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, CapturedLaunch& out) {
   out = CapturedLaunch{};
+  out.name = cb->symbolName ? cb->symbolName : "";
   const void* p = cb->functionParams;
-  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
-      (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000 ||
-       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000)) {
-    const auto* a = static_cast<const cudaLaunchKernel_v7000_params*>(p);
-    if (!runtime_function(a->func, out)) return;
-    set_dims(out, a->gridDim.x, a->gridDim.y, a->gridDim.z, a->blockDim.x, a->blockDim.y,
-             a->blockDim.z, static_cast<unsigned>(a->sharedMem));
-    copy_params(a->args, out);
-  } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
-             (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060 ||
-              cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060)) {
-    const auto* a = static_cast<const cudaLaunchKernelExC_v11060_params*>(p);
-    if (!runtime_function(a->func, out)) return;
-    const cudaLaunchConfig_t* c = a->config;
-    set_dims(out, c->gridDim.x, c->gridDim.y, c->gridDim.z, c->blockDim.x, c->blockDim.y,
-             c->blockDim.z, static_cast<unsigned>(c->dynamicSmemBytes));
-    static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute),
-                  "launch attribute layouts differ");
-    out.attributes.resize(c->numAttrs);
-    if (c->numAttrs)
-      std::memcpy(out.attributes.data(), c->attrs, c->numAttrs * sizeof(CUlaunchAttribute));
-    copy_params(a->args, out);
-  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-             (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
-              cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz)) {
+  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) {
     const auto* a = static_cast<const cuLaunchKernel_params*>(p);
     out.function = a->f;
     set_dims(out, a->gridDimX, a->gridDimY, a->gridDimZ, a->blockDimX, a->blockDimY, a->blockDimZ,
              a->sharedMemBytes);
     copy_params(a->kernelParams, out);
-  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-             (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
-              cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz)) {
+  } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+             cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
     const auto* a = static_cast<const cuLaunchKernelEx_params*>(p);
     out.function = a->f;
     const CUlaunchConfig* c = a->config;
@@ -90,11 +72,22 @@ void capture_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
   }
 }
 
-std::string replay_launch(const CapturedLaunch& c) {
+std::string replay_launch(const CapturedLaunch& c, const std::vector<std::string>& cubins) {
   if (!c.have) return c.error.empty() ? "the kernel's launch was not captured" : c.error;
+  CUfunction fn = nullptr;
+  for (const auto& path : cubins) {
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CUmodule mod = nullptr;
+    if (bytes.empty() || cuModuleLoadData(&mod, bytes.data()) != CUDA_SUCCESS) continue;
+    if (cuModuleGetFunction(&fn, mod, c.name.c_str()) == CUDA_SUCCESS) break;
+    cuModuleUnload(mod);
+    fn = nullptr;
+  }
+  if (fn == nullptr) return "no captured cubin defines " + c.name;
+  copy_attributes(c.function, fn);
   CUstream stream = nullptr;
-  if (cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
-    return "cuStreamCreate failed";
+  if (cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) return "cuStreamCreate failed";
   std::vector<void*> args;
   std::vector<std::vector<char>> params = c.params;  // the launch reads them through pointers
   for (auto& p : params) args.push_back(p.data());
@@ -106,14 +99,10 @@ std::string replay_launch(const CapturedLaunch& c) {
   std::vector<CUlaunchAttribute> attrs = c.attributes;
   cfg.attrs = attrs.empty() ? nullptr : attrs.data();
   cfg.numAttrs = static_cast<unsigned>(attrs.size());
-  CUresult r = cuLaunchKernelEx(&cfg, c.function, args.data(), nullptr);
+  CUresult r = cuLaunchKernelEx(&cfg, fn, args.data(), nullptr);
   if (r == CUDA_SUCCESS) r = cuStreamSynchronize(stream);
   cuStreamDestroy(stream);
-  if (r != CUDA_SUCCESS) {
-    const char* name = nullptr;
-    cuGetErrorName(r, &name);
-    return std::string("replayed launch failed: ") + (name ? name : "CUDA error");
-  }
+  if (r != CUDA_SUCCESS) return "replayed launch failed: " + error_name(r);
   return {};
 }
 
