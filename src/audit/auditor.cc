@@ -16,12 +16,17 @@ namespace ptxbench::audit {
 namespace {
 
 // Function i > 0 of a multi-kernel candidate: CUPTI 13.0 records only the first kernel
-// launched after Enable; enabling inside a later kernel's launch callback (with or without
-// a device synchronise first, lazy or not) recorded nothing on the H200. So the worker
-// captures that kernel's launch and launches it again alone after the call returned
-// (gpu/launch_capture.h). Strategies are tried in order until the function's records
-// come back (docs/results/audit-acceptance.md).
-const std::vector<std::vector<std::string>> kLaterKernelStrategies = {{"--enable-at", "replay"}};
+// launched after Enable; enabling inside a later kernel's launch callback, or replaying it
+// after the call, recorded nothing on the H200 while SetConfig came before the candidate's
+// first launch. The working cases had no launch between SetConfig and Enable, so the worker
+// can defer SetConfig to right before Enable (--late-config): first in the target's own
+// launch callback (true data), then for a replay of the captured launch after the call
+// (gpu/launch_capture.h), then the plain replay. Strategies are tried in order until the
+// function's records come back (docs/results/audit-acceptance.md).
+const std::vector<std::vector<std::string>> kLaterKernelStrategies = {
+    {"--enable-at", "launch", "--late-config"},
+    {"--enable-at", "replay", "--late-config"},
+    {"--enable-at", "replay"}};
 
 const compile::SassFunction* find_function(const std::vector<compile::SassFunction>& fs,
                                            const std::string& name) {
@@ -191,9 +196,14 @@ Result<WorkerOutcome> Auditor::record_function(Context& c, std::size_t index,
                     fn,
                     strategies[s]};
     PTXB_TRY(o, run_worker(runner_, c.worker, sass, c.options.worker_timeout));
-    if (!o.cupti_error().empty())
-      return make_error(o.cupti_error(),
-                        o.cupti_error_kind() == "permission" ? profiling_permission_hint() : "");
+    const bool permission = o.cupti_error_kind() == "permission";
+    if (!o.cupti_error().empty() && (index == 0 || permission))
+      return make_error(o.cupti_error(), permission ? profiling_permission_hint() : "");
+    if (!o.cupti_error().empty()) {  // a later function's strategy CUPTI refused: try the next
+      c.result.messages.push_back(fn + ": worker flags '" + join(strategies[s], " ") +
+                                  "' failed: " + o.cupti_error());
+      continue;
+    }
     if (!records_of(o, fn).empty()) {
       if (index > 0)
         c.result.messages.push_back(fn + ": recorded with worker flags '" +

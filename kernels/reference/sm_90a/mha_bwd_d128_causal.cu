@@ -43,7 +43,19 @@ namespace {
 
 constexpr int kD = 128;
 constexpr int kThreads = 384;               // producer WG + 2 consumer WGs
-constexpr int kStages = 2;
+constexpr int kStages = 2;  // dK/dV kernel: Q/dO pipeline depth (3 would not fit with the fp16 copies)
+// Tuning knob: K/V pipeline depth of the dQ kernel (2 or 3; 3 fits in shared memory there).
+#ifndef PTXB_BWD_Q_STAGES
+#define PTXB_BWD_Q_STAGES 2
+#endif
+constexpr int kQStages = PTXB_BWD_Q_STAGES;
+// Tuning knob: 1 leaves the last products of a tile (dV, dK; dQ) running while the next tile's
+// first products (Sᵀ, dPᵀ; S, dP) are issued, waiting for them only then; 0 waits at the end of
+// every tile.
+#ifndef PTXB_BWD_OVERLAP
+#define PTXB_BWD_OVERLAP 0
+#endif
+constexpr bool kOverlap = PTXB_BWD_OVERLAP;
 constexpr uint32_t kTile128 = 128 * kD * 2;  // [128 rows][128 cols] bf16 = 32 KiB (two 16 KiB halves)
 constexpr uint32_t kTile64 = 64 * kD * 2;    // [64 rows][128 cols] bf16 = 16 KiB (two 8 KiB halves)
 constexpr float kLog2e = 1.4426950408889634f;
@@ -337,6 +349,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
     issue_nt64(dp, v_slice, kTile128 / 2, do_tile, kTile64 / 2);  // dPᵀ = V dOᵀ
     wgmma_commit();
+    if (kOverlap && n > 0) {  // the previous tile's dV, dK (the two oldest groups) are done
+      wgmma_wait<2>();
+      keep_regs(dv);
+      keep_regs(dk);
+      if (lane == 0) mbar_arrive(bar_e((n - 1) % kStages));
+    }
     // Second-stage B operands: fp16 copies of this stage's Q and dO (while the wgmmas run).
     const uint32_t q_b = kF16 ? base + kKvQh + st * kTile64 : q_tile;
     const uint32_t do_b = kF16 ? base + kKvDOh + st * kTile64 : do_tile;
@@ -378,10 +396,17 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
     issue_rs_tn(dk, ds, q_b, kTile64 / 2);  // dK += dSᵀ Q
     wgmma_commit();
+    if (!kOverlap) {
+      wgmma_wait<0>();
+      keep_regs(dv);
+      keep_regs(dk);
+      if (lane == 0) mbar_arrive(bar_e(st));
+    }
+  }
+  if (kOverlap) {
     wgmma_wait<0>();
     keep_regs(dv);
     keep_regs(dk);
-    if (lane == 0) mbar_arrive(bar_e(st));
   }
 
 #pragma unroll
@@ -402,10 +427,11 @@ __global__ void __launch_bounds__(kThreads, 1)
 constexpr uint32_t kQQ = 0;
 constexpr uint32_t kQDO = kTile128;
 constexpr uint32_t kQK = 2 * kTile128;              // + stage * kTile64
-constexpr uint32_t kQV = kQK + kStages * kTile64;   // + stage * kTile64
-constexpr uint32_t kQKh = kQV + kStages * kTile64;  // fp16 copies of K per stage (kF16)
-constexpr uint32_t kQBar = kQKh + (kF16 ? kStages * kTile64 : 0);
+constexpr uint32_t kQV = kQK + kQStages * kTile64;   // + stage * kTile64
+constexpr uint32_t kQKh = kQV + kQStages * kTile64;  // fp16 copies of K per stage (kF16)
+constexpr uint32_t kQBar = kQKh + (kF16 ? kQStages * kTile64 : 0);
 constexpr uint32_t kQSmem = kQBar + 128 + 1024;
+static_assert(kQSmem <= 227 * 1024, "dQ kernel shared memory budget");
 
 __global__ void __launch_bounds__(kThreads, 1)
     dq_kernel(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
@@ -415,8 +441,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   const uint32_t base = smem_addr(smem);
   const uint32_t bar_q = base + kQBar;
   auto bar_k = [&](int s) { return base + kQBar + 8 + 8 * s; };
-  auto bar_v = [&](int s) { return base + kQBar + 8 + 8 * kStages + 8 * s; };
-  auto bar_e = [&](int s) { return base + kQBar + 8 + 16 * kStages + 8 * s; };
+  auto bar_v = [&](int s) { return base + kQBar + 8 + 8 * kQStages + 8 * s; };
+  auto bar_e = [&](int s) { return base + kQBar + 8 + 16 * kQStages + 8 * s; };
 
   const int q_tiles = args.seq / 128;
   const int bh = blockIdx.x / q_tiles;
@@ -427,7 +453,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int wg = threadIdx.x / 128;
   if (threadIdx.x == 0) {
     mbar_init(bar_q, 1);
-    for (int s = 0; s < kStages; ++s) {
+    for (int s = 0; s < kQStages; ++s) {
       mbar_init(bar_k(s), 1);
       mbar_init(bar_v(s), 1);
       mbar_init(bar_e(s), 8);
@@ -446,8 +472,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         tma_load_2d(base + kQDO + h * (kTile128 / 2), &map_do, h * 64, row_base + qt * 128, bar_q);
       }
       for (int j = 0; j < k_tiles; ++j) {
-        const int s = j % kStages;
-        if (j >= kStages) mbar_wait(bar_e(s), ((j / kStages) - 1) & 1);
+        const int s = j % kQStages;
+        if (j >= kQStages) mbar_wait(bar_e(s), ((j / kQStages) - 1) & 1);
         const int k_row = row_base + j * 64;
         mbar_expect_tx(bar_k(s), kTile64);
         for (int h = 0; h < 2; ++h)
@@ -500,8 +526,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   mbar_wait(bar_q, 0);
   for (int j = 0; j < k_tiles; ++j) {
-    const int st = j % kStages;
-    const uint32_t par = (j / kStages) & 1;
+    const int st = j % kQStages;
+    const uint32_t par = (j / kQStages) & 1;
     const uint32_t k_tile = base + kQK + st * kTile64;
     const uint32_t v_tile = base + kQV + st * kTile64;
     mbar_wait(bar_k(st), par);
@@ -512,6 +538,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
     issue_nt64(dp, do_slice, kTile128 / 2, v_tile, kTile64 / 2);  // dP = dO Vᵀ
     wgmma_commit();
+    if (kOverlap && j > 0) {  // the previous tile's dQ product (the oldest group) is done
+      wgmma_wait<2>();
+      keep_regs(dq);
+      if (lane == 0) mbar_arrive(bar_e((j - 1) % kQStages));
+    }
     const uint32_t k_b = kF16 ? base + kQKh + st * kTile64 : k_tile;
     if (kF16)  // two halves of the K tile, converted while the wgmmas run
       convert_tiles(smem, threadIdx.x - 128, kQK + st * kTile64, kQKh + st * kTile64,
@@ -538,9 +569,15 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
     issue_rs_tn(dq, ds, k_b, kTile64 / 2);  // dQ += dS K
     wgmma_commit();
+    if (!kOverlap) {
+      wgmma_wait<0>();
+      keep_regs(dq);
+      if (lane == 0) mbar_arrive(bar_e(st));
+    }
+  }
+  if (kOverlap) {
     wgmma_wait<0>();
     keep_regs(dq);
-    if (lane == 0) mbar_arrive(bar_e(st));
   }
 
 #pragma unroll

@@ -10,8 +10,8 @@
 //    thread issues TMA loads, registers given back with setmaxnreg.dec), WG1/WG2 are consumers,
 //    each owning 64 query rows (setmaxnreg.inc to 240 registers);
 //  * Q, K, V tiles come in with cp.async.bulk.tensor (TMA, 128-byte swizzle) and complete on
-//    mbarriers; K/V go through a 3-stage ring (separate "K full", "V full", "K free" and "V free"
-//    barriers: a K tile is handed back as soon as its QKᵀ is done);
+//    mbarriers; K/V go through a 3-stage ring (separate "K full", "V full" and "stage free"
+//    barriers; a knob hands K back as soon as its QKᵀ is done);
 //  * S = Q Kᵀ: wgmma m64n128k16, A and B from shared memory (both K-major);
 //  * O += P V: wgmma m64n128k16 with P as the register A operand (bf16, converted from the fp32
 //    accumulator fragment, whose layout equals the A fragment's) and V from shared memory (MN-major);
@@ -34,13 +34,14 @@ constexpr bool kCausal = false;
 #endif
 // Tuning knobs: K/V pipeline depth (2 or 3 stages of 64 KiB), and whether a K tile is released to
 // the producer as soon as its QKᵀ finished (1) instead of together with its V tile after PV (0).
-// Defaults from the H200 sweep of 2026-11-29 (docs/results/attention-reference.md): 3 stages and
-// early K release ran 10-12% faster than 2 stages without it (kernels/attention_dev/sweep.sh).
+// Defaults from the H200 sweeps of 2026-11-29 (kernels/attention_dev/sweep.sh, results in
+// docs/results/attention-reference.md): 3 stages ran ~20% faster than 2; early K release did not
+// help on top of 3 stages (0.93x vs 1.01x cuDNN in interleaved rounds), so it is off.
 #ifndef PTXB_FWD_STAGES
 #define PTXB_FWD_STAGES 3
 #endif
 #ifndef PTXB_FWD_SPLIT_EMPTY
-#define PTXB_FWD_SPLIT_EMPTY 1
+#define PTXB_FWD_SPLIT_EMPTY 0
 #endif
 // Tuning knob: 1 launches one CTA per SM that walks the query tiles (the next tile's Q and K/V are
 // loaded while the consumers finish the previous tile); 0 launches one CTA per query tile.

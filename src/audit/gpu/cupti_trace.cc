@@ -26,7 +26,8 @@ struct State {
   CUpti_SubscriberHandle subscriber = nullptr;
   int runtime_launch_depth = 0;
   bool candidate_phase = false;
-  bool sass_configured = false;
+  bool sass_ready = false;       // profiler initialised, metric ids known
+  bool sass_configured = false;  // SetConfig done
   std::uint64_t metric_warp = 0;
   std::uint64_t metric_thread = 0;
   CUcontext ctx = nullptr;
@@ -76,8 +77,22 @@ void save_module(const CUpti_ModuleResourceData* m) {
   if (f) s.report.modules.push_back(d);
 }
 
+// SetConfig for the two metrics on device 0.
+bool configure_sass() {
+  State& s = state();
+  CUpti_SassMetrics_Config cfg[2] = {{s.metric_warp, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU},
+                                     {s.metric_thread, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU}};
+  CUpti_SassMetricsSetConfig_Params sp{CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
+  sp.numOfMetricConfig = 2;
+  sp.pConfigs = cfg;
+  sp.deviceIndex = 0;
+  s.sass_configured = ok(cuptiSassMetricsSetConfig(&sp), "cuptiSassMetricsSetConfig");
+  return s.sass_configured;
+}
+
 bool enable_sass(CUcontext ctx) {
   State& s = state();
+  if (!s.sass_configured && !(s.sass_ready && s.options.late_config && configure_sass())) return false;
   CUpti_SassMetricsEnable_Params p{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
   p.ctx = ctx;
   p.enableLazyPatching = s.options.lazy_patching ? 1 : 0;
@@ -110,7 +125,7 @@ void on_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_C
   const std::string name = cb->symbolName ? cb->symbolName : "";
   s.report.launches.push_back({name, cb->functionName ? cb->functionName : ""});
   const bool wanted = s.options.target.empty() || s.options.target == name;
-  if (s.options.sass && s.options.enable_at_launch && !s.options.replay && s.sass_configured &&
+  if (s.options.sass && s.options.enable_at_launch && !s.options.replay && s.sass_ready &&
       !s.report.sass_enabled && wanted) {
     if (enable_sass(cb->context)) s.report.enabled_for = name;
   }
@@ -216,17 +231,8 @@ bool trace_prepare_sass(std::string& error) {
     s.metric_thread = metric_id(cp.pChipName, kMetricThreadPredOn);
     good = s.report.error.empty();
   }
-  if (good) {
-    CUpti_SassMetrics_Config cfg[2] = {
-        {s.metric_warp, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU},
-        {s.metric_thread, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU}};
-    CUpti_SassMetricsSetConfig_Params sp{CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
-    sp.numOfMetricConfig = 2;
-    sp.pConfigs = cfg;
-    sp.deviceIndex = 0;
-    good = ok(cuptiSassMetricsSetConfig(&sp), "cuptiSassMetricsSetConfig");
-  }
-  s.sass_configured = good;
+  s.sass_ready = good;
+  if (good && !s.options.late_config) good = configure_sass();
   if (good && !s.options.enable_at_launch && !s.options.replay) {
     CUcontext ctx = nullptr;
     cuCtxGetCurrent(&ctx);
@@ -253,7 +259,7 @@ bool trace_replay() {
   }
   CUcontext ctx = nullptr;
   cuCtxGetCurrent(&ctx);
-  if (!s.sass_configured || !enable_sass(ctx)) return false;
+  if (!s.sass_ready || !enable_sass(ctx)) return false;
   s.report.enabled_for = "(replay) " + s.options.target;
   std::vector<std::string> cubins;
   for (const auto& m : s.report.modules) cubins.push_back(s.options.out_dir + "/" + m.file);

@@ -41,6 +41,9 @@ struct TraceOptions {
   bool enable_at_launch = true;
   bool lazy_patching = true;
   bool replay = false;  // capture the target's launch; trace_replay() launches it again
+  // SetConfig right before Enable instead of before the candidate runs (so that no kernel is
+  // launched between the two; see launch_capture.h).
+  bool late_config = false;
 };
 
 struct TraceReport {
@@ -58,8 +61,8 @@ struct TraceReport {
 
 // Subscribes the callbacks; call before the CUDA context exists.
 bool trace_start(const TraceOptions& options, std::string& error);
-// After the context exists: profiler init, chip name, metric ids, SetConfig; with
-// enable_at_launch == false also Enable.
+// After the context exists: profiler init, chip name, metric ids, SetConfig (unless
+// late_config); with enable_at_launch == false also Enable.
 bool trace_prepare_sass(std::string& error);
 // Launches are listed (and may enable SASS metrics) only between these two calls, so
 // the worker's own input-filling kernels are never mistaken for the candidate's.

@@ -3,22 +3,34 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <string>
 
 namespace ptxbench::audit::worker {
 namespace {
+
+// The handle a launch passes may be a CUfunction or, for launches made by the runtime (which
+// loads code as libraries), a CUkernel cast to CUfunction; each has its own parameter query.
+CUresult param_info(CUfunction f, bool as_kernel, std::size_t i, std::size_t* offset, std::size_t* size) {
+  return as_kernel ? cuKernelGetParamInfo(reinterpret_cast<CUkernel>(f), i, offset, size)
+                   : cuFuncGetParamInfo(f, i, offset, size);
+}
 
 void copy_params(void** args, CapturedLaunch& out) {
   if (args == nullptr) {
     out.error = "the launch passes its parameters through `extra`, which replay does not support";
     return;
   }
-  for (std::size_t i = 0;; ++i) {
-    size_t offset = 0, size = 0;
-    if (cuFuncGetParamInfo(out.function, i, &offset, &size) != CUDA_SUCCESS) break;
-    const char* p = static_cast<const char*>(args[i]);
-    out.params.emplace_back(p, p + size);
+  std::size_t offset = 0, size = 0;
+  const bool as_function = cuFuncGetParamInfo(out.function, 0, &offset, &size) == CUDA_SUCCESS;
+  const bool as_kernel = !as_function && cuKernelGetParamInfo(reinterpret_cast<CUkernel>(out.function), 0,
+                                                              &offset, &size) == CUDA_SUCCESS;
+  if (as_function || as_kernel) {
+    for (std::size_t i = 0; param_info(out.function, as_kernel, i, &offset, &size) == CUDA_SUCCESS; ++i) {
+      const char* p = static_cast<const char*>(args[i]);
+      out.params.emplace_back(p, p + size);
+    }
   }
-  out.have = true;
+  out.have = true;  // a kernel without parameters answers neither query
 }
 
 void set_dims(CapturedLaunch& out, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
@@ -35,7 +47,10 @@ std::string error_name(CUresult r) {
 }
 
 // The candidate may have raised these on its function (cudaFuncSetAttribute); the copy needs them.
-void copy_attributes(CUfunction from, CUfunction to) {
+// The dynamic shared memory limit is set from the launch itself (the original handle may be a
+// CUkernel, which cuFuncGetAttribute does not answer).
+void copy_attributes(CUfunction from, CUfunction to, unsigned shared_bytes) {
+  cuFuncSetAttribute(to, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(shared_bytes));
   for (CUfunction_attribute a :
        {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
         CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
@@ -85,7 +100,7 @@ std::string replay_launch(const CapturedLaunch& c, const std::vector<std::string
     fn = nullptr;
   }
   if (fn == nullptr) return "no captured cubin defines " + c.name;
-  copy_attributes(c.function, fn);
+  copy_attributes(c.function, fn, c.shared_bytes);
   CUstream stream = nullptr;
   if (cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) return "cuStreamCreate failed";
   std::vector<void*> args;
@@ -99,10 +114,12 @@ std::string replay_launch(const CapturedLaunch& c, const std::vector<std::string
   std::vector<CUlaunchAttribute> attrs = c.attributes;
   cfg.attrs = attrs.empty() ? nullptr : attrs.data();
   cfg.numAttrs = static_cast<unsigned>(attrs.size());
-  CUresult r = cuLaunchKernelEx(&cfg, fn, args.data(), nullptr);
+  CUresult r = cuLaunchKernelEx(&cfg, fn, args.empty() ? nullptr : args.data(), nullptr);
   if (r == CUDA_SUCCESS) r = cuStreamSynchronize(stream);
   cuStreamDestroy(stream);
-  if (r != CUDA_SUCCESS) return "replayed launch failed: " + error_name(r);
+  if (r != CUDA_SUCCESS)
+    return "replayed launch failed: " + error_name(r) + " (" + std::to_string(c.params.size()) +
+           " parameters captured, " + std::to_string(c.shared_bytes) + " bytes of dynamic shared memory)";
   return {};
 }
 

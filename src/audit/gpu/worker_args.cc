@@ -40,6 +40,8 @@ std::string parse_worker_args(int argc, char** argv, WorkerArgs& out) {
     std::string v;
     if (a == "--no-lazy") {
       out.lazy_patching = false;
+    } else if (a == "--late-config") {
+      out.late_config = true;
 
     } else if (!next(v)) {
       return "option " + a + " needs a value (or is unknown)";

@@ -2,7 +2,7 @@
 //
 //   ptxbench-audit-worker --mode discover|sass|run --so CANDIDATE.so --out DIR
 //       --tensor in:bf16:8192x5120 ... --tensor out:bf16:8192x7168 [--seed N]
-//       [--kernel NAME] [--enable-at launch|start|replay] [--no-lazy]
+//       [--kernel NAME] [--enable-at launch|start|replay] [--no-lazy] [--late-config]
 //
 // discover: run the candidate once, list its kernel launches and save the loaded cubins.
 // sass:     CUPTI SASS metrics for one kernel function (--kernel; default: the first launched).
@@ -33,6 +33,7 @@ struct WorkerArgs {
   // again alone after the call returned ("replay": for any later kernel).
   std::string enable_at = "launch";
   bool lazy_patching = true;
+  bool late_config = false;  // SetConfig right before Enable (no launch in between)
 };
 
 // Returns an empty string on success, else what is wrong with the command line.
