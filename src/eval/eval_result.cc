@@ -118,12 +118,19 @@ std::string EvalResult::summary() const {
            (t.baseline_tflops ? fmt::format(", {:.1f} TFLOP/s\n", *t.baseline_tflops) : "\n");
     else if (!t.baseline_error.empty())
       s += "baseline failed: " + t.baseline_error + "\n";
-    if (t.speedup) s += fmt::format("speedup vs baseline: {:.3f}x\n", *t.speedup);
+    if (t.speedup)
+      s += fmt::format("speedup vs baseline: {:.3f}x{}\n", *t.speedup,
+                       outcome == Outcome::passed ? ""
+                                                  : " (not a result: the kernel did not pass; shown "
+                                                    "for diagnosis only)");
     if (t.tflops)
       s += fmt::format("candidate: {:.1f} TFLOP/s", *t.tflops) +
            (t.percent_of_peak ? fmt::format(" ({:.1f}% of {:.1f} dense bf16 peak)\n",
                                             *t.percent_of_peak, *t.peak_tflops)
                               : std::string(" (peak unknown for this GPU)\n"));
+    if (has_flag("above_peak"))
+      s += "WARNING above_peak: that time implies more than the GPU's dense peak; work was skipped "
+           "or escaped the timing\n";
     if (has_flag("side_stream"))
       s += fmt::format(
           "WARNING side_stream: device-synchronised host time {:.3f} ms vs event time {:.3f} ms: "

@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "core/fs.h"
+#include "eval/flags.h"
 #include "eval/test_support.h"
 
 namespace ptxbench::eval {
@@ -211,6 +212,33 @@ TEST_F(EvaluatorTest, SideStreamIsFlagged) {
   EXPECT_EQ(r.outcome, Outcome::passed);
   EXPECT_TRUE(r.has_flag("side_stream"));
   EXPECT_NE(r.summary().find("escaped the timed stream"), std::string::npos);
+}
+
+TEST_F(EvaluatorTest, FasterThanThePeakIsAGuardFlag) {
+  fake_.candidate = [](const WorkerRequest& req, WorkerResponse& resp, ProcessResult& p) {
+    candidate_ok(req, resp, p);
+    resp.timing->candidate = summarize(std::vector<double>(10, 1e-7));  // far too fast for the task
+    return true;
+  };
+  fake_.check = check_with(true);
+  EvalResult r = eval();
+  ASSERT_TRUE(r.timing && r.timing->percent_of_peak);
+  EXPECT_GT(*r.timing->percent_of_peak, 105.0);
+  EXPECT_TRUE(r.has_flag("above_peak"));
+  EXPECT_TRUE(is_guard_flag("above_peak"));
+  EXPECT_NE(r.summary().find("WARNING above_peak"), std::string::npos);
+  fake_.candidate = candidate_ok;  // 2 ms: far below the peak
+  EXPECT_FALSE(eval().has_flag("above_peak"));
+}
+
+TEST_F(EvaluatorTest, SpeedupOfAFailedKernelIsMarkedAsNoResult) {
+  fake_.candidate = candidate_ok;
+  fake_.check = check_with(false);
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::incorrect);
+  EXPECT_NE(r.summary().find("not a result"), std::string::npos);
+  fake_.check = check_with(true);
+  EXPECT_EQ(eval().summary().find("not a result"), std::string::npos);
 }
 
 TEST_F(EvaluatorTest, PowerCapIsNotThrottlingButThermalSlowdownIs) {

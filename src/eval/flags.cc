@@ -12,7 +12,7 @@ struct FlagInfo {
   std::string_view sentence;
 };
 
-constexpr std::array<FlagInfo, 10> kFlags{{
+constexpr std::array<FlagInfo, 11> kFlags{{
     {"side_stream", true,
      "work ran outside the stream you were given (side_stream): the events on that stream did not "
      "see it; all work must be enqueued on `stream`"},
@@ -25,6 +25,9 @@ constexpr std::array<FlagInfo, 10> kFlags{{
     {"memcheck_unavailable", false, "compute-sanitizer was not available"},
     {"memcheck_timeout", false, "compute-sanitizer memcheck ran out of time"},
     {"cached_result", true, "outputs did not follow new inputs (cached_result)"},
+    {"above_peak", true,
+     "the measured time implies more than the GPU's dense bf16 peak (above_peak): work was skipped "
+     "or ran outside the timed region"},
 }};
 
 const FlagInfo* find(std::string_view flag) {

@@ -44,18 +44,20 @@ namespace {
 constexpr int kD = 128;
 constexpr int kThreads = 384;               // producer WG + 2 consumer WGs
 constexpr int kStages = 2;  // dK/dV kernel: Q/dO pipeline depth (3 would not fit with the fp16 copies)
-// Tuning knob: K/V pipeline depth of the dQ kernel (2 or 3; 3 fits in shared memory there).
+// Tuning knob: K/V pipeline depth of the dQ kernel (2 or 3; 3 fits in shared memory there;
+// measured no faster on the H200: 12.89 vs 12.9 ms).
 #ifndef PTXB_BWD_Q_STAGES
 #define PTXB_BWD_Q_STAGES 2
 #endif
 constexpr int kQStages = PTXB_BWD_Q_STAGES;
-// Tuning knob: 1 leaves the last products of a tile (dV, dK; dQ) running while the next tile's
-// first products (Sᵀ, dPᵀ; S, dP) are issued, waiting for them only then; 0 waits at the end of
-// every tile.
-#ifndef PTXB_BWD_OVERLAP
-#define PTXB_BWD_OVERLAP 0
+// Tuning knob: 1 lets warps 1-3 of the producer warpgroup make the fp16 copies (kF16) and signal
+// them on an mbarrier, so the consumer warpgroups neither convert nor meet at a named barrier;
+// 0 has the consumers convert while their first wgmmas run. Measured on the H200 (2026-11-29,
+// ptxbench eval): non-causal 12.29 ms with 1 vs 12.89-13.00 ms with 0; causal 7.04 vs 7.03 ms.
+#ifndef PTXB_BWD_PRODUCER_CVT
+#define PTXB_BWD_PRODUCER_CVT 1
 #endif
-constexpr bool kOverlap = PTXB_BWD_OVERLAP;
+constexpr bool kProducerCvt = kF16 && PTXB_BWD_PRODUCER_CVT;
 constexpr uint32_t kTile128 = 128 * kD * 2;  // [128 rows][128 cols] bf16 = 32 KiB (two 16 KiB halves)
 constexpr uint32_t kTile64 = 64 * kD * 2;    // [64 rows][128 cols] bf16 = 16 KiB (two 8 KiB halves)
 constexpr float kLog2e = 1.4426950408889634f;
@@ -189,6 +191,39 @@ __device__ __forceinline__ void convert_tiles(uint8_t* smem, int ctid, uint32_t 
   asm volatile("bar.sync 1, 256;" ::: "memory");
 }
 
+// The same conversion done by `n` threads of the producer warpgroup (ctid in [0, n)), without a
+// barrier: the caller signals completion on an mbarrier after the proxy fence.
+__device__ __forceinline__ void convert_span(uint8_t* smem, int ctid, int n, uint32_t src, uint32_t dst,
+                                             uint32_t bytes) {
+  for (uint32_t off = ctid * 16; off < bytes; off += n * 16) {
+    const uint4 v = *reinterpret_cast<const uint4*>(smem + src + off);
+    const uint32_t in[4] = {v.x, v.y, v.z, v.w};
+    uint32_t out[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const float2 f = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&in[e]));
+      __half2 h = __floats2half2_rn(f.x, f.y);
+      out[e] = *reinterpret_cast<uint32_t*>(&h);
+    }
+    *reinterpret_cast<uint4*>(smem + dst + off) = make_uint4(out[0], out[1], out[2], out[3]);
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// setmaxnreg: the producer warpgroup keeps more registers when it also converts.
+__device__ __forceinline__ void producer_regs() {
+  if constexpr (kProducerCvt)
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+  else
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n");
+}
+__device__ __forceinline__ void consumer_regs() {
+  if constexpr (kProducerCvt)
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+  else
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n");
+}
+
 // 1D bulk copy global -> shared, completing on an mbarrier (bytes: multiple of 16).
 __device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar) {
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
@@ -273,6 +308,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   auto bar_q = [&](int s) { return base + kKvBar + 8 + 8 * s; };
   auto bar_do = [&](int s) { return base + kKvBar + 8 + 8 * kStages + 8 * s; };
   auto bar_e = [&](int s) { return base + kKvBar + 8 + 16 * kStages + 8 * s; };
+  auto bar_cvt = [&](int s) { return base + kKvBar + 8 + 24 * kStages + 8 * s; };  // fp16 copies made
 
   const int k_tiles = args.seq / 128;
   const int bh = blockIdx.x / k_tiles;
@@ -288,6 +324,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       mbar_init(bar_q(s), 1);
       mbar_init(bar_do(s), 1);
       mbar_init(bar_e(s), 8);
+      mbar_init(bar_cvt(s), 3);  // one arrive per converting producer warp
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -295,7 +332,19 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();
 
   if (wg == 0) {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n");
+    producer_regs();
+    if (kProducerCvt && threadIdx.x >= 32) {  // warps 1-3: fp16 copies of each stage's Q and dO
+      for (int i = q_first, n = 0; i < q_tiles; ++i, ++n) {
+        const int s = n % kStages;
+        const uint32_t par = (n / kStages) & 1;
+        mbar_wait(bar_q(s), par);
+        convert_span(smem, threadIdx.x - 32, 96, kKvQ + s * kTile64, kKvQh + s * kTile64, kTile64);
+        mbar_wait(bar_do(s), par);
+        convert_span(smem, threadIdx.x - 32, 96, kKvDO + s * kTile64, kKvDOh + s * kTile64, kTile64);
+        __syncwarp();
+        if (threadIdx.x % 32 == 0) mbar_arrive(bar_cvt(s));
+      }
+    }
     if (threadIdx.x == 0) {
       mbar_expect_tx(bar_kv, 2 * kTile128);
       for (int h = 0; h < 2; ++h) {
@@ -319,7 +368,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     return;
   }
 
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n");
+  consumer_regs();
   const int c = wg - 1;
   const int tid = threadIdx.x % 128;
   const int lane = tid % 32;
@@ -349,16 +398,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
     issue_nt64(dp, v_slice, kTile128 / 2, do_tile, kTile64 / 2);  // dPᵀ = V dOᵀ
     wgmma_commit();
-    if (kOverlap && n > 0) {  // the previous tile's dV, dK (the two oldest groups) are done
-      wgmma_wait<2>();
-      keep_regs(dv);
-      keep_regs(dk);
-      if (lane == 0) mbar_arrive(bar_e((n - 1) % kStages));
-    }
     // Second-stage B operands: fp16 copies of this stage's Q and dO (while the wgmmas run).
     const uint32_t q_b = kF16 ? base + kKvQh + st * kTile64 : q_tile;
     const uint32_t do_b = kF16 ? base + kKvDOh + st * kTile64 : do_tile;
-    if (kF16)
+    if (kF16 && !kProducerCvt)
       convert_tiles(smem, threadIdx.x - 128, kKvQ + st * kTile64, kKvQh + st * kTile64, kKvDO + st * kTile64,
                     kKvDOh + st * kTile64, kTile64);
     wgmma_wait<1>();
@@ -378,6 +421,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
 #pragma unroll
     for (int j = 0; j < 16; ++j) p[j] = pack_a(s[2 * j], s[2 * j + 1]);
+    if (kProducerCvt) mbar_wait(bar_cvt(st), par);
     wgmma_fence();
     issue_rs_tn(dv, p, do_b, kTile64 / 2);  // dV += Pᵀ dO
     wgmma_commit();
@@ -396,17 +440,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
     issue_rs_tn(dk, ds, q_b, kTile64 / 2);  // dK += dSᵀ Q
     wgmma_commit();
-    if (!kOverlap) {
-      wgmma_wait<0>();
-      keep_regs(dv);
-      keep_regs(dk);
-      if (lane == 0) mbar_arrive(bar_e(st));
-    }
-  }
-  if (kOverlap) {
     wgmma_wait<0>();
     keep_regs(dv);
     keep_regs(dk);
+    if (lane == 0) mbar_arrive(bar_e(st));
   }
 
 #pragma unroll
@@ -443,6 +480,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   auto bar_k = [&](int s) { return base + kQBar + 8 + 8 * s; };
   auto bar_v = [&](int s) { return base + kQBar + 8 + 8 * kQStages + 8 * s; };
   auto bar_e = [&](int s) { return base + kQBar + 8 + 16 * kQStages + 8 * s; };
+  auto bar_cvt = [&](int s) { return base + kQBar + 8 + 24 * kQStages + 8 * s; };  // fp16 K copy made
 
   const int q_tiles = args.seq / 128;
   const int bh = blockIdx.x / q_tiles;
@@ -457,6 +495,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       mbar_init(bar_k(s), 1);
       mbar_init(bar_v(s), 1);
       mbar_init(bar_e(s), 8);
+      mbar_init(bar_cvt(s), 3);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -464,7 +503,16 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();
 
   if (wg == 0) {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n");
+    producer_regs();
+    if (kProducerCvt && threadIdx.x >= 32) {  // warps 1-3: fp16 copy of each stage's K tile
+      for (int j = 0; j < k_tiles; ++j) {
+        const int s = j % kQStages;
+        mbar_wait(bar_k(s), (j / kQStages) & 1);
+        convert_span(smem, threadIdx.x - 32, 96, kQK + s * kTile64, kQKh + s * kTile64, kTile64);
+        __syncwarp();
+        if (threadIdx.x % 32 == 0) mbar_arrive(bar_cvt(s));
+      }
+    }
     if (threadIdx.x == 0) {
       mbar_expect_tx(bar_q, 2 * kTile128);
       for (int h = 0; h < 2; ++h) {
@@ -486,7 +534,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     return;
   }
 
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n");
+  consumer_regs();
   const int c = wg - 1;
   const int tid = threadIdx.x % 128;
   const int lane = tid % 32;
@@ -538,13 +586,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
     issue_nt64(dp, do_slice, kTile128 / 2, v_tile, kTile64 / 2);  // dP = dO Vᵀ
     wgmma_commit();
-    if (kOverlap && j > 0) {  // the previous tile's dQ product (the oldest group) is done
-      wgmma_wait<2>();
-      keep_regs(dq);
-      if (lane == 0) mbar_arrive(bar_e((j - 1) % kQStages));
-    }
     const uint32_t k_b = kF16 ? base + kQKh + st * kTile64 : k_tile;
-    if (kF16)  // two halves of the K tile, converted while the wgmmas run
+    if (kF16 && !kProducerCvt)  // two halves of the K tile, converted while the wgmmas run
       convert_tiles(smem, threadIdx.x - 128, kQK + st * kTile64, kQKh + st * kTile64,
                     kQK + st * kTile64 + kTile64 / 2, kQKh + st * kTile64 + kTile64 / 2, kTile64 / 2);
     wgmma_wait<0>();
@@ -566,18 +609,13 @@ __global__ void __launch_bounds__(kThreads, 1)
         ds[2 * n + h] = pack_a(pr[0], pr[1]);
       }
     }
+    if (kProducerCvt) mbar_wait(bar_cvt(st), par);
     wgmma_fence();
     issue_rs_tn(dq, ds, k_b, kTile64 / 2);  // dQ += dS K
     wgmma_commit();
-    if (!kOverlap) {
-      wgmma_wait<0>();
-      keep_regs(dq);
-      if (lane == 0) mbar_arrive(bar_e(st));
-    }
-  }
-  if (kOverlap) {
     wgmma_wait<0>();
     keep_regs(dq);
+    if (lane == 0) mbar_arrive(bar_e(st));
   }
 
 #pragma unroll
