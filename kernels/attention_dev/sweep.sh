@@ -4,8 +4,10 @@
 #   kernels/attention_dev/sweep.sh run DIR     # GPU machine: correctness (all workloads, 1 trial)
 #                                              # and timing vs cuDNN, all variants in one process each
 # The variant list is the table below: name, causal (0/1), -D flags ("default" = the file as is).
-# The first sweep (2026-11-29, 7+4 variants, one round) chose the defaults; this list compares them
-# with the previous defaults (2 stages, no early K release) in interleaved rounds.
+# History (H200, 2026-11-29; docs/results/attention-reference.md): sweep 1 (11 variants, one round)
+# and sweep 2 (interleaved rounds; its "default" was then 3 stages + early K release) chose the
+# current defaults: 3 stages, no early K release, ping-pong on, one CTA per query tile. This list
+# compares the current file with the alternatives.
 set -u
 cd "$(dirname "$0")/../.."
 mode=${1:?build|run}
@@ -13,14 +15,13 @@ dir=${2:?output directory}
 REF=kernels/reference/sm_90a
 variants() {
   cat <<'T'
-old         0 -DPTXB_FWD_STAGES=2 -DPTXB_FWD_SPLIT_EMPTY=0
-s3          0 -DPTXB_FWD_STAGES=3 -DPTXB_FWD_SPLIT_EMPTY=0
 default     0
+s2          0 -DPTXB_FWD_STAGES=2
+split       0 -DPTXB_FWD_SPLIT_EMPTY=1
 pers        0 -DPTXB_FWD_PERSISTENT=1
 nopingpong  0 -DPTXB_FWD_PINGPONG=0
-c_old       1 -DPTXB_FWD_STAGES=2 -DPTXB_FWD_SPLIT_EMPTY=0
-c_s3        1 -DPTXB_FWD_STAGES=3 -DPTXB_FWD_SPLIT_EMPTY=0
 c_default   1
+c_s2        1 -DPTXB_FWD_STAGES=2
 c_pers      1 -DPTXB_FWD_PERSISTENT=1
 T
 }
