@@ -119,10 +119,11 @@ std::string EvalResult::summary() const {
     else if (!t.baseline_error.empty())
       s += "baseline failed: " + t.baseline_error + "\n";
     if (t.speedup)
-      s += fmt::format("speedup vs baseline: {:.3f}x{}\n", *t.speedup,
-                       outcome == Outcome::passed ? ""
-                                                  : " (not a result: the kernel did not pass; shown "
-                                                    "for diagnosis only)");
+      s +=
+          fmt::format("speedup vs baseline: {:.3f}x{}\n", *t.speedup,
+                      outcome == Outcome::passed ? ""
+                                                 : " (not a result: the kernel did not pass; shown "
+                                                   "for diagnosis only)");
     if (t.tflops)
       s += fmt::format("candidate: {:.1f} TFLOP/s", *t.tflops) +
            (t.percent_of_peak ? fmt::format(" ({:.1f}% of {:.1f} dense bf16 peak)\n",

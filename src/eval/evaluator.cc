@@ -285,7 +285,8 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
     r.timing = timing_report(*cand.response->timing, task, r.provenance);
     add_timing_flags(*cand.response->timing, r);
     // No kernel beats the tensor cores' dense peak (5% allowance for clock reporting).
-    if (r.timing->percent_of_peak && *r.timing->percent_of_peak > 105.0) r.flags.push_back("above_peak");
+    if (r.timing->percent_of_peak && *r.timing->percent_of_peak > 105.0)
+      r.flags.push_back("above_peak");
   }
 
   WorkerRequest check = req;

@@ -1,14 +1,12 @@
 // Capturing one kernel launch of the candidate (from the CUPTI driver launch callback) so the
 // worker can launch that kernel again by itself, after the candidate's call returned.
 //
-// Why: CUPTI 13.0's SASS Metrics API records only the first kernel launched after
-// Enable in a process, and on the H200 neither enabling inside a later kernel's launch
-// callback (with or without a device synchronise before, lazy or not) nor enabling before
-// the call recorded any kernel but the first (docs/results/audit-acceptance.md). A replay of
-// the same function launched from the original module recorded nothing either (H200, this
-// worker, 2026-11-29), so the replay loads the captured cubin again as a NEW module and
-// launches the function from it: the first launch of a never-launched module after Enable,
-// the one situation in which CUPTI was seen to record.
+// A fallback for auditing a later kernel of a multi-kernel candidate. CUPTI 13.0's SASS
+// Metrics API records only the first kernel launched after Enable; what works on the H200 is
+// `--late-config` (SetConfig right before Enable, in the target's own launch callback; see
+// cupti_trace.h). The replay was measured before that (docs/results/2026-11-29-h200-run2.md):
+// relaunched from a freshly loaded copy of the captured cubin it ran but recorded nothing
+// unless SetConfig was deferred too; it stays as the Auditor's second and third strategy.
 // Caveat: the replay sees the device memory as the candidate's whole call left it (inputs
 // unchanged; intermediates and outputs as written), not as it was when the original launch
 // ran; instruction counts of data-dependent branches may differ from the original launch.

@@ -30,7 +30,7 @@ struct WorkerArgs {
   std::string kernel;  // sass: the function to audit (mangled name)
   // sass: enable in the target's launch callback ("launch": works for the first kernel
   // launched), before the call ("start"), or capture the target's launch and launch it
-  // again alone after the call returned ("replay": for any later kernel).
+  // again alone after the call returned ("replay"). A later kernel needs late_config.
   std::string enable_at = "launch";
   bool lazy_patching = true;
   bool late_config = false;  // SetConfig right before Enable (no launch in between)
