@@ -19,8 +19,9 @@ std::string parse(std::vector<std::string> words, WorkerArgs& out) {
 
 TEST(WorkerArgs, ParsesALaterKernelStrategy) {
   WorkerArgs a;
-  ASSERT_EQ(parse({"--mode", "sass", "--so", "k.so", "--out", "d", "--tensor", "in:bf16:8x16", "--tensor",
-                   "out:fp32:8", "--kernel", "_Z1fv", "--enable-at", "replay", "--late-config", "--seed", "7"},
+  ASSERT_EQ(parse({"--mode", "sass", "--so", "k.so", "--out", "d", "--tensor", "in:bf16:8x16",
+                   "--tensor", "out:fp32:8", "--kernel", "_Z1fv", "--enable-at", "replay",
+                   "--late-config", "--seed", "7"},
                   a),
             "");
   EXPECT_EQ(a.mode, "sass");
@@ -37,7 +38,8 @@ TEST(WorkerArgs, ParsesALaterKernelStrategy) {
 
 TEST(WorkerArgs, DefaultsEnableAtTheLaunchWithEarlyConfig) {
   WorkerArgs a;
-  ASSERT_EQ(parse({"--mode", "sass", "--so", "k.so", "--out", "d", "--tensor", "in:bf16:4"}, a), "");
+  ASSERT_EQ(parse({"--mode", "sass", "--so", "k.so", "--out", "d", "--tensor", "in:bf16:4"}, a),
+            "");
   EXPECT_EQ(a.enable_at, "launch");
   EXPECT_FALSE(a.late_config);
 }
@@ -48,13 +50,17 @@ std::string parse_fresh(std::vector<std::string> words) {
 }
 
 TEST(WorkerArgs, RejectsWhatItCannotRun) {
-  EXPECT_NE(parse_fresh({"--mode", "trace", "--so", "k.so", "--out", "d", "--tensor", "in:bf16:4"}), "");
+  EXPECT_NE(parse_fresh({"--mode", "trace", "--so", "k.so", "--out", "d", "--tensor", "in:bf16:4"}),
+            "");
   EXPECT_NE(parse_fresh({"--mode", "sass", "--so", "k.so", "--out", "d"}), "");  // no tensor
-  EXPECT_NE(parse_fresh({"--mode", "sass", "--so", "k.so", "--out", "d", "--tensor", "in:int8:4"}), "");
-  EXPECT_NE(
-      parse_fresh({"--mode", "sass", "--so", "k.so", "--out", "d", "--tensor", "in:bf16:4", "--enable-at", "later"}),
-      "");
-  EXPECT_NE(parse_fresh({"--mode", "sass", "--so", "k.so", "--out", "d", "--tensor", "in:bf16:4", "--bogus"}), "");
+  EXPECT_NE(parse_fresh({"--mode", "sass", "--so", "k.so", "--out", "d", "--tensor", "in:int8:4"}),
+            "");
+  EXPECT_NE(parse_fresh({"--mode", "sass", "--so", "k.so", "--out", "d", "--tensor", "in:bf16:4",
+                         "--enable-at", "later"}),
+            "");
+  EXPECT_NE(parse_fresh({"--mode", "sass", "--so", "k.so", "--out", "d", "--tensor", "in:bf16:4",
+                         "--bogus"}),
+            "");
 }
 
 }  // namespace

@@ -92,7 +92,8 @@ bool configure_sass() {
 
 bool enable_sass(CUcontext ctx) {
   State& s = state();
-  if (!s.sass_configured && !(s.sass_ready && s.options.late_config && configure_sass())) return false;
+  if (!s.sass_configured && !(s.sass_ready && s.options.late_config && configure_sass()))
+    return false;
   CUpti_SassMetricsEnable_Params p{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
   p.ctx = ctx;
   p.enableLazyPatching = s.options.lazy_patching ? 1 : 0;
@@ -143,7 +144,8 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
     const auto* r = static_cast<const CUpti_ResourceData*>(data);
-    if (!s.replaying) save_module(static_cast<const CUpti_ModuleResourceData*>(r->resourceDescriptor));
+    if (!s.replaying)
+      save_module(static_cast<const CUpti_ModuleResourceData*>(r->resourceDescriptor));
     return;
   }
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {

@@ -5,8 +5,8 @@
 //
 // CUPTI 13.0 on the H200 records only the first kernel launched after Enable in a
 // process (field notes §3), and in our measurements a kernel launched between SetConfig
-// and Enable kept any later one from being recorded. So the SASS metrics are enabled right before the
-// candidate runs ("start"), or inside the launch callback of the one kernel function being
+// and Enable kept any later one from being recorded. So the SASS metrics are enabled right before
+// the candidate runs ("start"), or inside the launch callback of the one kernel function being
 // audited ("launch"; with late_config, SetConfig is done there too, which is what records a
 // kernel that is not the candidate's first), or for a replay of that launch ("replay").
 #pragma once

@@ -10,7 +10,8 @@ namespace {
 
 // The handle a launch passes may be a CUfunction or, for launches made by the runtime (which
 // loads code as libraries), a CUkernel cast to CUfunction; each has its own parameter query.
-CUresult param_info(CUfunction f, bool as_kernel, std::size_t i, std::size_t* offset, std::size_t* size) {
+CUresult param_info(CUfunction f, bool as_kernel, std::size_t i, std::size_t* offset,
+                    std::size_t* size) {
   return as_kernel ? cuKernelGetParamInfo(reinterpret_cast<CUkernel>(f), i, offset, size)
                    : cuFuncGetParamInfo(f, i, offset, size);
 }
@@ -22,10 +23,12 @@ void copy_params(void** args, CapturedLaunch& out) {
   }
   std::size_t offset = 0, size = 0;
   const bool as_function = cuFuncGetParamInfo(out.function, 0, &offset, &size) == CUDA_SUCCESS;
-  const bool as_kernel = !as_function && cuKernelGetParamInfo(reinterpret_cast<CUkernel>(out.function), 0,
-                                                              &offset, &size) == CUDA_SUCCESS;
+  const bool as_kernel =
+      !as_function && cuKernelGetParamInfo(reinterpret_cast<CUkernel>(out.function), 0, &offset,
+                                           &size) == CUDA_SUCCESS;
   if (as_function || as_kernel) {
-    for (std::size_t i = 0; param_info(out.function, as_kernel, i, &offset, &size) == CUDA_SUCCESS; ++i) {
+    for (std::size_t i = 0; param_info(out.function, as_kernel, i, &offset, &size) == CUDA_SUCCESS;
+         ++i) {
       const char* p = static_cast<const char*>(args[i]);
       out.params.emplace_back(p, p + size);
     }
@@ -50,11 +53,12 @@ std::string error_name(CUresult r) {
 // The dynamic shared memory limit is set from the launch itself (the original handle may be a
 // CUkernel, which cuFuncGetAttribute does not answer).
 void copy_attributes(CUfunction from, CUfunction to, unsigned shared_bytes) {
-  cuFuncSetAttribute(to, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(shared_bytes));
-  for (CUfunction_attribute a :
-       {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-        CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
-        CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE}) {
+  cuFuncSetAttribute(to, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                     static_cast<int>(shared_bytes));
+  for (CUfunction_attribute a : {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                 CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                                 CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE}) {
     int v = 0;
     if (cuFuncGetAttribute(&v, a, from) == CUDA_SUCCESS) cuFuncSetAttribute(to, a, v);
   }
@@ -66,7 +70,8 @@ void capture_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* cb, Capture
   out = CapturedLaunch{};
   out.name = cb->symbolName ? cb->symbolName : "";
   const void* p = cb->functionParams;
-  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel || cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) {
+  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
+      cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz) {
     const auto* a = static_cast<const cuLaunchKernel_params*>(p);
     out.function = a->f;
     set_dims(out, a->gridDimX, a->gridDimY, a->gridDimZ, a->blockDimX, a->blockDimY, a->blockDimZ,
@@ -102,7 +107,8 @@ std::string replay_launch(const CapturedLaunch& c, const std::vector<std::string
   if (fn == nullptr) return "no captured cubin defines " + c.name;
   copy_attributes(c.function, fn, c.shared_bytes);
   CUstream stream = nullptr;
-  if (cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS) return "cuStreamCreate failed";
+  if (cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+    return "cuStreamCreate failed";
   std::vector<void*> args;
   std::vector<std::vector<char>> params = c.params;  // the launch reads them through pointers
   for (auto& p : params) args.push_back(p.data());
@@ -119,7 +125,8 @@ std::string replay_launch(const CapturedLaunch& c, const std::vector<std::string
   cuStreamDestroy(stream);
   if (r != CUDA_SUCCESS)
     return "replayed launch failed: " + error_name(r) + " (" + std::to_string(c.params.size()) +
-           " parameters captured, " + std::to_string(c.shared_bytes) + " bytes of dynamic shared memory)";
+           " parameters captured, " + std::to_string(c.shared_bytes) +
+           " bytes of dynamic shared memory)";
   return {};
 }
 

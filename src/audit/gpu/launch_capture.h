@@ -22,8 +22,8 @@ namespace ptxbench::audit::worker {
 
 struct CapturedLaunch {
   bool have = false;
-  std::string name;                // mangled symbol
-  CUfunction function = nullptr;   // in the candidate's own module
+  std::string name;               // mangled symbol
+  CUfunction function = nullptr;  // in the candidate's own module
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
   unsigned shared_bytes = 0;

@@ -70,10 +70,9 @@ int main(int argc, char** argv) {
   setenv("CUDA_MODULE_LOADING", "EAGER", 1);  // whole cubins at load, before any launch
   const auto t0 = std::chrono::steady_clock::now();
   const bool use_cupti = args.mode != "run";
-  w::TraceOptions to{args.out_dir,       args.mode == "sass",
-                     args.kernel,        args.enable_at == "launch",
-                     args.lazy_patching, args.enable_at == "replay",
-                     args.late_config};
+  w::TraceOptions to{
+      args.out_dir,       args.mode == "sass",        args.kernel,     args.enable_at == "launch",
+      args.lazy_patching, args.enable_at == "replay", args.late_config};
   std::string err;
   if (use_cupti && !w::trace_start(to, err)) {
     return finish(args, {{"mode", args.mode}, {"cupti_error", err}, {"cupti_error_kind", "cupti"}},
