@@ -167,32 +167,8 @@ __device__ __forceinline__ float2 unpack_a(uint32_t v) {
   if (kF16) return __half22float2(*reinterpret_cast<__half2*>(&v));
   return __bfloat1622float2(*reinterpret_cast<__nv_bfloat162*>(&v));
 }
-// The 256 consumer threads convert `bytes` of bf16 at shared offset src into fp16 at dst (same
-// swizzled layout, element for element), then make the writes visible to wgmma and wait for each
-// other (named barrier 1).
-__device__ __forceinline__ void convert_tiles(uint8_t* smem, int ctid, uint32_t src0, uint32_t dst0, uint32_t src1,
-                                              uint32_t dst1, uint32_t bytes) {
-  for (uint32_t off = ctid * 16; off < bytes; off += 256 * 16) {
-#pragma unroll
-    for (int t = 0; t < 2; ++t) {
-      const uint4 v = *reinterpret_cast<const uint4*>(smem + (t ? src1 : src0) + off);
-      const uint32_t in[4] = {v.x, v.y, v.z, v.w};
-      uint32_t out[4];
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const float2 f = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&in[e]));
-        __half2 h = __floats2half2_rn(f.x, f.y);
-        out[e] = *reinterpret_cast<uint32_t*>(&h);
-      }
-      *reinterpret_cast<uint4*>(smem + (t ? dst1 : dst0) + off) = make_uint4(out[0], out[1], out[2], out[3]);
-    }
-  }
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  asm volatile("bar.sync 1, 256;" ::: "memory");
-}
-
-// The same conversion done by `n` threads of the producer warpgroup (ctid in [0, n)), without a
-// barrier: the caller signals completion on an mbarrier after the proxy fence.
+// `n` threads (ctid in [0, n)) convert `bytes` of bf16 at shared offset src into fp16 at dst (same
+// swizzled layout, element for element) and make the writes visible to wgmma (async proxy).
 __device__ __forceinline__ void convert_span(uint8_t* smem, int ctid, int n, uint32_t src, uint32_t dst,
                                              uint32_t bytes) {
   for (uint32_t off = ctid * 16; off < bytes; off += n * 16) {
@@ -208,6 +184,14 @@ __device__ __forceinline__ void convert_span(uint8_t* smem, int ctid, int n, uin
     *reinterpret_cast<uint4*>(smem + dst + off) = make_uint4(out[0], out[1], out[2], out[3]);
   }
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// The 256 consumer threads convert two spans, then wait for each other (named barrier 1).
+__device__ __forceinline__ void convert_tiles(uint8_t* smem, int ctid, uint32_t src0, uint32_t dst0, uint32_t src1,
+                                              uint32_t dst1, uint32_t bytes) {
+  convert_span(smem, ctid, 256, src0, dst0, bytes);
+  convert_span(smem, ctid, 256, src1, dst1, bytes);
+  asm volatile("bar.sync 1, 256;" ::: "memory");
 }
 
 // setmaxnreg: the producer warpgroup keeps more registers when it also converts.
