@@ -194,7 +194,8 @@ Result<WorkerOutcome> Auditor::record_function(Context& c, std::size_t index,
                     c.tensors,
                     c.options.seed,
                     fn,
-                    strategies[s]};
+                    strategies[s],
+                    c.options.device};
     PTXB_TRY(o, run_worker(runner_, c.worker, sass, c.options.worker_timeout));
     const bool permission = o.cupti_error_kind() == "permission";
     if (!o.cupti_error().empty() && (index == 0 || permission))
@@ -215,7 +216,8 @@ Result<WorkerOutcome> Auditor::record_function(Context& c, std::size_t index,
 }
 
 Status Auditor::cupti_route(Context& c) {
-  WorkerCall discover{"discover", c.so, c.tmp / "discover", c.tensors, c.options.seed, {}, {}};
+  WorkerCall discover{"discover", c.so, c.tmp / "discover", c.tensors, c.options.seed,
+                      {},         {},   c.options.device};
   PTXB_TRY(WorkerOutcome d, run_worker(runner_, c.worker, discover, c.options.worker_timeout));
   if (d.no_gpu()) {
     static_only(c, "no usable GPU (" + d.describe() + ")");

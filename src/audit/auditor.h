@@ -41,6 +41,7 @@ struct AuditOptions {
   // The SASS listing of the shared object that the compile stage already wrote
   // (CompileResult::sass); empty: disassemble the shared object here.
   std::filesystem::path sass_listing;
+  int device = -1;  // GPU every audit process sees alone (core/gpu_select.h); -1: as is
 };
 
 class Auditor {

@@ -32,11 +32,16 @@ class FakeRunner : public ProcessRunner {
   std::vector<std::string> modes;  // worker modes called, in order
   int ncu_calls = 0;
   std::vector<std::string> disassembled;  // the binaries given to the disassembler
+  std::vector<std::string> visible;       // CUDA_VISIBLE_DEVICES of each worker / ncu process
 
   Result<ProcessResult> run(const ProcessSpec& spec) override {
     ProcessResult r;
     r.exit_code = 0;
     const auto& a = spec.argv;
+    if (has(a, "--mode")) {
+      auto it = spec.env.find("CUDA_VISIBLE_DEVICES");
+      visible.push_back(it == spec.env.end() ? "(inherited)" : it->second);
+    }
     if (has(a, "--clock-control")) {
       ++ncu_calls;
       r.stdout_text = testdata("ncu_raw_reference_gemm.csv");
@@ -79,11 +84,13 @@ class AuditorTest : public ::testing::Test {
     ASSERT_TRUE(t.ok());
     task_ = *t;
   }
-  Result<AuditResult> audit(RouteChoice route, std::filesystem::path listing = {}) {
+  Result<AuditResult> audit(RouteChoice route, std::filesystem::path listing = {},
+                            int device = -1) {
     Auditor auditor(paths_, runner_);
     AuditOptions o;
     o.route = route;
     o.sass_listing = listing;
+    o.device = device;
     return auditor.audit("/nonexistent/candidate.so", task_, "sm_90a", o);
   }
   Paths paths_ = Paths::discover();
@@ -178,6 +185,18 @@ TEST_F(AuditorTest, CuptiOnlyKeepsUnrecordedKernelsUnknown) {
   int unrecorded = 0;
   for (const auto& k : r->kernels) unrecorded += !k.recorded;
   EXPECT_GE(unrecorded, 1);
+}
+
+TEST_F(AuditorTest, EveryProcessOfAQueueSeesItsGpuOnly) {
+  unsetenv("CUDA_VISIBLE_DEVICES");
+  runner_.worker = FakeRunner::Worker::second_unrecorded;  // discover, 4 sass runs, then ncu
+  ASSERT_TRUE(audit(RouteChoice::automatic, {}, 1).ok());
+  EXPECT_EQ(runner_.ncu_calls, 1);
+  ASSERT_EQ(runner_.visible.size(), 6u);
+  for (const auto& v : runner_.visible) EXPECT_EQ(v, "1");
+  runner_.visible.clear();
+  ASSERT_TRUE(audit(RouteChoice::cupti).ok());  // no queue: the environment is left alone
+  for (const auto& v : runner_.visible) EXPECT_EQ(v, "(inherited)");
 }
 
 TEST_F(AuditorTest, UnknownWorkloadIsAnError) {

@@ -7,6 +7,7 @@
 #include "audit/join.h"
 #include "audit/ncu_csv.h"
 #include "audit/worker_client.h"
+#include "core/gpu_select.h"
 #include "core/text.h"
 
 namespace ptxbench::audit {
@@ -47,7 +48,7 @@ Status Auditor::ncu_route(Context& c) {
     static_only(c, "Nsight Compute (ncu) is not installed: " + ncu.error().to_string());
     return {};
   }
-  WorkerCall run{"run", c.so, c.tmp / "ncu", c.tensors, c.options.seed, {}, {}};
+  WorkerCall run{"run", c.so, c.tmp / "ncu", c.tensors, c.options.seed, {}, {}, c.options.device};
   std::error_code ec;
   std::filesystem::create_directories(run.out_dir, ec);
   ProcessSpec spec;
@@ -70,6 +71,9 @@ Status Auditor::ncu_route(Context& c) {
   spec.limits.wall = c.options.ncu_timeout;
   spec.limits.output_cap_bytes = std::size_t{64} << 20;
   spec.env["CUDA_MODULE_LOADING"] = "EAGER";
+  if (c.options.device >= 0)
+    spec.env["CUDA_VISIBLE_DEVICES"] =
+        visible_device_for(c.options.device, std::getenv("CUDA_VISIBLE_DEVICES"));
   PTXB_TRY(ProcessResult pr, runner_.run(spec));
   const std::string all = pr.stdout_text + pr.stderr_text;
   if (all.find("ERR_NVGPUCTRPERM") != std::string::npos)

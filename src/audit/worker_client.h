@@ -28,6 +28,7 @@ struct WorkerCall {
   std::uint64_t seed = 1;
   std::string kernel;
   std::vector<std::string> extra;  // e.g. --enable-at start, --no-lazy
+  int device = -1;                 // GPU the worker sees alone (core/gpu_select.h); -1: as is
 };
 std::vector<std::string> worker_argv(const std::filesystem::path& worker, const WorkerCall& c);
 

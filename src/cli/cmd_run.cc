@@ -256,7 +256,9 @@ void attach_run(CLI::App& sub, Context& ctx) {
       ->capture_default_str();
   c.cpu_jobs = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
   sub.add_option("--cpu-jobs", c.cpu_jobs, "compiles at a time")->capture_default_str();
-  sub.add_option("--gpus", c.gpus, "GPU evaluation queues")->capture_default_str();
+  sub.add_option("--gpus", c.gpus,
+                 "GPU evaluation queues, one per GPU (queue i evaluates on GPU i only)")
+      ->capture_default_str();
   sub.add_option("--fast-p", o->fast_p, "fast_p thresholds, e.g. 0.5,0.8,1.0,1.2");
   sub.add_option("--scripted-version", c.scripted_version,
                  "trajectories/<version> for the scripted agent")

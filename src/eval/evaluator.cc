@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/fs.h"
+#include "core/gpu_select.h"
 #include "core/text.h"
 #include "eval/outcome_mapping.h"
 #include "eval/peak.h"
@@ -148,6 +149,9 @@ Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, std::chrono
   spec.cwd = dir;
   spec.clear_env = true;
   spec.env = worker_env(dir);
+  if (device_ >= 0)
+    spec.env["CUDA_VISIBLE_DEVICES"] =
+        visible_device_for(device_, std::getenv("CUDA_VISIBLE_DEVICES"));
   spec.isolate_network = true;
   spec.limits.wall = timeout;
   spec.limits.cpu_seconds = static_cast<std::uint64_t>(timeout.count()) * 2 + 60;
@@ -224,6 +228,7 @@ void Evaluator::run_memcheck(const WorkerRequest& base, EvalResult& r, const Eva
 EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
                                const EvalOptions& o) {
   auto start = Clock::now();
+  device_ = o.device;
   EvalResult r;
   r.task = task.name;
   r.arch = o.arch;
@@ -323,6 +328,7 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
 
 EvalResult Evaluator::benchmark_baseline(const task::TaskSpec& task, const EvalOptions& o) {
   auto start = Clock::now();
+  device_ = o.device;
   EvalResult r;
   r.task = task.name;
   r.arch = o.arch;

@@ -48,6 +48,9 @@ struct EvalOptions {
   std::size_t max_samples = 2000;
   double target_rel_spread = 0.005;
   std::string nvcc_version;  // recorded in provenance (the compile stage knows it)
+  // The GPU (index among those this process may use) every worker of this evaluation sees
+  // alone; -1 leaves CUDA_VISIBLE_DEVICES as it is. `ptxbench run --gpus N` sets it per queue.
+  int device = -1;
 };
 
 class Evaluator {
@@ -74,6 +77,7 @@ class Evaluator {
 
   Paths paths_;
   ProcessRunner& runner_;
+  int device_ = -1;  // EvalOptions::device of the evaluation in progress
 };
 
 }  // namespace ptxbench::eval

@@ -241,6 +241,25 @@ TEST_F(EvaluatorTest, SpeedupOfAFailedKernelIsMarkedAsNoResult) {
   EXPECT_EQ(eval().summary().find("not a result"), std::string::npos);
 }
 
+TEST_F(EvaluatorTest, AQueuesWorkersSeeItsGpuOnly) {
+  unsetenv("CUDA_VISIBLE_DEVICES");
+  fake_.candidate = candidate_ok;
+  fake_.check = check_with(true);
+  opts_.device = 1;
+  EXPECT_EQ(eval().outcome, Outcome::passed);
+  ASSERT_GE(fake_.specs.size(), 2u);  // candidate and check workers
+  for (const auto& s : fake_.specs) EXPECT_EQ(s.env.at("CUDA_VISIBLE_DEVICES"), "1");
+  fake_.specs.clear();
+  setenv("CUDA_VISIBLE_DEVICES", "4,6", 1);  // ptxbench itself was given GPUs 4 and 6
+  EXPECT_EQ(eval().outcome, Outcome::passed);
+  for (const auto& s : fake_.specs) EXPECT_EQ(s.env.at("CUDA_VISIBLE_DEVICES"), "6");
+  unsetenv("CUDA_VISIBLE_DEVICES");
+  fake_.specs.clear();
+  opts_.device = -1;  // no queue: nothing set
+  EXPECT_EQ(eval().outcome, Outcome::passed);
+  for (const auto& s : fake_.specs) EXPECT_EQ(s.env.count("CUDA_VISIBLE_DEVICES"), 0u);
+}
+
 TEST_F(EvaluatorTest, PowerCapIsNotThrottlingButThermalSlowdownIs) {
   auto with_mask = [](unsigned long long mask) {
     return [mask](const WorkerRequest& req, WorkerResponse& resp, ProcessResult& p) {

@@ -166,6 +166,7 @@ TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskS
   GpuLease gpu = slots.gpu.acquire();
   eval::EvalOptions eo = options_.eval;
   eo.arch = arch;
+  if (slots.gpu.devices() > 1) eo.device = gpu.device();  // queue i evaluates on GPU i only
   eval::Evaluator evaluator(paths_, runner_);
   eval::EvalResult er = evaluator.evaluate(task, cr->shared_object, eo);
   v.eval = eval_facts(er, eo.call_timeout_seconds);
@@ -174,6 +175,7 @@ TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskS
   audit::Auditor auditor(paths_, runner_);
   audit::AuditOptions aopts = options_.audit;
   aopts.sass_listing = cr->sass;
+  aopts.device = eo.device;
   auto ar = auditor.audit(cr->shared_object, task, arch, aopts);
   if (!ar.ok()) {
     v.audit = AuditFacts{};
