@@ -1,0 +1,160 @@
+// ptxbench control (mha_bwd_d128, sm_90a): dead_branch_wgmma_bwd.
+// Correct naive FFMA math; a wgmma.mma_async sits under a run-time branch that is never taken (the
+// host passes use_tc = 0, unknown to the compiler), so HGMMA is in the SASS of the dQ kernel but
+// never executes. Expected: passed, wgmma present_not_executed, tma absent.
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <dlpack/dlpack.h>
+#include <math.h>
+#include <stdint.h>
+
+constexpr bool kCausal = false;
+constexpr int kD = 128;
+
+__device__ __forceinline__ void load4(const __nv_bfloat16* p, float (&f)[4]) {
+  const uint2 u = *reinterpret_cast<const uint2*>(p);
+  const float2 a = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&u.x));
+  const float2 b = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&u.y));
+  f[0] = a.x, f[1] = a.y, f[2] = b.x, f[3] = b.y;
+}
+__device__ __forceinline__ void store4(__nv_bfloat16* p, const float (&f)[4], float s) {
+  __nv_bfloat162 lo = __floats2bfloat162_rn(f[0] * s, f[1] * s),
+                 hi = __floats2bfloat162_rn(f[2] * s, f[3] * s);
+  uint2 u;
+  u.x = *reinterpret_cast<uint32_t*>(&lo);
+  u.y = *reinterpret_cast<uint32_t*>(&hi);
+  *reinterpret_cast<uint2*>(p) = u;
+}
+__device__ __forceinline__ float dot4(const float (&a)[4], const float (&b)[4]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+__device__ __forceinline__ float warp_sum(float x) {
+  for (int m = 16; m > 0; m /= 2) x += __shfl_xor_sync(0xffffffffu, x, m);
+  return x;
+}
+
+// One wgmma.mma_async m64n8k16 on a zeroed 64x16 A tile and 16x8 B tile in shared memory (no
+// swizzle, canonical core-matrix layout); the 4 accumulator floats per thread are summed.
+// Must be called by all 128 threads of the block (one warpgroup).
+__device__ __forceinline__ float one_wgmma(uint16_t* tile /* >= 1280 bf16, 128-byte aligned */) {
+  for (int i = threadIdx.x % 128; i < 1280; i += 128) tile[i] = 0;
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  const uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
+  const uint32_t b = a + 64 * 16 * 2;
+  // desc: start >> 4 | LBO (128 B between core matrices along K) | SBO (256 B along M/N), no
+  // swizzle.
+  const uint64_t da =
+      ((a & 0x3FFFF) >> 4) | (uint64_t(128 >> 4) << 16) | (uint64_t(256 >> 4) << 32);
+  const uint64_t db =
+      ((b & 0x3FFFF) >> 4) | (uint64_t(128 >> 4) << 16) | (uint64_t(256 >> 4) << 32);
+  float d0 = 0.f, d1 = 0.f, d2 = 0.f, d3 = 0.f;
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile(
+      "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%0, %1, %2, %3}, %4, %5, 1, 1, 1, 0, "
+      "0;\n"
+      : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+      : "l"(da), "l"(db));
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  return d0 + d1 + d2 + d3;  // 0: the tiles are zero
+}
+
+struct Args {
+  const __nv_bfloat16 *q, *k, *v, *o, *d_o;
+  const float* lse;
+  __nv_bfloat16 *dq, *dk, *dv;
+  int seq;
+  long long rows;
+  int do_shift;  // 0 for the correct math
+  int use_tc;    // never 1 at run time: the wgmma below is dead
+};
+
+// dQ: one warp per query row i; each lane owns 4 of the 128 dims; fp32 (FFMA only).
+__global__ void __launch_bounds__(128) naive_dq(Args a) {
+  __shared__ __align__(128) uint16_t tile[1280];
+  float bias = 0.f;
+  if (a.use_tc) bias = one_wgmma(tile);
+  const long long row = static_cast<long long>(blockIdx.x) * 4 + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  if (row >= a.rows) return;
+  const long long head = row / a.seq;
+  const int i = static_cast<int>(row % a.seq);
+  const float scale = rsqrtf(static_cast<float>(kD));
+  float qf[4], gf[4], of[4], kf[4], vf[4], acc[4] = {0.f, 0.f, 0.f, 0.f};
+  load4(a.q + row * kD + lane * 4, qf);
+  load4(a.d_o + row * kD + lane * 4, gf);
+  load4(a.o + row * kD + lane * 4, of);
+  const float delta = warp_sum(dot4(gf, of));
+  const float lse = a.lse[row];
+  const int n = kCausal ? i + 1 : a.seq;
+  for (int j = 0; j < n; ++j) {
+    const long long kr = (head * a.seq + j) * kD + lane * 4;
+    load4(a.k + kr, kf);
+    load4(a.v + kr, vf);
+    const float p = expf(warp_sum(dot4(qf, kf)) * scale - lse);
+    const float ds = p * (warp_sum(dot4(gf, vf)) - delta);
+    for (int e = 0; e < 4; ++e) acc[e] += ds * kf[e];
+  }
+  for (int e = 0; e < 4; ++e) acc[e] += bias;  // + 0
+  store4(a.dq + row * kD + lane * 4, acc, scale);
+}
+
+// dK, dV: one warp per key row j, looping over the queries (Delta recomputed per query).
+__global__ void __launch_bounds__(128) naive_dkdv(Args a) {
+  const long long row = static_cast<long long>(blockIdx.x) * 4 + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  if (row >= a.rows) return;
+  const long long head = row / a.seq;
+  const int j = static_cast<int>(row % a.seq);
+  const float scale = rsqrtf(static_cast<float>(kD));
+  float kf[4], vf[4], qf[4], gf[4], of[4], gs[4], dk[4] = {0.f, 0.f, 0.f, 0.f},
+                                                  dv[4] = {0.f, 0.f, 0.f, 0.f};
+  load4(a.k + row * kD + lane * 4, kf);
+  load4(a.v + row * kD + lane * 4, vf);
+  for (int i = kCausal ? j : 0; i < a.seq; ++i) {
+    const long long qr = (head * a.seq + i) * kD + lane * 4;
+    load4(a.q + qr, qf);
+    load4(a.d_o + qr, gf);
+    load4(a.o + qr, of);
+    const int is = min(i + a.do_shift, a.seq - 1);
+    load4(a.d_o + (head * a.seq + is) * kD + lane * 4, gs);
+    const float p = expf(warp_sum(dot4(qf, kf)) * scale - a.lse[head * a.seq + i]);
+    const float ds = p * (warp_sum(dot4(gf, vf)) - warp_sum(dot4(gf, of)));
+    for (int e = 0; e < 4; ++e) {
+      dv[e] += p * gs[e];
+      dk[e] += ds * qf[e];
+    }
+  }
+  store4(a.dv + row * kD + lane * 4, dv, 1.f);
+  store4(a.dk + row * kD + lane * 4, dk, scale);
+}
+
+void launch_naive(const DLTensor* Q, const DLTensor* K, const DLTensor* V, const DLTensor* O,
+                  const DLTensor* dO, const DLTensor* LSE, DLTensor* dQ, DLTensor* dK, DLTensor* dV,
+                  cudaStream_t stream, int do_shift) {
+  Args a;
+  a.q = static_cast<const __nv_bfloat16*>(Q->data);
+  a.k = static_cast<const __nv_bfloat16*>(K->data);
+  a.v = static_cast<const __nv_bfloat16*>(V->data);
+  a.o = static_cast<const __nv_bfloat16*>(O->data);
+  a.d_o = static_cast<const __nv_bfloat16*>(dO->data);
+  a.lse = static_cast<const float*>(LSE->data);
+  a.dq = static_cast<__nv_bfloat16*>(dQ->data);
+  a.dk = static_cast<__nv_bfloat16*>(dK->data);
+  a.dv = static_cast<__nv_bfloat16*>(dV->data);
+  a.seq = static_cast<int>(Q->shape[2]);
+  a.rows = Q->shape[0] * Q->shape[1] * Q->shape[2];
+  a.do_shift = do_shift;
+  a.use_tc = Q->ndim == 7;  // a DLTensor of this task always has ndim 4
+  const unsigned blocks = static_cast<unsigned>((a.rows + 3) / 4);
+  naive_dq<<<blocks, 128, 0, stream>>>(a);
+  naive_dkdv<<<blocks, 128, 0, stream>>>(a);
+}
+
+extern "C" void ptxbench_launch(const DLTensor* Q, const DLTensor* K, const DLTensor* V,
+                                const DLTensor* O, const DLTensor* dO, const DLTensor* LSE,
+                                DLTensor* dQ, DLTensor* dK, DLTensor* dV, cudaStream_t stream) {
+  launch_naive(Q, K, V, O, dO, LSE, dQ, dK, dV, stream, 0);
+}
