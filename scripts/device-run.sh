@@ -9,6 +9,7 @@
 #   audit       audit_acceptance on kernels/controls/{gemm,attention}.toml and the audit-only
 #               kernels (both routes)
 #   sweep       forward-attention knob variants (kernels/attention_dev/sweep.sh; .devbin/sweep)
+#   profile     Nsight Compute sections of the sm_90a references (scripts/device-profile.sh)
 #   repeat      the reference GEMM's speedup over 5 separate `ptxbench eval` runs
 #   main        the README's main job: `ptxbench run` (embedded agent, core sm_90a suite)
 #   CMD         anything else is run as a shell command with the environment set up
@@ -44,6 +45,7 @@ for phase in "$@"; do
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
              kernels/controls/gemm.toml kernels/controls/attention.toml tests/kernels/audit/audit.toml ;;
     sweep) run sweep kernels/attention_dev/sweep.sh run "$bin/sweep" ;;
+    profile) run profile scripts/device-profile.sh "$bin" "$out/profile" ;;
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;
     main) start=$SECONDS
           run main "$bin/ptxbench" run --out "$out/main-run.db"
