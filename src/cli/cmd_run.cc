@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "core/fs.h"
+#include "core/gpu_select.h"
 #include "core/text.h"
 #include "eval/evaluator.h"
 #include "llm/extract.h"
@@ -132,6 +133,14 @@ std::vector<std::string> command_line() {
   return out;
 }
 
+// One evaluation queue per GPU: more queues than usable GPUs would leave some with none.
+Status check_gpus(int gpus, bool gpu_here) {
+  const int n = visible_gpu_count(std::getenv("CUDA_VISIBLE_DEVICES"), machine_gpu_count());
+  if (!gpu_here || n < 0 || gpus <= n) return {};
+  return make_error(fmt::format("--gpus {} but this process may use {} GPU(s)", gpus, n),
+                    "give --gpus at most the number of GPUs (CUDA_VISIBLE_DEVICES limits it)");
+}
+
 int fail(Context& ctx, const Error& e) {
   ctx.err << "ptxbench run: " << e.to_string() << "\n";
   return exit_code::bad_input;
@@ -165,9 +174,12 @@ int run_command(RunOptions& o, Context& ctx) {
   so.gpu = eval::Evaluator::gpu_available();
   so.eval.memcheck = o.memcheck;
   session::StagePipeline pipeline(ctx.paths, runner, so);
+  if (auto g = check_gpus(o.config.gpus, so.gpu); o.resume.empty() && !g.ok())
+    return fail(ctx, g.error());
   auto st = open_run(o, ctx, *all, pipeline.describe(), runner);
   if (!st.ok()) return fail(ctx, st.error());
   const session::RunConfig& c = o.config;
+  if (auto g = check_gpus(c.gpus, so.gpu); !g.ok()) return fail(ctx, g.error());  // resumed config
   auto clients = make_clients(c, ctx.paths);
   if (!clients.ok()) return fail(ctx, clients.error());
 

@@ -1,5 +1,6 @@
 #include "core/gpu_select.h"
 
+#include <filesystem>
 #include <vector>
 
 #include "core/text.h"
@@ -14,6 +15,27 @@ std::string visible_device_for(int index, const char* parent_visible) {
     return "-1";  // hides every GPU: never one the parent was not given
   }
   return std::to_string(index);
+}
+
+int visible_gpu_count(const char* parent_visible, int machine_gpus) {
+  if (machine_gpus < 0) return -1;
+  if (!parent_visible) return machine_gpus;
+  int n = 0;
+  for (const auto& id : split(parent_visible, ',')) {
+    const std::string_view t = trim(id);
+    if (t.empty() || t[0] == '-') break;  // CUDA stops at the first invalid entry
+    ++n;
+  }
+  return n < machine_gpus ? n : machine_gpus;
+}
+
+int machine_gpu_count() {
+  std::error_code ec;
+  std::filesystem::directory_iterator it("/proc/driver/nvidia/gpus", ec);
+  if (ec) return -1;
+  int n = 0;
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) ++n;
+  return n;
 }
 
 }  // namespace ptxbench

@@ -14,4 +14,11 @@ namespace ptxbench {
 // machine's GPUs the child finds no such device. Either way the worker reports it.
 std::string visible_device_for(int index, const char* parent_visible);
 
+// How many GPUs a process may use: the machine's count, cut by `parent_visible` (a list keeps
+// its length, at most the machine's; "-1"-style or empty-looking lists hide all). -1 when the
+// machine's count is unknown (machine_gpus < 0).
+int visible_gpu_count(const char* parent_visible, int machine_gpus);
+// The machine's NVIDIA GPUs (entries of /proc/driver/nvidia/gpus), -1 when that is not there.
+int machine_gpu_count();
+
 }  // namespace ptxbench
