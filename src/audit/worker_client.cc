@@ -112,9 +112,7 @@ Result<WorkerOutcome> run_worker(ProcessRunner& runner, const std::filesystem::p
   spec.argv = worker_argv(worker, call);
   spec.limits.wall = timeout;
   spec.env["CUDA_MODULE_LOADING"] = "EAGER";
-  if (call.device >= 0)
-    spec.env["CUDA_VISIBLE_DEVICES"] =
-        visible_device_for(call.device, std::getenv("CUDA_VISIBLE_DEVICES"));
+  pin_to_gpu(spec.env, call.device);
   PTXB_TRY(ProcessResult pr, runner.run(spec));
   WorkerOutcome o;
   o.exit_code = pr.timed_out || pr.signal ? -1 : pr.exit_code;

@@ -5,6 +5,12 @@
 
 namespace ptxbench::cli {
 
+void add_candidate_options(CLI::App& sub, std::string& file, std::string& task, std::string& arch) {
+  sub.add_option("kernel", file, "the candidate .cu file")->required();
+  sub.add_option("--task", task, "the task the kernel implements (ptxbench tasks)")->required();
+  sub.add_option("--arch", arch, "sm_90a (Hopper) or sm_100a (Blackwell)")->capture_default_str();
+}
+
 Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
                                             const std::string& task, const std::string& arch) {
   if (!task::is_known_arch(arch))

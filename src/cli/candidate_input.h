@@ -2,6 +2,7 @@
 // and an architecture the task is defined for. Every failure here is bad input (exit 2).
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 
 #include "core/paths.h"
@@ -14,6 +15,9 @@ struct CandidateInput {
   std::string source;
   task::TaskSpec spec;
 };
+
+// The options each of those commands takes: the kernel file, --task and --arch.
+void add_candidate_options(CLI::App& sub, std::string& file, std::string& task, std::string& arch);
 
 Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
                                             const std::string& task, const std::string& arch);

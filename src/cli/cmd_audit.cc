@@ -67,11 +67,7 @@ int run_audit(const AuditArgs& a, Context& ctx) {
 
 void attach_audit(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<AuditArgs>();
-  sub.add_option("kernel", args->file, "the candidate .cu file")->required();
-  sub.add_option("--task", args->task, "the task the kernel implements (ptxbench tasks)")
-      ->required();
-  sub.add_option("--arch", args->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")
-      ->capture_default_str();
+  add_candidate_options(sub, args->file, args->task, args->arch);
   sub.add_option("--route", args->route,
                  "auto (CUPTI, Nsight Compute when CUPTI cannot profile), cupti or ncu")
       ->capture_default_str();

@@ -49,11 +49,7 @@ int run_compile(const CompileArgs& a, Context& ctx) {
 
 void attach_compile(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<CompileArgs>();
-  sub.add_option("kernel", args->file, "the candidate .cu file")->required();
-  sub.add_option("--task", args->task, "the task the kernel implements (ptxbench tasks)")
-      ->required();
-  sub.add_option("--arch", args->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")
-      ->capture_default_str();
+  add_candidate_options(sub, args->file, args->task, args->arch);
   sub.add_flag("--json", args->json, "print the result as JSON");
   sub.add_flag("--no-cache", args->no_cache, "rebuild even when the compile cache has this kernel");
   sub.add_option("--timeout", args->timeout_s, "nvcc wall-clock limit in seconds")

@@ -125,11 +125,7 @@ int run_eval(const EvalArgs& a, Context& ctx) {
 
 void attach_eval(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<EvalArgs>();
-  sub.add_option("kernel", args->file, "the candidate .cu file")->required();
-  sub.add_option("--task", args->task, "the task the kernel implements (ptxbench tasks)")
-      ->required();
-  sub.add_option("--arch", args->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")
-      ->capture_default_str();
+  add_candidate_options(sub, args->file, args->task, args->arch);
   sub.add_flag("--json", args->json, "print the compile and eval results as JSON");
   sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)");
   sub.add_option("--trials", args->trials, "correctness trials on fresh inputs (>= 3)")

@@ -146,20 +146,23 @@ int fail(Context& ctx, const Error& e) {
   return exit_code::bad_input;
 }
 
-// Opens (resume) or creates the run file and settles the configuration.
+// Opens (resume) or creates the run file and settles the configuration; the settled
+// configuration's --gpus is checked before the file is created or reopened.
 Result<store::RunStore> open_run(RunOptions& o, Context& ctx,
                                  const std::vector<task::TaskSpec>& all, const Json& pipeline_info,
-                                 ProcessRunner& runner) {
+                                 ProcessRunner& runner, bool gpu_here) {
   if (!o.resume.empty()) {
     PTXB_TRY(store::RunStore s, store::RunStore::open(o.resume));
     PTXB_TRY(store::RunRow row, s.run());
     PTXB_TRY(o.config, session::RunConfig::from_json(row.config));
+    PTXB_TRY_STATUS(check_gpus(o.config.gpus, gpu_here));
     PTXB_TRY_STATUS(s.reopen_run());
     ctx.err << "resuming " << o.resume << " (created " << row.created_at
             << "; its stored configuration is used)\n";
     return s;
   }
   PTXB_TRY_STATUS(build_config(o, all));
+  PTXB_TRY_STATUS(check_gpus(o.config.gpus, gpu_here));
   if (o.out.empty()) o.out = default_out();
   Json prov = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, o.argv);
   prov["pipeline"] = pipeline_info;
@@ -174,12 +177,9 @@ int run_command(RunOptions& o, Context& ctx) {
   so.gpu = eval::Evaluator::gpu_available();
   so.eval.memcheck = o.memcheck;
   session::StagePipeline pipeline(ctx.paths, runner, so);
-  if (auto g = check_gpus(o.config.gpus, so.gpu); o.resume.empty() && !g.ok())
-    return fail(ctx, g.error());
-  auto st = open_run(o, ctx, *all, pipeline.describe(), runner);
+  auto st = open_run(o, ctx, *all, pipeline.describe(), runner, so.gpu);
   if (!st.ok()) return fail(ctx, st.error());
   const session::RunConfig& c = o.config;
-  if (auto g = check_gpus(c.gpus, so.gpu); !g.ok()) return fail(ctx, g.error());  // resumed config
   auto clients = make_clients(c, ctx.paths);
   if (!clients.ok()) return fail(ctx, clients.error());
 

@@ -1,5 +1,6 @@
 #include "core/gpu_select.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <vector>
 
@@ -15,6 +16,11 @@ std::string visible_device_for(int index, const char* parent_visible) {
     return "-1";  // hides every GPU: never one the parent was not given
   }
   return std::to_string(index);
+}
+
+void pin_to_gpu(std::map<std::string, std::string>& env, int device) {
+  if (device >= 0)
+    env["CUDA_VISIBLE_DEVICES"] = visible_device_for(device, std::getenv("CUDA_VISIBLE_DEVICES"));
 }
 
 int visible_gpu_count(const char* parent_visible, int machine_gpus) {

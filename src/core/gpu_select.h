@@ -3,6 +3,7 @@
 // only, or two queues would time their kernels on the same device.
 #pragma once
 
+#include <map>
 #include <string>
 
 namespace ptxbench {
@@ -13,6 +14,10 @@ namespace ptxbench {
 // parent's list gives "-1" (no GPU at all, never one the parent was not given); past the
 // machine's GPUs the child finds no such device. Either way the worker reports it.
 std::string visible_device_for(int index, const char* parent_visible);
+
+// Sets a child's CUDA_VISIBLE_DEVICES to GPU `device` of this process's own (through our
+// CUDA_VISIBLE_DEVICES); device < 0 leaves `env` alone.
+void pin_to_gpu(std::map<std::string, std::string>& env, int device);
 
 // How many GPUs a process may use: the machine's count, cut by `parent_visible` (a list keeps
 // its length, at most the machine's; "-1"-style or empty-looking lists hide all). -1 when the

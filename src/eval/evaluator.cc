@@ -149,9 +149,7 @@ Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, std::chrono
   spec.cwd = dir;
   spec.clear_env = true;
   spec.env = worker_env(dir);
-  if (device_ >= 0)
-    spec.env["CUDA_VISIBLE_DEVICES"] =
-        visible_device_for(device_, std::getenv("CUDA_VISIBLE_DEVICES"));
+  pin_to_gpu(spec.env, device_);
   spec.isolate_network = true;
   spec.limits.wall = timeout;
   spec.limits.cpu_seconds = static_cast<std::uint64_t>(timeout.count()) * 2 + 60;

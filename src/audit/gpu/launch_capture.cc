@@ -55,8 +55,7 @@ std::string error_name(CUresult r) {
 void copy_attributes(CUfunction from, CUfunction to, unsigned shared_bytes) {
   cuFuncSetAttribute(to, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                      static_cast<int>(shared_bytes));
-  for (CUfunction_attribute a : {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+  for (CUfunction_attribute a : {CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                                  CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
                                  CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE}) {
     int v = 0;
