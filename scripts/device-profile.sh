@@ -6,8 +6,10 @@
 # ncu on the audit worker's plain run of the candidate (inputs filled with normal values; the
 # worker's fill kernels are skipped), every kernel launch of one call profiled with the
 # SpeedOfLight, ComputeWorkloadAnalysis, MemoryWorkloadAnalysis, Occupancy, SchedulerStats and
-# WarpStateStats sections, clocks left as found. Writes OUT_DIR/TASK.csv (ncu --csv --page
-# details) and OUT_DIR/TASK.log.
+# WarpStateStats sections (their bodies too where this ncu can print them) plus the per-reason
+# warp stall metrics (averaged over every warp, producer warps included), clocks left as found. Writes OUT_DIR/TASK.csv (ncu
+# --csv --page details, ncu's own messages removed) and OUT_DIR/TASK.log (those messages).
+# bench/ncu_summary.py turns the CSVs into the table of docs/results/attention-reference.md.
 set -uo pipefail
 bin=${1:?bin dir}
 out=${2:?out dir}
@@ -20,6 +22,21 @@ if [ ${#targets[@]} -eq 0 ]; then
     targets+=("$root/kernels/reference/sm_90a/$t.cu:$t")
   done
 fi
+# Warp stall reasons, as cycles per issued instruction; only those this ncu knows are asked for
+# (an unknown metric name would fail the whole profile).
+stall_reasons=(barrier branch_resolving dispatch_stall drain imc_miss lg_throttle long_scoreboard
+               math_pipe_throttle membar mio_throttle misc no_instruction not_selected selected
+               short_scoreboard sleeping tex_throttle wait)
+known=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
+metrics=()
+for r in "${stall_reasons[@]}"; do
+  m=smsp__average_warps_issue_stalled_${r}_per_issue_active
+  grep -qx "$m" <<< "$known" && metrics+=("$m.ratio")
+done
+extra=()
+[ ${#metrics[@]} -gt 0 ] && extra+=(--metrics "$(IFS=,; echo "${metrics[*]}")")
+ncu --help 2>&1 | grep -q -- '--print-details' && extra+=(--print-details all)
+echo "profile: ${#metrics[@]} stall metrics; extra ncu options: ${extra[*]:-none}"
 status=0
 for entry in "${targets[@]}"; do
   src=${entry%%:*}
@@ -43,11 +60,15 @@ print("--inputs-count"); print(len(task["inputs"]))
   n=${#tensors[@]}
   n_inputs=${tensors[n - 1]}
   tensors=("${tensors[@]:0:n-2}")  # drop "--inputs-count N"
+  mkdir -p "$out/work-$task"
   timeout 300 ncu --clock-control none --launch-skip "$n_inputs" --launch-count 4 \
     --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
-    --section Occupancy --section SchedulerStats --section WarpStateStats --csv --page details \
+    --section Occupancy --section SchedulerStats --section WarpStateStats "${extra[@]}" --csv --page details \
     "$bin/ptxbench-audit-worker" --mode run --so "$so" --out "$out/work-$task" "${tensors[@]}" \
-    > "$out/$task.csv" 2> "$out/$task.log" || { echo "profile: ncu failed for $task (see $task.log)"; status=1; }
+    > "$out/$task.raw" 2> "$out/$task.log" || { echo "profile: ncu failed for $task (see $task.log)"; status=1; }
+  grep '^==' "$out/$task.raw" >> "$out/$task.log"
+  grep -v '^==' "$out/$task.raw" > "$out/$task.csv"
+  rm -f "$out/$task.raw"
   echo "profile: $task -> $out/$task.csv ($(grep -c . "$out/$task.csv") lines)"
 done
 exit $status
