@@ -43,7 +43,6 @@ namespace {
 
 constexpr int kD = 128;
 constexpr int kThreads = 384;               // producer WG + 2 consumer WGs
-constexpr int kStages = 2;  // dK/dV kernel: Q/dO pipeline depth (3 would not fit with the fp16 copies)
 // Tuning knob: K/V pipeline depth of the dQ kernel (2 or 3; 3 fits in shared memory there;
 // measured no faster on the H200: 12.89 vs 12.9 ms).
 #ifndef PTXB_BWD_Q_STAGES
@@ -58,6 +57,22 @@ constexpr int kQStages = PTXB_BWD_Q_STAGES;
 #define PTXB_BWD_PRODUCER_CVT 1
 #endif
 constexpr bool kProducerCvt = kF16 && PTXB_BWD_PRODUCER_CVT;
+// Tuning knob (needs kProducerCvt): 1 makes the dK/dV kernel convert its tiles to fp16 in place
+// (K and V once, by the consumer warpgroup that owns them; each Q/dO stage by the producer warps)
+// and run its first-stage products (Sᵀ = K Qᵀ, dPᵀ = V dOᵀ) in fp16 too, exact for these bf16
+// inputs as above. The shared memory of the separate fp16 copies then holds a deeper Q/dO
+// pipeline: PTXB_BWD_KV_STAGES stages (2-4). Measured on the H200 (2026-11-29, ptxbench eval,
+// interleaved rounds): no faster (0.595-0.599x vs 0.597-0.602x; causal 0.605-0.614x vs 0.629-0.631x).
+#ifndef PTXB_BWD_KV_INPLACE
+#define PTXB_BWD_KV_INPLACE 0
+#endif
+#ifndef PTXB_BWD_KV_STAGES
+#define PTXB_BWD_KV_STAGES 3
+#endif
+constexpr bool kKvInplace = kProducerCvt && PTXB_BWD_KV_INPLACE;
+// dK/dV kernel: Q/dO pipeline depth (3 would not fit with separate fp16 copies).
+constexpr int kStages = kKvInplace ? PTXB_BWD_KV_STAGES : 2;
+static_assert(kStages >= 2 && kStages <= 4, "PTXB_BWD_KV_STAGES: 2 to 4");
 constexpr uint32_t kTile128 = 128 * kD * 2;  // [128 rows][128 cols] bf16 = 32 KiB (two 16 KiB halves)
 constexpr uint32_t kTile64 = 64 * kD * 2;    // [64 rows][128 cols] bf16 = 16 KiB (two 8 KiB halves)
 constexpr float kLog2e = 1.4426950408889634f;
@@ -140,14 +155,17 @@ __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi) {
 #define PTXB_R32                                                                                                    \
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, " \
   "%24, %25, %26, %27, %28, %29, %30, %31}"
-// D[64x64] (+)= A[64x16] * B[16x64]; A and B K-major in shared memory.
-__device__ __forceinline__ void wgmma_ss_n64(float (&d)[32], uint64_t da, uint64_t db, int accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " PTXB_R32 ", %32, %33, p, 1, 1, 0, 0;\n}\n"
-      : PTXB_F32(d)
-      : "l"(da), "l"(db), "r"(accumulate));
-}
+// D[64x64] (+)= A[64x16] * B[16x64]; A and B K-major in shared memory; bf16 (wgmma_ss_n64) or
+// fp16 (wgmma_ss_n64_f16) operands.
+#define PTXB_WGMMA_SS_N64(NAME, TYPE)                                                                             \
+  __device__ __forceinline__ void NAME(float(&d)[32], uint64_t da, uint64_t db, int accumulate) {                 \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                                    \
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32." TYPE "." TYPE " " PTXB_R32 ", %32, %33, p, 1, 1, 0, 0;\n}\n" \
+                 : PTXB_F32(d)                                                                                    \
+                 : "l"(da), "l"(db), "r"(accumulate));                                                            \
+  }
+PTXB_WGMMA_SS_N64(wgmma_ss_n64, "bf16")
+PTXB_WGMMA_SS_N64(wgmma_ss_n64_f16, "f16")
 // Same as wgmma_rs_n128_tb with fp16 operands.
 __device__ __forceinline__ void wgmma_rs_n128_tb_f16(float (&d)[64], const uint32_t (&a)[4], uint64_t db) {
   asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " PTXB_R64
@@ -220,12 +238,18 @@ __device__ __forceinline__ float2 unpack_bf16(uint32_t v) {
 
 // Sᵀ-like product of two [64 x 128] K-major operands: acc[64x64] = A Bᵀ over D = 128.
 // a_half / b_half: byte distance between the two 64-column halves of each operand's tile.
+// F16: both operands hold fp16 instead of bf16.
+template <bool F16 = false>
 __device__ __forceinline__ void issue_nt64(float (&acc)[32], uint32_t a, uint32_t a_half, uint32_t b, uint32_t b_half) {
 #pragma unroll
   for (int kk = 0; kk < kD / 16; ++kk) {
     const uint32_t k_off = (kk % 4) * 32;
-    wgmma_ss_n64(acc, gmma_desc(a + (kk / 4) * a_half + k_off, 16, 1024),
-                 gmma_desc(b + (kk / 4) * b_half + k_off, 16, 1024), kk > 0);
+    const uint64_t da = gmma_desc(a + (kk / 4) * a_half + k_off, 16, 1024);
+    const uint64_t db = gmma_desc(b + (kk / 4) * b_half + k_off, 16, 1024);
+    if (F16)
+      wgmma_ss_n64_f16(acc, da, db, kk > 0);
+    else
+      wgmma_ss_n64(acc, da, db, kk > 0);
   }
 }
 // acc[64x128] += A[64x64] (bf16 registers, accumulator layout) * B[64 rows][128 cols] (MN-major,
@@ -274,12 +298,13 @@ constexpr uint32_t kKvK = 0;
 constexpr uint32_t kKvV = kTile128;
 constexpr uint32_t kKvQ = 2 * kTile128;                       // + stage * kTile64
 constexpr uint32_t kKvDO = kKvQ + kStages * kTile64;          // + stage * kTile64
-constexpr uint32_t kKvQh = kKvDO + kStages * kTile64;              // fp16 copies (kF16 only)
-constexpr uint32_t kKvDOh = kKvQh + (kF16 ? kStages * kTile64 : 0);
-constexpr uint32_t kKvLse = kKvDOh + (kF16 ? kStages * kTile64 : 0);  // + stage * 256
+constexpr bool kKvCopies = kF16 && !kKvInplace;                    // separate fp16 copies
+constexpr uint32_t kKvQh = kKvDO + kStages * kTile64;
+constexpr uint32_t kKvDOh = kKvQh + (kKvCopies ? kStages * kTile64 : 0);
+constexpr uint32_t kKvLse = kKvDOh + (kKvCopies ? kStages * kTile64 : 0);  // + stage * 256
 constexpr uint32_t kKvDelta = kKvLse + kStages * 256;                 // + stage * 256
 constexpr uint32_t kKvBar = kKvDelta + kStages * 256;
-constexpr uint32_t kKvSmem = kKvBar + 128 + 1024;
+constexpr uint32_t kKvSmem = kKvBar + 256 + 1024;
 static_assert(kKvQh % 1024 == 0, "swizzled tiles need 1024-byte alignment");
 
 __global__ void __launch_bounds__(kThreads, 1)
@@ -322,9 +347,10 @@ __global__ void __launch_bounds__(kThreads, 1)
         const int s = n % kStages;
         const uint32_t par = (n / kStages) & 1;
         mbar_wait(bar_q(s), par);
-        convert_span(smem, threadIdx.x - 32, 96, kKvQ + s * kTile64, kKvQh + s * kTile64, kTile64);
+        convert_span(smem, threadIdx.x - 32, 96, kKvQ + s * kTile64, (kKvInplace ? kKvQ : kKvQh) + s * kTile64, kTile64);
         mbar_wait(bar_do(s), par);
-        convert_span(smem, threadIdx.x - 32, 96, kKvDO + s * kTile64, kKvDOh + s * kTile64, kTile64);
+        convert_span(smem, threadIdx.x - 32, 96, kKvDO + s * kTile64, (kKvInplace ? kKvDO : kKvDOh) + s * kTile64,
+                     kTile64);
         __syncwarp();
         if (threadIdx.x % 32 == 0) mbar_arrive(bar_cvt(s));
       }
@@ -369,22 +395,35 @@ __global__ void __launch_bounds__(kThreads, 1)
   uint32_t p[16], ds[16];
 
   mbar_wait(bar_kv, 0);
+  if (kKvInplace) {  // this warpgroup's 64 keys of K and V, both 64-column halves, to fp16 in place
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const uint32_t k_off = k_slice - base + h * (kTile128 / 2), v_off = v_slice - base + h * (kTile128 / 2);
+      convert_span(smem, tid, 128, k_off, k_off, 64 * 128);
+      convert_span(smem, tid, 128, v_off, v_off, 64 * 128);
+    }
+    if (c == 0)  // named barrier per consumer warpgroup (immediate ids: 2 and 3)
+      asm volatile("bar.sync 2, 128;" ::: "memory");
+    else
+      asm volatile("bar.sync 3, 128;" ::: "memory");
+  }
   for (int i = q_first, n = 0; i < q_tiles; ++i, ++n) {
     const int st = n % kStages;
     const uint32_t par = (n / kStages) & 1;
     const uint32_t q_tile = base + kKvQ + st * kTile64;
     const uint32_t do_tile = base + kKvDO + st * kTile64;
     mbar_wait(bar_q(st), par);
+    if (kKvInplace) mbar_wait(bar_cvt(st), par);  // Q and dO of this stage are fp16 now
     wgmma_fence();
-    issue_nt64(s, k_slice, kTile128 / 2, q_tile, kTile64 / 2);  // Sᵀ = K Qᵀ
+    issue_nt64<kKvInplace>(s, k_slice, kTile128 / 2, q_tile, kTile64 / 2);  // Sᵀ = K Qᵀ
     wgmma_commit();
     mbar_wait(bar_do(st), par);
     wgmma_fence();
-    issue_nt64(dp, v_slice, kTile128 / 2, do_tile, kTile64 / 2);  // dPᵀ = V dOᵀ
+    issue_nt64<kKvInplace>(dp, v_slice, kTile128 / 2, do_tile, kTile64 / 2);  // dPᵀ = V dOᵀ
     wgmma_commit();
     // Second-stage B operands: fp16 copies of this stage's Q and dO (while the wgmmas run).
-    const uint32_t q_b = kF16 ? base + kKvQh + st * kTile64 : q_tile;
-    const uint32_t do_b = kF16 ? base + kKvDOh + st * kTile64 : do_tile;
+    const uint32_t q_b = kKvCopies ? base + kKvQh + st * kTile64 : q_tile;
+    const uint32_t do_b = kKvCopies ? base + kKvDOh + st * kTile64 : do_tile;
     if (kF16 && !kProducerCvt)
       convert_tiles(smem, threadIdx.x - 128, kKvQ + st * kTile64, kKvQh + st * kTile64, kKvDO + st * kTile64,
                     kKvDOh + st * kTile64, kTile64);
@@ -405,7 +444,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
 #pragma unroll
     for (int j = 0; j < 16; ++j) p[j] = pack_a(s[2 * j], s[2 * j + 1]);
-    if (kProducerCvt) mbar_wait(bar_cvt(st), par);
+    if (kProducerCvt && !kKvInplace) mbar_wait(bar_cvt(st), par);
     wgmma_fence();
     issue_rs_tn(dv, p, do_b, kTile64 / 2);  // dV += Pᵀ dO
     wgmma_commit();
