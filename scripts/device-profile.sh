@@ -37,6 +37,8 @@ extra=()
 [ ${#metrics[@]} -gt 0 ] && extra+=(--metrics "$(IFS=,; echo "${metrics[*]}")")
 ncu --help 2>&1 | grep -q -- '--print-details' && extra+=(--print-details all)
 echo "profile: ${#metrics[@]} stall metrics; extra ncu options: ${extra[*]:-none}"
+tasks_json=$out/tasks.json  # the task specs, read once
+"$bin/ptxbench" tasks --json > "$tasks_json"
 status=0
 for entry in "${targets[@]}"; do
   src=${entry%%:*}
@@ -44,9 +46,9 @@ for entry in "${targets[@]}"; do
   so=$("$bin/ptxbench" compile "$src" --task "$task" --json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("shared_object") or "")')
   if [ -z "$so" ]; then echo "profile: $task did not compile" | tee -a "$out/$task.log"; status=1; continue; fi
   # The worker's tensors for the timed workload, from the task spec: in/out:dtype:shape.
-  mapfile -t tensors < <("$bin/ptxbench" tasks --json | python3 -c '
+  mapfile -t tensors < <(python3 -c '
 import json, sys
-task = [t for t in json.load(sys.stdin) if t["name"] == sys.argv[1]][0]
+task = [t for t in json.load(open(sys.argv[2])) if t["name"] == sys.argv[1]][0]
 axes = [w for w in task["workloads"] if w["role"] == "timed"][0]["axes"]
 short = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
 for role, key in (("in", "inputs"), ("out", "outputs")):
@@ -54,12 +56,9 @@ for role, key in (("in", "inputs"), ("out", "outputs")):
         dims = "x".join(str(axes[a]) for a in t["shape"])
         print("--tensor")
         print(role + ":" + short[t["dtype"]] + ":" + dims)
-print("--inputs-count"); print(len(task["inputs"]))
-' "$task")
+' "$task" "$tasks_json")
   if [ ${#tensors[@]} -lt 4 ]; then echo "profile: no tensors for $task" | tee -a "$out/$task.log"; status=1; continue; fi
-  n=${#tensors[@]}
-  n_inputs=${tensors[n - 1]}
-  tensors=("${tensors[@]:0:n-2}")  # drop "--inputs-count N"
+  n_inputs=$(printf '%s\n' "${tensors[@]}" | grep -c '^in:')  # one fill launch per input
   mkdir -p "$out/work-$task"
   timeout 300 ncu --clock-control none --launch-skip "$n_inputs" --launch-count 4 \
     --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
