@@ -71,7 +71,7 @@ Status Auditor::ncu_route(Context& c) {
   spec.limits.wall = c.options.ncu_timeout;
   spec.limits.output_cap_bytes = std::size_t{64} << 20;
   spec.env["CUDA_MODULE_LOADING"] = "EAGER";
-  pin_to_gpu(spec.env, c.options.device);
+  pin_to_gpu(spec.env, run.device);  // ncu and the worker it starts
   PTXB_TRY(ProcessResult pr, runner_.run(spec));
   const std::string all = pr.stdout_text + pr.stderr_text;
   if (all.find("ERR_NVGPUCTRPERM") != std::string::npos)

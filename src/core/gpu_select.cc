@@ -8,11 +8,26 @@
 
 namespace ptxbench {
 
+namespace {
+
+// The entries of a CUDA_VISIBLE_DEVICES list that CUDA uses: up to the first empty or negative one
+// (CUDA stops there).
+std::vector<std::string> usable_ids(const char* visible) {
+  std::vector<std::string> ids;
+  for (const auto& id : split(visible, ',')) {
+    const std::string_view t = trim(id);
+    if (t.empty() || t[0] == '-') break;
+    ids.emplace_back(t);
+  }
+  return ids;
+}
+
+}  // namespace
+
 std::string visible_device_for(int index, const char* parent_visible) {
   if (parent_visible && *parent_visible) {
-    std::vector<std::string> ids = split(parent_visible, ',');
-    if (index >= 0 && static_cast<std::size_t>(index) < ids.size())
-      return std::string(trim(ids[index]));
+    const std::vector<std::string> ids = usable_ids(parent_visible);
+    if (index >= 0 && static_cast<std::size_t>(index) < ids.size()) return ids[index];
     return "-1";  // hides every GPU: never one the parent was not given
   }
   return std::to_string(index);
@@ -26,12 +41,7 @@ void pin_to_gpu(std::map<std::string, std::string>& env, int device) {
 int visible_gpu_count(const char* parent_visible, int machine_gpus) {
   if (machine_gpus < 0) return -1;
   if (!parent_visible) return machine_gpus;
-  int n = 0;
-  for (const auto& id : split(parent_visible, ',')) {
-    const std::string_view t = trim(id);
-    if (t.empty() || t[0] == '-') break;  // CUDA stops at the first invalid entry
-    ++n;
-  }
+  const int n = static_cast<int>(usable_ids(parent_visible).size());
   return n < machine_gpus ? n : machine_gpus;
 }
 

@@ -18,6 +18,8 @@ TEST(VisibleDevice, MapsThroughTheParentsOwnList) {
 
 TEST(VisibleDevice, AnIndexPastTheListStaysVisiblyWrong) {
   EXPECT_EQ(visible_device_for(2, "2,5"), "-1");  // not GPU 2, which the parent was not given
+  // CUDA ignores everything after an invalid entry, so the parent never had GPU 4.
+  EXPECT_EQ(visible_device_for(2, "3,-1,4"), "-1");
 }
 
 TEST(VisibleGpuCount, IsTheMachinesCountCutByTheParentsList) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "eval/flags.h"
+
 namespace ptxbench::eval {
 namespace {
 
@@ -129,9 +131,7 @@ std::string EvalResult::summary() const {
            (t.percent_of_peak ? fmt::format(" ({:.1f}% of {:.1f} dense bf16 peak)\n",
                                             *t.percent_of_peak, *t.peak_tflops)
                               : std::string(" (peak unknown for this GPU)\n"));
-    if (has_flag("above_peak"))
-      s += "WARNING above_peak: that time implies more than the GPU's dense peak; work was skipped "
-           "or escaped the timing\n";
+    if (has_flag("above_peak")) s += "WARNING above_peak: " + describe_flag("above_peak") + "\n";
     if (has_flag("side_stream"))
       s += fmt::format(
           "WARNING side_stream: device-synchronised host time {:.3f} ms vs event time {:.3f} ms: "

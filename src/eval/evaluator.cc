@@ -113,11 +113,13 @@ TimingReport timing_report(const TimingOutcome& t, const task::TaskSpec& task, c
   return r;
 }
 
-void add_timing_flags(const TimingOutcome& t, EvalResult& r) {
+void add_timing_flags(const TimingOutcome& t, const TimingReport& report, EvalResult& r) {
   if (t.side_stream) r.flags.push_back("side_stream");
   if (throttled(t.clocks_after) || throttled(t.clocks_before)) r.flags.push_back("throttled");
   if (t.candidate.n > 0 && t.candidate.rel_iqr > 0.02) r.flags.push_back("timing_unstable");
   if (!t.baseline_error.empty()) r.flags.push_back("baseline_failed");
+  // No kernel beats the tensor cores' dense peak (5% allowance for clock reporting).
+  if (report.percent_of_peak && *report.percent_of_peak > 105.0) r.flags.push_back("above_peak");
 }
 
 }  // namespace
@@ -126,12 +128,11 @@ bool Evaluator::gpu_available() {
   if (const char* v = std::getenv("PTXBENCH_NO_GPU"); v && std::string(v) == "1") return false;
   if (const char* v = std::getenv("PTXBENCH_ASSUME_GPU"); v && std::string(v) == "1") return true;
   std::error_code ec;
-  if (fs::exists("/dev/nvidiactl", ec)) return true;
-  return fs::is_directory("/proc/driver/nvidia/gpus", ec) &&
-         fs::directory_iterator("/proc/driver/nvidia/gpus", ec) != fs::directory_iterator();
+  return fs::exists("/dev/nvidiactl", ec) || machine_gpu_count() > 0;
 }
 
-Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, std::chrono::seconds timeout,
+Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, int device,
+                                           std::chrono::seconds timeout,
                                            const std::vector<std::string>& prefix) {
   WorkerRun run;
   fs::path dir = req.dir;
@@ -149,7 +150,7 @@ Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, std::chrono
   spec.cwd = dir;
   spec.clear_env = true;
   spec.env = worker_env(dir);
-  pin_to_gpu(spec.env, device_);
+  pin_to_gpu(spec.env, device);
   spec.isolate_network = true;
   spec.limits.wall = timeout;
   spec.limits.cpu_seconds = static_cast<std::uint64_t>(timeout.count()) * 2 + 60;
@@ -170,7 +171,8 @@ Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, std::chrono
   return run;
 }
 
-void Evaluator::locate_fault(const WorkerRequest& base, int trial_index, EvalResult& r) {
+void Evaluator::locate_fault(const WorkerRequest& base, int trial_index, int device,
+                             EvalResult& r) {
   auto sanitizer = paths_.tool("compute-sanitizer");
   if (!sanitizer.ok()) return;
   WorkerRequest req = base;
@@ -181,7 +183,7 @@ void Evaluator::locate_fault(const WorkerRequest& base, int trial_index, EvalRes
       t.after_timing = false, keep.push_back(t);
   req.trials = keep;
   auto run = run_worker(
-      req, std::chrono::seconds(120),
+      req, device, std::chrono::seconds(120),
       {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"});
   std::string report = run.proc.stdout_text + "\n" + run.proc.stderr_text;
   r.faulting_kernel = faulting_kernel_from_sanitizer(report);
@@ -204,7 +206,7 @@ void Evaluator::run_memcheck(const WorkerRequest& base, EvalResult& r, const Eva
   one.after_timing = false;
   req.trials = {one};
   auto run = run_worker(
-      req, o.memcheck_timeout,
+      req, o.device, o.memcheck_timeout,
       {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"});
   r.memcheck_ran = true;
   std::string report = run.proc.stdout_text + "\n" + run.proc.stderr_text;
@@ -226,7 +228,6 @@ void Evaluator::run_memcheck(const WorkerRequest& base, EvalResult& r, const Eva
 EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
                                const EvalOptions& o) {
   auto start = Clock::now();
-  device_ = o.device;
   EvalResult r;
   r.task = task.name;
   r.arch = o.arch;
@@ -268,7 +269,7 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
   req.timing.rule = {o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
   req.call_timeout_seconds = o.call_timeout_seconds;
 
-  WorkerRun cand = run_worker(req, o.worker_timeout);
+  WorkerRun cand = run_worker(req, o.device, o.worker_timeout);
   if (!cand.start_error.empty())
     return fail(Outcome::harness_error, "cannot start the GPU worker: " + cand.start_error);
   r.network_isolated = cand.proc.network_isolated;
@@ -281,21 +282,18 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
     r.phase = v.phase;
     fail(v.outcome, v.error);
     if (v.outcome == Outcome::runtime_error && o.locate_faults)
-      locate_fault(req, trial_from_phase(v.phase), r);
+      locate_fault(req, trial_from_phase(v.phase), o.device, r);
     return finish();
   }
   if (cand.response->timing) {
     r.timing = timing_report(*cand.response->timing, task, r.provenance);
-    add_timing_flags(*cand.response->timing, r);
-    // No kernel beats the tensor cores' dense peak (5% allowance for clock reporting).
-    if (r.timing->percent_of_peak && *r.timing->percent_of_peak > 105.0)
-      r.flags.push_back("above_peak");
+    add_timing_flags(*cand.response->timing, *r.timing, r);
   }
 
   WorkerRequest check = req;
   check.mode = "check";
   check.library.clear();
-  WorkerRun chk = run_worker(check, o.check_timeout);
+  WorkerRun chk = run_worker(check, o.device, o.check_timeout);
   if (!chk.start_error.empty())
     return fail(Outcome::harness_error, "cannot start the checking worker: " + chk.start_error);
   WorkerVerdict cv = classify_worker(chk.proc, chk.response, chk.progress, false);
@@ -326,7 +324,6 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
 
 EvalResult Evaluator::benchmark_baseline(const task::TaskSpec& task, const EvalOptions& o) {
   auto start = Clock::now();
-  device_ = o.device;
   EvalResult r;
   r.task = task.name;
   r.arch = o.arch;
@@ -348,7 +345,7 @@ EvalResult Evaluator::benchmark_baseline(const task::TaskSpec& task, const EvalO
   req.timed = *timed;
   req.timing.seed = timing_seed(r.seed);
   req.timing.rule = {o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
-  WorkerRun run = run_worker(req, o.check_timeout);
+  WorkerRun run = run_worker(req, o.device, o.check_timeout);
   if (!run.start_error.empty()) return done(Outcome::harness_error, run.start_error);
   WorkerVerdict v = classify_worker(run.proc, run.response, run.progress, false);
   r.worker_stderr_tail = tail(run.proc.stderr_text);

@@ -70,14 +70,14 @@ class Evaluator {
 
  private:
   struct WorkerRun;
-  WorkerRun run_worker(const WorkerRequest& req, std::chrono::seconds timeout,
+  // `device`: the GPU the worker is pinned to (EvalOptions::device; -1 = as inherited).
+  WorkerRun run_worker(const WorkerRequest& req, int device, std::chrono::seconds timeout,
                        const std::vector<std::string>& prefix = {});
-  void locate_fault(const WorkerRequest& base, int trial_index, EvalResult& r);
+  void locate_fault(const WorkerRequest& base, int trial_index, int device, EvalResult& r);
   void run_memcheck(const WorkerRequest& base, EvalResult& r, const EvalOptions& o);
 
   Paths paths_;
   ProcessRunner& runner_;
-  int device_ = -1;  // EvalOptions::device of the evaluation in progress
 };
 
 }  // namespace ptxbench::eval

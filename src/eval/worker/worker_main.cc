@@ -58,7 +58,7 @@ int run(const WorkerRequest& req) {
     resp.status = "harness_error";
     resp.error = e.what();
   }
-  resp.phase = session ? session->phase() : "initialising CUDA";
+  resp.phase = session->phase();  // set: a failed construction returned above
   int rc = write_response(req.dir, resp);
   std::fflush(nullptr);
   // After a timeout or a sticky CUDA error the context cannot be torn down cleanly
