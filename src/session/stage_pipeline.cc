@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "compile/result_json.h"
 #include "core/text.h"
@@ -20,8 +21,9 @@ std::pair<std::string, bool> parse_label(const std::string& label) {
   return {rest.substr(0, rest.find(' ')), hidden};
 }
 
-std::vector<std::string> opcodes_of(
-    const std::string& family, const std::vector<std::pair<std::string, std::int64_t>>& opcodes) {
+// The family's four most frequent opcodes; `opcodes`: count per opcode, summed over kernels.
+std::vector<std::string> opcodes_of(const std::string& family,
+                                    const std::map<std::string, std::int64_t>& opcodes) {
   std::vector<std::string> out;
   const task::InstructionFamily* f = task::find_family(family);
   if (!f) return out;
@@ -30,8 +32,7 @@ std::vector<std::string> opcodes_of(
     if (n > 0 && task::family_matches(*f, op)) hits.emplace_back(-n, op);
   std::sort(hits.begin(), hits.end());
   for (const auto& h : hits)
-    if (out.size() < 4 && std::find(out.begin(), out.end(), h.second) == out.end())
-      out.push_back(h.second);
+    if (out.size() < 4) out.push_back(h.second);
   return out;
 }
 
@@ -98,9 +99,9 @@ AuditFacts audit_facts(const audit::AuditResult& r) {
   a.runtime = r.runtime_run;
   a.route = std::string(audit::to_string(r.route));
   a.rule = r.rule;
-  std::vector<std::pair<std::string, std::int64_t>> opcodes;
+  std::map<std::string, std::int64_t> opcodes;
   for (const auto& k : r.kernels)
-    for (const auto& o : k.opcodes) opcodes.emplace_back(o.opcode, o.static_count);
+    for (const auto& o : k.opcodes) opcodes[o.opcode] += o.static_count;
   for (const auto& fr : r.families) {
     if (!fr.target) continue;
     std::string verdict(audit::to_string(fr.verdict));
@@ -120,9 +121,9 @@ AuditFacts static_audit_facts(const compile::Census& c) {
   a.runtime = false;
   a.route = "static";
   a.rule = c.target_rule;
-  std::vector<std::pair<std::string, std::int64_t>> opcodes;
+  std::map<std::string, std::int64_t> opcodes;
   for (const auto& f : c.functions)
-    for (const auto& [op, n] : f.by_opcode) opcodes.emplace_back(op, n);
+    for (const auto& [op, n] : f.by_opcode) opcodes[op] += n;
   for (const auto& fam : c.target_families) {
     auto it = c.family_totals.find(fam);
     bool present = it != c.family_totals.end() && it->second > 0;

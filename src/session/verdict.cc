@@ -1,5 +1,7 @@
 #include "session/verdict.h"
 
+#include <algorithm>
+
 #include "eval/flags.h"
 
 namespace ptxbench::session {
@@ -81,11 +83,12 @@ std::optional<bool> arch_executed(const TurnVerdict& v) {
 }
 
 bool target_reached(const TurnVerdict& v, double speedup_target) {
+  if (!is_correct(v)) return false;  // is_correct implies v.eval
   // A guard flag (work outside the stream, memory errors) makes the time untrustworthy.
-  for (const auto& f : v.eval ? v.eval->flags : std::vector<std::string>{})
-    if (eval::is_guard_flag(f)) return false;
-  return is_correct(v) && arch_executed(v).value_or(false) && v.eval->speedup &&
-         *v.eval->speedup >= speedup_target;
+  const auto& flags = v.eval->flags;
+  if (std::any_of(flags.begin(), flags.end(), [](const auto& f) { return eval::is_guard_flag(f); }))
+    return false;
+  return arch_executed(v).value_or(false) && v.eval->speedup && *v.eval->speedup >= speedup_target;
 }
 
 }  // namespace ptxbench::session

@@ -9,12 +9,13 @@
 
 #include <filesystem>
 
+#include "compile/compiler.h"
 #include "core/fs.h"
 #include "core/paths.h"
 #include "core/subprocess.h"
 #include "llm/extract.h"
 
-namespace ptxbench::llm {
+namespace ptxbench::compile {
 namespace {
 
 namespace fs = std::filesystem;
@@ -35,8 +36,10 @@ TEST(ContextSnippets, CudaBlocksCompile) {
     std::string arch = dir == "sm_100a" ? "sm_100a" : "sm_90a";
     auto text = read_file(file);
     ASSERT_TRUE(text.ok());
+    auto gencode = gencode_flag(arch);
+    ASSERT_TRUE(gencode.ok()) << arch;
     int index = 0;
-    for (const auto& block : find_code_blocks(*text)) {
+    for (const auto& block : llm::find_code_blocks(*text)) {
       if (block.tag != "cuda") continue;
       fs::path src =
           tmp->path() / (dir + "_" + file.stem().string() + "_" + std::to_string(index++) + ".cu");
@@ -47,14 +50,8 @@ TEST(ContextSnippets, CudaBlocksCompile) {
       ASSERT_TRUE(
           write_file_atomic(src, "#include <cstdint>\n#include <cuda_runtime.h>\n" + code).ok());
       ProcessSpec spec;
-      spec.argv = {nvcc->string(),
-                   "-std=c++17",
-                   "-c",
-                   "-rdc=true",
-                   "-gencode=arch=compute_" + arch.substr(3) + ",code=" + arch,
-                   src.string(),
-                   "-o",
-                   (tmp->path() / "x.o").string()};
+      spec.argv = {nvcc->string(), "-std=c++17", "-c", "-rdc=true",
+                   *gencode,       src.string(), "-o", (tmp->path() / "x.o").string()};
       spec.limits.wall = std::chrono::minutes(3);
       auto r = runner.run(spec);
       ASSERT_TRUE(r.ok()) << r.error().to_string();
@@ -68,4 +65,4 @@ TEST(ContextSnippets, CudaBlocksCompile) {
 }
 
 }  // namespace
-}  // namespace ptxbench::llm
+}  // namespace ptxbench::compile
