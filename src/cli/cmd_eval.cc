@@ -34,20 +34,6 @@ struct EvalArgs {
   double call_timeout_s = 20;
 };
 
-std::string nvcc_version(const Paths& paths, ProcessRunner& runner) {
-  auto nvcc = paths.tool("nvcc");
-  if (!nvcc.ok()) return {};
-  ProcessSpec spec;
-  spec.argv = {nvcc->string(), "--version"};
-  spec.limits.wall = std::chrono::seconds(30);
-  auto r = runner.run(spec);
-  if (!r.ok() || !r->succeeded()) return {};
-  auto lines = split_lines(r->stdout_text);
-  for (const auto& line : lines)  // "Cuda compilation tools, release 13.0, V13.0.88"
-    if (line.find("release") != std::string::npos) return std::string(trim(line));
-  return lines.empty() ? std::string() : std::string(trim(lines.back()));
-}
-
 int run_eval(const EvalArgs& a, Context& ctx) {
   auto fail = [&](int code, const std::string& msg) {
     ctx.err << "ptxbench eval: " << msg << "\n";
@@ -81,7 +67,8 @@ int run_eval(const EvalArgs& a, Context& ctx) {
   opts.worker_timeout = std::chrono::seconds(a.timeout_s);
   opts.sample_budget_seconds = a.sample_budget_s;
   opts.call_timeout_seconds = a.call_timeout_s;
-  opts.nvcc_version = nvcc_version(ctx.paths, runner);
+  if (auto v = compiler.toolkit_version(); v.ok())  // memoised by compile() above
+    opts.nvcc_version = compile::nvcc_release_line(*v);
   eval::Evaluator evaluator(ctx.paths, runner);
   eval::EvalResult result = evaluator.evaluate(spec, built->shared_object, opts);
 

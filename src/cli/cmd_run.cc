@@ -104,14 +104,21 @@ std::string default_out() {
   return buf;
 }
 
-Result<std::shared_ptr<session::ClientFactory>> make_clients(const session::RunConfig& c,
-                                                             const Paths& paths) {
-  if (c.scripted())
-    return std::shared_ptr<session::ClientFactory>(
-        std::make_shared<session::ScriptedClientFactory>(paths, c.scripted_version));
+// The agent's clients, and (scripted agent only) which task/arch pairs it has a trajectory for.
+struct Clients {
+  std::shared_ptr<session::ClientFactory> factory;
+  std::function<bool(const std::string&, const std::string&)> available;  // empty: all
+};
+
+Result<Clients> make_clients(const session::RunConfig& c, const Paths& paths) {
+  if (c.scripted()) {
+    auto scripted = std::make_shared<session::ScriptedClientFactory>(paths, c.scripted_version);
+    return Clients{scripted, [scripted](const std::string& t, const std::string& a) {
+                     return scripted->has(t, a);
+                   }};
+  }
   PTXB_TRY(std::shared_ptr<llm::ChatClient> client, session::make_model_client(c.model));
-  return std::shared_ptr<session::ClientFactory>(
-      std::make_shared<session::SharedClientFactory>(std::move(client)));
+  return Clients{std::make_shared<session::SharedClientFactory>(std::move(client)), {}};
 }
 
 session::PromptFn prompt_fn(const Paths& paths, double speedup_target) {
@@ -183,14 +190,7 @@ int run_command(RunOptions& o, Context& ctx) {
   auto clients = make_clients(c, ctx.paths);
   if (!clients.ok()) return fail(ctx, clients.error());
 
-  std::function<bool(const std::string&, const std::string&)> available;
-  if (c.scripted()) {
-    auto* scripted = static_cast<session::ScriptedClientFactory*>(clients->get());
-    available = [scripted](const std::string& t, const std::string& a) {
-      return scripted->has(t, a);
-    };
-  }
-  auto plan = session::plan_trajectories(c, *all, available);
+  auto plan = session::plan_trajectories(c, *all, clients->available);
   if (plan.empty())
     return fail(ctx,
                 make_error("nothing to run: no selected task supports the selected architectures" +
@@ -204,7 +204,7 @@ int run_command(RunOptions& o, Context& ctx) {
   report::ProgressDisplay progress(ctx.err, !o.no_progress && isatty(STDERR_FILENO));
   session::LoopDeps deps{*st,
                          pipeline,
-                         **clients,
+                         *clients->factory,
                          prompt_fn(ctx.paths, c.speedup_target),
                          [](const std::string& reply) { return llm::extract_code(reply); },
                          &progress};

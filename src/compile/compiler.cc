@@ -116,6 +116,13 @@ void apply_allow_list_option(CompileResult& r, const CompileOptions& o) {
 
 }  // namespace
 
+std::string nvcc_release_line(std::string_view version_output) {
+  auto lines = split_lines(version_output);
+  for (const auto& line : lines)
+    if (line.find("release") != std::string::npos) return std::string(trim(line));
+  return lines.empty() ? std::string() : std::string(trim(lines.back()));
+}
+
 Result<std::string> gencode_flag(std::string_view arch) {
   if (!task::is_known_arch(arch))
     return make_error("unknown architecture `" + std::string(arch) + "`", "use sm_90a or sm_100a");

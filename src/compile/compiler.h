@@ -33,6 +33,10 @@ struct CompileOptions {
   bool enforce_allow_list = true;
 };
 
+// The line of `nvcc --version` output that names the release ("Cuda compilation tools, release
+// 13.0, V13.0.88"); the last line when none does; "" for no output.
+std::string nvcc_release_line(std::string_view version_output);
+
 // "-gencode=arch=compute_90a,code=sm_90a" for "sm_90a"; an Error for an unknown arch.
 Result<std::string> gencode_flag(std::string_view arch);
 
@@ -49,8 +53,9 @@ class Compiler {
   // The nvcc flags for `arch` (everything but nvcc itself, the output and the input).
   Result<std::vector<std::string>> flags(std::string_view arch);
 
+  Result<std::string> toolkit_version();  // `nvcc --version` output, memoised
+
  private:
-  Result<std::string> toolkit_version();  // `nvcc --version`, memoised
   Result<CompileResult> build(const task::TaskSpec& task, std::string_view source,
                               const CompileOptions& options, const std::vector<std::string>& flags,
                               const std::string& key);

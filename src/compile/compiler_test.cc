@@ -246,5 +246,14 @@ TEST_F(CompilerTest, CompilerTimeoutIsACompileErrorAndLeavesNoEntry) {
   for (const auto& e : fs::directory_iterator(cache_.path() / "compile")) ADD_FAILURE() << e.path();
 }
 
+TEST(NvccReleaseLine, IsTheReleaseLineOfTheVersionOutput) {
+  EXPECT_EQ(nvcc_release_line("nvcc: NVIDIA (R) Cuda compiler driver\n"
+                              "Cuda compilation tools, release 13.0, V13.0.88\n"
+                              "Build cuda_13.0.r13.0/compiler.36424714_0\n"),
+            "Cuda compilation tools, release 13.0, V13.0.88");
+  EXPECT_EQ(nvcc_release_line("something else\nlast line\n"), "last line");
+  EXPECT_EQ(nvcc_release_line(""), "");
+}
+
 }  // namespace
 }  // namespace ptxbench::compile

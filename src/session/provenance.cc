@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "compile/compiler.h"
 #include "core/text.h"
 #include "store/store.h"
 
@@ -38,9 +39,8 @@ Json collect_provenance(const Paths& paths, ProcessRunner& runner, const std::st
   p["git_dirty"] = !dirty.empty();
   auto nvcc = paths.tool("nvcc");
   std::string nv = nvcc.ok() ? output_of(runner, {nvcc->string(), "--version"}) : std::string();
-  std::vector<std::string> lines = split_lines(nv);
-  p["nvcc"] = lines.empty() ? Json(nullptr)
-                            : Json(lines.size() > 1 ? lines[lines.size() - 2] : lines.back());
+  const std::string release = compile::nvcc_release_line(nv);
+  p["nvcc"] = release.empty() ? Json(nullptr) : Json(release);
   std::string smi = output_of(runner, {"nvidia-smi", "--query-gpu=name,driver_version,memory.total",
                                        "--format=csv,noheader"});
   p["gpus"] = smi.empty() ? Json::array() : Json(split_lines(smi));
