@@ -3,11 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 #include <mutex>
-#include <thread>
 
+#include "core/parallel.h"
 #include "core/sha256.h"
 #include "core/text.h"
 #include "session/feedback.h"
@@ -198,27 +197,20 @@ Result<RunTotals> run_all(const RunConfig& config, const std::vector<store::Traj
   if (deps.progress) deps.progress->plan(totals.trajectories, totals.skipped_done, config.turns);
 
   StageSlots slots(config.cpu_jobs, config.gpus);
-  std::atomic<std::size_t> next{0};
   std::mutex mu;
-  auto worker = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < todo.size();) {
-      const store::TrajectoryRow& row = todo[i];
-      auto r = run_trajectory(row, *by_name.at(row.key.task), config, slots, deps);
-      std::lock_guard lock(mu);
-      if (r.ok() && r->status == "done") {
-        ++totals.done;
-        continue;
-      }
-      ++totals.failed;
-      std::string why = r.ok() ? r->stop_reason : "error: " + r.error().to_string();
-      totals.errors.push_back(row.key.to_string() + ": " + why);
-      if (!r.ok()) (void)deps.store.finish_trajectory(row.id, "failed", why);
+  parallel_for(config.concurrency, todo.size(), [&](std::size_t i) {
+    const store::TrajectoryRow& row = todo[i];
+    auto r = run_trajectory(row, *by_name.at(row.key.task), config, slots, deps);
+    std::lock_guard lock(mu);
+    if (r.ok() && r->status == "done") {
+      ++totals.done;
+      return;
     }
-  };
-  std::vector<std::thread> threads;
-  int n = std::min<int>(config.concurrency, static_cast<int>(todo.size()));
-  for (int i = 0; i < n; ++i) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
+    ++totals.failed;
+    std::string why = r.ok() ? r->stop_reason : "error: " + r.error().to_string();
+    totals.errors.push_back(row.key.to_string() + ": " + why);
+    if (!r.ok()) (void)deps.store.finish_trajectory(row.id, "failed", why);
+  });
   if (totals.failed == 0) PTXB_TRY_STATUS(deps.store.finish_run());
   return totals;
 }

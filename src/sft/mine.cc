@@ -1,13 +1,12 @@
 #include "sft/mine.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
 #include <system_error>
-#include <thread>
 
+#include "core/parallel.h"
 #include "sft/balance.h"
 #include "sft/normalize.h"
 
@@ -138,7 +137,7 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
   PTXB_TRY(auto existing, read_seeds(db));
   if (resume) PTXB_TRY_STATUS(rs.reopen_run());
 
-  std::vector<const SeedJob*> todo;
+  std::vector<std::pair<store::TrajectoryKey, const SeedJob*>> todo;
   for (const auto& job : jobs) {
     store::TrajectoryKey key = key_of(cfg, job);
     if (auto s = existing.find(SeedKey{key.task, key.arch, key.sample}); s != existing.end()) {
@@ -154,34 +153,25 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
       }
     }
     PTXB_TRY_STATUS(put_seed(db, job.sample, job.seed));
-    todo.push_back(&job);
+    todo.emplace_back(std::move(key), &job);
   }
 
   std::mutex mu;
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i = next++; i < todo.size(); i = next++) {
-      const SeedJob& job = *todo[i];
-      store::TrajectoryKey key = key_of(cfg, job);
-      Status st = runner.run(rs, key, job.opening);
-      bool fixed = st.ok() && [&] {
-        auto t = find_trajectory(rs, key);
-        return t && repaired(rs, t->id);
-      }();
-      std::lock_guard<std::mutex> lock(mu);
-      if (!st.ok()) {
-        report.errors.push_back(key.to_string() + ": " + st.error().to_string());
-        continue;
-      }
-      ++report.ran;
-      report.repaired += fixed ? 1 : 0;
+  parallel_for(cfg.concurrency, todo.size(), [&](std::size_t i) {
+    const auto& [key, job] = todo[i];
+    Status st = runner.run(rs, key, job->opening);
+    bool fixed = st.ok() && [&] {
+      auto t = find_trajectory(rs, key);
+      return t && repaired(rs, t->id);
+    }();
+    std::lock_guard<std::mutex> lock(mu);
+    if (!st.ok()) {
+      report.errors.push_back(key.to_string() + ": " + st.error().to_string());
+      return;
     }
-  };
-  const int n = std::max(1, std::min<int>(cfg.concurrency, static_cast<int>(todo.size())));
-  std::vector<std::thread> threads;
-  for (int t = 1; t < n; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+    ++report.ran;
+    report.repaired += fixed ? 1 : 0;
+  });
   std::sort(report.errors.begin(), report.errors.end());
   PTXB_TRY_STATUS(rs.finish_run());
   return report;
