@@ -2,8 +2,8 @@
 # Prepares a run on the GPU machine, which has no package registry and none of the -dev
 # packages. Here: build (or reuse) a build tree, then make .devbin/ (carryable, < 64 MiB):
 #   the stripped programs (ptxbench, both workers, GPU test and benchmark programs),
-#   the DLPack headers, the forward-attention sweep builds, and a compile cache holding every control, reference and
-#   trajectory kernel, compiled with the very flags the device computes (same paths
+#   the DLPack headers, the forward-attention sweep builds, and a compile cache holding every
+#   control and reference kernel, compiled with the very flags the device computes (same paths
 #   through /work/main, same nvcc 13.0), so ptxbench finds them there without nvcc work.
 # Then call the device tool with carry [".devbin"] and
 #   scripts/device-run.sh PHASE...      (see docs/results/README.md)
@@ -27,20 +27,9 @@ for p in "${programs[@]}"; do
 done
 cp -r /usr/include/dlpack "$d/include/"
 export PTXBENCH_ROOT=$root PTXBENCH_CACHE=$d/cache PTXBENCH_DLPACK_INCLUDE=$d/include
-# (file task arch) for every control, every reference and every trajectory kernel.
-python3 - "$root" <<'PY' | while read -r file task arch; do
-import glob, os, sys, tomllib
-root = sys.argv[1]
-for m in sorted(glob.glob(os.path.join(root, "kernels/controls/*.toml"))):
-    for e in tomllib.load(open(m, "rb")).get("control", []):
-        print(os.path.normpath(os.path.join(root, "kernels/controls", e["file"])), e["task"], e.get("arch", "sm_90a"))
-for arch in ("sm_90a", "sm_100a"):
-    for f in sorted(glob.glob(os.path.join(root, "kernels/reference", arch, "*.cu"))):
-        print(f, os.path.basename(f)[:-3], arch)
-PY
-  "$d/ptxbench" compile "$file" --task "$task" --arch "$arch" > /dev/null 2>&1 || true
-  echo "cached $(basename "$file") ($task, $arch)"
-done
+# Every manifest entry (controls and sm_90a references) and the sm_100a references, compiled
+# into the cache by the same check CI runs (its verdicts are printed, not enforced here).
+python3 tests/controls/static_check.py --ptxbench "$d/ptxbench" --jobs "${PTXBENCH_JOBS:-$(nproc)}" | tail -n 1 || true
 # The forward-attention knob variants for the `sweep` phase of scripts/device-run.sh.
 kernels/attention_dev/sweep.sh build "$d/sweep"
 du -sh "$d"

@@ -16,16 +16,14 @@ import json
 import os
 import subprocess
 import sys
-import tomllib
+
+from manifests import load_entries
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 
 def entries():
-    for path in sorted(glob.glob(os.path.join(ROOT, "kernels", "controls", "*.toml"))):
-        with open(path, "rb") as f:
-            for e in tomllib.load(f).get("control", []):
-                yield dict(e, _src=os.path.normpath(os.path.join(ROOT, "kernels", "controls", e["file"])))
+    yield from load_entries(ROOT)
     for f in sorted(glob.glob(os.path.join(ROOT, "kernels", "reference", "sm_100a", "*.cu"))):
         yield {"file": os.path.relpath(f, ROOT), "_src": f, "task": os.path.basename(f)[:-3], "arch": "sm_100a",
                "expect_outcome": "passed", "expect_families": {"tcgen05": "executed"}}

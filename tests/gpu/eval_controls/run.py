@@ -13,37 +13,18 @@ outcomes come from the compile part of the JSON). Exit 0 when every entry matche
 77 (skip) when no manifest exists.
 """
 import argparse
-import glob
 import json
 import os
 import subprocess
 import sys
 import time
 
-try:
-    import tomllib
-except ImportError:  # Python < 3.11
-    tomllib = None
-
-
-def load_manifests(root):
-    entries = []
-    for path in sorted(glob.glob(os.path.join(root, "kernels", "controls", "*.toml"))):
-        if tomllib is None:
-            sys.exit("eval_controls: needs Python 3.11+ (tomllib) to read " + path)
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-        for key in ("control", "controls"):
-            for e in data.get(key, []):
-                e = dict(e)
-                e["_manifest"] = path
-                entries.append(e)
-    return entries
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "controls"))
+from manifests import load_entries  # noqa: E402
 
 
 def run_one(ptxbench, root, e, fast, log_dir):
-    src = os.path.normpath(os.path.join(root, "kernels", "controls", e["file"]))
-    cmd = [ptxbench, "eval", src, "--task", e["task"], "--arch", e.get("arch", "sm_90a"), "--json", "--seed", "1234"]
+    cmd = [ptxbench, "eval", e["_src"], "--task", e["task"], "--arch", e.get("arch", "sm_90a"), "--json", "--seed", "1234"]
     flags = e.get("expect_flags", [])
     if fast:
         cmd += ["--sample-budget", "1" if not flags else "2", "--call-timeout", "5"]
@@ -87,7 +68,7 @@ def main():
     ap.add_argument("--fast", action="store_true")
     ap.add_argument("--log", default="")
     a = ap.parse_args()
-    entries = [e for e in load_manifests(root) if a.only in e.get("file", "")]
+    entries = [e for e in load_entries(root) if a.only in e.get("file", "")]
     if not entries:
         print("SKIPPED: no kernels/controls/*.toml manifests (or no entry matches)")
         return 77
