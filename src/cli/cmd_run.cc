@@ -42,7 +42,6 @@ struct RunOptions {
   bool json = false;
   bool no_progress = false;
   bool memcheck = false;
-  std::vector<std::string> argv;
 };
 
 Result<std::vector<std::string>> resolve_tasks(const std::string& selector,
@@ -131,15 +130,6 @@ session::PromptFn prompt_fn(const Paths& paths, double speedup_target) {
   };
 }
 
-// The process's own argv (for provenance), from /proc/self/cmdline.
-std::vector<std::string> command_line() {
-  auto text = read_file("/proc/self/cmdline");
-  if (!text.ok()) return {};
-  std::vector<std::string> out = split(*text, '\0');
-  while (!out.empty() && out.back().empty()) out.pop_back();
-  return out;
-}
-
 // One evaluation queue per GPU: more queues than usable GPUs would leave some with none.
 Status check_gpus(int gpus, bool gpu_here) {
   const int n = visible_gpu_count(std::getenv("CUDA_VISIBLE_DEVICES"), machine_gpu_count());
@@ -171,7 +161,7 @@ Result<store::RunStore> open_run(RunOptions& o, Context& ctx,
   PTXB_TRY_STATUS(build_config(o, all));
   PTXB_TRY_STATUS(check_gpus(o.config.gpus, gpu_here));
   if (o.out.empty()) o.out = default_out();
-  Json prov = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, o.argv);
+  Json prov = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
   prov["pipeline"] = pipeline_info;
   return store::RunStore::create(o.out, o.config.to_json(), prov);
 }
@@ -282,10 +272,7 @@ void attach_run(CLI::App& sub, Context& ctx) {
                "also run each candidate under compute-sanitizer memcheck");
   sub.add_flag("--no-progress", o->no_progress, "plain progress lines even on a terminal");
   sub.add_flag("--json", o->json, "print the summary as JSON");
-  sub.callback([o, &ctx] {
-    o->argv = command_line();
-    ctx.exit_code = run_command(*o, ctx);
-  });
+  sub.callback([o, &ctx] { ctx.exit_code = run_command(*o, ctx); });
 }
 
 }  // namespace ptxbench::cli

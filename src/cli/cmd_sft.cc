@@ -157,8 +157,7 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
   mc.config = rc.to_json();
   mc.config["sft_mine"] = o.to_json();
   mc.config["sft_mine"]["stores"] = a.stores;
-  mc.provenance =
-      session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, {"ptxbench", "sft", "mine"});
+  mc.provenance = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
   mc.provenance["pipeline"] = pipeline.describe();
   auto r = sft::mine(corpus, o, mc, a.out, repair);
   if (!r.ok()) return fail(ctx, r.error(), exit_code::bad_input);

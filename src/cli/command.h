@@ -6,7 +6,9 @@
 #include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/outcome.h"
 #include "core/paths.h"
@@ -18,6 +20,7 @@ struct Context {
   std::ostream& out;
   std::ostream& err;
   int exit_code = 0;
+  std::vector<std::string> argv;  // the process's command line, for provenance
 };
 
 struct Command {

@@ -6,7 +6,7 @@
 
 int main(int argc, char** argv) {
   using namespace ptxbench::cli;
-  Context ctx{ptxbench::Paths::discover(), std::cout, std::cerr};
+  Context ctx{ptxbench::Paths::discover(), std::cout, std::cerr, 0, {argv, argv + argc}};
   CLI::App app{
       "ptxbench: compile, check, time and audit GPU kernels written with architecture-specific "
       "PTX (Hopper sm_90a, Blackwell sm_100a), run multi-turn repair sessions with LLMs, and "
