@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -23,30 +24,34 @@ inline Error make_error(std::string message, std::string hint = {}) {
   return Error{std::move(message), std::move(hint)};
 }
 
-template <class T>
+// E is the error type: Error for messages meant for people; an enum where the caller
+// must branch on the kind of failure (ChildProcess::read_line's ReadLineError).
+template <class T, class E = Error>
 class [[nodiscard]] Result {
+  static_assert(!std::is_same_v<T, E>, "a Result's value and error types must differ");
+
  public:
-  Result(T value) : v_(std::move(value)) {}      // NOLINT: implicit by design
-  Result(Error error) : v_(std::move(error)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(E error) : v_(std::move(error)) {}  // NOLINT: implicit by design
 
   bool ok() const { return std::holds_alternative<T>(v_); }
   explicit operator bool() const { return ok(); }
 
   T& value() & {
-    PTXB_CHECK(ok(), "Result::value() on an error: " + std::get<Error>(v_).message);
+    check_value();
     return std::get<T>(v_);
   }
   const T& value() const& {
-    PTXB_CHECK(ok(), "Result::value() on an error: " + std::get<Error>(v_).message);
+    check_value();
     return std::get<T>(v_);
   }
   T&& value() && {
-    PTXB_CHECK(ok(), "Result::value() on an error: " + std::get<Error>(v_).message);
+    check_value();
     return std::get<T>(std::move(v_));
   }
-  const Error& error() const {
+  const E& error() const {
     PTXB_CHECK(!ok(), "Result::error() on a value");
-    return std::get<Error>(v_);
+    return std::get<E>(v_);
   }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
@@ -54,7 +59,14 @@ class [[nodiscard]] Result {
   const T& operator*() const& { return value(); }
 
  private:
-  std::variant<T, Error> v_;
+  void check_value() const {
+    if constexpr (std::is_same_v<E, Error>)
+      PTXB_CHECK(ok(), "Result::value() on an error: " + std::get<Error>(v_).message);
+    else
+      PTXB_CHECK(ok(), "Result::value() on an error");
+  }
+
+  std::variant<T, E> v_;
 };
 
 // Result<void>: success or an Error.

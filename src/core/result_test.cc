@@ -30,6 +30,21 @@ TEST(Result, TryPropagatesErrors) {
   EXPECT_EQ(doubled(0).error().message, "not positive");
 }
 
+enum class Why { too_big, too_small };
+
+Result<int, Why> bounded(int v) {
+  if (v > 10) return Why::too_big;
+  if (v < 0) return Why::too_small;
+  return v;
+}
+
+TEST(Result, TypedErrors) {
+  EXPECT_EQ(*bounded(4), 4);
+  ASSERT_FALSE(bounded(11).ok());
+  EXPECT_EQ(bounded(11).error(), Why::too_big);
+  EXPECT_EQ(bounded(-1).error(), Why::too_small);
+}
+
 TEST(Result, VoidStatus) {
   Status s;
   EXPECT_TRUE(s.ok());
