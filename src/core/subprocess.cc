@@ -1,15 +1,20 @@
 #include "core/subprocess.h"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include "core/output_capture.h"
 
 extern char** environ;
 
@@ -17,6 +22,7 @@ namespace ptxbench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr std::size_t kMaxChildFds = 16;
 
 struct Pipe {
   int fd[2] = {-1, -1};
@@ -54,16 +60,55 @@ bool try_isolate_network() {
   return false;
 }
 
+// Marks every descriptor >= `first` close-on-exec. close_range through syscall() so the
+// binary does not need glibc 2.34; a loop where the kernel is older than 5.11.
+void mark_cloexec_from(int first) {
+  if (::syscall(SYS_close_range, static_cast<unsigned>(first), ~0u, CLOSE_RANGE_CLOEXEC) == 0)
+    return;
+  rlimit rl{};
+  ::getrlimit(RLIMIT_NOFILE, &rl);
+  rlim_t last = std::min<rlim_t>(rl.rlim_cur, 1 << 20);
+  for (rlim_t fd = static_cast<rlim_t>(first); fd < last; ++fd)
+    ::fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
+}
+
+// Moves the child's descriptors into place: each parent_fd to its child_fd, `status_fd`
+// out of their way (the new number is returned), every other descriptor close-on-exec.
+// Copies go above all targets first, so a parent_fd whose number is another entry's
+// child_fd is not lost, and dup2 onto the target clears its close-on-exec flag.
+int place_fds(std::span<const ChildFd> fds, int status_fd) {
+  int top = 2;
+  for (const ChildFd& f : fds) top = std::max(top, f.child_fd);
+  const int base = top + 1;
+  status_fd = ::fcntl(status_fd, F_DUPFD_CLOEXEC, base);
+  int moved[kMaxChildFds];
+  for (std::size_t i = 0; i < fds.size(); ++i)
+    moved[i] = ::fcntl(fds[i].parent_fd, F_DUPFD_CLOEXEC, base);
+  for (int fd = 0; fd <= top; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+  for (std::size_t i = 0; i < fds.size(); ++i) ::dup2(moved[i], fds[i].child_fd);
+  mark_cloexec_from(base);
+  return status_fd;
+}
+
+// The parent may ignore SIGPIPE or block signals in the forking thread; the program
+// starts with the defaults.
+void reset_signals() {
+  ::signal(SIGPIPE, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+}
+
 // Runs in the child after fork: never returns. Reports exec failure through `status_fd`.
-[[noreturn]] void exec_child(const ProcessSpec& spec, int in_fd, int out_fd, int err_fd,
-                             int status_fd, std::vector<char*>& argv, std::vector<char*>& envp) {
+// Async-signal-safe calls only: the parent may have other threads.
+[[noreturn]] void exec_child(const ProcessSpec& spec, std::span<const ChildFd> fds, int status_fd,
+                             std::vector<char*>& argv, std::vector<char*>& envp) {
   ::setsid();
   char net = 'n';
   if (spec.isolate_network && try_isolate_network()) net = 'N';
   (void)!::write(status_fd, &net, 1);
-  ::dup2(in_fd, 0);
-  ::dup2(out_fd, 1);
-  ::dup2(err_fd, 2);
+  status_fd = place_fds(fds, status_fd);
+  reset_signals();
   const auto& l = spec.limits;
   set_limit(RLIMIT_AS, l.address_space_bytes);
   set_limit(RLIMIT_CPU, l.cpu_seconds);
@@ -82,41 +127,6 @@ bool try_isolate_network() {
   (void)!::write(status_fd, &e, sizeof e);
   ::_exit(127);
 }
-
-struct Capture {
-  std::string data;
-  std::size_t dropped = 0;
-  std::size_t cap;
-  // Keep the head (first cap/2) and a rolling tail (last cap/2).
-  std::string tail;
-  void add(const char* p, std::size_t n) {
-    std::size_t head_cap = cap / 2;
-    while (n > 0 && data.size() < head_cap) {
-      data.push_back(*p++);
-      --n;
-    }
-    if (n == 0) return;
-    tail.append(p, n);
-    std::size_t tail_cap = cap - head_cap;
-    if (tail.size() > 2 * tail_cap + 4096) {
-      std::size_t cut = tail.size() - tail_cap;
-      dropped += cut;
-      tail.erase(0, cut);
-    }
-  }
-  std::string finish(bool* truncated) {
-    std::size_t tail_cap = cap - cap / 2;
-    if (tail.size() > tail_cap) {
-      dropped += tail.size() - tail_cap;
-      tail.erase(0, tail.size() - tail_cap);
-    }
-    *truncated = dropped > 0;
-    if (dropped > 0)
-      return data + "\n[... " + std::to_string(dropped) + " bytes cut by ptxbench ...]\n" + tail;
-    return data + tail;
-  }
-};
-
 }  // namespace
 
 std::string ProcessResult::describe_end() const {
@@ -127,12 +137,9 @@ std::string ProcessResult::describe_end() const {
 }
 
 std::string cap_text(const std::string& text, std::size_t cap, bool* truncated) {
-  Capture c{.data = {}, .dropped = 0, .cap = cap, .tail = {}};
+  OutputCapture c(cap);
   c.add(text.data(), text.size());
-  bool t = false;
-  std::string out = c.finish(&t);
-  if (truncated) *truncated = t;
-  return out;
+  return c.text(truncated);
 }
 
 std::filesystem::path find_on_path(const std::string& name) {
@@ -151,12 +158,14 @@ std::filesystem::path find_on_path(const std::string& name) {
   return {};
 }
 
-Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
+Result<LaunchedProcess> launch_process(const ProcessSpec& spec, std::span<const ChildFd> fds) {
   PTXB_CHECK(!spec.argv.empty(), "run_process needs a program");
-  Pipe in, out, err, status;
-  if (!in.open() || !out.open() || !err.open() || !status.open())
-    return make_error(std::string("cannot create pipes: ") + std::strerror(errno));
-
+  PTXB_CHECK(fds.size() <= kMaxChildFds, "launch_process passes at most 16 descriptors");
+  for (std::size_t i = 0; i < fds.size(); ++i) {
+    PTXB_CHECK(fds[i].parent_fd >= 0 && fds[i].child_fd >= 0, "launch_process: a negative fd");
+    for (std::size_t j = 0; j < i; ++j)
+      PTXB_CHECK(fds[i].child_fd != fds[j].child_fd, "launch_process: a child fd given twice");
+  }
   std::vector<std::string> env_strings = build_env(spec);
   std::vector<char*> argv, envp;
   for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -170,28 +179,52 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
                       "install it or put it on PATH (scripts/setup.sh installs ptxbench's tools)");
   argv[0] = resolved.data();
 
-  auto start = Clock::now();
-  pid_t pid = ::fork();
-  if (pid < 0) return make_error(std::string("fork failed: ") + std::strerror(errno));
-  if (pid == 0) exec_child(spec, in.fd[0], out.fd[1], err.fd[1], status.fd[1], argv, envp);
-
-  ::close(in.fd[0]), in.fd[0] = -1;
-  ::close(out.fd[1]), out.fd[1] = -1;
-  ::close(err.fd[1]), err.fd[1] = -1;
+  Pipe status;
+  if (!status.open())
+    return make_error(std::string("cannot create a pipe: ") + std::strerror(errno));
+  LaunchedProcess p;
+  p.start = Clock::now();
+  p.pid = ::fork();
+  if (p.pid < 0) {
+    status.close_both();
+    return make_error(std::string("fork failed: ") + std::strerror(errno));
+  }
+  if (p.pid == 0) exec_child(spec, fds, status.fd[1], argv, envp);
   ::close(status.fd[1]), status.fd[1] = -1;
 
-  ProcessResult r;
   // Status pipe: one byte (network isolation), then errno if exec failed.
   char net = 'n';
-  if (::read(status.fd[0], &net, 1) == 1) r.network_isolated = (net == 'N');
+  if (::read(status.fd[0], &net, 1) == 1) p.network_isolated = (net == 'N');
   int exec_errno = 0;
   ssize_t got = ::read(status.fd[0], &exec_errno, sizeof exec_errno);
   status.close_both();
   if (got == static_cast<ssize_t>(sizeof exec_errno)) {
-    ::waitpid(pid, nullptr, 0);
-    in.close_both(), out.close_both(), err.close_both();
+    ::waitpid(p.pid, nullptr, 0);
     return make_error("cannot start " + spec.argv[0] + ": " + std::strerror(exec_errno));
   }
+  return p;
+}
+
+Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
+  PTXB_CHECK(!spec.argv.empty(), "run_process needs a program");
+  Pipe in, out, err;
+  if (!in.open() || !out.open() || !err.open()) {
+    in.close_both(), out.close_both(), err.close_both();
+    return make_error(std::string("cannot create pipes: ") + std::strerror(errno));
+  }
+  const ChildFd child_fds[] = {{in.fd[0], 0}, {out.fd[1], 1}, {err.fd[1], 2}};
+  auto launched = launch_process(spec, child_fds);
+  ::close(in.fd[0]), in.fd[0] = -1;
+  ::close(out.fd[1]), out.fd[1] = -1;
+  ::close(err.fd[1]), err.fd[1] = -1;
+  if (!launched.ok()) {
+    in.close_both(), out.close_both(), err.close_both();
+    return launched.error();
+  }
+  const pid_t pid = launched->pid;
+  const auto start = launched->start;
+  ProcessResult r;
+  r.network_isolated = launched->network_isolated;
 
   // Feed stdin (small inputs; the worker protocol passes files for bulk data).
   ::signal(SIGPIPE, SIG_IGN);
@@ -199,8 +232,8 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
     (void)!::write(in.fd[1], spec.stdin_data.data(), spec.stdin_data.size());
   ::close(in.fd[1]), in.fd[1] = -1;
 
-  Capture cout_{.data = {}, .dropped = 0, .cap = spec.limits.output_cap_bytes, .tail = {}};
-  Capture cerr_{.data = {}, .dropped = 0, .cap = spec.limits.output_cap_bytes, .tail = {}};
+  OutputCapture cout_(spec.limits.output_cap_bytes);
+  OutputCapture cerr_(spec.limits.output_cap_bytes);
   auto deadline = start + spec.limits.wall;
   int open_fds = 2;
   pollfd fds[2] = {{out.fd[0], POLLIN, 0}, {err.fd[0], POLLIN, 0}};
@@ -252,8 +285,8 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
     if (WIFEXITED(wstatus)) r.exit_code = WEXITSTATUS(wstatus);
     if (WIFSIGNALED(wstatus)) r.signal = WTERMSIG(wstatus);
   }
-  r.stdout_text = cout_.finish(&r.stdout_truncated);
-  r.stderr_text = cerr_.finish(&r.stderr_truncated);
+  r.stdout_text = cout_.text(&r.stdout_truncated);
+  r.stderr_text = cerr_.text(&r.stderr_truncated);
   return r;
 }
 

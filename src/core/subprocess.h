@@ -5,11 +5,14 @@
 // substitute a fake that returns recorded outputs.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,6 +71,31 @@ class SystemProcessRunner final : public ProcessRunner {
  public:
   Result<ProcessResult> run(const ProcessSpec& spec) override;
 };
+
+// One descriptor the child starts with: the parent's `parent_fd` becomes the child's
+// `child_fd` (0, 1, 2 for stdio; 3 and up for extra channels such as ChildProcess's pipes).
+struct ChildFd {
+  int parent_fd;
+  int child_fd;
+};
+
+// A started child: its pid (also its process group id, the child calls setsid) and when
+// it was started.
+struct LaunchedProcess {
+  pid_t pid = -1;
+  bool network_isolated = false;
+  std::chrono::steady_clock::time_point start;
+};
+
+// The one way ptxbench starts a program (SystemProcessRunner and ChildProcess both use it):
+// fork, then in the child setsid, the empty network namespace when asked, the descriptors
+// in `fds` at their child numbers and every other descriptor closed on exec, default
+// SIGPIPE and an empty signal mask, the rlimits of spec.limits (and no core files), cwd,
+// and exec of spec.argv with the environment of spec.env/clear_env.
+// spec.stdin_data and spec.limits.wall/output_cap_bytes are the caller's business.
+// The caller keeps ownership of the parent_fds (close them after this returns).
+// An Error when the program is not found or cannot be started (the child is then reaped).
+Result<LaunchedProcess> launch_process(const ProcessSpec& spec, std::span<const ChildFd> fds);
 
 // Keeps the first and last halves of `text` within `cap` bytes, marking the cut.
 std::string cap_text(const std::string& text, std::size_t cap, bool* truncated = nullptr);
