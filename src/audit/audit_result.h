@@ -37,7 +37,6 @@ struct KernelAudit {
   std::string function;  // mangled
   std::string demangled;
   int launches = 0;                   // launches per candidate call (discovery); 0 if unknown
-  int recorded_launches = 1;          // launches the counts cover (CUPTI: the first only; ncu: all)
   bool recorded = false;              // runtime counts were collected for it
   std::vector<OpcodeCounts> opcodes;  // sorted by opcode
   std::int64_t unmatched_records = 0;  // runtime PCs with no instruction in the listing

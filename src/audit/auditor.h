@@ -3,8 +3,10 @@
 // Routes (never in the process that times; patched kernels are slow):
 //   cupti: ptxbench-audit-worker runs the candidate once to list its kernel launches
 //          and capture its cubins, then once per launched kernel function with the CUPTI
-//          SASS Metrics API (CUPTI 13.0 records only the first kernel launched after
-//          Enable in a process); per-PC counts are joined to the disassembled cubin.
+//          SASS Metrics API (CUPTI 13.0 records only the first kernel FUNCTION launched
+//          after Enable in a process, but every launch of it: its counts accumulate over the
+//          call, measured on the H200 2026-11-30 with a function launched 8 times per call);
+//          per-PC counts are joined to the disassembled cubin. No scaling by launch count.
 //   ncu:   Nsight Compute runs the worker (--clock-control none) and reports per-opcode
 //          warp and predicated-on thread counts for every launch, plus unpatched
 //          hardware counters (gmma pipe, TMA, ldsm/stsm) as corroboration.

@@ -111,7 +111,6 @@ Status Auditor::ncu_route(Context& c) {
     const compile::SassFunction* f = match_function(c.listing, name);
     KernelAudit k = join_opcodes(f ? f->name : name, f, warp, thread);
     k.launches = static_cast<int>(by_kernel[name].size());
-    k.recorded_launches = k.launches;
     if (!f) k.note = "no SASS listing holds this function (static counts unknown)";
     c.result.kernels.push_back(std::move(k));
   }

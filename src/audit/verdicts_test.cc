@@ -74,25 +74,18 @@ TEST(Verdicts, InstructionMetricRules) {
   EXPECT_FALSE(r.instruction_metric_evaluated);  // unknown, not failed
 }
 
-TEST(Coverage, TargetOtherAndScaledLaunches) {
+TEST(Coverage, TargetAndOtherCountsCoverEveryLaunchUnscaled) {
   auto t = targets({"wgmma"});
-  // 2 warpgroup instructions of 64x64x16 (256 predicated-on threads), recorded once of 3 launches
+  // 2 warpgroup instructions of 64x64x16 (256 predicated-on threads) over all 3 launches of the
+  // function: the counts already cover every launch (first_launch_only_wgmma: tensor work in one
+  // launch of eight must give 1/8, not 8/8).
   auto k1 = kernel({{"HGMMA.64x64x16.F32.BF16", 1, 8, 256}}, true, 3);
   auto k2 = kernel({{"HMMA.16816.F32.BF16", 1, 1, 32}});  // mma.sync: not a target here
   Coverage c = compute_coverage({k1, k2}, &t, 2.0 * 64 * 64 * 16 * 6);
   ASSERT_TRUE(c.available);
-  EXPECT_DOUBLE_EQ(c.target_tensor_flops, 3 * 2 * 2.0 * 64 * 64 * 16);
-  EXPECT_DOUBLE_EQ(c.ratio, 1.0);
+  EXPECT_DOUBLE_EQ(c.target_tensor_flops, 2 * 2.0 * 64 * 64 * 16);
+  EXPECT_DOUBLE_EQ(c.ratio, 1.0 / 3);
   EXPECT_DOUBLE_EQ(c.other_tensor_flops, 2.0 * 16 * 8 * 16);
-  EXPECT_FALSE(c.note.empty());
-}
-
-TEST(Coverage, RecordedLaunchesAreNotScaledAgain) {
-  auto t = targets({"wgmma"});
-  auto k = kernel({{"HGMMA.64x64x16.F32.BF16", 1, 8, 256}}, true, 2);
-  k.recorded_launches = 2;  // ncu: counts already cover both launches
-  Coverage c = compute_coverage({k}, &t, 2.0 * 64 * 64 * 16 * 2);
-  EXPECT_DOUBLE_EQ(c.ratio, 1.0);
 }
 
 TEST(Coverage, Tcgen05HasNoShapeInSass) {

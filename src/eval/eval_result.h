@@ -34,7 +34,11 @@ struct TimingReport {
   std::optional<double> baseline_tflops;
   std::optional<double> peak_tflops;  // dense bf16, by GPU name
   std::optional<double> percent_of_peak;
-  double host_check_event_ms = 0, host_check_host_ms = 0;
+  // The parent's wall clock around each call (the same samples): it cannot be forged from
+  // inside the candidate's process (session_decision.h).
+  SampleSummary candidate_wall, baseline_wall;
+  std::string speedup_basis;  // "events" | "wall clock" (when the events were not trustworthy)
+  int verified_calls = 0;     // candidate calls whose outputs and inputs were checked
   Json clocks_before, clocks_after;
   Json to_json() const;
 };
@@ -55,6 +59,7 @@ struct EvalResult {
   std::string memcheck_report;       // the error lines, when it found errors
   Json provenance = Json::object();  // GPU, driver, CUDA runtime, nvcc, clocks
   bool network_isolated = false;
+  Json sandbox = Json::object();  // what the candidate's process ran under (core/sandbox.h)
   std::string worker_stdout_tail, worker_stderr_tail;
   double seconds = 0;
 

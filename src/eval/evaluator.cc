@@ -10,7 +10,9 @@
 #include "core/text.h"
 #include "eval/outcome_mapping.h"
 #include "eval/peak.h"
+#include "eval/judge_session.h"
 #include "eval/plan.h"
+#include "core/sandbox.h"
 
 namespace ptxbench::eval {
 namespace fs = std::filesystem;
@@ -30,20 +32,6 @@ std::uint64_t free_bytes(const fs::path& p) {
   struct statvfs s {};
   if (::statvfs(p.c_str(), &s) != 0) return 0;
   return static_cast<std::uint64_t>(s.f_bavail) * s.f_frsize;
-}
-
-std::uint64_t dump_bytes(const std::vector<TrialSpec>& trials) {
-  std::uint64_t n = 0;
-  for (const auto& t : trials)
-    for (const auto& o : t.problem.outputs) n += o.bytes();
-  return n;
-}
-
-std::uint64_t largest_dump(const std::vector<TrialSpec>& trials) {
-  std::uint64_t n = 0;
-  for (const auto& t : trials)
-    for (const auto& o : t.problem.outputs) n = std::max<std::uint64_t>(n, o.bytes());
-  return n;
 }
 
 // /dev/shm when it can hold every dump with room to spare, else $TMPDIR or /tmp.
@@ -72,11 +60,6 @@ std::map<std::string, std::string> worker_env(const fs::path& dir) {
   return env;
 }
 
-int trial_from_phase(const std::string& phase) {
-  if (!starts_with(phase, "trial ")) return -1;
-  return std::atoi(phase.c_str() + 6);
-}
-
 bool throttled(const Json& clocks) {
   // HW slowdown, SW/HW thermal, power brake: the clock was held down abnormally. The
   // software power cap (0x4) is not flagged: an H200 under a dense GEMM sits at its power
@@ -87,39 +70,24 @@ bool throttled(const Json& clocks) {
          (clocks["throttle_reasons_mask"].get<unsigned long long>() & kBad);
 }
 
-TimingReport timing_report(const TimingOutcome& t, const task::TaskSpec& task, const Json& prov) {
-  TimingReport r;
-  r.workload = task.timed().name;
-  r.candidate = t.candidate;
-  r.baseline = t.baseline;
-  r.stop_reason = t.stop_reason;
-  r.baseline_name = t.baseline_name;
-  r.baseline_description = t.baseline_description;
-  r.baseline_error = t.baseline_error;
-  r.host_check_event_ms = t.host_check_event_ms;
-  r.host_check_host_ms = t.host_check_host_ms;
-  r.clocks_before = t.clocks_before;
-  r.clocks_after = t.clocks_after;
+// Fills the derived numbers of a timing report: FLOPs, TFLOP/s, % of the dense peak.
+void finish_timing_report(TimingReport& r, const task::TaskSpec& task, const Json& prov) {
   auto flops = task.flop_count(task.timed());
   if (flops.ok()) r.flops = *flops;
   auto tf = [&](double ms) { return r.flops / (ms * 1e-3) / 1e12; };
-  if (r.flops > 0 && t.candidate.n > 0 && t.candidate.median > 0) r.tflops = tf(t.candidate.median);
-  if (r.flops > 0 && t.baseline.n > 0 && t.baseline.median > 0)
-    r.baseline_tflops = tf(t.baseline.median);
-  if (t.candidate.n > 0 && t.baseline.n > 0 && t.candidate.median > 0)
-    r.speedup = t.baseline.median / t.candidate.median;
+  if (r.flops > 0 && r.candidate.n > 0 && r.candidate.median > 0) r.tflops = tf(r.candidate.median);
+  if (r.flops > 0 && r.baseline.n > 0 && r.baseline.median > 0)
+    r.baseline_tflops = tf(r.baseline.median);
   r.peak_tflops = dense_bf16_peak_tflops(prov.value("gpu", std::string{}));
   if (r.peak_tflops && r.tflops) r.percent_of_peak = 100.0 * *r.tflops / *r.peak_tflops;
-  return r;
 }
 
-void add_timing_flags(const TimingOutcome& t, const TimingReport& report, EvalResult& r) {
-  if (t.side_stream) r.flags.push_back("side_stream");
+void add_timing_flags(const TimingReport& t, EvalResult& r) {
   if (throttled(t.clocks_after) || throttled(t.clocks_before)) r.flags.push_back("throttled");
   if (t.candidate.n > 0 && t.candidate.rel_iqr > 0.02) r.flags.push_back("timing_unstable");
   if (!t.baseline_error.empty()) r.flags.push_back("baseline_failed");
   // No kernel beats the tensor cores' dense peak (5% allowance for clock reporting).
-  if (report.percent_of_peak && *report.percent_of_peak > 105.0) r.flags.push_back("above_peak");
+  if (t.percent_of_peak && *t.percent_of_peak > 105.0) r.flags.push_back("above_peak");
 }
 
 }  // namespace
@@ -154,7 +122,7 @@ Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, int device,
   spec.isolate_network = true;
   spec.limits.wall = timeout;
   spec.limits.cpu_seconds = static_cast<std::uint64_t>(timeout.count()) * 2 + 60;
-  spec.limits.file_size_bytes = largest_dump(req.trials) + (256ull << 20);
+  spec.limits.file_size_bytes = 256ull << 20;
   spec.limits.open_files = 4096;
   spec.limits.output_cap_bytes = 256 << 10;
   auto proc = runner_.run(spec);
@@ -171,50 +139,33 @@ Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, int device,
   return run;
 }
 
-void Evaluator::locate_fault(const WorkerRequest& base, int trial_index, int device,
-                             EvalResult& r) {
-  auto sanitizer = paths_.tool("compute-sanitizer");
-  if (!sanitizer.ok()) return;
-  WorkerRequest req = base;
-  req.timing.enabled = false;
-  std::vector<TrialSpec> keep;
-  for (auto t : base.trials)
-    if (t.index == trial_index || (trial_index < 0 && keep.empty()))
-      t.after_timing = false, keep.push_back(t);
-  req.trials = keep;
-  auto run = run_worker(
-      req, device, std::chrono::seconds(120),
-      {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"});
-  std::string report = run.proc.stdout_text + "\n" + run.proc.stderr_text;
-  r.faulting_kernel = faulting_kernel_from_sanitizer(report);
-  if (sanitizer_found_errors(report)) r.memcheck_report = sanitizer_summary(report);
-}
-
-void Evaluator::run_memcheck(const WorkerRequest& base, EvalResult& r, const EvalOptions& o) {
+// A second, short session with the runner under compute-sanitizer memcheck: the first checked
+// call only (memcheck slows kernels 10-100x), no timing.
+void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, EvalResult& r,
+                             const EvalOptions& o) {
   auto sanitizer = paths_.tool("compute-sanitizer");
   if (!sanitizer.ok()) {
     r.flags.push_back("memcheck_unavailable");
     return;
   }
-  WorkerRequest req = base;
-  req.timing.enabled = false;
-  // The smallest workload (memcheck slows kernels down 10-100x).
-  const TrialSpec* pick = nullptr;
-  for (const auto& t : base.trials)
-    if (!pick || dump_bytes({t}) < dump_bytes({*pick})) pick = &t;
-  TrialSpec one = *pick;
-  one.after_timing = false;
-  req.trials = {one};
-  auto run = run_worker(
-      req, o.device, o.memcheck_timeout,
-      {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"});
+  EvalResult m;
+  m.seed = r.seed;
+  EvalOptions mo = o;
+  mo.worker_timeout = o.memcheck_timeout;
+  mo.call_timeout_seconds = std::max(o.call_timeout_seconds, 120.0);
+  JudgeSession session(launcher_, {paths_.worker(),
+                                   {sanitizer->string(), "--tool", "memcheck", "--print-limit",
+                                    "10", "--error-exitcode", "86"},
+                                   false,
+                                   true});
+  session.run(task, so, mo, m);
   r.memcheck_ran = true;
-  std::string report = run.proc.stdout_text + "\n" + run.proc.stderr_text;
-  if (run.proc.timed_out) {
+  const std::string report = m.worker_stdout_tail + "\n" + m.worker_stderr_tail;
+  if (m.outcome == Outcome::timeout) {
     r.flags.push_back("memcheck_timeout");
     return;
   }
-  if (sanitizer_found_errors(report) || run.proc.exit_code == 86) {
+  if (sanitizer_found_errors(report) || m.outcome == Outcome::runtime_error) {
     r.flags.push_back("memcheck_errors");
     r.memcheck_report = sanitizer_summary(report);
     if (r.faulting_kernel.empty()) r.faulting_kernel = faulting_kernel_from_sanitizer(report);
@@ -249,76 +200,24 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
   if (!fs::exists(paths_.worker()))
     return fail(Outcome::harness_error, "the GPU worker " + paths_.worker().string() +
                                             " does not exist (build the ptxbench-worker target)");
-  auto trials = plan_trials(task, o.trials, r.seed);
-  if (!trials.ok()) return fail(Outcome::harness_error, trials.error().to_string());
-  auto timed = make_problem(task, task.timed());
-  if (!timed.ok()) return fail(Outcome::harness_error, timed.error().to_string());
-  auto dir = TempDir::create("ptxbench-eval-", temp_parent(dump_bytes(*trials)));
-  if (!dir.ok())
+  if (auto weak = sandbox_weaknesses(probe_sandbox_support()); !weak.empty() && !o.allow_weaker_sandbox)
     return fail(Outcome::harness_error,
-                "cannot make the worker's directory: " + dir.error().message);
+                "this machine cannot give the candidate's process the full sandbox (" +
+                    join(weak, "; ") +
+                    "); refusing to judge. Use a kernel with Landlock and seccomp, run as root so "
+                    "the worker can drop to an unprivileged user, or pass --allow-weaker-sandbox "
+                    "to judge anyway (the result records what was missing)");
 
-  WorkerRequest req;
-  req.mode = "candidate";
-  req.library = fs::absolute(so).string();
-  req.dir = dir->path().string();
-  req.trials = *trials;
-  req.timed = *timed;
-  req.timing.enabled = o.timing;
-  req.timing.seed = timing_seed(r.seed);
-  req.timing.rule = {o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
-  req.call_timeout_seconds = o.call_timeout_seconds;
-
-  WorkerRun cand = run_worker(req, o.device, o.worker_timeout);
-  if (!cand.start_error.empty())
-    return fail(Outcome::harness_error, "cannot start the GPU worker: " + cand.start_error);
-  r.network_isolated = cand.proc.network_isolated;
-  if (!r.network_isolated) r.flags.push_back("network_not_isolated");
-  r.worker_stdout_tail = tail(cand.proc.stdout_text);
-  r.worker_stderr_tail = tail(cand.proc.stderr_text);
-  if (cand.response.ok()) r.provenance = cand.response->provenance;
-  WorkerVerdict v = classify_worker(cand.proc, cand.response, cand.progress, true);
-  if (v.outcome != Outcome::passed) {
-    r.phase = v.phase;
-    fail(v.outcome, v.error);
-    if (v.outcome == Outcome::runtime_error && o.locate_faults)
-      locate_fault(req, trial_from_phase(v.phase), o.device, r);
-    return finish();
+  JudgeSession session(launcher_, {paths_.worker(), {}, o.timing, false});
+  session.run(task, so, o, r);
+  if (r.timing) {
+    finish_timing_report(*r.timing, task, r.provenance);
+    add_timing_flags(*r.timing, r);
   }
-  if (cand.response->timing) {
-    r.timing = timing_report(*cand.response->timing, task, r.provenance);
-    add_timing_flags(*cand.response->timing, *r.timing, r);
-  }
-
-  WorkerRequest check = req;
-  check.mode = "check";
-  check.library.clear();
-  WorkerRun chk = run_worker(check, o.device, o.check_timeout);
-  if (!chk.start_error.empty())
-    return fail(Outcome::harness_error, "cannot start the checking worker: " + chk.start_error);
-  WorkerVerdict cv = classify_worker(chk.proc, chk.response, chk.progress, false);
-  if (cv.outcome != Outcome::passed) {
-    r.phase = cv.phase;
-    return fail(Outcome::harness_error, "the checking worker failed: " + cv.error);
-  }
-  const WorkerResponse& cr = *chk.response;
-  if (cr.trials.size() != req.trials.size())
-    return fail(Outcome::harness_error,
-                "the checking worker returned " + std::to_string(cr.trials.size()) +
-                    " trials, expected " + std::to_string(req.trials.size()));
-  bool all = true;
-  for (std::size_t i = 0; i < cr.trials.size(); ++i) {
-    TrialReport t{cr.trials[i].index, req.trials[i].label, req.trials[i].seed,
-                  cr.trials[i].passed(), cr.trials[i].outputs};
-    all = all && t.passed;
-    r.trials.push_back(std::move(t));
-  }
-  r.baseline_check = cr.baseline_check;
-  r.baseline_check_error = cr.baseline_check_error;
-  for (const auto& b : cr.baseline_check)
-    if (!b.passed && !r.has_flag("baseline_incorrect")) r.flags.push_back("baseline_incorrect");
-  r.outcome = all ? Outcome::passed : Outcome::incorrect;
-  if (o.memcheck) run_memcheck(req, r, o);
+  if (r.outcome == Outcome::runtime_error && o.locate_faults && !o.memcheck)
+    run_memcheck(task, so, r, o);  // names the faulting kernel where it can
+  else if (o.memcheck)
+    run_memcheck(task, so, r, o);
   return finish();
 }
 
@@ -354,7 +253,20 @@ EvalResult Evaluator::benchmark_baseline(const task::TaskSpec& task, const EvalO
   if (!o.nvcc_version.empty()) r.provenance["nvcc"] = o.nvcc_version;
   r.baseline_check = run.response->baseline_check;
   r.baseline_check_error = run.response->baseline_check_error;
-  if (run.response->timing) r.timing = timing_report(*run.response->timing, task, r.provenance);
+  if (run.response->timing) {
+    const TimingOutcome& t = *run.response->timing;
+    TimingReport rep;
+    rep.workload = task.timed().name;
+    rep.baseline = t.baseline;
+    rep.stop_reason = t.stop_reason;
+    rep.baseline_name = t.baseline_name;
+    rep.baseline_description = t.baseline_description;
+    rep.baseline_error = t.baseline_error;
+    rep.clocks_before = t.clocks_before;
+    rep.clocks_after = t.clocks_after;
+    finish_timing_report(rep, task, r.provenance);
+    r.timing = std::move(rep);
+  }
   bool ok = r.baseline_check_error.empty() && !r.baseline_check.empty();
   for (const auto& b : r.baseline_check) ok = ok && b.passed;
   if (!ok) r.flags.push_back("baseline_incorrect");

@@ -1,14 +1,11 @@
 // Evaluator: the parent side of the GPU evaluation (no CUDA in this process).
 //
-// For one compiled candidate it spawns ptxbench-worker twice, with a private temp
-// directory (under /dev/shm when it has room), a cleared environment, resource limits
-// and no network where the OS allows it:
-//   1. candidate mode: loads the .so, runs the trials, dumps outputs, times candidate
-//      vs baseline interleaved;
-//   2. check mode: a process that never loads the candidate regenerates the inputs
-//      from the seeds, runs the reference, compares.
-// Optionally a third run under compute-sanitizer memcheck (EvalOptions::memcheck);
-// after a runtime error, compute-sanitizer (when present) names the faulting kernel.
+// For one compiled candidate it runs one judging session (judge_session.h,
+// session_protocol.h): a trusted verifier process that owns every buffer, prepares and checks
+// every call and times the library, and the candidate's runner process under the OS sandbox
+// (core/sandbox.h), both unprivileged, with cleared environments, resource limits and no
+// network. Optionally a second short session with the runner under compute-sanitizer memcheck
+// (EvalOptions::memcheck); after a runtime error, that session names the faulting kernel.
 //
 // Limits, and why no memory limit: RLIMIT_AS cannot be used, because the CUDA driver
 // reserves a virtual address range as large as host + device memory (hundreds of GiB
@@ -28,6 +25,7 @@
 #include "core/subprocess.h"
 #include "eval/eval_result.h"
 #include "eval/protocol.h"
+#include "eval/session_io.h"
 #include "task/spec.h"
 
 namespace ptxbench::eval {
@@ -43,6 +41,7 @@ struct EvalOptions {
   std::chrono::seconds check_timeout{300};   // check worker, wall clock
   std::chrono::seconds memcheck_timeout{300};
   double call_timeout_seconds = 20;  // one candidate call: longer is a hang
+  double warmup_seconds = 0.2;       // timing warm-up (at least 3 calls each)
   double sample_budget_seconds = 8;  // timing loop
   std::size_t min_samples = 10;
   std::size_t max_samples = 2000;
@@ -51,11 +50,17 @@ struct EvalOptions {
   // The GPU (index among those this process may use) every worker of this evaluation sees
   // alone; -1 leaves CUDA_VISIBLE_DEVICES as it is. `ptxbench run --gpus N` sets it per queue.
   int device = -1;
+  // Judge even where a sandbox mechanism is missing (core/sandbox.h); the result says which.
+  bool allow_weaker_sandbox = false;
 };
 
 class Evaluator {
  public:
-  Evaluator(Paths paths, ProcessRunner& runner) : paths_(std::move(paths)), runner_(runner) {}
+  Evaluator(Paths paths, ProcessRunner& runner)
+      : paths_(std::move(paths)), runner_(runner), launcher_(own_launcher_) {}
+  // `launcher` starts the session's worker processes (tests pass a fake).
+  Evaluator(Paths paths, ProcessRunner& runner, WorkerLauncher& launcher)
+      : paths_(std::move(paths)), runner_(runner), launcher_(launcher) {}
 
   // Is there an NVIDIA GPU here? (/dev/nvidiactl or /proc/driver/nvidia/gpus/*; PTXBENCH_NO_GPU=1
   // forces "no"; PTXBENCH_ASSUME_GPU=1 forces "yes", for tests with a fake runner.)
@@ -73,11 +78,13 @@ class Evaluator {
   // `device`: the GPU the worker is pinned to (EvalOptions::device; -1 = as inherited).
   WorkerRun run_worker(const WorkerRequest& req, int device, std::chrono::seconds timeout,
                        const std::vector<std::string>& prefix = {});
-  void locate_fault(const WorkerRequest& base, int trial_index, int device, EvalResult& r);
-  void run_memcheck(const WorkerRequest& base, EvalResult& r, const EvalOptions& o);
+  void run_memcheck(const task::TaskSpec& task, const std::filesystem::path& so, EvalResult& r,
+                    const EvalOptions& o);
 
   Paths paths_;
-  ProcessRunner& runner_;
+  ProcessRunner& runner_;  // one-shot workers (baseline benchmark)
+  ChildWorkerLauncher own_launcher_;
+  WorkerLauncher& launcher_;  // the judging session's workers
 };
 
 }  // namespace ptxbench::eval

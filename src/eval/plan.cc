@@ -63,30 +63,74 @@ std::uint64_t trial_seed(std::uint64_t base, std::uint64_t index) {
   return gpu::mix64(gpu::mix64(base) ^ (index * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull));
 }
 
-Result<std::vector<TrialSpec>> plan_trials(const task::TaskSpec& task, int trials,
-                                           std::uint64_t seed) {
+PrepareCommand PlannedCall::prepare() const {
+  return PrepareCommand{workload, slot, content, base, transform_seed, poison_seed};
+}
+
+namespace {
+
+gpu::Distribution base_dist(const task::TaskSpec& task, std::size_t k) {
+  return task.family == task::Family::attention_bwd && k % 2 == 1 ? gpu::Distribution::spiky
+                                                                  : gpu::Distribution::normal;
+}
+
+}  // namespace
+
+Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed) {
   if (trials < 3)
-    return make_error("at least 3 trials are required, got " + std::to_string(trials));
+    return make_error("at least 3 checked calls are required, got " + std::to_string(trials));
+  SessionPlan plan;
   std::vector<const task::Workload*> order{&task.timed()};
   for (const auto* h : task.hidden()) order.push_back(h);
-  std::vector<TrialSpec> out;
-  for (int i = 0; i <= trials; ++i) {
-    bool after = i == trials;
-    const task::Workload& w =
-        after ? task.timed() : *order[static_cast<std::size_t>(i) % order.size()];
-    TrialSpec t;
-    t.index = i;
-    PTXB_TRY(t.problem, make_problem(task, w));
-    t.seed = trial_seed(seed, static_cast<std::uint64_t>(i));
-    t.dist = (task.family == task::Family::attention_bwd && i % 2 == 1) ? gpu::Distribution::spiky
-                                                                        : gpu::Distribution::normal;
-    t.after_timing = after;
-    t.label = fmt::format("{} workload {} ({}), {} inputs{}", w.role, w.name, describe_axes(w),
-                          t.dist == gpu::Distribution::spiky ? "spiky" : "normal",
-                          after ? ", repeated after timing with new inputs" : "");
-    out.push_back(std::move(t));
+  std::uint64_t next_seed = 0;
+  auto fresh = [&] { return trial_seed(seed, next_seed++) | 1u; };  // never 0 (= identity)
+  std::size_t base_count = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    SessionWorkload w;
+    PTXB_TRY(w.problem, make_problem(task, *order[i]));
+    const std::size_t bases = i == 0 ? 2 : 1;
+    for (std::size_t b = 0; b < bases; ++b)
+      w.bases.push_back({fresh(), base_dist(task, base_count++)});
+    w.slots = i == 0 ? 2 : 1;
+    w.baseline = i == 0;
+    plan.verifier.workloads.push_back(std::move(w));
+    plan.labels.push_back(fmt::format("{} workload {} ({})", order[i]->role, order[i]->name,
+                                      describe_axes(*order[i])));
+    plan.hidden.push_back(i != 0);
   }
-  return out;
+  auto call = [&](int w, int slot, Content c, int base) {
+    PlannedCall p{w, slot, c, base, c == Content::repeat ? 0 : fresh(), fresh(), {}};
+    p.label = plan.labels[static_cast<std::size_t>(w)] +
+              (c == Content::repeat ? ", the previous call's inputs again"
+                                    : fmt::format(", input set {} permuted", base));
+    plan.checks.push_back(std::move(p));
+  };
+  call(0, 0, Content::transformed, 0);
+  call(0, 0, Content::repeat, 0);
+  int fresh_calls = 1;
+  for (std::size_t h = 1; h < order.size(); ++h, ++fresh_calls)
+    call(static_cast<int>(h), 0, Content::transformed, 0);
+  for (int k = 0; fresh_calls < trials || k < 2; ++k, ++fresh_calls)
+    call(0, k % 2 == 0 ? 1 : 0, Content::transformed, 1 - (k / 2) % 2);
+  return plan;
+}
+
+std::uint64_t TimingDraw::draw() {
+  return gpu::mix64(seed_ ^ gpu::mix64(++counter_ * 0x9E3779B97F4A7C15ull));
+}
+
+PlannedCall TimingDraw::next(bool allow_repeat) {
+  const SessionWorkload& w = plan_->verifier.workloads.front();
+  PlannedCall p;
+  p.workload = 0;
+  p.slot = static_cast<int>(draw() % static_cast<std::uint64_t>(w.slots));
+  const bool repeat = allow_repeat && draw() % 4 == 0;
+  p.content = repeat ? Content::repeat : Content::transformed;
+  p.base = repeat ? 0 : static_cast<int>(draw() % w.bases.size());
+  p.transform_seed = repeat ? 0 : (draw() | 1u);
+  p.poison_seed = draw();
+  p.label = plan_->labels.front() + (repeat ? ", timing call, repeated inputs" : ", timing call");
+  return p;
 }
 
 }  // namespace ptxbench::eval

@@ -1,12 +1,13 @@
-// Planning an evaluation: the GPU-side Problem of a task at one workload, the list
-// of trials (seeds, workloads, distributions) and the worker requests. Pure functions
-// of (task, options), so a run can be reproduced from its recorded seed.
+// Planning an evaluation: the GPU-side Problem of a task at one workload, and the plan of a
+// judging session (workloads, input sets, the opening checked calls, the timing draws). Pure
+// functions of (task, options, seed), so a run can be reproduced from its recorded seed.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "eval/protocol.h"
+#include "eval/session_protocol.h"
 #include "task/spec.h"
 
 namespace ptxbench::eval {
@@ -19,16 +20,54 @@ Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Worklo
 // share nothing).
 std::uint64_t trial_seed(std::uint64_t base, std::uint64_t index);
 
-// `trials` (>= 3) correctness trials cycling over [timed, hidden...] workloads, on fresh
-// seeds; for attention_bwd every odd trial uses the spiky distribution. Then one
-// after-timing trial on the timed workload with new inputs (catches results cached
-// across calls and kernels that behave differently once timing starts).
-Result<std::vector<TrialSpec>> plan_trials(const task::TaskSpec& task, int trials,
-                                           std::uint64_t seed);
-
-// The timing seed of a run.
+// The seed of the baseline-only benchmark's inputs (bench/baselines).
 inline std::uint64_t timing_seed(std::uint64_t base) {
   return trial_seed(base, 1u << 20);
 }
+
+// A judging session's plan (session_protocol.h): the workloads the verifier allocates (the
+// timed one first, then every hidden one), and the checked calls that open the session.
+//   bases   timed workload: 2 independent input sets; each hidden workload: 1. For
+//           attention_bwd the second set (and every other hidden one) uses the outlier-heavy
+//           ("spiky") distribution.
+//   slots   timed workload: 2 buffer sets; hidden: 1.
+//   checks  at least `trials` (>= 3) calls with inputs no earlier call had, plus one exact
+//           repeat of the first call: timed (base 0, permuted), the repeat, each hidden
+//           workload (permuted), timed slot 1 (base 1), timed slot 0 switched to base 1, ...
+// Every call of the session, these and the timing calls alike, is poisoned and verified; the
+// runner cannot tell them apart. Pure function of (task, trials, seed).
+struct PlannedCall {
+  int workload = 0, slot = 0;
+  Content content = Content::transformed;
+  int base = 0;
+  std::uint64_t transform_seed = 0;
+  std::uint64_t poison_seed = 0;
+  std::string label;  // for people; hidden workloads are never described to a model
+  PrepareCommand prepare() const;
+};
+
+struct SessionPlan {
+  VerifierRequest verifier;          // dir left empty
+  std::vector<std::string> labels;   // per workload: "timed workload timed (M=8192 ...)"
+  std::vector<bool> hidden;          // per workload
+  std::vector<PlannedCall> checks;
+};
+
+Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed);
+
+// The content of the timing calls, drawn one by one from a seeded stream: a random slot of
+// the timed workload (workload 0); with probability 1/4 an exact repeat of that slot's last
+// inputs, else a random base under a new transform. The poison is always new.
+class TimingDraw {
+ public:
+  TimingDraw(const SessionPlan& plan, std::uint64_t seed) : plan_(&plan), seed_(seed) {}
+  PlannedCall next(bool allow_repeat);
+
+ private:
+  std::uint64_t draw();
+  const SessionPlan* plan_;
+  std::uint64_t seed_;
+  std::uint64_t counter_ = 0;
+};
 
 }  // namespace ptxbench::eval

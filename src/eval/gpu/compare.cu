@@ -21,27 +21,34 @@ struct Accum {
   long long bad[kMaxBad];
 };
 
-__device__ __forceinline__ float load_out(const void* out, std::int64_t i, bool bf16,
+__device__ __forceinline__ float load_out(const void* out, std::int64_t i, bool bf16, Poison poison,
                                           bool* poisoned) {
   if (bf16) {
     std::uint16_t b = static_cast<const std::uint16_t*>(out)[i];
-    *poisoned = b == kPoisonBf16;
+    *poisoned = b == poison.bf16;
     return bf16_bits_to_float(b);
   }
   std::uint32_t u = static_cast<const std::uint32_t*>(out)[i];
-  *poisoned = u == kPoisonF32;
+  *poisoned = u == poison.f32;
   return __uint_as_float(u);
 }
 
+__device__ __forceinline__ std::int64_t ref_index(std::int64_t i, const RefView& v) {
+  if (!v.row_map && !v.col_map) return i;
+  const std::int64_t r = i / v.cols_per_row, c = i - r * v.cols_per_row;
+  return (v.row_map ? v.row_map[r] : r) * v.cols_per_row + (v.col_map ? v.col_map[c] : c);
+}
+
 __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n, bool bf16,
-                               ElementRule rule, int max_bad, Accum* acc) {
+                               ElementRule rule, int max_bad, Poison poison, RefView view,
+                               Accum* acc) {
   unsigned long long failed = 0, nonfinite = 0, unwritten = 0;
   double d2 = 0, r2 = 0;
   float max_abs = 0, max_rel = 0;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     bool poisoned = false;
-    float o = load_out(out, i, bf16, &poisoned), r = ref[i];
+    float o = load_out(out, i, bf16, poison, &poisoned), r = ref[ref_index(i, view)];
     bool finite = is_finite_value(o);
     if (finite) {
       float d = abs_value(o - r);
@@ -113,10 +120,20 @@ float read_element(const void* out, std::int64_t i, ElemType t) {
   return f;
 }
 
+std::int64_t host_ref_index(std::int64_t i, const RefView& v) {
+  if (!v.row_map && !v.col_map) return i;
+  const std::int64_t r = i / v.cols_per_row, c = i - r * v.cols_per_row;
+  std::int32_t rr = static_cast<std::int32_t>(r), cc = static_cast<std::int32_t>(c);
+  if (v.row_map) PTXB_CUDA(cudaMemcpy(&rr, v.row_map + r, 4, cudaMemcpyDeviceToHost));
+  if (v.col_map) PTXB_CUDA(cudaMemcpy(&cc, v.col_map + c, 4, cudaMemcpyDeviceToHost));
+  return rr * v.cols_per_row + cc;
+}
+
 }  // namespace
 
 CompareStats compare_output(const void* out, const float* ref, const TensorDesc& desc,
-                            const Tolerances& tol, cudaStream_t stream, int max_bad) {
+                            const Tolerances& tol, cudaStream_t stream, int max_bad,
+                            const Poison& poison, const RefView& view) {
   max_bad = std::clamp(max_bad, 1, kMaxBad);
   DeviceBuffer dev(sizeof(Accum));
   Accum init{};
@@ -125,7 +142,8 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
   std::int64_t n = desc.numel();
   unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 132 * 16));
   compare_kernel<<<blocks, 256, 0, stream>>>(out, ref, n, desc.type == ElemType::bf16,
-                                             tol.element_rule(), max_bad, dev.as<Accum>());
+                                             tol.element_rule(), max_bad, poison, view,
+                                             dev.as<Accum>());
   PTXB_CUDA(cudaGetLastError());
   Accum a{};
   PTXB_CUDA(cudaMemcpyAsync(&a, dev.get(), sizeof a, cudaMemcpyDeviceToHost, stream));
@@ -152,7 +170,7 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
     for (auto i : idx) {
       BadElement b = locate(i, desc);
       b.out = read_element(out, i, desc.type);
-      b.ref = read_element(ref, i, ElemType::fp32);
+      b.ref = read_element(ref, host_ref_index(i, view), ElemType::fp32);
       s.first_bad.push_back(std::move(b));
     }
   }

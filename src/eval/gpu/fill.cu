@@ -25,23 +25,23 @@ __global__ void random_kernel(void* data, std::int64_t n, bool bf16, std::uint64
   }
 }
 
-__global__ void poison_kernel(void* data, std::int64_t n, bool bf16) {
+__global__ void poison_kernel(void* data, std::int64_t n, bool bf16, Poison poison) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     if (bf16)
-      static_cast<std::uint16_t*>(data)[i] = kPoisonBf16;
+      static_cast<std::uint16_t*>(data)[i] = poison.bf16;
     else
-      static_cast<std::uint32_t*>(data)[i] = kPoisonF32;
+      static_cast<std::uint32_t*>(data)[i] = poison.f32;
   }
 }
 
-__global__ void count_poison_kernel(const void* data, std::int64_t n, bool bf16,
+__global__ void count_poison_kernel(const void* data, std::int64_t n, bool bf16, Poison poison,
                                     unsigned long long* count) {
   unsigned long long local = 0;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    bool p = bf16 ? static_cast<const std::uint16_t*>(data)[i] == kPoisonBf16
-                  : static_cast<const std::uint32_t*>(data)[i] == kPoisonF32;
+    bool p = bf16 ? static_cast<const std::uint16_t*>(data)[i] == poison.bf16
+                  : static_cast<const std::uint32_t*>(data)[i] == poison.f32;
     local += p ? 1 : 0;
   }
   for (int off = 16; off > 0; off /= 2) local += __shfl_down_sync(0xffffffffu, local, off);
@@ -57,15 +57,16 @@ void fill_random(void* data, std::int64_t n, ElemType type, std::uint64_t seed,
   PTXB_CUDA(cudaGetLastError());
 }
 
-void fill_poison(void* data, std::int64_t n, ElemType type, cudaStream_t s) {
-  poison_kernel<<<grid_for(n), kThreads, 0, s>>>(data, n, type == ElemType::bf16);
+void fill_poison(void* data, std::int64_t n, ElemType type, cudaStream_t s, const Poison& poison) {
+  poison_kernel<<<grid_for(n), kThreads, 0, s>>>(data, n, type == ElemType::bf16, poison);
   PTXB_CUDA(cudaGetLastError());
 }
 
-std::int64_t count_poisoned(const void* data, std::int64_t n, ElemType type, cudaStream_t s) {
+std::int64_t count_poisoned(const void* data, std::int64_t n, ElemType type, cudaStream_t s,
+                            const Poison& poison) {
   DeviceBuffer count(sizeof(unsigned long long));
   PTXB_CUDA(cudaMemsetAsync(count.get(), 0, count.bytes(), s));
-  count_poison_kernel<<<grid_for(n), kThreads, 0, s>>>(data, n, type == ElemType::bf16,
+  count_poison_kernel<<<grid_for(n), kThreads, 0, s>>>(data, n, type == ElemType::bf16, poison,
                                                        count.as<unsigned long long>());
   PTXB_CUDA(cudaGetLastError());
   unsigned long long host = 0;

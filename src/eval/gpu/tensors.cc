@@ -53,10 +53,10 @@ void generate_inputs(TensorSet& t, std::uint64_t seed, Distribution dist, cudaSt
   PTXB_CUDA(cudaStreamSynchronize(stream));  // o32 dies at the end of this scope
 }
 
-void poison_outputs(TensorSet& t, cudaStream_t stream) {
+void poison_outputs(TensorSet& t, cudaStream_t stream, const Poison& poison) {
   const Problem& p = t.problem();
   for (std::size_t i = 0; i < p.outputs.size(); ++i)
-    fill_poison(t.output(i).get(), p.outputs[i].numel(), p.outputs[i].type, stream);
+    fill_poison(t.output(i).get(), p.outputs[i].numel(), p.outputs[i].type, stream, poison);
 }
 
 }  // namespace ptxbench::gpu

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "eval/gpu/device_buffer.h"
+#include "eval/gpu/poison.h"
 #include "eval/gpu/problem.h"
 #include "eval/gpu/rng.h"
 
@@ -46,9 +47,10 @@ class TensorSet {
 void generate_inputs(TensorSet& t, std::uint64_t seed, Distribution dist, cudaStream_t stream);
 
 // Writes the poison pattern (element_rule.h) into every output.
-void poison_outputs(TensorSet& t, cudaStream_t stream);
+void poison_outputs(TensorSet& t, cudaStream_t stream, const Poison& poison = {});
 
 // How many elements of a device buffer still hold the poison pattern.
-std::int64_t count_poisoned(const void* data, std::int64_t n, ElemType type, cudaStream_t stream);
+std::int64_t count_poisoned(const void* data, std::int64_t n, ElemType type, cudaStream_t stream,
+                            const Poison& poison = {});
 
 }  // namespace ptxbench::gpu

@@ -3,9 +3,7 @@
 #include <cublasLt.h>
 #include <cudnn.h>
 
-#include <chrono>
 #include <fstream>
-#include <thread>
 #include <vector>
 
 #include "core/fs.h"
@@ -40,55 +38,7 @@ void WorkerSession::progress(const std::string& what) {
   f << what << "\n";
 }
 
-void WorkerSession::sync_with_deadline(double seconds) {
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  while (true) {
-    cudaError_t e = cudaStreamQuery(stream_);
-    if (e == cudaSuccess) break;
-    if (e != cudaErrorNotReady) PTXB_CUDA(e);
-    if (elapsed() > seconds)
-      throw CallTimeout("the candidate's work did not finish within " +
-                        std::to_string(static_cast<int>(seconds)) +
-                        " s (a hang, a deadlock or a far too slow kernel)");
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-  PTXB_CUDA(cudaDeviceSynchronize());  // work the candidate put on other streams
-  PTXB_CUDA(cudaGetLastError());
-}
-
-std::vector<std::string> WorkerSession::dump_outputs(gpu::TensorSet& t, const std::string& prefix) {
-  std::vector<std::string> names;
-  std::vector<char> host;
-  for (std::size_t k = 0; k < t.num_outputs(); ++k) {
-    host.resize(t.output(k).bytes());
-    PTXB_CUDA(cudaMemcpy(host.data(), t.output(k).get(), host.size(), cudaMemcpyDeviceToHost));
-    std::string name = prefix + "_" + std::to_string(k) + ".bin";
-    std::ofstream f(std::filesystem::path(req_.dir) / name, std::ios::binary | std::ios::trunc);
-    f.write(host.data(), static_cast<std::streamsize>(host.size()));
-    if (!f)
-      throw std::runtime_error("cannot write the output dump " + name +
-                               " (disk full or file-size limit?)");
-    names.push_back(name);
-  }
-  return names;
-}
-
-void WorkerSession::load_dump(gpu::TensorSet& t, std::size_t k, const std::string& file) {
-  auto path = std::filesystem::path(req_.dir) / file;
-  auto data = read_file(path);
-  if (!data.ok())
-    throw std::runtime_error("cannot read the output dump " + path.string() + ": " +
-                             data.error().message);
-  if (data->size() != t.output(k).bytes())
-    throw std::runtime_error("output dump " + file + " has " + std::to_string(data->size()) +
-                             " bytes, expected " + std::to_string(t.output(k).bytes()));
-  PTXB_CUDA(cudaMemcpy(t.output(k).get(), data->data(), data->size(), cudaMemcpyHostToDevice));
-}
-
-Json WorkerSession::provenance() {
+Json gpu_provenance(gpu::Nvml& nvml) {
   cudaDeviceProp prop{};
   PTXB_CUDA(cudaGetDeviceProperties(&prop, 0));
   int driver = 0, runtime = 0, l2 = 0;
@@ -102,11 +52,11 @@ Json WorkerSession::provenance() {
          {"memory_bytes", prop.totalGlobalMem},
          {"cuda_driver_api", driver},
          {"cuda_runtime", runtime},
-         {"driver", nvml_->driver_version()},
+         {"driver", nvml.driver_version()},
          {"cudnn", cudnnGetVersion()},
          {"cublaslt", cublasLtGetVersion()},
-         {"clocks", nvml_->sample().to_json()}};
-  if (!nvml_->available()) j["nvml_error"] = nvml_->error();
+         {"clocks", nvml.sample().to_json()}};
+  if (!nvml.available()) j["nvml_error"] = nvml.error();
   return j;
 }
 

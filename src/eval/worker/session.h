@@ -1,7 +1,5 @@
-// WorkerSession: what every worker mode shares: the device and a non-blocking stream
-// (so work a candidate puts on the legacy default stream does not silently join the
-// timed stream), the progress file, deadline-bounded synchronisation, output dumps,
-// and the provenance record.
+// WorkerSession: what the one-shot baseline mode needs: the device and a non-blocking
+// stream, the progress file, deadline-bounded synchronisation and the provenance record.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,13 +12,10 @@
 #include "eval/gpu/nvml.h"
 #include "eval/gpu/tensors.h"
 #include "eval/protocol.h"
+#include "eval/worker/device_sync.h"
 
 namespace ptxbench::eval::worker {
 
-// Thrown when a candidate call does not finish within the call deadline.
-struct CallTimeout : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 class WorkerSession {
  public:
@@ -40,16 +35,10 @@ class WorkerSession {
   void progress(const std::string& what);
   const std::string& phase() const { return phase_; }
 
-  // Waits for the stream, then the whole device, polling; throws CallTimeout after
-  // `seconds`, gpu::CudaError on an error.
-  void sync_with_deadline(double seconds);
+  // sync_with_deadline (device_sync.h) on this session's stream.
+  void sync_with_deadline(double seconds) { worker::sync_with_deadline(stream_, seconds); }
 
-  // Writes each output of `t` to <dir>/<prefix>_<k>.bin; returns the file names.
-  std::vector<std::string> dump_outputs(gpu::TensorSet& t, const std::string& prefix);
-  // Reads a dump back into output k of `t` (sizes must match).
-  void load_dump(gpu::TensorSet& t, std::size_t k, const std::string& file);
-
-  Json provenance();
+  Json provenance() { return gpu_provenance(*nvml_); }
 
  private:
   WorkerRequest req_;
@@ -59,10 +48,11 @@ class WorkerSession {
   std::string phase_;
 };
 
-// The modes (candidate_mode.cc, check_mode.cc, baseline_mode.cc). They fill `resp`
-// and may throw gpu::CudaError, CallTimeout or std::exception.
-void run_candidate_mode(WorkerSession& s, WorkerResponse& resp);
-void run_check_mode(WorkerSession& s, WorkerResponse& resp);
+// GPU, driver, library versions and clocks of device 0 (the record every result carries).
+Json gpu_provenance(gpu::Nvml& nvml);
+
+// The one-shot baseline mode (baseline_mode.cc). Fills `resp`; may throw gpu::CudaError,
+// CallTimeout or std::exception.
 void run_baseline_mode(WorkerSession& s, WorkerResponse& resp);
 
 }  // namespace ptxbench::eval::worker

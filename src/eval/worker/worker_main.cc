@@ -2,18 +2,24 @@
 //
 //   ptxbench-worker REQUEST.json
 //
-// Reads the request (protocol.h), runs its mode, and writes the response atomically
-// to <dir>/response.json. Exit status 0 means "a response was written" (whatever the
-// candidate did); anything else (a crash, a kill) is interpreted by the parent from
-// the exit status, the progress file and stderr.
+// The request's "mode" says what it is (session_protocol.h, protocol.h):
+//   verifier  the trusted half of a judging session: commands on fd 3, replies on fd 4
+//   runner    the candidate's process in a judging session (sandboxed): same channel
+//   baseline  one-shot: times the library baseline alone and checks it (bench/baselines);
+//             writes <dir>/response.json
+// Exit status 0: the session ended normally (whatever the candidate did). Anything else (a
+// crash, a kill, a sandbox refusal: core/sandbox.h) is interpreted by the parent.
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
 
+#include "core/child_process.h"
 #include "core/fs.h"
 #include "eval/gpu/cuda_check.h"
+#include "eval/worker/runner.h"
 #include "eval/worker/session.h"
+#include "eval/worker/verifier.h"
 
 using namespace ptxbench;
 using namespace ptxbench::eval;
@@ -29,7 +35,7 @@ int write_response(const std::string& dir, const WorkerResponse& r) {
   return 0;
 }
 
-int run(const WorkerRequest& req) {
+int run_baseline(const WorkerRequest& req) {
   WorkerResponse resp;
   resp.mode = req.mode;
   std::unique_ptr<worker::WorkerSession> session;
@@ -37,33 +43,37 @@ int run(const WorkerRequest& req) {
     session = std::make_unique<worker::WorkerSession>(req);
     resp.provenance = session->provenance();
   } catch (const std::exception& e) {
-    // No candidate code has run yet: the GPU or the CUDA installation is at fault.
     resp.status = "harness_error";
     resp.error = std::string("cannot initialise CUDA: ") + e.what();
     resp.phase = "initialising CUDA";
     return write_response(req.dir, resp);
   }
   try {
-    if (req.mode == "candidate") worker::run_candidate_mode(*session, resp);
-    if (req.mode == "check") worker::run_check_mode(*session, resp);
-    if (req.mode == "baseline") worker::run_baseline_mode(*session, resp);
+    worker::run_baseline_mode(*session, resp);
     if (resp.status == "ok") session->progress("done");
-  } catch (const worker::CallTimeout& e) {
-    resp.status = "call_timeout";
-    resp.error = e.what();
-  } catch (const gpu::CudaError& e) {
-    resp.status = "cuda_error";
-    resp.error = e.what();
   } catch (const std::exception& e) {
     resp.status = "harness_error";
     resp.error = e.what();
   }
-  resp.phase = session->phase();  // set: a failed construction returned above
-  int rc = write_response(req.dir, resp);
+  resp.phase = session->phase();
+  return write_response(req.dir, resp);
+}
+
+template <class Request, class Run>
+int run_session_mode(const Json& j, Run run) {
+  auto req = Request::from_json(j);
+  if (!req.ok()) {
+    std::cerr << "ptxbench-worker: " << req.error().to_string() << "\n";
+    return 2;
+  }
+  auto channel = CommandChannel::from_fds(3, 4);
+  if (!channel.ok()) {
+    std::cerr << "ptxbench-worker: " << channel.error().to_string()
+              << " (this mode is started by ptxbench with a command channel on fds 3 and 4)\n";
+    return 2;
+  }
+  int rc = run(*req, *channel);
   std::fflush(nullptr);
-  // After a timeout or a sticky CUDA error the context cannot be torn down cleanly
-  // (a hung kernel may still run): leave at once and let the driver reclaim it.
-  if (resp.status == "call_timeout" || resp.status == "cuda_error") ::_exit(rc);
   return rc;
 }
 
@@ -72,7 +82,7 @@ int run(const WorkerRequest& req) {
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: ptxbench-worker REQUEST.json (ptxbench starts this program; see "
-                 "src/eval/protocol.h)\n";
+                 "src/eval/session_protocol.h)\n";
     return 2;
   }
   auto text = read_file(argv[1]);
@@ -81,14 +91,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   Json j = Json::parse(*text, nullptr, false);
-  if (j.is_discarded()) {
-    std::cerr << "ptxbench-worker: the request is not valid JSON\n";
+  if (j.is_discarded() || !j.is_object()) {
+    std::cerr << "ptxbench-worker: the request is not a JSON object\n";
     return 2;
   }
+  const std::string mode = j.value("mode", std::string{});
+  if (mode == "verifier") return run_session_mode<VerifierRequest>(j, worker::run_verifier);
+  if (mode == "runner") return run_session_mode<RunnerRequest>(j, worker::run_runner);
   auto req = WorkerRequest::from_json(j);
-  if (!req.ok()) {
-    std::cerr << "ptxbench-worker: " << req.error().to_string() << "\n";
+  if (!req.ok() || req->mode != "baseline") {
+    std::cerr << "ptxbench-worker: unknown or malformed request (mode '" << mode << "')\n";
     return 2;
   }
-  return run(*req);
+  return run_baseline(*req);
 }

@@ -1,6 +1,5 @@
-// check mode: never loads the candidate. Regenerates each trial's inputs from its
-// seed, runs the reference, compares against the candidate's dumps; then checks the
-// baseline against the reference on the timed workload.
+// baseline mode (bench/baselines, `ptxbench-bench-baselines`): times the library baseline
+// alone on the timed workload and checks it against the reference. Never loads a candidate.
 #include "eval/gpu/baseline.h"
 #include "eval/gpu/compare.h"
 #include "eval/gpu/reference.h"
@@ -43,24 +42,6 @@ void check_baseline(WorkerSession& s, const gpu::Problem& p, std::uint64_t seed,
 }
 
 }  // namespace
-
-void run_check_mode(WorkerSession& s, WorkerResponse& resp) {
-  const WorkerRequest& req = s.request();
-  for (const auto& trial : req.trials) {
-    gpu::TensorSet& t = s.tensors(trial.problem);
-    s.progress("check " + std::to_string(trial.index) + " (" + trial.label + "): reference");
-    gpu::generate_inputs(t, trial.seed, trial.dist, s.stream());
-    auto ref = gpu::run_reference(t, s.stream());
-    TrialOutcome o;
-    o.index = trial.index;
-    o.label = trial.label;
-    for (std::size_t k = 0; k < t.num_outputs(); ++k)
-      s.load_dump(t, k, "trial" + std::to_string(trial.index) + "_" + std::to_string(k) + ".bin");
-    o.outputs = compare_all(t, ref, s.stream());
-    resp.trials.push_back(std::move(o));
-  }
-  if (req.check_baseline && req.timed) check_baseline(s, *req.timed, req.timing.seed, resp);
-}
 
 void run_baseline_mode(WorkerSession& s, WorkerResponse& resp) {
   const WorkerRequest& req = s.request();

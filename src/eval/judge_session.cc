@@ -1,0 +1,427 @@
+#include "eval/judge_session.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+
+#include "core/fs.h"
+#include "core/gpu_select.h"
+#include "core/sandbox.h"
+#include "core/text.h"
+#include "eval/eval_result.h"
+
+namespace ptxbench::eval {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+struct JudgeSession::Peers {
+  std::optional<TempDir> verifier_dir, runner_dir;
+  std::unique_ptr<WorkerProcess> verifier, runner;
+  ProcessResult verifier_end, runner_end;
+  bool runner_ended = false;
+};
+
+namespace {
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+std::map<std::string, std::string> worker_env(const fs::path& dir) {
+  std::map<std::string, std::string> env{{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"},
+                                         {"HOME", dir.string()},
+                                         {"TMPDIR", dir.string()},
+                                         {"CUDA_CACHE_PATH", (dir / "nvcache").string()},
+                                         // The same for every worker process, audited or not.
+                                         {"CUDA_MODULE_LOADING", "EAGER"}};
+  for (const char* keep : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
+                           "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER"})
+    if (const char* v = std::getenv(keep)) env[keep] = v;
+  if (const char* ld = std::getenv("LD_LIBRARY_PATH"); ld && *ld) env["LD_LIBRARY_PATH"] = ld;
+  return env;
+}
+
+ProcessSpec worker_spec(const fs::path& worker, const fs::path& dir, const fs::path& request,
+                        int device, seconds wall, const std::vector<std::string>& prefix) {
+  ProcessSpec spec;
+  spec.argv = prefix;
+  spec.argv.push_back(worker.string());
+  spec.argv.push_back(request.string());
+  spec.cwd = dir;
+  spec.clear_env = true;
+  spec.env = worker_env(dir);
+  pin_to_gpu(spec.env, device);
+  spec.isolate_network = true;
+  spec.limits.wall = wall;
+  spec.limits.cpu_seconds = static_cast<std::uint64_t>(wall.count()) * 2 + 60;
+  spec.limits.file_size_bytes = 64ull << 20;
+  spec.limits.open_files = 4096;
+  spec.limits.output_cap_bytes = 256 << 10;
+  if (auto id = unprivileged_identity()) {
+    spec.run_as_uid = id->first;
+    spec.run_as_gid = id->second;
+  }
+  return spec;
+}
+
+std::string tail(const std::string& s, std::size_t n = 4000) {
+  return s.size() > n ? s.substr(s.size() - n) : s;
+}
+
+TrialReport trial_of(const CallRecord& c) {
+  TrialReport t;
+  t.index = c.index;
+  t.label = c.plan.label;
+  t.seed = c.plan.transform_seed;
+  t.passed = c.check && c.check->passed();
+  if (c.check) t.outputs = c.check->outputs;
+  return t;
+}
+
+}  // namespace
+
+bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& so,
+                         const EvalOptions& o, EvalResult& r) {
+  auto fail = [&](Outcome out, std::string msg, std::string phase) {
+    r.outcome = out;
+    r.message = std::move(msg);
+    r.phase = std::move(phase);
+    return false;
+  };
+  auto planned = plan_session(task, o.trials, r.seed);
+  if (!planned.ok()) return fail(Outcome::harness_error, planned.error().to_string(), "planning");
+  plan_ = std::move(*planned);
+  if (setup_.checks_only_first) plan_.checks.resize(1);
+
+  auto vdir = TempDir::create("ptxbench-verifier-");
+  auto rdir = TempDir::create("ptxbench-runner-");
+  if (!vdir.ok() || !rdir.ok())
+    return fail(Outcome::harness_error, "cannot make the workers' private directories", "starting");
+  p.verifier_dir.emplace(std::move(*vdir));
+  p.runner_dir.emplace(std::move(*rdir));
+  for (const auto& d : {p.verifier_dir->path(), p.runner_dir->path()}) {
+    auto st = give_to_unprivileged_identity(d);
+    if (!st.ok()) return fail(Outcome::harness_error, st.error().to_string(), "starting");
+  }
+
+  // The verifier: buffers, references, IPC handles.
+  VerifierRequest vreq = plan_.verifier;
+  vreq.dir = p.verifier_dir->path().string();
+  const fs::path vfile = p.verifier_dir->path() / "request.json";
+  if (auto st = write_file_atomic(vfile, vreq.to_json().dump(1)); !st.ok())
+    return fail(Outcome::harness_error, st.error().to_string(), "starting");
+  auto v = launcher_.launch(worker_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device,
+                                        o.check_timeout + o.worker_timeout, {}));
+  if (!v.ok())
+    return fail(Outcome::harness_error, "cannot start the verifier: " + v.error().to_string(),
+                "starting");
+  p.verifier = std::move(*v);
+  Received ready = p.verifier->receive(milliseconds(o.check_timeout));
+  if (!ready.reply || !ready.reply->ok) {
+    const std::string why = ready.reply ? ready.reply->error : ready.text;
+    return fail(Outcome::harness_error, "the verifier could not prepare the session: " + why,
+                "preparing inputs and references");
+  }
+  r.provenance = ready.reply->extra.value("provenance", Json::object());
+
+  // The runner: the candidate's process.
+  RunnerRequest rreq;
+  rreq.dir = p.runner_dir->path().string();
+  rreq.library = fs::absolute(so).string();
+  rreq.call_timeout_seconds = o.call_timeout_seconds;
+  rreq.sandbox_read = {fs::absolute(so).parent_path().string()};
+  const Json& slots = ready.reply->extra.at("slots");
+  for (std::size_t w = 0; w < plan_.verifier.workloads.size(); ++w) {
+    RunnerWorkload rw;
+    rw.problem = plan_.verifier.workloads[w].problem;
+    for (const auto& s : slots.at(w))
+      rw.slots.push_back({s.at("inputs").get<std::vector<std::string>>(),
+                          s.at("outputs").get<std::vector<std::string>>()});
+    rreq.workloads.push_back(std::move(rw));
+  }
+  const fs::path rfile = p.runner_dir->path() / "request.json";
+  if (auto st = write_file_atomic(rfile, rreq.to_json().dump(1)); !st.ok())
+    return fail(Outcome::harness_error, st.error().to_string(), "starting");
+  auto rn = launcher_.launch(worker_spec(setup_.worker, p.runner_dir->path(), rfile, o.device,
+                                         o.worker_timeout, setup_.runner_prefix));
+  if (!rn.ok())
+    return fail(Outcome::harness_error, "cannot start the runner: " + rn.error().to_string(),
+                "starting");
+  p.runner = std::move(*rn);
+  Received ready2 = p.runner->receive(milliseconds(seconds(120)));
+  const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, "loading the candidate"};
+  if (!ready2.reply || !ready2.reply->ok) {
+    if (ready2.reply) return fail(Outcome::harness_error, ready2.reply->error, "starting the runner");
+    runner_failed(p, ready2, loading, r);
+    return false;
+  }
+  r.sandbox = ready2.reply->extra.value("sandbox", Json::object());
+  if (!calibrate(p, r)) return false;
+  if (!p.runner->send(Json{{"op", "load"}}).ok()) {
+    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, loading, r);
+    return false;
+  }
+  Received loaded = p.runner->receive(milliseconds(seconds(120)));
+  if (!loaded.reply) {
+    runner_failed(p, loaded, loading, r);
+    return false;
+  }
+  if (!loaded.reply->ok) {
+    const bool load = loaded.reply->status == "load_error";
+    return fail(load ? Outcome::runtime_error : Outcome::harness_error, loaded.reply->error,
+                "loading the candidate");
+  }
+  return true;
+}
+
+// Calls of a built-in no-op in the runner before the candidate is loaded, prepared like real
+// calls: what a call costs beyond its events when nobody lies (session_decision.h).
+bool JudgeSession::calibrate(Peers& p, EvalResult& r) {
+  TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xCA11B8A7Eull));
+  for (int i = 0; i < kCalibrationCalls; ++i) {
+    PlannedCall c = draw.next(false);
+    c.label = "calibration";
+    if (!prepare(p, c, r)) return false;
+    CallRecord rec;
+    rec.index = -1;
+    rec.plan = c;
+    rec.calibration = true;
+    const auto t0 = Clock::now();
+    Received got = p.runner->send(Json{{"op", "noop"}}).ok()
+                       ? p.runner->receive(milliseconds(seconds(60)))
+                       : Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"};
+    rec.wall_ms = ms_since(t0);
+    if (!got.reply || !got.reply->ok) {
+      r.outcome = Outcome::harness_error;
+      r.message = "the runner failed its calibration calls: " + (got.reply ? got.reply->error : got.text);
+      r.phase = "calibration";
+      return false;
+    }
+    rec.event_ms = got.reply->event_ms;
+    calls_.push_back(std::move(rec));
+  }
+  return true;
+}
+
+bool JudgeSession::prepare(Peers& p, const PlannedCall& call, EvalResult& r) {
+  if (!p.verifier->send(call.prepare().to_json()).ok()) {
+    r.outcome = Outcome::harness_error;
+    r.message = "the verifier is gone";
+    return false;
+  }
+  Received got = p.verifier->receive(milliseconds(seconds(120)));
+  if (!got.reply || !got.reply->ok) {
+    r.outcome = Outcome::harness_error;
+    r.message = "the verifier failed to prepare a call: " + (got.reply ? got.reply->error : got.text);
+    r.phase = call.label;
+    return false;
+  }
+  return true;
+}
+
+bool JudgeSession::candidate_call(Peers& p, const PlannedCall& call, bool timing,
+                                  const EvalOptions& o, EvalResult& r) {
+  if (!prepare(p, call, r)) return false;
+  CallRecord rec;
+  rec.index = static_cast<int>(calls_.size());
+  rec.plan = call;
+  rec.timing = timing;
+  const auto t0 = Clock::now();
+  if (!p.runner->send(CallCommand{call.workload, call.slot}.to_json()).ok()) {
+    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, call, r);
+    return false;
+  }
+  Received got = p.runner->receive(
+      milliseconds(static_cast<long long>(1000 * (o.call_timeout_seconds + 15))));
+  rec.wall_ms = ms_since(t0);
+  if (!got.reply || !got.reply->ok) {
+    runner_failed(p, got, call, r);
+    return false;
+  }
+  rec.event_ms = got.reply->event_ms;
+  if (!p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
+    r.outcome = Outcome::harness_error;
+    r.message = "the verifier is gone";
+    return false;
+  }
+  Received checked = p.verifier->receive(milliseconds(seconds(120)));
+  if (!checked.reply || !checked.reply->ok || !checked.reply->check) {
+    r.outcome = Outcome::harness_error;
+    r.message = "the verifier failed to check a call: " +
+                (checked.reply ? checked.reply->error : checked.text);
+    return false;
+  }
+  rec.check = checked.reply->check;
+  const bool passed = rec.check->passed();
+  calls_.push_back(std::move(rec));
+  return passed;
+}
+
+bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing, bool verify,
+                                 EvalResult& r) {
+  if (!prepare(p, call, r)) return false;
+  CallRecord rec;
+  rec.index = static_cast<int>(calls_.size());
+  rec.plan = call;
+  rec.baseline = true;
+  rec.timing = timing;
+  const auto t0 = Clock::now();
+  bool sent = p.verifier->send(BaselineCommand{call.workload, call.slot}.to_json()).ok();
+  Received got = sent ? p.verifier->receive(milliseconds(seconds(120))) : Received{};
+  rec.wall_ms = ms_since(t0);
+  if (!got.reply || !got.reply->ok) {
+    if (std::find(r.flags.begin(), r.flags.end(), "baseline_failed") == r.flags.end())
+      r.flags.push_back("baseline_failed");
+    r.baseline_check_error = got.reply ? got.reply->error : got.text;
+    return false;
+  }
+  rec.event_ms = got.reply->event_ms;
+  if (r.timing && r.timing->baseline_name.empty()) {
+    r.timing->baseline_name = got.reply->extra.value("name", std::string{});
+    r.timing->baseline_description = got.reply->extra.value("description", std::string{});
+  }
+  if (verify && p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
+    Received checked = p.verifier->receive(milliseconds(seconds(120)));
+    if (checked.reply && checked.reply->check) {
+      rec.check = checked.reply->check;
+      for (const auto& o : rec.check->outputs) r.baseline_check.push_back(o);
+      if (!rec.check->passed() && !r.has_flag("baseline_incorrect"))
+        r.flags.push_back("baseline_incorrect");
+    }
+  }
+  calls_.push_back(std::move(rec));
+  return true;
+}
+
+void JudgeSession::runner_failed(Peers& p, const Received& got, const PlannedCall& call,
+                                 EvalResult& r) {
+  r.phase = call.label;
+  if (got.reply) {  // the runner answered: the candidate failed during the call
+    const std::string& s = got.reply->status;
+    r.outcome = s == "call_timeout"                       ? Outcome::timeout
+                : s == "cuda_error" || s == "candidate_error" ? Outcome::runtime_error
+                                                              : Outcome::harness_error;
+    r.message = got.reply->error;
+    return;
+  }
+  // No reply: the process ended (crash, sandbox refusal, kill) or stalled.
+  p.runner_end = p.runner->finish(milliseconds(2000));
+  p.runner_ended = true;
+  const ProcessResult& e = p.runner_end;
+  if (auto refused = parse_refusal(e.stderr_text)) {
+    r.outcome = Outcome::policy_violation;
+    r.message = "the candidate's process was stopped by the sandbox: " + refused->describe();
+    return;
+  }
+  if (got.failure == ReceiveFailure::timed_out || e.timed_out) {
+    r.outcome = Outcome::timeout;
+    r.message = "the candidate's call did not return (its process stopped answering)";
+    return;
+  }
+  r.outcome = Outcome::runtime_error;
+  r.message = "the candidate's process ended during the call: " + e.describe_end();
+}
+
+void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
+  TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0x7131D5EEDull));
+  r.timing.emplace();
+  r.timing->workload = plan_.verifier.workloads.front().problem.workload;
+  if (p.verifier->send(Json{{"op", "clocks"}}).ok()) {
+    Received c = p.verifier->receive(milliseconds(seconds(30)));
+    if (c.reply) r.timing->clocks_before = c.reply->extra;
+  }
+  // Warm-up: module loading, library plans, clocks; checked like every call, not sampled.
+  const auto warm_start = Clock::now();
+  for (int i = 0; i < 3 || ms_since(warm_start) < 1000 * o.warmup_seconds; ++i) {
+    if (!candidate_call(p, draw.next(false), false, o, r)) return;
+    baseline_call(p, draw.next(false), false, i == 0, r);
+    if (i > 200) break;
+  }
+  StoppingRule rule{o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
+  std::vector<double> cand, base;
+  const auto start = Clock::now();
+  bool baseline_ok = !r.has_flag("baseline_failed");
+  while (true) {
+    PlannedCall c = draw.next(true);
+    if (!candidate_call(p, c, true, o, r)) return;
+    if (c.content == Content::transformed) cand.push_back(calls_.back().event_ms);
+    if (baseline_ok && baseline_call(p, draw.next(false), true, false, r))
+      base.push_back(calls_.back().event_ms);
+    const double el = ms_since(start) / 1000;
+    auto rc = rule.decide(cand, el);
+    auto rb = baseline_ok ? rule.decide(base, el) : StoppingRule::Reason::converged;
+    if (rc != StoppingRule::Reason::keep_going && rb != StoppingRule::Reason::keep_going) {
+      r.timing->stop_reason = std::string("candidate: ") + to_string(rc) + ", baseline: " + to_string(rb);
+      break;
+    }
+  }
+  if (p.verifier->send(Json{{"op", "clocks"}}).ok()) {
+    Received c = p.verifier->receive(milliseconds(seconds(30)));
+    if (c.reply) r.timing->clocks_after = c.reply->extra;
+  }
+}
+
+void JudgeSession::finish(Peers& p, EvalResult& r) {
+  if (p.runner && !p.runner_ended) {
+    (void)p.runner->send(Json{{"op", "quit"}});
+    p.runner_end = p.runner->finish(milliseconds(5000));
+  }
+  if (p.verifier) {
+    (void)p.verifier->send(Json{{"op", "quit"}});
+    p.verifier_end = p.verifier->finish(milliseconds(10000));
+  }
+  r.network_isolated = p.runner_end.network_isolated;
+  if (p.runner && !r.network_isolated) r.flags.push_back("network_not_isolated");
+  r.worker_stdout_tail = tail(p.runner_end.stdout_text);
+  r.worker_stderr_tail = tail(p.runner_end.stderr_text);
+}
+
+void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const EvalOptions& o,
+                       EvalResult& r) {
+  Peers p;
+  calls_.clear();
+  if (!start(p, task, so, o, r)) return finish(p, r);
+  bool ok = true;
+  for (const auto& call : plan_.checks) {
+    const std::size_t before = calls_.size();
+    ok = candidate_call(p, call, false, o, r);
+    if (calls_.size() > before) r.trials.push_back(trial_of(calls_.back()));
+    if (!ok) break;
+  }
+  if (ok && setup_.timing && r.outcome != Outcome::harness_error) timing_phase(p, o, r);
+  finish(p, r);
+  if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;  // set by a failure
+  CorrectnessFindings c = judge_calls(calls_, plan_.hidden);
+  for (const auto& f : c.flags) r.flags.push_back(f);
+  if (!c.passed) {
+    const CallRecord& bad = calls_[static_cast<std::size_t>(c.failing_call)];
+    if (bad.timing || r.trials.empty() || r.trials.back().index != bad.index)
+      r.trials.push_back(trial_of(bad));
+    r.outcome = Outcome::incorrect;
+    r.message = c.message;
+    r.phase = bad.plan.label;
+    return;
+  }
+  r.outcome = Outcome::passed;
+  if (!r.timing) return;
+  TimingFindings t = judge_timing(calls_);
+  for (const auto& f : t.flags)
+    if (!r.has_flag(f)) r.flags.push_back(f);
+  r.timing->candidate = t.candidate;
+  r.timing->baseline = t.baseline;
+  r.timing->candidate_wall = t.candidate_wall;
+  r.timing->baseline_wall = t.baseline_wall;
+  r.timing->speedup_basis = t.speedup_basis;
+  r.timing->speedup = t.speedup;
+  r.timing->verified_calls = 0;
+  for (const auto& c2 : calls_) r.timing->verified_calls += (!c2.baseline && c2.check) ? 1 : 0;
+  if (t.incorrect) {
+    r.outcome = Outcome::incorrect;
+    r.message = t.message;
+  }
+}
+
+}  // namespace ptxbench::eval

@@ -1,0 +1,65 @@
+// JudgeSession: the parent's side of one candidate's judging session (session_protocol.h).
+//
+// It starts the verifier, then the runner (sandboxed, unprivileged), calibrates the cost of a
+// call with the runner's built-in no-op before the candidate is loaded, and drives every call:
+//   prepare (verifier) -> call (runner; the parent times the round trip) -> verify (verifier)
+// first the checked calls of the plan (plan.h), stopping at the first failure, then the timing
+// phase: warm-up, then candidate and library samples interleaved until the stopping rule is met
+// for both (every candidate call still checked). Failures of the runner are the candidate's
+// (runtime error, timeout, a refused system call = policy_violation); failures of the verifier
+// or of ptxbench are harness_error.
+#pragma once
+
+#include <filesystem>
+
+#include "core/paths.h"
+#include "eval/eval_result.h"
+#include "eval/evaluator.h"
+#include "eval/session_decision.h"
+#include "eval/session_io.h"
+#include "task/spec.h"
+
+namespace ptxbench::eval {
+
+struct SessionSetup {
+  std::filesystem::path worker;           // ptxbench-worker
+  std::vector<std::string> runner_prefix;  // e.g. compute-sanitizer ... (memcheck)
+  bool timing = true;
+  bool checks_only_first = false;  // memcheck: only the first checked call
+};
+
+inline constexpr int kCalibrationCalls = 8;
+
+class JudgeSession {
+ public:
+  JudgeSession(WorkerLauncher& launcher, SessionSetup setup)
+      : launcher_(launcher), setup_(std::move(setup)) {}
+
+  // Fills `r` (outcome, message, phase, flags, trials, timing, provenance, ...). `r.seed` must
+  // be set; never throws for anything a candidate does.
+  void run(const task::TaskSpec& task, const std::filesystem::path& shared_object,
+           const EvalOptions& options, EvalResult& r);
+
+  const std::vector<CallRecord>& calls() const { return calls_; }
+
+ private:
+  struct Peers;
+  bool start(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
+             const EvalOptions& o, EvalResult& r);
+  // One candidate call; false when the session cannot go on (r says why).
+  bool candidate_call(Peers& p, const PlannedCall& call, bool timing, const EvalOptions& o,
+                      EvalResult& r);
+  bool baseline_call(Peers& p, const PlannedCall& call, bool timing, bool verify, EvalResult& r);
+  bool prepare(Peers& p, const PlannedCall& call, EvalResult& r);
+  bool calibrate(Peers& p, EvalResult& r);
+  void timing_phase(Peers& p, const EvalOptions& o, EvalResult& r);
+  void runner_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);
+  void finish(Peers& p, EvalResult& r);
+
+  WorkerLauncher& launcher_;
+  SessionSetup setup_;
+  SessionPlan plan_;
+  std::vector<CallRecord> calls_;
+};
+
+}  // namespace ptxbench::eval

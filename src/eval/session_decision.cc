@@ -1,0 +1,124 @@
+#include "eval/session_decision.h"
+
+#include <fmt/format.h>
+
+namespace ptxbench::eval {
+namespace {
+
+bool add_flag(std::vector<std::string>& flags, const std::string& f) {
+  for (const auto& x : flags)
+    if (x == f) return false;
+  flags.push_back(f);
+  return true;
+}
+
+std::string join_names(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// An earlier candidate call on the same workload that wrote (and passed) its outputs.
+const CallRecord* earlier_pass(const std::vector<CallRecord>& calls, std::size_t i) {
+  for (std::size_t k = 0; k < i; ++k)
+    if (!calls[k].baseline && calls[k].plan.workload == calls[i].plan.workload &&
+        calls[k].check && calls[k].check->passed())
+      return &calls[k];
+  return nullptr;
+}
+
+std::vector<double> pick(const std::vector<CallRecord>& calls, bool baseline, bool wall,
+                         int repeat /* -1 any, 0 fresh only, 1 repeats only */) {
+  std::vector<double> v;
+  for (const auto& c : calls) {
+    if (!c.timing || c.baseline != baseline) continue;
+    const bool rep = c.plan.content == Content::repeat;
+    if ((repeat == 0 && rep) || (repeat == 1 && !rep)) continue;
+    v.push_back(wall ? c.wall_ms : c.event_ms);
+  }
+  return v;
+}
+
+}  // namespace
+
+CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
+                                const std::vector<bool>& workload_hidden) {
+  CorrectnessFindings f;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const CallRecord& c = calls[i];
+    if (c.baseline || !c.check || c.check->passed()) continue;
+    f.passed = false;
+    f.failing_call = static_cast<int>(i);
+    const std::size_t w = static_cast<std::size_t>(c.plan.workload);
+    const bool hidden = w < workload_hidden.size() && workload_hidden[w];
+    const std::string where =
+        fmt::format("call {} of the session ({})", c.index + 1,
+                    hidden ? "a hidden workload" : c.plan.label);
+    if (!c.check->inputs_modified.empty()) {
+      add_flag(f.flags, "inputs_modified");
+      f.message = fmt::format("{}: the kernel changed its input tensor(s) {} (their checksums "
+                              "before and after the call differ); inputs are read-only",
+                              where, join_names(c.check->inputs_modified));
+    } else if (c.check->all_unwritten && earlier_pass(calls, i)) {
+      add_flag(f.flags, "cached_result");
+      f.message = fmt::format("{}: no output element was written although call {} on the same "
+                              "workload wrote its outputs: every call must compute its result",
+                              where, earlier_pass(calls, i)->index + 1);
+    } else if (c.check->matches_previous) {
+      add_flag(f.flags, "cached_result");
+      f.message = fmt::format("{}: the outputs are the result for the inputs of the call before, "
+                              "not for this call's inputs",
+                              where);
+    } else {
+      f.message = fmt::format("{}: the outputs fail the correctness rule", where);
+    }
+    return f;
+  }
+  return f;
+}
+
+TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
+  TimingFindings t;
+  const auto cand = pick(calls, false, false, 0), cand_wall = pick(calls, false, true, 0);
+  const auto base = pick(calls, true, false, -1), base_wall = pick(calls, true, true, -1);
+  const auto rep_wall = pick(calls, false, true, 1);
+  t.candidate = summarize(cand);
+  t.candidate_wall = summarize(cand_wall);
+  t.baseline = summarize(base);
+  t.baseline_wall = summarize(base_wall);
+  t.repeats_wall = summarize(rep_wall);
+  if (t.candidate.n == 0) return t;
+  if (rep_wall.size() >= kMinRepeats && t.repeats_wall.median < kRepeatRatio * t.candidate_wall.median) {
+    add_flag(t.flags, "cached_result");
+    t.incorrect = true;
+    t.message = fmt::format(
+        "calls that repeated an earlier call's inputs took {:.3f} ms (median of {}), calls with new "
+        "inputs {:.3f} ms: the kernel recognises inputs it has seen and skips work",
+        t.repeats_wall.median, rep_wall.size(), t.candidate_wall.median);
+  }
+  std::vector<double> cal;
+  for (const auto& c : calls)
+    if (c.calibration) cal.push_back(c.wall_ms - c.event_ms);
+  t.calibrated_overhead_ms = cal.empty() ? 0 : percentile(cal, 0.5);
+  std::vector<double> over;
+  for (const auto& c : calls)
+    if (c.timing && !c.baseline && c.plan.content == Content::transformed)
+      over.push_back(c.wall_ms - c.event_ms);
+  const bool side = !cal.empty() && percentile(over, 0.5) > t.calibrated_overhead_ms +
+                                                                 kOverheadAllowanceMs +
+                                                                 kOverheadAllowanceShare * t.candidate_wall.median;
+  if (side) add_flag(t.flags, "side_stream");
+  if (t.baseline.n > 0 && t.candidate.median > 0 && t.baseline.median > 0) {
+    if (side) {
+      const double c = std::max(t.candidate_wall.median - t.calibrated_overhead_ms, 1e-6);
+      t.speedup = t.baseline.median / c;
+      t.speedup_basis = "wall clock";
+    } else {
+      t.speedup = t.baseline.median / t.candidate.median;
+      t.speedup_basis = "events";
+    }
+  }
+  return t;
+}
+
+}  // namespace ptxbench::eval

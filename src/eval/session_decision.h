@@ -1,0 +1,73 @@
+// What a judging session's calls add up to: pure functions over what the parent recorded,
+// unit-tested without a GPU (session_decision_test.cc).
+//
+// Correctness: the first candidate call whose check failed decides (every call is checked).
+//   inputs_modified  an input's checksum differed before and after the call (inputs are
+//                    read-only; a kernel that writes them changes the problem later calls see)
+//   cached_result    the call left every output element as the verifier poisoned it although
+//                    an earlier call on the same workload wrote its outputs, or its outputs are
+//                    what the slot's PREVIOUS inputs give: a result carried over from an
+//                    earlier call. Also when repeated-input calls ran much faster than new-input
+//                    calls (below): the kernel recognised inputs it had seen.
+// Timing consistency (the runner reports event times; the parent's wall clock around each call
+// cannot be forged from inside the runner):
+//   side_stream      the candidate's median wall-minus-event overhead exceeds the runner's own
+//                    (its calibration calls of a no-op, made before the candidate was loaded and
+//                    timed the same way) by more than kOverheadAllowanceMs +
+//                    kOverheadAllowanceShare x the candidate's wall time: device work ran outside
+//                    the two events (another stream), or the event times were forged. The speedup
+//                    is then taken from the wall time less the calibrated overhead. So a forger
+//                    gains at most that allowance (0.05 ms + 3%).
+//   cached_result    repeat calls' median wall time < kRepeatRatio x new-input calls' median,
+//                    with at least kMinRepeats repeats.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/outcome.h"
+#include "eval/plan.h"
+#include "eval/session_protocol.h"
+#include "eval/stats.h"
+
+namespace ptxbench::eval {
+
+// One call of the session as the parent saw it.
+struct CallRecord {
+  int index = 0;
+  PlannedCall plan;
+  bool baseline = false;  // the library, run by the verifier
+  bool timing = false;    // a sample of the timing phase (after warm-up)
+  bool calibration = false;  // the runner's no-op before the candidate was loaded
+  double event_ms = 0;    // as reported by the process that ran it
+  double wall_ms = 0;     // measured by the parent around the command
+  std::optional<CallCheck> check;
+};
+
+struct CorrectnessFindings {
+  bool passed = true;
+  int failing_call = -1;  // index into the records
+  std::vector<std::string> flags;
+  std::string message;
+};
+CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
+                                const std::vector<bool>& workload_hidden);
+
+inline constexpr double kOverheadAllowanceMs = 0.05;
+inline constexpr double kOverheadAllowanceShare = 0.03;
+inline constexpr double kRepeatRatio = 0.7;
+inline constexpr std::size_t kMinRepeats = 3;
+
+struct TimingFindings {
+  std::vector<std::string> flags;
+  bool incorrect = false;  // cached_result from timing makes the candidate incorrect
+  std::string message;
+  SampleSummary candidate, candidate_wall, baseline, baseline_wall, repeats_wall;
+  double calibrated_overhead_ms = 0;  // median wall - event of the calibration calls
+  std::optional<double> speedup;  // from events, or from wall times under side_stream
+  std::string speedup_basis;      // "events" | "wall clock"
+};
+TimingFindings judge_timing(const std::vector<CallRecord>& calls);
+
+}  // namespace ptxbench::eval

@@ -1,0 +1,161 @@
+#include "eval/session_decision.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxbench::eval {
+namespace {
+
+gpu::CompareStats out_stats(bool passed, std::int64_t numel = 100, std::int64_t unwritten = 0) {
+  gpu::CompareStats s;
+  s.tensor = "C";
+  s.numel = numel;
+  s.unwritten = unwritten;
+  s.failed = passed ? 0 : std::max<std::int64_t>(unwritten, 1);
+  s.passed = passed;
+  return s;
+}
+
+CallRecord call(int index, bool passed, Content content = Content::transformed, int workload = 0) {
+  CallRecord c;
+  c.index = index;
+  c.plan.workload = workload;
+  c.plan.content = content;
+  c.plan.label = "timed workload timed (M=8)";
+  c.check = CallCheck{};
+  c.check->outputs = {out_stats(passed)};
+  return c;
+}
+
+TEST(SessionDecision, AllCallsPassing) {
+  auto f = judge_calls({call(0, true), call(1, true)}, {false});
+  EXPECT_TRUE(f.passed);
+  EXPECT_TRUE(f.flags.empty());
+}
+
+TEST(SessionDecision, FirstFailingCallDecides) {
+  auto f = judge_calls({call(0, true), call(1, false), call(2, false)}, {false});
+  EXPECT_FALSE(f.passed);
+  EXPECT_EQ(f.failing_call, 1);
+  EXPECT_TRUE(f.flags.empty());
+  EXPECT_NE(f.message.find("call 2 of the session"), std::string::npos);
+}
+
+TEST(SessionDecision, ModifiedInputsAreNamed) {
+  auto bad = call(0, true);
+  bad.check->inputs_modified = {"A"};
+  auto f = judge_calls({bad}, {false});
+  EXPECT_FALSE(f.passed);
+  EXPECT_EQ(f.flags, std::vector<std::string>{"inputs_modified"});
+  EXPECT_NE(f.message.find("A"), std::string::npos);
+}
+
+TEST(SessionDecision, UnwrittenOutputsAfterAWrittenCallAreACachedResult) {
+  auto skipped = call(1, false, Content::repeat);
+  skipped.check->outputs = {out_stats(false, 100, 100)};
+  skipped.check->all_unwritten = true;
+  auto f = judge_calls({call(0, true), skipped}, {false});
+  EXPECT_EQ(f.flags, std::vector<std::string>{"cached_result"});
+  // ... but a kernel that never writes anything is just incorrect.
+  auto first = skipped;
+  first.index = 0;
+  auto g = judge_calls({first}, {false});
+  EXPECT_FALSE(g.passed);
+  EXPECT_TRUE(g.flags.empty());
+  // ... and an earlier pass on ANOTHER workload does not count.
+  auto h = judge_calls({call(0, true, Content::transformed, 1), first}, {false, true});
+  EXPECT_TRUE(h.flags.empty());
+}
+
+TEST(SessionDecision, OutputsOfThePreviousInputsAreACachedResult) {
+  auto stale = call(1, false);
+  stale.check->matches_previous = true;
+  auto f = judge_calls({call(0, true), stale}, {false});
+  EXPECT_EQ(f.flags, std::vector<std::string>{"cached_result"});
+}
+
+TEST(SessionDecision, HiddenWorkloadsAreNotDescribed) {
+  auto bad = call(0, false, Content::transformed, 1);
+  bad.plan.label = "hidden workload m1001 (M=1001)";
+  auto f = judge_calls({bad}, {false, true});
+  EXPECT_EQ(f.message.find("1001"), std::string::npos);
+  EXPECT_NE(f.message.find("hidden workload"), std::string::npos);
+}
+
+TEST(SessionDecision, BaselineCallsNeverFailTheCandidate) {
+  auto b = call(0, false);
+  b.baseline = true;
+  EXPECT_TRUE(judge_calls({b, call(1, true)}, {false}).passed);
+}
+
+std::vector<CallRecord> timing_calls(double cand_event, double cand_wall, double base_event,
+                                     double base_wall, double repeat_wall, int n = 20,
+                                     double calibration_overhead = 0.05) {
+  std::vector<CallRecord> v;
+  for (int i = 0; i < 8; ++i) {
+    CallRecord c;
+    c.calibration = true;
+    c.event_ms = 0.002;
+    c.wall_ms = 0.002 + calibration_overhead;
+    v.push_back(c);
+  }
+  for (int i = 0; i < n; ++i) {
+    CallRecord c = call(static_cast<int>(v.size()), true);
+    c.timing = true;
+    c.event_ms = cand_event;
+    c.wall_ms = cand_wall;
+    v.push_back(c);
+    CallRecord b = c;
+    b.baseline = true;
+    b.event_ms = base_event;
+    b.wall_ms = base_wall;
+    v.push_back(b);
+    if (i % 4 == 0) {
+      CallRecord r = c;
+      r.plan.content = Content::repeat;
+      r.wall_ms = repeat_wall;
+      v.push_back(r);
+    }
+  }
+  return v;
+}
+
+TEST(SessionDecision, HonestTimingUsesEvents) {
+  auto t = judge_timing(timing_calls(1.0, 1.08, 1.1, 1.15, 1.08));
+  EXPECT_TRUE(t.flags.empty());
+  EXPECT_FALSE(t.incorrect);
+  ASSERT_TRUE(t.speedup);
+  EXPECT_DOUBLE_EQ(*t.speedup, 1.1);
+  EXPECT_EQ(t.speedup_basis, "events");
+}
+
+TEST(SessionDecision, WorkOutsideTheEventsIsSideStreamAndTimedByWallClock) {
+  // Events say 0.1 ms, the call took 1.05 ms from outside; a no-op call costs 0.05 ms.
+  auto t = judge_timing(timing_calls(0.1, 1.05, 1.1, 1.15, 1.05));
+  EXPECT_EQ(t.flags, std::vector<std::string>{"side_stream"});
+  ASSERT_TRUE(t.speedup);
+  EXPECT_NEAR(*t.speedup, 1.1 / 1.0, 1e-9);
+  EXPECT_EQ(t.speedup_basis, "wall clock");
+  EXPECT_NEAR(t.calibrated_overhead_ms, 0.05, 1e-12);
+}
+
+TEST(SessionDecision, OverheadWithinTheAllowanceIsNotSideStream) {
+  // The calibrated 0.3 ms (a context switch) plus 0.05 ms + 3% is tolerated ...
+  auto t = judge_timing(timing_calls(1.0, 1.38, 1.1, 1.15, 1.38, 20, 0.3));
+  EXPECT_TRUE(t.flags.empty());
+  // ... a forged event time 10% short of the truth is not.
+  auto f = judge_timing(timing_calls(0.9, 1.38, 1.1, 1.15, 1.38, 20, 0.3));
+  EXPECT_EQ(f.flags, std::vector<std::string>{"side_stream"});
+}
+
+TEST(SessionDecision, FastRepeatsAreACachedResult) {
+  auto t = judge_timing(timing_calls(1.0, 1.05, 1.1, 1.15, 0.2));
+  EXPECT_TRUE(t.incorrect);
+  EXPECT_EQ(t.flags.front(), "cached_result");
+  EXPECT_NE(t.message.find("repeated"), std::string::npos);
+  // Too few repeats to tell: no verdict.
+  auto few = judge_timing(timing_calls(1.0, 1.05, 1.1, 1.15, 0.2, 4));
+  EXPECT_FALSE(few.incorrect);
+}
+
+}  // namespace
+}  // namespace ptxbench::eval

@@ -1,0 +1,254 @@
+#include "eval/session_protocol.h"
+
+namespace ptxbench::eval {
+namespace {
+
+const char* dist_name(gpu::Distribution d) {
+  return d == gpu::Distribution::spiky ? "spiky" : "normal";
+}
+
+Result<gpu::Distribution> dist_from(const std::string& s) {
+  if (s == "normal") return gpu::Distribution::normal;
+  if (s == "spiky") return gpu::Distribution::spiky;
+  return make_error("unknown input distribution '" + s + "'");
+}
+
+template <class F>
+auto guarded(const char* what, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    return make_error(std::string("malformed ") + what + ": " + e.what());
+  }
+}
+
+Json int_pair(int workload, int slot) {
+  return Json{{"workload", workload}, {"slot", slot}};
+}
+
+}  // namespace
+
+Json VerifierRequest::to_json() const {
+  Json w = Json::array();
+  for (const auto& x : workloads) {
+    Json bases = Json::array();
+    for (const auto& b : x.bases) bases.push_back({{"seed", b.seed}, {"distribution", dist_name(b.dist)}});
+    w.push_back({{"problem", gpu::to_json(x.problem)},
+                 {"bases", bases},
+                 {"slots", x.slots},
+                 {"baseline", x.baseline}});
+  }
+  return Json{{"mode", "verifier"}, {"dir", dir}, {"workloads", w}};
+}
+
+Result<VerifierRequest> VerifierRequest::from_json(const Json& j) {
+  return guarded("verifier request", [&]() -> Result<VerifierRequest> {
+    VerifierRequest r;
+    r.dir = j.at("dir").get<std::string>();
+    for (const auto& w : j.at("workloads")) {
+      SessionWorkload s;
+      PTXB_TRY(s.problem, gpu::problem_from_json(w.at("problem")));
+      for (const auto& b : w.at("bases")) {
+        PTXB_TRY(auto d, dist_from(b.at("distribution").get<std::string>()));
+        s.bases.push_back({b.at("seed").get<std::uint64_t>(), d});
+      }
+      s.slots = w.at("slots").get<int>();
+      s.baseline = w.value("baseline", false);
+      if (s.bases.empty() || s.slots < 1) return make_error("a workload needs a base set and a slot");
+      r.workloads.push_back(std::move(s));
+    }
+    return r;
+  });
+}
+
+Json RunnerRequest::to_json() const {
+  Json w = Json::array();
+  for (const auto& x : workloads) {
+    Json slots_j = Json::array();
+    for (const auto& s : x.slots) slots_j.push_back({{"inputs", s.inputs}, {"outputs", s.outputs}});
+    w.push_back({{"problem", gpu::to_json(x.problem)}, {"slots", slots_j}});
+  }
+  return Json{{"mode", "runner"},
+              {"dir", dir},
+              {"library", library},
+              {"workloads", w},
+              {"call_timeout_seconds", call_timeout_seconds},
+              {"sandbox", sandbox},
+              {"sandbox_read", sandbox_read}};
+}
+
+Result<RunnerRequest> RunnerRequest::from_json(const Json& j) {
+  return guarded("runner request", [&]() -> Result<RunnerRequest> {
+    RunnerRequest r;
+    r.dir = j.at("dir").get<std::string>();
+    r.library = j.at("library").get<std::string>();
+    for (const auto& w : j.at("workloads")) {
+      RunnerWorkload x;
+      PTXB_TRY(x.problem, gpu::problem_from_json(w.at("problem")));
+      for (const auto& s : w.at("slots"))
+        x.slots.push_back({s.at("inputs").get<std::vector<std::string>>(),
+                           s.at("outputs").get<std::vector<std::string>>()});
+      if (x.slots.empty()) return make_error("a runner workload needs a slot");
+      r.workloads.push_back(std::move(x));
+    }
+    r.call_timeout_seconds = j.value("call_timeout_seconds", 20.0);
+    r.sandbox = j.value("sandbox", true);
+    r.sandbox_read = j.value("sandbox_read", std::vector<std::string>{});
+    return r;
+  });
+}
+
+Json PrepareCommand::to_json() const {
+  Json j = int_pair(workload, slot);
+  j["op"] = "prepare";
+  j["content"] = content == Content::repeat ? "repeat" : "transformed";
+  j["base"] = base;
+  j["transform_seed"] = transform_seed;
+  j["poison_seed"] = poison_seed;
+  return j;
+}
+
+Json VerifyCommand::to_json() const {
+  Json j = int_pair(workload, slot);
+  j["op"] = "verify";
+  return j;
+}
+
+Json BaselineCommand::to_json() const {
+  Json j = int_pair(workload, slot);
+  j["op"] = "baseline";
+  return j;
+}
+
+Json CallCommand::to_json() const {
+  Json j = int_pair(workload, slot);
+  j["op"] = "call";
+  return j;
+}
+
+bool CallCheck::passed() const {
+  if (outputs.empty() || !inputs_modified.empty()) return false;
+  for (const auto& o : outputs)
+    if (!o.passed) return false;
+  return true;
+}
+
+Json CallCheck::to_json() const {
+  Json outs = Json::array();
+  for (const auto& o : outputs) outs.push_back(o.to_json());
+  return Json{{"outputs", outs},
+              {"inputs_modified", inputs_modified},
+              {"all_unwritten", all_unwritten},
+              {"matches_previous", matches_previous}};
+}
+
+Result<CallCheck> CallCheck::from_json(const Json& j) {
+  return guarded("call check", [&]() -> Result<CallCheck> {
+    CallCheck c;
+    for (const auto& o : j.at("outputs")) c.outputs.push_back(gpu::compare_stats_from_json(o));
+    c.inputs_modified = j.value("inputs_modified", std::vector<std::string>{});
+    c.all_unwritten = j.value("all_unwritten", false);
+    c.matches_previous = j.value("matches_previous", false);
+    return c;
+  });
+}
+
+Json Reply::to_json() const {
+  Json j{{"ok", ok}, {"status", status}, {"event_ms", event_ms}};
+  if (!error.empty()) j["error"] = error;
+  if (!phase.empty()) j["phase"] = phase;
+  if (check) j["check"] = check->to_json();
+  if (!extra.empty()) j["extra"] = extra;
+  return j;
+}
+
+Result<Reply> Reply::parse(const std::string& line) {
+  Json j = Json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return make_error("a reply line is not a JSON object");
+  return guarded("reply", [&]() -> Result<Reply> {
+    Reply r;
+    r.ok = j.at("ok").get<bool>();
+    r.status = j.value("status", std::string(r.ok ? "ok" : "harness_error"));
+    r.error = j.value("error", std::string{});
+    r.phase = j.value("phase", std::string{});
+    r.event_ms = j.value("event_ms", 0.0);
+    if (j.contains("check")) {
+      PTXB_TRY(auto c, CallCheck::from_json(j.at("check")));
+      r.check = std::move(c);
+    }
+    if (j.contains("extra")) r.extra = j.at("extra");
+    return r;
+  });
+}
+
+Result<Command> Command::parse(const std::string& line) {
+  Json j = Json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("op") || !j.at("op").is_string())
+    return make_error("a command line is not a JSON object with an \"op\"");
+  return Command{j.at("op").get<std::string>(), j};
+}
+
+Result<PrepareCommand> prepare_from_json(const Json& j) {
+  return guarded("prepare command", [&]() -> Result<PrepareCommand> {
+    PrepareCommand c;
+    c.workload = j.at("workload").get<int>();
+    c.slot = j.at("slot").get<int>();
+    const std::string content = j.at("content").get<std::string>();
+    if (content != "repeat" && content != "transformed")
+      return make_error("unknown content '" + content + "'");
+    c.content = content == "repeat" ? Content::repeat : Content::transformed;
+    c.base = j.value("base", 0);
+    c.transform_seed = j.value("transform_seed", std::uint64_t{0});
+    c.poison_seed = j.at("poison_seed").get<std::uint64_t>();
+    return c;
+  });
+}
+
+Result<VerifyCommand> verify_from_json(const Json& j) {
+  return guarded("verify command", [&]() -> Result<VerifyCommand> {
+    return VerifyCommand{j.at("workload").get<int>(), j.at("slot").get<int>()};
+  });
+}
+
+Result<BaselineCommand> baseline_from_json(const Json& j) {
+  return guarded("baseline command", [&]() -> Result<BaselineCommand> {
+    return BaselineCommand{j.at("workload").get<int>(), j.at("slot").get<int>()};
+  });
+}
+
+Result<CallCommand> call_from_json(const Json& j) {
+  return guarded("call command", [&]() -> Result<CallCommand> {
+    return CallCommand{j.at("workload").get<int>(), j.at("slot").get<int>()};
+  });
+}
+
+std::string to_hex(const void* data, std::size_t n) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string s;
+  s.reserve(2 * n);
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) {
+    s.push_back(kDigits[p[i] >> 4]);
+    s.push_back(kDigits[p[i] & 15]);
+  }
+  return s;
+}
+
+Result<std::vector<unsigned char>> from_hex(const std::string& s) {
+  if (s.size() % 2 != 0) return make_error("a hex string of odd length");
+  auto val = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::vector<unsigned char> out(s.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    int hi = val(s[2 * i]), lo = val(s[2 * i + 1]);
+    if (hi < 0 || lo < 0) return make_error("a non-hex character in a hex string");
+    out[i] = static_cast<unsigned char>(hi * 16 + lo);
+  }
+  return out;
+}
+
+}  // namespace ptxbench::eval

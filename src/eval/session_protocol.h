@@ -1,0 +1,143 @@
+// The judging session's protocol: one candidate, two GPU processes, one parent.
+//
+//   verifier  (ptxbench-worker, mode "verifier"): trusted, never loads the candidate. It owns
+//             every device buffer of the session: per workload, base input sets (random from a
+//             seed) with their fp32 references, and "slots" (input + output buffers) that it
+//             exports to the runner through CUDA IPC. Before each call it writes the slot's
+//             inputs (a base under a fresh transform, transform.h, or exactly the previous
+//             call's inputs), poisons the outputs with a per-call poison (poison.h),
+//             checksums the inputs and flushes L2; after the call it re-checksums the inputs
+//             and compares the outputs with the reference. It also times the library baseline.
+//   runner    (ptxbench-worker, mode "runner"): the candidate's process, under the OS sandbox
+//             (core/sandbox.h). It maps the slots, loads the candidate and, for each "call",
+//             launches it on the named slot between two events and waits. It never sees a seed,
+//             a reference or whether a call is checked: every call is verified.
+//   parent    (ptxbench, no CUDA; eval/judge_session.h) plans the calls, measures the wall time
+//             of every call from outside, and decides.
+//
+// Requests travel as a JSON file in the process's private directory; commands and replies as
+// one JSON line each on fds 3 (commands in) and 4 (replies out) (core/child_process.h). The
+// runner's stdout/stderr stay free for whatever the candidate prints.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/result.h"
+#include "eval/gpu/compare_stats.h"
+#include "eval/gpu/problem.h"
+#include "eval/gpu/rng.h"
+
+namespace ptxbench::eval {
+
+struct BaseSet {
+  std::uint64_t seed = 0;
+  gpu::Distribution dist = gpu::Distribution::normal;
+};
+
+struct SessionWorkload {
+  gpu::Problem problem;
+  std::vector<BaseSet> bases;  // at least one
+  int slots = 1;
+  bool baseline = false;  // build the library baseline for this workload
+};
+
+struct VerifierRequest {
+  std::string dir;
+  std::vector<SessionWorkload> workloads;
+  Json to_json() const;
+  static Result<VerifierRequest> from_json(const Json& j);
+};
+
+// The IPC handles (hex of cudaIpcMemHandle_t) of one slot's tensors, inputs then outputs.
+struct SlotHandles {
+  std::vector<std::string> inputs, outputs;
+};
+
+struct RunnerWorkload {
+  gpu::Problem problem;  // shapes and types only matter here
+  std::vector<SlotHandles> slots;
+};
+
+struct RunnerRequest {
+  std::string dir;
+  std::string library;  // the candidate's shared object
+  std::vector<RunnerWorkload> workloads;
+  double call_timeout_seconds = 20;
+  bool sandbox = true;                       // apply core/sandbox.h before loading the candidate
+  std::vector<std::string> sandbox_read;     // extra read-only paths (the candidate, the toolkit)
+  Json to_json() const;
+  static Result<RunnerRequest> from_json(const Json& j);
+};
+
+// ---- verifier commands -------------------------------------------------------------------
+enum class Content { transformed, repeat };  // a base under a new transform | the previous inputs
+
+struct PrepareCommand {
+  int workload = 0, slot = 0;
+  Content content = Content::transformed;
+  int base = 0;                     // transformed: which base set
+  std::uint64_t transform_seed = 0;  // transformed: 0 = identity
+  std::uint64_t poison_seed = 0;
+  Json to_json() const;
+};
+
+struct VerifyCommand {
+  int workload = 0, slot = 0;
+  Json to_json() const;
+};
+
+struct BaselineCommand {
+  int workload = 0, slot = 0;
+  Json to_json() const;
+};
+
+// What the verifier found after one call.
+struct CallCheck {
+  std::vector<gpu::CompareStats> outputs;
+  std::vector<std::string> inputs_modified;  // names of inputs whose checksum changed
+  bool all_unwritten = false;     // every output element still holds this call's poison
+  bool matches_previous = false;  // failed, but matches what the slot's previous inputs give
+  bool passed() const;
+  Json to_json() const;
+  static Result<CallCheck> from_json(const Json& j);
+};
+
+// ---- runner commands ---------------------------------------------------------------------
+struct CallCommand {
+  int workload = 0, slot = 0;
+  Json to_json() const;
+};
+
+// One reply line of either process.
+struct Reply {
+  bool ok = false;
+  std::string status;  // ok | call_timeout | cuda_error | load_error | harness_error
+  std::string error;
+  std::string phase;
+  double event_ms = 0;                 // call / baseline: time between the two events
+  std::optional<CallCheck> check;      // verify / baseline (when asked)
+  Json extra = Json::object();         // ready: handles, provenance
+  Json to_json() const;
+  static Result<Reply> parse(const std::string& line);
+};
+
+// Parses one command line: {"op": ..., ...}; an Error for anything malformed.
+struct Command {
+  std::string op;  // prepare | verify | baseline | call | quit
+  Json body;
+  static Result<Command> parse(const std::string& line);
+};
+
+Result<PrepareCommand> prepare_from_json(const Json& j);
+Result<VerifyCommand> verify_from_json(const Json& j);
+Result<BaselineCommand> baseline_from_json(const Json& j);
+Result<CallCommand> call_from_json(const Json& j);
+
+std::string to_hex(const void* data, std::size_t n);
+Result<std::vector<unsigned char>> from_hex(const std::string& s);
+
+}  // namespace ptxbench::eval

@@ -1,0 +1,97 @@
+#include "eval/session_protocol.h"
+
+#include <gtest/gtest.h>
+
+#include "eval/plan.h"
+#include "eval/test_support.h"
+
+namespace ptxbench::eval {
+namespace {
+
+TEST(SessionProtocol, VerifierRequestRoundTrip) {
+  auto task = testing::gemm_task();
+  auto plan = plan_session(task, 3, 9);
+  ASSERT_TRUE(plan.ok());
+  VerifierRequest r = plan->verifier;
+  r.dir = "/tmp/x";
+  auto back = VerifierRequest::from_json(r.to_json());
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back->dir, "/tmp/x");
+  ASSERT_EQ(back->workloads.size(), r.workloads.size());
+  EXPECT_EQ(back->workloads[0].bases[1].seed, r.workloads[0].bases[1].seed);
+  EXPECT_EQ(back->workloads[0].slots, 2);
+  EXPECT_TRUE(back->workloads[0].baseline);
+  Json bad = r.to_json();
+  bad["workloads"][0]["bases"] = Json::array();
+  EXPECT_FALSE(VerifierRequest::from_json(bad).ok());
+  EXPECT_FALSE(VerifierRequest::from_json(Json{{"dir", 3}}).ok());
+}
+
+TEST(SessionProtocol, RunnerRequestCarriesNoSeedsOrReferences) {
+  auto task = testing::gemm_task();
+  auto plan = plan_session(task, 3, 9);
+  RunnerRequest r;
+  r.dir = "/tmp/r";
+  r.library = "/tmp/k.so";
+  r.workloads.push_back({plan->verifier.workloads[0].problem, {{{"aa", "bb"}, {"cc"}}}});
+  const std::string text = r.to_json().dump();
+  EXPECT_EQ(text.find("seed"), std::string::npos);
+  EXPECT_EQ(text.find("bases"), std::string::npos);
+  auto back = RunnerRequest::from_json(r.to_json());
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back->workloads[0].slots[0].inputs, (std::vector<std::string>{"aa", "bb"}));
+  EXPECT_TRUE(back->sandbox);
+}
+
+TEST(SessionProtocol, CommandsParse) {
+  PrepareCommand p{1, 0, Content::repeat, 0, 0, 42};
+  auto cmd = Command::parse(p.to_json().dump());
+  ASSERT_TRUE(cmd.ok());
+  EXPECT_EQ(cmd->op, "prepare");
+  auto back = prepare_from_json(cmd->body);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->content, Content::repeat);
+  EXPECT_EQ(back->poison_seed, 42u);
+  EXPECT_FALSE(Command::parse("not json").ok());
+  EXPECT_FALSE(Command::parse("{\"x\":1}").ok());
+  Json j = p.to_json();
+  j["content"] = "bogus";
+  EXPECT_FALSE(prepare_from_json(j).ok());
+  EXPECT_FALSE(call_from_json(Json{{"workload", "a"}}).ok());
+}
+
+TEST(SessionProtocol, ReplyWithCheckRoundTrip) {
+  Reply r;
+  r.ok = true;
+  r.status = "ok";
+  r.event_ms = 1.25;
+  CallCheck c;
+  gpu::CompareStats s;
+  s.tensor = "C";
+  s.numel = 10;
+  s.passed = true;
+  c.outputs = {s};
+  c.inputs_modified = {"B"};
+  r.check = c;
+  auto back = Reply::parse(r.to_json().dump());
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_DOUBLE_EQ(back->event_ms, 1.25);
+  ASSERT_TRUE(back->check);
+  EXPECT_EQ(back->check->inputs_modified, std::vector<std::string>{"B"});
+  EXPECT_FALSE(back->check->passed());  // modified inputs fail the call
+  EXPECT_FALSE(Reply::parse("[1,2]").ok());
+}
+
+TEST(SessionProtocol, Hex) {
+  const unsigned char b[4] = {0x00, 0xff, 0x12, 0xab};
+  EXPECT_EQ(to_hex(b, 4), "00ff12ab");
+  auto back = from_hex("00ff12AB");
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->size(), 4u);
+  EXPECT_EQ((*back)[3], 0xab);
+  EXPECT_FALSE(from_hex("abc").ok());
+  EXPECT_FALSE(from_hex("zz").ok());
+}
+
+}  // namespace
+}  // namespace ptxbench::eval

@@ -1,0 +1,208 @@
+#include "eval/worker/runner.h"
+
+#include <cuda_runtime.h>
+#include <dlpack/dlpack.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+#include "eval/gpu/candidate.h"
+#include "eval/gpu/cuda_check.h"
+#include "eval/worker/device_sync.h"
+#include "eval/worker/runner_sandbox.h"
+
+namespace ptxbench::eval::worker {
+namespace {
+
+// A C++ exception that left the candidate's entry point: the candidate's runtime error.
+struct CandidateThrew : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// One slot as the candidate sees it: DLTensors over the verifier's buffers.
+struct MappedSlot {
+  std::vector<DLTensor> tensors;
+  std::vector<std::vector<std::int64_t>> shapes;
+  std::vector<DLTensor*> args;
+};
+
+void* open_handle(const std::string& hex) {
+  auto bytes = from_hex(hex);
+  if (!bytes.ok() || bytes->size() != sizeof(cudaIpcMemHandle_t))
+    throw std::runtime_error("malformed IPC handle in the runner request");
+  cudaIpcMemHandle_t h;
+  std::memcpy(&h, bytes->data(), sizeof h);
+  void* p = nullptr;
+  PTXB_CUDA(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
+  return p;
+}
+
+DLTensor describe(const gpu::TensorDesc& t, void* data, std::vector<std::int64_t>& shape) {
+  shape = t.shape;
+  DLTensor d{};
+  d.data = data;
+  d.device = DLDevice{kDLCUDA, 0};
+  d.ndim = static_cast<int>(shape.size());
+  d.dtype = t.type == gpu::ElemType::bf16 ? DLDataType{kDLBfloat, 16, 1} : DLDataType{kDLFloat, 32, 1};
+  d.shape = shape.data();
+  return d;
+}
+
+std::unique_ptr<MappedSlot> map_slot(const gpu::Problem& p, const SlotHandles& h) {
+  if (h.inputs.size() != p.inputs.size() || h.outputs.size() != p.outputs.size())
+    throw std::runtime_error("the slot's handles do not match the problem's tensors");
+  auto s = std::make_unique<MappedSlot>();
+  const std::size_t n = p.inputs.size() + p.outputs.size();
+  s->tensors.resize(n);
+  s->shapes.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool in = i < p.inputs.size();
+    const auto& desc = in ? p.inputs[i] : p.outputs[i - p.inputs.size()];
+    const auto& hex = in ? h.inputs[i] : h.outputs[i - p.inputs.size()];
+    s->tensors[i] = describe(desc, open_handle(hex), s->shapes[i]);
+  }
+  for (auto& t : s->tensors) s->args.push_back(&t);
+  return s;
+}
+
+Reply reply_of(bool ok, const std::string& status, const std::string& error = {}) {
+  Reply r;
+  r.ok = ok;
+  r.status = status;
+  r.error = error;
+  return r;
+}
+
+class Runner {
+ public:
+  explicit Runner(const RunnerRequest& req) : req_(req) {
+    PTXB_CUDA(cudaSetDevice(0));
+    PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    PTXB_CUDA(cudaEventCreate(&start_));
+    PTXB_CUDA(cudaEventCreate(&stop_));
+    PTXB_CUDA(cudaMalloc(&scratch_, 256));
+    for (const auto& w : req.workloads) {
+      std::vector<std::unique_ptr<MappedSlot>> slots;
+      for (const auto& h : w.slots) slots.push_back(map_slot(w.problem, h));
+      slots_.push_back(std::move(slots));
+    }
+  }
+
+  // A calibration call before the candidate is loaded (this process is still only ptxbench):
+  // the same events, wait and reply around a 4-byte memset, so the parent learns what a call
+  // costs beyond its events from outside (session_decision.h).
+  Reply noop() {
+    PTXB_CUDA(cudaEventRecord(start_, stream_));
+    PTXB_CUDA(cudaMemsetAsync(scratch_, 0, 4, stream_));
+    PTXB_CUDA(cudaEventRecord(stop_, stream_));
+    sync_with_deadline(stream_, req_.call_timeout_seconds);
+    float ms = 0;
+    PTXB_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
+    Reply r = reply_of(true, "ok");
+    r.event_ms = ms;
+    return r;
+  }
+
+  // The candidate's load happens here, after the sandbox is in place.
+  Reply load() {
+    auto lib = gpu::CandidateLibrary::open(req_.library);
+    if (!lib.ok()) return reply_of(false, "load_error", lib.error().to_string());
+    lib_ = std::make_unique<gpu::CandidateLibrary>(std::move(*lib));
+    return reply_of(true, "ok");
+  }
+
+  Reply call(const CallCommand& c) {
+    MappedSlot& s = slot(c);
+    PTXB_CUDA(cudaEventRecord(start_, stream_));
+    try {
+      lib_->launch(s.args, stream_);
+    } catch (const std::exception& e) {
+      throw CandidateThrew(std::string("the candidate's entry point threw: ") + e.what());
+    } catch (...) {
+      throw CandidateThrew("the candidate's entry point threw a non-standard exception");
+    }
+    PTXB_CUDA(cudaEventRecord(stop_, stream_));
+    sync_with_deadline(stream_, req_.call_timeout_seconds);
+    float ms = 0;
+    PTXB_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
+    Reply r = reply_of(true, "ok");
+    r.event_ms = ms;
+    return r;
+  }
+
+ private:
+  MappedSlot& slot(const CallCommand& c) {
+    if (c.workload < 0 || c.workload >= static_cast<int>(slots_.size()) || c.slot < 0 ||
+        c.slot >= static_cast<int>(slots_[static_cast<std::size_t>(c.workload)].size()))
+      throw std::invalid_argument("no such workload/slot");
+    return *slots_[static_cast<std::size_t>(c.workload)][static_cast<std::size_t>(c.slot)];
+  }
+
+  RunnerRequest req_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  void* scratch_ = nullptr;
+  std::vector<std::vector<std::unique_ptr<MappedSlot>>> slots_;
+  std::unique_ptr<gpu::CandidateLibrary> lib_;
+};
+
+// Replies and leaves at once: after a timeout or a CUDA error the context cannot be torn
+// down cleanly (a hung kernel may still run); the driver reclaims it.
+[[noreturn]] void reply_and_exit(CommandChannel& ch, const Reply& r, int code) {
+  (void)ch.reply(r.to_json().dump());
+  ::_exit(code);
+}
+
+}  // namespace
+
+int run_runner(const RunnerRequest& req, CommandChannel& channel) {
+  std::unique_ptr<Runner> runner;
+  try {
+    runner = std::make_unique<Runner>(req);
+  } catch (const std::exception& e) {
+    reply_and_exit(channel, reply_of(false, "harness_error", std::string("runner set-up: ") + e.what()), 3);
+  }
+  auto confined = confine_runner(req);
+  if (!confined.ok())
+    reply_and_exit(channel, reply_of(false, "harness_error", confined.error().to_string()), 3);
+  Reply ready = reply_of(true, "ok");
+  ready.extra = Json{{"sandbox", *confined}};
+  if (!channel.reply(ready.to_json().dump()).ok()) return 3;
+  bool loaded = false;
+  while (true) {
+    auto line = channel.next_line();
+    if (!line.ok() || !line->has_value()) return line.ok() ? 0 : 3;
+    auto cmd = Command::parse(**line);
+    if (!cmd.ok()) reply_and_exit(channel, reply_of(false, "bad_request", cmd.error().to_string()), 3);
+    if (cmd->op == "quit") return 0;
+    try {
+      Reply r;
+      if (cmd->op == "noop" && !loaded) {
+        r = runner->noop();
+      } else if (cmd->op == "load" && !loaded) {
+        r = runner->load();
+        loaded = r.ok;
+      } else if (cmd->op == "call" && loaded) {
+        auto c = call_from_json(cmd->body);
+        if (!c.ok()) reply_and_exit(channel, reply_of(false, "bad_request", c.error().to_string()), 3);
+        r = runner->call(*c);
+      } else {
+        reply_and_exit(channel, reply_of(false, "bad_request", "unexpected command '" + cmd->op + "'"), 3);
+      }
+      if (!channel.reply(r.to_json().dump()).ok()) return 3;
+      if (!r.ok) return 0;  // a load error ends the session
+    } catch (const CallTimeout& e) {
+      reply_and_exit(channel, reply_of(false, "call_timeout", e.what()), 0);
+    } catch (const gpu::CudaError& e) {
+      reply_and_exit(channel, reply_of(false, "cuda_error", e.what()), 0);
+    } catch (const CandidateThrew& e) {
+      reply_and_exit(channel, reply_of(false, "candidate_error", e.what()), 0);
+    } catch (const std::exception& e) {
+      reply_and_exit(channel, reply_of(false, "harness_error", e.what()), 3);
+    }
+  }
+}
+
+}  // namespace ptxbench::eval::worker

@@ -1,0 +1,21 @@
+// The runner mode of ptxbench-worker (session_protocol.h): the candidate's process.
+//
+// Order matters: it initialises CUDA, maps the verifier's slots (CUDA IPC), creates its stream
+// and events, applies the OS sandbox (core/sandbox.h) and arms the driver-lookup guard
+// (driver_lookup_guard.h), and only then loads the candidate, so the candidate's load-time
+// code already runs confined. Every "call" is the same: two events around the entry point on
+// the named slot, then a deadline-bounded wait for the whole device. The runner holds no seed,
+// no reference and no notion of which calls are checked (all are); anything it reports is
+// cross-checked by the parent (wall clock) and the verifier (outputs, input checksums).
+#pragma once
+
+#include "core/child_process.h"
+#include "eval/session_protocol.h"
+
+namespace ptxbench::eval::worker {
+
+// Returns the process exit code. After a call timeout or a CUDA error it replies and exits
+// at once (the context may be unusable or a kernel may still run).
+int run_runner(const RunnerRequest& req, CommandChannel& channel);
+
+}  // namespace ptxbench::eval::worker

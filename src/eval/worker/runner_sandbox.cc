@@ -1,0 +1,57 @@
+#include "eval/worker/runner_sandbox.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "core/sandbox.h"
+#include "eval/worker/driver_lookup_guard.h"
+
+namespace ptxbench::eval::worker {
+namespace fs = std::filesystem;
+namespace {
+
+// What the CUDA runtime, driver, cuBLAS/cuDNN-free runner and the C++ runtime read after
+// initialisation: libraries (lazily loaded ones too: the PTX JIT), the loader cache, the
+// driver's /proc and /sys entries, this process's own /proc directory. Nothing of /etc
+// beyond the loader's files, no other process's /proc entry, no /tmp, no home.
+const char* const kReadable[] = {
+    "/usr/lib", "/usr/lib64", "/usr/local/cuda", "/usr/local/nvidia", "/lib", "/lib64",
+    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/proc/self",
+    "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/driver/nvidia", "/proc/sys/vm",
+    "/sys/devices/system/cpu", "/sys/devices/system/node", "/sys/bus/pci", "/sys/module/nvidia",
+    "/sys/devices/pci0000:00", "/usr/share/nvidia"};
+
+void add_if_present(std::vector<fs::path>& v, const fs::path& p) {
+  std::error_code ec;
+  if (fs::exists(p, ec)) v.push_back(p);
+}
+
+}  // namespace
+
+Result<Json> confine_runner(const RunnerRequest& req) {
+  if (!req.sandbox) {
+    arm_driver_lookup_guard();
+    return Json{{"applied", false}, {"why", "disabled in the request"}};
+  }
+  SandboxPolicy policy;
+  for (const char* p : kReadable) add_if_present(policy.read_paths, p);
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) add_if_present(policy.read_paths, self.parent_path());
+  for (const auto& p : req.sandbox_read) add_if_present(policy.read_paths, p);
+  add_if_present(policy.write_paths, req.dir);
+  for (const auto& e : fs::directory_iterator("/dev", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("nvidia", 0) == 0) policy.device_paths.push_back(e.path());
+  }
+  for (const char* d : {"/dev/null", "/dev/zero", "/dev/urandom"}) add_if_present(policy.device_paths, d);
+  PTXB_TRY(SandboxReport report, apply_sandbox(policy));
+  arm_driver_lookup_guard();
+  Json j = report.to_json();
+  j["applied"] = true;
+  return j;
+}
+
+}  // namespace ptxbench::eval::worker

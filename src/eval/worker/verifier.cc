@@ -1,0 +1,260 @@
+#include "eval/worker/verifier.h"
+
+#include <cuda_runtime.h>
+
+#include <memory>
+
+#include "eval/gpu/baseline.h"
+#include "eval/gpu/checksum.h"
+#include "eval/gpu/compare.h"
+#include "eval/gpu/cuda_check.h"
+#include "eval/gpu/event_timer.h"
+#include "eval/gpu/l2_flush.h"
+#include "eval/gpu/nvml.h"
+#include "eval/gpu/reference.h"
+#include "eval/gpu/transform.h"
+#include "eval/worker/session.h"
+
+namespace ptxbench::eval::worker {
+namespace {
+
+// What a slot holds now: a base under a transform, and the poison of the current call.
+struct SlotContent {
+  int base = -1;
+  std::shared_ptr<gpu::DeviceTransform> transform;
+};
+
+struct Slot {
+  std::unique_ptr<gpu::TensorSet> tensors;
+  SlotContent now, before;  // before: the content of the call before this one
+  gpu::Poison poison;
+  std::vector<std::uint64_t> checksums;
+};
+
+struct Workload {
+  gpu::Problem problem;
+  std::vector<std::unique_ptr<gpu::TensorSet>> bases;
+  std::vector<std::vector<gpu::DeviceBuffer>> refs;  // [base][output], fp32
+  std::vector<Slot> slots;
+  std::unique_ptr<gpu::Baseline> baseline;
+};
+
+class Verifier {
+ public:
+  explicit Verifier(const VerifierRequest& req) {
+    PTXB_CUDA(cudaSetDevice(0));
+    PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    char bus[32] = {};
+    PTXB_CUDA(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
+    nvml_ = std::make_unique<gpu::Nvml>(bus);
+    flush_ = std::make_unique<gpu::L2Flush>();
+    for (const auto& w : req.workloads) workloads_.push_back(make_workload(w));
+    PTXB_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  Json ready_extra() {
+    Json slots = Json::array();
+    for (std::size_t w = 0; w < workloads_.size(); ++w) {
+      Json per = Json::array();
+      for (auto& s : workloads_[w].slots) {
+        Json in = Json::array(), out = Json::array();
+        for (std::size_t i = 0; i < s.tensors->num_inputs(); ++i) in.push_back(handle(s.tensors->input(i)));
+        for (std::size_t i = 0; i < s.tensors->num_outputs(); ++i) out.push_back(handle(s.tensors->output(i)));
+        per.push_back({{"inputs", in}, {"outputs", out}});
+      }
+      slots.push_back(per);
+    }
+    return Json{{"slots", slots}, {"provenance", gpu_provenance(*nvml_)}};
+  }
+
+  Reply prepare(const PrepareCommand& c) {
+    Workload& w = at(c.workload);
+    Slot& s = slot(w, c.slot);
+    if (c.content == Content::repeat) {
+      if (s.now.base < 0) throw std::runtime_error("repeat of a slot that holds no inputs yet");
+      s.before = s.now;
+    } else {
+      if (c.base < 0 || c.base >= static_cast<int>(w.bases.size()))
+        throw std::runtime_error("no base set " + std::to_string(c.base));
+      s.before = s.now;
+      gpu::Transform t = c.transform_seed ? gpu::random_transform(w.problem, c.transform_seed) : gpu::Transform{};
+      s.now = {c.base, std::make_shared<gpu::DeviceTransform>(w.problem, t)};
+      s.now.transform->apply(*w.bases[static_cast<std::size_t>(c.base)], *s.tensors, stream_);
+    }
+    s.poison = gpu::poison_from_seed(c.poison_seed);
+    gpu::poison_outputs(*s.tensors, stream_, s.poison);
+    s.checksums = input_checksums(*s.tensors);
+    flush_->flush(stream_);
+    PTXB_CUDA(cudaStreamSynchronize(stream_));
+    return ok();
+  }
+
+  Reply verify(const VerifyCommand& c) {
+    Workload& w = at(c.workload);
+    Slot& s = slot(w, c.slot);
+    if (s.now.base < 0) throw std::runtime_error("verify of a slot that was never prepared");
+    CallCheck check;
+    const auto after = input_checksums(*s.tensors);
+    for (std::size_t i = 0; i < after.size(); ++i)
+      if (after[i] != s.checksums[i]) check.inputs_modified.push_back(w.problem.inputs[i].name);
+    check.outputs = compare_with(w, s, s.now);
+    check.all_unwritten = true;
+    for (const auto& o : check.outputs) check.all_unwritten = check.all_unwritten && o.unwritten == o.numel;
+    if (!check.passed() && s.before.base >= 0 && s.before.transform != s.now.transform) {
+      bool all = true;
+      for (const auto& o : compare_with(w, s, s.before)) all = all && o.passed;
+      check.matches_previous = all;
+    }
+    Reply r = ok();
+    r.check = std::move(check);
+    return r;
+  }
+
+  Reply baseline(const BaselineCommand& c) {
+    Workload& w = at(c.workload);
+    Slot& s = slot(w, c.slot);
+    if (!w.baseline) w.baseline = gpu::make_baseline(*s.tensors, stream_);
+    double ms = timer_.time_ms(stream_, [&] { w.baseline->run(*s.tensors, stream_); });
+    PTXB_CUDA(cudaGetLastError());
+    Reply r = ok();
+    r.event_ms = ms;
+    r.extra = Json{{"name", w.baseline->name()}, {"description", w.baseline->describe()}};
+    return r;
+  }
+
+  Reply clocks() {
+    Reply r = ok();
+    r.extra = nvml_->sample().to_json();
+    return r;
+  }
+
+ private:
+  static Reply ok() {
+    Reply r;
+    r.ok = true;
+    r.status = "ok";
+    return r;
+  }
+
+  Workload make_workload(const SessionWorkload& spec) {
+    Workload w;
+    w.problem = spec.problem;
+    for (const auto& b : spec.bases) {
+      auto t = std::make_unique<gpu::TensorSet>(spec.problem);
+      gpu::generate_inputs(*t, b.seed, b.dist, stream_);
+      w.refs.push_back(gpu::run_reference(*t, stream_));
+      w.bases.push_back(std::move(t));
+    }
+    for (int i = 0; i < spec.slots; ++i) {
+      Slot s;
+      s.tensors = std::make_unique<gpu::TensorSet>(spec.problem);
+      w.slots.push_back(std::move(s));
+    }
+    return w;
+  }
+
+  Workload& at(int w) {
+    if (w < 0 || w >= static_cast<int>(workloads_.size()))
+      throw std::runtime_error("no workload " + std::to_string(w));
+    return workloads_[static_cast<std::size_t>(w)];
+  }
+  static Slot& slot(Workload& w, int s) {
+    if (s < 0 || s >= static_cast<int>(w.slots.size()))
+      throw std::runtime_error("no slot " + std::to_string(s));
+    return w.slots[static_cast<std::size_t>(s)];
+  }
+
+  static std::string handle(gpu::DeviceBuffer& b) {
+    cudaIpcMemHandle_t h;
+    PTXB_CUDA(cudaIpcGetMemHandle(&h, b.get()));
+    return to_hex(&h, sizeof h);
+  }
+
+  std::vector<std::uint64_t> input_checksums(gpu::TensorSet& t) {
+    const int n = static_cast<int>(t.num_inputs());
+    PTXB_CHECK(n <= gpu::DeviceChecksum::kSlots, "too many inputs to checksum");
+    for (int i = 0; i < n; ++i)
+      checksum_.enqueue(t.input(static_cast<std::size_t>(i)).get(),
+                        t.input(static_cast<std::size_t>(i)).bytes(), i, stream_);
+    std::vector<std::uint64_t> out(static_cast<std::size_t>(n));
+    checksum_.read(out.data(), n, stream_);
+    return out;
+  }
+
+  std::vector<gpu::CompareStats> compare_with(Workload& w, Slot& s, const SlotContent& c) {
+    std::vector<gpu::CompareStats> out;
+    const auto& ref = w.refs[static_cast<std::size_t>(c.base)];
+    for (std::size_t k = 0; k < w.problem.outputs.size(); ++k)
+      out.push_back(gpu::compare_output(s.tensors->output(k).get(), ref[k].as<float>(),
+                                        w.problem.outputs[k], w.problem.tolerance, stream_, 8,
+                                        s.poison, c.transform->view_of_output(w.problem, k)));
+    return out;
+  }
+
+  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<gpu::Nvml> nvml_;
+  std::unique_ptr<gpu::L2Flush> flush_;
+  gpu::DeviceChecksum checksum_;
+  gpu::EventTimer timer_;
+  std::vector<Workload> workloads_;
+};
+
+Reply failure(const std::string& status, const std::string& error, const std::string& phase) {
+  Reply r;
+  r.ok = false;
+  r.status = status;
+  r.error = error;
+  r.phase = phase;
+  return r;
+}
+
+// One command: its reply, or a harness_error reply for a malformed or failing one.
+Reply serve(Verifier& v, const Command& cmd) {
+  if (cmd.op == "prepare") {
+    auto c = prepare_from_json(cmd.body);
+    return c.ok() ? v.prepare(*c) : failure("bad_request", c.error().to_string(), "prepare");
+  }
+  if (cmd.op == "verify") {
+    auto c = verify_from_json(cmd.body);
+    return c.ok() ? v.verify(*c) : failure("bad_request", c.error().to_string(), "verify");
+  }
+  if (cmd.op == "baseline") {
+    auto c = baseline_from_json(cmd.body);
+    return c.ok() ? v.baseline(*c) : failure("bad_request", c.error().to_string(), "baseline");
+  }
+  if (cmd.op == "clocks") return v.clocks();
+  return failure("bad_request", "unknown command '" + cmd.op + "'", cmd.op);
+}
+
+}  // namespace
+
+int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
+  std::unique_ptr<Verifier> v;
+  try {
+    v = std::make_unique<Verifier>(req);
+  } catch (const std::exception& e) {
+    (void)channel.reply(failure("harness_error", e.what(), "allocating the session").to_json().dump());
+    return 3;
+  }
+  Reply ready;
+  ready.ok = true;
+  ready.status = "ok";
+  ready.extra = v->ready_extra();
+  if (!channel.reply(ready.to_json().dump()).ok()) return 3;
+  while (true) {
+    auto line = channel.next_line();
+    if (!line.ok() || !line->has_value()) return line.ok() ? 0 : 3;
+    auto cmd = Command::parse(**line);
+    if (cmd.ok() && cmd->op == "quit") return 0;
+    Reply r;
+    try {
+      r = cmd.ok() ? serve(*v, *cmd) : failure("bad_request", cmd.error().to_string(), "");
+    } catch (const std::exception& e) {
+      r = failure("harness_error", e.what(), cmd.ok() ? cmd->op : "");
+    }
+    if (!channel.reply(r.to_json().dump()).ok()) return 3;
+    if (r.status == "harness_error") return 3;  // the context may be unusable
+  }
+}
+
+}  // namespace ptxbench::eval::worker
