@@ -16,7 +16,8 @@ CUDNN_FRONTEND_VERSION=1.16.0
 
 debs=(cmake ninja-build g++ pkg-config python3-pip unzip clang-format
       libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libdlpack-dev
-      libcurl4-openssl-dev libfmt-dev libsqlite3-dev libgtest-dev libgmock-dev sqlite3)
+      libcurl4-openssl-dev libfmt-dev libsqlite3-dev libgtest-dev libgmock-dev sqlite3
+      libseccomp-dev)
 
 missing=()
 for p in "${debs[@]}"; do

@@ -1,6 +1,7 @@
 #include "core/subprocess.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/close_range.h>
 #include <poll.h>
 #include <sched.h>
@@ -99,7 +100,58 @@ void reset_signals() {
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
-// Runs in the child after fork: never returns. Reports exec failure through `status_fd`.
+// Why a child could not start: the step that failed and its errno, sent through the status pipe.
+enum class StartStep : int { chdir, setgroups, setresgid, setresuid, exec };
+
+struct StartFailure {
+  StartStep step;
+  int err;
+};
+
+std::string describe(const StartFailure& f, const ProcessSpec& spec) {
+  std::string what;
+  switch (f.step) {
+    case StartStep::chdir:
+      what = "cannot enter " + spec.cwd.string();
+      break;
+    case StartStep::setgroups:
+      what = "setgroups(0) failed";
+      break;
+    case StartStep::setresgid:
+      what = "setresgid(" + std::to_string(spec.run_as_gid.value_or(0)) + ") failed";
+      break;
+    case StartStep::setresuid:
+      what = "setresuid(" + std::to_string(spec.run_as_uid.value_or(0)) + ") failed";
+      break;
+    case StartStep::exec:
+      what = "exec failed";
+      break;
+  }
+  return what + ": " + std::strerror(f.err);
+}
+
+[[noreturn]] void fail_start(int status_fd, StartStep step) {
+  StartFailure f{step, errno};
+  (void)!::write(status_fd, &f, sizeof f);
+  ::_exit(127);
+}
+
+// Drops to the spec's user and group, if any: groups first, the user last (after it, the
+// child could no longer change its groups).
+void switch_identity(const ProcessSpec& spec, int status_fd) {
+  if (!spec.run_as_uid && !spec.run_as_gid) return;
+  if (::setgroups(0, nullptr) != 0) fail_start(status_fd, StartStep::setgroups);
+  if (spec.run_as_gid) {
+    gid_t g = *spec.run_as_gid;
+    if (::setresgid(g, g, g) != 0) fail_start(status_fd, StartStep::setresgid);
+  }
+  if (spec.run_as_uid) {
+    uid_t u = *spec.run_as_uid;
+    if (::setresuid(u, u, u) != 0) fail_start(status_fd, StartStep::setresuid);
+  }
+}
+
+// Runs in the child after fork: never returns. Reports a failed start through `status_fd`.
 // Async-signal-safe calls only: the parent may have other threads.
 [[noreturn]] void exec_child(const ProcessSpec& spec, std::span<const ChildFd> fds, int status_fd,
                              std::vector<char*>& argv, std::vector<char*>& envp) {
@@ -117,15 +169,10 @@ void reset_signals() {
   set_limit(RLIMIT_NPROC, l.processes);
   rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
-  if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) {
-    int e = errno;
-    (void)!::write(status_fd, &e, sizeof e);
-    ::_exit(127);
-  }
+  switch_identity(spec, status_fd);
+  if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) fail_start(status_fd, StartStep::chdir);
   ::execvpe(argv[0], argv.data(), envp.data());
-  int e = errno;
-  (void)!::write(status_fd, &e, sizeof e);
-  ::_exit(127);
+  fail_start(status_fd, StartStep::exec);
 }
 }  // namespace
 
@@ -192,15 +239,15 @@ Result<LaunchedProcess> launch_process(const ProcessSpec& spec, std::span<const 
   if (p.pid == 0) exec_child(spec, fds, status.fd[1], argv, envp);
   ::close(status.fd[1]), status.fd[1] = -1;
 
-  // Status pipe: one byte (network isolation), then errno if exec failed.
+  // Status pipe: one byte (network isolation), then a StartFailure if the start failed.
   char net = 'n';
   if (::read(status.fd[0], &net, 1) == 1) p.network_isolated = (net == 'N');
-  int exec_errno = 0;
-  ssize_t got = ::read(status.fd[0], &exec_errno, sizeof exec_errno);
+  StartFailure failure{};
+  ssize_t got = ::read(status.fd[0], &failure, sizeof failure);
   status.close_both();
-  if (got == static_cast<ssize_t>(sizeof exec_errno)) {
+  if (got == static_cast<ssize_t>(sizeof failure)) {
     ::waitpid(p.pid, nullptr, 0);
-    return make_error("cannot start " + spec.argv[0] + ": " + std::strerror(exec_errno));
+    return make_error("cannot start " + spec.argv[0] + ": " + describe(failure, spec));
   }
   return p;
 }

@@ -40,6 +40,12 @@ struct ProcessSpec {
   // Put the child in a new network namespace with no interfaces (needs root or user
   // namespaces). When that is not allowed the child still runs, and the result says so.
   bool isolate_network = false;
+  // Run the child as this user and group (identity.h: unprivileged_identity), switched in
+  // the child before exec: supplementary groups dropped (setgroups(0), when either is set),
+  // then setresgid, then setresuid. Needs root. A failed step fails the start with its errno.
+  // Unset: the child keeps this process's identity.
+  std::optional<uid_t> run_as_uid;
+  std::optional<gid_t> run_as_gid;
 };
 
 struct ProcessResult {

@@ -1,6 +1,9 @@
 #include "core/subprocess.h"
 
+#include <grp.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace ptxbench {
 namespace {
@@ -87,6 +90,63 @@ TEST(Subprocess, NetworkIsolationWhenAllowed) {
   if (!r->network_isolated) GTEST_SKIP() << "this machine does not allow network namespaces";
   // Only the header lines and the loopback device remain in a fresh namespace.
   EXPECT_EQ(std::stoi(r->stdout_text), 3);
+}
+
+TEST(Subprocess, RunsAsAnotherUser) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to switch users";
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", "id -u; id -g; id -G"};
+  spec.run_as_uid = 65534;
+  spec.run_as_gid = 65534;
+  auto r = runner.run(spec);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->stdout_text, "65534\n65534\n65534\n");  // no supplementary groups left
+}
+
+TEST(Subprocess, KeepsItsUserWhenNoneIsGiven) {
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"/bin/sh", "-c", "id -u"};
+  auto r = runner.run(spec);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->stdout_text, std::to_string(::geteuid()) + "\n");
+}
+
+TEST(Subprocess, AFailedUserSwitchIsAStartError) {
+  // From an unprivileged process (a forked child dropped to nobody when we are root) the
+  // switch to root must fail, naming the step and the errno.
+  int p[2];
+  ASSERT_EQ(::pipe(p), 0);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(p[0]);
+    if (::geteuid() == 0 &&
+        (::setgroups(0, nullptr) != 0 || ::setresgid(65534, 65534, 65534) != 0 ||
+         ::setresuid(65534, 65534, 65534) != 0))
+      ::_exit(1);
+    SystemProcessRunner runner;
+    ProcessSpec spec;
+    spec.argv = {"/bin/true"};
+    spec.run_as_uid = 0;
+    spec.run_as_gid = 0;
+    auto r = runner.run(spec);
+    std::string msg = r.ok() ? "started" : r.error().message;
+    (void)!::write(p[1], msg.data(), msg.size());
+    ::_exit(0);
+  }
+  ::close(p[1]);
+  std::string msg;
+  char buf[512];
+  ssize_t n;
+  while ((n = ::read(p[0], buf, sizeof buf)) > 0) msg.append(buf, static_cast<std::size_t>(n));
+  ::close(p[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_NE(msg.find("cannot start /bin/true: setgroups(0) failed: Operation not permitted"),
+            std::string::npos)
+      << msg;
 }
 
 TEST(CapText, KeepsShortTextWhole) {

@@ -1,0 +1,56 @@
+// Landlock, the filesystem view of apply_sandbox (sandbox.h): after restrict_filesystem the
+// process (every thread of it) can open only what the policy's paths grant, whatever its user.
+// Part of the sandbox's implementation; callers use apply_sandbox.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace ptxbench {
+
+struct SandboxPolicy;
+
+namespace landlock {
+
+// The running kernel's Landlock ABI version (1 = Linux 5.13 ... 8 = Linux 7.0); 0 when the
+// kernel has none, and then `why` says so (not built in, or disabled at boot).
+int abi_version(std::string* why = nullptr);
+
+// The newest ABI this code knows the rights of; a newer kernel's extra rights are not handled
+// (so not restricted) and restrict_filesystem says so in its notes.
+inline constexpr int kNewestKnownAbi = 8;
+
+// Access-right masks for one ABI version (the `handled_access_*` a ruleset sets: everything the
+// ABI knows, so anything not granted by a rule is refused).
+struct Rights {
+  unsigned long long fs = 0;      // LANDLOCK_ACCESS_FS_*
+  unsigned long long net = 0;     // LANDLOCK_ACCESS_NET_* (ABI 4: TCP bind and connect)
+  unsigned long long scoped = 0;  // LANDLOCK_SCOPE_* (ABI 6: signals, abstract unix sockets)
+};
+Rights handled_rights(int abi);
+
+// What each kind of policy path grants, limited to `handled` (fs rights).
+unsigned long long read_rights(unsigned long long handled);    // read, list, execute
+unsigned long long write_rights(unsigned long long handled);   // + write/create/remove/rename
+unsigned long long device_rights(unsigned long long handled);  // read/write + ioctl on devices
+
+struct Outcome {
+  int abi = 0;
+  int threads_restricted = 0;       // the calling thread included
+  std::vector<int> threads_missed;  // thread ids left unrestricted (they block the sync signal)
+  std::vector<std::string> notes;   // policy paths skipped (absent here), unknown newer rights
+};
+
+// Builds the ruleset for `policy` and enforces it on every thread of the process: with
+// LANDLOCK_RESTRICT_SELF_TSYNC where the kernel has it (ABI 8), else by making each other
+// thread restrict itself from a signal handler (Landlock domains are per thread; threads
+// created later inherit their creator's). Needs no_new_privs (set on each thread here).
+// An Error when the kernel has Landlock but refuses the ruleset; abi_version() == 0 is the
+// caller's case to report, not handled here.
+Result<Outcome> restrict_filesystem(const SandboxPolicy& policy, int abi);
+
+}  // namespace landlock
+}  // namespace ptxbench

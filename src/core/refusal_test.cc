@@ -1,0 +1,58 @@
+#include "core/refusal.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+namespace ptxbench {
+namespace {
+
+TEST(Refusal, ParsesTheReportersLine) {
+  auto call = parse_refusal("ptxbench-sandbox: refused system call 41 socket\n");
+  ASSERT_TRUE(call.has_value());
+  EXPECT_EQ(call->number, 41);
+  EXPECT_EQ(call->name, "socket");
+}
+
+TEST(Refusal, FindsTheLineAmongOtherOutput) {
+  auto call = parse_refusal(
+      "warming up\nptxbench-sandbox: refused system call 20 i386:getpid\nmore\n"
+      "ptxbench-sandbox: refused system call 41 socket\n");
+  ASSERT_TRUE(call.has_value());
+  EXPECT_EQ(*call, (RefusedCall{20, "i386:getpid"}));
+}
+
+TEST(Refusal, RoundTripsTheLineItWrites) {
+  EXPECT_EQ(refusal_line(1073741863, "x32:getpid"),
+            "ptxbench-sandbox: refused system call 1073741863 x32:getpid\n");
+  EXPECT_EQ(parse_refusal(refusal_line(57, "fork")), (RefusedCall{57, "fork"}));
+}
+
+TEST(Refusal, RejectsMalformedLines) {
+  EXPECT_FALSE(parse_refusal("").has_value());
+  EXPECT_FALSE(parse_refusal("ptxbench-sandbox: refused system call socket\n").has_value());
+  EXPECT_FALSE(parse_refusal("ptxbench-sandbox: refused system call 41\n").has_value());
+  EXPECT_FALSE(parse_refusal("ptxbench-sandbox: refused system call 41 \n").has_value());
+  EXPECT_FALSE(parse_refusal("refused system call 41 socket\n").has_value());
+}
+
+TEST(Refusal, ReadsAProcessEnd) {
+  ProcessResult r;
+  r.exit_code = kSandboxRefusalExit;
+  r.stderr_text = "ptxbench-sandbox: refused system call 59 execve\n";
+  EXPECT_EQ(refusal_of(r), (RefusedCall{59, "execve"}));
+
+  ProcessResult silent;  // killed by the kernel: the reporter could not run
+  silent.signal = SIGSYS;
+  EXPECT_EQ(refusal_of(silent), (RefusedCall{-1, "unknown"}));
+
+  ProcessResult plain_87;  // exit 87 without the line: the process's own choice
+  plain_87.exit_code = kSandboxRefusalExit;
+  EXPECT_FALSE(refusal_of(plain_87).has_value());
+
+  ProcessResult line_but_ok = r;  // a line on stderr does not make a success a refusal
+  line_but_ok.exit_code = 0;
+  EXPECT_FALSE(refusal_of(line_but_ok).has_value());
+}
+
+}  // namespace
+}  // namespace ptxbench

@@ -1,0 +1,389 @@
+#include "core/sandbox.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <optional>
+
+#include "core/fs.h"
+#include "core/identity.h"
+#include "core/landlock.h"
+
+namespace ptxbench {
+namespace {
+
+// --- what the machine offers ---------------------------------------------------------------
+
+TEST(SandboxSupport, FullSupportHasNoWeakness) {
+  SandboxSupport s;
+  s.landlock_abi = 7;
+  s.seccomp_filter = true;
+  s.can_run_unprivileged = true;
+  EXPECT_TRUE(sandbox_weaknesses(s).empty());
+}
+
+TEST(SandboxSupport, EachMissingMechanismIsAWeakness) {
+  SandboxSupport s;
+  s.landlock_detail = "the kernel is built without Landlock (ENOSYS)";
+  s.seccomp_detail = "the kernel is built without seccomp";
+  s.identity_detail = "cannot switch to 65534:65534 (setresuid failed)";
+  auto w = sandbox_weaknesses(s);
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_NE(w[0].find("no Landlock (the kernel is built without Landlock"), std::string::npos);
+  EXPECT_NE(w[1].find("no seccomp filter"), std::string::npos);
+  EXPECT_NE(w[2].find("would run as root"), std::string::npos);
+}
+
+TEST(SandboxSupport, ProbesThisMachine) {
+  SandboxSupport s = probe_sandbox_support();
+  EXPECT_EQ(s.landlock_abi, landlock::abi_version());
+  EXPECT_EQ(s.running_as_root, ::geteuid() == 0);
+  Json j = s.to_json();
+  EXPECT_EQ(j["landlock_abi"], s.landlock_abi);
+  EXPECT_EQ(j["seccomp_filter"], s.seccomp_filter);
+  // This project's CPU and GPU machines offer everything; say which is missing otherwise.
+  for (const auto& w : sandbox_weaknesses(s)) ADD_FAILURE() << "weaker sandbox here: " << w;
+}
+
+// --- end to end: sandbox_probe loads the fake hostile candidate ----------------------------
+
+enum class RunAs { root, nobody };
+
+std::string name_of(const ::testing::TestParamInfo<RunAs>& p) {
+  return p.param == RunAs::root ? "AsRoot" : "AsNobody";
+}
+
+// A line "result <n>" (or "<prefix> <n>") of the candidate's output.
+std::optional<long> result_of(const std::string& out, const std::string& prefix = "result ") {
+  std::size_t at = 0;
+  while ((at = out.find(prefix, at)) != std::string::npos) {
+    if (at == 0 || out[at - 1] == '\n') return std::stol(out.substr(at + prefix.size()));
+    at += prefix.size();
+  }
+  return std::nullopt;
+}
+
+std::optional<Json> report_of(const std::string& out) {
+  std::size_t at = out.find("sandbox: ");
+  if (at == std::string::npos) return std::nullopt;
+  std::size_t end = out.find('\n', at);
+  return Json::parse(out.substr(at + 9, end - at - 9));
+}
+
+class SandboxProbe : public ::testing::TestWithParam<RunAs> {
+ protected:
+  void SetUp() override {
+    SandboxSupport s = probe_sandbox_support();
+    if (s.landlock_abi == 0) GTEST_SKIP() << "no Landlock here: " << s.landlock_detail;
+    if (!s.seccomp_filter) GTEST_SKIP() << "no seccomp filter here: " << s.seccomp_detail;
+    if (GetParam() == RunAs::root && ::geteuid() != 0) GTEST_SKIP() << "not running as root";
+    if (GetParam() == RunAs::nobody) identity_ = unprivileged_identity();  // none: we are not root
+    auto priv = TempDir::create("ptxb-sandbox-private");
+    auto outside = TempDir::create("ptxb-sandbox-outside");
+    ASSERT_TRUE(priv.ok() && outside.ok());
+    private_ = std::make_unique<TempDir>(std::move(*priv));
+    outside_ = std::make_unique<TempDir>(std::move(*outside));
+    if (identity_) {
+      ASSERT_TRUE(chown_tree(private_->path(), identity_->first, identity_->second).ok());
+    }
+    // Open to everyone, so that only the sandbox stands between the candidate and these.
+    ::chmod(outside_->path().c_str(), 0777);
+    victim_ = outside_->path() / "victim";
+    ASSERT_TRUE(write_file_atomic(victim_, "original").ok());
+    ::chmod(victim_.c_str(), 0666);
+    static std::atomic<int> n{0};
+    created_ =
+        "/tmp/ptxb-sandbox-created-" + std::to_string(::getpid()) + "-" + std::to_string(n++);
+  }
+  void TearDown() override { std::filesystem::remove(created_); }
+
+  ProcessResult run(const std::string& attack, std::vector<std::string> options = {},
+                    const std::string& target = {}, long syscall_nr = -1) {
+    ProcessSpec spec;
+    spec.argv = {PTXBENCH_SANDBOX_PROBE, PTXBENCH_SANDBOX_CANDIDATE, private_->path().string()};
+    for (auto& o : options) spec.argv.push_back(o);
+    spec.clear_env = true;
+    spec.env["PTXB_PROBE_ATTACK"] = attack;
+    spec.env["PTXB_PROBE_TARGET"] = target;
+    if (syscall_nr >= 0) spec.env["PTXB_PROBE_SYSCALL"] = std::to_string(syscall_nr);
+    spec.limits.wall = std::chrono::seconds(20);
+    if (identity_) {
+      spec.run_as_uid = identity_->first;
+      spec.run_as_gid = identity_->second;
+    }
+    SystemProcessRunner runner;
+    auto r = runner.run(spec);
+    EXPECT_TRUE(r.ok()) << r.error().to_string();
+    return r.ok() ? *r : ProcessResult{};
+  }
+
+  // The attack returned `expected` and the process went on to call the candidate.
+  void expect_returned(const ProcessResult& r, long expected,
+                       const std::string& prefix = "result ") {
+    EXPECT_EQ(r.exit_code, 0) << r.describe_end() << "\n" << r.stderr_text;
+    EXPECT_EQ(result_of(r.stdout_text, prefix), expected) << r.stdout_text;
+    EXPECT_NE(r.stdout_text.find("entry returned 42"), std::string::npos) << r.stdout_text;
+  }
+
+  // The filter refused the call `name`: exit 87, the call named, nothing after it ran.
+  void expect_refused(const ProcessResult& r, const std::string& name) {
+    auto call = refusal_of(r);
+    ASSERT_TRUE(call.has_value()) << r.describe_end() << "\nstdout: " << r.stdout_text
+                                  << "\nstderr: " << r.stderr_text;
+    EXPECT_EQ(call->name, name);
+    EXPECT_EQ(result_of(r.stdout_text), std::nullopt) << r.stdout_text;
+    EXPECT_EQ(r.stdout_text.find("entry returned"), std::string::npos);
+  }
+
+  std::optional<std::pair<uid_t, gid_t>> identity_;
+  std::unique_ptr<TempDir> private_, outside_;
+  std::filesystem::path victim_, created_;
+};
+
+INSTANTIATE_TEST_SUITE_P(Identities, SandboxProbe, ::testing::Values(RunAs::nobody, RunAs::root),
+                         name_of);
+
+TEST_P(SandboxProbe, ReportsWhatIsInPlace) {
+  auto r = run("none");
+  expect_returned(r, 0);
+  auto report = report_of(r.stdout_text);
+  ASSERT_TRUE(report.has_value()) << r.stdout_text;
+  EXPECT_EQ((*report)["no_new_privs"], true);
+  EXPECT_EQ((*report)["not_dumpable"], true);
+  EXPECT_EQ((*report)["landlock"], true);
+  EXPECT_EQ((*report)["landlock_abi"], landlock::abi_version());
+  EXPECT_EQ((*report)["seccomp"], true);
+  bool unprivileged = identity_.has_value() || ::geteuid() != 0;
+  EXPECT_EQ((*report)["unprivileged"], unprivileged);
+  EXPECT_EQ((*report)["complete"], unprivileged) << report->dump();
+  if (!unprivileged) {
+    EXPECT_NE((*report)["missing"].dump().find("running as root"), std::string::npos);
+  }
+}
+
+// Landlock's part: the open fails with EACCES, the process goes on, nothing is read or written.
+TEST_P(SandboxProbe, CannotReadOutsideThePolicy) {
+  auto r = run("read_hostname");
+  expect_returned(r, -EACCES);
+  EXPECT_EQ(r.stdout_text.find("read:"), std::string::npos);
+}
+
+TEST_P(SandboxProbe, CannotCreateOutsideThePrivateDirectory) {
+  expect_returned(run("create_file", {}, created_), -EACCES);
+  EXPECT_FALSE(std::filesystem::exists(created_));
+}
+
+TEST_P(SandboxProbe, CannotWriteOutsideThePrivateDirectory) {
+  expect_returned(run("write_file", {}, victim_), -EACCES);
+  EXPECT_EQ(read_file(victim_).value(), "original");
+}
+
+TEST_P(SandboxProbe, ThreadsStartedBeforeTheSandboxAreConfinedToo) {
+  auto r = run("read_hostname_old_thread", {"--helper-thread"});
+  expect_returned(r, -EACCES, "old thread result ");
+  EXPECT_EQ(r.stdout_text.find("read:"), std::string::npos);
+  expect_returned(run("create_file_old_thread", {"--helper-thread"}, created_), -EACCES,
+                  "old thread result ");
+  EXPECT_FALSE(std::filesystem::exists(created_));
+}
+
+TEST_P(SandboxProbe, AThreadOutOfReachIsReported) {
+  if (landlock::abi_version() >= 8) GTEST_SKIP() << "ABI 8 restricts every thread (TSYNC)";
+  auto r = run("none", {"--signal-blocking-thread"});
+  auto report = report_of(r.stdout_text);
+  ASSERT_TRUE(report.has_value()) << r.stdout_text;
+  EXPECT_EQ((*report)["landlock"], false);
+  EXPECT_EQ((*report)["complete"], false);
+  EXPECT_NE((*report)["missing"].dump().find("could not be restricted"), std::string::npos);
+}
+
+TEST_P(SandboxProbe, WorksInsideThePolicy) {
+  auto target = private_->path() / "written";
+  expect_returned(run("create_file", {}, target), 6);
+  EXPECT_EQ(read_file(target).value(), "pwned\n");
+  auto r = run("read_usr");
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_GT(result_of(r.stdout_text).value_or(-1), 0) << r.stdout_text;
+}
+
+TEST_P(SandboxProbe, AllowsWhatAWorkerNeeds) {
+  expect_returned(run("thread"), 1);
+  expect_returned(run("kill_self"), 0);
+  expect_returned(run("mprotect_rx"), 0);
+  expect_returned(run("prlimit_read"), 0);
+  expect_returned(run("sigaction_sigusr1"), 0);
+  expect_returned(run("clone3"), -ENOSYS);
+  expect_returned(run("ioctl_tcgets"), -ENOTTY);  // stdin is a pipe
+}
+
+// seccomp's part: the call is refused and named, the process ends with exit 87.
+TEST_P(SandboxProbe, RefusesAndNamesForbiddenCalls) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"socket_inet", "socket"},
+      {"socket_unix", "socket"},
+      {"fork", "fork"},
+      {"clone_process", "clone"},
+      {"execve", "execve"},
+      {"kill_init", "kill"},
+      {"kill_parent", "kill"},
+      {"kill_parent_high_bits", "kill"},
+      {"tgkill_parent", "tgkill"},
+      {"ptrace_parent", "ptrace"},
+      {"mmap_rwx", "mmap"},
+      {"mprotect_rwx", "mprotect"},
+      {"sigaction_sigsys", "rt_sigaction"},
+      {"sigaction_sigsys_high_bits", "rt_sigaction"},
+      {"prlimit_raise", "prlimit64"},
+      {"unshare_user", "unshare"},
+      {"ioctl_tiocsti", "ioctl"},
+      {"ioctl_tiocsti_high_bits", "ioctl"},
+      {"fcntl_setown", "fcntl"},
+      {"int80", "i386:getpid"},
+      {"x32", "x32:getpid"},
+  };
+  for (const auto& [attack, name] : cases) {
+    SCOPED_TRACE(attack);
+    expect_refused(run(attack), name);
+  }
+}
+
+// Calls no worker needs, each made with zero arguments (harmless should one get through).
+TEST_P(SandboxProbe, RefusesTheDangerousRest) {
+  const std::pair<long, const char*> calls[] = {
+      {SYS_socketpair, "socketpair"},
+      {SYS_connect, "connect"},
+      {SYS_bind, "bind"},
+      {SYS_listen, "listen"},
+      {SYS_accept, "accept"},
+      {SYS_accept4, "accept4"},
+      {SYS_sendto, "sendto"},
+      {SYS_sendmsg, "sendmsg"},
+      {SYS_recvfrom, "recvfrom"},
+      {SYS_recvmsg, "recvmsg"},
+      {SYS_setsockopt, "setsockopt"},
+      {SYS_vfork, "vfork"},
+      {SYS_execveat, "execveat"},
+      {SYS_process_vm_readv, "process_vm_readv"},
+      {SYS_process_vm_writev, "process_vm_writev"},
+      {SYS_mount, "mount"},
+      {SYS_umount2, "umount2"},
+      {SYS_setns, "setns"},
+      {SYS_chroot, "chroot"},
+      {SYS_pivot_root, "pivot_root"},
+      {SYS_bpf, "bpf"},
+      {SYS_perf_event_open, "perf_event_open"},
+      {SYS_keyctl, "keyctl"},
+      {SYS_add_key, "add_key"},
+      {SYS_request_key, "request_key"},
+      {SYS_userfaultfd, "userfaultfd"},
+      {SYS_init_module, "init_module"},
+      {SYS_finit_module, "finit_module"},
+      {SYS_delete_module, "delete_module"},
+      {SYS_reboot, "reboot"},
+      {SYS_setuid, "setuid"},
+      {SYS_setgid, "setgid"},
+      {SYS_setreuid, "setreuid"},
+      {SYS_setresuid, "setresuid"},
+      {SYS_setresgid, "setresgid"},
+      {SYS_setgroups, "setgroups"},
+      {SYS_setfsuid, "setfsuid"},
+      {SYS_capset, "capset"},
+      {SYS_personality, "personality"},
+      {SYS_io_uring_setup, "io_uring_setup"},
+      {SYS_io_uring_enter, "io_uring_enter"},
+      {SYS_io_uring_register, "io_uring_register"},
+      {SYS_tkill, "tkill"},
+      {SYS_pidfd_open, "pidfd_open"},
+      {SYS_pidfd_send_signal, "pidfd_send_signal"},
+      {SYS_pidfd_getfd, "pidfd_getfd"},
+      {SYS_open_by_handle_at, "open_by_handle_at"},
+      {SYS_name_to_handle_at, "name_to_handle_at"},
+      {SYS_chmod, "chmod"},
+      {SYS_fchmod, "fchmod"},
+      {SYS_fchmodat, "fchmodat"},
+      {SYS_chown, "chown"},
+      {SYS_fchown, "fchown"},
+      {SYS_fchownat, "fchownat"},
+      {SYS_link, "link"},
+      {SYS_linkat, "linkat"},
+      {SYS_symlink, "symlink"},
+      {SYS_symlinkat, "symlinkat"},
+      {SYS_mknod, "mknod"},
+      {SYS_mknodat, "mknodat"},
+      {SYS_truncate, "truncate"},
+      {SYS_setxattr, "setxattr"},
+      {SYS_fsetxattr, "fsetxattr"},
+      {SYS_utimensat, "utimensat"},
+      {SYS_openat2, "openat2"},
+      {SYS_inotify_init1, "inotify_init1"},
+      {SYS_fanotify_init, "fanotify_init"},
+      {SYS_shmget, "shmget"},
+      {SYS_shmat, "shmat"},
+      {SYS_iopl, "iopl"},
+      {SYS_ioperm, "ioperm"},
+      {SYS_modify_ldt, "modify_ldt"},
+      {SYS_settimeofday, "settimeofday"},
+      {SYS_clock_settime, "clock_settime"},
+      {SYS_adjtimex, "adjtimex"},
+      {SYS_swapon, "swapon"},
+      {SYS_swapoff, "swapoff"},
+      {SYS_syslog, "syslog"},
+      {SYS_seccomp, "seccomp"},
+      {SYS_landlock_create_ruleset, "landlock_create_ruleset"},
+      {SYS_kcmp, "kcmp"},
+      {SYS_sched_setscheduler, "sched_setscheduler"},
+      {SYS_setpriority, "setpriority"},
+      {SYS_setsid, "setsid"},
+      {SYS_setpgid, "setpgid"},
+      {SYS_wait4, "wait4"},
+      {SYS_splice, "splice"},
+      {SYS_vmsplice, "vmsplice"},
+      {SYS_memfd_create, "memfd_create"},
+      {SYS_process_madvise, "process_madvise"},
+      {SYS_migrate_pages, "migrate_pages"},
+  };
+  for (const auto& [nr, name] : calls) {
+    SCOPED_TRACE(name);
+    expect_refused(run("raw", {}, {}, nr), name);
+  }
+}
+
+// The controls: without the sandbox the same attacks work, so the tests above can fail.
+TEST_P(SandboxProbe, WithoutTheSandboxTheAttacksWork) {
+  auto r = run("read_hostname", {"--no-sandbox"});
+  std::ifstream hostname("/etc/hostname");
+  if (hostname.good() && hostname.peek() != EOF) {
+    EXPECT_GT(result_of(r.stdout_text).value_or(-1), 0) << r.stdout_text;
+    EXPECT_NE(r.stdout_text.find("read:"), std::string::npos);
+  }
+  expect_returned(run("create_file", {"--no-sandbox"}, created_), 6);
+  EXPECT_TRUE(std::filesystem::exists(created_));
+  expect_returned(run("write_file", {"--no-sandbox"}, victim_), 6);
+  EXPECT_EQ(read_file(victim_).value(), "pwned\n");
+  EXPECT_GE(result_of(run("socket_inet", {"--no-sandbox"}).stdout_text).value_or(-1), 0);
+  expect_returned(run("kill_parent", {"--no-sandbox"}), identity_ ? -EPERM : 0);
+  EXPECT_GT(result_of(run("mmap_rwx", {"--no-sandbox"}).stdout_text).value_or(-1), 0);
+  EXPECT_GT(result_of(run("int80", {"--no-sandbox"}).stdout_text).value_or(-1), 0);
+  expect_returned(run("sigaction_sigsys", {"--no-sandbox"}), 0);
+}
+
+TEST_P(SandboxProbe, AMechanismTurnedOffIsReportedAndOff) {
+  auto r = run("read_hostname", {"--no-landlock"});
+  auto report = report_of(r.stdout_text);
+  ASSERT_TRUE(report.has_value()) << r.stdout_text;
+  EXPECT_EQ((*report)["landlock"], false);
+  EXPECT_NE((*report)["missing"].dump().find("landlock: turned off"), std::string::npos);
+  EXPECT_NE(result_of(r.stdout_text), -EACCES);
+  auto s = run("socket_unix", {"--no-seccomp"});
+  report = report_of(s.stdout_text);
+  ASSERT_TRUE(report.has_value()) << s.stdout_text;
+  EXPECT_EQ((*report)["seccomp"], false);
+  EXPECT_GE(result_of(s.stdout_text).value_or(-1), 0) << s.stdout_text;
+}
+
+}  // namespace
+}  // namespace ptxbench

@@ -1,0 +1,62 @@
+// The seccomp allow-list of apply_sandbox (sandbox.h): which system calls a process that has
+// initialised CUDA may still make once it loads a candidate, and with which arguments.
+// Everything else, and every call through another ABI (int 0x80, x32), is refused with
+// SECCOMP_RET_TRAP, which the SIGSYS reporter (refusal.h) turns into a named line and exit 87.
+// Part of the sandbox's implementation; callers use apply_sandbox.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace ptxbench::seccomp {
+
+// A set of 32-bit values {v : (v & mask) == value}, an aligned block.
+struct MaskedValue {
+  std::uint32_t mask = 0;
+  std::uint32_t value = 0;
+  bool operator==(const MaskedValue&) const = default;
+};
+
+// Blocks that together hold every 32-bit value except `excluded` (at most 32 per excluded
+// value). Used to allow "any ioctl request but these", which a seccomp rule cannot say
+// directly: each block becomes one masked-equality rule.
+std::vector<MaskedValue> blocks_excluding(std::vector<std::uint32_t> excluded);
+
+// The ioctl requests refused although ioctl is allowed: injecting input into a terminal
+// (TIOCSTI, TIOCLINUX) and naming a process to receive SIGIO/SIGURG for an fd (FIOSETOWN,
+// SIOCSPGRP; the fcntl forms F_SETOWN/F_SETSIG are not allowed either), which could signal
+// another process as this one's user.
+std::vector<std::uint32_t> refused_ioctl_requests();
+
+// The allow-list filter for the process `own_pid` (kill, tgkill and friends may target only
+// it), built but not loaded. Move-only; owns a libseccomp context.
+class Filter {
+ public:
+  static Result<Filter> build(pid_t own_pid);
+  Filter(Filter&& other) noexcept : ctx_(other.ctx_) { other.ctx_ = nullptr; }
+  Filter& operator=(Filter&& other) noexcept;
+  Filter(const Filter&) = delete;
+  Filter& operator=(const Filter&) = delete;
+  ~Filter();
+
+  // Loads the filter on every thread of the calling process (SECCOMP_FILTER_FLAG_TSYNC) and
+  // sets no_new_privs. Irreversible. Install the SIGSYS reporter first.
+  Status load();
+  // libseccomp's readable rendering of the filter, for debugging.
+  std::string pseudo_code() const;
+
+ private:
+  explicit Filter(void* ctx) : ctx_(ctx) {}
+  void* ctx_ = nullptr;  // scmp_filter_ctx
+};
+
+// Whether this kernel can load the filter (seccomp filters with SECCOMP_RET_TRAP and
+// thread sync); `why` says what is missing otherwise.
+bool kernel_supports_filter(std::string* why = nullptr);
+
+}  // namespace ptxbench::seccomp
