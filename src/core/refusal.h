@@ -30,7 +30,7 @@ inline constexpr int kSandboxRefusalExit = 87;
 struct RefusedCall {
   int number = -1;   // the system call number as the filter saw it; -1 when unknown
   std::string name;  // "socket", "i386:getpid", or "unknown"
-  bool operator==(const RefusedCall&) const = default;
+  bool operator==(const RefusedCall& o) const { return number == o.number && name == o.name; }
 };
 
 // The first refusal line in `text` (a process's stderr or a report file), if any.

@@ -134,6 +134,10 @@ void add_file_rules(Builder& b) {
     b.allow("ioctl", {masked(1, blk.mask, blk.value)});
 }
 
+// Not allowed at all: sockets, including send/recv on existing ones. The worker has none (its
+// protocol is files and pipes, where read/write serve), and an inherited or passed socket
+// would be the one way out of the network namespace.
+
 // Waiting and events on descriptors the process already has.
 void add_event_rules(Builder& b) {
   for (const char* name :
