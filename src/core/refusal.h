@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 #include "core/subprocess.h"
@@ -29,7 +30,7 @@ inline constexpr int kSandboxRefusalExit = 87;
 struct RefusedCall {
   int number = -1;   // the system call number as the filter saw it; -1 when unknown
   std::string name;  // "socket", "i386:getpid", or "unknown"
-  bool operator==(const RefusedCall&) const = default;
+  bool operator==(const RefusedCall& o) const { return number == o.number && name == o.name; }
 };
 
 // The first refusal line in `text` (a process's stderr or a report file), if any.
@@ -45,5 +46,17 @@ std::string refusal_line(int number, std::string_view name);
 // Installs the SIGSYS reporter writing to `report_fd`, having looked up every call's name.
 // Called by apply_sandbox before it loads the filter.
 Status install_refusal_reporter(int report_fd);
+
+// Learning mode (SandboxPolicy::seccomp_learn, diagnosis only): a thread that receives every
+// call outside the allow-list from the filter's notification descriptor, lets it run, and
+// writes "ptxbench-sandbox: would refuse <nr> <name>" to the reporter's fd once per call.
+// Start it before loading the filter (its start-up must not need a listed call), then hand
+// it the descriptor; install_refusal_reporter first (names, fd).
+// The thread lives until the process ends.
+Status start_learning_reporter();
+void hand_learning_reporter(int notify_fd);
+
+// The first "would refuse" lines of `text`, in order: what learning mode saw.
+std::vector<RefusedCall> parse_would_refuse(std::string_view text);
 
 }  // namespace ptxbench

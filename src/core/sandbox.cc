@@ -56,8 +56,16 @@ Status apply_seccomp(const SandboxPolicy& policy, SandboxReport& report) {
     report.missing.push_back("seccomp: " + why + "; every system call stays available");
     return {};
   }
-  PTXB_TRY(seccomp::Filter filter, seccomp::Filter::build(::getpid()));
+  auto mode = policy.seccomp_learn ? seccomp::Mode::learn : seccomp::Mode::enforce;
+  PTXB_TRY(seccomp::Filter filter, seccomp::Filter::build(::getpid(), mode));
   PTXB_TRY_STATUS(install_refusal_reporter(policy.report_fd));
+  if (policy.seccomp_learn) {
+    PTXB_TRY_STATUS(start_learning_reporter());
+    PTXB_TRY_STATUS(filter.load());
+    hand_learning_reporter(filter.notify_fd());
+    report.missing.push_back("seccomp: learning mode, calls outside the allow-list run (listed)");
+    return {};
+  }
   PTXB_TRY_STATUS(filter.load());
   report.seccomp = true;
   return {};

@@ -73,6 +73,10 @@ struct SandboxPolicy {
   bool landlock = true;  // false: skip Landlock (reported as missing)
   bool seccomp = true;   // false: skip the filter (reported as missing)
   int report_fd = 2;     // where the SIGSYS reporter writes its line
+  // Diagnosis only, never for judging (reported as missing): calls outside the allow-list
+  // run, and each is listed once on report_fd as "ptxbench-sandbox: would refuse <nr>
+  // <name>" (parse_would_refuse). For finding what a new driver or library needs.
+  bool seccomp_learn = false;
 };
 
 // Which mechanisms apply_sandbox put in place.

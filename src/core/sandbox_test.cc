@@ -385,5 +385,20 @@ TEST_P(SandboxProbe, AMechanismTurnedOffIsReportedAndOff) {
   EXPECT_GE(result_of(s.stdout_text).value_or(-1), 0) << s.stdout_text;
 }
 
+TEST_P(SandboxProbe, LearningModeListsInsteadOfRefusing) {
+  auto r = run("socket_inet", {"--learn"});
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_GE(result_of(r.stdout_text).value_or(-1), 0) << r.stdout_text;  // it ran
+  auto calls = parse_would_refuse(r.stderr_text);
+  ASSERT_EQ(calls.size(), 1u) << r.stderr_text;
+  EXPECT_EQ(calls[0], (RefusedCall{SYS_socket, "socket"}));
+  auto report = report_of(r.stdout_text);
+  ASSERT_TRUE(report.has_value());
+  EXPECT_EQ((*report)["seccomp"], false);
+  EXPECT_NE((*report)["missing"].dump().find("learning mode"), std::string::npos);
+  // Landlock still holds.
+  expect_returned(run("read_hostname", {"--learn"}), -EACCES);
+}
+
 }  // namespace
 }  // namespace ptxbench

@@ -134,6 +134,10 @@ void add_file_rules(Builder& b) {
     b.allow("ioctl", {masked(1, blk.mask, blk.value)});
 }
 
+// Not allowed at all: sockets, including send/recv on existing ones. The worker has none (its
+// protocol is files and pipes, where read/write serve), and an inherited or passed socket
+// would be the one way out of the network namespace.
+
 // Waiting and events on descriptors the process already has.
 void add_event_rules(Builder& b) {
   for (const char* name :
@@ -240,8 +244,8 @@ std::vector<std::uint32_t> refused_ioctl_requests() {
   return {TIOCSTI, TIOCLINUX, FIOSETOWN, SIOCSPGRP};
 }
 
-Result<Filter> Filter::build(pid_t own_pid) {
-  scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
+Result<Filter> Filter::build(pid_t own_pid, Mode mode) {
+  scmp_filter_ctx ctx = seccomp_init(mode == Mode::learn ? SCMP_ACT_NOTIFY : SCMP_ACT_TRAP);
   if (!ctx) return make_error("seccomp: cannot create a filter context");
   Filter f(ctx);
   PTXB_TRY_STATUS(set_attributes(ctx));
@@ -276,6 +280,10 @@ Status Filter::load() {
   if (rc != 0)
     return make_error(std::string("seccomp: cannot load the filter: ") + std::strerror(-rc));
   return {};
+}
+
+int Filter::notify_fd() const {
+  return seccomp_notify_fd(ctx_);
 }
 
 std::string Filter::pseudo_code() const {

@@ -33,11 +33,17 @@ std::vector<MaskedValue> blocks_excluding(std::vector<std::uint32_t> excluded);
 // another process as this one's user.
 std::vector<std::uint32_t> refused_ioctl_requests();
 
+// What the filter does with a call outside the allow-list.
+enum class Mode {
+  enforce,  // refuse it: SIGSYS (the reporter names it, exit 87)
+  learn,    // diagnosis only: let it run and have the learning reporter list it (refusal.h)
+};
+
 // The allow-list filter for the process `own_pid` (kill, tgkill and friends may target only
 // it), built but not loaded. Move-only; owns a libseccomp context.
 class Filter {
  public:
-  static Result<Filter> build(pid_t own_pid);
+  static Result<Filter> build(pid_t own_pid, Mode mode = Mode::enforce);
   Filter(Filter&& other) noexcept : ctx_(other.ctx_) { other.ctx_ = nullptr; }
   Filter& operator=(Filter&& other) noexcept;
   Filter(const Filter&) = delete;
@@ -47,6 +53,8 @@ class Filter {
   // Loads the filter on every thread of the calling process (SECCOMP_FILTER_FLAG_TSYNC) and
   // sets no_new_privs. Irreversible. Install the SIGSYS reporter first.
   Status load();
+  // Mode::learn, after load(): the descriptor the learning reporter reads calls from.
+  int notify_fd() const;
   // libseccomp's readable rendering of the filter, for debugging.
   std::string pseudo_code() const;
 

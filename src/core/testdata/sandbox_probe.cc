@@ -3,7 +3,7 @@
 // a candidate shared object, whose constructor runs the attack the test chose, and calls it.
 //
 //   sandbox_probe CANDIDATE.so PRIVATE_DIR [--no-sandbox] [--no-landlock] [--no-seccomp]
-//                 [--helper-thread] [--signal-blocking-thread]
+//                 [--learn] [--helper-thread] [--signal-blocking-thread]
 //
 // The policy reads /usr, /lib*, /etc/ld.so.cache and the candidate's directory, and writes
 // PRIVATE_DIR. --helper-thread starts, before the sandbox, a thread that runs jobs handed to
@@ -105,6 +105,8 @@ int main(int argc, char** argv) {
       policy.landlock = false;
     else if (opt == "--no-seccomp")
       policy.seccomp = false;
+    else if (opt == "--learn")
+      policy.seccomp_learn = true;
     else if (opt == "--helper-thread")
       g_helper.start(false);
     else if (opt == "--signal-blocking-thread")
