@@ -26,10 +26,13 @@ for p in "${programs[@]}"; do
   cp "$src" "$d/$p" && strip --strip-debug "$d/$p"
 done
 cp -r /usr/include/dlpack "$d/include/"
+# The hostile cases handed to the project (../shared does not travel to the GPU machine).
+if [ -d "$root/../shared/cases" ]; then rm -rf "$d/cases"; cp -r "$root/../shared/cases" "$d/cases"; fi
 export PTXBENCH_ROOT=$root PTXBENCH_CACHE=$d/cache PTXBENCH_DLPACK_INCLUDE=$d/include
 # Every manifest entry (controls and sm_90a references) and the sm_100a references, compiled
 # into the cache by the same check CI runs (its verdicts are printed, not enforced here).
 python3 tests/controls/static_check.py --ptxbench "$d/ptxbench" --jobs "${PTXBENCH_JOBS:-$(nproc)}" | tail -n 1 || true
+[ -d "$d/cases" ] && python3 tests/controls/static_check.py --ptxbench "$d/ptxbench" --manifest "$d/cases/judge/manifest.toml" --manifest "$d/cases/compat/manifest.toml" | tail -n 1 || true
 # The forward-attention knob variants for the `sweep` phase of scripts/device-run.sh.
 kernels/attention_dev/sweep.sh build "$d/sweep"
 du -sh "$d"

@@ -6,6 +6,9 @@
 #   reference   the eval worker's reference kernels against a CPU double computation
 #   baselines   cuBLASLt / cuDNN SDPA TFLOP/s on the core suite, each checked
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
+#   cases       the same on the hostile cases handed to the project (.devbin/cases/*/manifest.toml)
+#   compare     the five sm_90a references through the previous release's binaries (.devbin-old,
+#               when carried) and this one, interleaved: speedup and judging wall time
 #   audit       audit_acceptance on kernels/controls/{gemm,attention}.toml and the audit-only
 #               kernels (both routes)
 #   sweep       forward-attention knob variants (kernels/attention_dev/sweep.sh; .devbin/sweep)
@@ -42,6 +45,9 @@ for phase in "$@"; do
     reference) run reference "$bin/reference_test" ;;
     baselines) run baselines "$bin/ptxbench-bench-baselines" --suite core --budget "${BUDGET:-1}" ;;
     controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;
+    cases) run cases python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/cases" \
+             --manifest "$bin/cases/judge/manifest.toml" --manifest "$bin/cases/compat/manifest.toml" --only "${ONLY:-}" ;;
+    compare) run compare bench/compare_judges.sh /work/main/.devbin-old "$bin" "$out/compare" ;;
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
              kernels/controls/gemm.toml kernels/controls/attention.toml tests/kernels/audit/audit.toml ;;
     sweep) run sweep kernels/attention_dev/sweep.sh run "$bin/sweep" ;;

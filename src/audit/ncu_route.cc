@@ -4,6 +4,7 @@
 
 #include "audit/auditor.h"
 #include "audit/auditor_context.h"
+#include "eval/worker_spec.h"
 #include "audit/join.h"
 #include "audit/ncu_csv.h"
 #include "audit/worker_client.h"
@@ -48,10 +49,15 @@ Status Auditor::ncu_route(Context& c) {
     static_only(c, "Nsight Compute (ncu) is not installed: " + ncu.error().to_string());
     return {};
   }
-  WorkerCall run{"run", c.so, c.tmp / "ncu", c.tensors, c.options.seed, {}, {}, c.options.device};
+  // The worker under ncu runs without its in-process sandbox (ncu's injected library talks to
+  // ncu over sockets); it keeps the cleared environment and the unprivileged user.
+  WorkerCall run{"run", c.so, c.tmp / "ncu", c.tensors, c.options.seed, {}, {"--no-sandbox"},
+                 c.options.device};
   std::error_code ec;
   std::filesystem::create_directories(run.out_dir, ec);
-  ProcessSpec spec;
+  PTXB_TRY_STATUS(eval::give_private_dir(run.out_dir));
+  ProcessSpec spec = eval::worker_process_spec({}, run.out_dir, run.device, c.options.ncu_timeout);
+  spec.isolate_network = false;  // ncu reaches its injected library over local sockets
   // The worker fills each input with one kernel launch before the candidate runs: skip them.
   spec.argv = {ncu->string(),
                "--clock-control",
@@ -68,10 +74,7 @@ Status Auditor::ncu_route(Context& c) {
                "--page",
                "raw"};
   for (auto& a : worker_argv(c.worker, run)) spec.argv.push_back(a);
-  spec.limits.wall = c.options.ncu_timeout;
   spec.limits.output_cap_bytes = std::size_t{64} << 20;
-  spec.env["CUDA_MODULE_LOADING"] = "EAGER";
-  pin_to_gpu(spec.env, run.device);  // ncu and the worker it starts
   PTXB_TRY(ProcessResult pr, runner_.run(spec));
   const std::string all = pr.stdout_text + pr.stderr_text;
   if (all.find("ERR_NVGPUCTRPERM") != std::string::npos)

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/fs.h"
+#include "eval/worker_spec.h"
 #include "core/gpu_select.h"
 #include "core/text.h"
 
@@ -108,11 +109,10 @@ Result<WorkerOutcome> run_worker(ProcessRunner& runner, const std::filesystem::p
                                  const WorkerCall& call, std::chrono::seconds timeout) {
   std::error_code ec;
   std::filesystem::create_directories(call.out_dir, ec);
-  ProcessSpec spec;
-  spec.argv = worker_argv(worker, call);
-  spec.limits.wall = timeout;
-  spec.env["CUDA_MODULE_LOADING"] = "EAGER";
-  pin_to_gpu(spec.env, call.device);
+  PTXB_TRY_STATUS(eval::give_private_dir(call.out_dir));
+  // The same environment, user and network as the judging session's workers.
+  ProcessSpec spec = eval::worker_process_spec(worker_argv(worker, call), call.out_dir,
+                                               call.device, timeout);
   PTXB_TRY(ProcessResult pr, runner.run(spec));
   WorkerOutcome o;
   o.exit_code = pr.timed_out || pr.signal ? -1 : pr.exit_code;

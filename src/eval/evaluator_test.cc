@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/fs.h"
+#include "core/refusal.h"
 #include "eval/test_support.h"
 
 namespace ptxbench::eval {
@@ -232,6 +233,18 @@ TEST_F(EvaluatorTest, FirstFailingCheckStopsTheSessionBeforeTiming) {
   ASSERT_FALSE(r.trials.empty());
   EXPECT_FALSE(r.trials.back().passed);
   EXPECT_NE(r.feedback().find("[255, 0]"), std::string::npos);
+}
+
+TEST_F(EvaluatorTest, WhenTheLibraryFailsTheSameInputsItIsATaskSuiteError) {
+  script_.verify = [](int n, const Json&) {
+    CallCheck c;
+    c.outputs = {stats(n < 2)};  // the candidate's third call, then the library's check, fail
+    return c;
+  };
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::harness_error);
+  EXPECT_TRUE(r.has_flag("baseline_incorrect"));
+  EXPECT_NE(r.message.find("task suite"), std::string::npos);
 }
 
 TEST_F(EvaluatorTest, SkippingARepeatedCallIsACachedResult) {

@@ -6,8 +6,8 @@
 #include <cstdlib>
 
 #include "core/fs.h"
-#include "core/gpu_select.h"
-#include "core/sandbox.h"
+#include "core/refusal.h"
+#include "eval/worker_spec.h"
 #include "core/text.h"
 #include "eval/eval_result.h"
 
@@ -30,41 +30,24 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-std::map<std::string, std::string> worker_env(const fs::path& dir) {
-  std::map<std::string, std::string> env{{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"},
-                                         {"HOME", dir.string()},
-                                         {"TMPDIR", dir.string()},
-                                         {"CUDA_CACHE_PATH", (dir / "nvcache").string()},
-                                         // The same for every worker process, audited or not.
-                                         {"CUDA_MODULE_LOADING", "EAGER"}};
-  for (const char* keep : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
-                           "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER"})
-    if (const char* v = std::getenv(keep)) env[keep] = v;
-  if (const char* ld = std::getenv("LD_LIBRARY_PATH"); ld && *ld) env["LD_LIBRARY_PATH"] = ld;
-  return env;
-}
-
 ProcessSpec worker_spec(const fs::path& worker, const fs::path& dir, const fs::path& request,
                         int device, seconds wall, const std::vector<std::string>& prefix) {
-  ProcessSpec spec;
-  spec.argv = prefix;
-  spec.argv.push_back(worker.string());
-  spec.argv.push_back(request.string());
-  spec.cwd = dir;
-  spec.clear_env = true;
-  spec.env = worker_env(dir);
-  pin_to_gpu(spec.env, device);
-  spec.isolate_network = true;
-  spec.limits.wall = wall;
-  spec.limits.cpu_seconds = static_cast<std::uint64_t>(wall.count()) * 2 + 60;
-  spec.limits.file_size_bytes = 64ull << 20;
-  spec.limits.open_files = 4096;
-  spec.limits.output_cap_bytes = 256 << 10;
-  if (auto id = unprivileged_identity()) {
-    spec.run_as_uid = id->first;
-    spec.run_as_gid = id->second;
-  }
-  return spec;
+  std::vector<std::string> argv = prefix;
+  argv.push_back(worker.string());
+  argv.push_back(request.string());
+  return worker_process_spec(std::move(argv), dir, device, wall);
+}
+
+// The name in the worker's "ptxbench-sandbox: refused driver function NAME" line
+// (driver_lookup_guard.h), if any.
+std::optional<std::string> refused_driver_function(const std::string& text) {
+  static const std::string kTag = "ptxbench-sandbox: refused driver function ";
+  auto at = text.find(kTag);
+  if (at == std::string::npos) return std::nullopt;
+  auto end = text.find('\n', at);
+  std::string name = text.substr(at + kTag.size(), end == std::string::npos ? std::string::npos
+                                                                            : end - at - kTag.size());
+  return name.empty() ? std::nullopt : std::optional<std::string>(name);
 }
 
 std::string tail(const std::string& s, std::size_t n = 4000) {
@@ -103,7 +86,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   p.verifier_dir.emplace(std::move(*vdir));
   p.runner_dir.emplace(std::move(*rdir));
   for (const auto& d : {p.verifier_dir->path(), p.runner_dir->path()}) {
-    auto st = give_to_unprivileged_identity(d);
+    auto st = give_private_dir(d);
     if (!st.ok()) return fail(Outcome::harness_error, st.error().to_string(), "starting");
   }
 
@@ -311,9 +294,20 @@ void JudgeSession::runner_failed(Peers& p, const Received& got, const PlannedCal
   p.runner_end = p.runner->finish(milliseconds(2000));
   p.runner_ended = true;
   const ProcessResult& e = p.runner_end;
-  if (auto refused = parse_refusal(e.stderr_text)) {
+  if (auto fn = refused_driver_function(e.stderr_text)) {
     r.outcome = Outcome::policy_violation;
-    r.message = "the candidate's process was stopped by the sandbox: " + refused->describe();
+    r.message = "the candidate asked for the driver function " + *fn +
+                " (cudaGetDriverEntryPoint / cuGetProcAddress), which is not on the allow-list: "
+                "only tensor-map encoding and the like may be fetched; device, context and stream "
+                "state belong to the harness";
+    return;
+  }
+  if (auto refused = refusal_of(e)) {
+    r.outcome = Outcome::policy_violation;
+    r.message = "the sandbox refused the system call " + refused->name +
+                (refused->number >= 0 ? " (number " + std::to_string(refused->number) + ")" : "") +
+                ": a kernel's host code may not open files, create sockets or processes, signal "
+                "other processes or make code writable";
     return;
   }
   if (got.failure == ReceiveFailure::timed_out || e.timed_out) {
@@ -364,6 +358,21 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   }
 }
 
+// After a plain numeric failure: the library on exactly the same inputs (same base set and
+// permutation), checked by the same rule. Needs the verifier still running.
+bool JudgeSession::library_fails_too(const CallRecord& bad, EvalResult& r) {
+  Peers& p = *peers_;
+  if (!p.verifier) return false;
+  PlannedCall same = bad.plan;
+  same.content = Content::transformed;
+  same.poison_seed ^= 0x11B4A7ull;
+  same.label += ", the library on the same inputs";
+  const std::size_t before = calls_.size();
+  if (!baseline_call(p, same, false, true, r) || calls_.size() == before) return false;
+  const CallRecord& lib = calls_.back();
+  return lib.check && !lib.check->passed();
+}
+
 void JudgeSession::finish(Peers& p, EvalResult& r) {
   if (p.runner && !p.runner_ended) {
     (void)p.runner->send(Json{{"op", "quit"}});
@@ -382,8 +391,16 @@ void JudgeSession::finish(Peers& p, EvalResult& r) {
 void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const EvalOptions& o,
                        EvalResult& r) {
   Peers p;
+  peers_ = &p;
   calls_.clear();
-  if (!start(p, task, so, o, r)) return finish(p, r);
+  decide(p, task, so, o, r);
+  finish(p, r);
+  peers_ = nullptr;
+}
+
+void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& so,
+                          const EvalOptions& o, EvalResult& r) {
+  if (!start(p, task, so, o, r)) return;
   bool ok = true;
   for (const auto& call : plan_.checks) {
     const std::size_t before = calls_.size();
@@ -392,7 +409,6 @@ void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const Eva
     if (!ok) break;
   }
   if (ok && setup_.timing && r.outcome != Outcome::harness_error) timing_phase(p, o, r);
-  finish(p, r);
   if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;  // set by a failure
   CorrectnessFindings c = judge_calls(calls_, plan_.hidden);
   for (const auto& f : c.flags) r.flags.push_back(f);
@@ -403,6 +419,12 @@ void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const Eva
     r.outcome = Outcome::incorrect;
     r.message = c.message;
     r.phase = bad.plan.label;
+    if (c.flags.empty() && library_fails_too(bad, r)) {
+      r.outcome = Outcome::harness_error;
+      r.message = "the library itself fails this task's correctness rule on the inputs the "
+                  "candidate failed on: an error of the task suite, not of the candidate (" +
+                  c.message + ")";
+    }
     return;
   }
   r.outcome = Outcome::passed;

@@ -54,7 +54,11 @@ class JudgeSession {
   bool calibrate(Peers& p, EvalResult& r);
   void timing_phase(Peers& p, const EvalOptions& o, EvalResult& r);
   void runner_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);
+  void decide(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
+              const EvalOptions& o, EvalResult& r);
+  bool library_fails_too(const CallRecord& bad, EvalResult& r);
   void finish(Peers& p, EvalResult& r);
+  Peers* peers_ = nullptr;  // while run() is on
 
   WorkerLauncher& launcher_;
   SessionSetup setup_;

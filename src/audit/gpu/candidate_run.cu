@@ -1,3 +1,4 @@
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <dlpack/dlpack.h>
@@ -8,6 +9,7 @@
 #include "audit/gpu/candidate_run.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/element_rule.h"
+#include "eval/gpu/poison.h"
 #include "eval/gpu/rng.h"
 
 namespace ptxbench::audit::worker {
@@ -102,7 +104,15 @@ void CandidateRun::prepare(const std::vector<TensorArg>& tensors, unsigned long 
     buffers_.push_back(p);
     shapes_.emplace_back(tensors[i].shape.begin(), tensors[i].shape.end());
     if (tensors[i].output) {
-      PTXB_CUDA(cudaMemset(p, 0, static_cast<std::size_t>(n) * bytes_of(tensors[i].dtype)));
+      // The judging session's per-call poison (gpu/poison.h), as a memset (not a kernel, so
+      // Nsight Compute's --launch-skip count of input fills stays right).
+      const gpu::Poison poison = gpu::poison_from_seed(seed ^ 0xA0D17ull);
+      const auto dptr = reinterpret_cast<CUdeviceptr>(p);
+      const CUresult rc = bytes_of(tensors[i].dtype) == 2
+                              ? cuMemsetD16(dptr, poison.bf16, static_cast<std::size_t>(n))
+                              : cuMemsetD32(dptr, poison.f32, static_cast<std::size_t>(n));
+      if (rc != CUDA_SUCCESS)
+        throw std::runtime_error("cannot poison the outputs (CUresult " + std::to_string(rc) + ")");
     } else {
       fill_normal<<<1024, 256>>>(p, n, tensors[i].dtype == "fp32" ? 0 : 1, seed, i);
       PTXB_CUDA(cudaGetLastError());

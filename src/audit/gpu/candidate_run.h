@@ -15,7 +15,7 @@ class CandidateRun {
  public:
   // dlopens the shared object and finds ptxbench_launch; "" or what went wrong.
   std::string load(const std::string& so_path);
-  // Allocates and fills the tensors (outputs zeroed).
+  // Allocates and fills the tensors (outputs poisoned, gpu/poison.h).
   void prepare(const std::vector<TensorArg>& tensors, unsigned long long seed);
   // One call of the entry point on a new stream, then cudaStreamSynchronize.
   void launch_and_sync();

@@ -42,7 +42,8 @@ std::string parse_worker_args(int argc, char** argv, WorkerArgs& out) {
       out.lazy_patching = false;
     } else if (a == "--late-config") {
       out.late_config = true;
-
+    } else if (a == "--no-sandbox") {
+      out.sandbox = false;
     } else if (!next(v)) {
       return "option " + a + " needs a value (or is unknown)";
     } else if (a == "--mode") {

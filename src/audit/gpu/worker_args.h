@@ -3,6 +3,7 @@
 //   ptxbench-audit-worker --mode discover|sass|run --so CANDIDATE.so --out DIR
 //       --tensor in:bf16:8192x5120 ... --tensor out:bf16:8192x7168 [--seed N]
 //       [--kernel NAME] [--enable-at launch|start|replay] [--no-lazy] [--late-config]
+//       [--no-sandbox]
 //
 // discover: run the candidate once, list its kernel launches and save the loaded cubins.
 // sass:     CUPTI SASS metrics for one kernel function (--kernel; default: the first launched).
@@ -34,6 +35,10 @@ struct WorkerArgs {
   std::string enable_at = "launch";
   bool lazy_patching = true;
   bool late_config = false;  // SetConfig right before Enable (no launch in between)
+  // Confine the process (eval/worker/runner_sandbox.h) after CUDA and CUPTI are set up and
+  // before the candidate is loaded. Off only under Nsight Compute, whose injected library
+  // talks to ncu over sockets the seccomp filter refuses.
+  bool sandbox = true;
 };
 
 // Returns an empty string on success, else what is wrong with the command line.

@@ -17,6 +17,9 @@
 #include "audit/gpu/cupti_trace.h"
 #include "audit/gpu/worker_args.h"
 #include "eval/gpu/cuda_check.h"
+#include "eval/worker/runner_sandbox.h"
+
+#include <filesystem>
 
 namespace w = ptxbench::audit::worker;
 using nlohmann::ordered_json;
@@ -67,7 +70,7 @@ int main(int argc, char** argv) {
     std::cerr << "ptxbench-audit-worker: " << e << "\n";
     return 2;
   }
-  setenv("CUDA_MODULE_LOADING", "EAGER", 1);  // whole cubins at load, before any launch
+  // CUDA_MODULE_LOADING=EAGER comes from the parent, as for every worker (eval/worker_spec.h).
   const auto t0 = std::chrono::steady_clock::now();
   const bool use_cupti = args.mode != "run";
   w::TraceOptions to{
@@ -83,6 +86,12 @@ int main(int argc, char** argv) {
   int code = 0;
   try {
     PTXB_CUDA(cudaFree(nullptr));
+    if (args.sandbox) {
+      auto confined = ptxbench::eval::worker::confine_candidate_process(
+          args.out_dir, {std::filesystem::path(args.so_path).parent_path().string()});
+      if (!confined.ok()) throw std::runtime_error("sandbox: " + confined.error().to_string());
+      extra["sandbox"] = nlohmann::ordered_json::parse(confined->dump());
+    }
     if (std::string le = run.load(args.so_path); !le.empty()) throw std::runtime_error(le);
     run.prepare(args.tensors, args.seed);
     if (args.mode == "sass" && !w::trace_prepare_sass(err)) code = 3;

@@ -35,13 +35,18 @@ Result<Json> confine_runner(const RunnerRequest& req) {
     arm_driver_lookup_guard();
     return Json{{"applied", false}, {"why", "disabled in the request"}};
   }
+  return confine_candidate_process(req.dir, req.sandbox_read);
+}
+
+Result<Json> confine_candidate_process(const std::string& private_dir,
+                                       const std::vector<std::string>& extra_read) {
   SandboxPolicy policy;
   for (const char* p : kReadable) add_if_present(policy.read_paths, p);
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) add_if_present(policy.read_paths, self.parent_path());
-  for (const auto& p : req.sandbox_read) add_if_present(policy.read_paths, p);
-  add_if_present(policy.write_paths, req.dir);
+  for (const auto& p : extra_read) add_if_present(policy.read_paths, p);
+  add_if_present(policy.write_paths, private_dir);
   for (const auto& e : fs::directory_iterator("/dev", ec)) {
     const std::string name = e.path().filename().string();
     if (name.rfind("nvidia", 0) == 0) policy.device_paths.push_back(e.path());

@@ -7,10 +7,19 @@
 
 #include "core/json.h"
 #include "core/result.h"
+#include <string>
+#include <vector>
+
 #include "eval/session_protocol.h"
 
 namespace ptxbench::eval::worker {
 
 Result<Json> confine_runner(const RunnerRequest& req);
+
+// The same confinement for any process about to load a candidate (the audit worker too):
+// read access to the CUDA stack, this executable's folder and `extra_read`; write access to
+// `private_dir` only; the GPU's device files.
+Result<Json> confine_candidate_process(const std::string& private_dir,
+                                       const std::vector<std::string>& extra_read);
 
 }  // namespace ptxbench::eval::worker

@@ -1,0 +1,44 @@
+#include "eval/worker_spec.h"
+
+#include <cstdlib>
+
+#include "core/gpu_select.h"
+#include "core/identity.h"
+
+namespace ptxbench::eval {
+
+ProcessSpec worker_process_spec(std::vector<std::string> argv, const std::filesystem::path& dir,
+                                int device, std::chrono::seconds wall) {
+  ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.cwd = dir;
+  spec.clear_env = true;
+  spec.env = {{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"},
+              {"HOME", dir.string()},
+              {"TMPDIR", dir.string()},
+              {"CUDA_CACHE_PATH", (dir / "nvcache").string()},
+              {"CUDA_MODULE_LOADING", "EAGER"}};
+  for (const char* keep : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
+                           "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER", "LD_LIBRARY_PATH"})
+    if (const char* v = std::getenv(keep); v && *v) spec.env[keep] = v;
+  pin_to_gpu(spec.env, device);
+  spec.isolate_network = true;
+  spec.limits.wall = wall;
+  spec.limits.cpu_seconds = static_cast<std::uint64_t>(wall.count()) * 2 + 60;
+  spec.limits.file_size_bytes = 64ull << 20;
+  spec.limits.open_files = 4096;
+  spec.limits.output_cap_bytes = 256 << 10;
+  if (auto id = unprivileged_identity()) {
+    spec.run_as_uid = id->first;
+    spec.run_as_gid = id->second;
+  }
+  return spec;
+}
+
+Status give_private_dir(const std::filesystem::path& dir) {
+  auto id = unprivileged_identity();
+  if (!id) return {};
+  return chown_tree(dir, id->first, id->second);
+}
+
+}  // namespace ptxbench::eval

@@ -1,0 +1,32 @@
+// How ptxbench starts every process that loads a candidate or shares its GPU (the judging
+// session's verifier and runner, the audit worker, Nsight Compute around it): one place, so
+// every such process sees the same environment, limits, user and network.
+//
+//   environment  cleared, then PATH, HOME/TMPDIR/CUDA_CACHE_PATH = the private directory,
+//                CUDA_MODULE_LOADING=EAGER (always, so it tells nothing about the call), the
+//                GPU-selection variables and LD_LIBRARY_PATH of the parent; CUDA_VISIBLE_DEVICES
+//                pinned to `device` (core/gpu_select.h; -1 leaves it as inherited)
+//   network      an empty network namespace where the OS allows it
+//   user         nobody when ptxbench runs as root (core/identity.h): give_private_dir() hands
+//                the directory to that user
+//   limits       wall clock `wall`, CPU time 2 x wall + 60 s, 64 MiB files, 4096 descriptors
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "core/subprocess.h"
+
+namespace ptxbench::eval {
+
+ProcessSpec worker_process_spec(std::vector<std::string> argv, const std::filesystem::path& dir,
+                                int device, std::chrono::seconds wall);
+
+// Gives `dir` (and what is in it) to the unprivileged user worker processes run as; nothing
+// when ptxbench is unprivileged itself.
+Status give_private_dir(const std::filesystem::path& dir);
+
+}  // namespace ptxbench::eval
