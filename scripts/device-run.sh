@@ -6,7 +6,7 @@
 #   reference   the eval worker's reference kernels against a CPU double computation
 #   baselines   cuBLASLt / cuDNN SDPA TFLOP/s on the core suite, each checked
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
-#   audit       audit_acceptance on kernels/controls/{gemm,attention}.toml and the audit-only
+#   audit       audit_acceptance on kernels/controls/{gemm,attention,judge}.toml and the audit-only
 #               kernels (both routes)
 #   sweep       forward-attention knob variants (kernels/attention_dev/sweep.sh; .devbin/sweep)
 #   profile     Nsight Compute sections of the sm_90a references (scripts/device-profile.sh)
@@ -43,7 +43,8 @@ for phase in "$@"; do
     baselines) run baselines "$bin/ptxbench-bench-baselines" --suite core --budget "${BUDGET:-1}" ;;
     controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
-             kernels/controls/gemm.toml kernels/controls/attention.toml tests/kernels/audit/audit.toml ;;
+             kernels/controls/gemm.toml kernels/controls/attention.toml kernels/controls/judge.toml \
+             tests/kernels/audit/audit.toml ;;
     sweep) run sweep kernels/attention_dev/sweep.sh run "$bin/sweep" ;;
     profile) run profile scripts/device-profile.sh "$bin" "$out/profile" ;;
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;
