@@ -9,7 +9,7 @@
 #   cases       the same on the hostile cases handed to the project (.devbin/cases/*/manifest.toml)
 #   compare     the five sm_90a references through the previous release's binaries (.devbin-old,
 #               when carried) and this one, interleaved: speedup and judging wall time
-#   audit       audit_acceptance on kernels/controls/{gemm,attention}.toml and the audit-only
+#   audit       audit_acceptance on kernels/controls/{gemm,attention,judge}.toml and the audit-only
 #               kernels (both routes)
 #   sweep       forward-attention knob variants (kernels/attention_dev/sweep.sh; .devbin/sweep)
 #   profile     Nsight Compute sections of the sm_90a references (scripts/device-profile.sh)
@@ -49,7 +49,8 @@ for phase in "$@"; do
              --manifest "$bin/cases/judge/manifest.toml" --manifest "$bin/cases/compat/manifest.toml" --only "${ONLY:-}" ;;
     compare) run compare bench/compare_judges.sh /work/main/.devbin-old "$bin" "$out/compare" ;;
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
-             kernels/controls/gemm.toml kernels/controls/attention.toml tests/kernels/audit/audit.toml ;;
+             kernels/controls/gemm.toml kernels/controls/attention.toml kernels/controls/judge.toml \
+             tests/kernels/audit/audit.toml ;;
     sweep) run sweep kernels/attention_dev/sweep.sh run "$bin/sweep" ;;
     profile) run profile scripts/device-profile.sh "$bin" "$out/profile" ;;
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;

@@ -1,6 +1,12 @@
 """The entries of kernels/controls/*.toml, for the checks that read them (tests/controls/
 static_check.py, tests/gpu/eval_controls/run.py). Each entry is the manifest's table plus
-`_manifest` (the .toml it came from) and `_src` (the kernel's absolute path)."""
+`_manifest` (the .toml it came from) and `_src` (the kernel's absolute path).
+
+Fields (documented at the top of each manifest): file, task, arch, expect_outcome, expect_flags,
+expect_families, purpose; optional expect_coverage, memcheck, and, for controls that only the
+run-time sandbox can stop (kernels/controls/sandbox.toml), expect_refused (the system call or
+driver function that must be refused and named in the verdict's message) and expect_not_created
+(paths the candidate tries to create that must not exist after the evaluation)."""
 import glob
 import os
 
@@ -22,3 +28,9 @@ def load_entries(root):
                 src = os.path.normpath(os.path.join(root, "kernels", "controls", e["file"]))
                 entries.append(dict(e, _manifest=path, _src=src))
     return entries
+
+
+def refused_at_run_time(entry):
+    """True for a control that the static stages must let through and the sandbox must stop:
+    its expect_outcome (policy_violation) comes from a refusal at run time, not from the policy."""
+    return bool(entry.get("expect_refused"))

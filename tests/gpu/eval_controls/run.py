@@ -4,7 +4,10 @@ assert its expect_outcome and expect_flags.
 
     tests/gpu/eval_controls/run.py [--ptxbench BUILD/ptxbench] [--only SUBSTRING] [--fast] [--log DIR]
 
-An entry with `memcheck = true` is evaluated with `--memcheck` (compute-sanitizer).
+An entry with `memcheck = true` is evaluated with `--memcheck` (compute-sanitizer). An entry
+with `expect_refused` (kernels/controls/sandbox.toml) must also name the refused call in the
+verdict's message, and the paths of its `expect_not_created` (removed before the evaluation)
+must not exist after it.
 
 --fast shortens timing (1 s sample budget, 2 s where a timing flag is expected) and the
 hang limit (5 s per kernel call). Manifests that do not exist yet are skipped; entries whose manifest expects an
@@ -32,6 +35,10 @@ def run_one(ptxbench, root, e, fast, log_dir):
         cmd += ["--memcheck"]
     if fast and e.get("expect_outcome") == "timeout":
         cmd += ["--timeout", "60"]
+    not_created = e.get("expect_not_created", [])
+    for path in not_created:  # left by an earlier run without the sandbox
+        if os.path.lexists(path):
+            os.remove(path)
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     secs = time.time() - t0
@@ -47,11 +54,19 @@ def run_one(ptxbench, root, e, fast, log_dir):
     got = ev["outcome"] if ev else out["compile"]["outcome"]
     got_flags = ev.get("flags", []) if ev else []
     want = e.get("expect_outcome")
-    ok = got == want and all(f in got_flags for f in flags)
+    stage = ev or out["compile"]
+    message = stage.get("message") or stage.get("summary") or ""
+    refused = e.get("expect_refused", "")
+    created = [path for path in not_created if os.path.lexists(path)]
+    ok = got == want and all(f in got_flags for f in flags) and refused in message and not created
     detail = ""
+    if refused and refused not in message:
+        detail += f" refused call {refused!r} not named in the message;"
+    if created:
+        detail += f" created {created};"
     if ev:
         t = ev.get("timing") or {}
-        detail = f" msg={ev.get('message','')[:160]!r}"
+        detail += f" msg={ev.get('message','')[:160]!r}"
         if t.get("speedup") is not None:
             detail += f" speedup={t['speedup']:.3f} tflops={t['tflops']:.1f}"
     line = (f"{'ok  ' if ok else 'FAIL'} {name}: outcome {got} (want {want}), flags {got_flags} "
