@@ -36,7 +36,7 @@ std::optional<RouteChoice> route_choice_from_string(std::string_view s);  // aut
 
 struct AuditOptions {
   RouteChoice route = RouteChoice::automatic;
-  std::string workload;  // "" = the task's smallest workload by FLOPs (fast under patching)
+  std::string workload;  // "" = the task's largest hidden workload by FLOPs
   std::uint64_t seed = 1;
   std::chrono::seconds worker_timeout{120};
   std::chrono::seconds ncu_timeout{300};
@@ -71,7 +71,8 @@ class Auditor {
   ProcessRunner& runner_;
 };
 
-// The workload to audit: by name, or the smallest by FLOPs.
+// The workload to audit: by name, or the largest hidden workload by FLOPs (the timed one when
+// the task has no hidden workload).
 Result<const task::Workload*> pick_audit_workload(const task::TaskSpec& t, const std::string& name);
 
 }  // namespace ptxbench::audit

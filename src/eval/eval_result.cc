@@ -97,6 +97,7 @@ std::string EvalResult::feedback() const {
       std::string s =
           "INCORRECT: outputs differ from the reference (element fails iff |out-ref| > atol AND "
           "|out-ref|/(|ref|+1e-8) > rtol; no NaN/Inf; every element written; small relative L2)";
+      if (!message.empty()) s += "\n  " + message;
       for (const auto& t : trials) {
         if (t.passed) continue;
         s += "\n  trial " + std::to_string(t.index) + " (" + t.label + "):";

@@ -232,7 +232,7 @@ TEST_F(EvaluatorTest, FirstFailingCheckStopsTheSessionBeforeTiming) {
   EXPECT_FALSE(r.timing.has_value());
   ASSERT_FALSE(r.trials.empty());
   EXPECT_FALSE(r.trials.back().passed);
-  EXPECT_NE(r.feedback().find("[255, 0]"), std::string::npos);
+  EXPECT_NE(r.feedback().find("[255,0]"), std::string::npos);
 }
 
 TEST_F(EvaluatorTest, WhenTheLibraryFailsTheSameInputsItIsATaskSuiteError) {
@@ -272,6 +272,7 @@ TEST_F(EvaluatorTest, WritingAnInputIsInputsModified) {
   EXPECT_EQ(r.outcome, Outcome::incorrect);
   EXPECT_TRUE(r.has_flag("inputs_modified"));
   EXPECT_NE(r.message.find("A"), std::string::npos);
+  EXPECT_NE(r.feedback().find("read-only"), std::string::npos);  // the model is told why
 }
 
 TEST_F(EvaluatorTest, RunnerRepliesMapToTheCandidatesOutcome) {

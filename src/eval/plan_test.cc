@@ -41,7 +41,9 @@ TEST(Plan, SessionCoversTimedAndHiddenWithFreshInputsAndARepeat) {
   std::set<std::uint64_t> seeds;
   for (const auto& x : c) {
     fresh += x.content == Content::transformed;
-    if (x.content == Content::transformed) EXPECT_NE(x.transform_seed, 0u);  // never identity
+    if (x.content == Content::transformed) {
+      EXPECT_NE(x.transform_seed, 0u);  // never the identity
+    }
     seeds.insert(x.poison_seed);
   }
   EXPECT_GE(fresh, 3);

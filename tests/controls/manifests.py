@@ -16,17 +16,28 @@ except ImportError:  # Python < 3.11
     tomllib = None
 
 
-def load_entries(root):
+def load_manifest(path):
+    """The entries of one manifest file: [[control]] tables (kernels/controls/*.toml) or [[case]]
+    tables (the hostile cases handed to the project, ../shared/cases/*/manifest.toml); `file` is
+    relative to the manifest's folder."""
+    if tomllib is None:
+        raise SystemExit("reading " + path + " needs Python 3.11+ (tomllib)")
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
     entries = []
-    for path in sorted(glob.glob(os.path.join(root, "kernels", "controls", "*.toml"))):
-        if tomllib is None:
-            raise SystemExit("reading " + path + " needs Python 3.11+ (tomllib)")
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-        for key in ("control", "controls"):
-            for e in data.get(key, []):
-                src = os.path.normpath(os.path.join(root, "kernels", "controls", e["file"]))
-                entries.append(dict(e, _manifest=path, _src=src))
+    for key in ("control", "controls", "case"):
+        for e in data.get(key, []):
+            src = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), e["file"]))
+            entries.append(dict(e, _manifest=path, _src=src))
+    return entries
+
+
+def load_entries(root, manifests=None):
+    """Every entry of kernels/controls/*.toml, or of the given manifest files instead."""
+    paths = manifests or sorted(glob.glob(os.path.join(root, "kernels", "controls", "*.toml")))
+    entries = []
+    for path in paths:
+        entries.extend(load_manifest(path))
     return entries
 
 

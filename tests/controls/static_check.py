@@ -23,8 +23,10 @@ from manifests import load_entries, refused_at_run_time
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 
-def entries():
-    yield from load_entries(ROOT)
+def entries(manifests):
+    yield from load_entries(ROOT, manifests)
+    if manifests:
+        return
     for f in sorted(glob.glob(os.path.join(ROOT, "kernels", "reference", "sm_100a", "*.cu"))):
         yield {"file": os.path.relpath(f, ROOT), "_src": f, "task": os.path.basename(f)[:-3], "arch": "sm_100a",
                "expect_outcome": "passed", "expect_families": {"tcgen05": "executed"}}
@@ -60,8 +62,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ptxbench", required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--manifest", action="append", default=[],
+                    help="check these manifest files instead of kernels/controls/*.toml (repeatable)")
     a = ap.parse_args()
-    todo = list(entries())
+    todo = list(entries(a.manifest))
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
         results = list(pool.map(lambda e: check(a.ptxbench, e), todo))
     failures = [r for r in results if r]

@@ -60,6 +60,20 @@ def run_one(ptxbench, root, e, fast, log_dir):
     created = [path for path in not_created if os.path.lexists(path)]
     ok = got == want and all(f in got_flags for f in flags) and refused in message and not created
     detail = ""
+    # The audit part of eval (CUPTI route by default), where the entry states expectations.
+    audit = out.get("audit") or {}
+    if want == "passed" and audit.get("runtime_run"):
+        fams = {f.get("name"): f.get("verdict") for f in audit.get("families", [])}
+        for fam, verdict in e.get("expect_families", {}).items():
+            if fams.get(fam, "absent") != verdict:
+                ok = False
+                detail += f" {fam} {fams.get(fam, 'absent')} (want {verdict});"
+        cov = (audit.get("coverage") or {})
+        if "expect_coverage" in e and cov.get("available"):
+            lo, hi = e["expect_coverage"]
+            if not lo <= cov.get("ratio", -1) <= hi:
+                ok = False
+                detail += f" coverage {cov.get('ratio'):.3f} outside [{lo}, {hi}];"
     if refused and refused not in message:
         detail += f" refused call {refused!r} not named in the message;"
     if created:
@@ -82,8 +96,10 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--fast", action="store_true")
     ap.add_argument("--log", default="")
+    ap.add_argument("--manifest", action="append", default=[],
+                    help="run these manifest files instead of kernels/controls/*.toml (repeatable)")
     a = ap.parse_args()
-    entries = [e for e in load_entries(root) if a.only in e.get("file", "")]
+    entries = [e for e in load_entries(root, a.manifest) if a.only in e.get("file", "")]
     if not entries:
         print("SKIPPED: no kernels/controls/*.toml manifests (or no entry matches)")
         return 77
