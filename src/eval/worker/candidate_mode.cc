@@ -6,6 +6,7 @@
 
 #include "eval/gpu/baseline.h"
 #include "eval/gpu/candidate.h"
+#include "eval/worker/driver_lookup_guard.h"
 #include "eval/worker/session.h"
 #include "eval/worker/timing_loop.h"
 
@@ -38,6 +39,7 @@ TrialOutcome run_trial(WorkerSession& s, const gpu::CandidateLibrary& lib, const
 void run_candidate_mode(WorkerSession& s, WorkerResponse& resp) {
   const WorkerRequest& req = s.request();
   s.progress("loading the candidate");
+  arm_driver_lookup_guard();  // before any candidate code runs (its load-time initialisers)
   auto lib = gpu::CandidateLibrary::open(req.library);
   if (!lib.ok()) {
     resp.status = "load_error";
