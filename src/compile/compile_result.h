@@ -13,7 +13,8 @@
 namespace ptxbench::compile {
 
 struct CompileResult {
-  // passed | policy_violation (source rules or disallowed symbols) | compile_error
+  // passed | policy_violation (source rules, disallowed symbols, or load-time code and
+  // missing hardening in the built object) | compile_error
   // (nvcc failed or timed out).
   Outcome outcome = Outcome::compile_error;
   std::string summary;  // one paragraph for people and models: what happened, what to do
@@ -25,12 +26,15 @@ struct CompileResult {
   std::vector<std::string> disallowed_symbols;  // imports not on the allow-list
   std::vector<std::string> forbidden_exports;   // exported names that would interpose
   std::vector<std::string> symbol_reasons;      // one line per symbol above
-  std::vector<KernelResources> resources;       // ptxas -v, per function
-  std::vector<PtxasWarning> warnings;           // ptxas warnings / performance notes
-  Census census;                                // empty unless the object was built
-  std::string shared_object;  // absolute path inside the cache entry; empty if none
-  std::string cubin;          // the device image (for nvdisasm); empty if none
-  std::string sass;           // the SASS listing file the census came from
+  // What the built object runs at load/unload time or lacks (RELRO, BIND_NOW), one line
+  // each with what to do instead (elf_hardening.h).
+  std::vector<std::string> object_problems;
+  std::vector<KernelResources> resources;  // ptxas -v, per function
+  std::vector<PtxasWarning> warnings;      // ptxas warnings / performance notes
+  Census census;                           // empty unless the object was built
+  std::string shared_object;               // absolute path inside the cache entry; empty if none
+  std::string cubin;                       // the device image (for nvdisasm); empty if none
+  std::string sass;                        // the SASS listing file the census came from
   std::string shared_object_sha256;
   std::string cache_key;  // sha256 of source, flags, arch and nvcc --version
   bool cache_hit = false;

@@ -7,6 +7,7 @@
 #include "compile/allow_list.h"
 #include "compile/census.h"
 #include "compile/compile_cache.h"
+#include "compile/elf_hardening.h"
 #include "compile/elf_symbols.h"
 #include "compile/policy.h"
 #include "compile/ptxas_report.h"
@@ -60,8 +61,21 @@ std::string symbol_summary_text(const std::vector<std::string>& reasons) {
   return s;
 }
 
-std::string symbol_summary(const SymbolCheck& c) {
-  return symbol_summary_text(c.reasons);
+std::string object_summary_text(const std::vector<std::string>& problems) {
+  std::string s =
+      "the built shared object runs code of its own when it is loaded or unloaded, or "
+      "lacks ptxbench's hardening:";
+  for (const auto& p : problems) s += "\n" + p;
+  return s;
+}
+
+// The reasons a built object is refused: its symbols, then what it runs at load time.
+std::string refusal_summary(const CompileResult& r) {
+  std::string s;
+  if (!r.symbol_reasons.empty()) s = symbol_summary_text(r.symbol_reasons);
+  if (!r.object_problems.empty())
+    s += (s.empty() ? "" : "\n") + object_summary_text(r.object_problems);
+  return s;
 }
 
 std::string passed_summary(const CompileResult& r) {
@@ -85,9 +99,10 @@ Result<fs::path> move_if_exists(const fs::path& from, const fs::path& to) {
   return to;
 }
 
-// The verdicts derived from a built object: the symbol check against the current allow-list
-// and the census by the current families. Run after a build and again on every cache hit,
-// so a changed allow-list or family table never serves a stale verdict.
+// The verdicts derived from a built object: the symbol check against the current allow-list,
+// the load-time/hardening check, and the census by the current families. Run after a build
+// and again on every cache hit, so a changed allow-list, check or family table never serves
+// a stale verdict.
 Status judge(const task::TaskSpec& task, const std::string& listing, CompileResult& r) {
   auto symbols = read_dynamic_symbols(r.shared_object);
   if (!symbols.ok())
@@ -96,18 +111,24 @@ Status judge(const task::TaskSpec& task, const std::string& listing, CompileResu
   r.disallowed_symbols = check.disallowed_imports;
   r.forbidden_exports = check.forbidden_exports;
   r.symbol_reasons = check.reasons;
+  auto hardening = read_hardening(r.shared_object);
+  if (!hardening.ok())
+    return make_error("cannot read the built object's ELF: " + hardening.error().message);
+  r.object_problems = hardening->problems;
   std::string tool = r.census.tool;
   r.census = build_census(parse_sass(listing), r.arch, task.targets_for(r.arch));
   r.census.tool = tool;
-  r.outcome = check.ok() ? Outcome::passed : Outcome::policy_violation;
-  r.summary = check.ok() ? passed_summary(r) : symbol_summary(check);
+  const bool ok = check.ok() && hardening->ok();
+  r.outcome = ok ? Outcome::passed : Outcome::policy_violation;
+  r.summary = ok ? passed_summary(r) : refusal_summary(r);
   return {};
 }
 
-// With enforce_allow_list off, a build rejected only for its symbols counts as passed.
+// With enforce_allow_list off, a build rejected only for its symbols counts as passed (never
+// one that runs code at load time or lacks hardening).
 void apply_allow_list_option(CompileResult& r, const CompileOptions& o) {
   if (o.enforce_allow_list || r.outcome != Outcome::policy_violation || !r.violations.empty() ||
-      r.shared_object.empty())
+      !r.object_problems.empty() || r.shared_object.empty())
     return;
   r.outcome = Outcome::passed;
   r.summary =
@@ -150,10 +171,12 @@ Result<fs::path> dlpack_include_dir(const Paths& paths) {
 Result<std::vector<std::string>> Compiler::flags(std::string_view arch) {
   PTXB_TRY(std::string gencode, gencode_flag(arch));
   PTXB_TRY(fs::path dlpack, dlpack_include_dir(paths_));
-  std::vector<std::string> f = {"-std=c++17", "-O3",    "-shared",
-                                "-Xcompiler", "-fPIC",  "-lineinfo",
-                                "-Xptxas",    "-v",     "--expt-relaxed-constexpr",
-                                "-cudart",    "shared", gencode};
+  std::vector<std::string> f = {"-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC", "-lineinfo",
+                                "-Xptxas", "-v", "--expt-relaxed-constexpr", "-cudart", "shared",
+                                gencode,
+                                // Full RELRO: the GOT and the init/fini arrays are read-only
+                                // once loaded (elf_hardening.h checks the result).
+                                "-Xlinker", "-z,relro", "-Xlinker", "-z,now"};
   if (!dlpack.empty()) f.push_back("-I" + dlpack.string());
   f.insert(f.end(), {"--keep", "--keep-dir", "keep"});
   return f;

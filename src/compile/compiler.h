@@ -1,11 +1,15 @@
 // The compiler driver: candidate source text -> shared object for sm_90a or sm_100a,
 // with the source policy check before nvcc, a wall-clock limit, captured size-capped
-// logs, the ptxas resource report, the symbol allow-list check after linking, the
-// static SASS census, and a content-addressed cache (compile_cache.h).
+// logs, the ptxas resource report, the symbol allow-list and load-time/hardening checks
+// after linking (allow_list.h, elf_hardening.h), the static SASS census, and a
+// content-addressed cache (compile_cache.h).
 //
 // Candidates are built with `-cudart shared` so that every CUDA runtime call they make is
 // an undefined dynamic symbol the allow-list can see (a static runtime would hide them),
-// and never with -lcuda or any other library.
+// and never with -lcuda or any other library. They are linked with -z relro -z now (full
+// RELRO), but not with --no-undefined: that would turn an import outside the allow-list
+// (say a driver function) into an nvcc link error instead of the allow-list's verdict,
+// which says what to use instead.
 #pragma once
 
 #include <chrono>

@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
 #include "compile/compile_cache.h"
+#include "compile/elf_hardening.h"
 #include "compile/elf_symbols.h"
 #include "core/fs.h"
 
@@ -167,6 +169,60 @@ TEST_F(CompilerTest, SideStreamAndDeviceSyncAreRejectedBySymbol) {
   ASSERT_TRUE(symbols.ok());
   EXPECT_NE(std::find(symbols->undefined.begin(), symbols->undefined.end(), "cudaStreamCreate"),
             symbols->undefined.end());
+}
+
+// Probe kernels for the load-time check: the same launch, with nothing else, with a
+// constructor of its own, with C++ static initialisation (a global std::vector).
+std::string probe_kernel(const std::string& extra, const std::string& value) {
+  return "#include <cuda_runtime.h>\n#include <dlpack/dlpack.h>\n" + extra +
+         "__global__ void fill(float* x, int v) { x[threadIdx.x] = float(v); }\n"
+         "extern \"C\" void ptxbench_launch(const DLTensor* A, cudaStream_t s) {\n"
+         "  fill<<<1, 32, 0, s>>>(static_cast<float*>(A->data), " +
+         value + ");\n}\n";
+}
+
+TEST_F(CompilerTest, BuiltObjectHasFullRelroAndOnlyToolchainInitialisers) {
+  auto plain = compile(probe_kernel("", "1"));
+  ASSERT_TRUE(plain.ok()) << plain.error().to_string();
+  EXPECT_EQ(plain->outcome, Outcome::passed) << plain->summary;
+  EXPECT_TRUE(plain->object_problems.empty());
+  auto bytes = read_file(plain->shared_object);
+  ASSERT_TRUE(bytes.ok());
+  auto hardening = check_hardening(*bytes);
+  ASSERT_TRUE(hardening.ok());
+  EXPECT_TRUE(hardening->ok());
+  const auto& cmd = plain->command;
+  EXPECT_NE(std::find(cmd.begin(), cmd.end(), "-z,now"), cmd.end());
+  EXPECT_NE(std::find(cmd.begin(), cmd.end(), "-z,relro"), cmd.end());
+
+  auto vec = compile(
+      probe_kernel("#include <vector>\nstatic std::vector<int> table(16, 3);\n", "table[2]"));
+  ASSERT_TRUE(vec.ok()) << vec.error().to_string();
+  EXPECT_EQ(vec->outcome, Outcome::passed) << vec->summary;
+
+  auto ctor = compile(probe_kernel(
+      "static int g = 0;\n__attribute__((constructor)) static void at_load() { g = 1; }\n", "g"));
+  ASSERT_TRUE(ctor.ok()) << ctor.error().to_string();
+  EXPECT_TRUE(ctor->violations.empty());  // the source rules let it through
+  EXPECT_EQ(ctor->outcome, Outcome::policy_violation);
+  ASSERT_EQ(ctor->object_problems.size(), 1u);
+  EXPECT_NE(ctor->object_problems[0].find("`at_load()` runs when the library is loaded"),
+            std::string::npos);
+  EXPECT_NE(ctor->summary.find("inside ptxbench_launch"), std::string::npos) << ctor->summary;
+
+  // A cache hit is judged again; lenient allow-list options never pass load-time code.
+  Compiler c(paths_, runner_);
+  CompileOptions lenient;
+  lenient.enforce_allow_list = false;
+  auto again = c.compile(gemm_task(),
+                         probe_kernel("static int g = 0;\n__attribute__((constructor)) "
+                                      "static void at_load() { g = 1; }\n",
+                                      "g"),
+                         lenient);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->cache_hit);
+  EXPECT_EQ(again->outcome, Outcome::policy_violation);
+  EXPECT_EQ(again->object_problems, ctor->object_problems);
 }
 
 TEST_F(CompilerTest, CompileErrorKeepsTheLog) {

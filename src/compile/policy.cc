@@ -4,6 +4,7 @@
 #include <regex>
 #include <set>
 
+#include "compile/driver_allow_list.h"
 #include "compile/source_scrub.h"
 #include "core/text.h"
 
@@ -26,13 +27,15 @@ constexpr char kSyscallMsg[] =
 constexpr char kFileMsg[] =
     "file access is not allowed: a kernel computes its outputs from its inputs only";
 constexpr char kNetMsg[] = "network access (sockets) is not allowed";
-constexpr char kDriverMsg[] =
-    "only tensor-map driver functions (cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col, "
-    "cuTensorMapReplaceAddress) and error/attribute queries may be fetched with "
-    "cudaGetDriverEntryPoint*; enqueue all work with kernel launches on the given stream";
 constexpr char kInternalsMsg[] =
     "redefining ptxbench or CUDA runtime/driver internals is not allowed (no PTXBENCH_* macros, "
     "no ptxbench namespace, no functions named cuda*/cu*/__cuda*)";
+
+// Built from the one driver allow-list (driver_allow_list.h).
+const char* driver_message() {
+  static const std::string kMessage = driver_function_advice();
+  return kMessage.c_str();
+}
 
 struct PatternRule {
   std::string_view rule;
@@ -92,21 +95,6 @@ const std::vector<HeaderRule>& header_rules() {
        re(R"(^(sys/socket\.h|sys/un\.h|netinet/.*|arpa/inet\.h|netdb\.h|curl/.*)$)")},
   };
   return kRules;
-}
-
-// Driver functions a kernel may fetch through cudaGetDriverEntryPoint*.
-bool allowed_driver_function(std::string_view name) {
-  static const std::set<std::string_view> kAllowed = {"cuTensorMapEncodeTiled",
-                                                      "cuTensorMapEncodeIm2col",
-                                                      "cuTensorMapEncodeIm2colWide",
-                                                      "cuTensorMapReplaceAddress",
-                                                      "cuGetErrorString",
-                                                      "cuGetErrorName",
-                                                      "cuDeviceGetAttribute",
-                                                      "cuFuncGetAttribute",
-                                                      "cuFuncSetAttribute",
-                                                      "cuCtxGetDevice"};
-  return kAllowed.count(name) > 0;
 }
 
 class Checker {
@@ -170,8 +158,8 @@ class Checker {
         R"((^|\s)(-l(cublas|cublasLt|cudnn|cuda|dl)\b|-Wl,|--whole-archive))");
     static const std::regex kPragmaComment(R"(^\s*comment\s*\()");
     for (const auto& lit : scrubbed_.literals) {
-      if (std::regex_search(lit.value, kDriverName) && !allowed_driver_function(lit.value))
-        add(lit.line, rule::driver_entry_point, kDriverMsg);
+      if (std::regex_search(lit.value, kDriverName) && !driver_function_allowed(lit.value))
+        add(lit.line, rule::driver_entry_point, driver_message());
       if (std::regex_search(lit.value, kSharedLib)) add(lit.line, rule::dynamic_loading, kDlMsg);
       if (std::regex_search(lit.value, kLinkFlag)) add(lit.line, rule::link_pragma, kPragmaMsg);
       if (std::regex_search(lit.value, kPragmaComment) && preceded_by_pragma(lit.offset))

@@ -46,8 +46,10 @@ CompileFacts compile_facts(const compile::CompileResult& r) {
     f.violations.push_back(fmt::format("line {}: {} (`{}`)", v.line, v.message, v.text));
   f.disallowed_symbols = r.disallowed_symbols;
   for (const auto& s : r.forbidden_exports) f.disallowed_symbols.push_back(s + " (exported)");
-  if (r.outcome == Outcome::policy_violation && f.violations.empty())
+  if (r.outcome == Outcome::policy_violation && f.violations.empty()) {
     for (const auto& s : r.symbol_reasons) f.violations.push_back(s);
+    for (const auto& s : r.object_problems) f.violations.push_back(s);
+  }
   for (const auto& k : r.resources) {
     if (!k.entry) continue;
     f.resources.push_back({k.demangled.empty() ? k.name : k.demangled, k.registers, k.shared_bytes,

@@ -37,6 +37,17 @@ TEST(StageFacts, CompileResultKeepsEntryResourcesViolationsAndWarnings) {
   EXPECT_EQ(f.warnings, (std::vector<std::string>{"C7508: setmaxnreg ignored"}));
 }
 
+TEST(StageFacts, RefusedObjectGivesSymbolReasonsThenLoadTimeProblems) {
+  compile::CompileResult r;
+  r.outcome = Outcome::policy_violation;
+  r.symbol_reasons = {"cudaMalloc: allocates memory"};
+  r.object_problems = {"`at_load()` runs when the library is loaded"};
+  CompileFacts f = compile_facts(r);
+  EXPECT_EQ(f.violations,
+            (std::vector<std::string>{"cudaMalloc: allocates memory",
+                                      "`at_load()` runs when the library is loaded"}));
+}
+
 TEST(StageFacts, EvalResultNamesTheFailingWorkloadAndHidesHiddenOnes) {
   eval::EvalResult r;
   r.outcome = Outcome::incorrect;

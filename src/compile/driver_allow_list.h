@@ -1,0 +1,37 @@
+// The CUDA driver functions a candidate may fetch at run time through
+// cudaGetDriverEntryPoint*, cuGetProcAddress* (tensor-map encoding, error strings and
+// read-only queries): ONE list, used by the compile stage (string literals that name a
+// driver function, policy.cc) and by the eval worker's run-time lookup guard
+// (src/eval/worker/driver_lookup_guard.h), which refuses every other name however it was
+// spelled or assembled. Device, context and stream state belong to the harness.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ptxbench::compile {
+
+// The allowed names, exactly as passed to cuGetProcAddress (no _v2/_ptsz suffix).
+std::span<const std::string_view> allowed_driver_functions();
+
+// Is `name` on the list? Exact and case-sensitive. No allocation, no locks, no static
+// initialisation: safe to call from the worker's interposed lookups in any thread.
+bool driver_function_allowed(std::string_view name);
+
+// What a candidate may fetch instead, one sentence naming every allowed function.
+std::string driver_function_advice();
+
+// The line the worker's guard writes to stderr before it exits with the sandbox refusal
+// status: kDriverRefusalPrefix + name + "\n".
+inline constexpr std::string_view kDriverRefusalPrefix =
+    "ptxbench-sandbox: refused driver function ";
+
+// The function named by the first refusal line in a worker's stderr (one that starts a
+// line); empty when there is none. The parent reads it together with the exit status.
+std::string refused_driver_function(std::string_view worker_stderr);
+
+// The verdict message for a refused lookup of `name`: what happened and what to use instead.
+std::string driver_refusal_message(std::string_view name);
+
+}  // namespace ptxbench::compile
