@@ -3,6 +3,7 @@
 # repository that the device tool makes, with .devbin/ (scripts/device-prepare.sh)
 # carried. Phases, in the order given; logs and results under $OUT:
 #   info        GPU, driver, clocks, tool versions
+#   cache       compile every control, reference and case into the compile cache here (16 cores)
 #   reference   the eval worker's reference kernels against a CPU double computation
 #   baselines   cuBLASLt / cuDNN SDPA TFLOP/s on the core suite, each checked
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
@@ -42,6 +43,8 @@ for phase in "$@"; do
   echo "=== $phase ($(date -u +%H:%M:%S))"
   case "$phase" in
     info) { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv; nvcc --version | tail -1; } 2>&1 | tee "$out/info.log" ;;
+    cache) run cache bash -c "python3 tests/controls/static_check.py --ptxbench $bin/ptxbench --jobs 16;
+             python3 tests/controls/static_check.py --ptxbench $bin/ptxbench --jobs 16 --manifest $bin/cases/judge/manifest.toml --manifest $bin/cases/compat/manifest.toml" ;;
     reference) run reference "$bin/reference_test" ;;
     baselines) run baselines "$bin/ptxbench-bench-baselines" --suite core --budget "${BUDGET:-1}" ;;
     controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;

@@ -32,6 +32,7 @@ struct EvalArgs {
   int timeout_s = 240;
   double sample_budget_s = 8;
   double call_timeout_s = 20;
+  bool allow_weaker_sandbox = false;
 };
 
 int run_eval(const EvalArgs& a, Context& ctx) {
@@ -67,6 +68,7 @@ int run_eval(const EvalArgs& a, Context& ctx) {
   opts.worker_timeout = std::chrono::seconds(a.timeout_s);
   opts.sample_budget_seconds = a.sample_budget_s;
   opts.call_timeout_seconds = a.call_timeout_s;
+  opts.allow_weaker_sandbox = a.allow_weaker_sandbox;
   if (auto v = compiler.toolkit_version(); v.ok())  // memoised by compile() above
     opts.nvcc_version = compile::nvcc_release_line(*v);
   eval::Evaluator evaluator(ctx.paths, runner);
@@ -133,6 +135,9 @@ void attach_eval(CLI::App& sub, Context& ctx) {
                  "seconds one kernel call may take before it counts as a hang")
       ->check(CLI::Range(1.0, 600.0))
       ->capture_default_str();
+  sub.add_flag("--allow-weaker-sandbox", args->allow_weaker_sandbox,
+               "judge even where this machine lacks part of the candidate's sandbox (Landlock, "
+               "seccomp, an unprivileged user); the result records what was missing");
   sub.callback([args, &ctx] { ctx.exit_code = run_eval(*args, ctx); });
 }
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/fs.h"
+#include "compile/driver_allow_list.h"
 #include "core/refusal.h"
 #include "eval/worker_spec.h"
 #include "core/text.h"
@@ -36,18 +37,6 @@ ProcessSpec worker_spec(const fs::path& worker, const fs::path& dir, const fs::p
   argv.push_back(worker.string());
   argv.push_back(request.string());
   return worker_process_spec(std::move(argv), dir, device, wall);
-}
-
-// The name in the worker's "ptxbench-sandbox: refused driver function NAME" line
-// (driver_lookup_guard.h), if any.
-std::optional<std::string> refused_driver_function(const std::string& text) {
-  static const std::string kTag = "ptxbench-sandbox: refused driver function ";
-  auto at = text.find(kTag);
-  if (at == std::string::npos) return std::nullopt;
-  auto end = text.find('\n', at);
-  std::string name = text.substr(at + kTag.size(), end == std::string::npos ? std::string::npos
-                                                                            : end - at - kTag.size());
-  return name.empty() ? std::nullopt : std::optional<std::string>(name);
 }
 
 std::string tail(const std::string& s, std::size_t n = 4000) {
@@ -294,12 +283,9 @@ void JudgeSession::runner_failed(Peers& p, const Received& got, const PlannedCal
   p.runner_end = p.runner->finish(milliseconds(2000));
   p.runner_ended = true;
   const ProcessResult& e = p.runner_end;
-  if (auto fn = refused_driver_function(e.stderr_text)) {
+  if (auto fn = compile::refused_driver_function(e.stderr_text); !fn.empty()) {
     r.outcome = Outcome::policy_violation;
-    r.message = "the candidate asked for the driver function " + *fn +
-                " (cudaGetDriverEntryPoint / cuGetProcAddress), which is not on the allow-list: "
-                "only tensor-map encoding and the like may be fetched; device, context and stream "
-                "state belong to the harness";
+    r.message = compile::driver_refusal_message(fn);
     return;
   }
   if (auto refused = refusal_of(e)) {

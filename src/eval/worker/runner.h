@@ -9,7 +9,7 @@
 // cross-checked by the parent (wall clock) and the verifier (outputs, input checksums).
 #pragma once
 
-#include "core/child_process.h"
+#include "core/command_channel.h"
 #include "eval/session_protocol.h"
 
 namespace ptxbench::eval::worker {

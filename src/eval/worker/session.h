@@ -17,6 +17,9 @@
 namespace ptxbench::eval::worker {
 
 
+// GPU, driver, library versions and clocks of device 0 (the record every result carries).
+Json gpu_provenance(gpu::Nvml& nvml);
+
 class WorkerSession {
  public:
   explicit WorkerSession(const WorkerRequest& req);
@@ -47,9 +50,6 @@ class WorkerSession {
   std::map<std::string, std::unique_ptr<gpu::TensorSet>> sets_;
   std::string phase_;
 };
-
-// GPU, driver, library versions and clocks of device 0 (the record every result carries).
-Json gpu_provenance(gpu::Nvml& nvml);
 
 // The one-shot baseline mode (baseline_mode.cc). Fills `resp`; may throw gpu::CudaError,
 // CallTimeout or std::exception.

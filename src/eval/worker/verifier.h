@@ -2,7 +2,7 @@
 // session. Never loads the candidate; owns every buffer; prepares, checks and times.
 #pragma once
 
-#include "core/child_process.h"
+#include "core/command_channel.h"
 #include "eval/session_protocol.h"
 
 namespace ptxbench::eval::worker {

@@ -14,7 +14,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "core/child_process.h"
+#include "core/command_channel.h"
 #include "core/fs.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/worker/runner.h"
