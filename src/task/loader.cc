@@ -8,6 +8,7 @@
 
 #include "core/fs.h"
 #include "task/families.h"
+#include "task/tolerance.h"
 
 namespace ptxbench::task {
 namespace {
@@ -302,6 +303,12 @@ class SpecReader {
       return fail("tolerance", "atol and rtol must be >= 0 and max_rel_l2 > 0");
     if (s.tolerance.matched_ratio <= 0 || s.tolerance.matched_ratio > 1)
       return fail("tolerance.matched_ratio", "must be in (0, 1]");
+    bool bf16_out = std::any_of(s.outputs.begin(), s.outputs.end(),
+                                [](const TensorSpec& o) { return o.dtype == DType::bf16; });
+    if (bf16_out && s.tolerance.rtol <= kBf16UnitRoundoff)
+      return fail("tolerance.rtol",
+                  "must exceed 2^-8 = 0.0039, the rounding of a bf16 output: no correct kernel "
+                  "meets a smaller one");
     return {};
   }
 

@@ -176,6 +176,11 @@ TEST(AxisConstraint, Describe) {
   EXPECT_FALSE((AxisConstraint{2, 1}).admits(1));
 }
 
+TEST(Loader, RtolMustExceedBf16Rounding) {
+  std::string text = std::string(kGood) + "[tolerance]\nrtol = 0.003\n";
+  EXPECT_NE(load_error(text).find("tolerance.rtol: must exceed 2^-8"), std::string::npos);
+}
+
 TEST(Loader, MissingFileIsAnError) {
   auto r = load_task_file("/nonexistent/tasks/x.toml");
   ASSERT_FALSE(r.ok());
