@@ -84,5 +84,21 @@ TEST(Rng, NormalMomentsAndSpikes) {
   EXPECT_LT(spiked, 280);
 }
 
+// The mean squares the element rule is derived with are the distributions' own: the spiky
+// outliers add (E[scale²] - 1) / 1024 to the normal's 1.
+TEST(Rng, MeanSquareMatchesTheSamples) {
+  EXPECT_EQ(mean_square(Distribution::normal), 1.0);
+  EXPECT_DOUBLE_EQ(mean_square(Distribution::spiky), 1.0 + (30.375 - 1.0) / 1024);
+  double extra = 0;  // the spiky samples' excess over the normal ones they scale
+  const int n = 400000;
+  for (int i = 0; i < n; ++i) {
+    double z = random_value(7, 1, static_cast<std::uint64_t>(i), Distribution::normal);
+    double s = random_value(7, 1, static_cast<std::uint64_t>(i), Distribution::spiky);
+    extra += s * s - z * z;
+  }
+  const double want = mean_square(Distribution::spiky) - 1.0;
+  EXPECT_NEAR(extra / n, want, 0.3 * want);
+}
+
 }  // namespace
 }  // namespace ptxbench::gpu

@@ -2,6 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
+#include "eval/gpu/rng.h"
+#include "task/tolerance.h"
+
 namespace ptxbench::eval {
 namespace {
 
@@ -43,6 +49,18 @@ std::string describe_axes(const task::Workload& w) {
 
 }  // namespace
 
+std::vector<gpu::Distribution> input_distributions(task::Family f) {
+  if (f == task::Family::attention_bwd)
+    return {gpu::Distribution::normal, gpu::Distribution::spiky};
+  return {gpu::Distribution::normal};
+}
+
+double input_rms(task::Family f) {
+  double ms = 0;
+  for (gpu::Distribution d : input_distributions(f)) ms = std::max(ms, gpu::mean_square(d));
+  return std::sqrt(ms);
+}
+
 Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Workload& w) {
   gpu::Problem p;
   PTXB_TRY(p.kind, kind_of(task.family));
@@ -51,8 +69,8 @@ Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Worklo
   p.axes = w.axes;
   PTXB_TRY(p.inputs, tensors(task, w, task.inputs));
   PTXB_TRY(p.outputs, tensors(task, w, task.outputs));
-  p.tolerance = {task.tolerance.atol, task.tolerance.rtol, task.tolerance.matched_ratio,
-                 task.tolerance.max_rel_l2};
+  const task::Tolerance rule = task::derive_tolerance(task, w, input_rms(task.family));
+  p.tolerance = {rule.atol, rule.rtol, rule.matched_ratio, rule.max_rel_l2};
   auto st = p.validate();
   if (!st.ok())
     return make_error("task " + task.name + ", workload " + w.name + ": " + st.error().message);
@@ -69,17 +87,18 @@ Result<std::vector<TrialSpec>> plan_trials(const task::TaskSpec& task, int trial
     return make_error("at least 3 trials are required, got " + std::to_string(trials));
   std::vector<const task::Workload*> order{&task.timed()};
   for (const auto* h : task.hidden()) order.push_back(h);
+  const auto dists = input_distributions(task.family);
+  const int checked = std::max(trials, static_cast<int>(order.size()));  // every workload
   std::vector<TrialSpec> out;
-  for (int i = 0; i <= trials; ++i) {
-    bool after = i == trials;
+  for (int i = 0; i <= checked; ++i) {
+    bool after = i == checked;
     const task::Workload& w =
         after ? task.timed() : *order[static_cast<std::size_t>(i) % order.size()];
     TrialSpec t;
     t.index = i;
     PTXB_TRY(t.problem, make_problem(task, w));
     t.seed = trial_seed(seed, static_cast<std::uint64_t>(i));
-    t.dist = (task.family == task::Family::attention_bwd && i % 2 == 1) ? gpu::Distribution::spiky
-                                                                        : gpu::Distribution::normal;
+    t.dist = dists[static_cast<std::size_t>(i) % dists.size()];
     t.after_timing = after;
     t.label = fmt::format("{} workload {} ({}), {} inputs{}", w.role, w.name, describe_axes(w),
                           t.dist == gpu::Distribution::spiky ? "spiky" : "normal",
