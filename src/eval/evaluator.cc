@@ -318,6 +318,8 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
   for (const auto& b : cr.baseline_check)
     if (!b.passed && !r.has_flag("baseline_incorrect")) r.flags.push_back("baseline_incorrect");
   r.outcome = all ? Outcome::passed : Outcome::incorrect;
+  WorkerVerdict lib = library_rule_verdict(r.outcome, r.baseline_check);
+  if (lib.outcome != r.outcome) r.outcome = lib.outcome, r.message = lib.error;
   if (o.memcheck) run_memcheck(req, r, o);
   return finish();
 }

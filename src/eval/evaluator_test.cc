@@ -158,6 +158,23 @@ TEST_F(EvaluatorTest, IncorrectTrialGivesFeedbackWithIndexAndTile) {
   EXPECT_NE(f.find("tile 1,0"), std::string::npos) << f;
 }
 
+// A task whose library fails its own rule is a task-suite error, not the candidate's.
+TEST_F(EvaluatorTest, LibraryFailingTheRuleMakesAnIncorrectVerdictATaskSuiteError) {
+  fake_.candidate = candidate_ok;
+  auto check = check_with(false);
+  fake_.check = [check](const WorkerRequest& req, WorkerResponse& resp, ProcessResult& p) {
+    check(req, resp, p);
+    resp.baseline_check = {stats(false)};
+    return true;
+  };
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::harness_error);
+  EXPECT_NE(r.message.find("task suite error"), std::string::npos) << r.message;
+  EXPECT_TRUE(r.has_flag("baseline_incorrect"));
+  fake_.check = check_with(false);  // the library meets the rule: the candidate is incorrect
+  EXPECT_EQ(eval().outcome, Outcome::incorrect);
+}
+
 TEST_F(EvaluatorTest, CrashBecomesRuntimeErrorAndSkipsTheCheck) {
   fake_.candidate = [](const WorkerRequest&, WorkerResponse&, ProcessResult& p) {
     p.exit_code = -1;
