@@ -43,6 +43,8 @@ TEST(Protocol, RequestRoundTrip) {
   r.timing.seed = 99;
   r.timing.rule.min_samples = 7;
   r.call_timeout_seconds = 3.5;
+  EXPECT_EQ(WorkerRequest::from_json(r.to_json())->baseline_dist, gpu::Distribution::normal);
+  r.baseline_dist = gpu::Distribution::spiky;
   auto back = WorkerRequest::from_json(Json::parse(r.to_json().dump()));
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(back->mode, "candidate");
@@ -53,6 +55,7 @@ TEST(Protocol, RequestRoundTrip) {
   EXPECT_EQ(back->trials[0].problem.outputs[0].shape, (std::vector<std::int64_t>{256, 128}));
   EXPECT_EQ(back->timing.rule.min_samples, 7u);
   EXPECT_DOUBLE_EQ(back->call_timeout_seconds, 3.5);
+  EXPECT_EQ(back->baseline_dist, gpu::Distribution::spiky);
   ASSERT_TRUE(back->timed.has_value());
 }
 
