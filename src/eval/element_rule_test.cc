@@ -23,6 +23,18 @@ TEST(ElementRule, FailsOnlyWhenBothAbsoluteAndRelativeExceed) {
   EXPECT_TRUE(element_fails(-1.0f, 1.0f, r));
 }
 
+TEST(ElementRule, RuleRatioExceedsOneExactlyWhenTheElementFails) {
+  for (ElementRule r : {ElementRule{}, ElementRule{0.044f, 1e-2f}, ElementRule{0.0f, 2e-2f}})
+    for (float ref : {0.0f, 0.3f, -1.097f, 4.4f, -169.0f})
+      for (float d : {0.0f, 0.004f, 0.0099f, 0.0101f, 0.012f, 0.04f, 0.05f, 1.0f, 1.8f}) {
+        float out = ref + d;
+        EXPECT_EQ(rule_ratio(out, ref, r) > 1.0f, element_fails(out, ref, r))
+            << "atol " << r.atol << " rtol " << r.rtol << " ref " << ref << " d " << d;
+      }
+  EXPECT_NEAR(rule_ratio(1.109f, 1.097f, ElementRule{}), 0.012f / 0.01097f, 1e-4);
+  EXPECT_NEAR(rule_ratio(1.109f, 1.097f, ElementRule{0.044f, 1e-2f}), 0.012f / 0.044f, 1e-4);
+}
+
 TEST(ElementRule, NonFiniteAlwaysFails) {
   ElementRule r;
   float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();

@@ -79,6 +79,7 @@ TEST(Protocol, ResponseRoundTrip) {
   s.numel = 100;
   s.failed = 3;
   s.max_abs_err = 0.5;
+  s.worst_rule_ratio = 1.25;
   gpu::BadElement b;
   b.flat = 7;
   b.index = {0, 7};
@@ -97,6 +98,7 @@ TEST(Protocol, ResponseRoundTrip) {
   ASSERT_EQ(back->trials.size(), 1u);
   EXPECT_FALSE(back->trials[0].passed());
   EXPECT_EQ(back->trials[0].outputs[0].failed, 3);
+  EXPECT_DOUBLE_EQ(back->trials[0].outputs[0].worst_rule_ratio, 1.25);
   EXPECT_EQ(back->trials[0].outputs[0].first_bad[0].index, (std::vector<std::int64_t>{0, 7}));
   ASSERT_TRUE(back->timing.has_value());
   EXPECT_TRUE(back->timing->side_stream);
