@@ -80,21 +80,10 @@ std::optional<RouteChoice> route_choice_from_string(std::string_view s) {
 
 Result<const task::Workload*> pick_audit_workload(const task::TaskSpec& t,
                                                   const std::string& name) {
-  const task::Workload* best = nullptr;
-  double best_flops = 0;
-  for (const auto& w : t.workloads) {
-    if (!name.empty()) {
-      if (w.name == name) return &w;
-      continue;
-    }
-    auto f = t.flop_count(w);
-    const double flops = f.ok() ? *f : 0;
-    if (!best || flops < best_flops) best = &w, best_flops = flops;
-  }
-  if (!best)
-    return make_error("task " + t.name + " has no workload named '" + name + "'",
-                      "see `ptxbench tasks` for its workloads");
-  return best;
+  for (const auto& w : t.workloads)
+    if (name.empty() ? w.role == "hidden" : w.name == name) return &w;
+  return make_error("task " + t.name + " has no workload named '" + name + "'",
+                    "see `ptxbench tasks` for its workloads");
 }
 
 Result<std::vector<compile::SassFunction>> Auditor::listing_of(

@@ -34,7 +34,7 @@ std::optional<RouteChoice> route_choice_from_string(std::string_view s);  // aut
 
 struct AuditOptions {
   RouteChoice route = RouteChoice::automatic;
-  std::string workload;  // "" = the task's smallest workload by FLOPs (fast under patching)
+  std::string workload;  // "" = the task's first hidden workload (pick_audit_workload)
   std::uint64_t seed = 1;
   std::chrono::seconds worker_timeout{120};
   std::chrono::seconds ncu_timeout{300};
@@ -69,7 +69,10 @@ class Auditor {
   ProcessRunner& runner_;
 };
 
-// The workload to audit: by name, or the smallest by FLOPs.
+// The workload to audit: by name, or the task's first hidden workload, a mid-sized one that
+// fills whole tiles by convention (tools/gen_tasks.py lists M = 1000 and B2 H8 S1024 first;
+// the edge cases M = 1, 70, ... after them): small enough to be fast under patching, and
+// without the padding of a tiny M, which would make the tensor-FLOP coverage meaningless.
 Result<const task::Workload*> pick_audit_workload(const task::TaskSpec& t, const std::string& name);
 
 }  // namespace ptxbench::audit
