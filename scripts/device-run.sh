@@ -5,6 +5,8 @@
 #   info        GPU, driver, clocks, tool versions
 #   reference   the eval worker's reference kernels against a CPU double computation
 #   baselines   cuBLASLt / cuDNN SDPA TFLOP/s on the core suite, each checked
+#   library     the library meets every task's rule: every workload of every task, checked
+#               (tests/gpu/library_rule; SHARDS=N parallel processes, default 8)
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
 #   audit       audit_acceptance on kernels/controls/{gemm,attention}.toml and the audit-only
 #               kernels (both routes)
@@ -41,6 +43,7 @@ for phase in "$@"; do
     info) { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv; nvcc --version | tail -1; } 2>&1 | tee "$out/info.log" ;;
     reference) run reference "$bin/reference_test" ;;
     baselines) run baselines "$bin/ptxbench-bench-baselines" --suite core --budget "${BUDGET:-1}" ;;
+    library) run library tests/gpu/library_rule/run_shards.sh "$bin/library_rule" "$out/library" "${SHARDS:-8}" ;;
     controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
              kernels/controls/gemm.toml kernels/controls/attention.toml tests/kernels/audit/audit.toml ;;
