@@ -49,7 +49,7 @@ TEST(Tolerance, GemmAtolRisesAboveTheFloorOnlyForLargeK) {
 }
 
 // The smallest atol cuBLASLt's bf16 output needed on the H200 at M = 8192 (bench/gemm_accuracy.cu,
-// docs/results/gemm-rule.md): the derived atol leaves it a margin of at least 2.
+// docs/results/2026-11-30-task-rules.md): the derived atol leaves it a margin of at least 2.
 TEST(Tolerance, CublasLtMeetsTheDerivedAtolWithRoom) {
   struct Measured {
     std::int64_t K;
