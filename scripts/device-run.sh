@@ -6,6 +6,8 @@
 #   cache       compile every control, reference and case into the compile cache here (16 cores)
 #   reference   the eval worker's reference kernels against a CPU double computation
 #   baselines   cuBLASLt / cuDNN SDPA TFLOP/s on the core suite, each checked
+#   library     the library meets every task's rule: every workload of every task, checked
+#               (tests/gpu/library_rule; SHARDS=N parallel processes, default 8)
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
 #   cases       the same on the hostile cases handed to the project (.devbin/cases/*/manifest.toml)
 #   compare     the five sm_90a references through the previous release's binaries (.devbin-old,
@@ -47,6 +49,7 @@ for phase in "$@"; do
              python3 tests/controls/static_check.py --ptxbench $bin/ptxbench --jobs 16 --manifest $bin/cases/judge/manifest.toml --manifest $bin/cases/compat/manifest.toml" ;;
     reference) run reference "$bin/reference_test" ;;
     baselines) run baselines "$bin/ptxbench-bench-baselines" --suite core --budget "${BUDGET:-1}" ;;
+    library) run library tests/gpu/library_rule/run_shards.sh "$bin/library_rule" "$out/library" "${SHARDS:-8}" ;;
     controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;
     cases) run cases python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/cases" \
              --manifest "$bin/cases/judge/manifest.toml" --manifest "$bin/cases/compat/manifest.toml" --only "${ONLY:-}" ;;

@@ -41,6 +41,7 @@ rule = "any"
 
 TOLERANCE = """
 [tolerance]
+# atol is a floor: for GEMM the evaluator raises it with K (docs/task-spec.md, "The element rule")
 atol = 1e-2
 rtol = 1e-2
 matched_ratio = 1.0
@@ -48,7 +49,14 @@ max_rel_l2 = 1e-2
 """
 
 
-def gemm(name, n, k, suites, origin, timed_m=8192, hidden_m=(1000, 2048)):
+# Hidden GEMM sizes: 1000 and 2048 (the first suite's), then M = 1 (a single token), 70 and
+# 1001, which are not multiples of 8, 16, 64 or 128: a kernel that handles only whole tiles
+# (or whole 8-row groups) fails them. The task promises any M >= 1. All are cheap next to
+# the timed M = 8192.
+GEMM_HIDDEN_M = (1000, 2048, 1, 70, 1001)
+
+
+def gemm(name, n, k, suites, origin, timed_m=8192, hidden_m=GEMM_HIDDEN_M):
     ms = [timed_m, *hidden_m]
     wl = f"""
 [[workloads]]
@@ -76,6 +84,9 @@ flops = "2*M*N*K"
 M = {ms}
 N = [{n}]
 K = [{k}]
+
+[constraints]
+M = {{ min = 1 }}
 {wl}
 [[inputs]]
 name = "A"
@@ -97,15 +108,23 @@ description = "C[m][n] = sum_k A[m][k] * B[n][k]"
 {TOLERANCE}{ARCH}'''
 
 
+# Attention sizes. The text promises only "S is a multiple of 128" (B, H free): the hidden
+# workloads vary S (1024, 2048 and the small 256 and 384 = 3 x 128, not a multiple of 256)
+# and give B and H values no power of two, as B = 1, H = 3 and B = 3, H = 5.
 ATTN_WORKLOADS = [("timed", "timed", 4, 48, 4096), ("b2h8s1024", "hidden", 2, 8, 1024),
-                  ("b1h4s2048", "hidden", 1, 4, 2048)]
+                  ("b1h4s2048", "hidden", 1, 4, 2048), ("b1h3s256", "hidden", 1, 3, 256),
+                  ("b3h5s384", "hidden", 3, 5, 384)]
+ATTN_CONSTRAINTS = """
+[constraints]
+S = { multiple_of = 128 }
+"""
 
 
 def attn_axes(d):
     bs = sorted({w[2] for w in ATTN_WORKLOADS}, reverse=True)
     hs = sorted({w[3] for w in ATTN_WORKLOADS}, reverse=True)
     ss = sorted({w[4] for w in ATTN_WORKLOADS}, reverse=True)
-    out = f"\n[axes]\nB = {bs}\nH = {hs}\nS = {ss}\nD = [{d}]\n"
+    out = f"\n[axes]\nB = {bs}\nH = {hs}\nS = {ss}\nD = [{d}]\n" + ATTN_CONSTRAINTS
     for wname, role, b, h, s in ATTN_WORKLOADS:
         out += f'''
 [[workloads]]

@@ -72,7 +72,7 @@ void attach_audit(CLI::App& sub, Context& ctx) {
                  "auto (CUPTI, Nsight Compute when CUPTI cannot profile), cupti or ncu")
       ->capture_default_str();
   sub.add_option("--workload", args->workload,
-                 "the workload to run (default: the task's smallest)");
+                 "the workload to run (default: the task's first hidden one)");
   sub.add_option("--seed", args->seed, "input seed")->capture_default_str();
   sub.add_flag("--json", args->json, "print the result as JSON");
   sub.callback([args, &ctx] { ctx.exit_code = run_audit(*args, ctx); });

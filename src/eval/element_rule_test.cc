@@ -23,6 +23,18 @@ TEST(ElementRule, FailsOnlyWhenBothAbsoluteAndRelativeExceed) {
   EXPECT_TRUE(element_fails(-1.0f, 1.0f, r));
 }
 
+TEST(ElementRule, RuleRatioExceedsOneExactlyWhenTheElementFails) {
+  for (ElementRule r : {ElementRule{}, ElementRule{0.044f, 1e-2f}, ElementRule{0.0f, 2e-2f}})
+    for (float ref : {0.0f, 0.3f, -1.097f, 4.4f, -169.0f})
+      for (float d : {0.0f, 0.004f, 0.0099f, 0.0101f, 0.012f, 0.04f, 0.05f, 1.0f, 1.8f}) {
+        float out = ref + d;
+        EXPECT_EQ(rule_ratio(out, ref, r) > 1.0f, element_fails(out, ref, r))
+            << "atol " << r.atol << " rtol " << r.rtol << " ref " << ref << " d " << d;
+      }
+  EXPECT_NEAR(rule_ratio(1.109f, 1.097f, ElementRule{}), 0.012f / 0.01097f, 1e-4);
+  EXPECT_NEAR(rule_ratio(1.109f, 1.097f, ElementRule{0.044f, 1e-2f}), 0.012f / 0.044f, 1e-4);
+}
+
 TEST(ElementRule, NonFiniteAlwaysFails) {
   ElementRule r;
   float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
@@ -82,6 +94,22 @@ TEST(Rng, NormalMomentsAndSpikes) {
   EXPECT_EQ(big_normal, 0);
   EXPECT_GT(spiked, 120);  // ~1/1024 of 200000 elements scaled by 3..7.5
   EXPECT_LT(spiked, 280);
+}
+
+// The mean squares the element rule is derived with are the distributions' own: the spiky
+// outliers add (E[scale²] - 1) / 1024 to the normal's 1.
+TEST(Rng, MeanSquareMatchesTheSamples) {
+  EXPECT_EQ(mean_square(Distribution::normal), 1.0);
+  EXPECT_DOUBLE_EQ(mean_square(Distribution::spiky), 1.0 + (30.375 - 1.0) / 1024);
+  double extra = 0;  // the spiky samples' excess over the normal ones they scale
+  const int n = 400000;
+  for (int i = 0; i < n; ++i) {
+    double z = random_value(7, 1, static_cast<std::uint64_t>(i), Distribution::normal);
+    double s = random_value(7, 1, static_cast<std::uint64_t>(i), Distribution::spiky);
+    extra += s * s - z * z;
+  }
+  const double want = mean_square(Distribution::spiky) - 1.0;
+  EXPECT_NEAR(extra / n, want, 0.3 * want);
 }
 
 }  // namespace

@@ -242,6 +242,7 @@ EvalResult Evaluator::benchmark_baseline(const task::TaskSpec& task, const EvalO
   req.mode = "baseline";
   req.dir = dir->path().string();
   req.timed = *timed;
+  req.baseline_dist = o.baseline_inputs;
   req.timing.seed = timing_seed(r.seed);
   req.timing.rule = {o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
   WorkerRun run = run_worker(req, o.device, o.check_timeout);

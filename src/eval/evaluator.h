@@ -47,6 +47,8 @@ struct EvalOptions {
   std::size_t max_samples = 2000;
   double target_rel_spread = 0.005;
   std::string nvcc_version;  // recorded in provenance (the compile stage knows it)
+  // benchmark_baseline: the distribution of the baseline check's inputs.
+  gpu::Distribution baseline_inputs = gpu::Distribution::normal;
   // The GPU (index among those this process may use) every worker of this evaluation sees
   // alone; -1 leaves CUDA_VISIBLE_DEVICES as it is. `ptxbench run --gpus N` sets it per queue.
   int device = -1;

@@ -20,7 +20,9 @@ constexpr std::array<FlagInfo, 11> kFlags{{
     {"throttled", false, "the GPU clock was held down by a thermal or hardware limit while timing"},
     {"timing_unstable", false, "the timing samples spread by more than 2% (timing_unstable)"},
     {"baseline_failed", false, "the library baseline could not run, so there is no speedup"},
-    {"baseline_incorrect", false, "the library baseline itself failed the reference check"},
+    {"baseline_incorrect", false,
+     "the library baseline itself fails the task's rule (a task-suite error: an incorrect verdict "
+     "is then not the kernel's)"},
     {"network_not_isolated", false, "the worker could not be put in an empty network namespace"},
     {"memcheck_unavailable", false, "compute-sanitizer was not available"},
     {"memcheck_timeout", false, "compute-sanitizer memcheck ran out of time"},

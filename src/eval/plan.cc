@@ -2,6 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
+#include "eval/gpu/rng.h"
+#include "task/tolerance.h"
+
 namespace ptxbench::eval {
 namespace {
 
@@ -43,6 +49,18 @@ std::string describe_axes(const task::Workload& w) {
 
 }  // namespace
 
+std::vector<gpu::Distribution> input_distributions(task::Family f) {
+  if (f == task::Family::attention_bwd)
+    return {gpu::Distribution::normal, gpu::Distribution::spiky};
+  return {gpu::Distribution::normal};
+}
+
+double input_rms(task::Family f) {
+  double ms = 0;
+  for (gpu::Distribution d : input_distributions(f)) ms = std::max(ms, gpu::mean_square(d));
+  return std::sqrt(ms);
+}
+
 Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Workload& w) {
   gpu::Problem p;
   PTXB_TRY(p.kind, kind_of(task.family));
@@ -51,8 +69,8 @@ Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Worklo
   p.axes = w.axes;
   PTXB_TRY(p.inputs, tensors(task, w, task.inputs));
   PTXB_TRY(p.outputs, tensors(task, w, task.outputs));
-  p.tolerance = {task.tolerance.atol, task.tolerance.rtol, task.tolerance.matched_ratio,
-                 task.tolerance.max_rel_l2};
+  const task::Tolerance rule = task::derive_tolerance(task, w, input_rms(task.family));
+  p.tolerance = {rule.atol, rule.rtol, rule.matched_ratio, rule.max_rel_l2};
   auto st = p.validate();
   if (!st.ok())
     return make_error("task " + task.name + ", workload " + w.name + ": " + st.error().message);

@@ -12,8 +12,17 @@
 
 namespace ptxbench::eval {
 
+// The distributions a family's trials draw inputs from: normal(0, 1); attention_bwd also the
+// outlier-heavy "spiky" one (gpu/rng.h), on every other trial.
+std::vector<gpu::Distribution> input_distributions(task::Family f);
+
+// The inputs' RMS the element rule is derived with: the largest of input_distributions(f)
+// (gemm: 1; attention_bwd: 1.01424, which its rule does not use).
+double input_rms(task::Family f);
+
 // Builds the Problem (concrete shapes, tolerance) of `task` at `w`. An Error when the
-// task's family/tensors are not something the GPU side can evaluate.
+// task's family/tensors are not something the GPU side can evaluate. The tolerance is the
+// rule derived from the problem (task/tolerance.h derive_tolerance at input_rms).
 Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Workload& w);
 
 // The seed of trial `index` under the run seed `base` (a strong mix: neighbouring runs

@@ -4,8 +4,10 @@
 
 #include <set>
 
+#include "core/paths.h"
 #include "eval/peak.h"
 #include "eval/test_support.h"
+#include "task/tolerance.h"
 
 namespace ptxbench::eval {
 namespace {
@@ -77,6 +79,53 @@ TEST(Plan, TimingDrawsMixRepeatsAndNewInputsOnTheTimedWorkload) {
   EXPECT_EQ(bases.size(), 2u);
   TimingDraw fresh_only(*plan, 77);
   for (int i = 0; i < 50; ++i) EXPECT_EQ(fresh_only.next(false).content, Content::transformed);
+}
+
+TEST(Plan, TrialsCheckEveryWorkloadEvenWithFewTrials) {
+  auto all = task::load_tasks(Paths::discover().tasks());
+  ASSERT_TRUE(all.ok()) << all.error().to_string();
+  for (const auto& task : *all) {
+    auto t = plan_trials(task, 3, 9);
+    ASSERT_TRUE(t.ok()) << task.name;
+    std::set<std::string> seen;
+    for (const auto& x : *t) seen.insert(x.problem.workload);
+    EXPECT_EQ(seen.size(), task.workloads.size()) << task.name;
+    EXPECT_EQ(t->size(), task.workloads.size() + 1) << task.name;  // + the after-timing repeat
+    bool spiky = false;
+    for (const auto& x : *t) spiky |= x.dist == gpu::Distribution::spiky;
+    EXPECT_EQ(spiky, task.family == task::Family::attention_bwd) << task.name;
+  }
+}
+
+TEST(Plan, InputScaleOfEachFamily) {
+  EXPECT_EQ(input_rms(task::Family::gemm), 1.0);
+  EXPECT_EQ(input_rms(task::Family::attention_fwd), 1.0);
+  EXPECT_NEAR(input_rms(task::Family::attention_bwd), 1.01424, 1e-5);
+}
+
+// make_problem judges by the derived rule, and it is the rule the prompt states (the prompt
+// derives it with inputs of RMS 1, which every family whose rule depends on it uses).
+TEST(Plan, ProblemsCarryTheDerivedRuleThePromptStates) {
+  auto all = task::load_tasks(Paths::discover().tasks());
+  ASSERT_TRUE(all.ok()) << all.error().to_string();
+  for (const auto& task : *all)
+    for (const auto& w : task.workloads) {
+      auto p = make_problem(task, w);
+      ASSERT_TRUE(p.ok()) << task.name;
+      task::Tolerance stated = task::derive_tolerance(task, task.timed(), 1.0);
+      EXPECT_EQ(p->tolerance.atol, stated.atol) << task.name << " " << w.name;
+      EXPECT_EQ(p->tolerance.rtol, stated.rtol) << task.name;
+      EXPECT_EQ(p->tolerance.max_rel_l2, stated.max_rel_l2) << task.name;
+      if (task.name == "gemm_n7168_k5120") {
+        EXPECT_EQ(p->tolerance.atol, 1e-2);
+      }
+      if (task.name == "gemm_n8192_k28672") {
+        EXPECT_NEAR(p->tolerance.atol, 0.0440, 1e-4);
+      }
+      if (task.family != task::Family::gemm) {
+        EXPECT_EQ(p->tolerance.atol, task.tolerance.atol);
+      }
+    }
 }
 
 TEST(Peak, Table) {

@@ -41,6 +41,7 @@ Json WorkerRequest::to_json() const {
            {"target_rel_spread", timing.rule.target_rel_spread},
            {"budget_seconds", timing.rule.budget_seconds}}},
          {"check_baseline", check_baseline},
+         {"baseline_distribution", dist_name(baseline_dist)},
          {"call_timeout_seconds", call_timeout_seconds}};
   if (timed) j["timed"] = gpu::to_json(*timed);
   return j;
@@ -77,6 +78,7 @@ Result<WorkerRequest> WorkerRequest::from_json(const Json& j) {
     r.timing.rule.target_rel_spread = tj.at("target_rel_spread").get<double>();
     r.timing.rule.budget_seconds = tj.at("budget_seconds").get<double>();
     r.check_baseline = j.value("check_baseline", true);
+    r.baseline_dist = dist_from(j.value("baseline_distribution", std::string("normal")));
     r.call_timeout_seconds = j.value("call_timeout_seconds", 20.0);
     if ((r.timing.enabled || r.mode == "baseline") && !r.timed)
       return make_error("the request asks for timing but names no timed workload");

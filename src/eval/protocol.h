@@ -53,6 +53,9 @@ struct WorkerRequest {
   std::optional<gpu::Problem> timed;  // the timed workload (timing, baseline check)
   TimingSpec timing;
   bool check_baseline = true;
+  // The inputs of the baseline's check (check and baseline modes): the library is held to the
+  // task's rule on every distribution the trials use (tests/gpu/library_rule).
+  gpu::Distribution baseline_dist = gpu::Distribution::normal;
   double call_timeout_seconds = 20;  // one candidate call (then the worker reports a hang)
 
   Json to_json() const;

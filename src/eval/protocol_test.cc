@@ -43,6 +43,8 @@ TEST(Protocol, RequestRoundTrip) {
   r.timing.seed = 99;
   r.timing.rule.min_samples = 7;
   r.call_timeout_seconds = 3.5;
+  EXPECT_EQ(WorkerRequest::from_json(r.to_json())->baseline_dist, gpu::Distribution::normal);
+  r.baseline_dist = gpu::Distribution::spiky;
   auto back = WorkerRequest::from_json(Json::parse(r.to_json().dump()));
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(back->mode, "candidate");
@@ -53,6 +55,7 @@ TEST(Protocol, RequestRoundTrip) {
   EXPECT_EQ(back->trials[0].problem.outputs[0].shape, (std::vector<std::int64_t>{256, 128}));
   EXPECT_EQ(back->timing.rule.min_samples, 7u);
   EXPECT_DOUBLE_EQ(back->call_timeout_seconds, 3.5);
+  EXPECT_EQ(back->baseline_dist, gpu::Distribution::spiky);
   ASSERT_TRUE(back->timed.has_value());
 }
 
@@ -76,6 +79,7 @@ TEST(Protocol, ResponseRoundTrip) {
   s.numel = 100;
   s.failed = 3;
   s.max_abs_err = 0.5;
+  s.worst_rule_ratio = 1.25;
   gpu::BadElement b;
   b.flat = 7;
   b.index = {0, 7};
@@ -94,6 +98,7 @@ TEST(Protocol, ResponseRoundTrip) {
   ASSERT_EQ(back->trials.size(), 1u);
   EXPECT_FALSE(back->trials[0].passed());
   EXPECT_EQ(back->trials[0].outputs[0].failed, 3);
+  EXPECT_DOUBLE_EQ(back->trials[0].outputs[0].worst_rule_ratio, 1.25);
   EXPECT_EQ(back->trials[0].outputs[0].first_bad[0].index, (std::vector<std::int64_t>{0, 7}));
   ASSERT_TRUE(back->timing.has_value());
   EXPECT_TRUE(back->timing->side_stream);

@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <regex>
+#include <set>
 
 #include "core/paths.h"
+#include "core/text.h"
+#include "prompt/prompt.h"
 #include "task/loader.h"
 
 namespace ptxbench::prompt {
@@ -66,13 +70,78 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-// Hidden workloads must not leak: their names, "AXIS = value" for any value that differs
-// from the timed one, and (for values >= 100, which cannot occur by accident) the number
-// itself as a whole word.
+// The words of `text` (runs of letters, digits and '_').
+std::set<std::string> words(const std::string& text) {
+  std::set<std::string> out;
+  std::string cur;
+  for (char c : text + " ") {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      cur += c;
+    } else if (!cur.empty()) {
+      out.insert(cur);
+      cur.clear();
+    }
+  }
+  return out;
+}
+
+// Every run of numbers in `text` joined by a shape separator ("[70, 5120]", "(70, 5120)",
+// "70x5120", "70 x 5120", "70*5120", "70×5120"), as "70,5120", with all its contiguous parts.
+std::set<std::string> number_runs(const std::string& text) {
+  static const std::regex run("[0-9]+(?:\\s*(?:,|x|\\*|\u00d7)\\s*[0-9]+)*");
+  static const std::regex number("[0-9]+");
+  std::set<std::string> out;
+  for (std::sregex_iterator it(text.begin(), text.end(), run), end; it != end; ++it) {
+    std::string m = it->str();
+    std::vector<std::string> nums;
+    for (std::sregex_iterator n(m.begin(), m.end(), number); n != end; ++n)
+      nums.push_back(n->str());
+    for (std::size_t i = 0; i < nums.size(); ++i) {
+      std::string joined;
+      for (std::size_t j = i; j < nums.size(); ++j) {
+        joined += (j > i ? "," : "") + nums[j];
+        out.insert(joined);
+      }
+    }
+  }
+  return out;
+}
+
+// A hidden workload's tensor shapes must not appear in a text (its number_runs), in any of the
+// spellings above. A tensor whose hidden shape equals its timed shape (GEMM's B) reveals
+// nothing and is skipped.
+void expect_no_hidden_shape(const task::TaskSpec& t, const std::set<std::string>& runs,
+                            const std::string& what) {
+  for (const task::Workload* w : t.hidden())
+    for (const auto* tensors : {&t.inputs, &t.outputs})
+      for (const auto& ts : *tensors) {
+        auto shape = t.shape_of(ts, *w);
+        if (shape == t.shape_of(ts, t.timed())) continue;
+        std::vector<std::string> dims;
+        for (auto d : shape) dims.push_back(std::to_string(d));
+        EXPECT_FALSE(runs.count(join(dims, ","))) << t.name << " " << what << ": the shape of "
+                                                  << ts.name << " on hidden workload " << w->name;
+      }
+}
+
+TEST(UserPrompt, ShapeRunsAreFoundInEverySpelling) {
+  auto runs = number_runs("a [70, 5120] b 3x4 c 5 * 6 d 7\u00d78 e (1,2,3)");
+  for (const char* r : {"70,5120", "3,4", "5,6", "7,8", "1,2,3", "2,3", "70"})
+    EXPECT_TRUE(runs.count(r)) << r;
+  EXPECT_FALSE(runs.count("5120,3"));
+  EXPECT_TRUE(words("m70 is not m700").count("m70"));
+  EXPECT_FALSE(words("m700 or xm70").count("m70"));
+}
+
+// Hidden workloads must not leak: their names, their tensor shapes, "AXIS = value" for any
+// value that differs from the timed one, and (for values >= 100, which cannot occur by
+// accident) the number itself as a whole word.
 void expect_no_hidden(const task::TaskSpec& t, const std::string& prompt) {
   const auto& timed = t.timed().axes;
+  expect_no_hidden_shape(t, number_runs(prompt), "user prompt");
+  const auto prompt_words = words(prompt);
   for (const task::Workload* w : t.hidden()) {
-    EXPECT_FALSE(contains(prompt, w->name)) << t.name << ": hidden workload name " << w->name;
+    EXPECT_FALSE(prompt_words.count(w->name)) << t.name << ": hidden workload name " << w->name;
     for (const auto& [axis, v] : w->axes) {
       if (timed.at(axis) == v) continue;
       std::string val = std::to_string(v);
@@ -154,6 +223,39 @@ TEST(UserPrompt, EveryShippedTaskHidesItsHiddenWorkloads) {
       for (const auto& [axis, v] : t.timed().axes)
         EXPECT_TRUE(contains(*p, axis + " = " + std::to_string(v))) << t.name << " " << axis;
     }
+}
+
+// The whole first turn (system prompt at every context level, and the user prompt) of every
+// task on every architecture: no hidden workload's name or tensor shape. (Instruction shapes
+// such as "M = 64" are legitimately in the system prompt, so single axis values are checked
+// in the user prompt only.)
+TEST(UserPrompt, NoMessageOfAnyTaskShowsAHiddenWorkload) {
+  Paths paths = Paths::discover();
+  auto tasks = task::load_tasks(paths.tasks());
+  ASSERT_TRUE(tasks.ok()) << tasks.error().to_string();
+  for (const auto& t : *tasks)
+    for (const auto& a : t.archs)
+      for (const char* level : {"none", "reference", "full"}) {
+        auto b = build_messages(t, a.arch, level, paths);
+        ASSERT_TRUE(b.ok()) << t.name << " " << a.arch << " " << level;
+        std::string all = b->system + "\n" + b->user;
+        expect_no_hidden_shape(t, number_runs(all), a.arch + " " + level);
+        const auto all_words = words(all);
+        for (const task::Workload* w : t.hidden())
+          EXPECT_FALSE(all_words.count(w->name)) << t.name << " " << level << ": " << w->name;
+      }
+}
+
+// The prompt states the rule the task is judged by: the derived atol where it exceeds the floor.
+TEST(UserPrompt, StatesTheDerivedGemmRule) {
+  auto big = task::load_task_by_name(Paths::discover(), "gemm_n8192_k28672");
+  ASSERT_TRUE(big.ok()) << big.error().to_string();
+  auto p = build_user_prompt(*big, "sm_90a");
+  ASSERT_TRUE(p.ok());
+  EXPECT_TRUE(contains(*p, "|out - ref| > 0.044 AND")) << *p;
+  auto core = task::load_task_by_name(Paths::discover(), "gemm_n7168_k5120");
+  ASSERT_TRUE(core.ok());
+  EXPECT_TRUE(contains(*build_user_prompt(*core, "sm_90a"), "|out - ref| > 0.01 AND"));
 }
 
 TEST(UserPrompt, AttentionMentionsCausality) {

@@ -26,6 +26,9 @@ Json to_json(const TaskSpec& s, bool include_hidden) {
                          {"axes", w.axes},
                          {"flops", flops.ok() ? *flops : 0.0}});
   }
+  Json constraints = Json::object();
+  for (const auto& [axis, c] : s.constraints)
+    constraints[axis] = {{"min", c.min}, {"multiple_of", c.multiple_of}};
   Json archs = Json::object();
   for (const auto& a : s.archs) archs[a.arch] = {{"families", a.families}, {"rule", a.rule}};
   Json j = {{"name", s.name},
@@ -33,6 +36,7 @@ Json to_json(const TaskSpec& s, bool include_hidden) {
             {"suites", s.suites},
             {"description", s.description},
             {"causal", s.causal},
+            {"constraints", constraints},
             {"workloads", workloads},
             {"inputs", tensors_json(s.inputs)},
             {"outputs", tensors_json(s.outputs)},

@@ -8,6 +8,7 @@
 
 #include "core/fs.h"
 #include "task/families.h"
+#include "task/tolerance.h"
 
 namespace ptxbench::task {
 namespace {
@@ -112,8 +113,38 @@ class SpecReader {
     return out;
   }
 
+  Result<std::int64_t> positive_int(const toml::table& t, const std::string& key,
+                                    const std::string& field) const {
+    const toml::node* n = t.get(key);
+    if (!n) return std::int64_t{1};
+    auto v = n->value<std::int64_t>();
+    if (!n->is_integer() || !v || *v <= 0) return fail(field + key, "must be a positive integer");
+    return *v;
+  }
+
+  // [constraints]: AXIS = { min = N, multiple_of = N }, each on an axis of [axes].
+  Result<std::map<std::string, AxisConstraint>> constraints(const toml::table& root,
+                                                            const TaskSpec& s) const {
+    std::map<std::string, AxisConstraint> out;
+    const toml::node* n = root.get("constraints");
+    if (!n) return out;
+    if (!n->is_table()) return fail("constraints", "must be a table of AXIS = { ... }");
+    for (const auto& [k, v] : *n->as_table()) {
+      std::string axis(k.str()), field = "constraints." + axis;
+      if (!s.axes.count(axis)) return fail(field, "axis " + axis + " is not in [axes]");
+      if (!v.is_table()) return fail(field, "must be a table { min = N, multiple_of = N }");
+      PTXB_TRY_STATUS(known_keys(*v.as_table(), {"min", "multiple_of"}, field + "."));
+      AxisConstraint c;
+      PTXB_TRY(c.min, positive_int(*v.as_table(), "min", field + "."));
+      PTXB_TRY(c.multiple_of, positive_int(*v.as_table(), "multiple_of", field + "."));
+      out[axis] = c;
+    }
+    return out;
+  }
+
   Result<Workload> workload(const toml::node& n, const std::string& field,
-                            const std::map<std::string, std::vector<std::int64_t>>& axes) const {
+                            const std::map<std::string, std::vector<std::int64_t>>& axes,
+                            const std::map<std::string, AxisConstraint>& constraints) const {
     if (!n.is_table()) return fail(field, "must be a table");
     const toml::table& t = *n.as_table();
     PTXB_TRY_STATUS(known_keys(t, {"name", "role", "axes"}, field + "."));
@@ -133,6 +164,11 @@ class SpecReader {
       if (std::find(it->second.begin(), it->second.end(), *iv) == it->second.end())
         return fail(field + ".axes." + name,
                     "value " + std::to_string(*iv) + " is not one of the values in axes." + name);
+      auto c = constraints.find(name);
+      if (c != constraints.end() && !c->second.admits(*iv))
+        return fail(field + ".axes." + name, "value " + std::to_string(*iv) +
+                                                 " breaks the task's constraint: " + name +
+                                                 " must be " + c->second.describe());
       w.axes[name] = *iv;
     }
     for (const auto& [name, values] : axes) {
@@ -174,7 +210,7 @@ class SpecReader {
     PTXB_TRY_STATUS(
         known_keys(root,
                    {"name", "family", "suites", "description", "causal", "baseline", "flops",
-                    "axes", "workloads", "inputs", "outputs", "tolerance", "arch"},
+                    "axes", "constraints", "workloads", "inputs", "outputs", "tolerance", "arch"},
                    ""));
     TaskSpec s;
     s.source_file = source_;
@@ -203,6 +239,7 @@ class SpecReader {
       return fail("baseline", "must be \"" + want + "\" for family " + family);
     PTXB_TRY(s.flops, str(root, "flops", ""));
     PTXB_TRY(s.axes, axes(root));
+    PTXB_TRY(s.constraints, constraints(root, s));
     PTXB_TRY(s.inputs, tensors(root, "inputs"));
     PTXB_TRY(s.outputs, tensors(root, "outputs"));
     PTXB_TRY_STATUS(check_tensors(s));
@@ -235,7 +272,7 @@ class SpecReader {
     std::size_t i = 0;
     for (const auto& e : *n->as_array()) {
       std::string field = "workloads[" + std::to_string(i++) + "]";
-      PTXB_TRY(Workload w, workload(e, field, s.axes));
+      PTXB_TRY(Workload w, workload(e, field, s.axes, s.constraints));
       if (!names.insert(w.name).second)
         return fail(field + ".name", "duplicate workload '" + w.name + "'");
       s.workloads.push_back(std::move(w));
@@ -266,6 +303,12 @@ class SpecReader {
       return fail("tolerance", "atol and rtol must be >= 0 and max_rel_l2 > 0");
     if (s.tolerance.matched_ratio <= 0 || s.tolerance.matched_ratio > 1)
       return fail("tolerance.matched_ratio", "must be in (0, 1]");
+    bool bf16_out = std::any_of(s.outputs.begin(), s.outputs.end(),
+                                [](const TensorSpec& o) { return o.dtype == DType::bf16; });
+    if (bf16_out && s.tolerance.rtol <= kBf16UnitRoundoff)
+      return fail("tolerance.rtol",
+                  "must exceed 2^-8 = 0.0039, the rounding of a bf16 output: no correct kernel "
+                  "meets a smaller one");
     return {};
   }
 

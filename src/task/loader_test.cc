@@ -126,6 +126,61 @@ TEST(Loader, ToleranceBounds) {
   EXPECT_NE(load_error(text).find("tolerance.matched_ratio: must be in (0, 1]"), std::string::npos);
 }
 
+// The toy with [constraints] M = { min = 16, multiple_of = 32 }: the timed M = 128 keeps
+// it; the hidden M = 64 does too, unless changed.
+std::string constrained(const std::string& hidden_m) {
+  std::string text = with(kGood, "M = [128, 64]", "M = [128, 64, 80, 8]");
+  text = with(text, "[[workloads]]",
+              "[constraints]\nM = { min = 16, multiple_of = 32 }\n[[workloads]]");
+  return with(text, "axes = { M = 64,", "axes = { M = " + hidden_m + ",");
+}
+
+TEST(Loader, ConstraintsAreReadAndKeptByEveryWorkload) {
+  auto r = parse_task(constrained("64"), "tasks/toy.toml");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->constraints.count("M"), 1u);
+  EXPECT_EQ(r->constraints.at("M").min, 16);
+  EXPECT_EQ(r->constraints.at("M").multiple_of, 32);
+  EXPECT_EQ(r->constraints.at("M").describe(), "a multiple of 32");
+  EXPECT_TRUE(parse_task(kGood, "tasks/toy.toml")->constraints.empty());
+}
+
+TEST(Loader, RejectsAWorkloadThatBreaksTheTasksConstraints) {
+  EXPECT_NE(load_error(constrained("80"))
+                .find("workloads[1].axes.M: value 80 breaks the task's "
+                      "constraint: M must be a multiple of 32"),
+            std::string::npos);
+  std::string low = with(constrained("8"), "min = 16, multiple_of = 32", "min = 16");
+  EXPECT_NE(load_error(low).find("workloads[1].axes.M: value 8 breaks the task's constraint: M "
+                                 "must be >= 16"),
+            std::string::npos);
+}
+
+TEST(Loader, RejectsMalformedConstraints) {
+  EXPECT_NE(load_error(with(constrained("64"), "min = 16,", "min = 0,"))
+                .find("constraints.M.min: must be a positive integer"),
+            std::string::npos);
+  EXPECT_NE(load_error(with(constrained("64"), "min = 16,", "max = 16,"))
+                .find("constraints.M.max: unknown field"),
+            std::string::npos);
+  EXPECT_NE(load_error(with(constrained("64"), "M = { min", "Q = { min"))
+                .find("constraints.Q: axis Q is not in [axes]"),
+            std::string::npos);
+}
+
+TEST(AxisConstraint, Describe) {
+  EXPECT_EQ((AxisConstraint{1, 1}).describe(), ">= 1");
+  EXPECT_EQ((AxisConstraint{256, 128}).describe(), ">= 256 and a multiple of 128");
+  EXPECT_TRUE((AxisConstraint{1, 128}).admits(384));
+  EXPECT_FALSE((AxisConstraint{1, 128}).admits(320));
+  EXPECT_FALSE((AxisConstraint{2, 1}).admits(1));
+}
+
+TEST(Loader, RtolMustExceedBf16Rounding) {
+  std::string text = std::string(kGood) + "[tolerance]\nrtol = 0.003\n";
+  EXPECT_NE(load_error(text).find("tolerance.rtol: must exceed 2^-8"), std::string::npos);
+}
+
 TEST(Loader, MissingFileIsAnError) {
   auto r = load_task_file("/nonexistent/tasks/x.toml");
   ASSERT_FALSE(r.ok());

@@ -1,6 +1,7 @@
 #include "task/spec.h"
 
 #include <algorithm>
+#include <string>
 
 #include "task/expr.h"
 
@@ -44,6 +45,13 @@ std::optional<DType> dtype_from_string(std::string_view s) {
 
 int dtype_bytes(DType d) {
   return d == DType::fp32 ? 4 : 2;
+}
+
+std::string AxisConstraint::describe() const {
+  std::string lower = ">= " + std::to_string(min);
+  if (multiple_of <= 1) return lower;
+  std::string mult = "a multiple of " + std::to_string(multiple_of);
+  return min <= multiple_of ? mult : lower + " and " + mult;
 }
 
 const Workload& TaskSpec::timed() const {

@@ -39,9 +39,20 @@ struct Workload {
   std::map<std::string, std::int64_t> axes;
 };
 
+// What the task's text promises about one axis (the [constraints] table): every value is
+// >= min and a multiple of multiple_of. The loader rejects a workload that breaks it, so a
+// hidden workload never tests more than the task promises.
+struct AxisConstraint {
+  std::int64_t min = 1;
+  std::int64_t multiple_of = 1;
+  bool admits(std::int64_t v) const { return v >= min && v % multiple_of == 0; }
+  std::string describe() const;  // ">= 1", "a multiple of 128", ">= 256 and a multiple of 128"
+};
+
 // An element fails iff |out-ref| > atol AND |out-ref| / (|ref| + 1e-8) > rtol.
 // The output passes when the share of passing elements >= matched_ratio, no element
-// is NaN/Inf, and ||out-ref|| / ||ref|| <= max_rel_l2.
+// is NaN/Inf, and ||out-ref|| / ||ref|| <= max_rel_l2. The spec's atol is a floor: the rule
+// a task is judged by is derived from it (task/tolerance.h: GEMM raises atol with K).
 struct Tolerance {
   double atol = 1e-2;
   double rtol = 1e-2;
@@ -64,6 +75,7 @@ struct TaskSpec {
   std::string description;
   bool causal = false;                                    // attention only
   std::map<std::string, std::vector<std::int64_t>> axes;  // every value any workload uses
+  std::map<std::string, AxisConstraint> constraints;      // by axis; absent: any value >= 1
   std::vector<Workload> workloads;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;

@@ -16,7 +16,8 @@ struct Accum {
   unsigned long long failed, nonfinite, unwritten;
   double sum_d2, sum_r2;
   unsigned int max_abs_bits, max_rel_bits;  // non-negative floats order like their bits
-  unsigned long long first_bad;             // lowest failing flat index
+  unsigned int worst_ratio_bits;
+  unsigned long long first_bad;  // lowest failing flat index
   unsigned int bad_slots;
   long long bad[kMaxBad];
 };
@@ -44,7 +45,7 @@ __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n
                                Accum* acc) {
   unsigned long long failed = 0, nonfinite = 0, unwritten = 0;
   double d2 = 0, r2 = 0;
-  float max_abs = 0, max_rel = 0;
+  float max_abs = 0, max_rel = 0, worst = 0;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     bool poisoned = false;
@@ -55,6 +56,7 @@ __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n
       d2 += static_cast<double>(d) * d;
       max_abs = fmaxf(max_abs, d);
       max_rel = fmaxf(max_rel, relative_error(o, r));
+      worst = fmaxf(worst, rule_ratio(o, r, rule));
     }
     r2 += static_cast<double>(r) * r;
     nonfinite += finite ? 0 : 1;
@@ -76,6 +78,7 @@ __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n
     r2 += __shfl_down_sync(0xffffffffu, r2, off);
     max_abs = fmaxf(max_abs, __shfl_down_sync(0xffffffffu, max_abs, off));
     max_rel = fmaxf(max_rel, __shfl_down_sync(0xffffffffu, max_rel, off));
+    worst = fmaxf(worst, __shfl_down_sync(0xffffffffu, worst, off));
   }
   if (threadIdx.x % 32 != 0) return;
   if (failed) atomicAdd(&acc->failed, failed);
@@ -85,6 +88,7 @@ __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n
   atomicAdd(&acc->sum_r2, r2);
   atomicMax(&acc->max_abs_bits, __float_as_uint(max_abs));
   atomicMax(&acc->max_rel_bits, __float_as_uint(max_rel));
+  atomicMax(&acc->worst_ratio_bits, __float_as_uint(worst));
 }
 
 float bits_to_float(unsigned b) {
@@ -157,6 +161,7 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
   s.unwritten = static_cast<std::int64_t>(a.unwritten);
   s.max_abs_err = bits_to_float(a.max_abs_bits);
   s.max_rel_err = bits_to_float(a.max_rel_bits);
+  s.worst_rule_ratio = bits_to_float(a.worst_ratio_bits);
   s.rel_l2 = a.sum_r2 > 0 ? std::sqrt(a.sum_d2 / a.sum_r2) : (a.sum_d2 > 0 ? 1e30 : 0.0);
   if (s.failed > 0) {
     std::vector<std::int64_t> idx{static_cast<std::int64_t>(a.first_bad)};

@@ -22,11 +22,18 @@ Json CompareStats::to_json() const {
                    {"tile", {b.tile_row, b.tile_col}},
                    {"out", b.out},
                    {"ref", b.ref}});
-  return Json{
-      {"tensor", tensor},           {"numel", numel},         {"failed", failed},
-      {"nonfinite", nonfinite},     {"unwritten", unwritten}, {"max_abs_err", max_abs_err},
-      {"max_rel_err", max_rel_err}, {"rel_l2", rel_l2},       {"mismatch_ratio", mismatch_ratio},
-      {"passed", passed},           {"first_bad", bad}};
+  return Json{{"tensor", tensor},
+              {"numel", numel},
+              {"failed", failed},
+              {"nonfinite", nonfinite},
+              {"unwritten", unwritten},
+              {"max_abs_err", max_abs_err},
+              {"max_rel_err", max_rel_err},
+              {"rel_l2", rel_l2},
+              {"mismatch_ratio", mismatch_ratio},
+              {"worst_rule_ratio", worst_rule_ratio},
+              {"passed", passed},
+              {"first_bad", bad}};
 }
 
 namespace {
@@ -48,6 +55,7 @@ CompareStats compare_stats_from_json(const Json& j) {
   s.max_rel_err = number_or_nan(j.at("max_rel_err"));
   s.rel_l2 = number_or_nan(j.at("rel_l2"));
   s.mismatch_ratio = number_or_nan(j.at("mismatch_ratio"));
+  s.worst_rule_ratio = j.contains("worst_rule_ratio") ? number_or_nan(j.at("worst_rule_ratio")) : 0;
   s.passed = j.at("passed").get<bool>();
   for (const auto& b : j.value("first_bad", Json::array())) {
     BadElement e;

@@ -28,6 +28,7 @@ struct CompareStats {
   double max_abs_err = 0;             // over finite outputs
   double max_rel_err = 0;             // over finite outputs
   double rel_l2 = 0;                  // ||out-ref|| / ||ref|| over finite outputs
+  double worst_rule_ratio = 0;        // max rule_ratio (element_rule.h) over finite outputs
   double mismatch_ratio = 0;          // failed / numel
   std::vector<BadElement> first_bad;  // the lowest-index bad element first, then others
   bool passed = false;                // the whole rule, including matched ratio and rel L2

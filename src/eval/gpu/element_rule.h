@@ -38,6 +38,14 @@ PTXB_HD bool element_fails(float out, float ref, ElementRule rule) {
   return abs_err > rule.atol && relative_error(out, ref) > rule.rtol;
 }
 
+// How close a finite element comes to failing: |out - ref| / max(atol, rtol·(|ref| + 1e-8)),
+// the error in units of what the rule allows it. It exceeds 1 exactly when element_fails
+// (for a finite out); the largest over an output is its margin under the rule.
+PTXB_HD float rule_ratio(float out, float ref, ElementRule rule) {
+  float allowed = rule.rtol * (abs_value(ref) + 1e-8f);
+  return abs_value(out - ref) / (allowed > rule.atol ? allowed : rule.atol);
+}
+
 // The poison patterns written into every output before a candidate call: a quiet NaN
 // with a payload ptxbench never produces by arithmetic.
 inline constexpr std::uint16_t kPoisonBf16 = 0x7FA5;

@@ -62,6 +62,11 @@ inline float rng_cos(float x) {
 }
 #endif
 
+// The spiky distribution's outliers: one element in kSpikyOneIn is scaled by one of
+// kSpikyBase + k * kSpikyStep, k = 0..3, equally likely (3, 4.5, 6, 7.5).
+inline constexpr std::uint64_t kSpikyOneIn = 1024;
+inline constexpr float kSpikyBase = 3.0f, kSpikyStep = 1.5f;
+
 // One sample of `dist` for element `index` of tensor `tensor` under `seed`.
 PTXB_HD float random_value(std::uint64_t seed, std::uint64_t tensor, std::uint64_t index,
                            Distribution dist) {
@@ -70,9 +75,23 @@ PTXB_HD float random_value(std::uint64_t seed, std::uint64_t tensor, std::uint64
   float z = rng_sqrt(-2.0f * rng_log(u1)) * rng_cos(6.28318530718f * u2);  // Box-Muller
   if (dist == Distribution::spiky) {
     std::uint64_t h = counter_hash(seed, tensor, index, 3);
-    if ((h & 1023u) == 0) z *= 3.0f + static_cast<float>((h >> 10) & 3u) * 1.5f;
+    if (h % kSpikyOneIn == 0)
+      z *= kSpikyBase + static_cast<float>((h / kSpikyOneIn) & 3u) * kSpikyStep;
   }
   return z;
+}
+
+// E[x²] of `dist` (its RMS squared), exactly: normal 1; spiky 1 + (E[scale²] - 1) / 1024 =
+// 1 + (30.375 - 1) / 1024 = 1.02869 (RMS 1.01424). The element rule is derived from it
+// (eval/plan.h input_rms, task/tolerance.h).
+constexpr double mean_square(Distribution dist) {
+  if (dist == Distribution::normal) return 1.0;
+  double scale2 = 0;
+  for (int k = 0; k < 4; ++k) {
+    double s = static_cast<double>(kSpikyBase) + k * static_cast<double>(kSpikyStep);
+    scale2 += s * s / 4;
+  }
+  return 1.0 + (scale2 - 1.0) / static_cast<double>(kSpikyOneIn);
 }
 
 }  // namespace ptxbench::gpu

@@ -21,13 +21,14 @@ std::vector<gpu::CompareStats> compare_all(gpu::TensorSet& t,
 }
 
 // Checks the baseline on the timed workload's inputs (seed of the first trial that
-// uses it, or the timing seed): it writes t's outputs, so it runs after the trials.
+// uses it, or the timing seed), drawn from the request's baseline_dist: it writes t's
+// outputs, so it runs after the trials.
 void check_baseline(WorkerSession& s, const gpu::Problem& p, std::uint64_t seed,
                     WorkerResponse& resp) {
   try {
     s.progress("checking the baseline against the reference");
     gpu::TensorSet& t = s.tensors(p);
-    gpu::generate_inputs(t, seed, gpu::Distribution::normal, s.stream());
+    gpu::generate_inputs(t, seed, s.request().baseline_dist, s.stream());
     auto ref = gpu::run_reference(t, s.stream());
     auto baseline = gpu::make_baseline(t, s.stream());
     gpu::poison_outputs(t, s.stream());

@@ -1,0 +1,39 @@
+#include "task/tolerance.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/result.h"
+
+namespace ptxbench::task {
+
+double GemmAccumulationSigma::total() const {
+  return std::hypot(tensor_core, reference);
+}
+
+GemmAccumulationSigma gemm_accumulation_sigma(std::int64_t K, double rms_a, double rms_b) {
+  const double k = static_cast<double>(K), scale = rms_a * rms_b;
+  GemmAccumulationSigma s;
+  const double mean_truncation = 1.0 / (2.0 * std::log(2.0));  // c of step 1
+  s.tensor_core = mean_truncation * kFp32UnitRoundoff * scale * k * std::sqrt(k) /
+                  (kMmaDepth * std::sqrt(12.0));
+  s.reference = kFp32UnitRoundoff * scale * k / std::sqrt(6.0);
+  return s;
+}
+
+double gemm_derived_atol(std::int64_t K, double rms_a, double rms_b, double rtol) {
+  PTXB_CHECK(rtol > kBf16UnitRoundoff, "rtol must exceed bf16's rounding (the loader checks it)");
+  return kTailSigmas * gemm_accumulation_sigma(K, rms_a, rms_b).total() /
+         (1.0 - kBf16UnitRoundoff / rtol);
+}
+
+Tolerance derive_tolerance(const TaskSpec& task, const Workload& w, double input_rms) {
+  Tolerance t = task.tolerance;
+  if (task.family != Family::gemm) return t;
+  auto k = w.axes.find("K");
+  PTXB_CHECK(k != w.axes.end(), "GEMM workload " + w.name + " has no axis K");
+  t.atol = std::max(t.atol, gemm_derived_atol(k->second, input_rms, input_rms, t.rtol));
+  return t;
+}
+
+}  // namespace ptxbench::task
