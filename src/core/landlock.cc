@@ -30,23 +30,6 @@
 namespace ptxbench::landlock {
 namespace {
 
-// Filesystem rights (the ABI that introduced each).
-constexpr unsigned long long kExecute = 1ull << 0;     // 1
-constexpr unsigned long long kWriteFile = 1ull << 1;   // 1
-constexpr unsigned long long kReadFile = 1ull << 2;    // 1
-constexpr unsigned long long kReadDir = 1ull << 3;     // 1
-constexpr unsigned long long kRemoveDir = 1ull << 4;   // 1
-constexpr unsigned long long kRemoveFile = 1ull << 5;  // 1
-constexpr unsigned long long kMakeChar = 1ull << 6;    // 1
-constexpr unsigned long long kMakeDir = 1ull << 7;     // 1
-constexpr unsigned long long kMakeReg = 1ull << 8;     // 1
-constexpr unsigned long long kMakeSock = 1ull << 9;    // 1
-constexpr unsigned long long kMakeFifo = 1ull << 10;   // 1
-constexpr unsigned long long kMakeBlock = 1ull << 11;  // 1
-constexpr unsigned long long kMakeSym = 1ull << 12;    // 1
-constexpr unsigned long long kRefer = 1ull << 13;      // 2: link/rename across directories
-constexpr unsigned long long kTruncate = 1ull << 14;   // 3
-constexpr unsigned long long kIoctlDev = 1ull << 15;   // 5: ioctl on character/block devices
 constexpr unsigned long long kAbi1Fs = (1ull << 13) - 1;
 // Rights that apply to a file itself (a rule on a non-directory may hold only these).
 constexpr unsigned long long kFileRights =
@@ -88,28 +71,36 @@ std::string errno_text(int e) {
 
 // Adds one path-beneath rule; absent paths are skipped with a note.
 Status add_path(int ruleset_fd, const std::filesystem::path& path, unsigned long long rights,
-                std::vector<std::string>& notes) {
+                Outcome& out) {
   int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
   if (fd < 0) {
     int e = errno;
     if (e == ENOENT || e == ENOTDIR) {
-      notes.push_back("landlock: policy path " + path.string() + " does not exist here; skipped");
+      out.notes.push_back("landlock: policy path " + path.string() +
+                          " does not exist here; skipped");
       return {};
     }
     return make_error("landlock: cannot open policy path " + path.string() + ": " + errno_text(e));
   }
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) rights &= kFileRights;
+  if (::fstat(fd, &st) != 0) {
+    int e = errno;
+    ::close(fd);
+    return make_error("landlock: cannot inspect policy path " + path.string() + ": " +
+                      errno_text(e));
+  }
+  rights = rights_on_inode(rights, S_ISDIR(st.st_mode));
   PathBeneathAttr attr{rights, fd};
   long rc = add_rule(ruleset_fd, kRulePathBeneath, &attr);
   int e = errno;
   ::close(fd);
   if (rc != 0)
     return make_error("landlock: cannot add the rule for " + path.string() + ": " + errno_text(e));
+  out.rules.push_back({st.st_dev, st.st_ino, rights});
   return {};
 }
 
-Result<int> build_ruleset(const SandboxPolicy& policy, int abi, std::vector<std::string>& notes) {
+Result<int> build_ruleset(const SandboxPolicy& policy, int abi, Outcome& out) {
   Rights h = handled_rights(abi);
   RulesetAttr attr{h.fs, h.net, h.scoped};
   // A kernel older than the struct accepts it only up to the fields it knows.
@@ -121,7 +112,7 @@ Result<int> build_ruleset(const SandboxPolicy& policy, int abi, std::vector<std:
   int ruleset = static_cast<int>(fd);
   auto add_all = [&](const std::vector<std::filesystem::path>& paths,
                      unsigned long long rights) -> Status {
-    for (const auto& p : paths) PTXB_TRY_STATUS(add_path(ruleset, p, rights, notes));
+    for (const auto& p : paths) PTXB_TRY_STATUS(add_path(ruleset, p, rights, out));
     return {};
   };
   Status st = add_all(policy.read_paths, read_rights(h.fs));
@@ -316,6 +307,10 @@ unsigned long long device_rights(unsigned long long handled) {
   return handled & (kReadFile | kWriteFile | kReadDir | kIoctlDev);
 }
 
+unsigned long long rights_on_inode(unsigned long long rights, bool directory) {
+  return directory ? rights : rights & kFileRights;
+}
+
 Result<Outcome> restrict_filesystem(const SandboxPolicy& policy, int abi) {
   PTXB_CHECK(abi > 0, "restrict_filesystem needs a kernel with Landlock");
   Outcome out;
@@ -324,7 +319,8 @@ Result<Outcome> restrict_filesystem(const SandboxPolicy& policy, int abi) {
     out.notes.push_back("landlock: the kernel's ABI " + std::to_string(abi) +
                         " is newer than this build knows (" + std::to_string(kNewestKnownAbi) +
                         "): rights added since are not restricted");
-  PTXB_TRY(int ruleset, build_ruleset(policy, abi, out.notes));
+  out.handled_fs = handled_rights(abi).fs;
+  PTXB_TRY(int ruleset, build_ruleset(policy, abi, out));
   auto fail = [&](const std::string& what) -> Error {
     int e = errno;
     ::close(ruleset);

@@ -2,6 +2,8 @@
 
 #include <seccomp.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -40,9 +42,9 @@ void fill(NameTable& t, std::uint32_t arch) {
   }
 }
 
-// --- inside the SIGSYS handler: no allocation, no locks, only write and _exit -------------
+// --- inside the SIGSYS handler and the listener: no allocation, no locks ------------------
 struct Line {
-  char text[160];
+  char text[160 + 4 * kShownPathBytes];
   std::size_t size = 0;
   void add(std::string_view s) {
     for (char c : s)
@@ -52,6 +54,21 @@ struct Line {
     char digits[24];
     auto r = std::to_chars(digits, digits + sizeof digits, v);
     add(std::string_view(digits, static_cast<std::size_t>(r.ptr - digits)));
+  }
+  // A path: printable ASCII as it is, every other byte and the backslash as \xNN, cut.
+  void add_path(std::string_view path) {
+    constexpr char kHex[] = "0123456789abcdef";
+    std::size_t shown = path.size() < kShownPathBytes ? path.size() : kShownPathBytes;
+    for (std::size_t i = 0; i < shown; ++i) {
+      auto c = static_cast<unsigned char>(path[i]);
+      if (c >= 0x20 && c < 0x7f && c != '\\') {
+        add(std::string_view(reinterpret_cast<const char*>(&path[i]), 1));
+      } else {
+        const char esc[4] = {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+        add(std::string_view(esc, 4));
+      }
+    }
+    if (shown < path.size()) add("[...]");
   }
 };
 
@@ -88,45 +105,165 @@ void on_sigsys(int, siginfo_t* info, void*) {
   ::_exit(kSandboxRefusalExit);
 }
 
-// --- learning mode ------------------------------------------------------------------------
-std::atomic<int> g_notify_fd{-1};
-seccomp_notif* g_request = nullptr;
-seccomp_notif_resp* g_response = nullptr;
-std::atomic<bool> g_seen[2 * kTableSize];  // native, then other ABIs
+// --- the notification listener -------------------------------------------------------------
+constexpr int kFileSeenSlots = 512;  // learning mode lists this many distinct file accesses
+
+struct Listener {
+  std::atomic<int> fd{-1};
+  bool learn = false;
+  const file_access::Rules* files = nullptr;
+  seccomp_notif* request = nullptr;
+  seccomp_notif_resp* response = nullptr;
+  std::atomic<bool> seen[2 * kTableSize];   // learning mode: native calls, then other ABIs
+  std::uint64_t file_seen[kFileSeenSlots];  // learning mode: hashes of listed file accesses
+  file_access::Scratch scratch;
+};
+Listener g_listener;
+
+void write_line(const Line& line) {
+  (void)!::write(g_report_fd, line.text, line.size);
+}
+
+// Blocks every signal but SIGSYS and the synchronous faults, SIGCANCEL/SIGSETXID included
+// (glibc's masks leave those two out): the raw call, with the kernel's 64-signal set.
+void block_asynchronous_signals() {
+  std::uint64_t mask = ~0ull;
+  for (int sig : {SIGSYS, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP}) mask &= ~(1ull << (sig - 1));
+  ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &mask, nullptr, sizeof mask);
+}
+
+void respond(int fd, std::uint64_t id, bool proceed) {
+  seccomp_notif_resp* r = g_listener.response;
+  r->id = id;
+  r->val = 0;
+  r->error = proceed ? 0 : -ENOSYS;
+  r->flags = proceed ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
+  seccomp_notify_respond(fd, r);  // fails only when the caller is gone
+}
+
+std::uint64_t file_hash(int nr, const char* path) {
+  std::uint64_t h = 1469598103934665603ull ^ static_cast<std::uint64_t>(nr);
+  for (const char* p = path ? path : ""; *p; ++p)
+    h = (h ^ static_cast<unsigned char>(*p)) * 1099511628211ull;
+  return h ? h : 1;
+}
+
+// Learning mode: whether this file access is listed for the first time (bounded table).
+bool first_file_listing(int nr, const char* path) {
+  std::uint64_t h = file_hash(nr, path);
+  for (int i = 0; i < kFileSeenSlots; ++i) {
+    std::uint64_t& slot =
+        g_listener.file_seen[(h + static_cast<std::uint64_t>(i)) % kFileSeenSlots];
+    if (slot == h) return false;
+    if (slot == 0) {
+      slot = h;
+      return true;
+    }
+  }
+  return false;
+}
+
+// "<prefix><nr> <name> <path>" of a refused file call (a null path: unreadable).
+Line file_line(std::string_view prefix, const seccomp_notif& req, const char* path) {
+  Line line;
+  line.add(prefix);
+  add_call(line, req.data.nr, req.data.arch);
+  line.add(" ");
+  if (path)
+    line.add_path(path);
+  else
+    line.add("(unreadable)");
+  line.add("\n");
+  return line;
+}
+
+// A reported file call: continue it, or report it (and end the process when enforcing).
+void serve_file_call(int fd, const seccomp_notif& req) {
+  file_access::Call call;
+  call.nr = req.data.nr;
+  for (int i = 0; i < 6; ++i) call.args[i] = req.data.args[i];
+  file_access::Decision d = file_access::decide(call, *g_listener.files, g_listener.scratch);
+  if (d.verdict == file_access::Verdict::refused) {
+    if (g_listener.learn) {
+      if (first_file_listing(req.data.nr, d.path)) write_line(file_line(kLearnPrefix, req, d.path));
+    } else if (seccomp_notify_id_valid(fd, req.id) == 0) {  // else interrupted: it comes again
+      write_line(file_line(kPrefix, req, d.path));
+      ::_exit(kSandboxRefusalExit);
+    }
+  }
+  respond(fd, req.id, true);
+}
+
+// A call outside the allow-list in learning mode: list it once, let it run.
+void serve_learned_call(int fd, const seccomp_notif& req) {
+  int nr = req.data.nr;
+  int slot = (nr & (kTableSize - 1)) + (req.data.arch == g_native.arch ? 0 : kTableSize);
+  if (!g_listener.seen[slot].exchange(true)) {
+    Line line;
+    line.add(kLearnPrefix);
+    add_call(line, nr, req.data.arch);
+    line.add("\n");
+    write_line(line);
+  }
+  respond(fd, req.id, true);
+}
+
+bool is_file_call(const seccomp_notif& req) {
+  return g_listener.files && req.data.arch == g_native.arch && !(req.data.nr & kX32Bit) &&
+         file_access::reported_name(req.data.nr) != nullptr;
+}
 
 void serve_notifications() {
-  while (g_notify_fd.load() < 0) ::usleep(1000);
-  const int fd = g_notify_fd.load();
+  block_asynchronous_signals();
+  ::prctl(PR_SET_NAME, "ptxb-sandbox", 0, 0, 0);  // findable in /proc/PID/task
+  while (g_listener.fd.load() < 0) ::usleep(1000);
+  const int fd = g_listener.fd.load();
   while (true) {
-    if (seccomp_notify_receive(fd, g_request) != 0) {
-      if (errno == EINTR || errno == ENOENT) continue;
-      return;
-    }
-    int nr = g_request->data.nr;
-    int slot = (nr & (kTableSize - 1)) + (g_request->data.arch == g_native.arch ? 0 : kTableSize);
-    if (!g_seen[slot].exchange(true)) {
+    seccomp_notif& req = *g_listener.request;
+    // The kernel refuses a request buffer that is not zeroed (EINVAL), and libseccomp 2.5.4
+    // does not clear it: without this every second notification would fail.
+    std::memset(&req, 0, sizeof req);
+    if (seccomp_notify_receive(fd, &req) != 0) {
+      int e = errno;
+      if (e == EINTR || e == ENOENT) continue;
+      if (g_listener.learn || !g_listener.files) return;
       Line line;
-      line.add(kLearnPrefix);
-      add_call(line, nr, g_request->data.arch);
-      line.add("\n");
-      (void)!::write(g_report_fd, line.text, line.size);
+      line.add(
+          "ptxbench-sandbox: the file access reporter lost its notification descriptor (errno ");
+      line.add(static_cast<long long>(e));
+      line.add(")\n");
+      line.add(kPrefix);
+      line.add("-1 unknown\n");
+      write_line(line);
+      ::_exit(kSandboxRefusalExit);
     }
-    g_response->id = g_request->id;
-    g_response->val = 0;
-    g_response->error = 0;
-    g_response->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-    seccomp_notify_respond(fd, g_response);  // fails only when the caller is gone
+    if (is_file_call(req))
+      serve_file_call(fd, req);
+    else if (g_listener.learn)
+      serve_learned_call(fd, req);
+    else
+      respond(fd, req.id, false);  // not sent here when enforcing; ENOSYS, never run
   }
 }
 
 }  // namespace
 
-std::string refusal_line(int number, std::string_view name) {
-  return std::string(kPrefix) + std::to_string(number) + " " + std::string(name) + "\n";
+std::string refusal_line(int number, std::string_view name, std::string_view path) {
+  Line line;
+  line.add(kPrefix);
+  line.add(static_cast<long long>(number));
+  line.add(" ");
+  line.add(name);
+  if (!path.empty()) {
+    line.add(" ");
+    line.add_path(path);
+  }
+  line.add("\n");
+  return std::string(line.text, line.size);
 }
 
 namespace {
-// The "<nr> <name>" after a prefix found at `at`.
+// The "<nr> <name>[ <path>]" after a prefix found at `at`.
 std::optional<RefusedCall> parse_call(std::string_view text, std::size_t at,
                                       std::string_view prefix) {
   std::string_view rest = text.substr(at + prefix.size());
@@ -134,8 +271,14 @@ std::optional<RefusedCall> parse_call(std::string_view text, std::size_t at,
   RefusedCall call;
   auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), call.number);
   if (ec != std::errc() || ptr == rest.data() + rest.size() || *ptr != ' ') return std::nullopt;
-  call.name = std::string(rest.substr(static_cast<std::size_t>(ptr - rest.data()) + 1));
+  rest = rest.substr(static_cast<std::size_t>(ptr - rest.data()) + 1);
+  std::size_t space = rest.find(' ');
+  call.name = std::string(rest.substr(0, space));
   if (call.name.empty()) return std::nullopt;
+  if (space != std::string_view::npos) {
+    call.path = std::string(rest.substr(space + 1));
+    if (call.path.empty()) return std::nullopt;
+  }
   return call;
 }
 }  // namespace
@@ -180,15 +323,17 @@ Status install_refusal_reporter(int report_fd) {
   return {};
 }
 
-Status start_learning_reporter() {
-  if (seccomp_notify_alloc(&g_request, &g_response) != 0)
+Status start_notification_listener(bool learn, const file_access::Rules* files) {
+  g_listener.learn = learn;
+  g_listener.files = files;
+  if (seccomp_notify_alloc(&g_listener.request, &g_listener.response) != 0)
     return make_error("cannot allocate seccomp notification buffers");
   std::thread(serve_notifications).detach();
   return {};
 }
 
-void hand_learning_reporter(int notify_fd) {
-  g_notify_fd.store(notify_fd);
+void hand_notification_listener(int notify_fd) {
+  g_listener.fd.store(notify_fd);
 }
 
 }  // namespace ptxbench

@@ -35,6 +35,39 @@ TEST(Refusal, RejectsMalformedLines) {
   EXPECT_FALSE(parse_refusal("refused system call 41 socket\n").has_value());
 }
 
+TEST(Refusal, AFileRefusalCarriesItsPath) {
+  auto call = parse_refusal("ptxbench-sandbox: refused system call 257 openat /etc/hostname\n");
+  ASSERT_TRUE(call.has_value());
+  EXPECT_EQ(*call, (RefusedCall{257, "openat", "/etc/hostname"}));
+  // The path is the rest of the line, spaces included; the old lines have none.
+  EXPECT_EQ(parse_refusal("ptxbench-sandbox: refused system call 83 mkdir /tmp/a b\n"),
+            (RefusedCall{83, "mkdir", "/tmp/a b"}));
+  EXPECT_EQ(parse_refusal("ptxbench-sandbox: refused system call 41 socket\n")->path, "");
+  EXPECT_FALSE(parse_refusal("ptxbench-sandbox: refused system call 257 openat \n").has_value());
+}
+
+TEST(Refusal, PathsAreWrittenPrintableAndCut) {
+  EXPECT_EQ(refusal_line(257, "openat", "/tmp/x\ny\\z\xc3\xa9"),
+            "ptxbench-sandbox: refused system call 257 openat /tmp/x\\x0ay\\x5cz\\xc3\\xa9\n");
+  auto back = parse_refusal(refusal_line(257, "openat", "/tmp/x\ny"));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->path, "/tmp/x\\x0ay");  // one line, whatever the path holds
+  std::string longer(kShownPathBytes + 50, 'a');
+  auto cut = parse_refusal(refusal_line(2, "open", longer));
+  ASSERT_TRUE(cut.has_value());
+  EXPECT_EQ(cut->path, std::string(kShownPathBytes, 'a') + "[...]");
+  EXPECT_EQ(refusal_line(57, "fork"), "ptxbench-sandbox: refused system call 57 fork\n");
+}
+
+TEST(Refusal, LearningModeListsFileAccessesWithTheirPath) {
+  auto calls = parse_would_refuse(
+      "ptxbench-sandbox: would refuse 41 socket\n"
+      "ptxbench-sandbox: would refuse 257 openat /etc/passwd\n");
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[0], (RefusedCall{41, "socket", ""}));
+  EXPECT_EQ(calls[1], (RefusedCall{257, "openat", "/etc/passwd"}));
+}
+
 TEST(Refusal, ReadsAProcessEnd) {
   ProcessResult r;
   r.exit_code = kSandboxRefusalExit;
@@ -44,6 +77,10 @@ TEST(Refusal, ReadsAProcessEnd) {
   ProcessResult silent;  // killed by the kernel: the reporter could not run
   silent.signal = SIGSYS;
   EXPECT_EQ(refusal_of(silent), (RefusedCall{-1, "unknown"}));
+
+  ProcessResult file = r;
+  file.stderr_text = "ptxbench-sandbox: refused system call 257 openat /etc/hostname\n";
+  EXPECT_EQ(refusal_of(file), (RefusedCall{257, "openat", "/etc/hostname"}));
 
   ProcessResult plain_87;  // exit 87 without the line: the process's own choice
   plain_87.exit_code = kSandboxRefusalExit;

@@ -5,7 +5,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
+#include "core/file_access.h"
 #include "core/identity.h"
 #include "core/landlock.h"
 #include "core/seccomp_filter.h"
@@ -19,7 +21,9 @@ std::string thread_list(const std::vector<int>& tids) {
   return s;
 }
 
-Status apply_landlock(const SandboxPolicy& policy, SandboxReport& report) {
+// Applies Landlock; `enforced` receives the rules when the ruleset was enforced.
+Status apply_landlock(const SandboxPolicy& policy, SandboxReport& report,
+                      std::optional<landlock::Outcome>& enforced) {
   std::string why;
   report.landlock_abi = landlock::abi_version(&why);
   if (!policy.landlock) {
@@ -43,10 +47,47 @@ Status apply_landlock(const SandboxPolicy& policy, SandboxReport& report) {
                            " does not scope signals or abstract unix sockets (seccomp still "
                            "limits signals to this process and refuses sockets)");
   for (auto& n : out.notes) report.notes.push_back(std::move(n));
+  out.notes.clear();
+  enforced = std::move(out);
   return {};
 }
 
-Status apply_seccomp(const SandboxPolicy& policy, SandboxReport& report) {
+// The rules the file access listener decides with, when it can run; else why not (in the
+// report). They live as long as the process (the listener thread uses them until it ends).
+const file_access::Rules* file_rules(const SandboxPolicy& policy, SandboxReport& report,
+                                     std::optional<landlock::Outcome>& enforced) {
+  if (!policy.seccomp) return nullptr;  // reported as missing already
+  if (!policy.report_file_access) {
+    report.missing.push_back(
+        "file access reporting: turned off by the sandbox policy; a file access outside the "
+        "policy fails with EACCES and the process goes on");
+    return nullptr;
+  }
+  if (!enforced) {
+    report.notes.push_back("file access reporting: off, it needs Landlock (missing above)");
+    return nullptr;
+  }
+  std::string why;
+  if (!seccomp::kernel_supports_user_notification(&why)) {
+    report.missing.push_back("file access reporting: " + why +
+                             "; a file access outside the policy fails with EACCES and the "
+                             "process goes on");
+    return nullptr;
+  }
+  auto* rules =
+      new file_access::Rules(std::move(enforced->rules), enforced->handled_fs, ::getpid());
+  if (!file_access::decisions_work(*rules, &why)) {
+    report.missing.push_back("file access reporting: " + why +
+                             "; a file access outside the policy fails with EACCES and the "
+                             "process goes on");
+    delete rules;
+    return nullptr;
+  }
+  return rules;  // never deleted: the listener uses it until the process ends
+}
+
+Status apply_seccomp(const SandboxPolicy& policy, SandboxReport& report,
+                     std::optional<landlock::Outcome>& enforced) {
   if (!policy.seccomp) {
     report.missing.push_back("seccomp: turned off by the sandbox policy");
     return {};
@@ -56,18 +97,24 @@ Status apply_seccomp(const SandboxPolicy& policy, SandboxReport& report) {
     report.missing.push_back("seccomp: " + why + "; every system call stays available");
     return {};
   }
+  const file_access::Rules* files = file_rules(policy, report, enforced);
   auto mode = policy.seccomp_learn ? seccomp::Mode::learn : seccomp::Mode::enforce;
-  PTXB_TRY(seccomp::Filter filter, seccomp::Filter::build(::getpid(), mode));
+  PTXB_TRY(seccomp::Filter filter,
+           seccomp::Filter::build(::getpid(), mode,
+                                  files ? seccomp::FileCalls::report : seccomp::FileCalls::allow));
   PTXB_TRY_STATUS(install_refusal_reporter(policy.report_fd));
+  const bool listener = policy.seccomp_learn || files;
+  if (listener) PTXB_TRY_STATUS(start_notification_listener(policy.seccomp_learn, files));
+  PTXB_TRY_STATUS(filter.load());
+  if (listener) hand_notification_listener(filter.notify_fd());
   if (policy.seccomp_learn) {
-    PTXB_TRY_STATUS(start_learning_reporter());
-    PTXB_TRY_STATUS(filter.load());
-    hand_learning_reporter(filter.notify_fd());
-    report.missing.push_back("seccomp: learning mode, calls outside the allow-list run (listed)");
+    report.missing.push_back(
+        "seccomp: learning mode, calls outside the allow-list run (listed), file accesses "
+        "Landlock refuses are listed and fail with EACCES");
     return {};
   }
-  PTXB_TRY_STATUS(filter.load());
   report.seccomp = true;
+  report.file_access_reported = files != nullptr;
   return {};
 }
 
@@ -86,6 +133,7 @@ Json SandboxReport::to_json() const {
   j["landlock_abi"] = landlock_abi;
   j["landlock_threads"] = landlock_threads;
   j["seccomp"] = seccomp;
+  j["file_access_reported"] = file_access_reported;
   j["unprivileged"] = unprivileged;
   j["missing"] = missing;
   j["notes"] = notes;
@@ -100,8 +148,9 @@ Result<SandboxReport> apply_sandbox(const SandboxPolicy& policy) {
   if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
     return make_error("sandbox: cannot clear the dumpable flag: " + errno_text());
   report.not_dumpable = true;
-  PTXB_TRY_STATUS(apply_landlock(policy, report));
-  PTXB_TRY_STATUS(apply_seccomp(policy, report));
+  std::optional<landlock::Outcome> enforced;
+  PTXB_TRY_STATUS(apply_landlock(policy, report, enforced));
+  PTXB_TRY_STATUS(apply_seccomp(policy, report, enforced));
   report.unprivileged = ::geteuid() != 0;
   if (!report.unprivileged)
     report.missing.push_back(

@@ -33,6 +33,15 @@
 //      call through another ABI (int 0x80). A refused call raises SIGSYS: the reporter
 //      (refusal.h) writes "ptxbench-sandbox: refused system call <nr> <name>" to report_fd and
 //      exits kSandboxRefusalExit (87). Loaded on every thread (TSYNC).
+//   5. file access reporting (file_access.h), with Landlock and the filter both in place:
+//      the path-taking calls Landlock checks (open, openat, creat, mkdir(at), rmdir,
+//      unlink(at), rename(at/at2)) go to a listener thread, started after Landlock and before
+//      the filter, which decides with Landlock's own rules whether Landlock would refuse the
+//      call. Allowed (or undecided): the call continues and Landlock checks it. Refused: the
+//      listener writes "ptxbench-sandbox: refused system call <nr> <name> <path>" and exits
+//      87, so a read or write outside the policy ends the run with a verdict naming the call
+//      instead of an EACCES the candidate could shrug off. Landlock stays the enforcement:
+//      what the listener decides only chooses between a silent EACCES and a named refusal.
 //   The unprivileged user (never root) is set by the process's parent before exec
 //   (ProcessSpec::run_as_uid, identity.h): apply_sandbox only reports it.
 //
@@ -43,6 +52,8 @@
 // worker opened. The sandbox keeps it from reaching anything OUTSIDE the process (other
 // files, the network, other processes, the kernel's wider surface); whatever the verdict
 // depends on must be measured or cross-checked by a process the candidate does not share.
+// Likewise it can disable or mislead the file access listener (step 5): its reports are a
+// courtesy that names a refusal; Landlock still refuses what the listener lets through.
 //
 // When a mechanism is unavailable (a kernel without Landlock, or with Landlock but without
 // some later ABI's rights, or running as root) apply_sandbox still applies the rest and says
@@ -75,18 +86,27 @@ struct SandboxPolicy {
   int report_fd = 2;     // where the SIGSYS reporter writes its line
   // Diagnosis only, never for judging (reported as missing): calls outside the allow-list
   // run, and each is listed once on report_fd as "ptxbench-sandbox: would refuse <nr>
-  // <name>" (parse_would_refuse). For finding what a new driver or library needs.
+  // <name>" (parse_would_refuse); file accesses Landlock refuses are listed as "... would
+  // refuse <nr> <name> <path>" and fail with EACCES. For finding what a new driver or
+  // library needs.
   bool seccomp_learn = false;
+  // End the process with a named refusal when a path-taking file call would be refused by
+  // Landlock (step 5); false: such a call fails with EACCES and the process goes on (reported
+  // as missing). Needs Landlock and seccomp user notification.
+  bool report_file_access = true;
 };
 
 // Which mechanisms apply_sandbox put in place.
 struct SandboxReport {
   bool no_new_privs = false;
   bool not_dumpable = false;
-  bool landlock = false;             // the ruleset restricts every thread of the process
-  int landlock_abi = 0;              // the kernel's Landlock ABI; 0: none
-  int landlock_threads = 0;          // threads the ruleset was enforced on (this one included)
-  bool seccomp = false;              // the allow-list filter is loaded on every thread
+  bool landlock = false;     // the ruleset restricts every thread of the process
+  int landlock_abi = 0;      // the kernel's Landlock ABI; 0: none
+  int landlock_threads = 0;  // threads the ruleset was enforced on (this one included)
+  bool seccomp = false;      // the allow-list filter is loaded on every thread
+  // A file access Landlock refuses ends the process with a refusal naming the call and path
+  // (step 5); false: it fails with EACCES and the process goes on.
+  bool file_access_reported = false;
   bool unprivileged = false;         // effective uid != 0
   std::vector<std::string> missing;  // one line per mechanism that is off or partial, and why
   std::vector<std::string> notes;    // harmless details: policy paths absent here, ...

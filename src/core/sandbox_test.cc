@@ -102,13 +102,15 @@ class SandboxProbe : public ::testing::TestWithParam<RunAs> {
   void TearDown() override { std::filesystem::remove(created_); }
 
   ProcessResult run(const std::string& attack, std::vector<std::string> options = {},
-                    const std::string& target = {}, long syscall_nr = -1) {
+                    const std::string& target = {}, long syscall_nr = -1,
+                    const std::string& target2 = {}) {
     ProcessSpec spec;
     spec.argv = {PTXBENCH_SANDBOX_PROBE, PTXBENCH_SANDBOX_CANDIDATE, private_->path().string()};
     for (auto& o : options) spec.argv.push_back(o);
     spec.clear_env = true;
     spec.env["PTXB_PROBE_ATTACK"] = attack;
     spec.env["PTXB_PROBE_TARGET"] = target;
+    spec.env["PTXB_PROBE_TARGET2"] = target2;
     if (syscall_nr >= 0) spec.env["PTXB_PROBE_SYSCALL"] = std::to_string(syscall_nr);
     spec.limits.wall = std::chrono::seconds(20);
     if (identity_) {
@@ -139,6 +141,22 @@ class SandboxProbe : public ::testing::TestWithParam<RunAs> {
     EXPECT_EQ(r.stdout_text.find("entry returned"), std::string::npos);
   }
 
+  // The file access reporter refused `name` on `path`: as above, with the path on the line.
+  void expect_refused_file(const ProcessResult& r, const std::string& name,
+                           const std::string& path) {
+    expect_refused(r, name);
+    auto call = refusal_of(r);
+    if (call) {
+      EXPECT_EQ(call->path, path) << r.stderr_text;
+    }
+  }
+
+  // A file call with `target` (and `target2`), with reporting on unless `options` say otherwise.
+  ProcessResult file(const std::string& attack, const std::string& target,
+                     const std::string& target2 = {}, std::vector<std::string> options = {}) {
+    return run(attack, std::move(options), target, -1, target2);
+  }
+
   std::optional<std::pair<uid_t, gid_t>> identity_;
   std::unique_ptr<TempDir> private_, outside_;
   std::filesystem::path victim_, created_;
@@ -157,6 +175,7 @@ TEST_P(SandboxProbe, ReportsWhatIsInPlace) {
   EXPECT_EQ((*report)["landlock"], true);
   EXPECT_EQ((*report)["landlock_abi"], landlock::abi_version());
   EXPECT_EQ((*report)["seccomp"], true);
+  EXPECT_EQ((*report)["file_access_reported"], true);
   bool unprivileged = identity_.has_value() || ::geteuid() != 0;
   EXPECT_EQ((*report)["unprivileged"], unprivileged);
   EXPECT_EQ((*report)["complete"], unprivileged) << report->dump();
@@ -165,30 +184,144 @@ TEST_P(SandboxProbe, ReportsWhatIsInPlace) {
   }
 }
 
-// Landlock's part: the open fails with EACCES, the process goes on, nothing is read or written.
+// Landlock's part, with file access reporting off: the open fails with EACCES, the process
+// goes on, nothing is read or written. (Landlock is the enforcement; the reporter only names.)
+const std::vector<std::string> kLandlockAlone = {"--no-file-report"};
+
 TEST_P(SandboxProbe, CannotReadOutsideThePolicy) {
-  auto r = run("read_hostname");
+  auto r = run("read_hostname", kLandlockAlone);
   expect_returned(r, -EACCES);
   EXPECT_EQ(r.stdout_text.find("read:"), std::string::npos);
+  auto report = report_of(r.stdout_text);
+  ASSERT_TRUE(report.has_value());
+  EXPECT_EQ((*report)["file_access_reported"], false);
+  EXPECT_NE((*report)["missing"].dump().find("file access reporting: turned off"),
+            std::string::npos);
+  expect_returned(file("openat_read", victim_, {}, kLandlockAlone), -EACCES);
 }
 
 TEST_P(SandboxProbe, CannotCreateOutsideThePrivateDirectory) {
-  expect_returned(run("create_file", {}, created_), -EACCES);
+  expect_returned(run("create_file", kLandlockAlone, created_), -EACCES);
   EXPECT_FALSE(std::filesystem::exists(created_));
+  expect_returned(file("mkdir", created_, {}, kLandlockAlone), -EACCES);
+  EXPECT_FALSE(std::filesystem::exists(created_));
+  expect_returned(file("unlink", victim_, {}, kLandlockAlone), -EACCES);
+  EXPECT_TRUE(std::filesystem::exists(victim_));
 }
 
 TEST_P(SandboxProbe, CannotWriteOutsideThePrivateDirectory) {
-  expect_returned(run("write_file", {}, victim_), -EACCES);
+  expect_returned(run("write_file", kLandlockAlone, victim_), -EACCES);
   EXPECT_EQ(read_file(victim_).value(), "original");
 }
 
 TEST_P(SandboxProbe, ThreadsStartedBeforeTheSandboxAreConfinedToo) {
-  auto r = run("read_hostname_old_thread", {"--helper-thread"});
+  auto opts = kLandlockAlone;
+  opts.push_back("--helper-thread");
+  auto r = run("read_hostname_old_thread", opts);
   expect_returned(r, -EACCES, "old thread result ");
   EXPECT_EQ(r.stdout_text.find("read:"), std::string::npos);
-  expect_returned(run("create_file_old_thread", {"--helper-thread"}, created_), -EACCES,
-                  "old thread result ");
+  expect_returned(run("create_file_old_thread", opts, created_), -EACCES, "old thread result ");
   EXPECT_FALSE(std::filesystem::exists(created_));
+}
+
+// The file access reporter's part: a file access Landlock refuses ends the run, naming the
+// call and the path, before anything is read or changed.
+TEST_P(SandboxProbe, ReadingOutsideThePolicyEndsTheRunNamed) {
+  auto r = file("openat_read", victim_);
+  expect_refused_file(r, "openat", victim_.string());
+  EXPECT_EQ(r.stdout_text.find("read:"), std::string::npos);
+  if (std::filesystem::exists("/etc/hostname")) {
+    auto h = run("read_hostname");
+    expect_refused_file(h, "openat", "/etc/hostname");
+    EXPECT_EQ(h.stdout_text.find("read:"), std::string::npos);
+  }
+}
+
+TEST_P(SandboxProbe, WritingOrCreatingOutsideEndsTheRunNamed) {
+  expect_refused_file(run("write_file", {}, victim_), "openat", victim_.string());
+  EXPECT_EQ(read_file(victim_).value(), "original");
+  expect_refused_file(run("create_file", {}, created_), "openat", created_.string());
+  expect_refused_file(file("open_create", created_), "open", created_.string());
+  expect_refused_file(file("creat", created_), "creat", created_.string());
+  EXPECT_FALSE(std::filesystem::exists(created_));
+}
+
+TEST_P(SandboxProbe, ChangingDirectoriesOutsideEndsTheRunNamed) {
+  auto sub = outside_->path() / "sub";
+  std::filesystem::create_directory(sub);
+  ::chmod(sub.c_str(), 0777);
+  expect_refused_file(file("mkdir", created_), "mkdir", created_.string());
+  expect_refused_file(file("mkdirat", created_), "mkdirat", created_.string());
+  EXPECT_FALSE(std::filesystem::exists(created_));
+  expect_refused_file(file("unlink", victim_), "unlink", victim_.string());
+  expect_refused_file(file("unlinkat", victim_), "unlinkat", victim_.string());
+  expect_refused_file(file("rmdir", sub), "rmdir", sub.string());
+  EXPECT_TRUE(std::filesystem::exists(victim_));
+  EXPECT_TRUE(std::filesystem::exists(sub));
+  auto stolen = private_->path() / "stolen";
+  expect_refused_file(file("rename", victim_, stolen), "rename", victim_.string());
+  EXPECT_TRUE(std::filesystem::exists(victim_));
+  EXPECT_FALSE(std::filesystem::exists(stolen));
+  auto mine = private_->path() / "mine";
+  ASSERT_TRUE(write_file_atomic(mine, "mine").ok());
+  if (identity_) ::chown(mine.c_str(), identity_->first, identity_->second);
+  auto moved = outside_->path() / "moved";
+  expect_refused_file(file("renameat2", mine, moved), "renameat2", moved.string());
+  EXPECT_TRUE(std::filesystem::exists(mine));
+  EXPECT_FALSE(std::filesystem::exists(moved));
+}
+
+TEST_P(SandboxProbe, AnUnreadablePathEndsTheRunNamed) {
+  expect_refused_file(run("openat_bad_pointer"), "openat", "(unreadable)");
+}
+
+TEST_P(SandboxProbe, FileCallsInsideThePolicyKeepWorking) {
+  auto dir = private_->path() / "dir";
+  expect_returned(file("mkdir", dir), 0);
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+  auto made = private_->path() / "made";
+  expect_returned(file("creat", made), 6);
+  auto renamed = private_->path() / "renamed";
+  expect_returned(file("rename", made, renamed), 0);
+  EXPECT_EQ(read_file(renamed).value(), "pwned\n");
+  expect_returned(file("unlinkat", renamed), 0);
+  EXPECT_FALSE(std::filesystem::exists(renamed));
+  expect_returned(file("rmdir", dir), 0);
+  EXPECT_FALSE(std::filesystem::exists(dir));
+  // Reads of the libraries, and O_PATH opens anywhere (Landlock does not check them).
+  auto r = file("openat_read", "/usr/lib/os-release");
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_GT(result_of(r.stdout_text).value_or(-1), 0) << r.stdout_text;
+  expect_returned(file("opath", victim_), 0);
+  // What fails by itself is left to the kernel: a missing file is ENOENT, not a refusal.
+  expect_returned(file("openat_read", outside_->path() / "absent"), -ENOENT);
+}
+
+TEST_P(SandboxProbe, RelativePathsAreResolvedLikeTheKernel) {
+  const std::vector<std::string> cwd = {"--cwd-private"};
+  expect_returned(run("create_file", cwd, "relative"), 6);
+  EXPECT_EQ(read_file(private_->path() / "relative").value(), "pwned\n");
+  auto up = "../" + outside_->path().filename().string() + "/victim";
+  expect_refused_file(file("openat_read", up, {}, cwd), "openat", up);
+  // Relative to a directory descriptor.
+  expect_returned(file("openat_dirfd", private_->path(), "via_dirfd"), 6);
+  EXPECT_TRUE(std::filesystem::exists(private_->path() / "via_dirfd"));
+  expect_refused_file(file("openat_dirfd", outside_->path(), "via_dirfd"), "openat", "via_dirfd");
+  EXPECT_FALSE(std::filesystem::exists(outside_->path() / "via_dirfd"));
+}
+
+TEST_P(SandboxProbe, ManyThreadsOpeningAllowedFilesAreAnsweredPromptly) {
+  expect_returned(file("parallel_reads", "/usr/lib/os-release"), 8 * 200);
+}
+
+TEST_P(SandboxProbe, ThreadsStartedBeforeTheSandboxAreReportedToo) {
+  const std::vector<std::string> helper = {"--helper-thread"};
+  auto r = file("read_old_thread", "/usr/lib/os-release", {}, helper);
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_GT(result_of(r.stdout_text, "old thread result ").value_or(-1), 0) << r.stdout_text;
+  auto bad = file("read_old_thread", victim_, {}, helper);
+  expect_refused_file(bad, "openat", victim_.string());
+  EXPECT_EQ(bad.stdout_text.find("read:"), std::string::npos);
 }
 
 TEST_P(SandboxProbe, AThreadOutOfReachIsReported) {
@@ -377,6 +510,8 @@ TEST_P(SandboxProbe, AMechanismTurnedOffIsReportedAndOff) {
   ASSERT_TRUE(report.has_value()) << r.stdout_text;
   EXPECT_EQ((*report)["landlock"], false);
   EXPECT_NE((*report)["missing"].dump().find("landlock: turned off"), std::string::npos);
+  EXPECT_EQ((*report)["file_access_reported"], false);  // it decides with Landlock's rules
+  EXPECT_NE((*report)["notes"].dump().find("file access reporting: off"), std::string::npos);
   EXPECT_NE(result_of(r.stdout_text), -EACCES);
   auto s = run("socket_unix", {"--no-seccomp"});
   report = report_of(s.stdout_text);
@@ -396,8 +531,12 @@ TEST_P(SandboxProbe, LearningModeListsInsteadOfRefusing) {
   ASSERT_TRUE(report.has_value());
   EXPECT_EQ((*report)["seccomp"], false);
   EXPECT_NE((*report)["missing"].dump().find("learning mode"), std::string::npos);
-  // Landlock still holds.
-  expect_returned(run("read_hostname", {"--learn"}), -EACCES);
+  // Landlock still holds; the refused file access is listed with its path.
+  auto f = file("openat_read", victim_, {}, {"--learn"});
+  expect_returned(f, -EACCES);
+  auto files = parse_would_refuse(f.stderr_text);
+  ASSERT_EQ(files.size(), 1u) << f.stderr_text;
+  EXPECT_EQ(files[0], (RefusedCall{SYS_openat, "openat", victim_.string()}));
 }
 
 }  // namespace

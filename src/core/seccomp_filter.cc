@@ -18,6 +18,8 @@
 #include <cstring>
 #include <functional>
 
+#include "core/file_access.h"
+
 namespace ptxbench::seccomp {
 namespace {
 
@@ -37,7 +39,9 @@ class Builder {
   void allow_values(const char* name, unsigned arg, std::initializer_list<std::uint64_t> values) {
     for (std::uint64_t v : values) allow(name, {SCMP_CMP(arg, SCMP_CMP_EQ, v)});
   }
-  void act(std::uint32_t action, const char* name) { add(action, name, {}); }
+  void act(std::uint32_t action, const char* name, std::vector<scmp_arg_cmp> cmps = {}) {
+    add(action, name, std::move(cmps));
+  }
   const Status& status() const { return status_; }
 
  private:
@@ -104,22 +108,50 @@ void add_thread_rules(Builder& b, pid_t pid) {
   b.allow_values("sched_setaffinity", 0, {0, static_cast<std::uint64_t>(pid)});
 }
 
+// The path-taking calls Landlock checks (file_access.h lists them): allowed, or sent to the
+// listener, which reports the ones Landlock would refuse. In learning mode everything not
+// allowed goes to the listener anyway (libseccomp refuses a rule repeating the default action).
+void add_reported_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) {
+  for (const file_access::ReportedCall& call : file_access::reported_calls()) {
+    if (files == FileCalls::allow) {
+      b.allow(call.name);
+      continue;
+    }
+    if (call.open_flags_arg >= 0) {
+      const auto arg = static_cast<unsigned>(call.open_flags_arg);
+      b.allow(call.name, {masked(arg, O_PATH, O_PATH)});  // Landlock does not check these
+      if (mode == Mode::enforce) b.act(SCMP_ACT_NOTIFY, call.name, {masked(arg, O_PATH, 0)});
+    } else if (mode == Mode::enforce) {
+      b.act(SCMP_ACT_NOTIFY, call.name);
+    }
+  }
+  // The listener reads path arguments from this process's memory; never another's, no flags.
+  if (files == FileCalls::report)
+    b.allow("process_vm_readv", {SCMP_CMP(0, SCMP_CMP_EQ, static_cast<std::uint64_t>(pid)),
+                                 SCMP_CMP(5, SCMP_CMP_EQ, 0)});
+}
+
 // Files. Which paths may be opened, created or removed is Landlock's job; these calls work
 // on descriptors or on paths Landlock checks. Not here: chmod/chown/utimes/xattr families
 // (Landlock does not check them), link/symlink/mknod, truncate by path, openat2,
 // open_by_handle_at (bypasses paths), inotify/fanotify.
-void add_file_rules(Builder& b) {
-  for (const char* name :
-       {"read",       "write",           "pread64",     "pwrite64",  "readv",     "writev",
-        "preadv",     "pwritev",         "preadv2",     "pwritev2",  "open",      "openat",
-        "creat",      "close",           "close_range", "lseek",     "fstat",     "stat",
-        "lstat",      "newfstatat",      "statx",       "statfs",    "fstatfs",   "getdents",
-        "getdents64", "readlink",        "readlinkat",  "access",    "faccessat", "faccessat2",
-        "getcwd",     "chdir",           "fchdir",      "umask",     "mkdir",     "mkdirat",
-        "rmdir",      "unlink",          "unlinkat",    "rename",    "renameat",  "renameat2",
-        "ftruncate",  "fallocate",       "fsync",       "fdatasync", "flock",     "fadvise64",
-        "sendfile",   "copy_file_range", "dup",         "dup2",      "dup3",      "pipe",
-        "pipe2"})
+void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) {
+  add_reported_file_rules(b, pid, mode, files);
+  for (const char* name : {"read",       "write",      "pread64",
+                           "pwrite64",   "readv",      "writev",
+                           "preadv",     "pwritev",    "preadv2",
+                           "pwritev2",   "close",      "close_range",
+                           "lseek",      "fstat",      "stat",
+                           "lstat",      "newfstatat", "statx",
+                           "statfs",     "fstatfs",    "getdents",
+                           "getdents64", "readlink",   "readlinkat",
+                           "access",     "faccessat",  "faccessat2",
+                           "getcwd",     "chdir",      "fchdir",
+                           "umask",      "ftruncate",  "fallocate",
+                           "fsync",      "fdatasync",  "flock",
+                           "fadvise64",  "sendfile",   "copy_file_range",
+                           "dup",        "dup2",       "dup3",
+                           "pipe",       "pipe2"})
     b.allow(name);
   // fcntl without F_SETOWN(_EX)/F_SETSIG/F_NOTIFY/F_SETLEASE (signals to chosen processes).
   b.allow_values("fcntl", 1,
@@ -244,7 +276,7 @@ std::vector<std::uint32_t> refused_ioctl_requests() {
   return {TIOCSTI, TIOCLINUX, FIOSETOWN, SIOCSPGRP};
 }
 
-Result<Filter> Filter::build(pid_t own_pid, Mode mode) {
+Result<Filter> Filter::build(pid_t own_pid, Mode mode, FileCalls files) {
   scmp_filter_ctx ctx = seccomp_init(mode == Mode::learn ? SCMP_ACT_NOTIFY : SCMP_ACT_TRAP);
   if (!ctx) return make_error("seccomp: cannot create a filter context");
   Filter f(ctx);
@@ -252,7 +284,7 @@ Result<Filter> Filter::build(pid_t own_pid, Mode mode) {
   Builder b(ctx);
   add_memory_rules(b);
   add_thread_rules(b, own_pid);
-  add_file_rules(b);
+  add_file_rules(b, own_pid, mode, files);
   add_event_rules(b);
   add_time_rules(b);
   add_signal_rules(b, own_pid);
@@ -312,6 +344,24 @@ bool kernel_supports_filter(std::string* why) {
     return no(std::string("seccomp filters with SECCOMP_RET_TRAP are unavailable: ") +
               std::strerror(errno));
   if (seccomp_api_get() < 2) return no("the kernel's seccomp lacks thread sync (TSYNC)");
+  return true;
+}
+
+bool kernel_supports_user_notification(std::string* why) {
+  if (!kernel_supports_filter(why)) return false;
+  std::uint32_t notify = SECCOMP_RET_USER_NOTIF;
+  if (::syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &notify) != 0) {
+    if (why)
+      *why = std::string("seccomp user notification is unavailable: ") + std::strerror(errno);
+    return false;
+  }
+  if (seccomp_api_get() < 6) {
+    if (why)
+      *why =
+          "seccomp user notification cannot be combined with thread sync here (needs Linux "
+          "5.7 and libseccomp API level 6)";
+    return false;
+  }
   return true;
 }
 

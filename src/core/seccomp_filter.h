@@ -39,11 +39,20 @@ enum class Mode {
   learn,    // diagnosis only: let it run and have the learning reporter list it (refusal.h)
 };
 
+// What the filter does with the path-taking file calls (file_access.h).
+enum class FileCalls {
+  allow,   // allowed; Landlock alone decides (a refused access fails silently with EACCES)
+  report,  // sent to the notification listener (O_PATH opens allowed outright), which decides
+           // and ends the process naming a refused one; process_vm_readv is allowed on this
+           // process only (the listener reads the path arguments with it)
+};
+
 // The allow-list filter for the process `own_pid` (kill, tgkill and friends may target only
 // it), built but not loaded. Move-only; owns a libseccomp context.
 class Filter {
  public:
-  static Result<Filter> build(pid_t own_pid, Mode mode = Mode::enforce);
+  static Result<Filter> build(pid_t own_pid, Mode mode = Mode::enforce,
+                              FileCalls files = FileCalls::allow);
   Filter(Filter&& other) noexcept : ctx_(other.ctx_) { other.ctx_ = nullptr; }
   Filter& operator=(Filter&& other) noexcept;
   Filter(const Filter&) = delete;
@@ -53,7 +62,8 @@ class Filter {
   // Loads the filter on every thread of the calling process (SECCOMP_FILTER_FLAG_TSYNC) and
   // sets no_new_privs. Irreversible. Install the SIGSYS reporter first.
   Status load();
-  // Mode::learn, after load(): the descriptor the learning reporter reads calls from.
+  // Mode::learn or FileCalls::report, after load(): the descriptor the notification listener
+  // (refusal.h) reads calls from.
   int notify_fd() const;
   // libseccomp's readable rendering of the filter, for debugging.
   std::string pseudo_code() const;
@@ -66,5 +76,10 @@ class Filter {
 // Whether this kernel can load the filter (seccomp filters with SECCOMP_RET_TRAP and
 // thread sync); `why` says what is missing otherwise.
 bool kernel_supports_filter(std::string* why = nullptr);
+
+// Whether it can also send calls to a listener that lets them continue (SECCOMP_RET_USER_NOTIF
+// with SECCOMP_USER_NOTIF_FLAG_CONTINUE, together with thread sync: Linux 5.7, libseccomp API
+// level 6), as FileCalls::report and Mode::learn need.
+bool kernel_supports_user_notification(std::string* why = nullptr);
 
 }  // namespace ptxbench::seccomp

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -87,7 +88,7 @@ std::string read_all(int fd) {
 }
 
 // Forks; the child installs the reporter and loads the filter, then makes `call`.
-ChildEnd run_filtered(const std::function<long()>& call) {
+ChildEnd run_filtered(const std::function<long()>& call, FileCalls files = FileCalls::allow) {
   int report[2], result[2];
   EXPECT_EQ(::pipe2(report, O_CLOEXEC), 0);
   EXPECT_EQ(::pipe2(result, O_CLOEXEC), 0);
@@ -96,9 +97,11 @@ ChildEnd run_filtered(const std::function<long()>& call) {
     ::close(report[0]);
     ::close(result[0]);
     if (!install_refusal_reporter(report[1]).ok()) ::_exit(90);
-    auto filter = Filter::build(::getpid());
+    auto filter = Filter::build(::getpid(), Mode::enforce, files);
     if (!filter.ok()) ::_exit(91);
     if (!filter->load().ok()) ::_exit(92);
+    // No listener: with its descriptor closed, the calls sent to it answer ENOSYS.
+    if (files == FileCalls::report) ::close(filter->notify_fd());
     long r = call();
     (void)!::write(result[1], &r, sizeof r);
     ::_exit(0);
@@ -124,15 +127,17 @@ long raw(long nr, long a = 0, long b = 0, long c = 0, long d = 0, long e = 0) {
   return r < 0 ? -errno : r;
 }
 
-::testing::AssertionResult Allowed(const std::function<long()>& call) {
-  ChildEnd end = run_filtered(call);
+::testing::AssertionResult Allowed(const std::function<long()>& call,
+                                   FileCalls files = FileCalls::allow) {
+  ChildEnd end = run_filtered(call, files);
   if (end.returned && end.exit_code == 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "not allowed: exit " << end.exit_code << ", signal "
                                        << end.signal << ", report: " << end.report;
 }
 
-::testing::AssertionResult RefusedAs(const std::function<long()>& call, const std::string& name) {
-  ChildEnd end = run_filtered(call);
+::testing::AssertionResult RefusedAs(const std::function<long()>& call, const std::string& name,
+                                     FileCalls files = FileCalls::allow) {
+  ChildEnd end = run_filtered(call, files);
   if (end.returned) return ::testing::AssertionFailure() << "allowed; it returned " << end.result;
   auto refused = parse_refusal(end.report);
   if (end.exit_code != kSandboxRefusalExit || !refused)
@@ -295,6 +300,44 @@ TEST_F(Loaded, ProcessControlOnlyHarmless) {
       "sched_setaffinity"));
   EXPECT_TRUE(RefusedAs([] { return raw(SYS_socket, AF_UNIX, SOCK_STREAM, 0); }, "socket"));
   EXPECT_TRUE(RefusedAs([] { return raw(SYS_unshare, CLONE_NEWUSER); }, "unshare"));
+}
+
+// FileCalls::report: the file calls go to a listener (none here: they answer ENOSYS), O_PATH
+// opens stay allowed, and the listener's reader works on this process only.
+TEST_F(Loaded, ReportedFileCallsGoToTheListener) {
+  std::string why;
+  if (!kernel_supports_user_notification(&why)) GTEST_SKIP() << why;
+  ChildEnd open =
+      run_filtered([] { return raw(SYS_openat, AT_FDCWD, reinterpret_cast<long>("/"), O_RDONLY); },
+                   FileCalls::report);
+  ASSERT_TRUE(open.returned) << open.report;
+  EXPECT_EQ(open.result, -ENOSYS);  // sent to a listener, and there is none
+  EXPECT_TRUE(Allowed(
+      [] {
+        long fd = raw(SYS_openat, AT_FDCWD, reinterpret_cast<long>("/"), O_PATH);
+        return fd >= 0 ? 0l : fd;
+      },
+      FileCalls::report));
+  EXPECT_TRUE(Allowed(
+      [] {
+        char buf[8] = {};
+        static const char src[] = "self";
+        iovec local{buf, sizeof src}, remote{const_cast<char*>(src), sizeof src};
+        long n = ::syscall(SYS_process_vm_readv, ::getpid(), &local, 1, &remote, 1, 0);
+        return n == sizeof src && std::strcmp(buf, src) == 0 ? 0l : -1l;
+      },
+      FileCalls::report));
+  EXPECT_TRUE(RefusedAs([] { return raw(SYS_process_vm_readv, ::getppid(), 0, 0, 0, 0); },
+                        "process_vm_readv", FileCalls::report));
+  EXPECT_TRUE(
+      RefusedAs([] { return raw(SYS_openat2, AT_FDCWD, 0, 0, 0); }, "openat2", FileCalls::report));
+  // Without reporting the reader stays refused, and the file calls are plainly allowed.
+  EXPECT_TRUE(RefusedAs([] { return raw(SYS_process_vm_readv, ::getpid(), 0, 0, 0, 0); },
+                        "process_vm_readv"));
+  EXPECT_TRUE(Allowed([] {
+    long fd = raw(SYS_openat, AT_FDCWD, reinterpret_cast<long>("/"), O_RDONLY);
+    return fd >= 0 ? 0l : fd;
+  }));
 }
 
 }  // namespace

@@ -292,6 +292,7 @@ void JudgeSession::runner_failed(Peers& p, const Received& got, const PlannedCal
     r.outcome = Outcome::policy_violation;
     r.message = "the sandbox refused the system call " + refused->name +
                 (refused->number >= 0 ? " (number " + std::to_string(refused->number) + ")" : "") +
+                (refused->path.empty() ? "" : " on " + refused->path) +
                 ": a kernel's host code may not open files, create sockets or processes, signal "
                 "other processes or make code writable";
     return;

@@ -3,12 +3,15 @@
 // a candidate shared object, whose constructor runs the attack the test chose, and calls it.
 //
 //   sandbox_probe CANDIDATE.so PRIVATE_DIR [--no-sandbox] [--no-landlock] [--no-seccomp]
-//                 [--learn] [--helper-thread] [--signal-blocking-thread]
+//                 [--no-file-report] [--learn] [--helper-thread] [--signal-blocking-thread]
+//                 [--cwd-private]
 //
 // The policy reads /usr, /lib*, /etc/ld.so.cache and the candidate's directory, and writes
 // PRIVATE_DIR. --helper-thread starts, before the sandbox, a thread that runs jobs handed to
 // sandbox_probe_run_on_helper (as the CUDA driver's threads run host callbacks);
 // --signal-blocking-thread one that blocks every signal (so the sandbox cannot reach it).
+// --no-file-report turns file access reporting off (Landlock alone: EACCES, silently);
+// --cwd-private makes PRIVATE_DIR the working directory before the sandbox.
 // Prints "sandbox: <report JSON>", then whatever the candidate prints, then
 // "entry returned <n>".
 #include <dlfcn.h>
@@ -105,6 +108,10 @@ int main(int argc, char** argv) {
       policy.landlock = false;
     else if (opt == "--no-seccomp")
       policy.seccomp = false;
+    else if (opt == "--no-file-report")
+      policy.report_file_access = false;
+    else if (opt == "--cwd-private")
+      std::filesystem::current_path(argv[2]);
     else if (opt == "--learn")
       policy.seccomp_learn = true;
     else if (opt == "--helper-thread")

@@ -6,6 +6,7 @@
 //
 //   PTXB_PROBE_ATTACK   the attack (see run_attack)
 //   PTXB_PROBE_TARGET   its path, where it has one
+//   PTXB_PROBE_TARGET2  its second path (rename's new name, a name relative to a dirfd)
 //   PTXB_PROBE_SYSCALL  the call number of the "raw" attack (made with zero arguments)
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -88,6 +90,40 @@ long write_file(const char* path, int flags) {
   return n;
 }
 
+long write_fd(long fd) {
+  if (fd < 0) return fd;
+  long n = sys(SYS_write, fd, L("pwned\n"), 6);
+  sys(SYS_close, fd);
+  return n;
+}
+
+// Path-taking file calls, each as the raw call the candidate would make (Landlock's part, and
+// the file access reporter's: outside the policy they end the run, named).
+long file_call(const std::string& a, const char* target, const char* target2) {
+  if (a == "openat_read") return read_file(target);
+  if (a == "open_create") return write_fd(sys(SYS_open, L(target), O_CREAT | O_WRONLY, 0644));
+  if (a == "creat") return write_fd(sys(SYS_creat, L(target), 0644));
+  if (a == "mkdir") return sys(SYS_mkdir, L(target), 0700);
+  if (a == "mkdirat") return sys(SYS_mkdirat, AT_FDCWD, L(target), 0700);
+  if (a == "unlink") return sys(SYS_unlink, L(target));
+  if (a == "unlinkat") return sys(SYS_unlinkat, AT_FDCWD, L(target), 0);
+  if (a == "rmdir") return sys(SYS_rmdir, L(target));
+  if (a == "rename") return sys(SYS_rename, L(target), L(target2));
+  if (a == "renameat2") return sys(SYS_renameat2, AT_FDCWD, L(target), AT_FDCWD, L(target2), 0);
+  if (a == "openat_bad_pointer") return sys(SYS_openat, AT_FDCWD, 8, O_RDONLY);
+  if (a == "opath") {
+    long fd = sys(SYS_openat, AT_FDCWD, L(target), O_PATH);
+    if (fd >= 0) sys(SYS_close, fd);
+    return fd >= 0 ? 0 : fd;
+  }
+  if (a == "openat_dirfd") {  // target: a directory, target2: a name created in it
+    long dir = sys(SYS_openat, AT_FDCWD, L(target), O_PATH | O_DIRECTORY);
+    if (dir < 0) return dir;
+    return write_fd(sys(SYS_openat, dir, L(target2), O_CREAT | O_WRONLY, 0644));
+  }
+  return -1000;
+}
+
 long sigaction_sigsys(long signal_arg) {
   struct {
     void* handler;
@@ -106,6 +142,26 @@ long fork_and_leave(long nr, long flags) {
   long r = nr == SYS_clone ? sys(SYS_clone, flags, 0, 0, 0, 0) : sys(nr);
   if (r == 0) sys(SYS_exit_group, 0);  // the child, should one exist
   return r;
+}
+
+// Many threads opening an allowed file at once (as the CUDA driver's threads may while the
+// candidate runs): how many of the opens and reads succeeded.
+long parallel_reads(const char* path) {
+  constexpr int kThreads = 8, kEach = 200;
+  std::atomic<long> ok{0};
+  std::thread threads[kThreads];
+  for (auto& t : threads)
+    t = std::thread([&] {
+      for (int i = 0; i < kEach; ++i) {
+        long fd = sys(SYS_openat, AT_FDCWD, L(path), O_RDONLY);
+        if (fd < 0) continue;
+        char c;
+        if (sys(SYS_read, fd, L(&c), 1) == 1) ++ok;
+        sys(SYS_close, fd);
+      }
+    });
+  for (auto& t : threads) t.join();
+  return ok.load();
 }
 
 long thread_runs() {
@@ -140,6 +196,9 @@ long run_attack(const std::string& a) {
     return on_old_thread([] {
       report_old_thread(write_file(env("PTXB_PROBE_TARGET"), O_CREAT | O_EXCL | O_WRONLY));
     });
+  if (a == "read_old_thread")
+    return on_old_thread([] { report_old_thread(read_file(env("PTXB_PROBE_TARGET"))); });
+  if (long r = file_call(a, target, env("PTXB_PROBE_TARGET2")); r != -1000) return r;
   // Processes, network, signals, privileges: seccomp's part.
   if (a == "socket_inet") return sys(SYS_socket, AF_INET, SOCK_STREAM, 0);
   if (a == "socket_unix") return sys(SYS_socket, AF_UNIX, SOCK_STREAM, 0);
@@ -185,6 +244,7 @@ long run_attack(const std::string& a) {
   if (a == "int80") return i386_getpid();
   if (a == "x32") return sys(SYS_getpid | 0x40000000);
   if (a == "thread") return thread_runs();
+  if (a == "parallel_reads") return parallel_reads(target);
   if (a == "raw") return sys(std::atol(env("PTXB_PROBE_SYSCALL")));
   std::printf("unknown attack %s\n", a.c_str());
   return -1000;
