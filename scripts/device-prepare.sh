@@ -16,7 +16,8 @@ build=${PTXBENCH_DEVICE_BUILD:-build}
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
-programs=(ptxbench ptxbench-worker ptxbench-audit-worker ptxbench-bench-baselines reference_test audit_acceptance library_rule)
+# PROGRAMS="a b" builds and carries only those (a quick smoke run).
+read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-audit-worker ptxbench-bench-baselines reference_test audit_acceptance library_rule}"
 cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}" --target "${programs[@]}"
 d=$root/.devbin
 mkdir -p "$d/include" "$d/cache"

@@ -7,6 +7,7 @@
 #include "audit/join.h"
 #include "audit/verdicts.h"
 #include "audit/worker_client.h"
+#include "eval/worker_spec.h"
 #include "compile/census.h"
 #include "core/fs.h"
 #include "core/text.h"
@@ -138,6 +139,7 @@ Result<AuditResult> Auditor::audit(const std::filesystem::path& shared_object,
   c.worker = audit_worker_path(paths_);
   PTXB_TRY(TempDir tmp, TempDir::create("ptxbench-audit-"));
   c.tmp = tmp.path();
+  PTXB_TRY_STATUS(eval::give_private_dir(c.tmp));  // the workers' folders live below it
   c.result.task = task.name;
   c.result.arch = c.arch;
   c.result.workload = c.workload->name;

@@ -55,6 +55,7 @@ Status Auditor::ncu_route(Context& c) {
                  c.options.device};
   std::error_code ec;
   std::filesystem::create_directories(run.out_dir, ec);
+  PTXB_TRY(run.so, eval::stage_candidate(c.so, run.out_dir));
   PTXB_TRY_STATUS(eval::give_private_dir(run.out_dir));
   ProcessSpec spec = eval::worker_process_spec({}, run.out_dir, run.device, c.options.ncu_timeout);
   spec.isolate_network = false;  // ncu reaches its injected library over local sockets

@@ -109,9 +109,11 @@ Result<WorkerOutcome> run_worker(ProcessRunner& runner, const std::filesystem::p
                                  const WorkerCall& call, std::chrono::seconds timeout) {
   std::error_code ec;
   std::filesystem::create_directories(call.out_dir, ec);
+  WorkerCall staged = call;
+  PTXB_TRY(staged.so, eval::stage_candidate(call.so, call.out_dir));
   PTXB_TRY_STATUS(eval::give_private_dir(call.out_dir));
   // The same environment, user and network as the judging session's workers.
-  ProcessSpec spec = eval::worker_process_spec(worker_argv(worker, call), call.out_dir,
+  ProcessSpec spec = eval::worker_process_spec(worker_argv(worker, staged), call.out_dir,
                                                call.device, timeout);
   PTXB_TRY(ProcessResult pr, runner.run(spec));
   WorkerOutcome o;

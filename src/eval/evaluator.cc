@@ -165,7 +165,7 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
     r.flags.push_back("memcheck_timeout");
     return;
   }
-  if (sanitizer_found_errors(report) || m.outcome == Outcome::runtime_error) {
+  if (sanitizer_found_errors(report)) {
     r.flags.push_back("memcheck_errors");
     r.memcheck_report = sanitizer_summary(report);
     if (r.faulting_kernel.empty()) r.faulting_kernel = faulting_kernel_from_sanitizer(report);
@@ -214,8 +214,10 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
     finish_timing_report(*r.timing, task, r.provenance);
     add_timing_flags(*r.timing, r);
   }
-  if (r.outcome == Outcome::runtime_error && o.locate_faults && !o.memcheck)
-    run_memcheck(task, so, r, o);  // names the faulting kernel where it can
+  // After a fault during a call (not a load error), memcheck names the faulting kernel.
+  if (r.outcome == Outcome::runtime_error && o.locate_faults && !o.memcheck &&
+      r.phase != "loading the candidate")
+    run_memcheck(task, so, r, o);
   else if (o.memcheck)
     run_memcheck(task, so, r, o);
   return finish();

@@ -74,6 +74,8 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
     return fail(Outcome::harness_error, "cannot make the workers' private directories", "starting");
   p.verifier_dir.emplace(std::move(*vdir));
   p.runner_dir.emplace(std::move(*rdir));
+  auto staged = stage_candidate(so, p.runner_dir->path());
+  if (!staged.ok()) return fail(Outcome::harness_error, staged.error().to_string(), "starting");
   for (const auto& d : {p.verifier_dir->path(), p.runner_dir->path()}) {
     auto st = give_private_dir(d);
     if (!st.ok()) return fail(Outcome::harness_error, st.error().to_string(), "starting");
@@ -102,9 +104,8 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   // The runner: the candidate's process.
   RunnerRequest rreq;
   rreq.dir = p.runner_dir->path().string();
-  rreq.library = fs::absolute(so).string();
+  rreq.library = staged->string();
   rreq.call_timeout_seconds = o.call_timeout_seconds;
-  rreq.sandbox_read = {fs::absolute(so).parent_path().string()};
   const Json& slots = ready.reply->extra.at("slots");
   for (std::size_t w = 0; w < plan_.verifier.workloads.size(); ++w) {
     RunnerWorkload rw;

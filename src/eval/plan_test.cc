@@ -81,18 +81,18 @@ TEST(Plan, TimingDrawsMixRepeatsAndNewInputsOnTheTimedWorkload) {
   for (int i = 0; i < 50; ++i) EXPECT_EQ(fresh_only.next(false).content, Content::transformed);
 }
 
-TEST(Plan, TrialsCheckEveryWorkloadEvenWithFewTrials) {
+TEST(Plan, EveryWorkloadOfEveryTaskIsCheckedWhateverTheTrialCount) {
   auto all = task::load_tasks(Paths::discover().tasks());
   ASSERT_TRUE(all.ok()) << all.error().to_string();
   for (const auto& task : *all) {
-    auto t = plan_trials(task, 3, 9);
-    ASSERT_TRUE(t.ok()) << task.name;
-    std::set<std::string> seen;
-    for (const auto& x : *t) seen.insert(x.problem.workload);
-    EXPECT_EQ(seen.size(), task.workloads.size()) << task.name;
-    EXPECT_EQ(t->size(), task.workloads.size() + 1) << task.name;  // + the after-timing repeat
+    auto plan = plan_session(task, 3, 9);
+    ASSERT_TRUE(plan.ok()) << task.name;
+    std::set<int> checked;
+    for (const auto& c : plan->checks) checked.insert(c.workload);
+    EXPECT_EQ(checked.size(), task.workloads.size()) << task.name;
     bool spiky = false;
-    for (const auto& x : *t) spiky |= x.dist == gpu::Distribution::spiky;
+    for (const auto& w : plan->verifier.workloads)
+      for (const auto& b : w.bases) spiky |= b.dist == gpu::Distribution::spiky;
     EXPECT_EQ(spiky, task.family == task::Family::attention_bwd) << task.name;
   }
 }

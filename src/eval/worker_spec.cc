@@ -35,6 +35,21 @@ ProcessSpec worker_process_spec(std::vector<std::string> argv, const std::filesy
   return spec;
 }
 
+Result<std::filesystem::path> stage_candidate(const std::filesystem::path& so,
+                                              const std::filesystem::path& dir) {
+  std::error_code ec;
+  const std::filesystem::path to = dir / "candidate.so";
+  std::filesystem::copy_file(so, to, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec)
+    return make_error("cannot copy the candidate " + so.string() + " to " + to.string() + ": " +
+                      ec.message());
+  std::filesystem::permissions(to, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                                       std::filesystem::perms::owner_exec | std::filesystem::perms::group_read |
+                                       std::filesystem::perms::others_read,
+                               ec);
+  return to;
+}
+
 Status give_private_dir(const std::filesystem::path& dir) {
   auto id = unprivileged_identity();
   if (!id) return {};

@@ -29,4 +29,10 @@ ProcessSpec worker_process_spec(std::vector<std::string> argv, const std::filesy
 // when ptxbench is unprivileged itself.
 Status give_private_dir(const std::filesystem::path& dir);
 
+// Copies the candidate's shared object into a worker's private directory (as candidate.so) and
+// returns the copy's path: the unprivileged worker may not be able to read the compile cache,
+// and its sandbox grants it nothing outside that directory. Call before give_private_dir.
+Result<std::filesystem::path> stage_candidate(const std::filesystem::path& so,
+                                              const std::filesystem::path& dir);
+
 }  // namespace ptxbench::eval
