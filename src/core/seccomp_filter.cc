@@ -133,8 +133,10 @@ void add_reported_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) 
 
 // Files. Which paths may be opened, created or removed is Landlock's job; these calls work
 // on descriptors or on paths Landlock checks. Not here: chmod/chown/utimes/xattr families
-// (Landlock does not check them), link/symlink/mknod, truncate by path, openat2,
-// open_by_handle_at (bypasses paths), inotify/fanotify.
+// (Landlock does not check them), link/mknod, truncate by path, openat2,
+// open_by_handle_at (bypasses paths), inotify/fanotify. symlink/symlinkat are allowed: CUPTI
+// makes one (seen on the H200, 2026-11-30), Landlock allows making one only below the
+// private directory, and opening through one is checked against its target.
 void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) {
   add_reported_file_rules(b, pid, mode, files);
   for (const char* name : {"read",       "write",      "pread64",
@@ -151,7 +153,8 @@ void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) {
                            "fsync",      "fdatasync",  "flock",
                            "fadvise64",  "sendfile",   "copy_file_range",
                            "dup",        "dup2",       "dup3",
-                           "pipe",       "pipe2"})
+                           "pipe",       "pipe2",      "symlink",
+                           "symlinkat"})
     b.allow(name);
   // fcntl without F_SETOWN(_EX)/F_SETSIG/F_NOTIFY/F_SETLEASE (signals to chosen processes).
   b.allow_values("fcntl", 1,

@@ -319,7 +319,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   const auto warm_start = Clock::now();
   for (int i = 0; i < 3 || ms_since(warm_start) < 1000 * o.warmup_seconds; ++i) {
     if (!candidate_call(p, draw.next(false), false, o, r)) return;
-    baseline_call(p, draw.next(false), false, i == 0, r);
+    baseline_call(p, draw.next_library(), false, i == 0, r);
     if (i > 200) break;
   }
   StoppingRule rule{o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
@@ -330,7 +330,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     PlannedCall c = draw.next(true);
     if (!candidate_call(p, c, true, o, r)) return;
     if (c.content == Content::transformed) cand.push_back(calls_.back().event_ms);
-    if (baseline_ok && baseline_call(p, draw.next(false), true, false, r))
+    if (baseline_ok && baseline_call(p, draw.next_library(), true, false, r))
       base.push_back(calls_.back().event_ms);
     const double el = ms_since(start) / 1000;
     auto rc = rule.decide(cand, el);
@@ -425,6 +425,7 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   r.timing->candidate_wall = t.candidate_wall;
   r.timing->baseline_wall = t.baseline_wall;
   r.timing->speedup_basis = t.speedup_basis;
+  r.timing->calibrated_overhead_ms = t.calibrated_overhead_ms;
   r.timing->speedup = t.speedup;
   r.timing->verified_calls = 0;
   for (const auto& c2 : calls_) r.timing->verified_calls += (!c2.baseline && c2.check) ? 1 : 0;

@@ -137,17 +137,41 @@ std::uint64_t TimingDraw::draw() {
   return gpu::mix64(seed_ ^ gpu::mix64(++counter_ * 0x9E3779B97F4A7C15ull));
 }
 
-PlannedCall TimingDraw::next(bool allow_repeat) {
+PlannedCall TimingDraw::fresh(int slot) {
   const SessionWorkload& w = plan_->verifier.workloads.front();
   PlannedCall p;
   p.workload = 0;
-  p.slot = static_cast<int>(draw() % static_cast<std::uint64_t>(w.slots));
-  const bool repeat = allow_repeat && draw() % 4 == 0;
-  p.content = repeat ? Content::repeat : Content::transformed;
-  p.base = repeat ? 0 : static_cast<int>(draw() % w.bases.size());
-  p.transform_seed = repeat ? 0 : (draw() | 1u);
+  p.slot = slot;
+  p.content = Content::transformed;
+  p.base = static_cast<int>(draw() % w.bases.size());
+  p.transform_seed = draw() | 1u;
   p.poison_seed = draw();
-  p.label = plan_->labels.front() + (repeat ? ", timing call, repeated inputs" : ", timing call");
+  p.label = plan_->labels.front() + ", timing call";
+  return p;
+}
+
+PlannedCall TimingDraw::next(bool allow_repeat) {
+  const int slots = plan_->verifier.workloads.front().slots;
+  if (allow_repeat && last_slot_ >= 0 && draw() % 4 == 0) {
+    PlannedCall p;
+    p.workload = 0;
+    p.slot = last_slot_;
+    p.content = Content::repeat;
+    p.poison_seed = draw();
+    p.label = plan_->labels.front() + ", timing call, the previous call's inputs again";
+    return p;
+  }
+  last_slot_ = static_cast<int>(draw() % static_cast<std::uint64_t>(slots));
+  return fresh(last_slot_);
+}
+
+PlannedCall TimingDraw::next_library() {
+  const int slots = plan_->verifier.workloads.front().slots;
+  const int slot = last_slot_ >= 0 && slots > 1
+                       ? (last_slot_ + 1) % slots
+                       : static_cast<int>(draw() % static_cast<std::uint64_t>(slots));
+  PlannedCall p = fresh(slot);
+  p.label = plan_->labels.front() + ", library call";
   return p;
 }
 

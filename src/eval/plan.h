@@ -64,19 +64,24 @@ struct SessionPlan {
 
 Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed);
 
-// The content of the timing calls, drawn one by one from a seeded stream: a random slot of
-// the timed workload (workload 0); with probability 1/4 an exact repeat of that slot's last
-// inputs, else a random base under a new transform. The poison is always new.
+// The content of the timing calls, drawn one by one from a seeded stream, on the timed
+// workload (workload 0). A candidate call: with probability 1/4 exactly the inputs of the
+// previous candidate call again (same slot: a cache of the last call hits), else a random slot
+// with a random base under a new transform. A library call: new inputs in the OTHER slot, so
+// the previous candidate call's inputs stay in place for a repeat. The poison is always new.
 class TimingDraw {
  public:
   TimingDraw(const SessionPlan& plan, std::uint64_t seed) : plan_(&plan), seed_(seed) {}
   PlannedCall next(bool allow_repeat);
+  PlannedCall next_library();
 
  private:
   std::uint64_t draw();
+  PlannedCall fresh(int slot);
   const SessionPlan* plan_;
   std::uint64_t seed_;
   std::uint64_t counter_ = 0;
+  int last_slot_ = -1;
 };
 
 }  // namespace ptxbench::eval

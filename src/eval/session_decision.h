@@ -17,7 +17,8 @@
 //                    kOverheadAllowanceShare x the candidate's wall time: device work ran outside
 //                    the two events (another stream), or the event times were forged. The speedup
 //                    is then taken from the wall time less the calibrated overhead. So a forger
-//                    gains at most that allowance (0.05 ms + 3%).
+//                    gains at most that allowance (0.1 ms + 5%; the overhead of an honest call
+//                    spread by about that much on the H200, docs/results/2026-11-30-h200-judge.md).
 //   cached_result    repeat calls' median wall time < kRepeatRatio x new-input calls' median,
 //                    with at least kMinRepeats repeats.
 #pragma once
@@ -54,8 +55,8 @@ struct CorrectnessFindings {
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
                                 const std::vector<bool>& workload_hidden);
 
-inline constexpr double kOverheadAllowanceMs = 0.05;
-inline constexpr double kOverheadAllowanceShare = 0.03;
+inline constexpr double kOverheadAllowanceMs = 0.10;
+inline constexpr double kOverheadAllowanceShare = 0.05;
 inline constexpr double kRepeatRatio = 0.7;
 inline constexpr std::size_t kMinRepeats = 3;
 
