@@ -1,20 +1,18 @@
 // `ptxbench audit KERNEL.cu --task NAME [--arch sm_90a] [--route auto|cupti|ncu]
-//  [--workload NAME] [--seed N] [--json]`: compiles the kernel (compile cache), then
-// audits which target instructions executed (src/audit/auditor.h): the per-family
-// table, the tensor-FLOP coverage and the route used. Without a GPU: the static census
-// only, and it says the runtime audit was not run.
-// Exit code: 0 when the instruction metric passed or was not evaluated; 16 when the
-// target families did not execute; the compile outcome's code when it did not build.
+//  [--workload NAME] [--seed N] [--json]`: judges the kernel with the evaluation turned
+// off (judge::Judge): compile (compile cache), then audit which target instructions
+// executed (src/audit/auditor.h): the per-family table, the tensor-FLOP coverage and the
+// route used. Without a GPU: the static census only, and it says the runtime audit was
+// not run. Correctness is not checked, so a kernel that compiles is not_evaluated (exit
+// 0) whatever the audit found; the audit's own verdict is in the table (JSON:
+// audit.instruction_metric_passed). Exit codes: the disposition's (judge::exit_code): a
+// compile failure's, 1 when the audit itself failed, 2 bad input.
 #include <ostream>
 
-#include "audit/auditor.h"
-#include "audit/format.h"
 #include "cli/candidate_input.h"
 #include "cli/command.h"
-#include "compile/compiler.h"
-#include "compile/format.h"
-#include "core/fs.h"
-#include "task/loader.h"
+#include "cli/judge_candidate.h"
+#include "eval/evaluator.h"
 
 namespace ptxbench::cli {
 namespace {
@@ -26,41 +24,19 @@ struct AuditArgs {
 };
 
 int run_audit(const AuditArgs& a, Context& ctx) {
-  auto fail = [&](int code, const std::string& msg) {
-    ctx.err << "ptxbench audit: " << msg << "\n";
-    return code;
-  };
   auto route = audit::route_choice_from_string(a.route);
-  if (!route) return fail(exit_code::bad_input, "--route must be auto, cupti or ncu");
-  auto input = load_candidate_input(ctx.paths, a.file, a.task, a.arch);
-  if (!input.ok()) return fail(exit_code::bad_input, input.error().to_string());
-  const std::string& source = input->source;
-  const task::TaskSpec& spec = input->spec;
-  SystemProcessRunner runner;
-  compile::Compiler compiler(ctx.paths, runner);
-  compile::CompileOptions copts;
-  copts.arch = a.arch;
-  auto built = compiler.compile(spec, source, copts);
-  if (!built.ok()) return fail(exit_code::internal, built.error().to_string());
-  if (built->outcome != Outcome::passed) {
-    ctx.out << compile::format_result(*built);
-    return exit_code_for(built->outcome);
+  if (!route) {
+    ctx.err << "ptxbench audit: --route must be auto, cupti or ncu\n";
+    return exit_code::bad_input;
   }
-  audit::Auditor auditor(ctx.paths, runner);
-  audit::AuditOptions opts;
-  opts.route = *route;
-  opts.workload = a.workload;
-  opts.seed = a.seed;
-  opts.sass_listing = built->sass;
-  auto result = auditor.audit(built->shared_object, spec, a.arch, opts);
-  if (!result.ok()) return fail(exit_code::internal, result.error().to_string());
-  if (a.json)
-    ctx.out << result->to_json().dump(2) << "\n";
-  else
-    ctx.out << audit::format_audit(*result);
-  if (result->instruction_metric_evaluated && !result->instruction_metric_passed)
-    return exit_code::missing_instructions;
-  return exit_code::ok;
+  judge::JudgeOptions o;
+  o.compile.arch = a.arch;
+  o.evaluate = false;
+  o.audit.route = *route;
+  o.audit.workload = a.workload;
+  o.audit.seed = a.seed;
+  o.gpu = eval::Evaluator::gpu_available();
+  return judge_candidate(ctx, "audit", a.file, a.task, o, a.json);
 }
 
 }  // namespace
@@ -74,7 +50,7 @@ void attach_audit(CLI::App& sub, Context& ctx) {
   sub.add_option("--workload", args->workload,
                  "the workload to run (default: the task's first hidden one)");
   sub.add_option("--seed", args->seed, "input seed")->capture_default_str();
-  sub.add_flag("--json", args->json, "print the result as JSON");
+  sub.add_flag("--json", args->json, "print the judge's report (audit under \"audit\") as JSON");
   sub.callback([args, &ctx] { ctx.exit_code = run_audit(*args, ctx); });
 }
 

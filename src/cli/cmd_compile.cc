@@ -1,15 +1,17 @@
 // `ptxbench compile KERNEL.cu --task NAME --arch sm_90a [--json] [--no-cache] [--timeout S]`:
 // the policy check, nvcc, the symbol allow-list and the SASS census for one kernel file.
-// Exit code: the outcome's (command.h); bad input 2; ptxbench's own failure 1.
+// The compile stage of judge::Judge alone. Exit code: the disposition's (judge::exit_code:
+// 0 built, 11 compile error, 12 policy, 14 compiler timeout, 1 ptxbench's own failure);
+// bad input 2.
 #include <ostream>
 
 #include "cli/candidate_input.h"
 #include "cli/command.h"
-#include "compile/compiler.h"
 #include "compile/format.h"
 #include "compile/result_json.h"
 #include "core/fs.h"
 #include "core/json.h"
+#include "judge/judge.h"
 #include "task/loader.h"
 
 namespace ptxbench::cli {
@@ -22,27 +24,27 @@ struct CompileArgs {
 };
 
 int run_compile(const CompileArgs& a, Context& ctx) {
-  auto fail = [&](int code, const std::string& msg) {
-    ctx.err << "ptxbench compile: " << msg << "\n";
-    return code;
-  };
   auto input = load_candidate_input(ctx.paths, a.file, a.task, a.arch);
-  if (!input.ok()) return fail(exit_code::bad_input, input.error().to_string());
-  const std::string& source = input->source;
-  const task::TaskSpec& spec = input->spec;
+  if (!input.ok()) {
+    ctx.err << "ptxbench compile: " << input.error().to_string() << "\n";
+    return exit_code::bad_input;
+  }
+  judge::JudgeOptions o;  // compile only: no GPU stage
+  o.compile.arch = a.arch;
+  o.compile.timeout = std::chrono::seconds(a.timeout_s);
+  o.compile.use_cache = !a.no_cache;
+  o.evaluate = false;
+  o.run_audit = false;
   SystemProcessRunner runner;
-  compile::Compiler compiler(ctx.paths, runner);
-  compile::CompileOptions options;
-  options.arch = a.arch;
-  options.timeout = std::chrono::seconds(a.timeout_s);
-  options.use_cache = !a.no_cache;
-  auto result = compiler.compile(spec, source, options);
-  if (!result.ok()) return fail(exit_code::internal, result.error().to_string());
-  if (a.json)
-    ctx.out << compile::to_json(*result).dump(2) << "\n";
+  judge::ToolStages stages(ctx.paths, runner);
+  judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, o);
+  if (!r.compile)
+    ctx.err << "ptxbench compile: " << r.message << "\n";
+  else if (a.json)
+    ctx.out << compile::to_json(*r.compile).dump(2) << "\n";
   else
-    ctx.out << compile::format_result(*result);
-  return exit_code_for(result->outcome);
+    ctx.out << compile::format_result(*r.compile);
+  return judge::exit_code(r.disposition);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "core/gpu_select.h"
 #include "core/text.h"
 #include "eval/evaluator.h"
+#include "judge/judge.h"
 #include "llm/extract.h"
 #include "prompt/prompt.h"
 #include "report/console.h"
@@ -170,7 +171,7 @@ int run_command(RunOptions& o, Context& ctx) {
   auto all = task::load_tasks(ctx.paths.tasks());
   if (!all.ok()) return fail(ctx, all.error());
   SystemProcessRunner runner;
-  session::StageOptions so;
+  judge::JudgeOptions so;
   so.gpu = eval::Evaluator::gpu_available();
   so.eval.memcheck = o.memcheck;
   session::StagePipeline pipeline(ctx.paths, runner, so);

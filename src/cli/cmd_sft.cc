@@ -7,6 +7,7 @@
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "eval/evaluator.h"
+#include "judge/judge.h"
 #include "llm/extract.h"
 #include "session/model_client.h"
 #include "session/provenance.h"
@@ -141,7 +142,7 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
   if (!client.ok()) return fail(ctx, client.error(), exit_code::bad_input);
   session::SharedClientFactory clients(*client);
   SystemProcessRunner runner;
-  session::StageOptions so;
+  judge::JudgeOptions so;
   so.gpu = eval::Evaluator::gpu_available();
   if (!so.gpu)
     ctx.err << "warning: no GPU here: teacher kernels are compiled only, so none can be a repair "

@@ -10,7 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/outcome.h"
 #include "core/paths.h"
 
 namespace ptxbench::cli {
@@ -31,20 +30,12 @@ struct Command {
 
 std::span<const Command> commands();
 
-// Exit codes shared by every subcommand (README documents them).
+// Exit codes every subcommand uses besides a judged candidate's (judge::exit_code in
+// src/judge/disposition.h; README "Exit codes" lists them all).
 namespace exit_code {
 inline constexpr int ok = 0;
 inline constexpr int internal = 1;   // ptxbench's own machinery failed
 inline constexpr int bad_input = 2;  // missing file, unknown task/arch, malformed spec, usage
-inline constexpr int incorrect = 10;
-inline constexpr int compile_error = 11;
-inline constexpr int policy = 12;
-inline constexpr int runtime_error = 13;
-inline constexpr int timeout = 14;
-inline constexpr int no_code = 15;
-inline constexpr int missing_instructions = 16;  // correct, but target families not executed
 }  // namespace exit_code
-
-int exit_code_for(Outcome o);
 
 }  // namespace ptxbench::cli

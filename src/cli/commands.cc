@@ -47,27 +47,4 @@ std::span<const Command> commands() {
   return kCommands;
 }
 
-int exit_code_for(Outcome o) {
-  switch (o) {
-    case Outcome::passed:
-    case Outcome::not_run:
-      return exit_code::ok;
-    case Outcome::incorrect:
-      return exit_code::incorrect;
-    case Outcome::no_code:
-      return exit_code::no_code;
-    case Outcome::policy_violation:
-      return exit_code::policy;
-    case Outcome::compile_error:
-      return exit_code::compile_error;
-    case Outcome::runtime_error:
-      return exit_code::runtime_error;
-    case Outcome::timeout:
-      return exit_code::timeout;
-    case Outcome::harness_error:
-      return exit_code::internal;
-  }
-  return exit_code::internal;
-}
-
 }  // namespace ptxbench::cli

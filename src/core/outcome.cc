@@ -30,15 +30,4 @@ std::optional<Outcome> outcome_from_string(std::string_view s) {
   return std::nullopt;
 }
 
-bool is_candidate_failure(Outcome o) {
-  switch (o) {
-    case Outcome::passed:
-    case Outcome::not_run:
-    case Outcome::harness_error:
-      return false;
-    default:
-      return true;
-  }
-}
-
 }  // namespace ptxbench

@@ -1,5 +1,6 @@
-// Outcome: the verdict of one stage or one candidate, stored as data (never as a
-// crash). The names are stable: they are written to SQLite and JSON.
+// Outcome: what one stage (compile, evaluation) found, stored as data (never as a
+// crash). The names are stable: they are written to SQLite and JSON. The one verdict
+// on a candidate is judge::Disposition (src/judge/disposition.h), decided from these.
 #pragma once
 
 #include <optional>
@@ -21,8 +22,5 @@ enum class Outcome {
 
 std::string_view to_string(Outcome o);
 std::optional<Outcome> outcome_from_string(std::string_view s);
-
-// Is this outcome the candidate's fault (a failing verdict) rather than "not run"?
-bool is_candidate_failure(Outcome o);
 
 }  // namespace ptxbench

@@ -16,12 +16,5 @@ TEST(Outcome, RoundTripsEveryName) {
   EXPECT_FALSE(outcome_from_string("pass").has_value());
 }
 
-TEST(Outcome, CandidateFailures) {
-  EXPECT_TRUE(is_candidate_failure(Outcome::incorrect));
-  EXPECT_TRUE(is_candidate_failure(Outcome::timeout));
-  EXPECT_FALSE(is_candidate_failure(Outcome::passed));
-  EXPECT_FALSE(is_candidate_failure(Outcome::not_run));
-}
-
 }  // namespace
 }  // namespace ptxbench

@@ -12,7 +12,7 @@ struct FlagInfo {
   std::string_view sentence;
 };
 
-constexpr std::array<FlagInfo, 11> kFlags{{
+constexpr std::array<FlagInfo, 13> kFlags{{
     {"side_stream", true,
      "work ran outside the stream you were given (side_stream): the events on that stream did not "
      "see it; all work must be enqueued on `stream`"},
@@ -26,7 +26,15 @@ constexpr std::array<FlagInfo, 11> kFlags{{
     {"network_not_isolated", false, "the worker could not be put in an empty network namespace"},
     {"memcheck_unavailable", false, "compute-sanitizer was not available"},
     {"memcheck_timeout", false, "compute-sanitizer memcheck ran out of time"},
-    {"cached_result", true, "outputs did not follow new inputs (cached_result)"},
+    {"cached_result", true,
+     "a result carried over from an earlier call: outputs left unwritten on a call that repeated "
+     "earlier inputs, outputs of the previous call's inputs, or repeated inputs computed much "
+     "faster than new ones (cached_result)"},
+    {"inputs_modified", true,
+     "the kernel wrote into an input tensor; inputs are read-only (inputs_modified)"},
+    {"library_fails_task_rule", false,
+     "the library itself fails the task's correctness rule on the same inputs: an error of the "
+     "task suite, not of the kernel (library_fails_task_rule)"},
     {"above_peak", true,
      "the measured time implies more than the GPU's dense bf16 peak (above_peak): work was skipped "
      "or ran outside the timed region"},

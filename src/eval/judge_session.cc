@@ -408,6 +408,7 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
     r.message = c.message;
     r.phase = bad.plan.label;
     if (c.flags.empty() && library_fails_too(bad, r)) {
+      r.flags.push_back("library_fails_task_rule");  // the judge's task_suite_error
       r.outcome = Outcome::harness_error;
       r.message = "the library itself fails this task's correctness rule on the inputs the "
                   "candidate failed on: an error of the task suite, not of the candidate (" +

@@ -5,12 +5,16 @@
 #include <algorithm>
 #include <tuple>
 
+#include "core/outcome.h"
+
 namespace ptxbench::report {
 namespace {
 
-bool compiled(const std::string& category) {
-  return category != "no_code" && category != "policy" && category != "compile_error" &&
-         category != "harness_error";
+// The stored compile stage's outcome is passed (a compile timeout is a timeout turn
+// that did not compile).
+bool compiled(const Json& compile) {
+  return compile.is_object() && compile.contains("outcome") && compile["outcome"].is_string() &&
+         outcome_from_string(compile["outcome"].get<std::string>()) == Outcome::passed;
 }
 
 // The best of one trajectory within the first `budget` turns.
@@ -47,7 +51,7 @@ GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const
     bool c = false;
     for (const auto& p : t->turns) {
       ++g.categories[p.category];
-      c = c || compiled(p.category);
+      c = c || p.compiled;
       g.gpu_skipped = g.gpu_skipped || p.gpu_skipped;
     }
     compiled_any += c;
@@ -92,7 +96,8 @@ Result<RunData> load_run(const store::RunStore& st) {
     TrajectoryData t{r.key, r.status, r.stop_reason.value_or(""), {}};
     PTXB_TRY(std::vector<store::TurnRow> turns, st.turns(r.id));
     for (const auto& u : turns)
-      t.turns.push_back({u.turn, u.category, u.correct, u.arch_executed, u.speedup, u.gpu_skipped});
+      t.turns.push_back({u.turn, u.category, u.correct, u.arch_executed, u.speedup, u.gpu_skipped,
+                         compiled(u.compile)});
     d.trajectories.push_back(std::move(t));
   }
   return d;

@@ -24,6 +24,7 @@ struct TurnPoint {
   std::optional<bool> arch_executed;
   std::optional<double> speedup;
   bool gpu_skipped = false;
+  bool compiled = false;  // the compile stage built it (its stored outcome is passed)
 };
 
 struct TrajectoryData {

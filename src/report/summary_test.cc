@@ -2,12 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "core/fs.h"
+
 namespace ptxbench::report {
 namespace {
 
 TurnPoint tp(int turn, const std::string& cat, bool correct = false, std::optional<bool> arch = {},
              std::optional<double> speedup = {}) {
-  return {turn, cat, correct, arch, speedup, false};
+  const bool built = cat != "no_code" && cat != "policy" && cat != "compile_error";
+  return {turn, cat, correct, arch, speedup, false, built};
 }
 
 RunData sample_run() {
@@ -106,6 +109,40 @@ TEST(Summary, SeparateGroupsPerArch) {
   EXPECT_DOUBLE_EQ(s.groups[0].compile_rate, 1.0);
   EXPECT_EQ(s.groups[1].task, "all");
   EXPECT_FALSE(s.groups[2].gpu_skipped);
+}
+
+// load_run takes "compiled" from the stored compile stage, not from the category: a
+// compile timeout is a timeout turn that never built.
+TEST(Summary, CompiledComesFromTheStoredCompileStage) {
+  auto dir = TempDir::create("summary_test");
+  ASSERT_TRUE(dir.ok());
+  auto st = store::RunStore::create(dir->path() / "run.db", Json::object(), Json::object());
+  ASSERT_TRUE(st.ok());
+  auto id = st->add_trajectory({"m", "gemm", "sm_90a", 0});
+  ASSERT_TRUE(id.ok());
+  ASSERT_TRUE(st->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
+  auto turn = [&](int n, const std::string& category, Json compile) {
+    store::TurnEvent e;
+    e.trajectory_id = *id;
+    e.assistant.content = "reply";
+    e.turn.turn = n;
+    e.turn.category = category;
+    e.turn.feedback = "fb";
+    e.turn.compile = std::move(compile);
+    e.feedback_message = "fb";
+    ASSERT_TRUE(st->record_turn(e).ok());
+  };
+  turn(1, "timeout", Json{{"outcome", "compile_error"}, {"timed_out", true}});
+  turn(2, "no_code", nullptr);
+  turn(3, "timeout", Json{{"outcome", "passed"}});
+  auto data = load_run(*st);
+  ASSERT_TRUE(data.ok());
+  const auto& turns = data->trajectories.at(0).turns;
+  ASSERT_EQ(turns.size(), 3u);
+  EXPECT_FALSE(turns[0].compiled);
+  EXPECT_FALSE(turns[1].compiled);
+  EXPECT_TRUE(turns[2].compiled);
+  EXPECT_DOUBLE_EQ(summarize(*data).groups.at(0).compile_rate, 1.0);
 }
 
 }  // namespace

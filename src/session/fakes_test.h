@@ -74,6 +74,8 @@ class FakePipeline final : public CandidatePipeline {
     {
       CpuLease cpu(slots.cpu);
       v.compile.outcome = k == 1 ? Outcome::compile_error : Outcome::passed;
+      v.disposition =
+          k == 1 ? judge::Disposition::compile_error : judge::Disposition::not_evaluated;
       v.compile.log = "k.cu(3): error: expected a \";\"";
       v.compile_json = Json{{"outcome", std::string(to_string(v.compile.outcome))}};
     }
@@ -93,6 +95,9 @@ class FakePipeline final : public CandidatePipeline {
     ++evaluations;
     v.eval = EvalFacts{};
     v.eval->outcome = k == 2 ? Outcome::incorrect : Outcome::passed;
+    v.disposition = k == 2   ? judge::Disposition::incorrect
+                    : k >= 4 ? judge::Disposition::passed
+                             : judge::Disposition::passed_missing_instructions;
     v.eval->workload = "timed";
     if (k >= 3) v.eval->speedup = task.name == "slow" ? 0.8 : 0.5 + 0.2 * k;
     v.eval_json = Json{{"outcome", std::string(to_string(v.eval->outcome))}};

@@ -11,8 +11,10 @@
 namespace ptxbench::session {
 namespace {
 
-std::string header(const TurnContext& ctx, std::string_view title) {
-  return fmt::format("Turn {} of {}: {}\n", ctx.turn, ctx.max_turns, title);
+using judge::Disposition;
+
+std::string header(const TurnContext& ctx, Disposition d, std::string_view detail = {}) {
+  return fmt::format("Turn {} of {}: {}{}\n", ctx.turn, ctx.max_turns, judge::headline(d), detail);
 }
 
 std::string footer(const TurnContext& ctx) {
@@ -133,103 +135,120 @@ std::string audit_text(const AuditFacts& a, const std::string& arch) {
   return out;
 }
 
-Feedback no_code(const TurnContext& ctx) {
-  return {
-      Category::no_code,
-      header(ctx, "NO CODE BLOCK") +
-          "Your reply had no fenced code block, so nothing was compiled. Put the whole kernel file "
-          "(includes, kernels and the extern \"C\" ptxbench_launch entry point) in one ```cuda "
-          "block.\n" +
-          footer(ctx)};
+std::string no_code(const TurnContext& ctx) {
+  return header(ctx, Disposition::no_code) +
+         "Your reply had no fenced code block, so nothing was compiled. Put the whole kernel file "
+         "(includes, kernels and the extern \"C\" ptxbench_launch entry point) in one ```cuda "
+         "block.\n" +
+         footer(ctx);
 }
 
-Feedback policy(const TurnVerdict& v, const TurnContext& ctx) {
-  std::string t = header(ctx, "POLICY VIOLATION (not built)");
+std::string policy(const TurnVerdict& v, const TurnContext& ctx) {
+  const bool built = v.compile.outcome == Outcome::passed;  // refused at run time
+  std::string t =
+      header(ctx, Disposition::policy_violation, built ? " (refused at run time)" : " (not built)");
   t += "The kernel uses something the benchmark does not allow:\n";
   for (const auto& s : v.compile.violations) t += "- " + s + "\n";
+  if (v.eval && !v.eval->error.empty()) t += "- at run time: " + v.eval->error + "\n";
   if (!v.compile.disallowed_symbols.empty())
     t += "Imported functions outside the allow-list: " + join(v.compile.disallowed_symbols, ", ") +
          "\n";
   t += "Write the kernel yourself with CUDA and inline PTX; the only runtime calls allowed are "
        "launches, "
        "function attributes, device queries, errors and driver entry points (for tensor maps).\n";
-  return {Category::policy, t + footer(ctx)};
+  return t + footer(ctx);
 }
 
-Feedback compile_error(const TurnVerdict& v, const TurnContext& ctx) {
-  std::string t = header(ctx, "COMPILE ERROR");
+std::string compile_error(const TurnVerdict& v, const TurnContext& ctx) {
+  std::string t = header(ctx, Disposition::compile_error);
   t += "nvcc/ptxas rejected the kernel for " + ctx.arch + ". The errors:\n";
   t += trim_compiler_log(v.compile.log);
-  return {Category::compile_error, t + footer(ctx)};
+  return t + footer(ctx);
 }
 
-Feedback failed_run(Category c, const TurnVerdict& v, const TurnContext& ctx) {
+std::string compile_timeout(const TurnVerdict& v, const TurnContext& ctx) {
+  return header(ctx, Disposition::timeout) +
+         fmt::format(
+             "The compiler (nvcc/ptxas) did not finish building the kernel for {} within {:.0f} "
+             "s. Look for code that makes the compile explode: huge unrolled loops, deep "
+             "template instantiation, very large inline PTX.\n",
+             ctx.arch, v.compile.timeout_s) +
+         footer(ctx);
+}
+
+std::string failed_run(const TurnVerdict& v, const TurnContext& ctx) {
+  if (!v.eval) return compile_timeout(v, ctx);
   const EvalFacts& e = *v.eval;
   std::string t;
-  if (c == Category::timeout)
-    t = header(ctx, "TIMEOUT") +
+  if (v.disposition == Disposition::timeout)
+    t = header(ctx, Disposition::timeout) +
         fmt::format(
             "The kernel did not finish within {:.0f} s on {}. Look for waits that "
             "never complete (mbarrier phases, expected transaction bytes) and "
             "unbounded loops.\n",
             e.timeout_s, workload_name(e.workload, e.workload_hidden));
   else
-    t = header(ctx, "RUNTIME ERROR") + "Running the kernel on " +
+    t = header(ctx, Disposition::runtime_error) + "Running the kernel on " +
         workload_name(e.workload, e.workload_hidden) + " failed:\n" + head_lines(e.error, 15);
   t += flags_text(e);
-  return {c, t + footer(ctx)};
+  return t + footer(ctx);
 }
 
-Feedback incorrect(const TurnVerdict& v, const TurnContext& ctx) {
+std::string incorrect(const TurnVerdict& v, const TurnContext& ctx) {
   const EvalFacts& e = *v.eval;
-  std::string t = header(ctx, "INCORRECT");
+  std::string t = header(ctx, Disposition::incorrect);
   t += "The outputs fail the correctness rule (an element fails when |out-ref| > atol AND "
        "|out-ref|/|ref| > rtol; "
        "all elements must pass, no NaN/Inf, small relative L2 error):\n";
   for (const auto& m : e.mismatches) t += mismatch_text(m);
   if (e.mismatches.empty() && !e.error.empty()) t += "- " + e.error + "\n";
   t += flags_text(e);
-  return {Category::incorrect, t + footer(ctx)};
+  return t + footer(ctx);
 }
 
-Feedback passed(Category c, const TurnVerdict& v, const TurnContext& ctx, bool reached) {
+std::string passed(const TurnVerdict& v, const TurnContext& ctx, bool reached) {
   const EvalFacts& e = *v.eval;
-  std::string title = c == Category::passed
-                          ? "CORRECT, target instructions executed"
-                          : "CORRECT, but the target instructions did not execute";
-  std::string t = header(ctx, title) + speedup_text(e, ctx.speedup_target);
+  std::string t = header(ctx, v.disposition) + speedup_text(e, ctx.speedup_target);
   if (v.audit)
     t += audit_text(*v.audit, ctx.arch);
   else
     t += "Instruction audit: not run.\n";
   t += resources_text(v.compile);
   t += flags_text(e);
-  if (reached) return {c, t + "Target speedup reached: the trajectory is complete."};
-  if (c == Category::passed_missing_instructions)
+  if (reached) return t + "Target speedup reached: the trajectory is complete.";
+  if (v.disposition == Disposition::passed_missing_instructions)
     t += "Use the target instructions for the main computation so that they execute at run time.\n";
   else
     t += "Keep it correct and make it faster.\n";
-  return {c, t + footer(ctx)};
+  return t + footer(ctx);
 }
 
-Feedback not_evaluated(const TurnVerdict& v, const TurnContext& ctx) {
-  std::string t = header(ctx, "COMPILED (GPU stages skipped)");
+std::string not_evaluated(const TurnVerdict& v, const TurnContext& ctx) {
+  std::string t = header(ctx, Disposition::not_evaluated);
   t += "No GPU is available here, so correctness, timing and the run-time instruction audit were "
        "skipped. "
        "Static checks only:\n";
   if (v.audit) t += audit_text(*v.audit, ctx.arch);
   t += resources_text(v.compile);
-  return {Category::not_evaluated, t + footer(ctx)};
+  return t + footer(ctx);
 }
 
-Feedback harness(const TurnVerdict& v, const TurnContext& ctx) {
-  std::string why = v.compile.outcome == Outcome::harness_error ? v.compile.log
-                    : v.eval && !v.eval->error.empty()          ? v.eval->error
-                                                       : std::string("an internal stage failed");
-  return {Category::harness_error,
-          header(ctx, "NOT EVALUATED (benchmark error)") +
-              "The benchmark's own machinery failed, not your kernel: " + std::string(trim(why)) +
-              "\nResubmit the kernel (improve it if you wish).\n" + footer(ctx)};
+std::string message_or(const TurnVerdict& v, std::string_view fallback) {
+  return std::string(trim(v.message.empty() ? fallback : std::string_view(v.message)));
+}
+
+std::string harness(const TurnVerdict& v, const TurnContext& ctx) {
+  return header(ctx, Disposition::harness_error) +
+         "The benchmark's own machinery failed, not your kernel: " +
+         message_or(v, "an internal stage failed") +
+         "\nResubmit the kernel (improve it if you wish).\n" + footer(ctx);
+}
+
+std::string task_suite(const TurnVerdict& v, const TurnContext& ctx) {
+  return header(ctx, Disposition::task_suite_error) +
+         "The task itself is at fault, not your kernel: " +
+         message_or(v, "the task's library baseline fails its correctness rule") +
+         ".\nResubmit the kernel (improve it if you wish).\n" + footer(ctx);
 }
 
 }  // namespace
@@ -261,27 +280,30 @@ std::string trim_compiler_log(std::string_view log, int max_errors) {
   return out;
 }
 
-Feedback build_feedback(const TurnVerdict& v, const TurnContext& ctx) {
-  Category c = classify(v);
-  switch (c) {
-    case Category::no_code:
+std::string build_feedback(const TurnVerdict& v, const TurnContext& ctx) {
+  const bool ran = v.eval.has_value();
+  switch (v.disposition) {
+    case Disposition::no_code:
       return no_code(ctx);
-    case Category::policy:
+    case Disposition::policy_violation:
       return policy(v, ctx);
-    case Category::compile_error:
+    case Disposition::compile_error:
       return compile_error(v, ctx);
-    case Category::runtime_error:
-    case Category::timeout:
-      return failed_run(c, v, ctx);
-    case Category::incorrect:
-      return incorrect(v, ctx);
-    case Category::passed:
-    case Category::passed_missing_instructions:
-      return passed(c, v, ctx, target_reached(v, ctx.speedup_target));
-    case Category::not_evaluated:
+    case Disposition::runtime_error:
+      return ran ? failed_run(v, ctx) : harness(v, ctx);
+    case Disposition::timeout:
+      return failed_run(v, ctx);  // without an evaluation: the compiler timed out
+    case Disposition::incorrect:
+      return ran ? incorrect(v, ctx) : harness(v, ctx);
+    case Disposition::passed:
+    case Disposition::passed_missing_instructions:
+      return ran ? passed(v, ctx, target_reached(v, ctx.speedup_target)) : harness(v, ctx);
+    case Disposition::not_evaluated:
       return not_evaluated(v, ctx);
-    case Category::harness_error:
+    case Disposition::harness_error:
       return harness(v, ctx);
+    case Disposition::task_suite_error:
+      return task_suite(v, ctx);
   }
   return harness(v, ctx);
 }

@@ -1,6 +1,6 @@
-// The feedback the model sees after each turn: a category (stored) and a text that
-// carries the facts that matter for the next attempt. Pure functions of a
-// TurnVerdict, so every category has a golden test (testdata/feedback/).
+// The feedback the model sees after each turn: a text headed by the turn's disposition
+// (judge::headline) that carries the facts that matter for the next attempt. A pure
+// function of a TurnVerdict, so every disposition has a golden test (testdata/feedback/).
 #pragma once
 
 #include <string>
@@ -10,12 +10,7 @@
 
 namespace ptxbench::session {
 
-struct Feedback {
-  Category category = Category::harness_error;
-  std::string text;
-};
-
-Feedback build_feedback(const TurnVerdict& v, const TurnContext& ctx);
+std::string build_feedback(const TurnVerdict& v, const TurnContext& ctx);
 
 // The compiler log cut to what helps: error lines (with the source line and caret
 // nvcc prints under them), temporary directories stripped from file names, at most

@@ -7,6 +7,8 @@
 namespace ptxbench::session {
 namespace {
 
+using judge::Disposition;
+
 const TurnContext kCtx{3, 8, 1.2, "sm_90a"};
 
 TurnVerdict compiled() {
@@ -50,16 +52,15 @@ std::string golden_path(const std::string& name) {
   return "src/session/testdata/feedback/" + name + ".txt";
 }
 
-void check(const TurnVerdict& v, Category expected, const std::string& name,
-           TurnContext ctx = kCtx) {
-  Feedback f = build_feedback(v, ctx);
-  EXPECT_EQ(to_string(f.category), to_string(expected));
-  ptxbench::testing::expect_golden(f.text, golden_path(name));
+// `d`: the disposition judge::decide gave the turn (decide_test.cc covers that choice).
+void check(TurnVerdict& v, Disposition d, const std::string& name, TurnContext ctx = kCtx) {
+  v.disposition = d;
+  ptxbench::testing::expect_golden(build_feedback(v, ctx), golden_path(name));
 }
 
 TEST(Feedback, NoCode) {
   TurnVerdict v;
-  check(v, Category::no_code, "no_code");
+  check(v, Disposition::no_code, "no_code");
 }
 
 TEST(Feedback, Policy) {
@@ -68,7 +69,7 @@ TEST(Feedback, Policy) {
   v.compile.violations = {"#include <cublas_v2.h>: cuBLAS is not allowed",
                           "call to cudaMalloc in the entry point"};
   v.compile.disallowed_symbols = {"cublasGemmEx", "cudaMalloc"};
-  check(v, Category::policy, "policy");
+  check(v, Disposition::policy_violation, "policy");
 }
 
 TEST(Feedback, CompileErrorKeepsOnlyErrorsWithoutTempDirs) {
@@ -86,7 +87,7 @@ TEST(Feedback, CompileErrorKeepsOnlyErrorsWithoutTempDirs) {
       "instruction 'wgmma'\n"
       "ptxas fatal   : Ptx assembly aborted due to errors\n"
       "1 error detected in the compilation of \"/tmp/ptxbench-c1a2b3/candidate.cu\".\n";
-  check(v, Category::compile_error, "compile_error");
+  check(v, Disposition::compile_error, "compile_error");
 }
 
 TEST(Feedback, CompilerLogCutsAfterMaxErrors) {
@@ -106,7 +107,7 @@ TEST(Feedback, RuntimeError) {
   v.eval->error =
       "CUDA error: an illegal memory access was encountered (cudaErrorIllegalAddress)\n"
       "Invalid __global__ read of size 16 bytes at gemm_kernel+0x1a30 in candidate.cu:88";
-  check(v, Category::runtime_error, "runtime_error");
+  check(v, Disposition::runtime_error, "runtime_error");
 }
 
 TEST(Feedback, TimeoutOnHiddenWorkloadHidesItsSizes) {
@@ -114,7 +115,7 @@ TEST(Feedback, TimeoutOnHiddenWorkloadHidesItsSizes) {
   v.eval->workload = "M1000";
   v.eval->workload_hidden = true;
   v.eval->timeout_s = 30;
-  check(v, Category::timeout, "timeout");
+  check(v, Disposition::timeout, "timeout");
 }
 
 TEST(Feedback, Incorrect) {
@@ -136,7 +137,7 @@ TEST(Feedback, Incorrect) {
   h.first_bad.clear();
   v.eval->mismatches.push_back(h);
   v.eval->flags = {"cached_result"};
-  check(v, Category::incorrect, "incorrect");
+  check(v, Disposition::incorrect, "incorrect");
 }
 
 TEST(Feedback, PassedMissingInstructions) {
@@ -146,7 +147,7 @@ TEST(Feedback, PassedMissingInstructions) {
   v.eval->baseline_ms = 1.0;
   v.eval->tflops = 24.8;
   v.audit = runtime_audit(false);
-  check(v, Category::passed_missing_instructions, "passed_missing_instructions");
+  check(v, Disposition::passed_missing_instructions, "passed_missing_instructions");
 }
 
 TEST(Feedback, PassedBelowTarget) {
@@ -157,7 +158,7 @@ TEST(Feedback, PassedBelowTarget) {
   v.eval->tflops = 657.3;
   v.audit = runtime_audit(true);
   v.compile.warnings = {"C7515: wgmma serialized due to insufficient register resources"};
-  check(v, Category::passed, "passed_below_target");
+  check(v, Disposition::passed, "passed_below_target");
   EXPECT_FALSE(target_reached(v, 1.2));
 }
 
@@ -165,7 +166,7 @@ TEST(Feedback, PassedTargetReachedOnLastTurn) {
   TurnVerdict v = evaluated(Outcome::passed);
   v.eval->speedup = 1.25;
   v.audit = runtime_audit(true);
-  check(v, Category::passed, "passed_target_reached", TurnContext{8, 8, 1.2, "sm_90a"});
+  check(v, Disposition::passed, "passed_target_reached", TurnContext{8, 8, 1.2, "sm_90a"});
   EXPECT_TRUE(target_reached(v, 1.2));
   EXPECT_FALSE(target_reached(v, 1.3));
 }
@@ -174,6 +175,7 @@ TEST(Feedback, GuardFlagsBlockTheTargetButNotesDoNot) {
   TurnVerdict v = evaluated(Outcome::passed);
   v.eval->speedup = 1.25;
   v.audit = runtime_audit(true);
+  v.disposition = Disposition::passed;
   v.eval->flags = {"throttled", "timing_unstable"};  // notes on the measurement
   EXPECT_TRUE(target_reached(v, 1.2));
   v.eval->flags.push_back("side_stream");  // the time cannot be trusted
@@ -191,7 +193,7 @@ TEST(Feedback, NotEvaluatedWithoutGpu) {
   v.audit->rule = "any";
   v.audit->families = {{"wgmma", "present", {"HGMMA.64x256x16.F32.BF16"}, 0},
                        {"tma", "absent", {}, 0}};
-  check(v, Category::not_evaluated, "not_evaluated");
+  check(v, Disposition::not_evaluated, "not_evaluated");
   EXPECT_FALSE(arch_executed(v).has_value());
   EXPECT_FALSE(is_correct(v));
 }
@@ -199,25 +201,48 @@ TEST(Feedback, NotEvaluatedWithoutGpu) {
 TEST(Feedback, HarnessErrorIsNotTheModelsFault) {
   TurnVerdict v = evaluated(Outcome::harness_error);
   v.eval->error = "ptxbench-worker not found next to ptxbench";
-  check(v, Category::harness_error, "harness_error");
+  v.message = v.eval->error;
+  check(v, Disposition::harness_error, "harness_error");
 }
 
-TEST(Classify, CompileFailuresComeBeforeGpuSkipping) {
-  TurnVerdict v = compiled();
-  v.gpu_skipped = true;
-  v.compile.outcome = Outcome::compile_error;
-  EXPECT_EQ(classify(v), Category::compile_error);
-  v.compile.outcome = Outcome::policy_violation;
-  EXPECT_EQ(classify(v), Category::policy);
-}
-
-TEST(Classify, StaticAuditNeverCountsAsExecuted) {
+TEST(Feedback, OnlyPassedCanReachTheTarget) {
   TurnVerdict v = evaluated(Outcome::passed);
   v.eval->speedup = 2.0;
   v.audit = runtime_audit(true);
-  v.audit->runtime = false;
-  EXPECT_EQ(classify(v), Category::passed_missing_instructions);
+  v.disposition = Disposition::passed_missing_instructions;  // e.g. a static census only
   EXPECT_FALSE(target_reached(v, 1.2));
+  EXPECT_TRUE(is_correct(v));
+  v.disposition = Disposition::passed;
+  EXPECT_TRUE(target_reached(v, 1.2));
+}
+
+TEST(Feedback, CompileTimeout) {
+  TurnVerdict v = compiled();
+  v.compile.outcome = Outcome::compile_error;
+  v.compile.timed_out = true;
+  v.compile.timeout_s = 180;
+  check(v, Disposition::timeout, "compile_timeout");
+}
+
+TEST(Feedback, SandboxRefusalAtRunTime) {
+  TurnVerdict v = evaluated(Outcome::policy_violation);
+  v.eval->error = "the sandbox refused the call ptrace";
+  check(v, Disposition::policy_violation, "policy_at_run_time");
+}
+
+TEST(Feedback, TaskSuiteErrorIsNotTheModelsFault) {
+  TurnVerdict v = evaluated(Outcome::incorrect);
+  v.message = "the task's library baseline fails the task's own correctness rule";
+  check(v, Disposition::task_suite_error, "task_suite_error");
+}
+
+TEST(Feedback, ADispositionWithoutItsFactsIsAHarnessErrorNotACrash) {
+  TurnVerdict v = compiled();  // no evaluation facts
+  v.message = "inconsistent report";
+  for (Disposition d : {Disposition::incorrect, Disposition::runtime_error, Disposition::passed}) {
+    v.disposition = d;
+    EXPECT_NE(build_feedback(v, kCtx).find("NOT EVALUATED (benchmark error)"), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -63,7 +63,7 @@ Result<std::vector<store::MessageRow>> prepare_history(const store::TrajectoryRo
 
 store::TurnEvent make_event(std::int64_t trajectory_id, int turn, const llm::ChatReply& reply,
                             const std::optional<std::string>& source, const TurnVerdict& v,
-                            const Feedback& fb, bool reached) {
+                            const std::string& feedback, bool reached) {
   store::TurnEvent e;
   e.trajectory_id = trajectory_id;
   e.assistant.content = reply.content;
@@ -72,8 +72,8 @@ store::TurnEvent make_event(std::int64_t trajectory_id, int turn, const llm::Cha
   t.turn = turn;
   t.source = source;
   if (source) t.source_hash = source_hash(*source);
-  t.category = std::string(to_string(fb.category));
-  t.feedback = fb.text;
+  t.category = std::string(judge::to_string(v.disposition));
+  t.feedback = feedback;
   t.compile = v.compile_json;
   t.eval = v.eval_json;
   t.audit = v.audit_json;
@@ -84,7 +84,7 @@ store::TurnEvent make_event(std::int64_t trajectory_id, int turn, const llm::Cha
   t.gpu_skipped = v.gpu_skipped;
   t.flags = v.eval ? Json(v.eval->flags) : Json::array();
   t.llm = llm_json(reply);
-  e.feedback_message = fb.text;
+  e.feedback_message = feedback;
   return e;
 }
 
@@ -129,7 +129,7 @@ Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
     std::optional<std::string> source = deps.extract(reply->content);
     TurnVerdict v;
     if (source) v = deps.pipeline.evaluate(*source, task, row.key.arch, slots);
-    Feedback fb =
+    std::string fb =
         build_feedback(v, TurnContext{turn, config.turns, config.speedup_target, row.key.arch});
     bool reached = target_reached(v, config.speedup_target);
     store::TurnEvent e = make_event(row.id, turn, *reply, source, v, fb, reached);
@@ -154,7 +154,7 @@ Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
       return TrajectoryOutcome{"done", *e.stop_reason, turn};
     }
     history.push_back({"assistant", reply->content, reply->reasoning});
-    history.push_back({"user", fb.text, ""});
+    history.push_back({"user", fb, ""});
   }
   PTXB_CHECK(false, "the loop returns at the turn budget");
   return make_error("unreachable");

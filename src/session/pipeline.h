@@ -1,6 +1,6 @@
 // The seam between the loop and the stages: one candidate source in, one TurnVerdict
-// out. StagePipeline (stage_pipeline.h) runs the real compile -> evaluate -> audit;
-// tests use fakes. A candidate's failure is a verdict, never an Error.
+// out. StagePipeline (stage_pipeline.h) judges it with judge::Judge; tests use fakes.
+// A candidate's failure is a verdict, never an Error.
 #pragma once
 
 #include <string>

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <map>
 
-#include "compile/result_json.h"
 #include "core/text.h"
 #include "task/families.h"
 
@@ -57,6 +56,7 @@ CompileFacts compile_facts(const compile::CompileResult& r) {
   }
   for (const auto& w : r.warnings)
     f.warnings.push_back(w.code.empty() ? w.text : w.code + ": " + w.text);
+  f.timed_out = r.timed_out;
   return f;
 }
 
@@ -134,60 +134,73 @@ AuditFacts static_audit_facts(const compile::Census& c) {
   return a;
 }
 
+namespace {
+
+// The run loop's slots as the judge's leases: a CPU slot while compiling, one GPU
+// queue's lease while evaluating and auditing (pinned to that GPU when there are several).
+class SlotLeases final : public judge::Leases {
+ public:
+  explicit SlotLeases(StageSlots& slots) : slots_(slots) {}
+  std::unique_ptr<Hold> cpu() override { return std::make_unique<CpuHold>(slots_.cpu); }
+  std::unique_ptr<Hold> gpu() override { return std::make_unique<GpuHold>(slots_.gpu); }
+
+ private:
+  struct CpuHold final : Hold {
+    explicit CpuHold(Semaphore& s) : lease(s) {}
+    CpuLease lease;
+  };
+  struct GpuHold final : Hold {
+    explicit GpuHold(GpuQueue& q) : lease(q.acquire()) {
+      if (q.devices() > 1) device = lease.device();  // queue i evaluates on GPU i only
+    }
+    GpuLease lease;
+  };
+  StageSlots& slots_;
+};
+
+}  // namespace
+
+TurnVerdict turn_verdict(const judge::JudgeReport& r, const judge::JudgeOptions& options) {
+  TurnVerdict v;
+  v.disposition = r.disposition;
+  v.message = r.message;
+  v.compile_json = r.compile_json();
+  v.eval_json = r.eval_json();
+  v.audit_json = r.audit_json();
+  if (r.compile) {
+    v.compile = compile_facts(*r.compile);
+    v.compile.timeout_s = static_cast<double>(options.compile.timeout.count());
+  } else if (!r.compile_error.empty()) {
+    v.compile.outcome = Outcome::harness_error;
+    v.compile.log = r.compile_error;
+  }
+  v.gpu_skipped = r.gpu_stages_skipped;
+  if (r.gpu_stages_skipped && r.compile) {
+    v.eval = EvalFacts{};
+    v.eval->error = r.eval_skipped;
+    v.audit = static_audit_facts(r.compile->census);
+  }
+  if (r.eval) v.eval = eval_facts(*r.eval, options.eval.call_timeout_seconds);
+  if (r.audit) {
+    v.audit = audit_facts(*r.audit);
+  } else if (!r.audit_error.empty()) {
+    v.audit = AuditFacts{};
+    v.audit->error = r.audit_error;
+  }
+  return v;
+}
+
+StagePipeline::StagePipeline(Paths paths, ProcessRunner& runner, judge::JudgeOptions options)
+    : stages_(std::make_unique<judge::ToolStages>(std::move(paths), runner)),
+      options_(std::move(options)) {}
+
 TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskSpec& task,
                                     const std::string& arch, StageSlots& slots) {
-  TurnVerdict v;
+  judge::JudgeOptions o = options_;
+  o.compile.arch = arch;
+  SlotLeases leases(slots);
+  TurnVerdict v = turn_verdict(judge::Judge(*stages_).judge(task, source, o, leases), o);
   v.source = source;
-  compile::CompileOptions co = options_.compile;
-  co.arch = arch;
-  Result<compile::CompileResult> cr = make_error("not compiled");
-  {
-    CpuLease cpu(slots.cpu);
-    compile::Compiler compiler(paths_, runner_);
-    cr = compiler.compile(task, source, co);
-  }
-  if (!cr.ok()) {
-    v.compile.outcome = Outcome::harness_error;
-    v.compile.log = cr.error().to_string();
-    v.compile_json = Json{{"outcome", "harness_error"}, {"error", cr.error().to_string()}};
-    return v;
-  }
-  v.compile = compile_facts(*cr);
-  v.compile_json = compile::to_json(*cr);
-  if (cr->outcome != Outcome::passed) return v;
-
-  if (!options_.gpu || arch != options_.gpu_arch) {
-    v.gpu_skipped = true;
-    v.eval = EvalFacts{};
-    v.eval->error =
-        options_.gpu ? "the GPU here runs " + options_.gpu_arch + ", not " + arch : "no GPU";
-    v.eval_json = Json{{"outcome", "not_run"}, {"reason", v.eval->error}};
-    v.audit = static_audit_facts(cr->census);
-    v.audit_json = Json{{"route", "static"}, {"census", compile::to_json(cr->census)}};
-    return v;
-  }
-  GpuLease gpu = slots.gpu.acquire();
-  eval::EvalOptions eo = options_.eval;
-  eo.arch = arch;
-  if (slots.gpu.devices() > 1) eo.device = gpu.device();  // queue i evaluates on GPU i only
-  eval::Evaluator evaluator(paths_, runner_);
-  eval::EvalResult er = evaluator.evaluate(task, cr->shared_object, eo);
-  v.eval = eval_facts(er, eo.call_timeout_seconds);
-  v.eval_json = er.to_json();
-  if (er.outcome != Outcome::passed) return v;
-  audit::Auditor auditor(paths_, runner_);
-  audit::AuditOptions aopts = options_.audit;
-  aopts.sass_listing = cr->sass;
-  aopts.device = eo.device;
-  auto ar = auditor.audit(cr->shared_object, task, arch, aopts);
-  if (!ar.ok()) {
-    v.audit = AuditFacts{};
-    v.audit->error = ar.error().to_string();
-    v.audit_json = Json{{"error", v.audit->error}};
-    return v;
-  }
-  v.audit = audit_facts(*ar);
-  v.audit_json = ar->to_json();
   return v;
 }
 

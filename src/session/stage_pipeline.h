@@ -1,31 +1,26 @@
-// StagePipeline: the real CandidatePipeline. compile (on a CPU slot) -> evaluate on
-// the GPU (one at a time per GPU) -> audit the executed instructions (only for a
-// correct kernel; an incorrect one is not worth the GPU time). Without a GPU, or for
-// an architecture the local GPU cannot run, it stops after compile + the static SASS
-// census and marks the GPU stages skipped.
+// StagePipeline: the real CandidatePipeline. Each candidate is judged by judge::Judge
+// (compile on a CPU slot, then evaluation and the instruction audit under one lease of
+// a GPU queue); the loop gets the TurnVerdict view of the judge's report. Without a
+// GPU, or for an architecture the local GPU cannot run, the judge stops after compile
+// and the static SASS census, and the turn is marked GPU-skipped.
 #pragma once
 
-#include "audit/auditor.h"
-#include "compile/compiler.h"
+#include <memory>
+
 #include "core/paths.h"
 #include "core/subprocess.h"
-#include "eval/evaluator.h"
+#include "judge/judge.h"
 #include "session/pipeline.h"
 
 namespace ptxbench::session {
 
-struct StageOptions {
-  compile::CompileOptions compile;
-  eval::EvalOptions eval;
-  audit::AuditOptions audit;
-  bool gpu = false;                 // a GPU is here (eval::Evaluator::gpu_available())
-  std::string gpu_arch = "sm_90a";  // what it runs; other archs are compile + static only
-};
-
 class StagePipeline final : public CandidatePipeline {
  public:
-  StagePipeline(Paths paths, ProcessRunner& runner, StageOptions options)
-      : paths_(std::move(paths)), runner_(runner), options_(std::move(options)) {}
+  // The real stages (compiler, evaluator and auditor processes through `runner`).
+  StagePipeline(Paths paths, ProcessRunner& runner, judge::JudgeOptions options);
+  // Given stages (tests).
+  StagePipeline(std::unique_ptr<judge::Stages> stages, judge::JudgeOptions options)
+      : stages_(std::move(stages)), options_(std::move(options)) {}
 
   TurnVerdict evaluate(const std::string& source, const task::TaskSpec& task,
                        const std::string& arch, StageSlots& slots) override;
@@ -33,10 +28,13 @@ class StagePipeline final : public CandidatePipeline {
   Json describe() const override;
 
  private:
-  Paths paths_;
-  ProcessRunner& runner_;
-  StageOptions options_;
+  std::unique_ptr<judge::Stages> stages_;
+  judge::JudgeOptions options_;
 };
+
+// The TurnVerdict view of a judge's report: its disposition and message, each stage's
+// stored JSON, and the facts the feedback needs (`options`: the limits it quotes).
+TurnVerdict turn_verdict(const judge::JudgeReport& r, const judge::JudgeOptions& options);
 
 // The facts the feedback needs, from each stage's result (unit-tested without a GPU).
 CompileFacts compile_facts(const compile::CompileResult& r);

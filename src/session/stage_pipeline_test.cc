@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
+#include "judge/testing/fake_stages.h"
 #include "session/feedback.h"
 
 namespace ptxbench::session {
@@ -35,6 +38,7 @@ TEST(StageFacts, CompileResultKeepsEntryResourcesViolationsAndWarnings) {
   EXPECT_EQ(f.resources[0].kernel, "gemm()");
   EXPECT_EQ(f.resources[0].spill_store_bytes, 8);
   EXPECT_EQ(f.warnings, (std::vector<std::string>{"C7508: setmaxnreg ignored"}));
+  EXPECT_FALSE(f.timed_out);
 }
 
 TEST(StageFacts, RefusedObjectGivesSymbolReasonsThenLoadTimeProblems) {
@@ -78,9 +82,10 @@ TEST(StageFacts, EvalResultNamesTheFailingWorkloadAndHidesHiddenOnes) {
   EXPECT_EQ(f.flags, std::vector<std::string>{"side_stream"});
   TurnVerdict v;
   v.source = "x";
+  v.disposition = judge::Disposition::incorrect;
   v.compile.outcome = Outcome::passed;
   v.eval = f;
-  std::string text = build_feedback(v, {1, 8, 1.2, "sm_90a"}).text;
+  std::string text = build_feedback(v, {1, 8, 1.2, "sm_90a"});
   EXPECT_EQ(text.find("1000"), std::string::npos) << text;
 }
 
@@ -149,6 +154,75 @@ TEST(StageFacts, StaticCensusNeverDecidesTheMetric) {
   EXPECT_EQ(a.families[0].verdict, "present");
   EXPECT_EQ(a.families[0].opcodes, std::vector<std::string>{"HGMMA.64x256x16.F32.BF16"});
   EXPECT_EQ(a.families[1].verdict, "absent");
+}
+
+struct PipelineTest : ::testing::Test {
+  task::TaskSpec task;
+  judge::JudgeOptions options;
+  judge::testing::FakeStages* stages = nullptr;
+  std::unique_ptr<StagePipeline> pipeline;
+  void SetUp() override {
+    task.name = "gemm";
+    options.gpu = true;
+    auto s = std::make_unique<judge::testing::FakeStages>();
+    s->speedup = 1.5;
+    s->eval_message = "worker missing";
+    stages = s.get();
+    pipeline = std::make_unique<StagePipeline>(std::move(s), options);
+  }
+};
+
+TEST_F(PipelineTest, TheTurnTakesTheJudgesDisposition) {
+  StageSlots slots(1, 1);
+  TurnVerdict v = pipeline->evaluate("src", task, "sm_90a", slots);
+  EXPECT_EQ(v.source, std::optional<std::string>("src"));
+  EXPECT_EQ(v.disposition, judge::Disposition::passed);
+  EXPECT_TRUE(target_reached(v, 1.2));
+  EXPECT_EQ(arch_executed(v), std::optional<bool>(true));
+  EXPECT_EQ(v.audit_json["route"], "cupti");
+  stages->executed = false;
+  v = pipeline->evaluate("src", task, "sm_90a", slots);
+  EXPECT_EQ(v.disposition, judge::Disposition::passed_missing_instructions);
+  EXPECT_FALSE(target_reached(v, 1.2));
+}
+
+TEST_F(PipelineTest, AHarnessErrorQuotesTheEvaluation) {
+  stages->eval_outcome = Outcome::harness_error;
+  StageSlots slots(1, 1);
+  TurnVerdict v = pipeline->evaluate("src", task, "sm_90a", slots);
+  EXPECT_EQ(v.disposition, judge::Disposition::harness_error);
+  EXPECT_EQ(v.message, "worker missing");
+  EXPECT_NE(build_feedback(v, {1, 8, 1.2, "sm_90a"}).find("worker missing"), std::string::npos);
+}
+
+TEST_F(PipelineTest, AnArchitectureTheGpuCannotRunKeepsTheStoredShapes) {
+  StageSlots slots(1, 1);
+  TurnVerdict v = pipeline->evaluate("src", task, "sm_100a", slots);
+  EXPECT_EQ(v.disposition, judge::Disposition::not_evaluated);
+  EXPECT_TRUE(v.gpu_skipped);
+  EXPECT_EQ(stages->calls, std::vector<std::string>{"compile"});
+  EXPECT_EQ(v.eval_json,
+            (Json{{"outcome", "not_run"}, {"reason", "the GPU here runs sm_90a, not sm_100a"}}));
+  EXPECT_EQ(v.audit_json["route"], "static");
+  ASSERT_TRUE(v.audit.has_value());
+  EXPECT_EQ(v.audit->route, "static");
+  ASSERT_EQ(v.audit->families.size(), 1u);
+  EXPECT_EQ(v.audit->families[0].verdict, "present");
+  EXPECT_FALSE(arch_executed(v).has_value());
+}
+
+TEST_F(PipelineTest, WithSeveralGpusEachEvaluationIsPinnedToItsQueue) {
+  StageSlots slots(2, 2);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&] { pipeline->evaluate("src", task, "sm_90a", slots); });
+  for (auto& t : threads) t.join();
+  ASSERT_EQ(stages->eval_devices.size(), 4u);
+  for (int d : stages->eval_devices) EXPECT_TRUE(d == 0 || d == 1) << d;
+  StageSlots one(1, 1);
+  stages->eval_devices.clear();
+  pipeline->evaluate("src", task, "sm_90a", one);
+  EXPECT_EQ(stages->eval_devices, std::vector<int>{-1});  // one GPU: as inherited
 }
 
 }  // namespace

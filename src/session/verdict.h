@@ -1,7 +1,7 @@
-// TurnVerdict: what the compile, evaluation and audit stages found about one
-// candidate, as plain facts. The feedback builder and the classifier read only this;
-// the real pipeline (stage_pipeline.h) fills it from the stages' results, tests fill
-// it by hand.
+// TurnVerdict: the session's view of one judged candidate (judge::JudgeReport): the
+// disposition judge::decide chose, and the facts of each stage as the feedback needs
+// them. The real pipeline (stage_pipeline.h) fills it from the judge's report, tests
+// fill it by hand.
 #pragma once
 
 #include <cstdint>
@@ -12,23 +12,9 @@
 
 #include "core/json.h"
 #include "core/outcome.h"
+#include "judge/disposition.h"
 
 namespace ptxbench::session {
-
-// The category a turn is stored under (and the model's feedback is headed with).
-enum class Category {
-  no_code,
-  policy,
-  compile_error,
-  runtime_error,
-  timeout,
-  incorrect,
-  passed_missing_instructions,
-  passed,
-  not_evaluated,  // compiled, but no GPU here: correctness/timing/run-time audit skipped
-  harness_error,  // ptxbench's own machinery failed; not the model's fault
-};
-std::string_view to_string(Category c);
 
 struct KernelResources {
   std::string kernel;  // mangled or demangled name as ptxas printed it
@@ -46,7 +32,9 @@ struct CompileFacts {
   std::vector<std::string> disallowed_symbols;  // imports outside the allow-list
   std::vector<KernelResources> resources;
   std::vector<std::string>
-      warnings;  // ptxas warnings that matter (serialised wgmma, setmaxnreg ignored, ...)
+      warnings;            // ptxas warnings that matter (serialised wgmma, setmaxnreg ignored, ...)
+  bool timed_out = false;  // the compiler ran past its limit
+  double timeout_s = 0;    // that limit
 };
 
 // One output that failed the correctness rule on one workload.
@@ -105,6 +93,9 @@ struct AuditFacts {
 
 struct TurnVerdict {
   std::optional<std::string> source;  // empty: no code block
+  // The verdict (stored as the turn's category); a reply without code is no_code.
+  judge::Disposition disposition = judge::Disposition::no_code;
+  std::string message;  // the judge's reason (quoted for a harness error)
   CompileFacts compile;
   std::optional<EvalFacts> eval;    // empty: not reached (compile failed)
   std::optional<AuditFacts> audit;  // empty: not reached
@@ -123,11 +114,11 @@ struct TurnContext {
   std::string arch;
 };
 
-Category classify(const TurnVerdict& v);
 bool is_correct(const TurnVerdict& v);
 // The instruction metric: empty when it could not be decided (no run-time audit).
 std::optional<bool> arch_executed(const TurnVerdict& v);
-// Correct, target families executed and speedup >= target: the trajectory stops.
+// Passed (correct, target families executed), no guard flag, and speedup >= target:
+// the trajectory stops.
 bool target_reached(const TurnVerdict& v, double speedup_target);
 
 }  // namespace ptxbench::session

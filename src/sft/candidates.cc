@@ -4,6 +4,7 @@
 
 #include "core/sha256.h"
 #include "eval/flags.h"
+#include "judge/disposition.h"
 #include "sft/normalize.h"
 
 namespace ptxbench::sft {
@@ -11,13 +12,6 @@ namespace {
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-// A turn whose GPU stages were skipped (no GPU where the run happened) has no verdict
-// for the categories those stages decide.
-bool has_verdict(const TurnView& t) {
-  return !t.gpu_skipped || t.category == "no_code" || t.category == "policy" ||
-         t.category == "compile_error";
 }
 
 // The kernel text a hash is taken of: the extracted source, else the whole message.
@@ -42,7 +36,7 @@ const TurnView* find_repair(const Episode& e, int after_turn, const Options& o,
                             std::string& reason) {
   reason = "no_repair";
   for (const auto& t : e.turns) {
-    if (t.turn <= after_turn || !t.correct || !has_verdict(t)) continue;
+    if (t.turn <= after_turn || !t.correct) continue;
     std::string why = repair_rejection(t, o);
     if (why.empty()) return &t;
     if (reason == "no_repair") reason = "repair_" + why;
@@ -83,8 +77,7 @@ void add_fixit(const Episode& e, const Options& o, Coverage& cov, Candidates& ou
     if (contains(o.categories, e.seed->category)) failing.emplace_back(e.seed->category, 0);
   } else {
     for (const auto& t : e.turns)
-      if (contains(o.categories, t.category) && has_verdict(t))
-        failing.emplace_back(t.category, t.turn);
+      if (contains(o.categories, t.category)) failing.emplace_back(t.category, t.turn);
   }
   for (const auto& [category, turn] : failing) {
     const int stratum_turn = e.seed ? e.seed->turn : turn;
@@ -119,17 +112,18 @@ void add_fixit(const Episode& e, const Options& o, Coverage& cov, Candidates& ou
 }
 
 void add_kernelgen(const Episode& e, const Options& o, Coverage& cov, Candidates& out) {
+  const std::string passed(judge::to_string(judge::Disposition::passed));  // the stratum
   for (const auto& t : e.turns) {
-    if (!t.correct || !has_verdict(t)) continue;
-    cov.count("correct", e.task, "passed", t.turn);
+    if (!t.correct) continue;
+    cov.count("correct", e.task, passed, t.turn);
     std::string why = repair_rejection(t, o);
     if (!why.empty()) {
       ++out.dropped["kernel_" + why];
       continue;
     }
-    cov.count("accepted", e.task, "passed", t.turn);
+    cov.count("accepted", e.task, passed, t.turn);
     Example x = base_example(e, t);
-    x.category = "passed";
+    x.category = passed;
     x.turn = t.turn;
     x.key = turn_key(e, t.turn);
     finish(x, t, o, "");

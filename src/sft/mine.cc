@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "core/parallel.h"
+#include "judge/disposition.h"
 #include "sft/balance.h"
 #include "sft/normalize.h"
 
@@ -40,11 +41,13 @@ bool same_origin(const Seed& a, const Seed& b) {
          a.turn == b.turn;
 }
 
+// A teacher trajectory with a passed turn (correct, target instructions executed).
 bool repaired(store::RunStore& rs, std::int64_t id) {
   auto turns = rs.turns(id);
   if (!turns.ok()) return false;
-  return std::any_of(turns->begin(), turns->end(),
-                     [](const store::TurnRow& t) { return t.correct && t.arch_executed == true; });
+  return std::any_of(turns->begin(), turns->end(), [](const store::TurnRow& t) {
+    return judge::disposition_from_string(t.category) == judge::Disposition::passed;
+  });
 }
 
 // The trajectory of `key` in the store, if any.

@@ -3,22 +3,27 @@
 #include <algorithm>
 
 #include "core/text.h"
+#include "judge/disposition.h"
 
 namespace ptxbench::sft {
 
 std::vector<std::string> default_failing_categories() {
-  return {"compile_error", "runtime_error", "timeout", "incorrect", "passed_missing_instructions",
-          "policy"};
+  using judge::Disposition;
+  std::vector<std::string> out;
+  for (Disposition d : {Disposition::compile_error, Disposition::runtime_error,
+                        Disposition::timeout, Disposition::incorrect,
+                        Disposition::passed_missing_instructions, Disposition::policy_violation})
+    out.emplace_back(judge::to_string(d));
+  return out;
 }
 
 const std::vector<std::string>& known_failing_categories() {
-  static const std::vector<std::string> kAll = {"no_code",
-                                                "policy",
-                                                "compile_error",
-                                                "runtime_error",
-                                                "timeout",
-                                                "incorrect",
-                                                "passed_missing_instructions"};
+  static const std::vector<std::string> kAll = [] {
+    std::vector<std::string> out;
+    for (judge::Disposition d : judge::all_dispositions())
+      if (judge::is_failure(d)) out.emplace_back(judge::to_string(d));
+    return out;
+  }();
   return kAll;
 }
 

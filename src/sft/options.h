@@ -23,7 +23,8 @@ enum class Pairing { one, all };
 // (a banned call is a kernel with a concrete, fixable fault). no_code is left out by
 // default: its "wrong kernel" is prose or a truncated reply, not a kernel to repair.
 std::vector<std::string> default_failing_categories();
-// Every category a failing turn can have (the store's, less passed and harness_error).
+// Every category a failing turn can have: the candidate's own failures
+// (judge::is_failure), by their stored names.
 const std::vector<std::string>& known_failing_categories();
 
 struct Options {

@@ -5,7 +5,7 @@
 namespace ptxbench::store {
 namespace {
 
-constexpr std::string_view kSchema = R"sql(
+constexpr std::string_view kTables = R"sql(
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
@@ -41,7 +41,12 @@ CREATE TABLE IF NOT EXISTS messages (
   reasoning     TEXT NOT NULL DEFAULT '',
   UNIQUE (trajectory_id, seq)
 );
-CREATE TABLE IF NOT EXISTS turns (
+)sql";
+
+// The turns table under `name`: its category is a judge::Disposition name. Version 1 had
+// the same table without 'task_suite_error'.
+std::string turns_table(std::string_view name) {
+  return "CREATE TABLE IF NOT EXISTS " + std::string(name) + R"sql( (
   id             INTEGER PRIMARY KEY,
   trajectory_id  INTEGER NOT NULL REFERENCES trajectories(id),
   turn           INTEGER NOT NULL CHECK (turn >= 1),
@@ -49,7 +54,7 @@ CREATE TABLE IF NOT EXISTS turns (
   source_hash    TEXT,
   category       TEXT NOT NULL CHECK (category IN ('no_code', 'policy', 'compile_error',
                    'runtime_error', 'timeout', 'incorrect', 'passed_missing_instructions',
-                   'passed', 'not_evaluated', 'harness_error')),
+                   'passed', 'not_evaluated', 'harness_error', 'task_suite_error')),
   feedback       TEXT NOT NULL,
   compile_json   TEXT,
   eval_json      TEXT,
@@ -64,20 +69,13 @@ CREATE TABLE IF NOT EXISTS turns (
   created_at     TEXT NOT NULL,
   UNIQUE (trajectory_id, turn)
 );
-CREATE INDEX IF NOT EXISTS turns_by_category ON turns (category);
 )sql";
-
-}  // namespace
-
-Status create_schema(Db& db) {
-  PTXB_TRY_STATUS(db.exec(kSchema));
-  PTXB_TRY(Stmt s, db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?), (?, ?)"));
-  s.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion));
-  s.bind(3, "created_by").bind(4, "ptxbench");
-  return s.run();
 }
 
-Status check_schema(Db& db) {
+constexpr std::string_view kTurnsIndex =
+    "CREATE INDEX IF NOT EXISTS turns_by_category ON turns (category);";
+
+Result<int> stored_version(Db& db) {
   auto s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
   if (!s.ok())
     return make_error(
@@ -88,11 +86,47 @@ Status check_schema(Db& db) {
     return make_error(db.path().string() + " has no schema_version",
                       "pass a file written by `ptxbench run`");
   std::string v = s->text(0);
-  if (v != std::to_string(kSchemaVersion))
-    return make_error(db.path().string() + " has store schema version " + v +
-                          "; this ptxbench reads version " + std::to_string(kSchemaVersion),
-                      "use the ptxbench version that wrote it");
+  for (int known = kOldestReadableSchemaVersion; known <= kSchemaVersion; ++known)
+    if (v == std::to_string(known)) return known;
+  return make_error(
+      db.path().string() + " has store schema version " + v + "; this ptxbench reads versions " +
+          std::to_string(kOldestReadableSchemaVersion) + " to " + std::to_string(kSchemaVersion),
+      "use the ptxbench version that wrote it");
+}
+
+}  // namespace
+
+Status create_schema(Db& db) {
+  PTXB_TRY_STATUS(db.exec(kTables));
+  PTXB_TRY_STATUS(db.exec(turns_table("turns")));
+  PTXB_TRY_STATUS(db.exec(kTurnsIndex));
+  PTXB_TRY(Stmt s, db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?), (?, ?)"));
+  s.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion));
+  s.bind(3, "created_by").bind(4, "ptxbench");
+  return s.run();
+}
+
+Status check_schema(Db& db) {
+  auto version = stored_version(db);
+  if (!version.ok()) return version.error();
   return {};
+}
+
+Status upgrade_schema(Db& db) {
+  PTXB_TRY(int version, stored_version(db));
+  if (version == kSchemaVersion) return {};
+  // Version 1 -> 2: the turns table's category CHECK gains 'task_suite_error'. SQLite
+  // cannot change a CHECK in place, so the table is rebuilt with the same rows.
+  PTXB_TRY(Transaction tx, Transaction::begin(db));
+  PTXB_TRY_STATUS(db.exec(turns_table("turns_v2")));
+  PTXB_TRY_STATUS(db.exec("INSERT INTO turns_v2 SELECT * FROM turns"));
+  PTXB_TRY_STATUS(db.exec("DROP TABLE turns"));
+  PTXB_TRY_STATUS(db.exec("ALTER TABLE turns_v2 RENAME TO turns"));
+  PTXB_TRY_STATUS(db.exec(kTurnsIndex));
+  PTXB_TRY(Stmt s, db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'"));
+  s.bind(1, std::to_string(kSchemaVersion));
+  PTXB_TRY_STATUS(s.run());
+  return tx.commit();
 }
 
 }  // namespace ptxbench::store

@@ -8,12 +8,20 @@
 
 namespace ptxbench::store {
 
-inline constexpr int kSchemaVersion = 1;
+// Version 2: turns.category may also be 'task_suite_error' (judge::Disposition).
+inline constexpr int kSchemaVersion = 2;
+// Files of versions kOldestReadableSchemaVersion..kSchemaVersion are read as they are.
+inline constexpr int kOldestReadableSchemaVersion = 1;
 
 // Creates every table and index (idempotent) and records the schema version.
 Status create_schema(Db& db);
 
-// Fails with a clear message when the file's schema_version is not kSchemaVersion.
+// Fails with a clear message when the file's schema_version is not one this ptxbench
+// reads.
 Status check_schema(Db& db);
+
+// Brings a readable file to kSchemaVersion before it is written again (a resumed run),
+// in one transaction; a file already there is left alone.
+Status upgrade_schema(Db& db);
 
 }  // namespace ptxbench::store

@@ -176,6 +176,7 @@ Status RunStore::finish_run() {
 
 Status RunStore::reopen_run() {
   std::lock_guard lock(impl_->mu);
+  PTXB_TRY_STATUS(upgrade_schema(impl_->db));
   return impl_->db.exec("UPDATE runs SET status = 'running', finished_at = NULL WHERE id = 1");
 }
 

@@ -92,7 +92,7 @@ class RunStore {
   const std::filesystem::path& path() const;
   Result<RunRow> run() const;
   Status finish_run();  // status done
-  Status reopen_run();  // status running again (resume)
+  Status reopen_run();  // status running again (resume); upgrades an older schema first
 
   // Inserts (model, task, arch, sample) as pending, or returns the existing row's id.
   Result<std::int64_t> add_trajectory(const TrajectoryKey& key);

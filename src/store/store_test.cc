@@ -2,8 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "core/fs.h"
+#include "core/paths.h"
 #include "store/db.h"
+#include "store/schema.h"
 
 namespace ptxbench::store {
 namespace {
@@ -189,6 +193,65 @@ TEST_F(StoreTest, FinishTrajectoryRecordsFailure) {
   ASSERT_TRUE(s->finish_trajectory(*id, "failed", "error: endpoint unreachable").ok());
   EXPECT_EQ(s->trajectory(*id)->status, "failed");
   EXPECT_EQ(s->trajectory(*id)->stop_reason.value_or(""), "error: endpoint unreachable");
+}
+
+std::string schema_version(const std::filesystem::path& path) {
+  auto db = Db::open(path, false);
+  if (!db.ok()) return "?";
+  auto q = db->prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+  if (!q.ok()) return "?";
+  auto row = q->step();
+  if (!row.ok() || !*row) return "?";
+  return q->text(0);
+}
+
+std::map<std::string, int> categories(const RunStore& s) {
+  std::map<std::string, int> out;
+  std::vector<TrajectoryRow> trajectories = s.trajectories().value();
+  for (const auto& t : trajectories) {
+    std::vector<TurnRow> turns = s.turns(t.id).value();
+    for (const auto& u : turns) ++out[u.category];
+  }
+  return out;
+}
+
+// A version-1 file recorded on the H200 is read as it is and upgraded when a run resumes.
+TEST_F(StoreTest, AVersionOneFileIsReadAndUpgradedOnResume) {
+  const auto recorded = Paths::discover().root / "tests/sft/recorded/h200-2026-11-29-run1.db";
+  std::filesystem::copy_file(recorded, db_path());
+  ASSERT_EQ(schema_version(db_path()), "1");
+  std::map<std::string, int> before;
+  {
+    auto s = RunStore::open(db_path());
+    ASSERT_TRUE(s.ok()) << s.error().to_string();
+    before = categories(*s);
+    ASSERT_FALSE(before.empty());
+  }
+  EXPECT_EQ(schema_version(db_path()), "1");  // reading leaves the file alone
+  auto s = RunStore::open(db_path());
+  ASSERT_TRUE(s.ok());
+  ASSERT_TRUE(s->reopen_run().ok());
+  EXPECT_EQ(schema_version(db_path()), std::to_string(kSchemaVersion));
+  EXPECT_EQ(categories(*s), before);
+  auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
+  ASSERT_TRUE(id.ok());
+  ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
+  TurnEvent e = sample_turn(*id, 1);
+  e.turn.category = "task_suite_error";
+  EXPECT_TRUE(s->record_turn(e).ok());
+  EXPECT_TRUE(s->reopen_run().ok());  // already upgraded: nothing to do
+}
+
+TEST_F(StoreTest, ANewerSchemaIsRefused) {
+  ASSERT_TRUE(RunStore::create(db_path(), Json::object(), Json::object()).ok());
+  {
+    auto db = Db::open(db_path(), false);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'").ok());
+  }
+  auto s = RunStore::open(db_path());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("schema version 99"), std::string::npos) << s.error().message;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/disposition.h"
 #include "store/store.h"
 
 namespace ptxbench::sft::testing {
@@ -25,7 +26,8 @@ struct T {
 };
 
 inline bool is_correct(const std::string& category) {
-  return category == "passed" || category == "passed_missing_instructions";
+  auto d = judge::disposition_from_string(category);
+  return d && judge::is_correct(*d);
 }
 
 inline std::string kernel_for(const std::string& task, int sample, int turn) {

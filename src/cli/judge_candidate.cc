@@ -1,0 +1,30 @@
+#include "cli/judge_candidate.h"
+
+#include <ostream>
+
+#include "cli/candidate_input.h"
+#include "core/subprocess.h"
+#include "judge/format.h"
+
+namespace ptxbench::cli {
+
+int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
+                    const std::string& task, const judge::JudgeOptions& options, bool json) {
+  auto input = load_candidate_input(ctx.paths, file, task, options.compile.arch);
+  if (!input.ok()) {
+    ctx.err << "ptxbench " << command << ": " << input.error().to_string() << "\n";
+    return exit_code::bad_input;
+  }
+  SystemProcessRunner runner;
+  judge::ToolStages stages(ctx.paths, runner);
+  judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, options);
+  if (r.disposition == judge::Disposition::harness_error)
+    ctx.err << "ptxbench " << command << ": " << r.message << "\n";
+  if (json)
+    ctx.out << r.to_json().dump(2) << "\n";
+  else
+    ctx.out << judge::format_report(r);
+  return judge::exit_code(r.disposition);
+}
+
+}  // namespace ptxbench::cli

@@ -1,0 +1,18 @@
+// The body of `ptxbench eval` and `ptxbench audit`: read the kernel and its task (bad
+// input: exit 2), judge it (judge::Judge with the real stages), print the report (text,
+// or JSON with --json), and return the disposition's exit code.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "cli/command.h"
+#include "judge/judge.h"
+
+namespace ptxbench::cli {
+
+// `command`: "eval" or "audit", for messages. The architecture is options.compile.arch.
+int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
+                    const std::string& task, const judge::JudgeOptions& options, bool json);
+
+}  // namespace ptxbench::cli

@@ -1,0 +1,179 @@
+#include "judge/judge.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "judge/testing/fake_stages.h"
+
+namespace ptxbench::judge {
+namespace {
+
+// Leases that say whether a hold is live and give GPU 3.
+class FlagLeases final : public Leases {
+ public:
+  bool cpu_held = false, gpu_held = false;
+  std::unique_ptr<Hold> cpu() override { return std::make_unique<Flag>(cpu_held, -1); }
+  std::unique_ptr<Hold> gpu() override { return std::make_unique<Flag>(gpu_held, 3); }
+
+ private:
+  struct Flag : Hold {
+    Flag(bool& f, int d) : flag(f) {
+      flag = true;
+      device = d;
+    }
+    ~Flag() override { flag = false; }
+    bool& flag;
+  };
+};
+
+struct JudgeTest : ::testing::Test {
+  testing::FakeStages stages;
+  FlagLeases leases;
+  task::TaskSpec task;
+  JudgeOptions options;
+  void SetUp() override {
+    task.name = "gemm";
+    options.gpu = true;
+    stages.note = [this] {
+      return std::string(leases.cpu_held ? " [cpu]" : "") + (leases.gpu_held ? " [gpu]" : "");
+    };
+  }
+  JudgeReport run(std::optional<std::string> source = std::string("kernel")) {
+    return Judge(stages).judge(task, source, options, leases);
+  }
+  using Calls = std::vector<std::string>;
+};
+
+TEST_F(JudgeTest, NoSourceRunsNothing) {
+  JudgeReport r = run(std::nullopt);
+  EXPECT_EQ(r.disposition, Disposition::no_code);
+  EXPECT_TRUE(stages.calls.empty());
+  EXPECT_TRUE(r.compile_json().is_null());
+}
+
+TEST_F(JudgeTest, ACompileErrorStops) {
+  stages.compile_outcome = Outcome::compile_error;
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::compile_error);
+  EXPECT_EQ(stages.calls, Calls{"compile [cpu]"});
+  EXPECT_TRUE(r.eval_json().is_null());
+  EXPECT_TRUE(r.audit_json().is_null());
+  EXPECT_EQ(r.to_json()["exit_code"], 11);
+}
+
+TEST_F(JudgeTest, ACompileTimeoutStopsAsATimeout) {
+  stages.compile_outcome = Outcome::compile_error;
+  stages.compile_timed_out = true;
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::timeout);
+  EXPECT_EQ(stages.calls.size(), 1u);
+}
+
+TEST_F(JudgeTest, ACompilerThatCannotRunIsAHarnessError) {
+  stages.compiler_missing = true;
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::harness_error);
+  EXPECT_EQ(r.compile_json()["outcome"], "harness_error");
+}
+
+TEST_F(JudgeTest, WithoutAGpuNothingRunsTheCandidate) {
+  options.gpu = false;
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::not_evaluated);
+  EXPECT_EQ(stages.calls, Calls{"compile [cpu]"});
+  EXPECT_TRUE(r.gpu_stages_skipped);
+  EXPECT_EQ(r.eval_json(), (Json{{"outcome", "not_run"}, {"reason", "no GPU"}}));
+  EXPECT_EQ(r.audit_json()["route"], "static");
+  EXPECT_EQ(r.audit_json()["census"]["target_families"], Json::array({"wgmma"}));
+}
+
+TEST_F(JudgeTest, AnArchitectureTheGpuCannotRunIsNotEvaluated) {
+  options.compile.arch = "sm_100a";
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::not_evaluated);
+  EXPECT_EQ(r.eval_skipped, "the GPU here runs sm_90a, not sm_100a");
+  EXPECT_EQ(stages.calls.size(), 1u);
+}
+
+TEST_F(JudgeTest, IncorrectIsNotAudited) {
+  stages.eval_outcome = Outcome::incorrect;
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::incorrect);
+  EXPECT_EQ(stages.calls, (Calls{"compile [cpu]", "evaluate /cache/k.so [gpu]"}));
+  EXPECT_TRUE(r.audit_json().is_null());
+}
+
+TEST_F(JudgeTest, CorrectAndExecutedIsPassedWithOneGpuLeaseForBothStages) {
+  options.compile.arch = "sm_90a";
+  options.eval.device = 0;
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::passed);
+  EXPECT_EQ(stages.calls, (Calls{"compile [cpu]", "evaluate /cache/k.so [gpu]",
+                                 "audit /cache/k.so sm_90a [gpu]"}));
+  EXPECT_EQ(stages.eval_options.device, 3);  // the leased GPU wins over the options'
+  EXPECT_EQ(stages.audit_options.device, 3);
+  EXPECT_EQ(stages.eval_options.arch, "sm_90a");
+  EXPECT_EQ(stages.eval_options.nvcc_version, "Cuda compilation tools, release 13.0, V13.0.88");
+  EXPECT_EQ(stages.audit_options.sass_listing, "/cache/k.sass");
+  EXPECT_FALSE(leases.gpu_held);
+}
+
+TEST_F(JudgeTest, CorrectWithoutTheTargetInstructions) {
+  stages.executed = false;
+  EXPECT_EQ(run().disposition, Disposition::passed_missing_instructions);
+}
+
+TEST_F(JudgeTest, AHarnessErrorInEvaluationIsNotTheCandidatesFault) {
+  stages.eval_outcome = Outcome::harness_error;
+  stages.eval_message = "the GPU worker does not exist";
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::harness_error);
+  EXPECT_EQ(r.message, "the GPU worker does not exist");
+  EXPECT_EQ(stages.calls.size(), 2u);  // not audited
+}
+
+TEST_F(JudgeTest, ASandboxRefusalInEvaluationIsAPolicyViolation) {
+  stages.eval_outcome = Outcome::policy_violation;
+  stages.eval_message = "the sandbox refused ptrace";
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::policy_violation);
+  EXPECT_EQ(exit_code(r.disposition), 12);
+  EXPECT_EQ(stages.calls.size(), 2u);
+}
+
+TEST_F(JudgeTest, AnAuditThatFailsIsAHarnessError) {
+  stages.audit_fails = true;
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::harness_error);
+  EXPECT_EQ(r.audit_json(), (Json{{"error", "no disassembler"}}));
+}
+
+TEST_F(JudgeTest, AuditOnlyRunsTheAuditButDecidesNotEvaluated) {
+  options.evaluate = false;
+  stages.executed = false;
+  JudgeReport r = run();
+  EXPECT_EQ(stages.calls, (Calls{"compile [cpu]", "audit /cache/k.so sm_90a [gpu]"}));
+  EXPECT_EQ(r.disposition, Disposition::not_evaluated);
+  EXPECT_TRUE(r.audit.has_value());
+  EXPECT_EQ(r.eval_json()["reason"], "evaluation turned off");
+}
+
+TEST_F(JudgeTest, CompileOnlyRunsNoGpuStage) {
+  options.evaluate = false;
+  options.run_audit = false;
+  JudgeReport r = run();
+  EXPECT_EQ(stages.calls, Calls{"compile [cpu]"});
+  EXPECT_EQ(r.disposition, Disposition::not_evaluated);
+}
+
+TEST_F(JudgeTest, AuditTurnedOff) {
+  options.run_audit = false;
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::passed);
+  EXPECT_EQ(stages.calls.size(), 2u);
+}
+
+}  // namespace
+}  // namespace ptxbench::judge
