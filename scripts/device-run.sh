@@ -53,7 +53,7 @@ for phase in "$@"; do
     controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;
     cases) run cases python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/cases" \
              --manifest "$bin/cases/judge/manifest.toml" --manifest "$bin/cases/compat/manifest.toml" --only "${ONLY:-}" ;;
-    compare) run compare bench/compare_judges.sh /work/main/.devbin-old "$bin" "$out/compare" ;;
+    compare) run compare bench/compare_judges.sh /work/main/.devbin-old "$bin" "$out/compare" "${ROUNDS:-1}" ;;
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
              kernels/controls/gemm.toml kernels/controls/attention.toml kernels/controls/judge.toml \
              tests/kernels/audit/audit.toml ;;
