@@ -36,9 +36,9 @@ struct OpcodeCounts {
 struct KernelAudit {
   std::string function;  // mangled
   std::string demangled;
-  int launches = 0;                   // launches per candidate call (discovery); 0 if unknown
-  bool recorded = false;              // runtime counts were collected for it
-  std::vector<OpcodeCounts> opcodes;  // sorted by opcode
+  int launches = 0;                    // launches per candidate call (discovery); 0 if unknown
+  bool recorded = false;               // runtime counts were collected for it
+  std::vector<OpcodeCounts> opcodes;   // sorted by opcode
   std::int64_t unmatched_records = 0;  // runtime PCs with no instruction in the listing
   std::string note;
 };

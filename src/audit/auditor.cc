@@ -7,10 +7,10 @@
 #include "audit/join.h"
 #include "audit/verdicts.h"
 #include "audit/worker_client.h"
-#include "eval/worker_spec.h"
 #include "compile/census.h"
 #include "core/fs.h"
 #include "core/text.h"
+#include "eval/worker_spec.h"
 
 namespace ptxbench::audit {
 

@@ -4,12 +4,12 @@
 
 #include "audit/auditor.h"
 #include "audit/auditor_context.h"
-#include "eval/worker_spec.h"
 #include "audit/join.h"
 #include "audit/ncu_csv.h"
 #include "audit/worker_client.h"
 #include "core/gpu_select.h"
 #include "core/text.h"
+#include "eval/worker_spec.h"
 
 namespace ptxbench::audit {
 
@@ -51,8 +51,8 @@ Status Auditor::ncu_route(Context& c) {
   }
   // The worker under ncu runs without its in-process sandbox (ncu's injected library talks to
   // ncu over sockets); it keeps the cleared environment and the unprivileged user.
-  WorkerCall run{"run", c.so, c.tmp / "ncu", c.tensors, c.options.seed, {}, {"--no-sandbox"},
-                 c.options.device};
+  WorkerCall run{"run",          c.so, c.tmp / "ncu",    c.tensors,
+                 c.options.seed, {},   {"--no-sandbox"}, c.options.device};
   std::error_code ec;
   std::filesystem::create_directories(run.out_dir, ec);
   PTXB_TRY(run.so, eval::stage_candidate(c.so, run.out_dir));

@@ -4,9 +4,9 @@
 #include <set>
 
 #include "core/fs.h"
-#include "eval/worker_spec.h"
 #include "core/gpu_select.h"
 #include "core/text.h"
+#include "eval/worker_spec.h"
 
 namespace ptxbench::audit {
 
@@ -113,8 +113,8 @@ Result<WorkerOutcome> run_worker(ProcessRunner& runner, const std::filesystem::p
   PTXB_TRY(staged.so, eval::stage_candidate(call.so, call.out_dir));
   PTXB_TRY_STATUS(eval::give_private_dir(call.out_dir));
   // The same environment, user and network as the judging session's workers.
-  ProcessSpec spec = eval::worker_process_spec(worker_argv(worker, staged), call.out_dir,
-                                               call.device, timeout);
+  ProcessSpec spec =
+      eval::worker_process_spec(worker_argv(worker, staged), call.out_dir, call.device, timeout);
   PTXB_TRY(ProcessResult pr, runner.run(spec));
   WorkerOutcome o;
   o.exit_code = pr.timed_out || pr.signal ? -1 : pr.exit_code;

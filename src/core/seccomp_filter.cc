@@ -139,21 +139,15 @@ void add_reported_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) 
 // private directory, and opening through one is checked against its target.
 void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) {
   add_reported_file_rules(b, pid, mode, files);
-  for (const char* name : {"read",       "write",      "pread64",
-                           "pwrite64",   "readv",      "writev",
-                           "preadv",     "pwritev",    "preadv2",
-                           "pwritev2",   "close",      "close_range",
-                           "lseek",      "fstat",      "stat",
-                           "lstat",      "newfstatat", "statx",
-                           "statfs",     "fstatfs",    "getdents",
-                           "getdents64", "readlink",   "readlinkat",
-                           "access",     "faccessat",  "faccessat2",
-                           "getcwd",     "chdir",      "fchdir",
-                           "umask",      "ftruncate",  "fallocate",
-                           "fsync",      "fdatasync",  "flock",
-                           "fadvise64",  "sendfile",   "copy_file_range",
-                           "dup",        "dup2",       "dup3",
-                           "pipe",       "pipe2",      "symlink",
+  for (const char* name : {"read",      "write",       "pread64",   "pwrite64",        "readv",
+                           "writev",    "preadv",      "pwritev",   "preadv2",         "pwritev2",
+                           "close",     "close_range", "lseek",     "fstat",           "stat",
+                           "lstat",     "newfstatat",  "statx",     "statfs",          "fstatfs",
+                           "getdents",  "getdents64",  "readlink",  "readlinkat",      "access",
+                           "faccessat", "faccessat2",  "getcwd",    "chdir",           "fchdir",
+                           "umask",     "ftruncate",   "fallocate", "fsync",           "fdatasync",
+                           "flock",     "fadvise64",   "sendfile",  "copy_file_range", "dup",
+                           "dup2",      "dup3",        "pipe",      "pipe2",           "symlink",
                            "symlinkat"})
     b.allow(name);
   // fcntl without F_SETOWN(_EX)/F_SETSIG/F_NOTIFY/F_SETLEASE (signals to chosen processes).

@@ -7,12 +7,12 @@
 
 #include "core/fs.h"
 #include "core/gpu_select.h"
+#include "core/sandbox.h"
 #include "core/text.h"
+#include "eval/judge_session.h"
 #include "eval/outcome_mapping.h"
 #include "eval/peak.h"
-#include "eval/judge_session.h"
 #include "eval/plan.h"
-#include "core/sandbox.h"
 
 namespace ptxbench::eval {
 namespace fs = std::filesystem;
@@ -200,7 +200,8 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
   if (!fs::exists(paths_.worker()))
     return fail(Outcome::harness_error, "the GPU worker " + paths_.worker().string() +
                                             " does not exist (build the ptxbench-worker target)");
-  if (auto weak = sandbox_weaknesses(probe_sandbox_support()); !weak.empty() && !o.allow_weaker_sandbox)
+  if (auto weak = sandbox_weaknesses(probe_sandbox_support());
+      !weak.empty() && !o.allow_weaker_sandbox)
     return fail(Outcome::harness_error,
                 "this machine cannot give the candidate's process the full sandbox (" +
                     join(weak, "; ") +

@@ -70,7 +70,8 @@ struct Script {
 
 class FakeProcess : public WorkerProcess {
  public:
-  FakeProcess(Script& s, bool verifier, int& verifies) : s_(s), verifier_(verifier), verifies_(verifies) {
+  FakeProcess(Script& s, bool verifier, int& verifies)
+      : s_(s), verifier_(verifier), verifies_(verifies) {
     if (verifier) {
       Reply r = ok_reply();
       Json slot{{"inputs", {"aa", "bb"}}, {"outputs", {"cc"}}};
@@ -88,13 +89,15 @@ class FakeProcess : public WorkerProcess {
     if (op == "quit") return {};
     if (!verifier_) {
       if (op == "noop") {
-        if (s_.sleep_noop_ms) std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_noop_ms));
+        if (s_.sleep_noop_ms)
+          std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_noop_ms));
         queue_.push_back(ok_reply(0.01));
       } else if (op == "load") {
         if (s_.runner_ready) queue_.push_back(*s_.runner_ready);
       } else {
         auto r = s_.call(calls_++);
-        if (s_.sleep_call_ms) std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_call_ms));
+        if (s_.sleep_call_ms)
+          std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_call_ms));
         if (r) queue_.push_back(*r);
       }
       return {};
@@ -105,7 +108,8 @@ class FakeProcess : public WorkerProcess {
       r.check = s_.verify(verifies_++, last_prepare_);
       queue_.push_back(r);
     } else if (op == "baseline") {
-      if (s_.sleep_baseline_ms) std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_baseline_ms));
+      if (s_.sleep_baseline_ms)
+        std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_baseline_ms));
       Reply r = ok_reply(s_.baseline_ms);
       r.extra = Json{{"name", "cublaslt"}, {"description", "algo 0"}};
       queue_.push_back(r);
@@ -282,7 +286,8 @@ TEST_F(EvaluatorTest, RunnerRepliesMapToTheCandidatesOutcome) {
   };
   EXPECT_EQ(eval().outcome, Outcome::timeout);
   script_.call = [](int) -> std::optional<Reply> {
-    return Reply{false, "cuda_error", "cudaErrorIllegalAddress: an illegal memory access", "", 0, {}, {}};
+    return Reply{
+        false, "cuda_error", "cudaErrorIllegalAddress: an illegal memory access", "", 0, {}, {}};
   };
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::runtime_error);

@@ -5,12 +5,12 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "core/fs.h"
 #include "compile/driver_allow_list.h"
+#include "core/fs.h"
 #include "core/refusal.h"
-#include "eval/worker_spec.h"
 #include "core/text.h"
 #include "eval/eval_result.h"
+#include "eval/worker_spec.h"
 
 namespace ptxbench::eval {
 namespace fs = std::filesystem;
@@ -127,14 +127,16 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   Received ready2 = p.runner->receive(milliseconds(seconds(120)));
   const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, "loading the candidate"};
   if (!ready2.reply || !ready2.reply->ok) {
-    if (ready2.reply) return fail(Outcome::harness_error, ready2.reply->error, "starting the runner");
+    if (ready2.reply)
+      return fail(Outcome::harness_error, ready2.reply->error, "starting the runner");
     runner_failed(p, ready2, loading, r);
     return false;
   }
   r.sandbox = ready2.reply->extra.value("sandbox", Json::object());
   if (!calibrate(p, r)) return false;
   if (!p.runner->send(Json{{"op", "load"}}).ok()) {
-    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, loading, r);
+    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, loading,
+                  r);
     return false;
   }
   Received loaded = p.runner->receive(milliseconds(seconds(120)));
@@ -169,7 +171,8 @@ bool JudgeSession::calibrate(Peers& p, EvalResult& r) {
     rec.wall_ms = ms_since(t0);
     if (!got.reply || !got.reply->ok) {
       r.outcome = Outcome::harness_error;
-      r.message = "the runner failed its calibration calls: " + (got.reply ? got.reply->error : got.text);
+      r.message =
+          "the runner failed its calibration calls: " + (got.reply ? got.reply->error : got.text);
       r.phase = "calibration";
       return false;
     }
@@ -188,7 +191,8 @@ bool JudgeSession::prepare(Peers& p, const PlannedCall& call, EvalResult& r) {
   Received got = p.verifier->receive(milliseconds(seconds(120)));
   if (!got.reply || !got.reply->ok) {
     r.outcome = Outcome::harness_error;
-    r.message = "the verifier failed to prepare a call: " + (got.reply ? got.reply->error : got.text);
+    r.message =
+        "the verifier failed to prepare a call: " + (got.reply ? got.reply->error : got.text);
     r.phase = call.label;
     return false;
   }
@@ -207,8 +211,8 @@ bool JudgeSession::candidate_call(Peers& p, const PlannedCall& call, bool timing
     runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, call, r);
     return false;
   }
-  Received got = p.runner->receive(
-      milliseconds(static_cast<long long>(1000 * (o.call_timeout_seconds + 15))));
+  Received got =
+      p.runner->receive(milliseconds(static_cast<long long>(1000 * (o.call_timeout_seconds + 15))));
   rec.wall_ms = ms_since(t0);
   if (!got.reply || !got.reply->ok) {
     runner_failed(p, got, call, r);
@@ -274,7 +278,7 @@ void JudgeSession::runner_failed(Peers& p, const Received& got, const PlannedCal
   r.phase = call.label;
   if (got.reply) {  // the runner answered: the candidate failed during the call
     const std::string& s = got.reply->status;
-    r.outcome = s == "call_timeout"                       ? Outcome::timeout
+    r.outcome = s == "call_timeout"                           ? Outcome::timeout
                 : s == "cuda_error" || s == "candidate_error" ? Outcome::runtime_error
                                                               : Outcome::harness_error;
     r.message = got.reply->error;
@@ -336,7 +340,8 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     auto rc = rule.decide(cand, el);
     auto rb = baseline_ok ? rule.decide(base, el) : StoppingRule::Reason::converged;
     if (rc != StoppingRule::Reason::keep_going && rb != StoppingRule::Reason::keep_going) {
-      r.timing->stop_reason = std::string("candidate: ") + to_string(rc) + ", baseline: " + to_string(rb);
+      r.timing->stop_reason =
+          std::string("candidate: ") + to_string(rc) + ", baseline: " + to_string(rb);
       break;
     }
   }
@@ -410,9 +415,10 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
     if (c.flags.empty() && library_fails_too(bad, r)) {
       r.flags.push_back("library_fails_task_rule");  // the judge's task_suite_error
       r.outcome = Outcome::harness_error;
-      r.message = "the library itself fails this task's correctness rule on the inputs the "
-                  "candidate failed on: an error of the task suite, not of the candidate (" +
-                  c.message + ")";
+      r.message =
+          "the library itself fails this task's correctness rule on the inputs the "
+          "candidate failed on: an error of the task suite, not of the candidate (" +
+          c.message + ")";
     }
     return;
   }

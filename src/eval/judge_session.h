@@ -22,7 +22,7 @@
 namespace ptxbench::eval {
 
 struct SessionSetup {
-  std::filesystem::path worker;           // ptxbench-worker
+  std::filesystem::path worker;            // ptxbench-worker
   std::vector<std::string> runner_prefix;  // e.g. compute-sanitizer ... (memcheck)
   bool timing = true;
   bool checks_only_first = false;  // memcheck: only the first checked call

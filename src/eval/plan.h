@@ -56,9 +56,9 @@ struct PlannedCall {
 };
 
 struct SessionPlan {
-  VerifierRequest verifier;          // dir left empty
-  std::vector<std::string> labels;   // per workload: "timed workload timed (M=8192 ...)"
-  std::vector<bool> hidden;          // per workload
+  VerifierRequest verifier;         // dir left empty
+  std::vector<std::string> labels;  // per workload: "timed workload timed (M=8192 ...)"
+  std::vector<bool> hidden;         // per workload
   std::vector<PlannedCall> checks;
 };
 

@@ -21,8 +21,8 @@ std::string join_names(const std::vector<std::string>& v) {
 // An earlier candidate call on the same workload that wrote (and passed) its outputs.
 const CallRecord* earlier_pass(const std::vector<CallRecord>& calls, std::size_t i) {
   for (std::size_t k = 0; k < i; ++k)
-    if (!calls[k].baseline && calls[k].plan.workload == calls[i].plan.workload &&
-        calls[k].check && calls[k].check->passed())
+    if (!calls[k].baseline && calls[k].plan.workload == calls[i].plan.workload && calls[k].check &&
+        calls[k].check->passed())
       return &calls[k];
   return nullptr;
 }
@@ -51,24 +51,26 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
     f.failing_call = static_cast<int>(i);
     const std::size_t w = static_cast<std::size_t>(c.plan.workload);
     const bool hidden = w < workload_hidden.size() && workload_hidden[w];
-    const std::string where =
-        fmt::format("call {} of the session ({})", c.index + 1,
-                    hidden ? "a hidden workload" : c.plan.label);
+    const std::string where = fmt::format("call {} of the session ({})", c.index + 1,
+                                          hidden ? "a hidden workload" : c.plan.label);
     if (!c.check->inputs_modified.empty()) {
       add_flag(f.flags, "inputs_modified");
-      f.message = fmt::format("{}: the kernel changed its input tensor(s) {} (their checksums "
-                              "before and after the call differ); inputs are read-only",
-                              where, join_names(c.check->inputs_modified));
+      f.message = fmt::format(
+          "{}: the kernel changed its input tensor(s) {} (their checksums "
+          "before and after the call differ); inputs are read-only",
+          where, join_names(c.check->inputs_modified));
     } else if (c.check->all_unwritten && earlier_pass(calls, i)) {
       add_flag(f.flags, "cached_result");
-      f.message = fmt::format("{}: no output element was written although call {} on the same "
-                              "workload wrote its outputs: every call must compute its result",
-                              where, earlier_pass(calls, i)->index + 1);
+      f.message = fmt::format(
+          "{}: no output element was written although call {} on the same "
+          "workload wrote its outputs: every call must compute its result",
+          where, earlier_pass(calls, i)->index + 1);
     } else if (c.check->matches_previous) {
       add_flag(f.flags, "cached_result");
-      f.message = fmt::format("{}: the outputs are the result for the inputs of the call before, "
-                              "not for this call's inputs",
-                              where);
+      f.message = fmt::format(
+          "{}: the outputs are the result for the inputs of the call before, "
+          "not for this call's inputs",
+          where);
     } else {
       f.message = fmt::format("{}: the outputs fail the correctness rule", where);
     }
@@ -88,11 +90,13 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   t.baseline_wall = summarize(base_wall);
   t.repeats_wall = summarize(rep_wall);
   if (t.candidate.n == 0) return t;
-  if (rep_wall.size() >= kMinRepeats && t.repeats_wall.median < kRepeatRatio * t.candidate_wall.median) {
+  if (rep_wall.size() >= kMinRepeats &&
+      t.repeats_wall.median < kRepeatRatio * t.candidate_wall.median) {
     add_flag(t.flags, "cached_result");
     t.incorrect = true;
     t.message = fmt::format(
-        "calls that repeated an earlier call's inputs took {:.3f} ms (median of {}), calls with new "
+        "calls that repeated an earlier call's inputs took {:.3f} ms (median of {}), calls with "
+        "new "
         "inputs {:.3f} ms: the kernel recognises inputs it has seen and skips work",
         t.repeats_wall.median, rep_wall.size(), t.candidate_wall.median);
   }
@@ -104,9 +108,9 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   for (const auto& c : calls)
     if (c.timing && !c.baseline && c.plan.content == Content::transformed)
       over.push_back(c.wall_ms - c.event_ms);
-  const bool side = !cal.empty() && percentile(over, 0.5) > t.calibrated_overhead_ms +
-                                                                 kOverheadAllowanceMs +
-                                                                 kOverheadAllowanceShare * t.candidate_wall.median;
+  const bool side =
+      !cal.empty() && percentile(over, 0.5) > t.calibrated_overhead_ms + kOverheadAllowanceMs +
+                                                  kOverheadAllowanceShare * t.candidate_wall.median;
   if (side) add_flag(t.flags, "side_stream");
   if (t.baseline.n > 0 && t.candidate.median > 0 && t.baseline.median > 0) {
     if (side) {

@@ -38,11 +38,11 @@ namespace ptxbench::eval {
 struct CallRecord {
   int index = 0;
   PlannedCall plan;
-  bool baseline = false;  // the library, run by the verifier
-  bool timing = false;    // a sample of the timing phase (after warm-up)
+  bool baseline = false;     // the library, run by the verifier
+  bool timing = false;       // a sample of the timing phase (after warm-up)
   bool calibration = false;  // the runner's no-op before the candidate was loaded
-  double event_ms = 0;    // as reported by the process that ran it
-  double wall_ms = 0;     // measured by the parent around the command
+  double event_ms = 0;       // as reported by the process that ran it
+  double wall_ms = 0;        // measured by the parent around the command
   std::optional<CallCheck> check;
 };
 
@@ -66,8 +66,8 @@ struct TimingFindings {
   std::string message;
   SampleSummary candidate, candidate_wall, baseline, baseline_wall, repeats_wall;
   double calibrated_overhead_ms = 0;  // median wall - event of the calibration calls
-  std::optional<double> speedup;  // from events, or from wall times under side_stream
-  std::string speedup_basis;      // "events" | "wall clock"
+  std::optional<double> speedup;      // from events, or from wall times under side_stream
+  std::string speedup_basis;          // "events" | "wall clock"
 };
 TimingFindings judge_timing(const std::vector<CallRecord>& calls);
 

@@ -32,7 +32,8 @@ Json VerifierRequest::to_json() const {
   Json w = Json::array();
   for (const auto& x : workloads) {
     Json bases = Json::array();
-    for (const auto& b : x.bases) bases.push_back({{"seed", b.seed}, {"distribution", dist_name(b.dist)}});
+    for (const auto& b : x.bases)
+      bases.push_back({{"seed", b.seed}, {"distribution", dist_name(b.dist)}});
     w.push_back({{"problem", gpu::to_json(x.problem)},
                  {"bases", bases},
                  {"slots", x.slots},
@@ -54,7 +55,8 @@ Result<VerifierRequest> VerifierRequest::from_json(const Json& j) {
       }
       s.slots = w.at("slots").get<int>();
       s.baseline = w.value("baseline", false);
-      if (s.bases.empty() || s.slots < 1) return make_error("a workload needs a base set and a slot");
+      if (s.bases.empty() || s.slots < 1)
+        return make_error("a workload needs a base set and a slot");
       r.workloads.push_back(std::move(s));
     }
     return r;

@@ -67,8 +67,8 @@ struct RunnerRequest {
   std::string library;  // the candidate's shared object
   std::vector<RunnerWorkload> workloads;
   double call_timeout_seconds = 20;
-  bool sandbox = true;                       // apply core/sandbox.h before loading the candidate
-  std::vector<std::string> sandbox_read;     // extra read-only paths (the candidate, the toolkit)
+  bool sandbox = true;                    // apply core/sandbox.h before loading the candidate
+  std::vector<std::string> sandbox_read;  // extra read-only paths (the candidate, the toolkit)
   Json to_json() const;
   static Result<RunnerRequest> from_json(const Json& j);
 };
@@ -79,7 +79,7 @@ enum class Content { transformed, repeat };  // a base under a new transform | t
 struct PrepareCommand {
   int workload = 0, slot = 0;
   Content content = Content::transformed;
-  int base = 0;                     // transformed: which base set
+  int base = 0;                      // transformed: which base set
   std::uint64_t transform_seed = 0;  // transformed: 0 = identity
   std::uint64_t poison_seed = 0;
   Json to_json() const;
@@ -99,7 +99,7 @@ struct BaselineCommand {
 struct CallCheck {
   std::vector<gpu::CompareStats> outputs;
   std::vector<std::string> inputs_modified;  // names of inputs whose checksum changed
-  bool all_unwritten = false;     // every output element still holds this call's poison
+  bool all_unwritten = false;                // every output element still holds this call's poison
   bool matches_previous = false;  // failed, but matches what the slot's previous inputs give
   bool passed() const;
   Json to_json() const;
@@ -118,9 +118,9 @@ struct Reply {
   std::string status;  // ok | call_timeout | cuda_error | load_error | harness_error
   std::string error;
   std::string phase;
-  double event_ms = 0;                 // call / baseline: time between the two events
-  std::optional<CallCheck> check;      // verify / baseline (when asked)
-  Json extra = Json::object();         // ready: handles, provenance
+  double event_ms = 0;             // call / baseline: time between the two events
+  std::optional<CallCheck> check;  // verify / baseline (when asked)
+  Json extra = Json::object();     // ready: handles, provenance
   Json to_json() const;
   static Result<Reply> parse(const std::string& line);
 };

@@ -43,10 +43,12 @@ Result<std::filesystem::path> stage_candidate(const std::filesystem::path& so,
   if (ec)
     return make_error("cannot copy the candidate " + so.string() + " to " + to.string() + ": " +
                       ec.message());
-  std::filesystem::permissions(to, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
-                                       std::filesystem::perms::owner_exec | std::filesystem::perms::group_read |
-                                       std::filesystem::perms::others_read,
-                               ec);
+  std::filesystem::permissions(
+      to,
+      std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+          std::filesystem::perms::owner_exec | std::filesystem::perms::group_read |
+          std::filesystem::perms::others_read,
+      ec);
   return to;
 }
 

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -18,8 +19,6 @@
 #include "audit/gpu/worker_args.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/worker/runner_sandbox.h"
-
-#include <filesystem>
 
 namespace w = ptxbench::audit::worker;
 using nlohmann::ordered_json;

@@ -1,6 +1,5 @@
-#include "eval/gpu/checksum.h"
-
 #include "core/check.h"
+#include "eval/gpu/checksum.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/rng.h"
 
@@ -42,7 +41,8 @@ void DeviceChecksum::enqueue(const void* data, std::size_t bytes, int slot, cuda
 
 void DeviceChecksum::read(std::uint64_t* out, int n, cudaStream_t s) {
   PTXB_CHECK(n >= 0 && n <= kSlots, "checksum slot count out of range");
-  PTXB_CUDA(cudaMemcpyAsync(out, sums_.get(), n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, s));
+  PTXB_CUDA(
+      cudaMemcpyAsync(out, sums_.get(), n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, s));
   PTXB_CUDA(cudaStreamSynchronize(s));
 }
 

@@ -14,6 +14,7 @@ namespace ptxbench::gpu {
 
 void fill_random(void* data, std::int64_t n, ElemType type, std::uint64_t seed,
                  std::uint64_t tensor_index, Distribution dist, cudaStream_t s);
-void fill_poison(void* data, std::int64_t n, ElemType type, cudaStream_t s, const Poison& poison = {});
+void fill_poison(void* data, std::int64_t n, ElemType type, cudaStream_t s,
+                 const Poison& poison = {});
 
 }  // namespace ptxbench::gpu

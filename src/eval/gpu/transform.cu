@@ -1,10 +1,9 @@
-#include "eval/gpu/transform.h"
-
 #include <numeric>
 
 #include "core/check.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/rng.h"
+#include "eval/gpu/transform.h"
 
 namespace ptxbench::gpu {
 namespace {
@@ -36,8 +35,9 @@ std::vector<std::int32_t> permutation(std::int64_t n, std::uint64_t seed, std::u
   std::vector<std::int32_t> p(static_cast<std::size_t>(n));
   std::iota(p.begin(), p.end(), 0);
   for (std::int64_t i = n - 1; i > 0; --i) {
-    const auto j = static_cast<std::int64_t>(counter_hash(seed, stream, static_cast<std::uint64_t>(i), 7) %
-                                             static_cast<std::uint64_t>(i + 1));
+    const auto j =
+        static_cast<std::int64_t>(counter_hash(seed, stream, static_cast<std::uint64_t>(i), 7) %
+                                  static_cast<std::uint64_t>(i + 1));
     std::swap(p[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(j)]);
   }
   return p;
@@ -94,7 +94,8 @@ void DeviceTransform::apply(TensorSet& base, TensorSet& slot, cudaStream_t s) co
     if (p.kind == Kind::gemm) {
       const bool is_a = i == 0;  // A[M,K] follows the rows; B[N,K] follows the cols
       const std::int64_t n = is_a ? rows : cols;
-      gather_rows(base.input(i).get(), slot.input(i).get(), n, bytes / n, is_a ? this->rows() : this->cols(), s);
+      gather_rows(base.input(i).get(), slot.input(i).get(), n, bytes / n,
+                  is_a ? this->rows() : this->cols(), s);
     } else {
       gather_rows(base.input(i).get(), slot.input(i).get(), rows, bytes / rows, this->rows(), s);
     }

@@ -45,7 +45,8 @@ DLTensor describe(const gpu::TensorDesc& t, void* data, std::vector<std::int64_t
   d.data = data;
   d.device = DLDevice{kDLCUDA, 0};
   d.ndim = static_cast<int>(shape.size());
-  d.dtype = t.type == gpu::ElemType::bf16 ? DLDataType{kDLBfloat, 16, 1} : DLDataType{kDLFloat, 32, 1};
+  d.dtype =
+      t.type == gpu::ElemType::bf16 ? DLDataType{kDLBfloat, 16, 1} : DLDataType{kDLFloat, 32, 1};
   d.shape = shape.data();
   return d;
 }
@@ -162,7 +163,8 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
   try {
     runner = std::make_unique<Runner>(req);
   } catch (const std::exception& e) {
-    reply_and_exit(channel, reply_of(false, "harness_error", std::string("runner set-up: ") + e.what()), 3);
+    reply_and_exit(channel,
+                   reply_of(false, "harness_error", std::string("runner set-up: ") + e.what()), 3);
   }
   auto confined = confine_runner(req);
   if (!confined.ok())
@@ -175,7 +177,8 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
     auto line = channel.next_line();
     if (!line.ok() || !line->has_value()) return line.ok() ? 0 : 3;
     auto cmd = Command::parse(**line);
-    if (!cmd.ok()) reply_and_exit(channel, reply_of(false, "bad_request", cmd.error().to_string()), 3);
+    if (!cmd.ok())
+      reply_and_exit(channel, reply_of(false, "bad_request", cmd.error().to_string()), 3);
     if (cmd->op == "quit") return 0;
     try {
       Reply r;
@@ -186,10 +189,12 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
         loaded = r.ok;
       } else if (cmd->op == "call" && loaded) {
         auto c = call_from_json(cmd->body);
-        if (!c.ok()) reply_and_exit(channel, reply_of(false, "bad_request", c.error().to_string()), 3);
+        if (!c.ok())
+          reply_and_exit(channel, reply_of(false, "bad_request", c.error().to_string()), 3);
         r = runner->call(*c);
       } else {
-        reply_and_exit(channel, reply_of(false, "bad_request", "unexpected command '" + cmd->op + "'"), 3);
+        reply_and_exit(channel,
+                       reply_of(false, "bad_request", "unexpected command '" + cmd->op + "'"), 3);
       }
       if (!channel.reply(r.to_json().dump()).ok()) return 3;
       if (!r.ok) return 0;  // a load error ends the session

@@ -16,12 +16,27 @@ namespace {
 // initialisation: libraries (lazily loaded ones too: the PTX JIT), the loader cache, the
 // driver's /proc and /sys entries, this process's own /proc directory. Nothing of /etc
 // beyond the loader's files, no other process's /proc entry, no /tmp, no home.
-const char* const kReadable[] = {
-    "/usr/lib", "/usr/lib64", "/usr/local/cuda", "/usr/local/nvidia", "/lib", "/lib64",
-    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/proc/self",
-    "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/driver/nvidia", "/proc/sys/vm",
-    "/sys/devices/system/cpu", "/sys/devices/system/node", "/sys/bus/pci", "/sys/module/nvidia",
-    "/sys/devices/pci0000:00", "/usr/share/nvidia"};
+const char* const kReadable[] = {"/usr/lib",
+                                 "/usr/lib64",
+                                 "/usr/local/cuda",
+                                 "/usr/local/nvidia",
+                                 "/lib",
+                                 "/lib64",
+                                 "/etc/ld.so.cache",
+                                 "/etc/ld.so.conf",
+                                 "/etc/ld.so.conf.d",
+                                 "/proc/self",
+                                 "/proc/cpuinfo",
+                                 "/proc/meminfo",
+                                 "/proc/stat",
+                                 "/proc/driver/nvidia",
+                                 "/proc/sys/vm",
+                                 "/sys/devices/system/cpu",
+                                 "/sys/devices/system/node",
+                                 "/sys/bus/pci",
+                                 "/sys/module/nvidia",
+                                 "/sys/devices/pci0000:00",
+                                 "/usr/share/nvidia"};
 
 void add_if_present(std::vector<fs::path>& v, const fs::path& p) {
   std::error_code ec;
@@ -51,7 +66,8 @@ Result<Json> confine_candidate_process(const std::string& private_dir,
     const std::string name = e.path().filename().string();
     if (name.rfind("nvidia", 0) == 0) policy.device_paths.push_back(e.path());
   }
-  for (const char* d : {"/dev/null", "/dev/zero", "/dev/urandom"}) add_if_present(policy.device_paths, d);
+  for (const char* d : {"/dev/null", "/dev/zero", "/dev/urandom"})
+    add_if_present(policy.device_paths, d);
   PTXB_TRY(SandboxReport report, apply_sandbox(policy));
   arm_driver_lookup_guard();
   Json j = report.to_json();

@@ -5,11 +5,11 @@
 // result records.
 #pragma once
 
-#include "core/json.h"
-#include "core/result.h"
 #include <string>
 #include <vector>
 
+#include "core/json.h"
+#include "core/result.h"
 #include "eval/session_protocol.h"
 
 namespace ptxbench::eval::worker {

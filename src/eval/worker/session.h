@@ -16,7 +16,6 @@
 
 namespace ptxbench::eval::worker {
 
-
 // GPU, driver, library versions and clocks of device 0 (the record every result carries).
 Json gpu_provenance(gpu::Nvml& nvml);
 

@@ -58,8 +58,10 @@ class Verifier {
       Json per = Json::array();
       for (auto& s : workloads_[w].slots) {
         Json in = Json::array(), out = Json::array();
-        for (std::size_t i = 0; i < s.tensors->num_inputs(); ++i) in.push_back(handle(s.tensors->input(i)));
-        for (std::size_t i = 0; i < s.tensors->num_outputs(); ++i) out.push_back(handle(s.tensors->output(i)));
+        for (std::size_t i = 0; i < s.tensors->num_inputs(); ++i)
+          in.push_back(handle(s.tensors->input(i)));
+        for (std::size_t i = 0; i < s.tensors->num_outputs(); ++i)
+          out.push_back(handle(s.tensors->output(i)));
         per.push_back({{"inputs", in}, {"outputs", out}});
       }
       slots.push_back(per);
@@ -77,7 +79,8 @@ class Verifier {
       if (c.base < 0 || c.base >= static_cast<int>(w.bases.size()))
         throw std::runtime_error("no base set " + std::to_string(c.base));
       s.before = s.now;
-      gpu::Transform t = c.transform_seed ? gpu::random_transform(w.problem, c.transform_seed) : gpu::Transform{};
+      gpu::Transform t =
+          c.transform_seed ? gpu::random_transform(w.problem, c.transform_seed) : gpu::Transform{};
       s.now = {c.base, std::make_shared<gpu::DeviceTransform>(w.problem, t)};
       s.now.transform->apply(*w.bases[static_cast<std::size_t>(c.base)], *s.tensors, stream_);
     }
@@ -99,7 +102,8 @@ class Verifier {
       if (after[i] != s.checksums[i]) check.inputs_modified.push_back(w.problem.inputs[i].name);
     check.outputs = compare_with(w, s, s.now);
     check.all_unwritten = true;
-    for (const auto& o : check.outputs) check.all_unwritten = check.all_unwritten && o.unwritten == o.numel;
+    for (const auto& o : check.outputs)
+      check.all_unwritten = check.all_unwritten && o.unwritten == o.numel;
     if (!check.passed() && s.before.base >= 0 && s.before.transform != s.now.transform) {
       bool all = true;
       for (const auto& o : compare_with(w, s, s.before)) all = all && o.passed;
@@ -233,7 +237,8 @@ int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
   try {
     v = std::make_unique<Verifier>(req);
   } catch (const std::exception& e) {
-    (void)channel.reply(failure("harness_error", e.what(), "allocating the session").to_json().dump());
+    (void)channel.reply(
+        failure("harness_error", e.what(), "allocating the session").to_json().dump());
     return 3;
   }
   Reply ready;
