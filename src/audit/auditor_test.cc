@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "audit/test_data.h"
+#include "core/fs.h"
 #include "task/loader.h"
 
 namespace ptxbench::audit {
@@ -83,16 +84,25 @@ class AuditorTest : public ::testing::Test {
     auto t = task::load_task_by_name(paths_, "gemm_n7168_k5120");
     ASSERT_TRUE(t.ok());
     task_ = *t;
+    // A file the Auditor can copy into the workers' folders (the fake runner plays them).
+    auto d = TempDir::create("auditor-test-");
+    ASSERT_TRUE(d.ok());
+    so_dir_.emplace(std::move(*d));
+    so_ = so_dir_->path() / "candidate.so";
+    std::ofstream(so_) << "not really an ELF file";
   }
   Result<AuditResult> audit(RouteChoice route, std::filesystem::path listing = {},
                             int device = -1) {
     Auditor auditor(paths_, runner_);
     AuditOptions o;
     o.route = route;
+    o.workload = "m1000";  // the workload the recorded H200 outputs (testdata/) were taken on
     o.sass_listing = listing;
     o.device = device;
-    return auditor.audit("/nonexistent/candidate.so", task_, "sm_90a", o);
+    return auditor.audit(so_, task_, "sm_90a", o);
   }
+  std::optional<TempDir> so_dir_;
+  std::filesystem::path so_;
   Paths paths_ = Paths::discover();
   FakeRunner runner_;
   task::TaskSpec task_;
@@ -118,12 +128,12 @@ TEST_F(AuditorTest, CuptiRouteJoinsRecordsToTheListing) {
 TEST_F(AuditorTest, TheCompileStagesListingSparesASecondDisassembly) {
   auto plain = audit(RouteChoice::automatic);
   ASSERT_TRUE(plain.ok());
-  EXPECT_TRUE(has(runner_.disassembled, "/nonexistent/candidate.so"));
+  EXPECT_TRUE(has(runner_.disassembled, so_.string()));
   runner_.disassembled.clear();
   auto reused =
       audit(RouteChoice::automatic, paths_.root / "src/audit/testdata/sass_reference_gemm.txt");
   ASSERT_TRUE(reused.ok()) << reused.error().to_string();
-  EXPECT_FALSE(has(runner_.disassembled, "/nonexistent/candidate.so"));
+  EXPECT_FALSE(has(runner_.disassembled, so_.string()));
   EXPECT_EQ(reused->family("wgmma")->thread_pred_on, plain->family("wgmma")->thread_pred_on);
   EXPECT_NEAR(reused->coverage.ratio, plain->coverage.ratio, 1e-12);
 }

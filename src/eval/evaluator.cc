@@ -13,6 +13,7 @@
 #include "eval/outcome_mapping.h"
 #include "eval/peak.h"
 #include "eval/plan.h"
+#include "eval/worker_spec.h"
 
 namespace ptxbench::eval {
 namespace fs = std::filesystem;
@@ -43,21 +44,6 @@ fs::path temp_parent(std::uint64_t need) {
 
 std::string tail(const std::string& s, std::size_t n = 4000) {
   return s.size() > n ? s.substr(s.size() - n) : s;
-}
-
-std::map<std::string, std::string> worker_env(const fs::path& dir) {
-  std::map<std::string, std::string> env{{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"},
-                                         {"HOME", dir.string()},
-                                         {"TMPDIR", dir.string()},
-                                         {"CUDA_CACHE_PATH", (dir / "nvcache").string()}};
-  for (const char* keep : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
-                           "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER"})
-    if (const char* v = std::getenv(keep)) env[keep] = v;
-  // cuBLASLt / cuDNN / the CUDA runtime: the toolkit's lib64 (and whatever the caller set).
-  const char* ld = std::getenv("LD_LIBRARY_PATH");
-  env["LD_LIBRARY_PATH"] =
-      std::string(ld && *ld ? std::string(ld) + ":" : "") + "/usr/local/cuda/lib64";
-  return env;
 }
 
 bool throttled(const Json& clocks) {
@@ -111,20 +97,15 @@ Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, int device,
     run.start_error = "cannot write the worker request: " + st.error().message;
     return run;
   }
-  ProcessSpec spec;
-  spec.argv = prefix;
-  spec.argv.push_back(paths_.worker().string());
-  spec.argv.push_back((dir / "request.json").string());
-  spec.cwd = dir;
-  spec.clear_env = true;
-  spec.env = worker_env(dir);
-  pin_to_gpu(spec.env, device);
-  spec.isolate_network = true;
-  spec.limits.wall = timeout;
-  spec.limits.cpu_seconds = static_cast<std::uint64_t>(timeout.count()) * 2 + 60;
+  std::vector<std::string> argv = prefix;
+  argv.push_back(paths_.worker().string());
+  argv.push_back((dir / "request.json").string());
+  if (auto own = give_private_dir(dir); !own.ok()) {
+    run.start_error = own.error().to_string();
+    return run;
+  }
+  ProcessSpec spec = worker_process_spec(std::move(argv), dir, device, timeout);
   spec.limits.file_size_bytes = 256ull << 20;
-  spec.limits.open_files = 4096;
-  spec.limits.output_cap_bytes = 256 << 10;
   auto proc = runner_.run(spec);
   if (!proc.ok()) {
     run.start_error = proc.error().to_string();

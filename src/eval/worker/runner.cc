@@ -95,15 +95,7 @@ class Runner {
   // the same events, wait and reply around a 4-byte memset, so the parent learns what a call
   // costs beyond its events from outside (session_decision.h).
   Reply noop() {
-    PTXB_CUDA(cudaEventRecord(start_, stream_));
-    PTXB_CUDA(cudaMemsetAsync(scratch_, 0, 4, stream_));
-    PTXB_CUDA(cudaEventRecord(stop_, stream_));
-    sync_with_deadline(stream_, req_.call_timeout_seconds);
-    float ms = 0;
-    PTXB_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
-    Reply r = reply_of(true, "ok");
-    r.event_ms = ms;
-    return r;
+    return timed([&] { PTXB_CUDA(cudaMemsetAsync(scratch_, 0, 4, stream_)); });
   }
 
   // The candidate's load happens here, after the sandbox is in place.
@@ -116,14 +108,24 @@ class Runner {
 
   Reply call(const CallCommand& c) {
     MappedSlot& s = slot(c);
+    return timed([&] {
+      try {
+        lib_->launch(s.args, stream_);
+      } catch (const std::exception& e) {
+        throw CandidateThrew(std::string("the candidate's entry point threw: ") + e.what());
+      } catch (...) {
+        throw CandidateThrew("the candidate's entry point threw a non-standard exception");
+      }
+    });
+  }
+
+ private:
+  // Every call, no-op or candidate: two events around `work` on the stream, then the
+  // deadline-bounded wait for the whole device.
+  template <class Work>
+  Reply timed(Work&& work) {
     PTXB_CUDA(cudaEventRecord(start_, stream_));
-    try {
-      lib_->launch(s.args, stream_);
-    } catch (const std::exception& e) {
-      throw CandidateThrew(std::string("the candidate's entry point threw: ") + e.what());
-    } catch (...) {
-      throw CandidateThrew("the candidate's entry point threw a non-standard exception");
-    }
+    work();
     PTXB_CUDA(cudaEventRecord(stop_, stream_));
     sync_with_deadline(stream_, req_.call_timeout_seconds);
     float ms = 0;
@@ -133,7 +135,6 @@ class Runner {
     return r;
   }
 
- private:
   MappedSlot& slot(const CallCommand& c) {
     if (c.workload < 0 || c.workload >= static_cast<int>(slots_.size()) || c.slot < 0 ||
         c.slot >= static_cast<int>(slots_[static_cast<std::size_t>(c.workload)].size()))
