@@ -196,12 +196,9 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
     finish_timing_report(*r.timing, task, r.provenance);
     add_timing_flags(*r.timing, r);
   }
-  // After a fault during a call (not a load error), memcheck names the faulting kernel.
-  if (r.outcome == Outcome::runtime_error && o.locate_faults && !o.memcheck &&
-      r.phase != "loading the candidate")
-    run_memcheck(task, so, r, o);
-  else if (o.memcheck)
-    run_memcheck(task, so, r, o);
+  // Asked for, or after a fault during a call (not a load error) to name the faulting kernel.
+  const bool fault = r.outcome == Outcome::runtime_error && r.phase != "loading the candidate";
+  if (o.memcheck || (fault && o.locate_faults)) run_memcheck(task, so, r, o);
   return finish();
 }
 

@@ -63,23 +63,6 @@ WorkerVerdict classify_worker(const ProcessResult& proc, const Result<WorkerResp
   return v;
 }
 
-WorkerVerdict library_rule_verdict(Outcome candidate,
-                                   const std::vector<gpu::CompareStats>& library_check) {
-  WorkerVerdict v;
-  v.outcome = candidate;
-  if (candidate != Outcome::incorrect) return v;
-  std::vector<std::string> failed;
-  for (const auto& s : library_check)
-    if (!s.passed) failed.push_back(gpu::describe(s));
-  if (failed.empty()) return v;
-  v.outcome = Outcome::harness_error;
-  v.error =
-      "the task's rule is not met by the library: task suite error, not the candidate's (the "
-      "library baseline, checked by the same rule: " +
-      join(failed, "; ") + ")";
-  return v;
-}
-
 std::string faulting_kernel_from_sanitizer(const std::string& report) {
   static const std::regex at_name(
       R"(^=+\s+at\s+(?:0x[0-9a-fA-F]+\s+in\s+)?([^\s+][^+]*?)(?:\+0x[0-9a-fA-F]+)?(?:\s+in\s+\S+)?\s*$)");

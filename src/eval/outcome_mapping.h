@@ -26,18 +26,6 @@ struct WorkerVerdict {
 WorkerVerdict classify_worker(const ProcessResult& proc, const Result<WorkerResponse>& response,
                               const std::string& progress, bool candidate_side);
 
-// "A task whose library fails its rule is an error of the task suite, not of the
-// candidate." `library_check` is the library baseline's outputs judged by the task's own rule
-// (EvalResult::baseline_check: same workload, same kind of inputs, same comparison). When
-// `candidate` is incorrect and the library fails the rule too, the verdict is harness_error
-// with "the task's rule is not met by the library ...: task suite error" (the rule or the
-// reference is at fault, so nothing is learnt about the candidate). Any other outcome stands:
-// a candidate that passes a rule its library misses has done no wrong (the flag
-// baseline_incorrect still records the library's failure), and an empty check (the library
-// could not run) proves nothing. `error` is empty when the outcome stands.
-WorkerVerdict library_rule_verdict(Outcome candidate,
-                                   const std::vector<gpu::CompareStats>& library_check);
-
 // The kernel named in a compute-sanitizer report (first error), or empty. Handles both
 // "at kernel(args)+0x1b0 in file.cu:12" and "at 0x1b0 in kernel(args)".
 std::string faulting_kernel_from_sanitizer(const std::string& report);

@@ -87,35 +87,5 @@ TEST(Sanitizer, FaultingKernelBothFormats) {
   EXPECT_NE(sanitizer_summary(old_style).find("Invalid __global__ write"), std::string::npos);
 }
 
-gpu::CompareStats library(bool passed) {
-  gpu::CompareStats s;
-  s.tensor = "C";
-  s.numel = 67108864;
-  s.passed = passed;
-  s.failed = passed ? 0 : 347;
-  s.mismatch_ratio = static_cast<double>(s.failed) / static_cast<double>(s.numel);
-  return s;
-}
-
-TEST(LibraryRule, AnIncorrectCandidateIsNotBlamedWhenTheLibraryFailsTheRuleToo) {
-  WorkerVerdict v = library_rule_verdict(Outcome::incorrect, {library(true), library(false)});
-  EXPECT_EQ(v.outcome, Outcome::harness_error);
-  EXPECT_NE(v.error.find("the task's rule is not met by the library: task suite error"),
-            std::string::npos)
-      << v.error;
-  EXPECT_NE(v.error.find("C: 347/67108864"), std::string::npos) << v.error;
-}
-
-TEST(LibraryRule, OtherwiseTheCandidatesOutcomeStands) {
-  EXPECT_EQ(library_rule_verdict(Outcome::incorrect, {library(true)}).outcome, Outcome::incorrect);
-  EXPECT_EQ(library_rule_verdict(Outcome::incorrect, {}).outcome, Outcome::incorrect);
-  auto passed = library_rule_verdict(Outcome::passed, {library(false)});
-  EXPECT_EQ(passed.outcome, Outcome::passed);
-  EXPECT_TRUE(passed.error.empty());
-  EXPECT_EQ(library_rule_verdict(Outcome::runtime_error, {library(false)}).outcome,
-            Outcome::runtime_error);
-  EXPECT_EQ(library_rule_verdict(Outcome::timeout, {library(false)}).outcome, Outcome::timeout);
-}
-
 }  // namespace
 }  // namespace ptxbench::eval

@@ -3,16 +3,9 @@
 // in the worker's private temporary directory (stdout stays free for whatever the
 // candidate prints). Plain structs with to_json/from_json; malformed JSON is an Error.
 //
-// Modes:
-//   candidate  load the .so, run every trial on fresh inputs from its seed, dump each
-//              trial's outputs to files, then (timing on) time candidate and baseline
-//              interleaved on the timed workload, then run the after-timing trials.
-//              Never computes or holds expected outputs.
-//   check      a separate process that never loads the candidate: regenerates each
-//              trial's inputs from its seed, runs the reference, compares with the
-//              dumps; checks the baseline against the reference too.
-//   baseline   times the baseline alone on the timed workload and checks it against
-//              the reference (bench/baselines).
+// Mode: baseline — times the library baseline alone on the timed workload and checks it
+// against the reference (bench/baselines, `ptxbench-bench-baselines`). Candidates are judged
+// in a judging session instead (session_protocol.h).
 #pragma once
 
 #include <cstdint>
