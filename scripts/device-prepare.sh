@@ -17,7 +17,7 @@ if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
 # PROGRAMS="a b" builds and carries only those (a quick smoke run).
-read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-audit-worker ptxbench-bench-baselines reference_test audit_acceptance library_rule}"
+read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-bench-baselines reference_test audit_acceptance library_rule}"
 cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}" --target "${programs[@]}"
 d=$root/.devbin
 mkdir -p "$d/include" "$d/cache"

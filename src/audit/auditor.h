@@ -1,78 +1,76 @@
-// Auditor: did the candidate's target instructions execute? (issue 4)
+// Auditor: did the candidate's target instructions execute? It joins what the audited calls of
+// the candidate's judging session collected (eval/audit_trace.h) to ptxbench's own disassembly
+// of the shared object, and decides per instruction family and the tensor-FLOP coverage.
 //
-// Routes (never in the process that times; patched kernels are slow):
-//   cupti: ptxbench-audit-worker runs the candidate once to list its kernel launches
-//          and capture its cubins, then once per launched kernel function with the CUPTI
-//          SASS Metrics API (CUPTI 13.0 records only the first kernel FUNCTION launched
-//          after Enable in a process, but every launch of it: its counts accumulate over the
-//          call, measured on the H200 2026-11-30 with a function launched 8 times per call);
-//          per-PC counts are joined to the disassembled cubin. No scaling by launch count.
-//   ncu:   Nsight Compute runs the worker (--clock-control none) and reports per-opcode
-//          warp and predicated-on thread counts for every launch, plus unpatched
+// Routes (the counts are taken in the judging session; this stage runs no GPU code):
+//   cupti  the runner's CUPTI SASS metrics, per PC, for every launch of each kernel function
+//          in the audited calls (one runner process per function: a CUPTI 13.0 limit);
+//          joined by (function, PC offset) to the listing. No scaling by launch count.
+//   ncu    Nsight Compute ran the session's runner and reported per-opcode warp and
+//          predicated-on thread counts for every launch in the audited calls, plus unpatched
 //          hardware counters (gmma pipe, TMA, ldsm/stsm) as corroboration.
-//   auto:  cupti; ncu when CUPTI cannot profile (permissions, unsupported device).
-// With no GPU (or no worker) the result is the static census only, and says so.
+//   auto   cupti; the judge runs a second session under ncu when CUPTI could not profile or
+//          missed a kernel function (needs_ncu).
+// Without a GPU (or without a trace) the result is the static census only, and says so.
 #pragma once
 
-#include <chrono>
-#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "audit/audit_result.h"
 #include "compile/sass_parser.h"
 #include "core/paths.h"
 #include "core/result.h"
 #include "core/subprocess.h"
+#include "eval/audit_trace.h"
 #include "task/spec.h"
 
 namespace ptxbench::audit {
 
-struct WorkerOutcome;  // worker_client.h
-
 enum class RouteChoice { automatic, cupti, ncu };
 std::optional<RouteChoice> route_choice_from_string(std::string_view s);  // auto|cupti|ncu
+// How the judging session's runner is instrumented for a route (auto starts with CUPTI).
+eval::Instrument instrument_for(RouteChoice r);
 
 struct AuditOptions {
   RouteChoice route = RouteChoice::automatic;
-  std::string workload;  // "" = the task's largest hidden workload by FLOPs
-  std::uint64_t seed = 1;
-  std::chrono::seconds worker_timeout{120};
-  std::chrono::seconds ncu_timeout{300};
+  std::string workload;  // "" = the task's largest hidden workload by FLOPs (eval/plan.h)
   // The SASS listing of the shared object that the compile stage already wrote
   // (CompileResult::sass); empty: disassemble the shared object here.
   std::filesystem::path sass_listing;
-  int device = -1;  // GPU every audit process sees alone (core/gpu_select.h); -1: as is
 };
+
+// Nsight Compute's options for a session's runner (before the worker's command line): every
+// kernel inside the audit's NVTX range, per-opcode counts and the corroborating counters.
+std::vector<std::string> ncu_session_arguments();
 
 class Auditor {
  public:
   Auditor(const Paths& paths, ProcessRunner& runner) : paths_(paths), runner_(runner) {}
 
-  // An Error only when the audit cannot say anything (unknown workload or arch, no
-  // disassembler); a candidate that fails under the worker gives a static-only result
-  // with the reason in messages.
+  // `trace`: the session's audited calls; nullptr: the static census only, `why_static` saying
+  // why. An Error when the audit cannot say anything (unknown arch, no disassembler) or when
+  // the instrumentation itself failed (trace->error: CUPTI refused, for instance; the hint
+  // says how to allow profiling).
   Result<AuditResult> audit(const std::filesystem::path& shared_object, const task::TaskSpec& task,
-                            std::string_view arch, const AuditOptions& options);
+                            std::string_view arch, const eval::AuditTrace* trace,
+                            const AuditOptions& options, const std::string& why_static = {});
 
  private:
-  struct Context;
-  Status cupti_route(Context& c);
-  // The SASS-metrics worker run(s) for launched function `index` (its records, if any).
-  Result<WorkerOutcome> record_function(Context& c, std::size_t index, const std::string& fn);
-  Status ncu_route(Context& c);
-  void static_only(Context& c, const std::string& why);
-  // `listing`: an existing disassembly of `binary` to read instead of running the tool.
   Result<std::vector<compile::SassFunction>> listing_of(const std::filesystem::path& binary,
-                                                        const std::filesystem::path& listing = {});
-
+                                                        const std::filesystem::path& listing);
   const Paths& paths_;
   ProcessRunner& runner_;
 };
 
-// The workload to audit: by name, or the largest hidden workload by FLOPs (the timed one when
-// the task has no hidden workload).
-Result<const task::Workload*> pick_audit_workload(const task::TaskSpec& t, const std::string& name);
+// Why `auto` should try Nsight Compute after this CUPTI result ("" = no need): kernel
+// functions CUPTI did not record.
+std::string needs_ncu(const AuditResult& r);
+
+// What to tell a user whose CUPTI / ncu profiling was refused for lack of permission.
+std::string profiling_permission_hint();
 
 }  // namespace ptxbench::audit

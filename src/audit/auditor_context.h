@@ -1,25 +1,23 @@
 // Internal to auditor.cc and ncu_route.cc: the state of one Auditor::audit call.
 #pragma once
 
-#include <filesystem>
-#include <string>
 #include <vector>
 
-#include "audit/auditor.h"
+#include "audit/audit_result.h"
+#include "compile/sass_parser.h"
+#include "core/result.h"
+#include "eval/audit_trace.h"
+#include "task/spec.h"
 
 namespace ptxbench::audit {
 
-struct Auditor::Context {
-  std::filesystem::path so;
+struct AuditContext {
   const task::TaskSpec* task = nullptr;
-  std::string arch;
-  AuditOptions options;
-  const task::Workload* workload = nullptr;
-  std::vector<std::string> tensors;            // worker --tensor values
   std::vector<compile::SassFunction> listing;  // the whole shared object
-  std::filesystem::path worker;
-  std::filesystem::path tmp;
   AuditResult result;
 };
+
+// The Nsight Compute route: per-opcode rows from ncu's raw page in the trace.
+Status ncu_kernels(AuditContext& c, const eval::AuditTrace& t);
 
 }  // namespace ptxbench::audit

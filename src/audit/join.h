@@ -23,8 +23,8 @@ struct PcCounts {
 };
 using PcTable = std::map<std::uint32_t, PcCounts>;
 
-// The "records" of an audit worker's result.json, by function then PC. CUPTI returns
-// one record per (PC, metric), so records of the same PC are summed.
+// The "records" of a recorded CUPTI result (the JSON kept under testdata/ from H200 runs, and
+// what bench tools write), by function then PC. Records of the same PC are summed.
 Result<std::map<std::string, PcTable>> records_by_function(const Json& worker_result);
 
 // Per-opcode rows of `f` with the counts of `pcs`; a PC with no instruction in the

@@ -1,12 +1,11 @@
 // `ptxbench audit KERNEL.cu --task NAME [--arch sm_90a] [--route auto|cupti|ncu]
-//  [--workload NAME] [--seed N] [--json]`: judges the kernel with the evaluation turned
-// off (judge::Judge): compile (compile cache), then audit which target instructions
-// executed (src/audit/auditor.h): the per-family table, the tensor-FLOP coverage and the
-// route used. Without a GPU: the static census only, and it says the runtime audit was
-// not run. Correctness is not checked, so a kernel that compiles is not_evaluated (exit
-// 0) whatever the audit found; the audit's own verdict is in the table (JSON:
-// audit.instruction_metric_passed). Exit codes: the disposition's (judge::exit_code): a
-// compile failure's, 1 when the audit itself failed, 2 bad input.
+//  [--workload NAME] [--seed N] [--json]`: judges the kernel without timing (judge::Judge):
+// compile (compile cache), then one judging session whose checked and audited calls are all
+// verified, and which target instructions executed in the audited calls (src/audit/auditor.h):
+// the per-family table, the tensor-FLOP coverage and the route used. Without a GPU: the static
+// census only, and it says the runtime audit was not run. Exit codes: the disposition's
+// (judge::exit_code): 0 passed, 10 incorrect, 16 target instructions not executed, a compile
+// failure's, 1 when the audit itself failed, 2 bad input.
 #include <ostream>
 
 #include "cli/candidate_input.h"
@@ -21,6 +20,7 @@ struct AuditArgs {
   std::string file, task, arch = "sm_90a", route = "auto", workload;
   std::uint64_t seed = 1;
   bool json = false;
+  bool allow_weaker_sandbox = false;
 };
 
 int run_audit(const AuditArgs& a, Context& ctx) {
@@ -34,7 +34,8 @@ int run_audit(const AuditArgs& a, Context& ctx) {
   o.evaluate = false;
   o.audit.route = *route;
   o.audit.workload = a.workload;
-  o.audit.seed = a.seed;
+  o.eval.seed = a.seed;
+  o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
   o.gpu = eval::Evaluator::gpu_available();
   return judge_candidate(ctx, "audit", a.file, a.task, o, a.json);
 }
@@ -48,8 +49,12 @@ void attach_audit(CLI::App& sub, Context& ctx) {
                  "auto (CUPTI, Nsight Compute when CUPTI cannot profile), cupti or ncu")
       ->capture_default_str();
   sub.add_option("--workload", args->workload,
-                 "the workload to run (default: the task's first hidden one)");
+                 "the second audited workload (default: the task's largest hidden one; the timed "
+                 "workload is always audited)");
   sub.add_option("--seed", args->seed, "input seed")->capture_default_str();
+  sub.add_flag("--allow-weaker-sandbox", args->allow_weaker_sandbox,
+               "judge even where this machine cannot give the candidate the full sandbox (the "
+               "result records what was missing)");
   sub.add_flag("--json", args->json, "print the judge's report (audit under \"audit\") as JSON");
   sub.callback([args, &ctx] { ctx.exit_code = run_audit(*args, ctx); });
 }

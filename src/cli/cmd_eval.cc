@@ -36,7 +36,6 @@ judge::JudgeOptions judge_options(const EvalArgs& a) {
   o.eval.sample_budget_seconds = a.sample_budget_s;
   o.eval.call_timeout_seconds = a.call_timeout_s;
   o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
-  if (a.seed) o.audit.seed = *a.seed;
   o.run_audit = !a.no_audit;
   o.gpu = eval::Evaluator::gpu_available();
   return o;

@@ -21,6 +21,24 @@ Json stats_array(const std::vector<gpu::CompareStats>& v) {
 
 }  // namespace
 
+Json AuditTrace::to_json() const {
+  Json fns = Json::array();
+  for (const auto& f : functions)
+    fns.push_back({{"function", f.name},
+                   {"launches", f.launches},
+                   {"recorded", f.recorded},
+                   {"pcs", f.pcs.size()},
+                   {"note", f.note}});
+  return Json{{"route", std::string(to_string(route))},
+              {"workloads", workloads},
+              {"functions", fns},
+              {"chip", chip},
+              {"error", error},
+              {"error_kind", error_kind},
+              {"runners", runners},
+              {"messages", messages}};
+}
+
 Json TrialReport::to_json() const {
   return Json{{"index", index},
               {"label", label},
@@ -73,6 +91,7 @@ Json EvalResult::to_json() const {
               {"baseline_check_error", baseline_check_error},
               {"memcheck", {{"ran", memcheck_ran}, {"report", memcheck_report}}},
               {"sandbox", sandbox},
+              {"audit_trace", audit_trace ? audit_trace->to_json() : Json(nullptr)},
               {"provenance", provenance},
               {"network_isolated", network_isolated},
               {"worker_stdout_tail", worker_stdout_tail},

@@ -9,6 +9,7 @@
 
 #include "core/json.h"
 #include "core/outcome.h"
+#include "eval/audit_trace.h"
 #include "eval/gpu/compare_stats.h"
 #include "eval/stats.h"
 
@@ -60,7 +61,8 @@ struct EvalResult {
   std::string memcheck_report;       // the error lines, when it found errors
   Json provenance = Json::object();  // GPU, driver, CUDA runtime, nvcc, clocks
   bool network_isolated = false;
-  Json sandbox = Json::object();  // what the candidate's process ran under (core/sandbox.h)
+  Json sandbox = Json::object();          // what the candidate's process ran under (core/sandbox.h)
+  std::optional<AuditTrace> audit_trace;  // the audited calls' counts (EvalOptions::audit)
   std::string worker_stdout_tail, worker_stderr_tail;
   double seconds = 0;
 

@@ -138,7 +138,8 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
                                    {sanitizer->string(), "--tool", "memcheck", "--print-limit",
                                     "10", "--error-exitcode", "86"},
                                    false,
-                                   true});
+                                   true,
+                                   Instrument::none});
   session.run(task, so, mo, m);
   r.memcheck_ran = true;
   const std::string report = m.worker_stdout_tail + "\n" + m.worker_stderr_tail;
@@ -190,7 +191,16 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
                     "the worker can drop to an unprivileged user, or pass --allow-weaker-sandbox "
                     "to judge anyway (the result records what was missing)");
 
-  JudgeSession session(launcher_, {paths_.worker(), {}, o.timing, false});
+  SessionSetup setup{paths_.worker(), {}, o.timing, false, o.audit};
+  if (o.audit == Instrument::nvtx) {
+    auto ncu = paths_.tool("ncu");
+    if (!ncu.ok())
+      return fail(Outcome::harness_error,
+                  "the Nsight Compute audit route needs ncu: " + ncu.error().to_string());
+    setup.runner_prefix.push_back(ncu->string());
+    for (const auto& a : o.ncu_arguments) setup.runner_prefix.push_back(a);
+  }
+  JudgeSession session(launcher_, std::move(setup));
   session.run(task, so, o, r);
   if (r.timing) {
     finish_timing_report(*r.timing, task, r.provenance);

@@ -54,6 +54,12 @@ struct EvalOptions {
   // The GPU (index among those this process may use) every worker of this evaluation sees
   // alone; -1 leaves CUDA_VISIBLE_DEVICES as it is. `ptxbench run --gpus N` sets it per queue.
   int device = -1;
+  // The instruction audit's calls in the same session (audit_trace.h): none, cupti (in the
+  // runner), or nvtx (the runner under Nsight Compute, which the Evaluator finds as a tool).
+  Instrument audit = Instrument::none;
+  std::string audit_workload;              // "" = the task's largest hidden workload by FLOPs
+  std::vector<std::string> ncu_arguments;  // nvtx: ncu's options (audit::ncu_session_arguments)
+  std::chrono::seconds ncu_timeout{300};
   // Judge even where a sandbox mechanism is missing (core/sandbox.h); the result says which.
   bool allow_weaker_sandbox = false;
 };

@@ -10,6 +10,7 @@
 #include "core/refusal.h"
 #include "core/text.h"
 #include "eval/eval_result.h"
+#include "eval/judge_session_peers.h"
 #include "eval/worker_spec.h"
 
 namespace ptxbench::eval {
@@ -17,13 +18,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-struct JudgeSession::Peers {
-  std::optional<TempDir> verifier_dir, runner_dir;
-  std::unique_ptr<WorkerProcess> verifier, runner;
-  ProcessResult verifier_end, runner_end;
-  bool runner_ended = false;
-};
 
 namespace {
 
@@ -41,6 +35,12 @@ ProcessSpec worker_spec(const fs::path& worker, const fs::path& dir, const fs::p
 
 std::string tail(const std::string& s, std::size_t n = 4000) {
   return s.size() > n ? s.substr(s.size() - n) : s;
+}
+
+const Json* find_array(const Json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it != j.end() && it->is_array() ? &*it : nullptr;
 }
 
 TrialReport trial_of(const CallRecord& c) {
@@ -63,23 +63,18 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
     r.phase = std::move(phase);
     return false;
   };
-  auto planned = plan_session(task, o.trials, r.seed);
+  auto planned = plan_session(task, o.trials, r.seed, o.audit_workload);
   if (!planned.ok()) return fail(Outcome::harness_error, planned.error().to_string(), "planning");
   plan_ = std::move(*planned);
   if (setup_.checks_only_first) plan_.checks.resize(1);
+  p.so = so;
 
   auto vdir = TempDir::create("ptxbench-verifier-");
-  auto rdir = TempDir::create("ptxbench-runner-");
-  if (!vdir.ok() || !rdir.ok())
-    return fail(Outcome::harness_error, "cannot make the workers' private directories", "starting");
+  if (!vdir.ok())
+    return fail(Outcome::harness_error, "cannot make the verifier's private directory", "starting");
   p.verifier_dir.emplace(std::move(*vdir));
-  p.runner_dir.emplace(std::move(*rdir));
-  auto staged = stage_candidate(so, p.runner_dir->path());
-  if (!staged.ok()) return fail(Outcome::harness_error, staged.error().to_string(), "starting");
-  for (const auto& d : {p.verifier_dir->path(), p.runner_dir->path()}) {
-    auto st = give_private_dir(d);
-    if (!st.ok()) return fail(Outcome::harness_error, st.error().to_string(), "starting");
-  }
+  if (auto st = give_private_dir(p.verifier_dir->path()); !st.ok())
+    return fail(Outcome::harness_error, st.error().to_string(), "starting");
 
   // The verifier: buffers, references, IPC handles.
   VerifierRequest vreq = plan_.verifier;
@@ -101,11 +96,11 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   }
   r.provenance = ready.reply->extra.value("provenance", Json::object());
 
-  // The runner: the candidate's process.
-  RunnerRequest rreq;
-  rreq.dir = p.runner_dir->path().string();
-  rreq.library = staged->string();
+  // The runner's request, less its directory and library (each runner gets its own).
+  RunnerRequest& rreq = p.runner_request;
   rreq.call_timeout_seconds = o.call_timeout_seconds;
+  rreq.instrument = setup_.audit;
+  rreq.sandbox = setup_.audit != Instrument::nvtx;  // under ncu: see docs/judging.md
   const Json& slots = ready.reply->extra.at("slots");
   for (std::size_t w = 0; w < plan_.verifier.workloads.size(); ++w) {
     RunnerWorkload rw;
@@ -115,15 +110,48 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
                           s.at("outputs").get<std::vector<std::string>>()});
     rreq.workloads.push_back(std::move(rw));
   }
+  return start_runner(p, o, r, true);
+}
+
+bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r, bool first) {
+  auto fail = [&](Outcome out, std::string msg, std::string phase) {
+    r.outcome = out;
+    r.message = std::move(msg);
+    r.phase = std::move(phase);
+    return false;
+  };
+  auto rdir = TempDir::create("ptxbench-runner-");
+  if (!rdir.ok())
+    return fail(Outcome::harness_error, "cannot make the runner's private directory", "starting");
+  if (p.runner_dir) p.old_runner_dirs.push_back(std::move(*p.runner_dir));
+  p.runner_dir.emplace(std::move(*rdir));
+  p.runner.reset();
+  p.runner_ended = false;
+  p.runner_end = {};
+  auto staged = stage_candidate(p.so, p.runner_dir->path());
+  if (!staged.ok()) return fail(Outcome::harness_error, staged.error().to_string(), "starting");
+  if (auto st = give_private_dir(p.runner_dir->path()); !st.ok())
+    return fail(Outcome::harness_error, st.error().to_string(), "starting");
+  RunnerRequest rreq = p.runner_request;
+  rreq.dir = p.runner_dir->path().string();
+  rreq.library = staged->string();
   const fs::path rfile = p.runner_dir->path() / "request.json";
   if (auto st = write_file_atomic(rfile, rreq.to_json().dump(1)); !st.ok())
     return fail(Outcome::harness_error, st.error().to_string(), "starting");
-  auto rn = launcher_.launch(worker_spec(setup_.worker, p.runner_dir->path(), rfile, o.device,
-                                         o.worker_timeout, setup_.runner_prefix));
+  const seconds wall =
+      setup_.audit == Instrument::nvtx ? o.worker_timeout + o.ncu_timeout : o.worker_timeout;
+  ProcessSpec spec =
+      worker_spec(setup_.worker, p.runner_dir->path(), rfile, o.device, wall, setup_.runner_prefix);
+  if (setup_.audit == Instrument::nvtx) {
+    spec.isolate_network = false;  // ncu reaches its injected library over local sockets
+    spec.limits.output_cap_bytes = std::size_t{64} << 20;
+  }
+  auto rn = launcher_.launch(spec);
   if (!rn.ok())
     return fail(Outcome::harness_error, "cannot start the runner: " + rn.error().to_string(),
                 "starting");
   p.runner = std::move(*rn);
+  ++p.runners;
   Received ready2 = p.runner->receive(milliseconds(seconds(120)));
   const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, "loading the candidate"};
   if (!ready2.reply || !ready2.reply->ok) {
@@ -132,8 +160,9 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
     runner_failed(p, ready2, loading, r);
     return false;
   }
-  r.sandbox = ready2.reply->extra.value("sandbox", Json::object());
-  if (!calibrate(p, r)) return false;
+  if (first) r.sandbox = ready2.reply->extra.value("sandbox", Json::object());
+  p.runner_audit_error = ready2.reply->extra.value("audit_error", std::string{});
+  if (!calibrate(p, r, first)) return false;
   if (!p.runner->send(Json{{"op", "load"}}).ok()) {
     runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, loading,
                   r);
@@ -152,9 +181,17 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   return true;
 }
 
+void JudgeSession::stop_runner(Peers& p) {
+  if (p.runner && !p.runner_ended) {
+    (void)p.runner->send(Json{{"op", "quit"}});
+    p.runner_end = p.runner->finish(milliseconds(5000));
+    p.runner_ended = true;
+  }
+}
+
 // Calls of a built-in no-op in the runner before the candidate is loaded, prepared like real
 // calls: what a call costs beyond its events when nobody lies (session_decision.h).
-bool JudgeSession::calibrate(Peers& p, EvalResult& r) {
+bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record) {
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xCA11B8A7Eull));
   for (int i = 0; i < kCalibrationCalls; ++i) {
     PlannedCall c = draw.next(false);
@@ -177,7 +214,7 @@ bool JudgeSession::calibrate(Peers& p, EvalResult& r) {
       return false;
     }
     rec.event_ms = got.reply->event_ms;
-    calls_.push_back(std::move(rec));
+    if (record) calls_.push_back(std::move(rec));
   }
   return true;
 }
@@ -219,6 +256,11 @@ bool JudgeSession::candidate_call(Peers& p, const PlannedCall& call, bool timing
     return false;
   }
   rec.event_ms = got.reply->event_ms;
+  rec.audited = p.audit_armed;
+  if (const Json* l = find_array(got.reply->extra, "launches"))
+    for (const auto& e : *l)
+      if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer())
+        rec.launches.emplace_back(e[0].get<std::string>(), e[1].get<int>());
   if (!p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
     r.outcome = Outcome::harness_error;
     r.message = "the verifier is gone";
@@ -367,10 +409,7 @@ bool JudgeSession::library_fails_too(const CallRecord& bad, EvalResult& r) {
 }
 
 void JudgeSession::finish(Peers& p, EvalResult& r) {
-  if (p.runner && !p.runner_ended) {
-    (void)p.runner->send(Json{{"op", "quit"}});
-    p.runner_end = p.runner->finish(milliseconds(5000));
-  }
+  stop_runner(p);
   if (p.verifier) {
     (void)p.verifier->send(Json{{"op", "quit"}});
     p.verifier_end = p.verifier->finish(milliseconds(10000));
@@ -403,6 +442,9 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   }
   if (ok && setup_.timing && r.outcome != Outcome::harness_error) timing_phase(p, o, r);
   if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;  // set by a failure
+  if (setup_.audit != Instrument::none && judge_calls(calls_, plan_.hidden).passed)
+    audit_phase(p, o, r);
+  if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;
   CorrectnessFindings c = judge_calls(calls_, plan_.hidden);
   for (const auto& f : c.flags) r.flags.push_back(f);
   if (!c.passed) {

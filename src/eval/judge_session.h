@@ -5,9 +5,9 @@
 //   prepare (verifier) -> call (runner; the parent times the round trip) -> verify (verifier)
 // first the checked calls of the plan (plan.h), stopping at the first failure, then the timing
 // phase: warm-up, then candidate and library samples interleaved until the stopping rule is met
-// for both (every candidate call still checked). Failures of the runner are the candidate's
-// (runtime error, timeout, a refused system call = policy_violation); failures of the verifier
-// or of ptxbench are harness_error.
+// for both (every candidate call still checked), then the audited calls (audit_trace.h). Failures
+// of the runner are the candidate's (runtime error, timeout, a refused system call =
+// policy_violation); failures of the verifier or of ptxbench are harness_error.
 #pragma once
 
 #include <filesystem>
@@ -23,9 +23,11 @@ namespace ptxbench::eval {
 
 struct SessionSetup {
   std::filesystem::path worker;            // ptxbench-worker
-  std::vector<std::string> runner_prefix;  // e.g. compute-sanitizer ... (memcheck)
+  std::vector<std::string> runner_prefix;  // e.g. compute-sanitizer ... (memcheck), ncu ...
   bool timing = true;
   bool checks_only_first = false;  // memcheck: only the first checked call
+  // The instruction audit's calls (audit_trace.h); nvtx expects runner_prefix to be ncu's.
+  Instrument audit = Instrument::none;
 };
 
 inline constexpr int kCalibrationCalls = 8;
@@ -46,12 +48,22 @@ class JudgeSession {
   struct Peers;
   bool start(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
              const EvalOptions& o, EvalResult& r);
+  // A runner for the session (the first, or one more for the audit) in a new private
+  // directory: started, calibrated (recorded for the first only), the candidate loaded.
+  bool start_runner(Peers& p, const EvalOptions& o, EvalResult& r, bool first);
+  void stop_runner(Peers& p);
+  // judge_session_audit.cc: the audited calls and what they collected.
+  void audit_phase(Peers& p, const EvalOptions& o, EvalResult& r);
+  bool audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r);
+  bool audit_command(Peers& p, const Json& command, Received& got, EvalResult& r);
+  void audit_function(Peers& p, std::size_t k, TimingDraw& draw, const EvalOptions& o,
+                      EvalResult& r, AuditTrace& t);
   // One candidate call; false when the session cannot go on (r says why).
   bool candidate_call(Peers& p, const PlannedCall& call, bool timing, const EvalOptions& o,
                       EvalResult& r);
   bool baseline_call(Peers& p, const PlannedCall& call, bool timing, bool verify, EvalResult& r);
   bool prepare(Peers& p, const PlannedCall& call, EvalResult& r);
-  bool calibrate(Peers& p, EvalResult& r);
+  bool calibrate(Peers& p, EvalResult& r, bool record);
   void timing_phase(Peers& p, const EvalOptions& o, EvalResult& r);
   void runner_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);
   void decide(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,

@@ -92,9 +92,42 @@ gpu::Distribution base_dist(const task::TaskSpec& task, std::size_t k) {
                                                                   : gpu::Distribution::normal;
 }
 
+double flops_of(const task::TaskSpec& task, const task::Workload& w) {
+  auto f = task.flop_count(w);
+  return f.ok() ? *f : 0;
+}
+
+template <class Fresh>
+Result<int> pick_audit_workload(const task::TaskSpec& task,
+                                const std::vector<const task::Workload*>& order,
+                                const std::string& name, Fresh& fresh, SessionPlan& plan) {
+  if (name.empty()) {
+    int best = 0;
+    for (std::size_t i = 1; i < order.size(); ++i)
+      if (best == 0 || flops_of(task, *order[i]) > flops_of(task, *order[best]))
+        best = static_cast<int>(i);
+    return best;
+  }
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (order[i]->name == name) return static_cast<int>(i);
+  for (const auto& w : task.workloads) {
+    if (w.name != name) continue;
+    SessionWorkload sw;
+    PTXB_TRY(sw.problem, make_problem(task, w));
+    sw.bases.push_back({fresh(), base_dist(task, 0)});
+    plan.verifier.workloads.push_back(std::move(sw));
+    plan.labels.push_back(fmt::format("{} workload {} ({})", w.role, w.name, describe_axes(w)));
+    plan.hidden.push_back(w.role != "timed");
+    return static_cast<int>(plan.verifier.workloads.size()) - 1;
+  }
+  return make_error("task " + task.name + " has no workload named '" + name + "'",
+                    "see `ptxbench tasks` for its workloads");
+}
+
 }  // namespace
 
-Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed) {
+Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed,
+                                 const std::string& audit_workload) {
   if (trials < 3)
     return make_error("at least 3 checked calls are required, got " + std::to_string(trials));
   SessionPlan plan;
@@ -130,6 +163,7 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
     call(static_cast<int>(h), 0, Content::transformed, 0);
   for (int k = 0; fresh_calls < trials || k < 2; ++k, ++fresh_calls)
     call(0, k % 2 == 0 ? 1 : 0, Content::transformed, 1 - (k / 2) % 2);
+  PTXB_TRY(plan.audit_workload, pick_audit_workload(task, order, audit_workload, fresh, plan));
   return plan;
 }
 
@@ -147,6 +181,19 @@ PlannedCall TimingDraw::fresh(int slot) {
   p.transform_seed = draw() | 1u;
   p.poison_seed = draw();
   p.label = plan_->labels.front() + ", timing call";
+  return p;
+}
+
+PlannedCall TimingDraw::fresh_on(int workload, const std::string& what) {
+  const SessionWorkload& w = plan_->verifier.workloads.at(static_cast<std::size_t>(workload));
+  PlannedCall p;
+  p.workload = workload;
+  p.slot = 0;
+  p.content = Content::transformed;
+  p.base = static_cast<int>(draw() % w.bases.size());
+  p.transform_seed = draw() | 1u;
+  p.poison_seed = draw();
+  p.label = plan_->labels.at(static_cast<std::size_t>(workload)) + ", " + what;
   return p;
 }
 

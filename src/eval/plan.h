@@ -60,9 +60,15 @@ struct SessionPlan {
   std::vector<std::string> labels;  // per workload: "timed workload timed (M=8192 ...)"
   std::vector<bool> hidden;         // per workload
   std::vector<PlannedCall> checks;
+  // The instruction audit's second workload (audit_trace.h): the one named, else the largest
+  // hidden one by FLOPs (small enough to run fast under instrumentation, large enough that tile
+  // padding does not distort coverage), else the timed one. A named workload that is neither
+  // timed nor hidden is added to the session's workloads (one input set, one slot).
+  int audit_workload = 0;
 };
 
-Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed);
+Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed,
+                                 const std::string& audit_workload = {});
 
 // The content of the timing calls, drawn one by one from a seeded stream, on the timed
 // workload (workload 0). A candidate call: with probability 1/4 exactly the inputs of the
@@ -74,6 +80,8 @@ class TimingDraw {
   TimingDraw(const SessionPlan& plan, std::uint64_t seed) : plan_(&plan), seed_(seed) {}
   PlannedCall next(bool allow_repeat);
   PlannedCall next_library();
+  // New inputs (a random base under a new transform) on slot 0 of `workload`.
+  PlannedCall fresh_on(int workload, const std::string& what);
 
  private:
   std::uint64_t draw();

@@ -44,6 +44,9 @@ struct CallRecord {
   double event_ms = 0;       // as reported by the process that ran it
   double wall_ms = 0;        // measured by the parent around the command
   std::optional<CallCheck> check;
+  bool audited = false;  // made while the instruction audit was armed (audit_trace.h)
+  // Kernel launches the runner's instrumentation saw in this call, (function, count).
+  std::vector<std::pair<std::string, int>> launches;
 };
 
 struct CorrectnessFindings {

@@ -63,6 +63,36 @@ Result<VerifierRequest> VerifierRequest::from_json(const Json& j) {
   });
 }
 
+std::string_view to_string(Instrument i) {
+  switch (i) {
+    case Instrument::cupti:
+      return "cupti";
+    case Instrument::nvtx:
+      return "nvtx";
+    case Instrument::none:
+      break;
+  }
+  return "none";
+}
+
+std::optional<Instrument> instrument_from_string(std::string_view s) {
+  for (Instrument i : {Instrument::none, Instrument::cupti, Instrument::nvtx})
+    if (to_string(i) == s) return i;
+  return std::nullopt;
+}
+
+Json AuditArmCommand::to_json() const {
+  return Json{{"op", "audit_arm"}, {"function", function}};
+}
+
+Result<AuditArmCommand> audit_arm_from_json(const Json& j) {
+  return guarded("audit_arm command", [&]() -> Result<AuditArmCommand> {
+    AuditArmCommand c;
+    c.function = j.value("function", std::string{});
+    return c;
+  });
+}
+
 Json RunnerRequest::to_json() const {
   Json w = Json::array();
   for (const auto& x : workloads) {
@@ -76,7 +106,8 @@ Json RunnerRequest::to_json() const {
               {"workloads", w},
               {"call_timeout_seconds", call_timeout_seconds},
               {"sandbox", sandbox},
-              {"sandbox_read", sandbox_read}};
+              {"sandbox_read", sandbox_read},
+              {"instrument", std::string(to_string(instrument))}};
 }
 
 Result<RunnerRequest> RunnerRequest::from_json(const Json& j) {
@@ -96,6 +127,9 @@ Result<RunnerRequest> RunnerRequest::from_json(const Json& j) {
     r.call_timeout_seconds = j.value("call_timeout_seconds", 20.0);
     r.sandbox = j.value("sandbox", true);
     r.sandbox_read = j.value("sandbox_read", std::vector<std::string>{});
+    auto inst = instrument_from_string(j.value("instrument", std::string("none")));
+    if (!inst) return make_error("unknown runner instrument");
+    r.instrument = *inst;
     return r;
   });
 }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/json.h"
@@ -62,6 +63,13 @@ struct RunnerWorkload {
   std::vector<SlotHandles> slots;
 };
 
+// How the runner is instrumented for the instruction audit (worker/instrument.h): not at all
+// (no audit, or a memcheck session), a CUPTI subscriber in the runner itself, or NVTX ranges
+// for Nsight Compute running the runner.
+enum class Instrument { none, cupti, nvtx };
+std::string_view to_string(Instrument i);
+std::optional<Instrument> instrument_from_string(std::string_view s);
+
 struct RunnerRequest {
   std::string dir;
   std::string library;  // the candidate's shared object
@@ -69,6 +77,7 @@ struct RunnerRequest {
   double call_timeout_seconds = 20;
   bool sandbox = true;                    // apply core/sandbox.h before loading the candidate
   std::vector<std::string> sandbox_read;  // extra read-only paths (the candidate, the toolkit)
+  Instrument instrument = Instrument::none;
   Json to_json() const;
   static Result<RunnerRequest> from_json(const Json& j);
 };
@@ -107,10 +116,22 @@ struct CallCheck {
 };
 
 // ---- runner commands ---------------------------------------------------------------------
+// A call's reply carries, under an instrumented runner (cupti), extra.launches: [[function,
+// count], ...] in first-launch order: every kernel launch the candidate made in that call.
 struct CallCommand {
   int workload = 0, slot = 0;
   Json to_json() const;
 };
+
+// "audit_arm" {function}: cupti: the SASS metrics start at `function`'s next launch; nvtx: the
+// audit range opens. "audit_collect": cupti: flush, reply extra = {chip, enabled_for, records:
+// [[function, pc, warp_executed, thread_pred_on], ...], dropped_records, error, error_kind};
+// nvtx: the range closes. Calls between the two are ordinary calls.
+struct AuditArmCommand {
+  std::string function;
+  Json to_json() const;
+};
+Result<AuditArmCommand> audit_arm_from_json(const Json& j);
 
 // One reply line of either process.
 struct Reply {

@@ -52,9 +52,11 @@ void Judge::run_stages(const task::TaskSpec& task, const std::string& source, co
     nvcc_release = std::move(built->nvcc_release);
   }
   if (r.compile->outcome != Outcome::passed) return;
-  if (!o.evaluate) r.eval_skipped = "evaluation turned off";
   r.audit_off = !o.run_audit;
-  if (!o.evaluate && !o.run_audit) return;
+  if (!o.evaluate && !o.run_audit) {
+    r.eval_skipped = "evaluation turned off";
+    return;
+  }
   if (std::string why = gpu_unavailable(o, r.arch); !why.empty()) {
     r.gpu_stages_skipped = true;
     r.eval_skipped = why;
@@ -66,22 +68,52 @@ void Judge::run_stages(const task::TaskSpec& task, const std::string& source, co
 void Judge::run_gpu_stages(const task::TaskSpec& task, const JudgeOptions& o,
                            const std::string& nvcc_release, Leases& leases, JudgeReport& r) const {
   auto hold = leases.gpu();
-  if (o.evaluate) {
-    eval::EvalOptions eo = o.eval;
-    eo.arch = r.arch;
-    if (hold->device >= 0) eo.device = hold->device;
-    if (eo.nvcc_version.empty()) eo.nvcc_version = nvcc_release;
-    r.eval = stages_.evaluate(task, r.compile->shared_object, eo);
-  }
-  if (r.audit_off || (r.eval && r.eval->outcome != Outcome::passed)) return;
+  // One judging session: checks, timing (unless only auditing), then the audited calls.
+  eval::EvalOptions eo = o.eval;
+  eo.arch = r.arch;
+  if (hold->device >= 0) eo.device = hold->device;
+  if (eo.nvcc_version.empty()) eo.nvcc_version = nvcc_release;
+  eo.timing = eo.timing && o.evaluate;
+  eo.audit = r.audit_off ? eval::Instrument::none : audit::instrument_for(o.audit.route);
+  eo.audit_workload = o.audit.workload;
+  eo.ncu_arguments = audit::ncu_session_arguments();
+  r.eval = stages_.evaluate(task, r.compile->shared_object, eo);
+  if (r.audit_off || r.eval->outcome != Outcome::passed) return;
   audit::AuditOptions ao = o.audit;
   ao.sass_listing = r.compile->sass;
-  if (hold->device >= 0) ao.device = hold->device;
-  auto audited = stages_.audit(r.compile->shared_object, task, r.arch, ao);
-  if (audited.ok())
+  const eval::AuditTrace* trace = r.eval->audit_trace ? &*r.eval->audit_trace : nullptr;
+  auto audited = stages_.audit(r.compile->shared_object, task, r.arch, trace, ao,
+                               "the evaluation collected no audit trace");
+  std::string why_ncu = audited.ok() ? audit::needs_ncu(*audited) : audited.error().to_string();
+  if (o.audit.route == audit::RouteChoice::automatic && !why_ncu.empty()) {
+    // A second session, untimed, with the runner under Nsight Compute; its calls are checked
+    // like every other, so a failure there is the candidate's verdict.
+    eo.timing = false;
+    eo.audit = eval::Instrument::nvtx;
+    eval::EvalResult second = stages_.evaluate(task, r.compile->shared_object, eo);
+    if (second.outcome != Outcome::passed) {
+      const auto timing = std::move(r.eval->timing);
+      r.eval = std::move(second);
+      if (!r.eval->timing) r.eval->timing = timing;
+      return;
+    }
+    auto by_ncu = stages_.audit(r.compile->shared_object, task, r.arch,
+                                second.audit_trace ? &*second.audit_trace : nullptr, ao);
+    if (by_ncu.ok() && by_ncu->runtime_run) {
+      by_ncu->messages.insert(by_ncu->messages.begin(), why_ncu + "; audited with Nsight Compute");
+      audited = std::move(by_ncu);
+    } else if (audited.ok()) {
+      audited->messages.push_back(
+          "Nsight Compute could not audit either: " +
+          (by_ncu.ok() ? by_ncu->messages.back() : by_ncu.error().to_string()));
+    }
+  }
+  if (audited.ok()) {
+    audited->seed = r.eval->seed;
     r.audit = std::move(*audited);
-  else
+  } else {
     r.audit_error = audited.error().to_string();
+  }
 }
 
 }  // namespace ptxbench::judge

@@ -25,9 +25,11 @@ struct JudgeOptions {
   compile::CompileOptions compile;  // compile.arch is the candidate's architecture
   eval::EvalOptions eval;           // arch (and a leased device) are set by the judge
   audit::AuditOptions audit;        // sass_listing (and a leased device) are set by the judge
-  bool evaluate = true;   // false: no correctness check or timing (`ptxbench compile`, `audit`)
-  bool run_audit = true;  // false: no instruction audit (`ptxbench eval --no-audit`)
-  bool gpu = false;       // a GPU is here (eval::Evaluator::gpu_available())
+  // false: no timing. With run_audit too, the judging session checks and audits its calls
+  // (`ptxbench audit`); without it, no GPU stage runs (`ptxbench compile`).
+  bool evaluate = true;
+  bool run_audit = true;            // false: no instruction audit (`ptxbench eval --no-audit`)
+  bool gpu = false;                 // a GPU is here (eval::Evaluator::gpu_available())
   std::string gpu_arch = "sm_90a";  // the architecture it runs; others get the static stages
 };
 

@@ -113,7 +113,8 @@ TEST_F(JudgeTest, CorrectAndExecutedIsPassedWithOneGpuLeaseForBothStages) {
   EXPECT_EQ(stages.calls, (Calls{"compile [cpu]", "evaluate /cache/k.so [gpu]",
                                  "audit /cache/k.so sm_90a [gpu]"}));
   EXPECT_EQ(stages.eval_options.device, 3);  // the leased GPU wins over the options'
-  EXPECT_EQ(stages.audit_options.device, 3);
+  EXPECT_EQ(stages.eval_options.audit, eval::Instrument::cupti);  // audited in the session
+  EXPECT_TRUE(stages.eval_options.timing);
   EXPECT_EQ(stages.eval_options.arch, "sm_90a");
   EXPECT_EQ(stages.eval_options.nvcc_version, "Cuda compilation tools, release 13.0, V13.0.88");
   EXPECT_EQ(stages.audit_options.sass_listing, "/cache/k.sass");
@@ -150,14 +151,46 @@ TEST_F(JudgeTest, AnAuditThatFailsIsAHarnessError) {
   EXPECT_EQ(r.audit_json(), (Json{{"error", "no disassembler"}}));
 }
 
-TEST_F(JudgeTest, AuditOnlyRunsTheAuditButDecidesNotEvaluated) {
+TEST_F(JudgeTest, AuditOnlyIsAnUntimedSessionWhoseCallsAreChecked) {
   options.evaluate = false;
   stages.executed = false;
   JudgeReport r = run();
-  EXPECT_EQ(stages.calls, (Calls{"compile [cpu]", "audit /cache/k.so sm_90a [gpu]"}));
-  EXPECT_EQ(r.disposition, Disposition::not_evaluated);
-  EXPECT_TRUE(r.audit.has_value());
-  EXPECT_EQ(r.eval_json()["reason"], "evaluation turned off");
+  EXPECT_EQ(stages.calls, (Calls{"compile [cpu]", "evaluate /cache/k.so [gpu]",
+                                 "audit /cache/k.so sm_90a [gpu]"}));
+  EXPECT_FALSE(stages.eval_options.timing);
+  EXPECT_EQ(r.disposition, Disposition::passed_missing_instructions);
+  stages.eval_outcome = Outcome::incorrect;  // a wrong output in an audited call
+  EXPECT_EQ(run().disposition, Disposition::incorrect);
+}
+
+TEST_F(JudgeTest, AutoAuditRunsAnUntimedNcuSessionWhenCuptiMissesAKernel) {
+  stages.cupti_misses_a_kernel = true;
+  JudgeReport r = run();
+  EXPECT_EQ(stages.calls,
+            (Calls{"compile [cpu]", "evaluate /cache/k.so [gpu]", "audit /cache/k.so sm_90a [gpu]",
+                   "evaluate /cache/k.so [gpu]", "audit /cache/k.so sm_90a ncu [gpu]"}));
+  EXPECT_EQ(stages.eval_options.audit, eval::Instrument::nvtx);
+  EXPECT_FALSE(stages.eval_options.timing);
+  ASSERT_TRUE(r.audit.has_value());
+  EXPECT_EQ(r.audit->route, audit::Route::ncu);
+  EXPECT_NE(r.audit->messages.at(0).find("audited with Nsight Compute"), std::string::npos);
+}
+
+TEST_F(JudgeTest, AWrongOutputInTheNcuSessionIsTheCandidatesVerdict) {
+  stages.cupti_misses_a_kernel = true;
+  stages.speedup = 1.5;
+  stages.ncu_session_outcome = Outcome::incorrect;
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::incorrect);
+  ASSERT_TRUE(r.eval->timing.has_value());  // the first session's timing is kept
+  EXPECT_EQ(r.eval->timing->speedup, 1.5);
+}
+
+TEST_F(JudgeTest, AnExplicitCuptiRouteNeverFallsBack) {
+  stages.cupti_misses_a_kernel = true;
+  options.audit.route = audit::RouteChoice::cupti;
+  run();
+  EXPECT_EQ(stages.calls.size(), 3u);
 }
 
 TEST_F(JudgeTest, CompileOnlyRunsNoGpuStage) {

@@ -1,5 +1,5 @@
 // The judge's I/O seam: the three stages it runs for one candidate. ToolStages runs the
-// real Compiler, Evaluator and Auditor (their own processes through a ProcessRunner);
+// real Compiler, Evaluator (the judging session, audited calls included) and Auditor;
 // tests give the judge fakes. Every method must be safe to call from several threads at
 // once (the run loop judges several candidates concurrently).
 #pragma once
@@ -33,10 +33,14 @@ class Stages {
   virtual eval::EvalResult evaluate(const task::TaskSpec& task,
                                     const std::filesystem::path& shared_object,
                                     const eval::EvalOptions& options) = 0;
-  // An Error only when the audit cannot say anything (audit::Auditor::audit).
+  // What the session's audited calls collected, joined to the disassembly; trace nullptr: the
+  // static census, saying `why_static`. An Error only when the audit cannot say anything
+  // (audit::Auditor::audit).
   virtual Result<audit::AuditResult> audit(const std::filesystem::path& shared_object,
                                            const task::TaskSpec& task, std::string_view arch,
-                                           const audit::AuditOptions& options) = 0;
+                                           const eval::AuditTrace* trace,
+                                           const audit::AuditOptions& options,
+                                           const std::string& why_static = {}) = 0;
 };
 
 // The real stages; a fresh Compiler, Evaluator or Auditor per call.
@@ -49,7 +53,9 @@ class ToolStages final : public Stages {
                             const eval::EvalOptions& options) override;
   Result<audit::AuditResult> audit(const std::filesystem::path& shared_object,
                                    const task::TaskSpec& task, std::string_view arch,
-                                   const audit::AuditOptions& options) override;
+                                   const eval::AuditTrace* trace,
+                                   const audit::AuditOptions& options,
+                                   const std::string& why_static = {}) override;
 
  private:
   Paths paths_;

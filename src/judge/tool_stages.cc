@@ -21,9 +21,11 @@ eval::EvalResult ToolStages::evaluate(const task::TaskSpec& task,
 
 Result<audit::AuditResult> ToolStages::audit(const std::filesystem::path& shared_object,
                                              const task::TaskSpec& task, std::string_view arch,
-                                             const audit::AuditOptions& options) {
+                                             const eval::AuditTrace* trace,
+                                             const audit::AuditOptions& options,
+                                             const std::string& why_static) {
   audit::Auditor auditor(paths_, runner_);
-  return auditor.audit(shared_object, task, arch, options);
+  return auditor.audit(shared_object, task, arch, trace, options, why_static);
 }
 
 }  // namespace ptxbench::judge

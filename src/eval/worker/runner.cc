@@ -11,6 +11,7 @@
 #include "eval/gpu/candidate.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/worker/device_sync.h"
+#include "eval/worker/instrument.h"
 #include "eval/worker/runner_sandbox.h"
 
 namespace ptxbench::eval::worker {
@@ -79,7 +80,13 @@ Reply reply_of(bool ok, const std::string& status, const std::string& error = {}
 class Runner {
  public:
   explicit Runner(const RunnerRequest& req) : req_(req) {
+    // The subscriber must exist before the context; the profiler needs the context and must be
+    // initialised before the sandbox closes the files it loads.
+    const bool cupti = req.instrument == Instrument::cupti;
+    if (cupti && !instrument::cupti_start(audit_error_)) cupti_ok_ = false;
     PTXB_CUDA(cudaSetDevice(0));
+    PTXB_CUDA(cudaFree(nullptr));
+    if (cupti && cupti_ok_ && !instrument::cupti_prepare(audit_error_)) cupti_ok_ = false;
     PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PTXB_CUDA(cudaEventCreate(&start_));
     PTXB_CUDA(cudaEventCreate(&stop_));
@@ -108,7 +115,9 @@ class Runner {
 
   Reply call(const CallCommand& c) {
     MappedSlot& s = slot(c);
-    return timed([&] {
+    const bool listing = req_.instrument == Instrument::cupti && cupti_ok_;
+    if (listing) instrument::call_begin();
+    Reply r = timed([&] {
       try {
         lib_->launch(s.args, stream_);
       } catch (const std::exception& e) {
@@ -117,7 +126,50 @@ class Runner {
         throw CandidateThrew("the candidate's entry point threw a non-standard exception");
       }
     });
+    if (listing) {
+      Json launches = Json::array();
+      for (const auto& [fn, n] : instrument::call_end()) launches.push_back(Json::array({fn, n}));
+      r.extra["launches"] = std::move(launches);
+    }
+    return r;
   }
+
+  Reply audit_arm(const AuditArmCommand& c) {
+    if (req_.instrument == Instrument::nvtx) {
+      instrument::nvtx_push();
+      return reply_of(true, "ok");
+    }
+    std::string error = audit_error_;
+    if (req_.instrument != Instrument::cupti || !cupti_ok_ ||
+        !instrument::cupti_arm(c.function, error))
+      return reply_of(false, "audit_error",
+                      error.empty() ? "this runner is not instrumented" : error);
+    return reply_of(true, "ok");
+  }
+
+  Reply audit_collect() {
+    if (req_.instrument == Instrument::nvtx) {
+      instrument::nvtx_pop();
+      return reply_of(true, "ok");
+    }
+    if (req_.instrument != Instrument::cupti)
+      return reply_of(false, "audit_error", "not instrumented");
+    instrument::Collected c = instrument::cupti_collect();
+    Json records = Json::array();
+    for (const auto& rec : c.records)
+      records.push_back(
+          Json::array({rec.function, rec.pc_offset, rec.warp_executed, rec.thread_pred_on}));
+    Reply r = reply_of(true, "ok");
+    r.extra = Json{{"chip", c.chip},
+                   {"enabled_for", c.enabled_for},
+                   {"records", std::move(records)},
+                   {"dropped_records", c.dropped_records},
+                   {"error", c.error.empty() ? audit_error_ : c.error},
+                   {"error_kind", c.error_kind}};
+    return r;
+  }
+
+  const std::string& audit_error() const { return audit_error_; }
 
  private:
   // Every call, no-op or candidate: two events around `work` on the stream, then the
@@ -148,6 +200,8 @@ class Runner {
   void* scratch_ = nullptr;
   std::vector<std::vector<std::unique_ptr<MappedSlot>>> slots_;
   std::unique_ptr<gpu::CandidateLibrary> lib_;
+  bool cupti_ok_ = true;
+  std::string audit_error_;  // why the CUPTI instrumentation is not available
 };
 
 // Replies and leaves at once: after a timeout or a CUDA error the context cannot be torn
@@ -172,6 +226,7 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
     reply_and_exit(channel, reply_of(false, "harness_error", confined.error().to_string()), 3);
   Reply ready = reply_of(true, "ok");
   ready.extra = Json{{"sandbox", *confined}};
+  if (!runner->audit_error().empty()) ready.extra["audit_error"] = runner->audit_error();
   if (!channel.reply(ready.to_json().dump()).ok()) return 3;
   bool loaded = false;
   while (true) {
@@ -193,12 +248,19 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
         if (!c.ok())
           reply_and_exit(channel, reply_of(false, "bad_request", c.error().to_string()), 3);
         r = runner->call(*c);
+      } else if (cmd->op == "audit_arm" && loaded) {
+        auto c = audit_arm_from_json(cmd->body);
+        if (!c.ok())
+          reply_and_exit(channel, reply_of(false, "bad_request", c.error().to_string()), 3);
+        r = runner->audit_arm(*c);
+      } else if (cmd->op == "audit_collect" && loaded) {
+        r = runner->audit_collect();
       } else {
         reply_and_exit(channel,
                        reply_of(false, "bad_request", "unexpected command '" + cmd->op + "'"), 3);
       }
       if (!channel.reply(r.to_json().dump()).ok()) return 3;
-      if (!r.ok) return 0;  // a load error ends the session
+      if (!r.ok && r.status != "audit_error") return 0;  // a load error ends the session
     } catch (const CallTimeout& e) {
       reply_and_exit(channel, reply_of(false, "call_timeout", e.what()), 0);
     } catch (const gpu::CudaError& e) {

@@ -21,9 +21,11 @@ class FakeStages final : public Stages {
   bool compiler_missing = false;  // compile() is an Error
   Outcome eval_outcome = Outcome::passed;
   std::string eval_message;
-  std::optional<double> speedup;  // of a passed evaluation
-  bool audit_fails = false;       // audit() is an Error
-  bool executed = true;           // the run-time audit's instruction metric
+  std::optional<double> speedup;       // of a passed evaluation
+  bool audit_fails = false;            // audit() is an Error
+  bool executed = true;                // the run-time audit's instruction metric
+  bool cupti_misses_a_kernel = false;  // the cupti audit leaves a kernel unrecorded (auto: ncu)
+  Outcome ncu_session_outcome = Outcome::passed;  // of the second (ncu) session
   std::function<std::string()> note;
 
   // What they were given.
@@ -58,6 +60,11 @@ class FakeStages final : public Stages {
     eval::EvalResult r;
     r.outcome = eval_outcome;
     r.message = eval_message;
+    if (o.audit != eval::Instrument::none) {
+      r.audit_trace = eval::AuditTrace{};
+      r.audit_trace->route = o.audit;
+    }
+    if (o.audit == eval::Instrument::nvtx && !o.timing) r.outcome = ncu_session_outcome;
     if (eval_outcome == Outcome::passed && speedup) {
       r.timing = eval::TimingReport{};
       r.timing->speedup = speedup;
@@ -66,12 +73,16 @@ class FakeStages final : public Stages {
   }
 
   Result<audit::AuditResult> audit(const std::filesystem::path& so, const task::TaskSpec&,
-                                   std::string_view arch, const audit::AuditOptions& o) override {
-    log("audit " + so.string() + " " + std::string(arch), [&] { audit_options = o; });
+                                   std::string_view arch, const eval::AuditTrace* trace,
+                                   const audit::AuditOptions& o, const std::string&) override {
+    const bool ncu = trace && trace->route == eval::Instrument::nvtx;
+    log("audit " + so.string() + " " + std::string(arch) + (ncu ? " ncu" : ""),
+        [&] { audit_options = o; });
     if (audit_fails) return make_error("no disassembler");
     audit::AuditResult a;
-    a.route = audit::Route::cupti;
-    a.runtime_run = true;
+    a.route = ncu ? audit::Route::ncu : audit::Route::cupti;
+    a.runtime_run = trace != nullptr;
+    if (!ncu && cupti_misses_a_kernel) a.kernels.push_back(audit::KernelAudit{});
     a.instruction_metric_evaluated = true;
     a.instruction_metric_passed = executed;
     return a;

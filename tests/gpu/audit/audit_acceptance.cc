@@ -1,8 +1,9 @@
 // Instruction-audit acceptance on a GPU (issue 4). For every control of the given TOML
 // files (kernels/controls/gemm.toml format) that should pass and names expect_families:
-// build it with the compile stage, audit it through CUPTI and through Nsight Compute,
-// check each route's family verdicts and tensor-FLOP coverage against the expectations,
-// and check that the two routes agree. Prints a Markdown table (and writes it, with the
+// judge it without timing (judge::Judge: compile, then one judging session whose audited
+// calls are instrumented) through CUPTI and through Nsight Compute, check each route's
+// family verdicts and tensor-FLOP coverage against the expectations, and check that the
+// two routes agree. Prints a Markdown table (and writes it, with the
 // results as JSON lines, with --report FILE.md / --json FILE.jsonl).
 //
 //   audit_acceptance [--report R.md] [--json R.jsonl] CONTROLS.toml...
@@ -18,9 +19,11 @@
 
 #include "audit/auditor.h"
 #include "audit/format.h"
-#include "compile/compiler.h"
 #include "core/fs.h"
 #include "core/outcome.h"
+#include "eval/evaluator.h"
+#include "judge/judge.h"
+#include "judge/stages.h"
 #include "task/loader.h"
 
 namespace pa = ptxbench::audit;
@@ -120,8 +123,8 @@ int main(int argc, char** argv) {
   }
   ptxbench::Paths paths = ptxbench::Paths::discover();
   ptxbench::SystemProcessRunner runner;
-  ptxbench::compile::Compiler compiler(paths, runner);
-  pa::Auditor auditor(paths, runner);
+  ptxbench::judge::ToolStages stages(paths, runner);
+  ptxbench::judge::Judge judge(stages);
   std::string md =
       "| control | route | wgmma | tma | stmatrix | coverage | metric | audit s | check |\n"
       "|---|---|---|---|---|---|---|---|---|\n";
@@ -138,29 +141,26 @@ int main(int argc, char** argv) {
         ++failures;
         continue;
       }
-      ptxbench::compile::CompileOptions co;
-      co.arch = c.arch;
-      auto built = compiler.compile(*spec, *src, co);
-      if (!built.ok()) {
-        std::cerr << name << ": " << built.error().to_string() << "\n";
-        ++failures;
-        continue;
-      }
-      if (built->outcome !=
-          ptxbench::Outcome::passed) {  // the compile stage's verdict, not the audit's
-        std::cout << name << ": skipped, did not build (" << ptxbench::to_string(built->outcome)
-                  << ")\n";
-        md += "| " + name + " | - | skipped: the compile stage rejected it (" +
-              std::string(ptxbench::to_string(built->outcome)) + ") |||||||\n";
-        continue;
-      }
       std::map<std::string, pa::AuditResult> by_route;
       for (auto route : {pa::RouteChoice::cupti, pa::RouteChoice::ncu}) {
-        pa::AuditOptions o;
-        o.route = route;
-        o.worker_timeout = std::chrono::seconds(30);
-        o.sass_listing = built->sass;
-        auto r = auditor.audit(built->shared_object, *spec, c.arch, o);
+        ptxbench::judge::JudgeOptions o;
+        o.compile.arch = c.arch;
+        o.evaluate = false;  // checked and audited calls, no timing
+        o.audit.route = route;
+        o.gpu = ptxbench::eval::Evaluator::gpu_available();
+        const auto report = judge.judge(*spec, *src, o);
+        if (report.compile && report.compile->outcome != ptxbench::Outcome::passed) {
+          std::cout << name << ": skipped, did not build ("
+                    << ptxbench::to_string(report.compile->outcome) << ")\n";
+          md += "| " + name + " | - | skipped: the compile stage rejected it (" +
+                std::string(ptxbench::to_string(report.compile->outcome)) + ") |||||||\n";
+          break;
+        }
+        ptxbench::Result<pa::AuditResult> r =
+            report.audit ? ptxbench::Result<pa::AuditResult>(*report.audit)
+                         : ptxbench::Result<pa::AuditResult>(ptxbench::make_error(
+                               std::string(ptxbench::judge::to_string(report.disposition)) +
+                               ": " + report.message));
         const std::string rn = route == pa::RouteChoice::cupti ? "cupti" : "ncu";
         if (!r.ok()) {
           std::cerr << name << " [" << rn << "]: " << r.error().to_string() << "\n";

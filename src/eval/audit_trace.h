@@ -1,0 +1,55 @@
+// AuditTrace: what the audited calls of one judging session collected (judge_session.h), as
+// plain data for the audit stage (audit/auditor.h), which joins it to its own disassembly of
+// the candidate and decides the instruction families and the tensor-FLOP coverage.
+//
+// The audited calls are ordinary calls of the session (prepared, poisoned and verified like
+// every other; a wrong output there makes the candidate incorrect), made after the timing
+// phase: one on the timed workload and one on the audit workload (the largest hidden one by
+// FLOPs, or the one asked for). Every launch of every kernel function in them is counted:
+//   cupti  the runner's CUPTI subscriber (worker/instrument.h) lists the launches; the SASS
+//          metrics record one kernel function per runner process (a CUPTI 13.0 limit), so the
+//          session's main runner records the first function and each further function gets
+//          a runner of its own in the same session (same verifier, same preparation, one
+//          unaudited call, then the same two audited calls).
+//   ncu    the runner runs under Nsight Compute, which profiles every kernel launched inside
+//          the audit's NVTX range; `ncu_output` is its raw CSV page.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/json.h"
+#include "eval/session_protocol.h"
+
+namespace ptxbench::eval {
+
+struct PcCounts {
+  std::uint64_t warp_executed = 0;   // warp-level executions
+  std::uint64_t thread_pred_on = 0;  // thread executions with the predicate true
+};
+
+struct TracedFunction {
+  std::string name;  // mangled
+  int launches = 0;  // in the audited calls
+  bool recorded = false;
+  std::map<std::uint32_t, PcCounts> pcs;  // function-relative PC offset -> counts (cupti)
+  std::string note;                       // why it was not recorded
+};
+
+struct AuditTrace {
+  Instrument route = Instrument::none;    // cupti | nvtx (Nsight Compute)
+  std::vector<std::string> workloads;     // of the audited calls, in order
+  std::vector<TracedFunction> functions;  // first-launch order (cupti)
+  std::string ncu_output;                 // ncu's raw page (nvtx)
+  std::string chip;
+  std::string error;       // the instrumentation could not run at all
+  std::string error_kind;  // permission | unsupported | cupti | ncu | ""
+  int runners = 0;         // runner processes the audit used
+  std::vector<std::string> messages;
+  Json to_json() const;  // a summary (no per-PC counts)
+};
+
+}  // namespace ptxbench::eval

@@ -1,0 +1,160 @@
+// JudgeSession's audit phase (audit_trace.h): after the timing phase, the audited calls, one on
+// the timed workload and one on the audit workload, made and verified like every other call.
+#include <algorithm>
+
+#include "eval/judge_session.h"
+#include "eval/judge_session_peers.h"
+#include "eval/worker_spec.h"
+
+namespace ptxbench::eval {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+// Every kernel function the candidate launched in `calls`, first-launch order, with its
+// launches summed over the calls selected by `pick`.
+template <class Pick>
+std::vector<std::pair<std::string, int>> launched(const std::vector<CallRecord>& calls, Pick pick) {
+  std::vector<std::pair<std::string, int>> out;
+  for (const auto& c : calls) {
+    if (c.baseline || c.calibration || !pick(c)) continue;
+    for (const auto& [fn, n] : c.launches) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == fn; });
+      if (it == out.end())
+        out.emplace_back(fn, n);
+      else
+        it->second += n;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// One round trip with the runner outside a call (audit_arm / audit_collect). False when the
+// runner is gone (r then says why, as for a failed call).
+bool JudgeSession::audit_command(Peers& p, const Json& command, Received& got, EvalResult& r) {
+  const PlannedCall what{0, 0, Content::transformed, 0, 0, 0, "the instruction audit"};
+  if (!p.runner->send(command).ok()) {
+    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, what, r);
+    return false;
+  }
+  got = p.runner->receive(milliseconds(seconds(120)));
+  if (!got.reply) {
+    runner_failed(p, got, what, r);
+    return false;
+  }
+  return true;
+}
+
+// The audited calls themselves: the timed workload, then the audit workload.
+bool JudgeSession::audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r) {
+  for (int w : {0, plan_.audit_workload}) {
+    if (!candidate_call(p, draw.fresh_on(w, "audited call"), false, o, r)) return false;
+    if (w == plan_.audit_workload && w == 0) break;
+  }
+  return true;
+}
+
+// Kernel function k (cupti): in the main runner (k = 0) or in a runner of its own, armed for
+// it, the audited calls, then its per-PC counts.
+void JudgeSession::audit_function(Peers& p, std::size_t k, TimingDraw& draw, const EvalOptions& o,
+                                  EvalResult& r, AuditTrace& t) {
+  TracedFunction& f = t.functions[k];
+  if (k > 0) {
+    stop_runner(p);
+    if (!start_runner(p, o, r, false)) return;
+    // One ordinary call first, so the audited calls are not a fresh process's first.
+    if (!candidate_call(p, draw.fresh_on(0, "checked call"), false, o, r)) return;
+  }
+  Received got;
+  if (!audit_command(p, AuditArmCommand{f.name}.to_json(), got, r)) return;
+  if (!got.reply->ok) {
+    f.note = got.reply->error;
+    if (t.error.empty()) t.error = got.reply->error;
+    return;
+  }
+  p.audit_armed = true;
+  const bool calls_ok = audited_calls(p, draw, o, r);
+  p.audit_armed = false;
+  if (!calls_ok) return;
+  if (!audit_command(p, Json{{"op", "audit_collect"}}, got, r) || !got.reply->ok) return;
+  const Json& x = got.reply->extra;
+  if (t.chip.empty()) t.chip = x.value("chip", std::string{});
+  const std::string error = x.value("error", std::string{});
+  if (!error.empty() && t.error.empty()) {
+    t.error = error;
+    t.error_kind = x.value("error_kind", std::string{});
+  }
+  if (x.contains("records") && x["records"].is_array())
+    for (const auto& rec : x["records"]) {
+      if (!rec.is_array() || rec.size() != 4 || !rec[0].is_string() || rec[0] != f.name) continue;
+      PcCounts& c = f.pcs[rec[1].get<std::uint32_t>()];
+      c.warp_executed += rec[2].get<std::uint64_t>();
+      c.thread_pred_on += rec[3].get<std::uint64_t>();
+    }
+  f.recorded = !f.pcs.empty();
+  if (!f.recorded)
+    f.note = !error.empty() ? error
+             : x.value("enabled_for", std::string{}).empty()
+                 ? "not launched in the audited calls"
+                 : "CUPTI returned no records for this function";
+}
+
+void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
+  AuditTrace t;
+  t.route = setup_.audit;
+  t.workloads.push_back(plan_.verifier.workloads.front().problem.workload);
+  if (plan_.audit_workload != 0)
+    t.workloads.push_back(
+        plan_.verifier.workloads[static_cast<std::size_t>(plan_.audit_workload)].problem.workload);
+  TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xA0D17CA11ull));
+  const int runners_before = p.runners;
+  if (setup_.audit == Instrument::nvtx) {
+    Received got;
+    if (audit_command(p, AuditArmCommand{}.to_json(), got, r) && got.reply->ok &&
+        audited_calls(p, draw, o, r) && audit_command(p, Json{{"op", "audit_collect"}}, got, r)) {
+      stop_runner(p);
+      t.ncu_output = p.runner_end.stdout_text;
+      if (p.runner_end.exit_code != 0 && !p.runner_end.timed_out)
+        t.messages.push_back("ncu: " + p.runner_end.describe_end());
+    }
+  } else if (!p.runner_audit_error.empty()) {
+    t.error = p.runner_audit_error;
+    t.error_kind =
+        p.runner_audit_error.find("PRIVILEGES") != std::string::npos ? "permission" : "cupti";
+  } else {
+    // The functions the candidate launched in its calls so far, in first-launch order.
+    for (const auto& [fn, n] : launched(calls_, [](const CallRecord&) { return true; }))
+      t.functions.push_back({fn, 0, false, {}, {}});
+    if (t.functions.empty()) {
+      t.messages.push_back("the candidate launched no kernel");
+      audited_calls(p, draw, o, r);
+    }
+    for (std::size_t k = 0; k < t.functions.size() && t.error.empty(); ++k) {
+      audit_function(p, k, draw, o, r, t);
+      if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) break;
+    }
+  }
+  // Launches in the audited calls of the first runner (every runner makes the same calls).
+  bool first_round = true;
+  int last_index = -1;
+  for (const auto& [fn, n] : launched(calls_, [&](const CallRecord& c) {
+         if (!c.audited) return false;
+         if (last_index >= 0 && c.index != last_index + 1) first_round = false;
+         last_index = c.index;
+         return first_round;
+       })) {
+    auto it = std::find_if(t.functions.begin(), t.functions.end(),
+                           [&](const TracedFunction& f) { return f.name == fn; });
+    if (it != t.functions.end())
+      it->launches = n;
+    else if (setup_.audit == Instrument::cupti)
+      t.functions.push_back({fn, n, false, {}, "launched only in the audited calls"});
+  }
+  t.runners = p.runners - runners_before + 1;
+  r.audit_trace = std::move(t);
+}
+
+}  // namespace ptxbench::eval

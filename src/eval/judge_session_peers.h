@@ -1,0 +1,28 @@
+// Internal to judge_session.cc and judge_session_audit.cc: the processes of one session.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/fs.h"
+#include "eval/judge_session.h"
+
+namespace ptxbench::eval {
+
+struct JudgeSession::Peers {
+  std::optional<TempDir> verifier_dir, runner_dir;
+  std::vector<TempDir> old_runner_dirs;  // earlier runners' (the audit's further runners)
+  std::unique_ptr<WorkerProcess> verifier, runner;
+  ProcessResult verifier_end, runner_end;
+  bool runner_ended = false;
+  std::filesystem::path so;
+  RunnerRequest runner_request;    // without dir and library
+  std::string runner_audit_error;  // the runner's instrumentation could not start
+  int runners = 0;
+  bool audit_armed = false;
+};
+
+}  // namespace ptxbench::eval
