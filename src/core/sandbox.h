@@ -94,6 +94,9 @@ struct SandboxPolicy {
   // Landlock (step 5); false: such a call fails with EACCES and the process goes on (reported
   // as missing). Needs Landlock and seccomp user notification.
   bool report_file_access = true;
+  // Allow the socket calls (reported as missing): only for a process that Nsight Compute
+  // profiles, whose injected library talks to ncu over local sockets.
+  bool allow_sockets = false;
 };
 
 // Which mechanisms apply_sandbox put in place.

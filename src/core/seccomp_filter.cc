@@ -163,9 +163,16 @@ void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) {
     b.allow("ioctl", {masked(1, blk.mask, blk.value)});
 }
 
-// Not allowed at all: sockets, including send/recv on existing ones. The worker has none (its
-// protocol is files and pipes, where read/write serve), and an inherited or passed socket
-// would be the one way out of the network namespace.
+// Not allowed by default: sockets, including send/recv on existing ones. The worker has none
+// (its protocol is files and pipes, where read/write serve), and an inherited or passed socket
+// would be the one way out of the network namespace. Sockets::allowed (the ncu route) allows
+// them: Nsight Compute's injected library talks to ncu over local sockets.
+void add_socket_rules(Builder& b) {
+  for (const char* name : {"socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+                           "sendto", "recvfrom", "sendmsg", "recvmsg", "sendmmsg", "recvmmsg",
+                           "shutdown", "getsockname", "getpeername", "setsockopt", "getsockopt"})
+    b.allow(name);
+}
 
 // Waiting and events on descriptors the process already has.
 void add_event_rules(Builder& b) {
@@ -273,7 +280,7 @@ std::vector<std::uint32_t> refused_ioctl_requests() {
   return {TIOCSTI, TIOCLINUX, FIOSETOWN, SIOCSPGRP};
 }
 
-Result<Filter> Filter::build(pid_t own_pid, Mode mode, FileCalls files) {
+Result<Filter> Filter::build(pid_t own_pid, Mode mode, FileCalls files, Sockets sockets) {
   scmp_filter_ctx ctx = seccomp_init(mode == Mode::learn ? SCMP_ACT_NOTIFY : SCMP_ACT_TRAP);
   if (!ctx) return make_error("seccomp: cannot create a filter context");
   Filter f(ctx);
@@ -287,6 +294,7 @@ Result<Filter> Filter::build(pid_t own_pid, Mode mode, FileCalls files) {
   add_signal_rules(b, own_pid);
   add_identity_rules(b, own_pid);
   add_process_control_rules(b);
+  if (sockets == Sockets::allowed) add_socket_rules(b);
   if (!b.status().ok()) return b.status().error();
   return f;
 }

@@ -47,12 +47,20 @@ enum class FileCalls {
            // process only (the listener reads the path arguments with it)
 };
 
+// Whether the socket calls are allowed at all.
+enum class Sockets {
+  refused,  // the default: no socket, not even send/recv on an inherited one
+  allowed,  // a process profiled by Nsight Compute, whose injected library talks to ncu over
+            // local sockets (the judging session's ncu audit route only)
+};
+
 // The allow-list filter for the process `own_pid` (kill, tgkill and friends may target only
 // it), built but not loaded. Move-only; owns a libseccomp context.
 class Filter {
  public:
   static Result<Filter> build(pid_t own_pid, Mode mode = Mode::enforce,
-                              FileCalls files = FileCalls::allow);
+                              FileCalls files = FileCalls::allow,
+                              Sockets sockets = Sockets::refused);
   Filter(Filter&& other) noexcept : ctx_(other.ctx_) { other.ctx_ = nullptr; }
   Filter& operator=(Filter&& other) noexcept;
   Filter(const Filter&) = delete;

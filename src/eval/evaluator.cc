@@ -198,6 +198,11 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
       return fail(Outcome::harness_error,
                   "the Nsight Compute audit route needs ncu: " + ncu.error().to_string());
     setup.runner_prefix.push_back(ncu->string());
+    // ncu's injected libraries load from its installation, inside the runner's sandbox.
+    std::error_code ec;
+    const fs::path real = fs::canonical(*ncu, ec);
+    for (const fs::path& d : {ncu->parent_path(), real.parent_path()})
+      if (!d.empty()) setup.runner_read.push_back(d.string());
     for (const auto& a : o.ncu_arguments) setup.runner_prefix.push_back(a);
   }
   JudgeSession session(launcher_, std::move(setup));

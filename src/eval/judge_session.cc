@@ -100,7 +100,8 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   RunnerRequest& rreq = p.runner_request;
   rreq.call_timeout_seconds = o.call_timeout_seconds;
   rreq.instrument = setup_.audit;
-  rreq.sandbox = setup_.audit != Instrument::nvtx;  // under ncu: see docs/judging.md
+  rreq.profiled = setup_.audit == Instrument::nvtx;  // under ncu: sockets allowed
+  rreq.sandbox_read = setup_.runner_read;
   const Json& slots = ready.reply->extra.at("slots");
   for (std::size_t w = 0; w < plan_.verifier.workloads.size(); ++w) {
     RunnerWorkload rw;
@@ -248,8 +249,8 @@ bool JudgeSession::candidate_call(Peers& p, const PlannedCall& call, bool timing
     runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, call, r);
     return false;
   }
-  Received got =
-      p.runner->receive(milliseconds(static_cast<long long>(1000 * (o.call_timeout_seconds + 15))));
+  const double limit = o.call_timeout_seconds * (p.audit_armed ? kAuditedCallSlowdown : 1);
+  Received got = p.runner->receive(milliseconds(static_cast<long long>(1000 * (limit + 15))));
   rec.wall_ms = ms_since(t0);
   if (!got.reply || !got.reply->ok) {
     runner_failed(p, got, call, r);

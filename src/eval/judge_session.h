@@ -28,6 +28,7 @@ struct SessionSetup {
   bool checks_only_first = false;  // memcheck: only the first checked call
   // The instruction audit's calls (audit_trace.h); nvtx expects runner_prefix to be ncu's.
   Instrument audit = Instrument::none;
+  std::vector<std::string> runner_read;  // more read-only paths for the runner (ncu's folder)
 };
 
 inline constexpr int kCalibrationCalls = 8;

@@ -107,7 +107,8 @@ Json RunnerRequest::to_json() const {
               {"call_timeout_seconds", call_timeout_seconds},
               {"sandbox", sandbox},
               {"sandbox_read", sandbox_read},
-              {"instrument", std::string(to_string(instrument))}};
+              {"instrument", std::string(to_string(instrument))},
+              {"profiled", profiled}};
 }
 
 Result<RunnerRequest> RunnerRequest::from_json(const Json& j) {
@@ -130,6 +131,7 @@ Result<RunnerRequest> RunnerRequest::from_json(const Json& j) {
     auto inst = instrument_from_string(j.value("instrument", std::string("none")));
     if (!inst) return make_error("unknown runner instrument");
     r.instrument = *inst;
+    r.profiled = j.value("profiled", false);
     return r;
   });
 }

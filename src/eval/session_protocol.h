@@ -78,6 +78,9 @@ struct RunnerRequest {
   bool sandbox = true;                    // apply core/sandbox.h before loading the candidate
   std::vector<std::string> sandbox_read;  // extra read-only paths (the candidate, the toolkit)
   Instrument instrument = Instrument::none;
+  // Under Nsight Compute (instrument nvtx): the sandbox also allows sockets (ncu's injected
+  // library talks to ncu over them), reported as a weaker sandbox.
+  bool profiled = false;
   Json to_json() const;
   static Result<RunnerRequest> from_json(const Json& j);
 };
@@ -127,6 +130,11 @@ struct CallCommand {
 // audit range opens. "audit_collect": cupti: flush, reply extra = {chip, enabled_for, records:
 // [[function, pc, warp_executed, thread_pred_on], ...], dropped_records, error, error_kind};
 // nvtx: the range closes. Calls between the two are ordinary calls.
+// How much longer an audited call may take than the call limit: instrumented kernels run
+// 10-100x slower (SASS patching; ncu's replay passes). Applied by the runner to its deadline
+// and by the parent to its wait while the audit is armed.
+inline constexpr double kAuditedCallSlowdown = 20;
+
 struct AuditArmCommand {
   std::string function;
   Json to_json() const;

@@ -50,12 +50,13 @@ Result<Json> confine_runner(const RunnerRequest& req) {
     arm_driver_lookup_guard();
     return Json{{"applied", false}, {"why", "disabled in the request"}};
   }
-  return confine_candidate_process(req.dir, req.sandbox_read);
+  return confine_candidate_process(req.dir, req.sandbox_read, req.profiled);
 }
 
 Result<Json> confine_candidate_process(const std::string& private_dir,
-                                       const std::vector<std::string>& extra_read) {
+                                       const std::vector<std::string>& extra_read, bool profiled) {
   SandboxPolicy policy;
+  policy.allow_sockets = profiled;
   for (const char* p : kReadable) add_if_present(policy.read_paths, p);
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);

@@ -19,7 +19,9 @@ Result<Json> confine_runner(const RunnerRequest& req);
 // The same confinement for any process about to load a candidate (the audit worker too):
 // read access to the CUDA stack, this executable's folder and `extra_read`; write access to
 // `private_dir` only; the GPU's device files.
+// `profiled`: the process runs under Nsight Compute (sockets allowed, reported).
 Result<Json> confine_candidate_process(const std::string& private_dir,
-                                       const std::vector<std::string>& extra_read);
+                                       const std::vector<std::string>& extra_read,
+                                       bool profiled = false);
 
 }  // namespace ptxbench::eval::worker

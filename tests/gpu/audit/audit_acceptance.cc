@@ -33,23 +33,30 @@ namespace {
 
 struct Control {
   fs::path file;
-  std::string task, arch;
+  std::string task, arch, outcome;
   std::map<std::string, std::string> families;
   bool has_coverage = false;
   double lo = 0, hi = 0;
 };
 
+// Entries of [[control]] (kernels/controls) or [[case]] (../shared/cases manifests) tables:
+// those expected to pass with expected families, and every entry expected not to pass (both
+// routes must then reach that verdict, since the audited calls are checked too).
 std::vector<Control> load_controls(const fs::path& toml_file) {
   std::vector<Control> out;
   auto doc = toml::parse_file(toml_file.string());
-  if (auto* arr = doc["control"].as_array()) {
+  for (const char* kind : {"control", "case"}) {
+    auto* arr = doc[kind].as_array();
+    if (!arr) continue;
     for (auto& node : *arr) {
       auto* t = node.as_table();
-      if (!t || (*t)["expect_outcome"].value_or(std::string{}) != "passed") continue;
+      if (!t) continue;
       Control c;
+      c.outcome = (*t)["expect_outcome"].value_or(std::string{});
       c.file = toml_file.parent_path() / (*t)["file"].value_or(std::string{});
       c.task = (*t)["task"].value_or(std::string{});
       c.arch = (*t)["arch"].value_or(std::string("sm_90a"));
+      if (c.arch != "sm_90a") continue;  // audited on the GPU here only
       if (auto* fams = (*t)["expect_families"].as_table())
         for (auto& [k, v] : *fams) c.families[std::string(k.str())] = v.value_or(std::string{});
       if (auto* cov = (*t)["expect_coverage"].as_array(); cov && cov->size() == 2) {
@@ -57,7 +64,7 @@ std::vector<Control> load_controls(const fs::path& toml_file) {
         c.lo = (*cov)[0].value_or(0.0);
         c.hi = (*cov)[1].value_or(0.0);
       }
-      if (!c.families.empty()) out.push_back(c);
+      if (c.outcome != "passed" || !c.families.empty()) out.push_back(c);
     }
   }
   return out;
@@ -149,6 +156,17 @@ int main(int argc, char** argv) {
         o.audit.route = route;
         o.gpu = ptxbench::eval::Evaluator::gpu_available();
         const auto report = judge.judge(*spec, *src, o);
+        const std::string rn = route == pa::RouteChoice::cupti ? "cupti" : "ncu";
+        if (c.outcome != "passed") {  // both routes' sessions must reach the expected verdict
+          const std::string got(ptxbench::judge::to_string(report.disposition));
+          const bool same = got == c.outcome;
+          if (!same) ++failures;
+          std::cout << name << " [" << rn << "]: " << got
+                    << (same ? "" : " (want " + c.outcome + ")") << "\n";
+          md += "| " + name + " | " + rn + " | " + got + " ||||| " +
+                (same ? "ok" : "MISMATCH: want " + c.outcome) + " |\n";
+          continue;
+        }
         if (report.compile && report.compile->outcome != ptxbench::Outcome::passed) {
           std::cout << name << ": skipped, did not build ("
                     << ptxbench::to_string(report.compile->outcome) << ")\n";
@@ -159,9 +177,8 @@ int main(int argc, char** argv) {
         ptxbench::Result<pa::AuditResult> r =
             report.audit ? ptxbench::Result<pa::AuditResult>(*report.audit)
                          : ptxbench::Result<pa::AuditResult>(ptxbench::make_error(
-                               std::string(ptxbench::judge::to_string(report.disposition)) +
-                               ": " + report.message));
-        const std::string rn = route == pa::RouteChoice::cupti ? "cupti" : "ncu";
+                               std::string(ptxbench::judge::to_string(report.disposition)) + ": " +
+                               report.message));
         if (!r.ok()) {
           std::cerr << name << " [" << rn << "]: " << r.error().to_string() << "\n";
           md += "| " + name + " | " + rn + " | error: " + r.error().message + " |||||||\n";
