@@ -134,6 +134,9 @@ Result<AuditResult> Auditor::audit(const std::filesystem::path& shared_object,
   c.result.rule = targets->rule;
   if (!trace) {
     static_only(c, why_static.empty() ? std::string("no judging session ran") : why_static);
+  } else if (trace->workloads.empty()) {  // every audited call would have been too slow
+    static_only(c, trace->messages.empty() ? std::string("no audited call was made")
+                                           : join(trace->messages, "; "));
   } else {
     c.result.workload = join(trace->workloads, " + ");
     for (const auto& m : trace->messages) c.result.messages.push_back(m);

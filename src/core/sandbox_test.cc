@@ -518,6 +518,26 @@ TEST_P(SandboxProbe, AMechanismTurnedOffIsReportedAndOff) {
   EXPECT_GE(result_of(s.stdout_text).value_or(-1), 0) << s.stdout_text;
 }
 
+// The Nsight Compute route's sandbox: sockets and chmod allowed (reported as missing), the
+// filesystem view and every other refusal unchanged.
+TEST_P(SandboxProbe, AProfiledProcessMayUseSocketsAndNothingMore) {
+  auto s = run("socket_unix", {"--allow-sockets"});
+  auto report = report_of(s.stdout_text);
+  ASSERT_TRUE(report.has_value()) << s.stdout_text << s.stderr_text;
+  EXPECT_EQ((*report)["seccomp"], true);
+  EXPECT_NE((*report)["missing"].dump().find("socket calls allowed"), std::string::npos);
+  EXPECT_GE(result_of(s.stdout_text).value_or(-1), 0) << s.stdout_text;
+  const auto mine = private_->path() / "mine";
+  std::ofstream(mine) << "x";
+  auto c = run("chmod_target", {"--allow-sockets"}, mine.string());  // 0, or EPERM as nobody
+  EXPECT_EQ(c.exit_code, 0) << c.stderr_text;
+  EXPECT_FALSE(refusal_of(c).has_value()) << c.stderr_text;
+  expect_refused(run("chmod_target", {}, mine.string()), "chmod");
+  expect_refused_file(file("openat_read", victim_, {}, {"--allow-sockets"}), "openat",
+                      victim_.string());
+  expect_refused(run("socket_unix"), "socket");
+}
+
 TEST_P(SandboxProbe, LearningModeListsInsteadOfRefusing) {
   auto r = run("socket_inet", {"--learn"});
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;

@@ -166,11 +166,14 @@ void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) {
 // Not allowed by default: sockets, including send/recv on existing ones. The worker has none
 // (its protocol is files and pipes, where read/write serve), and an inherited or passed socket
 // would be the one way out of the network namespace. Sockets::allowed (the ncu route) allows
-// them: Nsight Compute's injected library talks to ncu over local sockets.
+// them: Nsight Compute's injected library talks to ncu over local sockets and sets the mode
+// of files it makes (chmod; Landlock still decides which files may be opened or written).
 void add_socket_rules(Builder& b) {
-  for (const char* name : {"socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
-                           "sendto", "recvfrom", "sendmsg", "recvmsg", "sendmmsg", "recvmmsg",
-                           "shutdown", "getsockname", "getpeername", "setsockopt", "getsockopt"})
+  for (const char* name :
+       {"socket",   "socketpair", "connect",     "bind",        "listen",     "accept",
+        "accept4",  "sendto",     "recvfrom",    "sendmsg",     "recvmsg",    "sendmmsg",
+        "recvmmsg", "shutdown",   "getsockname", "getpeername", "setsockopt", "getsockopt",
+        "chmod",    "fchmod",     "fchmodat"})
     b.allow(name);
 }
 

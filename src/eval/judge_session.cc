@@ -249,7 +249,8 @@ bool JudgeSession::candidate_call(Peers& p, const PlannedCall& call, bool timing
     runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, call, r);
     return false;
   }
-  const double limit = o.call_timeout_seconds * (p.audit_armed ? kAuditedCallSlowdown : 1);
+  const double limit =
+      p.audit_armed ? audited_call_limit(o.call_timeout_seconds) : o.call_timeout_seconds;
   Received got = p.runner->receive(milliseconds(static_cast<long long>(1000 * (limit + 15))));
   rec.wall_ms = ms_since(t0);
   if (!got.reply || !got.reply->ok) {

@@ -55,7 +55,9 @@ class JudgeSession {
   void stop_runner(Peers& p);
   // judge_session_audit.cc: the audited calls and what they collected.
   void audit_phase(Peers& p, const EvalOptions& o, EvalResult& r);
-  bool audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r);
+  bool audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r,
+                     AuditTrace& t);
+  std::vector<int> pick_audited(const EvalOptions& o, AuditTrace& t) const;
   bool audit_command(Peers& p, const Json& command, Received& got, EvalResult& r);
   void audit_function(Peers& p, std::size_t k, TimingDraw& draw, const EvalOptions& o,
                       EvalResult& r, AuditTrace& t);
@@ -77,6 +79,7 @@ class JudgeSession {
   SessionSetup setup_;
   SessionPlan plan_;
   std::vector<CallRecord> calls_;
+  std::vector<int> audited_;  // the audited calls' workloads
 };
 
 }  // namespace ptxbench::eval

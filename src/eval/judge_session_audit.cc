@@ -48,13 +48,55 @@ bool JudgeSession::audit_command(Peers& p, const Json& command, Received& got, E
   return true;
 }
 
-// The audited calls themselves: the timed workload, then the audit workload.
-bool JudgeSession::audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r) {
-  for (int w : {0, plan_.audit_workload}) {
-    if (!candidate_call(p, draw.fresh_on(w, "audited call"), false, o, r)) return false;
-    if (w == plan_.audit_workload && w == 0) break;
+// The audited calls themselves, one per audited workload. An audited call that does not finish
+// within its (widened) limit is not the candidate's timeout: instrumented kernels are slow. The
+// audit then lacks that call's counts and says so; a kernel gains nothing by hanging here.
+bool JudgeSession::audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r,
+                                 AuditTrace& t) {
+  for (int w : audited_) {
+    const Outcome before = r.outcome;
+    const std::string message = r.message, phase = r.phase;
+    if (candidate_call(p, draw.fresh_on(w, "audited call"), false, o, r)) continue;
+    if (r.outcome == Outcome::timeout) {
+      t.messages.push_back("an audited call on " +
+                           plan_.verifier.workloads[static_cast<std::size_t>(w)].problem.workload +
+                           " did not finish within " +
+                           std::to_string(int(audited_call_limit(o.call_timeout_seconds))) +
+                           " s under instrumentation: its counts are missing");
+      r.outcome = before;
+      r.message = message;
+      r.phase = phase;
+    }
+    return false;
   }
   return true;
+}
+
+// The audited workloads: the timed one and the audit workload, each kept when its calls so far,
+// slowed down kInstrumentedSlowdown times, fit in half the audited call limit; at least the
+// cheaper one. Empty when even that would not fit (t.messages says so).
+std::vector<int> JudgeSession::pick_audited(const EvalOptions& o, AuditTrace& t) const {
+  std::vector<int> wanted{0};
+  if (plan_.audit_workload != 0) wanted.push_back(plan_.audit_workload);
+  const double limit_ms = 1000 * audited_call_limit(o.call_timeout_seconds);
+  std::vector<int> kept;
+  int cheapest = wanted.front();
+  double cheapest_ms = 1e300;
+  for (int w : wanted) {
+    std::vector<double> walls;
+    for (const auto& c : calls_)
+      if (!c.baseline && !c.calibration && c.plan.workload == w) walls.push_back(c.wall_ms);
+    std::sort(walls.begin(), walls.end());
+    const double est = walls.empty() ? 0 : walls[walls.size() / 2] * kInstrumentedSlowdown;
+    if (est <= limit_ms / 2) kept.push_back(w);
+    if (est < cheapest_ms) cheapest = w, cheapest_ms = est;
+    if (est > limit_ms / 2)
+      t.messages.push_back(plan_.verifier.workloads[static_cast<std::size_t>(w)].problem.workload +
+                           " not audited: its call would take about " +
+                           std::to_string(int(est / 1000)) + " s under instrumentation");
+  }
+  if (kept.empty() && cheapest_ms <= limit_ms) kept.push_back(cheapest);
+  return kept;
 }
 
 // Kernel function k (cupti): in the main runner (k = 0) or in a runner of its own, armed for
@@ -76,7 +118,7 @@ void JudgeSession::audit_function(Peers& p, std::size_t k, TimingDraw& draw, con
     return;
   }
   p.audit_armed = true;
-  const bool calls_ok = audited_calls(p, draw, o, r);
+  const bool calls_ok = audited_calls(p, draw, o, r, t);
   p.audit_armed = false;
   if (!calls_ok) return;
   if (!audit_command(p, Json{{"op", "audit_collect"}}, got, r) || !got.reply->ok) return;
@@ -105,16 +147,21 @@ void JudgeSession::audit_function(Peers& p, std::size_t k, TimingDraw& draw, con
 void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   AuditTrace t;
   t.route = setup_.audit;
-  t.workloads.push_back(plan_.verifier.workloads.front().problem.workload);
-  if (plan_.audit_workload != 0)
-    t.workloads.push_back(
-        plan_.verifier.workloads[static_cast<std::size_t>(plan_.audit_workload)].problem.workload);
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xA0D17CA11ull));
   const int runners_before = p.runners;
+  audited_ = pick_audited(o, t);
+  t.workloads.clear();
+  for (int w : audited_)
+    t.workloads.push_back(plan_.verifier.workloads[static_cast<std::size_t>(w)].problem.workload);
+  if (audited_.empty()) {
+    r.audit_trace = std::move(t);
+    return;
+  }
   if (setup_.audit == Instrument::nvtx) {
     Received got;
     if (audit_command(p, AuditArmCommand{}.to_json(), got, r) && got.reply->ok &&
-        audited_calls(p, draw, o, r) && audit_command(p, Json{{"op", "audit_collect"}}, got, r)) {
+        audited_calls(p, draw, o, r, t) &&
+        audit_command(p, Json{{"op", "audit_collect"}}, got, r)) {
       stop_runner(p);
       t.ncu_output = p.runner_end.stdout_text;
       if (p.runner_end.exit_code != 0 && !p.runner_end.timed_out)
@@ -130,7 +177,7 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
       t.functions.push_back({fn, 0, false, {}, {}});
     if (t.functions.empty()) {
       t.messages.push_back("the candidate launched no kernel");
-      audited_calls(p, draw, o, r);
+      audited_calls(p, draw, o, r, t);
     }
     for (std::size_t k = 0; k < t.functions.size() && t.error.empty(); ++k) {
       audit_function(p, k, draw, o, r, t);

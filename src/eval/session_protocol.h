@@ -130,10 +130,22 @@ struct CallCommand {
 // audit range opens. "audit_collect": cupti: flush, reply extra = {chip, enabled_for, records:
 // [[function, pc, warp_executed, thread_pred_on], ...], dropped_records, error, error_kind};
 // nvtx: the range closes. Calls between the two are ordinary calls.
-// How much longer an audited call may take than the call limit: instrumented kernels run
-// 10-100x slower (SASS patching; ncu's replay passes). Applied by the runner to its deadline
-// and by the parent to its wait while the audit is armed.
+// How much longer an audited call may take than the call limit (at most
+// kAuditedCallMaxSeconds): instrumented kernels run 10-1000x slower (SASS patching; ncu's
+// replay passes). Applied by the runner to its deadline and by the parent to its wait while
+// the audit is armed (audited_call_limit).
 inline constexpr double kAuditedCallSlowdown = 20;
+inline constexpr double kAuditedCallMaxSeconds = 60;  // and never more than this
+// What the parent assumes an instrumented call costs against an uninstrumented one when it
+// chooses the audited workloads (CUPTI SASS patching).
+// Naive kernels ran >1000x slower on the H200 (2026-12-01), so this is not a bound: an audited
+// call past its limit leaves the audit without its counts (no credit), never a timeout verdict.
+inline constexpr double kInstrumentedSlowdown = 300;
+
+inline double audited_call_limit(double call_timeout_seconds) {
+  const double widened = call_timeout_seconds * kAuditedCallSlowdown;
+  return widened < kAuditedCallMaxSeconds ? widened : kAuditedCallMaxSeconds;
+}
 
 struct AuditArmCommand {
   std::string function;

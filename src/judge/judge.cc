@@ -85,34 +85,48 @@ void Judge::run_gpu_stages(const task::TaskSpec& task, const JudgeOptions& o,
   auto audited = stages_.audit(r.compile->shared_object, task, r.arch, trace, ao,
                                "the evaluation collected no audit trace");
   std::string why_ncu = audited.ok() ? audit::needs_ncu(*audited) : audited.error().to_string();
-  if (o.audit.route == audit::RouteChoice::automatic && !why_ncu.empty()) {
-    // A second session, untimed, with the runner under Nsight Compute; its calls are checked
-    // like every other, so a failure there is the candidate's verdict.
-    eo.timing = false;
-    eo.audit = eval::Instrument::nvtx;
-    eval::EvalResult second = stages_.evaluate(task, r.compile->shared_object, eo);
-    if (second.outcome != Outcome::passed) {
-      const auto timing = std::move(r.eval->timing);
-      r.eval = std::move(second);
-      if (!r.eval->timing) r.eval->timing = timing;
-      return;
-    }
-    auto by_ncu = stages_.audit(r.compile->shared_object, task, r.arch,
-                                second.audit_trace ? &*second.audit_trace : nullptr, ao);
-    if (by_ncu.ok() && by_ncu->runtime_run) {
-      by_ncu->messages.insert(by_ncu->messages.begin(), why_ncu + "; audited with Nsight Compute");
-      audited = std::move(by_ncu);
-    } else if (audited.ok()) {
-      audited->messages.push_back(
-          "Nsight Compute could not audit either: " +
-          (by_ncu.ok() ? by_ncu->messages.back() : by_ncu.error().to_string()));
-    }
-  }
+  if (o.audit.route == audit::RouteChoice::automatic && !why_ncu.empty())
+    audit_with_ncu(task, eo, ao, why_ncu, r, audited);
   if (audited.ok()) {
     audited->seed = r.eval->seed;
     r.audit = std::move(*audited);
   } else {
     r.audit_error = audited.error().to_string();
+  }
+}
+
+// `auto` after a CUPTI audit that missed a kernel function: a second session, untimed, with
+// the runner under Nsight Compute. Its calls are checked like every other, so wrong outputs
+// there are the candidate's verdict; any other failure may be ncu's own (its injected library
+// under the sandbox), so the CUPTI result stands and says so.
+void Judge::audit_with_ncu(const task::TaskSpec& task, eval::EvalOptions eo,
+                           const audit::AuditOptions& ao, const std::string& why, JudgeReport& r,
+                           Result<audit::AuditResult>& audited) const {
+  eo.timing = false;
+  eo.audit = eval::Instrument::nvtx;
+  eval::EvalResult second = stages_.evaluate(task, r.compile->shared_object, eo);
+  if (second.outcome == Outcome::incorrect) {
+    auto timing = std::move(r.eval->timing);
+    r.eval = std::move(second);
+    if (!r.eval->timing) r.eval->timing = std::move(timing);
+    return;
+  }
+  if (second.outcome != Outcome::passed) {
+    if (audited.ok())
+      audited->messages.push_back("the Nsight Compute session ended " +
+                                  std::string(to_string(second.outcome)) + ": " + second.message);
+    return;
+  }
+  auto by_ncu = stages_.audit(r.compile->shared_object, task, r.arch,
+                              second.audit_trace ? &*second.audit_trace : nullptr, ao);
+  if (by_ncu.ok() && by_ncu->runtime_run) {
+    by_ncu->messages.insert(by_ncu->messages.begin(), why + "; audited with Nsight Compute");
+    audited = std::move(by_ncu);
+  } else if (audited.ok()) {
+    audited->messages.push_back("Nsight Compute could not audit either: " +
+                                (by_ncu.ok() ? (by_ncu->messages.empty() ? std::string("no counts")
+                                                                         : by_ncu->messages.back())
+                                             : by_ncu.error().to_string()));
   }
 }
 

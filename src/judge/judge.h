@@ -65,6 +65,10 @@ class Judge {
   void run_gpu_stages(const task::TaskSpec& task, const JudgeOptions& o,
                       const std::string& nvcc_release, Leases& leases, JudgeReport& r) const;
 
+  void audit_with_ncu(const task::TaskSpec& task, eval::EvalOptions eo,
+                      const audit::AuditOptions& ao, const std::string& why, JudgeReport& r,
+                      Result<audit::AuditResult>& audited) const;
+
   Stages& stages_;
 };
 

@@ -186,6 +186,17 @@ TEST_F(JudgeTest, AWrongOutputInTheNcuSessionIsTheCandidatesVerdict) {
   EXPECT_EQ(r.eval->timing->speedup, 1.5);
 }
 
+TEST_F(JudgeTest, AnNcuSessionThatFailsOtherwiseLeavesTheCuptiAuditStanding) {
+  stages.cupti_misses_a_kernel = true;
+  stages.ncu_session_outcome = Outcome::policy_violation;  // e.g. ncu's own files refused
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::passed);
+  ASSERT_TRUE(r.audit.has_value());
+  EXPECT_EQ(r.audit->route, audit::Route::cupti);
+  ASSERT_FALSE(r.audit->messages.empty());
+  EXPECT_NE(r.audit->messages.back().find("Nsight Compute session ended"), std::string::npos);
+}
+
 TEST_F(JudgeTest, AnExplicitCuptiRouteNeverFallsBack) {
   stages.cupti_misses_a_kernel = true;
   options.audit.route = audit::RouteChoice::cupti;

@@ -108,6 +108,8 @@ int main(int argc, char** argv) {
       policy.landlock = false;
     else if (opt == "--no-seccomp")
       policy.seccomp = false;
+    else if (opt == "--allow-sockets")
+      policy.allow_sockets = true;
     else if (opt == "--no-file-report")
       policy.report_file_access = false;
     else if (opt == "--cwd-private")

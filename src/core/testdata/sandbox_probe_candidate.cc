@@ -202,6 +202,7 @@ long run_attack(const std::string& a) {
   // Processes, network, signals, privileges: seccomp's part.
   if (a == "socket_inet") return sys(SYS_socket, AF_INET, SOCK_STREAM, 0);
   if (a == "socket_unix") return sys(SYS_socket, AF_UNIX, SOCK_STREAM, 0);
+  if (a == "chmod_target") return sys(SYS_chmod, reinterpret_cast<long>(target), 0600);
   if (a == "fork") return fork_and_leave(SYS_fork, 0);
   if (a == "clone_process") return fork_and_leave(SYS_clone, SIGCHLD);
   if (a == "clone3") return sys(SYS_clone3, 0, 0);

@@ -135,7 +135,7 @@ class Runner {
   }
 
   Reply audit_arm(const AuditArmCommand& c) {
-    deadline_scale_ = kAuditedCallSlowdown;
+    audited_ = true;
     if (req_.instrument == Instrument::nvtx) {
       instrument::nvtx_push();
       return reply_of(true, "ok");
@@ -180,7 +180,8 @@ class Runner {
     PTXB_CUDA(cudaEventRecord(start_, stream_));
     work();
     PTXB_CUDA(cudaEventRecord(stop_, stream_));
-    sync_with_deadline(stream_, req_.call_timeout_seconds * deadline_scale_);
+    sync_with_deadline(stream_, audited_ ? audited_call_limit(req_.call_timeout_seconds)
+                                         : req_.call_timeout_seconds);
     float ms = 0;
     PTXB_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
     Reply r = reply_of(true, "ok");
@@ -202,8 +203,8 @@ class Runner {
   std::vector<std::vector<std::unique_ptr<MappedSlot>>> slots_;
   std::unique_ptr<gpu::CandidateLibrary> lib_;
   bool cupti_ok_ = true;
-  double deadline_scale_ = 1;  // kAuditedCallSlowdown once the audit is armed
-  std::string audit_error_;    // why the CUPTI instrumentation is not available
+  bool audited_ = false;     // armed: the calls get audited_call_limit()
+  std::string audit_error_;  // why the CUPTI instrumentation is not available
 };
 
 // Replies and leaves at once: after a timeout or a CUDA error the context cannot be torn

@@ -57,6 +57,11 @@ Result<Json> confine_candidate_process(const std::string& private_dir,
                                        const std::vector<std::string>& extra_read, bool profiled) {
   SandboxPolicy policy;
   policy.allow_sockets = profiled;
+  // Nsight Compute's injected libraries (libnvperf_host.so, ...) load from its installation,
+  // normally below /opt/nvidia, whatever path the ncu on PATH has (seen on the H200).
+  // It also reads the locale aliases (seen on the H200, 2026-12-01).
+  if (profiled)
+    for (const char* p : {"/opt/nvidia", "/usr/share/locale"}) add_if_present(policy.read_paths, p);
   for (const char* p : kReadable) add_if_present(policy.read_paths, p);
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
