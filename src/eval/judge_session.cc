@@ -85,7 +85,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   VerifierRequest vreq = plan_.verifier;
   vreq.dir = p.verifier_dir->path().string();
   const fs::path vfile = p.verifier_dir->path() / "request.json";
-  if (auto st = write_file_atomic(vfile, vreq.to_json().dump(1)); !st.ok())
+  if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
     return fail(Outcome::harness_error, st.error().to_string(), "starting");
   auto v = launcher_.launch(worker_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device,
                                         o.check_timeout + o.worker_timeout, {}));
@@ -116,7 +116,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
     rreq.workloads.push_back(std::move(rw));
   }
   const fs::path rfile = p.runner_dir->path() / "request.json";
-  if (auto st = write_file_atomic(rfile, rreq.to_json().dump(1)); !st.ok())
+  if (auto st = write_file_atomic(rfile, to_text(rreq.to_json(), 1)); !st.ok())
     return fail(Outcome::harness_error, st.error().to_string(), "starting");
   auto rn = launcher_.launch(worker_spec(setup_.worker, p.runner_dir->path(), rfile, o.device,
                                          o.worker_timeout, setup_.runner_prefix));

@@ -53,7 +53,7 @@ ordered_json report_json(const w::WorkerArgs& args, const w::TraceReport& r) {
 
 int finish(const w::WorkerArgs& args, ordered_json j, int code) {
   std::ofstream f(args.out_dir + "/result.json");
-  f << j.dump(1) << "\n";
+  f << to_text(j, 1) << "\n";
   if (!f) {
     std::cerr << "cannot write " << args.out_dir << "/result.json\n";
     return 1;

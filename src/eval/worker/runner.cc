@@ -153,7 +153,7 @@ class Runner {
 // Replies and leaves at once: after a timeout or a CUDA error the context cannot be torn
 // down cleanly (a hung kernel may still run); the driver reclaims it.
 [[noreturn]] void reply_and_exit(CommandChannel& ch, const Reply& r, int code) {
-  (void)ch.reply(r.to_json().dump());
+  (void)ch.reply(to_text(r.to_json()));
   ::_exit(code);
 }
 
@@ -172,7 +172,7 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
     reply_and_exit(channel, reply_of(false, "harness_error", confined.error().to_string()), 3);
   Reply ready = reply_of(true, "ok");
   ready.extra = Json{{"sandbox", *confined}};
-  if (!channel.reply(ready.to_json().dump()).ok()) return 3;
+  if (!channel.reply(to_text(ready.to_json())).ok()) return 3;
   bool loaded = false;
   while (true) {
     auto line = channel.next_line();
@@ -197,7 +197,7 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
         reply_and_exit(channel,
                        reply_of(false, "bad_request", "unexpected command '" + cmd->op + "'"), 3);
       }
-      if (!channel.reply(r.to_json().dump()).ok()) return 3;
+      if (!channel.reply(to_text(r.to_json())).ok()) return 3;
       if (!r.ok) return 0;  // a load error ends the session
     } catch (const CallTimeout& e) {
       reply_and_exit(channel, reply_of(false, "call_timeout", e.what()), 0);
