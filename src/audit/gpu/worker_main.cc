@@ -17,6 +17,7 @@
 #include "audit/gpu/candidate_run.h"
 #include "audit/gpu/cupti_trace.h"
 #include "audit/gpu/worker_args.h"
+#include "core/json.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/worker/runner_sandbox.h"
 
@@ -53,7 +54,7 @@ ordered_json report_json(const w::WorkerArgs& args, const w::TraceReport& r) {
 
 int finish(const w::WorkerArgs& args, ordered_json j, int code) {
   std::ofstream f(args.out_dir + "/result.json");
-  f << to_text(j, 1) << "\n";
+  f << ptxbench::to_text(j, 1) << "\n";
   if (!f) {
     std::cerr << "cannot write " << args.out_dir << "/result.json\n";
     return 1;
