@@ -21,6 +21,7 @@ struct AuditArgs {
   std::uint64_t seed = 1;
   bool json = false;
   bool allow_weaker_sandbox = false;
+  std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
 };
 
 int run_audit(const AuditArgs& a, Context& ctx) {
@@ -31,6 +32,7 @@ int run_audit(const AuditArgs& a, Context& ctx) {
   }
   judge::JudgeOptions o;
   o.compile.arch = a.arch;
+  o.compile.max_source_bytes = a.max_source_bytes;
   o.evaluate = false;
   o.audit.route = *route;
   o.audit.workload = a.workload;
@@ -45,6 +47,7 @@ int run_audit(const AuditArgs& a, Context& ctx) {
 void attach_audit(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<AuditArgs>();
   add_candidate_options(sub, args->file, args->task, args->arch);
+  add_source_limit_option(sub, args->max_source_bytes);
   sub.add_option("--route", args->route,
                  "auto (CUPTI, Nsight Compute when CUPTI cannot profile), cupti or ncu")
       ->capture_default_str();

@@ -114,11 +114,11 @@ int run_coverage(const SftArgs& a, Context& ctx) {
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
   sft::Dataset d = sft::build_dataset(*corpus, *o);
   if (a.json) {
-    ctx.out << Json{{"sources", sft::sources_json(*corpus)},
-                    {"options", o->to_json()},
-                    {"dropped", d.dropped},
-                    {"coverage", d.coverage.to_json()}}
-                   .dump(2)
+    ctx.out << to_text(Json{{"sources", sft::sources_json(*corpus)},
+                            {"options", o->to_json()},
+                            {"dropped", d.dropped},
+                            {"coverage", d.coverage.to_json()}},
+                       2)
             << "\n";
   } else {
     ctx.out << d.coverage.table();
@@ -181,10 +181,9 @@ int run_mine(const SftArgs& a, Context& ctx) {
     auto jobs = sft::select_seeds(*corpus, *o, a.limit, cov);
     if (a.json) {
       for (const auto& j : jobs)
-        ctx.out << Json{{"sample", j.sample},
-                        {"seed", j.seed.to_json()},
-                        {"request", j.opening.at(1).content}}
-                       .dump()
+        ctx.out << to_text(Json{{"sample", j.sample},
+                                {"seed", j.seed.to_json()},
+                                {"request", j.opening.at(1).content}})
                 << "\n";
       return exit_code::ok;
     }

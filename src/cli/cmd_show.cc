@@ -45,7 +45,7 @@ int show(const ShowOptions& o, Context& ctx) {
     Json j = report::to_json(s);
     j["config"] = data->config;
     j["provenance"] = data->provenance;
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << to_text(j, 2) << "\n";
     return exit_code::ok;
   }
   report::print_console(ctx.out, s);

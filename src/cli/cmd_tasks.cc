@@ -57,7 +57,7 @@ int run_tasks(const TasksOptions& o, Context& ctx) {
                          join(targets, " "));
   }
   if (o.json) {
-    ctx.out << list.dump(2) << "\n";
+    ctx.out << to_text(list, 2) << "\n";
   } else {
     ctx.out << table << shown
             << " task(s); each also has hidden workloads that prompts never show.\n";

@@ -4,6 +4,7 @@
 
 #include "cli/candidate_input.h"
 #include "core/subprocess.h"
+#include "core/utf8.h"
 #include "judge/format.h"
 
 namespace ptxbench::cli {
@@ -19,11 +20,11 @@ int judge_candidate(Context& ctx, std::string_view command, const std::string& f
   judge::ToolStages stages(ctx.paths, runner);
   judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, options);
   if (r.disposition == judge::Disposition::harness_error)
-    ctx.err << "ptxbench " << command << ": " << r.message << "\n";
+    ctx.err << "ptxbench " << command << ": " << to_console_text(r.message) << "\n";
   if (json)
-    ctx.out << r.to_json().dump(2) << "\n";
+    ctx.out << to_text(r.to_json(), 2) << "\n";
   else
-    ctx.out << judge::format_report(r);
+    ctx.out << to_console_text(judge::format_report(r));
   return judge::exit_code(r.disposition);
 }
 

@@ -46,12 +46,21 @@ struct ProcessSpec {
   // Unset: the child keeps this process's identity.
   std::optional<uid_t> run_as_uid;
   std::optional<gid_t> run_as_gid;
+  // A Landlock ruleset (landlock::build_child_ruleset) the child enforces on itself, with
+  // no_new_privs, just before exec: the program and everything it starts can open only what
+  // the ruleset grants. -1: none. The caller keeps the descriptor.
+  int landlock_ruleset_fd = -1;
+  // Stop the child (its whole process group) when ptxbench is interrupted (interrupt.h):
+  // the result then has `interrupted` set.
+  bool stop_on_interrupt = true;
 };
 
 struct ProcessResult {
   int exit_code = -1;  // valid when !signaled && !timed_out
   int signal = 0;      // the signal that ended it, if any
   bool timed_out = false;
+  int interrupted =
+      0;  // the signal (SIGINT, SIGTERM) that interrupted ptxbench; the child was stopped
   std::string stdout_text;
   std::string stderr_text;
   bool stdout_truncated = false;

@@ -73,7 +73,7 @@ Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
     http.headers.push_back(std::string("Authorization: Bearer ") + key);
   }
   for (const auto& h : config_.extra_headers) http.headers.push_back(h);
-  http.body = chat_request_body(config_.model, request, config_.extra_body).dump();
+  http.body = to_text(chat_request_body(config_.model, request, config_.extra_body));
   http.timeout = config_.request_timeout;
   http.connect_timeout = config_.connect_timeout;
 

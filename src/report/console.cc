@@ -99,7 +99,7 @@ void print_console(std::ostream& out, const Summary& s) {
 }
 
 void print_json(std::ostream& out, const Summary& s) {
-  out << to_json(s).dump(2) << "\n";
+  out << to_text(to_json(s), 2) << "\n";
 }
 
 }  // namespace ptxbench::report

@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "core/utf8.h"
+
 namespace ptxbench::store {
 namespace {
 
@@ -42,8 +44,11 @@ Stmt& Stmt::bind(int i, double v) {
   return *this;
 }
 
+// Text columns hold UTF-8 (SQLite is told so): bytes that are not (a tool's output, a
+// candidate's source) are stored with U+FFFD in their place (core/utf8.h).
 Stmt& Stmt::bind(int i, std::string_view v) {
-  int rc = sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  const std::string text = to_valid_utf8(v);
+  int rc = sqlite3_bind_text64(s_, i, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
   if (rc != SQLITE_OK && bind_rc_ == 0) bind_rc_ = i;
   return *this;
 }

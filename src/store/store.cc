@@ -27,7 +27,7 @@ Json parse_json_or_null(const std::optional<std::string>& s) {
 
 std::optional<std::string> json_or_null(const Json& j) {
   if (j.is_null()) return std::nullopt;
-  return j.dump();
+  return to_text(j);
 }
 
 Status insert_message(Db& db, std::int64_t traj, const MessageRow& m) {
@@ -66,7 +66,7 @@ Status insert_turn(Db& db, std::int64_t traj, const TurnRow& t, const std::strin
   s.bind(6, t.feedback).bind(7, json_or_null(t.compile)).bind(8, json_or_null(t.eval));
   s.bind(9, json_or_null(t.audit)).bind(10, t.correct ? 1 : 0).bind(11, arch).bind(12, t.speedup);
   s.bind(13, t.target_reached ? 1 : 0).bind(14, t.gpu_skipped ? "skipped" : "run");
-  s.bind(15, t.flags.dump()).bind(16, t.llm.dump()).bind(17, now);
+  s.bind(15, to_text(t.flags)).bind(16, to_text(t.llm)).bind(17, now);
   return s.run();
 }
 
@@ -129,7 +129,7 @@ Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json&
   PTXB_TRY(Stmt s,
            db.prepare("INSERT INTO runs (id, created_at, config_json, provenance_json, status) "
                       "VALUES (1, ?, ?, ?, 'running')"));
-  s.bind(1, utc_now()).bind(2, config.dump()).bind(3, provenance.dump());
+  s.bind(1, utc_now()).bind(2, to_text(config)).bind(3, to_text(provenance));
   PTXB_TRY_STATUS(s.run());
   PTXB_TRY_STATUS(tx.commit());
   return RunStore(std::make_unique<Impl>(std::move(db)));
