@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/interrupt.h"
 #include "core/output_capture.h"
 
 extern char** environ;
@@ -177,6 +178,7 @@ void switch_identity(const ProcessSpec& spec, int status_fd) {
 }  // namespace
 
 std::string ProcessResult::describe_end() const {
+  if (interrupted) return "stopped: ptxbench was interrupted";
   if (timed_out) return "timed out after " + std::to_string(static_cast<int>(wall_seconds)) + " s";
   if (signal != 0)
     return "killed by signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")";
@@ -291,7 +293,11 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
       r.timed_out = true;
       break;
     }
-    int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 200)));
+    if (interrupted()) {
+      r.interrupted = true;
+      break;
+    }
     if (n < 0 && errno != EINTR) break;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
@@ -305,7 +311,7 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
     }
   }
   int wstatus = 0;
-  if (r.timed_out) {
+  if (r.timed_out || r.interrupted) {
     ::kill(-pid, SIGKILL);
     ::kill(pid, SIGKILL);
     ::waitpid(pid, &wstatus, 0);
@@ -314,7 +320,8 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
     while (true) {
       pid_t w = ::waitpid(pid, &wstatus, WNOHANG);
       if (w == pid) break;
-      if (Clock::now() >= deadline) {
+      r.interrupted = interrupted();
+      if (Clock::now() >= deadline || r.interrupted) {
         r.timed_out = true;
         ::kill(-pid, SIGKILL);
         ::kill(pid, SIGKILL);
@@ -328,6 +335,7 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
   ::kill(-pid, SIGKILL);
   out.close_both(), err.close_both();
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  r.timed_out = r.timed_out || r.interrupted;
   if (!r.timed_out) {
     if (WIFEXITED(wstatus)) r.exit_code = WEXITSTATUS(wstatus);
     if (WIFSIGNALED(wstatus)) r.signal = WTERMSIG(wstatus);

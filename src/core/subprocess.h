@@ -52,6 +52,10 @@ struct ProcessResult {
   int exit_code = -1;  // valid when !signaled && !timed_out
   int signal = 0;      // the signal that ended it, if any
   bool timed_out = false;
+  // Killed because ptxbench got SIGINT/SIGTERM (core/interrupt.h). timed_out is then set
+  // too, so that a caller that does not look at this treats the end as the machine's, not
+  // the program's input's (the compile cache does not keep a timeout).
+  bool interrupted = false;
   std::string stdout_text;
   std::string stderr_text;
   bool stdout_truncated = false;
@@ -59,7 +63,7 @@ struct ProcessResult {
   double wall_seconds = 0;
   bool network_isolated = false;
 
-  bool succeeded() const { return !timed_out && signal == 0 && exit_code == 0; }
+  bool succeeded() const { return !timed_out && !interrupted && signal == 0 && exit_code == 0; }
   // "exit code 2", "killed by signal 11 (Segmentation fault)", "timed out after 30 s"
   std::string describe_end() const;
 };
@@ -72,7 +76,7 @@ class ProcessRunner {
 };
 
 // The real runner: fork/exec in a new process group (setsid); the whole group is
-// killed on timeout.
+// killed on timeout, and when ptxbench is interrupted (core/interrupt.h).
 class SystemProcessRunner final : public ProcessRunner {
  public:
   Result<ProcessResult> run(const ProcessSpec& spec) override;
