@@ -7,12 +7,15 @@
 // 0) whatever the audit found; the audit's own verdict is in the table (JSON:
 // audit.instruction_metric_passed). Exit codes: the disposition's (judge::exit_code): a
 // compile failure's, 1 when the audit itself failed, 2 bad input.
+#include <algorithm>
 #include <ostream>
 
 #include "cli/candidate_input.h"
 #include "cli/command.h"
 #include "cli/judge_candidate.h"
+#include "core/text.h"
 #include "eval/evaluator.h"
+#include "task/loader.h"
 
 namespace ptxbench::cli {
 namespace {
@@ -28,6 +31,17 @@ int run_audit(const AuditArgs& a, Context& ctx) {
   if (!route) {
     ctx.err << "ptxbench audit: --route must be auto, cupti or ncu\n";
     return exit_code::bad_input;
+  }
+  if (!a.workload.empty()) {
+    auto spec = task::load_task_by_name(ctx.paths, a.task);
+    if (spec.ok() && !std::any_of(spec->workloads.begin(), spec->workloads.end(),
+                                  [&](const task::Workload& w) { return w.name == a.workload; })) {
+      std::vector<std::string> names;
+      for (const auto& w : spec->workloads) names.push_back(w.name);
+      ctx.err << "ptxbench audit: task " << a.task << " has no workload '" << a.workload
+              << "' (hint: one of " << join(names, ", ") << ")\n";
+      return exit_code::bad_input;
+    }
   }
   judge::JudgeOptions o;
   o.compile.arch = a.arch;
@@ -49,7 +63,9 @@ void attach_audit(CLI::App& sub, Context& ctx) {
       ->capture_default_str();
   sub.add_option("--workload", args->workload,
                  "the workload to run (default: the task's first hidden one)");
-  sub.add_option("--seed", args->seed, "input seed")->capture_default_str();
+  sub.add_option("--seed", args->seed, "input seed")
+      ->check(unsigned_number())
+      ->capture_default_str();
   sub.add_flag("--json", args->json, "print the judge's report (audit under \"audit\") as JSON");
   sub.callback([args, &ctx] { ctx.exit_code = run_audit(*args, ctx); });
 }

@@ -49,7 +49,8 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   add_candidate_options(sub, args->file, args->task, args->arch);
   sub.add_flag("--json", args->json,
                "print the judge's report (disposition, compile, eval, audit) as JSON");
-  sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)");
+  sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)")
+      ->check(unsigned_number());
   sub.add_option("--trials", args->trials, "correctness trials on fresh inputs (>= 3)")
       ->check(CLI::Range(3, 100))
       ->capture_default_str();
