@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# bad_input.sh CODE REGEX [--setup FIXTURE]... [--creates PATH] [--grep REGEX]... [--max-s N]
+#              -- COMMAND...
+# One row of the bad-input table (bad_inputs.cmake). Runs COMMAND in a fresh scratch
+# folder, after making each FIXTURE there, with a fresh PTXBENCH_CACHE. Fixtures:
+#   foreign.db  another program's SQLite file (rollback journal)
+#   wal.db      another program's SQLite file in WAL mode
+#   empty.db    an empty file
+#   NAME/       a folder
+#   NAME        any other name: a small text file
+# It passes when
+#   - it exits with CODE,
+#   - the first line it prints (stderr and stdout together) matches REGEX (grep -E),
+#   - the scratch folder is exactly as before: no file created, half-made or changed
+#     (every fixture hashed before and after, side files such as X.db-wal included),
+#     (but for PATH, with --creates: a file the command is meant to make, e.g. a run file
+#     whose every trajectory failed on a dead endpoint),
+#   - with --grep, some line of the output matches each REGEX given,
+#   - and, with --max-s, it took at most N seconds.
+set -u
+want=$1 regex=$2
+shift 2
+setups=() max_s="" creates=""
+greps=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  case $1 in
+    --setup) setups+=("$2"); shift 2 ;;
+    --max-s) max_s=$2; shift 2 ;;
+    --creates) creates=$2; shift 2 ;;
+    --grep) greps+=("$2"); shift 2 ;;
+    *) echo "bad_input.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ "${1:-}" = "--" ] && shift
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/ptxbench-bad-input-XXXXXX")
+cache=$(mktemp -d "${TMPDIR:-/tmp}/ptxbench-bad-input-cache-XXXXXX")
+trap 'rm -rf "$scratch" "$cache"' EXIT
+cd "$scratch" || exit 1
+make_fixture() {
+  case $1 in
+    foreign.db) sqlite3 foreign.db "CREATE TABLE t (x); INSERT INTO t VALUES (1);" ;;
+    wal.db) sqlite3 wal.db "PRAGMA journal_mode=WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1);" \
+              >/dev/null ;;
+    empty.db) : >empty.db ;;
+    */) mkdir -p "$1" ;;
+    *) echo "a file that is not a run" >"$1" ;;
+  esac
+}
+for f in "${setups[@]}"; do make_fixture "$f" || { echo "FAIL: fixture $f" >&2; exit 1; }; done
+state() {
+  find . -mindepth 1 -printf '%y %p\n' | sort
+  find . -type f -exec sha256sum {} + | sort
+}
+before=$(state)
+start=$(date +%s%N)
+out=$(PTXBENCH_CACHE="$cache" "$@" 2>&1 </dev/null)
+got=$?
+took_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "$out"
+first=$(grep -m1 -v '^[[:space:]]*$' <<<"$out")
+[ "$got" -eq "$want" ] || { echo "FAIL: exit code $got, expected $want" >&2; exit 1; }
+if [ -n "$regex" ] && ! grep -Eq -- "$regex" <<<"$first"; then
+  echo "FAIL: the first line does not match /$regex/: $first" >&2
+  exit 1
+fi
+if [ -n "$creates" ]; then
+  [ -e "$creates" ] || { echo "FAIL: $creates was not made" >&2; exit 1; }
+  rm -f "$creates" "$creates-wal" "$creates-shm" "$creates-journal"
+  rmdir -p "$(dirname "$creates")" 2>/dev/null
+fi
+for g in "${greps[@]}"; do
+  grep -Eq -- "$g" <<<"$out" || { echo "FAIL: no line matches /$g/" >&2; exit 1; }
+done
+after=$(state)
+if [ "$before" != "$after" ]; then
+  echo "FAIL: the scratch folder changed:" >&2
+  diff <(echo "$before") <(echo "$after") >&2
+  exit 1
+fi
+if [ -n "$max_s" ] && [ "$took_ms" -gt $((max_s * 1000)) ]; then
+  echo "FAIL: took $took_ms ms, more than $max_s s" >&2
+  exit 1
+fi
+echo "ok: exit $got in $took_ms ms"
