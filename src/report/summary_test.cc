@@ -161,7 +161,7 @@ TEST(Summary, WithoutAGpuTheStaticEvidenceIsSummarised) {
 }
 
 // load_run takes "compiled" from the stored compile stage, not from the category: a
-// compile timeout is a timeout turn that never built.
+// compile timeout is a timeout turn that never built; and the static census from there.
 TEST(Summary, CompiledComesFromTheStoredCompileStage) {
   auto dir = TempDir::create("summary_test");
   ASSERT_TRUE(dir.ok());
@@ -184,37 +184,20 @@ TEST(Summary, CompiledComesFromTheStoredCompileStage) {
   turn(1, "timeout", Json{{"outcome", "compile_error"}, {"timed_out", true}});
   turn(2, "no_code", nullptr);
   turn(3, "timeout", Json{{"outcome", "passed"}});
+  turn(4, "not_evaluated",
+       Json{{"outcome", "passed"},
+            {"census", {{"targets_present", {"wgmma", "tma"}}, {"targets_met", true}}}});
   auto data = load_run(*st);
   ASSERT_TRUE(data.ok());
   const auto& turns = data->trajectories.at(0).turns;
-  ASSERT_EQ(turns.size(), 3u);
+  ASSERT_EQ(turns.size(), 4u);
   EXPECT_FALSE(turns[0].compiled);
   EXPECT_FALSE(turns[1].compiled);
   EXPECT_TRUE(turns[2].compiled);
+  EXPECT_FALSE(turns[2].targets_in_sass);
+  EXPECT_TRUE(turns[3].targets_in_sass);
+  EXPECT_EQ(turns[3].families_in_sass, (std::vector<std::string>{"wgmma", "tma"}));
   EXPECT_DOUBLE_EQ(summarize(*data).groups.at(0).compile_rate, 1.0);
-}
-
-TEST(Summary, TheStaticCensusIsReadFromTheStoredCompileStage) {
-  auto dir = TempDir::create("summary_test");
-  ASSERT_TRUE(dir.ok());
-  auto st = store::RunStore::create(dir->path() / "run.db", Json::object(), Json::object());
-  ASSERT_TRUE(st.ok());
-  auto id = st->add_trajectory({"m", "gemm", "sm_90a", 0});
-  ASSERT_TRUE(id.ok());
-  ASSERT_TRUE(st->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
-  store::TurnEvent e;
-  e.trajectory_id = *id;
-  e.turn.turn = 1;
-  e.turn.category = "not_evaluated";
-  e.turn.gpu_skipped = true;
-  e.turn.compile = Json{{"outcome", "passed"},
-                        {"census", {{"targets_present", {"wgmma", "tma"}}, {"targets_met", true}}}};
-  ASSERT_TRUE(st->record_turn(e).ok());
-  auto data = load_run(*st);
-  ASSERT_TRUE(data.ok());
-  const TurnPoint& p = data->trajectories.at(0).turns.at(0);
-  EXPECT_TRUE(p.targets_in_sass);
-  EXPECT_EQ(p.families_in_sass, (std::vector<std::string>{"wgmma", "tma"}));
 }
 
 }  // namespace

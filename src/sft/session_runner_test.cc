@@ -18,15 +18,22 @@ namespace {
 using testing::SyntheticStore;
 using testing::T;
 
+// A run store with one gemm trajectory that failed twice (two seeds), and its corpus.
+struct TwoSeeds {
+  TempDir dir = TempDir::create("sft_session_runner").value();
+  Corpus corpus = [this] {
+    {
+      SyntheticStore s(dir.path() / "run.db", "base-model");
+      s.add("gemm", 0, {T{"compile_error"}, T{"incorrect"}});
+    }
+    return load_corpus({dir.path() / "run.db"}).value();
+  }();
+};
+
 TEST(SessionRepairRunner, TeacherTrajectoriesBecomeRepairRows) {
-  auto dir = TempDir::create("sft_session_runner");
-  ASSERT_TRUE(dir.ok());
-  {
-    SyntheticStore s(dir->path() / "run.db", "base-model");
-    s.add("gemm", 0, {T{"compile_error"}, T{"incorrect"}});
-  }
-  auto corpus = load_corpus({dir->path() / "run.db"});
-  ASSERT_TRUE(corpus.ok()) << corpus.error().to_string();
+  TwoSeeds seeds;
+  const TempDir* dir = &seeds.dir;
+  const auto* corpus = &seeds.corpus;
 
   session::RunConfig config;
   config.model.id = "teacher";
@@ -86,14 +93,9 @@ class DeadClients final : public session::ClientFactory {
 };
 
 TEST(SessionRepairRunner, ADeadTeacherIsAnErrorPerSeedAndIsTriedAgain) {
-  auto dir = TempDir::create("sft_session_runner");
-  ASSERT_TRUE(dir.ok());
-  {
-    SyntheticStore s(dir->path() / "run.db", "base-model");
-    s.add("gemm", 0, {T{"compile_error"}, T{"incorrect"}});
-  }
-  auto corpus = load_corpus({dir->path() / "run.db"});
-  ASSERT_TRUE(corpus.ok()) << corpus.error().to_string();
+  TwoSeeds seeds;
+  const TempDir* dir = &seeds.dir;
+  const auto* corpus = &seeds.corpus;
   session::RunConfig config;
   config.model.id = "teacher";
   session::testing::FakePipeline pipeline;
