@@ -187,6 +187,7 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   auto prepared =
       prepare(o, sub, ctx, *all, so.gpu, [&progress](const std::string& n) { progress.note(n); });
   if (!prepared.ok()) return fail(ctx, prepared.error());
+  if (interrupted()) return interrupted_exit_code(interrupt_signal());  // nothing made yet
   auto st = open_run(o, ctx, pipeline.describe(), runner);
   if (!st.ok()) return fail(ctx, st.error());
   const session::RunConfig& c = o.config;
