@@ -6,6 +6,7 @@
 #   foreign.db  another program's SQLite file (rollback journal)
 #   wal.db      another program's SQLite file in WAL mode
 #   empty.db    an empty file
+#   huge_axis/  a ptxbench root (for PTXBENCH_ROOT) whose one task has an axis value of 2^63-1
 #   NAME/       a folder
 #   NAME        any other name: a small text file
 # It passes when
@@ -42,6 +43,10 @@ make_fixture() {
     wal.db) sqlite3 wal.db "PRAGMA journal_mode=WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1);" \
               >/dev/null ;;
     empty.db) : >empty.db ;;
+    huge_axis/)
+      mkdir -p huge_axis/tasks/gemm
+      sed 's/^M = \[8192,/M = [9223372036854775807, 8192,/' \
+        "$PTXBENCH_ROOT/tasks/gemm/gemm_n7168_k5120.toml" >huge_axis/tasks/gemm/gemm_n7168_k5120.toml ;;
     */) mkdir -p "$1" ;;
     *) echo "a file that is not a run" >"$1" ;;
   esac

@@ -29,7 +29,18 @@ set(_p $<TARGET_FILE:ptxbench>)
 ptxbench_bad_input(unknown_command 2 "unknown command 'frobnicate'" ARGS ${_p} frobnicate)
 ptxbench_bad_input(misspelt_command 2 "did you mean `ptxbench tasks`" ARGS ${_p} tsks)
 
+# The help states the exit codes and the environment; version prints the toolchain.
+ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, check"
+  OPTIONS --grep "2  bad input" --grep "130, 143  interrupted" --grep "PTXBENCH_ROOT"
+          --grep "PTXBENCH_CACHE" --grep "PTXBENCH_NVCC" --grep "PTXBENCH_NO_GPU"
+  ARGS ${_p} --help)
+ptxbench_bad_input(version_prints_the_toolchain 0 "^ptxbench [0-9]" OPTIONS --grep "^nvcc: "
+  --grep "^cuobjdump: " --grep "^nvdisasm: " --grep "^built with: " ARGS ${_p} version)
+ptxbench_bad_input(version_unknown_option 2 "not expected: --bogus" ARGS ${_p} version --bogus)
+
 # tasks
+ptxbench_bad_input(tasks_axis_too_large 2 "axes.M: value 9223372036854775807 is larger than 2147483647"
+  SETUP huge_axis/ ARGS env PTXBENCH_ROOT=huge_axis ${_p} tasks)
 ptxbench_bad_input(tasks_unknown_suite 2 "unknown suite 'bogus' \\(core, extended\\)"
   ARGS ${_p} tasks --suite bogus)
 ptxbench_bad_input(tasks_unknown_family 2 "unknown family 'bogus'" ARGS ${_p} tasks --family bogus)
