@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bad_input.sh CODE REGEX [--setup FIXTURE]... [--creates PATH] [--grep REGEX]... [--max-s N]
+# bad_input.sh CODE REGEX [--setup FIXTURE]... [--creates PATH]... [--grep REGEX]... [--max-s N]
 #              -- COMMAND...
 # One row of the bad-input table (bad_inputs.cmake). Runs COMMAND in a fresh scratch
 # folder, after making each FIXTURE there, with a fresh PTXBENCH_CACHE. Fixtures:
@@ -14,20 +14,20 @@
 #   - the first line it prints (stderr and stdout together) matches REGEX (grep -E),
 #   - the scratch folder is exactly as before: no file created, half-made or changed
 #     (every fixture hashed before and after, side files such as X.db-wal included),
-#     (but for PATH, with --creates: a file the command is meant to make, e.g. a run file
+#     (but for each PATH of --creates: a file the command is meant to make, e.g. a run file
 #     whose every trajectory failed on a dead endpoint),
 #   - with --grep, some line of the output matches each REGEX given,
 #   - and, with --max-s, it took at most N seconds.
 set -u
 want=$1 regex=$2
 shift 2
-setups=() max_s="" creates=""
+setups=() max_s="" creates=()
 greps=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case $1 in
     --setup) setups+=("$2"); shift 2 ;;
     --max-s) max_s=$2; shift 2 ;;
-    --creates) creates=$2; shift 2 ;;
+    --creates) creates+=("$2"); shift 2 ;;
     --grep) greps+=("$2"); shift 2 ;;
     *) echo "bad_input.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -68,11 +68,10 @@ if [ -n "$regex" ] && ! grep -Eq -- "$regex" <<<"$first"; then
   echo "FAIL: the first line does not match /$regex/: $first" >&2
   exit 1
 fi
-if [ -n "$creates" ]; then
-  [ -e "$creates" ] || { echo "FAIL: $creates was not made" >&2; exit 1; }
-  rm -f "$creates" "$creates-wal" "$creates-shm" "$creates-journal"
-  rmdir -p "$(dirname "$creates")" 2>/dev/null
-fi
+for c in "${creates[@]}"; do
+  [ -e "$c" ] || { echo "FAIL: $c was not made" >&2; exit 1; }
+  rm -f "$c" "$c-wal" "$c-shm" "$c-journal"
+done
 for g in "${greps[@]}"; do
   grep -Eq -- "$g" <<<"$out" || { echo "FAIL: no line matches /$g/" >&2; exit 1; }
 done

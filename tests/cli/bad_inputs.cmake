@@ -18,7 +18,7 @@ function(ptxbench_bad_input name code regex)
     list(APPEND _setup --setup ${_f})
   endforeach()
   add_test(NAME cli_bad_${name}
-           COMMAND ${_bad_input} ${code} ${regex} ${_setup} ${B_OPTIONS} -- ${B_ARGS})
+           COMMAND ${_bad_input} ${code} "${regex}" ${_setup} ${B_OPTIONS} -- ${B_ARGS})
   set_tests_properties(cli_bad_${name} PROPERTIES LABELS "cpu;cli" TIMEOUT 120
     ENVIRONMENT "PTXBENCH_ROOT=${CMAKE_CURRENT_SOURCE_DIR}/../..;PTXBENCH_NO_GPU=1")
 endfunction()
@@ -126,6 +126,12 @@ ptxbench_bad_input(run_silent_endpoint 1 "ptxbench run -> r.db"
           --grep "did not answer in time. raise --request-timeout"
   ARGS ${_fake_endpoint} silent -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db
        --request-timeout 4 --attempts 1)
+# sft mine with a dead teacher: the seeds come from a one-turn scripted run (its turn 1 is
+# a compile error); every teacher trajectory fails, and mine says how many and exits 1.
+ptxbench_bad_input(sft_mine_dead_teacher 1 ""
+  OPTIONS --creates seed.db --creates mine.db --max-s 90
+          --grep "1 seed\\(s\\): 0 run now, 1 failed" --grep "error: 1 of 1 teacher trajectories failed"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && ${_fake_endpoint} dead -- ${_p} sft mine seed.db --model m --base-url {URL} --out mine.db")
 
 # show, sft: run files are opened read-only; a foreign or damaged file is never changed
 # (no growth, no switch to WAL, no side files).
