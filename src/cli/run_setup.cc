@@ -74,11 +74,10 @@ Status check_resume_options(const CLI::App& sub) {
   });
   std::vector<std::string> extra = given(sub, names);
   if (extra.empty()) return {};
-  return make_error(
-      "--resume continues a run with the settings stored in it; " + join(extra, ", ") +
-          " would be ignored",
-      "drop " + join(extra, " and ") + "; to use " + (extra.size() == 1 ? "it" : "them") +
-          ", start a new run without --resume");
+  return make_error("--resume continues a run with the settings stored in it; " +
+                        join(extra, ", ") + " would be ignored",
+                    "drop " + join(extra, " and ") + "; to use " +
+                        (extra.size() == 1 ? "it" : "them") + ", start a new run without --resume");
 }
 
 Status check_agent_options(const CLI::App& sub, const RunOptions& o) {
