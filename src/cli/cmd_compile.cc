@@ -7,6 +7,7 @@
 
 #include "cli/candidate_input.h"
 #include "cli/command.h"
+#include "cli/judge_candidate.h"
 #include "compile/compiler.h"
 #include "compile/format.h"
 #include "compile/result_json.h"
@@ -44,11 +45,7 @@ int run_compile(const CompileArgs& a, Context& ctx) {
   judge::ToolStages stages(ctx.paths, runner);
   InterruptScope interrupts;  // Ctrl-C stops nvcc and removes its build folder
   judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, o);
-  if (int sig = interrupt_signal()) {
-    ctx.err << "ptxbench compile: interrupted (" << interrupt_name(sig)
-            << "): nvcc was stopped and nothing was cached\n";
-    return 128 + sig;
-  }
+  if (auto code = report_interrupt(ctx, "compile")) return *code;
   if (!r.compile)
     ctx.err << "ptxbench compile: " << to_console_text(r.message) << "\n";
   else if (a.json)

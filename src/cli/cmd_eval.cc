@@ -51,7 +51,8 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   add_source_limit_option(sub, args->max_source_bytes);
   sub.add_flag("--json", args->json,
                "print the judge's report (disposition, compile, eval, audit) as JSON");
-  sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)");
+  sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)")
+      ->check(unsigned_number());
   sub.add_option("--trials", args->trials, "correctness trials on fresh inputs (>= 3)")
       ->check(CLI::Range(3, 100))
       ->capture_default_str();

@@ -30,7 +30,7 @@ void print_turns(std::ostream& out, const report::RunData& d) {
 }
 
 int show(const ShowOptions& o, Context& ctx) {
-  auto st = store::RunStore::open(o.file);
+  auto st = store::RunStore::open_read_only(o.file);
   if (!st.ok()) {
     ctx.err << "ptxbench show: " << st.error().to_string() << "\n";
     return exit_code::bad_input;

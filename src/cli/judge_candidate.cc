@@ -3,11 +3,20 @@
 #include <ostream>
 
 #include "cli/candidate_input.h"
+#include "core/interrupt.h"
 #include "core/subprocess.h"
 #include "core/utf8.h"
 #include "judge/format.h"
 
 namespace ptxbench::cli {
+
+std::optional<int> report_interrupt(Context& ctx, std::string_view command) {
+  const int sig = interrupt_signal();
+  if (sig == 0) return std::nullopt;
+  ctx.err << "ptxbench " << command << ": interrupted (" << interrupt_name(sig)
+          << "): nvcc and the workers were stopped, nothing was judged or cached\n";
+  return interrupted_exit_code(sig);
+}
 
 int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
                     const std::string& task, const judge::JudgeOptions& options, bool json) {
@@ -18,7 +27,9 @@ int judge_candidate(Context& ctx, std::string_view command, const std::string& f
   }
   SystemProcessRunner runner;
   judge::ToolStages stages(ctx.paths, runner);
+  InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers
   judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, options);
+  if (auto code = report_interrupt(ctx, command)) return *code;
   if (r.disposition == judge::Disposition::harness_error)
     ctx.err << "ptxbench " << command << ": " << to_console_text(r.message) << "\n";
   if (json)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 
@@ -270,7 +271,9 @@ TEST_F(CompilerTest, BadArchitecturesAndMissingNvccAreErrors) {
   EXPECT_FALSE(missing.error().hint.empty());
 }
 
-// A runner whose nvcc never finishes: answers --version, times out on the compile.
+// A runner whose nvcc never finishes: answers --version, times out on the compile (or, with
+// `interrupt_with`, is stopped because ptxbench got that signal, as SystemProcessRunner
+// reports it: interrupted set, timed_out not).
 class HangingNvcc : public ProcessRunner {
  public:
   Result<ProcessResult> run(const ProcessSpec& spec) override {
@@ -282,13 +285,15 @@ class HangingNvcc : public ProcessRunner {
     }
     ++compiles;
     limit = spec.limits.wall;
-    r.timed_out = true;
+    r.interrupted = interrupt_with;
+    r.timed_out = interrupt_with == 0;
     r.signal = 9;
     r.wall_seconds = static_cast<double>(spec.limits.wall.count()) / 1000.0;
     r.stderr_text = "ptxas info    : 0 bytes gmem\n";
     return r;
   }
   int compiles = 0;
+  int interrupt_with = 0;
   std::chrono::milliseconds limit{0};
 };
 
@@ -308,6 +313,23 @@ TEST_F(CompilerTest, CompilerTimeoutIsACompileErrorAndLeavesNoEntry) {
   EXPECT_NE(r->summary.find("compiler timed out after 7 s"), std::string::npos);
   EXPECT_EQ(entries(), 0);  // nothing published, the build dir is gone
   for (const auto& e : fs::directory_iterator(cache_.path() / "compile")) ADD_FAILURE() << e.path();
+}
+
+// Ctrl-C while nvcc runs: no verdict at all (the source is not to blame), and nothing in the
+// cache, so the next compile of the same source builds it again.
+TEST_F(CompilerTest, InterruptedCompilerCachesNothing) {
+  HangingNvcc interrupted;
+  interrupted.interrupt_with = SIGINT;
+  Compiler c(paths_, interrupted);
+  auto r = c.compile(gemm_task(), "__global__ void k() {}\n", CompileOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("interrupted (SIGINT)"), std::string::npos) << r.error().message;
+  EXPECT_EQ(interrupted.compiles, 1);
+  EXPECT_EQ(entries(), 0);
+  for (const auto& e : fs::directory_iterator(cache_.path() / "compile")) ADD_FAILURE() << e.path();
+  auto again = c.compile(gemm_task(), "__global__ void k() {}\n", CompileOptions{});
+  EXPECT_FALSE(again.ok());
+  EXPECT_EQ(interrupted.compiles, 2);  // not served from the cache
 }
 
 // What the contract requires of the built object (entry_point.h), on a build and on a hit.

@@ -59,8 +59,10 @@ struct ProcessResult {
   int exit_code = -1;  // valid when !signaled && !timed_out
   int signal = 0;      // the signal that ended it, if any
   bool timed_out = false;
-  int interrupted =
-      0;  // the signal (SIGINT, SIGTERM) that interrupted ptxbench; the child was stopped
+  // The signal (SIGINT, SIGTERM) that interrupted ptxbench (core/interrupt.h), or 0; the
+  // child's group was then stopped, and neither timed_out nor exit_code/signal are set: the
+  // caller decides what an interrupted child means (compile caches nothing, compiler.cc).
+  int interrupted = 0;
   std::string stdout_text;
   std::string stderr_text;
   bool stdout_truncated = false;
@@ -68,7 +70,7 @@ struct ProcessResult {
   double wall_seconds = 0;
   bool network_isolated = false;
 
-  bool succeeded() const { return !timed_out && signal == 0 && exit_code == 0; }
+  bool succeeded() const { return !timed_out && !interrupted && signal == 0 && exit_code == 0; }
   // "exit code 2", "killed by signal 11 (Segmentation fault)", "timed out after 30 s"
   std::string describe_end() const;
 };
@@ -81,7 +83,7 @@ class ProcessRunner {
 };
 
 // The real runner: fork/exec in a new process group (setsid); the whole group is
-// killed on timeout.
+// killed on timeout, and when ptxbench is interrupted (core/interrupt.h).
 class SystemProcessRunner final : public ProcessRunner {
  public:
   Result<ProcessResult> run(const ProcessSpec& spec) override;

@@ -123,6 +123,15 @@ Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json&
         path.string() + " already exists",
         "pass --resume " + path.string() + " to continue that run, or choose another --out");
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  auto made = create_new(path, config, provenance);
+  if (!made.ok())
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+      std::filesystem::remove(path.string() + suffix, ec);
+  return made;
+}
+
+Result<RunStore> RunStore::create_new(const std::filesystem::path& path, const Json& config,
+                                      const Json& provenance) {
   PTXB_TRY(Db db, Db::open(path, /*create=*/true));
   PTXB_TRY(Transaction tx, Transaction::begin(db));
   PTXB_TRY_STATUS(create_schema(db));
@@ -136,11 +145,18 @@ Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json&
 }
 
 Result<RunStore> RunStore::open(const std::filesystem::path& path) {
+  PTXB_TRY_STATUS(open_read_only(path));  // a run file, checked without writing to it
+  PTXB_TRY(Db db, Db::open(path, /*create=*/false));
+  PTXB_TRY_STATUS(check_schema(db));
+  return RunStore(std::make_unique<Impl>(std::move(db)));
+}
+
+Result<RunStore> RunStore::open_read_only(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     return make_error(path.string() + " does not exist",
                       "pass the .db file that `ptxbench run` wrote (see --out)");
-  PTXB_TRY(Db db, Db::open(path, /*create=*/false));
+  PTXB_TRY(Db db, Db::open_read_only(path));
   PTXB_TRY_STATUS(check_schema(db));
   return RunStore(std::make_unique<Impl>(std::move(db)));
 }
