@@ -1,5 +1,7 @@
 #include "cli/candidate_input.h"
 
+#include <filesystem>
+
 #include "core/fs.h"
 #include "task/loader.h"
 
@@ -11,11 +13,24 @@ void add_candidate_options(CLI::App& sub, std::string& file, std::string& task, 
   sub.add_option("--arch", arch, "sm_90a (Hopper) or sm_100a (Blackwell)")->capture_default_str();
 }
 
+void add_source_limit_option(CLI::App& sub, std::size_t& max_source_bytes) {
+  sub.add_option("--max-source-bytes", max_source_bytes,
+                 "the largest kernel source accepted (a larger one is a policy violation)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))
+      ->capture_default_str();
+}
+
 Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
                                             const std::string& task, const std::string& arch) {
   if (!task::is_known_arch(arch))
     return make_error("unknown architecture '" + arch + "' (use sm_90a or sm_100a)");
   CandidateInput in;
+  std::error_code ec;
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+    return make_error(
+        "cannot read " + file + ": not a regular file (" +
+            (std::filesystem::is_directory(file, ec) ? "a folder" : "a device or pipe") + ")",
+        "give the path of one .cu file");
   PTXB_TRY(in.source, read_file(file));
   PTXB_TRY(in.spec, task::load_task_by_name(paths, task));
   if (!in.spec.supports(arch))

@@ -18,6 +18,10 @@ struct CandidateInput {
 
 // The options each of those commands takes: the kernel file, --task and --arch.
 void add_candidate_options(CLI::App& sub, std::string& file, std::string& task, std::string& arch);
+// --max-source-bytes: the largest candidate source the compile stage accepts.
+void add_source_limit_option(CLI::App& sub, std::size_t& max_source_bytes);
+
+// The kernel file must be a regular file (not a folder, a device or a pipe).
 
 Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
                                             const std::string& task, const std::string& arch);

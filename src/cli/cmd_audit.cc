@@ -6,12 +6,15 @@
 // census only, and it says the runtime audit was not run. Exit codes: the disposition's
 // (judge::exit_code): 0 passed, 10 incorrect, 16 target instructions not executed, a compile
 // failure's, 1 when the audit itself failed, 2 bad input.
+#include <algorithm>
 #include <ostream>
 
 #include "cli/candidate_input.h"
 #include "cli/command.h"
 #include "cli/judge_candidate.h"
+#include "core/text.h"
 #include "eval/evaluator.h"
+#include "task/loader.h"
 
 namespace ptxbench::cli {
 namespace {
@@ -21,6 +24,7 @@ struct AuditArgs {
   std::uint64_t seed = 1;
   bool json = false;
   bool allow_weaker_sandbox = false;
+  std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
 };
 
 int run_audit(const AuditArgs& a, Context& ctx) {
@@ -29,8 +33,20 @@ int run_audit(const AuditArgs& a, Context& ctx) {
     ctx.err << "ptxbench audit: --route must be auto, cupti or ncu\n";
     return exit_code::bad_input;
   }
+  if (!a.workload.empty()) {
+    auto spec = task::load_task_by_name(ctx.paths, a.task);
+    if (spec.ok() && !std::any_of(spec->workloads.begin(), spec->workloads.end(),
+                                  [&](const task::Workload& w) { return w.name == a.workload; })) {
+      std::vector<std::string> names;
+      for (const auto& w : spec->workloads) names.push_back(w.name);
+      ctx.err << "ptxbench audit: task " << a.task << " has no workload '" << a.workload
+              << "' (hint: one of " << join(names, ", ") << ")\n";
+      return exit_code::bad_input;
+    }
+  }
   judge::JudgeOptions o;
   o.compile.arch = a.arch;
+  o.compile.max_source_bytes = a.max_source_bytes;
   o.evaluate = false;
   o.audit.route = *route;
   o.audit.workload = a.workload;
@@ -45,13 +61,16 @@ int run_audit(const AuditArgs& a, Context& ctx) {
 void attach_audit(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<AuditArgs>();
   add_candidate_options(sub, args->file, args->task, args->arch);
+  add_source_limit_option(sub, args->max_source_bytes);
   sub.add_option("--route", args->route,
                  "auto (CUPTI, Nsight Compute when CUPTI cannot profile), cupti or ncu")
       ->capture_default_str();
   sub.add_option("--workload", args->workload,
                  "the second audited workload (default: the task's largest hidden one; the timed "
                  "workload is always audited)");
-  sub.add_option("--seed", args->seed, "input seed")->capture_default_str();
+  sub.add_option("--seed", args->seed, "input seed")
+      ->check(unsigned_number())
+      ->capture_default_str();
   sub.add_flag("--allow-weaker-sandbox", args->allow_weaker_sandbox,
                "judge even where this machine cannot give the candidate the full sandbox (the "
                "result records what was missing)");

@@ -7,10 +7,14 @@
 
 #include "cli/candidate_input.h"
 #include "cli/command.h"
+#include "cli/judge_candidate.h"
+#include "compile/compiler.h"
 #include "compile/format.h"
 #include "compile/result_json.h"
 #include "core/fs.h"
+#include "core/interrupt.h"
 #include "core/json.h"
+#include "core/utf8.h"
 #include "judge/judge.h"
 #include "task/loader.h"
 
@@ -21,6 +25,7 @@ struct CompileArgs {
   std::string file, task, arch = "sm_90a";
   bool json = false, no_cache = false;
   int timeout_s = 180;
+  std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
 };
 
 int run_compile(const CompileArgs& a, Context& ctx) {
@@ -33,17 +38,20 @@ int run_compile(const CompileArgs& a, Context& ctx) {
   o.compile.arch = a.arch;
   o.compile.timeout = std::chrono::seconds(a.timeout_s);
   o.compile.use_cache = !a.no_cache;
+  o.compile.max_source_bytes = a.max_source_bytes;
   o.evaluate = false;
   o.run_audit = false;
   SystemProcessRunner runner;
   judge::ToolStages stages(ctx.paths, runner);
+  InterruptScope interrupts;  // Ctrl-C stops nvcc and removes its build folder
   judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, o);
+  if (auto code = report_interrupt(ctx, "compile")) return *code;
   if (!r.compile)
-    ctx.err << "ptxbench compile: " << r.message << "\n";
+    ctx.err << "ptxbench compile: " << to_console_text(r.message) << "\n";
   else if (a.json)
-    ctx.out << compile::to_json(*r.compile).dump(2) << "\n";
+    ctx.out << to_text(compile::to_json(*r.compile), 2) << "\n";
   else
-    ctx.out << compile::format_result(*r.compile);
+    ctx.out << to_console_text(compile::format_result(*r.compile));
   return judge::exit_code(r.disposition);
 }
 
@@ -54,7 +62,9 @@ void attach_compile(CLI::App& sub, Context& ctx) {
   add_candidate_options(sub, args->file, args->task, args->arch);
   sub.add_flag("--json", args->json, "print the result as JSON");
   sub.add_flag("--no-cache", args->no_cache, "rebuild even when the compile cache has this kernel");
-  sub.add_option("--timeout", args->timeout_s, "nvcc wall-clock limit in seconds")
+  add_source_limit_option(sub, args->max_source_bytes);
+  sub.add_option("--timeout", args->timeout_s,
+                 "the compile stage's wall-clock limit in seconds (source checks, then nvcc)")
       ->check(CLI::Range(1, 3600))
       ->capture_default_str();
   sub.callback([args, &ctx] { ctx.exit_code = run_compile(*args, ctx); });

@@ -23,11 +23,13 @@ struct EvalArgs {
   double sample_budget_s = 8;
   double call_timeout_s = 20;
   bool allow_weaker_sandbox = false;
+  std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
 };
 
 judge::JudgeOptions judge_options(const EvalArgs& a) {
   judge::JudgeOptions o;
   o.compile.arch = a.arch;
+  o.compile.max_source_bytes = a.max_source_bytes;
   o.eval.trials = a.trials;
   o.eval.seed = a.seed;
   o.eval.memcheck = a.memcheck;
@@ -46,9 +48,11 @@ judge::JudgeOptions judge_options(const EvalArgs& a) {
 void attach_eval(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<EvalArgs>();
   add_candidate_options(sub, args->file, args->task, args->arch);
+  add_source_limit_option(sub, args->max_source_bytes);
   sub.add_flag("--json", args->json,
                "print the judge's report (disposition, compile, eval, audit) as JSON");
-  sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)");
+  sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)")
+      ->check(unsigned_number());
   sub.add_option("--trials", args->trials, "correctness trials on fresh inputs (>= 3)")
       ->check(CLI::Range(3, 100))
       ->capture_default_str();

@@ -70,7 +70,7 @@ int run_prompt(const PromptArgs& a, Context& ctx) {
     return exit_code::bad_input;
   }
   if (a.json) {
-    ctx.out << to_json(*t, a.arch, *b).dump(2) << "\n";
+    ctx.out << to_text(to_json(*t, a.arch, *b), 2) << "\n";
     return exit_code::ok;
   }
   ctx.out << "=== system (" << b->system_tokens << " tokens est.) ===\n" << b->system;

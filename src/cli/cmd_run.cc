@@ -4,13 +4,15 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <ctime>
 #include <ostream>
+#include <set>
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/run_setup.h"
 #include "core/fs.h"
 #include "core/gpu_select.h"
+#include "core/interrupt.h"
 #include "core/text.h"
 #include "eval/evaluator.h"
 #include "judge/judge.h"
@@ -33,91 +35,22 @@
 namespace ptxbench::cli {
 namespace {
 
-struct RunOptions {
-  session::RunConfig config;
-  std::string tasks = "core";
-  std::string archs = "sm_90a";
-  std::string fast_p;
-  std::string out;
-  std::string resume;
-  bool json = false;
-  bool no_progress = false;
-  bool memcheck = false;
-};
-
-Result<std::vector<std::string>> resolve_tasks(const std::string& selector,
-                                               const std::vector<task::TaskSpec>& all) {
-  std::vector<std::string> out;
-  if (selector == "core" || selector == "extended" || selector == "all") {
-    for (const auto& t : all)
-      if (selector == "all" || t.in_suite(selector)) out.push_back(t.name);
-    return out;
-  }
-  for (const auto& name : split(selector, ',')) {
-    std::string n(trim(name));
-    if (n.empty()) continue;
-    bool known =
-        std::any_of(all.begin(), all.end(), [&](const task::TaskSpec& t) { return t.name == n; });
-    if (!known)
-      return make_error("unknown task '" + n + "'",
-                        "`ptxbench tasks` lists them; or pass core, extended, all");
-    out.push_back(n);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-Status build_config(RunOptions& o, const std::vector<task::TaskSpec>& all) {
-  session::RunConfig& c = o.config;
-  c.task_selector = o.tasks;
-  PTXB_TRY(c.tasks, resolve_tasks(o.tasks, all));
-  c.archs.clear();
-  for (const auto& a : split(o.archs, ',')) {
-    std::string arch(trim(a));
-    if (!task::is_known_arch(arch))
-      return make_error("unknown architecture '" + arch + "'", "use sm_90a or sm_100a");
-    c.archs.push_back(arch);
-  }
-  if (!o.fast_p.empty()) {
-    c.fast_p.clear();
-    for (const auto& p : split(o.fast_p, ',')) {
-      try {
-        c.fast_p.push_back(std::stod(std::string(trim(p))));
-      } catch (const std::exception&) {
-        return make_error("--fast-p: '" + p + "' is not a number", "e.g. --fast-p 0.5,0.8,1.0,1.2");
-      }
-    }
-  }
-  c.turn_budgets.clear();
-  for (int t : {1, 4, 8})
-    if (t < c.turns) c.turn_budgets.push_back(t);
-  c.turn_budgets.push_back(c.turns);
-  return c.validate();
-}
-
-std::string default_out() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "runs/%Y%m%d-%H%M%S.db", &tm);
-  return buf;
-}
-
 // The agent's clients, and (scripted agent only) which task/arch pairs it has a trajectory for.
 struct Clients {
   std::shared_ptr<session::ClientFactory> factory;
   std::function<bool(const std::string&, const std::string&)> available;  // empty: all
 };
 
-Result<Clients> make_clients(const session::RunConfig& c, const Paths& paths) {
+Result<Clients> make_clients(const session::RunConfig& c, const Paths& paths,
+                             session::Notice waiting) {
   if (c.scripted()) {
     auto scripted = std::make_shared<session::ScriptedClientFactory>(paths, c.scripted_version);
     return Clients{scripted, [scripted](const std::string& t, const std::string& a) {
                      return scripted->has(t, a);
                    }};
   }
-  PTXB_TRY(std::shared_ptr<llm::ChatClient> client, session::make_model_client(c.model));
+  PTXB_TRY(std::shared_ptr<llm::ChatClient> client,
+           session::make_model_client(c.model, std::move(waiting)));
   return Clients{std::make_shared<session::SharedClientFactory>(std::move(client)), {}};
 }
 
@@ -129,6 +62,23 @@ session::PromptFn prompt_fn(const Paths& paths, double speedup_target) {
     PTXB_TRY(prompt::PromptBundle b, prompt::build_messages(t, arch, level, paths, po));
     return session::PromptMessages{b.system, b.user};
   };
+}
+
+// Every planned (task, arch) pair's first prompt builds: the prompt options (--context,
+// --speedup-target) are right before any file is made.
+Status check_prompts(const std::vector<store::TrajectoryKey>& plan,
+                     const std::vector<task::TaskSpec>& all, const session::PromptFn& prompt,
+                     const std::string& context) {
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& k : plan) {
+    if (!seen.insert({k.task, k.arch}).second) continue;
+    auto t = std::find_if(all.begin(), all.end(),
+                          [&](const task::TaskSpec& s) { return s.name == k.task; });
+    if (t == all.end()) continue;
+    auto p = prompt(*t, k.arch, context);
+    if (!p.ok()) return p.error();
+  }
+  return {};
 }
 
 // One evaluation queue per GPU: more queues than usable GPUs would leave some with none.
@@ -144,68 +94,120 @@ int fail(Context& ctx, const Error& e) {
   return exit_code::bad_input;
 }
 
-// Opens (resume) or creates the run file and settles the configuration; the settled
-// configuration's --gpus is checked before the file is created or reopened.
-Result<store::RunStore> open_run(RunOptions& o, Context& ctx,
-                                 const std::vector<task::TaskSpec>& all, const Json& pipeline_info,
-                                 ProcessRunner& runner, bool gpu_here) {
+// The configuration, from the options or (resume) from the run file, read without
+// writing to it.
+Status settle_config(RunOptions& o, const CLI::App& sub, const std::vector<task::TaskSpec>& all) {
+  if (o.resume.empty()) {
+    PTXB_TRY_STATUS(check_agent_options(sub, o));
+    PTXB_TRY_STATUS(build_config(o, all));
+    if (o.out.empty()) o.out = default_out();
+    return check_out_path(o.out);
+  }
+  PTXB_TRY_STATUS(check_resume_options(sub));
+  PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(o.resume));
+  PTXB_TRY(store::RunRow row, s.run());
+  PTXB_TRY(o.config, session::RunConfig::from_json(row.config));
+  return {};
+}
+
+// Everything a run needs before its file is created or reopened: nothing here writes.
+struct Prepared {
+  Clients clients;
+  std::vector<store::TrajectoryKey> plan;
+};
+
+Result<Prepared> prepare(RunOptions& o, const CLI::App& sub, Context& ctx,
+                         const std::vector<task::TaskSpec>& all, bool gpu_here,
+                         session::Notice waiting) {
+  PTXB_TRY_STATUS(settle_config(o, sub, all));
+  const session::RunConfig& c = o.config;
+  PTXB_TRY_STATUS(check_gpus(c.gpus, gpu_here));
+  PTXB_TRY(Clients clients, make_clients(c, ctx.paths, std::move(waiting)));
+  auto plan = session::plan_trajectories(c, all, clients.available);
+  if (plan.empty())
+    return make_error("nothing to run: no selected task supports the selected architectures" +
+                          std::string(c.scripted() ? " with a scripted trajectory (trajectories/" +
+                                                         c.scripted_version + "/)"
+                                                   : ""),
+                      "`ptxbench tasks --arch ARCH` lists the tasks of an architecture");
+  PTXB_TRY_STATUS(check_prompts(plan, all, prompt_fn(ctx.paths, c.speedup_target), c.context));
+  return Prepared{std::move(clients), std::move(plan)};
+}
+
+// Creates the run file, or reopens it (resume).
+Result<store::RunStore> open_run(RunOptions& o, Context& ctx, const Json& pipeline_info,
+                                 ProcessRunner& runner) {
   if (!o.resume.empty()) {
     PTXB_TRY(store::RunStore s, store::RunStore::open(o.resume));
     PTXB_TRY(store::RunRow row, s.run());
-    PTXB_TRY(o.config, session::RunConfig::from_json(row.config));
-    PTXB_TRY_STATUS(check_gpus(o.config.gpus, gpu_here));
     PTXB_TRY_STATUS(s.reopen_run());
     ctx.err << "resuming " << o.resume << " (created " << row.created_at
             << "; its stored configuration is used)\n";
     return s;
   }
-  PTXB_TRY_STATUS(build_config(o, all));
-  PTXB_TRY_STATUS(check_gpus(o.config.gpus, gpu_here));
-  if (o.out.empty()) o.out = default_out();
   Json prov = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
   prov["pipeline"] = pipeline_info;
   return store::RunStore::create(o.out, o.config.to_json(), prov);
 }
 
-int run_command(RunOptions& o, Context& ctx) {
+std::string resume_line(const store::RunStore& st) {
+  return "resume with: ptxbench run --resume " + st.path().string() + "\n";
+}
+
+// What the end of a run prints besides the summary, and its exit code.
+int finish(Context& ctx, const store::RunStore& st, const session::RunTotals& totals) {
+  if (const int sig = interrupt_signal(); sig != 0) {
+    ctx.err << fmt::format(
+        "ptxbench run: interrupted ({}): {} trajector{} stopped; every finished turn is in "
+        "the run file, an unfinished one is redone on resume\n",
+        interrupt_name(sig), totals.interrupted, totals.interrupted == 1 ? "y" : "ies");
+    ctx.err << resume_line(st);
+    return interrupted_exit_code(sig);
+  }
+  if (totals.failed == 0) return exit_code::ok;
+  for (const auto& e : totals.errors) ctx.err << "failed: " << e << "\n";
+  ctx.err << fmt::format("ptxbench run: {} of {} trajector{} failed (not scored)\n", totals.failed,
+                         totals.trajectories, totals.trajectories == 1 ? "y" : "ies");
+  ctx.err << resume_line(st);
+  return exit_code::internal;
+}
+
+int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   auto all = task::load_tasks(ctx.paths.tasks());
   if (!all.ok()) return fail(ctx, all.error());
+  InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers; finish() says how to resume
   SystemProcessRunner runner;
   judge::JudgeOptions so;
   so.gpu = eval::Evaluator::gpu_available();
   so.eval.memcheck = o.memcheck;
   session::StagePipeline pipeline(ctx.paths, runner, so);
-  auto st = open_run(o, ctx, *all, pipeline.describe(), runner, so.gpu);
+  report::ProgressDisplay progress(ctx.err, !o.no_progress && isatty(STDERR_FILENO));
+  auto prepared =
+      prepare(o, sub, ctx, *all, so.gpu, [&progress](const std::string& n) { progress.note(n); });
+  if (!prepared.ok()) return fail(ctx, prepared.error());
+  if (interrupted()) return interrupted_exit_code(interrupt_signal());  // nothing made yet
+  auto st = open_run(o, ctx, pipeline.describe(), runner);
   if (!st.ok()) return fail(ctx, st.error());
   const session::RunConfig& c = o.config;
-  auto clients = make_clients(c, ctx.paths);
-  if (!clients.ok()) return fail(ctx, clients.error());
-
-  auto plan = session::plan_trajectories(c, *all, clients->available);
-  if (plan.empty())
-    return fail(ctx,
-                make_error("nothing to run: no selected task supports the selected architectures" +
-                           std::string(c.scripted() ? " with a scripted trajectory" : "")));
   ctx.err << fmt::format(
       "ptxbench run -> {}\nagent: {}; tasks: {}; arch: {}; {}\n", st->path().string(),
       c.model_label(), join(c.tasks, ","), join(c.archs, ","),
       so.gpu ? "GPU: full evaluation and run-time instruction audit"
              : "no GPU: compile + static SASS census only; GPU stages are marked skipped");
 
-  report::ProgressDisplay progress(ctx.err, !o.no_progress && isatty(STDERR_FILENO));
   session::LoopDeps deps{*st,
                          pipeline,
-                         *clients->factory,
+                         *prepared->clients.factory,
                          prompt_fn(ctx.paths, c.speedup_target),
                          [](const std::string& reply) { return llm::extract_code(reply); },
                          &progress};
-  auto totals = session::run_all(c, plan, *all, deps);
+  auto totals = session::run_all(c, prepared->plan, *all, deps);
   progress.close();
   if (!totals.ok()) {
-    ctx.err << "ptxbench run: " << totals.error().to_string()
-            << "\nresume with: ptxbench run --resume " << st->path().string() << "\n";
+    ctx.err << "ptxbench run: " << totals.error().to_string() << "\n" << resume_line(*st);
     return exit_code::internal;
   }
+  if (interrupted()) return finish(ctx, *st, *totals);  // no summary of a stopped run
   auto data = report::load_run(*st);
   if (!data.ok()) return fail(ctx, data.error());
   report::Summary summary = report::summarize(*data);
@@ -213,12 +215,7 @@ int run_command(RunOptions& o, Context& ctx) {
     report::print_json(ctx.out, summary);
   else
     report::print_console(ctx.out, summary);
-  if (totals->failed > 0) {
-    for (const auto& e : totals->errors) ctx.err << "failed: " << e << "\n";
-    ctx.err << "resume with: ptxbench run --resume " << st->path().string() << "\n";
-    return exit_code::internal;
-  }
-  return exit_code::ok;
+  return finish(ctx, *st, *totals);
 }
 
 }  // namespace
@@ -231,7 +228,9 @@ void attach_run(CLI::App& sub, Context& ctx) {
       "error, wrong "
       "result, correct without target instructions, then the reference kernel). Without a GPU, "
       "turns are "
-      "compiled and statically audited only. A killed run continues with --resume FILE.");
+      "compiled and statically audited only. A killed or interrupted run continues with "
+      "--resume FILE (its stored settings apply; no other option goes with it but --json, "
+      "--no-progress and --memcheck).");
   sub.add_option("--model", c.model.id,
                  "model id on the endpoint (omit: the embedded scripted agent)");
   sub.add_option("--base-url", c.model.base_url,
@@ -243,7 +242,15 @@ void attach_run(CLI::App& sub, Context& ctx) {
   sub.add_option("--top-p", c.model.top_p, "nucleus sampling")->capture_default_str();
   sub.add_option("--max-tokens", c.model.max_tokens, "completion token limit")
       ->capture_default_str();
-  sub.add_option("--request-timeout", c.model.request_timeout_s, "seconds per request attempt")
+  sub.add_option("--request-timeout", c.model.request_timeout_s,
+                 "seconds one request attempt may take (the whole reply)")
+      ->capture_default_str();
+  sub.add_option("--attempts", c.model.attempts,
+                 "tries per request (on connection errors, timeouts, 408/429/5xx)")
+      ->capture_default_str();
+  sub.add_option("--retry-max-s", c.model.retry_max_s,
+                 "seconds a request may spend on its attempts and the waits between them before "
+                 "it fails (a dead endpoint fails this fast)")
       ->capture_default_str();
   sub.add_option("--tasks", o->tasks, "core, extended, all, or comma-separated task names")
       ->capture_default_str();
@@ -273,7 +280,7 @@ void attach_run(CLI::App& sub, Context& ctx) {
                "also run each candidate under compute-sanitizer memcheck");
   sub.add_flag("--no-progress", o->no_progress, "plain progress lines even on a terminal");
   sub.add_flag("--json", o->json, "print the summary as JSON");
-  sub.callback([o, &ctx] { ctx.exit_code = run_command(*o, ctx); });
+  sub.callback([o, &sub, &ctx] { ctx.exit_code = run_command(*o, sub, ctx); });
 }
 
 }  // namespace ptxbench::cli

@@ -1,5 +1,6 @@
 // `ptxbench sft fixit|kernelgen|coverage|mine`: SFT data from run stores (src/sft,
 // docs/sft.md).
+#include <filesystem>
 #include <memory>
 #include <ostream>
 
@@ -92,9 +93,20 @@ void print_dropped(Context& ctx, const sft::Dataset& d) {
     ctx.out << "note: held-out task " << t << " has no rows\n";
 }
 
+// --out of an export: a folder, new or existing (never a file).
+Status check_out_folder(const std::string& out) {
+  std::error_code ec;
+  if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
+    return make_error("--out " + out + " is a file; it names the folder to write the rows to",
+                      "pass a folder, e.g. --out sft_data");
+  return {};
+}
+
 int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
   auto o = options_from(a, mode);
   if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
+  if (auto st = check_out_folder(a.out); !st.ok())
+    return fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
   auto r = sft::export_dataset(*corpus, *o, a.out, PTXBENCH_VERSION);
@@ -114,11 +126,11 @@ int run_coverage(const SftArgs& a, Context& ctx) {
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
   sft::Dataset d = sft::build_dataset(*corpus, *o);
   if (a.json) {
-    ctx.out << Json{{"sources", sft::sources_json(*corpus)},
-                    {"options", o->to_json()},
-                    {"dropped", d.dropped},
-                    {"coverage", d.coverage.to_json()}}
-                   .dump(2)
+    ctx.out << to_text(Json{{"sources", sft::sources_json(*corpus)},
+                            {"options", o->to_json()},
+                            {"dropped", d.dropped},
+                            {"coverage", d.coverage.to_json()}},
+                       2)
             << "\n";
   } else {
     ctx.out << d.coverage.table();
@@ -136,6 +148,11 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
         make_error("sft mine needs a teacher", "pass --model ID --base-url URL (or --dry-run)"),
         exit_code::bad_input);
   if (a.out.empty()) return fail(ctx, make_error("no --out MINE.db given"), exit_code::bad_input);
+  if (std::error_code ec; std::filesystem::is_directory(a.out, ec))
+    return fail(ctx,
+                make_error("--out " + a.out + " is a folder; it names the store to write",
+                           "e.g. --out " + (std::filesystem::path(a.out) / "mine.db").string()),
+                exit_code::bad_input);
   auto tasks = task::load_tasks(ctx.paths.tasks());
   if (!tasks.ok()) return fail(ctx, tasks.error(), exit_code::bad_input);
   auto client = session::make_model_client(rc.model);
@@ -163,12 +180,18 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
   auto r = sft::mine(corpus, o, mc, a.out, repair);
   if (!r.ok()) return fail(ctx, r.error(), exit_code::bad_input);
   ctx.out << r->coverage.table();
-  ctx.out << r->selected << " seed(s): " << r->ran << " run now, " << r->already_done
-          << " done before, " << r->repaired
-          << " repaired (correct and executing); teacher trajectories in " << a.out << "\n"
-          << "next: ptxbench sft fixit " << a.out << " --out DIR\n";
+  const int failed = static_cast<int>(r->errors.size());
+  ctx.out << r->selected << " seed(s): " << r->ran << " run now, " << failed << " failed, "
+          << r->already_done << " done before, " << r->repaired
+          << " repaired (correct and executing); teacher trajectories in " << a.out << "\n";
   for (const auto& err : r->errors) ctx.err << "failed: " << err << "\n";
-  return r->errors.empty() ? exit_code::ok : exit_code::internal;
+  if (failed == 0) {
+    ctx.out << "next: ptxbench sft fixit " << a.out << " --out DIR\n";
+    return exit_code::ok;
+  }
+  ctx.err << "error: " << failed << " of " << r->selected
+          << " teacher trajectories failed (see above); the same command tries them again\n";
+  return exit_code::internal;
 }
 
 int run_mine(const SftArgs& a, Context& ctx) {
@@ -181,10 +204,9 @@ int run_mine(const SftArgs& a, Context& ctx) {
     auto jobs = sft::select_seeds(*corpus, *o, a.limit, cov);
     if (a.json) {
       for (const auto& j : jobs)
-        ctx.out << Json{{"sample", j.sample},
-                        {"seed", j.seed.to_json()},
-                        {"request", j.opening.at(1).content}}
-                       .dump()
+        ctx.out << to_text(Json{{"sample", j.sample},
+                                {"seed", j.seed.to_json()},
+                                {"request", j.opening.at(1).content}})
                 << "\n";
       return exit_code::ok;
     }
@@ -200,39 +222,52 @@ int run_mine(const SftArgs& a, Context& ctx) {
   return run_teacher(a, *o, *corpus, ctx);
 }
 
-void add_selection(CLI::App& s, SftArgs& a) {
-  s.add_option("stores", a.stores, "run stores (RUN.db) to read")
+// The run stores and the options that choose from them. kernelgen exports correct turns,
+// so the failing-turn options (--categories, --pairing) are fixit's, coverage's and mine's.
+void add_selection(CLI::App& s, SftArgs& a, sft::Mode mode) {
+  s.add_option("stores", a.stores, "run stores (RUN.db) to read; never modified")
       ->required()
       ->check(CLI::ExistingFile);
-  s.add_option(
-      "--categories", a.categories,
-      "failing categories to mine, comma-separated (default: compile_error,runtime_error,timeout,"
-      "incorrect,passed_missing_instructions,policy; no_code may be added)");
+  if (mode == sft::Mode::fixit)
+    s.add_option("--categories", a.categories,
+                 "failing categories to use, comma-separated (default: compile_error,runtime_error,"
+                 "timeout,incorrect,passed_missing_instructions,policy; no_code may be added)");
   s.add_option("--per-task-cap", a.per_task_cap,
-               "failing turns kept per task, balanced by (category, turn); 0: no cap")
+               mode == sft::Mode::fixit
+                   ? "failing turns kept per task, balanced by (category, turn); 0: no cap"
+                   : "kernels kept per task, balanced by turn; 0: no cap")
       ->capture_default_str();
-  s.add_option("--seed", a.seed, "balancing order seed")->capture_default_str();
+  s.add_option("--seed", a.seed, "balancing order seed")
+      ->check(unsigned_number())
+      ->capture_default_str();
 }
 
-void add_filters(CLI::App& s, SftArgs& a) {
-  s.add_option("--min-speedup", a.min_speedup, "drop repairs below this speedup (0: no floor)")
+void add_filters(CLI::App& s, SftArgs& a, sft::Mode mode) {
+  const bool fixit = mode == sft::Mode::fixit;
+  s.add_option("--min-speedup", a.min_speedup,
+               fixit ? "drop repairs below this speedup (0: no floor)"
+                     : "drop kernels below this speedup (0: no floor)")
       ->capture_default_str();
   s.add_flag("--allow-missing-instructions", a.allow_missing_instructions,
-             "accept repairs that are correct but do not execute the target instructions");
+             fixit ? "accept repairs that are correct but do not execute the target instructions"
+                   : "accept kernels that are correct but do not execute the target instructions");
   s.add_option("--allow-flag", a.allow_flags,
-               "guard flags (e.g. side_stream) that do not disqualify a repair")
+               "guard flags (e.g. side_stream) that do not disqualify a row")
       ->allow_extra_args(false);
   s.add_option("--max-tokens", a.max_tokens, "estimated tokens per row (0: no limit)")
+      ->check(unsigned_number())
       ->capture_default_str();
   s.add_option("--bytes-per-token", a.bytes_per_token, "the token estimator's bytes per token")
       ->capture_default_str();
-  s.add_option("--pairing", a.pairing, "one: one row per repaired turn; all: one per failing turn")
-      ->capture_default_str();
+  if (fixit)
+    s.add_option("--pairing", a.pairing,
+                 "one: one row per repaired turn; all: one per failing turn")
+        ->capture_default_str();
   s.add_option("--heldout-task", a.heldout,
                "tasks whose rows go to heldout*.jsonl (repeat or comma-separate)")
       ->allow_extra_args(false);
   s.add_flag("--no-reasoning", a.no_reasoning,
-             "leave the repair's reasoning out of the trained message");
+             "leave the model's reasoning out of the trained message");
 }
 
 }  // namespace
@@ -242,28 +277,28 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   sub.require_subcommand(1);
 
   auto* fixit = sub.add_subcommand("fixit", "export repair pairs (5 messages) to --out DIR");
-  add_selection(*fixit, *a);
-  add_filters(*fixit, *a);
+  add_selection(*fixit, *a, sft::Mode::fixit);
+  add_filters(*fixit, *a, sft::Mode::fixit);
   fixit->add_option("--out", a->out, "output folder")->required();
   fixit->callback([a, &ctx] { ctx.exit_code = run_export(*a, sft::Mode::fixit, ctx); });
 
   auto* kernelgen = sub.add_subcommand(
       "kernelgen", "export correct, executing kernels (3 messages) to --out DIR");
-  add_selection(*kernelgen, *a);
-  add_filters(*kernelgen, *a);
+  add_selection(*kernelgen, *a, sft::Mode::kernelgen);
+  add_filters(*kernelgen, *a, sft::Mode::kernelgen);
   kernelgen->add_option("--out", a->out, "output folder")->required();
   kernelgen->callback([a, &ctx] { ctx.exit_code = run_export(*a, sft::Mode::kernelgen, ctx); });
 
   auto* coverage =
       sub.add_subcommand("coverage", "print the fixit coverage report (task x category x turn)");
-  add_selection(*coverage, *a);
-  add_filters(*coverage, *a);
+  add_selection(*coverage, *a, sft::Mode::fixit);
+  add_filters(*coverage, *a, sft::Mode::fixit);
   coverage->add_flag("--json", a->json, "print JSON");
   coverage->callback([a, &ctx] { ctx.exit_code = run_coverage(*a, ctx); });
 
   auto* mine = sub.add_subcommand(
       "mine", "repair selected failing turns with a teacher model into --out MINE.db");
-  add_selection(*mine, *a);
+  add_selection(*mine, *a, sft::Mode::fixit);
   session::RunConfig& t = a->teacher;
   t.turns = 1;
   t.speedup_target = 0;
@@ -280,6 +315,13 @@ void attach_sft(CLI::App& sub, Context& ctx) {
       ->capture_default_str();
   mine->add_option("--speedup-target", t.speedup_target,
                    "a teacher trajectory stops at its first correct, executing turn this fast")
+      ->capture_default_str();
+  mine->add_option("--request-timeout", t.model.request_timeout_s,
+                   "seconds one request attempt may take (the whole reply)")
+      ->capture_default_str();
+  mine->add_option("--attempts", t.model.attempts, "tries per request")->capture_default_str();
+  mine->add_option("--retry-max-s", t.model.retry_max_s,
+                   "seconds a request may spend on attempts and waits before it fails")
       ->capture_default_str();
   mine->add_option("--concurrency", t.concurrency, "teacher trajectories in flight")
       ->capture_default_str();

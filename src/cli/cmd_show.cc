@@ -30,7 +30,7 @@ void print_turns(std::ostream& out, const report::RunData& d) {
 }
 
 int show(const ShowOptions& o, Context& ctx) {
-  auto st = store::RunStore::open(o.file);
+  auto st = store::RunStore::open_read_only(o.file);
   if (!st.ok()) {
     ctx.err << "ptxbench show: " << st.error().to_string() << "\n";
     return exit_code::bad_input;
@@ -45,7 +45,7 @@ int show(const ShowOptions& o, Context& ctx) {
     Json j = report::to_json(s);
     j["config"] = data->config;
     j["provenance"] = data->provenance;
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << to_text(j, 2) << "\n";
     return exit_code::ok;
   }
   report::print_console(ctx.out, s);

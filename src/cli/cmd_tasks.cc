@@ -27,6 +27,10 @@ int run_tasks(const TasksOptions& o, Context& ctx) {
     ctx.err << "ptxbench tasks: unknown architecture '" << o.arch << "' (sm_90a, sm_100a)\n";
     return exit_code::bad_input;
   }
+  if (!o.suite.empty() && o.suite != "core" && o.suite != "extended") {
+    ctx.err << "ptxbench tasks: unknown suite '" << o.suite << "' (core, extended)\n";
+    return exit_code::bad_input;
+  }
   if (!o.family.empty() && !task::family_from_string(o.family)) {
     ctx.err << "ptxbench tasks: unknown family '" << o.family
             << "' (gemm, attention_fwd, attention_bwd)\n";
@@ -57,7 +61,7 @@ int run_tasks(const TasksOptions& o, Context& ctx) {
                          join(targets, " "));
   }
   if (o.json) {
-    ctx.out << list.dump(2) << "\n";
+    ctx.out << to_text(list, 2) << "\n";
   } else {
     ctx.out << table << shown
             << " task(s); each also has hidden workloads that prompts never show.\n";

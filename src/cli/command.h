@@ -30,12 +30,22 @@ struct Command {
 
 std::span<const Command> commands();
 
+// For an unsigned option: CLI11 would read "-1" as 2^64-1; this refuses a sign.
+CLI::Validator unsigned_number();
+
+// The name of a subcommand spelled like `word` (edit distance), or "" when none is close.
+std::string closest_command(std::string_view word);
+
+// The top-level help's footer: the exit codes and the environment variables ptxbench reads.
+std::string help_footer();
+
 // Exit codes every subcommand uses besides a judged candidate's (judge::exit_code in
 // src/judge/disposition.h; README "Exit codes" lists them all).
 namespace exit_code {
 inline constexpr int ok = 0;
 inline constexpr int internal = 1;   // ptxbench's own machinery failed
 inline constexpr int bad_input = 2;  // missing file, unknown task/arch, malformed spec, usage
+// SIGINT / SIGTERM: 128 + the signal (core/interrupt.h), 130 and 143.
 }  // namespace exit_code
 
 }  // namespace ptxbench::cli

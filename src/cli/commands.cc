@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <array>
+#include <numeric>
 
 #include "cli/command.h"
 
@@ -45,6 +47,77 @@ std::span<const Command> commands() {
       Command{"version", "print ptxbench's version and toolchain", attach_version},
   };
   return kCommands;
+}
+
+CLI::Validator unsigned_number() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        if (v.empty() ||
+            !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }))
+          return "'" + v + "' is not a whole number >= 0";
+        return {};
+      },
+      "UINT>=0");
+}
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), 0);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string closest_command(std::string_view word) {
+  std::string best;
+  std::size_t best_d = 3;  // farther than two edits is no suggestion
+  for (const Command& c : commands()) {
+    std::size_t d = edit_distance(word, c.name);
+    if (c.name.starts_with(word) && word.size() >= 2) d = 0;
+    if (d < best_d) best_d = d, best = std::string(c.name);
+  }
+  return best;
+}
+
+std::string help_footer() {
+  return R"(Exit codes (the same for every command; README "Exit codes"):
+  0  passed, or not evaluated (no GPU; compile and audit do not check correctness)
+  10 incorrect   11 compile error   12 policy violation   13 runtime error   14 timeout
+  15 no code block   16 correct, but the target instructions did not execute
+  1  ptxbench's own failure (a tool, the store, an endpoint that kept failing, a task
+     whose own library baseline fails its rule)
+  2  bad input: nothing was judged (a missing file, an unknown task, a bad option)
+  130, 143  interrupted by SIGINT / SIGTERM (nvcc and workers stopped, nothing cached;
+            `run` says how to resume)
+
+Environment:
+  PTXBENCH_ROOT     the folder with tasks/, context/, kernels/, trajectories/ (your own
+                    task folder: docs/task-spec.md); default: beside the binary, else the
+                    source tree it was built from
+  PTXBENCH_CACHE    the compile cache (default $XDG_CACHE_HOME/ptxbench or ~/.cache/ptxbench)
+  PTXBENCH_NVCC, PTXBENCH_CUOBJDUMP, PTXBENCH_NVDISASM, PTXBENCH_NCU,
+  PTXBENCH_COMPUTE_SANITIZER
+                    the tool to run (default: PATH, then $CUDA_HOME/bin (/usr/local/cuda),
+                    then .deps/bin)
+  PTXBENCH_NO_GPU=1 act as on a machine without a GPU (compile and static audit only)
+  PTXBENCH_ASSUME_GPU=1  assume a GPU without probing for one
+  PTXBENCH_BIN_DIR  where ptxbench-worker is (default: beside ptxbench)
+  PTXBENCH_DLPACK_INCLUDE  the folder holding dlpack/dlpack.h for candidates' builds
+  CUDA_VISIBLE_DEVICES  the GPUs `run --gpus` and the workers may use
+  TMPDIR            where temporary folders are made
+  the variable named by --api-key-env  the endpoint's API key (read per request)
+)";
 }
 
 }  // namespace ptxbench::cli

@@ -3,10 +3,20 @@
 #include <ostream>
 
 #include "cli/candidate_input.h"
+#include "core/interrupt.h"
 #include "core/subprocess.h"
+#include "core/utf8.h"
 #include "judge/format.h"
 
 namespace ptxbench::cli {
+
+std::optional<int> report_interrupt(Context& ctx, std::string_view command) {
+  const int sig = interrupt_signal();
+  if (sig == 0) return std::nullopt;
+  ctx.err << "ptxbench " << command << ": interrupted (" << interrupt_name(sig)
+          << "): nvcc and the workers were stopped, nothing was judged or cached\n";
+  return interrupted_exit_code(sig);
+}
 
 int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
                     const std::string& task, const judge::JudgeOptions& options, bool json) {
@@ -17,13 +27,15 @@ int judge_candidate(Context& ctx, std::string_view command, const std::string& f
   }
   SystemProcessRunner runner;
   judge::ToolStages stages(ctx.paths, runner);
+  InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers
   judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, options);
+  if (auto code = report_interrupt(ctx, command)) return *code;
   if (r.disposition == judge::Disposition::harness_error)
-    ctx.err << "ptxbench " << command << ": " << r.message << "\n";
+    ctx.err << "ptxbench " << command << ": " << to_console_text(r.message) << "\n";
   if (json)
-    ctx.out << r.to_json().dump(2) << "\n";
+    ctx.out << to_text(r.to_json(), 2) << "\n";
   else
-    ctx.out << judge::format_report(r);
+    ctx.out << to_console_text(judge::format_report(r));
   return judge::exit_code(r.disposition);
 }
 

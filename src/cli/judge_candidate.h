@@ -1,8 +1,10 @@
 // The body of `ptxbench eval` and `ptxbench audit`: read the kernel and its task (bad
 // input: exit 2), judge it (judge::Judge with the real stages), print the report (text,
-// or JSON with --json), and return the disposition's exit code.
+// or JSON with --json), and return the disposition's exit code. Ctrl-C or SIGTERM stops nvcc
+// and the workers, prints that nothing was judged and exits 128 + the signal.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,5 +16,10 @@ namespace ptxbench::cli {
 // `command`: "eval" or "audit", for messages. The architecture is options.compile.arch.
 int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
                     const std::string& task, const judge::JudgeOptions& options, bool json);
+
+// After judging within an InterruptScope (core/interrupt.h): when ptxbench was interrupted,
+// says so ("ptxbench COMMAND: interrupted (SIGINT): ...") and returns the exit code, 128 + the
+// signal; nullopt when it was not.
+std::optional<int> report_interrupt(Context& ctx, std::string_view command);
 
 }  // namespace ptxbench::cli

@@ -1,8 +1,28 @@
 // ptxbench: does an LLM write fast GPU kernels with architecture-specific PTX?
 // Subcommands come from one table (commands.cc).
+#include <algorithm>
 #include <iostream>
 
 #include "cli/command.h"
+
+namespace {
+
+// `ptxbench WORD ...` where WORD is no subcommand: named, with the nearest one.
+bool unknown_command(int argc, char** argv) {
+  using namespace ptxbench::cli;
+  if (argc < 2 || argv[1][0] == '-') return false;
+  const std::string_view word = argv[1];
+  const auto all = commands();
+  if (std::any_of(all.begin(), all.end(), [&](const Command& c) { return c.name == word; }))
+    return false;
+  std::cerr << "ptxbench: unknown command '" << word << "'";
+  if (std::string near = closest_command(word); !near.empty())
+    std::cerr << "; did you mean `ptxbench " << near << "`?";
+  std::cerr << " (`ptxbench --help` lists the commands)\n";
+  return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace ptxbench::cli;
@@ -12,6 +32,8 @@ int main(int argc, char** argv) {
       "PTX (Hopper sm_90a, Blackwell sm_100a), run multi-turn repair sessions with LLMs, and "
       "export repair-conditioned SFT data."};
   app.require_subcommand(1);
+  app.footer(help_footer());
+  if (unknown_command(argc, argv)) return exit_code::bad_input;
   app.set_version_flag("--version", PTXBENCH_VERSION);
   for (const Command& c : commands()) {
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));

@@ -87,7 +87,7 @@ Status CompileCache::publish(TempDir& build, const std::string& key,
                              const CompileResult& result) const {
   Json j = to_json(result);
   j["schema"] = kCacheSchema;
-  PTXB_TRY_STATUS(write_file_atomic(build.path() / "result.json", j.dump(2) + "\n"));
+  PTXB_TRY_STATUS(write_file_atomic(build.path() / "result.json", to_text(j, 2) + "\n"));
   fs::path dest = entry_dir(key);
   std::error_code ec;
   if (fs::exists(dest, ec)) {  // a stale or corrupt entry, or --no-cache: move it aside first

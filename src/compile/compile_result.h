@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compile/census.h"
+#include "compile/entry_point.h"
 #include "compile/policy.h"
 #include "compile/ptxas_report.h"
 #include "core/outcome.h"
@@ -13,15 +14,22 @@
 namespace ptxbench::compile {
 
 struct CompileResult {
-  // passed | policy_violation (source rules, disallowed symbols, or load-time code and
-  // missing hardening in the built object) | compile_error
-  // (nvcc failed or timed out).
+  // passed | policy_violation (source size and rules, disallowed symbols, or load-time code
+  // and missing hardening in the built object) | compile_error (nvcc failed, no entry point
+  // or one with the wrong signature, or the compile stage timed out: source checks or nvcc).
   Outcome outcome = Outcome::compile_error;
   std::string summary;  // one paragraph for people and models: what happened, what to do
   std::string task;
   std::string arch;
   std::string log;  // nvcc/ptxas output, trimmed and size-capped
   bool timed_out = false;
+  // The contract's entry point, checked against the task on every call (entry_point.h);
+  // none also when it was not checked (nvcc failed, a policy violation).
+  EntryPointProblem entry_point = EntryPointProblem::none;
+  // nvcc ran inside a Landlock view of the toolkit, the system headers and its build folder
+  // (compiler_view.h); false where the kernel has no Landlock (or the entry came from an
+  // older cache).
+  bool compiler_confined = false;
   std::vector<PolicyViolation> violations;      // source policy (before nvcc)
   std::vector<std::string> disallowed_symbols;  // imports not on the allow-list
   std::vector<std::string> forbidden_exports;   // exported names that would interpose

@@ -1,5 +1,7 @@
 #include "compile/compiler.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <system_error>
@@ -7,12 +9,15 @@
 #include "compile/allow_list.h"
 #include "compile/census.h"
 #include "compile/compile_cache.h"
+#include "compile/compiler_view.h"
 #include "compile/elf_hardening.h"
 #include "compile/elf_symbols.h"
 #include "compile/policy.h"
 #include "compile/ptxas_report.h"
 #include "compile/sass_parser.h"
 #include "core/fs.h"
+#include "core/interrupt.h"
+#include "core/landlock.h"
 #include "core/sha256.h"
 #include "core/text.h"
 
@@ -43,7 +48,8 @@ std::string policy_summary(const std::vector<PolicyViolation>& v) {
       "rejected before compiling: " + std::to_string(v.size()) + " policy violation(s):";
   std::vector<std::string> rules;
   for (const auto& x : v) {
-    s += "\nline " + std::to_string(x.line) + ": " + x.rule + ": `" + x.text + "`";
+    s += x.line > 0 ? "\nline " + std::to_string(x.line) + ": " + x.rule + ": `" + x.text + "`"
+                    : "\n" + x.rule;
     if (std::find(rules.begin(), rules.end(), x.rule) == rules.end()) rules.push_back(x.rule);
   }
   for (const auto& rule_name : rules)
@@ -122,6 +128,57 @@ Status judge(const task::TaskSpec& task, const std::string& listing, CompileResu
   r.outcome = ok ? Outcome::passed : Outcome::policy_violation;
   r.summary = ok ? passed_summary(r) : refusal_summary(r);
   return {};
+}
+
+// A build that passed must also define the contract's entry point as the task calls it
+// (entry_point.h); checked on every call, since a cache entry serves every task.
+Status apply_entry_point(const task::TaskSpec& task, std::string_view source, CompileResult& r) {
+  if (r.outcome != Outcome::passed) return {};
+  EntryPointCheck check = check_entry_declaration(source, task);
+  if (check.ok()) {
+    auto symbols = read_dynamic_symbols(r.shared_object);
+    if (!symbols.ok())
+      return make_error("cannot read the symbols of the built object: " + symbols.error().message);
+    check = check_entry_export(symbols->defined, task);
+  }
+  if (check.ok()) return {};
+  r.outcome = Outcome::compile_error;
+  r.entry_point = check.problem;
+  r.summary = check.detail;
+  return {};
+}
+
+CompileResult rejected(const task::TaskSpec& task, const CompileOptions& o,
+                       std::vector<PolicyViolation> violations) {
+  CompileResult r;
+  r.task = task.name;
+  r.arch = o.arch;
+  r.outcome = Outcome::policy_violation;
+  r.summary = policy_summary(violations);
+  r.violations = std::move(violations);
+  return r;
+}
+
+// The source checks ran out of the compile stage's time (a huge or pathological source).
+CompileResult checks_timed_out(const task::TaskSpec& task, const CompileOptions& o) {
+  CompileResult r;
+  r.task = task.name;
+  r.arch = o.arch;
+  r.outcome = Outcome::compile_error;
+  r.timed_out = true;
+  r.summary = "the source checks did not finish within the compile stage's " +
+              std::to_string(o.timeout.count()) +
+              " s (nvcc was not started); send a smaller, plainer source";
+  return r;
+}
+
+// The Landlock view nvcc runs in (compiler_view.h), as a ruleset descriptor for the child;
+// -1 where the kernel has no Landlock.
+Result<int> compiler_ruleset(const fs::path& nvcc, const fs::path& dlpack, const fs::path& dir) {
+  const int abi = landlock::abi_version();
+  if (abi == 0) return -1;
+  landlock::Outcome out;
+  return landlock::build_child_ruleset(compiler_view(nvcc, dlpack, dir), abi, out);
 }
 
 // With enforce_allow_list off, a build rejected only for its symbols counts as passed (never
@@ -204,20 +261,32 @@ Result<std::string> Compiler::toolkit_version() {
 Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_view source,
                                         const CompileOptions& options) {
   const auto t0 = Clock::now();
+  const auto deadline = t0 + options.timeout;
   PTXB_TRY(std::string gencode, gencode_flag(options.arch));
   if (!task.supports(options.arch))
     return make_error("task `" + task.name + "` has no targets for " + options.arch,
                       "pick an architecture the task lists (ptxbench tasks --json)");
-  CompileResult r;
-  r.task = task.name;
-  r.arch = options.arch;
-  r.violations = check_source_policy(source);
-  if (!r.violations.empty()) {
-    r.outcome = Outcome::policy_violation;
-    r.summary = policy_summary(r.violations);
+  PolicyCheck policy;
+  if (auto too_big = check_source_size(source, options.max_source_bytes))
+    policy.violations.push_back(*too_big);
+  else
+    policy = check_source_policy(source, deadline);
+  auto stopped = [&](CompileResult r) {
     r.seconds = seconds_since(t0);
     return r;
-  }
+  };
+  if (policy.timed_out) return stopped(checks_timed_out(task, options));
+  if (!policy.violations.empty()) return stopped(rejected(task, options, policy.violations));
+  PTXB_TRY(CompileResult r, cached_or_built(task, source, options, deadline));
+  apply_allow_list_option(r, options);
+  PTXB_TRY_STATUS(apply_entry_point(task, source, r));
+  r.seconds = seconds_since(t0);
+  return r;
+}
+
+Result<CompileResult> Compiler::cached_or_built(const task::TaskSpec& task, std::string_view source,
+                                                const CompileOptions& options,
+                                                Clock::time_point deadline) {
   PTXB_TRY(std::string version, toolkit_version());
   PTXB_TRY(std::vector<std::string> f, flags(options.arch));
   const std::string key = cache_key(source, f, options.arch, version);
@@ -230,27 +299,25 @@ Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_
       }
       hit->task = task.name;
       hit->cache_hit = true;
-      hit->seconds = seconds_since(t0);
-      apply_allow_list_option(*hit, options);
       return hit;
     }
   }
-  PTXB_TRY(CompileResult built, build(task, source, options, f, key));
-  built.seconds = seconds_since(t0);
-  apply_allow_list_option(built, options);
-  return built;
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  return build(task, source, options, f, key, std::max(left, std::chrono::milliseconds(1000)));
 }
 
 Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_view source,
                                       const CompileOptions& options,
-                                      const std::vector<std::string>& flags,
-                                      const std::string& key) {
+                                      const std::vector<std::string>& flags, const std::string& key,
+                                      std::chrono::milliseconds time_left) {
   CompileCache cache(paths_.cache_dir / "compile");
   PTXB_TRY(TempDir dir, cache.make_build_dir());
   PTXB_TRY_STATUS(write_file_atomic(dir.path() / "kernel.cu", source));
   std::error_code ec;
   fs::create_directories(dir.path() / "keep", ec);
   PTXB_TRY(fs::path nvcc, paths_.tool("nvcc"));
+  PTXB_TRY(fs::path dlpack, dlpack_include_dir(paths_));
+  PTXB_TRY(int ruleset, compiler_ruleset(nvcc, dlpack, dir.path()));
 
   CompileResult r;
   r.task = task.name;
@@ -265,10 +332,17 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
   spec.argv[0] = nvcc.string();
   spec.cwd = dir.path();
   spec.env["TMPDIR"] = (dir.path() / "keep").string();
-  spec.limits.wall = options.timeout;
+  spec.limits.wall = time_left;
   // Capture generously (the ptxas report is parsed from the whole log), store it capped.
   spec.limits.output_cap_bytes = std::max<std::size_t>(options.log_cap_bytes, 4 << 20);
-  PTXB_TRY(ProcessResult p, runner_.run(spec));
+  spec.landlock_ruleset_fd = ruleset;
+  r.compiler_confined = ruleset >= 0;
+  auto ran = runner_.run(spec);
+  if (ruleset >= 0) ::close(ruleset);
+  PTXB_TRY(ProcessResult p, std::move(ran));
+  if (p.interrupted)  // the build folder goes with `dir`; nothing is cached
+    return make_error(std::string("interrupted (") + interrupt_name(p.interrupted) +
+                      "): nvcc was stopped and nothing was cached");
   r.compiler_seconds = p.wall_seconds;
   std::string log = p.stderr_text;
   if (!p.stdout_text.empty()) log += (log.empty() ? "" : "\n") + p.stdout_text;

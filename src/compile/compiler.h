@@ -26,10 +26,15 @@
 
 namespace ptxbench::compile {
 
+// The largest candidate source accepted by default (1 MiB; `--max-source-bytes`).
+inline constexpr std::size_t kDefaultMaxSourceBytes = std::size_t{1} << 20;
+
 struct CompileOptions {
   std::string arch = "sm_90a";
-  std::chrono::seconds timeout{180};  // nvcc wall-clock limit
-  bool use_cache = true;              // false: always rebuild (and replace the entry)
+  // The compile stage's wall-clock limit: the source checks, then nvcc in what is left.
+  std::chrono::seconds timeout{180};
+  std::size_t max_source_bytes = kDefaultMaxSourceBytes;  // larger: policy_violation
+  bool use_cache = true;  // false: always rebuild (and replace the entry)
   std::size_t log_cap_bytes = 64 << 10;
   // false: disallowed imports/exports are still reported (disallowed_symbols, summary) but do
   // not make the outcome policy_violation; for harness tests that must run such kernels
@@ -62,7 +67,10 @@ class Compiler {
  private:
   Result<CompileResult> build(const task::TaskSpec& task, std::string_view source,
                               const CompileOptions& options, const std::vector<std::string>& flags,
-                              const std::string& key);
+                              const std::string& key, std::chrono::milliseconds time_left);
+  Result<CompileResult> cached_or_built(const task::TaskSpec& task, std::string_view source,
+                                        const CompileOptions& options,
+                                        std::chrono::steady_clock::time_point deadline);
   Status analyse(const task::TaskSpec& task, const std::filesystem::path& dir,
                  const std::string& log, CompileResult& r);
 

@@ -3,15 +3,19 @@
 #include "compile/compiler.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 
 #include "compile/compile_cache.h"
+#include "compile/compiler_view.h"
 #include "compile/elf_hardening.h"
 #include "compile/elf_symbols.h"
 #include "core/fs.h"
+#include "core/landlock.h"
 
 namespace ptxbench::compile {
 namespace {
@@ -21,6 +25,8 @@ namespace fs = std::filesystem;
 task::TaskSpec gemm_task() {
   task::TaskSpec t;
   t.name = "gemm_test";
+  t.inputs = {{.name = "A"}, {.name = "B"}};
+  t.outputs = {{.name = "C"}};
   t.archs = {{"sm_90a", {"wgmma", "tma"}, "any"}, {"sm_100a", {"tcgen05"}, "any"}};
   return t;
 }
@@ -176,8 +182,9 @@ TEST_F(CompilerTest, SideStreamAndDeviceSyncAreRejectedBySymbol) {
 std::string probe_kernel(const std::string& extra, const std::string& value) {
   return "#include <cuda_runtime.h>\n#include <dlpack/dlpack.h>\n" + extra +
          "__global__ void fill(float* x, int v) { x[threadIdx.x] = float(v); }\n"
-         "extern \"C\" void ptxbench_launch(const DLTensor* A, cudaStream_t s) {\n"
-         "  fill<<<1, 32, 0, s>>>(static_cast<float*>(A->data), " +
+         "extern \"C\" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,\n"
+         "                                cudaStream_t s) {\n"
+         "  fill<<<1, 32, 0, s>>>(static_cast<float*>(C->data), " +
          value + ");\n}\n";
 }
 
@@ -264,7 +271,9 @@ TEST_F(CompilerTest, BadArchitecturesAndMissingNvccAreErrors) {
   EXPECT_FALSE(missing.error().hint.empty());
 }
 
-// A runner whose nvcc never finishes: answers --version, times out on the compile.
+// A runner whose nvcc never finishes: answers --version, times out on the compile (or, with
+// `interrupt_with`, is stopped because ptxbench got that signal, as SystemProcessRunner
+// reports it: interrupted set, timed_out not).
 class HangingNvcc : public ProcessRunner {
  public:
   Result<ProcessResult> run(const ProcessSpec& spec) override {
@@ -276,13 +285,15 @@ class HangingNvcc : public ProcessRunner {
     }
     ++compiles;
     limit = spec.limits.wall;
-    r.timed_out = true;
+    r.interrupted = interrupt_with;
+    r.timed_out = interrupt_with == 0;
     r.signal = 9;
     r.wall_seconds = static_cast<double>(spec.limits.wall.count()) / 1000.0;
     r.stderr_text = "ptxas info    : 0 bytes gmem\n";
     return r;
   }
   int compiles = 0;
+  int interrupt_with = 0;
   std::chrono::milliseconds limit{0};
 };
 
@@ -294,12 +305,129 @@ TEST_F(CompilerTest, CompilerTimeoutIsACompileErrorAndLeavesNoEntry) {
   auto r = c.compile(gemm_task(), "__global__ void k() {}\n", o);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_EQ(hanging.compiles, 1);
-  EXPECT_EQ(hanging.limit, std::chrono::seconds(7));
+  // nvcc gets what the source checks left of the stage's limit.
+  EXPECT_LE(hanging.limit, std::chrono::seconds(7));
+  EXPECT_GT(hanging.limit, std::chrono::seconds(6));
   EXPECT_EQ(r->outcome, Outcome::compile_error);
   EXPECT_TRUE(r->timed_out);
   EXPECT_NE(r->summary.find("compiler timed out after 7 s"), std::string::npos);
   EXPECT_EQ(entries(), 0);  // nothing published, the build dir is gone
   for (const auto& e : fs::directory_iterator(cache_.path() / "compile")) ADD_FAILURE() << e.path();
+}
+
+// Ctrl-C while nvcc runs: no verdict at all (the source is not to blame), and nothing in the
+// cache, so the next compile of the same source builds it again.
+TEST_F(CompilerTest, InterruptedCompilerCachesNothing) {
+  HangingNvcc interrupted;
+  interrupted.interrupt_with = SIGINT;
+  Compiler c(paths_, interrupted);
+  auto r = c.compile(gemm_task(), "__global__ void k() {}\n", CompileOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("interrupted (SIGINT)"), std::string::npos) << r.error().message;
+  EXPECT_EQ(interrupted.compiles, 1);
+  EXPECT_EQ(entries(), 0);
+  for (const auto& e : fs::directory_iterator(cache_.path() / "compile")) ADD_FAILURE() << e.path();
+  auto again = c.compile(gemm_task(), "__global__ void k() {}\n", CompileOptions{});
+  EXPECT_FALSE(again.ok());
+  EXPECT_EQ(interrupted.compiles, 2);  // not served from the cache
+}
+
+// What the contract requires of the built object (entry_point.h), on a build and on a hit.
+TEST_F(CompilerTest, EntryPointIsRequiredAndCheckedAgainstTheTask) {
+  auto empty = compile("");
+  ASSERT_TRUE(empty.ok()) << empty.error().to_string();
+  EXPECT_EQ(empty->outcome, Outcome::compile_error);
+  EXPECT_EQ(empty->entry_point, EntryPointProblem::missing);
+  EXPECT_NE(empty->summary.find("no entry point"), std::string::npos) << empty->summary;
+
+  task::TaskSpec attention = gemm_task();
+  attention.name = "attention_test";
+  attention.inputs = {{.name = "Q"}, {.name = "K"}, {.name = "V"}};
+  attention.outputs = {{.name = "O"}, {.name = "LSE"}};
+  Compiler c(paths_, runner_);
+  auto gemm_for_attention = c.compile(attention, kernel("sm90_plain.cu"), CompileOptions{});
+  ASSERT_TRUE(gemm_for_attention.ok());
+  EXPECT_EQ(gemm_for_attention->outcome, Outcome::compile_error);
+  EXPECT_EQ(gemm_for_attention->entry_point, EntryPointProblem::wrong_signature);
+  EXPECT_NE(gemm_for_attention->summary.find("5 tensors (Q, K, V, O, LSE)"), std::string::npos)
+      << gemm_for_attention->summary;
+  // The same object is fine for the GEMM task (the cache serves both).
+  auto for_gemm = compile(kernel("sm90_plain.cu"));
+  ASSERT_TRUE(for_gemm.ok());
+  EXPECT_EQ(for_gemm->outcome, Outcome::passed) << for_gemm->summary;
+
+  auto not_exported = compile(
+      "#include <dlpack/dlpack.h>\n#include <cuda_runtime.h>\nstatic void ptxbench_launch(const "
+      "DLTensor* A, const DLTensor* B, DLTensor* C, cudaStream_t s) {}\nvoid* keep = "
+      "(void*)&ptxbench_launch;\n");
+  ASSERT_TRUE(not_exported.ok());
+  EXPECT_EQ(not_exported->outcome, Outcome::compile_error) << not_exported->summary;
+  EXPECT_NE(not_exported->summary.find("does not export"), std::string::npos);
+}
+
+// nvcc quotes the offending bytes of a non-UTF-8 source in its log: the result, its cache
+// entry and its JSON carry them as U+FFFD, and nothing is left half-made.
+TEST_F(CompilerTest, NonUtf8CompilerOutputIsCarriedSafely) {
+  auto r = compile("__global__ void k(){ int x = 1 \xe9; }\n");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->outcome, Outcome::compile_error);
+  EXPECT_FALSE(r->log.empty());
+  for (const auto& e : fs::directory_iterator(cache_.path() / "compile"))
+    EXPECT_NE(e.path().filename().string().rfind(".build-", 0), 0u) << e.path();
+  EXPECT_EQ(entries(), 1);
+  auto again = compile("__global__ void k(){ int x = 1 \xe9; }\n");
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->cache_hit);
+}
+
+// The Landlock view nvcc runs in: the toolkit's headers open, /etc does not (here nvcc is run
+// directly, past the source policy that would stop such an include first).
+TEST_F(CompilerTest, NvccRunsInAViewOfTheToolkit) {
+  const int abi = landlock::abi_version();
+  if (abi == 0) GTEST_SKIP() << "no Landlock here";
+  auto nvcc = paths_.tool("nvcc");
+  ASSERT_TRUE(nvcc.ok());
+  auto dlpack = dlpack_include_dir(paths_);
+  ASSERT_TRUE(dlpack.ok());
+  TempDir dir = TempDir::create("ptxbench-view-test-").value();
+  auto run = [&](const std::string& source) {
+    EXPECT_TRUE(write_file_atomic(dir.path() / "k.cu", source).ok());
+    landlock::Outcome out;
+    auto fd = landlock::build_child_ruleset(compiler_view(*nvcc, *dlpack, dir.path()), abi, out);
+    EXPECT_TRUE(fd.ok());
+    ProcessSpec spec;
+    spec.argv = {nvcc->string(), "-E", "-o", "k.ii", "k.cu"};
+    if (!dlpack->empty()) spec.argv.push_back("-I" + dlpack->string());
+    spec.cwd = dir.path();
+    spec.env["TMPDIR"] = dir.path().string();
+    spec.landlock_ruleset_fd = *fd;
+    auto r = runner_.run(spec);
+    ::close(*fd);
+    EXPECT_TRUE(r.ok());
+    return *r;
+  };
+  ProcessResult fine =
+      run("#include <cuda_runtime.h>\n#include <dlpack/dlpack.h>\n#include <cstdio>\n");
+  EXPECT_TRUE(fine.succeeded()) << fine.stderr_text;
+  ProcessResult etc = run("#include \"/etc/hostname\"\n");
+  EXPECT_FALSE(etc.succeeded());
+  EXPECT_NE(etc.stderr_text.find("/etc/hostname"), std::string::npos) << etc.stderr_text;
+}
+
+TEST_F(CompilerTest, SourcePolicyAndSizeStopBeforeNvcc) {
+  auto passwd = compile("#include \"/etc/passwd\"\n");
+  ASSERT_TRUE(passwd.ok());
+  EXPECT_EQ(passwd->outcome, Outcome::policy_violation);
+  EXPECT_EQ(passwd->violations.at(0).rule, "include_path");
+  Compiler c(paths_, runner_);
+  CompileOptions small;
+  small.max_source_bytes = 64;
+  auto big = c.compile(gemm_task(), kernel("sm90_plain.cu"), small);
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ(big->outcome, Outcome::policy_violation);
+  EXPECT_EQ(big->violations.at(0).rule, "source_size");
+  EXPECT_NE(big->summary.find("at most 64 bytes"), std::string::npos) << big->summary;
+  EXPECT_FALSE(fs::exists(cache_.path() / "compile"));
 }
 
 TEST(NvccReleaseLine, IsTheReleaseLineOfTheVersionOutput) {

@@ -67,7 +67,8 @@ std::string format_result(const CompileResult& r) {
   std::string out = fmt::format("compile: {} ({} {}, {:.1f} s{})\n", to_string(r.outcome), r.task,
                                 r.arch, r.seconds, r.cache_hit ? ", cache hit" : "");
   out += r.summary + "\n";
-  if (r.outcome == Outcome::compile_error && !r.log.empty() && !r.timed_out)
+  if (r.outcome == Outcome::compile_error && !r.log.empty() && !r.timed_out &&
+      r.shared_object.empty())  // nvcc failed (not: built, but without the entry point)
     out += "\nnvcc log:\n" + r.log + "\n";
   if (!r.resources.empty()) out += "\n" + format_resources(r.resources);
   if (!r.census.functions.empty()) out += "\n" + format_census(r.census);

@@ -27,6 +27,11 @@ constexpr char kSyscallMsg[] =
 constexpr char kFileMsg[] =
     "file access is not allowed: a kernel computes its outputs from its inputs only";
 constexpr char kNetMsg[] = "network access (sockets) is not allowed";
+constexpr char kIncludeMsg[] =
+    "an #include may name only a header of the CUDA toolkit, the C/C++ standard library or "
+    "DLPack by its usual relative name (<cuda_runtime.h>, <cuda/barrier>, <dlpack/dlpack.h>): "
+    "absolute paths, `..`, computed includes (#include MACRO), #embed, `#pragma GCC dependency` "
+    "and `.incbin` are not allowed";
 constexpr char kInternalsMsg[] =
     "redefining ptxbench or CUDA runtime/driver internals is not allowed (no PTXBENCH_* macros, "
     "no ptxbench namespace, no functions named cuda*/cu*/__cuda*)";
@@ -70,6 +75,8 @@ const std::vector<PatternRule>& code_rules() {
       {rule::ptxbench_internals, kInternalsMsg,
        re(R"(^\s*#\s*(define|undef)\s+(PTXBENCH|ptxbench)_\w*)")},
       {rule::ptxbench_internals, kInternalsMsg, re(R"(\bnamespace\s+ptxbench\b|\bptxbench\s*::)")},
+      {rule::include_path, kIncludeMsg,
+       re(R"(^\s*(#|%:)\s*(embed\b|pragma\s+GCC\s+dependency\b))")},
   };
   return kRules;
 }
@@ -97,26 +104,53 @@ const std::vector<HeaderRule>& header_rules() {
   return kRules;
 }
 
+// Would `header` (the name between <> or "") leave the include directories?
+bool escapes_include_dirs(std::string_view header) {
+  if (header.empty() || header.front() == '/' || header.front() == '~') return true;
+  if (header.find('\\') != std::string_view::npos) return true;
+  for (const auto& part : split(header, '/'))
+    if (part == "..") return true;
+  return false;
+}
+
+using Clock = std::chrono::steady_clock;
+
 class Checker {
  public:
-  explicit Checker(std::string_view source)
-      : source_(source),
+  Checker(std::string_view source, Clock::time_point deadline)
+      : deadline_(deadline),
+        source_(source),
         scrubbed_(scrub_source(source)),
         code_lines_(split_lines(scrubbed_.code)),
         raw_lines_(split_lines(source)) {}
 
-  std::vector<PolicyViolation> run() {
-    for (std::size_t i = 0; i < code_lines_.size(); ++i) check_line(static_cast<int>(i) + 1);
-    check_literals();
-    check_asm();
-    check_runtime_definitions();
+  PolicyCheck run() {
+    PolicyCheck out;
+    out.timed_out = !run_checks();
     std::sort(found_.begin(), found_.end(), [](const auto& a, const auto& b) {
       return a.line != b.line ? a.line < b.line : a.rule < b.rule;
     });
-    return std::move(found_);
+    out.violations = std::move(found_);
+    return out;
   }
 
  private:
+  // false when the deadline passed first.
+  bool run_checks() {
+    for (std::size_t i = 0; i < code_lines_.size(); ++i) {
+      if ((i & 63) == 0 && past_deadline()) return false;
+      check_line(static_cast<int>(i) + 1);
+    }
+    if (past_deadline()) return false;
+    check_literals();
+    check_asm();
+    if (past_deadline()) return false;
+    check_runtime_definitions();
+    return !past_deadline();
+  }
+
+  bool past_deadline() const { return Clock::now() > deadline_; }
+
   void add(int line, std::string_view r, const char* message) {
     for (const auto& v : found_)
       if (v.line == line && v.rule == r) return;
@@ -131,12 +165,31 @@ class Checker {
     const std::string& code = code_lines_[line - 1];
     for (const auto& r : code_rules())
       if (std::regex_search(code, r.re)) add(line, r.rule, r.message);
-    static const std::regex kInclude(R"(^\s*#\s*(include|include_next|import)\s*([<"]))");
+    check_has_include(line, code);
+    static const std::regex kInclude(R"(^\s*(#|%:)\s*(include_next|include|import)\b\s*(.?))");
     std::smatch m;
     if (!std::regex_search(code, m, kInclude)) return;
-    std::string header = header_name(line, code, m.position(2));
+    const std::string opener = m.str(3);
+    if (opener != "<" && opener != "\"") {  // #include MACRO, or the name on the next line
+      add(line, rule::include_path, kIncludeMsg);
+      return;
+    }
+    std::string header = header_name(line, code, m.position(3));
+    if (escapes_include_dirs(header)) add(line, rule::include_path, kIncludeMsg);
     for (const auto& r : header_rules())
       if (std::regex_search(header, r.re)) add(line, r.rule, r.message);
+  }
+
+  // __has_include(<...>) / __has_include("...") tells whether a file exists: the same names.
+  void check_has_include(int line, const std::string& code) {
+    if (code.find("__has_include") == std::string::npos) return;
+    static const std::regex kAngle(R"(__has_include(_next)?\s*\(\s*<([^>]*)>)");
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), kAngle);
+         it != std::sregex_iterator(); ++it)
+      if (escapes_include_dirs(trim((*it)[2].str()))) add(line, rule::include_path, kIncludeMsg);
+    for (const auto& lit : scrubbed_.literals)
+      if (lit.line == line && escapes_include_dirs(trim(lit.value)))
+        add(line, rule::include_path, kIncludeMsg);
   }
 
   // The header named by an #include on `line`; quoted names come from the literal list.
@@ -157,6 +210,8 @@ class Checker {
     static const std::regex kLinkFlag(
         R"((^|\s)(-l(cublas|cublasLt|cudnn|cuda|dl)\b|-Wl,|--whole-archive))");
     static const std::regex kPragmaComment(R"(^\s*comment\s*\()");
+    static const std::regex kPragmaDependency(R"(^\s*GCC\s+dependency\b)");
+    static const std::regex kIncbin(R"(\.incbin\b)");
     for (const auto& lit : scrubbed_.literals) {
       if (std::regex_search(lit.value, kDriverName) && !driver_function_allowed(lit.value))
         add(lit.line, rule::driver_entry_point, driver_message());
@@ -164,6 +219,9 @@ class Checker {
       if (std::regex_search(lit.value, kLinkFlag)) add(lit.line, rule::link_pragma, kPragmaMsg);
       if (std::regex_search(lit.value, kPragmaComment) && preceded_by_pragma(lit.offset))
         add(lit.line, rule::link_pragma, kPragmaMsg);
+      if (std::regex_search(lit.value, kPragmaDependency) && preceded_by_pragma(lit.offset))
+        add(lit.line, rule::include_path, kIncludeMsg);
+      if (std::regex_search(lit.value, kIncbin)) add(lit.line, rule::include_path, kIncludeMsg);
     }
   }
 
@@ -222,6 +280,7 @@ class Checker {
     return code.size();
   }
 
+  Clock::time_point deadline_;
   std::string_view source_;
   ScrubbedSource scrubbed_;
   std::vector<std::string> code_lines_;
@@ -232,7 +291,19 @@ class Checker {
 }  // namespace
 
 std::vector<PolicyViolation> check_source_policy(std::string_view source) {
-  return Checker(source).run();
+  return Checker(source, Clock::time_point::max()).run().violations;
+}
+
+PolicyCheck check_source_policy(std::string_view source, Clock::time_point deadline) {
+  return Checker(source, deadline).run();
+}
+
+std::optional<PolicyViolation> check_source_size(std::string_view source, std::size_t max_bytes) {
+  if (source.size() <= max_bytes) return std::nullopt;
+  return PolicyViolation{0, std::string(rule::source_size), "",
+                         "the source is " + std::to_string(source.size()) +
+                             " bytes; a candidate may have at most " + std::to_string(max_bytes) +
+                             " bytes (one self-contained .cu file)"};
 }
 
 std::string describe(const PolicyViolation& v) {

@@ -4,8 +4,18 @@
 // driver functions other than tensor-map encoding, redefining ptxbench or CUDA runtime
 // internals). Comments and string literals are scrubbed first (source_scrub.h), so only
 // code counts; includes, asm bodies and driver entry-point names are checked on purpose.
+//
+// Includes are confined to headers found by their usual relative names in the compiler's
+// include directories (the CUDA toolkit, the C/C++ standard library, DLPack): an absolute
+// path, `..`, a computed include, #embed, `#pragma GCC dependency` or an assembler `.incbin`
+// would read another file of the judging machine (and show its lines in the compiler's error
+// to a model). The compiler itself also runs in a Landlock view of those directories
+// (compiler_view.h), so this rule says early and clearly what the view enforces anyway.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +33,8 @@ inline constexpr std::string_view file_io = "file_io";
 inline constexpr std::string_view network_io = "network_io";
 inline constexpr std::string_view driver_entry_point = "driver_entry_point";
 inline constexpr std::string_view ptxbench_internals = "ptxbench_internals";
+inline constexpr std::string_view include_path = "include_path";
+inline constexpr std::string_view source_size = "source_size";
 }  // namespace rule
 
 struct PolicyViolation {
@@ -34,6 +46,18 @@ struct PolicyViolation {
 
 // Every violation, ordered by line; one per (line, rule).
 std::vector<PolicyViolation> check_source_policy(std::string_view source);
+
+// The same, stopping at `deadline`: then timed_out is set and the violations are those found
+// so far (the caller gives a timeout verdict, not a pass).
+struct PolicyCheck {
+  std::vector<PolicyViolation> violations;
+  bool timed_out = false;
+};
+PolicyCheck check_source_policy(std::string_view source,
+                                std::chrono::steady_clock::time_point deadline);
+
+// A violation (line 0, rule source_size) when the source is longer than `max_bytes`.
+std::optional<PolicyViolation> check_source_size(std::string_view source, std::size_t max_bytes);
 
 // "line 12: banned_library: cuBLAS ... : `#include <cublas_v2.h>`"
 std::string describe(const PolicyViolation& v);

@@ -166,6 +166,53 @@ TEST(Policy, PtxbenchAndRuntimeInternals) {
           .empty());
 }
 
+TEST(Policy, IncludesStayInTheIncludeDirectories) {
+  const std::vector<std::string> one{"1:include_path"};
+  EXPECT_EQ(found("#include \"/etc/passwd\"\n"), one);
+  EXPECT_EQ(found("#include </proc/self/environ>\n"), one);
+  EXPECT_EQ(found("#include </dev/zero>\n"), one);
+  EXPECT_EQ(found("#include \"../../../etc/shadow\"\n"), one);
+  EXPECT_EQ(found("#include <cuda/../../../../etc/hosts>\n"), one);
+  EXPECT_EQ(found("#include_next \"/etc/hostname\"\n"), one);
+  EXPECT_EQ(found("%:include \"/etc/passwd\"\n"), one);  // the digraph of #
+  EXPECT_EQ(found("#include \"~/secret.h\"\n"), one);
+  // A computed include (the name from a macro) or a name on the next line.
+  EXPECT_EQ(found("#define F \"/etc/passwd\"\n#include F\n"),
+            std::vector<std::string>{"2:include_path"});
+  EXPECT_EQ(found("#include \\\n\"/etc/passwd\"\n"), one);
+  // Other ways to read a file at compile time, or to probe for one.
+  EXPECT_EQ(found("#embed \"/etc/passwd\"\n"), one);
+  EXPECT_EQ(found("#pragma GCC dependency \"/etc/passwd\"\n"), one);
+  EXPECT_EQ(found("_Pragma(\"GCC dependency \\\"/etc/passwd\\\"\")\n"), one);
+  EXPECT_EQ(found("asm(\".incbin \\\"/etc/passwd\\\"\");\n"), one);
+  EXPECT_EQ(found("#if __has_include(</etc/shadow>)\n#endif\n"), one);
+  EXPECT_EQ(found("#if __has_include(\"../x.h\")\n#endif\n"), one);
+  // The toolkit's, the standard library's and DLPack's headers by their usual names.
+  EXPECT_TRUE(found("#include <cuda_runtime.h>\n#include <cuda/barrier>\n#include "
+                    "<dlpack/dlpack.h>\n#include \"cuda_bf16.h\"\n#include <cstdint>\n"
+                    "#if __has_include(<cuda_fp8.h>)\n#endif\n")
+                  .empty());
+}
+
+TEST(Policy, SourceSize) {
+  EXPECT_FALSE(check_source_size(std::string(1024, 'x'), 1024).has_value());
+  auto v = check_source_size(std::string(1025, 'x'), 1024);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->rule, "source_size");
+  EXPECT_NE(v->message.find("1025 bytes"), std::string::npos);
+}
+
+TEST(Policy, StopsAtTheDeadline) {
+  std::string big;
+  for (int i = 0; i < 20000; ++i) big += "int x" + std::to_string(i) + " = fopen_count;\n";
+  PolicyCheck late = check_source_policy(big, std::chrono::steady_clock::now());
+  EXPECT_TRUE(late.timed_out);
+  PolicyCheck in_time =
+      check_source_policy("int a;\n", std::chrono::steady_clock::now() + std::chrono::hours(1));
+  EXPECT_FALSE(in_time.timed_out);
+  EXPECT_TRUE(in_time.violations.empty());
+}
+
 TEST(Policy, ViolationsCarryLineTextAndMessage) {
   auto v = check_source_policy("int a;\n  #include <cublas_v2.h>  \n");
   ASSERT_EQ(v.size(), 1u);

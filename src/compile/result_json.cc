@@ -61,6 +61,8 @@ Json to_json(const CompileResult& r) {
               {"seconds", r.seconds},
               {"compiler_seconds", r.compiler_seconds},
               {"timed_out", r.timed_out},
+              {"entry_point", to_string(r.entry_point)},
+              {"compiler_confined", r.compiler_confined},
               {"violations", array_of(r.violations)},
               {"disallowed_symbols", r.disallowed_symbols},
               {"forbidden_exports", r.forbidden_exports},
@@ -139,6 +141,12 @@ Result<CompileResult> compile_result_from_json(const Json& j) {
     r.seconds = j.at("seconds").get<double>();
     r.compiler_seconds = j.at("compiler_seconds").get<double>();
     r.timed_out = j.at("timed_out").get<bool>();
+    // Absent from results stored before these checks existed.
+    const std::string entry = j.value("entry_point", "ok");
+    r.entry_point = entry == "missing"           ? EntryPointProblem::missing
+                    : entry == "wrong_signature" ? EntryPointProblem::wrong_signature
+                                                 : EntryPointProblem::none;
+    r.compiler_confined = j.value("compiler_confined", false);
     for (const auto& v : j.at("violations")) r.violations.push_back(violation_from(v));
     r.disallowed_symbols = j.at("disallowed_symbols").get<std::vector<std::string>>();
     r.forbidden_exports = j.at("forbidden_exports").get<std::vector<std::string>>();

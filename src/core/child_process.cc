@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/interrupt.h"
+
 namespace ptxbench {
 namespace {
 
@@ -184,12 +186,13 @@ void ChildProcess::drain() {
   bool stopping = false;
   char buf[65536];
   while (true) {
-    if (!wall_expired_ && Clock::now() >= wall_deadline_) expire_wall();
+    // ptxbench interrupted (core/interrupt.h): the worker ends as at its wall deadline.
+    if (!wall_expired_ && (Clock::now() >= wall_deadline_ || interrupted())) expire_wall();
     pollfd p[4] = {{out, POLLIN, 0},
                    {err, POLLIN, 0},
                    {in, POLLOUT, 0},
                    {stopping ? -1 : fds_->wake_read.get(), POLLIN, 0}};
-    int timeout = stopping ? 20 : wall_expired_ ? -1 : poll_ms(wall_deadline_);
+    int timeout = stopping ? 20 : wall_expired_ ? -1 : std::min(poll_ms(wall_deadline_), 200);
     int r = ::poll(p, 4, timeout);
     if (r < 0 && errno != EINTR) break;
     if (r == 0 && stopping) break;  // nothing more arrived

@@ -12,6 +12,9 @@
 namespace ptxbench {
 
 Result<std::string> read_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))  // an ifstream opens one and reads nothing
+    return make_error("cannot read " + path.string() + ": it is a folder");
   std::ifstream in(path, std::ios::binary);
   if (!in) return make_error("cannot read " + path.string() + ": " + std::strerror(errno));
   std::ostringstream ss;

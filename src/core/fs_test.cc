@@ -27,6 +27,14 @@ TEST(Fs, ReadMissingFileIsAnError) {
   EXPECT_NE(r.error().message.find("/nonexistent/ptxbench/file"), std::string::npos);
 }
 
+TEST(Fs, ReadingAFolderIsAnError) {
+  auto dir = TempDir::create("ptxbench-fs-test-");
+  ASSERT_TRUE(dir.ok());
+  auto r = read_file(dir->path());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("it is a folder"), std::string::npos);
+}
+
 TEST(Fs, TempDirRemovesItself) {
   std::filesystem::path p;
   {

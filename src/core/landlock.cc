@@ -311,6 +311,18 @@ unsigned long long rights_on_inode(unsigned long long rights, bool directory) {
   return directory ? rights : rights & kFileRights;
 }
 
+Result<int> build_child_ruleset(const SandboxPolicy& policy, int abi, Outcome& out) {
+  PTXB_CHECK(abi > 0, "build_child_ruleset needs a kernel with Landlock");
+  out.abi = abi;
+  out.handled_fs = handled_rights(abi).fs;
+  return build_ruleset(policy, abi, out);
+}
+
+int enforce_in_child(int ruleset_fd) {
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+  return restrict_self(ruleset_fd, 0) == 0 ? 0 : errno;
+}
+
 Result<Outcome> restrict_filesystem(const SandboxPolicy& policy, int abi) {
   PTXB_CHECK(abi > 0, "restrict_filesystem needs a kernel with Landlock");
   Outcome out;

@@ -86,5 +86,14 @@ struct Outcome {
 // caller's case to report, not handled here.
 Result<Outcome> restrict_filesystem(const SandboxPolicy& policy, int abi);
 
+// For a child process that should run in a filesystem view (ProcessSpec::landlock_ruleset_fd,
+// e.g. nvcc): the ruleset of `policy` built here in the parent, as a close-on-exec descriptor
+// the caller closes once the child started. `out` gets the rules and notes.
+Result<int> build_child_ruleset(const SandboxPolicy& policy, int abi, Outcome& out);
+
+// In a child between fork and exec (one thread; async-signal-safe): no_new_privs, then the
+// ruleset. 0, or the errno of the step that failed.
+int enforce_in_child(int ruleset_fd);
+
 }  // namespace landlock
 }  // namespace ptxbench

@@ -15,6 +15,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/interrupt.h"
+#include "core/landlock.h"
 #include "core/output_capture.h"
 
 extern char** environ;
@@ -101,7 +103,7 @@ void reset_signals() {
 }
 
 // Why a child could not start: the step that failed and its errno, sent through the status pipe.
-enum class StartStep : int { chdir, setgroups, setresgid, setresuid, exec };
+enum class StartStep : int { chdir, setgroups, setresgid, setresuid, landlock, exec };
 
 struct StartFailure {
   StartStep step;
@@ -122,6 +124,9 @@ std::string describe(const StartFailure& f, const ProcessSpec& spec) {
       break;
     case StartStep::setresuid:
       what = "setresuid(" + std::to_string(spec.run_as_uid.value_or(0)) + ") failed";
+      break;
+    case StartStep::landlock:
+      what = "cannot enter the Landlock view";
       break;
     case StartStep::exec:
       what = "exec failed";
@@ -171,6 +176,12 @@ void switch_identity(const ProcessSpec& spec, int status_fd) {
   ::setrlimit(RLIMIT_CORE, &no_core);
   switch_identity(spec, status_fd);
   if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) fail_start(status_fd, StartStep::chdir);
+  if (spec.landlock_ruleset_fd >= 0) {
+    if (int e = landlock::enforce_in_child(spec.landlock_ruleset_fd); e != 0) {
+      errno = e;
+      fail_start(status_fd, StartStep::landlock);
+    }
+  }
   ::execvpe(argv[0], argv.data(), envp.data());
   fail_start(status_fd, StartStep::exec);
 }
@@ -178,6 +189,8 @@ void switch_identity(const ProcessSpec& spec, int status_fd) {
 
 std::string ProcessResult::describe_end() const {
   if (timed_out) return "timed out after " + std::to_string(static_cast<int>(wall_seconds)) + " s";
+  if (interrupted != 0)
+    return std::string("stopped: ptxbench was interrupted (") + interrupt_name(interrupted) + ")";
   if (signal != 0)
     return "killed by signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")";
   return "exit code " + std::to_string(exit_code);
@@ -291,7 +304,8 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
       r.timed_out = true;
       break;
     }
-    int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (spec.stop_on_interrupt && (r.interrupted = interrupt_signal()) != 0) break;
+    int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 200)));
     if (n < 0 && errno != EINTR) break;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
@@ -305,7 +319,7 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
     }
   }
   int wstatus = 0;
-  if (r.timed_out) {
+  if (r.timed_out || r.interrupted) {
     ::kill(-pid, SIGKILL);
     ::kill(pid, SIGKILL);
     ::waitpid(pid, &wstatus, 0);
@@ -314,8 +328,9 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
     while (true) {
       pid_t w = ::waitpid(pid, &wstatus, WNOHANG);
       if (w == pid) break;
-      if (Clock::now() >= deadline) {
-        r.timed_out = true;
+      if (spec.stop_on_interrupt && !r.interrupted) r.interrupted = interrupt_signal();
+      if (Clock::now() >= deadline || r.interrupted) {
+        r.timed_out = !r.interrupted;
         ::kill(-pid, SIGKILL);
         ::kill(pid, SIGKILL);
         ::waitpid(pid, &wstatus, 0);
@@ -328,7 +343,7 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
   ::kill(-pid, SIGKILL);
   out.close_both(), err.close_both();
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (!r.timed_out) {
+  if (!r.timed_out && !r.interrupted) {
     if (WIFEXITED(wstatus)) r.exit_code = WEXITSTATUS(wstatus);
     if (WIFSIGNALED(wstatus)) r.signal = WTERMSIG(wstatus);
   }

@@ -46,12 +46,23 @@ struct ProcessSpec {
   // Unset: the child keeps this process's identity.
   std::optional<uid_t> run_as_uid;
   std::optional<gid_t> run_as_gid;
+  // A Landlock ruleset (landlock::build_child_ruleset) the child enforces on itself, with
+  // no_new_privs, just before exec: the program and everything it starts can open only what
+  // the ruleset grants. -1: none. The caller keeps the descriptor.
+  int landlock_ruleset_fd = -1;
+  // Stop the child (its whole process group) when ptxbench is interrupted (interrupt.h):
+  // the result then has `interrupted` set.
+  bool stop_on_interrupt = true;
 };
 
 struct ProcessResult {
   int exit_code = -1;  // valid when !signaled && !timed_out
   int signal = 0;      // the signal that ended it, if any
   bool timed_out = false;
+  // The signal (SIGINT, SIGTERM) that interrupted ptxbench (core/interrupt.h), or 0; the
+  // child's group was then stopped, and neither timed_out nor exit_code/signal are set: the
+  // caller decides what an interrupted child means (compile caches nothing, compiler.cc).
+  int interrupted = 0;
   std::string stdout_text;
   std::string stderr_text;
   bool stdout_truncated = false;
@@ -59,7 +70,7 @@ struct ProcessResult {
   double wall_seconds = 0;
   bool network_isolated = false;
 
-  bool succeeded() const { return !timed_out && signal == 0 && exit_code == 0; }
+  bool succeeded() const { return !timed_out && !interrupted && signal == 0 && exit_code == 0; }
   // "exit code 2", "killed by signal 11 (Segmentation fault)", "timed out after 30 s"
   std::string describe_end() const;
 };
@@ -72,7 +83,7 @@ class ProcessRunner {
 };
 
 // The real runner: fork/exec in a new process group (setsid); the whole group is
-// killed on timeout.
+// killed on timeout, and when ptxbench is interrupted (core/interrupt.h).
 class SystemProcessRunner final : public ProcessRunner {
  public:
   Result<ProcessResult> run(const ProcessSpec& spec) override;

@@ -172,7 +172,7 @@ std::string EvalResult::summary() const {
         provenance.value("gpu", "?"), provenance.value("driver", "?"),
         provenance.value("cuda_runtime", 0), provenance.value("nvcc", "?"),
         timing && timing->clocks_after.contains("sm_clock_mhz")
-            ? timing->clocks_after["sm_clock_mhz"].dump()
+            ? to_text(timing->clocks_after["sm_clock_mhz"])
             : "?",
         timing && timing->clocks_after.contains("throttle_reasons")
             ? timing->clocks_after["throttle_reasons"].get<std::string>()

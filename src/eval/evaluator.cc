@@ -92,7 +92,7 @@ Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, int device,
   fs::path dir = req.dir;
   fs::remove(dir / "response.json");
   fs::remove(dir / "progress.txt");
-  auto st = write_file_atomic(dir / "request.json", req.to_json().dump(1));
+  auto st = write_file_atomic(dir / "request.json", to_text(req.to_json(), 1));
   if (!st.ok()) {
     run.start_error = "cannot write the worker request: " + st.error().message;
     return run;

@@ -80,7 +80,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   VerifierRequest vreq = plan_.verifier;
   vreq.dir = p.verifier_dir->path().string();
   const fs::path vfile = p.verifier_dir->path() / "request.json";
-  if (auto st = write_file_atomic(vfile, vreq.to_json().dump(1)); !st.ok())
+  if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
     return fail(Outcome::harness_error, st.error().to_string(), "starting");
   auto v = launcher_.launch(worker_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device,
                                         o.check_timeout + o.worker_timeout, {}));
@@ -137,7 +137,7 @@ bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r, b
   rreq.dir = p.runner_dir->path().string();
   rreq.library = staged->string();
   const fs::path rfile = p.runner_dir->path() / "request.json";
-  if (auto st = write_file_atomic(rfile, rreq.to_json().dump(1)); !st.ok())
+  if (auto st = write_file_atomic(rfile, to_text(rreq.to_json(), 1)); !st.ok())
     return fail(Outcome::harness_error, st.error().to_string(), "starting");
   const seconds wall =
       setup_.audit == Instrument::nvtx ? o.worker_timeout + o.ncu_timeout : o.worker_timeout;

@@ -9,7 +9,7 @@ class ChildWorker final : public WorkerProcess {
  public:
   explicit ChildWorker(std::unique_ptr<ChildProcess> child) : child_(std::move(child)) {}
 
-  Status send(const Json& command) override { return child_->send_line(command.dump()); }
+  Status send(const Json& command) override { return child_->send_line(to_text(command)); }
 
   Received receive(std::chrono::milliseconds timeout) override {
     auto line = child_->read_line(timeout);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,16 +25,26 @@ struct EndpointConfig {
   double top_p = 1.0;
   int max_tokens = 16384;
 
-  std::chrono::milliseconds request_timeout{
-      std::chrono::minutes(10)};  // one attempt, whole transfer
-  std::chrono::milliseconds connect_timeout{std::chrono::seconds(20)};
+  // One attempt may take request_timeout in all (a model writing a long reply needs
+  // minutes); reaching the server may take connect_timeout; once the reply has started, a
+  // pause of stall_timeout without a byte ends the attempt. While no reply has come,
+  // `waiting` (when set) is told every waiting_interval, so a silent server is never a
+  // silent hang.
+  std::chrono::milliseconds request_timeout{std::chrono::minutes(10)};
+  std::chrono::milliseconds connect_timeout{std::chrono::seconds(5)};
+  std::chrono::milliseconds stall_timeout{std::chrono::seconds(60)};
+  std::chrono::milliseconds waiting_interval{std::chrono::seconds(60)};
+  std::function<void(const std::string& notice)> waiting;
 
   // Retries on 408, 429, 5xx, timeouts and connection errors; never on other 4xx or on a
-  // malformed reply. Delay before retry i (1-based): min(backoff_max, backoff_initial *
-  // 2^(i-1)) scaled by a random factor in [0.5, 1.0]; a Retry-After header (seconds or
-  // HTTP date) replaces that delay, capped at retry_after_max.
-  int max_attempts = 6;
-  std::chrono::milliseconds backoff_initial{std::chrono::seconds(2)};
+  // malformed reply. At most max_attempts attempts, and a retry only while the time spent
+  // on the request (its attempts and the waits between them) stays within retry_budget,
+  // so a dead endpoint fails in seconds. Delay before retry i (1-based): min(backoff_max,
+  // backoff_initial * 2^(i-1)) scaled by a random factor in [0.5, 1.0]; a Retry-After
+  // header (seconds or HTTP date) replaces that delay, capped at retry_after_max.
+  int max_attempts = 3;
+  std::chrono::milliseconds retry_budget{std::chrono::seconds(8)};
+  std::chrono::milliseconds backoff_initial{std::chrono::seconds(1)};
   std::chrono::milliseconds backoff_max{std::chrono::seconds(60)};
   std::chrono::milliseconds retry_after_max{std::chrono::minutes(5)};
 

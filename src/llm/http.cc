@@ -1,11 +1,13 @@
 #include "llm/http.h"
 
 #include <curl/curl.h>
+#include <fmt/format.h>
 
 #include <chrono>
 #include <mutex>
 
 #include "core/check.h"
+#include "core/interrupt.h"
 #include "core/text.h"
 
 namespace ptxbench::llm {
@@ -53,6 +55,38 @@ bool is_connection_error(CURLcode rc) {
   }
 }
 
+// What the transfer callback watches: when the last byte came, and the next waiting notice.
+struct Watch {
+  using Clock = std::chrono::steady_clock;
+  const HttpRequest* request = nullptr;
+  Clock::time_point start = Clock::now();
+  Clock::time_point last_byte{};
+  Clock::time_point next_notice{};
+  curl_off_t received = 0;
+  bool stalled = false;
+};
+
+// libcurl's progress callback: non-zero aborts the transfer.
+int on_progress(void* user, curl_off_t, curl_off_t now_down, curl_off_t, curl_off_t) {
+  auto* w = static_cast<Watch*>(user);
+  if (interrupted()) return 1;  // Ctrl-C: the request is abandoned (core/interrupt.h)
+  const auto now = Watch::Clock::now();
+  if (now_down > w->received) {
+    w->received = now_down;
+    w->last_byte = now;
+  }
+  if (w->received > 0) {
+    w->stalled = now - w->last_byte >= w->request->stall_timeout;
+    return w->stalled ? 1 : 0;
+  }
+  if (w->request->waiting && now >= w->next_notice) {
+    if (w->next_notice != Watch::Clock::time_point{})
+      w->request->waiting(std::chrono::duration_cast<std::chrono::seconds>(now - w->start));
+    w->next_notice = now + w->request->waiting_interval;
+  }
+  return 0;
+}
+
 }  // namespace
 
 HttpResponse http_post(const HttpRequest& request) {
@@ -79,6 +113,11 @@ HttpResponse http_post(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &resp.headers);
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
   curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // whatever libcurl can decode
+  Watch watch;
+  watch.request = &request;
+  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &watch);
+  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
 
   auto start = std::chrono::steady_clock::now();
   CURLcode rc = curl_easy_perform(curl);
@@ -86,8 +125,14 @@ HttpResponse http_post(const HttpRequest& request) {
   if (rc == CURLE_OK) {
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &resp.status);
   } else {
-    resp.transport_error = errbuf[0] != '\0' ? std::string(errbuf) : curl_easy_strerror(rc);
-    resp.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+    resp.stalled = watch.stalled;
+    resp.transport_error = watch.stalled
+                               ? fmt::format("the reply stopped arriving (no byte for {:.1f} s)",
+                                             request.stall_timeout.count() / 1000.0)
+                           : errbuf[0] != '\0' ? std::string(errbuf)
+                                               : curl_easy_strerror(rc);
+    resp.timed_out = rc == CURLE_OPERATION_TIMEDOUT || watch.stalled;
+    resp.interrupted = rc == CURLE_ABORTED_BY_CALLBACK && !watch.stalled;
     resp.connection_failed = is_connection_error(rc);
   }
   curl_slist_free_all(headers);

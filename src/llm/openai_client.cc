@@ -1,9 +1,12 @@
 #include "llm/openai_client.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <ctime>
 #include <thread>
 
+#include "core/interrupt.h"
 #include "llm/http.h"
 #include "llm/protocol.h"
 #include "llm/retry.h"
@@ -52,7 +55,13 @@ Result<std::unique_ptr<OpenAIClient>> OpenAIClient::create(EndpointConfig config
 
 OpenAIClient::OpenAIClient(EndpointConfig config, Sleeper sleeper, std::uint64_t seed)
     : config_(std::move(config)), sleeper_(std::move(sleeper)), rng_(seed) {
-  if (!sleeper_) sleeper_ = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
+  if (!sleeper_)
+    sleeper_ = [](std::chrono::milliseconds d) {  // wakes early when interrupted
+      const auto until = std::chrono::steady_clock::now() + d;
+      while (!interrupted() && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(
+            std::min<std::chrono::milliseconds>(d, std::chrono::milliseconds(100)));
+    };
 }
 
 std::chrono::milliseconds OpenAIClient::next_delay(int retry,
@@ -73,14 +82,24 @@ Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
     http.headers.push_back(std::string("Authorization: Bearer ") + key);
   }
   for (const auto& h : config_.extra_headers) http.headers.push_back(h);
-  http.body = chat_request_body(config_.model, request, config_.extra_body).dump();
+  http.body = to_text(chat_request_body(config_.model, request, config_.extra_body));
   http.timeout = config_.request_timeout;
   http.connect_timeout = config_.connect_timeout;
+  http.stall_timeout = config_.stall_timeout;
+  http.waiting_interval = config_.waiting_interval;
+  if (config_.waiting)
+    http.waiting = [this, url = http.url](std::chrono::seconds waited) {
+      config_.waiting(
+          fmt::format("{}: no reply yet after {} s (gives up at {} s: --request-timeout)", url,
+                      waited.count(), config_.request_timeout.count() / 1000));
+    };
 
   auto start = std::chrono::steady_clock::now();
   std::vector<std::string> log;
+  std::chrono::milliseconds spent{0};  // attempts and waits, counted against retry_budget
   for (int attempt = 1;; ++attempt) {
     HttpResponse resp = http_post(http);
+    spent += std::chrono::milliseconds(static_cast<long long>(resp.seconds * 1000));
     if (resp.transport_ok() && resp.status >= 200 && resp.status < 300) {
       auto parsed = parse_chat_reply(resp.body);
       if (!parsed.ok())
@@ -95,6 +114,8 @@ Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return reply;
     }
+    if (resp.interrupted || interrupted())
+      return make_error("chat request to " + http.url + " abandoned: ptxbench was interrupted");
     bool retryable =
         resp.transport_ok() ? is_retryable_status(resp.status) : is_retryable_transport(resp);
     std::string what = describe(resp);
@@ -102,19 +123,42 @@ Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
       return make_error("chat request to " + http.url + " failed (attempt " +
                             std::to_string(attempt) + ", not retried): " + what,
                         resp.transport_ok() ? hint_for_status(resp.status, config_) : "");
-    if (attempt >= config_.max_attempts)
-      return make_error(
-          "chat request to " + http.url + " failed after " + std::to_string(attempt) +
-              " attempts; last: " + what,
-          "the server is overloaded or unreachable; retry later or raise the attempts");
     std::optional<std::chrono::milliseconds> after;
     if (auto it = resp.headers.find("retry-after"); it != resp.headers.end())
       after = parse_retry_after(it->second, std::time(nullptr));
     auto delay = next_delay(attempt, after);
+    if (attempt >= config_.max_attempts || spent + delay > config_.retry_budget)
+      return give_up(http.url, attempt, spent, what, resp, after);
     log.push_back("attempt " + std::to_string(attempt) + ": " + what + "; waited " +
                   std::to_string(delay.count()) + " ms" + (after ? " (Retry-After)" : ""));
     sleeper_(delay);
+    spent += delay;
   }
+}
+
+Error OpenAIClient::give_up(const std::string& url, int attempts, std::chrono::milliseconds spent,
+                            const std::string& last, const HttpResponse& resp,
+                            std::optional<std::chrono::milliseconds> retry_after) const {
+  std::string message =
+      fmt::format("chat request to {} failed after {} attempt{} in {:.1f} s; last: {}", url,
+                  attempts, attempts == 1 ? "" : "s", spent.count() / 1000.0, last);
+  std::string hint;
+  if (retry_after)
+    hint = fmt::format("the server asked to retry after {:.0f} s; --retry-max-s {:.0f} allows less",
+                       retry_after->count() / 1000.0, config_.retry_budget.count() / 1000.0);
+  else if (resp.connection_failed)
+    hint =
+        "is the server running, and is --base-url right? (--attempts and --retry-max-s "
+        "set how long to keep trying)";
+  else if (resp.timed_out)
+    hint =
+        "the server accepted the request but did not answer in time; raise --request-timeout "
+        "for long replies";
+  else
+    hint =
+        "the server is overloaded or failing; retry later, or raise --attempts and "
+        "--retry-max-s";
+  return make_error(message, hint);
 }
 
 }  // namespace ptxbench::llm

@@ -11,6 +11,7 @@
 
 #include "llm/chat.h"
 #include "llm/endpoint.h"
+#include "llm/http.h"
 
 namespace ptxbench::llm {
 
@@ -34,6 +35,10 @@ class OpenAIClient final : public ChatClient {
  private:
   OpenAIClient(EndpointConfig config, Sleeper sleeper, std::uint64_t seed);
   std::chrono::milliseconds next_delay(int retry, std::optional<std::chrono::milliseconds> after);
+  // The error once retrying stops: what failed, and which option would change it.
+  Error give_up(const std::string& url, int attempts, std::chrono::milliseconds spent,
+                const std::string& last, const HttpResponse& resp,
+                std::optional<std::chrono::milliseconds> retry_after) const;
 
   EndpointConfig config_;
   Sleeper sleeper_;

@@ -233,6 +233,64 @@ TEST(OpenAIClient, ConnectionRefusedRetriedThenClearError) {
   EXPECT_EQ(log.waits.size(), 1u);
 }
 
+TEST(OpenAIClient, ADeadEndpointFailsInSecondsWithTheDefaults) {
+  int port;
+  {
+    auto s = serve({});
+    port = s->port();
+  }
+  EndpointConfig c;  // the defaults a user gets
+  c.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
+  c.model = "m";
+  auto start = std::chrono::steady_clock::now();
+  auto r = client_for(c)->complete(hello(c));
+  ASSERT_FALSE(r.ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_NE(r.error().hint.find("--attempts"), std::string::npos) << r.error().hint;
+  EXPECT_NE(r.error().hint.find("--base-url"), std::string::npos) << r.error().hint;
+}
+
+TEST(OpenAIClient, AReplyThatStopsArrivingIsATimeout) {
+  ScriptedReply stalled = ScriptedReply::ok(ChatTestServer::chat_body("never whole"));
+  stalled.stall = milliseconds(8000);
+  auto server = serve({stalled});
+  EndpointConfig c = config_for(*server);
+  c.stall_timeout = milliseconds(500);
+  c.max_attempts = 1;
+  auto start = std::chrono::steady_clock::now();
+  auto r = client_for(c)->complete(hello(c));
+  ASSERT_FALSE(r.ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
+  EXPECT_NE(r.error().message.find("stopped arriving"), std::string::npos) << r.error().message;
+}
+
+TEST(OpenAIClient, WaitingForASilentServerIsReported) {
+  auto server = serve({{200, {}, ChatTestServer::chat_body("slow"), milliseconds(2500)}});
+  EndpointConfig c = config_for(*server);
+  c.waiting_interval = milliseconds(300);
+  std::mutex mu;
+  std::vector<std::string> notices;
+  c.waiting = [&](const std::string& n) {
+    std::lock_guard lock(mu);
+    notices.push_back(n);
+  };
+  auto r = client_for(c)->complete(hello(c));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_FALSE(notices.empty());
+  EXPECT_NE(notices[0].find("no reply yet"), std::string::npos) << notices[0];
+}
+
+TEST(OpenAIClient, ARetryAfterBeyondTheBudgetIsNotWaitedFor) {
+  auto server = serve({{429, {{"Retry-After", "30"}}, "{}"}});
+  EndpointConfig c = config_for(*server);
+  c.retry_budget = milliseconds(8000);
+  SleepLog log;
+  auto r = client_for(c, &log)->complete(hello(c));
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(log.waits.empty());
+  EXPECT_NE(r.error().hint.find("--retry-max-s"), std::string::npos) << r.error().hint;
+}
+
 TEST(OpenAIClient, MalformedJsonIsAnErrorWithoutRetry) {
   auto server = serve({ScriptedReply::ok("{\"choices\": [ {\"message\": "),
                        ScriptedReply::ok(ChatTestServer::chat_body("never"))});

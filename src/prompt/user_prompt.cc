@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/text.h"
 #include "task/families.h"
@@ -172,6 +173,10 @@ Result<std::string> build_user_prompt(const TaskSpec& t, std::string_view arch,
                                       const PromptOptions& options) {
   if (!task::is_known_arch(arch))
     return make_error("unknown architecture '" + std::string(arch) + "'", "use sm_90a or sm_100a");
+  if (!(options.speedup_target > 0) || !std::isfinite(options.speedup_target))
+    return make_error(
+        fmt::format("--speedup-target {} is not a positive number", options.speedup_target),
+        "e.g. --speedup-target 1.2");
   PTXB_TRY(std::string targets, targets_section(t, arch));
   std::string s = "# Task: " + t.name + "\n\n";
   s += fmt::format("Target GPU: {}, architecture {}.\n\n", arch_title(arch), arch);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
 
 #include "core/text.h"
@@ -9,12 +10,12 @@
 namespace ptxbench::report {
 namespace {
 
-std::string rate(double r, bool skipped) {
-  return skipped ? "n/a" : fmt::format("{:.2f}", r);
+// A rate, or "-" when no trajectory was scored.
+std::string rate(double r, bool unknown) {
+  return unknown ? "-" : fmt::format("{:.2f}", r);
 }
 
-std::string speed(const std::optional<double>& s, bool skipped) {
-  if (skipped) return "n/a";
+std::string speed(const std::optional<double>& s) {
   return s ? fmt::format("{:.3f}", *s) : std::string("-");
 }
 
@@ -26,46 +27,87 @@ std::string budgets_header(const Summary& s, std::string_view what) {
 
 std::string cells(const GroupSummary& g, std::string (*f)(const BudgetStats&, bool)) {
   std::vector<std::string> parts;
-  for (const auto& b : g.at) parts.push_back(fmt::format("{:>5}", f(b, g.gpu_skipped)));
+  for (const auto& b : g.at) parts.push_back(fmt::format("{:>5}", f(b, g.scored == 0)));
   return join(parts, " ");
+}
+
+bool any_failed(const Summary& s, const std::string& model, const std::string& arch) {
+  return std::any_of(s.groups.begin(), s.groups.end(), [&](const GroupSummary& g) {
+    return g.model == model && g.arch == arch && g.failed > 0;
+  });
+}
+
+// A group measured on a GPU: the paper's columns.
+void print_measured_header(std::ostream& out, const Summary& s, std::size_t w, bool failed) {
+  std::vector<std::string> fast_names;
+  for (double p : s.fast_p)
+    fast_names.push_back(fmt::format("{:>8}", fmt::format("fast_{:.1f}", p)));
+  out << fmt::format("{:<{}}  {:>3}  {}{:>8}  {}  |  {}  |  {}  |  {} (T={})\n", "task", w, "n",
+                     failed ? fmt::format("{:>6}  ", "failed") : "", "compiled",
+                     budgets_header(s, "correct"), budgets_header(s, "correct+arch"),
+                     budgets_header(s, "best speedup"), join(fast_names, " "),
+                     s.budgets.empty() ? 0 : s.budgets.back());
+}
+
+void print_measured_row(std::ostream& out, const Summary& s, const GroupSummary& g, std::size_t w,
+                        bool failed) {
+  const bool none = g.scored == 0;
+  std::vector<std::string> fast;
+  if (!g.at.empty())
+    for (double f : g.at.back().fast) fast.push_back(fmt::format("{:>8}", rate(f, none)));
+  std::string correct =
+      cells(g, [](const BudgetStats& b, bool n) { return rate(b.correct_rate, n); });
+  std::string with_arch =
+      cells(g, [](const BudgetStats& b, bool n) { return rate(b.arch_rate, n); });
+  std::string best = cells(g, [](const BudgetStats& b, bool) { return speed(b.best_speedup); });
+  out << fmt::format("{:<{}}  {:>3}  {}{:>8}  {:<{}}  |  {:<{}}  |  {:<{}}  |  {}\n", g.task, w,
+                     g.trajectories, failed ? fmt::format("{:>6}  ", g.failed) : "",
+                     rate(g.compile_rate, none), correct, budgets_header(s, "correct").size(),
+                     with_arch, budgets_header(s, "correct+arch").size(), best,
+                     budgets_header(s, "best speedup").size(), join(fast, " "));
+}
+
+// A group without a GPU: only what was established statically; no column that could
+// not be measured.
+void print_static_header(std::ostream& out, std::size_t w, bool failed) {
+  out << "not run here (no GPU): the correctness check, the timing and the run-time "
+         "instruction audit\n";
+  out << fmt::format("{:<{}}  {:>3}  {}{:>8}  {:>15}  {:>10}  {}\n", "task", w, "n",
+                     failed ? fmt::format("{:>6}  ", "failed") : "", "compiled", "targets in SASS",
+                     "first turn", "target families present in the SASS");
+}
+
+void print_static_row(std::ostream& out, const GroupSummary& g, std::size_t w, bool failed) {
+  const bool none = g.scored == 0;
+  out << fmt::format("{:<{}}  {:>3}  {}{:>8}  {:>15}  {:>10}  {}\n", g.task, w, g.trajectories,
+                     failed ? fmt::format("{:>6}  ", g.failed) : "", rate(g.compile_rate, none),
+                     rate(g.targets_in_sass_rate, none),
+                     g.first_targets_turn ? std::to_string(*g.first_targets_turn) : "-",
+                     g.families_in_sass.empty() ? "none" : join(g.families_in_sass, ", "));
 }
 
 void print_table(std::ostream& out, const Summary& s) {
   std::size_t w = 4;
   for (const auto& g : s.groups) w = std::max(w, g.task.size());
-  int last = s.budgets.empty() ? 0 : s.budgets.back();
-  std::vector<std::string> fast_names;
-  for (double p : s.fast_p)
-    fast_names.push_back(fmt::format("{:>8}", fmt::format("fast_{:.1f}", p)));
   std::string model, arch;
+  bool failed = false, skipped = false;
   for (const auto& g : s.groups) {
     if (g.model != model || g.arch != arch) {
       model = g.model;
       arch = g.arch;
-      out << fmt::format(
-          "\nmodel {}, arch {}{}\n", model, arch,
-          g.gpu_skipped ? " (GPU stages skipped: compile and static audit only)" : "");
-      out << fmt::format("{:<{}}  {:>3}  {:>8}  {}  |  {}  |  {}  |  {} (T={})\n", "task", w, "n",
-                         "compiled", budgets_header(s, "correct"),
-                         budgets_header(s, "correct+arch"), budgets_header(s, "best speedup"),
-                         join(fast_names, " "), last);
+      failed = any_failed(s, model, arch);
+      skipped = g.gpu_skipped;
+      out << fmt::format("\nmodel {}, arch {}{}\n", model, arch,
+                         skipped ? " (no GPU: compiled and statically audited only)" : "");
+      if (skipped)
+        print_static_header(out, w, failed);
+      else
+        print_measured_header(out, s, w, failed);
     }
-    std::vector<std::string> fast;
-    if (!g.at.empty())
-      for (double f : g.at.back().fast)
-        fast.push_back(fmt::format("{:>8}", rate(f, g.gpu_skipped)));
-    std::string correct =
-        cells(g, [](const BudgetStats& b, bool sk) { return rate(b.correct_rate, sk); });
-    std::string with_arch =
-        cells(g, [](const BudgetStats& b, bool sk) { return rate(b.arch_rate, sk); });
-    std::string best =
-        cells(g, [](const BudgetStats& b, bool sk) { return speed(b.best_speedup, sk); });
-    std::size_t cw = budgets_header(s, "correct").size(),
-                aw = budgets_header(s, "correct+arch").size(),
-                bw = budgets_header(s, "best speedup").size();
-    out << fmt::format("{:<{}}  {:>3}  {:>8.2f}  {:<{}}  |  {:<{}}  |  {:<{}}  |  {}\n", g.task, w,
-                       g.trajectories, g.compile_rate, correct, cw, with_arch, aw, best, bw,
-                       join(fast, " "));
+    if (skipped)
+      print_static_row(out, g, w, failed);
+    else
+      print_measured_row(out, s, g, w, failed);
   }
 }
 
@@ -75,8 +117,9 @@ void print_categories(std::ostream& out, const Summary& s) {
     if (g.task == "all") continue;
     std::vector<std::string> parts;
     for (const auto& [c, n] : g.categories) parts.push_back(fmt::format("{} {}", c, n));
-    out << fmt::format("  {} {}: {} turns, {} of {} trajectories reached the target; {}\n", g.task,
-                       g.arch, g.turns, g.target_reached, g.trajectories,
+    out << fmt::format("  {} {}: {} turns, {} of {} trajectories reached the target{}; {}\n",
+                       g.task, g.arch, g.turns, g.target_reached, g.trajectories,
+                       g.failed ? fmt::format(", {} failed (not scored)", g.failed) : "",
                        parts.empty() ? "none" : join(parts, ", "));
   }
 }
@@ -91,15 +134,30 @@ void print_console(std::ostream& out, const Summary& s) {
   }
   print_table(out, s);
   print_categories(out, s);
-  out << "\ncorrect: share of trajectories with a correct turn within T turns; correct+arch: ... "
-         "whose target "
-         "instruction families also executed; best speedup: library time / kernel time, best "
-         "correct turn; "
-         "fast_p: share correct, executing and faster than p x the library.\n";
+  const bool skipped = std::any_of(s.groups.begin(), s.groups.end(),
+                                   [](const GroupSummary& g) { return g.gpu_skipped; });
+  const bool measured = std::any_of(s.groups.begin(), s.groups.end(),
+                                    [](const GroupSummary& g) { return !g.gpu_skipped; });
+  const bool failed = std::any_of(s.groups.begin(), s.groups.end(),
+                                  [](const GroupSummary& g) { return g.failed > 0; });
+  out << "\n";
+  if (measured)
+    out << "correct: share of trajectories with a correct turn within T turns; correct+arch: "
+           "... whose target instruction families also executed; best speedup: library time / "
+           "kernel time, best correct turn; fast_p: share correct, executing and faster than p "
+           "x the library.\n";
+  if (skipped)
+    out << "compiled: share of trajectories with a turn that compiled; targets in SASS: ... whose "
+           "SASS contains the task's target instruction families (static: present, not proof "
+           "that they execute); first turn: the earliest such turn. Correctness, speed and "
+           "execution need a GPU: run on a GPU machine.\n";
+  if (failed)
+    out << "failed: trajectories that ended without a score (the endpoint did not answer, or "
+           "another error: `ptxbench show RUN --turns`); they are left out of every rate.\n";
 }
 
 void print_json(std::ostream& out, const Summary& s) {
-  out << to_json(s).dump(2) << "\n";
+  out << to_text(to_json(s), 2) << "\n";
 }
 
 }  // namespace ptxbench::report

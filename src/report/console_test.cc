@@ -31,7 +31,12 @@ RunData golden_run() {
        "done",
        "script_end",
        {{1, "compile_error", false, {}, {}, true, false},
-        {2, "not_evaluated", false, {}, {}, true, true}}},
+        {2, "not_evaluated", false, {}, {}, true, true, true, {"tcgen05"}}}},
+      // An endpoint that never answered: failed, not a score of 0.
+      {{"scripted/v1", "mha_with_lse_d128", "sm_90a", 1},
+       "failed",
+       "error: model: chat request failed after 3 attempts",
+       {}},
   };
   return d;
 }

@@ -70,6 +70,11 @@ void ProgressDisplay::on_event(const session::ProgressEvent& e) {
   }
 }
 
+void ProgressDisplay::note(const std::string& text) {
+  std::lock_guard lock(mu_);
+  print_line("note   " + text);
+}
+
 void ProgressDisplay::close() {
   std::lock_guard lock(mu_);
   if (tty_) out_ << "\r\033[2K" << status_line() << "\n" << std::flush;

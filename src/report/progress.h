@@ -19,6 +19,8 @@ class ProgressDisplay final : public session::ProgressSink {
   ProgressDisplay(std::ostream& out, bool tty) : out_(out), tty_(tty) {}
   void plan(int trajectories, int already_done, int max_turns) override;
   void on_event(const session::ProgressEvent& e) override;
+  // A line of its own (e.g. a request still waiting for its reply), from any thread.
+  void note(const std::string& text);
   // Ends the status line (terminal mode).
   void close();
 

@@ -17,6 +17,18 @@ bool compiled(const Json& compile) {
          outcome_from_string(compile["outcome"].get<std::string>()) == Outcome::passed;
 }
 
+// The target families the stored static census found in the SASS, and whether they meet
+// the task's rule.
+void read_census(const Json& compile, TurnPoint& p) {
+  if (!compile.is_object() || !compile.contains("census")) return;
+  const Json& c = compile["census"];
+  if (!c.is_object()) return;
+  if (c.contains("targets_present") && c["targets_present"].is_array())
+    for (const auto& f : c["targets_present"])
+      if (f.is_string()) p.families_in_sass.push_back(f.get<std::string>());
+  p.targets_in_sass = c.value("targets_met", false);
+}
+
 // The best of one trajectory within the first `budget` turns.
 struct Best {
   bool correct = false;
@@ -40,41 +52,66 @@ Best best_within(const TrajectoryData& t, int budget) {
   return b;
 }
 
+void add_static_evidence(GroupSummary& g, const TrajectoryData& t, int& with_targets) {
+  bool met = false;
+  for (const auto& p : t.turns) {
+    if (!p.compiled) continue;
+    for (const auto& f : p.families_in_sass)
+      if (std::find(g.families_in_sass.begin(), g.families_in_sass.end(), f) ==
+          g.families_in_sass.end())
+        g.families_in_sass.push_back(f);
+    if (!p.targets_in_sass) continue;
+    met = true;
+    if (!g.first_targets_turn || p.turn < *g.first_targets_turn) g.first_targets_turn = p.turn;
+  }
+  with_targets += met;
+}
+
+BudgetStats budget_stats(const std::vector<const TrajectoryData*>& ts, const RunData& run,
+                         int budget, double n) {
+  BudgetStats s;
+  s.budget = budget;
+  s.fast.assign(run.fast_p.size(), 0.0);
+  for (const auto* t : ts) {
+    if (t->status == "failed") continue;
+    Best b = best_within(*t, budget);
+    s.correct_rate += b.correct;
+    s.arch_rate += b.arch;
+    if (b.speedup) s.best_speedup = std::max(s.best_speedup.value_or(0.0), *b.speedup);
+    for (std::size_t i = 0; i < run.fast_p.size(); ++i)
+      s.fast[i] += b.arch && b.arch_speedup > run.fast_p[i];
+  }
+  s.correct_rate /= n;
+  s.arch_rate /= n;
+  for (double& f : s.fast) f /= n;
+  return s;
+}
+
 GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const RunData& run) {
   GroupSummary g;
   g.trajectories = static_cast<int>(ts.size());
-  int compiled_any = 0;
+  int compiled_any = 0, with_targets = 0;
   for (const auto* t : ts) {
     g.finished += t->status == "done";
     g.turns += static_cast<int>(t->turns.size());
     g.target_reached += t->stop_reason == "target_reached";
-    bool c = false;
     for (const auto& p : t->turns) {
       ++g.categories[p.category];
-      c = c || p.compiled;
       g.gpu_skipped = g.gpu_skipped || p.gpu_skipped;
     }
-    compiled_any += c;
-  }
-  double n = std::max(1, g.trajectories);
-  g.compile_rate = compiled_any / n;
-  for (int budget : run.budgets) {
-    BudgetStats s;
-    s.budget = budget;
-    s.fast.assign(run.fast_p.size(), 0.0);
-    for (const auto* t : ts) {
-      Best b = best_within(*t, budget);
-      s.correct_rate += b.correct;
-      s.arch_rate += b.arch;
-      if (b.speedup) s.best_speedup = std::max(s.best_speedup.value_or(0.0), *b.speedup);
-      for (std::size_t i = 0; i < run.fast_p.size(); ++i)
-        s.fast[i] += b.arch && b.arch_speedup > run.fast_p[i];
+    if (t->status == "failed") {
+      ++g.failed;
+      continue;
     }
-    s.correct_rate /= n;
-    s.arch_rate /= n;
-    for (double& f : s.fast) f /= n;
-    g.at.push_back(s);
+    compiled_any += std::any_of(t->turns.begin(), t->turns.end(),
+                                [](const TurnPoint& p) { return p.compiled; });
+    add_static_evidence(g, *t, with_targets);
   }
+  g.scored = g.trajectories - g.failed;
+  double n = std::max(1, g.scored);
+  g.compile_rate = compiled_any / n;
+  g.targets_in_sass_rate = with_targets / n;
+  for (int budget : run.budgets) g.at.push_back(budget_stats(ts, run, budget, n));
   return g;
 }
 
@@ -95,9 +132,12 @@ Result<RunData> load_run(const store::RunStore& st) {
   for (const auto& r : rows) {
     TrajectoryData t{r.key, r.status, r.stop_reason.value_or(""), {}};
     PTXB_TRY(std::vector<store::TurnRow> turns, st.turns(r.id));
-    for (const auto& u : turns)
-      t.turns.push_back({u.turn, u.category, u.correct, u.arch_executed, u.speedup, u.gpu_skipped,
-                         compiled(u.compile)});
+    for (const auto& u : turns) {
+      TurnPoint p{u.turn,    u.category,    u.correct,          u.arch_executed,
+                  u.speedup, u.gpu_skipped, compiled(u.compile)};
+      read_census(u.compile, p);
+      t.turns.push_back(std::move(p));
+    }
     d.trajectories.push_back(std::move(t));
   }
   return d;
@@ -134,8 +174,9 @@ Json to_json(const Summary& s) {
   Json groups = Json::array();
   for (const auto& g : s.groups) {
     Json at = Json::array();
-    // Without a GPU nothing was checked: the rates are unknown (null), not zero.
-    auto known = [&](double v) { return g.gpu_skipped ? Json(nullptr) : Json(v); };
+    // Without a GPU nothing was checked, and without a scored trajectory nothing was
+    // measured: the rates are unknown (null), not zero.
+    auto known = [&](double v) { return g.gpu_skipped || g.scored == 0 ? Json(nullptr) : Json(v); };
     for (const auto& b : g.at) {
       Json fast = Json::object();
       for (std::size_t i = 0; i < s.fast_p.size(); ++i)
@@ -146,17 +187,26 @@ Json to_json(const Summary& s) {
                     {"best_speedup", b.best_speedup ? Json(*b.best_speedup) : Json(nullptr)},
                     {"fast_p", fast}});
     }
-    groups.push_back({{"model", g.model},
-                      {"task", g.task},
-                      {"arch", g.arch},
-                      {"trajectories", g.trajectories},
-                      {"finished", g.finished},
-                      {"turns", g.turns},
-                      {"target_reached", g.target_reached},
-                      {"compile_rate", g.compile_rate},
-                      {"gpu_stages", g.gpu_skipped ? "skipped" : "run"},
-                      {"at", at},
-                      {"categories", g.categories}});
+    groups.push_back(
+        {{"model", g.model},
+         {"task", g.task},
+         {"arch", g.arch},
+         {"trajectories", g.trajectories},
+         {"failed", g.failed},
+         {"scored", g.scored},
+         {"finished", g.finished},
+         {"turns", g.turns},
+         {"target_reached", g.target_reached},
+         {"compile_rate", g.compile_rate},
+         {"gpu_stages", g.gpu_skipped ? "skipped" : "run"},
+         {"static",
+          {{"compile_rate", g.scored ? Json(g.compile_rate) : Json(nullptr)},
+           {"targets_in_sass_rate", g.scored ? Json(g.targets_in_sass_rate) : Json(nullptr)},
+           {"first_turn_with_targets_in_sass",
+            g.first_targets_turn ? Json(*g.first_targets_turn) : Json(nullptr)},
+           {"families_in_sass", g.families_in_sass}}},
+         {"at", at},
+         {"categories", g.categories}});
   }
   return Json{{"run", s.path},      {"created_at", s.created_at},
               {"status", s.status}, {"turn_budgets", s.budgets},

@@ -4,6 +4,10 @@
 // speedup (over correct turns), and fast_p (share of trajectories with a turn that is
 // correct, executes its target families and is faster than p x the library).
 // Computed here once from plain data; reporters only print it.
+// A trajectory that failed (its endpoint never answered, a store error) has no score: it
+// is counted as failed and left out of every rate, so a dead endpoint never reads as a
+// model that scored 0. Without a GPU the rates are unknown; what was established
+// statically is summarised instead: compiled, and the target families found in the SASS.
 #pragma once
 
 #include <map>
@@ -24,7 +28,9 @@ struct TurnPoint {
   std::optional<bool> arch_executed;
   std::optional<double> speedup;
   bool gpu_skipped = false;
-  bool compiled = false;  // the compile stage built it (its stored outcome is passed)
+  bool compiled = false;         // the compile stage built it (its stored outcome is passed)
+  bool targets_in_sass = false;  // the static census meets the task's rule
+  std::vector<std::string> families_in_sass;  // target families present in the SASS
 };
 
 struct TrajectoryData {
@@ -60,13 +66,20 @@ struct GroupSummary {
   std::string task;  // "all" for the model/arch total
   std::string arch;
   int trajectories = 0;
-  int finished = 0;                       // status done
-  int turns = 0;                          // stored turns
-  int target_reached = 0;                 // trajectories that reached the speedup target
-  double compile_rate = 0;                // trajectories with a turn that compiled
-  bool gpu_skipped = false;               // some turns could not be evaluated (no GPU)
-  std::vector<BudgetStats> at;            // one per budget
-  std::map<std::string, int> categories;  // turn counts per category
+  int failed = 0;            // status failed: no score, left out of the rates
+  int scored = 0;            // trajectories - failed: the rates' denominator
+  int finished = 0;          // status done
+  int turns = 0;             // stored turns
+  int target_reached = 0;    // trajectories that reached the speedup target
+  double compile_rate = 0;   // trajectories with a turn that compiled
+  bool gpu_skipped = false;  // some turns could not be evaluated (no GPU)
+  // Static evidence (what a run without a GPU establishes):
+  double targets_in_sass_rate = 0;            // scored trajectories with a compiled turn whose
+                                              // SASS has the target families (by the task's rule)
+  std::optional<int> first_targets_turn;      // the earliest such turn
+  std::vector<std::string> families_in_sass;  // target families present in some turn's SASS
+  std::vector<BudgetStats> at;                // one per budget
+  std::map<std::string, int> categories;      // turn counts per category
 };
 
 struct Summary {

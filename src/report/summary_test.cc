@@ -111,8 +111,57 @@ TEST(Summary, SeparateGroupsPerArch) {
   EXPECT_FALSE(s.groups[2].gpu_skipped);
 }
 
+TEST(Summary, ATrajectoryThatFailedIsCountedApartNotScoredZero) {
+  RunData d = sample_run();
+  d.trajectories.resize(2);  // gemm #0 and #1
+  d.trajectories.push_back({{"m", "gemm", "sm_90a", 2}, "failed", "error: model: refused", {}});
+  Summary s = summarize(d);
+  const GroupSummary& g = s.groups.at(0);
+  EXPECT_EQ(g.trajectories, 3);
+  EXPECT_EQ(g.failed, 1);
+  EXPECT_EQ(g.scored, 2);
+  EXPECT_DOUBLE_EQ(g.at[0].correct_rate, 1.0 / 2);  // #1 of the two scored
+  EXPECT_DOUBLE_EQ(g.compile_rate, 1.0);
+
+  RunData dead;  // every trajectory failed on the endpoint: nothing is known
+  dead.trajectories = {{{"m", "gemm", "sm_90a", 0}, "failed", "error: model: refused", {}}};
+  Summary none = summarize(dead);
+  EXPECT_EQ(none.groups.at(0).scored, 0);
+  Json j = to_json(none);
+  EXPECT_TRUE(j["groups"][0]["at"][0]["correct_rate"].is_null());
+  EXPECT_EQ(j["groups"][0]["failed"], 1);
+}
+
+TEST(Summary, WithoutAGpuTheStaticEvidenceIsSummarised) {
+  RunData d;
+  auto skipped = [](TurnPoint p, std::vector<std::string> families, bool met) {
+    p.gpu_skipped = true;
+    p.families_in_sass = std::move(families);
+    p.targets_in_sass = met;
+    return p;
+  };
+  d.trajectories = {
+      {{"m", "gemm", "sm_90a", 0},
+       "done",
+       "script_end",
+       {skipped(tp(1, "compile_error"), {}, false), skipped(tp(2, "not_evaluated"), {}, false),
+        skipped(tp(3, "not_evaluated"), {"tma"}, false),
+        skipped(tp(4, "not_evaluated"), {"wgmma", "tma"}, true)}},
+      {{"m", "gemm", "sm_90a", 1},
+       "done",
+       "script_end",
+       {skipped(tp(1, "not_evaluated"), {}, false)}}};
+  const Summary s = summarize(d);
+  const GroupSummary& g = s.groups.at(0);
+  EXPECT_TRUE(g.gpu_skipped);
+  EXPECT_DOUBLE_EQ(g.compile_rate, 1.0);
+  EXPECT_DOUBLE_EQ(g.targets_in_sass_rate, 0.5);
+  EXPECT_EQ(g.first_targets_turn, 4);
+  EXPECT_EQ(g.families_in_sass, (std::vector<std::string>{"tma", "wgmma"}));
+}
+
 // load_run takes "compiled" from the stored compile stage, not from the category: a
-// compile timeout is a timeout turn that never built.
+// compile timeout is a timeout turn that never built; and the static census from there.
 TEST(Summary, CompiledComesFromTheStoredCompileStage) {
   auto dir = TempDir::create("summary_test");
   ASSERT_TRUE(dir.ok());
@@ -135,13 +184,19 @@ TEST(Summary, CompiledComesFromTheStoredCompileStage) {
   turn(1, "timeout", Json{{"outcome", "compile_error"}, {"timed_out", true}});
   turn(2, "no_code", nullptr);
   turn(3, "timeout", Json{{"outcome", "passed"}});
+  turn(4, "not_evaluated",
+       Json{{"outcome", "passed"},
+            {"census", {{"targets_present", {"wgmma", "tma"}}, {"targets_met", true}}}});
   auto data = load_run(*st);
   ASSERT_TRUE(data.ok());
   const auto& turns = data->trajectories.at(0).turns;
-  ASSERT_EQ(turns.size(), 3u);
+  ASSERT_EQ(turns.size(), 4u);
   EXPECT_FALSE(turns[0].compiled);
   EXPECT_FALSE(turns[1].compiled);
   EXPECT_TRUE(turns[2].compiled);
+  EXPECT_FALSE(turns[2].targets_in_sass);
+  EXPECT_TRUE(turns[3].targets_in_sass);
+  EXPECT_EQ(turns[3].families_in_sass, (std::vector<std::string>{"wgmma", "tma"}));
   EXPECT_DOUBLE_EQ(summarize(*data).groups.at(0).compile_rate, 1.0);
 }
 

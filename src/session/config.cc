@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace ptxbench::session {
 
 std::string RunConfig::model_label() const {
@@ -16,11 +18,18 @@ Status RunConfig::validate() const {
   if (concurrency < 1) return make_error("--concurrency must be at least 1");
   if (cpu_jobs < 1) return make_error("--cpu-jobs must be at least 1");
   if (gpus < 1) return make_error("--gpus must be at least 1");
-  if (!(speedup_target > 0)) return make_error("--speedup-target must be positive");
+  if (!(speedup_target > 0) || !std::isfinite(speedup_target))
+    return make_error("--speedup-target must be a positive number", "e.g. --speedup-target 1.2");
+  for (double p : fast_p)
+    if (!(p > 0) || !std::isfinite(p))
+      return make_error("--fast-p thresholds must be positive numbers", "e.g. 0.5,0.8,1.0,1.2");
   if (tasks.empty()) return make_error("no tasks selected", "see `ptxbench tasks` for the names");
   if (archs.empty()) return make_error("no architecture selected", "pass --arch sm_90a or sm_100a");
   if (!scripted() && model.base_url.empty())
     return make_error("--model needs --base-url", "e.g. --base-url http://127.0.0.1:8000/v1");
+  if (scripted() && !model.base_url.empty())
+    return make_error("--base-url needs --model (without --model the scripted agent runs)",
+                      "pass the id the server serves, e.g. --model Qwen/Qwen3-8B");
   return {};
 }
 
@@ -33,7 +42,9 @@ Json RunConfig::to_json() const {
         {"temperature", model.temperature},
         {"top_p", model.top_p},
         {"max_tokens", model.max_tokens},
-        {"request_timeout_s", model.request_timeout_s}}},
+        {"request_timeout_s", model.request_timeout_s},
+        {"attempts", model.attempts},
+        {"retry_max_s", model.retry_max_s}}},
       {"scripted_version", scripted_version},
       {"task_selector", task_selector},
       {"tasks", tasks},
@@ -61,6 +72,8 @@ Result<RunConfig> RunConfig::from_json(const Json& j) {
     c.model.top_p = m.at("top_p").get<double>();
     c.model.max_tokens = m.at("max_tokens").get<int>();
     c.model.request_timeout_s = m.at("request_timeout_s").get<double>();
+    c.model.attempts = m.value("attempts", c.model.attempts);  // absent before 2026-12
+    c.model.retry_max_s = m.value("retry_max_s", c.model.retry_max_s);
     c.scripted_version = j.at("scripted_version").get<std::string>();
     c.task_selector = j.at("task_selector").get<std::string>();
     c.tasks = j.at("tasks").get<std::vector<std::string>>();

@@ -18,6 +18,8 @@ struct ModelConfig {
   double top_p = 1.0;
   int max_tokens = 16384;
   double request_timeout_s = 600;
+  int attempts = 3;        // tries per request (llm::EndpointConfig::max_attempts)
+  double retry_max_s = 8;  // time a request may spend on attempts and waits before giving up
 };
 
 struct RunConfig {

@@ -161,6 +161,9 @@ std::string policy(const TurnVerdict& v, const TurnContext& ctx) {
 
 std::string compile_error(const TurnVerdict& v, const TurnContext& ctx) {
   std::string t = header(ctx, Disposition::compile_error);
+  if (!v.compile.entry_point.empty())
+    return t + "The kernel built for " + ctx.arch +
+           ", but the harness cannot call it: " + v.compile.entry_point + "\n" + footer(ctx);
   t += "nvcc/ptxas rejected the kernel for " + ctx.arch + ". The errors:\n";
   t += trim_compiler_log(v.compile.log);
   return t + footer(ctx);

@@ -224,6 +224,17 @@ TEST(Feedback, CompileTimeout) {
   check(v, Disposition::timeout, "compile_timeout");
 }
 
+TEST(Feedback, MissingEntryPointSaysWhatTheTaskCalls) {
+  TurnVerdict v = compiled();
+  v.compile.outcome = Outcome::compile_error;
+  v.compile.log = "ptxas info    : 0 bytes gmem";
+  v.compile.entry_point = "no entry point: the source does not define ptxbench_launch";
+  v.disposition = Disposition::compile_error;
+  const std::string text = build_feedback(v, kCtx);
+  EXPECT_NE(text.find("the harness cannot call it: no entry point"), std::string::npos) << text;
+  EXPECT_EQ(text.find("ptxas info"), std::string::npos) << text;
+}
+
 TEST(Feedback, SandboxRefusalAtRunTime) {
   TurnVerdict v = evaluated(Outcome::policy_violation);
   v.eval->error = "the sandbox refused the call ptrace";

@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 
+#include "core/interrupt.h"
 #include "core/parallel.h"
 #include "core/sha256.h"
 #include "core/text.h"
@@ -105,6 +106,7 @@ std::string source_hash(const std::string& source) {
 Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
                                          const task::TaskSpec& task, const RunConfig& config,
                                          StageSlots& slots, LoopDeps& deps) {
+  if (interrupted()) return TrajectoryOutcome{"interrupted", "", 0};
   PTXB_TRY(std::vector<store::MessageRow> msgs, prepare_history(row, task, config, deps));
   PTXB_TRY(std::vector<store::TurnRow> stored, deps.store.turns(row.id));
   int done = static_cast<int>(stored.size());
@@ -118,9 +120,11 @@ Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
   PTXB_TRY(std::shared_ptr<llm::ChatClient> client, deps.clients.client_for(row.key));
   std::vector<llm::Message> history = to_history(msgs);
   for (int turn = done + 1; turn <= config.turns; ++turn) {
+    if (interrupted()) return TrajectoryOutcome{"interrupted", "", turn - 1};
     llm::ChatRequest req{history, config.model.temperature, config.model.top_p,
                          config.model.max_tokens};
     auto reply = client->complete(req);
+    if (interrupted()) return TrajectoryOutcome{"interrupted", "", turn - 1};
     if (!reply.ok())
       return finish(deps, row, "failed", "error: model: " + reply.error().to_string(), turn - 1);
     if (reply->finish_reason == kEndOfScript)
@@ -129,6 +133,9 @@ Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
     std::optional<std::string> source = deps.extract(reply->content);
     TurnVerdict v;
     if (source) v = deps.pipeline.evaluate(*source, task, row.key.arch, slots);
+    // A turn judged while the stages were being stopped is not a verdict: not recorded,
+    // so a resumed run does it again.
+    if (interrupted()) return TrajectoryOutcome{"interrupted", "", turn - 1};
     std::string fb =
         build_feedback(v, TurnContext{turn, config.turns, config.speedup_target, row.key.arch});
     bool reached = target_reached(v, config.speedup_target);
@@ -206,12 +213,16 @@ Result<RunTotals> run_all(const RunConfig& config, const std::vector<store::Traj
       ++totals.done;
       return;
     }
+    if (r.ok() && r->status == "interrupted") {
+      ++totals.interrupted;
+      return;
+    }
     ++totals.failed;
     std::string why = r.ok() ? r->stop_reason : "error: " + r.error().to_string();
     totals.errors.push_back(row.key.to_string() + ": " + why);
     if (!r.ok()) (void)deps.store.finish_trajectory(row.id, "failed", why);
   });
-  if (totals.failed == 0) PTXB_TRY_STATUS(deps.store.finish_run());
+  if (totals.failed == 0 && totals.interrupted == 0) PTXB_TRY_STATUS(deps.store.finish_run());
   return totals;
 }
 

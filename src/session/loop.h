@@ -67,7 +67,7 @@ struct LoopDeps {
 std::string source_hash(const std::string& source);
 
 struct TrajectoryOutcome {
-  std::string status;  // done | failed
+  std::string status;  // done | failed | interrupted (SIGINT/SIGTERM: stored as it was)
   std::string stop_reason;
   int turns = 0;  // stored turns at the end
 };
@@ -88,6 +88,7 @@ struct RunTotals {
   int skipped_done = 0;  // already done before this invocation (resume)
   int done = 0;
   int failed = 0;
+  int interrupted = 0;              // stopped by SIGINT/SIGTERM before they ended; resumable
   std::vector<std::string> errors;  // store or setup errors, one per failed trajectory
 };
 

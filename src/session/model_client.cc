@@ -1,5 +1,6 @@
 #include "session/model_client.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "llm/endpoint.h"
@@ -7,7 +8,7 @@
 
 namespace ptxbench::session {
 
-Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& m) {
+Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& m, Notice waiting) {
   llm::EndpointConfig e;
   e.base_url = m.base_url;
   e.model = m.id;
@@ -15,7 +16,17 @@ Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& m)
   e.temperature = m.temperature;
   e.top_p = m.top_p;
   e.max_tokens = m.max_tokens;
+  if (!(m.request_timeout_s > 0 && m.request_timeout_s < 1e6))
+    return make_error("--request-timeout must be a positive number of seconds");
+  if (!(m.retry_max_s >= 0 && m.retry_max_s < 1e6))
+    return make_error("--retry-max-s must be a number of seconds >= 0");
   e.request_timeout = std::chrono::milliseconds(static_cast<long long>(m.request_timeout_s * 1000));
+  e.max_attempts = m.attempts;
+  e.retry_budget = std::chrono::milliseconds(static_cast<long long>(m.retry_max_s * 1000));
+  e.waiting = std::move(waiting);
+  // Say so a few times before an attempt gives up: every quarter of it, 1 s to 60 s apart.
+  e.waiting_interval = std::clamp<std::chrono::milliseconds>(
+      e.request_timeout / 4, std::chrono::seconds(1), std::chrono::seconds(60));
   PTXB_TRY(std::unique_ptr<llm::OpenAIClient> client, llm::OpenAIClient::create(e));
   return std::shared_ptr<llm::ChatClient>(std::move(client));
 }

@@ -2,7 +2,9 @@
 // `ptxbench run` and the teacher of `ptxbench sft mine`.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "core/result.h"
 #include "llm/chat.h"
@@ -10,6 +12,9 @@
 
 namespace ptxbench::session {
 
-Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& model);
+// `waiting` (optional) hears, now and then, that a request still has no reply.
+using Notice = std::function<void(const std::string&)>;
+Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& model,
+                                                           Notice waiting = {});
 
 }  // namespace ptxbench::session

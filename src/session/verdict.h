@@ -32,7 +32,10 @@ struct CompileFacts {
   std::vector<std::string> disallowed_symbols;  // imports outside the allow-list
   std::vector<KernelResources> resources;
   std::vector<std::string>
-      warnings;            // ptxas warnings that matter (serialised wgmma, setmaxnreg ignored, ...)
+      warnings;  // ptxas warnings that matter (serialised wgmma, setmaxnreg ignored, ...)
+  // Built, but without the contract's entry point as the task calls it: what is wrong and the
+  // declaration expected (compile/entry_point.h); empty otherwise.
+  std::string entry_point;
   bool timed_out = false;  // the compiler ran past its limit
   double timeout_s = 0;    // that limit
 };

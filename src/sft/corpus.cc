@@ -57,8 +57,8 @@ Status load_one(const std::filesystem::path& path, int index, Corpus& corpus) {
   if (!std::filesystem::is_regular_file(path, ec))
     return make_error(path.string() + ": no such run store",
                       "pass a RUN.db written by `ptxbench run` or `ptxbench sft mine`");
-  PTXB_TRY(store::RunStore rs, store::RunStore::open(path));
-  PTXB_TRY(store::Db db, store::Db::open(path, /*create=*/false));
+  PTXB_TRY(store::RunStore rs, store::RunStore::open_read_only(path));
+  PTXB_TRY(store::Db db, store::Db::open_read_only(path));
   PTXB_TRY(auto seeds, read_seeds(db));
 
   SourceInfo info;

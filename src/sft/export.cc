@@ -19,7 +19,7 @@ struct Written {
 Result<Written> write_lines(const std::filesystem::path& dir, const std::string& name,
                             const std::vector<Example>& xs, Json (*row)(const Example&)) {
   std::string text;
-  for (const auto& x : xs) text += row(x).dump() + "\n";
+  for (const auto& x : xs) text += to_text(row(x)) + "\n";
   PTXB_TRY_STATUS(write_file_atomic(dir / name, text));
   return Written{name, sha256_hex(text), xs.size(), text.size()};
 }
@@ -88,7 +88,7 @@ Result<ExportResult> export_dataset(const Corpus& corpus, const Options& options
         {"train_meta.jsonl", "line i describes row i: task, category, turns, speedup, provenance"},
         {"heldout*", "the same three formats for the held-out tasks"}}},
       {"outputs", outputs}};
-  PTXB_TRY_STATUS(write_file_atomic(out_dir / "manifest.json", r.manifest.dump(2) + "\n"));
+  PTXB_TRY_STATUS(write_file_atomic(out_dir / "manifest.json", to_text(r.manifest, 2) + "\n"));
   return r;
 }
 

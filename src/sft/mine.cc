@@ -149,7 +149,7 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
             out.string() + " holds teacher trajectories mined from other failing turns",
             "mine into a new --out file, or pass the same stores, --seed and filters as before");
       auto t = find_trajectory(rs, key);
-      if (t && (t->status == "done" || t->status == "failed")) {
+      if (t && t->status == "done") {  // a failed one (e.g. the endpoint) is tried again
         ++report.already_done;
         report.repaired += repaired(rs, t->id) ? 1 : 0;
         continue;

@@ -55,7 +55,7 @@ Status put_seed(store::Db& db, int sample, const Seed& seed) {
       store::Stmt s,
       db.prepare(
           "INSERT OR REPLACE INTO sft_seeds (task, arch, sample, seed_json) VALUES (?, ?, ?, ?)"));
-  s.bind(1, seed.task).bind(2, seed.arch).bind(3, sample).bind(4, seed.to_json().dump());
+  s.bind(1, seed.task).bind(2, seed.arch).bind(3, sample).bind(4, to_text(seed.to_json()));
   return s.run();
 }
 

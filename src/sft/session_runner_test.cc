@@ -18,15 +18,22 @@ namespace {
 using testing::SyntheticStore;
 using testing::T;
 
+// A run store with one gemm trajectory that failed twice (two seeds), and its corpus.
+struct TwoSeeds {
+  TempDir dir = TempDir::create("sft_session_runner").value();
+  Corpus corpus = [this] {
+    {
+      SyntheticStore s(dir.path() / "run.db", "base-model");
+      s.add("gemm", 0, {T{"compile_error"}, T{"incorrect"}});
+    }
+    return load_corpus({dir.path() / "run.db"}).value();
+  }();
+};
+
 TEST(SessionRepairRunner, TeacherTrajectoriesBecomeRepairRows) {
-  auto dir = TempDir::create("sft_session_runner");
-  ASSERT_TRUE(dir.ok());
-  {
-    SyntheticStore s(dir->path() / "run.db", "base-model");
-    s.add("gemm", 0, {T{"compile_error"}, T{"incorrect"}});
-  }
-  auto corpus = load_corpus({dir->path() / "run.db"});
-  ASSERT_TRUE(corpus.ok()) << corpus.error().to_string();
+  TwoSeeds seeds;
+  const TempDir* dir = &seeds.dir;
+  const auto* corpus = &seeds.corpus;
 
   session::RunConfig config;
   config.model.id = "teacher";
@@ -66,6 +73,44 @@ TEST(SessionRepairRunner, TeacherTrajectoriesBecomeRepairRows) {
     EXPECT_EQ(x.repair_turn, 4);
     EXPECT_EQ(x.messages[1].content, "TASK gemm");
     EXPECT_NE(x.messages[4].content.find("attempt 4 of gemm"), std::string::npos);
+  }
+}
+
+// An endpoint that never answers: every seed's teacher trajectory fails, and mine()
+// reports each one as an error (the CLI then exits non-zero with the counts).
+class DeadClients final : public session::ClientFactory {
+ public:
+  class Dead final : public llm::ChatClient {
+   public:
+    Result<llm::ChatReply> complete(const llm::ChatRequest&) override {
+      return make_error("chat request failed after 3 attempts; last: connection refused");
+    }
+    std::string model_id() const override { return "dead"; }
+  };
+  Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey&) override {
+    return std::shared_ptr<llm::ChatClient>(std::make_shared<Dead>());
+  }
+};
+
+TEST(SessionRepairRunner, ADeadTeacherIsAnErrorPerSeedAndIsTriedAgain) {
+  TwoSeeds seeds;
+  const TempDir* dir = &seeds.dir;
+  const auto* corpus = &seeds.corpus;
+  session::RunConfig config;
+  config.model.id = "teacher";
+  session::testing::FakePipeline pipeline;
+  DeadClients clients;
+  SessionRepairRunner runner(config, {session::testing::fake_task("gemm")}, pipeline, clients,
+                             session::testing::fake_extract);
+  MineConfig cfg;
+  cfg.teacher_model = "teacher";
+  for (int round = 0; round < 2; ++round) {  // the second round retries the failed seeds
+    auto report = mine(*corpus, Options{}, cfg, dir->path() / "mine.db", runner);
+    ASSERT_TRUE(report.ok()) << report.error().to_string();
+    EXPECT_EQ(report->ran, 0);
+    EXPECT_EQ(report->already_done, 0);
+    ASSERT_EQ(report->errors.size(), 2u);
+    EXPECT_NE(report->errors[0].find("connection refused"), std::string::npos);
   }
 }
 

@@ -1,11 +1,45 @@
 #include "store/db.h"
 
+#include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <fstream>
 #include <utility>
+
+#include "core/utf8.h"
 
 namespace ptxbench::store {
 namespace {
+
+// The first 16 bytes of every SQLite 3 database file.
+constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
+
+Status check_sqlite_header(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return make_error(path.string() + " is not a file",
+                      "pass the .db file that `ptxbench run` wrote (see --out)");
+  std::ifstream in(path, std::ios::binary);
+  std::string head(kSqliteMagic.size(), '\0');
+  if (!in.read(head.data(), static_cast<std::streamsize>(head.size())) || head != kSqliteMagic)
+    return make_error(
+        path.string() + " is not an SQLite database (" +
+            (std::filesystem::file_size(path, ec) == 0 ? "it is empty" : "wrong header") + ")",
+        "pass the .db file that `ptxbench run` wrote (see --out)");
+  return {};
+}
+
+// A file: URI for `path` with `query`; the characters a URI gives meaning to are escaped.
+std::string file_uri(const std::filesystem::path& path, std::string_view query) {
+  std::string uri = "file:";
+  for (char c : std::filesystem::absolute(path).string()) {
+    if (c == '%' || c == '?' || c == '#')
+      uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    else
+      uri += c;
+  }
+  return uri + "?" + std::string(query);
+}
 
 Error sqlite_error(sqlite3* db, std::string_view what) {
   return make_error(std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
@@ -42,8 +76,11 @@ Stmt& Stmt::bind(int i, double v) {
   return *this;
 }
 
+// Text columns hold UTF-8 (SQLite is told so): bytes that are not (a tool's output, a
+// candidate's source) are stored with U+FFFD in their place (core/utf8.h).
 Stmt& Stmt::bind(int i, std::string_view v) {
-  int rc = sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  const std::string text = to_valid_utf8(v);
+  int rc = sqlite3_bind_text64(s_, i, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
   if (rc != SQLITE_OK && bind_rc_ == 0) bind_rc_ = i;
   return *this;
 }
@@ -117,6 +154,22 @@ Result<Db> Db::open(const std::filesystem::path& path, bool create) {
   PTXB_TRY_STATUS(db.exec("PRAGMA journal_mode=WAL"));
   PTXB_TRY_STATUS(db.exec("PRAGMA synchronous=FULL"));
   PTXB_TRY_STATUS(db.exec("PRAGMA foreign_keys=ON"));
+  return db;
+}
+
+Result<Db> Db::open_read_only(const std::filesystem::path& path) {
+  PTXB_TRY_STATUS(check_sqlite_header(path));
+  std::error_code ec;
+  const bool live = std::filesystem::exists(path.string() + "-wal", ec);
+  std::string uri = file_uri(path, live ? "mode=ro" : "immutable=1");
+  sqlite3* raw = nullptr;
+  int rc = sqlite3_open_v2(uri.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+  Db db(raw, path);
+  if (rc != SQLITE_OK)
+    return make_error(
+        "cannot open " + path.string() + ": " + (raw ? sqlite3_errmsg(raw) : "out of memory"),
+        "check the path and that the file is readable");
+  sqlite3_busy_timeout(raw, 10000);
   return db;
 }
 

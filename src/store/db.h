@@ -63,8 +63,15 @@ class Stmt {
 class Db {
  public:
   // Opens (creating when `create`) the file; sets WAL, synchronous=FULL, foreign keys
-  // and a busy timeout.
+  // and a busy timeout. Only for a file that this program writes (a run it created, or
+  // one whose schema a read-only open has checked first).
   static Result<Db> open(const std::filesystem::path& path, bool create);
+  // Opens an existing file for reading only, so that nothing the caller does can change
+  // it: a file that is not an SQLite database (empty, truncated, another format) is
+  // refused before SQLite sees it; no pragma is set. Without a `-wal` file beside it
+  // (no writer has it open) it is opened immutable, which creates no side files; with
+  // one (a run in progress) read-only, so the writer's latest commits are seen.
+  static Result<Db> open_read_only(const std::filesystem::path& path);
   Db(Db&&) noexcept;
   Db& operator=(Db&&) noexcept;
   Db(const Db&) = delete;

@@ -27,7 +27,7 @@ Json parse_json_or_null(const std::optional<std::string>& s) {
 
 std::optional<std::string> json_or_null(const Json& j) {
   if (j.is_null()) return std::nullopt;
-  return j.dump();
+  return to_text(j);
 }
 
 Status insert_message(Db& db, std::int64_t traj, const MessageRow& m) {
@@ -66,7 +66,7 @@ Status insert_turn(Db& db, std::int64_t traj, const TurnRow& t, const std::strin
   s.bind(6, t.feedback).bind(7, json_or_null(t.compile)).bind(8, json_or_null(t.eval));
   s.bind(9, json_or_null(t.audit)).bind(10, t.correct ? 1 : 0).bind(11, arch).bind(12, t.speedup);
   s.bind(13, t.target_reached ? 1 : 0).bind(14, t.gpu_skipped ? "skipped" : "run");
-  s.bind(15, t.flags.dump()).bind(16, t.llm.dump()).bind(17, now);
+  s.bind(15, to_text(t.flags)).bind(16, to_text(t.llm)).bind(17, now);
   return s.run();
 }
 
@@ -123,24 +123,40 @@ Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json&
         path.string() + " already exists",
         "pass --resume " + path.string() + " to continue that run, or choose another --out");
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  auto made = create_new(path, config, provenance);
+  if (!made.ok())
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+      std::filesystem::remove(path.string() + suffix, ec);
+  return made;
+}
+
+Result<RunStore> RunStore::create_new(const std::filesystem::path& path, const Json& config,
+                                      const Json& provenance) {
   PTXB_TRY(Db db, Db::open(path, /*create=*/true));
   PTXB_TRY(Transaction tx, Transaction::begin(db));
   PTXB_TRY_STATUS(create_schema(db));
   PTXB_TRY(Stmt s,
            db.prepare("INSERT INTO runs (id, created_at, config_json, provenance_json, status) "
                       "VALUES (1, ?, ?, ?, 'running')"));
-  s.bind(1, utc_now()).bind(2, config.dump()).bind(3, provenance.dump());
+  s.bind(1, utc_now()).bind(2, to_text(config)).bind(3, to_text(provenance));
   PTXB_TRY_STATUS(s.run());
   PTXB_TRY_STATUS(tx.commit());
   return RunStore(std::make_unique<Impl>(std::move(db)));
 }
 
 Result<RunStore> RunStore::open(const std::filesystem::path& path) {
+  PTXB_TRY_STATUS(open_read_only(path));  // a run file, checked without writing to it
+  PTXB_TRY(Db db, Db::open(path, /*create=*/false));
+  PTXB_TRY_STATUS(check_schema(db));
+  return RunStore(std::make_unique<Impl>(std::move(db)));
+}
+
+Result<RunStore> RunStore::open_read_only(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     return make_error(path.string() + " does not exist",
                       "pass the .db file that `ptxbench run` wrote (see --out)");
-  PTXB_TRY(Db db, Db::open(path, /*create=*/false));
+  PTXB_TRY(Db db, Db::open_read_only(path));
   PTXB_TRY_STATUS(check_schema(db));
   return RunStore(std::make_unique<Impl>(std::move(db)));
 }

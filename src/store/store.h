@@ -79,11 +79,16 @@ struct TurnEvent {
 
 class RunStore {
  public:
-  // A new file (an existing one is refused, so no run is overwritten).
+  // A new file (an existing one is refused, so no run is overwritten). When creating it
+  // fails half-way the file is removed again.
   static Result<RunStore> create(const std::filesystem::path& path, const Json& config,
                                  const Json& provenance);
-  // An existing run file, for --resume and `show`.
+  // An existing run file to write to (--resume): its schema is checked through a
+  // read-only open first, so a file that is not a run is refused unchanged.
   static Result<RunStore> open(const std::filesystem::path& path);
+  // An existing run file to read (`show`, `sft`): nothing is ever written to it or beside
+  // it (Db::open_read_only); a write through this store fails.
+  static Result<RunStore> open_read_only(const std::filesystem::path& path);
 
   RunStore(RunStore&&) noexcept;
   RunStore& operator=(RunStore&&) noexcept;
@@ -115,6 +120,8 @@ class RunStore {
  private:
   struct Impl;
   explicit RunStore(std::unique_ptr<Impl> impl);
+  static Result<RunStore> create_new(const std::filesystem::path& path, const Json& config,
+                                     const Json& provenance);
   std::unique_ptr<Impl> impl_;
 };
 

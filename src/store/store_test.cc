@@ -82,6 +82,70 @@ TEST_F(StoreTest, OpenRejectsMissingAndForeignFiles) {
   EXPECT_NE(s.error().message.find("not a ptxbench run database"), std::string::npos);
 }
 
+// What a folder holds: names and contents, to compare before and after a read.
+std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    auto bytes = read_file(e.path());
+    out[e.path().filename().string()] = bytes.ok() ? *bytes : "?";
+  }
+  return out;
+}
+
+TEST_F(StoreTest, ReadOnlyOpenRefusesAnEmptyFileAndLeavesIt) {
+  ASSERT_TRUE(write_file_atomic(db_path(), "").ok());
+  for (int writable = 0; writable < 2; ++writable) {
+    auto s = writable ? RunStore::open(db_path()) : RunStore::open_read_only(db_path());
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message.find("is not an SQLite database (it is empty)"), std::string::npos)
+        << s.error().message;
+  }
+  EXPECT_EQ(std::filesystem::file_size(db_path()), 0u);
+  EXPECT_EQ(snapshot(dir->path()).size(), 1u);
+}
+
+TEST_F(StoreTest, AnotherProgramsDatabaseIsNeverChanged) {
+  for (const char* mode : {"DELETE", "WAL"}) {
+    {
+      std::filesystem::remove(db_path());
+      auto db = Db::open(db_path(), true);
+      ASSERT_TRUE(db.ok());
+      ASSERT_TRUE(db->exec(std::string("PRAGMA journal_mode=") + mode).ok());
+      ASSERT_TRUE(db->exec("CREATE TABLE other (x); INSERT INTO other VALUES (1)").ok());
+    }
+    auto before = snapshot(dir->path());
+    EXPECT_FALSE(RunStore::open_read_only(db_path()).ok()) << mode;
+    EXPECT_FALSE(RunStore::open(db_path()).ok()) << mode;  // --resume of a foreign file
+    EXPECT_EQ(snapshot(dir->path()), before) << mode;
+  }
+}
+
+TEST_F(StoreTest, AReadOnlyStoreReadsARunAndWritesNothing) {
+  {
+    auto s = RunStore::create(db_path(), Json{{"turns", 2}}, Json::object());
+    ASSERT_TRUE(s.ok());
+    ASSERT_TRUE(s->add_trajectory({"m", "t", "sm_90a", 0}).ok());
+  }
+  auto before = snapshot(dir->path());
+  {
+    auto s = RunStore::open_read_only(db_path());
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    EXPECT_EQ(s->run()->config, (Json{{"turns", 2}}));
+    EXPECT_EQ(s->trajectories()->size(), 1u);
+    EXPECT_FALSE(s->finish_run().ok());
+  }
+  EXPECT_EQ(snapshot(dir->path()), before);
+}
+
+TEST_F(StoreTest, AReadOnlyStoreSeesARunInProgress) {
+  auto writer = RunStore::create(db_path(), Json::object(), Json::object());
+  ASSERT_TRUE(writer.ok());
+  ASSERT_TRUE(writer->add_trajectory({"m", "t", "sm_90a", 0}).ok());
+  auto reader = RunStore::open_read_only(db_path());
+  ASSERT_TRUE(reader.ok()) << reader.error().message;
+  EXPECT_EQ(reader->trajectories()->size(), 1u);
+}
+
 TEST_F(StoreTest, TrajectoriesAreUniquePerKey) {
   auto s = RunStore::create(db_path(), Json::object(), Json::object());
   ASSERT_TRUE(s.ok());

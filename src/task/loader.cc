@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -12,6 +13,11 @@
 
 namespace ptxbench::task {
 namespace {
+
+// Sizes a spec may give: an axis fits a 32-bit index, a tensor at most 2^40 elements, so
+// no size computed from them overflows.
+constexpr std::int64_t kMaxAxis = (std::int64_t{1} << 31) - 1;
+constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
 
 // Collects the spec while walking the TOML; the first problem becomes the Error.
 class SpecReader {
@@ -107,6 +113,9 @@ class SpecReader {
         auto iv = e.value<std::int64_t>();
         if (!e.is_integer() || !iv || *iv <= 0)
           return fail(field, "values must be positive integers");
+        if (*iv > kMaxAxis)
+          return fail(field, "value " + std::to_string(*iv) + " is larger than " +
+                                 std::to_string(kMaxAxis) + " (the largest axis size)");
         out[std::string(k.str())].push_back(*iv);
       }
     }
@@ -285,7 +294,23 @@ class SpecReader {
     for (const auto& w : s.workloads) {
       auto f = s.flop_count(w);
       if (!f.ok()) return fail("flops", f.error().message);
-      if (*f <= 0) return fail("flops", "is not positive for workload " + w.name);
+      if (!(*f > 0) || !std::isfinite(*f))
+        return fail("flops", "is not a positive number for workload " + w.name);
+      PTXB_TRY_STATUS(check_sizes(s, w));
+    }
+    return {};
+  }
+
+  // Every tensor of a workload has at most kMaxElements elements (no size overflows).
+  Status check_sizes(const TaskSpec& s, const Workload& w) const {
+    auto all = s.inputs;
+    all.insert(all.end(), s.outputs.begin(), s.outputs.end());
+    for (const auto& t : all) {
+      std::int64_t n = 1;
+      for (const auto& a : t.shape)
+        if (__builtin_mul_overflow(n, w.axes.at(a), &n) || n > kMaxElements)
+          return fail("workload " + w.name, "tensor " + t.name + " has more than " +
+                                                std::to_string(kMaxElements) + " elements");
     }
     return {};
   }

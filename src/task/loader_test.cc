@@ -95,6 +95,9 @@ INSTANTIATE_TEST_SUITE_P(
                 "baseline: must be \"cublaslt\""},
         BadCase{"flops = \"2*M*N*K\"", "flops = \"2*M*N*Q\"", "flops: bad formula"},
         BadCase{"M = [128, 64]", "M = [128, -64]", "axes.M: values must be positive"},
+        BadCase{"M = [128, 64]", "M = [128, 9223372036854775807]",
+                "axes.M: value 9223372036854775807 is larger than 2147483647"},
+
         BadCase{"role = \"hidden\"", "role = \"secret\"",
                 "workloads[1].role: must be \"timed\" or \"hidden\""},
         BadCase{"role = \"hidden\"", "role = \"timed\"",
@@ -115,6 +118,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"description = \"toy gemm\"", "descripton = \"toy gemm\"",
                 "descripton: unknown field"},
         BadCase{"[[outputs]]", "[[outputs]\n", "not valid TOML"}));
+
+TEST(Loader, RejectsATensorTooLargeToAddress) {
+  std::string text = with(kGood, "M = [128, 64]", "M = [128, 2147483647]");
+  text = with(text, "K = [512]", "K = [512, 2147483647]");
+  text = with(text, "axes = { M = 64, N = 256, K = 512 }",
+              "axes = { M = 2147483647, N = 256, K = 2147483647 }");
+  EXPECT_NE(load_error(text).find("tensor A has more than 1099511627776 elements"),
+            std::string::npos)
+      << load_error(text);
+}
 
 TEST(Loader, RejectsSpecWithoutHiddenWorkload) {
   std::string text = with(kGood, "role = \"hidden\"", "role = \"timed\"");

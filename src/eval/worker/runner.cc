@@ -210,7 +210,7 @@ class Runner {
 // Replies and leaves at once: after a timeout or a CUDA error the context cannot be torn
 // down cleanly (a hung kernel may still run); the driver reclaims it.
 [[noreturn]] void reply_and_exit(CommandChannel& ch, const Reply& r, int code) {
-  (void)ch.reply(r.to_json().dump());
+  (void)ch.reply(to_text(r.to_json()));
   ::_exit(code);
 }
 
@@ -230,7 +230,7 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
   Reply ready = reply_of(true, "ok");
   ready.extra = Json{{"sandbox", *confined}};
   if (!runner->audit_error().empty()) ready.extra["audit_error"] = runner->audit_error();
-  if (!channel.reply(ready.to_json().dump()).ok()) return 3;
+  if (!channel.reply(to_text(ready.to_json())).ok()) return 3;
   bool loaded = false;
   while (true) {
     auto line = channel.next_line();
@@ -262,7 +262,7 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
         reply_and_exit(channel,
                        reply_of(false, "bad_request", "unexpected command '" + cmd->op + "'"), 3);
       }
-      if (!channel.reply(r.to_json().dump()).ok()) return 3;
+      if (!channel.reply(to_text(r.to_json())).ok()) return 3;
       if (!r.ok && r.status != "audit_error") return 0;  // a load error ends the session
     } catch (const CallTimeout& e) {
       reply_and_exit(channel, reply_of(false, "call_timeout", e.what()), 0);

@@ -26,7 +26,7 @@ WorkerSession::~WorkerSession() {
 }
 
 gpu::TensorSet& WorkerSession::tensors(const gpu::Problem& p) {
-  std::string key = p.workload + "|" + gpu::to_json(p).dump();
+  std::string key = p.workload + "|" + to_text(gpu::to_json(p));
   auto& slot = sets_[key];
   if (!slot) slot = std::make_unique<gpu::TensorSet>(p);
   return *slot;

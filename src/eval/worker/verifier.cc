@@ -238,14 +238,14 @@ int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
     v = std::make_unique<Verifier>(req);
   } catch (const std::exception& e) {
     (void)channel.reply(
-        failure("harness_error", e.what(), "allocating the session").to_json().dump());
+        to_text(failure("harness_error", e.what(), "allocating the session").to_json()));
     return 3;
   }
   Reply ready;
   ready.ok = true;
   ready.status = "ok";
   ready.extra = v->ready_extra();
-  if (!channel.reply(ready.to_json().dump()).ok()) return 3;
+  if (!channel.reply(to_text(ready.to_json())).ok()) return 3;
   while (true) {
     auto line = channel.next_line();
     if (!line.ok() || !line->has_value()) return line.ok() ? 0 : 3;
@@ -257,7 +257,7 @@ int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
     } catch (const std::exception& e) {
       r = failure("harness_error", e.what(), cmd.ok() ? cmd->op : "");
     }
-    if (!channel.reply(r.to_json().dump()).ok()) return 3;
+    if (!channel.reply(to_text(r.to_json())).ok()) return 3;
     if (r.status == "harness_error") return 3;  // the context may be unusable
   }
 }

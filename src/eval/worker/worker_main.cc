@@ -27,7 +27,8 @@ using namespace ptxbench::eval;
 namespace {
 
 int write_response(const std::string& dir, const WorkerResponse& r) {
-  auto st = write_file_atomic(std::filesystem::path(dir) / "response.json", r.to_json().dump(1));
+  auto st =
+      write_file_atomic(std::filesystem::path(dir) / "response.json", to_text(r.to_json(), 1));
   if (!st.ok()) {
     std::cerr << "ptxbench-worker: cannot write the response: " << st.error().to_string() << "\n";
     return 3;

@@ -178,18 +178,25 @@ void ChatTestServer::handle(int conn) {
   }
   // A slow reply: wait, but give up as soon as the client hangs up (it timed out), so the
   // next queued connection is served at once.
-  auto until = std::chrono::steady_clock::now() + reply.delay;
-  while (!stop_ && std::chrono::steady_clock::now() < until) {
-    pollfd p{conn, POLLRDHUP, 0};
-    if (::poll(&p, 1, 5) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR))) return;
-  }
-  if (reply.drop || stop_) return;
+  if (!wait_while_connected(conn, reply.delay) || reply.drop || stop_) return;
   std::string out =
       "HTTP/1.1 " + std::to_string(reply.status) + " " + reason_phrase(reply.status) + "\r\n";
   out += "Content-Type: application/json\r\nConnection: close\r\n";
   for (const auto& [k, v] : reply.headers) out += k + ": " + v + "\r\n";
-  out += "Content-Length: " + std::to_string(reply.body.size()) + "\r\n\r\n" + reply.body;
-  send_all(conn, out);
+  out += "Content-Length: " + std::to_string(reply.body.size()) + "\r\n\r\n";
+  const std::size_t half = reply.stall.count() > 0 ? reply.body.size() / 2 : reply.body.size();
+  send_all(conn, out + reply.body.substr(0, half));
+  if (half == reply.body.size() || !wait_while_connected(conn, reply.stall)) return;
+  send_all(conn, reply.body.substr(half));
+}
+
+bool ChatTestServer::wait_while_connected(int conn, std::chrono::milliseconds d) const {
+  auto until = std::chrono::steady_clock::now() + d;
+  while (!stop_ && std::chrono::steady_clock::now() < until) {
+    pollfd p{conn, POLLRDHUP, 0};
+    if (::poll(&p, 1, 5) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR))) return false;
+  }
+  return true;
 }
 
 std::string ChatTestServer::chat_body(const std::string& content, long prompt_tokens,

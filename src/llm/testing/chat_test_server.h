@@ -26,6 +26,8 @@ struct ScriptedReply {
   std::string body;
   std::chrono::milliseconds delay{0};  // wait this long before answering
   bool drop = false;                   // close the connection without answering
+  // Send the headers and half the body, then wait this long (a reply that stops arriving).
+  std::chrono::milliseconds stall{0};
 
   static ScriptedReply ok(std::string body) { return {200, {}, std::move(body)}; }
 };
@@ -62,6 +64,8 @@ class ChatTestServer {
   ChatTestServer(int fd, int port, std::vector<ScriptedReply> script, std::size_t max_requests);
   void serve();
   void handle(int conn);
+  // Waits `d`; false as soon as the client hung up (or the server stops).
+  bool wait_while_connected(int conn, std::chrono::milliseconds d) const;
 
   int fd_;
   int port_;

@@ -1,0 +1,156 @@
+#include "cli/run_setup.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+
+#include "core/text.h"
+#include "store/store.h"
+#include "task/loader.h"
+
+namespace ptxbench::cli {
+namespace {
+
+// The names of the options given on the command line, among `names`.
+std::vector<std::string> given(const CLI::App& sub, const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& n : names)
+    if (sub.count(n) > 0) out.push_back(n);
+  return out;
+}
+
+std::vector<std::string> option_names(const CLI::App& sub) {
+  std::vector<std::string> out;
+  for (const CLI::Option* opt : sub.get_options())
+    if (opt->get_lnames().size() == 1) out.push_back("--" + opt->get_lnames().front());
+  return out;
+}
+
+Result<std::vector<std::string>> resolve_tasks(const std::string& selector,
+                                               const std::vector<task::TaskSpec>& all) {
+  std::vector<std::string> out;
+  if (selector == "core" || selector == "extended" || selector == "all") {
+    for (const auto& t : all)
+      if (selector == "all" || t.in_suite(selector)) out.push_back(t.name);
+    return out;
+  }
+  for (const auto& name : split(selector, ',')) {
+    std::string n(trim(name));
+    if (n.empty()) continue;
+    bool known =
+        std::any_of(all.begin(), all.end(), [&](const task::TaskSpec& t) { return t.name == n; });
+    if (!known)
+      return make_error("unknown task '" + n + "'",
+                        "`ptxbench tasks` lists them; or pass core, extended, all");
+    out.push_back(n);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<std::vector<double>> parse_fast_p(const std::string& list) {
+  std::vector<double> out;
+  for (const auto& p : split(list, ',')) {
+    std::string text(trim(p));
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0')
+      return make_error("--fast-p: '" + text + "' is not a number",
+                        "e.g. --fast-p 0.5,0.8,1.0,1.2");
+    out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+Status check_resume_options(const CLI::App& sub) {
+  std::vector<std::string> names = option_names(sub);
+  std::erase_if(names, [](const std::string& n) {
+    return n == "--resume" || n == "--json" || n == "--no-progress" || n == "--memcheck" ||
+           n == "--help";
+  });
+  std::vector<std::string> extra = given(sub, names);
+  if (extra.empty()) return {};
+  return make_error("--resume continues a run with the settings stored in it; " +
+                        join(extra, ", ") + " would be ignored",
+                    "drop " + join(extra, " and ") + "; to use " +
+                        (extra.size() == 1 ? "it" : "them") + ", start a new run without --resume");
+}
+
+Status check_agent_options(const CLI::App& sub, const RunOptions& o) {
+  if (o.config.scripted()) {
+    std::vector<std::string> extra =
+        given(sub, {"--base-url", "--api-key-env", "--temperature", "--top-p", "--max-tokens",
+                    "--request-timeout", "--attempts", "--retry-max-s"});
+    if (!extra.empty())
+      return make_error(join(extra, ", ") + " need" + (extra.size() == 1 ? "s" : "") +
+                            " --model (without --model the embedded scripted agent runs)",
+                        "pass the id the server serves, e.g. --model Qwen/Qwen3-8B");
+  } else if (sub.count("--scripted-version") > 0) {
+    return make_error("--scripted-version is for the scripted agent, not --model",
+                      "drop --scripted-version, or drop --model");
+  }
+  return {};
+}
+
+Status check_out_path(const std::string& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(out);
+  if (fs::is_directory(p, ec))
+    return make_error("--out " + out + " is a folder; it names the run file to create",
+                      "e.g. --out " + (p / "run.db").string());
+  if (fs::exists(p, ec)) {
+    if (store::RunStore::open_read_only(p).ok())
+      return make_error(
+          out + " already exists (a run file)",
+          "continue it with `ptxbench run --resume " + out + "`, or choose another --out");
+    return make_error(out + " already exists and is not a run file",
+                      "choose another --out; ptxbench does not overwrite files");
+  }
+  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  for (fs::path q = parent; !q.empty(); q = q.parent_path()) {
+    if (fs::exists(q, ec)) {
+      if (!fs::is_directory(q, ec))
+        return make_error("--out " + out + ": " + q.string() + " is not a folder");
+      break;
+    }
+    if (q == q.parent_path()) break;
+  }
+  return {};
+}
+
+Status build_config(RunOptions& o, const std::vector<task::TaskSpec>& all) {
+  session::RunConfig& c = o.config;
+  c.task_selector = o.tasks;
+  PTXB_TRY(c.tasks, resolve_tasks(o.tasks, all));
+  c.archs.clear();
+  for (const auto& a : split(o.archs, ',')) {
+    std::string arch(trim(a));
+    if (!task::is_known_arch(arch))
+      return make_error("unknown architecture '" + arch + "'", "use sm_90a or sm_100a");
+    c.archs.push_back(arch);
+  }
+  if (!o.fast_p.empty()) {
+    PTXB_TRY(c.fast_p, parse_fast_p(o.fast_p));
+  }
+  c.turn_budgets.clear();
+  for (int t : {1, 4, 8})
+    if (t < c.turns) c.turn_budgets.push_back(t);
+  c.turn_budgets.push_back(c.turns);
+  return c.validate();
+}
+
+std::string default_out() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "runs/%Y%m%d-%H%M%S.db", &tm);
+  return buf;
+}
+
+}  // namespace ptxbench::cli

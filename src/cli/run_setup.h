@@ -1,0 +1,46 @@
+// `ptxbench run` before its run file exists: the options, checked together (the
+// combinations, --out, the configuration they make), so that a bad option is refused
+// before any file is created or reopened.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "session/config.h"
+#include "task/spec.h"
+
+namespace ptxbench::cli {
+
+struct RunOptions {
+  session::RunConfig config;
+  std::string tasks = "core";
+  std::string archs = "sm_90a";
+  std::string fast_p;
+  std::string out;
+  std::string resume;
+  bool json = false;
+  bool no_progress = false;
+  bool memcheck = false;
+};
+
+// --resume continues with the run's stored settings: any option that would change them
+// is refused, by name (only --json, --no-progress and --memcheck go with it).
+Status check_resume_options(const CLI::App& sub);
+
+// Options that only a model endpoint uses, given without --model (the scripted agent
+// would ignore them), are refused by name; so is --scripted-version with --model.
+Status check_agent_options(const CLI::App& sub, const RunOptions& o);
+
+// --out must name a file that does not exist yet, in a folder that exists or can be made.
+// The advice says what to do with what is there (a folder; a run to resume; another file).
+Status check_out_path(const std::string& out);
+
+// The configuration from the options: tasks and architectures resolved, validated.
+Status build_config(RunOptions& o, const std::vector<task::TaskSpec>& all);
+
+// runs/<UTC time>.db
+std::string default_out();
+
+}  // namespace ptxbench::cli

@@ -1,0 +1,147 @@
+#include "compile/entry_point.h"
+
+#include <algorithm>
+#include <regex>
+
+#include "compile/source_scrub.h"
+#include "core/text.h"
+
+namespace ptxbench::compile {
+namespace {
+
+// The parameters between the parentheses that open at `open`, split at top-level commas;
+// empty for `()` and `(void)`.
+std::vector<std::string> parameters(const std::string& code, std::size_t open) {
+  std::vector<std::string> params;
+  std::string current;
+  int depth = 0;
+  for (std::size_t k = open + 1; k < code.size(); ++k) {
+    const char c = code[k];
+    if (c == '(' || c == '<' || c == '[' || c == '{') ++depth;
+    if ((c == ')' || c == '>' || c == ']' || c == '}') && depth-- == 0) break;
+    if (c == ',' && depth == 0) {
+      params.emplace_back(trim(current));
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  if (!trim(current).empty() && trim(current) != "void") params.emplace_back(trim(current));
+  return params;
+}
+
+bool is_tensor(const std::string& p) {
+  return p.find("DLTensor") != std::string::npos && p.find('*') != std::string::npos;
+}
+
+bool is_const_tensor(const std::string& p) {
+  static const std::regex kConst(R"(\bconst\s+DLTensor\b|\bDLTensor\s+const\b)");
+  return std::regex_search(p, kConst);
+}
+
+bool is_stream(const std::string& p) {
+  static const std::regex kStream(R"(\b(cudaStream_t|CUstream)\b|\bCUstream_st\s*\*)");
+  return std::regex_search(p, kStream);
+}
+
+// The names of the task's tensors in call order: inputs, then outputs.
+std::vector<std::string> tensor_names(const task::TaskSpec& task) {
+  std::vector<std::string> names;
+  for (const auto& t : task.inputs) names.push_back(t.name);
+  for (const auto& t : task.outputs) names.push_back(t.name);
+  return names;
+}
+
+// What is wrong with one parameter list; empty when it matches the task.
+std::string signature_problem(const std::vector<std::string>& params, const task::TaskSpec& task) {
+  const std::size_t inputs = task.inputs.size(), tensors = inputs + task.outputs.size();
+  const auto names = tensor_names(task);
+  if (params.size() != tensors + 1)
+    return "it takes " + std::to_string(params.size()) + " parameter(s); task `" + task.name +
+           "` passes " + std::to_string(tensors) + " tensors (" + join(names, ", ") +
+           ") and the stream, " + std::to_string(tensors + 1) + " in all";
+  for (std::size_t i = 0; i < tensors; ++i) {
+    const std::string which = "parameter " + std::to_string(i + 1) + " (" +
+                              (i < inputs ? "input " : "output ") + names[i] + ")";
+    if (!is_tensor(params[i])) return which + " is `" + params[i] + "`, not a DLTensor pointer";
+    if (i >= inputs && is_const_tensor(params[i]))
+      return which + " is a const DLTensor*: the outputs come after the inputs and are written";
+  }
+  if (!is_stream(params.back()))
+    return "the last parameter is `" + params.back() + "`, not the cudaStream_t stream";
+  return {};
+}
+
+// Is the name at `at` declared here (a `void` return type in the same statement), rather than
+// called?
+bool declared_at(const std::string& code, std::size_t at) {
+  const std::size_t start = code.find_last_of(";{}", at == 0 ? 0 : at - 1);
+  const std::string head = code.substr(start == std::string::npos ? 0 : start + 1,
+                                       at - (start == std::string::npos ? 0 : start + 1));
+  static const std::regex kVoid(R"(\bvoid\b)");
+  return std::regex_search(head, kVoid);
+}
+
+EntryPointCheck fail(EntryPointProblem p, const std::string& what, const task::TaskSpec& task) {
+  return {p, what + "; task `" + task.name + "` expects:\n  " + expected_declaration(task)};
+}
+
+}  // namespace
+
+std::string_view to_string(EntryPointProblem p) {
+  switch (p) {
+    case EntryPointProblem::none:
+      return "ok";
+    case EntryPointProblem::missing:
+      return "missing";
+    case EntryPointProblem::wrong_signature:
+      return "wrong_signature";
+  }
+  return "ok";
+}
+
+std::string expected_declaration(const task::TaskSpec& task) {
+  std::vector<std::string> params;
+  for (const auto& t : task.inputs) params.push_back("const DLTensor* " + t.name);
+  for (const auto& t : task.outputs) params.push_back("DLTensor* " + t.name);
+  params.emplace_back("cudaStream_t stream");
+  return "extern \"C\" void " + std::string(kEntryPoint) + "(" + join(params, ", ") + ")";
+}
+
+EntryPointCheck check_entry_declaration(std::string_view source, const task::TaskSpec& task) {
+  const std::string code = scrub_source(source).code;
+  static const std::regex kName(R"(\bptxbench_launch\s*\()");
+  bool declared = false;
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), kName);
+       it != std::sregex_iterator(); ++it) {
+    if (!declared_at(code, static_cast<std::size_t>(it->position()))) continue;
+    declared = true;
+    const auto open = static_cast<std::size_t>(it->position() + it->length() - 1);
+    if (std::string problem = signature_problem(parameters(code, open), task); !problem.empty())
+      return fail(EntryPointProblem::wrong_signature,
+                  "wrong signature of " + std::string(kEntryPoint) + " (line " +
+                      std::to_string(line_of(code, open)) + "): " + problem,
+                  task);
+  }
+  if (!declared)
+    return fail(EntryPointProblem::missing,
+                "no entry point: the source does not define " + std::string(kEntryPoint), task);
+  return {};
+}
+
+EntryPointCheck check_entry_export(const std::vector<std::string>& defined,
+                                   const task::TaskSpec& task) {
+  if (std::find(defined.begin(), defined.end(), kEntryPoint) != defined.end()) return {};
+  const std::string mangled = std::to_string(kEntryPoint.size()) + std::string(kEntryPoint);
+  const bool as_cxx = std::any_of(defined.begin(), defined.end(), [&](const std::string& s) {
+    return s.rfind("_Z", 0) == 0 && s.find(mangled) != std::string::npos;
+  });
+  return fail(EntryPointProblem::missing,
+              "no entry point: the built object does not export " + std::string(kEntryPoint) +
+                  (as_cxx ? " (it is declared without extern \"C\", so its name is mangled)"
+                          : " (it is declared but not defined, or not visible: static, an "
+                            "anonymous namespace, hidden visibility)"),
+              task);
+}
+
+}  // namespace ptxbench::compile

@@ -1,0 +1,48 @@
+// The contract's entry point (docs/kernel-contract.md): every candidate defines
+//   extern "C" void ptxbench_launch(<inputs>, <outputs>, cudaStream_t stream);
+// with one DLTensor pointer per tensor of the task, inputs first, in the task's order. The
+// compile stage checks it twice: the source's declaration before nvcc (its arity and which
+// parameters are tensors, outputs, the stream: a GEMM kernel given for an attention task
+// has the wrong number of tensors), and the built object's dynamic symbols after it (the
+// symbol exists, unmangled). Either failure is a compile_error that says what the task
+// expects, never a build that "passed" without anything to call.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "task/spec.h"
+
+namespace ptxbench::compile {
+
+inline constexpr std::string_view kEntryPoint = "ptxbench_launch";
+
+enum class EntryPointProblem {
+  none,             // the declaration and the export match the task
+  missing,          // no declaration in the source, or no such symbol in the object
+  wrong_signature,  // declared with parameters the task does not have
+};
+std::string_view to_string(EntryPointProblem p);
+
+struct EntryPointCheck {
+  EntryPointProblem problem = EntryPointProblem::none;
+  std::string detail;  // what is wrong and the declaration the task expects; empty when none
+  bool ok() const { return problem == EntryPointProblem::none; }
+};
+
+// `extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,
+// cudaStream_t stream)` for the task's tensors.
+std::string expected_declaration(const task::TaskSpec& task);
+
+// Every declaration or definition of ptxbench_launch in the source (comments and strings
+// do not count) must take one DLTensor pointer per input, then per output (not const), then
+// the stream.
+EntryPointCheck check_entry_declaration(std::string_view source, const task::TaskSpec& task);
+
+// The built object must export ptxbench_launch unmangled (`defined`: its defined dynamic
+// symbols, elf_symbols.h).
+EntryPointCheck check_entry_export(const std::vector<std::string>& defined,
+                                   const task::TaskSpec& task);
+
+}  // namespace ptxbench::compile

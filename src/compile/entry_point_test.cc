@@ -1,0 +1,104 @@
+#include "compile/entry_point.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxbench::compile {
+namespace {
+
+task::TaskSpec task_with(const std::string& name, std::vector<std::string> inputs,
+                         std::vector<std::string> outputs) {
+  task::TaskSpec t;
+  t.name = name;
+  for (auto& n : inputs) t.inputs.push_back({.name = n});
+  for (auto& n : outputs) t.outputs.push_back({.name = n});
+  return t;
+}
+
+const task::TaskSpec& gemm() {
+  static const task::TaskSpec t = task_with("gemm_x", {"A", "B"}, {"C"});
+  return t;
+}
+
+const task::TaskSpec& attention() {
+  static const task::TaskSpec t = task_with("mha_x", {"Q", "K", "V"}, {"O", "LSE"});
+  return t;
+}
+
+constexpr char kGemmLaunch[] =
+    "#include <dlpack/dlpack.h>\n"
+    "extern \"C\" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,\n"
+    "                                cudaStream_t stream) {}\n";
+
+TEST(EntryPoint, ExpectedDeclarationFollowsTheTask) {
+  EXPECT_EQ(expected_declaration(gemm()),
+            "extern \"C\" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C, "
+            "cudaStream_t stream)");
+}
+
+TEST(EntryPoint, MatchingDeclarationPasses) {
+  EXPECT_TRUE(check_entry_declaration(kGemmLaunch, gemm()).ok());
+  // A prototype and a definition, the extern "C" block form, const after the type.
+  EXPECT_TRUE(
+      check_entry_declaration(
+          "extern \"C\" {\nvoid ptxbench_launch(DLTensor const* a, const DLTensor *b, "
+          "DLTensor* c, cudaStream_t s);\n}\nextern \"C\" void ptxbench_launch(const "
+          "DLTensor* a, const DLTensor* b, DLTensor* c, cudaStream_t s) {\n  helper(a);\n}\n",
+          gemm())
+          .ok());
+}
+
+TEST(EntryPoint, MissingDeclaration) {
+  for (std::string_view src : {"", "__global__ void k() {}\n",
+                               "// extern \"C\" void ptxbench_launch(const DLTensor* A);\n"}) {
+    EntryPointCheck c = check_entry_declaration(src, gemm());
+    EXPECT_EQ(c.problem, EntryPointProblem::missing) << src;
+    EXPECT_NE(c.detail.find("no entry point"), std::string::npos);
+    EXPECT_NE(c.detail.find(expected_declaration(gemm())), std::string::npos);
+  }
+}
+
+TEST(EntryPoint, WrongArityNamesTheTasksTensors) {
+  // A GEMM kernel given for an attention task.
+  EntryPointCheck c = check_entry_declaration(kGemmLaunch, attention());
+  EXPECT_EQ(c.problem, EntryPointProblem::wrong_signature);
+  EXPECT_NE(c.detail.find("takes 4 parameter(s)"), std::string::npos) << c.detail;
+  EXPECT_NE(c.detail.find("5 tensors (Q, K, V, O, LSE)"), std::string::npos) << c.detail;
+  EXPECT_NE(c.detail.find("(line 2)"), std::string::npos) << c.detail;
+  EXPECT_EQ(check_entry_declaration("extern \"C\" void ptxbench_launch(void) {}\n", gemm()).problem,
+            EntryPointProblem::wrong_signature);
+}
+
+TEST(EntryPoint, WrongTypesAndOrder) {
+  auto problem = [](const std::string& params) {
+    return check_entry_declaration("extern \"C\" void ptxbench_launch(" + params + ") {}\n", gemm())
+        .detail;
+  };
+  EXPECT_NE(problem("const float* A, const DLTensor* B, DLTensor* C, cudaStream_t s")
+                .find("parameter 1 (input A) is `const float* A`, not a DLTensor pointer"),
+            std::string::npos);
+  EXPECT_NE(problem("DLTensor* C, const DLTensor* A, const DLTensor* B, cudaStream_t s")
+                .find("parameter 3 (output C) is a const DLTensor*"),
+            std::string::npos);
+  EXPECT_NE(problem("const DLTensor* A, const DLTensor* B, DLTensor* C, int s")
+                .find("not the cudaStream_t stream"),
+            std::string::npos);
+  EXPECT_TRUE(problem("const DLTensor* A, const DLTensor* B, DLTensor* C, CUstream s").empty());
+}
+
+TEST(EntryPoint, CallsAreNotDeclarations) {
+  std::string src = std::string(kGemmLaunch) + "void test() { ptxbench_launch(a, b, c, 0); }\n";
+  EXPECT_TRUE(check_entry_declaration(src, gemm()).ok());
+}
+
+TEST(EntryPoint, ExportedSymbol) {
+  EXPECT_TRUE(check_entry_export({"foo", "ptxbench_launch"}, gemm()).ok());
+  EntryPointCheck none = check_entry_export({"foo"}, gemm());
+  EXPECT_EQ(none.problem, EntryPointProblem::missing);
+  EXPECT_NE(none.detail.find("not defined, or not visible"), std::string::npos);
+  EntryPointCheck mangled =
+      check_entry_export({"_Z15ptxbench_launchPK8DLTensorS1_PS_P11CUstream_st"}, gemm());
+  EXPECT_NE(mangled.detail.find("without extern \"C\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptxbench::compile

@@ -1,0 +1,47 @@
+#include "core/interrupt.h"
+
+#include <signal.h>
+
+#include <atomic>
+
+namespace ptxbench {
+namespace {
+
+std::atomic<int> g_signal{0};
+struct sigaction g_old_int {
+}, g_old_term{};
+
+void on_interrupt(int sig) {
+  int expected = 0;
+  if (g_signal.compare_exchange_strong(expected, sig)) return;
+  ::signal(sig, SIG_DFL);  // the second one: as if there were no scope
+  ::raise(sig);
+}
+
+}  // namespace
+
+InterruptScope::InterruptScope() {
+  g_signal.store(0);
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  ::sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a blocking wait returns EINTR and looks at the flag
+  ::sigaction(SIGINT, &sa, &g_old_int);
+  ::sigaction(SIGTERM, &sa, &g_old_term);
+}
+
+InterruptScope::~InterruptScope() {
+  ::sigaction(SIGINT, &g_old_int, nullptr);
+  ::sigaction(SIGTERM, &g_old_term, nullptr);
+  g_signal.store(0);
+}
+
+int interrupt_signal() {
+  return g_signal.load();
+}
+
+const char* interrupt_name(int signal) {
+  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+}  // namespace ptxbench

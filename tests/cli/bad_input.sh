@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# bad_input.sh CODE REGEX [--setup FIXTURE]... [--creates PATH]... [--grep REGEX]...
+#              [--lacks REGEX]... [--json] [--max-s N] -- COMMAND...
+# One row of a bad-input table (bad_inputs.cmake, compile_bad_inputs.cmake). Runs COMMAND in
+# a fresh scratch folder, after making each FIXTURE there, with a fresh PTXBENCH_CACHE.
+# Fixtures:
+#   foreign.db  another program's SQLite file (rollback journal)
+#   wal.db      another program's SQLite file in WAL mode
+#   empty.db    an empty file
+#   huge_axis/  a ptxbench root (for PTXBENCH_ROOT) whose one task has an axis value of 2^63-1
+#   NAME/       a folder
+#   NAME        any other name: a small text file
+# It passes when
+#   - it exits with CODE,
+#   - the first non-empty line it prints (stderr and stdout together) matches REGEX (grep -E),
+#   - the scratch folder is exactly as before: no file created, half-made or changed
+#     (every fixture hashed before and after, side files such as X.db-wal included),
+#     (but for each PATH of --creates: a file the command is meant to make, e.g. a run file
+#     whose every trajectory failed on a dead endpoint),
+#   - nothing is left half-made in the compile cache: no build folder (.build-*) or
+#     temporary file (*.tmp.*),
+#   - some line of the output matches each --grep REGEX and none matches a --lacks REGEX,
+#   - with --json, stdout alone is one valid UTF-8 JSON document,
+#   - and, with --max-s, it took at most N seconds.
+set -u
+want=$1 regex=$2
+shift 2
+setups=() max_s="" creates=() greps=() lacks=() json=0
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  case $1 in
+    --setup) setups+=("$2"); shift 2 ;;
+    --max-s) max_s=$2; shift 2 ;;
+    --creates) creates+=("$2"); shift 2 ;;
+    --grep) greps+=("$2"); shift 2 ;;
+    --lacks) lacks+=("$2"); shift 2 ;;
+    --json) json=1; shift ;;
+    *) echo "bad_input.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ "${1:-}" = "--" ] && shift
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxbench-bad-input-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+scratch=$tmp/scratch cache=$tmp/cache
+mkdir "$scratch" "$cache"
+cd "$scratch" || exit 1
+make_fixture() {
+  case $1 in
+    foreign.db) sqlite3 foreign.db "CREATE TABLE t (x); INSERT INTO t VALUES (1);" ;;
+    wal.db) sqlite3 wal.db "PRAGMA journal_mode=WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1);" \
+              >/dev/null ;;
+    empty.db) : >empty.db ;;
+    huge_axis/)
+      mkdir -p huge_axis/tasks/gemm
+      sed 's/^M = \[8192,/M = [9223372036854775807, 8192,/' \
+        "$PTXBENCH_ROOT/tasks/gemm/gemm_n7168_k5120.toml" >huge_axis/tasks/gemm/gemm_n7168_k5120.toml ;;
+    */) mkdir -p "$1" ;;
+    *) echo "a file that is not a run" >"$1" ;;
+  esac
+}
+for f in "${setups[@]}"; do make_fixture "$f" || { echo "FAIL: fixture $f" >&2; exit 1; }; done
+state() {
+  find . -mindepth 1 -printf '%y %p\n' | sort
+  find . -type f -exec sha256sum {} + | sort
+}
+before=$(state)
+start=$(date +%s%N)
+if [ "$json" -eq 1 ]; then  # stdout apart, to parse it; stderr first in the output
+  PTXBENCH_CACHE="$cache" "$@" >"$tmp/stdout" 2>"$tmp/stderr" </dev/null
+  got=$?
+  out=$(cat "$tmp/stderr" "$tmp/stdout")
+else
+  out=$(PTXBENCH_CACHE="$cache" "$@" 2>&1 </dev/null)
+  got=$?
+fi
+took_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "$out"
+first=$(grep -m1 -v '^[[:space:]]*$' <<<"$out")
+[ "$got" -eq "$want" ] || { echo "FAIL: exit code $got, expected $want" >&2; exit 1; }
+if [ -n "$regex" ] && ! grep -Eq -- "$regex" <<<"$first"; then
+  echo "FAIL: the first line does not match /$regex/: $first" >&2
+  exit 1
+fi
+for c in "${creates[@]}"; do
+  [ -e "$c" ] || { echo "FAIL: $c was not made" >&2; exit 1; }
+  rm -f "$c" "$c-wal" "$c-shm" "$c-journal"
+done
+for g in "${greps[@]}"; do
+  grep -Eq -- "$g" <<<"$out" || { echo "FAIL: no line matches /$g/" >&2; exit 1; }
+done
+for g in "${lacks[@]}"; do
+  if grep -Eq -- "$g" <<<"$out"; then echo "FAIL: a line matches /$g/" >&2; exit 1; fi
+done
+if [ "$json" -eq 1 ]; then
+  python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$tmp/stdout" ||
+    { echo "FAIL: stdout is not valid UTF-8 JSON" >&2; exit 1; }
+fi
+after=$(state)
+if [ "$before" != "$after" ]; then
+  echo "FAIL: the scratch folder changed:" >&2
+  diff <(echo "$before") <(echo "$after") >&2
+  exit 1
+fi
+half=$(find "$cache" \( -name '.build-*' -o -name '*.tmp.*' \) -print)
+[ -z "$half" ] || { echo "FAIL: half-made files left in the compile cache: $half" >&2; exit 1; }
+if [ -n "$max_s" ] && [ "$took_ms" -gt $((max_s * 1000)) ]; then
+  echo "FAIL: took $took_ms ms, more than $max_s s" >&2
+  exit 1
+fi
+echo "ok: exit $got in $took_ms ms"

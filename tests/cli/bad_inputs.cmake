@@ -1,0 +1,140 @@
+# The bad-input table of every command (issue 15, the CLI side; the compile stage's own rows,
+# of compile and eval: compile_bad_inputs.cmake), rows of ptxbench_bad_input (CMakeLists.txt).
+set(_fake_endpoint ${CMAKE_CURRENT_SOURCE_DIR}/fake_endpoint.py)
+set(_kernel ${CMAKE_CURRENT_SOURCE_DIR}/../kernels/sm90_plain.cu)
+set(_gemm gemm_n7168_k5120)
+
+set(_p $<TARGET_FILE:ptxbench>)
+
+# The command line itself.
+ptxbench_bad_input(unknown_command 2 "unknown command 'frobnicate'" ARGS ${_p} frobnicate)
+ptxbench_bad_input(misspelt_command 2 "did you mean `ptxbench tasks`" ARGS ${_p} tsks)
+
+# The help states the exit codes and the environment; version prints the toolchain.
+ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, check"
+  OPTIONS --grep "2  bad input" --grep "130, 143  interrupted" --grep "PTXBENCH_ROOT"
+          --grep "PTXBENCH_CACHE" --grep "PTXBENCH_NVCC" --grep "PTXBENCH_NO_GPU"
+  ARGS ${_p} --help)
+ptxbench_bad_input(version_prints_the_toolchain 0 "^ptxbench [0-9]" OPTIONS --grep "^nvcc: "
+  --grep "^cuobjdump: " --grep "^nvdisasm: " --grep "^built with: " ARGS ${_p} version)
+ptxbench_bad_input(version_unknown_option 2 "not expected: --bogus" ARGS ${_p} version --bogus)
+
+# tasks
+ptxbench_bad_input(tasks_axis_too_large 2 "axes.M: value 9223372036854775807 is larger than 2147483647"
+  SETUP huge_axis/ ARGS env PTXBENCH_ROOT=huge_axis ${_p} tasks)
+ptxbench_bad_input(tasks_unknown_suite 2 "unknown suite 'bogus' \\(core, extended\\)"
+  ARGS ${_p} tasks --suite bogus)
+ptxbench_bad_input(tasks_unknown_family 2 "unknown family 'bogus'" ARGS ${_p} tasks --family bogus)
+ptxbench_bad_input(tasks_unknown_arch 2 "unknown architecture 'sm_80'" ARGS ${_p} tasks --arch sm_80)
+
+# eval and audit (the compile stage's own rows are compile's)
+ptxbench_bad_input(eval_negative_seed 2 "--seed: '-1' is not a whole number"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --seed -1)
+ptxbench_bad_input(eval_unknown_task 2 "no_such_task" ARGS ${_p} eval ${_kernel} --task no_such_task)
+ptxbench_bad_input(eval_missing_kernel 2 "cannot read" ARGS ${_p} eval missing.cu --task ${_gemm})
+ptxbench_bad_input(audit_unknown_workload 2 "task ${_gemm} has no workload 'bogus' \\(hint: one of"
+  ARGS ${_p} audit ${_kernel} --task ${_gemm} --workload bogus)
+ptxbench_bad_input(audit_negative_seed 2 "--seed: '-5' is not a whole number"
+  ARGS ${_p} audit ${_kernel} --task ${_gemm} --seed -5)
+
+# prompt
+ptxbench_bad_input(prompt_speedup_nan 2 "--speedup-target nan is not a positive number"
+  ARGS ${_p} prompt ${_gemm} --speedup-target nan)
+ptxbench_bad_input(prompt_speedup_negative 2 "--speedup-target -1 is not a positive number"
+  ARGS ${_p} prompt ${_gemm} --speedup-target -1)
+ptxbench_bad_input(prompt_unknown_context 2 "unknown context level 'bogus'"
+  ARGS ${_p} prompt ${_gemm} --context bogus)
+ptxbench_bad_input(prompt_unknown_task 2 "no_such_task" ARGS ${_p} prompt no_such_task)
+
+# run: every option is checked before a run file is made (the scratch folder stays empty:
+# no runs/ folder, no half-made "running" file whose retry would say "already exists").
+set(_run ${_p} run --no-progress)
+set(_run1 ${_run} --tasks ${_gemm})
+set(_ep --model m --base-url http://127.0.0.1:9/v1)
+ptxbench_bad_input(run_unknown_context 2 "unknown context level 'bogus'"
+  ARGS ${_run1} --context bogus)
+ptxbench_bad_input(run_speedup_nan 2 "--speedup-target must be a positive number"
+  ARGS ${_run1} --speedup-target nan)
+ptxbench_bad_input(run_unknown_task 2 "unknown task 'no_such_task'" ARGS ${_run} --tasks no_such_task)
+ptxbench_bad_input(run_unknown_arch 2 "unknown architecture 'sm_80'" ARGS ${_run1} --arch sm_80)
+ptxbench_bad_input(run_zero_turns 2 "--turns 0 is out of range" ARGS ${_run1} --turns 0)
+ptxbench_bad_input(run_bad_fast_p 2 "--fast-p: 'x' is not a number" ARGS ${_run1} --fast-p 0.5,x)
+ptxbench_bad_input(run_fast_p_nan 2 "--fast-p thresholds must be positive" ARGS ${_run1} --fast-p nan)
+ptxbench_bad_input(run_base_url_without_model 2 "--base-url need.* --model"
+  ARGS ${_run1} --base-url http://127.0.0.1:9/v1)
+ptxbench_bad_input(run_temperature_without_model 2 "--temperature needs --model"
+  ARGS ${_run1} --temperature 0.2)
+ptxbench_bad_input(run_model_without_base_url 2 "--model needs --base-url" ARGS ${_run1} --model m)
+ptxbench_bad_input(run_url_without_scheme 2 "--base-url '127.0.0.1:8000/v1' does not start with http"
+  ARGS ${_run1} --model m --base-url 127.0.0.1:8000/v1)
+ptxbench_bad_input(run_url_without_host 2 "--base-url 'http:///v1' names no host"
+  ARGS ${_run1} --model m --base-url http:///v1)
+ptxbench_bad_input(run_unset_key_variable 2 "environment variable PTXB_NEVER_SET_KEY \\(the API key\\) is not set"
+  ARGS ${_run1} ${_ep} --api-key-env PTXB_NEVER_SET_KEY)
+ptxbench_bad_input(run_negative_temperature 2 "--temperature must be a number >= 0"
+  ARGS ${_run1} ${_ep} --temperature -1)
+ptxbench_bad_input(run_nan_temperature 2 "--temperature must be a number >= 0"
+  ARGS ${_run1} ${_ep} --temperature nan)
+ptxbench_bad_input(run_zero_attempts 2 "--attempts must be at least 1" ARGS ${_run1} ${_ep} --attempts 0)
+ptxbench_bad_input(run_scripted_version_with_model 2 "--scripted-version is for the scripted agent"
+  ARGS ${_run1} ${_ep} --scripted-version v1)
+ptxbench_bad_input(run_unknown_scripted_version 2 "nothing to run.*trajectories/v999/"
+  ARGS ${_run1} --scripted-version v999)
+ptxbench_bad_input(run_out_is_a_folder 2 "--out d is a folder. it names the run file to create \\(e.g. --out d/run.db\\)"
+  SETUP d/ ARGS ${_run1} --out d)
+ptxbench_bad_input(run_out_is_another_file 2 "x.db already exists and is not a run file"
+  SETUP x.db ARGS ${_run1} --out x.db)
+ptxbench_bad_input(run_resume_with_other_options 2 "--resume continues a run with the settings stored in it. --turns would be ignored"
+  SETUP foreign.db ARGS ${_p} run --resume foreign.db --turns 2)
+ptxbench_bad_input(run_resume_foreign_file 2 "foreign.db is not a ptxbench run database"
+  SETUP foreign.db ARGS ${_p} run --resume foreign.db)
+ptxbench_bad_input(run_resume_foreign_wal_file 2 "wal.db is not a ptxbench run database"
+  SETUP wal.db ARGS ${_p} run --resume wal.db)
+ptxbench_bad_input(run_resume_empty_file 2 "empty.db is not an SQLite database \\(it is empty\\)"
+  SETUP empty.db ARGS ${_p} run --resume empty.db)
+ptxbench_bad_input(run_resume_missing_file 2 "gone.db does not exist" ARGS ${_p} run --resume gone.db)
+
+# Endpoints (a local stand-in, tests/cli/fake_endpoint.py): a dead one fails in seconds with
+# the options that would change that; one that accepts and never answers says so while it
+# waits; the summary counts the trajectory as failed, not as a 0 score.
+ptxbench_bad_input(run_dead_endpoint 1 "ptxbench run -> r.db"
+  OPTIONS --creates r.db --max-s 20 --grep "failed after [0-9]+ attempts in [0-9.]+ s"
+          --grep "--attempts and --retry-max-s" --grep "1 of 1 trajectory failed \\(not scored\\)"
+          --grep "failed: trajectories that ended without a score"
+  ARGS ${_fake_endpoint} dead -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db)
+ptxbench_bad_input(run_silent_endpoint 1 "ptxbench run -> r.db"
+  OPTIONS --creates r.db --max-s 30 --grep "no reply yet after [0-9]+ s"
+          --grep "did not answer in time. raise --request-timeout"
+  ARGS ${_fake_endpoint} silent -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db
+       --request-timeout 4 --attempts 1)
+# sft mine with a dead teacher: the seeds come from a one-turn scripted run (its turn 1 is
+# a compile error); every teacher trajectory fails, and mine says how many and exits 1.
+ptxbench_bad_input(sft_mine_dead_teacher 1 ""
+  OPTIONS --creates seed.db --creates mine.db --max-s 90
+          --grep "1 seed\\(s\\): 0 run now, 1 failed" --grep "error: 1 of 1 teacher trajectories failed"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && ${_fake_endpoint} dead -- ${_p} sft mine seed.db --model m --base-url {URL} --out mine.db")
+
+# show, sft: run files are opened read-only; a foreign or damaged file is never changed
+# (no growth, no switch to WAL, no side files).
+ptxbench_bad_input(show_empty_file 2 "empty.db is not an SQLite database \\(it is empty\\)"
+  SETUP empty.db ARGS ${_p} show empty.db)
+ptxbench_bad_input(show_foreign_file 2 "foreign.db is not a ptxbench run database"
+  SETUP foreign.db ARGS ${_p} show foreign.db)
+ptxbench_bad_input(show_foreign_wal_file 2 "wal.db is not a ptxbench run database"
+  SETUP wal.db ARGS ${_p} show wal.db)
+ptxbench_bad_input(show_missing_file 2 "gone.db does not exist" ARGS ${_p} show gone.db)
+ptxbench_bad_input(show_folder 2 "d is not a file" SETUP d/ ARGS ${_p} show d)
+ptxbench_bad_input(sft_fixit_foreign_file 2 "foreign.db is not a ptxbench run database"
+  SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out out)
+ptxbench_bad_input(sft_fixit_empty_file 2 "empty.db is not an SQLite database"
+  SETUP empty.db ARGS ${_p} sft fixit empty.db --out out)
+ptxbench_bad_input(sft_fixit_out_is_a_file 2 "--out f.txt is a file"
+  SETUP foreign.db f.txt ARGS ${_p} sft fixit foreign.db --out f.txt)
+ptxbench_bad_input(sft_kernelgen_has_no_pairing 2 "not expected: --pairing=all"
+  SETUP foreign.db ARGS ${_p} sft kernelgen foreign.db --out out --pairing=all)
+ptxbench_bad_input(sft_coverage_foreign_wal_file 2 "wal.db is not a ptxbench run database"
+  SETUP wal.db ARGS ${_p} sft coverage wal.db)
+ptxbench_bad_input(sft_mine_foreign_file 2 "foreign.db is not a ptxbench run database"
+  SETUP foreign.db ARGS ${_p} sft mine foreign.db --model m --base-url http://127.0.0.1:9/v1 --out m.db)
+ptxbench_bad_input(sft_negative_seed 2 "--seed: '-1' is not a whole number"
+  SETUP foreign.db ARGS ${_p} sft coverage foreign.db --seed -1)

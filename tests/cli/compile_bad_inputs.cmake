@@ -1,0 +1,72 @@
+# The bad-input table of `compile` and `eval` (issue 15): one row per input a new user or a
+# model may give, with the exit code (README "Exit codes") and the first line of the output,
+# rows of ptxbench_bad_input (CMakeLists.txt; Ctrl-C during compile: interrupt.sh there).
+set(_cli ${CMAKE_CURRENT_SOURCE_DIR})
+set(_plain ${CMAKE_CURRENT_SOURCE_DIR}/../kernels/sm90_plain.cu)
+set(_attn mha_with_lse_d128)
+
+set(_c $<TARGET_FILE:ptxbench> compile)
+set(_e $<TARGET_FILE:ptxbench> eval)
+
+# The kernel file itself.
+ptxbench_bad_input(compile_missing_file 2 "^ptxbench compile: cannot read .*does_not_exist.cu"
+  ARGS ${_c} ${_cli}/does_not_exist.cu --task ${_t})
+ptxbench_bad_input(compile_folder 2 "^ptxbench compile: cannot read .*: not a regular file \\(a folder\\)"
+  ARGS ${_c} ${_cli} --task ${_t})
+ptxbench_bad_input(compile_device 2 "^ptxbench compile: cannot read /dev/zero: not a regular file \\(a device or pipe\\)"
+  ARGS ${_c} /dev/zero --task ${_t})
+ptxbench_bad_input(compile_empty_file 11 "^compile: compile_error"
+  OPTIONS --grep "no entry point: the source does not define ptxbench_launch"
+  ARGS ${_c} ${_cli}/empty.cu --task ${_t})
+ptxbench_bad_input(compile_too_large 12 "^compile: policy_violation"
+  OPTIONS --grep "source_size" --grep "at most 100 bytes"
+  ARGS ${_c} ${_plain} --task ${_t} --max-source-bytes 100)
+
+# The contract's entry point against the task.
+ptxbench_bad_input(compile_no_entry_point 11 "^compile: compile_error"
+  OPTIONS --grep "no entry point" --lacks "passed"
+  ARGS ${_c} ${_cli}/no_entry_point.cu --task ${_t})
+ptxbench_bad_input(compile_wrong_arity 11 "^compile: compile_error"
+  OPTIONS --grep "wrong signature of ptxbench_launch \\(line 5\\): it takes 3 parameter\\(s\\)"
+  ARGS ${_c} ${_cli}/wrong_arity.cu --task ${_t})
+ptxbench_bad_input(compile_gemm_for_attention 11 "^compile: compile_error"
+  OPTIONS --grep "5 tensors \\(Q, K, V, O, LSE\\)"
+  ARGS ${_c} ${_plain} --task ${_attn})
+ptxbench_bad_input(eval_gemm_for_attention 11 "^compile: compile_error"
+  OPTIONS --grep "verdict: COMPILE ERROR \\(compile_error, exit 11\\)"
+  ARGS ${_e} ${_plain} --task ${_attn})
+ptxbench_bad_input(eval_empty_file 11 "^compile: compile_error"
+  OPTIONS --grep "verdict: COMPILE ERROR" --grep "no entry point"
+  ARGS ${_e} ${_cli}/empty.cu --task ${_t})
+
+# Files of the judging machine: refused before nvcc, and their lines never shown.
+ptxbench_bad_input(compile_include_passwd 12 "^compile: policy_violation"
+  OPTIONS --grep "include_path" --lacks "root:"
+  ARGS ${_c} ${_cli}/include_passwd.cu --task ${_t})
+ptxbench_bad_input(compile_include_environ 12 "^compile: policy_violation"
+  OPTIONS --grep "include_path" --lacks "PATH="
+  ARGS ${_c} ${_cli}/include_environ.cu --task ${_t})
+ptxbench_bad_input(eval_include_passwd 12 "^compile: policy_violation"
+  OPTIONS --grep "verdict: POLICY VIOLATION" --lacks "root:"
+  ARGS ${_e} ${_cli}/include_passwd.cu --task ${_t})
+
+# Bytes that are not UTF-8 in nvcc's output: carried to the console and JSON, never an abort.
+ptxbench_bad_input(compile_latin1_byte 11 "^compile: compile_error"
+  OPTIONS --grep "nvcc failed"
+  ARGS ${_c} ${_cli}/latin1_byte.cu --task ${_t})
+ptxbench_bad_input(compile_latin1_byte_json 11 "^\\{"
+  OPTIONS --json --grep "\"outcome\": \"compile_error\""
+  ARGS ${_c} ${_cli}/latin1_byte.cu --task ${_t} --json)
+ptxbench_bad_input(eval_latin1_byte_json 11 "^\\{"
+  OPTIONS --json --grep "\"disposition\": \"compile_error\""
+  ARGS ${_e} ${_cli}/latin1_byte.cu --task ${_t} --json)
+
+# Options.
+ptxbench_bad_input(compile_zero_source_limit 2 "--max-source-bytes"
+  ARGS ${_c} ${_plain} --task ${_t} --max-source-bytes 0)
+ptxbench_bad_input(compile_zero_timeout 2 "--timeout"
+  ARGS ${_c} ${_plain} --task ${_t} --timeout 0)
+ptxbench_bad_input(compile_no_task 2 "--task is required"
+  ARGS ${_c} ${_plain})
+ptxbench_bad_input(compile_unknown_task 2 "^ptxbench compile: .*no_such_task"
+  ARGS ${_c} ${_plain} --task no_such_task)
