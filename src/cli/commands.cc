@@ -92,7 +92,7 @@ std::string closest_command(std::string_view word) {
 
 std::string help_footer() {
   return R"(Exit codes (the same for every command; README "Exit codes"):
-  0  passed, or not evaluated (no GPU; compile and audit do not check correctness)
+  0  passed, or not evaluated (no GPU; compile does not check correctness)
   10 incorrect   11 compile error   12 policy violation   13 runtime error   14 timeout
   15 no code block   16 correct, but the target instructions did not execute
   1  ptxbench's own failure (a tool, the store, an endpoint that kept failing, a task
