@@ -60,6 +60,10 @@ struct Script {
   int sleep_call_ms = 0, sleep_baseline_ms = 0, sleep_noop_ms = 0;  // wall time per command
   bool verifier_ready = true;
   std::optional<Reply> runner_ready = ok_reply();
+  // The runner's instrumentation: the launches every call reports, and the audit's state.
+  Json launches;                       // [[function, count], ...]; null: not instrumented
+  std::string armed;                   // the function the audit is armed for ("" = not armed)
+  std::vector<std::string> armed_for;  // every arm, in order
   ProcessResult runner_end = [] {
     ProcessResult p;
     p.exit_code = 0;
@@ -94,8 +98,22 @@ class FakeProcess : public WorkerProcess {
         queue_.push_back(ok_reply(0.01));
       } else if (op == "load") {
         if (s_.runner_ready) queue_.push_back(*s_.runner_ready);
+      } else if (op == "audit_arm") {
+        s_.armed = cmd.value("function", "");
+        s_.armed_for.push_back(s_.armed);
+        queue_.push_back(ok_reply());
+      } else if (op == "audit_collect") {
+        Reply r = ok_reply();
+        r.extra = Json{{"chip", "GH100"},
+                       {"enabled_for", s_.armed},
+                       {"records", Json::array({Json::array({s_.armed, 16, 4, 128})})},
+                       {"error", ""},
+                       {"error_kind", ""}};
+        s_.armed.clear();
+        queue_.push_back(r);
       } else {
         auto r = s_.call(calls_++);
+        if (r && !s_.launches.is_null()) r->extra["launches"] = s_.launches;
         if (s_.sleep_call_ms)
           std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_call_ms));
         if (r) queue_.push_back(*r);
@@ -223,6 +241,57 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   EXPECT_EQ(r.seed, 77u);
   EXPECT_TRUE(r.flags.empty()) << r.flags.front();
   EXPECT_NE(r.summary().find("speedup vs baseline: 1.500x"), std::string::npos);
+}
+
+// The audit (audit_trace.h): calls of the same session, after timing, on the timed and the
+// audit workload; the first kernel function in the session's runner, every further one in a
+// runner of its own; every launch of the audited calls counted.
+TEST_F(EvaluatorTest, AuditedCallsAreCallsOfTheSessionAndEachFunctionHasItsRunner) {
+  opts_.audit = Instrument::cupti;
+  script_.launches = Json::array({Json::array({"k_main", 1}), Json::array({"k_tail", 2})});
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_EQ(requests_.size(), 3u);  // verifier, the session's runner, one more for k_tail
+  EXPECT_EQ(requests_[1]["instrument"], "cupti");
+  EXPECT_NE(requests_[1]["dir"], requests_[2]["dir"]);  // a fresh private directory
+  EXPECT_EQ(script_.armed_for, (std::vector<std::string>{"k_main", "k_tail"}));
+  ASSERT_TRUE(r.audit_trace.has_value());
+  const AuditTrace& t = *r.audit_trace;
+  EXPECT_EQ(t.route, Instrument::cupti);
+  EXPECT_EQ(t.runners, 2);
+  ASSERT_EQ(t.workloads.size(), 2u);  // the timed workload and the largest hidden one
+  EXPECT_EQ(t.workloads[0], "timed");
+  ASSERT_EQ(t.functions.size(), 2u);
+  EXPECT_EQ(t.functions[0].name, "k_main");
+  EXPECT_EQ(t.functions[0].launches, 2);  // 1 per call, 2 audited calls
+  EXPECT_EQ(t.functions[1].launches, 4);
+  for (const auto& f : t.functions) {
+    EXPECT_TRUE(f.recorded) << f.note;
+    EXPECT_EQ(f.pcs.at(16).thread_pred_on, 128u);
+  }
+}
+
+TEST_F(EvaluatorTest, AWrongOutputInAnAuditedCallMakesTheCandidateIncorrect) {
+  opts_.audit = Instrument::cupti;
+  script_.launches = Json::array({Json::array({"k_main", 1})});
+  Script& s = script_;
+  int audited_verifies = 0;
+  script_.verify = [&s, &audited_verifies](int, const Json&) {
+    CallCheck c;  // the first audited call is wrong (the library's re-check on it is right)
+    c.outputs = {stats(s.armed.empty() || audited_verifies++ > 0)};
+    return c;
+  };
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::incorrect);
+  EXPECT_NE(r.phase.find("audited call"), std::string::npos) << r.phase;
+}
+
+TEST_F(EvaluatorTest, WithoutAnAuditTheRunnerIsNotInstrumented) {
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed);
+  EXPECT_EQ(requests_.at(1)["instrument"], "none");
+  EXPECT_FALSE(r.audit_trace.has_value());
+  EXPECT_TRUE(script_.armed_for.empty());
 }
 
 TEST_F(EvaluatorTest, FirstFailingCheckStopsTheSessionBeforeTiming) {
