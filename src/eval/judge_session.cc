@@ -259,6 +259,7 @@ bool JudgeSession::candidate_call(Peers& p, const PlannedCall& call, bool timing
   }
   rec.event_ms = got.reply->event_ms;
   rec.audited = p.audit_armed;
+  rec.runner = p.runners;
   if (const Json* l = find_array(got.reply->extra, "launches"))
     for (const auto& e : *l)
       if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer())

@@ -150,7 +150,6 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xA0D17CA11ull));
   const int runners_before = p.runners;
   audited_ = pick_audited(o, t);
-  t.workloads.clear();
   for (int w : audited_)
     t.workloads.push_back(plan_.verifier.workloads[static_cast<std::size_t>(w)].problem.workload);
   if (audited_.empty()) {
@@ -184,15 +183,13 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
       if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) break;
     }
   }
-  // Launches in the audited calls of the first runner (every runner makes the same calls).
-  bool first_round = true;
-  int last_index = -1;
-  for (const auto& [fn, n] : launched(calls_, [&](const CallRecord& c) {
-         if (!c.audited) return false;
-         if (last_index >= 0 && c.index != last_index + 1) first_round = false;
-         last_index = c.index;
-         return first_round;
-       })) {
+  // Launches in the audited calls of the first audited runner (every runner makes the same
+  // calls).
+  auto first =
+      std::find_if(calls_.begin(), calls_.end(), [](const CallRecord& c) { return c.audited; });
+  const int audited_runner = first == calls_.end() ? -1 : first->runner;
+  for (const auto& [fn, n] : launched(
+           calls_, [&](const CallRecord& c) { return c.audited && c.runner == audited_runner; })) {
     auto it = std::find_if(t.functions.begin(), t.functions.end(),
                            [&](const TracedFunction& f) { return f.name == fn; });
     if (it != t.functions.end())

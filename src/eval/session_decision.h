@@ -45,6 +45,7 @@ struct CallRecord {
   double wall_ms = 0;        // measured by the parent around the command
   std::optional<CallCheck> check;
   bool audited = false;  // made while the instruction audit was armed (audit_trace.h)
+  int runner = 0;        // which runner process of the session made it (1 = the first)
   // Kernel launches the runner's instrumentation saw in this call, (function, count).
   std::vector<std::pair<std::string, int>> launches;
 };
