@@ -6,13 +6,15 @@
 # compile cache is warm).
 #   bench/compare_judges.sh OLD_BIN NEW_BIN OUT_DIR [ROUNDS]
 # OLD_ROOT (env): the old build's own task folder (PTXBENCH_ROOT) when the spec format changed.
+# MID_BIN (env): a third build, run between the two with this checkout's tasks (say, the commit
+# before a change, when OLD_BIN is the last release).
 set -u
 old=$1 new=$2 out=$3 rounds=${4:-2}
 mkdir -p "$out"
 refs="gemm_n7168_k5120 mha_with_lse_d128 mha_with_lse_d128_causal mha_bwd_d128 mha_bwd_d128_causal"
 # Fill both compile caches first (in parallel), so the wall times below are judging only.
 for t in $refs; do
-  for bin in "$old" "$new"; do
+  for bin in "$old" ${MID_BIN:-} "$new"; do
     root=$PTXBENCH_ROOT; [ "$bin" = "$old" ] && root=${OLD_ROOT:-$PTXBENCH_ROOT}
     [ -x "$bin/ptxbench" ] && PTXBENCH_ROOT="$root" PTXBENCH_CACHE="$bin/cache" "$bin/ptxbench" compile \
       "kernels/reference/sm_90a/$t.cu" --task "$t" > /dev/null 2>&1 &
@@ -22,9 +24,10 @@ wait
 printf "%-26s %-4s %5s %9s %8s %s\n" reference run round speedup wall_s outcome | tee "$out/table.txt"
 for r in $(seq 1 "$rounds"); do
   for t in $refs; do
-    for which in old new; do
+    for which in old ${MID_BIN:+mid} new; do
       bin=$old extra="" root=${OLD_ROOT:-$PTXBENCH_ROOT}
       [ $which = new ] && bin=$new extra="--allow-weaker-sandbox" root=$PTXBENCH_ROOT
+      [ $which = mid ] && bin=$MID_BIN extra="--allow-weaker-sandbox" root=$PTXBENCH_ROOT
       [ -x "$bin/ptxbench" ] || continue
       log="$out/$which-$t-$r.json"
       start=$(date +%s%N)
@@ -38,8 +41,12 @@ log, t, which, r, wall = sys.argv[1:]
 try:
     j = json.load(open(log))
     ev = j.get("eval") or {}
-    sp = (ev.get("timing") or {}).get("speedup")
-    print(f"{t:<26} {which:<4} {r:>5} {sp if sp is None else round(sp, 4)!s:>9} {float(wall):8.1f} {ev.get('outcome')}")
+    tm = ev.get("timing") or {}
+    sp = tm.get("speedup")
+    clk = (tm.get("clocks_after") or {}).get("sm_clock_mhz")
+    med = lambda k: (tm.get(k) or {}).get("median_ms")
+    print(f"{t:<26} {which:<4} {r:>5} {sp if sp is None else round(sp, 4)!s:>9} {float(wall):8.1f} {ev.get('outcome')}"
+          f"  cand {med('candidate')} ms, lib {med('baseline')} ms, SM {clk} MHz after")
 except Exception as e:
     print(f"{t:<26} {which:<4} {r:>5} {'-':>9} {float(wall):8.1f} no JSON ({e})")
 PY

@@ -12,8 +12,8 @@
 #   cases       the same on the hostile cases handed to the project (.devbin/cases/*/manifest.toml)
 #   compare     the five sm_90a references through the previous release's binaries (.devbin-old,
 #               when carried) and this one, interleaved: speedup and judging wall time
-#   audit       audit_acceptance on kernels/controls/{gemm,attention,judge}.toml and the audit-only
-#               kernels (both routes)
+#   audit       audit_acceptance on kernels/controls/{gemm,attention,judge}.toml, the audit-only
+#               kernels and the handed judge cases (both routes)
 #   sweep       forward-attention knob variants (kernels/attention_dev/sweep.sh; .devbin/sweep)
 #   profile     Nsight Compute sections of the sm_90a references (scripts/device-profile.sh)
 #   repeat      the reference GEMM's speedup over 5 separate `ptxbench eval` runs
@@ -56,7 +56,7 @@ for phase in "$@"; do
     compare) run compare bench/compare_judges.sh /work/main/.devbin-old "$bin" "$out/compare" "${ROUNDS:-1}" ;;
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
              kernels/controls/gemm.toml kernels/controls/attention.toml kernels/controls/judge.toml \
-             tests/kernels/audit/audit.toml ;;
+             tests/kernels/audit/audit.toml $([ -f "$bin/cases/judge/manifest.toml" ] && echo "$bin/cases/judge/manifest.toml") ;;
     sweep) run sweep kernels/attention_dev/sweep.sh run "$bin/sweep" ;;
     profile) run profile scripts/device-profile.sh "$bin" "$out/profile" ;;
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;

@@ -10,6 +10,7 @@
 #include <deque>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <thread>
 
 #include "core/fs.h"
@@ -46,6 +47,12 @@ Reply ok_reply(double event_ms = 0) {
   return r;
 }
 
+Json repeated(int n, const Json& v) {
+  Json a = Json::array();
+  for (int i = 0; i < n; ++i) a.push_back(v);
+  return a;
+}
+
 // What the fake processes do; the tests change the pieces they need.
 struct Script {
   // verify number n (0-based, candidate and baseline calls alike) -> the check.
@@ -74,13 +81,16 @@ struct Script {
 
 class FakeProcess : public WorkerProcess {
  public:
-  FakeProcess(Script& s, bool verifier, int& verifies)
-      : s_(s), verifier_(verifier), verifies_(verifies) {
-    if (verifier) {
+  FakeProcess(Script& s, const Json& request, int& verifies)
+      : s_(s), verifier_(request.at("mode") == "verifier"), verifies_(verifies) {
+    if (verifier_) {
       Reply r = ok_reply();
       Json slot{{"inputs", {"aa", "bb"}}, {"outputs", {"cc"}}};
-      r.extra = Json{{"slots", Json::array({Json::array({slot, slot}), Json::array({slot})})},
-                     {"provenance", {{"gpu", "NVIDIA H200"}, {"driver", "580.00"}}}};
+      Json slots = Json::array();  // as many as the request asks for, per workload
+      for (const auto& w : request.at("workloads"))
+        slots.push_back(repeated(w.at("slots").get<int>(), slot));
+      r.extra =
+          Json{{"slots", slots}, {"provenance", {{"gpu", "NVIDIA H200"}, {"driver", "580.00"}}}};
       if (!s.verifier_ready) r = Reply{false, "harness_error", "out of memory", "", 0, {}, {}};
       queue_.push_back(r);
     } else {
@@ -92,10 +102,13 @@ class FakeProcess : public WorkerProcess {
     const std::string op = cmd.value("op", "");
     if (op == "quit") return {};
     if (!verifier_) {
+      const int burst = cmd.contains("calls") ? static_cast<int>(cmd["calls"].size()) : 0;
       if (op == "noop") {
         if (s_.sleep_noop_ms)
-          std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_noop_ms));
-        queue_.push_back(ok_reply(0.01));
+          std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_noop_ms * burst));
+        Reply r = ok_reply(0.01 * burst);
+        r.extra["events_ms"] = repeated(burst, 0.01);
+        queue_.push_back(r);
       } else if (op == "load") {
         if (s_.runner_ready) queue_.push_back(*s_.runner_ready);
       } else if (op == "audit_arm") {
@@ -111,25 +124,42 @@ class FakeProcess : public WorkerProcess {
                        {"error_kind", ""}};
         s_.armed.clear();
         queue_.push_back(r);
-      } else {
-        auto r = s_.call(calls_++);
-        if (r && !s_.launches.is_null()) r->extra["launches"] = s_.launches;
+      } else {  // a burst: the first call without a reply or a failed one ends it
+        Reply sum = ok_reply();
+        Json events = Json::array(), launches = Json::array();
+        for (int i = 0; i < burst; ++i) {
+          auto r = s_.call(calls_++);
+          if (!r) return {};
+          if (!r->ok) {
+            queue_.push_back(*r);
+            return {};
+          }
+          sum.event_ms += r->event_ms;
+          events.push_back(r->event_ms);
+          launches.push_back(s_.launches);
+        }
+        sum.extra["events_ms"] = events;
+        if (!s_.launches.is_null()) sum.extra["launches"] = launches;
         if (s_.sleep_call_ms)
-          std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_call_ms));
-        if (r) queue_.push_back(*r);
+          std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_call_ms * burst));
+        queue_.push_back(sum);
       }
       return {};
     }
-    if (op == "prepare") last_prepare_ = cmd;
+    const auto slot = std::make_pair(cmd.value("workload", 0), cmd.value("slot", 0));
+    if (op == "prepare") prepared_[slot] = cmd;
     if (op == "verify") {
       Reply r = ok_reply();
-      r.check = s_.verify(verifies_++, last_prepare_);
+      r.check = s_.verify(verifies_++, prepared_[slot]);
       queue_.push_back(r);
-    } else if (op == "baseline") {
+    } else if (op == "baseline" || op == "library") {
+      const int runs = op == "library" ? cmd.value("count", 1) : 1;
       if (s_.sleep_baseline_ms)
-        std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_baseline_ms));
-      Reply r = ok_reply(s_.baseline_ms);
-      r.extra = Json{{"name", "cublaslt"}, {"description", "algo 0"}};
+        std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_baseline_ms * runs));
+      Reply r = ok_reply(s_.baseline_ms * runs);
+      r.extra = Json{{"name", "cublaslt"},
+                     {"description", "algo 0"},
+                     {"events_ms", repeated(runs, s_.baseline_ms)}};
       queue_.push_back(r);
     } else {
       queue_.push_back(ok_reply());
@@ -157,7 +187,7 @@ class FakeProcess : public WorkerProcess {
   bool verifier_;
   int& verifies_;
   int calls_ = 0;
-  Json last_prepare_;
+  std::map<std::pair<int, int>, Json> prepared_;  // the last prepare of each (workload, slot)
   std::deque<Reply> queue_;
 };
 
@@ -170,8 +200,7 @@ class FakeLauncher : public WorkerLauncher {
     PTXB_CHECK(text.ok(), "fake launcher: no request");
     Json req = Json::parse(*text);
     requests.push_back(req);
-    return std::unique_ptr<WorkerProcess>(
-        std::make_unique<FakeProcess>(s_, req.at("mode") == "verifier", verifies_));
+    return std::unique_ptr<WorkerProcess>(std::make_unique<FakeProcess>(s_, req, verifies_));
   }
   std::vector<ProcessSpec> specs;
   std::vector<Json> requests;

@@ -43,6 +43,18 @@ const Json* find_array(const Json& j, const char* key) {
   return it != j.end() && it->is_array() ? &*it : nullptr;
 }
 
+// The per-call event times of a burst's reply (extra.events_ms); empty when malformed.
+std::vector<double> events_of(const Reply& reply) {
+  std::vector<double> v;
+  const Json* e = find_array(reply.extra, "events_ms");
+  if (!e) return v;
+  for (const auto& x : *e) {
+    if (!x.is_number()) return {};
+    v.push_back(x.get<double>());
+  }
+  return v;
+}
+
 TrialReport trial_of(const CallRecord& c) {
   TrialReport t;
   t.index = c.index;
@@ -190,32 +202,41 @@ void JudgeSession::stop_runner(Peers& p) {
   }
 }
 
-// Calls of a built-in no-op in the runner before the candidate is loaded, prepared like real
-// calls: what a call costs beyond its events when nobody lies (session_decision.h).
+// Bursts of a built-in no-op in the runner before the candidate is loaded, prepared like real
+// timing bursts (kTimingBurst calls): what a call costs beyond its events when nobody lies
+// (session_decision.h).
 bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record) {
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xCA11B8A7Eull));
-  for (int i = 0; i < kCalibrationCalls; ++i) {
-    PlannedCall c = draw.next(false);
-    c.label = "calibration";
-    if (!prepare(p, c, r)) return false;
-    CallRecord rec;
-    rec.index = -1;
-    rec.plan = c;
-    rec.calibration = true;
+  for (int done = 0; done < kCalibrationCalls;) {
+    std::vector<PlannedCall> burst = draw.next_burst(false, kTimingBurst);
+    CallCommand cmd;
+    for (auto& c : burst) {
+      c.label = "calibration";
+      if (!prepare(p, c, r)) return false;
+      cmd.calls.push_back({c.workload, c.slot});
+    }
     const auto t0 = Clock::now();
-    Received got = p.runner->send(Json{{"op", "noop"}}).ok()
+    Received got = p.runner->send(cmd.to_json("noop")).ok()
                        ? p.runner->receive(milliseconds(seconds(60)))
                        : Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"};
-    rec.wall_ms = ms_since(t0);
-    if (!got.reply || !got.reply->ok) {
+    const double wall = ms_since(t0);
+    const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
+    if (!got.reply || !got.reply->ok || events.size() != burst.size()) {
       r.outcome = Outcome::harness_error;
       r.message =
           "the runner failed its calibration calls: " + (got.reply ? got.reply->error : got.text);
       r.phase = "calibration";
       return false;
     }
-    rec.event_ms = got.reply->event_ms;
-    if (record) calls_.push_back(std::move(rec));
+    for (std::size_t i = 0; i < burst.size(); ++i, ++done) {
+      CallRecord rec;
+      rec.index = -1;
+      rec.plan = burst[i];
+      rec.calibration = true;
+      rec.wall_ms = wall / static_cast<double>(burst.size());
+      rec.event_ms = events[i];
+      if (record) calls_.push_back(std::move(rec));
+    }
   }
   return true;
 }
@@ -239,47 +260,104 @@ bool JudgeSession::prepare(Peers& p, const PlannedCall& call, EvalResult& r) {
 
 bool JudgeSession::candidate_call(Peers& p, const PlannedCall& call, bool timing,
                                   const EvalOptions& o, EvalResult& r) {
-  if (!prepare(p, call, r)) return false;
-  CallRecord rec;
-  rec.index = static_cast<int>(calls_.size());
-  rec.plan = call;
-  rec.timing = timing;
+  return candidate_burst(p, {call}, timing, o, r, {});
+}
+
+// Prepare every call, one "call" burst in the runner (the parent times the round trip), then
+// `between` (the library's burst, so the GPU works on without a pause), then verify every call.
+bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& burst, bool timing,
+                                   const EvalOptions& o, EvalResult& r,
+                                   const std::function<void()>& between) {
+  CallCommand cmd;
+  for (const auto& c : burst) {
+    if (!prepare(p, c, r)) return false;
+    cmd.calls.push_back({c.workload, c.slot});
+  }
   const auto t0 = Clock::now();
-  if (!p.runner->send(CallCommand{call.workload, call.slot}.to_json()).ok()) {
-    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, call, r);
+  if (!p.runner->send(cmd.to_json()).ok()) {
+    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"},
+                  burst.front(), r);
     return false;
   }
   const double limit =
       p.audit_armed ? audited_call_limit(o.call_timeout_seconds) : o.call_timeout_seconds;
-  Received got = p.runner->receive(milliseconds(static_cast<long long>(1000 * (limit + 15))));
-  rec.wall_ms = ms_since(t0);
+  const double n = static_cast<double>(burst.size());
+  Received got = p.runner->receive(milliseconds(static_cast<long long>(1000 * (limit * n + 15))));
+  const double wall = ms_since(t0);
+  const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
   if (!got.reply || !got.reply->ok) {
-    runner_failed(p, got, call, r);
+    runner_failed(p, got, burst.front(), r);
     return false;
   }
-  rec.event_ms = got.reply->event_ms;
-  rec.audited = p.audit_armed;
-  rec.runner = p.runners;
-  if (const Json* l = find_array(got.reply->extra, "launches"))
-    for (const auto& e : *l)
-      if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer())
-        rec.launches.emplace_back(e[0].get<std::string>(), e[1].get<int>());
-  if (!p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
+  if (events.size() != burst.size()) {
     r.outcome = Outcome::harness_error;
-    r.message = "the verifier is gone";
+    r.message = "the runner's reply lacks the burst's event times";
     return false;
   }
-  Received checked = p.verifier->receive(milliseconds(seconds(120)));
-  if (!checked.reply || !checked.reply->ok || !checked.reply->check) {
-    r.outcome = Outcome::harness_error;
-    r.message = "the verifier failed to check a call: " +
-                (checked.reply ? checked.reply->error : checked.text);
-    return false;
+  const Json* launches = find_array(got.reply->extra, "launches");
+  if (between) between();
+  bool passed = true;
+  for (std::size_t i = 0; i < burst.size(); ++i) {
+    CallRecord rec;
+    rec.index = static_cast<int>(calls_.size());
+    rec.plan = burst[i];
+    rec.timing = timing;
+    rec.wall_ms = wall / n;
+    rec.event_ms = events[i];
+    rec.audited = p.audit_armed;
+    rec.runner = p.runners;
+    if (launches && i < launches->size() && (*launches)[i].is_array())
+      for (const auto& e : (*launches)[i])
+        if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer())
+          rec.launches.emplace_back(e[0].get<std::string>(), e[1].get<int>());
+    const PlannedCall& call = burst[i];
+    if (!p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
+      r.outcome = Outcome::harness_error;
+      r.message = "the verifier is gone";
+      return false;
+    }
+    Received checked = p.verifier->receive(milliseconds(seconds(120)));
+    if (!checked.reply || !checked.reply->ok || !checked.reply->check) {
+      r.outcome = Outcome::harness_error;
+      r.message = "the verifier failed to check a call: " +
+                  (checked.reply ? checked.reply->error : checked.text);
+      return false;
+    }
+    rec.check = checked.reply->check;
+    passed = passed && rec.check->passed();
+    calls_.push_back(std::move(rec));
   }
-  rec.check = checked.reply->check;
-  const bool passed = rec.check->passed();
-  calls_.push_back(std::move(rec));
   return passed;
+}
+
+// The library on its own tensors in the verifier, `count` runs back to back (timing samples
+// when `timing`).
+bool JudgeSession::library_burst(Peers& p, int count, bool timing, EvalResult& r) {
+  const auto t0 = Clock::now();
+  const bool sent = p.verifier->send(LibraryCommand{0, count}.to_json()).ok();
+  Received got = sent ? p.verifier->receive(milliseconds(seconds(120))) : Received{};
+  const double wall = ms_since(t0);
+  const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
+  if (!got.reply || !got.reply->ok || events.empty()) {
+    if (!r.has_flag("baseline_failed")) r.flags.push_back("baseline_failed");
+    r.baseline_check_error = got.reply ? got.reply->error : got.text;
+    return false;
+  }
+  if (r.timing && r.timing->baseline_name.empty()) {
+    r.timing->baseline_name = got.reply->extra.value("name", std::string{});
+    r.timing->baseline_description = got.reply->extra.value("description", std::string{});
+  }
+  for (double ms : events) {
+    CallRecord rec;
+    rec.index = static_cast<int>(calls_.size());
+    rec.plan.label = plan_.labels.front() + ", library call";
+    rec.baseline = true;
+    rec.timing = timing;
+    rec.event_ms = ms;
+    rec.wall_ms = wall / static_cast<double>(events.size());
+    calls_.push_back(std::move(rec));
+  }
+  return true;
 }
 
 bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing, bool verify,
@@ -356,34 +434,47 @@ void JudgeSession::runner_failed(Peers& p, const Received& got, const PlannedCal
   r.message = "the candidate's process ended during the call: " + e.describe_end();
 }
 
+// Rounds of a candidate burst (kTimingBurst calls) and a library burst of as many runs, back to
+// back, then the candidate's calls verified (plan.h says why bursts of one). Warm-up rounds
+// first.
 void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0x7131D5EEDull));
   r.timing.emplace();
   r.timing->workload = plan_.verifier.workloads.front().problem.workload;
+  // The library's own check on the session's inputs (its result is reported, not judged).
+  bool library_ok = baseline_call(p, draw.next_library(), false, true, r);
+  auto round = [&](bool sampled) {
+    const std::vector<PlannedCall> burst = draw.next_burst(sampled, kTimingBurst);
+    const int count = static_cast<int>(burst.size());
+    return candidate_burst(p, burst, sampled, o, r, [&] {
+      if (library_ok) library_ok = library_burst(p, count, sampled, r);
+    });
+  };
+  const auto warm_start = Clock::now();
+  for (int i = 0; i < 1 || ms_since(warm_start) < 1000 * o.warmup_seconds; ++i) {
+    if (!round(false)) return;
+    if (i > 200) break;
+  }
   if (p.verifier->send(Json{{"op", "clocks"}}).ok()) {
     Received c = p.verifier->receive(milliseconds(seconds(30)));
     if (c.reply) r.timing->clocks_before = c.reply->extra;
   }
-  // Warm-up: module loading, library plans, clocks; checked like every call, not sampled.
-  const auto warm_start = Clock::now();
-  for (int i = 0; i < 3 || ms_since(warm_start) < 1000 * o.warmup_seconds; ++i) {
-    if (!candidate_call(p, draw.next(false), false, o, r)) return;
-    baseline_call(p, draw.next_library(), false, i == 0, r);
-    if (i > 200) break;
-  }
   StoppingRule rule{o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
   std::vector<double> cand, base;
   const auto start = Clock::now();
-  bool baseline_ok = !r.has_flag("baseline_failed");
   while (true) {
-    PlannedCall c = draw.next(true);
-    if (!candidate_call(p, c, true, o, r)) return;
-    if (c.content == Content::transformed) cand.push_back(calls_.back().event_ms);
-    if (baseline_ok && baseline_call(p, draw.next_library(), true, false, r))
-      base.push_back(calls_.back().event_ms);
+    const std::size_t first = calls_.size();
+    if (!round(true)) return;
+    for (std::size_t i = first; i < calls_.size(); ++i) {
+      const CallRecord& c = calls_[i];
+      if (c.baseline)
+        base.push_back(c.event_ms);
+      else if (c.plan.content == Content::transformed)
+        cand.push_back(c.event_ms);
+    }
     const double el = ms_since(start) / 1000;
     auto rc = rule.decide(cand, el);
-    auto rb = baseline_ok ? rule.decide(base, el) : StoppingRule::Reason::converged;
+    auto rb = library_ok ? rule.decide(base, el) : StoppingRule::Reason::converged;
     if (rc != StoppingRule::Reason::keep_going && rb != StoppingRule::Reason::keep_going) {
       r.timing->stop_reason =
           std::string("candidate: ") + to_string(rc) + ", baseline: " + to_string(rb);
@@ -437,10 +528,13 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
                           const EvalOptions& o, EvalResult& r) {
   if (!start(p, task, so, o, r)) return;
   bool ok = true;
-  for (const auto& call : plan_.checks) {
+  for (const auto& burst : burst_checks(plan_.checks)) {
     const std::size_t before = calls_.size();
-    ok = candidate_call(p, call, false, o, r);
-    if (calls_.size() > before) r.trials.push_back(trial_of(calls_.back()));
+    ok = candidate_burst(p, burst, false, o, r, {});
+    for (std::size_t i = before; i < calls_.size(); ++i) {
+      r.trials.push_back(trial_of(calls_[i]));
+      if (!r.trials.back().passed) break;
+    }
     if (!ok) break;
   }
   if (ok && setup_.timing && r.outcome != Outcome::harness_error) timing_phase(p, o, r);

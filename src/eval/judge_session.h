@@ -1,16 +1,19 @@
 // JudgeSession: the parent's side of one candidate's judging session (session_protocol.h).
 //
 // It starts the verifier, then the runner (sandboxed, unprivileged), calibrates the cost of a
-// call with the runner's built-in no-op before the candidate is loaded, and drives every call:
-//   prepare (verifier) -> call (runner; the parent times the round trip) -> verify (verifier)
-// first the checked calls of the plan (plan.h), stopping at the first failure, then the timing
-// phase: warm-up, then candidate and library samples interleaved until the stopping rule is met
-// for both (every candidate call still checked), then the audited calls (audit_trace.h). Failures
+// call with the runner's built-in no-op before the candidate is loaded, and drives every call in
+// bursts (session_protocol.h):
+//   prepare each (verifier) -> one burst (runner; the parent times the round trip) -> verify each
+// first the checked calls of the plan (plan.h), stopping after the first burst with a failure,
+// then the timing phase: rounds of a candidate burst and a library burst back to back (warm-up
+// rounds, then sampled ones until the stopping rule is met for both; every candidate call still
+// checked), then the audited calls (audit_trace.h). Failures
 // of the runner are the candidate's (runtime error, timeout, a refused system call =
 // policy_violation); failures of the verifier or of ptxbench are harness_error.
 #pragma once
 
 #include <filesystem>
+#include <functional>
 
 #include "core/paths.h"
 #include "eval/eval_result.h"
@@ -61,9 +64,15 @@ class JudgeSession {
   bool audit_command(Peers& p, const Json& command, Received& got, EvalResult& r);
   void audit_function(Peers& p, std::size_t k, TimingDraw& draw, const EvalOptions& o,
                       EvalResult& r, AuditTrace& t);
-  // One candidate call; false when the session cannot go on (r says why).
+  // One candidate call (a burst of one); false when the session cannot go on or the call failed
+  // its check (r says why when the session cannot go on).
   bool candidate_call(Peers& p, const PlannedCall& call, bool timing, const EvalOptions& o,
                       EvalResult& r);
+  // A burst of calls on distinct slots; `between` runs after the runner's burst, before the
+  // checks. false when the session cannot go on or any call failed its check.
+  bool candidate_burst(Peers& p, const std::vector<PlannedCall>& burst, bool timing,
+                       const EvalOptions& o, EvalResult& r, const std::function<void()>& between);
+  bool library_burst(Peers& p, int count, bool timing, EvalResult& r);
   bool baseline_call(Peers& p, const PlannedCall& call, bool timing, bool verify, EvalResult& r);
   bool prepare(Peers& p, const PlannedCall& call, EvalResult& r);
   bool calibrate(Peers& p, EvalResult& r, bool record);

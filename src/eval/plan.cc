@@ -142,7 +142,7 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
     const std::size_t bases = i == 0 ? 2 : 1;
     for (std::size_t b = 0; b < bases; ++b)
       w.bases.push_back({fresh(), base_dist(task, base_count++)});
-    w.slots = i == 0 ? 2 : 1;
+    w.slots = i == 0 ? kTimedSlots : 1;
     w.baseline = i == 0;
     plan.verifier.workloads.push_back(std::move(w));
     plan.labels.push_back(fmt::format("{} workload {} ({})", order[i]->role, order[i]->name,
@@ -197,8 +197,14 @@ PlannedCall TimingDraw::fresh_on(int workload, const std::string& what) {
   return p;
 }
 
-PlannedCall TimingDraw::next(bool allow_repeat) {
+std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size) {
   const int slots = plan_->verifier.workloads.front().slots;
+  const std::size_t want = static_cast<std::size_t>(size <= 0 || size > slots ? slots : size);
+  std::vector<int> order;
+  for (int s = 0; s < slots; ++s) order.push_back(s);
+  for (std::size_t i = order.size(); i > 1; --i)  // Fisher-Yates
+    std::swap(order[i - 1], order[draw() % i]);
+  std::vector<PlannedCall> burst;
   if (allow_repeat && last_slot_ >= 0 && draw() % 4 == 0) {
     PlannedCall p;
     p.workload = 0;
@@ -206,10 +212,26 @@ PlannedCall TimingDraw::next(bool allow_repeat) {
     p.content = Content::repeat;
     p.poison_seed = draw();
     p.label = plan_->labels.front() + ", timing call, the previous call's inputs again";
-    return p;
+    burst.push_back(std::move(p));
   }
-  last_slot_ = static_cast<int>(draw() % static_cast<std::uint64_t>(slots));
-  return fresh(last_slot_);
+  for (int s : order)
+    if (burst.size() < want && (burst.empty() || s != burst.front().slot))
+      burst.push_back(fresh(s));
+  last_slot_ = burst.back().slot;
+  return burst;
+}
+
+std::vector<std::vector<PlannedCall>> burst_checks(const std::vector<PlannedCall>& checks) {
+  std::vector<std::vector<PlannedCall>> bursts;
+  for (const auto& c : checks) {
+    bool clash = bursts.empty();
+    if (!clash)
+      for (const auto& o : bursts.back())
+        clash = clash || (o.workload == c.workload && o.slot == c.slot);
+    if (clash) bursts.emplace_back();
+    bursts.back().push_back(c);
+  }
+  return bursts;
 }
 
 PlannedCall TimingDraw::next_library() {

@@ -39,12 +39,13 @@ inline std::uint64_t timing_seed(std::uint64_t base) {
 //   bases   timed workload: 2 independent input sets; each hidden workload: 1. For
 //           attention_bwd the second set (and every other hidden one) uses the outlier-heavy
 //           ("spiky") distribution.
-//   slots   timed workload: 2 buffer sets; hidden: 1.
+//   slots   timed workload: kTimedSlots buffer sets (a timing burst uses each once); hidden: 1.
 //   checks  at least `trials` (>= 3) calls with inputs no earlier call had, plus one exact
 //           repeat of the first call: timed (base 0, permuted), the repeat, each hidden
 //           workload (permuted), timed slot 1 (base 1), timed slot 0 switched to base 1, ...
 // Every call of the session, these and the timing calls alike, is poisoned and verified; the
-// runner cannot tell them apart. Pure function of (task, trials, seed).
+// runner cannot tell them apart. The runner makes calls in bursts (session_protocol.h); the
+// checks go in bursts too (burst_checks). Pure function of (task, trials, seed).
 struct PlannedCall {
   int workload = 0, slot = 0;
   Content content = Content::transformed;
@@ -54,6 +55,14 @@ struct PlannedCall {
   std::string label;  // for people; hidden workloads are never described to a model
   PrepareCommand prepare() const;
 };
+
+// Buffer sets of the timed workload, used in a drawn order.
+inline constexpr int kTimedSlots = 4;
+// Calls per timing burst (candidate, then as many library runs). 1: the GPU pauses between
+// samples. Bursts of 4 back to back made the H200's clocks swing under its power cap (relative
+// IQR of 3-5% on attention, timing_unstable; docs/results/2026-12-01-h200-bursts.md), single
+// calls converge in about 10 samples at a steady clock.
+inline constexpr int kTimingBurst = 1;
 
 struct SessionPlan {
   VerifierRequest verifier;         // dir left empty
@@ -70,15 +79,21 @@ struct SessionPlan {
 Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed,
                                  const std::string& audit_workload = {});
 
-// The content of the timing calls, drawn one by one from a seeded stream, on the timed
-// workload (workload 0). A candidate call: with probability 1/4 exactly the inputs of the
-// previous candidate call again (same slot: a cache of the last call hits), else a random slot
-// with a random base under a new transform. A library call: new inputs in the OTHER slot, so
-// the previous candidate call's inputs stay in place for a repeat. The poison is always new.
+// The checks in bursts, in order: a burst ends before a call on a (workload, slot) it already
+// has (a repeat then opens the next burst, right after the call it repeats).
+std::vector<std::vector<PlannedCall>> burst_checks(const std::vector<PlannedCall>& checks);
+
+// The content of the timing calls, drawn from a seeded stream, on the timed workload
+// (workload 0). A burst: distinct slots in a random order, each a random base under a new
+// transform, except that with probability 1/4 the first call repeats exactly the inputs of the
+// previous burst's last call (same slot: a cache of the last call hits). A library call (the
+// checked one): new inputs in a slot other than the last candidate call's. The poison is
+// always new.
 class TimingDraw {
  public:
   TimingDraw(const SessionPlan& plan, std::uint64_t seed) : plan_(&plan), seed_(seed) {}
-  PlannedCall next(bool allow_repeat);
+  // `size` calls (at most the slots; 0: every slot).
+  std::vector<PlannedCall> next_burst(bool allow_repeat, int size = 0);
   PlannedCall next_library();
   // New inputs (a random base under a new transform) on slot 0 of `workload`.
   PlannedCall fresh_on(int workload, const std::string& what);

@@ -29,7 +29,7 @@ TEST(Plan, SessionCoversTimedAndHiddenWithFreshInputsAndARepeat) {
   ASSERT_EQ(plan->verifier.workloads.size(), 2u);  // timed first, then the hidden one
   EXPECT_EQ(plan->verifier.workloads[0].problem.workload, "timed");
   EXPECT_EQ(plan->verifier.workloads[0].bases.size(), 2u);
-  EXPECT_EQ(plan->verifier.workloads[0].slots, 2);
+  EXPECT_EQ(plan->verifier.workloads[0].slots, kTimedSlots);
   EXPECT_TRUE(plan->verifier.workloads[0].baseline);
   EXPECT_EQ(plan->verifier.workloads[1].problem.workload, "m100");
   EXPECT_EQ(plan->hidden, (std::vector<bool>{false, true}));
@@ -59,26 +59,68 @@ TEST(Plan, SessionCoversTimedAndHiddenWithFreshInputsAndARepeat) {
   EXPECT_FALSE(plan_session(task, 2, 1).ok());
 }
 
-TEST(Plan, TimingDrawsMixRepeatsAndNewInputsOnTheTimedWorkload) {
+TEST(Plan, TimingBurstsUseEverySlotOnceAndSometimesRepeatTheLastCall) {
   auto task = testing::gemm_task();
   auto plan = plan_session(task, 3, 5);
   ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->verifier.workloads.front().slots, kTimedSlots);
   TimingDraw draw(*plan, 77);
   int repeats = 0, n = 400;
-  std::set<int> slots, bases;
+  std::set<int> bases, firsts;
+  int last_slot = -1;
   for (int i = 0; i < n; ++i) {
-    PlannedCall c = draw.next(true);
-    EXPECT_EQ(c.workload, 0);
-    repeats += c.content == Content::repeat;
-    slots.insert(c.slot);
-    if (c.content == Content::transformed) bases.insert(c.base);
+    std::vector<PlannedCall> burst = draw.next_burst(true);
+    ASSERT_EQ(burst.size(), static_cast<std::size_t>(kTimedSlots));
+    std::set<int> slots;
+    for (std::size_t k = 0; k < burst.size(); ++k) {
+      const PlannedCall& c = burst[k];
+      EXPECT_EQ(c.workload, 0);
+      slots.insert(c.slot);
+      if (c.content == Content::transformed) bases.insert(c.base);
+      if (c.content == Content::repeat) {
+        EXPECT_EQ(k, 0u);  // only first, on the slot the previous burst ended with
+        EXPECT_EQ(c.slot, last_slot);
+        ++repeats;
+      }
+    }
+    EXPECT_EQ(slots.size(), burst.size());  // distinct slots
+    firsts.insert(burst.front().slot);
+    last_slot = burst.back().slot;
   }
-  EXPECT_GT(repeats, n / 8);  // about a quarter
+  EXPECT_GT(repeats, n / 8);  // about a quarter of the bursts
   EXPECT_LT(repeats, n / 2);
-  EXPECT_EQ(slots.size(), 2u);
+  EXPECT_EQ(firsts.size(), static_cast<std::size_t>(kTimedSlots));  // the order is drawn
   EXPECT_EQ(bases.size(), 2u);
   TimingDraw fresh_only(*plan, 77);
-  for (int i = 0; i < 50; ++i) EXPECT_EQ(fresh_only.next(false).content, Content::transformed);
+  for (int i = 0; i < 50; ++i)
+    for (const auto& c : fresh_only.next_burst(false)) EXPECT_EQ(c.content, Content::transformed);
+  TimingDraw single(*plan, 78);
+  std::set<int> single_slots;
+  for (int i = 0; i < 100; ++i) {
+    auto b = single.next_burst(true, kTimingBurst);
+    ASSERT_EQ(b.size(), static_cast<std::size_t>(kTimingBurst));
+    single_slots.insert(b.front().slot);
+  }
+  EXPECT_EQ(single_slots.size(), static_cast<std::size_t>(kTimedSlots));  // every buffer set used
+}
+
+TEST(Plan, ChecksGoInBurstsOfDistinctSlotsAndARepeatFollowsItsCall) {
+  auto task = testing::gemm_task();
+  auto plan = plan_session(task, 5, 5);
+  ASSERT_TRUE(plan.ok());
+  auto bursts = burst_checks(plan->checks);
+  std::vector<PlannedCall> flat;
+  for (const auto& b : bursts) {
+    ASSERT_FALSE(b.empty());
+    std::set<std::pair<int, int>> seen;
+    for (const auto& c : b) EXPECT_TRUE(seen.insert({c.workload, c.slot}).second);
+    flat.insert(flat.end(), b.begin(), b.end());
+  }
+  ASSERT_EQ(flat.size(), plan->checks.size());  // all, in order
+  for (std::size_t i = 0; i < flat.size(); ++i)
+    EXPECT_EQ(flat[i].transform_seed, plan->checks[i].transform_seed);
+  ASSERT_GE(bursts.size(), 2u);
+  EXPECT_EQ(bursts[1].front().content, Content::repeat);  // opens the burst after its call
 }
 
 TEST(Plan, EveryWorkloadOfEveryTaskIsCheckedWhateverTheTrialCount) {

@@ -83,22 +83,20 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   TimingFindings t;
   const auto cand = pick(calls, false, false, 0), cand_wall = pick(calls, false, true, 0);
   const auto base = pick(calls, true, false, -1), base_wall = pick(calls, true, true, -1);
-  const auto rep_wall = pick(calls, false, true, 1);
+  const auto rep_events = pick(calls, false, false, 1);
   t.candidate = summarize(cand);
   t.candidate_wall = summarize(cand_wall);
   t.baseline = summarize(base);
   t.baseline_wall = summarize(base_wall);
-  t.repeats_wall = summarize(rep_wall);
+  t.repeats = summarize(rep_events);
   if (t.candidate.n == 0) return t;
-  if (rep_wall.size() >= kMinRepeats &&
-      t.repeats_wall.median < kRepeatRatio * t.candidate_wall.median) {
+  if (rep_events.size() >= kMinRepeats && t.repeats.median < kRepeatRatio * t.candidate.median) {
     add_flag(t.flags, "cached_result");
     t.incorrect = true;
     t.message = fmt::format(
         "calls that repeated an earlier call's inputs took {:.3f} ms (median of {}), calls with "
-        "new "
-        "inputs {:.3f} ms: the kernel recognises inputs it has seen and skips work",
-        t.repeats_wall.median, rep_wall.size(), t.candidate_wall.median);
+        "new inputs {:.3f} ms: the kernel recognises inputs it has seen and skips work",
+        t.repeats.median, rep_events.size(), t.candidate.median);
   }
   std::vector<double> cal;
   for (const auto& c : calls)

@@ -19,8 +19,11 @@
 //                    is then taken from the wall time less the calibrated overhead. So a forger
 //                    gains at most that allowance (0.1 ms + 5%; the overhead of an honest call
 //                    spread by about that much on the H200, docs/results/2026-11-30-h200-judge.md).
-//   cached_result    repeat calls' median wall time < kRepeatRatio x new-input calls' median,
-//                    with at least kMinRepeats repeats.
+//   cached_result    repeat calls' median event time < kRepeatRatio x new-input calls' median,
+//                    with at least kMinRepeats repeats (events: a call's own wall time is not
+//                    seen inside a burst; work outside the events is side_stream above).
+// Calls run in bursts (session_protocol.h): a call's wall time is its burst's round trip over
+// the burst's calls, for the calibration no-ops and the candidate alike.
 #pragma once
 
 #include <optional>
@@ -68,7 +71,7 @@ struct TimingFindings {
   std::vector<std::string> flags;
   bool incorrect = false;  // cached_result from timing makes the candidate incorrect
   std::string message;
-  SampleSummary candidate, candidate_wall, baseline, baseline_wall, repeats_wall;
+  SampleSummary candidate, candidate_wall, baseline, baseline_wall, repeats;
   double calibrated_overhead_ms = 0;  // median wall - event of the calibration calls
   std::optional<double> speedup;      // from events, or from wall times under side_stream
   std::string speedup_basis;          // "events" | "wall clock"

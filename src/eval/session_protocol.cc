@@ -158,10 +158,14 @@ Json BaselineCommand::to_json() const {
   return j;
 }
 
-Json CallCommand::to_json() const {
-  Json j = int_pair(workload, slot);
-  j["op"] = "call";
-  return j;
+Json LibraryCommand::to_json() const {
+  return Json{{"op", "library"}, {"workload", workload}, {"count", count}};
+}
+
+Json CallCommand::to_json(const char* op) const {
+  Json list = Json::array();
+  for (const auto& c : calls) list.push_back(Json::array({c.workload, c.slot}));
+  return Json{{"op", op}, {"calls", std::move(list)}};
 }
 
 bool CallCheck::passed() const {
@@ -256,7 +260,25 @@ Result<BaselineCommand> baseline_from_json(const Json& j) {
 
 Result<CallCommand> call_from_json(const Json& j) {
   return guarded("call command", [&]() -> Result<CallCommand> {
-    return CallCommand{j.at("workload").get<int>(), j.at("slot").get<int>()};
+    CallCommand c;
+    for (const auto& e : j.at("calls")) {
+      CallTarget t{e.at(0).get<int>(), e.at(1).get<int>()};
+      for (const auto& o : c.calls)
+        if (o.workload == t.workload && o.slot == t.slot)
+          return make_error("a burst names slot " + std::to_string(t.slot) + " of workload " +
+                            std::to_string(t.workload) + " twice");
+      c.calls.push_back(t);
+    }
+    if (c.calls.empty()) return make_error("a burst of no calls");
+    return c;
+  });
+}
+
+Result<LibraryCommand> library_from_json(const Json& j) {
+  return guarded("library command", [&]() -> Result<LibraryCommand> {
+    LibraryCommand c{j.at("workload").get<int>(), j.at("count").get<int>()};
+    if (c.count < 1 || c.count > 1024) return make_error("a library burst of 1 to 1024 runs");
+    return c;
   });
 }
 

@@ -6,12 +6,14 @@
 //             exports to the runner through CUDA IPC. Before each call it writes the slot's
 //             inputs (a base under a fresh transform, transform.h, or exactly the previous
 //             call's inputs), poisons the outputs with a per-call poison (poison.h),
-//             checksums the inputs and flushes L2; after the call it re-checksums the inputs
-//             and compares the outputs with the reference. It also times the library baseline.
+//             checksums the inputs; after the call it re-checksums the inputs and compares the
+//             outputs with the reference. It also times the library baseline: on a slot, or in
+//             bursts on its own private copy of the timed workload (op "library").
 //   runner    (ptxbench-worker, mode "runner"): the candidate's process, under the OS sandbox
-//             (core/sandbox.h). It maps the slots, loads the candidate and, for each "call",
-//             launches it on the named slot between two events and waits. It never sees a seed,
-//             a reference or whether a call is checked: every call is verified.
+//             (core/sandbox.h). It maps the slots, loads the candidate and, for each "call"
+//             (a burst of one or more calls on distinct slots), flushes L2 and launches the
+//             candidate between two events per call, back to back, then waits once. It never
+//             sees a seed, a reference or whether a call is checked: every call is verified.
 //   parent    (ptxbench, no CUDA; eval/judge_session.h) plans the calls, measures the wall time
 //             of every call from outside, and decides.
 //
@@ -107,6 +109,14 @@ struct BaselineCommand {
   Json to_json() const;
 };
 
+// "library": `count` runs of the library baseline, back to back, each after an L2 flush and
+// between two events, on the verifier's private tensors of `workload` (inputs from its first
+// base set; never exported to the runner). Reply: event_ms = the sum, extra.events_ms.
+struct LibraryCommand {
+  int workload = 0, count = 1;
+  Json to_json() const;
+};
+
 // What the verifier found after one call.
 struct CallCheck {
   std::vector<gpu::CompareStats> outputs;
@@ -119,11 +129,20 @@ struct CallCheck {
 };
 
 // ---- runner commands ---------------------------------------------------------------------
-// A call's reply carries, under an instrumented runner (cupti), extra.launches: [[function,
-// count], ...] in first-launch order: every kernel launch the candidate made in that call.
-struct CallCommand {
+// One call of the candidate on one slot.
+struct CallTarget {
   int workload = 0, slot = 0;
-  Json to_json() const;
+};
+
+// "call": a burst of calls on distinct slots, made back to back (an L2 flush, then the two
+// events around the entry point, per call) and waited for once, so the GPU works as it would
+// in a loop of calls. "noop" is the same burst of the runner's own no-op (calibration). The
+// reply: event_ms = the sum, extra.events_ms per call and, under an instrumented runner
+// (cupti), extra.launches: per call [[function, count], ...] in first-launch order: every kernel
+// launch the candidate made in that call. A candidate exception names the call (extra.call).
+struct CallCommand {
+  std::vector<CallTarget> calls;  // at least one
+  Json to_json(const char* op = "call") const;
 };
 
 // "audit_arm" {function}: cupti: the SASS metrics start at `function`'s next launch; nvtx: the
@@ -159,7 +178,7 @@ struct Reply {
   std::string status;  // ok | call_timeout | cuda_error | load_error | harness_error
   std::string error;
   std::string phase;
-  double event_ms = 0;             // call / baseline: time between the two events
+  double event_ms = 0;             // call / baseline / library: time between the events (sum)
   std::optional<CallCheck> check;  // verify / baseline (when asked)
   Json extra = Json::object();     // ready: handles, provenance
   Json to_json() const;
@@ -168,7 +187,7 @@ struct Reply {
 
 // Parses one command line: {"op": ..., ...}; an Error for anything malformed.
 struct Command {
-  std::string op;  // prepare | verify | baseline | call | quit
+  std::string op;  // prepare | verify | baseline | library | noop | load | call | quit ...
   Json body;
   static Result<Command> parse(const std::string& line);
 };
@@ -177,6 +196,7 @@ Result<PrepareCommand> prepare_from_json(const Json& j);
 Result<VerifyCommand> verify_from_json(const Json& j);
 Result<BaselineCommand> baseline_from_json(const Json& j);
 Result<CallCommand> call_from_json(const Json& j);
+Result<LibraryCommand> library_from_json(const Json& j);
 
 std::string to_hex(const void* data, std::size_t n);
 Result<std::vector<unsigned char>> from_hex(const std::string& s);

@@ -19,7 +19,7 @@ TEST(SessionProtocol, VerifierRequestRoundTrip) {
   EXPECT_EQ(back->dir, "/tmp/x");
   ASSERT_EQ(back->workloads.size(), r.workloads.size());
   EXPECT_EQ(back->workloads[0].bases[1].seed, r.workloads[0].bases[1].seed);
-  EXPECT_EQ(back->workloads[0].slots, 2);
+  EXPECT_EQ(back->workloads[0].slots, kTimedSlots);
   EXPECT_TRUE(back->workloads[0].baseline);
   Json bad = r.to_json();
   bad["workloads"][0]["bases"] = Json::array();
@@ -58,6 +58,27 @@ TEST(SessionProtocol, CommandsParse) {
   j["content"] = "bogus";
   EXPECT_FALSE(prepare_from_json(j).ok());
   EXPECT_FALSE(call_from_json(Json{{"workload", "a"}}).ok());
+}
+
+TEST(SessionProtocol, ABurstNamesDistinctSlots) {
+  CallCommand c;
+  c.calls = {{0, 1}, {0, 0}, {2, 0}};
+  auto cmd = Command::parse(c.to_json().dump());
+  ASSERT_TRUE(cmd.ok());
+  EXPECT_EQ(cmd->op, "call");
+  auto back = call_from_json(cmd->body);
+  ASSERT_TRUE(back.ok());
+  ASSERT_EQ(back->calls.size(), 3u);
+  EXPECT_EQ(back->calls[2].workload, 2);
+  EXPECT_EQ(back->calls[0].slot, 1);
+  EXPECT_EQ(c.to_json("noop")["op"], "noop");
+  c.calls.push_back({0, 1});  // the same buffers twice: one call's outputs would be lost
+  EXPECT_FALSE(call_from_json(c.to_json()).ok());
+  EXPECT_FALSE(call_from_json(Json{{"calls", Json::array()}}).ok());
+  auto lib = library_from_json(LibraryCommand{0, 4}.to_json());
+  ASSERT_TRUE(lib.ok());
+  EXPECT_EQ(lib->count, 4);
+  EXPECT_FALSE(library_from_json(LibraryCommand{0, 0}.to_json()).ok());
 }
 
 TEST(SessionProtocol, ReplyWithCheckRoundTrip) {

@@ -10,6 +10,8 @@
 
 #include "eval/gpu/candidate.h"
 #include "eval/gpu/cuda_check.h"
+#include "eval/gpu/event_burst.h"
+#include "eval/gpu/l2_flush.h"
 #include "eval/worker/device_sync.h"
 #include "eval/worker/instrument.h"
 #include "eval/worker/runner_sandbox.h"
@@ -88,9 +90,8 @@ class Runner {
     PTXB_CUDA(cudaFree(nullptr));
     if (cupti && cupti_ok_ && !instrument::cupti_prepare(audit_error_)) cupti_ok_ = false;
     PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    PTXB_CUDA(cudaEventCreate(&start_));
-    PTXB_CUDA(cudaEventCreate(&stop_));
     PTXB_CUDA(cudaMalloc(&scratch_, 256));
+    flush_ = std::make_unique<gpu::L2Flush>();
     for (const auto& w : req.workloads) {
       std::vector<std::unique_ptr<MappedSlot>> slots;
       for (const auto& h : w.slots) slots.push_back(map_slot(w.problem, h));
@@ -101,8 +102,9 @@ class Runner {
   // A calibration call before the candidate is loaded (this process is still only ptxbench):
   // the same events, wait and reply around a 4-byte memset, so the parent learns what a call
   // costs beyond its events from outside (session_decision.h).
-  Reply noop() {
-    return timed([&] { PTXB_CUDA(cudaMemsetAsync(scratch_, 0, 4, stream_)); });
+  Reply noop(const CallCommand& c) {
+    return burst(c.calls.size(),
+                 [&](std::size_t) { PTXB_CUDA(cudaMemsetAsync(scratch_, 0, 4, stream_)); });
   }
 
   // The candidate's load happens here, after the sandbox is in place.
@@ -114,23 +116,27 @@ class Runner {
   }
 
   Reply call(const CallCommand& c) {
-    MappedSlot& s = slot(c);
+    std::vector<MappedSlot*> slots;
+    for (const auto& t : c.calls) slots.push_back(&slot(t));
     const bool listing = req_.instrument == Instrument::cupti && cupti_ok_;
-    if (listing) instrument::call_begin();
-    Reply r = timed([&] {
+    Json launches = Json::array();
+    Reply r = burst(slots.size(), [&](std::size_t i) {
+      if (listing) instrument::call_begin();
       try {
-        lib_->launch(s.args, stream_);
+        lib_->launch(slots[i]->args, stream_);
       } catch (const std::exception& e) {
-        throw CandidateThrew(std::string("the candidate's entry point threw: ") + e.what());
+        throw CandidateThrew("call " + std::to_string(i + 1) + " of the burst: the candidate's " +
+                             "entry point threw: " + e.what());
       } catch (...) {
-        throw CandidateThrew("the candidate's entry point threw a non-standard exception");
+        throw CandidateThrew("call " + std::to_string(i + 1) + " of the burst: the candidate's " +
+                             "entry point threw a non-standard exception");
       }
+      if (!listing) return;
+      Json one = Json::array();
+      for (const auto& [fn, n] : instrument::call_end()) one.push_back(Json::array({fn, n}));
+      launches.push_back(std::move(one));
     });
-    if (listing) {
-      Json launches = Json::array();
-      for (const auto& [fn, n] : instrument::call_end()) launches.push_back(Json::array({fn, n}));
-      r.extra["launches"] = std::move(launches);
-    }
+    if (listing) r.extra["launches"] = std::move(launches);
     return r;
   }
 
@@ -173,23 +179,25 @@ class Runner {
   const std::string& audit_error() const { return audit_error_; }
 
  private:
-  // Every call, no-op or candidate: two events around `work` on the stream, then the
-  // deadline-bounded wait for the whole device.
+  // Every burst, no-op or candidate (gpu/event_burst.h), then one deadline-bounded wait for the
+  // whole device: the call limit per call of the burst.
   template <class Work>
-  Reply timed(Work&& work) {
-    PTXB_CUDA(cudaEventRecord(start_, stream_));
-    work();
-    PTXB_CUDA(cudaEventRecord(stop_, stream_));
-    sync_with_deadline(stream_, audited_ ? audited_call_limit(req_.call_timeout_seconds)
-                                         : req_.call_timeout_seconds);
-    float ms = 0;
-    PTXB_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
+  Reply burst(std::size_t n, Work&& work) {
+    burst_.enqueue(n, stream_, *flush_, work);
+    const double limit =
+        audited_ ? audited_call_limit(req_.call_timeout_seconds) : req_.call_timeout_seconds;
+    sync_with_deadline(stream_, limit * static_cast<double>(n));
     Reply r = reply_of(true, "ok");
-    r.event_ms = ms;
+    Json each = Json::array();
+    for (double ms : burst_.elapsed_ms()) {
+      each.push_back(ms);
+      r.event_ms += ms;
+    }
+    r.extra["events_ms"] = std::move(each);
     return r;
   }
 
-  MappedSlot& slot(const CallCommand& c) {
+  MappedSlot& slot(const CallTarget& c) {
     if (c.workload < 0 || c.workload >= static_cast<int>(slots_.size()) || c.slot < 0 ||
         c.slot >= static_cast<int>(slots_[static_cast<std::size_t>(c.workload)].size()))
       throw std::invalid_argument("no such workload/slot");
@@ -198,7 +206,8 @@ class Runner {
 
   RunnerRequest req_;
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  gpu::EventBurst burst_;
+  std::unique_ptr<gpu::L2Flush> flush_;
   void* scratch_ = nullptr;
   std::vector<std::vector<std::unique_ptr<MappedSlot>>> slots_;
   std::unique_ptr<gpu::CandidateLibrary> lib_;
@@ -242,7 +251,10 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
     try {
       Reply r;
       if (cmd->op == "noop" && !loaded) {
-        r = runner->noop();
+        auto c = call_from_json(cmd->body);
+        if (!c.ok())
+          reply_and_exit(channel, reply_of(false, "bad_request", c.error().to_string()), 3);
+        r = runner->noop(*c);
       } else if (cmd->op == "load" && !loaded) {
         r = runner->load();
         loaded = r.ok;

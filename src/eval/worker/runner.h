@@ -3,9 +3,11 @@
 // Order matters: it initialises CUDA, maps the verifier's slots (CUDA IPC), creates its stream
 // and events, applies the OS sandbox (core/sandbox.h) and arms the driver-lookup guard
 // (driver_lookup_guard.h), and only then loads the candidate, so the candidate's load-time
-// code already runs confined. Every "call" is the same: two events around the entry point on
-// the named slot, then a deadline-bounded wait for the whole device. The runner holds no seed,
-// no reference and no notion of which calls are checked (all are); anything it reports is
+// code already runs confined. Every "call" is the same: a burst of calls on named slots, each an
+// L2 flush and two events around the entry point, back to back, then one deadline-bounded wait
+// for the whole device. The L2 flush runs in the candidate's process: a candidate that stops it
+// keeps in L2 only what its previous call of the burst left (other slots' buffers). It holds no
+// seed, no reference and no notion of which calls are checked (all are); anything it reports is
 // cross-checked by the parent (wall clock) and the verifier (outputs, input checksums).
 #pragma once
 

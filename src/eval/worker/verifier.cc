@@ -8,6 +8,7 @@
 #include "eval/gpu/checksum.h"
 #include "eval/gpu/compare.h"
 #include "eval/gpu/cuda_check.h"
+#include "eval/gpu/event_burst.h"
 #include "eval/gpu/event_timer.h"
 #include "eval/gpu/l2_flush.h"
 #include "eval/gpu/nvml.h"
@@ -37,6 +38,9 @@ struct Workload {
   std::vector<std::vector<gpu::DeviceBuffer>> refs;  // [base][output], fp32
   std::vector<Slot> slots;
   std::unique_ptr<gpu::Baseline> baseline;
+  // The library's own tensors for "library" bursts: a copy of base set 0, made on first use,
+  // never exported (the candidate cannot touch what the library is timed on).
+  std::unique_ptr<gpu::TensorSet> library;
 };
 
 class Verifier {
@@ -87,7 +91,6 @@ class Verifier {
     s.poison = gpu::poison_from_seed(c.poison_seed);
     gpu::poison_outputs(*s.tensors, stream_, s.poison);
     s.checksums = input_checksums(*s.tensors);
-    flush_->flush(stream_);
     PTXB_CUDA(cudaStreamSynchronize(stream_));
     return ok();
   }
@@ -118,11 +121,38 @@ class Verifier {
     Workload& w = at(c.workload);
     Slot& s = slot(w, c.slot);
     if (!w.baseline) w.baseline = gpu::make_baseline(*s.tensors, stream_);
+    flush_->flush(stream_);
     double ms = timer_.time_ms(stream_, [&] { w.baseline->run(*s.tensors, stream_); });
     PTXB_CUDA(cudaGetLastError());
     Reply r = ok();
     r.event_ms = ms;
     r.extra = Json{{"name", w.baseline->name()}, {"description", w.baseline->describe()}};
+    return r;
+  }
+
+  Reply library(const LibraryCommand& c) {
+    Workload& w = at(c.workload);
+    if (!w.library) {
+      w.library = std::make_unique<gpu::TensorSet>(w.problem);
+      gpu::TensorSet& base = *w.bases.front();
+      for (std::size_t i = 0; i < base.num_inputs(); ++i)
+        PTXB_CUDA(cudaMemcpyAsync(w.library->input(i).get(), base.input(i).get(),
+                                  base.input(i).bytes(), cudaMemcpyDeviceToDevice, stream_));
+    }
+    if (!w.baseline) w.baseline = gpu::make_baseline(*w.library, stream_);
+    burst_.enqueue(static_cast<std::size_t>(c.count), stream_, *flush_,
+                   [&](std::size_t) { w.baseline->run(*w.library, stream_); });
+    PTXB_CUDA(cudaStreamSynchronize(stream_));
+    PTXB_CUDA(cudaGetLastError());
+    Reply r = ok();
+    Json each = Json::array();
+    for (double ms : burst_.elapsed_ms()) {
+      each.push_back(ms);
+      r.event_ms += ms;
+    }
+    r.extra = Json{{"name", w.baseline->name()},
+                   {"description", w.baseline->describe()},
+                   {"events_ms", std::move(each)}};
     return r;
   }
 
@@ -200,6 +230,7 @@ class Verifier {
   std::unique_ptr<gpu::L2Flush> flush_;
   gpu::DeviceChecksum checksum_;
   gpu::EventTimer timer_;
+  gpu::EventBurst burst_;
   std::vector<Workload> workloads_;
 };
 
@@ -225,6 +256,10 @@ Reply serve(Verifier& v, const Command& cmd) {
   if (cmd.op == "baseline") {
     auto c = baseline_from_json(cmd.body);
     return c.ok() ? v.baseline(*c) : failure("bad_request", c.error().to_string(), "baseline");
+  }
+  if (cmd.op == "library") {
+    auto c = library_from_json(cmd.body);
+    return c.ok() ? v.library(*c) : failure("bad_request", c.error().to_string(), "library");
   }
   if (cmd.op == "clocks") return v.clocks();
   return failure("bad_request", "unknown command '" + cmd.op + "'", cmd.op);
