@@ -53,15 +53,23 @@ Result<Json> confine_runner(const RunnerRequest& req) {
   return confine_candidate_process(req.dir, req.sandbox_read, req.profiled);
 }
 
-Result<Json> confine_candidate_process(const std::string& private_dir,
-                                       const std::vector<std::string>& extra_read, bool profiled) {
+SandboxPolicy candidate_policy(const std::string& private_dir,
+                               const std::vector<std::string>& extra_read, bool profiled) {
   SandboxPolicy policy;
   policy.allow_sockets = profiled;
   // Nsight Compute's injected libraries (libnvperf_host.so, ...) load from its installation,
   // normally below /opt/nvidia, whatever path the ncu on PATH has (seen on the H200).
-  // It also reads the locale aliases (seen on the H200, 2026-12-01).
-  if (profiled)
-    for (const char* p : {"/opt/nvidia", "/usr/share/locale"}) add_if_present(policy.read_paths, p);
+  // It also reads the locale aliases (seen on the H200, 2026-12-01): Landlock checks the file a
+  // path resolves to, and Debian's /usr/share/locale/locale.alias is a link to /etc/locale.alias;
+  // then the cgroup's limits (/sys/fs/cgroup). Whatever else it probes fails with EACCES instead
+  // of ending the process: Landlock still refuses the access, but the refusal is not reported
+  // (recorded as missing), since ncu's library and the candidate share the process.
+  if (profiled) {
+    for (const char* p :
+         {"/opt/nvidia", "/usr/share/locale", "/etc/locale.alias", "/sys/fs/cgroup"})
+      add_if_present(policy.read_paths, p);
+    policy.report_file_access = false;
+  }
   for (const char* p : kReadable) add_if_present(policy.read_paths, p);
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
@@ -74,7 +82,13 @@ Result<Json> confine_candidate_process(const std::string& private_dir,
   }
   for (const char* d : {"/dev/null", "/dev/zero", "/dev/urandom"})
     add_if_present(policy.device_paths, d);
-  PTXB_TRY(SandboxReport report, apply_sandbox(policy));
+  return policy;
+}
+
+Result<Json> confine_candidate_process(const std::string& private_dir,
+                                       const std::vector<std::string>& extra_read, bool profiled) {
+  PTXB_TRY(SandboxReport report,
+           apply_sandbox(candidate_policy(private_dir, extra_read, profiled)));
   arm_driver_lookup_guard();
   Json j = report.to_json();
   j["applied"] = true;

@@ -10,6 +10,7 @@
 
 #include "core/json.h"
 #include "core/result.h"
+#include "core/sandbox.h"
 #include "eval/session_protocol.h"
 
 namespace ptxbench::eval::worker {
@@ -20,6 +21,10 @@ Result<Json> confine_runner(const RunnerRequest& req);
 // read access to the CUDA stack, this executable's folder and `extra_read`; write access to
 // `private_dir` only; the GPU's device files.
 // `profiled`: the process runs under Nsight Compute (sockets allowed, reported).
+// The policy confine_candidate_process applies (tested without applying it).
+SandboxPolicy candidate_policy(const std::string& private_dir,
+                               const std::vector<std::string>& extra_read, bool profiled);
+
 Result<Json> confine_candidate_process(const std::string& private_dir,
                                        const std::vector<std::string>& extra_read,
                                        bool profiled = false);
