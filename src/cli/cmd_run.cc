@@ -14,6 +14,7 @@
 #include "core/gpu_select.h"
 #include "core/interrupt.h"
 #include "core/text.h"
+#include "core/utf8.h"
 #include "eval/evaluator.h"
 #include "judge/judge.h"
 #include "llm/extract.h"
@@ -165,7 +166,7 @@ int finish(Context& ctx, const store::RunStore& st, const session::RunTotals& to
     return interrupted_exit_code(sig);
   }
   if (totals.failed == 0) return exit_code::ok;
-  for (const auto& e : totals.errors) ctx.err << "failed: " << e << "\n";
+  for (const auto& e : totals.errors) ctx.err << "failed: " << to_console_text(e) << "\n";
   ctx.err << fmt::format("ptxbench run: {} of {} trajector{} failed (not scored)\n", totals.failed,
                          totals.trajectories, totals.trajectories == 1 ? "y" : "ies");
   ctx.err << resume_line(st);

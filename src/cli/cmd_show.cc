@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <ostream>
+#include <sstream>
 
 #include "cli/command.h"
+#include "core/utf8.h"
 #include "report/console.h"
 #include "report/summary.h"
 #include "store/store.h"
@@ -49,7 +51,11 @@ int show(const ShowOptions& o, Context& ctx) {
     return exit_code::ok;
   }
   report::print_console(ctx.out, s);
-  if (o.turns) print_turns(ctx.out, *data);
+  if (o.turns) {
+    std::ostringstream turns;  // stop reasons hold an endpoint's text: escape control bytes
+    print_turns(turns, *data);
+    ctx.out << to_console_text(turns.str());
+  }
   return exit_code::ok;
 }
 

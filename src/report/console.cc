@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <ostream>
+#include <sstream>
 
 #include "core/text.h"
+#include "core/utf8.h"
 
 namespace ptxbench::report {
 namespace {
@@ -124,9 +126,7 @@ void print_categories(std::ostream& out, const Summary& s) {
   }
 }
 
-}  // namespace
-
-void print_console(std::ostream& out, const Summary& s) {
+void print_summary(std::ostream& out, const Summary& s) {
   out << fmt::format("run {} (created {}, {})\n", s.path, s.created_at, s.status);
   if (s.groups.empty()) {
     out << "no trajectories yet\n";
@@ -154,6 +154,16 @@ void print_console(std::ostream& out, const Summary& s) {
   if (failed)
     out << "failed: trajectories that ended without a score (the endpoint did not answer, or "
            "another error: `ptxbench show RUN --turns`); they are left out of every rate.\n";
+}
+
+}  // namespace
+
+// Model names, task names and an endpoint's error text come from outside: control bytes are
+// shown escaped, never sent to the terminal.
+void print_console(std::ostream& out, const Summary& s) {
+  std::ostringstream text;
+  print_summary(text, s);
+  out << to_console_text(text.str());
 }
 
 void print_json(std::ostream& out, const Summary& s) {

@@ -53,6 +53,16 @@ TEST(Console, GoldenJson) {
   ptxbench::testing::expect_golden(out.str(), "src/report/testdata/summary.json");
 }
 
+TEST(Console, ControlBytesFromTheRunAreEscaped) {
+  RunData d = golden_run();
+  d.trajectories.back().key.model = "evil\x1b]0;pwned\x07";
+  d.trajectories.back().stop_reason = "error: model: \x1b[2Jcleared";
+  std::ostringstream out;
+  print_console(out, summarize(d));
+  EXPECT_EQ(out.str().find('\x1b'), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("evil\\x1b]0;pwned\\x07"), std::string::npos) << out.str();
+}
+
 TEST(Console, EmptyRun) {
   RunData d;
   d.path = "x.db";
