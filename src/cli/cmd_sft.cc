@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "cli/command.h"
+#include "core/interrupt.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "eval/evaluator.h"
@@ -165,6 +166,7 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
     ctx.err << "warning: no GPU here: teacher kernels are compiled only, so none can be a repair "
                "(correct and executing); mine on the GPU machine\n";
   session::StagePipeline pipeline(ctx.paths, runner, so);
+  InterruptScope interrupts;  // Ctrl-C stops nvcc, the workers and the teacher's requests
   sft::SessionRepairRunner repair(rc, *tasks, pipeline, clients, [](const std::string& reply) {
     return llm::extract_code(reply);
   });
@@ -179,6 +181,13 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
   mc.provenance["pipeline"] = pipeline.describe();
   auto r = sft::mine(corpus, o, mc, a.out, repair);
   if (!r.ok()) return fail(ctx, r.error(), exit_code::bad_input);
+  if (const int sig = interrupt_signal(); sig != 0) {
+    ctx.err << "ptxbench sft mine: interrupted (" << interrupt_name(sig) << "): " << r->interrupted
+            << " teacher trajector" << (r->interrupted == 1 ? "y" : "ies")
+            << " stopped or not started; finished ones are in " << a.out
+            << "; the same command goes on where this one stopped\n";
+    return interrupted_exit_code(sig);
+  }
   ctx.out << r->coverage.table();
   const int failed = static_cast<int>(r->errors.size());
   ctx.out << r->selected << " seed(s): " << r->ran << " run now, " << failed << " failed, "

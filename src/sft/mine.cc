@@ -6,6 +6,7 @@
 #include <set>
 #include <system_error>
 
+#include "core/interrupt.h"
 #include "core/parallel.h"
 #include "judge/disposition.h"
 #include "sft/balance.h"
@@ -162,7 +163,18 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
   std::mutex mu;
   parallel_for(cfg.concurrency, todo.size(), [&](std::size_t i) {
     const auto& [key, job] = todo[i];
+    if (interrupted()) {
+      std::lock_guard<std::mutex> lock(mu);
+      ++report.interrupted;
+      return;
+    }
     Status st = runner.run(rs, key, job->opening);
+    if (interrupted()) {  // stopped part-way (or finished just as the signal came): resume redoes
+                          // it
+      std::lock_guard<std::mutex> lock(mu);
+      ++report.interrupted;
+      return;
+    }
     bool fixed = st.ok() && [&] {
       auto t = find_trajectory(rs, key);
       return t && repaired(rs, t->id);
@@ -176,7 +188,7 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
     report.repaired += fixed ? 1 : 0;
   });
   std::sort(report.errors.begin(), report.errors.end());
-  PTXB_TRY_STATUS(rs.finish_run());
+  if (report.interrupted == 0) PTXB_TRY_STATUS(rs.finish_run());
   return report;
 }
 

@@ -54,6 +54,7 @@ struct MineReport {
   int already_done = 0;  // present in MINE.db from an earlier (interrupted) mine
   int ran = 0;
   int repaired = 0;  // teacher trajectories with a correct turn that executes the targets
+  int interrupted = 0;  // stopped or not started after SIGINT/SIGTERM (core/interrupt.h)
   std::vector<std::string> errors;  // trajectories that could not run
   Coverage coverage;
 };
@@ -68,7 +69,9 @@ struct MineConfig {
 
 // Creates MINE.db (or resumes it: seeds already done are skipped; a file mined from
 // other seeds is refused), records every seed, then runs them through `runner`,
-// config.concurrency at a time.
+// config.concurrency at a time. After SIGINT/SIGTERM (within an InterruptScope) no further
+// seed starts, the ones in flight stop at their next turn boundary, and MINE.db stays open
+// for a resume (the same command).
 Result<MineReport> mine(const Corpus& corpus, const Options& options, const MineConfig& config,
                         const std::filesystem::path& out, RepairRunner& runner);
 

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 #include "core/fs.h"
+#include "core/interrupt.h"
 #include "sft/pipeline.h"
 #include "sft/testing/synthetic_store.h"
 
@@ -20,6 +23,7 @@ class FakeTeacher : public RepairRunner {
              const std::vector<llm::Message>& opening) override {
     openings.push_back(opening);
     if (fail_next) return make_error("endpoint unreachable");
+    if (interrupt_in_run) std::raise(SIGINT);  // Ctrl-C while the teacher answers
     PTXB_TRY(std::int64_t id, rs.add_trajectory(key));
     PTXB_TRY_STATUS(rs.start_trajectory(id, {0, 0, "system", opening.at(0).content, ""},
                                         {1, 0, "user", opening.at(1).content, ""}));
@@ -40,6 +44,7 @@ class FakeTeacher : public RepairRunner {
   }
   std::vector<std::vector<llm::Message>> openings;
   bool fail_next = false;
+  bool interrupt_in_run = false;
 };
 
 struct MineTest : ::testing::Test {
@@ -146,6 +151,28 @@ TEST_F(MineTest, ResumeSkipsFinishedSeedsAndRefusesOtherSeeds) {
   auto refused = mine(*other_corpus, Options{}, cfg, dir->path() / "mine.db", teacher);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("other failing turns"), std::string::npos);
+}
+
+// Ctrl-C: no further seed starts, nothing counts as failed, MINE.db stays resumable and the
+// same command finishes the rest.
+TEST_F(MineTest, AnInterruptStopsTheMineAndTheSameCommandResumesIt) {
+  FakeTeacher teacher;
+  teacher.interrupt_in_run = true;
+  {
+    InterruptScope scope;
+    auto first = mine(corpus, Options{}, cfg, dir->path() / "mine.db", teacher);
+    ASSERT_TRUE(first.ok()) << first.error().to_string();
+    EXPECT_EQ(teacher.openings.size(), 1u);  // the others never started
+    EXPECT_EQ(first->interrupted, 4);
+    EXPECT_EQ(first->ran, 0);
+    EXPECT_TRUE(first->errors.empty());
+  }
+  teacher.interrupt_in_run = false;
+  auto second = mine(corpus, Options{}, cfg, dir->path() / "mine.db", teacher);
+  ASSERT_TRUE(second.ok()) << second.error().to_string();
+  EXPECT_EQ(second->interrupted, 0);
+  EXPECT_EQ(second->already_done + second->ran, 4);
+  EXPECT_EQ(second->ran, 3);  // the one that finished as the signal came is not redone
 }
 
 }  // namespace
