@@ -119,10 +119,13 @@ void print_categories(std::ostream& out, const Summary& s) {
     if (g.task == "all") continue;
     std::vector<std::string> parts;
     for (const auto& [c, n] : g.categories) parts.push_back(fmt::format("{} {}", c, n));
-    out << fmt::format("  {} {}: {} turns, {} of {} trajectories reached the target{}; {}\n",
-                       g.task, g.arch, g.turns, g.target_reached, g.trajectories,
-                       g.failed ? fmt::format(", {} failed (not scored)", g.failed) : "",
-                       parts.empty() ? "none" : join(parts, ", "));
+    out << fmt::format(
+        "  {} {}: {} turns, {} of {} trajectories reached the target{}; {}\n", g.task, g.arch,
+        g.turns, g.target_reached, g.trajectories,
+        fmt::format(
+            "{}{}", g.failed ? fmt::format(", {} failed (not scored)", g.failed) : "",
+            g.unfinished ? fmt::format(", {} not finished (not scored yet)", g.unfinished) : ""),
+        parts.empty() ? "none" : join(parts, ", "));
   }
 }
 
@@ -151,6 +154,10 @@ void print_summary(std::ostream& out, const Summary& s) {
            "SASS contains the task's target instruction families (static: present, not proof "
            "that they execute); first turn: the earliest such turn. Correctness, speed and "
            "execution need a GPU: run on a GPU machine.\n";
+  if (std::any_of(s.groups.begin(), s.groups.end(),
+                  [](const GroupSummary& g) { return g.unfinished > 0; }))
+    out << "not finished: trajectories still running (or stopped by an interrupt: resume the "
+           "run) are left out of every rate until they finish.\n";
   if (failed)
     out << "failed: trajectories that ended without a score (the endpoint did not answer, or "
            "another error: `ptxbench show RUN --turns`); they are left out of every rate.\n";

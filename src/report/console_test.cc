@@ -63,6 +63,26 @@ TEST(Console, ControlBytesFromTheRunAreEscaped) {
   EXPECT_NE(out.str().find("evil\\x1b]0;pwned\\x07"), std::string::npos) << out.str();
 }
 
+// A summary taken mid-run: a running trajectory is not a score of 0 (nor of anything yet).
+TEST(Console, RunningTrajectoriesAreNotScoredYet) {
+  RunData d = golden_run();
+  d.trajectories[1].status = "running";  // mha_with_lse_d128 #0: its passed turn 2 not final
+  Summary s = summarize(d);
+  bool seen = false;
+  for (const auto& g : s.groups) {
+    if (g.task != "mha_with_lse_d128" || g.arch != "sm_90a") continue;
+    seen = true;
+    EXPECT_EQ(g.unfinished, 1);
+    EXPECT_EQ(g.failed, 1);
+    EXPECT_EQ(g.scored, 0);
+  }
+  EXPECT_TRUE(seen);
+  std::ostringstream out;
+  print_console(out, s);
+  EXPECT_NE(out.str().find("1 not finished (not scored yet)"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("not finished: trajectories still running"), std::string::npos);
+}
+
 TEST(Console, EmptyRun) {
   RunData d;
   d.path = "x.db";

@@ -73,7 +73,7 @@ BudgetStats budget_stats(const std::vector<const TrajectoryData*>& ts, const Run
   s.budget = budget;
   s.fast.assign(run.fast_p.size(), 0.0);
   for (const auto* t : ts) {
-    if (t->status == "failed") continue;
+    if (t->status != "done") continue;  // failed, or not finished yet: not scored
     Best b = best_within(*t, budget);
     s.correct_rate += b.correct;
     s.arch_rate += b.arch;
@@ -103,11 +103,15 @@ GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const
       ++g.failed;
       continue;
     }
+    if (t->status != "done") {  // a summary taken mid-run, or of an interrupted run
+      ++g.unfinished;
+      continue;
+    }
     compiled_any += std::any_of(t->turns.begin(), t->turns.end(),
                                 [](const TurnPoint& p) { return p.compiled; });
     add_static_evidence(g, *t, with_targets);
   }
-  g.scored = g.trajectories - g.failed;
+  g.scored = g.finished;
   double n = std::max(1, g.scored);
   g.compile_rate = compiled_any / n;
   g.targets_in_sass_rate = with_targets / n;
@@ -193,6 +197,7 @@ Json to_json(const Summary& s) {
          {"arch", g.arch},
          {"trajectories", g.trajectories},
          {"failed", g.failed},
+         {"unfinished", g.unfinished},
          {"scored", g.scored},
          {"finished", g.finished},
          {"turns", g.turns},

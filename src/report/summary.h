@@ -67,7 +67,8 @@ struct GroupSummary {
   std::string arch;
   int trajectories = 0;
   int failed = 0;            // status failed: no score, left out of the rates
-  int scored = 0;            // trajectories - failed: the rates' denominator
+  int unfinished = 0;        // still running, or stopped by an interrupt: not scored yet
+  int scored = 0;            // finished trajectories: the rates' denominator
   int finished = 0;          // status done
   int turns = 0;             // stored turns
   int target_reached = 0;    // trajectories that reached the speedup target

@@ -53,7 +53,7 @@ struct MineReport {
   int selected = 0;
   int already_done = 0;  // present in MINE.db from an earlier (interrupted) mine
   int ran = 0;
-  int repaired = 0;  // teacher trajectories with a correct turn that executes the targets
+  int repaired = 0;     // teacher trajectories with a correct turn that executes the targets
   int interrupted = 0;  // stopped or not started after SIGINT/SIGTERM (core/interrupt.h)
   std::vector<std::string> errors;  // trajectories that could not run
   Coverage coverage;
