@@ -39,6 +39,18 @@ bool is_const_tensor(const std::string& p) {
   return std::regex_search(p, kConst);
 }
 
+// The parameter's name: its last identifier, when it has one after the type (`const DLTensor*
+// A` -> "A"; `const DLTensor*` -> "").
+std::string parameter_name(const std::string& p) {
+  static const std::regex kName(R"(([A-Za-z_][A-Za-z_0-9]*)\s*$)");
+  static const std::regex kTypeWords(R"(^(DLTensor|const|volatile|restrict|__restrict__)$)");
+  std::smatch m;
+  if (p.find('*') == std::string::npos || !std::regex_search(p, m, kName)) return {};
+  if (static_cast<std::size_t>(m.position(1)) < p.rfind('*')) return {};  // no name after the `*`
+  const std::string name = m[1].str();
+  return std::regex_match(name, kTypeWords) ? std::string{} : name;
+}
+
 bool is_stream(const std::string& p) {
   static const std::regex kStream(R"(\b(cudaStream_t|CUstream)\b|\bCUstream_st\s*\*)");
   return std::regex_search(p, kStream);
@@ -66,6 +78,13 @@ std::string signature_problem(const std::vector<std::string>& params, const task
     if (!is_tensor(params[i])) return which + " is `" + params[i] + "`, not a DLTensor pointer";
     if (i >= inputs && is_const_tensor(params[i]))
       return which + " is a const DLTensor*: the outputs come after the inputs and are written";
+    // Named after another of the task's tensors: the order is the task's, not the names'.
+    const std::string name = parameter_name(params[i]);
+    const auto other = std::find(names.begin(), names.end(), name);
+    if (!name.empty() && other != names.end() && name != names[i])
+      return which + " is named `" + name + "`, which is tensor " +
+             std::to_string(other - names.begin() + 1) + " of the task: the harness passes the " +
+             "tensors in the task's order (" + join(names, ", ") + "), whatever they are named";
   }
   if (!is_stream(params.back()))
     return "the last parameter is `" + params.back() + "`, not the cudaStream_t stream";
@@ -125,7 +144,10 @@ EntryPointCheck check_entry_declaration(std::string_view source, const task::Tas
   }
   if (!declared)
     return fail(EntryPointProblem::missing,
-                "no entry point: the source does not define " + std::string(kEntryPoint), task);
+                "no entry point: the source does not define " + std::string(kEntryPoint) +
+                    " (the declaration must be written out in the file: one built by a macro "
+                    "is not seen)",
+                task);
   return {};
 }
 

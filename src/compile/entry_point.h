@@ -36,8 +36,9 @@ struct EntryPointCheck {
 std::string expected_declaration(const task::TaskSpec& task);
 
 // Every declaration or definition of ptxbench_launch in the source (comments and strings
-// do not count) must take one DLTensor pointer per input, then per output (not const), then
-// the stream.
+// do not count; written out, not built by a macro) must take one DLTensor pointer per input,
+// then per output (not const), then the stream; a tensor parameter named exactly like another
+// of the task's tensors (B where A belongs) is out of order.
 EntryPointCheck check_entry_declaration(std::string_view source, const task::TaskSpec& task);
 
 // The built object must export ptxbench_launch unmangled (`defined`: its defined dynamic

@@ -76,13 +76,42 @@ TEST(EntryPoint, WrongTypesAndOrder) {
   EXPECT_NE(problem("const float* A, const DLTensor* B, DLTensor* C, cudaStream_t s")
                 .find("parameter 1 (input A) is `const float* A`, not a DLTensor pointer"),
             std::string::npos);
-  EXPECT_NE(problem("DLTensor* C, const DLTensor* A, const DLTensor* B, cudaStream_t s")
+  EXPECT_NE(problem("DLTensor* c, const DLTensor* a, const DLTensor* b, cudaStream_t s")
                 .find("parameter 3 (output C) is a const DLTensor*"),
+            std::string::npos);
+  EXPECT_NE(problem("DLTensor* C, const DLTensor* A, const DLTensor* B, cudaStream_t s")
+                .find("parameter 1 (input A) is named `C`"),
             std::string::npos);
   EXPECT_NE(problem("const DLTensor* A, const DLTensor* B, DLTensor* C, int s")
                 .find("not the cudaStream_t stream"),
             std::string::npos);
   EXPECT_TRUE(problem("const DLTensor* A, const DLTensor* B, DLTensor* C, CUstream s").empty());
+}
+
+// Inputs cannot be told apart by their types; a parameter named after another of the task's
+// tensors shows the order is not the task's.
+TEST(EntryPoint, ParametersNamedAfterOtherTensorsAreOutOfOrder) {
+  auto problem = [](const std::string& params, const task::TaskSpec& t) {
+    return check_entry_declaration("extern \"C\" void ptxbench_launch(" + params + ") {}\n", t)
+        .detail;
+  };
+  const std::string swapped =
+      problem("const DLTensor* B, const DLTensor* A, DLTensor* C, cudaStream_t s", gemm());
+  EXPECT_NE(swapped.find("parameter 1 (input A) is named `B`, which is tensor 2 of the task"),
+            std::string::npos)
+      << swapped;
+  EXPECT_NE(problem("const DLTensor* Q, const DLTensor* K, const DLTensor* V, DLTensor* LSE, "
+                    "DLTensor* O, cudaStream_t s",
+                    attention())
+                .find("parameter 4 (output O) is named `LSE`"),
+            std::string::npos);
+  // Other names, no names, and names that only differ in case are the author's business.
+  EXPECT_TRUE(
+      problem("const DLTensor* x, const DLTensor* w, DLTensor* y, cudaStream_t s", gemm()).empty());
+  EXPECT_TRUE(
+      problem("const DLTensor*, const DLTensor* const, DLTensor*, cudaStream_t", gemm()).empty());
+  EXPECT_TRUE(
+      problem("const DLTensor* b, const DLTensor* a, DLTensor* c, cudaStream_t s", gemm()).empty());
 }
 
 TEST(EntryPoint, CallsAreNotDeclarations) {
