@@ -20,7 +20,7 @@ struct EvalArgs {
   std::optional<std::uint64_t> seed;
   int trials = 3;
   int timeout_s = 240;
-  double sample_budget_s = 8;
+  double sample_budget_s = 3;
   double call_timeout_s = 20;
   bool allow_weaker_sandbox = false;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
@@ -64,7 +64,8 @@ void attach_eval(CLI::App& sub, Context& ctx) {
       ->check(CLI::Range(10, 3600))
       ->capture_default_str();
   sub.add_option("--sample-budget", args->sample_budget_s,
-                 "timing: seconds of sampling before giving up on a 0.5% spread")
+                 "timing: seconds of sampling before stopping short of a +-0.5% 95% interval "
+                 "of the speedup")
       ->check(CLI::Range(0.1, 600.0))
       ->capture_default_str();
   sub.add_option("--call-timeout", args->call_timeout_s,

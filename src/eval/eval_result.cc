@@ -57,6 +57,7 @@ Json TimingReport::to_json() const {
               {"baseline_error", baseline_error},
               {"flops", flops},
               {"speedup", opt(speedup)},
+              {"speedup_rel_ci95", opt(speedup_rel_ci95)},
               {"tflops", opt(tflops)},
               {"baseline_tflops", opt(baseline_tflops)},
               {"peak_tflops", opt(peak_tflops)},

@@ -31,7 +31,9 @@ struct TimingReport {
   std::string baseline_name, baseline_description, baseline_error;
   double flops = 0;               // of the timed workload
   std::optional<double> speedup;  // baseline median / candidate median
-  std::optional<double> tflops;   // candidate
+  // Half-width of the speedup's 95% interval relative to it (stats.h speedup_rel_ci95; events).
+  std::optional<double> speedup_rel_ci95;
+  std::optional<double> tflops;  // candidate
   std::optional<double> baseline_tflops;
   std::optional<double> peak_tflops;  // dense bf16, by GPU name
   std::optional<double> percent_of_peak;

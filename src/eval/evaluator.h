@@ -44,7 +44,7 @@ struct EvalOptions {
   std::chrono::seconds memcheck_timeout{300};
   double call_timeout_seconds = 20;  // one candidate call: longer is a hang
   double warmup_seconds = 0.2;       // timing warm-up (at least 3 calls each)
-  double sample_budget_seconds = 8;  // timing loop
+  double sample_budget_seconds = 3;  // timing loop (stats.h StoppingRule::decide_speedup)
   std::size_t min_samples = 10;
   std::size_t max_samples = 2000;
   double target_rel_spread = 0.005;

@@ -264,6 +264,10 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   ASSERT_TRUE(r.timing.has_value());
   EXPECT_NEAR(*r.timing->speedup, 1.5, 1e-12);
   EXPECT_EQ(r.timing->speedup_basis, "events");
+  ASSERT_TRUE(r.timing->speedup_rel_ci95.has_value());
+  EXPECT_LE(*r.timing->speedup_rel_ci95, 0.005);
+  EXPECT_NE(r.timing->stop_reason.find("speedup: converged"), std::string::npos)
+      << r.timing->stop_reason;
   EXPECT_GE(r.timing->verified_calls, 10);  // the timing calls are verified too
   EXPECT_EQ(r.timing->baseline_name, "cublaslt");
   EXPECT_FALSE(r.baseline_check.empty());
@@ -313,6 +317,21 @@ TEST_F(EvaluatorTest, AWrongOutputInAnAuditedCallMakesTheCandidateIncorrect) {
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::incorrect);
   EXPECT_NE(r.phase.find("audited call"), std::string::npos) << r.phase;
+}
+
+// A candidate far slower than the library gets only the timing its feedback needs.
+TEST_F(EvaluatorTest, AFarSlowerCandidateStopsTimingEarly) {
+  script_.call = [](int n) -> std::optional<Reply> {
+    return ok_reply(20.0 * (1 + 0.05 * (n % 3 - 1)));
+  };
+  opts_.sample_budget_seconds = 30;
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_TRUE(r.timing && r.timing->speedup);
+  EXPECT_LT(*r.timing->speedup, 0.5);
+  EXPECT_NE(r.timing->stop_reason.find("speedup: slow"), std::string::npos)
+      << r.timing->stop_reason;
+  EXPECT_LE(r.timing->candidate.n, 12u);
 }
 
 TEST_F(EvaluatorTest, WithoutAnAuditTheRunnerIsNotInstrumented) {

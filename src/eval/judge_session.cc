@@ -473,11 +473,15 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
         cand.push_back(c.event_ms);
     }
     const double el = ms_since(start) / 1000;
-    auto rc = rule.decide(cand, el);
-    auto rb = library_ok ? rule.decide(base, el) : StoppingRule::Reason::converged;
-    if (rc != StoppingRule::Reason::keep_going && rb != StoppingRule::Reason::keep_going) {
-      r.timing->stop_reason =
-          std::string("candidate: ") + to_string(rc) + ", baseline: " + to_string(rb);
+    if (library_ok) {  // the speedup's precision (stats.h)
+      const auto why = rule.decide_speedup(cand, base, el);
+      if (why == StoppingRule::Reason::keep_going) continue;
+      r.timing->stop_reason = fmt::format("speedup: {} (95% interval +-{:.2f}%)", to_string(why),
+                                          100 * speedup_rel_ci95(cand, base));
+      break;
+    }
+    if (const auto why = rule.decide(cand, el); why != StoppingRule::Reason::keep_going) {
+      r.timing->stop_reason = std::string("candidate: ") + to_string(why);
       break;
     }
   }
@@ -573,6 +577,7 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   r.timing->speedup_basis = t.speedup_basis;
   r.timing->calibrated_overhead_ms = t.calibrated_overhead_ms;
   r.timing->speedup = t.speedup;
+  r.timing->speedup_rel_ci95 = t.speedup_rel_ci95;
   r.timing->verified_calls = 0;
   for (const auto& c2 : calls_) r.timing->verified_calls += (!c2.baseline && c2.check) ? 1 : 0;
   if (t.incorrect) {

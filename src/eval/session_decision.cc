@@ -118,6 +118,7 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
     } else {
       t.speedup = t.baseline.median / t.candidate.median;
       t.speedup_basis = "events";
+      t.speedup_rel_ci95 = speedup_rel_ci95(cand, base);
     }
   }
   return t;

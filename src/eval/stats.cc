@@ -67,6 +67,32 @@ StoppingRule::Reason StoppingRule::decide(const std::vector<double>& samples,
   return Reason::keep_going;
 }
 
+double median_rel_ci95(const std::vector<double>& samples) {
+  if (samples.size() < 2) return 0;
+  return 1.96 * 1.2533 / 1.349 * summarize(samples).rel_iqr /
+         std::sqrt(static_cast<double>(samples.size()));
+}
+
+double speedup_rel_ci95(const std::vector<double>& candidate, const std::vector<double>& library) {
+  const double c = median_rel_ci95(candidate), l = median_rel_ci95(library);
+  return std::sqrt(c * c + l * l);
+}
+
+StoppingRule::Reason StoppingRule::decide_speedup(const std::vector<double>& candidate,
+                                                  const std::vector<double>& library,
+                                                  double elapsed_seconds) const {
+  const std::size_t n = std::min(candidate.size(), library.size());
+  if (n >= max_samples) return Reason::max_samples;
+  if (n < min_samples)
+    return (elapsed_seconds > budget_seconds && n >= 3) ? Reason::budget : Reason::keep_going;
+  const double ci = speedup_rel_ci95(candidate, library);
+  if (ci <= target_rel_spread) return Reason::converged;
+  const double c = percentile(candidate, 0.5), l = percentile(library, 0.5);
+  if (c > 0 && l / c * (1 + ci) < slow_speedup) return Reason::slow;
+  if (elapsed_seconds > budget_seconds) return Reason::budget;
+  return Reason::keep_going;
+}
+
 const char* to_string(StoppingRule::Reason r) {
   switch (r) {
     case StoppingRule::Reason::keep_going:
@@ -77,6 +103,8 @@ const char* to_string(StoppingRule::Reason r) {
       return "time_budget";
     case StoppingRule::Reason::max_samples:
       return "max_samples";
+    case StoppingRule::Reason::slow:
+      return "slow";
   }
   return "?";
 }

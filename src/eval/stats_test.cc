@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace ptxbench::eval {
 namespace {
 
@@ -54,6 +56,46 @@ TEST(Stats, MaxSamplesAndSlowKernelBudget) {
   rule.budget_seconds = 1;
   EXPECT_EQ(rule.decide({5.0, 5.0}, 100.0), StoppingRule::Reason::keep_going);
   EXPECT_EQ(rule.decide({5.0, 5.0, 5.0}, 100.0), StoppingRule::Reason::budget);
+}
+
+// Samples spread evenly over [m(1 - w), m(1 + w)]: rel_iqr = w.
+std::vector<double> spread(std::size_t n, double median, double w) {
+  std::vector<double> v;
+  for (std::size_t i = 0; i < n; ++i)
+    v.push_back(median * (1 - w + 2 * w * static_cast<double>(i) / static_cast<double>(n - 1)));
+  return v;
+}
+
+TEST(Stats, MedianIntervalShrinksWithTheSquareRootOfTheSamples) {
+  EXPECT_EQ(median_rel_ci95({1.0}), 0.0);
+  const double ci100 = median_rel_ci95(spread(100, 2.0, 0.02));
+  EXPECT_NEAR(ci100, 1.8209 * 0.02 / 10, 1e-4);  // 1.96 x 1.2533 / 1.349 x rel_iqr / sqrt(n)
+  EXPECT_NEAR(median_rel_ci95(spread(400, 2.0, 0.02)), ci100 / 2, 1e-4);
+  EXPECT_NEAR(speedup_rel_ci95(spread(100, 2.0, 0.02), spread(100, 3.0, 0.02)),
+              ci100 * std::sqrt(2.0), 1e-4);
+}
+
+TEST(Stats, SpeedupRuleStopsAtTheTargetIntervalOrWhenFarBelowHalfSpeed) {
+  StoppingRule rule;  // +-0.5%, 10 samples at least, below 0.5x is slow
+  // Tight samples: converged at the minimum.
+  EXPECT_EQ(rule.decide_speedup(spread(10, 1.0, 0.002), spread(10, 1.0, 0.002), 0.1),
+            StoppingRule::Reason::converged);
+  EXPECT_EQ(rule.decide_speedup(spread(9, 1.0, 0.002), spread(9, 1.0, 0.002), 0.1),
+            StoppingRule::Reason::keep_going);
+  // 3% spread: about 240 samples of each reach +-0.5%.
+  EXPECT_EQ(rule.decide_speedup(spread(100, 1.0, 0.03), spread(100, 1.0, 0.03), 0.1),
+            StoppingRule::Reason::keep_going);
+  EXPECT_EQ(rule.decide_speedup(spread(250, 1.0, 0.03), spread(250, 1.0, 0.03), 0.1),
+            StoppingRule::Reason::converged);
+  EXPECT_EQ(rule.decide_speedup(spread(100, 1.0, 0.03), spread(100, 1.0, 0.03), 20),
+            StoppingRule::Reason::budget);
+  // A candidate 3x slower than the library, noisy: its whole interval is below 0.5x.
+  EXPECT_EQ(rule.decide_speedup(spread(10, 3.0, 0.05), spread(10, 1.0, 0.05), 0.1),
+            StoppingRule::Reason::slow);
+  // At 0.55x it is not clearly below half speed: keep measuring.
+  EXPECT_EQ(rule.decide_speedup(spread(10, 1.0 / 0.55, 0.05), spread(10, 1.0, 0.05), 0.1),
+            StoppingRule::Reason::keep_going);
+  EXPECT_STREQ(to_string(StoppingRule::Reason::slow), "slow");
 }
 
 TEST(Stats, SideStreamRule) {
