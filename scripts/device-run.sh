@@ -17,6 +17,8 @@
 #   sweep       forward-attention knob variants (kernels/attention_dev/sweep.sh; .devbin/sweep)
 #   profile     Nsight Compute sections of the sm_90a references (scripts/device-profile.sh)
 #   repeat      the reference GEMM's speedup over 5 separate `ptxbench eval` runs
+#   cost        what judging one candidate costs: bench/judging_cost.py over the references,
+#               every control and the handed cases (wall time and phases, median and p90)
 #   main        the README's main job: `ptxbench run` (embedded agent, core sm_90a suite)
 #   CMD         anything else is run as a shell command with the environment set up
 # PHASE_TIMEOUT (seconds, default 300) caps each phase. PACK=1 packs everything under
@@ -59,6 +61,7 @@ for phase in "$@"; do
              tests/kernels/audit/audit.toml $([ -f "$bin/cases/judge/manifest.toml" ] && echo "$bin/cases/judge/manifest.toml") ;;
     sweep) run sweep kernels/attention_dev/sweep.sh run "$bin/sweep" ;;
     profile) run profile scripts/device-profile.sh "$bin" "$out/profile" ;;
+    cost) run cost env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --ptxbench "$bin/ptxbench" --out "$out/cost.jsonl" ;;
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;
     main) start=$SECONDS
           run main "$bin/ptxbench" run --out "$out/main-run.db"

@@ -75,6 +75,10 @@ bool EvalResult::has_flag(const std::string& f) const {
   return std::find(flags.begin(), flags.end(), f) != flags.end();
 }
 
+Json EvalResult::PhaseSeconds::to_json() const {
+  return Json{{"start", start}, {"checks", checks}, {"timing", timing}, {"audit", audit}};
+}
+
 Json EvalResult::to_json() const {
   Json trials_j = Json::array();
   for (const auto& t : trials) trials_j.push_back(t.to_json());
@@ -82,6 +86,7 @@ Json EvalResult::to_json() const {
               {"task", task},
               {"arch", arch},
               {"seed", seed},
+              {"phase_seconds", phase_seconds.to_json()},
               {"message", message},
               {"phase", phase},
               {"faulting_kernel", faulting_kernel},

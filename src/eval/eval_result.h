@@ -67,6 +67,13 @@ struct EvalResult {
   std::optional<AuditTrace> audit_trace;  // the audited calls' counts (EvalOptions::audit)
   std::string worker_stdout_tail, worker_stderr_tail;
   double seconds = 0;
+  // Wall seconds of the judging session's phases (bench/judging_cost.py): starting the verifier
+  // and the runner (inputs, references, calibration, loading the candidate), the checked calls,
+  // timing, the audit (its extra runners included). 0 for a phase that did not run.
+  struct PhaseSeconds {
+    double start = 0, checks = 0, timing = 0, audit = 0;
+    Json to_json() const;
+  } phase_seconds;
 
   bool has_flag(const std::string& f) const;
   Json to_json() const;

@@ -264,6 +264,10 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   ASSERT_TRUE(r.timing.has_value());
   EXPECT_NEAR(*r.timing->speedup, 1.5, 1e-12);
   EXPECT_EQ(r.timing->speedup_basis, "events");
+  EXPECT_GT(r.phase_seconds.start, 0);  // each phase of the session timed (bench/judging_cost.py)
+  EXPECT_GT(r.phase_seconds.checks, 0);
+  EXPECT_GT(r.phase_seconds.timing, 0);
+  EXPECT_TRUE(r.to_json().at("phase_seconds").contains("timing"));
   ASSERT_TRUE(r.timing->speedup_rel_ci95.has_value());
   EXPECT_LE(*r.timing->speedup_rel_ci95, 0.005);
   EXPECT_NE(r.timing->stop_reason.find("speedup: converged"), std::string::npos)

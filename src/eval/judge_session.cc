@@ -530,7 +530,14 @@ void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const Eva
 
 void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& so,
                           const EvalOptions& o, EvalResult& r) {
-  if (!start(p, task, so, o, r)) return;
+  auto phase_start = Clock::now();
+  auto lap = [&phase_start](double& into) {
+    into = ms_since(phase_start) / 1000;
+    phase_start = Clock::now();
+  };
+  const bool started = start(p, task, so, o, r);
+  lap(r.phase_seconds.start);
+  if (!started) return;
   bool ok = true;
   for (const auto& burst : burst_checks(plan_.checks)) {
     const std::size_t before = calls_.size();
@@ -541,10 +548,13 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
     }
     if (!ok) break;
   }
+  lap(r.phase_seconds.checks);
   if (ok && setup_.timing && r.outcome != Outcome::harness_error) timing_phase(p, o, r);
+  lap(r.phase_seconds.timing);
   if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;  // set by a failure
   if (setup_.audit != Instrument::none && judge_calls(calls_, plan_.hidden).passed)
     audit_phase(p, o, r);
+  lap(r.phase_seconds.audit);
   if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;
   CorrectnessFindings c = judge_calls(calls_, plan_.hidden);
   for (const auto& f : c.flags) r.flags.push_back(f);

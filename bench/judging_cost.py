@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""What judging one candidate costs on this GPU (issue 14): `ptxbench eval` (the default
+judging: checks, timing, audit) on a fixed set of candidates, one after another, with the
+compile cache warm, and per candidate the wall time and the judging session's phases
+(eval.phase_seconds: start = verifier and runner start-up, inputs, references, calibration and
+loading; checks; timing; audit). Prints one line per candidate and the median and p90 of each
+column; --out FILE also writes one JSON line per candidate.
+
+    bench/judging_cost.py [--ptxbench BIN] [--manifest M.toml ...] [--only SUBSTR] [--out F]
+                          [--repeat N] [-- EXTRA EVAL OPTIONS]
+
+The default set: every sm_90a entry of kernels/controls/*.toml (controls and the five sm_90a
+references) plus the hostile cases of ../shared/cases/judge/manifest.toml when present (or
+$PTXBENCH_CASES/judge/manifest.toml). A program, not a test: it asserts nothing."""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+sys.path.insert(0, os.path.join(root, "tests", "controls"))
+from manifests import load_entries  # noqa: E402
+
+PHASES = ("start", "checks", "timing", "audit")
+
+
+def default_manifests():
+    paths = sorted(
+        os.path.join(root, "kernels", "controls", f)
+        for f in os.listdir(os.path.join(root, "kernels", "controls"))
+        if f.endswith(".toml"))
+    cases = os.environ.get("PTXBENCH_CASES", os.path.join(root, "..", "shared", "cases"))
+    judge = os.path.join(cases, "judge", "manifest.toml")
+    if os.path.exists(judge):
+        paths.append(judge)
+    return paths
+
+
+def judge_one(ptxbench, e, extra):
+    cmd = [ptxbench, "eval", e["_src"], "--task", e["task"], "--arch", "sm_90a", "--json",
+           "--seed", "1234"] + extra
+    t0 = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    wall = time.time() - t0
+    row = {"file": os.path.relpath(e["_src"], root), "task": e["task"], "wall_s": round(wall, 3),
+           "exit": p.returncode}
+    try:
+        out = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        row["error"] = p.stderr.strip()[-300:]
+        return row
+    ev = out.get("eval") or {}
+    row["outcome"] = ev.get("outcome") or (out.get("compile") or {}).get("outcome")
+    row["eval_s"] = ev.get("seconds", 0.0)
+    for k in PHASES:
+        row[k] = (ev.get("phase_seconds") or {}).get(k, 0.0)
+    row["stop"] = (ev.get("timing") or {}).get("stop_reason", "")
+    return row
+
+
+def quantiles(values):
+    v = sorted(values)
+    if not v:
+        return "-", "-"
+    p90 = v[min(len(v) - 1, int(round(0.9 * (len(v) - 1))))]
+    return f"{statistics.median(v):.2f}", f"{p90:.2f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ptxbench", default=os.path.join(root, "build", "ptxbench"))
+    ap.add_argument("--manifest", action="append", default=[])
+    ap.add_argument("--only", default="")
+    ap.add_argument("--out", default="")
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("extra", nargs="*", help="options passed to every `ptxbench eval`")
+    a = ap.parse_args()
+    entries = [e for e in load_entries(root, a.manifest or default_manifests())
+               if e.get("arch", "sm_90a") == "sm_90a" and a.only in e["file"]]
+    rows = []
+    out = open(a.out, "w") if a.out else None
+    print(f"{'candidate':<44} {'outcome':<28} {'wall':>6} " + " ".join(f"{k:>7}" for k in PHASES))
+    for _ in range(a.repeat):
+        for e in entries:
+            r = judge_one(a.ptxbench, e, a.extra)
+            rows.append(r)
+            if out:
+                out.write(json.dumps(r) + "\n")
+                out.flush()
+            print(f"{r['file'][-44:]:<44} {str(r.get('outcome', r.get('error', '?')))[:28]:<28} "
+                  f"{r['wall_s']:6.2f} " + " ".join(f"{r.get(k, 0.0):7.2f}" for k in PHASES),
+                  flush=True)
+    print(f"\n{len(rows)} candidates   median    p90")
+    for col in ("wall_s", "eval_s") + PHASES:
+        med, p90 = quantiles([r[col] for r in rows if col in r])
+        print(f"  {col:<18} {med:>7} {p90:>7}")
+
+
+if __name__ == "__main__":
+    main()
