@@ -14,7 +14,7 @@ CUOBJDUMP_VERSION=13.2.86
 NVDISASM_VERSION=13.2.86
 CUDNN_FRONTEND_VERSION=1.16.0
 
-debs=(cmake ninja-build g++ pkg-config python3-pip unzip clang-format
+debs=(cmake ninja-build g++ pkg-config python3-pip unzip clang-format clang
       libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libdlpack-dev
       libcurl4-openssl-dev libfmt-dev libsqlite3-dev libgtest-dev libgmock-dev sqlite3
       libseccomp-dev)

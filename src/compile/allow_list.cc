@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "compile/driver_allow_list.h"
 #include "core/text.h"
 
 namespace ptxbench::compile {
@@ -216,6 +217,34 @@ constexpr std::string_view kAllowedPrefixes[] = {
     "_ZSt4endl",
 };
 
+// The C++ standard library by family (issue 16): a mangled name in namespace std (its
+// containers, strings, exceptions, streams, locale, formatting) is accepted whatever the host
+// compiler calls it (GCC 12's basic_ios::clear, GCC 13's ios_base_library_init), except the
+// families that reach outside the call: threads, files and the file system.
+bool is_std_symbol(std::string_view s) {
+  for (std::string_view p : {"_ZSt", "_ZNSt", "_ZNKSt", "_ZTISt", "_ZTVSt", "_ZTSSt", "_ZNSo",
+                             "_ZNKSo", "_ZNSi", "_ZNKSi", "_ZTTSo", "_ZTTSi"})
+    if (s.starts_with(p)) return true;
+  return false;
+}
+
+// Source-level names inside a mangled name of a family that harms (length-prefixed, as the
+// Itanium ABI writes them).
+std::string_view harmful_std_family(std::string_view s) {
+  struct Family {
+    std::string_view needle, what;
+  };
+  static constexpr Family kHarmful[] = {
+      {"6thread", "threads"},         {"11this_thread", "threads"}, {"5async", "threads"},
+      {"13packaged_task", "threads"}, {"13basic_filebuf", "files"}, {"14basic_ifstream", "files"},
+      {"14basic_ofstream", "files"},  {"13basic_fstream", "files"}, {"10filesystem", "files"},
+      {"12__basic_file", "files"},
+  };
+  for (const auto& f : kHarmful)
+    if (s.find(f.needle) != std::string_view::npos) return f.what;
+  return {};
+}
+
 }  // namespace
 
 bool is_allowed_import(std::string_view symbol) {
@@ -223,7 +252,7 @@ bool is_allowed_import(std::string_view symbol) {
   if (exact_allowed().count(s)) return true;
   for (std::string_view p : kAllowedPrefixes)
     if (s.starts_with(p)) return true;
-  return false;
+  return is_std_symbol(s) && harmful_std_family(s).empty();
 }
 
 std::string import_denial_reason(std::string_view symbol) {
@@ -254,10 +283,28 @@ std::string import_denial_reason(std::string_view symbol) {
   else if (s.starts_with("cublas") || s.starts_with("cudnn") ||
            s.find("cutlass") != std::string::npos)
     why = "belongs to a banned library (cuBLAS/cuDNN/CUTLASS): write the kernel yourself";
-  else if (s.size() > 2 && s.starts_with("cu") && std::isupper(static_cast<unsigned char>(s[2])))
+  else if (any({"cudaSetDevice", "cudaDeviceReset", "cudaDeviceSetLimit",
+                "cudaDeviceSetCacheConfig", "cudaDeviceSetSharedMemConfig",
+                "cudaCtxResetPersistingL2Cache", "cudaStreamSetAttribute", "cudaDeviceSetMemPool"}))
     why =
-        "is a CUDA driver function: candidates are built without -lcuda; fetch tensor-map "
-        "functions with cudaGetDriverEntryPointByVersion instead";
+        "changes device-wide or stream state, which belongs to the harness: the tensors' device "
+        "is already current and the stream is given; set per-kernel attributes with "
+        "cudaFuncSetAttribute";
+  else if (s.size() > 2 && s.starts_with("cu") && std::isupper(static_cast<unsigned char>(s[2])))
+    why = driver_function_allowed(s)
+              ? "is a CUDA driver function, and candidates are built without -lcuda: fetch it "
+                "at run time with cudaGetDriverEntryPointByVersion (it is on the allowed list)"
+              : "is a CUDA driver function that candidates may not use at all (device, context "
+                "and stream state belong to the harness); the driver functions a kernel may "
+                "fetch with cudaGetDriverEntryPointByVersion are tensor-map encoding and "
+                "error/attribute queries";
+  else if (s.starts_with("pthread_") || s == "thrd_create" ||
+           harmful_std_family(s) == std::string_view("threads"))
+    why =
+        "starts or manages threads, which is not allowed: the entry point enqueues its work on "
+        "the given stream and returns";
+  else if (harmful_std_family(s) == std::string_view("files"))
+    why = "accesses files, which is not allowed (print to stdout/stderr instead)";
   else if (s.starts_with("dl"))
     why = "loads code at run time, which is not allowed";
   else if (any({"system", "popen", "fork", "vfork", "execve", "execv", "execvp", "execl", "execlp",

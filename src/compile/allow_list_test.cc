@@ -40,6 +40,44 @@ TEST(AllowList, RuntimeCallsAKernelNeeds) {
     EXPECT_TRUE(is_allowed_import(s)) << s;
 }
 
+// The C++ standard library by family, whatever one host compiler names it (issue 16): vector
+// copies, iostream (GCC 12 and GCC 13 spell its set-up differently), strings, exceptions.
+TEST(AllowList, TheStandardLibraryIsAcceptedByFamilyNotByOneCompilersSpelling) {
+  for (const char* s : {"_ZSt28__throw_bad_array_new_lengthv",  // copying a std::vector
+                        "_ZSt21ios_base_library_initv",         // <iostream>, GCC 13
+                        "_ZNSt9basic_iosIcSt11char_traitsIcEE5clearESt12_Ios_Iostate",  // GCC 12
+                        "_ZNSolsEi", "_ZNKSt9exception4whatEv", "_ZTISt13runtime_error",
+                        "_ZNSt13runtime_errorC1EPKc", "_ZNSt8ios_base4InitC1Ev", "_ZNSt6localeD1Ev",
+                        "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE7compareEPKc"})
+    EXPECT_TRUE(is_allowed_import(s)) << s;
+  // What reaches outside the call stays refused, with its reason.
+  for (const char* s :
+       {"_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE",
+        "_ZNSt11this_thread11__sleep_forENSt6chrono8durationIlSt5ratioILl1ELl1EEEENS1_IlS2_"
+        "ILl1ELl1000000000EEEE",
+        "_ZNSt13basic_filebufIcSt11char_traitsIcEE4openEPKcSt13_Ios_Openmode",
+        "_ZNSt10filesystem6removeERKNS_7__cxx114pathE", "pthread_create"})
+    EXPECT_FALSE(is_allowed_import(s)) << s;
+  EXPECT_NE(import_denial_reason("pthread_create").find("threads"), std::string::npos);
+  EXPECT_NE(
+      import_denial_reason(
+          "_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE")
+          .find("threads"),
+      std::string::npos);
+  EXPECT_NE(import_denial_reason("_ZNSt10filesystem6removeERKNS_7__cxx114pathE").find("files"),
+            std::string::npos);
+}
+
+// Every refused host call says what to use instead (issue 16).
+TEST(AllowList, DeviceStateAndDriverFunctionsGetTheirOwnReasons) {
+  EXPECT_NE(import_denial_reason("cudaSetDevice").find("already current"), std::string::npos);
+  EXPECT_NE(import_denial_reason("cuGetErrorString").find("on the allowed list"),
+            std::string::npos);
+  EXPECT_EQ(import_denial_reason("cuGetErrorString").find("tensor-map functions"),
+            std::string::npos);
+  EXPECT_NE(import_denial_reason("cuCtxSetLimit").find("may not use at all"), std::string::npos);
+}
+
 TEST(AllowList, EscapesAreRejected) {
   for (const char* s :
        {"cudaStreamCreate", "cudaStreamCreateWithFlags", "cudaDeviceSynchronize",

@@ -154,11 +154,13 @@ TEST(Policy, PtxbenchAndRuntimeInternals) {
   EXPECT_EQ(found("#undef ptxbench_check\n"), std::vector<std::string>{"1:ptxbench_internals"});
   EXPECT_EQ(found("namespace ptxbench { int x; }\n"),
             std::vector<std::string>{"1:ptxbench_internals"});
-  EXPECT_EQ(found("extern \"C\" cudaError_t cudaEventElapsedTime(float* ms,\n    cudaEvent_t a, "
-                  "cudaEvent_t b) {\n  *ms = 0.001f; return cudaSuccess; }\n"),
-            std::vector<std::string>{"1:ptxbench_internals"});
-  EXPECT_EQ(found("int __cudaRegisterFunction(void** a) { return 0; }\n"),
-            std::vector<std::string>{"1:ptxbench_internals"});
+  // A function named like the runtime is judged by what the built object exports (C linkage:
+  // allow_list.h is_forbidden_export), not by its spelling: a static helper named cudaCheck
+  // interposes nothing (issue 16, ../shared/cases/compat/helper_named_cudacheck.cu).
+  EXPECT_TRUE(found("static void cudaCheck(cudaError_t e, const char* f, int l) {\n}\n").empty());
+  EXPECT_TRUE(found("extern \"C\" cudaError_t cudaEventElapsedTime(float* ms,\n    cudaEvent_t a, "
+                    "cudaEvent_t b) {\n  *ms = 0.001f; return cudaSuccess; }\n")
+                  .empty());
   // Calling runtime functions is not defining them.
   EXPECT_TRUE(
       found(

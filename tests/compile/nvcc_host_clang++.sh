@@ -1,0 +1,1 @@
+nvcc_host.sh
