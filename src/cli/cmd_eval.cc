@@ -66,11 +66,11 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   sub.add_option("--sample-budget", args->sample_budget_s,
                  "timing: seconds of sampling before stopping short of a +-0.5% 95% interval "
                  "of the speedup")
-      ->check(CLI::Range(0.1, 600.0))
+      ->check(finite_range(0.1, 600.0))
       ->capture_default_str();
   sub.add_option("--call-timeout", args->call_timeout_s,
                  "seconds one kernel call may take before it counts as a hang")
-      ->check(CLI::Range(1.0, 600.0))
+      ->check(finite_range(1.0, 600.0))
       ->capture_default_str();
   sub.add_flag("--allow-weaker-sandbox", args->allow_weaker_sandbox,
                "judge even where this machine lacks part of the candidate's sandbox (Landlock, "

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <iostream>
 #include <ostream>
 #include <set>
 #include <thread>
@@ -182,7 +183,8 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   so.gpu = eval::Evaluator::gpu_available();
   so.eval.memcheck = o.memcheck;
   session::StagePipeline pipeline(ctx.paths, runner, so);
-  report::ProgressDisplay progress(ctx.err, !o.no_progress && isatty(STDERR_FILENO));
+  // Drawn with \r and escape sequences on the raw stderr; its notes are escaped by the display.
+  report::ProgressDisplay progress(std::cerr, !o.no_progress && isatty(STDERR_FILENO));
   auto prepared =
       prepare(o, sub, ctx, *all, so.gpu, [&progress](const std::string& n) { progress.note(n); });
   if (!prepared.ok()) return fail(ctx, prepared.error());

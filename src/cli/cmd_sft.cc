@@ -149,6 +149,12 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
         make_error("sft mine needs a teacher", "pass --model ID --base-url URL (or --dry-run)"),
         exit_code::bad_input);
   if (a.out.empty()) return fail(ctx, make_error("no --out MINE.db given"), exit_code::bad_input);
+  for (const auto& s : a.stores)  // the input stores are never modified
+    if (std::error_code ec; std::filesystem::equivalent(s, a.out, ec))
+      return fail(ctx,
+                  make_error("--out " + a.out + " is one of the run stores mine reads",
+                             "write the teacher's trajectories to a new file, e.g. --out mine.db"),
+                  exit_code::bad_input);
   if (std::error_code ec; std::filesystem::is_directory(a.out, ec))
     return fail(ctx,
                 make_error("--out " + a.out + " is a folder; it names the store to write",
@@ -256,6 +262,7 @@ void add_filters(CLI::App& s, SftArgs& a, sft::Mode mode) {
   s.add_option("--min-speedup", a.min_speedup,
                fixit ? "drop repairs below this speedup (0: no floor)"
                      : "drop kernels below this speedup (0: no floor)")
+      ->check(finite_range(0, 1e6))
       ->capture_default_str();
   s.add_flag("--allow-missing-instructions", a.allow_missing_instructions,
              fixit ? "accept repairs that are correct but do not execute the target instructions"

@@ -33,6 +33,9 @@ std::span<const Command> commands();
 // For an unsigned option: CLI11 would read "-1" as 2^64-1; this refuses a sign.
 CLI::Validator unsigned_number();
 
+// For a floating-point option: a finite number in [lo, hi] (CLI::Range lets NaN through).
+CLI::Validator finite_range(double lo, double hi);
+
 // The name of a subcommand spelled like `word` (edit distance), or "" when none is close.
 std::string closest_command(std::string_view word);
 

@@ -1,5 +1,9 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdlib>
 #include <numeric>
 
 #include "cli/command.h"
@@ -58,6 +62,19 @@ CLI::Validator unsigned_number() {
         return {};
       },
       "UINT>=0");
+}
+
+CLI::Validator finite_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0' || !std::isfinite(x) || x < lo || x > hi)
+          return "'" + v + "' is not a number in [" + fmt::format("{}", lo) + ", " +
+                 fmt::format("{}", hi) + "]";
+        return {};
+      },
+      fmt::format("FLOAT in [{} - {}]", lo, hi));
 }
 
 namespace {

@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "core/console_stream.h"
+#include "core/utf8.h"
 
 namespace {
 
@@ -15,7 +17,7 @@ bool unknown_command(int argc, char** argv) {
   const auto all = commands();
   if (std::any_of(all.begin(), all.end(), [&](const Command& c) { return c.name == word; }))
     return false;
-  std::cerr << "ptxbench: unknown command '" << word << "'";
+  std::cerr << "ptxbench: unknown command '" << ptxbench::to_console_text(word) << "'";
   if (std::string near = closest_command(word); !near.empty())
     std::cerr << "; did you mean `ptxbench " << near << "`?";
   std::cerr << " (`ptxbench --help` lists the commands)\n";
@@ -26,7 +28,10 @@ bool unknown_command(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace ptxbench::cli;
-  Context ctx{ptxbench::Paths::discover(), std::cout, std::cerr, 0, {argv, argv + argc}};
+  // What commands print goes through ConsoleStream (control bytes shown escaped); `run`'s
+  // progress display draws on the raw stderr.
+  ptxbench::ConsoleStream out(std::cout), err(std::cerr);
+  Context ctx{ptxbench::Paths::discover(), out, err, 0, {argv, argv + argc}};
   CLI::App app{
       "ptxbench: compile, check, time and audit GPU kernels written with architecture-specific "
       "PTX (Hopper sm_90a, Blackwell sm_100a), run multi-turn repair sessions with LLMs, and "
@@ -47,8 +52,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
+  } catch (const CLI::ParseError& e) {  // the message may quote what the user typed
+    err << e.what() << "\nRun with --help for more information.\n";
     return exit_code::bad_input;
   }
   return ctx.exit_code;

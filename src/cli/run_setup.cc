@@ -47,6 +47,7 @@ Result<std::vector<std::string>> resolve_tasks(const std::string& selector,
     out.push_back(n);
   }
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());  // a task named twice runs once
   return out;
 }
 
@@ -132,7 +133,7 @@ Status build_config(RunOptions& o, const std::vector<task::TaskSpec>& all) {
     std::string arch(trim(a));
     if (!task::is_known_arch(arch))
       return make_error("unknown architecture '" + arch + "'", "use sm_90a or sm_100a");
-    c.archs.push_back(arch);
+    if (std::find(c.archs.begin(), c.archs.end(), arch) == c.archs.end()) c.archs.push_back(arch);
   }
   if (!o.fast_p.empty()) {
     PTXB_TRY(c.fast_p, parse_fast_p(o.fast_p));

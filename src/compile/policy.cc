@@ -1,6 +1,7 @@
 #include "compile/policy.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <set>
 
@@ -78,6 +79,8 @@ const std::vector<PatternRule>& code_rules() {
       {rule::ptxbench_internals, kInternalsMsg, re(R"(\bnamespace\s+ptxbench\b|\bptxbench\s*::)")},
       {rule::include_path, kIncludeMsg,
        re(R"(^\s*(#|%:)\s*(embed\b|pragma\s+GCC\s+dependency\b))")},
+      // .incbin outside a literal: a stringizing macro's argument, asm(S(.incbin "...")).
+      {rule::include_path, kIncludeMsg, re(R"(\.incbin\b)")},
   };
   return kRules;
 }
@@ -212,6 +215,14 @@ class Checker {
     static const std::regex kPragmaComment(R"(^\s*comment\s*\()");
     static const std::regex kPragmaDependency(R"(^\s*GCC\s+dependency\b)");
     static const std::regex kIncbin(R"(\.incbin\b)");
+    // Adjacent literals are one string to the compiler (".inc" "bin \"/etc/passwd\"").
+    for (std::size_t i = 0; i + 1 < scrubbed_.literals.size(); ++i) {
+      std::string joined = scrubbed_.literals[i].value;
+      for (std::size_t k = i; k + 1 < scrubbed_.literals.size() && adjacent(k); ++k)
+        joined += scrubbed_.literals[k + 1].value;
+      if (joined.size() > scrubbed_.literals[i].value.size() && std::regex_search(joined, kIncbin))
+        add(scrubbed_.literals[i].line, rule::include_path, kIncludeMsg);
+    }
     for (const auto& lit : scrubbed_.literals) {
       if (std::regex_search(lit.value, kDriverName) && !driver_function_allowed(lit.value))
         add(lit.line, rule::driver_entry_point, driver_message());
@@ -252,6 +263,17 @@ class Checker {
     }
   }
 
+  // Only whitespace between literal k's closing quote and literal k + 1's opening one.
+  bool adjacent(std::size_t k) const {
+    const auto& a = scrubbed_.literals[k];
+    const auto& b = scrubbed_.literals[k + 1];
+    const std::size_t end = a.offset + a.value.size() + 2;  // past the closing quote
+    if (end > b.offset || b.offset > scrubbed_.code.size()) return false;
+    return std::all_of(scrubbed_.code.begin() + static_cast<std::ptrdiff_t>(end),
+                       scrubbed_.code.begin() + static_cast<std::ptrdiff_t>(b.offset),
+                       [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
+  }
+
   static std::size_t matching_paren(const std::string& code, std::size_t open) {
     int depth = 0;
     for (std::size_t k = open; k < code.size(); ++k) {
@@ -271,12 +293,43 @@ class Checker {
 
 }  // namespace
 
-std::vector<PolicyViolation> check_source_policy(std::string_view source) {
-  return Checker(source, Clock::time_point::max()).run().violations;
+// The source as the preprocessor sees it after its second translation phase: every backslash
+// at the end of a line joined with the next (`#inc\` + newline + `lude "/etc/passwd"`).
+std::string spliced(std::string_view source) {
+  std::string out;
+  out.reserve(source.size());
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    if (source[i] == '\\' && i + 1 < source.size() && source[i + 1] == '\n') {
+      ++i;
+      continue;
+    }
+    if (source[i] == '\\' && i + 2 < source.size() && source[i + 1] == '\r' &&
+        source[i + 2] == '\n') {
+      i += 2;
+      continue;
+    }
+    out += source[i];
+  }
+  return out;
 }
 
 PolicyCheck check_source_policy(std::string_view source, Clock::time_point deadline) {
-  return Checker(source, deadline).run();
+  PolicyCheck out = Checker(source, deadline).run();
+  if (out.timed_out || source.find("\\\n") == std::string_view::npos) return out;
+  // Line continuations: the joined source is checked too (its line numbers are those of the
+  // joined lines); what it adds is reported once.
+  PolicyCheck joined = Checker(spliced(source), deadline).run();
+  out.timed_out = joined.timed_out;
+  for (auto& v : joined.violations) {
+    const bool known = std::any_of(out.violations.begin(), out.violations.end(),
+                                   [&](const PolicyViolation& o) { return o.rule == v.rule; });
+    if (!known) out.violations.push_back(std::move(v));
+  }
+  return out;
+}
+
+std::vector<PolicyViolation> check_source_policy(std::string_view source) {
+  return check_source_policy(source, Clock::time_point::max()).violations;
 }
 
 std::optional<PolicyViolation> check_source_size(std::string_view source, std::size_t max_bytes) {

@@ -168,6 +168,19 @@ TEST(Policy, PtxbenchAndRuntimeInternals) {
           .empty());
 }
 
+// Spellings the preprocessor or the assembler join (a new user found these still reached nvcc,
+// which Landlock stopped; the policy now names them).
+TEST(Policy, JoinedSpellingsOfAnIncludeAreSeen) {
+  EXPECT_FALSE(found("#inc\\\nlude \"/etc/passwd\"\n").empty());  // line continuation
+  EXPECT_EQ(found("__asm__(\".inc\" \"bin \\\"/etc/passwd\\\"\");\n"),
+            std::vector<std::string>{"1:include_path"});  // adjacent literals
+  EXPECT_EQ(found("#define S(x) #x\nasm(S(.incbin \"/etc/hostname\"));\n"),
+            std::vector<std::string>{"2:include_path"});  // a stringized macro argument
+  // A multi-line macro with continuations stays fine; so do two ordinary adjacent literals.
+  EXPECT_TRUE(found("#define TWICE(x) \\\n  ((x) + (x))\nint y = TWICE(2);\n").empty());
+  EXPECT_TRUE(found("const char* s = \"abc\" \"def\";\n").empty());
+}
+
 TEST(Policy, IncludesStayInTheIncludeDirectories) {
   const std::vector<std::string> one{"1:include_path"};
   EXPECT_EQ(found("#include \"/etc/passwd\"\n"), one);

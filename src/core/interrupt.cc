@@ -1,6 +1,7 @@
 #include "core/interrupt.h"
 
 #include <signal.h>
+#include <time.h>
 
 #include <atomic>
 
@@ -8,13 +9,26 @@ namespace ptxbench {
 namespace {
 
 std::atomic<int> g_signal{0};
+std::atomic<long long> g_first_ns{0};  // CLOCK_MONOTONIC of the first signal
 struct sigaction g_old_int {
 }, g_old_term{};
 
+long long now_ns() {  // clock_gettime is async-signal-safe
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
 void on_interrupt(int sig) {
   int expected = 0;
-  if (g_signal.compare_exchange_strong(expected, sig)) return;
-  ::signal(sig, SIG_DFL);  // the second one: as if there were no scope
+  if (g_signal.compare_exchange_strong(expected, sig)) {
+    g_first_ns.store(now_ns());
+    return;
+  }
+  // The same request delivered twice (`timeout` and systemd signal the process and then its
+  // group) within kCoalesceNs is one request, not an escalation.
+  if (now_ns() - g_first_ns.load() < kCoalesceNs) return;
+  ::signal(sig, SIG_DFL);  // a second one later: as if there were no scope
   ::raise(sig);
 }
 

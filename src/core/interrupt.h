@@ -9,10 +9,14 @@
 // half-done turn. Each stage unwinds and removes what it made (an interrupted nvcc leaves
 // nothing in the compile cache), the command leaves its run file consistent, says how to
 // resume where it can, and exits 128 + the signal. A second signal ends ptxbench at once
-// (the default action), for a stage that does not notice.
+// (the default action), for a stage that does not notice — unless it comes within
+// kCoalesceNs of the first: `timeout` and systemd send SIGTERM to the process and then to its
+// process group, which is one request, not two.
 #pragma once
 
 namespace ptxbench {
+
+inline constexpr long long kCoalesceNs = 1'000'000'000;  // 1 s
 
 class InterruptScope {
  public:

@@ -4,6 +4,8 @@
 
 #include <ostream>
 
+#include "core/utf8.h"
+
 namespace ptxbench::report {
 
 using Kind = session::ProgressEvent::Kind;
@@ -34,11 +36,14 @@ std::string ProgressDisplay::status_line() const {
                      turns_, correct_turns_, reached_, secs, running);
 }
 
+// Lines may quote a model's or an endpoint's text: shown escaped (the display's own cursor
+// control is written around them).
 void ProgressDisplay::print_line(const std::string& line) {
   if (tty_)
-    out_ << "\r\033[2K" << line << "\n" << status_line() << std::flush;
+    out_ << "\r\033[2K" << to_console_text(line) << "\n"
+         << to_console_text(status_line()) << std::flush;
   else
-    out_ << line << "\n" << std::flush;
+    out_ << to_console_text(line) << "\n" << std::flush;
 }
 
 void ProgressDisplay::on_event(const session::ProgressEvent& e) {
@@ -54,7 +59,7 @@ void ProgressDisplay::on_event(const session::ProgressEvent& e) {
       ++turns_;
       correct_turns_ += e.correct;
       if (tty_)
-        out_ << "\r\033[2K" << status_line() << std::flush;
+        out_ << "\r\033[2K" << to_console_text(status_line()) << std::flush;
       else
         print_line(
             fmt::format("turn   {} {}/{}: {}", label(e.key), e.turn, max_turns_, e.category));
@@ -77,7 +82,7 @@ void ProgressDisplay::note(const std::string& text) {
 
 void ProgressDisplay::close() {
   std::lock_guard lock(mu_);
-  if (tty_) out_ << "\r\033[2K" << status_line() << "\n" << std::flush;
+  if (tty_) out_ << "\r\033[2K" << to_console_text(status_line()) << "\n" << std::flush;
 }
 
 }  // namespace ptxbench::report

@@ -114,6 +114,23 @@ ptxbench_bad_input(sft_mine_dead_teacher 1 ""
           --grep "1 seed\\(s\\): 0 run now, 1 failed" --grep "error: 1 of 1 teacher trajectories failed"
   ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && ${_fake_endpoint} dead -- ${_p} sft mine seed.db --model m --base-url {URL} --out mine.db")
 
+# NaN is not a number of seconds.
+ptxbench_bad_input(eval_sample_budget_nan 2 "--sample-budget: 'nan' is not a number in"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --sample-budget nan)
+ptxbench_bad_input(eval_call_timeout_nan 2 "--call-timeout: 'nan' is not a number in"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --call-timeout nan)
+# sft mine never writes into a store it reads.
+ptxbench_bad_input(sft_mine_out_is_an_input 2 "error: --out ./seed.db is one of the run stores"
+  OPTIONS --creates seed.db --max-s 90
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && ${_p} sft mine seed.db --model m --base-url http://127.0.0.1:9/v1 --out ./seed.db")
+# A task or architecture named twice runs once (it used to break the run's bookkeeping).
+ptxbench_bad_input(run_task_named_twice 0 "ptxbench run -> r.db"
+  OPTIONS --creates r.db --grep "tasks: ${_gemm}. arch: sm_90a. " --lacks "failed"
+  ARGS ${_p} run --tasks ${_gemm},${_gemm} --arch sm_90a,sm_90a --turns 1 --out r.db --no-progress)
+# What the user typed is echoed escaped: no control byte reaches the terminal.
+ptxbench_bad_input(control_bytes_are_escaped 2 "unknown task 'x.x1b.2Jy'"
+  ARGS sh -c "${_p} run --no-progress --tasks \"$(printf 'x\\033[2Jy')\"")
+
 # show, sft: run files are opened read-only; a foreign or damaged file is never changed
 # (no growth, no switch to WAL, no side files).
 ptxbench_bad_input(show_empty_file 2 "empty.db is not an SQLite database \\(it is empty\\)"
