@@ -100,6 +100,10 @@ Status check_out_folder(const std::string& out) {
   if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
     return make_error("--out " + out + " is a file; it names the folder to write the rows to",
                       "pass a folder, e.g. --out sft_data");
+  // An earlier export is never overwritten silently.
+  if (std::filesystem::exists(std::filesystem::path(out) / "manifest.json", ec))
+    return make_error("--out " + out + " already holds an export (manifest.json)",
+                      "pass a new folder, or remove the old export first");
   return {};
 }
 

@@ -12,8 +12,15 @@ namespace {
 // `ptxbench WORD ...` where WORD is no subcommand: named, with the nearest one.
 bool unknown_command(int argc, char** argv) {
   using namespace ptxbench::cli;
-  if (argc < 2 || argv[1][0] == '-') return false;
+  if (argc < 2) return false;
   const std::string_view word = argv[1];
+  if (word.starts_with('-')) {  // an option before any command: name it
+    if (word == "-h" || word == "--help" || word == "--help-all" || word == "--version")
+      return false;
+    std::cerr << "ptxbench: unknown option '" << ptxbench::to_console_text(word)
+              << "' (options follow a command: `ptxbench --help` lists the commands)\n";
+    return true;
+  }
   const auto all = commands();
   if (std::any_of(all.begin(), all.end(), [&](const Command& c) { return c.name == word; }))
     return false;

@@ -9,6 +9,7 @@ set(_p $<TARGET_FILE:ptxbench>)
 # The command line itself.
 ptxbench_bad_input(unknown_command 2 "unknown command 'frobnicate'" ARGS ${_p} frobnicate)
 ptxbench_bad_input(misspelt_command 2 "did you mean `ptxbench tasks`" ARGS ${_p} tsks)
+ptxbench_bad_input(unknown_top_level_option 2 "unknown option '--bogus'" ARGS ${_p} --bogus)
 
 # The help states the exit codes and the environment; version prints the toolchain.
 ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, check"
@@ -119,6 +120,10 @@ ptxbench_bad_input(eval_sample_budget_nan 2 "--sample-budget: 'nan' is not a num
   ARGS ${_p} eval ${_kernel} --task ${_gemm} --sample-budget nan)
 ptxbench_bad_input(eval_call_timeout_nan 2 "--call-timeout: 'nan' is not a number in"
   ARGS ${_p} eval ${_kernel} --task ${_gemm} --call-timeout nan)
+# sft never overwrites an earlier export.
+ptxbench_bad_input(sft_fixit_over_an_export 2 "error: --out out already holds an export"
+  SETUP out/ OPTIONS --creates seed.db --creates out/manifest.json --max-s 90
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && echo '{}' > out/manifest.json && ${_p} sft fixit seed.db --out out")
 # sft mine never writes into a store it reads.
 ptxbench_bad_input(sft_mine_out_is_an_input 2 "error: --out ./seed.db is one of the run stores"
   OPTIONS --creates seed.db --max-s 90
