@@ -25,10 +25,16 @@ struct PromptArgs {
   bool list_levels = false;
 };
 
-int list_levels(Context& ctx) {
+int list_levels(Context& ctx, const std::string& wanted) {
   auto m = prompt::load_manifest(ctx.paths.context());
   if (!m.ok()) {
     ctx.err << "ptxbench prompt: " << m.error().to_string() << "\n";
+    return exit_code::bad_input;
+  }
+  if (!m->levels.count(wanted)) {  // a --context given with --levels is still checked
+    ctx.err << "ptxbench prompt: unknown context level '" << wanted << "' (the levels follow)\n";
+    for (const auto& [name, l] : m->levels)
+      ctx.err << fmt::format("  {:<10} {}\n", name, l.description);
     return exit_code::bad_input;
   }
   ctx.out << "context version " << m->version << "\n";
@@ -52,7 +58,7 @@ Json to_json(const task::TaskSpec& t, const std::string& arch, const prompt::Pro
 }
 
 int run_prompt(const PromptArgs& a, Context& ctx) {
-  if (a.list_levels) return list_levels(ctx);
+  if (a.list_levels) return list_levels(ctx, a.level);
   if (a.task.empty()) {
     ctx.err << "ptxbench prompt: name a task (ptxbench tasks lists them), or pass --levels\n";
     return exit_code::bad_input;

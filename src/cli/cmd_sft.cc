@@ -1,5 +1,6 @@
 // `ptxbench sft fixit|kernelgen|coverage|mine`: SFT data from run stores (src/sft,
 // docs/sft.md).
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -107,9 +108,22 @@ Status check_out_folder(const std::string& out) {
   return {};
 }
 
+// Every --heldout-task names a task of the suite (a typo would silently hold out nothing).
+Status check_heldout(const std::vector<std::string>& heldout, const Paths& paths) {
+  if (heldout.empty()) return {};
+  PTXB_TRY(auto tasks, task::load_tasks(paths.tasks()));
+  for (const auto& h : heldout)
+    if (std::none_of(tasks.begin(), tasks.end(),
+                     [&](const task::TaskSpec& t) { return t.name == h; }))
+      return make_error("--heldout-task: unknown task '" + h + "'", "`ptxbench tasks` lists them");
+  return {};
+}
+
 int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
   auto o = options_from(a, mode);
   if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
+  if (auto st = check_heldout(o->heldout_tasks, ctx.paths); !st.ok())
+    return fail(ctx, st.error(), exit_code::bad_input);
   if (auto st = check_out_folder(a.out); !st.ok())
     return fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);

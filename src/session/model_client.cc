@@ -17,9 +17,9 @@ Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& m,
   e.top_p = m.top_p;
   e.max_tokens = m.max_tokens;
   if (!(m.request_timeout_s > 0 && m.request_timeout_s < 1e6))
-    return make_error("--request-timeout must be a positive number of seconds");
+    return make_error("--request-timeout must be a number of seconds in (0, 1000000)");
   if (!(m.retry_max_s >= 0 && m.retry_max_s < 1e6))
-    return make_error("--retry-max-s must be a number of seconds >= 0");
+    return make_error("--retry-max-s must be a number of seconds in [0, 1000000)");
   e.request_timeout = std::chrono::milliseconds(static_cast<long long>(m.request_timeout_s * 1000));
   e.max_attempts = m.attempts;
   e.retry_budget = std::chrono::milliseconds(static_cast<long long>(m.retry_max_s * 1000));

@@ -120,6 +120,11 @@ ptxbench_bad_input(eval_sample_budget_nan 2 "--sample-budget: 'nan' is not a num
   ARGS ${_p} eval ${_kernel} --task ${_gemm} --sample-budget nan)
 ptxbench_bad_input(eval_call_timeout_nan 2 "--call-timeout: 'nan' is not a number in"
   ARGS ${_p} eval ${_kernel} --task ${_gemm} --call-timeout nan)
+# A held-out task that does not exist, a context level that does not exist next to --levels.
+ptxbench_bad_input(sft_unknown_heldout_task 2 "error: --heldout-task: unknown task 'bogus'"
+  SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out out --heldout-task bogus)
+ptxbench_bad_input(prompt_levels_unknown_context 2 "unknown context level 'bogus'"
+  ARGS ${_p} prompt --levels --context bogus)
 # sft never overwrites an earlier export.
 ptxbench_bad_input(sft_fixit_over_an_export 2 "error: --out out already holds an export"
   SETUP out/ OPTIONS --creates seed.db --creates out/manifest.json --max-s 90
