@@ -43,18 +43,6 @@ const Json* find_array(const Json& j, const char* key) {
   return it != j.end() && it->is_array() ? &*it : nullptr;
 }
 
-// The per-call event times of a burst's reply (extra.events_ms); empty when malformed.
-std::vector<double> events_of(const Reply& reply) {
-  std::vector<double> v;
-  const Json* e = find_array(reply.extra, "events_ms");
-  if (!e) return v;
-  for (const auto& x : *e) {
-    if (!x.is_number()) return {};
-    v.push_back(x.get<double>());
-  }
-  return v;
-}
-
 TrialReport trial_of(const CallRecord& c) {
   TrialReport t;
   t.index = c.index;
@@ -209,12 +197,9 @@ bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record) {
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xCA11B8A7Eull));
   for (int done = 0; done < kCalibrationCalls;) {
     std::vector<PlannedCall> burst = draw.next_burst(false, kTimingBurst);
+    for (auto& c : burst) c.label = "calibration";
     CallCommand cmd;
-    for (auto& c : burst) {
-      c.label = "calibration";
-      if (!prepare(p, c, r)) return false;
-      cmd.calls.push_back({c.workload, c.slot});
-    }
+    if (!prepare_burst(p, burst, cmd, r)) return false;
     const auto t0 = Clock::now();
     Received got = p.runner->send(cmd.to_json("noop")).ok()
                        ? p.runner->receive(milliseconds(seconds(60)))
@@ -237,6 +222,16 @@ bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record) {
       rec.event_ms = events[i];
       if (record) calls_.push_back(std::move(rec));
     }
+  }
+  return true;
+}
+
+// Every call of a burst prepared by the verifier, and the runner's command for them.
+bool JudgeSession::prepare_burst(Peers& p, const std::vector<PlannedCall>& burst, CallCommand& cmd,
+                                 EvalResult& r) {
+  for (const auto& c : burst) {
+    if (!prepare(p, c, r)) return false;
+    cmd.calls.push_back({c.workload, c.slot});
   }
   return true;
 }
@@ -269,10 +264,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
                                    const EvalOptions& o, EvalResult& r,
                                    const std::function<void()>& between) {
   CallCommand cmd;
-  for (const auto& c : burst) {
-    if (!prepare(p, c, r)) return false;
-    cmd.calls.push_back({c.workload, c.slot});
-  }
+  if (!prepare_burst(p, burst, cmd, r)) return false;
   const auto t0 = Clock::now();
   if (!p.runner->send(cmd.to_json()).ok()) {
     runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"},

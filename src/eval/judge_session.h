@@ -75,6 +75,8 @@ class JudgeSession {
   bool library_burst(Peers& p, int count, bool timing, EvalResult& r);
   bool baseline_call(Peers& p, const PlannedCall& call, bool timing, bool verify, EvalResult& r);
   bool prepare(Peers& p, const PlannedCall& call, EvalResult& r);
+  bool prepare_burst(Peers& p, const std::vector<PlannedCall>& burst, CallCommand& cmd,
+                     EvalResult& r);
   bool calibrate(Peers& p, EvalResult& r, bool record);
   void timing_phase(Peers& p, const EvalOptions& o, EvalResult& r);
   void runner_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);

@@ -223,6 +223,23 @@ Result<Reply> Reply::parse(const std::string& line) {
   });
 }
 
+void set_events(Reply& r, const std::vector<double>& events_ms) {
+  r.event_ms = 0;
+  for (double ms : events_ms) r.event_ms += ms;
+  r.extra["events_ms"] = events_ms;
+}
+
+std::vector<double> events_of(const Reply& r) {
+  std::vector<double> v;
+  auto it = r.extra.is_object() ? r.extra.find("events_ms") : r.extra.end();
+  if (it == r.extra.end() || !it->is_array()) return v;
+  for (const auto& x : *it) {
+    if (!x.is_number()) return {};
+    v.push_back(x.get<double>());
+  }
+  return v;
+}
+
 Result<Command> Command::parse(const std::string& line) {
   Json j = Json::parse(line, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("op") || !j.at("op").is_string())

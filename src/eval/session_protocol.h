@@ -185,6 +185,11 @@ struct Reply {
   static Result<Reply> parse(const std::string& line);
 };
 
+// A burst's reply carries each call's event time (extra.events_ms) and their sum (event_ms):
+// written by the runner and the verifier, read by the parent (empty when malformed).
+void set_events(Reply& r, const std::vector<double>& events_ms);
+std::vector<double> events_of(const Reply& r);
+
 // Parses one command line: {"op": ..., ...}; an Error for anything malformed.
 struct Command {
   std::string op;  // prepare | verify | baseline | library | noop | load | call | quit ...

@@ -60,6 +60,17 @@ TEST(SessionProtocol, CommandsParse) {
   EXPECT_FALSE(call_from_json(Json{{"workload", "a"}}).ok());
 }
 
+TEST(SessionProtocol, ABurstsEventTimesRoundTrip) {
+  Reply r;
+  set_events(r, {1.5, 2.0});
+  EXPECT_DOUBLE_EQ(r.event_ms, 3.5);
+  auto back = Reply::parse(r.to_json().dump());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(events_of(*back), (std::vector<double>{1.5, 2.0}));
+  r.extra["events_ms"] = Json::array({1.0, "x"});
+  EXPECT_TRUE(events_of(r).empty());  // malformed: none
+}
+
 TEST(SessionProtocol, ABurstNamesDistinctSlots) {
   CallCommand c;
   c.calls = {{0, 1}, {0, 0}, {2, 0}};

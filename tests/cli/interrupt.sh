@@ -11,6 +11,7 @@ set -u
 sig=$1 ptxbench=$2 cmd=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/interrupt_lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxbench-interrupt-XXXXXX")
 # The hanging compiler's name while it hangs, to find only this test's processes.
 tag="ptxbench-fake-nvcc-$$-$RANDOM"
@@ -21,15 +22,7 @@ FAKE_NVCC_TAG=$tag PTXBENCH_NVCC="$here/fake_nvcc_hang.sh" PTXBENCH_CACHE="$tmp/
 pid=$!
 for _ in $(seq 200); do pgrep -f "^$tag" >/dev/null && break; sleep 0.05; done
 pgrep -f "^$tag" >/dev/null || { cat out.txt; echo "FAIL: the fake nvcc never started" >&2; exit 1; }
-kill -"$sig" "$pid"
-start=$(date +%s)
-wait "$pid"
-got=$?
-cat out.txt
-want=$((128 + $(kill -l "$sig")))
-[ "$got" -eq "$want" ] || { echo "FAIL: exit code $got, expected $want" >&2; exit 1; }
-[ $(($(date +%s) - start)) -le 10 ] || { echo "FAIL: took more than 10 s to stop" >&2; exit 1; }
-grep -q "interrupted (SIG$sig)" out.txt || { echo "FAIL: no interruption message" >&2; exit 1; }
+signal_and_expect "$sig" "$pid" "$pid"
 sleep 0.2
 if pgrep -f "^$tag" >/dev/null; then echo "FAIL: the compiler is still running" >&2; exit 1; fi
 left=$(ls -A cache/compile 2>/dev/null)

@@ -7,6 +7,7 @@
 set -u
 sig=$1 ptxbench=$2
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/interrupt_lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxbench-interrupt-mine-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -22,15 +23,7 @@ for _ in $(seq 200); do pid=$(pgrep -f "^$ptxbench sft mine seed.db .*--out $out
   [ -n "$pid" ] && [ -f "$out" ] && break; sleep 0.05; done
 [ -n "$pid" ] || { cat out.txt; echo "FAIL: sft mine never started" >&2; exit 1; }
 sleep 1  # the teacher's request is in flight
-kill -"$sig" "$pid"
-start=$(date +%s)
-wait "$wrapper"
-got=$?
-cat out.txt
-want=$((128 + $(kill -l "$sig")))
-[ "$got" -eq "$want" ] || { echo "FAIL: exit code $got, expected $want" >&2; exit 1; }
-[ $(($(date +%s) - start)) -le 10 ] || { echo "FAIL: took more than 10 s to stop" >&2; exit 1; }
-grep -q "interrupted (SIG$sig)" out.txt || { echo "FAIL: no interruption message" >&2; exit 1; }
+signal_and_expect "$sig" "$pid" "$wrapper"
 grep -q "the same command goes on" out.txt || { echo "FAIL: no resume advice" >&2; exit 1; }
 status=$(sqlite3 "file:$out?mode=ro" "SELECT status FROM runs; SELECT COUNT(*) FROM turns;" | tr '\n' ' ')
 [ "$status" = "running 0 " ] || { echo "FAIL: $out: '$status' (want 'running 0')" >&2; exit 1; }

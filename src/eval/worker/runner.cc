@@ -188,12 +188,7 @@ class Runner {
         audited_ ? audited_call_limit(req_.call_timeout_seconds) : req_.call_timeout_seconds;
     sync_with_deadline(stream_, limit * static_cast<double>(n));
     Reply r = reply_of(true, "ok");
-    Json each = Json::array();
-    for (double ms : burst_.elapsed_ms()) {
-      each.push_back(ms);
-      r.event_ms += ms;
-    }
-    r.extra["events_ms"] = std::move(each);
+    set_events(r, burst_.elapsed_ms());
     return r;
   }
 
