@@ -48,7 +48,7 @@ for phase in "$@"; do
   case "$phase" in
     info) { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv; nvcc --version | tail -1; } 2>&1 | tee "$out/info.log" ;;
     cache) run cache bash -c "python3 tests/controls/static_check.py --ptxbench $bin/ptxbench --jobs 16;
-             python3 tests/controls/static_check.py --ptxbench $bin/ptxbench --jobs 16 --manifest $bin/cases/judge/manifest.toml --manifest $bin/cases/compat/manifest.toml" ;;
+             python3 tests/controls/static_check.py --ptxbench $bin/ptxbench --jobs 16 --runtime-may-refuse --manifest $bin/cases/judge/manifest.toml --manifest $bin/cases/compat/manifest.toml" ;;
     reference) run reference "$bin/reference_test" ;;
     baselines) run baselines "$bin/ptxbench-bench-baselines" --suite core --budget "${BUDGET:-1}" ;;
     library) run library tests/gpu/library_rule/run_shards.sh "$bin/library_rule" "$out/library" "${SHARDS:-8}" ;;

@@ -1,9 +1,11 @@
 // `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--trials N]
-//  [--memcheck] [--no-timing] [--no-audit]`: judges one kernel (judge::Judge): compile (or
+//  [--memcheck] [--no-timing] [--no-audit] [--library-plan fastest|heuristic]`: judges one kernel
+//  (judge::Judge): compile (or
 // hit the compile cache), check correctness on fresh inputs in an isolated GPU worker,
 // time against the vendor baseline, audit the executed instructions, and print one
 // verdict. Exit code: the disposition's (judge::exit_code, README "Exit codes"); 2 bad input.
 #include <ostream>
+#include <string>
 
 #include "cli/candidate_input.h"
 #include "cli/command.h"
@@ -23,6 +25,7 @@ struct EvalArgs {
   double sample_budget_s = 3;
   double call_timeout_s = 20;
   bool allow_weaker_sandbox = false;
+  std::string library_plan = "fastest";  // gpu/library_plan.h (checked by CLI11)
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
 };
 
@@ -38,6 +41,7 @@ judge::JudgeOptions judge_options(const EvalArgs& a) {
   o.eval.sample_budget_seconds = a.sample_budget_s;
   o.eval.call_timeout_seconds = a.call_timeout_s;
   o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
+  o.eval.library_plan = gpu::library_plan_from_string(a.library_plan).value();
   o.run_audit = !a.no_audit;
   o.gpu = eval::Evaluator::gpu_available();
   return o;
@@ -71,6 +75,12 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   sub.add_option("--call-timeout", args->call_timeout_s,
                  "seconds one kernel call may take before it counts as a hang")
       ->check(finite_range(1.0, 600.0))
+      ->capture_default_str();
+  sub.add_option("--library-plan", args->library_plan,
+                 "the library baseline's plan: fastest (cuBLASLt: the fastest of its heuristic's "
+                 "top 8, timed here) or heuristic (its first choice, untimed: how ptxbench "
+                 "measured before 2026-12-01, for comparing with results made then)")
+      ->check(CLI::IsMember({"fastest", "heuristic"}))
       ->capture_default_str();
   sub.add_flag("--allow-weaker-sandbox", args->allow_weaker_sandbox,
                "judge even where this machine lacks part of the candidate's sandbox (Landlock, "

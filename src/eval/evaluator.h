@@ -62,6 +62,9 @@ struct EvalOptions {
   std::chrono::seconds ncu_timeout{300};
   // Judge even where a sandbox mechanism is missing (core/sandbox.h); the result says which.
   bool allow_weaker_sandbox = false;
+  // The library baseline's plan (eval/gpu/library_plan.h): its fastest, or its heuristic's
+  // first choice for comparing with results made before 2026-12-01.
+  gpu::LibraryPlan library_plan = gpu::LibraryPlan::fastest;
 };
 
 class Evaluator {

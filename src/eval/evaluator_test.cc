@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "core/fs.h"
@@ -71,6 +72,9 @@ struct Script {
   Json launches;                       // [[function, count], ...]; null: not instrumented
   std::string armed;                   // the function the audit is armed for ("" = not armed)
   std::vector<std::string> armed_for;  // every arm, in order
+  // Every timing-relevant command in order: {"call" or "library", slot} (a runner burst logs
+  // each of its calls' slots).
+  std::vector<std::pair<std::string, int>> slot_log;
   ProcessResult runner_end = [] {
     ProcessResult p;
     p.exit_code = 0;
@@ -125,6 +129,8 @@ class FakeProcess : public WorkerProcess {
         s_.armed.clear();
         queue_.push_back(r);
       } else {  // a burst: the first call without a reply or a failed one ends it
+        for (const auto& c : cmd.value("calls", Json::array()))
+          s_.slot_log.emplace_back("call", c.at(1).get<int>());
         Reply sum = ok_reply();
         Json events = Json::array(), launches = Json::array();
         for (int i = 0; i < burst; ++i) {
@@ -154,6 +160,7 @@ class FakeProcess : public WorkerProcess {
       queue_.push_back(r);
     } else if (op == "baseline" || op == "library") {
       const int runs = op == "library" ? cmd.value("count", 1) : 1;
+      if (op == "library") s_.slot_log.emplace_back("library", cmd.value("slot", -1));
       if (s_.sleep_baseline_ms)
         std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_baseline_ms * runs));
       Reply r = ok_reply(s_.baseline_ms * runs);
@@ -278,6 +285,25 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   EXPECT_EQ(r.seed, 77u);
   EXPECT_TRUE(r.flags.empty()) << r.flags.front();
   EXPECT_NE(r.summary().find("speedup vs baseline: 1.500x"), std::string::npos);
+}
+
+// The library walks its private buffer sets in the candidate's order: each library run of a
+// timing round uses the slot of that round's candidate call (session_protocol.h says why).
+TEST_F(EvaluatorTest, TheLibraryRotatesOverItsBufferSetsLikeTheCandidate) {
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  int libraries = 0;
+  std::set<int> slots;
+  for (std::size_t i = 0; i < script_.slot_log.size(); ++i) {
+    const auto& [what, slot] = script_.slot_log[i];
+    if (what != "library") continue;
+    ASSERT_GT(i, 0u);
+    EXPECT_EQ(script_.slot_log[i - 1], std::make_pair(std::string("call"), slot)) << i;
+    slots.insert(slot);
+    ++libraries;
+  }
+  EXPECT_GE(libraries, 10);
+  EXPECT_GT(slots.size(), 1u);  // not one warm set
 }
 
 // The audit (audit_trace.h): calls of the same session, after timing, on the timed and the

@@ -79,6 +79,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   // The verifier: buffers, references, IPC handles.
   VerifierRequest vreq = plan_.verifier;
   vreq.dir = p.verifier_dir->path().string();
+  vreq.library_plan = o.library_plan;
   const fs::path vfile = p.verifier_dir->path() / "request.json";
   if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
     return fail(Outcome::harness_error, st.error().to_string(), "starting");
@@ -322,11 +323,11 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   return passed;
 }
 
-// The library on its own tensors in the verifier, `count` runs back to back (timing samples
-// when `timing`).
-bool JudgeSession::library_burst(Peers& p, int count, bool timing, EvalResult& r) {
+// The library on its own tensors in the verifier, `count` runs back to back on the private sets
+// from `slot` on, the candidate's slot of the round (timing samples when `timing`).
+bool JudgeSession::library_burst(Peers& p, int count, int slot, bool timing, EvalResult& r) {
   const auto t0 = Clock::now();
-  const bool sent = p.verifier->send(LibraryCommand{0, count}.to_json()).ok();
+  const bool sent = p.verifier->send(LibraryCommand{0, count, slot}.to_json()).ok();
   Received got = sent ? p.verifier->receive(milliseconds(seconds(120))) : Received{};
   const double wall = ms_since(t0);
   const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
@@ -439,7 +440,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     const std::vector<PlannedCall> burst = draw.next_burst(sampled, kTimingBurst);
     const int count = static_cast<int>(burst.size());
     return candidate_burst(p, burst, sampled, o, r, [&] {
-      if (library_ok) library_ok = library_burst(p, count, sampled, r);
+      if (library_ok) library_ok = library_burst(p, count, burst.front().slot, sampled, r);
     });
   };
   const auto warm_start = Clock::now();

@@ -72,7 +72,7 @@ class JudgeSession {
   // checks. false when the session cannot go on or any call failed its check.
   bool candidate_burst(Peers& p, const std::vector<PlannedCall>& burst, bool timing,
                        const EvalOptions& o, EvalResult& r, const std::function<void()>& between);
-  bool library_burst(Peers& p, int count, bool timing, EvalResult& r);
+  bool library_burst(Peers& p, int count, int slot, bool timing, EvalResult& r);
   bool baseline_call(Peers& p, const PlannedCall& call, bool timing, bool verify, EvalResult& r);
   bool prepare(Peers& p, const PlannedCall& call, EvalResult& r);
   bool prepare_burst(Peers& p, const std::vector<PlannedCall>& burst, CallCommand& cmd,

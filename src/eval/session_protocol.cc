@@ -39,13 +39,19 @@ Json VerifierRequest::to_json() const {
                  {"slots", x.slots},
                  {"baseline", x.baseline}});
   }
-  return Json{{"mode", "verifier"}, {"dir", dir}, {"workloads", w}};
+  return Json{{"mode", "verifier"},
+              {"dir", dir},
+              {"workloads", w},
+              {"library_plan", std::string(gpu::to_string(library_plan))}};
 }
 
 Result<VerifierRequest> VerifierRequest::from_json(const Json& j) {
   return guarded("verifier request", [&]() -> Result<VerifierRequest> {
     VerifierRequest r;
     r.dir = j.at("dir").get<std::string>();
+    const auto plan = gpu::library_plan_from_string(j.value("library_plan", "fastest"));
+    if (!plan) return make_error("unknown library_plan (fastest or heuristic)");
+    r.library_plan = *plan;
     for (const auto& w : j.at("workloads")) {
       SessionWorkload s;
       PTXB_TRY(s.problem, gpu::problem_from_json(w.at("problem")));
@@ -159,7 +165,7 @@ Json BaselineCommand::to_json() const {
 }
 
 Json LibraryCommand::to_json() const {
-  return Json{{"op", "library"}, {"workload", workload}, {"count", count}};
+  return Json{{"op", "library"}, {"workload", workload}, {"count", count}, {"slot", slot}};
 }
 
 Json CallCommand::to_json(const char* op) const {
@@ -293,8 +299,9 @@ Result<CallCommand> call_from_json(const Json& j) {
 
 Result<LibraryCommand> library_from_json(const Json& j) {
   return guarded("library command", [&]() -> Result<LibraryCommand> {
-    LibraryCommand c{j.at("workload").get<int>(), j.at("count").get<int>()};
+    LibraryCommand c{j.at("workload").get<int>(), j.at("count").get<int>(), j.value("slot", 0)};
     if (c.count < 1 || c.count > 1024) return make_error("a library burst of 1 to 1024 runs");
+    if (c.slot < 0) return make_error("a library burst's slot is >= 0");
     return c;
   });
 }

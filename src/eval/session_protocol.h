@@ -31,6 +31,7 @@
 #include "core/json.h"
 #include "core/result.h"
 #include "eval/gpu/compare_stats.h"
+#include "eval/gpu/library_plan.h"
 #include "eval/gpu/problem.h"
 #include "eval/gpu/rng.h"
 
@@ -51,6 +52,7 @@ struct SessionWorkload {
 struct VerifierRequest {
   std::string dir;
   std::vector<SessionWorkload> workloads;
+  gpu::LibraryPlan library_plan = gpu::LibraryPlan::fastest;  // the baseline's plan
   Json to_json() const;
   static Result<VerifierRequest> from_json(const Json& j);
 };
@@ -110,10 +112,15 @@ struct BaselineCommand {
 };
 
 // "library": `count` runs of the library baseline, back to back, each after an L2 flush and
-// between two events, on the verifier's private tensors of `workload` (inputs from its first
-// base set; never exported to the runner). Reply: event_ms = the sum, extra.events_ms.
+// between two events, on the verifier's private tensors of `workload`, never exported to the
+// runner. The verifier keeps one private tensor set per slot of the workload (private set s
+// holds base set s % bases); run i uses private set (slot + i) % slots, so the library walks
+// the same number of buffer sets in the same order as the candidate's calls of the round (a
+// library reusing one warm buffer set while the candidate rotates over four measured 2-3%
+// faster on the H200: docs/results/2026-12-01-h200-third.md). Reply: event_ms = the sum,
+// extra.events_ms.
 struct LibraryCommand {
-  int workload = 0, count = 1;
+  int workload = 0, count = 1, slot = 0;
   Json to_json() const;
 };
 

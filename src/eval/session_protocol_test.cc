@@ -21,6 +21,12 @@ TEST(SessionProtocol, VerifierRequestRoundTrip) {
   EXPECT_EQ(back->workloads[0].bases[1].seed, r.workloads[0].bases[1].seed);
   EXPECT_EQ(back->workloads[0].slots, kTimedSlots);
   EXPECT_TRUE(back->workloads[0].baseline);
+  EXPECT_EQ(back->library_plan, gpu::LibraryPlan::fastest);
+  r.library_plan = gpu::LibraryPlan::heuristic;
+  EXPECT_EQ(VerifierRequest::from_json(r.to_json())->library_plan, gpu::LibraryPlan::heuristic);
+  Json unknown_plan = r.to_json();
+  unknown_plan["library_plan"] = "slowest";
+  EXPECT_FALSE(VerifierRequest::from_json(unknown_plan).ok());
   Json bad = r.to_json();
   bad["workloads"][0]["bases"] = Json::array();
   EXPECT_FALSE(VerifierRequest::from_json(bad).ok());
@@ -86,10 +92,12 @@ TEST(SessionProtocol, ABurstNamesDistinctSlots) {
   c.calls.push_back({0, 1});  // the same buffers twice: one call's outputs would be lost
   EXPECT_FALSE(call_from_json(c.to_json()).ok());
   EXPECT_FALSE(call_from_json(Json{{"calls", Json::array()}}).ok());
-  auto lib = library_from_json(LibraryCommand{0, 4}.to_json());
+  auto lib = library_from_json(LibraryCommand{0, 4, 3}.to_json());
   ASSERT_TRUE(lib.ok());
   EXPECT_EQ(lib->count, 4);
+  EXPECT_EQ(lib->slot, 3);
   EXPECT_FALSE(library_from_json(LibraryCommand{0, 0}.to_json()).ok());
+  EXPECT_FALSE(library_from_json(LibraryCommand{0, 1, -1}.to_json()).ok());
 }
 
 TEST(SessionProtocol, ReplyWithCheckRoundTrip) {

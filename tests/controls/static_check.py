@@ -32,7 +32,7 @@ def entries(manifests):
                "expect_outcome": "passed", "expect_families": {"tcgen05": "executed"}}
 
 
-def check(ptxbench, e):
+def check(ptxbench, e, runtime_may_refuse=False):
     cmd = [ptxbench, "compile", e["_src"], "--task", e["task"], "--arch", e.get("arch", "sm_90a"), "--json"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     name = e["file"]
@@ -42,6 +42,8 @@ def check(ptxbench, e):
         return f"FAIL {name}: no JSON from ptxbench compile (exit {p.returncode}): {p.stderr.strip()[-300:]}"
     want = e.get("expect_outcome")
     got = out.get("outcome")
+    if want == "policy_violation" and runtime_may_refuse and got == "passed":
+        return None  # a manifest without expect_refused: the run-time sandbox may be what refuses it
     if want in ("policy_violation", "compile_error") and not refused_at_run_time(e):
         return None if got == want else f"FAIL {name}: compile outcome {got}, want {want}"
     if got != "passed":
@@ -64,10 +66,13 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--manifest", action="append", default=[],
                     help="check these manifest files instead of kernels/controls/*.toml (repeatable)")
+    ap.add_argument("--runtime-may-refuse", action="store_true",
+                    help="for manifests without expect_refused (the handed cases): a policy_violation "
+                         "entry that compiles is left to the run-time sandbox instead of failing here")
     a = ap.parse_args()
     todo = list(entries(a.manifest))
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        results = list(pool.map(lambda e: check(a.ptxbench, e), todo))
+        results = list(pool.map(lambda e: check(a.ptxbench, e, a.runtime_may_refuse), todo))
     failures = [r for r in results if r]
     for e, r in zip(todo, results):
         print(r or f"ok   {e['file']} ({e['task']}, {e.get('arch', 'sm_90a')})")

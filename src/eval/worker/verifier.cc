@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "eval/gpu/baseline.h"
@@ -38,14 +39,15 @@ struct Workload {
   std::vector<std::vector<gpu::DeviceBuffer>> refs;  // [base][output], fp32
   std::vector<Slot> slots;
   std::unique_ptr<gpu::Baseline> baseline;
-  // The library's own tensors for "library" bursts: a copy of base set 0, made on first use,
-  // never exported (the candidate cannot touch what the library is timed on).
-  std::unique_ptr<gpu::TensorSet> library;
+  // The library's own tensors for "library" bursts, one set per slot (set s: a copy of base set
+  // s % bases), made on first use, never exported (the candidate cannot touch what the library
+  // is timed on).
+  std::vector<std::unique_ptr<gpu::TensorSet>> library;
 };
 
 class Verifier {
  public:
-  explicit Verifier(const VerifierRequest& req) {
+  explicit Verifier(const VerifierRequest& req) : library_plan_(req.library_plan) {
     PTXB_CUDA(cudaSetDevice(0));
     PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     char bus[32] = {};
@@ -120,7 +122,7 @@ class Verifier {
   Reply baseline(const BaselineCommand& c) {
     Workload& w = at(c.workload);
     Slot& s = slot(w, c.slot);
-    if (!w.baseline) w.baseline = gpu::make_baseline(*s.tensors, stream_);
+    if (!w.baseline) w.baseline = gpu::make_baseline(*s.tensors, stream_, library_plan_);
     flush_->flush(stream_);
     double ms = timer_.time_ms(stream_, [&] { w.baseline->run(*s.tensors, stream_); });
     PTXB_CUDA(cudaGetLastError());
@@ -132,16 +134,12 @@ class Verifier {
 
   Reply library(const LibraryCommand& c) {
     Workload& w = at(c.workload);
-    if (!w.library) {
-      w.library = std::make_unique<gpu::TensorSet>(w.problem);
-      gpu::TensorSet& base = *w.bases.front();
-      for (std::size_t i = 0; i < base.num_inputs(); ++i)
-        PTXB_CUDA(cudaMemcpyAsync(w.library->input(i).get(), base.input(i).get(),
-                                  base.input(i).bytes(), cudaMemcpyDeviceToDevice, stream_));
-    }
-    if (!w.baseline) w.baseline = gpu::make_baseline(*w.library, stream_);
-    burst_.enqueue(static_cast<std::size_t>(c.count), stream_, *flush_,
-                   [&](std::size_t) { w.baseline->run(*w.library, stream_); });
+    if (w.library.empty()) make_library_sets(w);
+    const std::size_t n = w.library.size();
+    if (!w.baseline) w.baseline = gpu::make_baseline(*w.library.front(), stream_, library_plan_);
+    burst_.enqueue(static_cast<std::size_t>(c.count), stream_, *flush_, [&](std::size_t i) {
+      w.baseline->run(*w.library[(static_cast<std::size_t>(c.slot) + i) % n], stream_);
+    });
     PTXB_CUDA(cudaStreamSynchronize(stream_));
     PTXB_CUDA(cudaGetLastError());
     Reply r = ok();
@@ -179,6 +177,19 @@ class Verifier {
       w.slots.push_back(std::move(s));
     }
     return w;
+  }
+
+  // One private set per slot, set s a copy of base set s % bases (LibraryCommand says why).
+  void make_library_sets(Workload& w) {
+    const std::size_t n = std::max<std::size_t>(1, w.slots.size());
+    for (std::size_t s = 0; s < n; ++s) {
+      auto set = std::make_unique<gpu::TensorSet>(w.problem);
+      gpu::TensorSet& base = *w.bases[s % w.bases.size()];
+      for (std::size_t i = 0; i < base.num_inputs(); ++i)
+        PTXB_CUDA(cudaMemcpyAsync(set->input(i).get(), base.input(i).get(), base.input(i).bytes(),
+                                  cudaMemcpyDeviceToDevice, stream_));
+      w.library.push_back(std::move(set));
+    }
   }
 
   Workload& at(int w) {
@@ -219,6 +230,7 @@ class Verifier {
     return out;
   }
 
+  gpu::LibraryPlan library_plan_;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<gpu::Nvml> nvml_;
   std::unique_ptr<gpu::L2Flush> flush_;

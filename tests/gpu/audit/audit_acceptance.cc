@@ -117,16 +117,25 @@ std::string cell(const pa::AuditResult& r, const std::string& fam) {
 int main(int argc, char** argv) {
   std::string report_path, json_path;
   std::vector<fs::path> tomls;
+  bool usage = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--report" && i + 1 < argc)
       report_path = argv[++i];
     else if (a == "--json" && i + 1 < argc)
       json_path = argv[++i];
+    else if (!a.empty() && a[0] == '-')
+      usage = true;  // --help or an unknown option
     else
       tomls.emplace_back(a);
   }
-  if (tomls.empty()) {
+  bool missing = false;
+  for (const auto& t : tomls)
+    if (!usage && !fs::is_regular_file(t)) {
+      std::cerr << "audit_acceptance: no manifest " << t << "\n";
+      missing = true;
+    }
+  if (usage || tomls.empty() || missing) {
     std::cerr << "usage: audit_acceptance [--report R.md] [--json R.jsonl] CONTROLS.toml...\n";
     return 2;
   }

@@ -1,0 +1,28 @@
+// LibraryPlan: which of the vendor library's plans the baseline runs (eval/gpu/baseline.h).
+//   fastest    cuBLASLt: the fastest of up to 8 heuristic algorithms, timed on the session's
+//              own tensors (the default: a speedup against a library slower than what a user
+//              gets from PyTorch is inflated; issue 14). cuDNN SDPA: heuristic mode A's plan.
+//   heuristic  the library heuristic's first choice, untimed: what ptxbench measured against
+//              before 2026-12-01; for comparing with results made then
+//              (bench/compare_judges.sh).
+// No CUDA here: the CPU side of the protocol carries it (session_protocol.h).
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace ptxbench::gpu {
+
+enum class LibraryPlan { fastest, heuristic };
+
+inline std::string_view to_string(LibraryPlan p) {
+  return p == LibraryPlan::heuristic ? "heuristic" : "fastest";
+}
+
+inline std::optional<LibraryPlan> library_plan_from_string(std::string_view s) {
+  if (s == "fastest") return LibraryPlan::fastest;
+  if (s == "heuristic") return LibraryPlan::heuristic;
+  return std::nullopt;
+}
+
+}  // namespace ptxbench::gpu
