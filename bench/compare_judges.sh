@@ -8,9 +8,10 @@
 # OLD_ROOT (env): the old build's own task folder (PTXBENCH_ROOT) when the spec format changed.
 # MID_BIN (env): a third build, run between the two with this checkout's tasks (say, the commit
 # before a change, when OLD_BIN is the last release).
-# NEW_PLANS (env, default "heuristic fastest"): the new build runs once per library plan
-# (`--library-plan`): "heuristic" is the library plan the old judges timed against (their
-# ratios compare with it), "fastest" the default since 2026-12-01 (rows "new-fastest").
+# NEW_RUNS (env, default "heuristic fastest"): the new build runs once per entry PLAN[:MS]:
+# `--library-plan PLAN` ("heuristic" is the plan the old judges timed against, so their ratios
+# compare with it; "fastest" the default since 2026-12-01) and `--sustained-load-ms MS` when
+# given (rows "new-PLAN" or "new-PLAN:MS").
 set -u
 old=$1 new=$2 out=$3 rounds=${4:-2}
 mkdir -p "$out"
@@ -28,11 +29,13 @@ printf "%-26s %-13s %5s %9s %8s %s\n" reference run round speedup wall_s outcome
 for r in $(seq 1 "$rounds"); do
   for t in $refs; do
     runs="old ${MID_BIN:+mid}"
-    for plan in ${NEW_PLANS:-heuristic fastest}; do runs="$runs new-$plan"; done
+    for v in ${NEW_RUNS:-heuristic fastest}; do runs="$runs new-$v"; done
     for which in $runs; do
       bin=$old extra="" root=${OLD_ROOT:-$PTXBENCH_ROOT}
       case $which in
-        new-*) bin=$new extra="--allow-weaker-sandbox --library-plan ${which#new-}" root=$PTXBENCH_ROOT ;;
+        new-*) v=${which#new-} plan=${v%%:*} ms=0; [ "$v" != "$plan" ] && ms=${v#*:}
+               bin=$new extra="--allow-weaker-sandbox --library-plan $plan --sustained-load-ms $ms"
+               root=$PTXBENCH_ROOT ;;
         mid) bin=$MID_BIN extra="--allow-weaker-sandbox" root=$PTXBENCH_ROOT ;;
       esac
       [ -x "$bin/ptxbench" ] || continue
@@ -53,7 +56,8 @@ try:
     clk = (tm.get("clocks_after") or {}).get("sm_clock_mhz")
     med = lambda k: (tm.get(k) or {}).get("median_ms")
     print(f"{t:<26} {which:<13} {r:>5} {sp if sp is None else round(sp, 4)!s:>9} {float(wall):8.1f} {ev.get('outcome')}"
-          f"  cand {med('candidate')} ms, lib {med('baseline')} ms, SM {clk} MHz after")
+          f"  cand {med('candidate')} ms, lib {med('baseline')} ms, SM {clk} MHz after"
+          f", n {(tm.get('candidate') or {}).get('n')}, ci95 {tm.get('speedup_rel_ci95')}")
 except Exception as e:
     print(f"{t:<26} {which:<13} {r:>5} {'-':>9} {float(wall):8.1f} no JSON ({e})")
 PY

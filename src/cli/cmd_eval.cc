@@ -26,6 +26,7 @@ struct EvalArgs {
   double call_timeout_s = 20;
   bool allow_weaker_sandbox = false;
   std::string library_plan = "fastest";  // gpu/library_plan.h (checked by CLI11)
+  double sustained_load_ms = 0;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
 };
 
@@ -42,6 +43,7 @@ judge::JudgeOptions judge_options(const EvalArgs& a) {
   o.eval.call_timeout_seconds = a.call_timeout_s;
   o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
   o.eval.library_plan = gpu::library_plan_from_string(a.library_plan).value();
+  o.eval.sustained_load_ms = a.sustained_load_ms;
   o.run_audit = !a.no_audit;
   o.gpu = eval::Evaluator::gpu_available();
   return o;
@@ -81,6 +83,12 @@ void attach_eval(CLI::App& sub, Context& ctx) {
                  "top 8, timed here) or heuristic (its first choice, untimed: how ptxbench "
                  "measured before 2026-12-01, for comparing with results made then)")
       ->check(CLI::IsMember({"fastest", "heuristic"}))
+      ->capture_default_str();
+  sub.add_option("--sustained-load-ms", args->sustained_load_ms,
+                 "milliseconds of the library run back to back before every burst of the "
+                 "candidate's calls (checked, timed and audited alike), so each call starts on a "
+                 "GPU in the state a tight benchmark loop keeps it in; 0: none")
+      ->check(finite_range(0.0, 10000.0))
       ->capture_default_str();
   sub.add_flag("--allow-weaker-sandbox", args->allow_weaker_sandbox,
                "judge even where this machine lacks part of the candidate's sandbox (Landlock, "

@@ -66,6 +66,7 @@ Json TimingReport::to_json() const {
               {"baseline_wall", baseline_wall.to_json()},
               {"speedup_basis", speedup_basis},
               {"calibrated_overhead_ms", calibrated_overhead_ms},
+              {"sustained_load_ms", sustained_load_ms},
               {"verified_calls", verified_calls},
               {"clocks_before", clocks_before},
               {"clocks_after", clocks_after}};

@@ -42,6 +42,7 @@ struct TimingReport {
   SampleSummary candidate_wall, baseline_wall;
   std::string speedup_basis;  // "events" | "wall clock" (when the events were not trustworthy)
   double calibrated_overhead_ms = 0;  // a no-op call's wall time beyond its events (runner)
+  double sustained_load_ms = 0;       // the library's load before every burst (EvalOptions)
   int verified_calls = 0;             // candidate calls whose outputs and inputs were checked
   Json clocks_before, clocks_after;
   Json to_json() const;

@@ -65,6 +65,9 @@ struct EvalOptions {
   // The library baseline's plan (eval/gpu/library_plan.h): its fastest, or its heuristic's
   // first choice for comparing with results made before 2026-12-01.
   gpu::LibraryPlan library_plan = gpu::LibraryPlan::fastest;
+  // Milliseconds of the library run back to back in the verifier before every burst of the
+  // candidate's calls (session_protocol.h HeatCommand); 0: none.
+  double sustained_load_ms = 0;
 };
 
 class Evaluator {

@@ -75,6 +75,7 @@ struct Script {
   // Every timing-relevant command in order: {"call" or "library", slot} (a runner burst logs
   // each of its calls' slots).
   std::vector<std::pair<std::string, int>> slot_log;
+  bool heat_fails = false;  // the verifier's "heat" replies library_failed
   ProcessResult runner_end = [] {
     ProcessResult p;
     p.exit_code = 0;
@@ -150,6 +151,12 @@ class FakeProcess : public WorkerProcess {
           std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_call_ms * burst));
         queue_.push_back(sum);
       }
+      return {};
+    }
+    if (op == "heat") {
+      s_.slot_log.emplace_back("heat", -1);
+      queue_.push_back(s_.heat_fails ? Reply{false, "library_failed", "no plan", "heat", 0, {}, {}}
+                                     : ok_reply());
       return {};
     }
     const auto slot = std::make_pair(cmd.value("workload", 0), cmd.value("slot", 0));
@@ -304,6 +311,43 @@ TEST_F(EvaluatorTest, TheLibraryRotatesOverItsBufferSetsLikeTheCandidate) {
   }
   EXPECT_GE(libraries, 10);
   EXPECT_GT(slots.size(), 1u);  // not one warm set
+}
+
+// With a sustained load, every burst of the candidate's calls (checks, timing, audit) follows
+// the library's load, so no call starts on a cooler GPU than another (HeatCommand).
+TEST_F(EvaluatorTest, ASustainedLoadPrecedesEveryBurstOfTheCandidate) {
+  opts_.sustained_load_ms = 5;
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  int bursts = 0;
+  for (std::size_t i = 0; i < script_.slot_log.size(); ++i) {
+    if (script_.slot_log[i].first != "call" || (i > 0 && script_.slot_log[i - 1].first == "call"))
+      continue;  // the first call of each burst
+    ASSERT_GT(i, 0u);
+    EXPECT_EQ(script_.slot_log[i - 1].first, "heat") << i;
+    ++bursts;
+  }
+  EXPECT_GE(bursts, 10);
+  ASSERT_TRUE(r.timing.has_value());
+  EXPECT_EQ(r.timing->sustained_load_ms, 5);
+}
+
+TEST_F(EvaluatorTest, WithoutASustainedLoadNoHeatIsAsked) {
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  for (const auto& [what, slot] : script_.slot_log) EXPECT_NE(what, "heat");
+  EXPECT_EQ(r.timing->sustained_load_ms, 0);
+}
+
+TEST_F(EvaluatorTest, ALibraryThatCannotHeatLeavesTheSessionGoingWithoutIt) {
+  opts_.sustained_load_ms = 5;
+  script_.heat_fails = true;
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  int heats = 0;
+  for (const auto& [what, slot] : script_.slot_log) heats += what == "heat";
+  EXPECT_EQ(heats, 1);  // asked once, then never again
+  EXPECT_EQ(r.timing->sustained_load_ms, 0);
 }
 
 // The audit (audit_trace.h): calls of the same session, after timing, on the timed and the

@@ -254,6 +254,16 @@ bool JudgeSession::prepare(Peers& p, const PlannedCall& call, EvalResult& r) {
   return true;
 }
 
+// The sustained load before a burst (EvalOptions::sustained_load_ms). A verifier that cannot
+// run its library stops the heat for the rest of the session (the timing phase reports the
+// library's failure); the candidate is judged on.
+void JudgeSession::heat(Peers& p, const EvalOptions& o) {
+  if (o.sustained_load_ms <= 0 || heat_failed_) return;
+  const bool sent = p.verifier->send(HeatCommand{o.sustained_load_ms}.to_json()).ok();
+  Received got = sent ? p.verifier->receive(milliseconds(seconds(120))) : Received{};
+  heat_failed_ = !got.reply || !got.reply->ok;
+}
+
 bool JudgeSession::candidate_call(Peers& p, const PlannedCall& call, bool timing,
                                   const EvalOptions& o, EvalResult& r) {
   return candidate_burst(p, {call}, timing, o, r, {});
@@ -266,6 +276,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
                                    const std::function<void()>& between) {
   CallCommand cmd;
   if (!prepare_burst(p, burst, cmd, r)) return false;
+  heat(p, o);
   const auto t0 = Clock::now();
   if (!p.runner->send(cmd.to_json()).ok()) {
     runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"},
@@ -434,6 +445,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0x7131D5EEDull));
   r.timing.emplace();
   r.timing->workload = plan_.verifier.workloads.front().problem.workload;
+  r.timing->sustained_load_ms = heat_failed_ ? 0 : o.sustained_load_ms;
   // The library's own check on the session's inputs (its result is reported, not judged).
   bool library_ok = baseline_call(p, draw.next_library(), false, true, r);
   auto round = [&](bool sampled) {

@@ -73,6 +73,7 @@ class JudgeSession {
   bool candidate_burst(Peers& p, const std::vector<PlannedCall>& burst, bool timing,
                        const EvalOptions& o, EvalResult& r, const std::function<void()>& between);
   bool library_burst(Peers& p, int count, int slot, bool timing, EvalResult& r);
+  void heat(Peers& p, const EvalOptions& o);
   bool baseline_call(Peers& p, const PlannedCall& call, bool timing, bool verify, EvalResult& r);
   bool prepare(Peers& p, const PlannedCall& call, EvalResult& r);
   bool prepare_burst(Peers& p, const std::vector<PlannedCall>& burst, CallCommand& cmd,
@@ -90,6 +91,7 @@ class JudgeSession {
   SessionSetup setup_;
   SessionPlan plan_;
   std::vector<CallRecord> calls_;
+  bool heat_failed_ = false;  // the verifier could not run the sustained load
   std::vector<int> audited_;  // the audited calls' workloads
 };
 

@@ -168,6 +168,10 @@ Json LibraryCommand::to_json() const {
   return Json{{"op", "library"}, {"workload", workload}, {"count", count}, {"slot", slot}};
 }
 
+Json HeatCommand::to_json() const {
+  return Json{{"op", "heat"}, {"ms", ms}};
+}
+
 Json CallCommand::to_json(const char* op) const {
   Json list = Json::array();
   for (const auto& c : calls) list.push_back(Json::array({c.workload, c.slot}));
@@ -293,6 +297,14 @@ Result<CallCommand> call_from_json(const Json& j) {
       c.calls.push_back(t);
     }
     if (c.calls.empty()) return make_error("a burst of no calls");
+    return c;
+  });
+}
+
+Result<HeatCommand> heat_from_json(const Json& j) {
+  return guarded("heat command", [&]() -> Result<HeatCommand> {
+    HeatCommand c{j.at("ms").get<double>()};
+    if (!(c.ms > 0 && c.ms <= 10000)) return make_error("a heat of 0 to 10000 ms");
     return c;
   });
 }

@@ -124,6 +124,16 @@ struct LibraryCommand {
   Json to_json() const;
 };
 
+// "heat": the library run back to back on its private tensors of the timed workload for `ms`
+// milliseconds of wall time, then a wait for the GPU; sent before every burst of the
+// candidate's calls when EvalOptions::sustained_load_ms > 0, so that every call, checked,
+// timed or audited, starts on a GPU in the state a tight benchmark loop keeps it in (clocks
+// settled under the power cap). Reply: extra.runs, extra.ms.
+struct HeatCommand {
+  double ms = 0;
+  Json to_json() const;
+};
+
 // What the verifier found after one call.
 struct CallCheck {
   std::vector<gpu::CompareStats> outputs;
@@ -209,6 +219,7 @@ Result<VerifyCommand> verify_from_json(const Json& j);
 Result<BaselineCommand> baseline_from_json(const Json& j);
 Result<CallCommand> call_from_json(const Json& j);
 Result<LibraryCommand> library_from_json(const Json& j);
+Result<HeatCommand> heat_from_json(const Json& j);
 
 std::string to_hex(const void* data, std::size_t n);
 Result<std::vector<unsigned char>> from_hex(const std::string& s);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "eval/plan.h"
 #include "eval/test_support.h"
 
@@ -98,6 +100,12 @@ TEST(SessionProtocol, ABurstNamesDistinctSlots) {
   EXPECT_EQ(lib->slot, 3);
   EXPECT_FALSE(library_from_json(LibraryCommand{0, 0}.to_json()).ok());
   EXPECT_FALSE(library_from_json(LibraryCommand{0, 1, -1}.to_json()).ok());
+  auto heat = heat_from_json(HeatCommand{25}.to_json());
+  ASSERT_TRUE(heat.ok());
+  EXPECT_EQ(heat->ms, 25);
+  EXPECT_EQ(HeatCommand{25}.to_json()["op"], "heat");
+  EXPECT_FALSE(heat_from_json(HeatCommand{0}.to_json()).ok());
+  EXPECT_FALSE(heat_from_json(HeatCommand{std::nan("")}.to_json()).ok());
 }
 
 TEST(SessionProtocol, ReplyWithCheckRoundTrip) {

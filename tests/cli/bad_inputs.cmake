@@ -118,6 +118,8 @@ ptxbench_bad_input(sft_mine_dead_teacher 1 ""
 # NaN is not a number of seconds.
 ptxbench_bad_input(eval_sample_budget_nan 2 "--sample-budget: 'nan' is not a number in"
   ARGS ${_p} eval ${_kernel} --task ${_gemm} --sample-budget nan)
+ptxbench_bad_input(eval_sustained_load_negative 2 "--sustained-load-ms: '-1' is not a number in .0, 10000."
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --sustained-load-ms -1)
 ptxbench_bad_input(eval_library_plan_bogus 2 "--library-plan: bogus not in {fastest,heuristic}"
   ARGS ${_p} eval ${_kernel} --task ${_gemm} --library-plan bogus)
 ptxbench_bad_input(eval_call_timeout_nan 2 "--call-timeout: 'nan' is not a number in"

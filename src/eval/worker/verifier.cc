@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 
 #include "eval/gpu/baseline.h"
@@ -19,6 +20,8 @@
 
 namespace ptxbench::eval::worker {
 namespace {
+
+Reply failure(const std::string& status, const std::string& error, const std::string& phase);
 
 // What a slot holds now: a base under a transform, and the poison of the current call.
 struct SlotContent {
@@ -54,6 +57,7 @@ class Verifier {
     PTXB_CUDA(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
     nvml_ = std::make_unique<gpu::Nvml>(bus);
     flush_ = std::make_unique<gpu::L2Flush>();
+    for (auto& e : heat_done_) PTXB_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     for (const auto& w : req.workloads) workloads_.push_back(make_workload(w));
     PTXB_CUDA(cudaStreamSynchronize(stream_));
   }
@@ -148,6 +152,34 @@ class Verifier {
     return r;
   }
 
+  // The library back to back on its private sets of the timed workload (the one with the
+  // baseline) for c.ms of wall time, at most two runs in flight, then a wait (HeatCommand).
+  Reply heat(const HeatCommand& c) try {
+    Workload& w = workloads_.front();
+    if (w.library.empty()) make_library_sets(w);
+    if (!w.baseline) w.baseline = gpu::make_baseline(*w.library.front(), stream_, library_plan_);
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed_ms = [&] {
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+          .count();
+    };
+    std::size_t runs = 0;
+    while (elapsed_ms() < c.ms) {
+      w.baseline->run(*w.library[runs % w.library.size()], stream_);
+      PTXB_CUDA(cudaEventRecord(heat_done_[runs % 2], stream_));
+      if (++runs >= 2) PTXB_CUDA(cudaEventSynchronize(heat_done_[runs % 2]));  // the one before
+    }
+    PTXB_CUDA(cudaStreamSynchronize(stream_));
+    PTXB_CUDA(cudaGetLastError());
+    Reply r = ok();
+    r.extra = Json{{"runs", runs}, {"ms", elapsed_ms()}};
+    return r;
+  } catch (const gpu::CudaError&) {
+    throw;  // the context may be unusable: a harness error
+  } catch (const std::exception& e) {
+    return failure("library_failed", e.what(), "heat");  // the session goes on without heat
+  }
+
   Reply clocks() {
     Reply r = ok();
     r.extra = nvml_->sample().to_json();
@@ -231,6 +263,7 @@ class Verifier {
   }
 
   gpu::LibraryPlan library_plan_;
+  cudaEvent_t heat_done_[2] = {nullptr, nullptr};  // HeatCommand: two runs in flight at most
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<gpu::Nvml> nvml_;
   std::unique_ptr<gpu::L2Flush> flush_;
@@ -266,6 +299,10 @@ Reply serve(Verifier& v, const Command& cmd) {
   if (cmd.op == "library") {
     auto c = library_from_json(cmd.body);
     return c.ok() ? v.library(*c) : failure("bad_request", c.error().to_string(), "library");
+  }
+  if (cmd.op == "heat") {
+    auto c = heat_from_json(cmd.body);
+    return c.ok() ? v.heat(*c) : failure("bad_request", c.error().to_string(), "heat");
   }
   if (cmd.op == "clocks") return v.clocks();
   return failure("bad_request", "unknown command '" + cmd.op + "'", cmd.op);
