@@ -2,7 +2,7 @@
 """GPU acceptance test: run `ptxbench eval` on every entry of kernels/controls/*.toml and
 assert its expect_outcome and expect_flags.
 
-    tests/gpu/eval_controls/run.py [--ptxbench BUILD/ptxbench] [--only SUBSTRING] [--fast] [--log DIR]
+    tests/gpu/eval_controls/run.py [--ptxbench BUILD/ptxbench] [--only SUBSTRING[,SUBSTRING...]] [--fast] [--log DIR]
 
 An entry with `memcheck = true` is evaluated with `--memcheck` (compute-sanitizer). An entry
 with `expect_refused` (kernels/controls/sandbox.toml) must also name the refused call in the
@@ -93,13 +93,14 @@ def main():
     root = os.environ.get("PTXBENCH_ROOT", os.path.normpath(os.path.join(here, "..", "..")))
     ap = argparse.ArgumentParser()
     ap.add_argument("--ptxbench", default=os.path.join(root, "build", "ptxbench"))
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="only entries whose file contains one of these comma-separated substrings")
     ap.add_argument("--fast", action="store_true")
     ap.add_argument("--log", default="")
     ap.add_argument("--manifest", action="append", default=[],
                     help="run these manifest files instead of kernels/controls/*.toml (repeatable)")
     a = ap.parse_args()
-    entries = [e for e in load_entries(root, a.manifest) if a.only in e.get("file", "")]
+    wanted = [w for w in a.only.split(",") if w] or [""]
+    entries = [e for e in load_entries(root, a.manifest) if any(w in e.get("file", "") for w in wanted)]
     if not entries:
         print("SKIPPED: no kernels/controls/*.toml manifests (or no entry matches)")
         return 77
