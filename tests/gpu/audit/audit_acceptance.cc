@@ -38,6 +38,7 @@ struct Control {
   bool has_coverage = false;
   double lo = 0, hi = 0;
   bool needs_timing = false;  // caught_by = "timing"
+  bool may_decline = false;   // expect_audit = "declined": too slow to instrument here
 };
 
 // Entries of [[control]] (kernels/controls) or [[case]] (../shared/cases manifests) tables:
@@ -55,6 +56,7 @@ std::vector<Control> load_controls(const fs::path& toml_file) {
       Control c;
       c.outcome = (*t)["expect_outcome"].value_or(std::string{});
       c.needs_timing = (*t)["caught_by"].value_or(std::string{}) == "timing";
+      c.may_decline = (*t)["expect_audit"].value_or(std::string{}) == "declined";
       c.file = toml_file.parent_path() / (*t)["file"].value_or(std::string{});
       c.task = (*t)["task"].value_or(std::string{});
       c.arch = (*t)["arch"].value_or(std::string("sm_90a"));
@@ -75,6 +77,16 @@ std::vector<Control> load_controls(const fs::path& toml_file) {
 // Problems with one route's result, "" when it meets the expectations.
 std::string check(const Control& c, const pa::AuditResult& r) {
   std::string bad;
+  if (!r.runtime_run && c.may_decline) {  // declined: no credit, and each family says so
+    if (r.instruction_metric_passed) bad += "not audited, yet the instruction metric passed; ";
+    for (const auto& [name, want] : c.families) {
+      const pa::FamilyResult* f = r.family(name);
+      const std::string got = f ? std::string(pa::to_string(f->verdict)) : "unknown family";
+      const std::string ok = want == "absent" ? "absent" : "present_not_audited";
+      if (got != ok) bad += name + " " + got + " (want " + ok + " when not audited); ";
+    }
+    return bad;
+  }
   if (!r.runtime_run) bad += "runtime audit not run; ";
   for (const auto& [name, want] : c.families) {
     const pa::FamilyResult* f = r.family(name);
