@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/contract.h"
 #include "core/paths.h"
 #include "core/subprocess.h"
 #include "eval/eval_result.h"
@@ -62,7 +63,11 @@ struct EvalOptions {
   std::chrono::seconds ncu_timeout{300};
   // Judge even where a sandbox mechanism is missing (core/sandbox.h); the result says which.
   bool allow_weaker_sandbox = false;
+  // How the runner calls the candidate (the compile stage's CompileResult::contract).
+  Contract contract = Contract::native;
 };
+
+struct SessionSetup;  // judge_session.h
 
 class Evaluator {
  public:
@@ -90,6 +95,9 @@ class Evaluator {
                        const std::vector<std::string>& prefix = {});
   void run_memcheck(const task::TaskSpec& task, const std::filesystem::path& so, EvalResult& r,
                     const EvalOptions& o);
+  // The contract's part of a session's setup: for tvm-ffi, the libtvm_ffi.so the runner loads
+  // and its folder readable in the sandbox. An Error where apache-tvm-ffi is not installed.
+  Status set_contract(const EvalOptions& o, SessionSetup& setup) const;
 
   Paths paths_;
   ProcessRunner& runner_;  // one-shot workers (baseline benchmark)

@@ -43,6 +43,30 @@ TEST(SessionProtocol, RunnerRequestCarriesNoSeedsOrReferences) {
   EXPECT_TRUE(back->sandbox);
 }
 
+TEST(SessionProtocol, RunnerRequestCarriesTheContract) {
+  auto task = testing::gemm_task();
+  auto plan = plan_session(task, 3, 9);
+  RunnerRequest r;
+  r.dir = "/tmp/r";
+  r.library = "/tmp/k.so";
+  r.workloads.push_back({plan->verifier.workloads[0].problem, {{{"aa", "bb"}, {"cc"}}}});
+  auto native = RunnerRequest::from_json(r.to_json());
+  ASSERT_TRUE(native.ok()) << native.error().to_string();
+  EXPECT_EQ(native->contract, Contract::native);
+  r.contract = Contract::tvm_ffi;
+  r.tvm_ffi_library = "/deps/tvm_ffi/lib/libtvm_ffi.so";
+  auto tvm = RunnerRequest::from_json(r.to_json());
+  ASSERT_TRUE(tvm.ok()) << tvm.error().to_string();
+  EXPECT_EQ(tvm->contract, Contract::tvm_ffi);
+  EXPECT_EQ(tvm->tvm_ffi_library, r.tvm_ffi_library);
+  Json no_library = r.to_json();
+  no_library["tvm_ffi_library"] = "";
+  EXPECT_FALSE(RunnerRequest::from_json(no_library).ok());
+  Json bogus = r.to_json();
+  bogus["contract"] = "cuda-python";
+  EXPECT_FALSE(RunnerRequest::from_json(bogus).ok());
+}
+
 TEST(SessionProtocol, CommandsParse) {
   PrepareCommand p{1, 0, Content::repeat, 0, 0, 42};
   auto cmd = Command::parse(p.to_json().dump());
