@@ -289,9 +289,12 @@ Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_
   if (!task.supports(options.arch))
     return make_error("task `" + task.name + "` has no targets for " + options.arch,
                       "pick an architecture the task lists (ptxbench tasks --json)");
-  const Contract contract = resolve_contract(options.contract, source);
   PolicyCheck policy;
-  if (auto too_big = check_source_size(source, options.max_source_bytes))
+  auto too_big = check_source_size(source, options.max_source_bytes);
+  // A source refused for its size is not read for its contract either.
+  const Contract contract = too_big ? options.contract.fixed.value_or(Contract::native)
+                                    : resolve_contract(options.contract, source);
+  if (too_big)
     policy.violations.push_back(*too_big);
   else
     policy = check_source_policy(source, deadline);
