@@ -24,7 +24,7 @@ void add_contract_option(CLI::App& sub, ContractChoice& choice, const std::strin
   sub.add_option_function<std::string>(
          "--contract",
          [&choice](const std::string& v) { choice = contract_choice_from_string(v).value(); }, help)
-      ->check(CLI::IsMember({"native", "tvm-ffi", "auto"}))
+      ->check(CLI::IsMember(std::vector<std::string>{"native", "tvm-ffi", "auto"}))
       ->default_str("auto");
 }
 
