@@ -63,7 +63,7 @@ Result<CandidateLibrary> CandidateLibrary::open(const std::filesystem::path& so,
                       "(docs/kernel-contract.md)");
   if (!lib.ok()) return lib;
   lib->contract_ = Contract::tvm_ffi;
-  lib->tvm_ffi_ = std::make_unique<TvmFfiRuntime>(runtime);
+  lib->tvm_ffi_ = std::make_shared<const TvmFfiRuntime>(runtime);
   return lib;
 }
 

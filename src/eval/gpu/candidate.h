@@ -63,7 +63,7 @@ class CandidateLibrary {
   void* handle_ = nullptr;
   void* fn_ = nullptr;
   Contract contract_ = Contract::native;
-  std::unique_ptr<TvmFfiRuntime> tvm_ffi_;  // tvm_ffi only
+  std::shared_ptr<const TvmFfiRuntime> tvm_ffi_;  // tvm_ffi only (shared: declared incomplete)
 };
 
 }  // namespace ptxbench::gpu
