@@ -226,9 +226,9 @@ constexpr std::string_view kAllowedPrefixes[] = {
 bool is_std_symbol(std::string_view s) {
   // _ZT[ITSV] + N...E: the type information, VTT and vtable of a nested std name
   // (std::__cxx11::basic_ostringstream, which TVM-FFI's headers use for messages).
-  for (std::string_view p : {"_ZSt", "_ZNSt", "_ZNKSt", "_ZTISt", "_ZTVSt", "_ZTSSt", "_ZNSo",
-                             "_ZNKSo", "_ZNSi", "_ZNKSi", "_ZTTSo", "_ZTTSi", "_ZTINSt",
-                             "_ZTVNSt", "_ZTSNSt", "_ZTTNSt"})
+  for (std::string_view p :
+       {"_ZSt", "_ZNSt", "_ZNKSt", "_ZTISt", "_ZTVSt", "_ZTSSt", "_ZNSo", "_ZNKSo", "_ZNSi",
+        "_ZNKSi", "_ZTTSo", "_ZTTSi", "_ZTINSt", "_ZTVNSt", "_ZTSNSt", "_ZTTNSt"})
     if (s.starts_with(p)) return true;
   return false;
 }
