@@ -27,13 +27,18 @@ TEST(SessionProtocol, VerifierRequestRoundTrip) {
   EXPECT_FALSE(VerifierRequest::from_json(Json{{"dir", 3}}).ok());
 }
 
-TEST(SessionProtocol, RunnerRequestCarriesNoSeedsOrReferences) {
-  auto task = testing::gemm_task();
-  auto plan = plan_session(task, 3, 9);
+// A runner request for the GEMM test task's first workload, one slot.
+RunnerRequest gemm_runner_request() {
+  auto plan = plan_session(testing::gemm_task(), 3, 9);
   RunnerRequest r;
   r.dir = "/tmp/r";
   r.library = "/tmp/k.so";
   r.workloads.push_back({plan->verifier.workloads[0].problem, {{{"aa", "bb"}, {"cc"}}}});
+  return r;
+}
+
+TEST(SessionProtocol, RunnerRequestCarriesNoSeedsOrReferences) {
+  RunnerRequest r = gemm_runner_request();
   const std::string text = r.to_json().dump();
   EXPECT_EQ(text.find("seed"), std::string::npos);
   EXPECT_EQ(text.find("bases"), std::string::npos);
@@ -44,12 +49,7 @@ TEST(SessionProtocol, RunnerRequestCarriesNoSeedsOrReferences) {
 }
 
 TEST(SessionProtocol, RunnerRequestCarriesTheContract) {
-  auto task = testing::gemm_task();
-  auto plan = plan_session(task, 3, 9);
-  RunnerRequest r;
-  r.dir = "/tmp/r";
-  r.library = "/tmp/k.so";
-  r.workloads.push_back({plan->verifier.workloads[0].problem, {{{"aa", "bb"}, {"cc"}}}});
+  RunnerRequest r = gemm_runner_request();
   auto native = RunnerRequest::from_json(r.to_json());
   ASSERT_TRUE(native.ok()) << native.error().to_string();
   EXPECT_EQ(native->contract, Contract::native);
