@@ -2,7 +2,9 @@
 # Prepares a run on the GPU machine, which has no package registry and none of the -dev
 # packages. Here: build (or reuse) a build tree, then make .devbin/ (carryable, < 64 MiB):
 #   the stripped programs (ptxbench, both workers, GPU test and benchmark programs),
-#   the DLPack headers, the forward-attention sweep builds, and a compile cache holding every
+#   the DLPack headers, apache-tvm-ffi's headers and libtvm_ffi.so (tvm_ffi/: the tvm-ffi kernel
+#   contract builds against them and the runner loads the library), the forward-attention sweep
+#   builds, and a compile cache holding every
 #   control and reference kernel, compiled with the very flags the device computes (same paths
 #   through /work/main, same nvcc 13.0), so ptxbench finds them there without nvcc work.
 # Then call the device tool with carry [".devbin"] and
@@ -27,9 +29,16 @@ for p in "${programs[@]}"; do
   cp "$src" "$d/$p" && strip --strip-debug "$d/$p"
 done
 cp -r /usr/include/dlpack "$d/include/"
+# apache-tvm-ffi as scripts/setup.sh unpacked it: the headers and the library only.
+tvm_src=$root/.deps/wheels/apache-tvm-ffi/tvm_ffi
+[ -f "$tvm_src/lib/libtvm_ffi.so" ] || { echo "device-prepare: $tvm_src has no lib/libtvm_ffi.so (scripts/setup.sh installs it)" >&2; exit 1; }
+rm -rf "$d/tvm_ffi"; mkdir -p "$d/tvm_ffi/lib"
+cp -r "$tvm_src/include" "$d/tvm_ffi/include"
+cp "$tvm_src/lib/libtvm_ffi.so" "$d/tvm_ffi/lib/"
 # The hostile cases handed to the project (../shared does not travel to the GPU machine).
 if [ -d "$root/../shared/cases" ]; then rm -rf "$d/cases"; cp -r "$root/../shared/cases" "$d/cases"; fi
 export PTXBENCH_ROOT=$root PTXBENCH_CACHE=$d/cache PTXBENCH_DLPACK_INCLUDE=$d/include
+export PTXBENCH_TVM_FFI_ROOT=$d/tvm_ffi
 # Every manifest entry (controls and sm_90a references) and the sm_100a references, compiled
 # into the cache by the same check CI runs (its verdicts are printed, not enforced here).
 # NO_CACHE=1 leaves that to the GPU machine (scripts/device-run.sh cache), which has the cores.

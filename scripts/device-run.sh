@@ -32,6 +32,7 @@ mkdir -p /work
 [ -e /work/main ] || ln -sfn "$here" /work/main
 bin=/work/main/.devbin
 export PTXBENCH_ROOT=/work/main PTXBENCH_CACHE=$bin/cache PTXBENCH_DLPACK_INCLUDE=$bin/include
+export PTXBENCH_TVM_FFI_ROOT=$bin/tvm_ffi  # scripts/device-prepare.sh carries it
 export PATH=/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cap=${PHASE_TIMEOUT:-300}

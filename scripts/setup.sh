@@ -3,7 +3,9 @@
 # Idempotent: a second run only rebuilds what changed.
 #   Debian packages: compilers, CMake/Ninja, header and library packages.
 #   PyPI wheels (unpacked, not installed into any Python): cuobjdump and nvdisasm
-#   (the CPU machines lack them) and the header-only cudnn-frontend.
+#   (the CPU machines lack them), the header-only cudnn-frontend, and apache-tvm-ffi (the
+#   headers and libtvm_ffi.so of the tvm-ffi kernel contract, .deps/wheels/apache-tvm-ffi/tvm_ffi;
+#   only its C++ side is used, so the wheel of any CPython serves).
 # Usage: scripts/setup.sh [--no-build]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +15,7 @@ cd "$root"
 CUOBJDUMP_VERSION=13.2.86
 NVDISASM_VERSION=13.2.86
 CUDNN_FRONTEND_VERSION=1.16.0
+APACHE_TVM_FFI_VERSION=0.1.15.post2
 
 debs=(cmake ninja-build g++ pkg-config python3-pip unzip clang-format clang
       libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libdlpack-dev
@@ -53,6 +56,7 @@ fetch_wheel() { # name version
 fetch_wheel nvidia-cuda-cuobjdump "$CUOBJDUMP_VERSION"
 fetch_wheel nvidia-cuda-nvdisasm "$NVDISASM_VERSION"
 fetch_wheel nvidia-cudnn-frontend "$CUDNN_FRONTEND_VERSION"
+fetch_wheel apache-tvm-ffi "$APACHE_TVM_FFI_VERSION"
 ln -sf "$deps/wheels/nvidia-cuda-cuobjdump/nvidia/cu13/bin/cuobjdump" "$deps/bin/cuobjdump"
 ln -sf "$deps/wheels/nvidia-cuda-nvdisasm/nvidia/cu13/bin/nvdisasm" "$deps/bin/nvdisasm"
 chmod +x "$deps/bin/"* "$deps"/wheels/*/nvidia/cu13/bin/* 2>/dev/null || true

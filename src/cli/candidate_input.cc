@@ -20,6 +20,14 @@ void add_source_limit_option(CLI::App& sub, std::size_t& max_source_bytes) {
       ->capture_default_str();
 }
 
+void add_contract_option(CLI::App& sub, ContractChoice& choice, const std::string& help) {
+  sub.add_option_function<std::string>(
+         "--contract",
+         [&choice](const std::string& v) { choice = contract_choice_from_string(v).value(); }, help)
+      ->check(CLI::IsMember(std::vector<std::string>{"native", "tvm-ffi", "auto"}))
+      ->default_str("auto");
+}
+
 Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
                                             const std::string& task, const std::string& arch) {
   if (!task::is_known_arch(arch))

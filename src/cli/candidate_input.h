@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "core/contract.h"
 #include "core/paths.h"
 #include "core/result.h"
 #include "task/spec.h"
@@ -20,6 +21,14 @@ struct CandidateInput {
 void add_candidate_options(CLI::App& sub, std::string& file, std::string& task, std::string& arch);
 // --max-source-bytes: the largest candidate source the compile stage accepts.
 void add_source_limit_option(CLI::App& sub, std::size_t& max_source_bytes);
+// --contract native|tvm-ffi|auto (core/contract.h), into `choice`; `help` says what it decides
+// for this command.
+void add_contract_option(CLI::App& sub, ContractChoice& choice, const std::string& help);
+// The help of compile, eval and audit: the contract the kernel is built, checked and called in.
+inline constexpr char kCandidateContractHelp[] =
+    "the kernel contract: native (extern \"C\" ptxbench_launch), tvm-ffi (`run` exported with "
+    "TVM_FFI_DLL_EXPORT_TYPED_FUNC), or auto: tvm-ffi when the file includes <tvm/ffi/...> or "
+    "uses TVM_FFI_DLL_EXPORT_TYPED_FUNC, else native";
 
 // The kernel file must be a regular file (not a folder, a device or a pipe).
 

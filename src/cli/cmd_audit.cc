@@ -25,6 +25,7 @@ struct AuditArgs {
   bool json = false;
   bool allow_weaker_sandbox = false;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
+  ContractChoice contract;
 };
 
 int run_audit(const AuditArgs& a, Context& ctx) {
@@ -47,6 +48,7 @@ int run_audit(const AuditArgs& a, Context& ctx) {
   judge::JudgeOptions o;
   o.compile.arch = a.arch;
   o.compile.max_source_bytes = a.max_source_bytes;
+  o.compile.contract = a.contract;
   o.evaluate = false;
   o.audit.route = *route;
   o.audit.workload = a.workload;
@@ -62,6 +64,7 @@ void attach_audit(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<AuditArgs>();
   add_candidate_options(sub, args->file, args->task, args->arch);
   add_source_limit_option(sub, args->max_source_bytes);
+  add_contract_option(sub, args->contract, kCandidateContractHelp);
   sub.add_option("--route", args->route,
                  "auto (CUPTI, Nsight Compute when CUPTI cannot profile), cupti or ncu")
       ->capture_default_str();

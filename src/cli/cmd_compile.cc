@@ -26,6 +26,7 @@ struct CompileArgs {
   bool json = false, no_cache = false;
   int timeout_s = 180;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
+  ContractChoice contract;
 };
 
 int run_compile(const CompileArgs& a, Context& ctx) {
@@ -39,6 +40,7 @@ int run_compile(const CompileArgs& a, Context& ctx) {
   o.compile.timeout = std::chrono::seconds(a.timeout_s);
   o.compile.use_cache = !a.no_cache;
   o.compile.max_source_bytes = a.max_source_bytes;
+  o.compile.contract = a.contract;
   o.evaluate = false;
   o.run_audit = false;
   SystemProcessRunner runner;
@@ -63,6 +65,7 @@ void attach_compile(CLI::App& sub, Context& ctx) {
   sub.add_flag("--json", args->json, "print the result as JSON");
   sub.add_flag("--no-cache", args->no_cache, "rebuild even when the compile cache has this kernel");
   add_source_limit_option(sub, args->max_source_bytes);
+  add_contract_option(sub, args->contract, kCandidateContractHelp);
   sub.add_option("--timeout", args->timeout_s,
                  "the compile stage's wall-clock limit in seconds (source checks, then nvcc)")
       ->check(CLI::Range(1, 3600))

@@ -28,12 +28,14 @@ struct EvalArgs {
   std::string library_plan = "fastest";  // gpu/library_plan.h (checked by CLI11)
   double sustained_load_ms = 0;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
+  ContractChoice contract;
 };
 
 judge::JudgeOptions judge_options(const EvalArgs& a) {
   judge::JudgeOptions o;
   o.compile.arch = a.arch;
   o.compile.max_source_bytes = a.max_source_bytes;
+  o.compile.contract = a.contract;
   o.eval.trials = a.trials;
   o.eval.seed = a.seed;
   o.eval.memcheck = a.memcheck;
@@ -55,6 +57,7 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<EvalArgs>();
   add_candidate_options(sub, args->file, args->task, args->arch);
   add_source_limit_option(sub, args->max_source_bytes);
+  add_contract_option(sub, args->contract, kCandidateContractHelp);
   sub.add_flag("--json", args->json,
                "print the judge's report (disposition, compile, eval, audit) as JSON");
   sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)")

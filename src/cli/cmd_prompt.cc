@@ -1,10 +1,11 @@
-// `ptxbench prompt TASK --arch A --context LEVEL [--json]`: the exact first-turn messages a
-// session sends for a task (system prompt from context/, user prompt from the task spec
-// without its hidden workloads) and their token estimate.
+// `ptxbench prompt TASK --arch A --context LEVEL [--contract C] [--json]`: the exact first-turn
+// messages a session sends for a task (system prompt from context/, user prompt from the task
+// spec without its hidden workloads, both in the kernel contract C) and their token estimate.
 #include <fmt/format.h>
 
 #include <ostream>
 
+#include "cli/candidate_input.h"
 #include "cli/command.h"
 #include "core/json.h"
 #include "core/text.h"
@@ -23,6 +24,7 @@ struct PromptArgs {
   double speedup_target = 1.2;
   bool json = false;
   bool list_levels = false;
+  ContractChoice contract;
 };
 
 int list_levels(Context& ctx, const std::string& wanted) {
@@ -43,9 +45,11 @@ int list_levels(Context& ctx, const std::string& wanted) {
   return exit_code::ok;
 }
 
-Json to_json(const task::TaskSpec& t, const std::string& arch, const prompt::PromptBundle& b) {
+Json to_json(const task::TaskSpec& t, const std::string& arch, Contract contract,
+             const prompt::PromptBundle& b) {
   return Json{{"task", t.name},
               {"arch", arch},
+              {"contract", to_string(contract)},
               {"level", b.level},
               {"context_version", b.version},
               {"context_sha256", b.context_sha256},
@@ -70,22 +74,23 @@ int run_prompt(const PromptArgs& a, Context& ctx) {
   }
   prompt::PromptOptions opts;
   opts.speedup_target = a.speedup_target;
+  opts.contract = a.contract.for_prompt();
   auto b = prompt::build_messages(*t, a.arch, a.level, ctx.paths, opts);
   if (!b.ok()) {
     ctx.err << "ptxbench prompt: " << b.error().to_string() << "\n";
     return exit_code::bad_input;
   }
   if (a.json) {
-    ctx.out << to_text(to_json(*t, a.arch, *b), 2) << "\n";
+    ctx.out << to_text(to_json(*t, a.arch, opts.contract, *b), 2) << "\n";
     return exit_code::ok;
   }
   ctx.out << "=== system (" << b->system_tokens << " tokens est.) ===\n" << b->system;
   ctx.out << "=== user (" << b->user_tokens << " tokens est.) ===\n" << b->user;
   ctx.out << fmt::format(
-      "=== end: task {}, arch {}, context level '{}' (version {}, sha256 {}), {} fragments; "
-      "~{} tokens (word/punctuation estimate; {} by chars/4) ===\n",
-      t->name, a.arch, b->level, b->version, b->context_sha256.substr(0, 12), b->fragments.size(),
-      b->token_estimate,
+      "=== end: task {}, arch {}, contract {}, context level '{}' (version {}, sha256 {}), {} "
+      "fragments; ~{} tokens (word/punctuation estimate; {} by chars/4) ===\n",
+      t->name, a.arch, to_string(opts.contract), b->level, b->version,
+      b->context_sha256.substr(0, 12), b->fragments.size(), b->token_estimate,
       prompt::chars_per_4_estimate(b->system) + prompt::chars_per_4_estimate(b->user));
   return exit_code::ok;
 }
@@ -102,6 +107,8 @@ void attach_prompt(CLI::App& sub, Context& ctx) {
       ->capture_default_str();
   sub.add_option("--speedup-target", a->speedup_target, "the speedup the prompt names as the goal")
       ->capture_default_str();
+  add_contract_option(sub, a->contract,
+                      "the kernel contract the prompt presents: native, tvm-ffi, or auto (native)");
   sub.add_flag("--levels", a->list_levels, "list the context levels and exit");
   sub.add_flag("--json", a->json, "print the messages and estimates as JSON");
   sub.callback([a, &ctx] { ctx.exit_code = run_prompt(*a, ctx); });

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "cli/candidate_input.h"
 #include "cli/command.h"
 #include "cli/run_setup.h"
 #include "core/fs.h"
@@ -56,11 +57,13 @@ Result<Clients> make_clients(const session::RunConfig& c, const Paths& paths,
   return Clients{std::make_shared<session::SharedClientFactory>(std::move(client)), {}};
 }
 
-session::PromptFn prompt_fn(const Paths& paths, double speedup_target) {
-  return [paths, speedup_target](const task::TaskSpec& t, const std::string& arch,
-                                 const std::string& level) -> Result<session::PromptMessages> {
+session::PromptFn prompt_fn(const Paths& paths, double speedup_target, Contract contract) {
+  return [paths, speedup_target, contract](
+             const task::TaskSpec& t, const std::string& arch,
+             const std::string& level) -> Result<session::PromptMessages> {
     prompt::PromptOptions po;
     po.speedup_target = speedup_target;
+    po.contract = contract;
     PTXB_TRY(prompt::PromptBundle b, prompt::build_messages(t, arch, level, paths, po));
     return session::PromptMessages{b.system, b.user};
   };
@@ -132,7 +135,8 @@ Result<Prepared> prepare(RunOptions& o, const CLI::App& sub, Context& ctx,
                                                          c.scripted_version + "/)"
                                                    : ""),
                       "`ptxbench tasks --arch ARCH` lists the tasks of an architecture");
-  PTXB_TRY_STATUS(check_prompts(plan, all, prompt_fn(ctx.paths, c.speedup_target), c.context));
+  PTXB_TRY_STATUS(check_prompts(
+      plan, all, prompt_fn(ctx.paths, c.speedup_target, c.contract.for_prompt()), c.context));
   return Prepared{std::move(clients), std::move(plan)};
 }
 
@@ -182,12 +186,13 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   judge::JudgeOptions so;
   so.gpu = eval::Evaluator::gpu_available();
   so.eval.memcheck = o.memcheck;
-  session::StagePipeline pipeline(ctx.paths, runner, so);
   // Drawn with \r and escape sequences on the raw stderr; its notes are escaped by the display.
   report::ProgressDisplay progress(std::cerr, !o.no_progress && isatty(STDERR_FILENO));
   auto prepared =
       prepare(o, sub, ctx, *all, so.gpu, [&progress](const std::string& n) { progress.note(n); });
   if (!prepared.ok()) return fail(ctx, prepared.error());
+  so.compile.contract = o.config.contract;  // as settled (a resumed run's stored one)
+  session::StagePipeline pipeline(ctx.paths, runner, so);
   if (interrupted()) return interrupted_exit_code(interrupt_signal());  // nothing made yet
   auto st = open_run(o, ctx, pipeline.describe(), runner);
   if (!st.ok()) return fail(ctx, st.error());
@@ -201,7 +206,7 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   session::LoopDeps deps{*st,
                          pipeline,
                          *prepared->clients.factory,
-                         prompt_fn(ctx.paths, c.speedup_target),
+                         prompt_fn(ctx.paths, c.speedup_target, c.contract.for_prompt()),
                          [](const std::string& reply) { return llm::extract_code(reply); },
                          &progress};
   auto totals = session::run_all(c, prepared->plan, *all, deps);
@@ -265,6 +270,9 @@ void attach_run(CLI::App& sub, Context& ctx) {
       ->capture_default_str();
   sub.add_option("--speedup-target", c.speedup_target, "stop once correct, executing and this fast")
       ->capture_default_str();
+  add_contract_option(sub, c.contract,
+                      "the kernel contract: the prompts present it (auto: native) and every reply "
+                      "is built in it (auto: each reply's own, detected from its source)");
   sub.add_option("--concurrency", c.concurrency, "trajectories (model requests) in flight")
       ->capture_default_str();
   c.cpu_jobs = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);

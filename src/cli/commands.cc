@@ -131,6 +131,8 @@ Environment:
   PTXBENCH_ASSUME_GPU=1  assume a GPU without probing for one
   PTXBENCH_BIN_DIR  where ptxbench-worker is (default: beside ptxbench)
   PTXBENCH_DLPACK_INCLUDE  the folder holding dlpack/dlpack.h for candidates' builds
+  PTXBENCH_TVM_FFI_ROOT  the apache-tvm-ffi package's tvm_ffi/ folder (include/, lib/) for
+                    tvm-ffi candidates (default: .deps/wheels/apache-tvm-ffi/tvm_ffi)
   CUDA_VISIBLE_DEVICES  the GPUs `run --gpus` and the workers may use
   TMPDIR            where temporary folders are made
   the variable named by --api-key-env  the endpoint's API key (read per request)

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 
 #include "compile/driver_allow_list.h"
+#include "compile/tvm_ffi_allow_list.h"
 #include "core/text.h"
 
 namespace ptxbench::compile {
@@ -222,8 +224,11 @@ constexpr std::string_view kAllowedPrefixes[] = {
 // compiler calls it (GCC 12's basic_ios::clear, GCC 13's ios_base_library_init), except the
 // families that reach outside the call: threads, files and the file system.
 bool is_std_symbol(std::string_view s) {
-  for (std::string_view p : {"_ZSt", "_ZNSt", "_ZNKSt", "_ZTISt", "_ZTVSt", "_ZTSSt", "_ZNSo",
-                             "_ZNKSo", "_ZNSi", "_ZNKSi", "_ZTTSo", "_ZTTSi"})
+  // _ZT[ITSV] + N...E: the type information, VTT and vtable of a nested std name
+  // (std::__cxx11::basic_ostringstream, which TVM-FFI's headers use for messages).
+  for (std::string_view p :
+       {"_ZSt", "_ZNSt", "_ZNKSt", "_ZTISt", "_ZTVSt", "_ZTSSt", "_ZNSo", "_ZNKSo", "_ZNSi",
+        "_ZNKSi", "_ZTTSo", "_ZTTSi", "_ZTINSt", "_ZTVNSt", "_ZTSNSt", "_ZTTNSt"})
     if (s.starts_with(p)) return true;
   return false;
 }
@@ -343,19 +348,34 @@ bool is_forbidden_export(std::string_view symbol) {
 
 SymbolCheck check_symbols(const std::vector<std::string>& undefined,
                           const std::vector<std::string>& defined) {
+  return check_symbols(undefined, defined, Contract::native);
+}
+
+SymbolCheck check_symbols(const std::vector<std::string>& undefined,
+                          const std::vector<std::string>& defined, Contract contract) {
+  const bool tvm_ffi = contract == Contract::tvm_ffi;
   std::set<std::string> bad_imports, bad_exports;
-  for (const auto& s : undefined)
-    if (!is_allowed_import(s)) bad_imports.insert(std::string(base_name(s)));
+  for (const auto& s : undefined) {
+    const std::string_view base = base_name(s);
+    const std::optional<bool> verdict =
+        tvm_ffi ? tvm_ffi_import_verdict(base) : std::optional<bool>{};
+    if (verdict ? !*verdict : !is_allowed_import(s)) bad_imports.insert(std::string(base));
+  }
   for (const auto& s : defined)
-    if (is_forbidden_export(s)) bad_exports.insert(std::string(base_name(s)));
+    if (is_forbidden_export(s) || (tvm_ffi && is_tvm_ffi_forbidden_export(base_name(s))))
+      bad_exports.insert(std::string(base_name(s)));
   SymbolCheck out;
   out.disallowed_imports.assign(bad_imports.begin(), bad_imports.end());
   out.forbidden_exports.assign(bad_exports.begin(), bad_exports.end());
-  for (const auto& s : out.disallowed_imports) out.reasons.push_back(import_denial_reason(s));
+  for (const auto& s : out.disallowed_imports)
+    out.reasons.push_back(tvm_ffi && tvm_ffi_import_verdict(s) == false ? tvm_ffi_denial_reason(s)
+                                                                        : import_denial_reason(s));
   for (const auto& s : out.forbidden_exports)
     out.reasons.push_back(s +
                           ": the shared object defines this name, which would interpose the "
-                          "CUDA runtime/driver, libc or ptxbench; rename it or make it static");
+                          "CUDA runtime/driver, libc" +
+                          (tvm_ffi ? std::string(", the TVM-FFI runtime") : std::string()) +
+                          " or ptxbench; rename it or make it static");
   return out;
 }
 

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/contract.h"
+
 namespace ptxbench::compile {
 
 // "cudaLaunchKernel@libcudart.so.13" and "cudaLaunchKernel_ptsz" count as cudaLaunchKernel.
@@ -31,5 +33,10 @@ struct SymbolCheck {
 
 SymbolCheck check_symbols(const std::vector<std::string>& undefined,
                           const std::vector<std::string>& defined);
+
+// The same for a candidate of `contract`: the tvm-ffi contract accepts and refuses more
+// (tvm_ffi_allow_list.h); native is the check above.
+SymbolCheck check_symbols(const std::vector<std::string>& undefined,
+                          const std::vector<std::string>& defined, Contract contract);
 
 }  // namespace ptxbench::compile

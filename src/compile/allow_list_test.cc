@@ -48,8 +48,13 @@ TEST(AllowList, TheStandardLibraryIsAcceptedByFamilyNotByOneCompilersSpelling) {
                         "_ZNSt9basic_iosIcSt11char_traitsIcEE5clearESt12_Ios_Iostate",  // GCC 12
                         "_ZNSolsEi", "_ZNKSt9exception4whatEv", "_ZTISt13runtime_error",
                         "_ZNSt13runtime_errorC1EPKc", "_ZNSt8ios_base4InitC1Ev", "_ZNSt6localeD1Ev",
-                        "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE7compareEPKc"})
+                        "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE7compareEPKc",
+                        // std::ostringstream's VTT and its stringbuf's vtable (nested names).
+                        "_ZTTNSt7__cxx1119basic_ostringstreamIcSt11char_traitsIcESaIcEEE",
+                        "_ZTVNSt7__cxx1115basic_stringbufIcSt11char_traitsIcESaIcEEE"})
     EXPECT_TRUE(is_allowed_import(s)) << s;
+  // ... but not the nested names of a harmful family.
+  EXPECT_FALSE(is_allowed_import("_ZTVNSt7__cxx1113basic_filebufIcSt11char_traitsIcEEE"));
   // What reaches outside the call stays refused, with its reason.
   for (const char* s :
        {"_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE",

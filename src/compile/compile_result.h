@@ -9,6 +9,7 @@
 #include "compile/entry_point.h"
 #include "compile/policy.h"
 #include "compile/ptxas_report.h"
+#include "core/contract.h"
 #include "core/outcome.h"
 
 namespace ptxbench::compile {
@@ -21,6 +22,9 @@ struct CompileResult {
   std::string summary;  // one paragraph for people and models: what happened, what to do
   std::string task;
   std::string arch;
+  // The kernel contract the candidate was built and checked in (chosen, or detected from the
+  // source); the runner calls it the same way.
+  Contract contract = Contract::native;
   std::string log;  // nvcc/ptxas output, trimmed and size-capped
   bool timed_out = false;
   // The contract's entry point, checked against the task on every call (entry_point.h);

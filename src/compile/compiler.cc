@@ -10,11 +10,13 @@
 #include "compile/census.h"
 #include "compile/compile_cache.h"
 #include "compile/compiler_view.h"
+#include "compile/contract_detect.h"
 #include "compile/elf_hardening.h"
 #include "compile/elf_symbols.h"
 #include "compile/policy.h"
 #include "compile/ptxas_report.h"
 #include "compile/sass_parser.h"
+#include "compile/tvm_ffi_install.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
 #include "core/landlock.h"
@@ -113,7 +115,7 @@ Status judge(const task::TaskSpec& task, const std::string& listing, CompileResu
   auto symbols = read_dynamic_symbols(r.shared_object);
   if (!symbols.ok())
     return make_error("cannot read the symbols of the built object: " + symbols.error().message);
-  SymbolCheck check = check_symbols(symbols->undefined, symbols->defined);
+  SymbolCheck check = check_symbols(symbols->undefined, symbols->defined, r.contract);
   r.disallowed_symbols = check.disallowed_imports;
   r.forbidden_exports = check.forbidden_exports;
   r.symbol_reasons = check.reasons;
@@ -134,12 +136,12 @@ Status judge(const task::TaskSpec& task, const std::string& listing, CompileResu
 // (entry_point.h); checked on every call, since a cache entry serves every task.
 Status apply_entry_point(const task::TaskSpec& task, std::string_view source, CompileResult& r) {
   if (r.outcome != Outcome::passed) return {};
-  EntryPointCheck check = check_entry_declaration(source, task);
+  EntryPointCheck check = check_entry_declaration(source, task, r.contract);
   if (check.ok()) {
     auto symbols = read_dynamic_symbols(r.shared_object);
     if (!symbols.ok())
       return make_error("cannot read the symbols of the built object: " + symbols.error().message);
-    check = check_entry_export(symbols->defined, task);
+    check = check_entry_export(symbols->defined, task, r.contract);
   }
   if (check.ok()) return {};
   r.outcome = Outcome::compile_error;
@@ -148,11 +150,12 @@ Status apply_entry_point(const task::TaskSpec& task, std::string_view source, Co
   return {};
 }
 
-CompileResult rejected(const task::TaskSpec& task, const CompileOptions& o,
+CompileResult rejected(const task::TaskSpec& task, const CompileOptions& o, Contract contract,
                        std::vector<PolicyViolation> violations) {
   CompileResult r;
   r.task = task.name;
   r.arch = o.arch;
+  r.contract = contract;
   r.outcome = Outcome::policy_violation;
   r.summary = policy_summary(violations);
   r.violations = std::move(violations);
@@ -160,10 +163,12 @@ CompileResult rejected(const task::TaskSpec& task, const CompileOptions& o,
 }
 
 // The source checks ran out of the compile stage's time (a huge or pathological source).
-CompileResult checks_timed_out(const task::TaskSpec& task, const CompileOptions& o) {
+CompileResult checks_timed_out(const task::TaskSpec& task, const CompileOptions& o,
+                               Contract contract) {
   CompileResult r;
   r.task = task.name;
   r.arch = o.arch;
+  r.contract = contract;
   r.outcome = Outcome::compile_error;
   r.timed_out = true;
   r.summary = "the source checks did not finish within the compile stage's " +
@@ -173,12 +178,20 @@ CompileResult checks_timed_out(const task::TaskSpec& task, const CompileOptions&
 }
 
 // The Landlock view nvcc runs in (compiler_view.h), as a ruleset descriptor for the child;
-// -1 where the kernel has no Landlock.
-Result<int> compiler_ruleset(const fs::path& nvcc, const fs::path& dlpack, const fs::path& dir) {
+// -1 where the kernel has no Landlock. `extra`: the tvm-ffi contract's headers and library.
+Result<int> compiler_ruleset(const fs::path& nvcc, const fs::path& dlpack, const fs::path& dir,
+                             const std::vector<fs::path>& extra) {
   const int abi = landlock::abi_version();
   if (abi == 0) return -1;
   landlock::Outcome out;
-  return landlock::build_child_ruleset(compiler_view(nvcc, dlpack, dir), abi, out);
+  return landlock::build_child_ruleset(compiler_view(nvcc, dlpack, dir, extra), abi, out);
+}
+
+// What nvcc reads for `contract` besides the toolkit and DLPack.
+Result<std::vector<fs::path>> contract_read_paths(const Paths& paths, Contract contract) {
+  if (contract != Contract::tvm_ffi) return std::vector<fs::path>{};
+  PTXB_TRY(TvmFfiInstall tvm, find_tvm_ffi(paths));
+  return std::vector<fs::path>{tvm.include_dir, tvm.library_dir()};
 }
 
 // With enforce_allow_list off, a build rejected only for its symbols counts as passed (never
@@ -225,16 +238,26 @@ Result<fs::path> dlpack_include_dir(const Paths& paths) {
                     "to the directory that holds dlpack/dlpack.h");
 }
 
-Result<std::vector<std::string>> Compiler::flags(std::string_view arch) {
+Result<std::vector<std::string>> Compiler::flags(std::string_view arch, Contract contract) {
   PTXB_TRY(std::string gencode, gencode_flag(arch));
   PTXB_TRY(fs::path dlpack, dlpack_include_dir(paths_));
+  std::optional<TvmFfiInstall> tvm;
+  if (contract == Contract::tvm_ffi) {
+    PTXB_TRY(TvmFfiInstall found, find_tvm_ffi(paths_));
+    tvm = std::move(found);
+  }
   std::vector<std::string> f = {"-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC", "-lineinfo",
                                 "-Xptxas", "-v", "--expt-relaxed-constexpr", "-cudart", "shared",
                                 gencode,
                                 // Full RELRO: the GOT and the init/fini arrays are read-only
                                 // once loaded (elf_hardening.h checks the result).
                                 "-Xlinker", "-z,relro", "-Xlinker", "-z,now"};
+  // The package's headers first: its <tvm/ffi/c_api.h> needs the DLPack release it ships.
+  if (tvm) f.push_back("-I" + tvm->include_dir.string());
   if (!dlpack.empty()) f.push_back("-I" + dlpack.string());
+  // libtvm_ffi.so by its folder and no run path: the runner loads it by its full path before the
+  // candidate, whose DT_NEEDED entry then names the library already loaded.
+  if (tvm) f.insert(f.end(), {"-L" + tvm->library_dir().string(), "-ltvm_ffi"});
   f.insert(f.end(), {"--keep", "--keep-dir", "keep"});
   return f;
 }
@@ -267,7 +290,11 @@ Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_
     return make_error("task `" + task.name + "` has no targets for " + options.arch,
                       "pick an architecture the task lists (ptxbench tasks --json)");
   PolicyCheck policy;
-  if (auto too_big = check_source_size(source, options.max_source_bytes))
+  auto too_big = check_source_size(source, options.max_source_bytes);
+  // A source refused for its size is not read for its contract either.
+  const Contract contract = too_big ? options.contract.fixed.value_or(Contract::native)
+                                    : resolve_contract(options.contract, source);
+  if (too_big)
     policy.violations.push_back(*too_big);
   else
     policy = check_source_policy(source, deadline);
@@ -275,9 +302,10 @@ Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_
     r.seconds = seconds_since(t0);
     return r;
   };
-  if (policy.timed_out) return stopped(checks_timed_out(task, options));
-  if (!policy.violations.empty()) return stopped(rejected(task, options, policy.violations));
-  PTXB_TRY(CompileResult r, cached_or_built(task, source, options, deadline));
+  if (policy.timed_out) return stopped(checks_timed_out(task, options, contract));
+  if (!policy.violations.empty())
+    return stopped(rejected(task, options, contract, policy.violations));
+  PTXB_TRY(CompileResult r, cached_or_built(task, source, options, contract, deadline));
   apply_allow_list_option(r, options);
   PTXB_TRY_STATUS(apply_entry_point(task, source, r));
   r.seconds = seconds_since(t0);
@@ -285,14 +313,15 @@ Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_
 }
 
 Result<CompileResult> Compiler::cached_or_built(const task::TaskSpec& task, std::string_view source,
-                                                const CompileOptions& options,
+                                                const CompileOptions& options, Contract contract,
                                                 Clock::time_point deadline) {
   PTXB_TRY(std::string version, toolkit_version());
-  PTXB_TRY(std::vector<std::string> f, flags(options.arch));
+  PTXB_TRY(std::vector<std::string> f, flags(options.arch, contract));
   const std::string key = cache_key(source, f, options.arch, version);
   CompileCache cache(paths_.cache_dir / "compile");
   if (options.use_cache) {
     if (auto hit = cache.lookup(key); hit.ok()) {
+      hit->contract = contract;  // the flags (so the key) differ by contract
       if (!hit->shared_object.empty()) {
         PTXB_TRY(std::string listing, read_file(hit->sass));
         PTXB_TRY_STATUS(judge(task, listing, *hit));
@@ -303,11 +332,12 @@ Result<CompileResult> Compiler::cached_or_built(const task::TaskSpec& task, std:
     }
   }
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-  return build(task, source, options, f, key, std::max(left, std::chrono::milliseconds(1000)));
+  return build(task, source, options, contract, f, key,
+               std::max(left, std::chrono::milliseconds(1000)));
 }
 
 Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_view source,
-                                      const CompileOptions& options,
+                                      const CompileOptions& options, Contract contract,
                                       const std::vector<std::string>& flags, const std::string& key,
                                       std::chrono::milliseconds time_left) {
   CompileCache cache(paths_.cache_dir / "compile");
@@ -317,11 +347,13 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
   fs::create_directories(dir.path() / "keep", ec);
   PTXB_TRY(fs::path nvcc, paths_.tool("nvcc"));
   PTXB_TRY(fs::path dlpack, dlpack_include_dir(paths_));
-  PTXB_TRY(int ruleset, compiler_ruleset(nvcc, dlpack, dir.path()));
+  PTXB_TRY(std::vector<fs::path> extra, contract_read_paths(paths_, contract));
+  PTXB_TRY(int ruleset, compiler_ruleset(nvcc, dlpack, dir.path(), extra));
 
   CompileResult r;
   r.task = task.name;
   r.arch = options.arch;
+  r.contract = contract;
   r.cache_key = key;
   r.command = {"nvcc"};
   r.command.insert(r.command.end(), flags.begin(), flags.end());

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "compile/compile_result.h"
+#include "core/contract.h"
 #include "core/paths.h"
 #include "core/result.h"
 #include "core/subprocess.h"
@@ -40,6 +41,10 @@ struct CompileOptions {
   // not make the outcome policy_violation; for harness tests that must run such kernels
   // (e.g. the side-stream controls). Source-policy violations always stop the compile.
   bool enforce_allow_list = true;
+  // The kernel contract (core/contract.h): auto detects it from the source
+  // (contract_detect.h). The tvm-ffi contract builds against apache-tvm-ffi (tvm_ffi_install.h)
+  // and links libtvm_ffi.
+  ContractChoice contract;
 };
 
 // The line of `nvcc --version` output that names the release ("Cuda compilation tools, release
@@ -59,17 +64,20 @@ class Compiler {
   Result<CompileResult> compile(const task::TaskSpec& task, std::string_view source,
                                 const CompileOptions& options);
 
-  // The nvcc flags for `arch` (everything but nvcc itself, the output and the input).
-  Result<std::vector<std::string>> flags(std::string_view arch);
+  // The nvcc flags for `arch` and `contract` (everything but nvcc itself, the output and the
+  // input). An Error for the tvm-ffi contract where apache-tvm-ffi is not installed.
+  Result<std::vector<std::string>> flags(std::string_view arch,
+                                         Contract contract = Contract::native);
 
   Result<std::string> toolkit_version();  // `nvcc --version` output, memoised
 
  private:
   Result<CompileResult> build(const task::TaskSpec& task, std::string_view source,
-                              const CompileOptions& options, const std::vector<std::string>& flags,
-                              const std::string& key, std::chrono::milliseconds time_left);
+                              const CompileOptions& options, Contract contract,
+                              const std::vector<std::string>& flags, const std::string& key,
+                              std::chrono::milliseconds time_left);
   Result<CompileResult> cached_or_built(const task::TaskSpec& task, std::string_view source,
-                                        const CompileOptions& options,
+                                        const CompileOptions& options, Contract contract,
                                         std::chrono::steady_clock::time_point deadline);
   Status analyse(const task::TaskSpec& task, const std::filesystem::path& dir,
                  const std::string& log, CompileResult& r);

@@ -13,15 +13,18 @@
 #pragma once
 
 #include <filesystem>
+#include <vector>
 
 #include "core/sandbox.h"
 
 namespace ptxbench::compile {
 
 // `nvcc`: the compiler's path (its toolkit is the folder above its bin/); `dlpack_dir`: where
-// dlpack/dlpack.h is (empty: /usr/include); `build_dir`: the one writable folder.
+// dlpack/dlpack.h is (empty: /usr/include); `build_dir`: the one writable folder; `extra_read`:
+// more folders to read (a tvm-ffi candidate's: the apache-tvm-ffi headers and library).
 SandboxPolicy compiler_view(const std::filesystem::path& nvcc,
                             const std::filesystem::path& dlpack_dir,
-                            const std::filesystem::path& build_dir);
+                            const std::filesystem::path& build_dir,
+                            const std::vector<std::filesystem::path>& extra_read = {});
 
 }  // namespace ptxbench::compile

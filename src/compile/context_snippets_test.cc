@@ -4,12 +4,14 @@
 // valid code. Snippets get a prelude of <cstdint> and <cuda_runtime.h>. Unused inline device
 // functions would never reach ptxas, so "__device__ inline" becomes "__device__" and the
 // file is built with -rdc=true: every helper is emitted and its inline PTX assembled.
-// Skipped where nvcc is missing.
+// A block of the tvm-ffi contract (it includes <tvm/ffi/...>) is built against apache-tvm-ffi's
+// headers (scripts/setup.sh installs them). Skipped where nvcc is missing.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "compile/compiler.h"
+#include "compile/tvm_ffi_install.h"
 #include "core/fs.h"
 #include "core/paths.h"
 #include "core/subprocess.h"
@@ -52,6 +54,11 @@ TEST(ContextSnippets, CudaBlocksCompile) {
       ProcessSpec spec;
       spec.argv = {nvcc->string(), "-std=c++17", "-c", "-rdc=true",
                    *gencode,       src.string(), "-o", (tmp->path() / "x.o").string()};
+      if (code.find("tvm/ffi/") != std::string::npos) {
+        auto tvm = find_tvm_ffi(paths);
+        ASSERT_TRUE(tvm.ok()) << file << ": " << tvm.error().to_string();
+        spec.argv.push_back("-I" + tvm->include_dir.string());
+      }
       spec.limits.wall = std::chrono::minutes(3);
       auto r = runner.run(spec);
       ASSERT_TRUE(r.ok()) << r.error().to_string();

@@ -51,6 +51,14 @@ std::string parameter_name(const std::string& p) {
   return std::regex_match(name, kTypeWords) ? std::string{} : name;
 }
 
+// The last identifier of a parameter (`const tvm::ffi::TensorView& A` -> "A"); empty when it
+// ends otherwise.
+std::string last_identifier(const std::string& p) {
+  static const std::regex kName(R"(([A-Za-z_][A-Za-z_0-9]*)\s*$)");
+  std::smatch m;
+  return std::regex_search(p, m, kName) ? m[1].str() : std::string{};
+}
+
 bool is_stream(const std::string& p) {
   static const std::regex kStream(R"(\b(cudaStream_t|CUstream)\b|\bCUstream_st\s*\*)");
   return std::regex_search(p, kStream);
@@ -103,6 +111,50 @@ bool declared_at(const std::string& code, std::size_t at) {
 
 EntryPointCheck fail(EntryPointProblem p, const std::string& what, const task::TaskSpec& task) {
   return {p, what + "; task `" + task.name + "` expects:\n  " + expected_declaration(task)};
+}
+
+EntryPointCheck fail_tvm_ffi(EntryPointProblem p, const std::string& what,
+                             const task::TaskSpec& task) {
+  return {p, what + "; task `" + task.name + "` expects:\n  " + expected_tvm_ffi_declaration(task)};
+}
+
+// A TensorView taken by value or by reference (the typed function decays it), not a pointer.
+bool is_tensor_view(const std::string& p) {
+  static const std::regex kView(R"(\bTensorView\b)");
+  return std::regex_search(p, kView) && p.find('*') == std::string::npos;
+}
+
+// What is wrong with the parameters of the function exported as `run`; empty when they match.
+std::string tvm_ffi_signature_problem(const std::vector<std::string>& params,
+                                      const task::TaskSpec& task) {
+  const std::size_t inputs = task.inputs.size();
+  const auto names = tensor_names(task);
+  if (params.size() != names.size())
+    return "it takes " + std::to_string(params.size()) + " parameter(s); task `" + task.name +
+           "` passes " + std::to_string(names.size()) + " tensors (" + join(names, ", ") +
+           "), each a tvm::ffi::TensorView, and no stream (TVMFFIEnvGetStream gives it)";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string which = "parameter " + std::to_string(i + 1) + " (" +
+                              (i < inputs ? "input " : "output ") + names[i] + ")";
+    if (!is_tensor_view(params[i]))
+      return which + " is `" + params[i] + "`, not a tvm::ffi::TensorView";
+    const std::string name = last_identifier(params[i]);
+    const auto other = std::find(names.begin(), names.end(), name);
+    if (other != names.end() && name != names[i])
+      return which + " is named `" + name + "`, which is tensor " +
+             std::to_string(other - names.begin() + 1) + " of the task: the harness passes the " +
+             "tensors in the task's order (" + join(names, ", ") + "), whatever they are named";
+  }
+  return {};
+}
+
+// The function named by the macro's second argument (`F`, `ns::F`, `(ns::F)`, `&F`): its last
+// identifier; empty for anything else (a lambda, a call).
+std::string exported_function_name(std::string arg) {
+  static const std::regex kName(
+      R"(^[\s(&]*((::)?\s*([A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*))[\s)]*$)");
+  std::smatch m;
+  return std::regex_match(arg, m, kName) ? m[4].str() : std::string{};
 }
 
 }  // namespace
@@ -164,6 +216,82 @@ EntryPointCheck check_entry_export(const std::vector<std::string>& defined,
                           : " (it is declared but not defined, or not visible: static, an "
                             "anonymous namespace, hidden visibility)"),
               task);
+}
+
+std::string expected_tvm_ffi_declaration(const task::TaskSpec& task) {
+  std::vector<std::string> params;
+  for (const auto& t : task.inputs) params.push_back("tvm::ffi::TensorView " + t.name);
+  for (const auto& t : task.outputs) params.push_back("tvm::ffi::TensorView " + t.name);
+  return "void run(" + join(params, ", ") + "); TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, run);";
+}
+
+EntryPointCheck check_tvm_ffi_declaration(std::string_view source, const task::TaskSpec& task) {
+  const std::string code = scrub_source(source).code;
+  static const std::regex kMacro(R"(\bTVM_FFI_DLL_EXPORT_TYPED_FUNC\s*\()");
+  std::vector<std::string> functions;  // the second argument of every export of `run`
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), kMacro);
+       it != std::sregex_iterator(); ++it) {
+    const auto open = static_cast<std::size_t>(it->position() + it->length() - 1);
+    std::vector<std::string> args = parameters(code, open);
+    if (args.size() == 2 && args[0] == "run") functions.push_back(args[1]);
+  }
+  if (functions.empty())
+    return fail_tvm_ffi(EntryPointProblem::missing,
+                        "no entry point: the source does not export `run` with "
+                        "TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, <function>)",
+                        task);
+  for (const auto& f : functions) {
+    const std::string name = exported_function_name(f);
+    if (name.empty()) continue;  // a lambda: the typed function checks its arguments
+    const std::regex def("\\b" + name + "\\s*\\(");
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), def);
+         it != std::sregex_iterator(); ++it) {
+      const auto at = static_cast<std::size_t>(it->position());
+      if (!declared_at(code, at)) continue;
+      const std::size_t start = code.find_last_of(";{}", at == 0 ? 0 : at - 1);
+      const std::string head = code.substr(start == std::string::npos ? 0 : start + 1,
+                                           at - (start == std::string::npos ? 0 : start + 1));
+      if (head.find("__global__") != std::string::npos ||
+          head.find("__device__") != std::string::npos)
+        continue;  // a kernel that happens to have the name
+      const auto open = static_cast<std::size_t>(it->position() + it->length() - 1);
+      if (std::string problem = tvm_ffi_signature_problem(parameters(code, open), task);
+          !problem.empty())
+        return fail_tvm_ffi(EntryPointProblem::wrong_signature,
+                            "wrong signature of `" + name + "`, exported as run (line " +
+                                std::to_string(line_of(code, open)) + "): " + problem,
+                            task);
+    }
+  }
+  return {};
+}
+
+EntryPointCheck check_tvm_ffi_export(const std::vector<std::string>& defined,
+                                     const task::TaskSpec& task) {
+  if (std::find(defined.begin(), defined.end(), kTvmFfiEntryPoint) != defined.end()) return {};
+  return fail_tvm_ffi(EntryPointProblem::missing,
+                      "no entry point: the built object does not export " +
+                          std::string(kTvmFfiEntryPoint) +
+                          " (TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, ...) defines it; inside an "
+                          "#if that is false, or with hidden visibility, it is missing)",
+                      task);
+}
+
+std::string expected_declaration(const task::TaskSpec& task, Contract contract) {
+  return contract == Contract::tvm_ffi ? expected_tvm_ffi_declaration(task)
+                                       : expected_declaration(task);
+}
+
+EntryPointCheck check_entry_declaration(std::string_view source, const task::TaskSpec& task,
+                                        Contract contract) {
+  return contract == Contract::tvm_ffi ? check_tvm_ffi_declaration(source, task)
+                                       : check_entry_declaration(source, task);
+}
+
+EntryPointCheck check_entry_export(const std::vector<std::string>& defined,
+                                   const task::TaskSpec& task, Contract contract) {
+  return contract == Contract::tvm_ffi ? check_tvm_ffi_export(defined, task)
+                                       : check_entry_export(defined, task);
 }
 
 }  // namespace ptxbench::compile

@@ -1,6 +1,8 @@
-// The contract's entry point (docs/kernel-contract.md): every candidate defines
+// The contract's entry point (docs/kernel-contract.md): a native candidate defines
 //   extern "C" void ptxbench_launch(<inputs>, <outputs>, cudaStream_t stream);
-// with one DLTensor pointer per tensor of the task, inputs first, in the task's order. The
+// with one DLTensor pointer per tensor of the task, inputs first, in the task's order; a
+// tvm-ffi candidate exports `run` with TVM_FFI_DLL_EXPORT_TYPED_FUNC, one tvm::ffi::TensorView
+// per tensor in the same order, which the built object exports as __tvm_ffi_run. The
 // compile stage checks it twice: the source's declaration before nvcc (its arity and which
 // parameters are tensors, outputs, the stream: a GEMM kernel given for an attention task
 // has the wrong number of tensors), and the built object's dynamic symbols after it (the
@@ -12,11 +14,15 @@
 #include <string_view>
 #include <vector>
 
+#include "core/contract.h"
 #include "task/spec.h"
 
 namespace ptxbench::compile {
 
 inline constexpr std::string_view kEntryPoint = "ptxbench_launch";
+// The symbol TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, ...) defines (tvm/ffi/function.h: `__tvm_ffi_`
+// and the export name, C linkage, TVMFFISafeCallType).
+inline constexpr std::string_view kTvmFfiEntryPoint = "__tvm_ffi_run";
 
 enum class EntryPointProblem {
   none,             // the declaration and the export match the task
@@ -45,5 +51,23 @@ EntryPointCheck check_entry_declaration(std::string_view source, const task::Tas
 // symbols, elf_symbols.h).
 EntryPointCheck check_entry_export(const std::vector<std::string>& defined,
                                    const task::TaskSpec& task);
+
+// The tvm-ffi contract's counterparts. Its declaration: the source exports `run` with
+// TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, F) (written out, not built by another macro); where F names a
+// function the source defines (`F`, `ns::F`, `(ns::F)`), every definition must take one
+// tvm::ffi::TensorView per tensor of the task, in order, and nothing else. A lambda or a name
+// not defined in the file is not judged here: the typed function checks the arguments' count
+// and types when called, and the runner reports the error it raises.
+std::string expected_tvm_ffi_declaration(const task::TaskSpec& task);
+EntryPointCheck check_tvm_ffi_declaration(std::string_view source, const task::TaskSpec& task);
+EntryPointCheck check_tvm_ffi_export(const std::vector<std::string>& defined,
+                                     const task::TaskSpec& task);
+
+// The check of `contract` (the native one or the tvm-ffi one above).
+std::string expected_declaration(const task::TaskSpec& task, Contract contract);
+EntryPointCheck check_entry_declaration(std::string_view source, const task::TaskSpec& task,
+                                        Contract contract);
+EntryPointCheck check_entry_export(const std::vector<std::string>& defined,
+                                   const task::TaskSpec& task, Contract contract);
 
 }  // namespace ptxbench::compile

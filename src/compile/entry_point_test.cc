@@ -129,5 +129,86 @@ TEST(EntryPoint, ExportedSymbol) {
   EXPECT_NE(mangled.detail.find("without extern \"C\""), std::string::npos);
 }
 
+// ---- the tvm-ffi contract ------------------------------------------------------------------
+
+constexpr char kTvmGemm[] =
+    "#include <tvm/ffi/function.h>\n"
+    "namespace ex {\n"
+    "void run(tvm::ffi::TensorView A, tvm::ffi::TensorView B, tvm::ffi::TensorView C) {}\n"
+    "}  // namespace ex\n"
+    "TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, ex::run);\n";
+
+TEST(TvmFfiEntryPoint, ExpectedDeclarationFollowsTheTask) {
+  EXPECT_EQ(expected_declaration(gemm(), Contract::tvm_ffi),
+            "void run(tvm::ffi::TensorView A, tvm::ffi::TensorView B, tvm::ffi::TensorView C); "
+            "TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, run);");
+  EXPECT_EQ(expected_declaration(gemm(), Contract::native), expected_declaration(gemm()));
+}
+
+TEST(TvmFfiEntryPoint, MatchingExportsPass) {
+  EXPECT_TRUE(check_entry_declaration(kTvmGemm, gemm(), Contract::tvm_ffi).ok());
+  for (std::string_view src : {
+           // A plain function, references, `using`, the function wrapped in parentheses.
+           "using tvm::ffi::TensorView;\nvoid gemm(const TensorView& a, const TensorView& b, "
+           "TensorView c) {}\nTVM_FFI_DLL_EXPORT_TYPED_FUNC(run, (gemm));\n",
+           // A lambda is not judged here (the typed function checks its arguments when called).
+           "TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, [](tvm::ffi::TensorView a) {});\n",
+           // A kernel that happens to be called like the exported function is not it.
+           "__global__ void run(const float* x) {}\nvoid host(tvm::ffi::TensorView A, "
+           "tvm::ffi::TensorView B, tvm::ffi::TensorView C) { run<<<1, 1>>>(nullptr); }\n"
+           "TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, host);\n",
+       })
+    EXPECT_TRUE(check_entry_declaration(src, gemm(), Contract::tvm_ffi).ok()) << src;
+}
+
+TEST(TvmFfiEntryPoint, MissingExport) {
+  for (std::string_view src : {
+           "void run(tvm::ffi::TensorView A) {}\n",
+           "// TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, run);\n",
+           "void f(tvm::ffi::TensorView A) {}\nTVM_FFI_DLL_EXPORT_TYPED_FUNC(launch, f);\n",
+           // The native entry point is not the tvm-ffi one.
+           kGemmLaunch,
+       }) {
+    EntryPointCheck c = check_entry_declaration(src, gemm(), Contract::tvm_ffi);
+    EXPECT_EQ(c.problem, EntryPointProblem::missing) << src;
+    EXPECT_NE(c.detail.find("TVM_FFI_DLL_EXPORT_TYPED_FUNC(run"), std::string::npos);
+    EXPECT_NE(c.detail.find(expected_tvm_ffi_declaration(gemm())), std::string::npos);
+  }
+}
+
+TEST(TvmFfiEntryPoint, WrongSignatures) {
+  struct Case {
+    const char* params;
+    const char* says;
+  };
+  for (const Case& k : {
+           Case{"tvm::ffi::TensorView Q, tvm::ffi::TensorView K, tvm::ffi::TensorView V, "
+                "tvm::ffi::TensorView O, tvm::ffi::TensorView LSE",
+                "takes 5 parameter(s)"},
+           Case{"tvm::ffi::TensorView A, tvm::ffi::TensorView B, tvm::ffi::TensorView C, "
+                "cudaStream_t s",
+                "no stream"},
+           Case{"const DLTensor* A, tvm::ffi::TensorView B, tvm::ffi::TensorView C",
+                "parameter 1 (input A) is `const DLTensor* A`, not a tvm::ffi::TensorView"},
+           Case{"tvm::ffi::TensorView B, tvm::ffi::TensorView A, tvm::ffi::TensorView C",
+                "parameter 1 (input A) is named `B`"},
+       }) {
+    const std::string src =
+        std::string("void run(") + k.params + ") {}\nTVM_FFI_DLL_EXPORT_TYPED_FUNC(run, run);\n";
+    EntryPointCheck c = check_entry_declaration(src, gemm(), Contract::tvm_ffi);
+    EXPECT_EQ(c.problem, EntryPointProblem::wrong_signature) << src;
+    EXPECT_NE(c.detail.find(k.says), std::string::npos) << c.detail;
+    EXPECT_NE(c.detail.find("line 1"), std::string::npos) << c.detail;
+  }
+}
+
+TEST(TvmFfiEntryPoint, ExportedSymbol) {
+  EXPECT_TRUE(check_entry_export({"__tvm_ffi_run"}, gemm(), Contract::tvm_ffi).ok());
+  EntryPointCheck c = check_entry_export({"ptxbench_launch"}, gemm(), Contract::tvm_ffi);
+  EXPECT_EQ(c.problem, EntryPointProblem::missing);
+  EXPECT_NE(c.detail.find("__tvm_ffi_run"), std::string::npos);
+  EXPECT_FALSE(check_entry_export({"__tvm_ffi_run"}, gemm(), Contract::native).ok());
+}
+
 }  // namespace
 }  // namespace ptxbench::compile

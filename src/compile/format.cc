@@ -64,8 +64,9 @@ std::string format_census(const Census& c, int top_opcodes) {
 }
 
 std::string format_result(const CompileResult& r) {
-  std::string out = fmt::format("compile: {} ({} {}, {:.1f} s{})\n", to_string(r.outcome), r.task,
-                                r.arch, r.seconds, r.cache_hit ? ", cache hit" : "");
+  std::string out = fmt::format("compile: {} ({} {}{}, {:.1f} s{})\n", to_string(r.outcome), r.task,
+                                r.arch, r.contract == Contract::tvm_ffi ? ", tvm-ffi contract" : "",
+                                r.seconds, r.cache_hit ? ", cache hit" : "");
   out += r.summary + "\n";
   if (r.outcome == Outcome::compile_error && !r.log.empty() && !r.timed_out &&
       r.shared_object.empty())  // nvcc failed (not: built, but without the entry point)

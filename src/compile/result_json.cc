@@ -56,6 +56,7 @@ Json to_json(const CompileResult& r) {
               {"summary", r.summary},
               {"task", r.task},
               {"arch", r.arch},
+              {"contract", to_string(r.contract)},
               {"cache_key", r.cache_key},
               {"cache_hit", r.cache_hit},
               {"seconds", r.seconds},
@@ -136,6 +137,8 @@ Result<CompileResult> compile_result_from_json(const Json& j) {
     r.summary = j.at("summary").get<std::string>();
     r.task = j.at("task").get<std::string>();
     r.arch = j.at("arch").get<std::string>();
+    // Absent from results stored before the tvm-ffi contract existed: native.
+    r.contract = contract_from_string(j.value("contract", "native")).value_or(Contract::native);
     r.cache_key = j.at("cache_key").get<std::string>();
     r.cache_hit = j.at("cache_hit").get<bool>();
     r.seconds = j.at("seconds").get<double>();

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "compile/tvm_ffi_install.h"
 #include "core/fs.h"
 #include "core/gpu_select.h"
 #include "core/sandbox.h"
@@ -134,12 +135,17 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   EvalOptions mo = o;
   mo.worker_timeout = o.memcheck_timeout;
   mo.call_timeout_seconds = std::max(o.call_timeout_seconds, 120.0);
-  JudgeSession session(launcher_, {paths_.worker(),
-                                   {sanitizer->string(), "--tool", "memcheck", "--print-limit",
-                                    "10", "--error-exitcode", "86"},
-                                   false,
-                                   true,
-                                   Instrument::none});
+  SessionSetup setup{
+      paths_.worker(),
+      {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"},
+      false,
+      true,
+      Instrument::none};
+  if (auto st = set_contract(o, setup); !st.ok()) {
+    r.flags.push_back("memcheck_unavailable");
+    return;
+  }
+  JudgeSession session(launcher_, std::move(setup));
   session.run(task, so, mo, m);
   r.memcheck_ran = true;
   const std::string report = m.worker_stdout_tail + "\n" + m.worker_stderr_tail;
@@ -156,6 +162,15 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
       r.message = "compute-sanitizer memcheck found memory errors";
     }
   }
+}
+
+Status Evaluator::set_contract(const EvalOptions& o, SessionSetup& setup) const {
+  setup.contract = o.contract;
+  if (o.contract != Contract::tvm_ffi) return {};
+  PTXB_TRY(compile::TvmFfiInstall tvm, compile::find_tvm_ffi(paths_));
+  setup.tvm_ffi_library = tvm.library.string();
+  setup.runner_read.push_back(tvm.library_dir().string());
+  return {};
 }
 
 EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
@@ -192,6 +207,8 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
                     "to judge anyway (the result records what was missing)");
 
   SessionSetup setup{paths_.worker(), {}, o.timing, false, o.audit};
+  if (auto st = set_contract(o, setup); !st.ok())
+    return fail(Outcome::harness_error, "the tvm-ffi contract: " + st.error().to_string());
   if (o.audit == Instrument::nvtx) {
     auto ncu = paths_.tool("ncu");
     if (!ncu.ok())

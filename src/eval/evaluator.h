@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/contract.h"
 #include "core/paths.h"
 #include "core/subprocess.h"
 #include "eval/eval_result.h"
@@ -68,7 +69,11 @@ struct EvalOptions {
   // Milliseconds of the library run back to back in the verifier before every burst of the
   // candidate's calls (session_protocol.h HeatCommand); 0: none.
   double sustained_load_ms = 0;
+  // How the runner calls the candidate (the compile stage's CompileResult::contract).
+  Contract contract = Contract::native;
 };
+
+struct SessionSetup;  // judge_session.h
 
 class Evaluator {
  public:
@@ -96,6 +101,9 @@ class Evaluator {
                        const std::vector<std::string>& prefix = {});
   void run_memcheck(const task::TaskSpec& task, const std::filesystem::path& so, EvalResult& r,
                     const EvalOptions& o);
+  // The contract's part of a session's setup: for tvm-ffi, the libtvm_ffi.so the runner loads
+  // and its folder readable in the sandbox. An Error where apache-tvm-ffi is not installed.
+  Status set_contract(const EvalOptions& o, SessionSetup& setup) const;
 
   Paths paths_;
   ProcessRunner& runner_;  // one-shot workers (baseline benchmark)

@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -550,6 +552,35 @@ TEST_F(EvaluatorTest, AQueuesWorkersSeeItsGpuOnly) {
   EXPECT_EQ(eval().outcome, Outcome::passed);
   for (const auto& s : specs_) EXPECT_EQ(s.env.at("CUDA_VISIBLE_DEVICES"), "6");
   unsetenv("CUDA_VISIBLE_DEVICES");
+}
+
+TEST_F(EvaluatorTest, ATvmFfiCandidatesRunnerLoadsTheRuntimeItMayRead) {
+  const std::filesystem::path root = dir_->path() / "tvm_ffi";
+  std::filesystem::create_directories(root / "include" / "tvm" / "ffi");
+  std::filesystem::create_directories(root / "lib");
+  std::ofstream(root / "include" / "tvm" / "ffi" / "c_api.h") << "// fake";
+  std::ofstream(root / "lib" / "libtvm_ffi.so") << "fake";
+  ::setenv("PTXBENCH_TVM_FFI_ROOT", root.c_str(), 1);
+  opts_.contract = Contract::tvm_ffi;
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  const Json& runner = requests_.at(1);
+  EXPECT_EQ(runner["contract"], "tvm-ffi");
+  EXPECT_EQ(runner["tvm_ffi_library"], (root / "lib" / "libtvm_ffi.so").string());
+  const auto read = runner["sandbox_read"].get<std::vector<std::string>>();
+  EXPECT_NE(std::find(read.begin(), read.end(), (root / "lib").string()), read.end());
+  EXPECT_EQ(requests_.at(0).value("contract", ""), "");  // the verifier never loads it
+
+  ::setenv("PTXBENCH_TVM_FFI_ROOT", (dir_->path() / "missing").c_str(), 1);
+  EvalResult missing = eval();
+  ::unsetenv("PTXBENCH_TVM_FFI_ROOT");
+  EXPECT_EQ(missing.outcome, Outcome::harness_error);
+  EXPECT_NE(missing.message.find("PTXBENCH_TVM_FFI_ROOT"), std::string::npos) << missing.message;
+  EXPECT_TRUE(requests_.empty());
+
+  opts_.contract = Contract::native;
+  EXPECT_EQ(eval().outcome, Outcome::passed);
+  EXPECT_EQ(requests_.at(1)["contract"], "native");
 }
 
 TEST_F(EvaluatorTest, NoGpuIsNotRun) {

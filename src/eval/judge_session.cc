@@ -103,6 +103,8 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   rreq.instrument = setup_.audit;
   rreq.profiled = setup_.audit == Instrument::nvtx;  // under ncu: sockets allowed
   rreq.sandbox_read = setup_.runner_read;
+  rreq.contract = setup_.contract;
+  rreq.tvm_ffi_library = setup_.tvm_ffi_library;
   const Json& slots = ready.reply->extra.at("slots");
   for (std::size_t w = 0; w < plan_.verifier.workloads.size(); ++w) {
     RunnerWorkload rw;

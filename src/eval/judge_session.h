@@ -32,6 +32,10 @@ struct SessionSetup {
   // The instruction audit's calls (audit_trace.h); nvtx expects runner_prefix to be ncu's.
   Instrument audit = Instrument::none;
   std::vector<std::string> runner_read;  // more read-only paths for the runner (ncu's folder)
+  // The candidate's contract; tvm_ffi: the libtvm_ffi.so the runner loads (its folder is in
+  // runner_read).
+  Contract contract = Contract::native;
+  std::string tvm_ffi_library;
 };
 
 inline constexpr int kCalibrationCalls = 8;

@@ -114,7 +114,9 @@ Json RunnerRequest::to_json() const {
               {"sandbox", sandbox},
               {"sandbox_read", sandbox_read},
               {"instrument", std::string(to_string(instrument))},
-              {"profiled", profiled}};
+              {"profiled", profiled},
+              {"contract", std::string(to_string(contract))},
+              {"tvm_ffi_library", tvm_ffi_library}};
 }
 
 Result<RunnerRequest> RunnerRequest::from_json(const Json& j) {
@@ -138,6 +140,12 @@ Result<RunnerRequest> RunnerRequest::from_json(const Json& j) {
     if (!inst) return make_error("unknown runner instrument");
     r.instrument = *inst;
     r.profiled = j.value("profiled", false);
+    auto contract = contract_from_string(j.value("contract", std::string("native")));
+    if (!contract) return make_error("unknown contract in the runner request");
+    r.contract = *contract;
+    r.tvm_ffi_library = j.value("tvm_ffi_library", std::string{});
+    if (r.contract == Contract::tvm_ffi && r.tvm_ffi_library.empty())
+      return make_error("a tvm-ffi runner request needs tvm_ffi_library");
     return r;
   });
 }

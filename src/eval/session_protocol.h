@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/contract.h"
 #include "core/json.h"
 #include "core/result.h"
 #include "eval/gpu/compare_stats.h"
@@ -85,6 +86,11 @@ struct RunnerRequest {
   // Under Nsight Compute (instrument nvtx): the sandbox also allows sockets (ncu's injected
   // library talks to ncu over them), reported as a weaker sandbox.
   bool profiled = false;
+  // How the candidate is called (core/contract.h). tvm_ffi: libtvm_ffi.so is loaded by this full
+  // path before the candidate (whose DT_NEEDED entry names it), and its folder is in
+  // sandbox_read.
+  Contract contract = Contract::native;
+  std::string tvm_ffi_library;
   Json to_json() const;
   static Result<RunnerRequest> from_json(const Json& j);
 };

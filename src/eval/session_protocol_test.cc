@@ -35,13 +35,18 @@ TEST(SessionProtocol, VerifierRequestRoundTrip) {
   EXPECT_FALSE(VerifierRequest::from_json(Json{{"dir", 3}}).ok());
 }
 
-TEST(SessionProtocol, RunnerRequestCarriesNoSeedsOrReferences) {
-  auto task = testing::gemm_task();
-  auto plan = plan_session(task, 3, 9);
+// A runner request for the GEMM test task's first workload, one slot.
+RunnerRequest gemm_runner_request() {
+  auto plan = plan_session(testing::gemm_task(), 3, 9);
   RunnerRequest r;
   r.dir = "/tmp/r";
   r.library = "/tmp/k.so";
   r.workloads.push_back({plan->verifier.workloads[0].problem, {{{"aa", "bb"}, {"cc"}}}});
+  return r;
+}
+
+TEST(SessionProtocol, RunnerRequestCarriesNoSeedsOrReferences) {
+  RunnerRequest r = gemm_runner_request();
   const std::string text = r.to_json().dump();
   EXPECT_EQ(text.find("seed"), std::string::npos);
   EXPECT_EQ(text.find("bases"), std::string::npos);
@@ -49,6 +54,25 @@ TEST(SessionProtocol, RunnerRequestCarriesNoSeedsOrReferences) {
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(back->workloads[0].slots[0].inputs, (std::vector<std::string>{"aa", "bb"}));
   EXPECT_TRUE(back->sandbox);
+}
+
+TEST(SessionProtocol, RunnerRequestCarriesTheContract) {
+  RunnerRequest r = gemm_runner_request();
+  auto native = RunnerRequest::from_json(r.to_json());
+  ASSERT_TRUE(native.ok()) << native.error().to_string();
+  EXPECT_EQ(native->contract, Contract::native);
+  r.contract = Contract::tvm_ffi;
+  r.tvm_ffi_library = "/deps/tvm_ffi/lib/libtvm_ffi.so";
+  auto tvm = RunnerRequest::from_json(r.to_json());
+  ASSERT_TRUE(tvm.ok()) << tvm.error().to_string();
+  EXPECT_EQ(tvm->contract, Contract::tvm_ffi);
+  EXPECT_EQ(tvm->tvm_ffi_library, r.tvm_ffi_library);
+  Json no_library = r.to_json();
+  no_library["tvm_ffi_library"] = "";
+  EXPECT_FALSE(RunnerRequest::from_json(no_library).ok());
+  Json bogus = r.to_json();
+  bogus["contract"] = "cuda-python";
+  EXPECT_FALSE(RunnerRequest::from_json(bogus).ok());
 }
 
 TEST(SessionProtocol, CommandsParse) {

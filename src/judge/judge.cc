@@ -74,6 +74,7 @@ void Judge::run_gpu_stages(const task::TaskSpec& task, const JudgeOptions& o,
   if (hold->device >= 0) eo.device = hold->device;
   if (eo.nvcc_version.empty()) eo.nvcc_version = nvcc_release;
   eo.timing = eo.timing && o.evaluate;
+  eo.contract = r.compile->contract;  // the runner calls it as it was built
   eo.audit = r.audit_off ? eval::Instrument::none : audit::instrument_for(o.audit.route);
   eo.audit_workload = o.audit.workload;
   eo.ncu_arguments = audit::ncu_session_arguments();

@@ -32,14 +32,21 @@ std::vector<std::string> ContextManifest::level_names() const {
   return names;
 }
 
+std::string_view contract_fragment(Contract contract) {
+  return contract == Contract::tvm_ffi ? "contract-tvm-ffi" : "contract";
+}
+
 Result<std::vector<std::string>> ContextManifest::fragments_for(std::string_view level,
-                                                                std::string_view arch) const {
+                                                                std::string_view arch,
+                                                                Contract contract) const {
   auto it = levels.find(std::string(level));
   if (it == levels.end())
     return make_error("unknown context level '" + std::string(level) + "'",
                       "choose one of: " + join(level_names(), ", "));
   std::vector<std::string> out;
-  for (const auto& f : it->second.fragments) out.push_back(replace_all(f, "{arch}", arch));
+  for (const auto& f : it->second.fragments)
+    out.push_back(
+        replace_all(replace_all(f, "{arch}", arch), "{contract}", contract_fragment(contract)));
   return out;
 }
 
@@ -95,10 +102,11 @@ Result<ContextManifest> load_manifest(const std::filesystem::path& context_dir) 
 Result<std::string> context_fingerprint(const ContextManifest& manifest) {
   std::set<std::string> files = {"levels.toml"};
   for (const auto& [name, level] : manifest.levels)
-    for (std::string_view arch : task::kArchs) {
-      PTXB_TRY(std::vector<std::string> frags, manifest.fragments_for(name, arch));
-      files.insert(frags.begin(), frags.end());
-    }
+    for (std::string_view arch : task::kArchs)
+      for (Contract contract : {Contract::native, Contract::tvm_ffi}) {
+        PTXB_TRY(std::vector<std::string> frags, manifest.fragments_for(name, arch, contract));
+        files.insert(frags.begin(), frags.end());
+      }
   Sha256 h;
   for (const auto& f : files) {
     PTXB_TRY(std::string text, read_file(manifest.dir / f));
@@ -108,8 +116,8 @@ Result<std::string> context_fingerprint(const ContextManifest& manifest) {
 }
 
 Result<std::string> assemble_system_prompt(const ContextManifest& manifest, std::string_view level,
-                                           std::string_view arch) {
-  PTXB_TRY(std::vector<std::string> fragments, manifest.fragments_for(level, arch));
+                                           std::string_view arch, Contract contract) {
+  PTXB_TRY(std::vector<std::string> fragments, manifest.fragments_for(level, arch, contract));
   std::string out;
   for (const auto& rel : fragments) {
     auto text = read_file(manifest.dir / rel);

@@ -11,8 +11,9 @@ Result<PromptBundle> build_messages(const task::TaskSpec& task, std::string_view
                                     const PromptOptions& options) {
   PTXB_TRY(ContextManifest manifest, load_manifest(paths.context()));
   PTXB_TRY(std::string user, build_user_prompt(task, arch, options));
-  PTXB_TRY(std::string system, assemble_system_prompt(manifest, level, arch));
-  PTXB_TRY(std::vector<std::string> fragments, manifest.fragments_for(level, arch));
+  PTXB_TRY(std::string system, assemble_system_prompt(manifest, level, arch, options.contract));
+  PTXB_TRY(std::vector<std::string> fragments,
+           manifest.fragments_for(level, arch, options.contract));
   PromptBundle b;
   b.system = std::move(system);
   b.user = std::move(user);

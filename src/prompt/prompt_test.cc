@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/fs.h"
@@ -35,6 +36,27 @@ TEST(Prompt, BundleFieldsAreConsistent) {
   EXPECT_FALSE(b->fragments.empty());
   EXPECT_NE(std::find(b->fragments.begin(), b->fragments.end(), "sm_90a/instructions.md"),
             b->fragments.end());
+}
+
+TEST(Prompt, TheContractChoosesTheContractFragment) {
+  Paths paths = Paths::discover();
+  PromptOptions o;
+  o.contract = Contract::tvm_ffi;
+  for (const char* level : {"none", "reference", "full"}) {
+    auto tvm = build_messages(core_gemm(), "sm_90a", level, paths, o);
+    auto native = build_messages(core_gemm(), "sm_90a", level, paths);
+    ASSERT_TRUE(tvm.ok()) << tvm.error().to_string();
+    ASSERT_TRUE(native.ok()) << native.error().to_string();
+    auto has = [](const PromptBundle& b, const std::string& f) {
+      return std::find(b.fragments.begin(), b.fragments.end(), f) != b.fragments.end();
+    };
+    EXPECT_TRUE(has(*tvm, "common/contract-tvm-ffi.md")) << level;
+    EXPECT_FALSE(has(*tvm, "common/contract.md")) << level;
+    EXPECT_TRUE(has(*native, "common/contract.md")) << level;
+    EXPECT_NE(tvm->system.find("TVMFFIEnvGetStream"), std::string::npos);
+    EXPECT_EQ(native->system.find("TVMFFIEnvGetStream"), std::string::npos);
+    EXPECT_NE(tvm->user.find("TVM_FFI_DLL_EXPORT_TYPED_FUNC"), std::string::npos);
+  }
 }
 
 TEST(Prompt, LevelsChangeOnlyTheSystemPrompt) {

@@ -148,13 +148,26 @@ std::string entry_signature(const TaskSpec& t) {
   return "extern \"C\" void ptxbench_launch(" + join(params, ", ") + ");";
 }
 
-std::string build_command(std::string_view arch) {
+std::string tvm_ffi_entry(const TaskSpec& t) {
+  std::vector<std::string> params;
+  for (const auto& ts : t.inputs) params.push_back("tvm::ffi::TensorView " + ts.name);
+  for (const auto& ts : t.outputs) params.push_back("tvm::ffi::TensorView " + ts.name);
+  return "#include <cuda_runtime.h>\n#include <tvm/ffi/container/tensor.h>\n"
+         "#include <tvm/ffi/extra/c_env_api.h>\n#include <tvm/ffi/function.h>\n\n"
+         "void run(" +
+         join(params, ", ") + ");  // the stream: TVMFFIEnvGetStream(kDLCUDA, " +
+         t.inputs.front().name + ".device().device_id)\nTVM_FFI_DLL_EXPORT_TYPED_FUNC(run, run);";
+}
+
+std::string build_command(std::string_view arch, Contract contract) {
   std::string a(arch);
   std::string compute = starts_with(a, "sm_") ? "compute_" + a.substr(3) : a;
   return "nvcc -std=c++17 -O3 -shared -Xcompiler -fPIC -lineinfo -Xptxas -v "
          "--expt-relaxed-constexpr "
          "-cudart shared -gencode=arch=" +
-         compute + ",code=" + a + " kernel.cu -o kernel.so";
+         compute + ",code=" + a +
+         (contract == Contract::tvm_ffi ? " -I<apache-tvm-ffi>/include -ltvm_ffi" : "") +
+         " kernel.cu -o kernel.so";
 }
 
 std::string arch_title(std::string_view arch) {
@@ -188,8 +201,13 @@ Result<std::string> build_user_prompt(const TaskSpec& t, std::string_view arch,
   s += "Outputs, in argument order:\n";
   for (const auto& ts : t.outputs) s += tensor_line(t, ts);
   s += "\n" + sizes_section(t);
-  s += "\n## Entry point\n\n```cuda\n#include <cuda_runtime.h>\n#include <dlpack/dlpack.h>\n\n" +
-       entry_signature(t) + "\n```\n\nBuilt as: `" + build_command(arch) + "`\n";
+  if (options.contract == Contract::tvm_ffi)
+    s += "\n## Entry point (TVM-FFI)\n\n```cuda\n" + tvm_ffi_entry(t) +
+         "\n```\n\nTensors in argument order, no stream parameter. Built as: `" +
+         build_command(arch, options.contract) + "`\n";
+  else
+    s += "\n## Entry point\n\n```cuda\n#include <cuda_runtime.h>\n#include <dlpack/dlpack.h>\n\n" +
+         entry_signature(t) + "\n```\n\nBuilt as: `" + build_command(arch) + "`\n";
   s += "\n" + correctness_section(t);
   s += "\n" + targets;
   s += "\n" + speed_section(t, options);

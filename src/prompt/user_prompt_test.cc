@@ -166,6 +166,25 @@ TEST(UserPrompt, EntrySignatureFollowsTheTensorOrder) {
             "cudaStream_t stream);");
 }
 
+TEST(UserPrompt, TheTvmFfiContractsEntryPoint) {
+  PromptOptions o;
+  o.contract = Contract::tvm_ffi;
+  auto p = build_user_prompt(toy(), "sm_90a", o);
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  EXPECT_TRUE(contains(*p, "## Entry point (TVM-FFI)"));
+  EXPECT_TRUE(contains(*p,
+                       "void run(tvm::ffi::TensorView A, tvm::ffi::TensorView B, "
+                       "tvm::ffi::TensorView C);"));
+  EXPECT_TRUE(contains(*p, "TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, run);"));
+  EXPECT_TRUE(contains(*p, "TVMFFIEnvGetStream(kDLCUDA, A.device().device_id)"));
+  EXPECT_TRUE(contains(*p, "-ltvm_ffi"));
+  EXPECT_FALSE(contains(*p, "ptxbench_launch"));
+  auto native = build_user_prompt(toy(), "sm_90a");
+  ASSERT_TRUE(native.ok());
+  EXPECT_TRUE(contains(*native, "ptxbench_launch"));
+  EXPECT_FALSE(contains(*native, "TVM_FFI"));
+}
+
 TEST(UserPrompt, BuildCommandPerArch) {
   EXPECT_TRUE(contains(build_command("sm_90a"), "-gencode=arch=compute_90a,code=sm_90a"));
   EXPECT_TRUE(contains(build_command("sm_100a"), "-gencode=arch=compute_100a,code=sm_100a"));

@@ -58,6 +58,7 @@ Json RunConfig::to_json() const {
       {"gpus", gpus},
       {"turn_budgets", turn_budgets},
       {"fast_p", fast_p},
+      {"contract", std::string(to_string(contract))},
   };
 }
 
@@ -87,6 +88,10 @@ Result<RunConfig> RunConfig::from_json(const Json& j) {
     c.gpus = j.at("gpus").get<int>();
     c.turn_budgets = j.at("turn_budgets").get<std::vector<int>>();
     c.fast_p = j.at("fast_p").get<std::vector<double>>();
+    // Absent from runs stored before the tvm-ffi contract existed: auto (they were native).
+    auto contract = contract_choice_from_string(j.value("contract", std::string("auto")));
+    if (!contract) return make_error("the run's stored configuration names an unknown contract");
+    c.contract = *contract;
     return c;
   } catch (const std::exception& e) {
     return make_error(std::string("the run's stored configuration is unreadable: ") + e.what(),

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/contract.h"
 #include "core/json.h"
 #include "core/result.h"
 
@@ -37,6 +38,9 @@ struct RunConfig {
   int gpus = 1;                               // evaluation queues, one per GPU
   std::vector<int> turn_budgets = {1, 4, 8};  // T for the summary
   std::vector<double> fast_p = {0.5, 0.8, 1.0, 1.2};  // fast_p thresholds for the summary
+  // The kernel contract: the prompts present the fixed one (auto: native) and every reply is
+  // built in it (auto: the contract each reply is written in, detected from its source).
+  ContractChoice contract;
 
   bool scripted() const { return model.id.empty(); }
   std::string model_label() const;  // what trajectories.model holds

@@ -43,6 +43,8 @@ ptxbench_bad_input(prompt_speedup_nan 2 "--speedup-target nan is not a positive 
   ARGS ${_p} prompt ${_gemm} --speedup-target nan)
 ptxbench_bad_input(prompt_speedup_negative 2 "--speedup-target -1 is not a positive number"
   ARGS ${_p} prompt ${_gemm} --speedup-target -1)
+ptxbench_bad_input(prompt_unknown_contract 2 "--contract: bogus not in \\{native,tvm-ffi,auto\\}"
+  ARGS ${_p} prompt ${_gemm} --contract bogus)
 ptxbench_bad_input(prompt_unknown_context 2 "unknown context level 'bogus'"
   ARGS ${_p} prompt ${_gemm} --context bogus)
 ptxbench_bad_input(prompt_unknown_task 2 "no_such_task" ARGS ${_p} prompt no_such_task)
@@ -57,6 +59,8 @@ ptxbench_bad_input(run_unknown_context 2 "unknown context level 'bogus'"
 ptxbench_bad_input(run_speedup_nan 2 "--speedup-target must be a positive number"
   ARGS ${_run1} --speedup-target nan)
 ptxbench_bad_input(run_unknown_task 2 "unknown task 'no_such_task'" ARGS ${_run} --tasks no_such_task)
+ptxbench_bad_input(run_unknown_contract 2 "--contract: bogus not in \\{native,tvm-ffi,auto\\}"
+  ARGS ${_run} --contract bogus)
 ptxbench_bad_input(run_unknown_arch 2 "unknown architecture 'sm_80'" ARGS ${_run1} --arch sm_80)
 ptxbench_bad_input(run_zero_turns 2 "--turns 0 is out of range" ARGS ${_run1} --turns 0)
 ptxbench_bad_input(run_bad_fast_p 2 "--fast-p: 'x' is not a number" ARGS ${_run1} --fast-p 0.5,x)

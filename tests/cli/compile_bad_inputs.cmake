@@ -70,3 +70,7 @@ ptxbench_bad_input(compile_no_task 2 "--task is required"
   ARGS ${_c} ${_plain})
 ptxbench_bad_input(compile_unknown_task 2 "^ptxbench compile: .*no_such_task"
   ARGS ${_c} ${_plain} --task no_such_task)
+
+# The kernel contract (docs/kernel-contract.md).
+ptxbench_bad_input(compile_unknown_contract 2 "--contract: bogus not in \\{native,tvm-ffi,auto\\}"
+  ARGS ${_c} ${_plain} --task ${_t} --contract bogus)

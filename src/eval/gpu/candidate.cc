@@ -3,9 +3,11 @@
 #include <dlfcn.h>
 
 #include <array>
+#include <stdexcept>
 #include <utility>
 
 #include "core/check.h"
+#include "eval/gpu/tvm_ffi_call.h"
 
 namespace ptxbench::gpu {
 namespace {
@@ -48,8 +50,28 @@ Result<CandidateLibrary> CandidateLibrary::open(const std::filesystem::path& so,
   return CandidateLibrary(h, fn);
 }
 
+Result<CandidateLibrary> CandidateLibrary::open(const std::filesystem::path& so,
+                                                const CandidateCall& how) {
+  if (how.contract == Contract::native)
+    return open(so, how.symbol.empty() ? std::string("ptxbench_launch") : how.symbol);
+  PTXB_TRY(TvmFfiRuntime runtime, TvmFfiRuntime::load(how.tvm_ffi_library));
+  const std::string symbol = how.symbol.empty() ? std::string("__tvm_ffi_run") : how.symbol;
+  auto lib = open(so, symbol);
+  if (!lib.ok() && lib.error().message.find("does not export") != std::string::npos)
+    return make_error("the candidate does not export `" + symbol + "`",
+                      "export `run` with TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, ...) "
+                      "(docs/kernel-contract.md)");
+  if (!lib.ok()) return lib;
+  lib->contract_ = Contract::tvm_ffi;
+  lib->tvm_ffi_ = std::make_shared<const TvmFfiRuntime>(runtime);
+  return lib;
+}
+
 CandidateLibrary::CandidateLibrary(CandidateLibrary&& o) noexcept
-    : handle_(std::exchange(o.handle_, nullptr)), fn_(std::exchange(o.fn_, nullptr)) {}
+    : handle_(std::exchange(o.handle_, nullptr)),
+      fn_(std::exchange(o.fn_, nullptr)),
+      contract_(o.contract_),
+      tvm_ffi_(std::move(o.tvm_ffi_)) {}
 
 CandidateLibrary::~CandidateLibrary() {
   // Not dlclose'd: unloading a library whose kernels may still be registered with the
@@ -59,6 +81,12 @@ CandidateLibrary::~CandidateLibrary() {
 void CandidateLibrary::launch(const std::vector<DLTensor*>& args, cudaStream_t stream) const {
   PTXB_CHECK(fn_ != nullptr, "launch on an empty CandidateLibrary");
   PTXB_CHECK(args.size() <= kMaxLaunchArgs, "too many tensors for ptxbench_launch");
+  if (contract_ == Contract::tvm_ffi) {
+    Status called = call_tvm_ffi(*tvm_ffi_, reinterpret_cast<TvmFfiSafeCall>(fn_), args,
+                                 static_cast<void*>(stream));
+    if (!called.ok()) throw CandidateCallFailed(called.error().message);
+    return;
+  }
   std::array<void*, kMaxLaunchArgs + 1> a{};
   for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i];
   a[args.size()] = static_cast<void*>(stream);

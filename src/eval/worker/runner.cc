@@ -109,7 +109,8 @@ class Runner {
 
   // The candidate's load happens here, after the sandbox is in place.
   Reply load() {
-    auto lib = gpu::CandidateLibrary::open(req_.library);
+    auto lib = gpu::CandidateLibrary::open(
+        req_.library, gpu::CandidateCall{req_.contract, req_.tvm_ffi_library, {}});
     if (!lib.ok()) return reply_of(false, "load_error", lib.error().to_string());
     lib_ = std::make_unique<gpu::CandidateLibrary>(std::move(*lib));
     return reply_of(true, "ok");
@@ -124,6 +125,8 @@ class Runner {
       if (listing) instrument::call_begin();
       try {
         lib_->launch(slots[i]->args, stream_);
+      } catch (const gpu::CandidateCallFailed& e) {  // a tvm-ffi run that raised an error
+        throw CandidateThrew("call " + std::to_string(i + 1) + " of the burst: " + e.what());
       } catch (const std::exception& e) {
         throw CandidateThrew("call " + std::to_string(i + 1) + " of the burst: the candidate's " +
                              "entry point threw: " + e.what());
