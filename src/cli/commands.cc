@@ -137,4 +137,8 @@ Environment:
 )";
 }
 
+std::string with_help_footer(std::string_view own) {
+  return std::string(own) + "\n\n" + help_footer();
+}
+
 }  // namespace ptxbench::cli

@@ -16,6 +16,17 @@ ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, 
   OPTIONS --grep "2  bad input" --grep "130, 143  interrupted" --grep "PTXBENCH_ROOT"
           --grep "PTXBENCH_CACHE" --grep "PTXBENCH_NVCC" --grep "PTXBENCH_NO_GPU"
   ARGS ${_p} --help)
+# Every command's help ends with the same exit codes and environment (a command with a
+# footer of its own, such as run's, keeps them).
+foreach(_cmd tasks compile eval audit prompt run show sft "sft fixit" "sft mine" version)
+  string(REPLACE " " "_" _name "${_cmd}")
+  separate_arguments(_words UNIX_COMMAND "${_cmd}")
+  ptxbench_bad_input(${_name}_help_lists_exit_codes 0 ""
+    OPTIONS --grep "2  bad input" --grep "130, 143  interrupted" --grep "PTXBENCH_NO_GPU"
+    ARGS ${_p} ${_words} --help)
+endforeach()
+ptxbench_bad_input(run_help_keeps_its_own_text 0 "" OPTIONS --grep "embedded scripted agent replays"
+  ARGS ${_p} run --help)
 ptxbench_bad_input(version_prints_the_toolchain 0 "^ptxbench [0-9]" OPTIONS --grep "^nvcc: "
   --grep "^cuobjdump: " --grep "^nvdisasm: " --grep "^built with: " ARGS ${_p} version)
 ptxbench_bad_input(version_unknown_option 2 "not expected: --bogus" ARGS ${_p} version --bogus)
