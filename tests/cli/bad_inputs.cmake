@@ -168,6 +168,10 @@ ptxbench_bad_input(sft_fixit_empty_file 2 "empty.db is not an SQLite database"
   SETUP empty.db ARGS ${_p} sft fixit empty.db --out out)
 ptxbench_bad_input(sft_fixit_out_is_a_file 2 "--out f.txt is a file"
   SETUP foreign.db f.txt ARGS ${_p} sft fixit foreign.db --out f.txt)
+ptxbench_bad_input(sft_fixit_same_store_twice 2 "error: foreign.db is given twice"
+  SETUP foreign.db ARGS ${_p} sft fixit foreign.db foreign.db --out out)
+ptxbench_bad_input(sft_coverage_same_store_by_two_names 2 "error: foreign.db and ./foreign.db are the same file"
+  SETUP foreign.db ARGS ${_p} sft coverage foreign.db ./foreign.db)
 ptxbench_bad_input(sft_kernelgen_has_no_pairing 2 "not expected: --pairing=all"
   SETUP foreign.db ARGS ${_p} sft kernelgen foreign.db --out out --pairing=all)
 ptxbench_bad_input(sft_coverage_foreign_wal_file 2 "wal.db is not a ptxbench run database"
