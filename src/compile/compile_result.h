@@ -24,8 +24,9 @@ struct CompileResult {
   std::string log;  // nvcc/ptxas output, trimmed and size-capped
   bool timed_out = false;
   // The contract's entry point, checked against the task on every call (entry_point.h);
-  // none also when it was not checked (nvcc failed, a policy violation).
-  EntryPointProblem entry_point = EntryPointProblem::none;
+  // not_checked when the compile stopped before the check (nvcc failed, a policy violation,
+  // a timeout).
+  EntryPointProblem entry_point = EntryPointProblem::not_checked;
   // nvcc ran inside a Landlock view of the toolkit, the system headers and its build folder
   // (compiler_view.h); false where the kernel has no Landlock (or the entry came from an
   // older cache).

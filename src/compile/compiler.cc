@@ -133,6 +133,7 @@ Status judge(const task::TaskSpec& task, const std::string& listing, CompileResu
 // A build that passed must also define the contract's entry point as the task calls it
 // (entry_point.h); checked on every call, since a cache entry serves every task.
 Status apply_entry_point(const task::TaskSpec& task, std::string_view source, CompileResult& r) {
+  r.entry_point = EntryPointProblem::not_checked;  // a cache entry's is another task's
   if (r.outcome != Outcome::passed) return {};
   EntryPointCheck check = check_entry_declaration(source, task);
   if (check.ok()) {
@@ -141,9 +142,9 @@ Status apply_entry_point(const task::TaskSpec& task, std::string_view source, Co
       return make_error("cannot read the symbols of the built object: " + symbols.error().message);
     check = check_entry_export(symbols->defined, task);
   }
+  r.entry_point = check.problem;
   if (check.ok()) return {};
   r.outcome = Outcome::compile_error;
-  r.entry_point = check.problem;
   r.summary = check.detail;
   return {};
 }

@@ -14,6 +14,7 @@
 #include "compile/compiler_view.h"
 #include "compile/elf_hardening.h"
 #include "compile/elf_symbols.h"
+#include "compile/result_json.h"
 #include "core/fs.h"
 #include "core/landlock.h"
 
@@ -241,6 +242,7 @@ TEST_F(CompilerTest, CompileErrorKeepsTheLog) {
   EXPECT_NE(r->log.find("undefined_name"), std::string::npos);
   EXPECT_NE(r->summary.find("kernel.cu(2): error"), std::string::npos);
   EXPECT_TRUE(r->shared_object.empty());
+  EXPECT_EQ(r->entry_point, EntryPointProblem::not_checked);  // nvcc failed first
 }
 
 TEST_F(CompilerTest, PolicyViolationStopsBeforeNvcc) {
@@ -250,6 +252,9 @@ TEST_F(CompilerTest, PolicyViolationStopsBeforeNvcc) {
   ASSERT_EQ(r->violations.size(), 1u);
   EXPECT_EQ(r->violations[0].line, 1);
   EXPECT_FALSE(fs::exists(cache_.path() / "compile"));
+  // The entry point was never looked at: not reported as fine.
+  EXPECT_EQ(r->entry_point, EntryPointProblem::not_checked);
+  EXPECT_EQ(to_json(*r)["entry_point"], "not_checked");
 }
 
 TEST_F(CompilerTest, BadArchitecturesAndMissingNvccAreErrors) {
@@ -355,6 +360,8 @@ TEST_F(CompilerTest, EntryPointIsRequiredAndCheckedAgainstTheTask) {
   auto for_gemm = compile(kernel("sm90_plain.cu"));
   ASSERT_TRUE(for_gemm.ok());
   EXPECT_EQ(for_gemm->outcome, Outcome::passed) << for_gemm->summary;
+  EXPECT_EQ(for_gemm->entry_point, EntryPointProblem::none);
+  EXPECT_EQ(to_json(*for_gemm)["entry_point"], "ok");
 
   auto not_exported = compile(
       "#include <dlpack/dlpack.h>\n#include <cuda_runtime.h>\nstatic void ptxbench_launch(const "
