@@ -16,7 +16,8 @@ namespace ptxbench::compile {
 struct CompileResult {
   // passed | policy_violation (source size and rules, disallowed symbols, or load-time code
   // and missing hardening in the built object) | compile_error (nvcc failed, no entry point
-  // or one with the wrong signature, or the compile stage timed out: source checks or nvcc).
+  // or one with the wrong signature) | compile_timeout (the compile stage ran past its limit:
+  // source checks or nvcc; timed_out is set too).
   Outcome outcome = Outcome::compile_error;
   std::string summary;  // one paragraph for people and models: what happened, what to do
   std::string task;

@@ -165,7 +165,7 @@ CompileResult checks_timed_out(const task::TaskSpec& task, const CompileOptions&
   CompileResult r;
   r.task = task.name;
   r.arch = o.arch;
-  r.outcome = Outcome::compile_error;
+  r.outcome = Outcome::compile_timeout;
   r.timed_out = true;
   r.summary = "the source checks did not finish within the compile stage's " +
               std::to_string(o.timeout.count()) +
@@ -351,7 +351,7 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
   r.log = cap_text(log, options.log_cap_bytes);
 
   if (p.timed_out) {  // not cached: a timeout says more about the machine than the source
-    r.outcome = Outcome::compile_error;
+    r.outcome = Outcome::compile_timeout;
     r.timed_out = true;
     r.summary = "compiler timed out after " + std::to_string(options.timeout.count()) +
                 " s (nvcc was stopped); simplify the kernel (fewer template instantiations, "

@@ -302,7 +302,7 @@ class HangingNvcc : public ProcessRunner {
   std::chrono::milliseconds limit{0};
 };
 
-TEST_F(CompilerTest, CompilerTimeoutIsACompileErrorAndLeavesNoEntry) {
+TEST_F(CompilerTest, CompilerTimeoutIsACompileTimeoutAndLeavesNoEntry) {
   HangingNvcc hanging;
   Compiler c(paths_, hanging);
   CompileOptions o;
@@ -313,9 +313,11 @@ TEST_F(CompilerTest, CompilerTimeoutIsACompileErrorAndLeavesNoEntry) {
   // nvcc gets what the source checks left of the stage's limit.
   EXPECT_LE(hanging.limit, std::chrono::seconds(7));
   EXPECT_GT(hanging.limit, std::chrono::seconds(6));
-  EXPECT_EQ(r->outcome, Outcome::compile_error);
+  EXPECT_EQ(r->outcome, Outcome::compile_timeout);  // not labelled a compile error
   EXPECT_TRUE(r->timed_out);
   EXPECT_NE(r->summary.find("compiler timed out after 7 s"), std::string::npos);
+  EXPECT_EQ(to_json(*r)["outcome"], "compile_timeout");
+  EXPECT_EQ(r->entry_point, EntryPointProblem::not_checked);
   EXPECT_EQ(entries(), 0);  // nothing published, the build dir is gone
   for (const auto& e : fs::directory_iterator(cache_.path() / "compile")) ADD_FAILURE() << e.path();
 }
