@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 
 #include "core/paths.h"
@@ -12,7 +13,8 @@
 namespace ptxbench::cli {
 
 struct CandidateInput {
-  std::string source;
+  std::string source;              // the whole file, or its first max_source_bytes + 1 bytes
+  std::uint64_t source_bytes = 0;  // the file's size (compile::CompileOptions::source_bytes)
   task::TaskSpec spec;
 };
 
@@ -21,9 +23,11 @@ void add_candidate_options(CLI::App& sub, std::string& file, std::string& task, 
 // --max-source-bytes: the largest candidate source the compile stage accepts.
 void add_source_limit_option(CLI::App& sub, std::size_t& max_source_bytes);
 
-// The kernel file must be a regular file (not a folder, a device or a pipe).
-
+// The kernel file must be a regular file (not a folder, a device or a pipe). A file larger
+// than `max_source_bytes` is not read whole (its size is checked first): the compile stage
+// refuses it from source_bytes, without reading gigabytes.
 Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
-                                            const std::string& task, const std::string& arch);
+                                            const std::string& task, const std::string& arch,
+                                            std::size_t max_source_bytes);
 
 }  // namespace ptxbench::cli

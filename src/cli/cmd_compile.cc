@@ -29,7 +29,7 @@ struct CompileArgs {
 };
 
 int run_compile(const CompileArgs& a, Context& ctx) {
-  auto input = load_candidate_input(ctx.paths, a.file, a.task, a.arch);
+  auto input = load_candidate_input(ctx.paths, a.file, a.task, a.arch, a.max_source_bytes);
   if (!input.ok()) {
     ctx.err << "ptxbench compile: " << input.error().to_string() << "\n";
     return exit_code::bad_input;
@@ -39,6 +39,7 @@ int run_compile(const CompileArgs& a, Context& ctx) {
   o.compile.timeout = std::chrono::seconds(a.timeout_s);
   o.compile.use_cache = !a.no_cache;
   o.compile.max_source_bytes = a.max_source_bytes;
+  o.compile.source_bytes = input->source_bytes;
   o.evaluate = false;
   o.run_audit = false;
   SystemProcessRunner runner;

@@ -268,7 +268,8 @@ Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_
     return make_error("task `" + task.name + "` has no targets for " + options.arch,
                       "pick an architecture the task lists (ptxbench tasks --json)");
   PolicyCheck policy;
-  if (auto too_big = check_source_size(source, options.max_source_bytes))
+  const std::uint64_t bytes = std::max<std::uint64_t>(source.size(), options.source_bytes);
+  if (auto too_big = check_source_size(bytes, options.max_source_bytes))
     policy.violations.push_back(*too_big);
   else
     policy = check_source_policy(source, deadline);

@@ -8,6 +8,7 @@
 #   wal.db      another program's SQLite file in WAL mode
 #   empty.db    an empty file
 #   huge_axis/  a ptxbench root (for PTXBENCH_ROOT) whose one task has an axis value of 2^63-1
+#   huge.cu     a 4 GiB kernel file (sparse: it takes no disk; compared by size, not hashed)
 #   NAME/       a folder
 #   NAME        any other name: a small text file
 # It passes when
@@ -49,6 +50,7 @@ make_fixture() {
     wal.db) sqlite3 wal.db "PRAGMA journal_mode=WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1);" \
               >/dev/null ;;
     empty.db) : >empty.db ;;
+    huge.cu) echo '__global__ void k() {}' >huge.cu && truncate -s 4G huge.cu ;;
     huge_axis/)
       mkdir -p huge_axis/tasks/gemm
       sed 's/^M = \[8192,/M = [9223372036854775807, 8192,/' \
@@ -58,9 +60,10 @@ make_fixture() {
   esac
 }
 for f in "${setups[@]}"; do make_fixture "$f" || { echo "FAIL: fixture $f" >&2; exit 1; }; done
-state() {
+state() {  # files over 64 MiB (huge.cu) by size and time: hashing them would take long
   find . -mindepth 1 -printf '%y %p\n' | sort
-  find . -type f -exec sha256sum {} + | sort
+  find . -type f -size -64M -exec sha256sum {} + | sort
+  find . -type f -size +64M -printf '%s %T@ %p\n' | sort
 }
 before=$(state)
 start=$(date +%s%N)

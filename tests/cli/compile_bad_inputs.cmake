@@ -18,6 +18,15 @@ ptxbench_bad_input(compile_device 2 "^ptxbench compile: cannot read /dev/zero: n
 ptxbench_bad_input(compile_empty_file 11 "^compile: compile_error"
   OPTIONS --grep "no entry point: the source does not define ptxbench_launch"
   ARGS ${_c} ${_cli}/empty.cu --task ${_t})
+# A multi-GiB file is sized before it is read: refused at once, within a memory limit that
+# reading it whole would break.
+ptxbench_bad_input(compile_huge_file 12 "^compile: policy_violation"
+  SETUP huge.cu OPTIONS --max-s 10
+    --grep "the source is 4294967296 bytes. a candidate may have at most 1048576 bytes"
+  ARGS sh -c "ulimit -v 2000000 && exec $<TARGET_FILE:ptxbench> compile huge.cu --task ${_t}")
+ptxbench_bad_input(eval_huge_file 12 "^compile: policy_violation"
+  SETUP huge.cu OPTIONS --max-s 10 --grep "verdict: POLICY VIOLATION" --grep "4294967296 bytes"
+  ARGS sh -c "ulimit -v 2000000 && exec $<TARGET_FILE:ptxbench> eval huge.cu --task ${_t}")
 ptxbench_bad_input(compile_too_large 12 "^compile: policy_violation"
   OPTIONS --grep "source_size" --grep "at most 100 bytes"
   ARGS ${_c} ${_plain} --task ${_t} --max-source-bytes 100)
