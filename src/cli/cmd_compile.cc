@@ -29,6 +29,7 @@ struct CompileArgs {
 };
 
 int run_compile(const CompileArgs& a, Context& ctx) {
+  if (!path_variables_ok(ctx, "compile")) return exit_code::bad_input;
   auto input = load_candidate_input(ctx.paths, a.file, a.task, a.arch, a.max_source_bytes);
   if (!input.ok()) {
     ctx.err << "ptxbench compile: " << input.error().to_string() << "\n";

@@ -175,6 +175,7 @@ int finish(Context& ctx, const store::RunStore& st, const session::RunTotals& to
 }
 
 int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
+  if (!path_variables_ok(ctx, "run")) return exit_code::bad_input;
   auto all = task::load_tasks(ctx.paths.tasks());
   if (!all.ok()) return fail(ctx, all.error());
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers; finish() says how to resume

@@ -46,6 +46,12 @@ std::string help_footer();
 // inherited one, so a command with its own text keeps the exit codes and environment.
 std::string with_help_footer(std::string_view own);
 
+// For a command that compiles or judges (compile, eval, audit, run, sft mine), before any
+// work: false, after printing "ptxbench COMMAND: PTXBENCH_X points to P, which ..." on
+// ctx.err, when a PTXBENCH_* variable names a path that is not there (core/paths.h
+// check_path_variables); the command then exits bad_input.
+bool path_variables_ok(Context& ctx, std::string_view command);
+
 // Exit codes every subcommand uses besides a judged candidate's (judge::exit_code in
 // src/judge/disposition.h; README "Exit codes" lists them all).
 namespace exit_code {

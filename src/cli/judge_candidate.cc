@@ -20,6 +20,7 @@ std::optional<int> report_interrupt(Context& ctx, std::string_view command) {
 
 int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
                     const std::string& task, const judge::JudgeOptions& options, bool json) {
+  if (!path_variables_ok(ctx, command)) return exit_code::bad_input;
   auto input = load_candidate_input(ctx.paths, file, task, options.compile.arch,
                                     options.compile.max_source_bytes);
   if (!input.ok()) {

@@ -210,13 +210,19 @@ Result<std::string> gencode_flag(std::string_view arch) {
 }
 
 Result<fs::path> dlpack_include_dir(const Paths& paths) {
+  std::error_code ec;
+  if (const char* e = std::getenv("PTXBENCH_DLPACK_INCLUDE"); e && *e) {  // that folder only
+    if (fs::exists(fs::path(e) / "dlpack" / "dlpack.h", ec)) return fs::path(e);
+    return make_error(
+        std::string("PTXBENCH_DLPACK_INCLUDE points to ") + e + ", which holds no dlpack/dlpack.h",
+        "point it to the folder that holds dlpack/dlpack.h, or unset it to use "
+        "the default");
+  }
   std::vector<fs::path> candidates;
-  if (const char* e = std::getenv("PTXBENCH_DLPACK_INCLUDE"); e && *e) candidates.emplace_back(e);
   candidates.push_back(paths.root / ".deps" / "include");
   candidates.emplace_back("/usr/local/include");
   candidates.emplace_back("/usr/include");
   for (const auto& dir : candidates) {
-    std::error_code ec;
     if (!fs::exists(dir / "dlpack" / "dlpack.h", ec)) continue;
     if (dir == "/usr/include") return fs::path{};
     return dir;

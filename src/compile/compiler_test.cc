@@ -276,6 +276,26 @@ TEST_F(CompilerTest, BadArchitecturesAndMissingNvccAreErrors) {
   EXPECT_FALSE(missing.error().hint.empty());
 }
 
+// PTXBENCH_DLPACK_INCLUDE is the folder used, or an error: never passed over for another.
+TEST_F(CompilerTest, DlpackIncludeVariableMustHoldTheHeader) {
+  Compiler c(paths_, runner_);
+  ::setenv("PTXBENCH_DLPACK_INCLUDE", "/nonexistent/include", 1);
+  auto bad = c.flags("sm_90a");
+  ::unsetenv("PTXBENCH_DLPACK_INCLUDE");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("PTXBENCH_DLPACK_INCLUDE points to /nonexistent/include"),
+            std::string::npos)
+      << bad.error().message;
+  TempDir include = TempDir::create("ptxbench-dlpack-").value();
+  fs::create_directories(include.path() / "dlpack");
+  ASSERT_TRUE(write_file_atomic(include.path() / "dlpack" / "dlpack.h", "").ok());
+  ::setenv("PTXBENCH_DLPACK_INCLUDE", include.path().c_str(), 1);
+  auto good = c.flags("sm_90a");
+  ::unsetenv("PTXBENCH_DLPACK_INCLUDE");
+  ASSERT_TRUE(good.ok()) << good.error().to_string();
+  EXPECT_NE(std::find(good->begin(), good->end(), "-I" + include.path().string()), good->end());
+}
+
 // A runner whose nvcc never finishes: answers --version, times out on the compile (or, with
 // `interrupt_with`, is stopped because ptxbench got that signal, as SystemProcessRunner
 // reports it: interrupted set, timed_out not).

@@ -105,6 +105,8 @@ ptxbench_bad_input(run_resume_foreign_wal_file 2 "wal.db is not a ptxbench run d
 ptxbench_bad_input(run_resume_empty_file 2 "empty.db is not an SQLite database \\(it is empty\\)"
   SETUP empty.db ARGS ${_p} run --resume empty.db)
 ptxbench_bad_input(run_resume_missing_file 2 "gone.db does not exist" ARGS ${_p} run --resume gone.db)
+ptxbench_bad_input(run_ncu_missing 2 "^ptxbench run: PTXBENCH_NCU points to /nonexistent/ncu"
+  ARGS env PTXBENCH_NCU=/nonexistent/ncu ${_run1})
 
 # Endpoints (a local stand-in, tests/cli/fake_endpoint.py): a dead one fails in seconds with
 # the options that would change that; one that accepts and never answers says so while it

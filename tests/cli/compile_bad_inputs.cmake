@@ -75,6 +75,20 @@ ptxbench_bad_input(eval_latin1_byte_json 11 "^\\{"
   OPTIONS --json --grep "\"disposition\": \"compile_error\""
   ARGS ${_e} ${_cli}/latin1_byte.cu --task ${_t} --json)
 
+# Environment variables that name a path that is not there: refused before any work, never
+# passed over for another tool or header (another cuobjdump on PATH, another dlpack.h).
+ptxbench_bad_input(compile_cuobjdump_missing 2
+  "^ptxbench compile: PTXBENCH_CUOBJDUMP points to /nonexistent/cuobjdump, which does not exist"
+  ARGS env PTXBENCH_CUOBJDUMP=/nonexistent/cuobjdump ${_c} ${_plain} --task ${_t})
+ptxbench_bad_input(compile_dlpack_include_missing 2
+  "^ptxbench compile: PTXBENCH_DLPACK_INCLUDE points to /nonexistent/include, which does not exist"
+  ARGS env PTXBENCH_DLPACK_INCLUDE=/nonexistent/include ${_c} ${_plain} --task ${_t})
+ptxbench_bad_input(eval_dlpack_include_without_header 2
+  "^ptxbench eval: PTXBENCH_DLPACK_INCLUDE points to /etc, which holds no dlpack/dlpack.h"
+  ARGS env PTXBENCH_DLPACK_INCLUDE=/etc ${_e} ${_plain} --task ${_t})
+ptxbench_bad_input(audit_nvdisasm_missing 2 "^ptxbench audit: PTXBENCH_NVDISASM points to /nonexistent"
+  ARGS env PTXBENCH_NVDISASM=/nonexistent/nvdisasm $<TARGET_FILE:ptxbench> audit ${_plain} --task ${_t})
+
 # Options.
 ptxbench_bad_input(compile_zero_source_limit 2 "--max-source-bytes"
   ARGS ${_c} ${_plain} --task ${_t} --max-source-bytes 0)
