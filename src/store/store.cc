@@ -151,13 +151,28 @@ Result<RunStore> RunStore::open(const std::filesystem::path& path) {
   return RunStore(std::make_unique<Impl>(std::move(db)));
 }
 
+// A file is opened so that nothing can change it, or anything beside it, until its schema
+// shows that it is a run: immutable first; when that finds no run schema but a write-ahead
+// log is there (a run's first commits may be only in it), through its -shm opened read-only.
+// Only a run is then reopened to see a writer's latest commits (Db::ReadOnly::latest).
 Result<RunStore> RunStore::open_read_only(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     return make_error(path.string() + " does not exist",
                       "pass the .db file that `ptxbench run` wrote (see --out)");
-  PTXB_TRY(Db db, Db::open_read_only(path));
-  PTXB_TRY_STATUS(check_schema(db));
+  const bool wal = std::filesystem::exists(path.string() + "-wal", ec);
+  const bool shm = std::filesystem::exists(path.string() + "-shm", ec);
+  PTXB_TRY(Db db, Db::open_read_only(path, Db::ReadOnly::untouched));
+  Status schema = check_schema(db);
+  if (!schema.ok() && wal && shm) {
+    PTXB_TRY(db, Db::open_read_only(path, Db::ReadOnly::untouched_with_log));
+    schema = check_schema(db);
+  }
+  PTXB_TRY_STATUS(schema);
+  if (wal) {
+    PTXB_TRY(db, Db::open_read_only(path, Db::ReadOnly::latest));
+    PTXB_TRY_STATUS(check_schema(db));
+  }
   return RunStore(std::make_unique<Impl>(std::move(db)));
 }
 

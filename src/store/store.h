@@ -86,8 +86,10 @@ class RunStore {
   // An existing run file to write to (--resume): its schema is checked through a
   // read-only open first, so a file that is not a run is refused unchanged.
   static Result<RunStore> open(const std::filesystem::path& path);
-  // An existing run file to read (`show`, `sft`): nothing is ever written to it or beside
-  // it (Db::open_read_only); a write through this store fails.
+  // An existing run file to read (`show`, `sft`): nothing is ever written to it, and until
+  // its schema shows it is a run nothing beside it either (Db::ReadOnly::untouched, then
+  // untouched_with_log; a run is then read with ReadOnly::latest); a write through this
+  // store fails.
   static Result<RunStore> open_read_only(const std::filesystem::path& path);
 
   RunStore(RunStore&&) noexcept;

@@ -6,6 +6,8 @@
 # Fixtures:
 #   foreign.db  another program's SQLite file (rollback journal)
 #   wal.db      another program's SQLite file in WAL mode
+#   killed.db   ditto, of a program killed while it had it open: its -wal (holding every
+#               commit) and -shm stay beside it
 #   empty.db    an empty file
 #   huge_axis/  a ptxbench root (for PTXBENCH_ROOT) whose one task has an axis value of 2^63-1
 #   huge.cu     a 4 GiB kernel file (sparse: it takes no disk; compared by size, not hashed)
@@ -49,6 +51,14 @@ make_fixture() {
     foreign.db) sqlite3 foreign.db "CREATE TABLE t (x); INSERT INTO t VALUES (1);" ;;
     wal.db) sqlite3 wal.db "PRAGMA journal_mode=WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1);" \
               >/dev/null ;;
+    killed.db)
+      python3 -c 'import os, sqlite3
+c = sqlite3.connect("killed.db")
+c.execute("PRAGMA journal_mode=WAL")
+c.execute("CREATE TABLE t (x)")
+c.execute("INSERT INTO t VALUES (1)")
+c.commit()
+os._exit(0)' && [ -e killed.db-wal ] && [ -e killed.db-shm ] ;;
     empty.db) : >empty.db ;;
     huge.cu) echo '__global__ void k() {}' >huge.cu && truncate -s 4G huge.cu ;;
     huge_axis/)

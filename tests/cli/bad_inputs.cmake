@@ -162,6 +162,12 @@ ptxbench_bad_input(show_foreign_file 2 "foreign.db is not a ptxbench run databas
   SETUP foreign.db ARGS ${_p} show foreign.db)
 ptxbench_bad_input(show_foreign_wal_file 2 "wal.db is not a ptxbench run database"
   SETUP wal.db ARGS ${_p} show wal.db)
+ptxbench_bad_input(show_killed_programs_wal_file 2 "killed.db is not a ptxbench run database"
+  SETUP killed.db ARGS ${_p} show killed.db)
+ptxbench_bad_input(run_resume_killed_programs_wal_file 2 "killed.db is not a ptxbench run database"
+  SETUP killed.db ARGS ${_p} run --resume killed.db)
+ptxbench_bad_input(sft_coverage_killed_programs_wal_file 2 "killed.db is not a ptxbench run database"
+  SETUP killed.db ARGS ${_p} sft coverage killed.db)
 ptxbench_bad_input(show_missing_file 2 "gone.db does not exist" ARGS ${_p} show gone.db)
 ptxbench_bad_input(show_folder 2 "d is not a file" SETUP d/ ARGS ${_p} show d)
 ptxbench_bad_input(sft_fixit_foreign_file 2 "foreign.db is not a ptxbench run database"
