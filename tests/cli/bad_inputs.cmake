@@ -121,6 +121,17 @@ ptxbench_bad_input(run_silent_endpoint 1 "ptxbench run -> r.db"
           --grep "did not answer in time. raise --request-timeout"
   ARGS ${_fake_endpoint} silent -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db
        --request-timeout 4 --attempts 1)
+# show tells what happened: a run whose trajectories all failed is finished (done), its
+# compile rate unknown (null), not 0.0; a run where no turn compiled (the scripted agent's
+# turn 1 is a compile error) did not reach the GPU stages, it did not "run" them.
+ptxbench_bad_input(show_run_whose_trajectories_failed 0 "^\\{"
+  OPTIONS --creates r.db --json --max-s 30 --grep "\"status\": \"done\""
+          --grep "\"compile_rate\": null" --grep "\"failed\": 1" --lacks "\"compile_rate\": 0.0"
+  ARGS sh -c "(${_fake_endpoint} dead -- ${_p} run --no-progress --tasks ${_gemm} --model m --base-url {URL} --turns 1 --out r.db >/dev/null 2>&1 || true) && ${_p} show r.db --json")
+ptxbench_bad_input(show_run_where_nothing_compiled 0 "^\\{"
+  OPTIONS --creates r.db --json --max-s 90 --grep "\"gpu_stages\": \"not_reached\""
+          --lacks "\"gpu_stages\": \"run\"" --grep "\"compile_rate\": 0.0"
+  ARGS sh -c "${_p} run --no-progress --tasks ${_gemm} --turns 1 --out r.db >/dev/null 2>&1 && ${_p} show r.db --json")
 # sft mine with a dead teacher: the seeds come from a one-turn scripted run (its turn 1 is
 # a compile error); every teacher trajectory fails, and mine says how many and exits 1.
 ptxbench_bad_input(sft_mine_dead_teacher 1 ""
