@@ -116,7 +116,8 @@ std::string help_footer() {
   1  ptxbench's own failure (a tool, the store, an endpoint that kept failing, a task
      whose own library baseline fails its rule)
   2  bad input: nothing was judged (a missing file, an unknown task, a bad option, a
-     PTXBENCH_* variable naming a path that is not there)
+     PTXBENCH_* variable naming a path that is not there, a run file another process
+     is writing)
   130, 143  interrupted by SIGINT / SIGTERM (nvcc and workers stopped, nothing cached;
             `run` says how to resume)
 

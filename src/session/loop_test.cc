@@ -22,6 +22,7 @@ struct LoopTest : ::testing::Test {
   }
   Result<RunTotals> run(const std::filesystem::path& db, CandidatePipeline& p, ClientFactory& c,
                         ProgressSink* progress = nullptr) {
+    store_.reset();  // the previous run's writer goes first: one writer per run file
     auto s = std::filesystem::exists(db)
                  ? store::RunStore::open(db)
                  : store::RunStore::create(db, config.to_json(), Json::object());

@@ -197,6 +197,34 @@ TEST_F(StoreTest, AReadOnlyStoreSeesARunInProgress) {
   EXPECT_EQ(reader->trajectories()->size(), 1u);
 }
 
+// Two writers of one run file (two `run --resume`, a run and `sft mine`) are never at work
+// together: the second is refused, naming the file and the process that writes it; readers
+// are not affected; the lock goes with the writer.
+TEST_F(StoreTest, ASecondWriterIsRefusedWhileTheFirstIsOpen) {
+  auto writer = RunStore::create(db_path(), Json::object(), Json::object());
+  ASSERT_TRUE(writer.ok()) << writer.error().to_string();
+  auto second = RunStore::open(db_path());
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.error().message.find(db_path().string() +
+                                        " is being written by another process (pid " +
+                                        std::to_string(::getpid())),
+            std::string::npos)
+      << second.error().message;
+  EXPECT_FALSE(RunStore::create(db_path(), Json::object(), Json::object()).ok());
+  {
+    auto reader = RunStore::open_read_only(db_path());
+    ASSERT_TRUE(reader.ok()) << reader.error().to_string();
+    EXPECT_EQ(reader->run()->status, "running");
+  }
+  ASSERT_TRUE(writer->add_trajectory({"m", "t", "sm_90a", 0}).ok());  // still writable
+  { RunStore done = std::move(*writer); }
+  auto next = RunStore::open(db_path());
+  ASSERT_TRUE(next.ok()) << next.error().to_string();
+  EXPECT_EQ(next->trajectories()->size(), 1u);
+  auto third = RunStore::open(db_path());
+  EXPECT_FALSE(third.ok());
+}
+
 TEST_F(StoreTest, TrajectoriesAreUniquePerKey) {
   auto s = RunStore::create(db_path(), Json::object(), Json::object());
   ASSERT_TRUE(s.ok());
