@@ -29,7 +29,8 @@ void add_contract_option(CLI::App& sub, ContractChoice& choice, const std::strin
 }
 
 Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
-                                            const std::string& task, const std::string& arch) {
+                                            const std::string& task, const std::string& arch,
+                                            std::size_t max_source_bytes) {
   if (!task::is_known_arch(arch))
     return make_error("unknown architecture '" + arch + "' (use sm_90a or sm_100a)");
   CandidateInput in;
@@ -39,7 +40,9 @@ Result<CandidateInput> load_candidate_input(const Paths& paths, const std::strin
         "cannot read " + file + ": not a regular file (" +
             (std::filesystem::is_directory(file, ec) ? "a folder" : "a device or pipe") + ")",
         "give the path of one .cu file");
-  PTXB_TRY(in.source, read_file(file));
+  PTXB_TRY(FileHead head, read_file_head(file, max_source_bytes + 1));
+  in.source = std::move(head.bytes);
+  in.source_bytes = head.size;
   PTXB_TRY(in.spec, task::load_task_by_name(paths, task));
   if (!in.spec.supports(arch))
     return make_error("task '" + task + "' has no targets for " + arch,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 
 #include "core/contract.h"
@@ -13,7 +14,8 @@
 namespace ptxbench::cli {
 
 struct CandidateInput {
-  std::string source;
+  std::string source;              // the whole file, or its first max_source_bytes + 1 bytes
+  std::uint64_t source_bytes = 0;  // the file's size (compile::CompileOptions::source_bytes)
   task::TaskSpec spec;
 };
 
@@ -30,9 +32,11 @@ inline constexpr char kCandidateContractHelp[] =
     "TVM_FFI_DLL_EXPORT_TYPED_FUNC), or auto: tvm-ffi when the file includes <tvm/ffi/...> or "
     "uses TVM_FFI_DLL_EXPORT_TYPED_FUNC, else native";
 
-// The kernel file must be a regular file (not a folder, a device or a pipe).
-
+// The kernel file must be a regular file (not a folder, a device or a pipe). A file larger
+// than `max_source_bytes` is not read whole (its size is checked first): the compile stage
+// refuses it from source_bytes, without reading gigabytes.
 Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
-                                            const std::string& task, const std::string& arch);
+                                            const std::string& task, const std::string& arch,
+                                            std::size_t max_source_bytes);
 
 }  // namespace ptxbench::cli

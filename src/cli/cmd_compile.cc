@@ -30,7 +30,8 @@ struct CompileArgs {
 };
 
 int run_compile(const CompileArgs& a, Context& ctx) {
-  auto input = load_candidate_input(ctx.paths, a.file, a.task, a.arch);
+  if (!path_variables_ok(ctx, "compile")) return exit_code::bad_input;
+  auto input = load_candidate_input(ctx.paths, a.file, a.task, a.arch, a.max_source_bytes);
   if (!input.ok()) {
     ctx.err << "ptxbench compile: " << input.error().to_string() << "\n";
     return exit_code::bad_input;
@@ -41,6 +42,7 @@ int run_compile(const CompileArgs& a, Context& ctx) {
   o.compile.use_cache = !a.no_cache;
   o.compile.max_source_bytes = a.max_source_bytes;
   o.compile.contract = a.contract;
+  o.compile.source_bytes = input->source_bytes;
   o.evaluate = false;
   o.run_audit = false;
   SystemProcessRunner runner;

@@ -179,6 +179,7 @@ int finish(Context& ctx, const store::RunStore& st, const session::RunTotals& to
 }
 
 int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
+  if (!path_variables_ok(ctx, "run")) return exit_code::bad_input;
   auto all = task::load_tasks(ctx.paths.tasks());
   if (!all.ok()) return fail(ctx, all.error());
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers; finish() says how to resume
@@ -231,14 +232,12 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
 void attach_run(CLI::App& sub, Context& ctx) {
   auto o = std::make_shared<RunOptions>();
   session::RunConfig& c = o->config;
-  sub.footer(
+  sub.footer(with_help_footer(
       "Without --model, the embedded scripted agent replays trajectories/<version>/ (compile "
-      "error, wrong "
-      "result, correct without target instructions, then the reference kernel). Without a GPU, "
-      "turns are "
-      "compiled and statically audited only. A killed or interrupted run continues with "
-      "--resume FILE (its stored settings apply; no other option goes with it but --json, "
-      "--no-progress and --memcheck).");
+      "error, wrong result, correct without target instructions, then the reference kernel). "
+      "Without a GPU, turns are compiled and statically audited only. A killed or interrupted "
+      "run continues with --resume FILE (its stored settings apply; no other option goes with "
+      "it but --json, --no-progress and --memcheck)."));
   sub.add_option("--model", c.model.id,
                  "model id on the endpoint (omit: the embedded scripted agent)");
   sub.add_option("--base-url", c.model.base_url,

@@ -160,6 +160,7 @@ int run_coverage(const SftArgs& a, Context& ctx) {
 
 // Runs the selected seeds through the session loop with the teacher endpoint.
 int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corpus, Context& ctx) {
+  if (!path_variables_ok(ctx, "sft mine")) return exit_code::bad_input;
   const session::RunConfig& rc = a.teacher;
   if (rc.model.id.empty() || rc.model.base_url.empty())
     return fail(

@@ -40,7 +40,17 @@ CLI::Validator finite_range(double lo, double hi);
 std::string closest_command(std::string_view word);
 
 // The top-level help's footer: the exit codes and the environment variables ptxbench reads.
+// Every subcommand inherits it (CLI11 copies the parent's footer).
 std::string help_footer();
+// A subcommand's own footer followed by help_footer(): setting a footer replaces the
+// inherited one, so a command with its own text keeps the exit codes and environment.
+std::string with_help_footer(std::string_view own);
+
+// For a command that compiles or judges (compile, eval, audit, run, sft mine), before any
+// work: false, after printing "ptxbench COMMAND: PTXBENCH_X points to P, which ..." on
+// ctx.err, when a PTXBENCH_* variable names a path that is not there (core/paths.h
+// check_path_variables); the command then exits bad_input.
+bool path_variables_ok(Context& ctx, std::string_view command);
 
 // Exit codes every subcommand uses besides a judged candidate's (judge::exit_code in
 // src/judge/disposition.h; README "Exit codes" lists them all).

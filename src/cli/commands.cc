@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "cli/command.h"
+#include "core/utf8.h"
 
 namespace ptxbench::cli {
 
@@ -114,7 +115,9 @@ std::string help_footer() {
   15 no code block   16 correct, but the target instructions did not execute
   1  ptxbench's own failure (a tool, the store, an endpoint that kept failing, a task
      whose own library baseline fails its rule)
-  2  bad input: nothing was judged (a missing file, an unknown task, a bad option)
+  2  bad input: nothing was judged (a missing file, an unknown task, a bad option, a
+     PTXBENCH_* variable naming a path that is not there, a run file another process
+     is writing)
   130, 143  interrupted by SIGINT / SIGTERM (nvcc and workers stopped, nothing cached;
             `run` says how to resume)
 
@@ -137,6 +140,17 @@ Environment:
   TMPDIR            where temporary folders are made
   the variable named by --api-key-env  the endpoint's API key (read per request)
 )";
+}
+
+bool path_variables_ok(Context& ctx, std::string_view command) {
+  auto st = check_path_variables();
+  if (st.ok()) return true;
+  ctx.err << "ptxbench " << command << ": " << to_console_text(st.error().to_string()) << "\n";
+  return false;
+}
+
+std::string with_help_footer(std::string_view own) {
+  return std::string(own) + "\n\n" + help_footer();
 }
 
 }  // namespace ptxbench::cli

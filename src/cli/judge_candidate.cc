@@ -20,15 +20,19 @@ std::optional<int> report_interrupt(Context& ctx, std::string_view command) {
 
 int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
                     const std::string& task, const judge::JudgeOptions& options, bool json) {
-  auto input = load_candidate_input(ctx.paths, file, task, options.compile.arch);
+  if (!path_variables_ok(ctx, command)) return exit_code::bad_input;
+  auto input = load_candidate_input(ctx.paths, file, task, options.compile.arch,
+                                    options.compile.max_source_bytes);
   if (!input.ok()) {
     ctx.err << "ptxbench " << command << ": " << input.error().to_string() << "\n";
     return exit_code::bad_input;
   }
+  judge::JudgeOptions o = options;
+  o.compile.source_bytes = input->source_bytes;
   SystemProcessRunner runner;
   judge::ToolStages stages(ctx.paths, runner);
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers
-  judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, options);
+  judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, o);
   if (auto code = report_interrupt(ctx, command)) return *code;
   if (r.disposition == judge::Disposition::harness_error)
     ctx.err << "ptxbench " << command << ": " << to_console_text(r.message) << "\n";

@@ -17,7 +17,8 @@ namespace ptxbench::compile {
 struct CompileResult {
   // passed | policy_violation (source size and rules, disallowed symbols, or load-time code
   // and missing hardening in the built object) | compile_error (nvcc failed, no entry point
-  // or one with the wrong signature, or the compile stage timed out: source checks or nvcc).
+  // or one with the wrong signature) | compile_timeout (the compile stage ran past its limit:
+  // source checks or nvcc; timed_out is set too).
   Outcome outcome = Outcome::compile_error;
   std::string summary;  // one paragraph for people and models: what happened, what to do
   std::string task;
@@ -28,8 +29,9 @@ struct CompileResult {
   std::string log;  // nvcc/ptxas output, trimmed and size-capped
   bool timed_out = false;
   // The contract's entry point, checked against the task on every call (entry_point.h);
-  // none also when it was not checked (nvcc failed, a policy violation).
-  EntryPointProblem entry_point = EntryPointProblem::none;
+  // not_checked when the compile stopped before the check (nvcc failed, a policy violation,
+  // a timeout).
+  EntryPointProblem entry_point = EntryPointProblem::not_checked;
   // nvcc ran inside a Landlock view of the toolkit, the system headers and its build folder
   // (compiler_view.h); false where the kernel has no Landlock (or the entry came from an
   // older cache).

@@ -135,6 +135,7 @@ Status judge(const task::TaskSpec& task, const std::string& listing, CompileResu
 // A build that passed must also define the contract's entry point as the task calls it
 // (entry_point.h); checked on every call, since a cache entry serves every task.
 Status apply_entry_point(const task::TaskSpec& task, std::string_view source, CompileResult& r) {
+  r.entry_point = EntryPointProblem::not_checked;  // a cache entry's is another task's
   if (r.outcome != Outcome::passed) return {};
   EntryPointCheck check = check_entry_declaration(source, task, r.contract);
   if (check.ok()) {
@@ -143,9 +144,9 @@ Status apply_entry_point(const task::TaskSpec& task, std::string_view source, Co
       return make_error("cannot read the symbols of the built object: " + symbols.error().message);
     check = check_entry_export(symbols->defined, task, r.contract);
   }
+  r.entry_point = check.problem;
   if (check.ok()) return {};
   r.outcome = Outcome::compile_error;
-  r.entry_point = check.problem;
   r.summary = check.detail;
   return {};
 }
@@ -169,7 +170,7 @@ CompileResult checks_timed_out(const task::TaskSpec& task, const CompileOptions&
   r.task = task.name;
   r.arch = o.arch;
   r.contract = contract;
-  r.outcome = Outcome::compile_error;
+  r.outcome = Outcome::compile_timeout;
   r.timed_out = true;
   r.summary = "the source checks did not finish within the compile stage's " +
               std::to_string(o.timeout.count()) +
@@ -222,13 +223,19 @@ Result<std::string> gencode_flag(std::string_view arch) {
 }
 
 Result<fs::path> dlpack_include_dir(const Paths& paths) {
+  std::error_code ec;
+  if (const char* e = std::getenv("PTXBENCH_DLPACK_INCLUDE"); e && *e) {  // that folder only
+    if (fs::exists(fs::path(e) / "dlpack" / "dlpack.h", ec)) return fs::path(e);
+    return make_error(
+        std::string("PTXBENCH_DLPACK_INCLUDE points to ") + e + ", which holds no dlpack/dlpack.h",
+        "point it to the folder that holds dlpack/dlpack.h, or unset it to use "
+        "the default");
+  }
   std::vector<fs::path> candidates;
-  if (const char* e = std::getenv("PTXBENCH_DLPACK_INCLUDE"); e && *e) candidates.emplace_back(e);
   candidates.push_back(paths.root / ".deps" / "include");
   candidates.emplace_back("/usr/local/include");
   candidates.emplace_back("/usr/include");
   for (const auto& dir : candidates) {
-    std::error_code ec;
     if (!fs::exists(dir / "dlpack" / "dlpack.h", ec)) continue;
     if (dir == "/usr/include") return fs::path{};
     return dir;
@@ -290,7 +297,8 @@ Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_
     return make_error("task `" + task.name + "` has no targets for " + options.arch,
                       "pick an architecture the task lists (ptxbench tasks --json)");
   PolicyCheck policy;
-  auto too_big = check_source_size(source, options.max_source_bytes);
+  const std::uint64_t bytes = std::max<std::uint64_t>(source.size(), options.source_bytes);
+  auto too_big = check_source_size(bytes, options.max_source_bytes);
   // A source refused for its size is not read for its contract either.
   const Contract contract = too_big ? options.contract.fixed.value_or(Contract::native)
                                     : resolve_contract(options.contract, source);
@@ -382,7 +390,7 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
   r.log = cap_text(log, options.log_cap_bytes);
 
   if (p.timed_out) {  // not cached: a timeout says more about the machine than the source
-    r.outcome = Outcome::compile_error;
+    r.outcome = Outcome::compile_timeout;
     r.timed_out = true;
     r.summary = "compiler timed out after " + std::to_string(options.timeout.count()) +
                 " s (nvcc was stopped); simplify the kernel (fewer template instantiations, "

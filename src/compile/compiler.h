@@ -13,6 +13,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,10 @@ struct CompileOptions {
   // The compile stage's wall-clock limit: the source checks, then nvcc in what is left.
   std::chrono::seconds timeout{180};
   std::size_t max_source_bytes = kDefaultMaxSourceBytes;  // larger: policy_violation
+  // The whole candidate's size when `source` is only its beginning: a caller that read a
+  // file larger than max_source_bytes only up to max_source_bytes + 1 bytes (so that a
+  // multi-GiB file is refused without being read) says how large it is. 0: source.size().
+  std::uint64_t source_bytes = 0;
   bool use_cache = true;  // false: always rebuild (and replace the entry)
   std::size_t log_cap_bytes = 64 << 10;
   // false: disallowed imports/exports are still reported (disallowed_symbols, summary) but do

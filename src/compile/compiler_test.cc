@@ -14,6 +14,7 @@
 #include "compile/compiler_view.h"
 #include "compile/elf_hardening.h"
 #include "compile/elf_symbols.h"
+#include "compile/result_json.h"
 #include "core/fs.h"
 #include "core/landlock.h"
 
@@ -241,6 +242,7 @@ TEST_F(CompilerTest, CompileErrorKeepsTheLog) {
   EXPECT_NE(r->log.find("undefined_name"), std::string::npos);
   EXPECT_NE(r->summary.find("kernel.cu(2): error"), std::string::npos);
   EXPECT_TRUE(r->shared_object.empty());
+  EXPECT_EQ(r->entry_point, EntryPointProblem::not_checked);  // nvcc failed first
 }
 
 TEST_F(CompilerTest, PolicyViolationStopsBeforeNvcc) {
@@ -250,6 +252,9 @@ TEST_F(CompilerTest, PolicyViolationStopsBeforeNvcc) {
   ASSERT_EQ(r->violations.size(), 1u);
   EXPECT_EQ(r->violations[0].line, 1);
   EXPECT_FALSE(fs::exists(cache_.path() / "compile"));
+  // The entry point was never looked at: not reported as fine.
+  EXPECT_EQ(r->entry_point, EntryPointProblem::not_checked);
+  EXPECT_EQ(to_json(*r)["entry_point"], "not_checked");
 }
 
 TEST_F(CompilerTest, BadArchitecturesAndMissingNvccAreErrors) {
@@ -269,6 +274,26 @@ TEST_F(CompilerTest, BadArchitecturesAndMissingNvccAreErrors) {
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("nvcc"), std::string::npos);
   EXPECT_FALSE(missing.error().hint.empty());
+}
+
+// PTXBENCH_DLPACK_INCLUDE is the folder used, or an error: never passed over for another.
+TEST_F(CompilerTest, DlpackIncludeVariableMustHoldTheHeader) {
+  Compiler c(paths_, runner_);
+  ::setenv("PTXBENCH_DLPACK_INCLUDE", "/nonexistent/include", 1);
+  auto bad = c.flags("sm_90a");
+  ::unsetenv("PTXBENCH_DLPACK_INCLUDE");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("PTXBENCH_DLPACK_INCLUDE points to /nonexistent/include"),
+            std::string::npos)
+      << bad.error().message;
+  TempDir include = TempDir::create("ptxbench-dlpack-").value();
+  fs::create_directories(include.path() / "dlpack");
+  ASSERT_TRUE(write_file_atomic(include.path() / "dlpack" / "dlpack.h", "").ok());
+  ::setenv("PTXBENCH_DLPACK_INCLUDE", include.path().c_str(), 1);
+  auto good = c.flags("sm_90a");
+  ::unsetenv("PTXBENCH_DLPACK_INCLUDE");
+  ASSERT_TRUE(good.ok()) << good.error().to_string();
+  EXPECT_NE(std::find(good->begin(), good->end(), "-I" + include.path().string()), good->end());
 }
 
 // A runner whose nvcc never finishes: answers --version, times out on the compile (or, with
@@ -297,7 +322,7 @@ class HangingNvcc : public ProcessRunner {
   std::chrono::milliseconds limit{0};
 };
 
-TEST_F(CompilerTest, CompilerTimeoutIsACompileErrorAndLeavesNoEntry) {
+TEST_F(CompilerTest, CompilerTimeoutIsACompileTimeoutAndLeavesNoEntry) {
   HangingNvcc hanging;
   Compiler c(paths_, hanging);
   CompileOptions o;
@@ -308,9 +333,11 @@ TEST_F(CompilerTest, CompilerTimeoutIsACompileErrorAndLeavesNoEntry) {
   // nvcc gets what the source checks left of the stage's limit.
   EXPECT_LE(hanging.limit, std::chrono::seconds(7));
   EXPECT_GT(hanging.limit, std::chrono::seconds(6));
-  EXPECT_EQ(r->outcome, Outcome::compile_error);
+  EXPECT_EQ(r->outcome, Outcome::compile_timeout);  // not labelled a compile error
   EXPECT_TRUE(r->timed_out);
   EXPECT_NE(r->summary.find("compiler timed out after 7 s"), std::string::npos);
+  EXPECT_EQ(to_json(*r)["outcome"], "compile_timeout");
+  EXPECT_EQ(r->entry_point, EntryPointProblem::not_checked);
   EXPECT_EQ(entries(), 0);  // nothing published, the build dir is gone
   for (const auto& e : fs::directory_iterator(cache_.path() / "compile")) ADD_FAILURE() << e.path();
 }
@@ -355,6 +382,8 @@ TEST_F(CompilerTest, EntryPointIsRequiredAndCheckedAgainstTheTask) {
   auto for_gemm = compile(kernel("sm90_plain.cu"));
   ASSERT_TRUE(for_gemm.ok());
   EXPECT_EQ(for_gemm->outcome, Outcome::passed) << for_gemm->summary;
+  EXPECT_EQ(for_gemm->entry_point, EntryPointProblem::none);
+  EXPECT_EQ(to_json(*for_gemm)["entry_point"], "ok");
 
   auto not_exported = compile(
       "#include <dlpack/dlpack.h>\n#include <cuda_runtime.h>\nstatic void ptxbench_launch(const "

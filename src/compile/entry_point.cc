@@ -167,8 +167,14 @@ std::string_view to_string(EntryPointProblem p) {
       return "missing";
     case EntryPointProblem::wrong_signature:
       return "wrong_signature";
+    case EntryPointProblem::not_checked:
+      return "not_checked";
   }
-  return "ok";
+  return "not_checked";
+}
+
+bool is_problem(EntryPointProblem p) {
+  return p == EntryPointProblem::missing || p == EntryPointProblem::wrong_signature;
 }
 
 std::string expected_declaration(const task::TaskSpec& task) {

@@ -28,8 +28,13 @@ enum class EntryPointProblem {
   none,             // the declaration and the export match the task
   missing,          // no declaration in the source, or no such symbol in the object
   wrong_signature,  // declared with parameters the task does not have
+  not_checked,      // the check did not run (a policy violation or nvcc failing stopped the
+                    // compile first): nothing is known about the entry point
 };
+// "ok", "missing", "wrong_signature", "not_checked" (stored in JSON: stable names).
 std::string_view to_string(EntryPointProblem p);
+// missing or wrong_signature: the check ran and found the entry point unusable.
+bool is_problem(EntryPointProblem p);
 
 struct EntryPointCheck {
   EntryPointProblem problem = EntryPointProblem::none;

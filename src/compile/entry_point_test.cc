@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "compile/compile_result.h"
+#include "compile/result_json.h"
+
 namespace ptxbench::compile {
 namespace {
 
@@ -28,6 +31,30 @@ constexpr char kGemmLaunch[] =
     "#include <dlpack/dlpack.h>\n"
     "extern \"C\" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,\n"
     "                                cudaStream_t stream) {}\n";
+
+// A compile result says "not_checked" until the check ran (a policy violation or a failed
+// nvcc stops before it): never "ok" for an entry point nobody looked at.
+TEST(EntryPoint, NotCheckedUntilTheCheckRuns) {
+  EXPECT_EQ(CompileResult{}.entry_point, EntryPointProblem::not_checked);
+  EXPECT_EQ(to_string(EntryPointProblem::not_checked), "not_checked");
+  EXPECT_EQ(to_string(EntryPointProblem::none), "ok");
+  EXPECT_FALSE(is_problem(EntryPointProblem::not_checked));
+  EXPECT_FALSE(is_problem(EntryPointProblem::none));
+  EXPECT_TRUE(is_problem(EntryPointProblem::missing));
+  EXPECT_TRUE(is_problem(EntryPointProblem::wrong_signature));
+  for (auto p : {EntryPointProblem::none, EntryPointProblem::missing,
+                 EntryPointProblem::wrong_signature, EntryPointProblem::not_checked}) {
+    CompileResult r;
+    r.entry_point = p;
+    auto back = compile_result_from_json(to_json(r));
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_EQ(back->entry_point, p) << to_string(p);
+  }
+  // A result stored before the check existed was not checked.
+  Json old = to_json(CompileResult{});
+  old.erase("entry_point");
+  EXPECT_EQ(compile_result_from_json(old)->entry_point, EntryPointProblem::not_checked);
+}
 
 TEST(EntryPoint, ExpectedDeclarationFollowsTheTask) {
   EXPECT_EQ(expected_declaration(gemm()),

@@ -332,10 +332,11 @@ std::vector<PolicyViolation> check_source_policy(std::string_view source) {
   return check_source_policy(source, Clock::time_point::max()).violations;
 }
 
-std::optional<PolicyViolation> check_source_size(std::string_view source, std::size_t max_bytes) {
-  if (source.size() <= max_bytes) return std::nullopt;
+std::optional<PolicyViolation> check_source_size(std::uint64_t source_bytes,
+                                                 std::size_t max_bytes) {
+  if (source_bytes <= max_bytes) return std::nullopt;
   return PolicyViolation{0, std::string(rule::source_size), "",
-                         "the source is " + std::to_string(source.size()) +
+                         "the source is " + std::to_string(source_bytes) +
                              " bytes; a candidate may have at most " + std::to_string(max_bytes) +
                              " bytes (one self-contained .cu file)"};
 }

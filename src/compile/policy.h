@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,8 +57,9 @@ struct PolicyCheck {
 PolicyCheck check_source_policy(std::string_view source,
                                 std::chrono::steady_clock::time_point deadline);
 
-// A violation (line 0, rule source_size) when the source is longer than `max_bytes`.
-std::optional<PolicyViolation> check_source_size(std::string_view source, std::size_t max_bytes);
+// A violation (line 0, rule source_size) when a source of `source_bytes` bytes is longer than
+// `max_bytes` (a size, so that a file too large to read whole is checked without reading it).
+std::optional<PolicyViolation> check_source_size(std::uint64_t source_bytes, std::size_t max_bytes);
 
 // "line 12: banned_library: cuBLAS ... : `#include <cublas_v2.h>`"
 std::string describe(const PolicyViolation& v);

@@ -210,11 +210,17 @@ TEST(Policy, IncludesStayInTheIncludeDirectories) {
 }
 
 TEST(Policy, SourceSize) {
-  EXPECT_FALSE(check_source_size(std::string(1024, 'x'), 1024).has_value());
-  auto v = check_source_size(std::string(1025, 'x'), 1024);
+  EXPECT_FALSE(check_source_size(1024, 1024).has_value());
+  auto v = check_source_size(1025, 1024);
   ASSERT_TRUE(v.has_value());
   EXPECT_EQ(v->rule, "source_size");
   EXPECT_NE(v->message.find("1025 bytes"), std::string::npos);
+  auto huge = check_source_size(std::uint64_t{5} << 30, 1 << 20);  // more than a size_t of 32 bits
+  ASSERT_TRUE(huge.has_value());
+  EXPECT_NE(huge->message.find("the source is 5368709120 bytes; a candidate may have at most "
+                               "1048576 bytes"),
+            std::string::npos)
+      << huge->message;
 }
 
 TEST(Policy, StopsAtTheDeadline) {

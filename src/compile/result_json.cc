@@ -144,11 +144,12 @@ Result<CompileResult> compile_result_from_json(const Json& j) {
     r.seconds = j.at("seconds").get<double>();
     r.compiler_seconds = j.at("compiler_seconds").get<double>();
     r.timed_out = j.at("timed_out").get<bool>();
-    // Absent from results stored before these checks existed.
-    const std::string entry = j.value("entry_point", "ok");
-    r.entry_point = entry == "missing"           ? EntryPointProblem::missing
+    // Absent from results stored before these checks existed: not checked.
+    const std::string entry = j.value("entry_point", "not_checked");
+    r.entry_point = entry == "ok"                ? EntryPointProblem::none
+                    : entry == "missing"         ? EntryPointProblem::missing
                     : entry == "wrong_signature" ? EntryPointProblem::wrong_signature
-                                                 : EntryPointProblem::none;
+                                                 : EntryPointProblem::not_checked;
     r.compiler_confined = j.value("compiler_confined", false);
     for (const auto& v : j.at("violations")) r.violations.push_back(violation_from(v));
     r.disallowed_symbols = j.at("disallowed_symbols").get<std::vector<std::string>>();

@@ -1,8 +1,10 @@
 #include "core/fs.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +22,38 @@ Result<std::string> read_file(const std::filesystem::path& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+Result<FileHead> read_file_head(const std::filesystem::path& path, std::size_t max_bytes) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return make_error("cannot read " + path.string() + ": it is a folder");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return make_error("cannot read " + path.string() + ": " + std::strerror(errno));
+  struct stat st {};
+  FileHead head;
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) head.size = static_cast<std::uint64_t>(st.st_size);
+  head.bytes.resize(static_cast<std::size_t>(std::min<std::uint64_t>(head.size, max_bytes)));
+  std::size_t done = 0;
+  while (true) {
+    if (done == head.bytes.size()) {  // the file may be longer than fstat said: read on
+      if (done >= max_bytes) break;
+      head.bytes.resize(std::min(max_bytes, done + 65536));
+    }
+    const ssize_t n = ::read(fd, head.bytes.data() + done, head.bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      std::string why = std::strerror(errno);
+      ::close(fd);
+      return make_error("cannot read " + path.string() + ": " + why);
+    }
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  head.bytes.resize(done);
+  head.size = std::max<std::uint64_t>(head.size, done);
+  return head;
 }
 
 Status write_file_atomic(const std::filesystem::path& path, std::string_view data) {

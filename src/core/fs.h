@@ -1,7 +1,9 @@
-// File helpers: whole-file reads, atomic writes (no half-written file is ever
-// visible under its final name), and a self-removing temporary directory.
+// File helpers: whole-file reads, bounded reads of a file's beginning, atomic writes (no
+// half-written file is ever visible under its final name), and a self-removing temporary
+// directory.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -11,6 +13,16 @@
 namespace ptxbench {
 
 Result<std::string> read_file(const std::filesystem::path& path);
+
+// At most the first `max_bytes` bytes of a file, and its whole size in bytes (from fstat,
+// or what was read when that is more): a file too large to accept is refused without
+// reading it whole. An Error when it cannot be opened or read, or is a folder.
+struct FileHead {
+  std::string bytes;
+  std::uint64_t size = 0;
+  bool whole() const { return bytes.size() == size; }
+};
+Result<FileHead> read_file_head(const std::filesystem::path& path, std::size_t max_bytes);
 
 // Writes to a temporary file beside `path`, fsyncs, then renames over `path`.
 Status write_file_atomic(const std::filesystem::path& path, std::string_view data);

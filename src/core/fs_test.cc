@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 namespace ptxbench {
 namespace {
 
@@ -33,6 +35,43 @@ TEST(Fs, ReadingAFolderIsAnError) {
   auto r = read_file(dir->path());
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("it is a folder"), std::string::npos);
+}
+
+// A file larger than the caller accepts is sized, not read whole: a sparse 8 GiB file gives
+// its first bytes and its size at once.
+TEST(Fs, ReadFileHeadReadsAtMostMaxBytesAndTellsTheSize) {
+  auto dir = TempDir::create("ptxbench-fs-test-");
+  ASSERT_TRUE(dir.ok());
+  const auto small = dir->path() / "small.txt";
+  ASSERT_TRUE(write_file_atomic(small, "hello").ok());
+  auto whole = read_file_head(small, 100);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(whole->bytes, "hello");
+  EXPECT_EQ(whole->size, 5u);
+  EXPECT_TRUE(whole->whole());
+  auto cut = read_file_head(small, 3);
+  ASSERT_TRUE(cut.ok());
+  EXPECT_EQ(cut->bytes, "hel");
+  EXPECT_EQ(cut->size, 5u);
+  EXPECT_FALSE(cut->whole());
+
+  const auto huge = dir->path() / "huge.cu";
+  constexpr std::uint64_t kHuge = std::uint64_t{8} << 30;
+  { std::ofstream(huge) << "x"; }
+  std::filesystem::resize_file(huge, kHuge);  // sparse: no disk, no memory
+  auto head = read_file_head(huge, 1025);
+  ASSERT_TRUE(head.ok()) << head.error().to_string();
+  EXPECT_EQ(head->bytes.size(), 1025u);
+  EXPECT_EQ(head->bytes[0], 'x');
+  EXPECT_EQ(head->size, kHuge);
+
+  // /proc files say size 0: what was read counts.
+  auto proc = read_file_head("/proc/self/status", 1 << 20);
+  ASSERT_TRUE(proc.ok());
+  EXPECT_FALSE(proc->bytes.empty());
+  EXPECT_EQ(proc->size, proc->bytes.size());
+  EXPECT_FALSE(read_file_head(dir->path(), 10).ok());
+  EXPECT_FALSE(read_file_head("/nonexistent/ptxbench/file", 10).ok());
 }
 
 TEST(Fs, TempDirRemovesItself) {

@@ -5,12 +5,13 @@
 
 namespace ptxbench {
 namespace {
-constexpr std::array<std::pair<Outcome, std::string_view>, 9> kNames{{
+constexpr std::array<std::pair<Outcome, std::string_view>, 10> kNames{{
     {Outcome::passed, "passed"},
     {Outcome::incorrect, "incorrect"},
     {Outcome::no_code, "no_code"},
     {Outcome::policy_violation, "policy_violation"},
     {Outcome::compile_error, "compile_error"},
+    {Outcome::compile_timeout, "compile_timeout"},
     {Outcome::runtime_error, "runtime_error"},
     {Outcome::timeout, "timeout"},
     {Outcome::not_run, "not_run"},

@@ -13,7 +13,8 @@ enum class Outcome {
   incorrect,         // ran, but the outputs fail the task's correctness rule
   no_code,           // a model reply without a code block
   policy_violation,  // banned include/call/symbol in the candidate
-  compile_error,     // nvcc/ptxas rejected it (or the compiler timed out)
+  compile_error,     // nvcc/ptxas rejected it
+  compile_timeout,   // the compile stage (source checks, then nvcc) ran past its limit
   runtime_error,     // CUDA error, crash, trap, illegal address in the candidate
   timeout,           // the candidate's worker ran past its wall-clock limit
   not_run,           // a stage that could not run here (e.g. no GPU); not a failure

@@ -30,6 +30,29 @@ bool is_executable(const std::filesystem::path& p) {
   return ::access(p.c_str(), X_OK) == 0;
 }
 
+// The tools Paths::tool is asked for, each with its PTXBENCH_<NAME> variable.
+constexpr std::string_view kTools[] = {"nvcc", "cuobjdump", "nvdisasm", "ncu", "compute-sanitizer"};
+
+std::string unset_or_fix(const std::string& var, const std::string& what) {
+  return "point " + var + " to " + what + ", or unset it to use the default";
+}
+
+// A folder variable, when set, names a folder (holding `inside`, when not empty).
+Status check_folder_variable(const std::string& var, const std::string& inside) {
+  const char* v = std::getenv(var.c_str());
+  if (!v || !*v) return {};
+  const std::string what = inside.empty() ? "a folder" : "the folder that holds " + inside;
+  std::error_code ec;
+  if (!std::filesystem::exists(v, ec))
+    return make_error(var + " points to " + v + ", which does not exist", unset_or_fix(var, what));
+  if (!std::filesystem::is_directory(v, ec))
+    return make_error(var + " points to " + v + ", which is not a folder", unset_or_fix(var, what));
+  if (!inside.empty() && !std::filesystem::exists(std::filesystem::path(v) / inside, ec))
+    return make_error(var + " points to " + v + ", which holds no " + inside,
+                      unset_or_fix(var, what));
+  return {};
+}
+
 }  // namespace
 
 Paths Paths::discover() {
@@ -49,12 +72,35 @@ Paths Paths::discover() {
   return p;
 }
 
-Result<std::filesystem::path> Paths::tool(const std::string& name) const {
+std::string tool_variable(std::string_view name) {
   std::string var = "PTXBENCH_";
   for (char c : name) var += c == '-' ? '_' : static_cast<char>(std::toupper(c));
+  return var;
+}
+
+Status check_path_variables() {
+  for (std::string_view tool : kTools) {
+    const std::string var = tool_variable(tool);
+    const char* v = std::getenv(var.c_str());
+    if (!v || !*v) continue;
+    std::error_code ec;
+    if (!std::filesystem::exists(v, ec))
+      return make_error(var + " points to " + v + ", which does not exist",
+                        unset_or_fix(var, "the " + std::string(tool) + " program"));
+    if (std::filesystem::is_directory(v, ec) || !is_executable(v))
+      return make_error(var + " points to " + v + ", which is not an executable program",
+                        unset_or_fix(var, "the " + std::string(tool) + " program"));
+  }
+  PTXB_TRY_STATUS(check_folder_variable("PTXBENCH_DLPACK_INCLUDE", "dlpack/dlpack.h"));
+  return check_folder_variable("PTXBENCH_BIN_DIR", "");
+}
+
+Result<std::filesystem::path> Paths::tool(const std::string& name) const {
+  const std::string var = tool_variable(name);
   if (const char* v = std::getenv(var.c_str()); v && *v) {
     if (is_executable(v)) return std::filesystem::path(v);
-    return make_error(var + " points to " + v + ", which is not an executable program");
+    return make_error(var + " points to " + v + ", which is not an executable program",
+                      unset_or_fix(var, "the " + name + " program"));
   }
   if (auto on_path = find_on_path(name); !on_path.empty()) return on_path;
   std::filesystem::path cuda = env_or("CUDA_HOME", "/usr/local/cuda");

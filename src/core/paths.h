@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "core/result.h"
 
@@ -29,5 +30,17 @@ struct Paths {
 
   static Paths discover();
 };
+
+// The variable that names a tool for Paths::tool: "PTXBENCH_COMPUTE_SANITIZER" for
+// "compute-sanitizer".
+std::string tool_variable(std::string_view name);
+
+// Every PTXBENCH_* variable that names a path, when set, names one that is there: a tool's
+// (PTXBENCH_NVCC, _CUOBJDUMP, _NVDISASM, _NCU, _COMPUTE_SANITIZER) an executable file,
+// PTXBENCH_DLPACK_INCLUDE a folder holding dlpack/dlpack.h, PTXBENCH_BIN_DIR a folder. A typo
+// would otherwise be passed over (another cuobjdump found on PATH, another dlpack.h) or
+// fail only half-way through judging. The Error names the variable and the path. Commands
+// that compile or judge call it before any work (a bad variable is bad input, exit 2).
+Status check_path_variables();
 
 }  // namespace ptxbench

@@ -25,6 +25,49 @@ TEST(Paths, ToolOverrideMustBeExecutable) {
   ::unsetenv("PTXBENCH_CUOBJDUMP");
 }
 
+// A variable naming a path that is not there is refused, naming the variable and the path,
+// instead of being passed over for another tool or header.
+TEST(Paths, PathVariablesMustNameWhatIsThere) {
+  EXPECT_TRUE(check_path_variables().ok());
+  ::setenv("PTXBENCH_CUOBJDUMP", "/nonexistent/cuobjdump", 1);
+  auto missing = check_path_variables();
+  ::unsetenv("PTXBENCH_CUOBJDUMP");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message,
+            "PTXBENCH_CUOBJDUMP points to /nonexistent/cuobjdump, which does not exist");
+  EXPECT_NE(missing.error().hint.find("unset it"), std::string::npos);
+
+  ::setenv("PTXBENCH_COMPUTE_SANITIZER", "/etc/passwd", 1);
+  auto not_a_program = check_path_variables();
+  ::unsetenv("PTXBENCH_COMPUTE_SANITIZER");
+  ASSERT_FALSE(not_a_program.ok());
+  EXPECT_NE(not_a_program.error().message.find("PTXBENCH_COMPUTE_SANITIZER points to /etc/passwd"),
+            std::string::npos);
+
+  ::setenv("PTXBENCH_DLPACK_INCLUDE", "/nonexistent/include", 1);
+  auto no_folder = check_path_variables();
+  ::setenv("PTXBENCH_DLPACK_INCLUDE", "/etc", 1);
+  auto no_header = check_path_variables();
+  ::unsetenv("PTXBENCH_DLPACK_INCLUDE");
+  ASSERT_FALSE(no_folder.ok());
+  EXPECT_EQ(no_folder.error().message,
+            "PTXBENCH_DLPACK_INCLUDE points to /nonexistent/include, which does not exist");
+  ASSERT_FALSE(no_header.ok());
+  EXPECT_EQ(no_header.error().message,
+            "PTXBENCH_DLPACK_INCLUDE points to /etc, which holds no dlpack/dlpack.h");
+
+  ::setenv("PTXBENCH_BIN_DIR", "/etc/passwd", 1);
+  auto bin = check_path_variables();
+  ::unsetenv("PTXBENCH_BIN_DIR");
+  ASSERT_FALSE(bin.ok());
+  EXPECT_NE(bin.error().message.find("which is not a folder"), std::string::npos);
+
+  ::setenv("PTXBENCH_NVDISASM", "/bin/sh", 1);  // an executable: fine
+  EXPECT_TRUE(check_path_variables().ok());
+  ::unsetenv("PTXBENCH_NVDISASM");
+  EXPECT_EQ(tool_variable("compute-sanitizer"), "PTXBENCH_COMPUTE_SANITIZER");
+}
+
 TEST(Paths, MissingToolSaysWhatToDo) {
   auto r = Paths::discover().tool("ptxbench-no-such-tool");
   ASSERT_FALSE(r.ok());

@@ -13,7 +13,9 @@ Decision compile_decision(const compile::CompileResult& c) {
     case Outcome::policy_violation:
       return {Disposition::policy_violation, why};
     case Outcome::compile_error:
-      return {c.timed_out ? Disposition::timeout : Disposition::compile_error, why};
+      return {Disposition::compile_error, why};
+    case Outcome::compile_timeout:  // exit 14 as every timeout; the compile line says which
+      return {Disposition::timeout, why};
     default:
       return {Disposition::harness_error,
               "the compile stage reported " + std::string(to_string(c.outcome)) + ": " + why};

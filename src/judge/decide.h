@@ -2,7 +2,7 @@
 // Nothing else chooses a verdict; callers read JudgeReport::disposition.
 //
 // In order: no source -> no_code; the compiler failing -> harness_error; the compile
-// outcome (a compile timeout is a timeout); not evaluated (an audit that ran alone
+// outcome (compile_timeout is a timeout); not evaluated (an audit that ran alone
 // decides nothing, one ptxbench could not run is a harness_error); the evaluation's outcome (a
 // sandbox refusal is a policy_violation; a harness failure is never the candidate's);
 // for a correct candidate, the instruction audit (an audit ptxbench could not run is a

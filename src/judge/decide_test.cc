@@ -66,7 +66,7 @@ TEST(Decide, CompileOutcomes) {
 
 TEST(Decide, ACompileTimeoutIsATimeoutExitingFourteen) {
   JudgeReport r = compiled();
-  r.compile->outcome = Outcome::compile_error;
+  r.compile->outcome = Outcome::compile_timeout;
   r.compile->timed_out = true;
   r.compile->summary = "the compiler timed out after 2 s";
   Decision d = decide(r);

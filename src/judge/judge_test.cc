@@ -64,10 +64,12 @@ TEST_F(JudgeTest, ACompileErrorStops) {
 }
 
 TEST_F(JudgeTest, ACompileTimeoutStopsAsATimeout) {
-  stages.compile_outcome = Outcome::compile_error;
+  stages.compile_outcome = Outcome::compile_timeout;
   stages.compile_timed_out = true;
   JudgeReport r = run();
   EXPECT_EQ(r.disposition, Disposition::timeout);
+  EXPECT_EQ(r.compile_json()["outcome"], "compile_timeout");
+  EXPECT_EQ(r.to_json()["exit_code"], 14);
   EXPECT_EQ(stages.calls.size(), 1u);
 }
 

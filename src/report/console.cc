@@ -39,6 +39,34 @@ bool any_failed(const Summary& s, const std::string& model, const std::string& a
   });
 }
 
+bool skipped(const GroupSummary& g) {
+  return g.gpu_stages == GpuStages::skipped;
+}
+
+// The (model, arch) block's GPU stages: skipped when some group's were (no GPU: the static
+// table), run when some group's ran, else not reached (no turn compiled).
+GpuStages block_stages(const Summary& s, const std::string& model, const std::string& arch) {
+  GpuStages out = GpuStages::not_reached;
+  for (const auto& g : s.groups) {
+    if (g.model != model || g.arch != arch) continue;
+    if (skipped(g)) return GpuStages::skipped;
+    if (g.gpu_stages == GpuStages::run) out = GpuStages::run;
+  }
+  return out;
+}
+
+std::string_view block_note(GpuStages s) {
+  switch (s) {
+    case GpuStages::skipped:
+      return " (no GPU: compiled and statically audited only)";
+    case GpuStages::not_reached:
+      return " (no turn compiled: the GPU stages were not reached)";
+    case GpuStages::run:
+      break;
+  }
+  return "";
+}
+
 // A group measured on a GPU: the paper's columns.
 void print_measured_header(std::ostream& out, const Summary& s, std::size_t w, bool failed) {
   std::vector<std::string> fast_names;
@@ -92,21 +120,21 @@ void print_table(std::ostream& out, const Summary& s) {
   std::size_t w = 4;
   for (const auto& g : s.groups) w = std::max(w, g.task.size());
   std::string model, arch;
-  bool failed = false, skipped = false;
+  bool failed = false, static_only = false;
   for (const auto& g : s.groups) {
     if (g.model != model || g.arch != arch) {
       model = g.model;
       arch = g.arch;
       failed = any_failed(s, model, arch);
-      skipped = g.gpu_skipped;
-      out << fmt::format("\nmodel {}, arch {}{}\n", model, arch,
-                         skipped ? " (no GPU: compiled and statically audited only)" : "");
-      if (skipped)
+      const GpuStages stages = block_stages(s, model, arch);
+      static_only = stages == GpuStages::skipped;
+      out << fmt::format("\nmodel {}, arch {}{}\n", model, arch, block_note(stages));
+      if (static_only)
         print_static_header(out, w, failed);
       else
         print_measured_header(out, s, w, failed);
     }
-    if (skipped)
+    if (static_only)
       print_static_row(out, g, w, failed);
     else
       print_measured_row(out, s, g, w, failed);
@@ -137,10 +165,9 @@ void print_summary(std::ostream& out, const Summary& s) {
   }
   print_table(out, s);
   print_categories(out, s);
-  const bool skipped = std::any_of(s.groups.begin(), s.groups.end(),
-                                   [](const GroupSummary& g) { return g.gpu_skipped; });
+  const bool any_skipped = std::any_of(s.groups.begin(), s.groups.end(), skipped);
   const bool measured = std::any_of(s.groups.begin(), s.groups.end(),
-                                    [](const GroupSummary& g) { return !g.gpu_skipped; });
+                                    [](const GroupSummary& g) { return !skipped(g); });
   const bool failed = std::any_of(s.groups.begin(), s.groups.end(),
                                   [](const GroupSummary& g) { return g.failed > 0; });
   out << "\n";
@@ -149,7 +176,7 @@ void print_summary(std::ostream& out, const Summary& s) {
            "... whose target instruction families also executed; best speedup: library time / "
            "kernel time, best correct turn; fast_p: share correct, executing and faster than p "
            "x the library.\n";
-  if (skipped)
+  if (any_skipped)
     out << "compiled: share of trajectories with a turn that compiled; targets in SASS: ... whose "
            "SASS contains the task's target instruction families (static: present, not proof "
            "that they execute); first turn: the earliest such turn. Correctness, speed and "

@@ -87,18 +87,27 @@ BudgetStats budget_stats(const std::vector<const TrajectoryData*>& ts, const Run
   return s;
 }
 
+// A compiled turn goes on to the GPU stages, which run unless there is no GPU for it.
+GpuStages gpu_stages_of(const std::vector<const TrajectoryData*>& ts) {
+  bool skipped = false;
+  for (const auto* t : ts)
+    for (const auto& p : t->turns) {
+      if (p.compiled && !p.gpu_skipped) return GpuStages::run;
+      skipped = skipped || p.gpu_skipped;
+    }
+  return skipped ? GpuStages::skipped : GpuStages::not_reached;
+}
+
 GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const RunData& run) {
   GroupSummary g;
   g.trajectories = static_cast<int>(ts.size());
+  g.gpu_stages = gpu_stages_of(ts);
   int compiled_any = 0, with_targets = 0;
   for (const auto* t : ts) {
     g.finished += t->status == "done";
     g.turns += static_cast<int>(t->turns.size());
     g.target_reached += t->stop_reason == "target_reached";
-    for (const auto& p : t->turns) {
-      ++g.categories[p.category];
-      g.gpu_skipped = g.gpu_skipped || p.gpu_skipped;
-    }
+    for (const auto& p : t->turns) ++g.categories[p.category];
     if (t->status == "failed") {
       ++g.failed;
       continue;
@@ -120,6 +129,18 @@ GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const
 }
 
 }  // namespace
+
+std::string_view to_string(GpuStages s) {
+  switch (s) {
+    case GpuStages::run:
+      return "run";
+    case GpuStages::skipped:
+      return "skipped";
+    case GpuStages::not_reached:
+      return "not_reached";
+  }
+  return "not_reached";
+}
 
 Result<RunData> load_run(const store::RunStore& st) {
   RunData d;
@@ -179,8 +200,11 @@ Json to_json(const Summary& s) {
   for (const auto& g : s.groups) {
     Json at = Json::array();
     // Without a GPU nothing was checked, and without a scored trajectory nothing was
-    // measured: the rates are unknown (null), not zero.
-    auto known = [&](double v) { return g.gpu_skipped || g.scored == 0 ? Json(nullptr) : Json(v); };
+    // measured: the rates are unknown (null), not zero. (Where no turn compiled they are
+    // zero: nothing could be correct.)
+    auto known = [&](double v) {
+      return g.gpu_stages == GpuStages::skipped || g.scored == 0 ? Json(nullptr) : Json(v);
+    };
     for (const auto& b : g.at) {
       Json fast = Json::object();
       for (std::size_t i = 0; i < s.fast_p.size(); ++i)
@@ -202,8 +226,8 @@ Json to_json(const Summary& s) {
          {"finished", g.finished},
          {"turns", g.turns},
          {"target_reached", g.target_reached},
-         {"compile_rate", g.compile_rate},
-         {"gpu_stages", g.gpu_skipped ? "skipped" : "run"},
+         {"compile_rate", g.scored ? Json(g.compile_rate) : Json(nullptr)},
+         {"gpu_stages", to_string(g.gpu_stages)},
          {"static",
           {{"compile_rate", g.scored ? Json(g.compile_rate) : Json(nullptr)},
            {"targets_in_sass_rate", g.scored ? Json(g.targets_in_sass_rate) : Json(nullptr)},

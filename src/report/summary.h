@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/json.h"
@@ -61,19 +62,28 @@ struct BudgetStats {
   std::vector<double> fast;            // one per RunData::fast_p
 };
 
+// What happened to a group's GPU stages (correctness check, timing, run-time audit).
+enum class GpuStages {
+  run,          // some compiled turn was evaluated on a GPU
+  skipped,      // turns compiled, but there was no GPU for them: static evidence only
+  not_reached,  // no turn compiled (no code, policy, compile errors): nothing to run
+};
+std::string_view to_string(GpuStages s);  // "run", "skipped", "not_reached" (JSON)
+
 struct GroupSummary {
   std::string model;
   std::string task;  // "all" for the model/arch total
   std::string arch;
   int trajectories = 0;
-  int failed = 0;            // status failed: no score, left out of the rates
-  int unfinished = 0;        // still running, or stopped by an interrupt: not scored yet
-  int scored = 0;            // finished trajectories: the rates' denominator
-  int finished = 0;          // status done
-  int turns = 0;             // stored turns
-  int target_reached = 0;    // trajectories that reached the speedup target
-  double compile_rate = 0;   // trajectories with a turn that compiled
-  bool gpu_skipped = false;  // some turns could not be evaluated (no GPU)
+  int failed = 0;           // status failed: no score, left out of the rates
+  int unfinished = 0;       // still running, or stopped by an interrupt: not scored yet
+  int scored = 0;           // finished trajectories: the rates' denominator
+  int finished = 0;         // status done
+  int turns = 0;            // stored turns
+  int target_reached = 0;   // trajectories that reached the speedup target
+  double compile_rate = 0;  // scored trajectories with a turn that compiled (none scored: 0,
+                            // and null in JSON)
+  GpuStages gpu_stages = GpuStages::not_reached;
   // Static evidence (what a run without a GPU establishes):
   double targets_in_sass_rate = 0;            // scored trajectories with a compiled turn whose
                                               // SASS has the target families (by the task's rule)

@@ -107,10 +107,10 @@ TEST(Summary, SeparateGroupsPerArch) {
   Summary s = summarize(d);
   ASSERT_EQ(s.groups.size(), 5u);
   EXPECT_EQ(s.groups[0].arch, "sm_100a");
-  EXPECT_TRUE(s.groups[0].gpu_skipped);
+  EXPECT_EQ(s.groups[0].gpu_stages, GpuStages::skipped);
   EXPECT_DOUBLE_EQ(s.groups[0].compile_rate, 1.0);
   EXPECT_EQ(s.groups[1].task, "all");
-  EXPECT_FALSE(s.groups[2].gpu_skipped);
+  EXPECT_EQ(s.groups[2].gpu_stages, GpuStages::run);
 }
 
 TEST(Summary, ATrajectoryThatFailedIsCountedApartNotScoredZero) {
@@ -132,6 +132,31 @@ TEST(Summary, ATrajectoryThatFailedIsCountedApartNotScoredZero) {
   Json j = to_json(none);
   EXPECT_TRUE(j["groups"][0]["at"][0]["correct_rate"].is_null());
   EXPECT_EQ(j["groups"][0]["failed"], 1);
+  EXPECT_TRUE(j["groups"][0]["compile_rate"].is_null()) << j["groups"][0];  // not 0.0
+  EXPECT_TRUE(j["groups"][0]["static"]["compile_rate"].is_null());
+  EXPECT_EQ(j["groups"][0]["gpu_stages"], "not_reached");
+}
+
+// Every turn failed to compile (here without a GPU, as on a CPU machine): the GPU stages
+// were never reached, which is what the summary says (not "run", not "skipped"); the
+// compile rate is a true 0 and nothing could be correct.
+TEST(Summary, WhenNoTurnCompiledTheGpuStagesWereNotReached) {
+  RunData d;
+  d.trajectories = {{{"m", "gemm", "sm_90a", 0},
+                     "done",
+                     "turn_budget",
+                     {tp(1, "compile_error"), tp(2, "policy"), tp(3, "no_code")}}};
+  const Summary s = summarize(d);
+  const GroupSummary& g = s.groups.at(0);
+  EXPECT_EQ(g.gpu_stages, GpuStages::not_reached);
+  EXPECT_EQ(g.scored, 1);
+  Json j = to_json(s)["groups"][0];
+  EXPECT_EQ(j["gpu_stages"], "not_reached");
+  EXPECT_EQ(j["compile_rate"], 0.0);
+  EXPECT_EQ(j["at"][0]["correct_rate"], 0.0);
+  // One compiled turn evaluated on a GPU: run.
+  d.trajectories[0].turns.push_back(tp(4, "incorrect"));
+  EXPECT_EQ(summarize(d).groups.at(0).gpu_stages, GpuStages::run);
 }
 
 TEST(Summary, WithoutAGpuTheStaticEvidenceIsSummarised) {
@@ -155,7 +180,7 @@ TEST(Summary, WithoutAGpuTheStaticEvidenceIsSummarised) {
        {skipped(tp(1, "not_evaluated"), {}, false)}}};
   const Summary s = summarize(d);
   const GroupSummary& g = s.groups.at(0);
-  EXPECT_TRUE(g.gpu_skipped);
+  EXPECT_EQ(g.gpu_stages, GpuStages::skipped);
   EXPECT_DOUBLE_EQ(g.compile_rate, 1.0);
   EXPECT_DOUBLE_EQ(g.targets_in_sass_rate, 0.5);
   EXPECT_EQ(g.first_targets_turn, 4);

@@ -222,7 +222,9 @@ Result<RunTotals> run_all(const RunConfig& config, const std::vector<store::Traj
     totals.errors.push_back(row.key.to_string() + ": " + why);
     if (!r.ok()) (void)deps.store.finish_trajectory(row.id, "failed", why);
   });
-  if (totals.failed == 0 && totals.interrupted == 0) PTXB_TRY_STATUS(deps.store.finish_run());
+  // Finished, failed trajectories included (the summary counts them; --resume retries them
+  // and marks the run running again); only an interrupted run stays running.
+  if (totals.interrupted == 0) PTXB_TRY_STATUS(deps.store.finish_run());
   return totals;
 }
 

@@ -93,7 +93,8 @@ struct RunTotals {
 };
 
 // Adds the planned trajectories to the store (idempotent), then runs every one that is
-// not done. Marks the run done when every trajectory is done.
+// not done. Marks the run done when every trajectory has ended, done or failed (a run is
+// left running only when interrupted).
 Result<RunTotals> run_all(const RunConfig& config, const std::vector<store::TrajectoryKey>& plan,
                           const std::vector<task::TaskSpec>& tasks, LoopDeps& deps);
 

@@ -57,7 +57,7 @@ CompileFacts compile_facts(const compile::CompileResult& r) {
   for (const auto& w : r.warnings)
     f.warnings.push_back(w.code.empty() ? w.text : w.code + ": " + w.text);
   f.timed_out = r.timed_out;
-  if (r.entry_point != compile::EntryPointProblem::none) f.entry_point = r.summary;
+  if (compile::is_problem(r.entry_point)) f.entry_point = r.summary;
   return f;
 }
 

@@ -26,9 +26,10 @@ struct KernelResources {
 };
 
 struct CompileFacts {
-  Outcome outcome = Outcome::not_run;   // passed | policy_violation | compile_error | harness_error
-  std::string log;                      // nvcc + ptxas output
-  std::vector<std::string> violations;  // policy findings, one sentence each
+  Outcome outcome = Outcome::not_run;           // passed | policy_violation | compile_error |
+                                                // compile_timeout | harness_error
+  std::string log;                              // nvcc + ptxas output
+  std::vector<std::string> violations;          // policy findings, one sentence each
   std::vector<std::string> disallowed_symbols;  // imports outside the allow-list
   std::vector<KernelResources> resources;
   std::vector<std::string>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <system_error>
 
 #include "core/fs.h"
@@ -52,6 +53,12 @@ std::vector<TurnView> join_turns(const std::vector<store::TurnRow>& turns,
   return out;
 }
 
+std::string given_twice(const std::filesystem::path& a, const std::filesystem::path& b,
+                        std::string_view why) {
+  if (a == b) return a.string() + " is given twice";
+  return a.string() + " and " + b.string() + " " + std::string(why);
+}
+
 Status load_one(const std::filesystem::path& path, int index, Corpus& corpus) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
@@ -100,6 +107,28 @@ Status load_one(const std::filesystem::path& path, int index, Corpus& corpus) {
   return {};
 }
 
+// A store named twice (the same file, or a byte-for-byte copy of it) would give every
+// trajectory twice: refused, naming both arguments. The same file is caught before any
+// is read.
+Status check_same_file(const std::vector<std::filesystem::path>& stores) {
+  for (std::size_t i = 0; i < stores.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (std::error_code ec; std::filesystem::equivalent(stores[j], stores[i], ec))
+        return make_error(given_twice(stores[j], stores[i], "are the same file"),
+                          "name each run store once");
+  return {};
+}
+
+Status check_same_content(const Corpus& corpus) {
+  const auto& s = corpus.sources;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (s[j].sha256 == s[i].sha256)
+        return make_error(given_twice(s[j].path, s[i].path, "hold the same run (identical bytes)"),
+                          "name each run store once (a copy of a store adds nothing)");
+  return {};
+}
+
 }  // namespace
 
 std::string Episode::key() const {
@@ -123,12 +152,14 @@ std::vector<std::string> flags_from_json(const Json& flags) {
 
 Result<Corpus> load_corpus(const std::vector<std::filesystem::path>& stores) {
   if (stores.empty()) return make_error("no run store given", "pass one or more RUN.db files");
+  PTXB_TRY_STATUS(check_same_file(stores));
   Corpus corpus;
   for (std::size_t i = 0; i < stores.size(); ++i) {
     auto st = load_one(stores[i], static_cast<int>(i), corpus);
     if (!st.ok())
       return make_error(stores[i].string() + ": " + st.error().message, st.error().hint);
   }
+  PTXB_TRY_STATUS(check_same_content(corpus));
   return corpus;
 }
 

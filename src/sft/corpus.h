@@ -61,7 +61,8 @@ struct Corpus {
 };
 
 // Reads every store; an Error names the file and what to do (missing file, not a
-// run database, schema version mismatch).
+// run database, schema version mismatch, a store given twice: the same file, or two
+// files with identical bytes, would count every trajectory twice, so it is refused).
 Result<Corpus> load_corpus(const std::vector<std::filesystem::path>& stores);
 
 // Flags of a turn from flags_json: an array of names, or an object whose truthy

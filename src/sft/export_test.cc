@@ -130,6 +130,30 @@ TEST(LoadCorpus, MissingOrForeignFilesAreClearErrors) {
   EXPECT_FALSE(load_corpus({}).ok());
 }
 
+// A store named twice, or a copy of it, would count every trajectory twice: refused, naming
+// both arguments.
+TEST(LoadCorpus, AStoreGivenTwiceIsRefused) {
+  auto d = TempDir::create("sft_export");
+  ASSERT_TRUE(d.ok());
+  const auto run = d->path() / "run.db";
+  { SyntheticStore(run).add("gemm", 0, {T{"compile_error"}, T{"passed"}}); }
+  ASSERT_TRUE(load_corpus({run}).ok());
+  auto twice = load_corpus({run, run});
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.error().message.find(run.string() + " is given twice"), std::string::npos)
+      << twice.error().message;
+  const auto other_spelling = d->path() / "." / "run.db";
+  auto spelt = load_corpus({run, other_spelling});
+  ASSERT_FALSE(spelt.ok());
+  EXPECT_NE(spelt.error().message.find("are the same file"), std::string::npos);
+  const auto copy = d->path() / "copy.db";
+  std::filesystem::copy_file(run, copy);
+  auto copied = load_corpus({run, copy});
+  ASSERT_FALSE(copied.ok());
+  EXPECT_NE(copied.error().message.find("hold the same run (identical bytes)"), std::string::npos)
+      << copied.error().message;
+}
+
 TEST(Flags, ArrayOrObject) {
   EXPECT_EQ(flags_from_json(Json::array({"side_stream", "cached_result"})),
             (std::vector<std::string>{"side_stream", "cached_result"}));

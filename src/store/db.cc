@@ -157,11 +157,14 @@ Result<Db> Db::open(const std::filesystem::path& path, bool create) {
   return db;
 }
 
-Result<Db> Db::open_read_only(const std::filesystem::path& path) {
+Result<Db> Db::open_read_only(const std::filesystem::path& path, ReadOnly how) {
   PTXB_TRY_STATUS(check_sqlite_header(path));
   std::error_code ec;
   const bool live = std::filesystem::exists(path.string() + "-wal", ec);
-  std::string uri = file_uri(path, live ? "mode=ro" : "immutable=1");
+  std::string_view query = "immutable=1";
+  if (how == ReadOnly::untouched_with_log) query = "mode=ro&readonly_shm=1";
+  if (how == ReadOnly::latest && live) query = "mode=ro";
+  std::string uri = file_uri(path, query);
   sqlite3* raw = nullptr;
   int rc = sqlite3_open_v2(uri.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
   Db db(raw, path);

@@ -66,12 +66,24 @@ class Db {
   // and a busy timeout. Only for a file that this program writes (a run it created, or
   // one whose schema a read-only open has checked first).
   static Result<Db> open(const std::filesystem::path& path, bool create);
+  // How a read-only open treats the write-ahead log (`-wal`) and its index (`-shm`).
+  enum class ReadOnly {
+    // A file known to be ptxbench's (its schema checked): without a `-wal` immutable;
+    // with one (a run in progress, or a killed one) read-only, so the writer's latest
+    // commits are seen (SQLite may make or update the `-shm`).
+    latest,
+    // A file not yet known to be ptxbench's: immutable. Nothing beside it is read, made or
+    // written; commits still only in its `-wal` are not seen.
+    untouched,
+    // Ditto, but the `-wal` is read through a `-shm` opened read-only (never written; an
+    // Error when there is none): for a file whose schema may be only in its log.
+    untouched_with_log,
+  };
   // Opens an existing file for reading only, so that nothing the caller does can change
-  // it: a file that is not an SQLite database (empty, truncated, another format) is
-  // refused before SQLite sees it; no pragma is set. Without a `-wal` file beside it
-  // (no writer has it open) it is opened immutable, which creates no side files; with
-  // one (a run in progress) read-only, so the writer's latest commits are seen.
-  static Result<Db> open_read_only(const std::filesystem::path& path);
+  // the file itself: a file that is not an SQLite database (empty, truncated, another
+  // format) is refused before SQLite sees it; no pragma is set.
+  static Result<Db> open_read_only(const std::filesystem::path& path,
+                                   ReadOnly how = ReadOnly::latest);
   Db(Db&&) noexcept;
   Db& operator=(Db&&) noexcept;
   Db(const Db&) = delete;

@@ -6,15 +6,20 @@
 #include <ctime>
 #include <mutex>
 
+#include "core/file_lock.h"
 #include "store/db.h"
 #include "store/schema.h"
 
 namespace ptxbench::store {
 
 struct RunStore::Impl {
+  // A writer's lock on its file (core/file_lock.h). Declared before `db`, so that it is
+  // released after the connection is closed.
+  std::optional<FileLock> lock;
   Db db;
   mutable std::mutex mu;
-  explicit Impl(Db d) : db(std::move(d)) {}
+  explicit Impl(Db d, std::optional<FileLock> l = std::nullopt)
+      : lock(std::move(l)), db(std::move(d)) {}
 };
 
 namespace {
@@ -118,12 +123,17 @@ RunStore::~RunStore() = default;
 Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json& config,
                                   const Json& provenance) {
   std::error_code ec;
-  if (std::filesystem::exists(path, ec))
+  auto exists = [&] {
     return make_error(
         path.string() + " already exists",
         "pass --resume " + path.string() + " to continue that run, or choose another --out");
+  };
+  if (std::filesystem::exists(path, ec)) return exists();
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  auto made = create_new(path, config, provenance);
+  // Made and locked at once: of two processes creating it, one gets "already exists".
+  auto lock = FileLock::create(path);
+  if (!lock.ok()) return std::filesystem::exists(path, ec) ? exists() : lock.error();
+  auto made = create_new(path, config, provenance, std::move(*lock));
   if (!made.ok())
     for (const char* suffix : {"", "-wal", "-shm", "-journal"})
       std::filesystem::remove(path.string() + suffix, ec);
@@ -131,7 +141,7 @@ Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json&
 }
 
 Result<RunStore> RunStore::create_new(const std::filesystem::path& path, const Json& config,
-                                      const Json& provenance) {
+                                      const Json& provenance, FileLock lock) {
   PTXB_TRY(Db db, Db::open(path, /*create=*/true));
   PTXB_TRY(Transaction tx, Transaction::begin(db));
   PTXB_TRY_STATUS(create_schema(db));
@@ -141,23 +151,39 @@ Result<RunStore> RunStore::create_new(const std::filesystem::path& path, const J
   s.bind(1, utc_now()).bind(2, to_text(config)).bind(3, to_text(provenance));
   PTXB_TRY_STATUS(s.run());
   PTXB_TRY_STATUS(tx.commit());
-  return RunStore(std::make_unique<Impl>(std::move(db)));
+  return RunStore(std::make_unique<Impl>(std::move(db), std::move(lock)));
 }
 
 Result<RunStore> RunStore::open(const std::filesystem::path& path) {
-  PTXB_TRY_STATUS(open_read_only(path));  // a run file, checked without writing to it
+  PTXB_TRY_STATUS(open_read_only(path));          // a run file, checked without writing to it
+  PTXB_TRY(FileLock lock, FileLock::lock(path));  // no other process writes it meanwhile
   PTXB_TRY(Db db, Db::open(path, /*create=*/false));
   PTXB_TRY_STATUS(check_schema(db));
-  return RunStore(std::make_unique<Impl>(std::move(db)));
+  return RunStore(std::make_unique<Impl>(std::move(db), std::move(lock)));
 }
 
+// A file is opened so that nothing can change it, or anything beside it, until its schema
+// shows that it is a run: immutable first; when that finds no run schema but a write-ahead
+// log is there (a run's first commits may be only in it), through its -shm opened read-only.
+// Only a run is then reopened to see a writer's latest commits (Db::ReadOnly::latest).
 Result<RunStore> RunStore::open_read_only(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     return make_error(path.string() + " does not exist",
                       "pass the .db file that `ptxbench run` wrote (see --out)");
-  PTXB_TRY(Db db, Db::open_read_only(path));
-  PTXB_TRY_STATUS(check_schema(db));
+  const bool wal = std::filesystem::exists(path.string() + "-wal", ec);
+  const bool shm = std::filesystem::exists(path.string() + "-shm", ec);
+  PTXB_TRY(Db db, Db::open_read_only(path, Db::ReadOnly::untouched));
+  Status schema = check_schema(db);
+  if (!schema.ok() && wal && shm) {
+    PTXB_TRY(db, Db::open_read_only(path, Db::ReadOnly::untouched_with_log));
+    schema = check_schema(db);
+  }
+  PTXB_TRY_STATUS(schema);
+  if (wal) {
+    PTXB_TRY(db, Db::open_read_only(path, Db::ReadOnly::latest));
+    PTXB_TRY_STATUS(check_schema(db));
+  }
   return RunStore(std::make_unique<Impl>(std::move(db)));
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/file_lock.h"
 #include "core/json.h"
 #include "core/result.h"
 
@@ -80,14 +81,19 @@ struct TurnEvent {
 class RunStore {
  public:
   // A new file (an existing one is refused, so no run is overwritten). When creating it
-  // fails half-way the file is removed again.
+  // fails half-way the file is removed again. A store opened to write (create, open) holds
+  // an exclusive lock on its file until it is destroyed or the process ends in any way
+  // (core/file_lock.h): a second writer of the same file is refused, naming the first.
   static Result<RunStore> create(const std::filesystem::path& path, const Json& config,
                                  const Json& provenance);
   // An existing run file to write to (--resume): its schema is checked through a
-  // read-only open first, so a file that is not a run is refused unchanged.
+  // read-only open first, so a file that is not a run is refused unchanged; then it is
+  // locked (an Error "X is being written by another process (pid N: ...)" when it is).
   static Result<RunStore> open(const std::filesystem::path& path);
-  // An existing run file to read (`show`, `sft`): nothing is ever written to it or beside
-  // it (Db::open_read_only); a write through this store fails.
+  // An existing run file to read (`show`, `sft`): nothing is ever written to it, and until
+  // its schema shows it is a run nothing beside it either (Db::ReadOnly::untouched, then
+  // untouched_with_log; a run is then read with ReadOnly::latest); a write through this
+  // store fails.
   static Result<RunStore> open_read_only(const std::filesystem::path& path);
 
   RunStore(RunStore&&) noexcept;
@@ -121,7 +127,7 @@ class RunStore {
   struct Impl;
   explicit RunStore(std::unique_ptr<Impl> impl);
   static Result<RunStore> create_new(const std::filesystem::path& path, const Json& config,
-                                     const Json& provenance);
+                                     const Json& provenance, FileLock lock);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -1,7 +1,10 @@
 #include "store/store.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <functional>
 #include <map>
 
 #include "core/fs.h"
@@ -120,6 +123,54 @@ TEST_F(StoreTest, AnotherProgramsDatabaseIsNeverChanged) {
   }
 }
 
+// Runs `write` in a child process, which must end with ::_exit while its database is open:
+// it dies without closing anything (as a killed program does), so the database's -wal and
+// -shm stay beside it, the log holding the commits.
+void write_and_die(const std::function<void()>& write) {
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    write();
+    ::_exit(2);  // `write` did not end the child
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+// Another program's WAL database with its log and index beside it: refused, and neither the
+// file nor its -wal/-shm changes (an open that is not immutable rebuilds the -shm).
+TEST_F(StoreTest, AnotherProgramsLiveWalFilesAreNeverChanged) {
+  write_and_die([&] {
+    auto db = Db::open(db_path(), true);
+    const bool ok =
+        db.ok() && db->exec("CREATE TABLE other (x); INSERT INTO other VALUES (1)").ok();
+    ::_exit(ok ? 0 : 1);  // before the Db closes
+  });
+  ASSERT_TRUE(std::filesystem::exists(db_path().string() + "-wal"));
+  ASSERT_TRUE(std::filesystem::exists(db_path().string() + "-shm"));
+  auto before = snapshot(dir->path());
+  auto read = RunStore::open_read_only(db_path());
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("not a ptxbench run database"), std::string::npos);
+  EXPECT_FALSE(RunStore::open(db_path()).ok());  // --resume of a foreign file
+  EXPECT_EQ(snapshot(dir->path()), before);
+}
+
+// A killed run's file, whose commits (its schema included) may be only in its -wal, is read.
+TEST_F(StoreTest, AKilledRunIsReadFromItsLog) {
+  write_and_die([&] {
+    auto s = RunStore::create(db_path(), Json{{"turns", 3}}, Json::object());
+    const bool ok = s.ok() && s->add_trajectory({"m", "t", "sm_90a", 0}).ok();
+    ::_exit(ok ? 0 : 1);  // before the store closes
+  });
+  ASSERT_TRUE(std::filesystem::exists(db_path().string() + "-wal"));
+  auto s = RunStore::open_read_only(db_path());
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_EQ(s->run()->config, (Json{{"turns", 3}}));
+  EXPECT_EQ(s->trajectories()->size(), 1u);
+}
+
 TEST_F(StoreTest, AReadOnlyStoreReadsARunAndWritesNothing) {
   {
     auto s = RunStore::create(db_path(), Json{{"turns", 2}}, Json::object());
@@ -144,6 +195,34 @@ TEST_F(StoreTest, AReadOnlyStoreSeesARunInProgress) {
   auto reader = RunStore::open_read_only(db_path());
   ASSERT_TRUE(reader.ok()) << reader.error().message;
   EXPECT_EQ(reader->trajectories()->size(), 1u);
+}
+
+// Two writers of one run file (two `run --resume`, a run and `sft mine`) are never at work
+// together: the second is refused, naming the file and the process that writes it; readers
+// are not affected; the lock goes with the writer.
+TEST_F(StoreTest, ASecondWriterIsRefusedWhileTheFirstIsOpen) {
+  auto writer = RunStore::create(db_path(), Json::object(), Json::object());
+  ASSERT_TRUE(writer.ok()) << writer.error().to_string();
+  auto second = RunStore::open(db_path());
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.error().message.find(db_path().string() +
+                                        " is being written by another process (pid " +
+                                        std::to_string(::getpid())),
+            std::string::npos)
+      << second.error().message;
+  EXPECT_FALSE(RunStore::create(db_path(), Json::object(), Json::object()).ok());
+  {
+    auto reader = RunStore::open_read_only(db_path());
+    ASSERT_TRUE(reader.ok()) << reader.error().to_string();
+    EXPECT_EQ(reader->run()->status, "running");
+  }
+  ASSERT_TRUE(writer->add_trajectory({"m", "t", "sm_90a", 0}).ok());  // still writable
+  { RunStore done = std::move(*writer); }
+  auto next = RunStore::open(db_path());
+  ASSERT_TRUE(next.ok()) << next.error().to_string();
+  EXPECT_EQ(next->trajectories()->size(), 1u);
+  auto third = RunStore::open(db_path());
+  EXPECT_FALSE(third.ok());
 }
 
 TEST_F(StoreTest, TrajectoriesAreUniquePerKey) {

@@ -6,8 +6,11 @@
 # Fixtures:
 #   foreign.db  another program's SQLite file (rollback journal)
 #   wal.db      another program's SQLite file in WAL mode
+#   killed.db   ditto, of a program killed while it had it open: its -wal (holding every
+#               commit) and -shm stay beside it
 #   empty.db    an empty file
 #   huge_axis/  a ptxbench root (for PTXBENCH_ROOT) whose one task has an axis value of 2^63-1
+#   huge.cu     a 4 GiB kernel file (sparse: it takes no disk; compared by size, not hashed)
 #   NAME/       a folder
 #   NAME        any other name: a small text file
 # It passes when
@@ -48,7 +51,16 @@ make_fixture() {
     foreign.db) sqlite3 foreign.db "CREATE TABLE t (x); INSERT INTO t VALUES (1);" ;;
     wal.db) sqlite3 wal.db "PRAGMA journal_mode=WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1);" \
               >/dev/null ;;
+    killed.db)
+      python3 -c 'import os, sqlite3
+c = sqlite3.connect("killed.db")
+c.execute("PRAGMA journal_mode=WAL")
+c.execute("CREATE TABLE t (x)")
+c.execute("INSERT INTO t VALUES (1)")
+c.commit()
+os._exit(0)' && [ -e killed.db-wal ] && [ -e killed.db-shm ] ;;
     empty.db) : >empty.db ;;
+    huge.cu) echo '__global__ void k() {}' >huge.cu && truncate -s 4G huge.cu ;;
     huge_axis/)
       mkdir -p huge_axis/tasks/gemm
       sed 's/^M = \[8192,/M = [9223372036854775807, 8192,/' \
@@ -58,9 +70,10 @@ make_fixture() {
   esac
 }
 for f in "${setups[@]}"; do make_fixture "$f" || { echo "FAIL: fixture $f" >&2; exit 1; }; done
-state() {
+state() {  # files over 64 MiB (huge.cu) by size and time: hashing them would take long
   find . -mindepth 1 -printf '%y %p\n' | sort
-  find . -type f -exec sha256sum {} + | sort
+  find . -type f -size -64M -exec sha256sum {} + | sort
+  find . -type f -size +64M -printf '%s %T@ %p\n' | sort
 }
 before=$(state)
 start=$(date +%s%N)

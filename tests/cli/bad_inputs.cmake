@@ -16,6 +16,17 @@ ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, 
   OPTIONS --grep "2  bad input" --grep "130, 143  interrupted" --grep "PTXBENCH_ROOT"
           --grep "PTXBENCH_CACHE" --grep "PTXBENCH_NVCC" --grep "PTXBENCH_NO_GPU"
   ARGS ${_p} --help)
+# Every command's help ends with the same exit codes and environment (a command with a
+# footer of its own, such as run's, keeps them).
+foreach(_cmd tasks compile eval audit prompt run show sft "sft fixit" "sft mine" version)
+  string(REPLACE " " "_" _name "${_cmd}")
+  separate_arguments(_words UNIX_COMMAND "${_cmd}")
+  ptxbench_bad_input(${_name}_help_lists_exit_codes 0 ""
+    OPTIONS --grep "2  bad input" --grep "130, 143  interrupted" --grep "PTXBENCH_NO_GPU"
+    ARGS ${_p} ${_words} --help)
+endforeach()
+ptxbench_bad_input(run_help_keeps_its_own_text 0 "" OPTIONS --grep "embedded scripted agent replays"
+  ARGS ${_p} run --help)
 ptxbench_bad_input(version_prints_the_toolchain 0 "^ptxbench [0-9]" OPTIONS --grep "^nvcc: "
   --grep "^cuobjdump: " --grep "^nvdisasm: " --grep "^built with: " ARGS ${_p} version)
 ptxbench_bad_input(version_unknown_option 2 "not expected: --bogus" ARGS ${_p} version --bogus)
@@ -98,6 +109,8 @@ ptxbench_bad_input(run_resume_foreign_wal_file 2 "wal.db is not a ptxbench run d
 ptxbench_bad_input(run_resume_empty_file 2 "empty.db is not an SQLite database \\(it is empty\\)"
   SETUP empty.db ARGS ${_p} run --resume empty.db)
 ptxbench_bad_input(run_resume_missing_file 2 "gone.db does not exist" ARGS ${_p} run --resume gone.db)
+ptxbench_bad_input(run_ncu_missing 2 "^ptxbench run: PTXBENCH_NCU points to /nonexistent/ncu"
+  ARGS env PTXBENCH_NCU=/nonexistent/ncu ${_run1})
 
 # Endpoints (a local stand-in, tests/cli/fake_endpoint.py): a dead one fails in seconds with
 # the options that would change that; one that accepts and never answers says so while it
@@ -112,6 +125,17 @@ ptxbench_bad_input(run_silent_endpoint 1 "ptxbench run -> r.db"
           --grep "did not answer in time. raise --request-timeout"
   ARGS ${_fake_endpoint} silent -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db
        --request-timeout 4 --attempts 1)
+# show tells what happened: a run whose trajectories all failed is finished (done), its
+# compile rate unknown (null), not 0.0; a run where no turn compiled (the scripted agent's
+# turn 1 is a compile error) did not reach the GPU stages, it did not "run" them.
+ptxbench_bad_input(show_run_whose_trajectories_failed 0 "^\\{"
+  OPTIONS --creates r.db --json --max-s 30 --grep "\"status\": \"done\""
+          --grep "\"compile_rate\": null" --grep "\"failed\": 1" --lacks "\"compile_rate\": 0.0"
+  ARGS sh -c "(${_fake_endpoint} dead -- ${_p} run --no-progress --tasks ${_gemm} --model m --base-url {URL} --turns 1 --out r.db >/dev/null 2>&1 || true) && ${_p} show r.db --json")
+ptxbench_bad_input(show_run_where_nothing_compiled 0 "^\\{"
+  OPTIONS --creates r.db --json --max-s 90 --grep "\"gpu_stages\": \"not_reached\""
+          --lacks "\"gpu_stages\": \"run\"" --grep "\"compile_rate\": 0.0"
+  ARGS sh -c "${_p} run --no-progress --tasks ${_gemm} --turns 1 --out r.db >/dev/null 2>&1 && ${_p} show r.db --json")
 # sft mine with a dead teacher: the seeds come from a one-turn scripted run (its turn 1 is
 # a compile error); every teacher trajectory fails, and mine says how many and exits 1.
 ptxbench_bad_input(sft_mine_dead_teacher 1 ""
@@ -157,6 +181,12 @@ ptxbench_bad_input(show_foreign_file 2 "foreign.db is not a ptxbench run databas
   SETUP foreign.db ARGS ${_p} show foreign.db)
 ptxbench_bad_input(show_foreign_wal_file 2 "wal.db is not a ptxbench run database"
   SETUP wal.db ARGS ${_p} show wal.db)
+ptxbench_bad_input(show_killed_programs_wal_file 2 "killed.db is not a ptxbench run database"
+  SETUP killed.db ARGS ${_p} show killed.db)
+ptxbench_bad_input(run_resume_killed_programs_wal_file 2 "killed.db is not a ptxbench run database"
+  SETUP killed.db ARGS ${_p} run --resume killed.db)
+ptxbench_bad_input(sft_coverage_killed_programs_wal_file 2 "killed.db is not a ptxbench run database"
+  SETUP killed.db ARGS ${_p} sft coverage killed.db)
 ptxbench_bad_input(show_missing_file 2 "gone.db does not exist" ARGS ${_p} show gone.db)
 ptxbench_bad_input(show_folder 2 "d is not a file" SETUP d/ ARGS ${_p} show d)
 ptxbench_bad_input(sft_fixit_foreign_file 2 "foreign.db is not a ptxbench run database"
@@ -165,6 +195,10 @@ ptxbench_bad_input(sft_fixit_empty_file 2 "empty.db is not an SQLite database"
   SETUP empty.db ARGS ${_p} sft fixit empty.db --out out)
 ptxbench_bad_input(sft_fixit_out_is_a_file 2 "--out f.txt is a file"
   SETUP foreign.db f.txt ARGS ${_p} sft fixit foreign.db --out f.txt)
+ptxbench_bad_input(sft_fixit_same_store_twice 2 "error: foreign.db is given twice"
+  SETUP foreign.db ARGS ${_p} sft fixit foreign.db foreign.db --out out)
+ptxbench_bad_input(sft_coverage_same_store_by_two_names 2 "error: foreign.db and ./foreign.db are the same file"
+  SETUP foreign.db ARGS ${_p} sft coverage foreign.db ./foreign.db)
 ptxbench_bad_input(sft_kernelgen_has_no_pairing 2 "not expected: --pairing=all"
   SETUP foreign.db ARGS ${_p} sft kernelgen foreign.db --out out --pairing=all)
 ptxbench_bad_input(sft_coverage_foreign_wal_file 2 "wal.db is not a ptxbench run database"

@@ -18,6 +18,15 @@ ptxbench_bad_input(compile_device 2 "^ptxbench compile: cannot read /dev/zero: n
 ptxbench_bad_input(compile_empty_file 11 "^compile: compile_error"
   OPTIONS --grep "no entry point: the source does not define ptxbench_launch"
   ARGS ${_c} ${_cli}/empty.cu --task ${_t})
+# A multi-GiB file is sized before it is read: refused at once, within a memory limit that
+# reading it whole would break.
+ptxbench_bad_input(compile_huge_file 12 "^compile: policy_violation"
+  SETUP huge.cu OPTIONS --max-s 10
+    --grep "the source is 4294967296 bytes. a candidate may have at most 1048576 bytes"
+  ARGS sh -c "ulimit -v 2000000 && exec $<TARGET_FILE:ptxbench> compile huge.cu --task ${_t}")
+ptxbench_bad_input(eval_huge_file 12 "^compile: policy_violation"
+  SETUP huge.cu OPTIONS --max-s 10 --grep "verdict: POLICY VIOLATION" --grep "4294967296 bytes"
+  ARGS sh -c "ulimit -v 2000000 && exec $<TARGET_FILE:ptxbench> eval huge.cu --task ${_t}")
 ptxbench_bad_input(compile_too_large 12 "^compile: policy_violation"
   OPTIONS --grep "source_size" --grep "at most 100 bytes"
   ARGS ${_c} ${_plain} --task ${_t} --max-source-bytes 100)
@@ -38,6 +47,11 @@ ptxbench_bad_input(eval_gemm_for_attention 11 "^compile: compile_error"
 ptxbench_bad_input(eval_empty_file 11 "^compile: compile_error"
   OPTIONS --grep "verdict: COMPILE ERROR" --grep "no entry point"
   ARGS ${_e} ${_cli}/empty.cu --task ${_t})
+
+# The entry point is reported as checked only where it was: a policy violation stops first.
+ptxbench_bad_input(compile_policy_entry_point_not_checked 12 "^\\{"
+  OPTIONS --json --grep "\"entry_point\": \"not_checked\"" --lacks "\"entry_point\": \"ok\""
+  ARGS ${_c} ${_cli}/banned_cublas.cu --task ${_t} --json)
 
 # Files of the judging machine: refused before nvcc, and their lines never shown.
 ptxbench_bad_input(compile_include_passwd 12 "^compile: policy_violation"
@@ -60,6 +74,20 @@ ptxbench_bad_input(compile_latin1_byte_json 11 "^\\{"
 ptxbench_bad_input(eval_latin1_byte_json 11 "^\\{"
   OPTIONS --json --grep "\"disposition\": \"compile_error\""
   ARGS ${_e} ${_cli}/latin1_byte.cu --task ${_t} --json)
+
+# Environment variables that name a path that is not there: refused before any work, never
+# passed over for another tool or header (another cuobjdump on PATH, another dlpack.h).
+ptxbench_bad_input(compile_cuobjdump_missing 2
+  "^ptxbench compile: PTXBENCH_CUOBJDUMP points to /nonexistent/cuobjdump, which does not exist"
+  ARGS env PTXBENCH_CUOBJDUMP=/nonexistent/cuobjdump ${_c} ${_plain} --task ${_t})
+ptxbench_bad_input(compile_dlpack_include_missing 2
+  "^ptxbench compile: PTXBENCH_DLPACK_INCLUDE points to /nonexistent/include, which does not exist"
+  ARGS env PTXBENCH_DLPACK_INCLUDE=/nonexistent/include ${_c} ${_plain} --task ${_t})
+ptxbench_bad_input(eval_dlpack_include_without_header 2
+  "^ptxbench eval: PTXBENCH_DLPACK_INCLUDE points to /etc, which holds no dlpack/dlpack.h"
+  ARGS env PTXBENCH_DLPACK_INCLUDE=/etc ${_e} ${_plain} --task ${_t})
+ptxbench_bad_input(audit_nvdisasm_missing 2 "^ptxbench audit: PTXBENCH_NVDISASM points to /nonexistent"
+  ARGS env PTXBENCH_NVDISASM=/nonexistent/nvdisasm $<TARGET_FILE:ptxbench> audit ${_plain} --task ${_t})
 
 # Options.
 ptxbench_bad_input(compile_zero_source_limit 2 "--max-source-bytes"
