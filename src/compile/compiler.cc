@@ -264,7 +264,9 @@ Result<std::vector<std::string>> Compiler::flags(std::string_view arch, Contract
   if (!dlpack.empty()) f.push_back("-I" + dlpack.string());
   // libtvm_ffi.so by its folder and no run path: the runner loads it by its full path before the
   // candidate, whose DT_NEEDED entry then names the library already loaded.
-  if (tvm) f.insert(f.end(), {"-L" + tvm->library_dir().string(), "-ltvm_ffi"});
+  // And the driver: the contract lets a kernel call allow-listed driver functions (tensor-map
+  // encoding) directly, as the reference harness does; libcuda.so.1 is loaded in the runner.
+  if (tvm) f.insert(f.end(), {"-L" + tvm->library_dir().string(), "-ltvm_ffi", "-lcuda"});
   f.insert(f.end(), {"--keep", "--keep-dir", "keep"});
   return f;
 }

@@ -166,7 +166,7 @@ bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r, b
   }
   if (first) r.sandbox = ready2.reply->extra.value("sandbox", Json::object());
   p.runner_audit_error = ready2.reply->extra.value("audit_error", std::string{});
-  if (!calibrate(p, r, first, kCalibrationCalls, false)) return false;
+  if (!calibrate(p, r, first)) return false;
   if (!p.runner->send(Json{{"op", "load"}}).ok()) {
     runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, loading,
                   r);
@@ -193,13 +193,12 @@ void JudgeSession::stop_runner(Peers& p) {
   }
 }
 
-// Bursts of a built-in no-op in the runner, prepared like real timing bursts (kTimingBurst
-// calls): what a call costs beyond its events when nobody lies (session_decision.h). `calls`
-// of them: kCalibrationCalls before the candidate is loaded, and one in every timing round
-// (`timing`), so the overhead is also measured under the timing phase's conditions.
-bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record, int calls, bool timing) {
-  TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xCA11B8A7Eull ^ calls_.size()));
-  for (int done = 0; done < calls;) {
+// Bursts of a built-in no-op in the runner before the candidate is loaded, prepared like real
+// timing bursts (kTimingBurst calls): what a call costs beyond its events when nobody lies
+// (session_decision.h).
+bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record) {
+  TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xCA11B8A7Eull));
+  for (int done = 0; done < kCalibrationCalls;) {
     std::vector<PlannedCall> burst = draw.next_burst(false, kTimingBurst);
     for (auto& c : burst) c.label = "calibration";
     CallCommand cmd;
@@ -222,7 +221,6 @@ bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record, int calls, bo
       rec.index = -1;
       rec.plan = burst[i];
       rec.calibration = true;
-      rec.calibration_in_timing = timing;
       rec.wall_ms = wall / static_cast<double>(burst.size());
       rec.event_ms = events[i];
       if (record) calls_.push_back(std::move(rec));
@@ -455,12 +453,9 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   auto round = [&](bool sampled) {
     const std::vector<PlannedCall> burst = draw.next_burst(sampled, kTimingBurst);
     const int count = static_cast<int>(burst.size());
-    return candidate_burst(p, burst, sampled, o, r,
-                           [&] {
-                             if (library_ok)
-                               library_ok = library_burst(p, count, burst.front().slot, sampled, r);
-                           }) &&
-           (!sampled || calibrate(p, r, true, 1, true));
+    return candidate_burst(p, burst, sampled, o, r, [&] {
+      if (library_ok) library_ok = library_burst(p, count, burst.front().slot, sampled, r);
+    });
   };
   const auto warm_start = Clock::now();
   for (int i = 0; i < 1 || ms_since(warm_start) < 1000 * o.warmup_seconds; ++i) {
@@ -481,7 +476,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
       const CallRecord& c = calls_[i];
       if (c.baseline)
         base.push_back(c.event_ms);
-      else if (!c.calibration && c.plan.content == Content::transformed)
+      else if (c.plan.content == Content::transformed)
         cand.push_back(c.event_ms);
     }
     const double el = ms_since(start) / 1000;

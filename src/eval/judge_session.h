@@ -82,7 +82,7 @@ class JudgeSession {
   bool prepare(Peers& p, const PlannedCall& call, EvalResult& r);
   bool prepare_burst(Peers& p, const std::vector<PlannedCall>& burst, CallCommand& cmd,
                      EvalResult& r);
-  bool calibrate(Peers& p, EvalResult& r, bool record, int calls, bool timing);
+  bool calibrate(Peers& p, EvalResult& r, bool record);
   void timing_phase(Peers& p, const EvalOptions& o, EvalResult& r);
   void runner_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);
   void decide(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,

@@ -98,11 +98,9 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
         "new inputs {:.3f} ms: the kernel recognises inputs it has seen and skips work",
         t.repeats.median, rep_events.size(), t.candidate.median);
   }
-  std::vector<double> cal, cal_timing;
+  std::vector<double> cal;
   for (const auto& c : calls)
-    if (c.calibration)
-      (c.calibration_in_timing ? cal_timing : cal).push_back(c.wall_ms - c.event_ms);
-  if (cal_timing.size() >= kMinTimingCalibrations) cal = std::move(cal_timing);
+    if (c.calibration) cal.push_back(c.wall_ms - c.event_ms);
   t.calibrated_overhead_ms = cal.empty() ? 0 : percentile(cal, 0.5);
   std::vector<double> over;
   for (const auto& c : calls)

@@ -19,11 +19,6 @@
 //                    is then taken from the wall time less the calibrated overhead. So a forger
 //                    gains at most that allowance (0.1 ms + 5%; the overhead of an honest call
 //                    spread by about that much on the H200, docs/results/2026-11-30-h200-judge.md).
-//                    The runner's own overhead is the median of the no-op calls made during the
-//                    timing phase (one per round) when there are kMinTimingCalibrations of them,
-//                    else of those made before the candidate was loaded: an honest reference GEMM
-//                    measured 0.17 ms more overhead during timing than at the session's start
-//                    once (2026-12-01, docs/results/2026-12-01-h200-third.md), past the allowance.
 //   cached_result    repeat calls' median event time < kRepeatRatio x new-input calls' median,
 //                    with at least kMinRepeats repeats (events: a call's own wall time is not
 //                    seen inside a burst; work outside the events is side_stream above).
@@ -48,11 +43,9 @@ struct CallRecord {
   PlannedCall plan;
   bool baseline = false;     // the library, run by the verifier
   bool timing = false;       // a sample of the timing phase (after warm-up)
-  bool calibration = false;  // the runner's no-op (before the candidate was loaded, or a
-                             // timing round's: calibration_in_timing)
-  bool calibration_in_timing = false;
-  double event_ms = 0;  // as reported by the process that ran it
-  double wall_ms = 0;   // measured by the parent around the command
+  bool calibration = false;  // the runner's no-op before the candidate was loaded
+  double event_ms = 0;       // as reported by the process that ran it
+  double wall_ms = 0;        // measured by the parent around the command
   std::optional<CallCheck> check;
   bool audited = false;  // made while the instruction audit was armed (audit_trace.h)
   int runner = 0;        // which runner process of the session made it (1 = the first)
@@ -70,7 +63,6 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
                                 const std::vector<bool>& workload_hidden);
 
 inline constexpr double kOverheadAllowanceMs = 0.10;
-inline constexpr std::size_t kMinTimingCalibrations = 5;  // see side_stream above
 inline constexpr double kOverheadAllowanceShare = 0.05;
 inline constexpr double kRepeatRatio = 0.7;
 inline constexpr std::size_t kMinRepeats = 3;

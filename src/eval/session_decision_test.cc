@@ -147,33 +147,6 @@ TEST(SessionDecision, OverheadWithinTheAllowanceIsNotSideStream) {
   EXPECT_EQ(f.flags, std::vector<std::string>{"side_stream"});
 }
 
-// The no-op calls made during timing (one per round) set the runner's overhead once there are
-// enough of them: a cost that appears only during timing is not blamed on the candidate, and
-// the start's calibration alone still decides with fewer.
-TEST(SessionDecision, TheOverheadMeasuredDuringTimingIsTheReference) {
-  auto during = [](std::vector<CallRecord> v, std::size_t n, double overhead) {
-    for (std::size_t i = 0; i < n; ++i) {
-      CallRecord c;
-      c.calibration = true;
-      c.calibration_in_timing = true;
-      c.event_ms = 0.002;
-      c.wall_ms = 0.002 + overhead;
-      v.push_back(c);
-    }
-    return v;
-  };
-  // Calibrated 0.05 ms at the start, 0.4 ms during timing; the candidate's calls 0.42 ms over.
-  auto t = judge_timing(during(timing_calls(1.0, 1.42, 1.1, 1.15, 1.0), 6, 0.4));
-  EXPECT_TRUE(t.flags.empty());
-  EXPECT_NEAR(t.calibrated_overhead_ms, 0.4, 1e-12);
-  // Too few of them: the start's calibration decides, and that overhead is side_stream.
-  auto few = judge_timing(during(timing_calls(1.0, 1.42, 1.1, 1.15, 1.0), 4, 0.4));
-  EXPECT_EQ(few.flags, std::vector<std::string>{"side_stream"});
-  // Work outside the events is still caught against the overhead measured during timing.
-  auto side = judge_timing(during(timing_calls(0.2, 1.42, 1.1, 1.15, 0.2), 6, 0.4));
-  EXPECT_EQ(side.flags, std::vector<std::string>{"side_stream"});
-}
-
 // Repeats are judged by their events: inside a burst a call has no wall time of its own.
 TEST(SessionDecision, FastRepeatsAreACachedResult) {
   auto t = judge_timing(timing_calls(1.0, 1.05, 1.1, 1.15, 0.2));

@@ -166,7 +166,7 @@ std::string build_command(std::string_view arch, Contract contract) {
          "--expt-relaxed-constexpr "
          "-cudart shared -gencode=arch=" +
          compute + ",code=" + a +
-         (contract == Contract::tvm_ffi ? " -I<apache-tvm-ffi>/include -ltvm_ffi" : "") +
+         (contract == Contract::tvm_ffi ? " -I<apache-tvm-ffi>/include -ltvm_ffi -lcuda" : "") +
          " kernel.cu -o kernel.so";
 }
 
