@@ -31,6 +31,24 @@ bool unknown_command(int argc, char** argv) {
   return true;
 }
 
+// `ptxbench GROUP WORD ...` where GROUP has subcommands (sft) and WORD is none of them.
+bool unknown_subcommand(const CLI::App& app, int argc, char** argv) {
+  if (argc < 3 || std::string_view(argv[2]).starts_with('-')) return false;
+  const CLI::App* group = nullptr;
+  for (const CLI::App* s : app.get_subcommands({}))
+    if (s->get_name() == argv[1]) group = s;
+  if (!group || group->get_subcommands({}).empty()) return false;
+  std::string names;
+  for (const CLI::App* s : group->get_subcommands({})) {
+    if (s->get_name() == argv[2]) return false;
+    names += (names.empty() ? "" : ", ") + s->get_name();
+  }
+  std::cerr << "ptxbench " << argv[1] << ": unknown subcommand '"
+            << ptxbench::to_console_text(argv[2]) << "' (one of: " << names << "; `ptxbench "
+            << argv[1] << " --help` says what each does)\n";
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -51,6 +69,7 @@ int main(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));
     c.attach(*sub, ctx);
   }
+  if (unknown_subcommand(app, argc, argv)) return exit_code::bad_input;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

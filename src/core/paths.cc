@@ -92,6 +92,8 @@ Status check_path_variables() {
                         unset_or_fix(var, "the " + std::string(tool) + " program"));
   }
   PTXB_TRY_STATUS(check_folder_variable("PTXBENCH_DLPACK_INCLUDE", "dlpack/dlpack.h"));
+  // The apache-tvm-ffi package's tvm_ffi/ folder (compile/tvm_ffi_install.h).
+  PTXB_TRY_STATUS(check_folder_variable("PTXBENCH_TVM_FFI_ROOT", "include/tvm/ffi/c_api.h"));
   return check_folder_variable("PTXBENCH_BIN_DIR", "");
 }
 

@@ -56,6 +56,13 @@ TEST(Paths, PathVariablesMustNameWhatIsThere) {
   EXPECT_EQ(no_header.error().message,
             "PTXBENCH_DLPACK_INCLUDE points to /etc, which holds no dlpack/dlpack.h");
 
+  ::setenv("PTXBENCH_TVM_FFI_ROOT", "/etc", 1);
+  auto no_tvm = check_path_variables();
+  ::unsetenv("PTXBENCH_TVM_FFI_ROOT");
+  ASSERT_FALSE(no_tvm.ok());
+  EXPECT_EQ(no_tvm.error().message,
+            "PTXBENCH_TVM_FFI_ROOT points to /etc, which holds no include/tvm/ffi/c_api.h");
+
   ::setenv("PTXBENCH_BIN_DIR", "/etc/passwd", 1);
   auto bin = check_path_variables();
   ::unsetenv("PTXBENCH_BIN_DIR");

@@ -162,7 +162,6 @@ Result<Db> Db::open_read_only(const std::filesystem::path& path, ReadOnly how) {
   std::error_code ec;
   const bool live = std::filesystem::exists(path.string() + "-wal", ec);
   std::string_view query = "immutable=1";
-  if (how == ReadOnly::untouched_with_log) query = "mode=ro&readonly_shm=1";
   if (how == ReadOnly::latest && live) query = "mode=ro";
   std::string uri = file_uri(path, query);
   sqlite3* raw = nullptr;

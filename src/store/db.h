@@ -75,9 +75,6 @@ class Db {
     // A file not yet known to be ptxbench's: immutable. Nothing beside it is read, made or
     // written; commits still only in its `-wal` are not seen.
     untouched,
-    // Ditto, but the `-wal` is read through a `-shm` opened read-only (never written; an
-    // Error when there is none): for a file whose schema may be only in its log.
-    untouched_with_log,
   };
   // Opens an existing file for reading only, so that nothing the caller does can change
   // the file itself: a file that is not an SQLite database (empty, truncated, another

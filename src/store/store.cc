@@ -4,9 +4,11 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <mutex>
 
 #include "core/file_lock.h"
+#include "core/fs.h"
 #include "store/db.h"
 #include "store/schema.h"
 
@@ -162,10 +164,43 @@ Result<RunStore> RunStore::open(const std::filesystem::path& path) {
   return RunStore(std::make_unique<Impl>(std::move(db), std::move(lock)));
 }
 
+namespace {
+
+// The largest file + log copied to look for a run's schema in the log (a run's first commits).
+constexpr std::uintmax_t kMaxLogCheckBytes = 256u << 20;
+
+// Whether `path` with its -wal holds a run's schema, read from a private copy of both: SQLite
+// itself never opens the originals, since in place it opens a log read-write even for a
+// read-only connection, and as root gives it (and the -shm) the database file's owner. Its
+// errors name the copy: the caller reports the original's.
+Status schema_in_copy_with_log(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  const fs::path wal = path.string() + "-wal";
+  std::error_code ec1, ec2;
+  const std::uintmax_t bytes = fs::file_size(path, ec1) + fs::file_size(wal, ec2);
+  if (ec1 || ec2 || bytes > kMaxLogCheckBytes)
+    return make_error(path.string() +
+                          " is not a ptxbench run database (no run schema in the "
+                          "file, and its write-ahead log cannot be checked)",
+                      "pass the .db file that `ptxbench run` wrote (see --out)");
+  PTXB_TRY(TempDir dir, TempDir::create("ptxbench-store-check-"));
+  const fs::path copy = dir.path() / "copy.db";
+  fs::copy_file(path, copy, ec1);
+  fs::copy_file(wal, copy.string() + "-wal", ec2);
+  if (ec1 || ec2)
+    return make_error("cannot copy " + path.string() +
+                      " and its log to check them: " + (ec1 ? ec1 : ec2).message());
+  PTXB_TRY(Db db, Db::open(copy, /*create=*/false));
+  return check_schema(db);
+}
+
+}  // namespace
+
 // A file is opened so that nothing can change it, or anything beside it, until its schema
 // shows that it is a run: immutable first; when that finds no run schema but a write-ahead
-// log is there (a run's first commits may be only in it), through its -shm opened read-only.
-// Only a run is then reopened to see a writer's latest commits (Db::ReadOnly::latest).
+// log is there (a run's first commits may be only in it), in a private copy of both (never
+// through the original log). Only a run is then reopened to see a writer's latest commits
+// (Db::ReadOnly::latest).
 Result<RunStore> RunStore::open_read_only(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
@@ -175,10 +210,7 @@ Result<RunStore> RunStore::open_read_only(const std::filesystem::path& path) {
   const bool shm = std::filesystem::exists(path.string() + "-shm", ec);
   PTXB_TRY(Db db, Db::open_read_only(path, Db::ReadOnly::untouched));
   Status schema = check_schema(db);
-  if (!schema.ok() && wal && shm) {
-    PTXB_TRY(db, Db::open_read_only(path, Db::ReadOnly::untouched_with_log));
-    schema = check_schema(db);
-  }
+  if (!schema.ok() && wal && shm && schema_in_copy_with_log(path).ok()) schema = {};
   PTXB_TRY_STATUS(schema);
   if (wal) {
     PTXB_TRY(db, Db::open_read_only(path, Db::ReadOnly::latest));

@@ -91,9 +91,9 @@ class RunStore {
   // locked (an Error "X is being written by another process (pid N: ...)" when it is).
   static Result<RunStore> open(const std::filesystem::path& path);
   // An existing run file to read (`show`, `sft`): nothing is ever written to it, and until
-  // its schema shows it is a run nothing beside it either (Db::ReadOnly::untouched, then
-  // untouched_with_log; a run is then read with ReadOnly::latest); a write through this
-  // store fails.
+  // its schema shows it is a run nothing beside it either (Db::ReadOnly::untouched, then a
+  // private copy of the file and its -wal; a run is then read with ReadOnly::latest); a write
+  // through this store fails.
   static Result<RunStore> open_read_only(const std::filesystem::path& path);
 
   RunStore(RunStore&&) noexcept;

@@ -1,6 +1,7 @@
 #include "store/store.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -155,6 +156,27 @@ TEST_F(StoreTest, AnotherProgramsLiveWalFilesAreNeverChanged) {
   EXPECT_NE(read.error().message.find("not a ptxbench run database"), std::string::npos);
   EXPECT_FALSE(RunStore::open(db_path()).ok());  // --resume of a foreign file
   EXPECT_EQ(snapshot(dir->path()), before);
+}
+
+// Run as root, SQLite gives a log it opens in place the database file's owner: the check of a
+// foreign file's log works on a copy, so the -wal and -shm keep their owner (and ctime).
+TEST_F(StoreTest, AnotherProgramsLogKeepsItsOwner) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only root's SQLite changes a log's owner";
+  write_and_die([&] {
+    auto db = Db::open(db_path(), true);
+    const bool ok =
+        db.ok() && db->exec("CREATE TABLE other (x); INSERT INTO other VALUES (1)").ok();
+    ::_exit(ok ? 0 : 1);
+  });
+  for (const char* s : {"-wal", "-shm"})
+    ASSERT_EQ(::chown((db_path().string() + s).c_str(), 65534, 65534), 0);
+  EXPECT_FALSE(RunStore::open_read_only(db_path()).ok());
+  EXPECT_FALSE(RunStore::open(db_path()).ok());
+  for (const char* s : {"-wal", "-shm"}) {
+    struct stat st {};
+    ASSERT_EQ(::stat((db_path().string() + s).c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, 65534u) << s;
+  }
 }
 
 // A killed run's file, whose commits (its schema included) may be only in its -wal, is read.

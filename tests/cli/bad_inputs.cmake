@@ -153,6 +153,8 @@ ptxbench_bad_input(eval_library_plan_bogus 2 "--library-plan: bogus not in {fast
 ptxbench_bad_input(eval_call_timeout_nan 2 "--call-timeout: 'nan' is not a number in"
   ARGS ${_p} eval ${_kernel} --task ${_gemm} --call-timeout nan)
 # A held-out task that does not exist, a context level that does not exist next to --levels.
+ptxbench_bad_input(sft_unknown_subcommand 2 "ptxbench sft: unknown subcommand 'bogus' .one of: "
+  ARGS ${_p} sft bogus R.db --out x)
 ptxbench_bad_input(sft_unknown_heldout_task 2 "error: --heldout-task: unknown task 'bogus'"
   SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out out --heldout-task bogus)
 ptxbench_bad_input(prompt_levels_unknown_context 2 "unknown context level 'bogus'"
