@@ -530,6 +530,9 @@ TEST_F(EvaluatorTest, WorkOutsideTheEventsIsSideStreamAndTimedByTheWallClock) {
   ASSERT_TRUE(r.timing && r.timing->speedup);
   EXPECT_EQ(r.timing->speedup_basis, "wall clock");
   EXPECT_LT(*r.timing->speedup, 2.0);  // not the 100x the events claim
+  // Its TFLOP/s come from the same time as its speedup, not from the events (no above_peak).
+  ASSERT_TRUE(r.timing->tflops && r.timing->baseline_tflops);
+  EXPECT_NEAR(*r.timing->tflops / *r.timing->baseline_tflops, *r.timing->speedup, 1e-9);
 }
 
 TEST_F(EvaluatorTest, TheRunnersOwnCallOverheadIsNotSideStream) {
