@@ -15,6 +15,7 @@
 #include "eval/outcome_mapping.h"
 #include "eval/peak.h"
 #include "eval/plan.h"
+#include "eval/session_decision.h"
 #include "eval/worker_spec.h"
 
 namespace ptxbench::eval {
@@ -66,8 +67,9 @@ void finish_timing_report(TimingReport& r, const task::TaskSpec& task, const Jso
   if (flops.ok()) r.flops = *flops;
   auto tf = [&](double ms) { return r.flops / (ms * 1e-3) / 1e12; };
   const bool wall = r.speedup_basis == "wall clock" && r.candidate_wall.n > 0;
-  const double cand_ms = wall ? std::max(r.candidate_wall.median - r.calibrated_overhead_ms, 1e-6)
-                              : r.candidate.median;
+  const double cand_ms = wall
+                             ? wall_clock_call_ms(r.candidate_wall.median, r.calibrated_overhead_ms)
+                             : r.candidate.median;
   if (r.flops > 0 && r.candidate.n > 0 && cand_ms > 0) r.tflops = tf(cand_ms);
   if (r.flops > 0 && r.baseline.n > 0 && r.baseline.median > 0)
     r.baseline_tflops = tf(r.baseline.median);

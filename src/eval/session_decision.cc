@@ -112,7 +112,7 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   if (side) add_flag(t.flags, "side_stream");
   if (t.baseline.n > 0 && t.candidate.median > 0 && t.baseline.median > 0) {
     if (side) {
-      const double c = std::max(t.candidate_wall.median - t.calibrated_overhead_ms, 1e-6);
+      const double c = wall_clock_call_ms(t.candidate_wall.median, t.calibrated_overhead_ms);
       t.speedup = t.baseline.median / c;
       t.speedup_basis = "wall clock";
     } else {

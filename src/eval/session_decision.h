@@ -62,6 +62,13 @@ struct CorrectnessFindings {
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
                                 const std::vector<bool>& workload_hidden);
 
+// The candidate's call time under side_stream: its median wall time less the runner's
+// calibrated overhead (never below 1 ns); its speedup and TFLOP/s both use it.
+inline double wall_clock_call_ms(double wall_median_ms, double calibrated_overhead_ms) {
+  const double ms = wall_median_ms - calibrated_overhead_ms;
+  return ms > 1e-6 ? ms : 1e-6;
+}
+
 inline constexpr double kOverheadAllowanceMs = 0.10;
 inline constexpr double kOverheadAllowanceShare = 0.05;
 inline constexpr double kRepeatRatio = 0.7;

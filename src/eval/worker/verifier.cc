@@ -138,9 +138,8 @@ class Verifier {
 
   Reply library(const LibraryCommand& c) {
     Workload& w = at(c.workload);
-    if (w.library.empty()) make_library_sets(w);
+    prepare_library(w);
     const std::size_t n = w.library.size();
-    if (!w.baseline) w.baseline = gpu::make_baseline(*w.library.front(), stream_, library_plan_);
     burst_.enqueue(static_cast<std::size_t>(c.count), stream_, *flush_, [&](std::size_t i) {
       w.baseline->run(*w.library[(static_cast<std::size_t>(c.slot) + i) % n], stream_);
     });
@@ -156,8 +155,7 @@ class Verifier {
   // baseline) for c.ms of wall time, at most two runs in flight, then a wait (HeatCommand).
   Reply heat(const HeatCommand& c) try {
     Workload& w = workloads_.front();
-    if (w.library.empty()) make_library_sets(w);
-    if (!w.baseline) w.baseline = gpu::make_baseline(*w.library.front(), stream_, library_plan_);
+    prepare_library(w);
     const auto start = std::chrono::steady_clock::now();
     auto elapsed_ms = [&] {
       return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -209,6 +207,12 @@ class Verifier {
       w.slots.push_back(std::move(s));
     }
     return w;
+  }
+
+  // The library's private sets and its plan, made on first use.
+  void prepare_library(Workload& w) {
+    if (w.library.empty()) make_library_sets(w);
+    if (!w.baseline) w.baseline = gpu::make_baseline(*w.library.front(), stream_, library_plan_);
   }
 
   // One private set per slot, set s a copy of base set s % bases (LibraryCommand says why).
