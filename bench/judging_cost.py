@@ -26,6 +26,11 @@ sys.path.insert(0, os.path.join(root, "tests", "controls"))
 from manifests import load_entries  # noqa: E402
 
 PHASES = ("start", "checks", "timing", "audit")
+# Parts of those phases (eval.phase_seconds; builds before 2026-12-01 fourth session print 0):
+# the verifier's start (buffers, inputs, references) within start, the library's opening check
+# (its plan chosen and built) and the warm-up rounds within timing.
+PARTS = ("verifier", "library_setup", "warmup")
+COLUMNS = PHASES + PARTS
 
 
 def default_manifests():
@@ -56,8 +61,8 @@ def judge_one(ptxbench, e, extra):
     ev = out.get("eval") or {}
     row["outcome"] = ev.get("outcome") or (out.get("compile") or {}).get("outcome")
     row["eval_s"] = ev.get("seconds", 0.0)
-    for k in PHASES:
-        row[k] = (ev.get("phase_seconds") or {}).get(k, 0.0)
+    for k in COLUMNS + ("warmup_rounds", "sampled_rounds"):
+        row[k] = (ev.get("phase_seconds") or {}).get(k, 0)
     row["stop"] = (ev.get("timing") or {}).get("stop_reason", "")
     return row
 
@@ -83,7 +88,8 @@ def main():
                if e.get("arch", "sm_90a") == "sm_90a" and a.only in e["file"]]
     rows = []
     out = open(a.out, "w") if a.out else None
-    print(f"{'candidate':<44} {'outcome':<28} {'wall':>6} " + " ".join(f"{k:>7}" for k in PHASES))
+    print(f"{'candidate':<44} {'outcome':<28} {'wall':>6} " + " ".join(f"{k[:7]:>7}" for k in COLUMNS)
+          + "  rounds")
     for _ in range(a.repeat):
         for e in entries:
             r = judge_one(a.ptxbench, e, a.extra)
@@ -92,10 +98,11 @@ def main():
                 out.write(json.dumps(r) + "\n")
                 out.flush()
             print(f"{r['file'][-44:]:<44} {str(r.get('outcome', r.get('error', '?')))[:28]:<28} "
-                  f"{r['wall_s']:6.2f} " + " ".join(f"{r.get(k, 0.0):7.2f}" for k in PHASES),
+                  f"{r['wall_s']:6.2f} " + " ".join(f"{r.get(k, 0.0):7.2f}" for k in COLUMNS)
+                  + f"  {r.get('warmup_rounds', 0)}+{r.get('sampled_rounds', 0)}",
                   flush=True)
     print(f"\n{len(rows)} candidates   median    p90")
-    for col in ("wall_s", "eval_s") + PHASES:
+    for col in ("wall_s", "eval_s") + COLUMNS:
         med, p90 = quantiles([r[col] for r in rows if col in r])
         print(f"  {col:<18} {med:>7} {p90:>7}")
 

@@ -77,7 +77,15 @@ bool EvalResult::has_flag(const std::string& f) const {
 }
 
 Json EvalResult::PhaseSeconds::to_json() const {
-  return Json{{"start", start}, {"checks", checks}, {"timing", timing}, {"audit", audit}};
+  return Json{{"start", start},
+              {"checks", checks},
+              {"timing", timing},
+              {"audit", audit},
+              {"verifier", verifier},
+              {"library_setup", library_setup},
+              {"warmup", warmup},
+              {"warmup_rounds", warmup_rounds},
+              {"sampled_rounds", sampled_rounds}};
 }
 
 Json EvalResult::to_json() const {

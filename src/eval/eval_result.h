@@ -70,9 +70,14 @@ struct EvalResult {
   double seconds = 0;
   // Wall seconds of the judging session's phases (bench/judging_cost.py): starting the verifier
   // and the runner (inputs, references, calibration, loading the candidate), the checked calls,
-  // timing, the audit (its extra runners included). 0 for a phase that did not run.
+  // timing, the audit (its extra runners included). 0 for a phase that did not run. Parts of
+  // them: verifier = start until the verifier was ready (buffers, inputs, references);
+  // library_setup = timing's opening library check (the library's plan chosen and built);
+  // warmup = timing's unsampled rounds.
   struct PhaseSeconds {
     double start = 0, checks = 0, timing = 0, audit = 0;
+    double verifier = 0, library_setup = 0, warmup = 0;
+    int warmup_rounds = 0, sampled_rounds = 0;
     Json to_json() const;
   } phase_seconds;
 

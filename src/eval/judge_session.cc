@@ -83,6 +83,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   const fs::path vfile = p.verifier_dir->path() / "request.json";
   if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
     return fail(Outcome::harness_error, st.error().to_string(), "starting");
+  const auto verifier_start = Clock::now();
   auto v = launcher_.launch(worker_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device,
                                         o.check_timeout + o.worker_timeout, {}));
   if (!v.ok())
@@ -90,6 +91,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
                 "starting");
   p.verifier = std::move(*v);
   Received ready = p.verifier->receive(milliseconds(o.check_timeout));
+  r.phase_seconds.verifier = ms_since(verifier_start) / 1000;
   if (!ready.reply || !ready.reply->ok) {
     const std::string why = ready.reply ? ready.reply->error : ready.text;
     return fail(Outcome::harness_error, "the verifier could not prepare the session: " + why,
@@ -449,7 +451,9 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   r.timing->workload = plan_.verifier.workloads.front().problem.workload;
   r.timing->sustained_load_ms = heat_failed_ ? 0 : o.sustained_load_ms;
   // The library's own check on the session's inputs (its result is reported, not judged).
+  const auto setup_start = Clock::now();
   bool library_ok = baseline_call(p, draw.next_library(), false, true, r);
+  r.phase_seconds.library_setup = ms_since(setup_start) / 1000;
   auto round = [&](bool sampled) {
     const std::vector<PlannedCall> burst = draw.next_burst(sampled, kTimingBurst);
     const int count = static_cast<int>(burst.size());
@@ -460,8 +464,10 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   const auto warm_start = Clock::now();
   for (int i = 0; i < 1 || ms_since(warm_start) < 1000 * o.warmup_seconds; ++i) {
     if (!round(false)) return;
+    ++r.phase_seconds.warmup_rounds;
     if (i > 200) break;
   }
+  r.phase_seconds.warmup = ms_since(warm_start) / 1000;
   if (p.verifier->send(Json{{"op", "clocks"}}).ok()) {
     Received c = p.verifier->receive(milliseconds(seconds(30)));
     if (c.reply) r.timing->clocks_before = c.reply->extra;
@@ -472,6 +478,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   while (true) {
     const std::size_t first = calls_.size();
     if (!round(true)) return;
+    ++r.phase_seconds.sampled_rounds;
     for (std::size_t i = first; i < calls_.size(); ++i) {
       const CallRecord& c = calls_[i];
       if (c.baseline)
