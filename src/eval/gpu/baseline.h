@@ -24,12 +24,27 @@ class Baseline {
   virtual std::string describe() const = 0;  // the algorithm/engine chosen
   // Enqueues one run on `stream` reading t's inputs and writing t's outputs.
   virtual void run(TensorSet& t, cudaStream_t stream) = 0;
+  // The part of choosing the plan that must not share the GPU with other work (cuBLASLt's
+  // "fastest": timing its candidate algorithms on t's tensors); once, before the first run.
+  // make_baseline calls it; make_unready_baseline leaves it to the caller. Throws like
+  // make_baseline.
+  virtual void ready(TensorSet& t, cudaStream_t stream) {
+    (void)t;
+    (void)stream;
+  }
 };
 
 // Throws CudaError / std::runtime_error when the library cannot build a plan. `plan`: which
 // plan runs (library_plan.h; the fastest is timed here, on t's tensors).
 std::unique_ptr<Baseline> make_baseline(TensorSet& t, cudaStream_t stream,
                                         LibraryPlan plan = LibraryPlan::fastest);
+
+// The library's host-side set-up (handles, heuristic queries, graph builds) and one untimed
+// run of each candidate plan on `stream` (the kernels' modules load then): the slow part of a
+// baseline (0.8-1.7 s on the H200, docs/results/2026-12-01-h200-fourth.md), safe to do on a
+// thread of its own while the GPU does other work. Call ready() before the first run().
+std::unique_ptr<Baseline> make_unready_baseline(TensorSet& t, cudaStream_t stream,
+                                                LibraryPlan plan = LibraryPlan::fastest);
 
 std::unique_ptr<Baseline> make_cublaslt_baseline(TensorSet& t, cudaStream_t stream,
                                                  LibraryPlan plan = LibraryPlan::fastest);
