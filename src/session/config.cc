@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/sha256.h"
@@ -108,7 +109,7 @@ Json result_settings(const RunConfig& c) {
 }
 
 std::string config_hash(const RunConfig& c) {
-  return sha256_hex(to_text(result_settings(c)));  // nlohmann orders keys: one text per value
+  return sha256_hex(to_text(result_settings(c)));  // to_json() writes its keys in one order
 }
 
 std::vector<std::string> config_differences(const RunConfig& a, const RunConfig& b) {
@@ -124,7 +125,8 @@ std::vector<std::string> config_differences(const RunConfig& a, const RunConfig&
       out.push_back(key);
     }
   }
-  return out;  // items() walks keys in order: sorted
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace ptxbench::session
