@@ -117,9 +117,9 @@ std::string make_script(const SlurmOptions& o, const Context& ctx) {
 # per array task, each `ptxbench run --shard I/{n}` into {dir}
 # (a folder every node must see), then a merge job once the array has ended.
 # Submit it with `bash THIS_FILE` on a login node (or `ptxbench slurm submit` with the same
-# options). A shard that was killed resumes where it stopped when its task runs again
-# (`sbatch --array=I` with the array script, or submit again). The merge refuses an
-# incomplete set and names what is missing.
+# options). A shard that was killed resumes where it stopped when its task runs again: submit
+# this script again (finished shards end at once, the others continue, and the merge follows).
+# The merge refuses an incomplete set and names what is missing.
 set -euo pipefail
 export PTXBENCH_ROOT={root}
 mkdir -p {dir_q}/logs
