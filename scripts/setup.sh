@@ -6,6 +6,7 @@
 #   (the CPU machines lack them), the header-only cudnn-frontend, and apache-tvm-ffi (the
 #   headers and libtvm_ffi.so of the tvm-ffi kernel contract, .deps/wheels/apache-tvm-ffi/tvm_ffi;
 #   only its C++ side is used, so the wheel of any CPython serves).
+#   With PTXBENCH_WITH_SLURM=1 (scripts/test.sh): Slurm and munge too (scripts/setup-slurm.sh).
 # Usage: scripts/setup.sh [--no-build]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,6 +61,9 @@ fetch_wheel apache-tvm-ffi "$APACHE_TVM_FFI_VERSION"
 ln -sf "$deps/wheels/nvidia-cuda-cuobjdump/nvidia/cu13/bin/cuobjdump" "$deps/bin/cuobjdump"
 ln -sf "$deps/wheels/nvidia-cuda-nvdisasm/nvidia/cu13/bin/nvdisasm" "$deps/bin/nvdisasm"
 chmod +x "$deps/bin/"* "$deps"/wheels/*/nvidia/cu13/bin/* 2>/dev/null || true
+
+# Slurm and munge for the real-Slurm test (tests/slurm), when asked (scripts/test.sh asks).
+if [ "${PTXBENCH_WITH_SLURM:-0}" = 1 ]; then "$root/scripts/setup-slurm.sh"; fi
 
 # The Fixit training recipe's Python side (pytest; torch & co with PTXBENCH_TRAINING_DEPS=1).
 "$root/training/setup.sh"

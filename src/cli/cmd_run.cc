@@ -28,6 +28,7 @@
 #include "session/model_client.h"
 #include "session/provenance.h"
 #include "session/scripted_agent.h"
+#include "session/shard.h"
 #include "session/stage_pipeline.h"
 #include "task/loader.h"
 
@@ -115,16 +116,41 @@ Status settle_config(RunOptions& o, const CLI::App& sub, const std::vector<task:
   return {};
 }
 
+// The shard this run is: a resumed run's stored one, else --shard, else the scheduler's.
+Result<session::Shard> settle_shard(const RunOptions& o, const CLI::App& sub) {
+  if (!o.resume.empty()) {
+    PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(o.resume));
+    PTXB_TRY(store::RunRow row, s.run());
+    return session::Shard::from_provenance(row.provenance);
+  }
+  const std::optional<int> count =
+      sub.count("--shard-count") > 0 ? std::optional<int>(o.shard_count) : std::nullopt;
+  if (sub.count("--shard") > 0) {
+    if (count)
+      return make_error(
+          "--shard I/N already says the shard count; --shard-count is for "
+          "JOB_COMPLETION_INDEX",
+          "drop --shard-count");
+    return session::parse_shard(o.shard);
+  }
+  PTXB_TRY(std::optional<session::Shard> env,
+           session::shard_from_environment([](const char* n) { return std::getenv(n); }, count));
+  return env.value_or(session::Shard{});
+}
+
 // Everything a run needs before its file is created or reopened: nothing here writes.
 struct Prepared {
   Clients clients;
-  std::vector<store::TrajectoryKey> plan;
+  std::vector<store::TrajectoryKey> plan;  // this shard's
+  session::Shard shard;
+  std::size_t planned = 0;  // the whole plan's trajectories
 };
 
 Result<Prepared> prepare(RunOptions& o, const CLI::App& sub, Context& ctx,
                          const std::vector<task::TaskSpec>& all, bool gpu_here,
                          session::Notice waiting) {
   PTXB_TRY_STATUS(settle_config(o, sub, all));
+  PTXB_TRY(session::Shard shard, settle_shard(o, sub));
   const session::RunConfig& c = o.config;
   PTXB_TRY_STATUS(check_gpus(c.gpus, gpu_here));
   PTXB_TRY(Clients clients, make_clients(c, ctx.paths, std::move(waiting)));
@@ -137,12 +163,13 @@ Result<Prepared> prepare(RunOptions& o, const CLI::App& sub, Context& ctx,
                       "`ptxbench tasks --arch ARCH` lists the tasks of an architecture");
   PTXB_TRY_STATUS(check_prompts(
       plan, all, prompt_fn(ctx.paths, c.speedup_target, c.contract.for_prompt()), c.context));
-  return Prepared{std::move(clients), std::move(plan)};
+  const std::size_t planned = plan.size();
+  return Prepared{std::move(clients), session::select_shard(plan, shard), shard, planned};
 }
 
 // Creates the run file, or reopens it (resume).
 Result<store::RunStore> open_run(RunOptions& o, Context& ctx, const Json& pipeline_info,
-                                 ProcessRunner& runner) {
+                                 const Prepared& prepared, ProcessRunner& runner) {
   if (!o.resume.empty()) {
     PTXB_TRY(store::RunStore s, store::RunStore::open(o.resume));
     PTXB_TRY(store::RunRow row, s.run());
@@ -153,6 +180,8 @@ Result<store::RunStore> open_run(RunOptions& o, Context& ctx, const Json& pipeli
   }
   Json prov = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
   prov["pipeline"] = pipeline_info;
+  if (prepared.shard.source != session::ShardSource::whole)
+    prov["shard"] = prepared.shard.to_json(prepared.planned, prepared.plan.size());
   return store::RunStore::create(o.out, o.config.to_json(), prov);
 }
 
@@ -195,7 +224,7 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   so.compile.contract = o.config.contract;  // as settled (a resumed run's stored one)
   session::StagePipeline pipeline(ctx.paths, runner, so);
   if (interrupted()) return interrupted_exit_code(interrupt_signal());  // nothing made yet
-  auto st = open_run(o, ctx, pipeline.describe(), runner);
+  auto st = open_run(o, ctx, pipeline.describe(), *prepared, runner);
   if (!st.ok()) return fail(ctx, st.error());
   const session::RunConfig& c = o.config;
   ctx.err << fmt::format(
@@ -203,6 +232,10 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
       c.model_label(), join(c.tasks, ","), join(c.archs, ","),
       so.gpu ? "GPU: full evaluation and run-time instruction audit"
              : "no GPU: compile + static SASS census only; GPU stages are marked skipped");
+  if (prepared->shard.count > 1)
+    ctx.err << fmt::format("shard {} (from {}): {} of the plan's {} trajectories\n",
+                           prepared->shard.label(), session::to_string(prepared->shard.source),
+                           prepared->plan.size(), prepared->planned);
 
   session::LoopDeps deps{*st,
                          pipeline,
@@ -237,7 +270,14 @@ void attach_run(CLI::App& sub, Context& ctx) {
       "error, wrong result, correct without target instructions, then the reference kernel). "
       "Without a GPU, turns are compiled and statically audited only. A killed or interrupted "
       "run continues with --resume FILE (its stored settings apply; no other option goes with "
-      "it but --json, --no-progress and --memcheck)."));
+      "it but --json, --no-progress and --memcheck).\n\nShards (docs/scale-out.md): --shard I/N "
+      "runs every N-th trajectory of the sorted plan (task x arch x sample), starting at the "
+      "I-th; the N shards are disjoint and together the whole run, and `ptxbench merge` joins "
+      "their files. Without --shard the shard comes from the scheduler: in a Slurm job array "
+      "from SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT; in a "
+      "Kubernetes Indexed Job from JOB_COMPLETION_INDEX with --shard-count N (the job's "
+      "completions). --shard 0/1 runs the whole plan even there. The shard is recorded in the "
+      "run file; --resume keeps it. --gpus applies within the shard."));
   sub.add_option("--model", c.model.id,
                  "model id on the endpoint (omit: the embedded scripted agent)");
   sub.add_option("--base-url", c.model.base_url,
@@ -279,6 +319,14 @@ void attach_run(CLI::App& sub, Context& ctx) {
   sub.add_option("--gpus", c.gpus,
                  "GPU evaluation queues, one per GPU (queue i evaluates on GPU i only)")
       ->capture_default_str();
+  sub.add_option("--shard", o->shard,
+                 "run shard I of N (I/N, 0 <= I < N) of the plan; default: from "
+                 "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with "
+                 "--shard-count, else the whole plan");
+  sub.add_option("--shard-count", o->shard_count,
+                 "the number of shards when the index comes from JOB_COMPLETION_INDEX "
+                 "(a Kubernetes Indexed Job's completions)")
+      ->check(unsigned_number());
   sub.add_option("--fast-p", o->fast_p, "fast_p thresholds, e.g. 0.5,0.8,1.0,1.2");
   sub.add_option("--scripted-version", c.scripted_version,
                  "trajectories/<version> for the scripted agent")

@@ -21,6 +21,8 @@ void attach_prompt(CLI::App& sub, Context& ctx);  // prompt stage (issue 6)
 void attach_run(CLI::App& sub, Context& ctx);     // session loop (issue 6)
 void attach_show(CLI::App& sub, Context& ctx);    // run summary (issue 6)
 void attach_sft(CLI::App& sub, Context& ctx);     // SFT data (issue 7)
+void attach_merge(CLI::App& sub, Context& ctx);   // shards into one run (issue 18)
+void attach_slurm(CLI::App& sub, Context& ctx);   // Slurm job arrays (issue 18)
 
 std::span<const Command> commands() {
   static const std::array kCommands = {
@@ -45,6 +47,11 @@ std::span<const Command> commands() {
               "(--resume FILE)",
               attach_run},
       Command{"show", "print a run file's per-task summary again (--json, --turns)", attach_show},
+      Command{"merge", "join the run files of one run's shards (run --shard I/N) into one --out",
+              attach_merge},
+      Command{"slurm",
+              "script: print an sbatch job array of shards and a dependent merge; submit: run it",
+              attach_slurm},
       Command{"sft",
               "SFT data from run files: fixit (repair pairs), kernelgen, coverage, mine (teacher "
               "repairs)",
@@ -137,6 +144,10 @@ Environment:
   PTXBENCH_TVM_FFI_ROOT  the apache-tvm-ffi package's tvm_ffi/ folder (include/, lib/) for
                     tvm-ffi candidates (default: .deps/wheels/apache-tvm-ffi/tvm_ffi)
   CUDA_VISIBLE_DEVICES  the GPUs `run --gpus` and the workers may use
+  SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT
+                    `run` without --shard: the shard of a Slurm job array task
+  JOB_COMPLETION_INDEX  `run --shard-count N` without --shard: the shard of a Kubernetes
+                    Indexed Job
   TMPDIR            where temporary folders are made
   the variable named by --api-key-env  the endpoint's API key (read per request)
 )";

@@ -20,6 +20,8 @@ struct RunOptions {
   std::string fast_p;
   std::string out;
   std::string resume;
+  std::string shard;    // --shard I/N; empty: from the environment (session/shard.h)
+  int shard_count = 0;  // --shard-count N, with JOB_COMPLETION_INDEX; 0: not given
   bool json = false;
   bool no_progress = false;
   bool memcheck = false;

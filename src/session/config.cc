@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+
+#include "core/sha256.h"
 
 namespace ptxbench::session {
 
@@ -97,6 +100,33 @@ Result<RunConfig> RunConfig::from_json(const Json& j) {
     return make_error(std::string("the run's stored configuration is unreadable: ") + e.what(),
                       "was it written by another ptxbench version?");
   }
+}
+
+Json result_settings(const RunConfig& c) {
+  Json j = c.to_json();
+  for (const char* k : {"concurrency", "cpu_jobs", "gpus"}) j.erase(k);
+  return j;
+}
+
+std::string config_hash(const RunConfig& c) {
+  return sha256_hex(to_text(result_settings(c)));  // to_json() writes its keys in one order
+}
+
+std::vector<std::string> config_differences(const RunConfig& a, const RunConfig& b) {
+  const Json ja = result_settings(a), jb = result_settings(b);
+  std::vector<std::string> out;
+  for (const auto& [key, va] : ja.items()) {
+    const Json vb = jb.value(key, Json());
+    if (va == vb) continue;
+    if (va.is_object() && vb.is_object()) {
+      for (const auto& [sub, sa] : va.items())
+        if (sa != vb.value(sub, Json())) out.push_back(key + "." + sub);
+    } else {
+      out.push_back(key);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace ptxbench::session

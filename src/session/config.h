@@ -49,4 +49,14 @@ struct RunConfig {
   static Result<RunConfig> from_json(const Json& j);
 };
 
+// The settings that decide what a run's trajectories are, as JSON: to_json() without those
+// that only say how one machine runs them (concurrency, cpu_jobs, gpus), which the shards
+// of one run may set each to fit their machine.
+Json result_settings(const RunConfig& c);
+// sha256 (hex) of result_settings(c): runs with the same hash may be merged.
+std::string config_hash(const RunConfig& c);
+// The result_settings keys whose values differ between `a` and `b`, sorted ("model.id",
+// "turns", ...).
+std::vector<std::string> config_differences(const RunConfig& a, const RunConfig& b);
+
 }  // namespace ptxbench::session

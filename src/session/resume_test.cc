@@ -11,6 +11,7 @@
 
 #include "core/fs.h"
 #include "session/fakes_test.h"
+#include "session/shard.h"
 #include "store/db.h"
 
 namespace ptxbench::session {
@@ -40,7 +41,7 @@ struct ResumeTest : ::testing::Test {
     if (auto st = s->reopen_run(); !st.ok()) return st.error();
     FakeClients clients;
     LoopDeps deps{*s, p, clients, fake_prompt, fake_extract, nullptr};
-    auto r = run_all(config, plan_trajectories(config, tasks), tasks, deps);
+    auto r = run_all(config, select_shard(plan_trajectories(config, tasks), shard), tasks, deps);
     last_dump = dump_run(*s);
     return r;
   }
@@ -54,18 +55,42 @@ struct ResumeTest : ::testing::Test {
     return row.ok() && *row ? static_cast<int>(q->int64(0)) : -1;
   }
 
+  // Runs the plan (this->shard of it) to the end, and again in a child killed (SIGKILL) part-way,
+  // then resumes that: the resumed file must hold what the uninterrupted one holds.
+  void kill_then_resume(int min_turns);
+
   std::unique_ptr<TempDir> dir;
   std::vector<task::TaskSpec> tasks;
   RunConfig config;
+  Shard shard;  // the whole plan unless a test sets it
   std::string last_dump;
 };
 
 TEST_F(ResumeTest, KillDashNineThenResumeEqualsAnUninterruptedRun) {
+  kill_then_resume(10);
+}
+
+// A shard (run --shard I/N) resumes like a whole run: only its own trajectories, none lost or
+// repeated, so its merge is that of a shard that never died (tests/cli/merge.sh: through merge).
+TEST_F(ResumeTest, AKilledShardResumedEqualsOneThatNeverDied) {
+  shard = Shard{1, 2, ShardSource::option};
+  kill_then_resume(5);
+  auto s = store::RunStore::open_read_only(dir->path() / "killed.db");
+  ASSERT_TRUE(s.ok());
+  auto rows = s->trajectories();
+  ASSERT_TRUE(rows.ok());
+  std::vector<store::TrajectoryKey> keys;
+  for (const auto& t : *rows) keys.push_back(t.key);
+  EXPECT_EQ(keys, select_shard(plan_trajectories(config, tasks), shard));
+  EXPECT_EQ(keys.size(), 3u);  // 3 tasks x 2 samples, every other one
+}
+
+void ResumeTest::kill_then_resume(int min_turns) {
   FakePipeline quick;
   ASSERT_TRUE(run(dir->path() / "reference.db", quick).ok());
   std::string reference = last_dump;
   int total_turns = stored_turns(dir->path() / "reference.db");
-  ASSERT_GT(total_turns, 10);
+  ASSERT_GT(total_turns, min_turns);
 
   auto killed_db = dir->path() / "killed.db";
   pid_t child = fork();

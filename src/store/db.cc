@@ -38,7 +38,7 @@ std::string file_uri(const std::filesystem::path& path, std::string_view query) 
     else
       uri += c;
   }
-  return uri + "?" + std::string(query);
+  return query.empty() ? uri : uri + "?" + std::string(query);
 }
 
 Error sqlite_error(sqlite3* db, std::string_view what) {
@@ -141,9 +141,18 @@ std::optional<std::int64_t> Stmt::opt_int64(int c) const {
 }
 
 Result<Db> Db::open(const std::filesystem::path& path, bool create) {
+  return open_with(path, create, /*uri=*/false);
+}
+
+Result<Db> Db::open_attaching(const std::filesystem::path& path, bool create) {
+  return open_with(path, create, /*uri=*/true);
+}
+
+Result<Db> Db::open_with(const std::filesystem::path& path, bool create, bool uri) {
   sqlite3* raw = nullptr;
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
-  int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  const std::string name = uri ? file_uri(path, "") : path.string();
+  int rc = sqlite3_open_v2(name.c_str(), &raw, flags | (uri ? SQLITE_OPEN_URI : 0), nullptr);
   Db db(raw, path);
   if (rc != SQLITE_OK)
     return make_error(
@@ -157,13 +166,22 @@ Result<Db> Db::open(const std::filesystem::path& path, bool create) {
   return db;
 }
 
-Result<Db> Db::open_read_only(const std::filesystem::path& path, ReadOnly how) {
-  PTXB_TRY_STATUS(check_sqlite_header(path));
+namespace {
+
+// How a read-only open names `path` (Db::ReadOnly).
+std::string read_only_uri(const std::filesystem::path& path, Db::ReadOnly how) {
   std::error_code ec;
   const bool live = std::filesystem::exists(path.string() + "-wal", ec);
   std::string_view query = "immutable=1";
-  if (how == ReadOnly::latest && live) query = "mode=ro";
-  std::string uri = file_uri(path, query);
+  if (how == Db::ReadOnly::latest && live) query = "mode=ro";
+  return file_uri(path, query);
+}
+
+}  // namespace
+
+Result<Db> Db::open_read_only(const std::filesystem::path& path, ReadOnly how) {
+  PTXB_TRY_STATUS(check_sqlite_header(path));
+  std::string uri = read_only_uri(path, how);
   sqlite3* raw = nullptr;
   int rc = sqlite3_open_v2(uri.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
   Db db(raw, path);
@@ -198,6 +216,17 @@ Status Db::exec(std::string_view sql) {
   std::string text = msg ? msg : sqlite3_errmsg(db_);
   sqlite3_free(msg);
   return make_error(path_.string() + ": `" + s.substr(0, 80) + "`: " + text);
+}
+
+Status Db::attach_read_only(const std::filesystem::path& path, std::string_view alias) {
+  PTXB_TRY_STATUS(check_sqlite_header(path));
+  PTXB_TRY(Stmt s, prepare("ATTACH DATABASE ? AS " + std::string(alias)));
+  s.bind(1, read_only_uri(path, ReadOnly::latest));
+  return s.run();
+}
+
+Status Db::detach(std::string_view alias) {
+  return exec("DETACH DATABASE " + std::string(alias));
 }
 
 Result<Stmt> Db::prepare(std::string_view sql) {

@@ -66,6 +66,9 @@ class Db {
   // and a busy timeout. Only for a file that this program writes (a run it created, or
   // one whose schema a read-only open has checked first).
   static Result<Db> open(const std::filesystem::path& path, bool create);
+  // The same for a file that will attach others (attach_read_only): opened by a file: URI,
+  // so that SQLite reads the attached files' URIs as such.
+  static Result<Db> open_attaching(const std::filesystem::path& path, bool create);
   // How a read-only open treats the write-ahead log (`-wal`) and its index (`-shm`).
   enum class ReadOnly {
     // A file known to be ptxbench's (its schema checked): without a `-wal` immutable;
@@ -88,11 +91,16 @@ class Db {
   ~Db();
 
   Status exec(std::string_view sql);
+  // ATTACH `path` as schema `alias`, read-only as open_read_only(path, ReadOnly::latest)
+  // reads it (only for a file known to be a run). Needs a Db from open_attaching.
+  Status attach_read_only(const std::filesystem::path& path, std::string_view alias);
+  Status detach(std::string_view alias);
   Result<Stmt> prepare(std::string_view sql);
   std::int64_t last_insert_rowid() const;
   const std::filesystem::path& path() const { return path_; }
 
  private:
+  static Result<Db> open_with(const std::filesystem::path& path, bool create, bool uri);
   Db(sqlite3* db, std::filesystem::path p) : db_(db), path_(std::move(p)) {}
   sqlite3* db_ = nullptr;
   std::filesystem::path path_;

@@ -18,7 +18,8 @@ ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, 
   ARGS ${_p} --help)
 # Every command's help ends with the same exit codes and environment (a command with a
 # footer of its own, such as run's, keeps them).
-foreach(_cmd tasks compile eval audit prompt run show sft "sft fixit" "sft mine" version)
+foreach(_cmd tasks compile eval audit prompt run show sft "sft fixit" "sft mine" merge slurm
+    "slurm script" "slurm submit" version)
   string(REPLACE " " "_" _name "${_cmd}")
   separate_arguments(_words UNIX_COMMAND "${_cmd}")
   ptxbench_bad_input(${_name}_help_lists_exit_codes 0 ""
@@ -209,3 +210,82 @@ ptxbench_bad_input(sft_mine_foreign_file 2 "foreign.db is not a ptxbench run dat
   SETUP foreign.db ARGS ${_p} sft mine foreign.db --model m --base-url http://127.0.0.1:9/v1 --out m.db)
 ptxbench_bad_input(sft_negative_seed 2 "--seed: '-1' is not a whole number"
   SETUP foreign.db ARGS ${_p} sft coverage foreign.db --seed -1)
+
+# run --shard (issue 18): the shard is checked with the other options, before any file is made.
+ptxbench_bad_input(run_help_names_the_scheduler_variables 0 ""
+  OPTIONS --grep "SLURM_ARRAY_TASK_ID" --grep "JOB_COMPLETION_INDEX" --grep "--shard-count"
+  ARGS ${_p} run --help)
+ptxbench_bad_input(run_shard_out_of_range 2 "--shard '2/2' names shard 2 of 2. they are 0 to 1"
+  ARGS ${_run1} --shard 2/2)
+ptxbench_bad_input(run_shard_not_i_over_n 2 "--shard '3' is not I/N" ARGS ${_run1} --shard 3)
+ptxbench_bad_input(run_shard_no_shards 2 "--shard '0/0' has no shards" ARGS ${_run1} --shard 0/0)
+ptxbench_bad_input(run_shard_and_shard_count 2 "--shard I/N already says the shard count"
+  ARGS ${_run1} --shard 0/2 --shard-count 2)
+ptxbench_bad_input(run_shard_count_without_an_index 2 "--shard-count needs a shard index"
+  ARGS ${_run1} --shard-count 2)
+ptxbench_bad_input(run_shard_count_negative 2 "--shard-count: '-2' is not a whole number"
+  ARGS ${_run1} --shard-count -2)
+ptxbench_bad_input(run_slurm_array_with_a_gap 2 "the Slurm array task 5 .array 0..., 2 tasks. is not shard 0..1"
+  ARGS env SLURM_ARRAY_TASK_ID=5 SLURM_ARRAY_TASK_COUNT=2 ${_run1})
+ptxbench_bad_input(run_slurm_array_without_count 2 "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not"
+  ARGS env SLURM_ARRAY_TASK_ID=0 ${_run1})
+ptxbench_bad_input(run_slurm_array_other_count 2 "--shard-count 3 but the Slurm job array has 2 tasks"
+  ARGS env SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=2 ${_run1} --shard-count 3)
+ptxbench_bad_input(run_job_completion_index_past_count 2 "JOB_COMPLETION_INDEX=3 but --shard-count is 3"
+  ARGS env JOB_COMPLETION_INDEX=3 ${_run1} --shard-count 3)
+ptxbench_bad_input(run_resume_with_shard 2 "--resume continues a run with the settings stored in it. --shard would be ignored"
+  SETUP x.db ARGS ${_p} run --resume x.db --shard 0/2)
+# A shard of an empty part of the plan is a run of nothing (merge needs every shard's file).
+ptxbench_bad_input(run_empty_shard 0 "ptxbench run -> r.db"
+  OPTIONS --creates r.db --grep "shard 1/2 .from --shard.: 0 of the plan's 1 trajectories"
+  ARGS ${_run1} --turns 1 --shard 1/2 --out r.db)
+
+# merge (issue 18): nothing is written unless every input is a shard of one complete run.
+# Two scripted runs of one turn (a.db: shard 0/2), then the merge: sh -c "${_a} B_OPTIONS${_m}".
+set(_a "${_p} run --no-progress --tasks ${_gemm} --turns 1 --shard 0/2 --out a.db >/dev/null 2>&1 && ${_p} run --no-progress --tasks ${_gemm} --out b.db")
+set(_m " >/dev/null 2>&1 && ${_p} merge a.db b.db --out m.db")
+ptxbench_bad_input(merge_needs_out 2 "--out is required" SETUP foreign.db ARGS ${_p} merge foreign.db)
+ptxbench_bad_input(merge_foreign_file 2 "foreign.db is not a ptxbench run database"
+  SETUP foreign.db ARGS ${_p} merge foreign.db --out m.db)
+ptxbench_bad_input(merge_missing_input 2 "gone.db does not exist" ARGS ${_p} merge gone.db --out m.db)
+ptxbench_bad_input(merge_out_exists 2 "x.db already exists" SETUP foreign.db x.db
+  ARGS ${_p} merge foreign.db --out x.db)
+ptxbench_bad_input(merge_out_is_a_folder 2 "--out d is a folder" SETUP foreign.db d/
+  ARGS ${_p} merge foreign.db --out d)
+ptxbench_bad_input(merge_same_file_twice 2 "foreign.db is given twice" SETUP foreign.db
+  ARGS ${_p} merge foreign.db ./foreign.db --out m.db)
+ptxbench_bad_input(merge_different_configurations 2 "a.db and b.db were run with different configurations \\(turn_budgets, turns differ\\)"
+  OPTIONS --creates a.db --creates b.db --max-s 90
+  ARGS sh -c "${_a} --turns 2 --shard 1/2${_m}")
+ptxbench_bad_input(merge_overlapping_shards 2 "a.db and b.db are both shard 0/2: they overlap"
+  OPTIONS --creates a.db --creates b.db --max-s 90
+  ARGS sh -c "${_a} --turns 1 --shard 0/2${_m}")
+ptxbench_bad_input(merge_other_split 2 "different shard counts"
+  OPTIONS --creates a.db --creates b.db --max-s 90
+  ARGS sh -c "${_a} --turns 1 --shard 1/3${_m}")
+ptxbench_bad_input(merge_missing_shard 2 "the shards are incomplete: shard 1/2 is missing"
+  OPTIONS --creates a.db --grep "--allow-partial" --max-s 90
+  ARGS sh -c "${_p} run --no-progress --tasks ${_gemm} --turns 1 --shard 0/2 --out a.db >/dev/null 2>&1 && ${_p} merge a.db --out m.db")
+ptxbench_bad_input(merge_allow_partial 0 "ptxbench merge: 1 of 2 shards .1 trajectory. -> m.db .partial"
+  OPTIONS --creates a.db --creates m.db --max-s 90
+  ARGS sh -c "${_p} run --no-progress --tasks ${_gemm} --turns 1 --shard 0/2 --out a.db >/dev/null 2>&1 && ${_p} merge a.db --out m.db --allow-partial")
+
+# slurm (issue 18): the script is printed, not submitted; submit needs sbatch.
+set(_slurm ${_p} slurm script --shards 4)
+ptxbench_bad_input(slurm_needs_a_subcommand 2 "" ARGS ${_p} slurm)
+ptxbench_bad_input(slurm_script_zero_shards 2 "--shards must be at least 1"
+  ARGS ${_p} slurm script --shards 0)
+ptxbench_bad_input(slurm_script_needs_shards 2 "--shards is required" ARGS ${_p} slurm script)
+ptxbench_bad_input(slurm_script_run_out 2 "--out is set by the job script"
+  ARGS ${_slurm} -- --tasks core --out x.db)
+ptxbench_bad_input(slurm_script_run_gpus 2 "--gpus is set by the job script.*--gpus-per-shard"
+  ARGS ${_slurm} -- --gpus=2)
+ptxbench_bad_input(slurm_script_dir_is_a_file 2 "--dir x is a file" SETUP x ARGS ${_slurm} --dir x)
+ptxbench_bad_input(slurm_script_prints_the_array_and_the_merge 0 "^#!/usr/bin/env bash"
+  OPTIONS --grep "sbatch '--parsable' '--job-name=ptxbench' '--partition=gpu' --array=0-3 .*--gres=gpu:2"
+          --grep "--shard \"\\$SLURM_ARRAY_TASK_ID/4\"" --grep "'--gpus' '2' '--tasks' 'core'"
+          --grep "--dependency=afterany:" --grep "merge .*/out/shard-0-of-4.db.*/out/shard-3-of-4.db' --out"
+          --grep "run --no-progress --resume"
+  ARGS ${_slurm} --gpus-per-shard 2 --partition gpu --dir out -- --tasks core)
+ptxbench_bad_input(slurm_submit_without_sbatch 2 "sbatch .Slurm's job submission command. is not on PATH"
+  ARGS env PATH=/nonexistent ${_p} slurm submit --shards 2 --dir out)

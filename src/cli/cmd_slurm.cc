@@ -1,0 +1,241 @@
+// `ptxbench slurm script|submit`: a run as a Slurm job array, one shard per array task
+// (`run --shard I/N`), every shard's run file in one shared folder, and a merge job that
+// starts when the array has ended (docs/scale-out.md). `script` prints the submission script;
+// `submit` writes it into the folder and runs it (it calls sbatch twice).
+#include <fmt/format.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <ostream>
+
+#include "cli/command.h"
+#include "core/fs.h"
+#include "core/subprocess.h"
+#include "core/text.h"
+#include "core/utf8.h"
+
+#ifndef PTXBENCH_VERSION
+#define PTXBENCH_VERSION "0.0.0"
+#endif
+
+namespace ptxbench::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SlurmOptions {
+  int shards = 0;
+  int gpus_per_shard = 1;
+  int cpus_per_shard = 0;
+  std::string dir;
+  std::string partition;
+  std::string time;
+  std::string account;
+  std::string job_name = "ptxbench";
+  std::vector<std::string> sbatch_args;
+  std::vector<std::string> run_args;
+};
+
+// `s` as one shell word.
+std::string sh(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string sh_words(const std::vector<std::string>& words) {
+  std::vector<std::string> q;
+  for (const auto& w : words) q.push_back(sh(w));
+  return join(q, " ");
+}
+
+// The `run` options the script sets itself, refused among the pass-through ones.
+Status check_run_args(const SlurmOptions& o) {
+  for (const auto& a : o.run_args)
+    for (std::string_view own : {"--out", "--resume", "--shard", "--shard-count", "--gpus"})
+      if (a == own || a.starts_with(std::string(own) + "="))
+        return make_error(
+            fmt::format("{} is set by the job script (one shard per array task, its run file "
+                        "in --dir{})",
+                        own, own == "--gpus" ? ", --gpus from --gpus-per-shard" : ""),
+            "drop " + std::string(own) + " from the run options after --");
+  return {};
+}
+
+Status check_options(SlurmOptions& o) {
+  if (o.shards < 1) return make_error("--shards must be at least 1", "e.g. --shards 8");
+  if (o.shards > 100000) return make_error("--shards is larger than a Slurm array may be");
+  PTXB_TRY_STATUS(check_run_args(o));
+  if (o.dir.empty()) {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[64];
+    std::strftime(buf, sizeof buf, "runs/slurm-%Y%m%d-%H%M%S", &tm);
+    o.dir = buf;
+  }
+  std::error_code ec;
+  if (fs::exists(o.dir, ec) && !fs::is_directory(o.dir, ec))
+    return make_error("--dir " + o.dir + " is a file; it names the shared output folder");
+  o.dir = fs::absolute(o.dir).lexically_normal().string();
+  return {};
+}
+
+std::string sbatch_options(const SlurmOptions& o, const std::string& name) {
+  std::vector<std::string> words{"--parsable", "--job-name=" + name};
+  if (!o.partition.empty()) words.push_back("--partition=" + o.partition);
+  if (!o.time.empty()) words.push_back("--time=" + o.time);
+  if (!o.account.empty()) words.push_back("--account=" + o.account);
+  for (const auto& a : o.sbatch_args) words.push_back(a);
+  return sh_words(words);
+}
+
+std::string shard_file(const SlurmOptions& o, const std::string& index) {
+  return fmt::format("{}/shard-{}-of-{}.db", o.dir, index, o.shards);
+}
+
+std::string make_script(const SlurmOptions& o, const Context& ctx) {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  const std::string exe = ec ? std::string("ptxbench") : self.string();
+  std::vector<std::string> run{exe, "run", "--no-progress"};
+  if (o.gpus_per_shard > 0) run.insert(run.end(), {"--gpus", std::to_string(o.gpus_per_shard)});
+  run.insert(run.end(), o.run_args.begin(), o.run_args.end());
+  std::vector<std::string> shards;
+  for (int i = 0; i < o.shards; ++i) shards.push_back(shard_file(o, std::to_string(i)));
+  std::string array_opts = sbatch_options(o, o.job_name);
+  array_opts += fmt::format(" --array=0-{} --output={}", o.shards - 1,
+                            sh(o.dir + "/logs/shard-%a-of-" + std::to_string(o.shards) + ".out"));
+  if (o.gpus_per_shard > 0) array_opts += fmt::format(" --gres=gpu:{}", o.gpus_per_shard);
+  if (o.cpus_per_shard > 0) array_opts += fmt::format(" --cpus-per-task={}", o.cpus_per_shard);
+  const std::string merge_opts = sbatch_options(o, o.job_name + "-merge") +
+                                 fmt::format(" --output={}", sh(o.dir + "/logs/merge.out"));
+  return fmt::format(
+      R"(#!/usr/bin/env bash
+# A ptxbench run as a Slurm job array (ptxbench {version}; docs/scale-out.md): {n} shards, one
+# per array task, each `ptxbench run --shard I/{n}` into {dir}
+# (a folder every node must see), then a merge job once the array has ended.
+# Submit it with `bash THIS_FILE` on a login node (or `ptxbench slurm submit` with the same
+# options). A shard that was killed resumes where it stopped when its task runs again: submit
+# this script again (finished shards end at once, the others continue, and the merge follows).
+# The merge refuses an incomplete set and names what is missing.
+set -euo pipefail
+export PTXBENCH_ROOT={root}
+mkdir -p {dir_q}/logs
+array=$(sbatch {array_opts} <<'PTXBENCH_SHARD'
+#!/usr/bin/env bash
+set -euo pipefail
+export PTXBENCH_ROOT={root}
+file={dir_q}/shard-$SLURM_ARRAY_TASK_ID-of-{n}.db
+if [ -e "$file" ]; then
+  exec {exe} run --no-progress --resume "$file"
+fi
+exec {run} --shard "$SLURM_ARRAY_TASK_ID/{n}" --out "$file"
+PTXBENCH_SHARD
+)
+array=${{array%%;*}}
+merge=$(sbatch {merge_opts} --dependency=afterany:"$array" <<'PTXBENCH_MERGE'
+#!/usr/bin/env bash
+set -euo pipefail
+export PTXBENCH_ROOT={root}
+exec {exe} merge {shards} --out {dir_q}/merged.db
+PTXBENCH_MERGE
+)
+merge=${{merge%%;*}}
+echo "shards: job array $array ({n} tasks); merge: job $merge -> {dir}/merged.db"
+)",
+      fmt::arg("version", PTXBENCH_VERSION), fmt::arg("n", o.shards), fmt::arg("dir", o.dir),
+      fmt::arg("dir_q", sh(o.dir)), fmt::arg("root", sh(ctx.paths.root.string())),
+      fmt::arg("array_opts", array_opts), fmt::arg("merge_opts", merge_opts),
+      fmt::arg("exe", sh(exe)), fmt::arg("run", sh_words(run)),
+      fmt::arg("shards", sh_words(shards)));
+}
+
+int fail(Context& ctx, std::string_view cmd, const Error& e) {
+  ctx.err << "ptxbench slurm " << cmd << ": " << to_console_text(e.to_string()) << "\n";
+  return exit_code::bad_input;
+}
+
+int print_script(SlurmOptions& o, Context& ctx) {
+  if (auto st = check_options(o); !st.ok()) return fail(ctx, "script", st.error());
+  ctx.out << make_script(o, ctx);
+  return exit_code::ok;
+}
+
+int submit(SlurmOptions& o, Context& ctx) {
+  if (auto st = check_options(o); !st.ok()) return fail(ctx, "submit", st.error());
+  if (find_on_path("sbatch").empty())
+    return fail(ctx, "submit",
+                make_error("sbatch (Slurm's job submission command) is not on PATH",
+                           "run this on a node of the Slurm cluster (a login node), or print the "
+                           "script with `ptxbench slurm script ...` and submit it there"));
+  std::error_code ec;
+  fs::create_directories(o.dir, ec);
+  if (ec) return fail(ctx, "submit", make_error("cannot create " + o.dir + ": " + ec.message()));
+  const fs::path script = fs::path(o.dir) / "submit.sh";
+  if (fs::exists(script, ec))
+    return fail(ctx, "submit",
+                make_error(script.string() + " already exists: this folder holds a submitted run",
+                           "choose another --dir"));
+  if (auto st = write_file_atomic(script, make_script(o, ctx)); !st.ok())
+    return fail(ctx, "submit", st.error());
+  SystemProcessRunner runner;
+  ProcessSpec spec;
+  spec.argv = {"bash", script.string()};
+  spec.limits.wall = std::chrono::seconds(300);
+  auto r = runner.run(spec);
+  if (!r.ok()) return fail(ctx, "submit", r.error());
+  ctx.out << to_console_text(r->stdout_text);
+  ctx.err << to_console_text(r->stderr_text);
+  if (r->succeeded()) return exit_code::ok;
+  ctx.err << "ptxbench slurm submit: " << script.string() << " ended with " << r->describe_end()
+          << " (sbatch's message is above)\n";
+  return exit_code::internal;
+}
+
+void add_options(CLI::App& c, SlurmOptions& o) {
+  c.add_option("--shards", o.shards, "shards, one Slurm array task each")->required();
+  c.add_option("--gpus-per-shard", o.gpus_per_shard,
+               "GPUs per array task (--gres=gpu:N and `run --gpus N`; 0: none, no --gres)")
+      ->check(unsigned_number())
+      ->capture_default_str();
+  c.add_option("--cpus-per-shard", o.cpus_per_shard, "--cpus-per-task of each array task")
+      ->check(unsigned_number());
+  c.add_option("--dir", o.dir,
+               "the shared output folder (every node must see it; default "
+               "runs/slurm-<UTC time>): shard-I-of-N.db, merged.db, logs/");
+  c.add_option("--partition", o.partition, "sbatch --partition");
+  c.add_option("--time", o.time, "sbatch --time of each job, e.g. 04:00:00");
+  c.add_option("--account", o.account, "sbatch --account");
+  c.add_option("--job-name", o.job_name, "sbatch --job-name (the merge job adds -merge)")
+      ->capture_default_str();
+  c.add_option("--sbatch-arg", o.sbatch_args, "one more sbatch option for both jobs (repeatable)")
+      ->allow_extra_args(false);
+  c.add_option("RUN_OPTIONS", o.run_args,
+               "after --: the `ptxbench run` options of every shard, e.g. -- --tasks core "
+               "--samples 4");
+}
+
+}  // namespace
+
+void attach_slurm(CLI::App& sub, Context& ctx) {
+  sub.require_subcommand(1);
+  auto o = std::make_shared<SlurmOptions>();
+  auto* script = sub.add_subcommand(
+      "script", "print the submission script: a job array of shards and a dependent merge");
+  add_options(*script, *o);
+  script->callback([o, &ctx] { ctx.exit_code = print_script(*o, ctx); });
+  auto* submit_cmd = sub.add_subcommand(
+      "submit", "write the script into --dir and run it (sbatch must be on PATH)");
+  add_options(*submit_cmd, *o);
+  submit_cmd->callback([o, &ctx] { ctx.exit_code = submit(*o, ctx); });
+  for (CLI::App* c : {script, submit_cmd})
+    c->footer(with_help_footer(
+        "Example: ptxbench slurm submit --shards 8 --gpus-per-shard 1 --partition gpu --time "
+        "02:00:00 -- --tasks core --samples 4. Each array task runs `ptxbench run --shard "
+        "$SLURM_ARRAY_TASK_ID/N`; the merge job (sbatch --dependency=afterany) writes "
+        "merged.db. docs/scale-out.md"));
+}
+
+}  // namespace ptxbench::cli

@@ -1,0 +1,26 @@
+#!/usr/bin/env python3
+"""compare_runs.py A.json B.json: whether two `ptxbench show --json` outputs give the same
+results. Left out: what differs between any two runs of one plan (the file's path, its
+creation time, the provenance: host, start time, shards) and the configuration's settings of
+how one machine ran them (concurrency, cpu_jobs, gpus). Exit 0 when equal, else 1 with a diff."""
+import difflib
+import json
+import sys
+
+
+def results(path):
+    with open(path, encoding="utf-8") as f:
+        j = json.load(f)
+    for k in ("run", "created_at", "provenance"):
+        j.pop(k, None)
+    for k in ("concurrency", "cpu_jobs", "gpus"):
+        j.get("config", {}).pop(k, None)
+    return json.dumps(j, indent=1, sort_keys=True).splitlines()
+
+
+a, b = results(sys.argv[1]), results(sys.argv[2])
+if a == b:
+    print(f"same results: {sys.argv[1]} and {sys.argv[2]} ({len(a)} lines)")
+    sys.exit(0)
+print("\n".join(difflib.unified_diff(a, b, sys.argv[1], sys.argv[2], lineterm="")))
+sys.exit(1)
