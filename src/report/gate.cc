@@ -19,6 +19,16 @@ GateVerdict missed(std::string reason) {
   return {false, kGateMissed, std::move(reason)};
 }
 
+// What the compile stage established without a GPU: the target families in the SASS.
+std::string static_evidence(const judge::JudgeReport& r) {
+  if (!r.compile || r.compile->census.target_families.empty()) return "";
+  const auto& present = r.compile->census.targets_present;
+  if (present.empty()) return " (compiled; no target family in its SASS)";
+  std::string names;
+  for (const auto& f : present) names += (names.empty() ? "" : ", ") + f;
+  return " (compiled; its SASS has " + names + ", not proof that they execute)";
+}
+
 double stage_seconds(const judge::JudgeReport& r) {
   double s = 0;
   if (r.compile) s += r.compile->seconds;
@@ -35,7 +45,7 @@ GateVerdict gate_verdict(const judge::JudgeReport& r, const GateRule& rule) {
     return missed(
         "not evaluated: " +
         (r.eval_skipped.empty() ? std::string("no GPU here runs ") + r.arch : r.eval_skipped) +
-        "; correctness is unknown, so the gate cannot pass it");
+        static_evidence(r) + "; correctness is unknown, so the gate cannot pass it");
   if (d == Disposition::passed_missing_instructions && rule.require_arch)
     return {false, judge::exit_code(d),
             "correct, but the target instructions did not execute (--require-arch)"};

@@ -66,6 +66,12 @@ TEST(Gate, NotEvaluatedNeverPasses) {
   EXPECT_FALSE(v.passed);
   EXPECT_EQ(v.exit_code, kGateMissed);
   EXPECT_NE(v.reason.find("correctness is unknown"), std::string::npos);
+  r.compile = compile::CompileResult{};
+  r.compile->census.target_families = {"wgmma", "tma"};
+  r.compile->census.targets_present = {"wgmma"};
+  EXPECT_NE(gate_verdict(r, {}).reason.find("(compiled; its SASS has wgmma, not proof that they "
+                                            "execute)"),
+            std::string::npos);
 }
 
 TEST(Gate, TheExitCodeIsTheFirstFailingKernels) {

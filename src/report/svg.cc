@@ -225,7 +225,11 @@ std::string render(const BarChart& c, int width, int height) {
           "</rect>\n",
           num(x + 1), num(y), num(std::max(1.0, bar_w - 2)), num(f.bottom - y),
           color(static_cast<int>(i)), escape_markup(c.series[i]), value);
-      s += text(cx, y - 4, value, "middle", bar_w < 44 ? 9 : 10);
+      // The value inside the bar's top where it fits (clear of a reference line above it).
+      if (f.bottom - y > 24 && bar_w >= 44)
+        s += text(cx, y + 15, value, "middle", 10, "#fff");
+      else
+        s += text(cx, y - 4, value, "middle", 9);
     }
     const double lx = x0 + group_w * 0.4, ly = f.bottom + 16;
     if (turned)
