@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every dependency of ptxbench, configures and builds it.
 # Idempotent: a second run only rebuilds what changed.
-#   Debian packages: compilers, CMake/Ninja, header and library packages.
+#   Debian packages: compilers, CMake/Ninja, header and library packages; headless Chromium
+#   (scripts/setup-chromium.sh) for the HTML report's test.
 #   PyPI wheels (unpacked, not installed into any Python): cuobjdump and nvdisasm
 #   (the CPU machines lack them), the header-only cudnn-frontend, and apache-tvm-ffi (the
 #   headers and libtvm_ffi.so of the tvm-ffi kernel contract, .deps/wheels/apache-tvm-ffi/tvm_ffi;
@@ -60,6 +61,9 @@ fetch_wheel apache-tvm-ffi "$APACHE_TVM_FFI_VERSION"
 ln -sf "$deps/wheels/nvidia-cuda-cuobjdump/nvidia/cu13/bin/cuobjdump" "$deps/bin/cuobjdump"
 ln -sf "$deps/wheels/nvidia-cuda-nvdisasm/nvidia/cu13/bin/nvdisasm" "$deps/bin/nvdisasm"
 chmod +x "$deps/bin/"* "$deps"/wheels/*/nvidia/cu13/bin/* 2>/dev/null || true
+
+# Headless Chromium for the HTML report's test (tests/report/chromium.sh), pinned there.
+"$root/scripts/setup-chromium.sh"
 
 # The Fixit training recipe's Python side (pytest; torch & co with PTXBENCH_TRAINING_DEPS=1).
 "$root/training/setup.sh"
