@@ -2,6 +2,7 @@
 # chromium.sh PTXBENCH: the HTML report of the recorded H200 runs (the main job of 2026-11-30,
 # tests/report/recorded/, and of 2026-11-29, tests/sft/recorded/) rendered in headless
 # Chromium (Debian's package, scripts/setup-chromium.sh):
+#   - its JUnit and CSV read back (10 testcases; 40 rows of as many fields as the header);
 #   - the file names no URL and has no script, link, image or import (grep);
 #   - the page makes no network request: Chromium's net log lists none from the page (and a
 #     page that does fetch something is caught by the same check, so it can fail);
@@ -26,6 +27,18 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$ptxbench" report "$here/recorded/h200-2026-11-30-main.db" \
   "$root/tests/sft/recorded/h200-2026-11-29-main-run.db" \
   --html "$tmp/r.html" --junit "$tmp/r.xml" --csv "$tmp/r.csv"
+
+# 0. The JUnit is well-formed XML with a testcase per trajectory; the CSV reads back with a
+#    field per column in every row (Python's csv module reads it as pandas does).
+python3 - "$tmp/r.xml" "$tmp/r.csv" <<'PY' || fail "the JUnit or the CSV does not read back"
+import csv, sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+cases = root.findall("./testsuite/testcase")
+assert len(cases) == 10 and root.get("tests") == "10", (len(cases), root.get("tests"))
+rows = list(csv.reader(open(sys.argv[2], newline="")))
+assert len(rows) == 1 + 40 and all(len(r) == len(rows[0]) for r in rows), len(rows)
+assert {r[rows[0].index("category")] for r in rows[1:]} >= {"passed", "compile_error"}
+PY
 
 # 1. Nothing in the file could fetch anything.
 if grep -Eion 'https?:|ftp:|<script|<link|<img|<iframe|@import|url\(|src=|href=' "$tmp/r.html"; then
