@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs every dependency of ptxbench, configures and builds it.
 # Idempotent: a second run only rebuilds what changed.
-#   Debian packages: compilers, CMake/Ninja, header and library packages.
+#   Debian packages: compilers, CMake/Ninja, header and library packages; headless Chromium
+#   (scripts/setup-chromium.sh) for the HTML report's test.
 #   PyPI wheels (unpacked, not installed into any Python): cuobjdump and nvdisasm
 #   (the CPU machines lack them), the header-only cudnn-frontend, and apache-tvm-ffi (the
 #   headers and libtvm_ffi.so of the tvm-ffi kernel contract, .deps/wheels/apache-tvm-ffi/tvm_ffi;
 #   only its C++ side is used, so the wheel of any CPython serves).
 #   With PTXBENCH_WITH_SLURM=1 (scripts/test.sh): Slurm and munge too (scripts/setup-slurm.sh).
+#   With PTXBENCH_WITH_CHROMIUM=1 (scripts/test.sh): headless Chromium (scripts/setup-chromium.sh).
 # Usage: scripts/setup.sh [--no-build]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -64,6 +66,9 @@ chmod +x "$deps/bin/"* "$deps"/wheels/*/nvidia/cu13/bin/* 2>/dev/null || true
 
 # Slurm and munge for the real-Slurm test (tests/slurm), when asked (scripts/test.sh asks).
 if [ "${PTXBENCH_WITH_SLURM:-0}" = 1 ]; then "$root/scripts/setup-slurm.sh"; fi
+# Headless Chromium for the HTML report's test (tests/report/chromium.sh), pinned there, when
+# asked (scripts/test.sh asks).
+if [ "${PTXBENCH_WITH_CHROMIUM:-0}" = 1 ]; then "$root/scripts/setup-chromium.sh"; fi
 
 # The Fixit training recipe's Python side (pytest; torch & co with PTXBENCH_TRAINING_DEPS=1).
 "$root/training/setup.sh"

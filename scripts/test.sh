@@ -4,8 +4,9 @@
 # on a machine without a GPU.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-# Slurm and munge too: the `slurm` tests start a private single-node Slurm (tests/slurm).
-PTXBENCH_WITH_SLURM=1 "$root/scripts/setup.sh"
+# Slurm and munge too (the `slurm` tests start a private single-node Slurm, tests/slurm) and
+# headless Chromium (the HTML report is rendered in it, tests/report).
+PTXBENCH_WITH_SLURM=1 PTXBENCH_WITH_CHROMIUM=1 "$root/scripts/setup.sh"
 cd "${PTXBENCH_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j "${PTXBENCH_JOBS:-$(nproc)}" "$@"
 if ! "$root/tests/gpu_guard.sh" true >/dev/null; then

@@ -23,6 +23,8 @@ void attach_show(CLI::App& sub, Context& ctx);    // run summary (issue 6)
 void attach_sft(CLI::App& sub, Context& ctx);     // SFT data (issue 7)
 void attach_merge(CLI::App& sub, Context& ctx);   // shards into one run (issue 18)
 void attach_slurm(CLI::App& sub, Context& ctx);   // Slurm job arrays (issue 18)
+void attach_report(CLI::App& sub, Context& ctx);  // HTML, JUnit, CSV reports (issue 19)
+void attach_gate(CLI::App& sub, Context& ctx);    // CI gate (issue 19)
 
 std::span<const Command> commands() {
   static const std::array kCommands = {
@@ -52,6 +54,15 @@ std::span<const Command> commands() {
       Command{"slurm",
               "script: print an sbatch job array of shards and a dependent merge; submit: run it",
               attach_slurm},
+      Command{
+          "report",
+          "report files of run files: self-contained HTML with plots (--html), JUnit (--junit), "
+          "CSV per turn (--csv)",
+          attach_report},
+      Command{"gate",
+              "CI gate: judge kernels (JUnit: --junit); fails an incorrect one, one below "
+              "--min-speedup, or (--require-arch) one without its target instructions",
+              attach_gate},
       Command{"sft",
               "SFT data from run files: fixit (repair pairs), kernelgen, coverage, mine (teacher "
               "repairs)",
@@ -120,6 +131,7 @@ std::string help_footer() {
   0  passed, or not evaluated (no GPU; compile does not check correctness)
   10 incorrect   11 compile error   12 policy violation   13 runtime error   14 timeout
   15 no code block   16 correct, but the target instructions did not execute
+  17 gate: correct but slower than --min-speedup, or not evaluated (no GPU here)
   1  ptxbench's own failure (a tool, the store, an endpoint that kept failing, a task
      whose own library baseline fails its rule)
   2  bad input: nothing was judged (a missing file, an unknown task, a bad option, a

@@ -18,8 +18,8 @@ ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, 
   ARGS ${_p} --help)
 # Every command's help ends with the same exit codes and environment (a command with a
 # footer of its own, such as run's, keeps them).
-foreach(_cmd tasks compile eval audit prompt run show sft "sft fixit" "sft mine" merge slurm
-    "slurm script" "slurm submit" version)
+foreach(_cmd tasks compile eval audit prompt run show report gate sft "sft fixit" "sft mine"
+    merge slurm "slurm script" "slurm submit" version)
   string(REPLACE " " "_" _name "${_cmd}")
   separate_arguments(_words UNIX_COMMAND "${_cmd}")
   ptxbench_bad_input(${_name}_help_lists_exit_codes 0 ""
@@ -289,3 +289,56 @@ ptxbench_bad_input(slurm_script_prints_the_array_and_the_merge 0 "^#!/usr/bin/en
   ARGS ${_slurm} --gpus-per-shard 2 --partition gpu --dir out -- --tasks core)
 ptxbench_bad_input(slurm_submit_without_sbatch 2 "sbatch .Slurm's job submission command. is not on PATH"
   ARGS env PATH=/nonexistent ${_p} slurm submit --shards 2 --dir out)
+# report: every argument is checked before any run file is read or output written.
+set(_h200 ${CMAKE_CURRENT_SOURCE_DIR}/../report/recorded/h200-2026-11-30-main.db)
+ptxbench_bad_input(report_no_output 2 "ptxbench report: nothing to write"
+  OPTIONS --grep "give at least one of --html, --junit, --csv" ARGS ${_p} report ${_h200})
+ptxbench_bad_input(report_no_run_file 2 "RUN is required" ARGS ${_p} report --html r.html)
+ptxbench_bad_input(report_missing_file 2 "gone.db does not exist"
+  ARGS ${_p} report gone.db --html r.html)
+ptxbench_bad_input(report_foreign_file 2 "foreign.db is not a ptxbench run database"
+  SETUP foreign.db ARGS ${_p} report foreign.db --html r.html --csv r.csv)
+ptxbench_bad_input(report_killed_programs_wal_file 2 "killed.db is not a ptxbench run database"
+  SETUP killed.db ARGS ${_p} report killed.db --junit r.xml)
+ptxbench_bad_input(report_same_file_twice 2 "foreign.db is given twice"
+  SETUP foreign.db ARGS ${_p} report foreign.db ./foreign.db --html r.html)
+ptxbench_bad_input(report_output_folder_missing 2
+  "--html nowhere/r.html: the folder nowhere does not exist"
+  ARGS ${_p} report ${_h200} --html nowhere/r.html)
+ptxbench_bad_input(report_output_is_a_folder 2 "--junit d is a folder"
+  SETUP d/ ARGS ${_p} report ${_h200} --junit d)
+ptxbench_bad_input(report_output_is_an_input 2 "--csv foreign.db is also an input"
+  SETUP foreign.db ARGS ${_p} report foreign.db --csv foreign.db)
+# The recorded H200 run: all three files, and the run file itself unchanged.
+ptxbench_bad_input(report_writes_all_three 0 "ptxbench report: wrote r.html"
+  OPTIONS --creates r.html --creates r.xml --creates r.csv
+    --grep "wrote r.xml \\(5 trajectories of 1 run file\\)" --grep "wrote r.csv"
+  ARGS ${_p} report ${_h200} --html r.html --junit r.xml --csv r.csv)
+
+# gate: every kernel and the task are read before anything is judged.
+set(_plain ${CMAKE_CURRENT_SOURCE_DIR}/../kernels/sm90_plain.cu)
+set(_controls ${CMAKE_CURRENT_SOURCE_DIR}/../../kernels/controls)
+ptxbench_bad_input(gate_no_task 2 "--task is required" ARGS ${_p} gate ${_plain})
+ptxbench_bad_input(gate_no_kernel 2 "kernel is required" ARGS ${_p} gate --task ${_gemm})
+ptxbench_bad_input(gate_unknown_task 2 "unknown task 'bogus'" ARGS ${_p} gate ${_plain} --task bogus)
+ptxbench_bad_input(gate_second_kernel_missing 2 "^ptxbench gate: cannot read .*gone.cu"
+  OPTIONS --lacks "PASS|FAIL" ARGS ${_p} gate ${_plain} gone.cu --task ${_gemm})
+ptxbench_bad_input(gate_negative_min_speedup 2 "'-1' is not a number in \\[0, 1000\\]"
+  ARGS ${_p} gate ${_plain} --task ${_gemm} --min-speedup -1)
+ptxbench_bad_input(gate_nan_min_speedup 2 "'nan' is not a number"
+  ARGS ${_p} gate ${_plain} --task ${_gemm} --min-speedup nan)
+ptxbench_bad_input(gate_junit_folder_missing 2 "--junit nowhere/g.xml: the folder nowhere does not exist"
+  ARGS ${_p} gate ${_plain} --task ${_gemm} --junit nowhere/g.xml)
+ptxbench_bad_input(gate_junit_is_a_kernel 2 "--junit .*sm90_plain.cu is also an input"
+  ARGS ${_p} gate ${_plain} --task ${_gemm} --junit ${_plain})
+# Without a GPU (the table runs with PTXBENCH_NO_GPU=1) a kernel is compiled and statically
+# audited only: a compile error fails with its own code, and a kernel that compiles is not
+# evaluated, so it cannot pass (17). The exit code is the first failing kernel's.
+ptxbench_bad_input(gate_without_gpu 11 "^ptxbench gate: no GPU here"
+  OPTIONS --creates g.xml
+    --grep "^FAIL .*compile_error.cu \\(exit 11\\): COMPILE ERROR"
+    --grep "^FAIL .*gemm_n7168_k5120.cu \\(exit 17\\): not evaluated: .*correctness is unknown"
+    --grep "wrote g.xml"
+  ARGS ${_p} gate ${_controls}/gemm/compile_error.cu
+    ${_controls}/../reference/sm_90a/gemm_n7168_k5120.cu --task ${_gemm} --min-speedup 0.95
+    --require-arch --junit g.xml)

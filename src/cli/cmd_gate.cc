@@ -1,0 +1,135 @@
+// `ptxbench gate KERNEL.cu... --task T [--arch A] [--min-speedup X] [--require-arch]
+//  [--junit OUT.xml]`: a CI gate. Judges each kernel through the one judging driver
+// (judge::Judge, as `ptxbench eval` does: compile, check, time against the library, audit),
+// holds each verdict against the gate's rule (report/gate.h), prints one line per kernel and
+// writes JUnit XML. Every kernel file and the task are read before anything is judged (bad
+// input: exit 2, nothing judged). Exit: 0 when every kernel passes its gate, else the first
+// failing kernel's: its disposition's code (10 incorrect, 11 compile error, ..., 16 correct
+// without its target instructions under --require-arch, 1 ptxbench's own failure) or 17 when
+// its verdict is no failure but it misses the gate (slower than --min-speedup, or not
+// evaluated: on a machine without a GPU nothing can pass).
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "cli/candidate_input.h"
+#include "cli/command.h"
+#include "cli/judge_candidate.h"
+#include "cli/report_outputs.h"
+#include "core/fs.h"
+#include "core/interrupt.h"
+#include "core/subprocess.h"
+#include "core/utf8.h"
+#include "eval/evaluator.h"
+#include "report/gate.h"
+
+namespace ptxbench::cli {
+namespace {
+
+struct GateArgs {
+  std::vector<std::string> files;
+  std::string task, arch = "sm_90a", junit;
+  std::optional<double> min_speedup;
+  bool require_arch = false;
+  bool allow_weaker_sandbox = false;
+  std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
+  ContractChoice contract;
+};
+
+judge::JudgeOptions judge_options(const GateArgs& a) {
+  judge::JudgeOptions o;
+  o.compile.arch = a.arch;
+  o.compile.max_source_bytes = a.max_source_bytes;
+  o.compile.contract = a.contract;
+  o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
+  o.run_audit = true;
+  o.gpu = eval::Evaluator::gpu_available();
+  return o;
+}
+
+// Every kernel and the task, read before anything is judged.
+Result<std::vector<CandidateInput>> load_all(const GateArgs& a, Context& ctx) {
+  std::vector<CandidateInput> inputs;
+  for (const auto& f : a.files) {
+    PTXB_TRY(CandidateInput in,
+             load_candidate_input(ctx.paths, f, a.task, a.arch, a.max_source_bytes));
+    inputs.push_back(std::move(in));
+  }
+  return inputs;
+}
+
+std::string verdict_text(const report::GateCase& c) {
+  return c.verdict.passed ? fmt::format("PASS {}: {}\n", c.file, c.verdict.reason)
+                          : fmt::format("FAIL {} (exit {}): {}\n", c.file, c.verdict.exit_code,
+                                        c.verdict.reason);
+}
+
+int gate_main(const GateArgs& a, Context& ctx) {
+  if (!path_variables_ok(ctx, "gate")) return exit_code::bad_input;
+  if (!a.junit.empty())
+    if (auto st = check_output("--junit", a.junit, a.files); !st.ok()) {
+      ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
+      return exit_code::bad_input;
+    }
+  auto inputs = load_all(a, ctx);
+  if (!inputs.ok()) {
+    ctx.err << "ptxbench gate: " << to_console_text(inputs.error().to_string()) << "\n";
+    return exit_code::bad_input;
+  }
+  const report::GateRule rule{a.min_speedup, a.require_arch};
+  if (!eval::Evaluator::gpu_available())
+    ctx.err << "ptxbench gate: no GPU here: kernels are compiled and statically audited only, "
+               "and a kernel that is not evaluated fails the gate (exit 17)\n";
+  SystemProcessRunner runner;
+  judge::ToolStages stages(ctx.paths, runner);
+  InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers
+  std::vector<report::GateCase> cases;
+  for (std::size_t i = 0; i < inputs->size(); ++i) {
+    const CandidateInput& in = (*inputs)[i];
+    judge::JudgeOptions o = judge_options(a);
+    o.compile.source_bytes = in.source_bytes;
+    judge::JudgeReport r = judge::Judge(stages).judge(in.spec, in.source, o);
+    if (auto code = report_interrupt(ctx, "gate")) return *code;
+    report::GateVerdict v = report::gate_verdict(r, rule);
+    cases.push_back({a.files[i], std::move(r), std::move(v)});
+    ctx.out << to_console_text(verdict_text(cases.back()));
+  }
+  if (!a.junit.empty()) {
+    if (auto st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch));
+        !st.ok()) {
+      ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
+      return exit_code::internal;
+    }
+    ctx.out << to_console_text("ptxbench gate: wrote " + a.junit + "\n");
+  }
+  return report::gate_exit_code(cases);
+}
+
+}  // namespace
+
+void attach_gate(CLI::App& sub, Context& ctx) {
+  auto a = std::make_shared<GateArgs>();
+  sub.add_option("kernel", a->files, "the candidate .cu files (one or more)")->required();
+  sub.add_option("--task", a->task, "the task every kernel implements (ptxbench tasks)")
+      ->required();
+  sub.add_option("--arch", a->arch, "sm_90a (Hopper) or sm_100a (Blackwell)")
+      ->capture_default_str();
+  sub.add_option("--min-speedup", a->min_speedup,
+                 "fail a correct kernel slower than X times the library (library time / kernel "
+                 "time below X)")
+      ->check(finite_range(0.0, 1000.0));
+  sub.add_flag("--require-arch", a->require_arch,
+               "fail a correct kernel whose target instructions did not execute");
+  sub.add_option("--junit", a->junit, "write JUnit XML: one testcase per kernel");
+  add_source_limit_option(sub, a->max_source_bytes);
+  add_contract_option(sub, a->contract, kCandidateContractHelp);
+  sub.add_flag("--allow-weaker-sandbox", a->allow_weaker_sandbox,
+               "judge even where this machine lacks part of the candidate's sandbox");
+  sub.footer(with_help_footer(
+      "Exit: 0 when every kernel passes its gate; else the first failing kernel's code: its "
+      "verdict's (10-16, 1), or 17 when it is correct but misses the gate (slower than "
+      "--min-speedup) or was not evaluated (no GPU here: nothing can pass)."));
+  sub.callback([a, &ctx] { ctx.exit_code = gate_main(*a, ctx); });
+}
+
+}  // namespace ptxbench::cli

@@ -1,0 +1,82 @@
+#include "report/csv.h"
+
+#include <fmt/format.h>
+
+#include "core/utf8.h"
+
+namespace ptxbench::report {
+namespace {
+
+template <typename T>
+std::string opt(const std::optional<T>& v) {
+  return v ? fmt::format("{}", *v) : std::string();
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string s;
+  for (const auto& i : items) s += (s.empty() ? "" : ";") + i;
+  return s;
+}
+
+std::string executed_families(const TurnDetail& d) {
+  std::vector<std::string> names;
+  for (const auto& f : d.families)
+    if (f.verdict == "executed") names.push_back(f.name);
+  return joined(names);
+}
+
+std::string row(const RunDetail& r, const TrajectoryDetail& t, const TurnDetail& d) {
+  const std::vector<std::string> fields = {r.label,
+                                           t.key.model,
+                                           t.key.task,
+                                           t.key.arch,
+                                           std::to_string(t.key.sample),
+                                           t.status,
+                                           t.stop_reason,
+                                           std::to_string(d.turn),
+                                           d.category,
+                                           d.correct ? "1" : "0",
+                                           d.arch_executed ? (*d.arch_executed ? "1" : "0") : "",
+                                           opt(d.speedup),
+                                           d.gpu_skipped ? "1" : "0",
+                                           joined(d.flags),
+                                           executed_families(d),
+                                           opt(d.coverage),
+                                           opt(d.candidate_ms),
+                                           opt(d.library_ms),
+                                           d.library,
+                                           opt(d.tflops),
+                                           opt(d.library_tflops),
+                                           opt(d.sm_mhz_before),
+                                           opt(d.sm_mhz_after),
+                                           opt(d.sm_mhz_max),
+                                           d.throttle,
+                                           opt(d.compile_s),
+                                           opt(d.eval_s),
+                                           opt(d.audit_s),
+                                           opt(d.prompt_tokens),
+                                           opt(d.completion_tokens)};
+  std::string s;
+  for (std::size_t i = 0; i < fields.size(); ++i) s += (i ? "," : "") + csv_field(fields[i]);
+  return s + "\n";
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& s) {
+  std::string v = to_valid_utf8(s);
+  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
+  std::string q = "\"";
+  for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string to_csv(const std::vector<RunDetail>& runs) {
+  std::string s = std::string(kCsvColumns) + "\n";
+  for (const auto& r : runs)
+    for (const auto& t : r.trajectories)
+      for (const auto& d : t.turns) s += row(r, t, d);
+  return s;
+}
+
+}  // namespace ptxbench::report

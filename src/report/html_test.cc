@@ -1,0 +1,71 @@
+#include "report/html.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "report/fixture_test_util.h"
+
+namespace ptxbench::report {
+namespace {
+
+int count(const std::string& s, const std::string& what) {
+  int n = 0;
+  for (auto p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(Html, TheH200RunHasEverySectionAndItsPlots) {
+  const std::string html = render_html({testing::h200_run()});
+  for (const char* id : {"id=\"leaderboard\"", "id=\"plots\"", "id=\"cost\"", "id=\"candidates\""})
+    EXPECT_NE(html.find(id), std::string::npos) << id;
+  EXPECT_EQ(count(html, "<svg"), 4);  // curves, speedup, verdicts per turn, coverage
+  EXPECT_EQ(count(html, "<details><summary><b>"), 5);  // one per trajectory
+  // Provenance at the top and in the footer.
+  EXPECT_EQ(count(html,
+                  "GPU NVIDIA H200 \u00b7 driver 580.159.04 \u00b7 ptxbench 0.1.0 (commit "
+                  "afe15846b728)"),
+            2);
+  EXPECT_NE(html.find(">1.007\u00d7<"), std::string::npos);  // best speedup, mha_with_lse_d128
+  EXPECT_NE(html.find("library = 1\u00d7"), std::string::npos);
+  EXPECT_NE(html.find("<td>not recorded</td>"), std::string::npos);  // GPU-seconds
+  EXPECT_NE(html.find("1665 \u2192 1650 MHz (max 1980); sw_power_cap"), std::string::npos);
+}
+
+TEST(Html, TheFileFetchesNothing) {
+  const std::string html = render_html({testing::h200_run(), testing::synthetic_run()});
+  EXPECT_NE(html.find("Content-Security-Policy\" content=\"default-src 'none'"), std::string::npos);
+  // No URL, script, external style, font or image anywhere.
+  EXPECT_FALSE(std::regex_search(html, std::regex("https?:|ftp:|<script|<link|<img|<iframe|@import|"
+                                                  "url\\(|src=|href=",
+                                                  std::regex::icase)));
+}
+
+TEST(Html, TextFromTheRunIsEscaped) {
+  const std::string html = render_html({testing::synthetic_run()});
+  EXPECT_EQ(html.find("<script>alert"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("\\x1b[2J"), std::string::npos);
+  EXPECT_NE(html.find("m&lt;&amp;&gt;"), std::string::npos);
+  EXPECT_NE(html.find("not run (no GPU)"), std::string::npos);
+  EXPECT_NE(html.find("1200 + 800"), std::string::npos);  // tokens
+}
+
+TEST(Html, TwoRunsAreTwoRowsAndTwoSeries) {
+  RunDetail a = testing::h200_run(), b = testing::h200_run();
+  b.label = "copy.db";
+  const std::string html = render_html({a, b});
+  EXPECT_NE(html.find("scripted/v1 \u00b7 h200-2026-11-30-main.db"), std::string::npos);
+  EXPECT_NE(html.find("scripted/v1 \u00b7 copy.db"), std::string::npos);
+  EXPECT_EQ(count(html, "<svg"), 5);  // a verdicts-per-turn plot each
+}
+
+TEST(Html, RunsWithoutTrajectoriesSaySo) {
+  RunDetail empty;
+  empty.label = "empty.db";
+  const std::string html = render_html({empty});
+  EXPECT_NE(html.find("hold no trajectories"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptxbench::report
