@@ -15,12 +15,13 @@ namespace ptxbench::cli {
 void attach_version(CLI::App& sub, Context& ctx);
 void attach_compile(CLI::App& sub, Context& ctx);
 void attach_tasks(CLI::App& sub, Context& ctx);
-void attach_audit(CLI::App& sub, Context& ctx);   // audit stage (issue 4)
-void attach_eval(CLI::App& sub, Context& ctx);    // eval stage (issue 3)
-void attach_prompt(CLI::App& sub, Context& ctx);  // prompt stage (issue 6)
-void attach_run(CLI::App& sub, Context& ctx);     // session loop (issue 6)
-void attach_show(CLI::App& sub, Context& ctx);    // run summary (issue 6)
-void attach_sft(CLI::App& sub, Context& ctx);     // SFT data (issue 7)
+void attach_audit(CLI::App& sub, Context& ctx);    // audit stage (issue 4)
+void attach_eval(CLI::App& sub, Context& ctx);     // eval stage (issue 3)
+void attach_prompt(CLI::App& sub, Context& ctx);   // prompt stage (issue 6)
+void attach_run(CLI::App& sub, Context& ctx);      // session loop (issue 6)
+void attach_show(CLI::App& sub, Context& ctx);     // run summary (issue 6)
+void attach_rejudge(CLI::App& sub, Context& ctx);  // judge a stored run again (issue 17)
+void attach_sft(CLI::App& sub, Context& ctx);      // SFT data (issue 7)
 
 std::span<const Command> commands() {
   static const std::array kCommands = {
@@ -44,7 +45,14 @@ std::span<const Command> commands() {
               "multi-turn sessions into a run file; no --model: the embedded scripted agent "
               "(--resume FILE)",
               attach_run},
-      Command{"show", "print a run file's per-task summary again (--json, --turns)", attach_show},
+      Command{"show",
+              "print a run file's per-task summary and cost again (--json, --turns, --price-in/"
+              "--price-out); two runs: compare them turn by turn",
+              attach_show},
+      Command{"rejudge",
+              "judge every stored candidate of a run again on this machine, into a new run file "
+              "(--out)",
+              attach_rejudge},
       Command{"sft",
               "SFT data from run files: fixit (repair pairs), kernelgen, coverage, mine (teacher "
               "repairs)",
