@@ -121,9 +121,12 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
         [&](const std::string& line) { ctx.err << "  " << to_console_text(line) << "\n"; });
     if (!totals.ok()) return fail(ctx, totals.error(), exit_code::internal);
     if (totals->interrupted || interrupted()) {
-      ctx.err << "ptxbench rejudge: interrupted: nothing was written (" << w.o.out
-              << " not created)\n";
-      return interrupted_exit_code(interrupt_signal());
+      const int sig = interrupt_signal();
+      ctx.err << fmt::format(
+          "ptxbench rejudge: interrupted ({}): nothing was written ({} not "
+          "created)\n",
+          interrupt_name(sig), w.o.out);
+      return interrupted_exit_code(sig);
     }
     if (auto st = target->finish_run(); !st.ok()) return fail(ctx, st.error(), exit_code::internal);
     ctx.err << fmt::format(

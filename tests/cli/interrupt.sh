@@ -39,7 +39,7 @@ if [ "$cmd" = run ]; then
   [ "$status" = "running 0 " ] || { echo "FAIL: run file: '$status' (want 'running 0')" >&2; exit 1; }
 fi
 if [ "$cmd" = rejudge ]; then
-  grep -q "interrupted: nothing was written" out.txt || { echo "FAIL: no 'nothing was written'" >&2; exit 1; }
+  grep -q "): nothing was written" out.txt || { echo "FAIL: no 'nothing was written'" >&2; exit 1; }
   left=$(ls -A | grep -v -x -e r.db -e out.txt -e cache -e seed-cache)
   [ -z "$left" ] || { echo "FAIL: left beside the run: $left" >&2; exit 1; }
 fi
