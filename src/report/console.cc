@@ -217,7 +217,8 @@ void print_summary(std::ostream& out, const Summary& s) {
                   [](const GroupSummary& g) { return g.unfinished > 0; }))
     out << "not finished: trajectories still running (or stopped by an interrupt: resume the "
            "run) are left out of every rate until they finish.\n";
-  out << "cost: every stored turn counts (a failed trajectory's too); tokens: the server's usage "
+  out << "cost: every stored turn counts (an unscored trajectory's too); tokens: the server's "
+         "usage "
          "(prompt + completion, reasoning included in completion); GPU: seconds a GPU was held "
          "to judge the turns; compile: nvcc's CPU seconds (none on a compile-cache hit); a "
          "correct kernel is a correct turn, a correct+arch kernel one whose target families "
