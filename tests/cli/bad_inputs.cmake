@@ -241,7 +241,8 @@ ptxbench_bad_input(rejudge_without_a_gpu 0 "ptxbench rejudge r.db -> new.db"
           --grep "\"rejudge_of\""
           --grep "gemm_n7168_k5120 sm_90a: 2 turns. tokens 0 prompt \\+ 0 completion \\(0 reasoning\\), \\$0.0000. requests [0-9.]+ s. compile (0\\.[1-9]|[1-9][0-9]*\\.[0-9]) CPU-s. GPU 0.0 s. per correct kernel: not known without a GPU"
           --grep "gemm_n7168_k5120 sm_90a: 2 turns. .* compile 0.0 CPU-s"
-  ARGS sh -c "PTXBENCH_NO_GPU=1 ${_p} run --tasks ${_gemm} --turns 2 --out r.db --no-progress >/dev/null 2>&1 && PTXBENCH_NO_GPU=1 ${_p} rejudge r.db --out new.db && ${_p} show new.db --compare r.db && ${_p} show new.db --json | grep rejudge_of && ${_p} show r.db --price-in 1 --price-out 2 && ${_p} show new.db")
+          --grep "^    turn 2: not_evaluated. tokens 0 \\+ 0 \\(0 reasoning\\), request [0-9.]+ s, nvcc 0.0 CPU-s, GPU 0.0 s"
+  ARGS sh -c "PTXBENCH_NO_GPU=1 ${_p} run --tasks ${_gemm} --turns 2 --out r.db --no-progress >/dev/null 2>&1 && PTXBENCH_NO_GPU=1 ${_p} rejudge r.db --out new.db && ${_p} show new.db --compare r.db && ${_p} show new.db --json | grep rejudge_of && ${_p} show r.db --price-in 1 --price-out 2 && ${_p} show new.db --turns")
 ptxbench_bad_input(show_folder 2 "d is not a file" SETUP d/ ARGS ${_p} show d)
 ptxbench_bad_input(sft_fixit_foreign_file 2 "foreign.db is not a ptxbench run database"
   SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out out)
