@@ -15,16 +15,17 @@ namespace ptxbench::cli {
 void attach_version(CLI::App& sub, Context& ctx);
 void attach_compile(CLI::App& sub, Context& ctx);
 void attach_tasks(CLI::App& sub, Context& ctx);
-void attach_audit(CLI::App& sub, Context& ctx);   // audit stage (issue 4)
-void attach_eval(CLI::App& sub, Context& ctx);    // eval stage (issue 3)
-void attach_prompt(CLI::App& sub, Context& ctx);  // prompt stage (issue 6)
-void attach_run(CLI::App& sub, Context& ctx);     // session loop (issue 6)
-void attach_show(CLI::App& sub, Context& ctx);    // run summary (issue 6)
-void attach_sft(CLI::App& sub, Context& ctx);     // SFT data (issue 7)
-void attach_merge(CLI::App& sub, Context& ctx);   // shards into one run (issue 18)
-void attach_slurm(CLI::App& sub, Context& ctx);   // Slurm job arrays (issue 18)
-void attach_report(CLI::App& sub, Context& ctx);  // HTML, JUnit, CSV reports (issue 19)
-void attach_gate(CLI::App& sub, Context& ctx);    // CI gate (issue 19)
+void attach_audit(CLI::App& sub, Context& ctx);    // audit stage (issue 4)
+void attach_eval(CLI::App& sub, Context& ctx);     // eval stage (issue 3)
+void attach_prompt(CLI::App& sub, Context& ctx);   // prompt stage (issue 6)
+void attach_run(CLI::App& sub, Context& ctx);      // session loop (issue 6)
+void attach_show(CLI::App& sub, Context& ctx);     // run summary (issue 6)
+void attach_rejudge(CLI::App& sub, Context& ctx);  // judge a stored run again (issue 17)
+void attach_sft(CLI::App& sub, Context& ctx);      // SFT data (issue 7)
+void attach_merge(CLI::App& sub, Context& ctx);    // shards into one run (issue 18)
+void attach_slurm(CLI::App& sub, Context& ctx);    // Slurm job arrays (issue 18)
+void attach_report(CLI::App& sub, Context& ctx);   // HTML, JUnit, CSV reports (issue 19)
+void attach_gate(CLI::App& sub, Context& ctx);     // CI gate (issue 19)
 
 std::span<const Command> commands() {
   static const std::array kCommands = {
@@ -48,7 +49,14 @@ std::span<const Command> commands() {
               "multi-turn sessions into a run file; no --model: the embedded scripted agent "
               "(--resume FILE)",
               attach_run},
-      Command{"show", "print a run file's per-task summary again (--json, --turns)", attach_show},
+      Command{"show",
+              "print a run file's per-task summary and cost again (--json, --turns, --price-in/"
+              "--price-out); two runs: compare them turn by turn",
+              attach_show},
+      Command{"rejudge",
+              "judge every stored candidate of a run again on this machine, into a new run file "
+              "(--out)",
+              attach_rejudge},
       Command{"merge", "join the run files of one run's shards (run --shard I/N) into one --out",
               attach_merge},
       Command{"slurm",

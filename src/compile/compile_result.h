@@ -52,8 +52,11 @@ struct CompileResult {
   std::string shared_object_sha256;
   std::string cache_key;  // sha256 of source, flags, arch and nvcc --version
   bool cache_hit = false;
-  double seconds = 0;                // wall time of this compile() call
-  double compiler_seconds = 0;       // nvcc's wall time when the entry was built
+  double seconds = 0;           // wall time of this compile() call
+  double compiler_seconds = 0;  // nvcc's wall time when the entry was built
+  // nvcc's CPU time (user + system, its cicc and ptxas included) when the entry was built;
+  // 0 in results stored before it was measured. A cache hit spent none of it again.
+  double compiler_cpu_seconds = 0;
   std::vector<std::string> command;  // the nvcc command line (paths relative to the entry)
 };
 

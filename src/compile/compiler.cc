@@ -386,6 +386,7 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
     return make_error(std::string("interrupted (") + interrupt_name(p.interrupted) +
                       "): nvcc was stopped and nothing was cached");
   r.compiler_seconds = p.wall_seconds;
+  r.compiler_cpu_seconds = p.cpu_seconds;
   std::string log = p.stderr_text;
   if (!p.stdout_text.empty()) log += (log.empty() ? "" : "\n") + p.stdout_text;
   log = std::string(trim(log));

@@ -67,6 +67,9 @@ TEST_F(CompilerTest, WgmmaTmaKernelHasHgmmaAndUtmaldgAndIsCached) {
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   ASSERT_EQ(r->outcome, Outcome::passed) << r->summary << "\n" << r->log;
   EXPECT_FALSE(r->cache_hit);
+  // nvcc's CPU time (its cicc and ptxas included) is measured, not its wall time copied.
+  EXPECT_GT(r->compiler_cpu_seconds, 0.1);
+  EXPECT_NE(r->compiler_cpu_seconds, r->compiler_seconds);
   ASSERT_EQ(r->census.functions.size(), 1u);
   const FunctionCensus& f = r->census.functions[0];
   EXPECT_GT(f.by_base.at("HGMMA"), 0);
@@ -102,6 +105,7 @@ TEST_F(CompilerTest, WgmmaTmaKernelHasHgmmaAndUtmaldgAndIsCached) {
   EXPECT_TRUE(again->cache_hit);
   EXPECT_LT(again->seconds, 1.0);
   EXPECT_EQ(again->outcome, Outcome::passed);
+  EXPECT_DOUBLE_EQ(again->compiler_cpu_seconds, r->compiler_cpu_seconds);  // the entry's
   EXPECT_EQ(again->cache_key, r->cache_key);
   EXPECT_EQ(again->census.functions[0].by_base, f.by_base);
 

@@ -61,6 +61,7 @@ Json to_json(const CompileResult& r) {
               {"cache_hit", r.cache_hit},
               {"seconds", r.seconds},
               {"compiler_seconds", r.compiler_seconds},
+              {"compiler_cpu_seconds", r.compiler_cpu_seconds},
               {"timed_out", r.timed_out},
               {"entry_point", to_string(r.entry_point)},
               {"compiler_confined", r.compiler_confined},
@@ -143,6 +144,7 @@ Result<CompileResult> compile_result_from_json(const Json& j) {
     r.cache_hit = j.at("cache_hit").get<bool>();
     r.seconds = j.at("seconds").get<double>();
     r.compiler_seconds = j.at("compiler_seconds").get<double>();
+    r.compiler_cpu_seconds = j.value("compiler_cpu_seconds", 0.0);  // absent before 2026-12-01
     r.timed_out = j.at("timed_out").get<bool>();
     // Absent from results stored before these checks existed: not checked.
     const std::string entry = j.value("entry_point", "not_checked");

@@ -185,6 +185,12 @@ void switch_identity(const ProcessSpec& spec, int status_fd) {
   ::execvpe(argv[0], argv.data(), envp.data());
   fail_start(status_fd, StartStep::exec);
 }
+// User plus system CPU time of a waited-for child and the descendants it waited for.
+double cpu_seconds_of(const rusage& u) {
+  auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return secs(u.ru_utime) + secs(u.ru_stime);
+}
+
 }  // namespace
 
 std::string ProcessResult::describe_end() const {
@@ -319,21 +325,22 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
     }
   }
   int wstatus = 0;
+  rusage usage{};
   if (r.timed_out || r.interrupted) {
     ::kill(-pid, SIGKILL);
     ::kill(pid, SIGKILL);
-    ::waitpid(pid, &wstatus, 0);
+    ::wait4(pid, &wstatus, 0, &usage);
   } else {
     // Output closed; wait for exit within the remaining time.
     while (true) {
-      pid_t w = ::waitpid(pid, &wstatus, WNOHANG);
+      pid_t w = ::wait4(pid, &wstatus, WNOHANG, &usage);
       if (w == pid) break;
       if (spec.stop_on_interrupt && !r.interrupted) r.interrupted = interrupt_signal();
       if (Clock::now() >= deadline || r.interrupted) {
         r.timed_out = !r.interrupted;
         ::kill(-pid, SIGKILL);
         ::kill(pid, SIGKILL);
-        ::waitpid(pid, &wstatus, 0);
+        ::wait4(pid, &wstatus, 0, &usage);
         break;
       }
       ::usleep(2000);
@@ -343,6 +350,7 @@ Result<ProcessResult> SystemProcessRunner::run(const ProcessSpec& spec) {
   ::kill(-pid, SIGKILL);
   out.close_both(), err.close_both();
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  r.cpu_seconds = cpu_seconds_of(usage);
   if (!r.timed_out && !r.interrupted) {
     if (WIFEXITED(wstatus)) r.exit_code = WEXITSTATUS(wstatus);
     if (WIFSIGNALED(wstatus)) r.signal = WTERMSIG(wstatus);

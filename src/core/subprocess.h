@@ -68,6 +68,9 @@ struct ProcessResult {
   bool stdout_truncated = false;
   bool stderr_truncated = false;
   double wall_seconds = 0;
+  // User + system CPU seconds of the child and of every descendant it waited for (wait4's
+  // rusage: nvcc's cicc and ptxas count; what it left running, killed at the end, does not).
+  double cpu_seconds = 0;
   bool network_isolated = false;
 
   bool succeeded() const { return !timed_out && !interrupted && signal == 0 && exit_code == 0; }

@@ -43,6 +43,16 @@ TEST(Subprocess, KillsOnTimeoutIncludingChildren) {
   EXPECT_EQ(r.stdout_text.find("never"), std::string::npos);
 }
 
+// CPU time, not wall time: a sleeping child costs (almost) none; a grandchild that spins and
+// is waited for counts, as nvcc's cicc and ptxas do.
+TEST(Subprocess, MeasuresTheChildsCpuTimeNotItsWallTime) {
+  auto idle = run_sh("sleep 0.5");
+  EXPECT_GE(idle.wall_seconds, 0.5);
+  EXPECT_LT(idle.cpu_seconds, 0.2);
+  auto busy = run_sh("sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done'");
+  EXPECT_GT(busy.cpu_seconds, 0.05);
+  EXPECT_LE(busy.cpu_seconds, busy.wall_seconds * 2 + 0.05);
+}
 // Ctrl-C within an InterruptScope stops the child's whole group (a grandchild included)
 // at once and says so; outside a scope nothing is recorded.
 TEST(Subprocess, StopsTheChildWhenInterrupted) {

@@ -1,5 +1,7 @@
 #include "judge/judge.h"
 
+#include <chrono>
+
 #include "judge/decide.h"
 
 namespace ptxbench::judge {
@@ -9,6 +11,21 @@ class Unrationed final : public Leases {
  public:
   std::unique_ptr<Hold> cpu() override { return std::make_unique<Hold>(); }
   std::unique_ptr<Hold> gpu() override { return std::make_unique<Hold>(); }
+};
+
+// Writes the wall seconds of its own lifetime to `out` when destroyed.
+class WallTimer {
+ public:
+  explicit WallTimer(double& out) : out_(out), start_(std::chrono::steady_clock::now()) {}
+  WallTimer(const WallTimer&) = delete;
+  WallTimer& operator=(const WallTimer&) = delete;
+  ~WallTimer() {
+    out_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  double& out_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 // Why the GPU stages cannot run `arch` here; "" when they can.
@@ -68,6 +85,7 @@ void Judge::run_stages(const task::TaskSpec& task, const std::string& source, co
 void Judge::run_gpu_stages(const task::TaskSpec& task, const JudgeOptions& o,
                            const std::string& nvcc_release, Leases& leases, JudgeReport& r) const {
   auto hold = leases.gpu();
+  WallTimer held(r.gpu_seconds);  // the GPU's time, from the lease on
   // One judging session: checks, timing (unless only auditing), then the audited calls.
   eval::EvalOptions eo = o.eval;
   eo.arch = r.arch;

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "judge/testing/fake_stages.h"
@@ -219,6 +221,25 @@ TEST_F(JudgeTest, AuditTurnedOff) {
   JudgeReport r = run();
   EXPECT_EQ(r.disposition, Disposition::passed);
   EXPECT_EQ(stages.calls.size(), 2u);
+}
+
+// The GPU's cost of a candidate: the time it held its GPU lease (the stages run under it),
+// stored with the evaluation; none without a GPU.
+TEST_F(JudgeTest, RecordsTheSecondsTheCandidateHeldItsGpu) {
+  stages.note = [this] {
+    if (leases.gpu_held) std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    return std::string();
+  };
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::passed);
+  EXPECT_GE(r.gpu_seconds, 0.1);  // evaluate and audit, 60 ms each
+  EXPECT_LT(r.gpu_seconds, 5.0);
+  EXPECT_DOUBLE_EQ(r.eval_json()["gpu_seconds"].get<double>(), r.gpu_seconds);
+
+  options.gpu = false;
+  JudgeReport none = run();
+  EXPECT_EQ(none.gpu_seconds, 0);
+  EXPECT_FALSE(none.eval_json().contains("gpu_seconds"));
 }
 
 }  // namespace

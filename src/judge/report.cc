@@ -11,7 +11,11 @@ Json JudgeReport::compile_json() const {
 }
 
 Json JudgeReport::eval_json() const {
-  if (eval) return eval->to_json();
+  if (eval) {
+    Json j = eval->to_json();
+    j["gpu_seconds"] = gpu_seconds;
+    return j;
+  }
   if (!eval_skipped.empty()) return Json{{"outcome", "not_run"}, {"reason", eval_skipped}};
   return nullptr;
 }

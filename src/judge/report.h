@@ -30,6 +30,9 @@ struct JudgeReport {
   std::optional<eval::EvalResult> eval;
   std::string eval_skipped;
   bool gpu_stages_skipped = false;
+  // Wall seconds this candidate held its GPU (the judging session, and the Nsight Compute
+  // session when the audit needed one): the GPU cost of judging it. 0 when no GPU stage ran.
+  double gpu_seconds = 0;
 
   // The instruction audit: its result, or why ptxbench could not audit (audit_error), or
   // audit_off when the caller turned it off. Empty for a candidate that failed evaluation.
@@ -43,7 +46,8 @@ struct JudgeReport {
   // Each stage's part as stored: the stage's own to_json(); {"outcome": "harness_error",
   // "error"} when ptxbench failed in it; {"outcome": "not_run", "reason"} for a skipped
   // evaluation; {"route": "static", "census"} for the audit when the GPU stages were
-  // skipped; {"error"} for a failed audit; null when not reached.
+  // skipped; {"error"} for a failed audit; null when not reached. The evaluation's part
+  // also holds "gpu_seconds" (above).
   Json compile_json() const;
   Json eval_json() const;
   Json audit_json() const;

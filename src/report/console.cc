@@ -157,6 +157,37 @@ void print_categories(std::ostream& out, const Summary& s) {
   }
 }
 
+std::string per_kernel(const CostSummary& c, int n,
+                       std::optional<double> (CostSummary::*per)(double) const) {
+  if (n == 0) return "-";
+  std::string s = fmt::format("{:.0f} tokens, {:.2f} GPU-s",
+                              *(c.*per)(static_cast<double>(c.tokens())), *(c.*per)(c.total.gpu_s));
+  if (c.usd) s += fmt::format(", ${:.4f}", *(c.*per)(*c.usd));
+  return s;
+}
+
+// Per group (the "all" rows too): what its turns spent, and per correct (+arch) kernel; a
+// group judged without a GPU has no correct kernel to divide by: not known.
+void print_costs(std::ostream& out, const Summary& s) {
+  out << "\ncost:\n";
+  for (const auto& g : s.groups) {
+    const CostSummary& c = g.cost;
+    const std::string per =
+        skipped(g)
+            ? std::string("per correct kernel: not known without a GPU")
+            : fmt::format("per correct kernel ({}): {}; per correct+arch kernel ({}): {}",
+                          c.correct_kernels,
+                          per_kernel(c, c.correct_kernels, &CostSummary::per_correct),
+                          c.arch_kernels, per_kernel(c, c.arch_kernels, &CostSummary::per_arch));
+    out << fmt::format(
+        "  {} {}: {} turns; tokens {} prompt + {} completion ({} reasoning){}; requests {:.1f} s; "
+        "compile {:.1f} CPU-s; GPU {:.1f} s; {}\n",
+        g.task, g.arch, c.turns, c.total.prompt_tokens, c.total.completion_tokens,
+        c.total.reasoning_tokens, c.usd ? fmt::format(", ${:.4f}", *c.usd) : "", c.total.request_s,
+        c.total.compile_cpu_s, c.total.gpu_s, per);
+  }
+}
+
 void print_summary(std::ostream& out, const Summary& s) {
   out << fmt::format("run {} (created {}, {})\n", s.path, s.created_at, s.status);
   if (s.groups.empty()) {
@@ -165,6 +196,7 @@ void print_summary(std::ostream& out, const Summary& s) {
   }
   print_table(out, s);
   print_categories(out, s);
+  print_costs(out, s);
   const bool any_skipped = std::any_of(s.groups.begin(), s.groups.end(), skipped);
   const bool measured = std::any_of(s.groups.begin(), s.groups.end(),
                                     [](const GroupSummary& g) { return !skipped(g); });
@@ -185,6 +217,17 @@ void print_summary(std::ostream& out, const Summary& s) {
                   [](const GroupSummary& g) { return g.unfinished > 0; }))
     out << "not finished: trajectories still running (or stopped by an interrupt: resume the "
            "run) are left out of every rate until they finish.\n";
+  out << "cost: every stored turn counts (an unscored trajectory's too); tokens: the server's "
+         "usage "
+         "(prompt + completion, reasoning included in completion); GPU: seconds a GPU was held "
+         "to judge the turns; compile: nvcc's CPU seconds (none on a compile-cache hit); a "
+         "correct kernel is a correct turn, a correct+arch kernel one whose target families "
+         "also executed"
+      << (std::any_of(s.groups.begin(), s.groups.end(),
+                      [](const GroupSummary& g) { return g.cost.usd.has_value(); })
+              ? "; $: at the prices given (USD per million prompt / completion tokens)"
+              : "")
+      << ".\n";
   if (failed)
     out << "failed: trajectories that ended without a score (the endpoint did not answer, or "
            "another error: `ptxbench show RUN --turns`); they are left out of every rate.\n";

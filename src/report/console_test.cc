@@ -38,6 +38,12 @@ RunData golden_run() {
        "error: model: chat request failed after 3 attempts",
        {}},
   };
+  // What each turn spent: 1200 prompt and 300 completion tokens (100 reasoning), 2 s of
+  // request, 3 CPU-s of nvcc for a turn that built, 4 GPU-s where a GPU judged it.
+  for (auto& t : d.trajectories)
+    for (auto& p : t.turns)
+      p.cost = {
+          1200, 300, 100, 2.0, p.compiled ? 3.0 : 0.0, p.compiled && !p.gpu_skipped ? 4.0 : 0.0};
   return d;
 }
 
@@ -51,6 +57,20 @@ TEST(Console, GoldenJson) {
   std::ostringstream out;
   print_json(out, summarize(golden_run()));
   ptxbench::testing::expect_golden(out.str(), "src/report/testdata/summary.json");
+}
+
+TEST(Console, DollarsWithPrices) {
+  std::ostringstream out;
+  print_console(out, summarize(golden_run(), Prices{0.25, 1.0}));
+  // sm_90a, all: 6 turns (7200 prompt, 1800 completion tokens): $0.0036; 3 correct kernels.
+  EXPECT_NE(out.str().find("all sm_90a: 6 turns; tokens 7200 prompt + 1800 completion (600 "
+                           "reasoning), $0.0036;"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("per correct kernel (3): 3000 tokens, 5.33 GPU-s, $0.0012"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("$: at the prices given"), std::string::npos);
 }
 
 TEST(Console, ControlBytesFromTheRunAreEscaped) {

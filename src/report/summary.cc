@@ -98,7 +98,8 @@ GpuStages gpu_stages_of(const std::vector<const TrajectoryData*>& ts) {
   return skipped ? GpuStages::skipped : GpuStages::not_reached;
 }
 
-GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const RunData& run) {
+GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const RunData& run,
+                             const Prices& prices) {
   GroupSummary g;
   g.trajectories = static_cast<int>(ts.size());
   g.gpu_stages = gpu_stages_of(ts);
@@ -107,7 +108,10 @@ GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const
     g.finished += t->status == "done";
     g.turns += static_cast<int>(t->turns.size());
     g.target_reached += t->stop_reason == "target_reached";
-    for (const auto& p : t->turns) ++g.categories[p.category];
+    for (const auto& p : t->turns) {
+      ++g.categories[p.category];
+      g.cost.add(p.cost, p.correct, p.arch_executed.value_or(false));
+    }
     if (t->status == "failed") {
       ++g.failed;
       continue;
@@ -125,6 +129,7 @@ GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const
   g.compile_rate = compiled_any / n;
   g.targets_in_sass_rate = with_targets / n;
   for (int budget : run.budgets) g.at.push_back(budget_stats(ts, run, budget, n));
+  g.cost.price(prices);
   return g;
 }
 
@@ -161,6 +166,7 @@ Result<RunData> load_run(const store::RunStore& st) {
       TurnPoint p{u.turn,    u.category,    u.correct,          u.arch_executed,
                   u.speedup, u.gpu_skipped, compiled(u.compile)};
       read_census(u.compile, p);
+      p.cost = turn_cost(u);
       t.turns.push_back(std::move(p));
     }
     d.trajectories.push_back(std::move(t));
@@ -168,7 +174,7 @@ Result<RunData> load_run(const store::RunStore& st) {
   return d;
 }
 
-Summary summarize(const RunData& run) {
+Summary summarize(const RunData& run, const Prices& prices) {
   Summary s{run.path, run.created_at, run.status, run.budgets, run.fast_p, {}};
   using GroupKey = std::tuple<std::string, std::string, std::string>;  // model, arch, task
   std::map<GroupKey, std::vector<const TrajectoryData*>> groups, totals;
@@ -180,13 +186,13 @@ Summary summarize(const RunData& run) {
     const auto& [model, arch, unused] = total_key;
     for (const auto& [key, ts] : groups) {
       if (std::get<0>(key) != model || std::get<1>(key) != arch) continue;
-      GroupSummary g = summarize_group(ts, run);
+      GroupSummary g = summarize_group(ts, run, prices);
       g.model = model;
       g.arch = arch;
       g.task = std::get<2>(key);
       s.groups.push_back(std::move(g));
     }
-    GroupSummary all = summarize_group(total_ts, run);
+    GroupSummary all = summarize_group(total_ts, run, prices);
     all.model = model;
     all.arch = arch;
     all.task = "all";
@@ -235,7 +241,8 @@ Json to_json(const Summary& s) {
             g.first_targets_turn ? Json(*g.first_targets_turn) : Json(nullptr)},
            {"families_in_sass", g.families_in_sass}}},
          {"at", at},
-         {"categories", g.categories}});
+         {"categories", g.categories},
+         {"cost", to_json(g.cost)}});
   }
   return Json{{"run", s.path},      {"created_at", s.created_at},
               {"status", s.status}, {"turn_budgets", s.budgets},

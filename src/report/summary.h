@@ -18,6 +18,7 @@
 
 #include "core/json.h"
 #include "core/result.h"
+#include "report/cost.h"
 #include "store/store.h"
 
 namespace ptxbench::report {
@@ -32,6 +33,7 @@ struct TurnPoint {
   bool compiled = false;         // the compile stage built it (its stored outcome is passed)
   bool targets_in_sass = false;  // the static census meets the task's rule
   std::vector<std::string> families_in_sass;  // target families present in the SASS
+  TurnCost cost;                              // what the turn spent (cost.h)
 };
 
 struct TrajectoryData {
@@ -91,6 +93,7 @@ struct GroupSummary {
   std::vector<std::string> families_in_sass;  // target families present in some turn's SASS
   std::vector<BudgetStats> at;                // one per budget
   std::map<std::string, int> categories;      // turn counts per category
+  CostSummary cost;  // tokens, times and GPU-seconds, per correct (+arch) kernel (cost.h)
 };
 
 struct Summary {
@@ -103,7 +106,8 @@ struct Summary {
       groups;  // per (model, arch, task), then the "all" row per (model, arch)
 };
 
-Summary summarize(const RunData& run);
+// `prices`: dollars in each group's cost when given.
+Summary summarize(const RunData& run, const Prices& prices = {});
 Json to_json(const Summary& s);
 
 }  // namespace ptxbench::report

@@ -15,12 +15,19 @@ namespace {
 using llm::testing::ChatTestServer;
 using llm::testing::ScriptedReply;
 
+// A reply whose usage reports reasoning tokens (usage.completion_tokens_details).
+std::string body_with_reasoning_tokens(const std::string& content, long reasoning_tokens) {
+  Json body = Json::parse(ChatTestServer::chat_body(content, 20, 30));
+  body["usage"]["completion_tokens_details"] = {{"reasoning_tokens", reasoning_tokens}};
+  return body.dump();
+}
+
 TEST(Endpoint, LoopTalksToAChatCompletionsServer) {
   auto server = ChatTestServer::start({
       {429, {}, R"({"error": "slow down"})"},
       ScriptedReply::ok(ChatTestServer::chat_body("I believe it is fine as is.", 11, 7,
                                                   "reasoning_content", "hmm")),
-      ScriptedReply::ok(ChatTestServer::chat_body("Here:\n```cuda\n// attempt 4 of t\n```\n")),
+      ScriptedReply::ok(body_with_reasoning_tokens("Here:\n```cuda\n// attempt 4 of t\n```\n", 12)),
   });
   ASSERT_TRUE(server.ok()) << server.error().message;
   llm::EndpointConfig e;
@@ -60,7 +67,12 @@ TEST(Endpoint, LoopTalksToAChatCompletionsServer) {
   EXPECT_EQ(turns[0].category, "no_code");
   EXPECT_EQ(turns[0].llm["attempts"], 2);
   EXPECT_EQ(turns[0].llm["prompt_tokens"], 11);
+  EXPECT_EQ(turns[0].llm["reasoning_tokens"], 0);  // none reported
+  // The request's wall time counts the failed attempt and the wait too.
+  EXPECT_GE(turns[0].llm["total_s"].get<double>(), turns[0].llm["latency_s"].get<double>());
   EXPECT_EQ(turns[1].category, "passed");
+  EXPECT_EQ(turns[1].llm["completion_tokens"], 30);
+  EXPECT_EQ(turns[1].llm["reasoning_tokens"], 12);
   auto msgs = st->messages(trajs[0].id).value();
   EXPECT_EQ(msgs[2].reasoning, "hmm");
 

@@ -42,7 +42,9 @@ Json llm_json(const llm::ChatReply& r) {
               {"finish_reason", r.finish_reason},
               {"prompt_tokens", r.prompt_tokens},
               {"completion_tokens", r.completion_tokens},
+              {"reasoning_tokens", r.reasoning_tokens},
               {"latency_s", r.latency_s},
+              {"total_s", r.total_s},
               {"attempts", r.attempts}};
 }
 
@@ -69,7 +71,17 @@ store::TurnEvent make_event(std::int64_t trajectory_id, int turn, const llm::Cha
   e.trajectory_id = trajectory_id;
   e.assistant.content = reply.content;
   e.assistant.reasoning = reply.reasoning;
-  store::TurnRow& t = e.turn;
+  e.turn = turn_row(turn, source, v, feedback, reached);
+  e.turn.llm = llm_json(reply);
+  e.feedback_message = feedback;
+  return e;
+}
+
+}  // namespace
+
+store::TurnRow turn_row(int turn, const std::optional<std::string>& source, const TurnVerdict& v,
+                        const std::string& feedback, bool reached) {
+  store::TurnRow t;
   t.turn = turn;
   t.source = source;
   if (source) t.source_hash = source_hash(*source);
@@ -84,12 +96,8 @@ store::TurnEvent make_event(std::int64_t trajectory_id, int turn, const llm::Cha
   t.target_reached = reached;
   t.gpu_skipped = v.gpu_skipped;
   t.flags = v.eval ? Json(v.eval->flags) : Json::array();
-  t.llm = llm_json(reply);
-  e.feedback_message = feedback;
-  return e;
+  return t;
 }
-
-}  // namespace
 
 std::string source_hash(const std::string& source) {
   std::vector<std::string> lines = split_lines(source);

@@ -66,6 +66,11 @@ struct LoopDeps {
 // sha256 of the source with CRLF -> LF, trailing spaces and trailing blank lines removed.
 std::string source_hash(const std::string& source);
 
+// The stored turn of a judged candidate (`source` empty: no code): its category, stage
+// results, correctness, speedup and flags from the verdict; `llm` is the caller's.
+store::TurnRow turn_row(int turn, const std::optional<std::string>& source, const TurnVerdict& v,
+                        const std::string& feedback, bool reached);
+
 struct TrajectoryOutcome {
   std::string status;  // done | failed | interrupted (SIGINT/SIGTERM: stored as it was)
   std::string stop_reason;

@@ -18,8 +18,8 @@ ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, 
   ARGS ${_p} --help)
 # Every command's help ends with the same exit codes and environment (a command with a
 # footer of its own, such as run's, keeps them).
-foreach(_cmd tasks compile eval audit prompt run show report gate sft "sft fixit" "sft mine"
-    merge slurm "slurm script" "slurm submit" version)
+foreach(_cmd tasks compile eval audit prompt run show rejudge report gate sft "sft fixit"
+    "sft mine" merge slurm "slurm script" "slurm submit" version)
   string(REPLACE " " "_" _name "${_cmd}")
   separate_arguments(_words UNIX_COMMAND "${_cmd}")
   ptxbench_bad_input(${_name}_help_lists_exit_codes 0 ""
@@ -191,6 +191,59 @@ ptxbench_bad_input(run_resume_killed_programs_wal_file 2 "killed.db is not a ptx
 ptxbench_bad_input(sft_coverage_killed_programs_wal_file 2 "killed.db is not a ptxbench run database"
   SETUP killed.db ARGS ${_p} sft coverage killed.db)
 ptxbench_bad_input(show_missing_file 2 "gone.db does not exist" ARGS ${_p} show gone.db)
+# show: prices are finite numbers >= 0 and go with one run; two runs, or one and --compare,
+# are compared, each opened read-only.
+ptxbench_bad_input(show_negative_price 2 "--price-in: '-1' is not a number in .0, 1000000000."
+  SETUP foreign.db ARGS ${_p} show foreign.db --price-in -1)
+ptxbench_bad_input(show_nan_price 2 "--price-out: 'nan' is not a number in"
+  SETUP foreign.db ARGS ${_p} show foreign.db --price-out nan)
+ptxbench_bad_input(show_prices_with_a_comparison 2 "--price-in/--price-out go with one run, not a comparison"
+  SETUP foreign.db ARGS ${_p} show foreign.db foreign.db --price-in 1)
+ptxbench_bad_input(show_compare_and_two_runs 2 "--compare with two runs"
+  SETUP foreign.db ARGS ${_p} show foreign.db foreign.db --compare foreign.db)
+ptxbench_bad_input(show_three_runs 2 "RUN: At Most 2 required but received 3"
+  SETUP foreign.db ARGS ${_p} show foreign.db foreign.db foreign.db)
+ptxbench_bad_input(show_compare_foreign_file 2 "foreign.db is not a ptxbench run database"
+  SETUP foreign.db ARGS ${_p} show foreign.db --compare foreign.db)
+ptxbench_bad_input(show_compare_missing_file 2 "gone.db does not exist"
+  SETUP foreign.db ARGS ${_p} show foreign.db --compare gone.db)
+# rejudge: the run is read-only; --out names a new file, which appears whole or not at all
+# (--creates: nothing else is left, no temporary folder).
+ptxbench_bad_input(rejudge_missing_file 2 "gone.db does not exist"
+  ARGS ${_p} rejudge gone.db --out new.db)
+ptxbench_bad_input(rejudge_foreign_file 2 "foreign.db is not a ptxbench run database"
+  SETUP foreign.db ARGS ${_p} rejudge foreign.db --out new.db)
+ptxbench_bad_input(rejudge_empty_file 2 "empty.db is not an SQLite database"
+  SETUP empty.db ARGS ${_p} rejudge empty.db --out new.db)
+ptxbench_bad_input(rejudge_without_out 2 "--out is required"
+  SETUP foreign.db ARGS ${_p} rejudge foreign.db)
+set(_run_r "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1")
+ptxbench_bad_input(rejudge_out_exists 2 "x.db already exists"
+  SETUP x.db OPTIONS --creates r.db --max-s 90
+  ARGS sh -c "${_run_r} && ${_p} rejudge r.db --out x.db")
+ptxbench_bad_input(rejudge_out_is_the_run 2 "--out ./r.db is the run being rejudged"
+  OPTIONS --creates r.db --max-s 90
+  ARGS sh -c "${_run_r} && ${_p} rejudge r.db --out ./r.db")
+ptxbench_bad_input(rejudge_out_is_a_folder 2 "--out d is a folder"
+  SETUP d/ OPTIONS --creates r.db --max-s 90
+  ARGS sh -c "${_run_r} && ${_p} rejudge r.db --out d")
+# The scripted main job's run (2 turns: a compile error, a wrong result) rejudged without a
+# GPU: the no-GPU path, said so; the same categories; the new file shows, compares with the
+# old and names it in its provenance. The run's cost: nvcc's CPU seconds measured (the
+# rejudge's compiles hit the cache: none).
+ptxbench_bad_input(rejudge_without_a_gpu 0 "ptxbench rejudge r.db -> new.db"
+  OPTIONS --creates r.db --creates new.db --max-s 300
+          --grep "no GPU here: the candidates are compiled and statically audited only"
+          --grep "on a GPU machine"
+          --grep "1 trajectories, 2 turns, 2 candidates judged again, 0 changed category"
+          --grep "turns: 2 in both \\(2 same category, 0 changed\\)"
+          --grep "compile_error +1 +1"
+          --grep "^after: +new.db"
+          --grep "\"rejudge_of\""
+          --grep "gemm_n7168_k5120 sm_90a: 2 turns. tokens 0 prompt \\+ 0 completion \\(0 reasoning\\), \\$0.0000. requests [0-9.]+ s. compile (0\\.[1-9]|[1-9][0-9]*\\.[0-9]) CPU-s. GPU 0.0 s. per correct kernel: not known without a GPU"
+          --grep "gemm_n7168_k5120 sm_90a: 2 turns. .* compile 0.0 CPU-s"
+          --grep "^    turn 2: not_evaluated. tokens 0 \\+ 0 \\(0 reasoning\\), request [0-9.]+ s, nvcc 0.0 CPU-s, GPU 0.0 s"
+  ARGS sh -c "PTXBENCH_NO_GPU=1 ${_p} run --tasks ${_gemm} --turns 2 --out r.db --no-progress >/dev/null 2>&1 && PTXBENCH_NO_GPU=1 ${_p} rejudge r.db --out new.db && ${_p} show new.db --compare r.db && ${_p} show new.db --json | grep rejudge_of && ${_p} show r.db --price-in 1 --price-out 2 && ${_p} show new.db --turns")
 ptxbench_bad_input(show_folder 2 "d is not a file" SETUP d/ ARGS ${_p} show d)
 ptxbench_bad_input(sft_fixit_foreign_file 2 "foreign.db is not a ptxbench run database"
   SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out out)

@@ -1,0 +1,129 @@
+#include "report/cost.h"
+
+#include <gtest/gtest.h>
+
+#include "core/fs.h"
+#include "report/summary.h"
+
+namespace ptxbench::report {
+namespace {
+
+const Json kLlm = {{"prompt_tokens", 1000}, {"completion_tokens", 400}, {"reasoning_tokens", 150},
+                   {"latency_s", 2.0},      {"total_s", 3.5},           {"attempts", 2}};
+const Json kBuilt = {{"outcome", "passed"}, {"cache_hit", false}, {"compiler_cpu_seconds", 4.25}};
+const Json kJudged = {{"outcome", "passed"}, {"seconds", 5.0}, {"gpu_seconds", 6.5}};
+
+TEST(TurnCost, ReadsWhatATurnStores) {
+  TurnCost c = turn_cost(kLlm, kBuilt, kJudged);
+  EXPECT_EQ(c.prompt_tokens, 1000);
+  EXPECT_EQ(c.completion_tokens, 400);
+  EXPECT_EQ(c.reasoning_tokens, 150);
+  EXPECT_DOUBLE_EQ(c.request_s, 3.5);  // retries included
+  EXPECT_DOUBLE_EQ(c.compile_cpu_s, 4.25);
+  EXPECT_DOUBLE_EQ(c.gpu_s, 6.5);  // the GPU held, not only the session
+}
+
+TEST(TurnCost, ACacheHitSpentNoCompileTime) {
+  Json hit = kBuilt;
+  hit["cache_hit"] = true;
+  EXPECT_EQ(turn_cost(kLlm, hit, kJudged).compile_cpu_s, 0);
+}
+
+// Runs stored before 2026-12-01: latency for the request, the judging session's seconds for
+// the GPU; an evaluation that did not run (no GPU) spent no GPU time.
+TEST(TurnCost, OlderRunsAndSkippedStages) {
+  Json old_llm = {{"prompt_tokens", 10}, {"completion_tokens", 5}, {"latency_s", 1.5}};
+  Json old_eval = {{"outcome", "incorrect"}, {"seconds", 2.5}};
+  TurnCost c = turn_cost(old_llm, Json{{"outcome", "passed"}, {"cache_hit", false}}, old_eval);
+  EXPECT_EQ(c.reasoning_tokens, 0);
+  EXPECT_DOUBLE_EQ(c.request_s, 1.5);
+  EXPECT_EQ(c.compile_cpu_s, 0);
+  EXPECT_DOUBLE_EQ(c.gpu_s, 2.5);
+  Json skipped = {{"outcome", "not_run"}, {"reason", "no GPU"}};
+  EXPECT_EQ(turn_cost(old_llm, nullptr, skipped).gpu_s, 0);
+  TurnCost none = turn_cost(Json::object(), nullptr, nullptr);  // no code: nothing judged
+  EXPECT_EQ(none.prompt_tokens, 0);
+  EXPECT_EQ(none.gpu_s, 0);
+  EXPECT_EQ(turn_cost(Json{{"prompt_tokens", "many"}}, nullptr, nullptr).prompt_tokens, 0);
+}
+
+TEST(CostSummary, PerCorrectAndPerCorrectWithArchKernel) {
+  CostSummary s;
+  TurnCost t = turn_cost(kLlm, kBuilt, kJudged);
+  s.add(t, /*correct=*/false, false);
+  s.add(t, /*correct=*/true, false);  // correct without the target instructions
+  s.add(t, /*correct=*/true, true);
+  s.add(t, /*correct=*/false, true);  // not correct: not a kernel of either kind
+  EXPECT_EQ(s.turns, 4);
+  EXPECT_EQ(s.tokens(), 5600);
+  EXPECT_EQ(s.correct_kernels, 2);
+  EXPECT_EQ(s.arch_kernels, 1);
+  EXPECT_DOUBLE_EQ(*s.per_correct(static_cast<double>(s.tokens())), 2800);
+  EXPECT_DOUBLE_EQ(*s.per_arch(s.total.gpu_s), 26);
+  EXPECT_FALSE(s.usd.has_value());
+  s.price(Prices{0.5, 2.0});  // USD per million tokens
+  EXPECT_DOUBLE_EQ(*s.usd, 4000 * 0.5 / 1e6 + 1600 * 2.0 / 1e6);
+  Json j = to_json(s);
+  EXPECT_DOUBLE_EQ(j["per_correct_with_arch_kernel"]["usd"].get<double>(), *s.usd);
+  EXPECT_DOUBLE_EQ(j["per_correct_kernel"]["tokens"].get<double>(), 2800);
+  EXPECT_EQ(j["reasoning_tokens"], 600);
+}
+
+TEST(CostSummary, NoKernelNoRatio) {
+  CostSummary s;
+  s.add(turn_cost(kLlm, kBuilt, kJudged), false, false);
+  Json j = to_json(s);
+  EXPECT_TRUE(j["per_correct_kernel"]["tokens"].is_null());
+  EXPECT_TRUE(j["per_correct_with_arch_kernel"]["gpu_seconds"].is_null());
+  EXPECT_FALSE(j.contains("usd"));
+}
+
+// From a run file to the summary: every turn of every trajectory counts, a failed one's too.
+TEST(CostSummary, FromAStoredRun) {
+  auto dir = TempDir::create("cost_test");
+  ASSERT_TRUE(dir.ok());
+  auto st = store::RunStore::create(dir->path() / "r.db", Json::object(), Json::object());
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  auto record = [&](std::int64_t id, int turn, bool correct, bool arch, const char* stop) {
+    store::TurnEvent e;
+    e.trajectory_id = id;
+    e.assistant.content = "reply";
+    e.turn.turn = turn;
+    e.turn.category = correct ? (arch ? "passed" : "passed_missing_instructions") : "incorrect";
+    e.turn.correct = correct;
+    e.turn.arch_executed = arch;
+    e.turn.llm = kLlm;
+    e.turn.compile = kBuilt;
+    e.turn.eval = kJudged;
+    e.feedback_message = "fb";
+    if (stop) e.stop_reason = stop;
+    ASSERT_TRUE(st->record_turn(e).ok());
+  };
+  for (int sample : {0, 1}) {
+    auto id = st->add_trajectory({"m", "gemm", "sm_90a", sample});
+    ASSERT_TRUE(id.ok());
+    ASSERT_TRUE(st->start_trajectory(*id, {0, 0, "system", "s", ""}, {1, 0, "user", "u", ""}).ok());
+    record(*id, 1, false, false, nullptr);
+    if (sample == 0) {
+      record(*id, 2, true, true, "target_reached");
+    } else {
+      ASSERT_TRUE(st->finish_trajectory(*id, "failed", "error: model: gone").ok());
+    }
+  }
+  auto data = load_run(*st);
+  ASSERT_TRUE(data.ok());
+  Summary s = summarize(*data, Prices{1.0, std::nullopt});
+  ASSERT_EQ(s.groups.size(), 2u);  // gemm, all
+  const CostSummary& c = s.groups[0].cost;
+  EXPECT_EQ(c.turns, 3);
+  EXPECT_EQ(c.total.prompt_tokens, 3000);
+  EXPECT_DOUBLE_EQ(c.total.gpu_s, 19.5);
+  EXPECT_DOUBLE_EQ(c.total.compile_cpu_s, 12.75);
+  EXPECT_EQ(c.correct_kernels, 1);
+  EXPECT_EQ(c.arch_kernels, 1);
+  EXPECT_DOUBLE_EQ(*c.usd, 3000 / 1e6);  // prompt tokens only: no completion price
+  EXPECT_DOUBLE_EQ(to_json(s)["groups"][1]["cost"]["per_correct_kernel"]["gpu_seconds"], 19.5);
+}
+
+}  // namespace
+}  // namespace ptxbench::report
