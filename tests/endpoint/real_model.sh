@@ -31,10 +31,15 @@ url="http://127.0.0.1:$port/v1"
 [ "$(curl -s "$url/models" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')" = "$model" ] ||
   fail "the server does not list the model id $model"
 
-# 1. The run. 800 tokens a reply keep a turn within a minute on 2 cores.
+# 1. The run. On 2 shared cores the full context (~9.5k prompt tokens a request) took 616 s
+# for this step alone, most of it prefill (requests waited up to 590 s for their reply), so
+# the context level is `none` unless PTXBENCH_ENDPOINT_CONTEXT says otherwise; 800 tokens a
+# reply.
+context=${PTXBENCH_ENDPOINT_CONTEXT:-none}
 t1=$(date +%s)
 "$ptxbench" run --model "$model" --base-url "$url" --tasks gemm_n7168_k5120,mha_with_lse_d128 \
-  --turns 2 --samples 2 --max-tokens 800 --out run.db --no-progress >run.txt 2>&1
+  --turns 2 --samples 2 --max-tokens 800 --context "$context" --request-timeout 1500 \
+  --out run.db --no-progress >run.txt 2>&1
 got=$?
 cat run.txt
 clock "ptxbench run" "$t1"
@@ -48,10 +53,13 @@ clock "ptxbench run" "$t1"
   fail "every turn must store the model's (non-empty) reply"
 [ "$(q run.db "SELECT count(DISTINCT content) FROM messages WHERE role = 'assistant'")" -ge 2 ] ||
   fail "the replies are all the same text"
-# Each turn 1 is answered with its feedback as the user message of turn 2.
+# Each turn 1 is answered with its feedback (a user message of turn 1), which the reply of
+# turn 2 follows.
 [ "$(q run.db "SELECT count(*) FROM turns t JOIN messages m ON m.trajectory_id = t.trajectory_id
-     AND m.role = 'user' AND m.turn = 2 AND m.content = t.feedback WHERE t.turn = 1")" = 4 ] ||
-  fail "turn 1's feedback is not the user message of turn 2"
+     AND m.role = 'user' AND m.turn = 1 AND m.content = t.feedback JOIN messages a
+     ON a.trajectory_id = m.trajectory_id AND a.seq = m.seq + 1 AND a.role = 'assistant'
+     AND a.turn = 2 WHERE t.turn = 1")" = 4 ] ||
+  fail "turn 1's feedback is not followed by the reply of turn 2"
 # Without a GPU a reply is no_code (no code block), or judged by the compiler (compile
 # error, policy) or compiled and left not evaluated; the GPU stages are skipped.
 bad=$(q run.db "SELECT category FROM turns WHERE category NOT IN
@@ -62,7 +70,7 @@ bad=$(q run.db "SELECT category FROM turns WHERE category NOT IN
 [ "$(q run.db "SELECT count(*) FROM turns WHERE category <> 'no_code' AND (source IS NULL
      OR compile_json IS NULL)")" = 0 ] || fail "a turn with code lacks its source or compile report"
 # The server's usage and the request's latency, per turn.
-[ "$(q run.db "SELECT count(*) FROM turns WHERE json_extract(llm_json, '$.prompt_tokens') > 1000
+[ "$(q run.db "SELECT count(*) FROM turns WHERE json_extract(llm_json, '$.prompt_tokens') > 100
      AND json_extract(llm_json, '$.completion_tokens') > 0
      AND json_extract(llm_json, '$.completion_tokens') <= 800
      AND json_extract(llm_json, '$.latency_s') > 0")" = 8 ] ||
@@ -86,6 +94,7 @@ python3 -c 'import json,sys; json.load(open("show.json"))' || fail "show --json 
 # at most two seeds, one turn each.
 t3=$(date +%s)
 "$ptxbench" sft mine run.db --model "$model" --base-url "$url" --stream --max-tokens 800 \
+  --request-timeout 1500 \
   --categories compile_error,policy,timeout,no_code --limit 2 --out mine.db >mine.txt 2>&1
 got=$?
 cat mine.txt
