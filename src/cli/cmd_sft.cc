@@ -354,6 +354,12 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   mine->add_option("--request-timeout", t.model.request_timeout_s,
                    "seconds one request attempt may take (the whole reply)")
       ->capture_default_str();
+  mine->add_flag("--stream", t.model.stream,
+                 "ask for each reply as an event stream (stream: true, with usage): a long reply "
+                 "arrives piece by piece and one that stops arriving is caught by --stall-timeout");
+  mine->add_option("--stall-timeout", t.model.stall_timeout_s,
+                   "seconds without a byte, once a reply has started, that end the attempt")
+      ->capture_default_str();
   mine->add_option("--attempts", t.model.attempts, "tries per request")->capture_default_str();
   mine->add_option("--retry-max-s", t.model.retry_max_s,
                    "seconds a request may spend on attempts and waits before it fails")

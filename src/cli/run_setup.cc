@@ -83,9 +83,9 @@ Status check_resume_options(const CLI::App& sub) {
 
 Status check_agent_options(const CLI::App& sub, const RunOptions& o) {
   if (o.config.scripted()) {
-    std::vector<std::string> extra =
-        given(sub, {"--base-url", "--api-key-env", "--temperature", "--top-p", "--max-tokens",
-                    "--request-timeout", "--attempts", "--retry-max-s"});
+    std::vector<std::string> extra = given(
+        sub, {"--base-url", "--api-key-env", "--temperature", "--top-p", "--max-tokens",
+              "--request-timeout", "--attempts", "--retry-max-s", "--stream", "--stall-timeout"});
     if (!extra.empty())
       return make_error(join(extra, ", ") + " need" + (extra.size() == 1 ? "s" : "") +
                             " --model (without --model the embedded scripted agent runs)",

@@ -48,6 +48,11 @@ struct EndpointConfig {
   std::chrono::milliseconds backoff_max{std::chrono::seconds(60)};
   std::chrono::milliseconds retry_after_max{std::chrono::minutes(5)};
 
+  // Ask for the reply as server-sent events (llm/stream.h) with its usage: a long reply then
+  // arrives piece by piece, so stall_timeout tells a slow reply from a stalled one. A stream
+  // cut before "data: [DONE]" is a failed attempt (retried like a dropped connection).
+  bool stream = false;
+
   // Merged into every request body (e.g. {"chat_template_kwargs": {"enable_thinking": true}}).
   Json extra_body = Json::object();
   std::vector<std::string> extra_headers;  // "Name: value"

@@ -10,6 +10,7 @@
 #include "llm/http.h"
 #include "llm/protocol.h"
 #include "llm/retry.h"
+#include "llm/stream.h"
 
 namespace ptxbench::llm {
 namespace {
@@ -70,10 +71,11 @@ std::chrono::milliseconds OpenAIClient::next_delay(int retry,
   return backoff_delay(config_, retry, after, rng_);
 }
 
-Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
+Result<HttpRequest> OpenAIClient::make_http(const ChatRequest& request) const {
   HttpRequest http;
   http.url = chat_url(config_.base_url);
-  http.headers = {"Content-Type: application/json", "Accept: application/json"};
+  http.headers = {"Content-Type: application/json",
+                  config_.stream ? "Accept: text/event-stream" : "Accept: application/json"};
   if (!config_.api_key_env.empty()) {
     const char* key = std::getenv(config_.api_key_env.c_str());  // read per call, never kept
     if (key == nullptr || *key == '\0')
@@ -82,7 +84,8 @@ Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
     http.headers.push_back(std::string("Authorization: Bearer ") + key);
   }
   for (const auto& h : config_.extra_headers) http.headers.push_back(h);
-  http.body = to_text(chat_request_body(config_.model, request, config_.extra_body));
+  http.body =
+      to_text(chat_request_body(config_.model, request, config_.extra_body, config_.stream));
   http.timeout = config_.request_timeout;
   http.connect_timeout = config_.connect_timeout;
   http.stall_timeout = config_.stall_timeout;
@@ -93,32 +96,50 @@ Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
           fmt::format("{}: no reply yet after {} s (gives up at {} s: --request-timeout)", url,
                       waited.count(), config_.request_timeout.count() / 1000));
     };
+  return http;
+}
 
+Result<std::optional<ChatReply>> OpenAIClient::read_reply(const HttpResponse& resp) const {
+  if (!config_.stream) {
+    PTXB_TRY(ChatReply reply, parse_chat_reply(resp.body));
+    return std::optional<ChatReply>(std::move(reply));
+  }
+  PTXB_TRY(StreamedReply streamed, parse_chat_stream(resp.body));
+  if (!streamed.finished) return std::optional<ChatReply>();
+  return std::optional<ChatReply>(std::move(streamed.reply));
+}
+
+Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
+  PTXB_TRY(HttpRequest http, make_http(request));
   auto start = std::chrono::steady_clock::now();
   std::vector<std::string> log;
   std::chrono::milliseconds spent{0};  // attempts and waits, counted against retry_budget
   for (int attempt = 1;; ++attempt) {
     HttpResponse resp = http_post(http);
     spent += std::chrono::milliseconds(static_cast<long long>(resp.seconds * 1000));
-    if (resp.transport_ok() && resp.status >= 200 && resp.status < 300) {
-      auto parsed = parse_chat_reply(resp.body);
+    const bool got = resp.transport_ok() && resp.status >= 200 && resp.status < 300;
+    std::string what = describe(resp);
+    if (got) {
+      auto parsed = read_reply(resp);
       if (!parsed.ok())
         return make_error(
             parsed.error().message + " [" + http.url + ", attempt " + std::to_string(attempt) + "]",
             parsed.error().hint);
-      ChatReply reply = std::move(parsed).value();
-      reply.latency_s = resp.seconds;
-      reply.attempts = attempt;
-      reply.retry_log = std::move(log);
-      reply.total_s =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      return reply;
-    }
-    if (resp.interrupted || interrupted())
+      if (parsed->has_value()) {
+        ChatReply reply = std::move(**parsed);
+        reply.latency_s = resp.seconds;
+        reply.attempts = attempt;
+        reply.retry_log = std::move(log);
+        reply.total_s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return reply;
+      }
+      what = fmt::format("the stream ended before data: [DONE] ({} bytes)", resp.body.size());
+    } else if (resp.interrupted || interrupted()) {
       return make_error("chat request to " + http.url + " abandoned: ptxbench was interrupted");
-    bool retryable =
-        resp.transport_ok() ? is_retryable_status(resp.status) : is_retryable_transport(resp);
-    std::string what = describe(resp);
+    }
+    bool retryable = got || (resp.transport_ok() ? is_retryable_status(resp.status)
+                                                 : is_retryable_transport(resp));
     if (!retryable)
       return make_error("chat request to " + http.url + " failed (attempt " +
                             std::to_string(attempt) + ", not retried): " + what,

@@ -34,6 +34,11 @@ class OpenAIClient final : public ChatClient {
 
  private:
   OpenAIClient(EndpointConfig config, Sleeper sleeper, std::uint64_t seed);
+  // The request every attempt sends: URL, headers (the key read now), body, limits.
+  Result<HttpRequest> make_http(const ChatRequest& request) const;
+  // The reply in a 2xx exchange's body (plain JSON, or an event stream when config_.stream).
+  // nullopt: a stream that ended before [DONE] (a failed, retryable attempt).
+  Result<std::optional<ChatReply>> read_reply(const HttpResponse& resp) const;
   std::chrono::milliseconds next_delay(int retry, std::optional<std::chrono::milliseconds> after);
   // The error once retrying stops: what failed, and which option would change it.
   Error give_up(const std::string& url, int attempts, std::chrono::milliseconds spent,

@@ -23,8 +23,8 @@ long long_or_zero(const Json& obj, const char* key) {
   return it->get<long>();
 }
 
-// "<think>r</think>answer" -> reasoning "r", content "answer". An unclosed <think>
-// (a reply cut at max_tokens) is all reasoning.
+}  // namespace
+
 void split_think(ChatReply& r) {
   std::string_view c = r.content;
   std::size_t lead = c.find_first_not_of(" \t\r\n");
@@ -40,9 +40,8 @@ void split_think(ChatReply& r) {
   r.content = std::string(c.substr(end + 8));
 }
 
-}  // namespace
-
-Json chat_request_body(std::string_view model, const ChatRequest& request, const Json& extra) {
+Json chat_request_body(std::string_view model, const ChatRequest& request, const Json& extra,
+                       bool stream) {
   Json body = Json::object();
   body["model"] = model;
   Json messages = Json::array();
@@ -52,7 +51,8 @@ Json chat_request_body(std::string_view model, const ChatRequest& request, const
   body["temperature"] = request.temperature;
   body["top_p"] = request.top_p;
   body["max_tokens"] = request.max_tokens;
-  body["stream"] = false;
+  body["stream"] = stream;
+  if (stream) body["stream_options"] = {{"include_usage", true}};
   if (extra.is_object())
     for (auto it = extra.begin(); it != extra.end(); ++it) body[it.key()] = it.value();
   return body;

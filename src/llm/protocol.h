@@ -11,9 +11,12 @@
 
 namespace ptxbench::llm {
 
-// {"model", "messages": [{"role", "content"}], "temperature", "top_p", "max_tokens"} with
-// `extra` merged on top. Reasoning of earlier assistant turns is not sent back.
-Json chat_request_body(std::string_view model, const ChatRequest& request, const Json& extra);
+// {"model", "messages": [{"role", "content"}], "temperature", "top_p", "max_tokens", "stream"}
+// with `extra` merged on top. Reasoning of earlier assistant turns is not sent back. `stream`:
+// ask for server-sent events (llm/stream.h) with the usage in the last chunk
+// ("stream_options": {"include_usage": true}).
+Json chat_request_body(std::string_view model, const ChatRequest& request, const Json& extra,
+                       bool stream = false);
 
 // Parses a 200 reply: choices[0].message.content (null counts as empty), reasoning from
 // message.reasoning_content or message.reasoning, finish_reason, model, usage
@@ -22,6 +25,11 @@ Json chat_request_body(std::string_view model, const ChatRequest& request, const
 // separate reasoning, that part moves to `reasoning`. Not JSON, no choices, or an
 // "error" object -> Error.
 Result<ChatReply> parse_chat_reply(std::string_view body);
+
+// When content starts with "<think>...</think>" (and no separate reasoning was returned),
+// that part moves to `reasoning`; an unclosed <think> (a reply cut at max_tokens) is all
+// reasoning.
+void split_think(ChatReply& r);
 
 // The human-readable message of an error body ({"error": {"message": ...}} or
 // {"error": "..."} or {"message": ...} or {"detail": ...}); otherwise the body's first

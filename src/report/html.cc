@@ -357,62 +357,39 @@ std::string section_coverage(const std::vector<Entry>& entries) {
   return svg::render(c, kFullWidth, 380);
 }
 
-struct Cost {
-  int turns = 0, correct = 0;
-  long long prompt = 0, completion = 0;
-  bool tokens_recorded = false;
-  double gpu_stage_s = 0, compile_s = 0;
-};
-
-Cost cost_of(const Entry& e) {
-  Cost c;
-  for (const auto& t : e.run->trajectories) {
-    if (t.key.model != e.all->model || t.key.arch != e.all->arch) continue;
-    for (const auto& d : t.turns) {
-      ++c.turns;
-      c.correct += d.correct;
-      c.tokens_recorded = c.tokens_recorded || d.prompt_tokens || d.completion_tokens;
-      c.prompt += d.prompt_tokens.value_or(0);
-      c.completion += d.completion_tokens.value_or(0);
-      c.gpu_stage_s += d.eval_s.value_or(0) + d.audit_s.value_or(0);
-      c.compile_s += d.compile_s.value_or(0);
-    }
-  }
-  return c;
+std::string per_kernel(std::optional<double> v, const char* fmt_unit) {
+  return v ? fmt::format(fmt::runtime(fmt_unit), *v) : std::string("\u2013 (none)");
 }
 
-std::string per_correct(double total, int correct, const char* unit) {
-  if (correct == 0) return "\u2013 (none correct)";
-  return fmt::format("{:.1f} {}", total / correct, unit);
-}
-
+// The group's cost as the summary counts it (cost.h): every stored turn, per correct and per
+// correct-with-arch kernel.
 std::string section_cost(const std::vector<Entry>& entries) {
   std::string s =
       "<h2 id=\"cost\">What a correct kernel cost</h2>\n<table><tr><th class=\"l\">model</th>"
-      "<th>turns</th><th>correct kernels</th><th>prompt + completion tokens</th>"
-      "<th>tokens per correct kernel</th><th>GPU-seconds</th>"
-      "<th>eval + audit wall time (s)</th><th>per correct kernel</th>"
-      "<th>compile wall time (s)</th></tr>\n";
+      "<th>turns</th><th>correct kernels</th><th>correct + arch kernels</th>"
+      "<th>prompt + completion tokens</th><th>tokens per correct kernel</th>"
+      "<th>GPU-seconds</th><th>per correct kernel</th><th>per correct + arch kernel</th>"
+      "<th>nvcc CPU-seconds</th></tr>\n";
   for (const auto& e : entries) {
-    const Cost c = cost_of(e);
-    const long long tokens = c.prompt + c.completion;
-    const bool scripted = e.all->model.starts_with("scripted/");
-    const bool none = scripted && tokens == 0;  // the embedded agent asks no model
-    std::string token_cell = none                ? "0 (scripted agent, no model)"
-                             : c.tokens_recorded ? fmt::format("{} + {}", c.prompt, c.completion)
-                                                 : "not recorded";
+    const CostSummary& c = e.all->cost;
+    const bool none = e.all->model.starts_with("scripted/") && c.tokens() == 0;
+    const std::string token_cell =
+        none ? "0 (scripted agent, no model)"
+             : fmt::format("{} + {}", c.total.prompt_tokens, c.total.completion_tokens);
     s += fmt::format(
-        "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-        "<td>not recorded</td><td>{:.1f}</td><td>{}</td><td>{:.1f}</td></tr>\n",
-        escape_markup(e.name), c.turns, c.correct, token_cell,
-        c.tokens_recorded && !none ? per_correct(static_cast<double>(tokens), c.correct, "tokens")
-                                   : "\u2013",
-        c.gpu_stage_s, per_correct(c.gpu_stage_s, c.correct, "s"), c.compile_s);
+        "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{:.1f}</td><td>{}</td><td>{}</td><td>{:.1f}</td></tr>\n",
+        escape_markup(e.name), c.turns, c.correct_kernels, c.arch_kernels, token_cell,
+        none ? "\u2013" : per_kernel(c.per_correct(static_cast<double>(c.tokens())), "{:.0f}"),
+        c.total.gpu_s, per_kernel(c.per_correct(c.total.gpu_s), "{:.1f} s"),
+        per_kernel(c.per_arch(c.total.gpu_s), "{:.1f} s"), c.total.compile_cpu_s);
   }
-  s += "</table>\n<p class=\"note\">A correct kernel is a turn judged correct (passed, or passed "
-       "without its target instructions). GPU-seconds: not recorded in these run files; the eval "
-       "+ audit wall time (the judging session and the instruction audit, from each turn's stored "
-       "stages) is the time the turn held its GPU, including the library's own timing.</p>\n";
+  s += "</table>\n<p class=\"note\">Every stored turn counts, failed trajectories' too. A correct "
+       "kernel is a turn judged correct (passed, or passed without its target instructions); a "
+       "correct + arch kernel one whose target instruction families executed. GPU-seconds: the "
+       "time each turn held its GPU to be judged (run files made before the per-turn record give "
+       "the judging session's wall time); nvcc CPU-seconds: only for turns that built their "
+       "kernel (0 on a compile-cache hit, or where the run file predates the record).</p>\n";
   return s;
 }
 

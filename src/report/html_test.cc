@@ -28,7 +28,12 @@ TEST(Html, TheH200RunHasEverySectionAndItsPlots) {
             2);
   EXPECT_NE(html.find(">1.007\u00d7<"), std::string::npos);  // best speedup, mha_with_lse_d128
   EXPECT_NE(html.find("library = 1\u00d7"), std::string::npos);
-  EXPECT_NE(html.find("<td>not recorded</td>"), std::string::npos);  // GPU-seconds
+  // The cost row (cost.h, as the summary counts it): 20 turns, 10 correct kernels, 0 tokens
+  // (the scripted agent), GPU-seconds from the stored judging sessions, per correct kernel.
+  EXPECT_TRUE(std::regex_search(
+      html, std::regex("<td>20</td><td>10</td><td>[0-9]+</td><td>0 \\(scripted agent, no "
+                       "model\\)</td><td>\u2013</td><td>[1-9][0-9]*\\.[0-9]</td><td>[0-9.]+ s</td>")))
+      << "cost row";
   EXPECT_NE(html.find("1665 \u2192 1650 MHz (max 1980); sw_power_cap"), std::string::npos);
 }
 

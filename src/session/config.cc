@@ -47,7 +47,9 @@ Json RunConfig::to_json() const {
         {"max_tokens", model.max_tokens},
         {"request_timeout_s", model.request_timeout_s},
         {"attempts", model.attempts},
-        {"retry_max_s", model.retry_max_s}}},
+        {"retry_max_s", model.retry_max_s},
+        {"stream", model.stream},
+        {"stall_timeout_s", model.stall_timeout_s}}},
       {"scripted_version", scripted_version},
       {"task_selector", task_selector},
       {"tasks", tasks},
@@ -78,6 +80,8 @@ Result<RunConfig> RunConfig::from_json(const Json& j) {
     c.model.request_timeout_s = m.at("request_timeout_s").get<double>();
     c.model.attempts = m.value("attempts", c.model.attempts);  // absent before 2026-12
     c.model.retry_max_s = m.value("retry_max_s", c.model.retry_max_s);
+    c.model.stream = m.value("stream", c.model.stream);  // absent before streaming existed
+    c.model.stall_timeout_s = m.value("stall_timeout_s", c.model.stall_timeout_s);
     c.scripted_version = j.at("scripted_version").get<std::string>();
     c.task_selector = j.at("task_selector").get<std::string>();
     c.tasks = j.at("tasks").get<std::vector<std::string>>();

@@ -21,6 +21,8 @@ struct ModelConfig {
   double request_timeout_s = 600;
   int attempts = 3;        // tries per request (llm::EndpointConfig::max_attempts)
   double retry_max_s = 8;  // time a request may spend on attempts and waits before giving up
+  bool stream = false;     // ask for the reply as an event stream (llm::EndpointConfig::stream)
+  double stall_timeout_s = 60;  // once a reply has started, this long without a byte ends it
 };
 
 struct RunConfig {

@@ -81,6 +81,9 @@ ptxbench_bad_input(run_base_url_without_model 2 "--base-url need.* --model"
   ARGS ${_run1} --base-url http://127.0.0.1:9/v1)
 ptxbench_bad_input(run_temperature_without_model 2 "--temperature needs --model"
   ARGS ${_run1} --temperature 0.2)
+ptxbench_bad_input(run_stream_without_model 2 "--stream needs --model" ARGS ${_run1} --stream)
+ptxbench_bad_input(run_zero_stall_timeout 2 "--stall-timeout must be a number of seconds"
+  ARGS ${_run1} ${_ep} --stall-timeout 0)
 ptxbench_bad_input(run_model_without_base_url 2 "--model needs --base-url" ARGS ${_run1} --model m)
 ptxbench_bad_input(run_url_without_scheme 2 "--base-url '127.0.0.1:8000/v1' does not start with http"
   ARGS ${_run1} --model m --base-url 127.0.0.1:8000/v1)
@@ -126,6 +129,13 @@ ptxbench_bad_input(run_silent_endpoint 1 "ptxbench run -> r.db"
           --grep "did not answer in time. raise --request-timeout"
   ARGS ${_fake_endpoint} silent -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db
        --request-timeout 4 --attempts 1)
+# A streamed reply that stops arriving ends the attempt after --stall-timeout: an endpoint
+# failure recorded in the run, not a hang.
+ptxbench_bad_input(run_stalled_stream 1 "ptxbench run -> r.db"
+  OPTIONS --creates r.db --max-s 30 --grep "the reply stopped arriving \\(no byte for 2.0 s\\)"
+          --grep "1 of 1 trajectory failed \\(not scored\\)"
+  ARGS ${_fake_endpoint} stall -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db
+       --stream --stall-timeout 2 --attempts 1)
 # show tells what happened: a run whose trajectories all failed is finished (done), its
 # compile rate unknown (null), not 0.0; a run where no turn compiled (the scripted agent's
 # turn 1 is a compile error) did not reach the GPU stages, it did not "run" them.

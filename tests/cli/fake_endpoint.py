@@ -5,6 +5,7 @@ COMMAND's exit code. MODE:
   dead    nothing listens on the port (connection refused)
   silent  accepts connections and reads the request, but never answers
   error   answers every request with HTTP 500
+  stall   answers 200 with an event stream, sends its first event, then goes silent
 """
 import socket
 import subprocess
@@ -35,6 +36,12 @@ def serve(listener, mode):
         if mode == "silent":
             held.append(conn)
             continue
+        if mode == "stall":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                         b"Connection: close\r\n\r\n"
+                         b'data: {"choices":[{"index":0,"delta":{"content":"```cu"}}]}\n\n')
+            held.append(conn)
+            continue
         body = b'{"error": {"message": "fake endpoint: internal error"}}'
         conn.sendall(b"HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\n"
                      b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n"
@@ -44,7 +51,7 @@ def serve(listener, mode):
 
 def main():
     mode, sep, command = sys.argv[1], sys.argv[2], sys.argv[3:]
-    assert sep == "--" and mode in ("dead", "silent", "error"), __doc__
+    assert sep == "--" and mode in ("dead", "silent", "error", "stall"), __doc__
     if mode == "dead":
         port = free_port()
     else:

@@ -179,6 +179,13 @@ void ChatTestServer::handle(int conn) {
   // A slow reply: wait, but give up as soon as the client hangs up (it timed out), so the
   // next queued connection is served at once.
   if (!wait_while_connected(conn, reply.delay) || reply.drop || stop_) return;
+  if (reply.stream)
+    send_events(conn, reply);
+  else
+    send_reply(conn, reply);
+}
+
+void ChatTestServer::send_reply(int conn, const ScriptedReply& reply) const {
   std::string out =
       "HTTP/1.1 " + std::to_string(reply.status) + " " + reason_phrase(reply.status) + "\r\n";
   out += "Content-Type: application/json\r\nConnection: close\r\n";
@@ -188,6 +195,27 @@ void ChatTestServer::handle(int conn) {
   send_all(conn, out + reply.body.substr(0, half));
   if (half == reply.body.size() || !wait_while_connected(conn, reply.stall)) return;
   send_all(conn, reply.body.substr(half));
+}
+
+void ChatTestServer::send_events(int conn, const ScriptedReply& reply) const {
+  std::string out =
+      "HTTP/1.1 " + std::to_string(reply.status) + " " + reason_phrase(reply.status) + "\r\n";
+  out += "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n";
+  for (const auto& [k, v] : reply.headers) out += k + ": " + v + "\r\n";
+  if (!send_all(conn, out + "\r\n")) return;
+  std::size_t at = 0, sent_events = 0;
+  while (at < reply.body.size()) {
+    std::size_t end = reply.body.find("\n\n", at);
+    end = end == std::string::npos ? reply.body.size() : end + 2;
+    if (sent_events > 0 && !wait_while_connected(conn, reply.gap)) return;
+    if (!send_all(conn, reply.body.substr(at, end - at))) return;
+    at = end;
+    // After the first event, a stalled stream goes silent (the client must notice).
+    if (++sent_events == 1 && reply.stall.count() > 0) {
+      wait_while_connected(conn, reply.stall);
+      return;
+    }
+  }
 }
 
 bool ChatTestServer::wait_while_connected(int conn, std::chrono::milliseconds d) const {
@@ -213,7 +241,40 @@ std::string ChatTestServer::chat_body(const std::string& content, long prompt_to
        {{"prompt_tokens", prompt_tokens},
         {"completion_tokens", completion_tokens},
         {"total_tokens", prompt_tokens + completion_tokens}}}};
-  return body.dump();
+  return to_text(body);
+}
+
+std::string ChatTestServer::stream_body(const std::string& content, int pieces, long prompt_tokens,
+                                        long completion_tokens, bool done,
+                                        const std::string& reasoning_key,
+                                        const std::string& reasoning) {
+  auto event = [](Json delta, Json finish) {
+    Json chunk = {
+        {"id", "chatcmpl-test"},
+        {"object", "chat.completion.chunk"},
+        {"model", "test-model"},
+        {"choices",
+         Json::array(
+             {{{"index", 0}, {"delta", std::move(delta)}, {"finish_reason", std::move(finish)}}})}};
+    return "data: " + to_text(chunk) + "\n\n";
+  };
+  std::string out = event({{"role", "assistant"}, {"content", ""}}, nullptr);
+  if (!reasoning_key.empty()) out += event({{reasoning_key, reasoning}}, nullptr);
+  const std::size_t n = static_cast<std::size_t>(std::max(pieces, 1));
+  const std::size_t step = (content.size() + n - 1) / n;
+  for (std::size_t at = 0; at < content.size(); at += step)
+    out += event({{"content", content.substr(at, step)}}, nullptr);
+  out += event(Json::object(), "stop");
+  Json usage = {{"id", "chatcmpl-test"},
+                {"object", "chat.completion.chunk"},
+                {"choices", Json::array()},
+                {"usage",
+                 {{"prompt_tokens", prompt_tokens},
+                  {"completion_tokens", completion_tokens},
+                  {"total_tokens", prompt_tokens + completion_tokens}}}};
+  out += "data: " + to_text(usage) + "\n\n";
+  if (done) out += "data: [DONE]\n\n";
+  return out;
 }
 
 }  // namespace ptxbench::llm::testing

@@ -28,8 +28,19 @@ struct ScriptedReply {
   bool drop = false;                   // close the connection without answering
   // Send the headers and half the body, then wait this long (a reply that stops arriving).
   std::chrono::milliseconds stall{0};
+  // An event stream: Content-Type text/event-stream and no Content-Length (the body ends
+  // when the connection closes, so a body without "data: [DONE]" is a cut stream); each
+  // event ("\n\n"-separated) is sent `gap` after the one before.
+  bool stream = false;
+  std::chrono::milliseconds gap{0};
 
   static ScriptedReply ok(std::string body) { return {200, {}, std::move(body)}; }
+  static ScriptedReply events(std::string body, std::chrono::milliseconds gap = {}) {
+    ScriptedReply r = ok(std::move(body));
+    r.stream = true;
+    r.gap = gap;
+    return r;
+  }
 };
 
 struct ReceivedRequest {
@@ -59,6 +70,12 @@ class ChatTestServer {
   static std::string chat_body(const std::string& content, long prompt_tokens = 11,
                                long completion_tokens = 7, const std::string& reasoning_key = "",
                                const std::string& reasoning = "");
+  // The same reply as an event stream: `content` in `pieces` deltas (reasoning first, in
+  // one delta, under reasoning_key), a usage-only chunk, then "data: [DONE]" when `done`.
+  static std::string stream_body(const std::string& content, int pieces = 3,
+                                 long prompt_tokens = 11, long completion_tokens = 7,
+                                 bool done = true, const std::string& reasoning_key = "",
+                                 const std::string& reasoning = "");
 
  private:
   ChatTestServer(int fd, int port, std::vector<ScriptedReply> script, std::size_t max_requests);
@@ -66,6 +83,8 @@ class ChatTestServer {
   void handle(int conn);
   // Waits `d`; false as soon as the client hung up (or the server stops).
   bool wait_while_connected(int conn, std::chrono::milliseconds d) const;
+  void send_reply(int conn, const ScriptedReply& reply) const;
+  void send_events(int conn, const ScriptedReply& reply) const;
 
   int fd_;
   int port_;

@@ -1,0 +1,83 @@
+#include "llm/stream.h"
+
+#include <gtest/gtest.h>
+
+#include "llm/testing/chat_test_server.h"
+
+namespace ptxbench::llm {
+namespace {
+
+using testing::ChatTestServer;
+
+TEST(Stream, JoinsDeltasAndTakesTheUsageChunk) {
+  auto s = parse_chat_stream(ChatTestServer::stream_body("```cuda\nkernel\n```", 4, 120, 34));
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_TRUE(s->finished);
+  EXPECT_EQ(s->reply.content, "```cuda\nkernel\n```");
+  EXPECT_EQ(s->reply.prompt_tokens, 120);
+  EXPECT_EQ(s->reply.completion_tokens, 34);
+  EXPECT_EQ(s->reply.finish_reason, "stop");
+  EXPECT_EQ(s->reply.model, "test-model");
+  EXPECT_EQ(s->reply.response_id, "chatcmpl-test");
+}
+
+TEST(Stream, ReasoningDeltasAndThinkTags) {
+  auto s = parse_chat_stream(
+      ChatTestServer::stream_body("answer", 2, 1, 2, true, "reasoning_content", "hmm"));
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_EQ(s->reply.reasoning, "hmm");
+  EXPECT_EQ(s->reply.content, "answer");
+  auto t = parse_chat_stream(ChatTestServer::stream_body("<think>plan</think>code", 5));
+  ASSERT_TRUE(t.ok()) << t.error().to_string();
+  EXPECT_EQ(t->reply.reasoning, "plan");
+  EXPECT_EQ(t->reply.content, "code");
+}
+
+TEST(Stream, CrlfLinesCommentsAndNullUsage) {
+  const std::string body =
+      ": keep-alive\r\n\r\n"
+      "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"usage\":null}\r\n\r\n"
+      "event: message\r\ndata: {\"choices\":[{\"delta\":{\"content\":\"b\"},"
+      "\"finish_reason\":\"length\"}]}\r\n\r\n"
+      "data: [DONE]\r\n\r\n";
+  auto s = parse_chat_stream(body);
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_EQ(s->reply.content, "ab");
+  EXPECT_EQ(s->reply.finish_reason, "length");
+  EXPECT_EQ(s->reply.prompt_tokens, 0);
+  EXPECT_EQ(s->events, 2);
+}
+
+TEST(Stream, ACutStreamIsNotFinished) {
+  auto s = parse_chat_stream(ChatTestServer::stream_body("partial", 3, 1, 1, /*done=*/false));
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_FALSE(s->finished);
+  EXPECT_EQ(s->reply.content, "partial");
+}
+
+TEST(Stream, APlainJsonReplyIsAccepted) {
+  auto s = parse_chat_stream(ChatTestServer::chat_body("whole", 3, 4));
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_TRUE(s->finished);
+  EXPECT_EQ(s->reply.content, "whole");
+  EXPECT_EQ(s->reply.completion_tokens, 4);
+}
+
+TEST(Stream, MalformedEventsAndErrorsAreErrors) {
+  auto bad = parse_chat_stream("data: {\"choices\": [\n\ndata: [DONE]\n\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("not a JSON object"), std::string::npos);
+  auto err = parse_chat_stream("data: {\"error\":{\"message\":\"context overflow\"}}\n\n");
+  ASSERT_FALSE(err.ok());
+  EXPECT_NE(err.error().message.find("context overflow"), std::string::npos);
+  auto none = parse_chat_stream("<html>gateway</html>");
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().message.find("neither an event stream nor JSON"), std::string::npos);
+  auto empty = parse_chat_stream("");
+  EXPECT_FALSE(empty.ok());
+  auto no_choices = parse_chat_stream("data: {\"id\":\"x\"}\n\n");
+  EXPECT_FALSE(no_choices.ok());
+}
+
+}  // namespace
+}  // namespace ptxbench::llm
