@@ -37,6 +37,8 @@ inline RunDetail synthetic_run() {
                           "done",
                           "budget",
                           {{1, "not_evaluated", false, {}, {}, true, true, true, {"wgmma"}}}}};
+  r.data.trajectories[1].turns[0].cost.prompt_tokens = 1200;  // what the turn spent (cost.h)
+  r.data.trajectories[1].turns[0].cost.completion_tokens = 800;
   r.summary = summarize(r.data);
   TurnDetail d;
   d.turn = 1;
