@@ -31,8 +31,9 @@ TEST(Html, TheH200RunHasEverySectionAndItsPlots) {
   // The cost row (cost.h, as the summary counts it): 20 turns, 10 correct kernels, 0 tokens
   // (the scripted agent), GPU-seconds from the stored judging sessions, per correct kernel.
   EXPECT_TRUE(std::regex_search(
-      html, std::regex("<td>20</td><td>10</td><td>[0-9]+</td><td>0 \\(scripted agent, no "
-                       "model\\)</td><td>\u2013</td><td>[1-9][0-9]*\\.[0-9]</td><td>[0-9.]+ s</td>")))
+      html,
+      std::regex("<td>20</td><td>10</td><td>[0-9]+</td><td>0 \\(scripted agent, no "
+                 "model\\)</td><td>\u2013</td><td>[1-9][0-9]*\\.[0-9]</td><td>[0-9.]+ s</td>")))
       << "cost row";
   EXPECT_NE(html.find("1665 \u2192 1650 MHz (max 1980); sw_power_cap"), std::string::npos);
 }
