@@ -2,10 +2,11 @@
 # merge.sh PTXBENCH: sharded runs of the scripted main job (no GPU: PTXBENCH_NO_GPU=1, the
 # turns compiled and statically audited) merged with `ptxbench merge` give what one unsharded
 # run of the same plan gives: `show --json` (but for the file, its time and provenance),
-# `show --turns` and `sft coverage --json`. Shard 0 is run with --shard 0/2, shard 1 as a
-# Slurm array task would run it (SLURM_ARRAY_TASK_ID/COUNT, no --shard). Then shard 0 is
-# killed (SIGKILL, once it has stored a turn) and resumed with --resume: the
-# merge of the resumed shard is identical to the merge of the one that never died.
+# `show --turns` and `sft coverage --json` (the measured cost left out: compare_runs.py).
+# Shard 0 is run with --shard 0/2, shard 1 as a Slurm array task would run it
+# (SLURM_ARRAY_TASK_ID/COUNT, no --shard). Then shard 0 is killed (SIGKILL, once it has stored a
+# turn) and resumed with --resume: the merge of the resumed shard is identical to the merge of
+# the one that never died.
 set -uo pipefail
 ptxbench=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +21,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # What a reader sees of a run file, in files named after it.
 views() {
   "$ptxbench" show --json "$1.db" >"$1.json" || fail "show --json $1.db"
-  "$ptxbench" show --turns "$1.db" | tail -n +2 >"$1.turns" || fail "show --turns $1.db"
+  # The measured cost (nvcc's CPU-seconds: 0 on a compile-cache hit; clocks) is left out.
+  "$ptxbench" show --turns "$1.db" | tail -n +2 | sed -E 's/ tokens [0-9].*$/ (cost)/' >"$1.turns" ||
+    fail "show --turns $1.db"
   # The sources' file path, hash, size, time and provenance are the file's own, not results.
   "$ptxbench" sft coverage --json "$1.db" | python3 -c '
 import json, sys

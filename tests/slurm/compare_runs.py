@@ -1,11 +1,23 @@
 #!/usr/bin/env python3
 """compare_runs.py A.json B.json: whether two `ptxbench show --json` outputs give the same
 results. Left out: what differs between any two runs of one plan (the file's path, its
-creation time, the provenance: host, start time, shards) and the configuration's settings of
-how one machine ran them (concurrency, cpu_jobs, gpus). Exit 0 when equal, else 1 with a diff."""
+creation time, the provenance: host, start time, shards; each group's measured cost: nvcc's
+CPU-seconds are 0 on a compile-cache hit, request and GPU seconds are clocks) and the
+configuration's settings of how one machine ran them (concurrency, cpu_jobs, gpus). Exit 0
+when equal, else 1 with a diff."""
 import difflib
 import json
 import sys
+
+
+def drop_cost(node):
+    if isinstance(node, dict):
+        node.pop("cost", None)
+        for v in node.values():
+            drop_cost(v)
+    elif isinstance(node, list):
+        for v in node:
+            drop_cost(v)
 
 
 def results(path):
@@ -15,6 +27,7 @@ def results(path):
         j.pop(k, None)
     for k in ("concurrency", "cpu_jobs", "gpus"):
         j.get("config", {}).pop(k, None)
+    drop_cost(j)
     return json.dumps(j, indent=1, sort_keys=True).splitlines()
 
 
