@@ -14,10 +14,6 @@
 #include "store/merge.h"
 #include "store/store.h"
 
-#ifndef PTXBENCH_VERSION
-#define PTXBENCH_VERSION "0.0.0"
-#endif
-
 namespace ptxbench::cli {
 namespace {
 

@@ -32,10 +32,6 @@
 #include "session/stage_pipeline.h"
 #include "task/loader.h"
 
-#ifndef PTXBENCH_VERSION
-#define PTXBENCH_VERSION "0.0.0"
-#endif
-
 namespace ptxbench::cli {
 namespace {
 

@@ -21,10 +21,6 @@
 #include "sft/session_runner.h"
 #include "task/loader.h"
 
-#ifndef PTXBENCH_VERSION
-#define PTXBENCH_VERSION "0.0.0"
-#endif
-
 namespace ptxbench::cli {
 namespace {
 

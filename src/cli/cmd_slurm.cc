@@ -15,10 +15,6 @@
 #include "core/text.h"
 #include "core/utf8.h"
 
-#ifndef PTXBENCH_VERSION
-#define PTXBENCH_VERSION "0.0.0"
-#endif
-
 namespace ptxbench::cli {
 namespace {
 

@@ -7,10 +7,6 @@
 #include "core/subprocess.h"
 #include "core/text.h"
 
-#ifndef PTXBENCH_VERSION
-#define PTXBENCH_VERSION "0.0.0"
-#endif
-
 namespace ptxbench::cli {
 namespace {
 
