@@ -83,12 +83,15 @@ StoppingRule::Reason StoppingRule::decide_speedup(const std::vector<double>& can
                                                   double elapsed_seconds) const {
   const std::size_t n = std::min(candidate.size(), library.size());
   if (n >= max_samples) return Reason::max_samples;
-  if (n < min_samples)
-    return (elapsed_seconds > budget_seconds && n >= 3) ? Reason::budget : Reason::keep_going;
   const double ci = speedup_rel_ci95(candidate, library);
-  if (ci <= target_rel_spread) return Reason::converged;
   const double c = percentile(candidate, 0.5), l = percentile(library, 0.5);
-  if (c > 0 && l / c * (1 + ci) < slow_speedup) return Reason::slow;
+  const bool slow = n >= min_slow_samples && c > 0 && l / c * (1 + ci) < slow_speedup;
+  if (n < min_samples) {
+    if (slow) return Reason::slow;
+    return (elapsed_seconds > budget_seconds && n >= 3) ? Reason::budget : Reason::keep_going;
+  }
+  if (ci <= target_rel_spread) return Reason::converged;
+  if (slow) return Reason::slow;
   if (elapsed_seconds > budget_seconds) return Reason::budget;
   return Reason::keep_going;
 }

@@ -98,6 +98,27 @@ TEST(Stats, SpeedupRuleStopsAtTheTargetIntervalOrWhenFarBelowHalfSpeed) {
   EXPECT_STREQ(to_string(StoppingRule::Reason::slow), "slow");
 }
 
+TEST(Stats, FarBelowHalfSpeedStopsAfterThreeSamples) {
+  StoppingRule rule;
+  // 100x slower than the library: three samples of each tell it, well before the ten a
+  // precise speedup needs.
+  EXPECT_EQ(rule.decide_speedup(spread(3, 100.0, 0.01), spread(3, 1.0, 0.01), 0.1),
+            StoppingRule::Reason::slow);
+  EXPECT_EQ(rule.decide_speedup(spread(2, 100.0, 0.01), spread(2, 1.0, 0.01), 0.1),
+            StoppingRule::Reason::keep_going);
+  // Three samples near the threshold are too wide to call slow: keep measuring.
+  EXPECT_EQ(rule.decide_speedup(spread(3, 1.0 / 0.45, 0.2), spread(3, 1.0, 0.2), 0.1),
+            StoppingRule::Reason::keep_going);
+  // A fast kernel is never stopped early as slow.
+  EXPECT_EQ(rule.decide_speedup(spread(3, 1.0, 0.01), spread(3, 1.0, 0.01), 0.1),
+            StoppingRule::Reason::keep_going);
+  // min_slow_samples = min_samples: the rule before issue 14's early stop.
+  StoppingRule strict;
+  strict.min_slow_samples = 10;
+  EXPECT_EQ(strict.decide_speedup(spread(3, 100.0, 0.01), spread(3, 1.0, 0.01), 0.1),
+            StoppingRule::Reason::keep_going);
+}
+
 TEST(Stats, SideStreamRule) {
   EXPECT_FALSE(escaped_timed_stream(1.0, 1.1));    // launch overhead
   EXPECT_FALSE(escaped_timed_stream(0.01, 0.15));  // tiny kernel, sync overhead
