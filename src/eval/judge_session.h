@@ -84,6 +84,8 @@ class JudgeSession {
                      EvalResult& r);
   bool calibrate(Peers& p, EvalResult& r, bool record);
   void timing_phase(Peers& p, const EvalOptions& o, EvalResult& r);
+  // The longest GPU time (event) of any checked candidate call so far, in ms.
+  double slowest_checked_call_ms() const;
   void runner_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);
   void decide(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
               const EvalOptions& o, EvalResult& r);

@@ -197,7 +197,7 @@ PlannedCall TimingDraw::fresh_on(int workload, const std::string& what) {
   return p;
 }
 
-std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size) {
+std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, bool force_repeat) {
   const int slots = plan_->verifier.workloads.front().slots;
   const std::size_t want = static_cast<std::size_t>(size <= 0 || size > slots ? slots : size);
   std::vector<int> order;
@@ -205,7 +205,7 @@ std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size) {
   for (std::size_t i = order.size(); i > 1; --i)  // Fisher-Yates
     std::swap(order[i - 1], order[draw() % i]);
   std::vector<PlannedCall> burst;
-  if (allow_repeat && last_slot_ >= 0 && draw() % 4 == 0) {
+  if (allow_repeat && last_slot_ >= 0 && (force_repeat || draw() % 4 == 0)) {
     PlannedCall p;
     p.workload = 0;
     p.slot = last_slot_;

@@ -86,14 +86,17 @@ std::vector<std::vector<PlannedCall>> burst_checks(const std::vector<PlannedCall
 // The content of the timing calls, drawn from a seeded stream, on the timed workload
 // (workload 0). A burst: distinct slots in a random order, each a random base under a new
 // transform, except that with probability 1/4 the first call repeats exactly the inputs of the
-// previous burst's last call (same slot: a cache of the last call hits). A library call (the
+// previous burst's last call (same slot: a cache of the last call hits), or for certain when
+// forced (the timing phase ends with at least kMinRepeats repeats, session_decision.h: the
+// check of repeat calls' speed then runs for every timed candidate). A library call (the
 // checked one): new inputs in a slot other than the last candidate call's. The poison is
 // always new.
 class TimingDraw {
  public:
   TimingDraw(const SessionPlan& plan, std::uint64_t seed) : plan_(&plan), seed_(seed) {}
-  // `size` calls (at most the slots; 0: every slot).
-  std::vector<PlannedCall> next_burst(bool allow_repeat, int size = 0);
+  // `size` calls (at most the slots; 0: every slot). With `force_repeat` the first call
+  // repeats the previous call's inputs for certain (the timing phase's closing repeats).
+  std::vector<PlannedCall> next_burst(bool allow_repeat, int size = 0, bool force_repeat = false);
   PlannedCall next_library();
   // New inputs (a random base under a new transform) on slot 0 of `workload`.
   PlannedCall fresh_on(int workload, const std::string& what);

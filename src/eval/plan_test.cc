@@ -104,6 +104,28 @@ TEST(Plan, TimingBurstsUseEverySlotOnceAndSometimesRepeatTheLastCall) {
   EXPECT_EQ(single_slots.size(), static_cast<std::size_t>(kTimedSlots));  // every buffer set used
 }
 
+TEST(Plan, AForcedRepeatAlwaysRepeatsThePreviousCall) {
+  auto task = testing::gemm_task();
+  auto plan = plan_session(task, 3, 5);
+  ASSERT_TRUE(plan.ok());
+  TimingDraw draw(*plan, 91);
+  const auto first = draw.next_burst(true, kTimingBurst);
+  for (int i = 0; i < 3; ++i) {  // the closing repeats, back to back on the same buffer set
+    const auto b = draw.next_burst(true, kTimingBurst, true);
+    ASSERT_EQ(b.size(), 1u);
+    EXPECT_EQ(b.front().content, Content::repeat);
+    EXPECT_EQ(b.front().slot, first.back().slot);
+  }
+  // Unforced, the stream goes on drawing fresh inputs most of the time.
+  int fresh = 0;
+  for (int i = 0; i < 40; ++i)
+    fresh += draw.next_burst(true, kTimingBurst).front().content == Content::transformed;
+  EXPECT_GT(fresh, 20);
+  // Before any call there is nothing to repeat, forced or not.
+  TimingDraw cold(*plan, 92);
+  EXPECT_EQ(cold.next_burst(true, kTimingBurst, true).front().content, Content::transformed);
+}
+
 TEST(Plan, ChecksGoInBurstsOfDistinctSlotsAndARepeatFollowsItsCall) {
   auto task = testing::gemm_task();
   auto plan = plan_session(task, 5, 5);

@@ -21,7 +21,8 @@
 //                    spread by about that much on the H200, docs/results/2026-11-30-h200-judge.md).
 //   cached_result    repeat calls' median event time < kRepeatRatio x new-input calls' median,
 //                    with at least kMinRepeats repeats (events: a call's own wall time is not
-//                    seen inside a burst; work outside the events is side_stream above).
+//                    seen inside a burst; work outside the events is side_stream above). The
+//                    timing phase always ends with that many (judge_session.cc).
 // Calls run in bursts (session_protocol.h): a call's wall time is its burst's round trip over
 // the burst's calls, for the calibration no-ops and the candidate alike.
 #pragma once
