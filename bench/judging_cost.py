@@ -64,6 +64,9 @@ def judge_one(ptxbench, e, extra):
     for k in COLUMNS + ("warmup_rounds", "sampled_rounds"):
         row[k] = (ev.get("phase_seconds") or {}).get(k, 0)
     row["stop"] = (ev.get("timing") or {}).get("stop_reason", "")
+    # The verifier's own account of its set-up, ms (timing.setup_ms; builds of the fifth session
+    # of 2026-12-01 on): references; the library's sets, plans, the wait for them, its choice.
+    row["setup_ms"] = (ev.get("timing") or {}).get("setup_ms", {})
     return row
 
 
@@ -105,6 +108,12 @@ def main():
     for col in ("wall_s", "eval_s") + COLUMNS:
         med, p90 = quantiles([r[col] for r in rows if col in r])
         print(f"  {col:<18} {med:>7} {p90:>7}")
+    parts = sorted({k for r in rows for k in (r.get("setup_ms") or {})})
+    if parts:
+        print("  the verifier's set-up (timing.setup_ms), seconds:")
+        for k in parts:
+            med, p90 = quantiles([r["setup_ms"][k] / 1000 for r in rows if k in (r.get("setup_ms") or {})])
+            print(f"    {k:<16} {med:>7} {p90:>7}")
 
 
 if __name__ == "__main__":

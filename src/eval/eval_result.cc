@@ -68,6 +68,7 @@ Json TimingReport::to_json() const {
               {"calibrated_overhead_ms", calibrated_overhead_ms},
               {"sustained_load_ms", sustained_load_ms},
               {"verified_calls", verified_calls},
+              {"setup_ms", setup_ms},
               {"clocks_before", clocks_before},
               {"clocks_after", clocks_after}};
 }

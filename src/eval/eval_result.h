@@ -45,6 +45,9 @@ struct TimingReport {
   double sustained_load_ms = 0;       // the library's load before every burst (EvalOptions)
   int verified_calls = 0;             // candidate calls whose outputs and inputs were checked
   Json clocks_before, clocks_after;
+  // The verifier's set-up, in ms, as it measured it (worker/verifier.cc SetupTimes): references,
+  // library_sets, library_plans (background), library_wait, library_choice.
+  Json setup_ms = Json::object();
   Json to_json() const;
 };
 

@@ -60,8 +60,10 @@ class Verifier {
     nvml_ = std::make_unique<gpu::Nvml>(bus);
     flush_ = std::make_unique<gpu::L2Flush>();
     for (auto& e : heat_done_) PTXB_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    const auto refs_start = std::chrono::steady_clock::now();
     for (const auto& w : req.workloads) workloads_.push_back(make_workload(w));
     PTXB_CUDA(cudaStreamSynchronize(stream_));
+    setup_.references = ms_since(refs_start);
     if (!workloads_.empty()) start_library(workloads_.front());
   }
 
@@ -135,7 +137,9 @@ class Verifier {
     PTXB_CUDA(cudaGetLastError());
     Reply r = ok();
     r.event_ms = ms;
-    r.extra = Json{{"name", w.baseline->name()}, {"description", w.baseline->describe()}};
+    r.extra = Json{{"name", w.baseline->name()},
+                   {"description", w.baseline->describe()},
+                   {"setup_ms", setup_.to_json()}};
     return r;
   }
 
@@ -215,11 +219,20 @@ class Verifier {
   // The library's private sets and its plan, made on first use; the timed workload's were made
   // in the background (start_library), only their timed choice is made here.
   void prepare_library(Workload& w) {
-    if (&w == &workloads_.front() && library_made_.valid()) library_made_.get();  // rethrows
+    const bool timed = &w == &workloads_.front();
+    auto t0 = std::chrono::steady_clock::now();
+    if (timed && library_made_.valid()) {
+      library_made_.get();  // rethrows
+      setup_.wait = ms_since(t0);
+    }
     if (w.library.empty()) make_library_sets(w, stream_);
     if (!w.baseline)
       w.baseline = gpu::make_unready_baseline(*w.library.front(), stream_, library_plan_);
-    if (!w.library_ready) w.baseline->ready(*w.library.front(), stream_);
+    t0 = std::chrono::steady_clock::now();
+    if (!w.library_ready) {
+      w.baseline->ready(*w.library.front(), stream_);
+      if (timed) setup_.choice = ms_since(t0);
+    }
     w.library_ready = true;
   }
 
@@ -233,9 +246,14 @@ class Verifier {
       cudaStream_t s = nullptr;
       PTXB_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
       try {
+        auto t0 = std::chrono::steady_clock::now();
         make_library_sets(w, s);
+        PTXB_CUDA(cudaStreamSynchronize(s));
+        setup_.sets = ms_since(t0);
+        t0 = std::chrono::steady_clock::now();
         w.baseline = gpu::make_unready_baseline(*w.library.front(), s, library_plan_);
         PTXB_CUDA(cudaStreamSynchronize(s));
+        setup_.plans = ms_since(t0);
       } catch (...) {
         cudaStreamDestroy(s);
         throw;
@@ -295,6 +313,23 @@ class Verifier {
     return out;
   }
 
+  // Where the verifier's set-up time went, in ms (issue 14's breakdown; the first baseline reply
+  // carries it): the references of every workload (constructor), and the timed workload's
+  // library: its private sets and its plans built on the background thread, how long the
+  // session then waited for that thread, and the timed choice among plans (ready()).
+  struct SetupTimes {
+    double references = 0, sets = 0, plans = 0, wait = 0, choice = 0;
+    Json to_json() const {
+      return Json{{"references", references},
+                  {"library_sets", sets},
+                  {"library_plans", plans},
+                  {"library_wait", wait},
+                  {"library_choice", choice}};
+    }
+  } setup_;  // sets and plans: written by the background thread before library_made_ is ready
+  static double ms_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+  }
   gpu::LibraryPlan library_plan_;
   cudaEvent_t heat_done_[2] = {nullptr, nullptr};  // HeatCommand: two runs in flight at most
   cudaStream_t stream_ = nullptr;
