@@ -4,7 +4,9 @@ static_check.py, tests/gpu/eval_controls/run.py). Each entry is the manifest's t
 
 Fields (documented at the top of each manifest): file, task, arch, expect_outcome, expect_flags,
 expect_families, purpose; optional expect_coverage, memcheck, caught_by ("timing": only the
-timing phase's evidence reaches the verdict), expect_audit ("declined": too slow to instrument;
+timing phase's evidence reaches the verdict), seeds (the run seeds the GPU check judges it at,
+default [1234]: evidence drawn at random, such as the timing phase's repeat calls, must not
+depend on the draw), expect_audit ("declined": too slow to instrument;
 no credit then), and, for controls that only the
 run-time sandbox can stop (kernels/controls/sandbox.toml), expect_refused (the system call or
 driver function that must be refused and named in the verdict's message) and expect_not_created

@@ -26,8 +26,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from manifests import load_entries  # noqa: E402
 
 
-def run_one(ptxbench, root, e, fast, log_dir):
-    cmd = [ptxbench, "eval", e["_src"], "--task", e["task"], "--arch", e.get("arch", "sm_90a"), "--json", "--seed", "1234"]
+def run_one(ptxbench, root, e, fast, log_dir, seed=1234):
+    cmd = [ptxbench, "eval", e["_src"], "--task", e["task"], "--arch", e.get("arch", "sm_90a"), "--json", "--seed", str(seed)]
     flags = e.get("expect_flags", [])
     if fast:
         cmd += ["--sample-budget", "1" if not flags else "2", "--call-timeout", "5"]
@@ -42,9 +42,10 @@ def run_one(ptxbench, root, e, fast, log_dir):
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     secs = time.time() - t0
-    name = os.path.basename(e["file"])
+    name = os.path.basename(e["file"]) + ("" if seed == 1234 else f" (seed {seed})")
     if log_dir:
-        with open(os.path.join(log_dir, name + ".json"), "w") as f:
+        log_name = os.path.basename(e["file"]) + ("" if seed == 1234 else f".seed{seed}")
+        with open(os.path.join(log_dir, log_name + ".json"), "w") as f:
             f.write(p.stdout + "\n--- stderr ---\n" + p.stderr)
     try:
         out = json.loads(p.stdout)
@@ -107,11 +108,12 @@ def main():
     if a.log:
         os.makedirs(a.log, exist_ok=True)
     failures = 0
-    for e in entries:
-        ok, line, _ = run_one(a.ptxbench, root, e, a.fast, a.log)
+    runs = [(e, seed) for e in entries for seed in e.get("seeds", [1234])]
+    for e, seed in runs:
+        ok, line, _ = run_one(a.ptxbench, root, e, a.fast, a.log, seed)
         print(line, flush=True)
         failures += 0 if ok else 1
-    print(f"{len(entries) - failures}/{len(entries)} controls as expected")
+    print(f"{len(runs) - failures}/{len(runs)} controls as expected")
     return 1 if failures else 0
 
 
