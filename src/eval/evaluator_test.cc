@@ -77,7 +77,8 @@ struct Script {
   // Every timing-relevant command in order: {"call" or "library", slot} (a runner burst logs
   // each of its calls' slots).
   std::vector<std::pair<std::string, int>> slot_log;
-  bool heat_fails = false;  // the verifier's "heat" replies library_failed
+  bool heat_fails = false;   // the verifier's "heat" replies library_failed
+  std::string last_content;  // of the verifier's last "prepare" ("transformed" or "repeat")
   ProcessResult runner_end = [] {
     ProcessResult p;
     p.exit_code = 0;
@@ -162,7 +163,10 @@ class FakeProcess : public WorkerProcess {
       return {};
     }
     const auto slot = std::make_pair(cmd.value("workload", 0), cmd.value("slot", 0));
-    if (op == "prepare") prepared_[slot] = cmd;
+    if (op == "prepare") {
+      prepared_[slot] = cmd;
+      s_.last_content = cmd.value("content", "");
+    }
     if (op == "verify") {
       Reply r = ok_reply();
       r.check = s_.verify(verifies_++, prepared_[slot]);
@@ -408,6 +412,26 @@ TEST_F(EvaluatorTest, AFarSlowerCandidateStopsTimingEarly) {
   EXPECT_NE(r.timing->stop_reason.find("speedup: slow"), std::string::npos)
       << r.timing->stop_reason;
   EXPECT_LE(r.timing->candidate.n, 12u);
+}
+
+// A kernel that recognises the previous call's inputs and answers them fast (from its own copy:
+// every output written, every check passes) is caught by the repeat calls' speed at every
+// draw, whether the sampling stopped early as slow or at the time budget: the timing phase ends
+// with kMinRepeats repeats (1 in 4 drawn, fewer than 3 in 10 rounds about half the time).
+TEST_F(EvaluatorTest, ACandidateFastOnlyOnRepeatedInputsIsCaughtAtEveryDraw) {
+  for (const double fresh_ms : {20.0, 2.0}) {  // 0.15x: stops as slow; 1.5x: at the budget
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      script_ = Script{};
+      script_.call = [this, fresh_ms](int) -> std::optional<Reply> {
+        return ok_reply(script_.last_content == "repeat" ? fresh_ms / 10 : fresh_ms);
+      };
+      opts_.seed = seed;
+      opts_.sample_budget_seconds = fresh_ms > 10 ? 30 : 0.05;
+      EvalResult r = eval();
+      EXPECT_EQ(r.outcome, Outcome::incorrect) << "seed " << seed << ", " << fresh_ms << " ms";
+      EXPECT_TRUE(r.has_flag("cached_result")) << "seed " << seed << ", " << fresh_ms << " ms";
+    }
+  }
 }
 
 TEST_F(EvaluatorTest, WithoutAnAuditTheRunnerIsNotInstrumented) {
