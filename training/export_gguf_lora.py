@@ -99,7 +99,7 @@ def export(adapter: str | Path, base_gguf: str | Path, out: str | Path) -> int:
     writer.add_float32(gguf.Keys.Adapter.LORA_ALPHA, float(config["lora_alpha"]))
     tensors = []
     for hf_name, (a, b) in sorted(_pairs(weights).items()):
-        gguf_name = names.get_name(hf_name, try_suffixes=(".weight",))
+        gguf_name = names.get_name(hf_name + ".weight", try_suffixes=(".weight",))  # -> "blk.N.x.weight"
         if gguf_name is None:
             raise ExportError(f"{hf_name}: no {arch} GGUF tensor for it (gguf's tensor map)")
         if gguf_name not in base_shapes:

@@ -108,12 +108,18 @@ def load_model(args):
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    from transformers import GgufConfig
+
     dtype = torch.bfloat16 if torch.cuda.is_available() else torch.float32
+    model_kw = {}
     if args.gguf:
         path = Path(args.gguf)
         if not path.is_file():
             raise UsageError(f"--gguf {path}: no such file")
         where, kw, source = str(path.resolve().parent), {"gguf_file": path.name}, f"gguf:{path.resolve()}"
+        # Unpacked into plain dense weights (and the quantizer detached): the base is frozen
+        # anyway, and the Trainer refuses models it still calls GGUF-quantized.
+        model_kw["quantization_config"] = GgufConfig(gguf_file=path.name, dequantize=True)
     else:
         path = Path(args.model)
         if not (path / "config.json").is_file():
@@ -121,10 +127,12 @@ def load_model(args):
         where, kw, source = str(path), {}, f"hf:{path.resolve()}"
     try:
         tokenizer = AutoTokenizer.from_pretrained(where, local_files_only=True, **kw)
-        model = AutoModelForCausalLM.from_pretrained(where, dtype=dtype, local_files_only=True, **kw)
-    except (OSError, ValueError, KeyError, RuntimeError) as e:
+        model = AutoModelForCausalLM.from_pretrained(where, dtype=dtype, local_files_only=True, **kw, **model_kw)
+    except (OSError, ValueError, KeyError, RuntimeError, TypeError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UsageError(f"cannot load the model from {path}: {first}") from None
+    if getattr(model, "is_quantized", False):
+        raise UsageError(f"{path} loaded as a quantized model; LoRA here needs dense weights")
     return model, tokenizer, source
 
 
@@ -160,10 +168,11 @@ def read(path: str, what: str):
 
 
 def make_trainer(model, tokenizer, train, evaluation, args, out: Path, on_step):
+    import datasets
     import torch
     from datasets import Dataset
     from peft import LoraConfig
-    from transformers import TrainerCallback
+    from transformers import PrinterCallback, TrainerCallback
     from trl import SFTConfig, SFTTrainer
 
     class Progress(TrainerCallback):
@@ -171,9 +180,10 @@ def make_trainer(model, tokenizer, train, evaluation, args, out: Path, on_step):
             if logs and "loss" in logs:
                 on_step(state.global_step, state.max_steps, logs)
 
+    datasets.disable_progress_bars()
     cuda = torch.cuda.is_available()
     config = SFTConfig(
-        output_dir=str(out / "trainer"), seed=args.seed, data_seed=args.seed,
+        output_dir=str(out), seed=args.seed, data_seed=args.seed,
         learning_rate=args.lr, num_train_epochs=args.epochs, max_steps=args.max_steps or -1,
         per_device_train_batch_size=args.batch_size, per_device_eval_batch_size=args.batch_size,
         lr_scheduler_type="constant_with_warmup", warmup_steps=args.warmup, weight_decay=0.0, max_grad_norm=1.0,
@@ -183,9 +193,11 @@ def make_trainer(model, tokenizer, train, evaluation, args, out: Path, on_step):
         dataloader_num_workers=0)
     lora = LoraConfig(r=args.rank, lora_alpha=args.alpha, lora_dropout=args.dropout, bias="none",
                       target_modules=[t for t in args.target_modules.split(",") if t], task_type="CAUSAL_LM")
-    return SFTTrainer(model=model, args=config, train_dataset=Dataset.from_list(train),
-                      eval_dataset=Dataset.from_list(evaluation) if evaluation else None,
-                      processing_class=tokenizer, peft_config=lora, callbacks=[Progress()])
+    trainer = SFTTrainer(model=model, args=config, train_dataset=Dataset.from_list(train),
+                         eval_dataset=Dataset.from_list(evaluation) if evaluation else None,
+                         processing_class=tokenizer, peft_config=lora, callbacks=[Progress()])
+    trainer.remove_callback(PrinterCallback)  # Progress prints one line per step instead of the raw dicts
+    return trainer
 
 
 def run(args, model, tokenizer, source: str, log=print) -> dict:
