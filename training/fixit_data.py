@@ -103,7 +103,7 @@ class Drop(str, Enum):
 
 
 def fit_tokens(prompt_ids: Sequence[int], full_ids: Sequence[int], max_length: int,
-               bos_id: int | None) -> tuple[list, list] | Drop:
+               bos_id: int | None, cut_completion: bool = False) -> tuple[list, list] | Drop:
     """The (input_ids, completion_mask) SFTTrainer trains on, at most max_length tokens.
 
     prompt_ids are the tokens of the prompt rendered with the generation prompt, full_ids
@@ -111,7 +111,9 @@ def fit_tokens(prompt_ids: Sequence[int], full_ids: Sequence[int], max_length: i
     prompt and carries the loss (mask 1). A row longer than max_length loses prompt
     tokens from the LEFT (the oldest context), never completion tokens; a leading BOS
     (bos_id) is kept in front, as the server always adds it. A row whose completion
-    (plus BOS) alone exceeds max_length is returned as Drop.COMPLETION_TOO_LONG.
+    (plus BOS) alone exceeds max_length is returned as Drop.COMPLETION_TOO_LONG, or with
+    cut_completion kept cut: BOS, the last quarter of max_length of the prompt, and the
+    completion's first tokens up to max_length (the loss on that start only).
     max_length <= 0: no limit."""
     prompt_ids, full_ids = list(prompt_ids), list(full_ids)
     if full_ids[: len(prompt_ids)] != prompt_ids:
@@ -122,6 +124,14 @@ def fit_tokens(prompt_ids: Sequence[int], full_ids: Sequence[int], max_length: i
     if max_length > 0 and len(full_ids) > max_length:
         head = prompt_ids[:1] if bos_id is not None and prompt_ids[:1] == [bos_id] else []
         room = max_length - len(head) - len(completion)
+        if room < 0 and cut_completion:
+            # A machine that cannot hold the whole repair (a CPU): the last quarter of
+            # max_length for the end of the prompt (the feedback), the rest for the start
+            # of the completion, which alone carries the loss.
+            keep = min(len(prompt_ids) - len(head), (max_length - len(head)) // 4)
+            prompt_ids = head + (prompt_ids[len(prompt_ids) - keep:] if keep else [])
+            completion = completion[:max_length - len(prompt_ids)]
+            return prompt_ids + completion, [0] * len(prompt_ids) + [1] * len(completion)
         if room < 0:
             return Drop.COMPLETION_TOO_LONG
         prompt_ids = head + (prompt_ids[len(head):][-room:] if room else [])

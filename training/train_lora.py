@@ -67,6 +67,10 @@ def parse_args(argv):
     p.add_argument("--epochs", type=float, default=5)
     p.add_argument("--batch-size", type=int, default=2, help="per device")
     p.add_argument("--max-length", type=int, default=16384, help="tokens per row; 0: no limit")
+    p.add_argument("--cut-completions", action="store_true",
+                   help="keep a row whose completion alone exceeds --max-length, cut: the end of its prompt "
+                        "(a quarter of the length) and the start of its completion (a CPU run, where no "
+                        "length that fits holds a whole repair); counted in metrics.json rows.cut")
     p.add_argument("--max-steps", type=int, default=0, help="stop after this many steps (0: all epochs)")
     p.add_argument("--warmup", type=float, default=0.03, help="warmup, a fraction of the steps")
     p.add_argument("--gradient-checkpointing", action="store_true", help="less memory, ~30%% slower")
@@ -136,7 +140,7 @@ def load_model(args):
     return model, tokenizer, source
 
 
-def prepare(rows, tokenizer, max_length: int) -> tuple[list, Counter]:
+def prepare(rows, tokenizer, max_length: int, cut: bool = False) -> tuple[list, Counter]:
     """Tokenized examples {input_ids, completion_mask} (what SFTTrainer makes of a
     conversational prompt-completion example, fitted to max_length) and the drop counts."""
     examples, drops = [], Counter()
@@ -146,11 +150,13 @@ def prepare(rows, tokenizer, max_length: int) -> tuple[list, Counter]:
                                                    add_generation_prompt=True)["input_ids"]
         full_ids = tokenizer.apply_chat_template(pc["prompt"] + pc["completion"], tokenize=True,
                                                  return_dict=True)["input_ids"]
-        fitted = fit_tokens(prompt_ids, full_ids, max_length, tokenizer.bos_token_id)
+        fitted = fit_tokens(prompt_ids, full_ids, max_length, tokenizer.bos_token_id, cut)
         if isinstance(fitted, Drop):
             drops[fitted.value] += 1
             continue
         input_ids, completion_mask = fitted
+        if sum(completion_mask) < len(full_ids) - len(prompt_ids):
+            drops["cut"] += 1  # kept, cut (--cut-completions): counted, not dropped
         examples.append({"input_ids": input_ids, "completion_mask": completion_mask})
     return examples, drops
 
@@ -207,7 +213,8 @@ def run(args, model, tokenizer, source: str, log=print) -> dict:
     model_type = model.config.model_type
     template = ensure_chat_template(tokenizer, model_type)
     rows = read(args.data, "--data")
-    train, drops = prepare(rows, tokenizer, args.max_length)
+    train, drops = prepare(rows, tokenizer, args.max_length, args.cut_completions)
+    cut = drops.pop("cut", 0)
     if not train:
         raise UsageError(f"no row of {args.data} fits --max-length {args.max_length} "
                          f"(dropped: {dict(drops)}): raise --max-length")
@@ -217,7 +224,7 @@ def run(args, model, tokenizer, source: str, log=print) -> dict:
         if not evaluation:
             raise UsageError(f"no row of {args.eval} fits --max-length {args.max_length}: raise --max-length")
     log(f"train_lora: {len(train)} of {len(rows)} rows fit {args.max_length} tokens "
-        f"(dropped {dict(drops) or 0}); model {source} ({model_type}); chat template: {template}")
+        f"(dropped {dict(drops) or 0}, cut {cut}); model {source} ({model_type}); chat template: {template}")
 
     steps = []
 
@@ -241,7 +248,8 @@ def run(args, model, tokenizer, source: str, log=print) -> dict:
 
     losses = [s["loss"] for s in steps]
     metrics = {
-        "rows": {"read": len(rows), "used": len(train), "dropped": sum(drops.values()), "drop_reasons": dict(drops)},
+        "rows": {"read": len(rows), "used": len(train), "dropped": sum(drops.values()), "drop_reasons": dict(drops),
+                 "cut": cut},
         "eval_rows": ({"read": len(evaluation) + sum(eval_drops.values()), "used": len(evaluation),
                        "drop_reasons": dict(eval_drops)} if args.eval else None),
         "max_length": args.max_length,
