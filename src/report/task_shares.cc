@@ -99,8 +99,8 @@ std::string share_text(int n, int turns) {
 
 void print_task_shares(std::ostream& out, const std::vector<TaskShares>& rows) {
   std::ostringstream s;
-  s << "\nper task: share of turns, before -> after (correct: n/e = not evaluated, no GPU ran "
-       "the turns)\n";
+  s << "\nper task: share of turns, before -> after (correct: n/e = compiled but not "
+       "evaluated, no GPU ran the turns; 0% where no turn compiled, so none could be correct)\n";
   s << fmt::format("{:<26} {:<7} {:>10} {:>14} {:>14} {:>14} {:>14}\n", "task", "arch", "turns",
                    "code block", "compile error", "correct", "correct+arch");
   for (const auto& r : rows)
