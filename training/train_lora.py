@@ -126,7 +126,12 @@ def load_model(args):
             raise UsageError(f"--model {path}: not a Hugging Face model folder (no config.json)")
         where, kw, source = str(path), {}, f"hf:{path.resolve()}"
     try:
-        tokenizer = AutoTokenizer.from_pretrained(where, local_files_only=True, **kw)
+        if args.gguf:  # llama.cpp's tokenization, not transformers' GGUF conversion (gguf_tokenizer.py)
+            import gguf_tokenizer
+
+            tokenizer = gguf_tokenizer.load(path)
+        else:
+            tokenizer = AutoTokenizer.from_pretrained(where, local_files_only=True, **kw)
         model = AutoModelForCausalLM.from_pretrained(where, dtype=dtype, local_files_only=True, **kw, **model_kw)
     except (OSError, ValueError, KeyError, RuntimeError, TypeError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
