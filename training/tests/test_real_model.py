@@ -25,6 +25,28 @@ GGUF = Path(os.environ.get("PTXBENCH_GEMMA_GGUF", "")
 pytestmark = pytest.mark.skipif(not GGUF.is_file(), reason=f"{GGUF} is not installed (scripts/endpoint-install.sh)")
 
 
+def test_tokenizer_gives_llama_servers_ids():
+    """The golden chat of test_template.py, tokenized by llama-server's /tokenize (build
+    11434, this GGUF) on 2026-12-01; transformers' own GGUF tokenizer gives 78 ids for
+    the first turn's 52 ("user" -> "us" + "er")."""
+    import gguf_tokenizer
+    from chat_template import GEMMA_TEMPLATE
+    from test_template import ROW
+
+    tok = gguf_tokenizer.load(GGUF)
+    tok.chat_template = GEMMA_TEMPLATE
+    ids = tok.apply_chat_template(ROW, tokenize=True, return_dict=True)["input_ids"]
+    assert ids == SERVER_IDS
+    assert tok("x\u00e9\U0001F600 \t  \n\n\n  y\x01<unused0>")["input_ids"] == [
+        2, 236781, 236859, 242398, 236743, 255968, 138, 109, 138, 236762, 249732, 6]
+
+
+SERVER_IDS = [2, 105, 2364, 107, 3048, 4903, 182377, 52025, 236761, 108, 6804, 236787, 565, 578, 562, 1392, 603,
+              236884, 236774, 106, 107, 105, 4368, 107, 2717, 46089, 107, 46288, 107, 2717, 106, 107, 105, 2364, 107,
+              234927, 56061, 236787, 1559, 14077, 106, 107, 105, 4368, 107, 236820, 36345, 236813, 107, 9462, 107,
+              954, 36345, 236813, 108, 2717, 46089, 107, 25611, 107, 2717, 106, 107]
+
+
 def test_a_few_steps_on_gemma3_270m_gguf(tmp_path):
     data = tmp_path / "train.jsonl"
     data.write_text("".join(json.dumps(fixit_row(i)) + "\n" for i in range(2)))
