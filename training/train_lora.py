@@ -11,10 +11,12 @@ last]) and SFTTrainer trains with completion_only_loss.
   python3 training/train_lora.py --data DIR/train.jsonl --model /local/hf/folder --out adapter/ \\
       --eval DIR/heldout.jsonl --export-gguf adapter/lora.gguf
 
---model is a local Hugging Face folder; --gguf a GGUF file that transformers
-dequantises to float32 (bfloat16 on a GPU). Nothing is downloaded. A tokenizer without
-a chat template (the GGUF case) gets the Gemma template llama-server uses
-(chat_template.py), so training sees the text the server will show the model.
+--model is a local Hugging Face folder; --gguf a GGUF file whose weights transformers
+dequantises to float32 (bfloat16 on a GPU) and whose tokenizer is rebuilt to tokenize as
+llama.cpp does (gguf_tokenizer.py). Nothing is downloaded. A tokenizer without a chat
+template (the GGUF case) gets the Gemma template llama-server uses (chat_template.py),
+so training sees the very token ids the server will feed the model
+(check_template.py --gguf verifies both against a running server).
 
 --max-length caps the tokens of a row. A longer row loses prompt tokens from the left
 (the BOS token stays); the completion is never cut: a row whose completion alone does
@@ -106,39 +108,34 @@ def ensure_chat_template(tokenizer, model_type: str) -> str:
 def load_model(args):
     """(model, tokenizer, description of the source) from --model or --gguf."""
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from transformers import GgufConfig
+    from transformers import AutoModelForCausalLM, AutoTokenizer, GgufConfig
 
     dtype = torch.bfloat16 if torch.cuda.is_available() else torch.float32
-    model_kw = {}
-    if args.gguf:
-        path = Path(args.gguf)
-        if not path.is_file():
-            raise UsageError(f"--gguf {path}: no such file")
-        where, kw, source = str(path.resolve().parent), {"gguf_file": path.name}, f"gguf:{path.resolve()}"
-        # Unpacked into plain dense weights (and the quantizer detached): the base is frozen
-        # anyway, and the Trainer refuses models it still calls GGUF-quantized.
-        model_kw["quantization_config"] = GgufConfig(gguf_file=path.name, dequantize=True)
-    else:
-        path = Path(args.model)
-        if not (path / "config.json").is_file():
-            raise UsageError(f"--model {path}: not a Hugging Face model folder (no config.json)")
-        where, kw, source = str(path), {}, f"hf:{path.resolve()}"
+    path = Path(args.gguf or args.model)
+    if args.gguf and not path.is_file():
+        raise UsageError(f"--gguf {path}: no such file")
+    if args.model and not (path / "config.json").is_file():
+        raise UsageError(f"--model {path}: not a Hugging Face model folder (no config.json)")
     try:
-        if args.gguf:  # llama.cpp's tokenization, not transformers' GGUF conversion (gguf_tokenizer.py)
+        if args.gguf:
             import gguf_tokenizer
 
+            # llama.cpp's tokenization (gguf_tokenizer.py), not transformers' GGUF conversion.
             tokenizer = gguf_tokenizer.load(path)
+            # Unpacked into plain dense weights, the quantizer detached: the base is frozen
+            # anyway, and the Trainer refuses a model it still calls GGUF-quantized.
+            model = AutoModelForCausalLM.from_pretrained(
+                str(path.resolve().parent), gguf_file=path.name, dtype=dtype, local_files_only=True,
+                quantization_config=GgufConfig(gguf_file=path.name, dequantize=True))
         else:
-            tokenizer = AutoTokenizer.from_pretrained(where, local_files_only=True, **kw)
-        model = AutoModelForCausalLM.from_pretrained(where, dtype=dtype, local_files_only=True, **kw, **model_kw)
+            tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+            model = AutoModelForCausalLM.from_pretrained(str(path), dtype=dtype, local_files_only=True)
     except (OSError, ValueError, KeyError, RuntimeError, TypeError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UsageError(f"cannot load the model from {path}: {first}") from None
     if getattr(model, "is_quantized", False):
         raise UsageError(f"{path} loaded as a quantized model; LoRA here needs dense weights")
-    return model, tokenizer, source
+    return model, tokenizer, f"{'gguf' if args.gguf else 'hf'}:{path.resolve()}"
 
 
 def prepare(rows, tokenizer, max_length: int) -> tuple[list, Counter]:
