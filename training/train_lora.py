@@ -230,6 +230,8 @@ def run(args, model, tokenizer, source: str, log=print) -> dict:
             f"({time.time() - t_train:.1f} s)")
 
     trainer = make_trainer(model, tokenizer, train, evaluation, args, out, on_step)
+    params = {"trainable": sum(p.numel() for p in trainer.model.parameters() if p.requires_grad),
+              "total": sum(p.numel() for p in trainer.model.parameters())}
     eval_before = trainer.evaluate()["eval_loss"] if evaluation else None
     t_train = time.time()
     trainer.train()
@@ -249,7 +251,7 @@ def run(args, model, tokenizer, source: str, log=print) -> dict:
         "max_length": args.max_length,
         "tokens": {"total": sum(len(e["input_ids"]) for e in train),
                    "trained": sum(sum(e["completion_mask"]) for e in train)},
-        "steps": len(steps), "losses": losses,
+        "parameters": params, "steps": len(steps), "losses": losses,
         "first_loss": losses[0] if losses else None, "last_loss": losses[-1] if losses else None,
         "eval_loss_before": eval_before, "eval_loss_after": eval_after,
         "step_log": steps,
