@@ -202,8 +202,9 @@ def make_trainer(model, tokenizer, train, evaluation, args, out: Path, on_step):
     return trainer
 
 
-def run(args, model, tokenizer, source: str, log=print) -> dict:
-    """Trains, saves the adapter and metrics.json in args.out; returns the metrics."""
+def run(args, model, tokenizer, source: str, log=print, load_seconds: float = 0.0) -> dict:
+    """Trains, saves the adapter and metrics.json in args.out; returns the metrics.
+    load_seconds (the model's loading) counts into wall_seconds."""
     t0 = time.time()
     out = Path(args.out)
     model_type = model.config.model_type
@@ -257,7 +258,7 @@ def run(args, model, tokenizer, source: str, log=print) -> dict:
         "step_log": steps,
         "train_seconds": round(train_seconds, 3),
         "seconds_per_step": round(train_seconds / len(steps), 3) if steps else None,
-        "wall_seconds": None,
+        "load_seconds": round(load_seconds, 3), "wall_seconds": None,
         "model": {"source": source, "model_type": model_type, "chat_template": template},
         "hyperparameters": {"rank": args.rank, "alpha": args.alpha, "dropout": args.dropout,
                             "target_modules": args.target_modules.split(","), "lr": args.lr,
@@ -276,7 +277,7 @@ def run(args, model, tokenizer, source: str, log=print) -> dict:
             raise UsageError(str(e)) from None
         metrics["export_gguf"] = {"path": str(args.export_gguf), "tensors": n}
         log(f"train_lora: wrote {n} LoRA tensors to {args.export_gguf}")
-    metrics["wall_seconds"] = round(time.time() - t0, 3)
+    metrics["wall_seconds"] = round(time.time() - t0 + load_seconds, 3)
     (out / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
     first, last = metrics["first_loss"], metrics["last_loss"]
     log(f"train_lora: {len(steps)} steps on {len(train)} rows: loss {first:.4f} -> {last:.4f} "
@@ -308,8 +309,9 @@ def main(argv=None) -> int:
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         t0 = time.time()
         model, tokenizer, source = load_model(args)
-        print(f"train_lora: loaded {source} in {time.time() - t0:.1f} s", flush=True)
-        run(args, model, tokenizer, source, log=lambda s: print(s, flush=True))
+        load_seconds = time.time() - t0
+        print(f"train_lora: loaded {source} in {load_seconds:.1f} s", flush=True)
+        run(args, model, tokenizer, source, log=lambda s: print(s, flush=True), load_seconds=load_seconds)
     except UsageError as e:
         print(f"train_lora: error: {e}", file=sys.stderr)
         return 2
