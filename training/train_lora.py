@@ -11,15 +11,18 @@ last]) and SFTTrainer trains with completion_only_loss.
   python3 training/train_lora.py --data DIR/train.jsonl --model /local/hf/folder --out adapter/ \\
       --eval DIR/heldout.jsonl --export-gguf adapter/lora.gguf
 
---model is a local Hugging Face folder; --gguf a GGUF file that transformers
-dequantises to float32 (bfloat16 on a GPU). Nothing is downloaded. A tokenizer without
-a chat template (the GGUF case) gets the Gemma template llama-server uses
-(chat_template.py), so training sees the text the server will show the model.
+--model is a local Hugging Face folder; --gguf a GGUF file whose weights transformers
+dequantises to float32 (bfloat16 on a GPU) and whose tokenizer is rebuilt to tokenize as
+llama.cpp does (gguf_tokenizer.py). Nothing is downloaded. A tokenizer without a chat
+template (the GGUF case) gets the Gemma template llama-server uses (chat_template.py),
+so training sees the very token ids the server will feed the model
+(check_template.py --gguf verifies both against a running server).
 
 --max-length caps the tokens of a row. A longer row loses prompt tokens from the left
 (the BOS token stays); the completion is never cut: a row whose completion alone does
 not fit is dropped and counted (metrics.json). Fixit repairs are 5-10k tokens, so a CPU
-run at 512-1024 tokens trains only on short rows.
+run at 512-1024 tokens trains only on short rows, or, with --cut-completions, on rows cut
+to the prompt's end and the repair's start (scripts/fixit-e2e.sh).
 
 Writes OUT/adapter_config.json + adapter_model.safetensors (peft), OUT/base_model.json
 (what the adapter was trained on, for export_gguf_lora.py) and OUT/metrics.json; with
@@ -110,34 +113,34 @@ def ensure_chat_template(tokenizer, model_type: str) -> str:
 def load_model(args):
     """(model, tokenizer, description of the source) from --model or --gguf."""
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from transformers import GgufConfig
+    from transformers import AutoModelForCausalLM, AutoTokenizer, GgufConfig
 
     dtype = torch.bfloat16 if torch.cuda.is_available() else torch.float32
-    model_kw = {}
-    if args.gguf:
-        path = Path(args.gguf)
-        if not path.is_file():
-            raise UsageError(f"--gguf {path}: no such file")
-        where, kw, source = str(path.resolve().parent), {"gguf_file": path.name}, f"gguf:{path.resolve()}"
-        # Unpacked into plain dense weights (and the quantizer detached): the base is frozen
-        # anyway, and the Trainer refuses models it still calls GGUF-quantized.
-        model_kw["quantization_config"] = GgufConfig(gguf_file=path.name, dequantize=True)
-    else:
-        path = Path(args.model)
-        if not (path / "config.json").is_file():
-            raise UsageError(f"--model {path}: not a Hugging Face model folder (no config.json)")
-        where, kw, source = str(path), {}, f"hf:{path.resolve()}"
+    path = Path(args.gguf or args.model)
+    if args.gguf and not path.is_file():
+        raise UsageError(f"--gguf {path}: no such file")
+    if args.model and not (path / "config.json").is_file():
+        raise UsageError(f"--model {path}: not a Hugging Face model folder (no config.json)")
     try:
-        tokenizer = AutoTokenizer.from_pretrained(where, local_files_only=True, **kw)
-        model = AutoModelForCausalLM.from_pretrained(where, dtype=dtype, local_files_only=True, **kw, **model_kw)
+        if args.gguf:
+            import gguf_tokenizer
+
+            # llama.cpp's tokenization (gguf_tokenizer.py), not transformers' GGUF conversion.
+            tokenizer = gguf_tokenizer.load(path)
+            # Unpacked into plain dense weights, the quantizer detached: the base is frozen
+            # anyway, and the Trainer refuses a model it still calls GGUF-quantized.
+            model = AutoModelForCausalLM.from_pretrained(
+                str(path.resolve().parent), gguf_file=path.name, dtype=dtype, local_files_only=True,
+                quantization_config=GgufConfig(gguf_file=path.name, dequantize=True))
+        else:
+            tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+            model = AutoModelForCausalLM.from_pretrained(str(path), dtype=dtype, local_files_only=True)
     except (OSError, ValueError, KeyError, RuntimeError, TypeError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UsageError(f"cannot load the model from {path}: {first}") from None
     if getattr(model, "is_quantized", False):
         raise UsageError(f"{path} loaded as a quantized model; LoRA here needs dense weights")
-    return model, tokenizer, source
+    return model, tokenizer, f"{'gguf' if args.gguf else 'hf'}:{path.resolve()}"
 
 
 def prepare(rows, tokenizer, max_length: int, cut: bool = False) -> tuple[list, Counter]:
@@ -206,8 +209,9 @@ def make_trainer(model, tokenizer, train, evaluation, args, out: Path, on_step):
     return trainer
 
 
-def run(args, model, tokenizer, source: str, log=print) -> dict:
-    """Trains, saves the adapter and metrics.json in args.out; returns the metrics."""
+def run(args, model, tokenizer, source: str, log=print, load_seconds: float = 0.0) -> dict:
+    """Trains, saves the adapter and metrics.json in args.out; returns the metrics.
+    load_seconds (the model's loading) counts into wall_seconds."""
     t0 = time.time()
     out = Path(args.out)
     model_type = model.config.model_type
@@ -235,6 +239,8 @@ def run(args, model, tokenizer, source: str, log=print) -> dict:
             f"({time.time() - t_train:.1f} s)")
 
     trainer = make_trainer(model, tokenizer, train, evaluation, args, out, on_step)
+    params = {"trainable": sum(p.numel() for p in trainer.model.parameters() if p.requires_grad),
+              "total": sum(p.numel() for p in trainer.model.parameters())}
     eval_before = trainer.evaluate()["eval_loss"] if evaluation else None
     t_train = time.time()
     trainer.train()
@@ -255,13 +261,13 @@ def run(args, model, tokenizer, source: str, log=print) -> dict:
         "max_length": args.max_length,
         "tokens": {"total": sum(len(e["input_ids"]) for e in train),
                    "trained": sum(sum(e["completion_mask"]) for e in train)},
-        "steps": len(steps), "losses": losses,
+        "parameters": params, "steps": len(steps), "losses": losses,
         "first_loss": losses[0] if losses else None, "last_loss": losses[-1] if losses else None,
         "eval_loss_before": eval_before, "eval_loss_after": eval_after,
         "step_log": steps,
         "train_seconds": round(train_seconds, 3),
         "seconds_per_step": round(train_seconds / len(steps), 3) if steps else None,
-        "wall_seconds": None,
+        "load_seconds": round(load_seconds, 3), "wall_seconds": None,
         "model": {"source": source, "model_type": model_type, "chat_template": template},
         "hyperparameters": {"rank": args.rank, "alpha": args.alpha, "dropout": args.dropout,
                             "target_modules": args.target_modules.split(","), "lr": args.lr,
@@ -280,7 +286,7 @@ def run(args, model, tokenizer, source: str, log=print) -> dict:
             raise UsageError(str(e)) from None
         metrics["export_gguf"] = {"path": str(args.export_gguf), "tensors": n}
         log(f"train_lora: wrote {n} LoRA tensors to {args.export_gguf}")
-    metrics["wall_seconds"] = round(time.time() - t0, 3)
+    metrics["wall_seconds"] = round(time.time() - t0 + load_seconds, 3)
     (out / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
     first, last = metrics["first_loss"], metrics["last_loss"]
     log(f"train_lora: {len(steps)} steps on {len(train)} rows: loss {first:.4f} -> {last:.4f} "
@@ -312,8 +318,9 @@ def main(argv=None) -> int:
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         t0 = time.time()
         model, tokenizer, source = load_model(args)
-        print(f"train_lora: loaded {source} in {time.time() - t0:.1f} s", flush=True)
-        run(args, model, tokenizer, source, log=lambda s: print(s, flush=True))
+        load_seconds = time.time() - t0
+        print(f"train_lora: loaded {source} in {load_seconds:.1f} s", flush=True)
+        run(args, model, tokenizer, source, log=lambda s: print(s, flush=True), load_seconds=load_seconds)
     except UsageError as e:
         print(f"train_lora: error: {e}", file=sys.stderr)
         return 2

@@ -106,6 +106,7 @@ def test_training_run_writes_adapter_and_metrics_and_the_loss_falls(tmp_path, mo
     assert m["hyperparameters"]["rank"] == 8 and m["hyperparameters"]["batch_size"] == 2
     assert m["wall_seconds"] >= m["train_seconds"] > 0
     assert m["tokens"]["trained"] < m["tokens"]["total"] <= 2 * 200
+    assert 0 < m["parameters"]["trainable"] < m["parameters"]["total"] / 5  # only the LoRA matrices train
     assert (out / "adapter_config.json").exists() and (out / "adapter_model.safetensors").exists()
     config = json.loads((out / "adapter_config.json").read_text())
     assert config["r"] == 8 and config["lora_alpha"] == 16
