@@ -9,7 +9,8 @@
 #   3 export         ptxbench sft coverage + sft fixit on base.db and the shipped H200 run
 #                    files -> OUT/rows/ (train.jsonl, manifest.json, coverage.txt)
 #   4 check-template training/check_template.py: the trainer's chat template renders the rows
-#                    byte for byte as the server does (POST /apply-template)
+#                    byte for byte as the server does (POST /apply-template), and its
+#                    tokenizer gives the server's token ids (POST /tokenize)
 #   5 stop-base
 #   6 train          training/train_lora.py (TRL SFTTrainer + peft LoRA) on the rows ->
 #                    OUT/adapter/ (peft adapter, metrics.json, adapter.gguf for llama.cpp)
@@ -27,8 +28,8 @@
 # (OUT/steps.tsv). A failing step stops the loop with its name and log; what the earlier
 # steps wrote stays. A server the script started is stopped however it ends.
 #
-# Sizes. The full loop (default) runs the core tasks, 2 turns, 600 tokens a reply, and
-# trains 12 steps at 512 tokens a row; --short (the ctest `fixit_e2e`) runs 2 tasks, 1 turn,
+# Sizes. The full loop (default) runs the core tasks, 2 turns, 400 tokens a reply, and
+# trains 10 steps at 512 tokens a row; --short (the ctest `fixit_e2e`) runs 2 tasks, 1 turn,
 # 300 tokens, and trains 3 steps at 256 tokens on the first 2 rows (one batch, seen at
 # every step, so a falling loss shows the adapter learning). A CPU step of Gemma 3 270M at
 # 512 tokens and batch 2 takes about a minute on 2 cores (most of it the 262k-word output
@@ -58,11 +59,11 @@ Options (full loop / --short):
   --tasks LIST         ptxbench run --tasks (core / gemm_n7168_k5120,mha_with_lse_d128)
   --turns N            turns per trajectory (2 / 1)
   --samples N          trajectories per task (1 / 1)
-  --max-tokens N       completion tokens a reply (600 / 300)
+  --max-tokens N       completion tokens a reply (400 / 300)
   --context LEVEL      prompt context level (none / none)
   --temperature T      sampling temperature (0.7)
   --seed N             the server's sampling seed and the trainer's seed (1234)
-  --steps N            training steps (12 / 3)
+  --steps N            training steps (10 / 3)
   --max-length N       tokens a training row (512 / 256)
   --rows N             train on the first N exported rows, 0: all (0 / 2)
   --batch-size N       rows a step (2)
@@ -107,7 +108,7 @@ if ((short)); then
   : "${tasks:=gemm_n7168_k5120,mha_with_lse_d128}" "${turns:=1}" "${max_tokens:=300}"
   : "${steps:=3}" "${max_length:=256}" "${rows:=2}"
 else
-  : "${tasks:=core}" "${turns:=2}" "${max_tokens:=600}" "${steps:=12}" "${max_length:=512}"
+  : "${tasks:=core}" "${turns:=2}" "${max_tokens:=400}" "${steps:=10}" "${max_length:=512}"
   : "${rows:=0}"
 fi
 for v in turns samples max_tokens steps max_length rows batch threads seed; do
@@ -273,7 +274,7 @@ step serve-base serve "$out/server-base"
 step run-base judge "$out/base.db"
 step export export_rows
 step check-template "$python" "$root/training/check_template.py" --base-url "$base" \
-  --data "$out/rows/train-used.jsonl"
+  --data "$out/rows/train-used.jsonl" --gguf "$gemma_gguf"
 step stop-base stop "$out/server-base"
 step train train
 started+=("$out/server-adapter")
