@@ -6,8 +6,11 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # Slurm and munge too (the `slurm` tests start a private single-node Slurm, tests/slurm) and
 # headless Chromium (the HTML report is rendered in it, tests/report) and the local model
-# endpoint (llama-server with Gemma 3 270M: the `endpoint` test, tests/endpoint).
-PTXBENCH_WITH_SLURM=1 PTXBENCH_WITH_CHROMIUM=1 PTXBENCH_WITH_ENDPOINT=1 "$root/scripts/setup.sh"
+# endpoint (llama-server with Gemma 3 270M: the `endpoint` test, tests/endpoint), and the
+# training stack (torch, transformers, TRL, peft, gguf into .deps/training-venv: the Fixit loop's
+# test `fixit_e2e`, tests/fixit, and the recipe's `training_pytest_recipe`).
+PTXBENCH_WITH_SLURM=1 PTXBENCH_WITH_CHROMIUM=1 PTXBENCH_WITH_ENDPOINT=1 PTXBENCH_TRAINING_DEPS=1 \
+  "$root/scripts/setup.sh"
 cd "${PTXBENCH_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j "${PTXBENCH_JOBS:-$(nproc)}" "$@"
 if ! "$root/tests/gpu_guard.sh" true >/dev/null; then

@@ -1,5 +1,5 @@
-"""Reading `ptxbench sft fixit|kernelgen` exports and turning rows into token ids and
-labels with the loss on the trained message only.
+"""Reading `ptxbench sft fixit|kernelgen` exports, turning rows into TRL prompt-completion
+examples and fitting their tokens into max_length without cutting the trained message.
 
 Pure Python (no torch): the data side is tested in CI without the training stack.
 
@@ -14,16 +14,13 @@ A row is trained on exactly one message: the last, an assistant message.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Sequence
 
-IGNORE_INDEX = -100  # the label value torch's cross-entropy skips
 ROLES = ("system", "user", "assistant")
 
 Message = dict
-Render = Callable[[Sequence[Message], bool], str]  # (messages, add_generation_prompt) -> text
-Encode = Callable[[str], list]  # text -> token ids
 
 
 class RowError(ValueError):
@@ -90,62 +87,55 @@ def read_rows(path: str | Path) -> list[list[Message]]:
     return rows
 
 
-def simple_template(messages: Sequence[Message], add_generation_prompt: bool) -> str:
-    """A plain chat template for models without one (and for the tests):
-    '<|role|>\\ncontent<|end|>\\n' per message; the generation prompt is '<|assistant|>\\n'."""
-    text = "".join(f"<|{m['role']}|>\n{m['content']}<|end|>\n" for m in messages)
-    if add_generation_prompt:
-        text += "<|assistant|>\n"
-    return text
+def to_prompt_completion(messages: Sequence[Message]) -> dict:
+    """TRL's conversational prompt-completion example of a validated row: prompt = every
+    message but the last, completion = [the last]; only role and content are kept (the
+    loss switch `weight` is what prompt/completion expresses)."""
+    strip = [{"role": m["role"], "content": m["content"]} for m in messages]
+    return {"prompt": strip[:-1], "completion": strip[-1:]}
 
 
-@dataclass
-class Example:
-    input_ids: list
-    labels: list  # IGNORE_INDEX where no loss is taken
-
-    @property
-    def trained_tokens(self) -> int:
-        return sum(1 for t in self.labels if t != IGNORE_INDEX)
+class Drop(str, Enum):
+    """Why a row is not trained on (counted in metrics.json)."""
+    COMPLETION_TOO_LONG = "completion_too_long"  # the trained message alone exceeds max_length
+    PROMPT_NOT_PREFIX = "prompt_not_prefix"  # the chat template renders the prompt differently in the row
+    EMPTY_COMPLETION = "empty_completion"  # the trained message encodes to no tokens
 
 
-def encode_row(messages: Sequence[Message], render: Render, encode: Encode, max_length: int = 0) -> Example:
-    """Token ids of the rendered conversation, with labels only on the last message.
+def fit_tokens(prompt_ids: Sequence[int], full_ids: Sequence[int], max_length: int,
+               bos_id: int | None, cut_completion: bool = False) -> tuple[list, list] | Drop:
+    """The (input_ids, completion_mask) SFTTrainer trains on, at most max_length tokens.
 
-    The prompt is render(messages[:-1], add_generation_prompt=True); its tokens must be
-    a prefix of the whole conversation's tokens (true of byte-level tokenisers and of
-    chat templates that end a turn on a special token). With max_length > 0 the row is
-    cut from the LEFT (the oldest context goes first) so the trained message survives;
-    a row whose trained message alone is longer than max_length raises RowError.
-    """
-    prompt_ids = list(encode(render(messages[:-1], True)))
-    full_ids = list(encode(render(messages, False)))
+    prompt_ids are the tokens of the prompt rendered with the generation prompt, full_ids
+    those of the whole conversation; the completion is what full_ids adds after the
+    prompt and carries the loss (mask 1). A row longer than max_length loses prompt
+    tokens from the LEFT (the oldest context), never completion tokens; a leading BOS
+    (bos_id) is kept in front, as the server always adds it. A row whose completion
+    (plus BOS) alone exceeds max_length is returned as Drop.COMPLETION_TOO_LONG, or with
+    cut_completion kept cut: BOS, the last quarter of max_length of the prompt, and the
+    completion's first tokens up to max_length (the loss on that start only).
+    max_length <= 0: no limit."""
+    prompt_ids, full_ids = list(prompt_ids), list(full_ids)
     if full_ids[: len(prompt_ids)] != prompt_ids:
-        raise RowError("the prompt's tokens are not a prefix of the conversation's tokens: "
-                       "use a chat template whose generation prompt matches the assistant turn")
-    labels = [IGNORE_INDEX] * len(prompt_ids) + full_ids[len(prompt_ids):]
-    if max_length and len(full_ids) > max_length:
-        cut = len(full_ids) - max_length
-        if cut > len(prompt_ids):
-            raise RowError(f"the trained message has {len(full_ids) - len(prompt_ids)} tokens, "
-                           f"more than max_length={max_length}")
-        full_ids, labels = full_ids[cut:], labels[cut:]
-    if not any(t != IGNORE_INDEX for t in labels):
-        raise RowError("the trained message encodes to no tokens")
-    return Example(full_ids, labels)
-
-
-def pad_batch(examples: Iterable[Example], pad_id: int) -> dict:
-    """Right-padded lists: input_ids, labels (IGNORE_INDEX on padding), attention_mask."""
-    examples = list(examples)
-    width = max(len(e.input_ids) for e in examples)
-    batch = {"input_ids": [], "labels": [], "attention_mask": []}
-    for e in examples:
-        pad = width - len(e.input_ids)
-        batch["input_ids"].append(e.input_ids + [pad_id] * pad)
-        batch["labels"].append(e.labels + [IGNORE_INDEX] * pad)
-        batch["attention_mask"].append([1] * len(e.input_ids) + [0] * pad)
-    return batch
+        return Drop.PROMPT_NOT_PREFIX
+    completion = full_ids[len(prompt_ids):]
+    if not completion:
+        return Drop.EMPTY_COMPLETION
+    if max_length > 0 and len(full_ids) > max_length:
+        head = prompt_ids[:1] if bos_id is not None and prompt_ids[:1] == [bos_id] else []
+        room = max_length - len(head) - len(completion)
+        if room < 0 and cut_completion:
+            # A machine that cannot hold the whole repair (a CPU): the last quarter of
+            # max_length for the end of the prompt (the feedback), the rest for the start
+            # of the completion, which alone carries the loss.
+            keep = min(len(prompt_ids) - len(head), (max_length - len(head)) // 4)
+            prompt_ids = head + (prompt_ids[len(prompt_ids) - keep:] if keep else [])
+            completion = completion[:max_length - len(prompt_ids)]
+            return prompt_ids + completion, [0] * len(prompt_ids) + [1] * len(completion)
+        if room < 0:
+            return Drop.COMPLETION_TOO_LONG
+        prompt_ids = head + (prompt_ids[len(head):][-room:] if room else [])
+    return prompt_ids + completion, [0] * len(prompt_ids) + [1] * len(completion)
 
 
 def synthetic_row(i: int = 0) -> dict:

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Python side of the Fixit SFT recipe into a virtual environment at
 # .deps/training-venv (ctest's training_pytest test runs with it).
-#   default:                    requirements-data.txt (pytest): the data-side tests
-#   PTXBENCH_TRAINING_DEPS=1:   requirements.txt (torch, transformers, peft): the recipe
-#                               and the tiny-model training test
+#   default:                    requirements-data.txt (pytest, jinja2): the data and template tests
+#   PTXBENCH_TRAINING_DEPS=1:   requirements.txt (torch, transformers, peft, trl, gguf, ...): the recipe
+#                               and its training and GGUF export tests
 # Idempotent: a requirements file already installed (same content) is skipped.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

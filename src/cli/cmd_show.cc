@@ -1,6 +1,7 @@
 // `ptxbench show RUN.db`: the summary of a stored run again (console or --json), with
 // --turns every trajectory's turns, with --price-in/--price-out its cost in dollars; and
-// `show A.db B.db` (or `show B.db --compare A.db`): the two runs' turns side by side.
+// `show A.db B.db` (or `show B.db --compare A.db`): the two runs' turns side by side, and
+// per task the shares of their turns by outcome (report/task_shares.h).
 #include <fmt/format.h>
 
 #include <optional>
@@ -108,8 +109,9 @@ void attach_show(CLI::App& sub, Context& ctx) {
       ->required()
       ->expected(1, 2);
   sub.add_option("--compare", o->compare,
-                 "compare RUN with this earlier run (e.g. the run RUN rejudged): turn by turn, "
-                 "category by category");
+                 "compare RUN with this earlier run (e.g. the run RUN rejudged, or the model "
+                 "before fine-tuning): turn by turn, category by category, and per task the "
+                 "shares of replies with a code block, compile errors, correct (+arch)");
   sub.add_flag("--json", o->json, "the summary, configuration and provenance as JSON");
   sub.add_flag("--turns", o->turns, "also list every trajectory's turns (compared: every turn)");
   sub.add_option("--price-in", o->price_in, "USD per million prompt tokens: dollars in the cost")

@@ -66,7 +66,8 @@ Json to_json(const RunLabel& l) {
 }  // namespace
 
 Comparison compare_runs(const RunData& before, const RunData& after) {
-  Comparison c{label_of(before), label_of(after), {}, 0, 0, 0, 0, {}, {}};
+  Comparison c{label_of(before), label_of(after), {}, 0, 0, 0, 0, {}, {}, {}};
+  c.tasks = task_shares(before, after);
   const auto a = turns_of(before), b = turns_of(after);
   std::map<TurnKey, TurnPair> pairs;
   for (const auto& [k, p] : a) {
@@ -107,6 +108,7 @@ void print_comparison(std::ostream& out, const Comparison& c, bool all_turns) {
   s << fmt::format("\n{:<28} {:>6} {:>6}\n", "category (turns)", "before", "after");
   for (const auto& [cat, n] : c.categories)
     s << fmt::format("{:<28} {:>6} {:>6}\n", cat, n.first, n.second);
+  print_task_shares(s, c.tasks);
   if (!c.changes.empty()) {
     s << "\nchanges:\n";
     for (const auto& [k, n] : c.changes) s << fmt::format("  {} -> {}: {}\n", k.first, k.second, n);
@@ -148,6 +150,7 @@ Json to_json(const Comparison& c) {
               {"only_after", c.only_after},
               {"categories", cats},
               {"changes", changes},
+              {"tasks", to_json(c.tasks)},
               {"turns", turns}};
 }
 

@@ -9,8 +9,11 @@
 namespace ptxbench::report {
 namespace {
 
+// Without a GPU a compiled turn is not_evaluated: its GPU stages were skipped.
 TurnPoint tp(int turn, const std::string& cat, std::optional<double> speedup = {}) {
-  return {turn, cat, cat.starts_with("passed"), cat == "passed", speedup, false, true};
+  bool compiled = cat != "no_code" && cat != "compile_error";
+  return {turn,    cat, cat.starts_with("passed"), cat == "passed", speedup, cat == "not_evaluated",
+          compiled};
 }
 
 // A run recorded without a GPU, and its rejudge on the H200.
@@ -63,6 +66,22 @@ TEST(Compare, GoldenConsole) {
   std::ostringstream out;
   print_comparison(out, compare_runs(cpu, h200), /*all_turns=*/false);
   ptxbench::testing::expect_golden(out.str(), "src/report/testdata/compare_console.txt");
+}
+
+TEST(Compare, SharesPerTaskInConsoleAndJson) {
+  auto [cpu, h200] = cpu_run_and_rejudge();
+  Comparison c = compare_runs(cpu, h200);
+  ASSERT_EQ(c.tasks.size(), 3u);  // gemm, mha, all
+  EXPECT_EQ(c.tasks[0].task, "gemm");
+  EXPECT_FALSE(c.tasks[0].before.correctness_known());  // the CPU run: not evaluated
+  EXPECT_EQ(c.tasks[0].after.correct, 1);
+  std::ostringstream out;
+  print_comparison(out, c, false);
+  EXPECT_NE(out.str().find("n/e -> 33%"), std::string::npos) << out.str();
+  Json j = to_json(c);
+  EXPECT_TRUE(j["tasks"][0]["before"]["shares"]["correct"].is_null());
+  EXPECT_EQ(j["tasks"][2]["task"], "all");
+  EXPECT_EQ(j["tasks"][2]["after"]["turns"], 5);
 }
 
 TEST(Compare, ControlBytesAreEscaped) {

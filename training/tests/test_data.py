@@ -1,16 +1,13 @@
-"""The data side of the training recipe: reading exports and masking the loss to the
-last message. Pure Python: runs in CI without torch."""
+"""The data side of the training recipe: reading exports, the prompt-completion
+conversion and the token fitting that keeps the trained message. Pure Python: runs in
+CI without torch."""
 
 import json
 
 import pytest
 
-from byte_tokenizer import ByteTokenizer
-from fixit_data import (IGNORE_INDEX, RowError, encode_row, normalise_row, pad_batch, read_rows,
-                        simple_template)
+from fixit_data import Drop, RowError, fit_tokens, normalise_row, read_rows, to_prompt_completion
 from rows import fixit_row, prompt_completion
-
-TOK = ByteTokenizer()
 
 
 def write_jsonl(path, rows):
@@ -59,60 +56,40 @@ def test_completion_must_be_one_message():
         normalise_row(row)
 
 
-def test_loss_only_on_the_last_message():
-    msgs = normalise_row(fixit_row(7))
-    ex = encode_row(msgs, simple_template, TOK.encode)
-    assert len(ex.input_ids) == len(ex.labels)
-    trained = [t for t in ex.labels if t != IGNORE_INDEX]
-    # exactly the tokens of the last message's rendering, after the generation prompt
-    expected = TOK.encode(msgs[-1]["content"] + "<|end|>\n")
-    assert trained == expected
-    # every masked token comes first: the wrong kernel and the feedback are context only
-    first = next(i for i, t in enumerate(ex.labels) if t != IGNORE_INDEX)
-    assert all(t == IGNORE_INDEX for t in ex.labels[:first])
-    assert all(t != IGNORE_INDEX for t in ex.labels[first:])
-    assert "broken kernel 7" in TOK.decode(ex.input_ids[:first])
-    assert "COMPILE ERROR 7" in TOK.decode(ex.input_ids[:first])
-    assert TOK.decode(trained).startswith("<think>\nfix 7")
+def test_prompt_completion_puts_only_the_repair_in_the_completion():
+    row = fixit_row(7)
+    pc = to_prompt_completion(normalise_row(row))
+    assert [m["role"] for m in pc["prompt"]] == ["system", "user", "assistant", "user"]
+    assert pc["completion"] == [{"role": "assistant", "content": row["messages"][4]["content"]}]
+    assert "broken kernel 7" in pc["prompt"][2]["content"] and "COMPILE ERROR 7" in pc["prompt"][3]["content"]
+    assert all("weight" not in m for m in pc["prompt"] + pc["completion"])  # TRL's format: role + content
+    assert pc == prompt_completion(row)  # what `ptxbench sft` writes to train_prompt_completion.jsonl
 
 
-def test_kernelgen_rows_have_three_messages():
-    row = {"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "task"},
-                        {"role": "assistant", "content": "kernel", "weight": 1}]}
-    ex = encode_row(normalise_row(row), simple_template, TOK.encode)
-    assert TOK.decode([t for t in ex.labels if t != IGNORE_INDEX]) == "kernel<|end|>\n"
+BOS = 2
+PROMPT = [BOS, 10, 11, 12, 13, 14, 15]  # BOS + 6 prompt tokens
+FULL = PROMPT + [20, 21, 22]  # + 3 completion tokens
 
 
-def test_truncation_drops_old_context_and_keeps_the_target():
-    msgs = normalise_row(fixit_row())
-    full = encode_row(msgs, simple_template, TOK.encode)
-    cut = encode_row(msgs, simple_template, TOK.encode, max_length=len(full.input_ids) - 10)
-    assert cut.input_ids == full.input_ids[10:]
-    assert cut.trained_tokens == full.trained_tokens
-    with pytest.raises(RowError, match="more than max_length"):
-        encode_row(msgs, simple_template, TOK.encode, max_length=5)
+def test_a_row_that_fits_is_unchanged():
+    ids, mask = fit_tokens(PROMPT, FULL, max_length=10, bos_id=BOS)
+    assert ids == FULL and mask == [0] * 7 + [1] * 3
+    assert fit_tokens(PROMPT, FULL, max_length=0, bos_id=BOS) == (FULL, mask)  # 0: no limit
 
 
-def test_template_whose_prompt_is_not_a_prefix_is_refused():
-    bad = lambda msgs, gen: ("GEN " if gen else "") + simple_template(msgs, False)  # noqa: E731
-    with pytest.raises(RowError, match="not a prefix"):
-        encode_row(normalise_row(fixit_row()), bad, TOK.encode)
+def test_truncation_drops_the_oldest_prompt_tokens_and_keeps_bos_and_completion():
+    ids, mask = fit_tokens(PROMPT, FULL, max_length=6, bos_id=BOS)
+    assert ids == [BOS, 14, 15, 20, 21, 22]
+    assert mask == [0, 0, 0, 1, 1, 1]
+    ids, mask = fit_tokens(PROMPT, FULL, max_length=4, bos_id=BOS)  # no room for the prompt: BOS + completion
+    assert ids == [BOS, 20, 21, 22] and mask == [0, 1, 1, 1]
+    ids, _ = fit_tokens(PROMPT[1:], FULL[1:], max_length=5, bos_id=BOS)  # no BOS: plain left truncation
+    assert ids == [14, 15, 20, 21, 22]
 
 
-def test_pad_batch_masks_padding():
-    a = encode_row(normalise_row(fixit_row(1)), simple_template, TOK.encode)
-    b = encode_row(normalise_row(fixit_row(12345)), simple_template, TOK.encode)
-    batch = pad_batch([a, b], TOK.PAD)
-    width = max(len(a.input_ids), len(b.input_ids))
-    assert all(len(r) == width for k in batch for r in batch[k])
-    short = 0 if len(a.input_ids) < width else 1
-    n = len([a, b][short].input_ids)
-    assert batch["attention_mask"][short][n:] == [0] * (width - n)
-    assert batch["labels"][short][n:] == [IGNORE_INDEX] * (width - n)
-    assert batch["input_ids"][short][n:] == [TOK.PAD] * (width - n)
-
-
-def test_byte_tokenizer_round_trip():
-    s = "mbarrier.try_wait ✓"
-    assert TOK.decode(TOK.encode(s)) == s
-    assert max(TOK.encode(s)) < 256 < TOK.vocab_size
+def test_rows_whose_completion_does_not_fit_are_dropped_with_a_reason():
+    assert fit_tokens(PROMPT, FULL, max_length=3, bos_id=BOS) is Drop.COMPLETION_TOO_LONG
+    assert fit_tokens(PROMPT[1:], FULL[1:], max_length=2, bos_id=BOS) is Drop.COMPLETION_TOO_LONG
+    assert fit_tokens([BOS, 9, 9], [BOS, 9, 8, 20], max_length=0, bos_id=BOS) is Drop.PROMPT_NOT_PREFIX
+    assert fit_tokens(PROMPT, PROMPT, max_length=0, bos_id=BOS) is Drop.EMPTY_COMPLETION
+    assert Drop.COMPLETION_TOO_LONG.value == "completion_too_long"  # the key in metrics.json
