@@ -91,7 +91,8 @@ def main(argv=None) -> int:
     train_lora.ensure_chat_template(tok, model.config.model_type)
     pc = to_prompt_completion(read_rows(a.data)[a.row])
     text = tok.apply_chat_template(pc["prompt"], tokenize=False, add_generation_prompt=True)
-    ids = tok.apply_chat_template(pc["prompt"], tokenize=True, return_dict=True, add_generation_prompt=True)["input_ids"]
+    ids = tok.apply_chat_template(pc["prompt"], tokenize=True, return_dict=True,
+                                  add_generation_prompt=True)["input_ids"]
     server_ids = post(base_url + "/tokenize", {"content": text.removeprefix(tok.bos_token), "add_special": True,
                                                "parse_special": True})["tokens"]
     same_tokens = server_ids == ids
@@ -107,9 +108,10 @@ def main(argv=None) -> int:
         d = first_diff(hf, sv)
         results[name] = hf
         print(f"[{name}] transformers: {tok.decode(hf)!r}\n[{name}] server:       {tok.decode(sv)!r}")
+        agree = next((k for k, (x, y) in enumerate(zip(hf, target)) if x != y), min(len(hf), len(target)))
         print(f"[{name}] {'identical' if d is None else f'first difference at token {d}'}; "
               f"first-token top-5 transformers {hf_top} server {sv_top}; "
-              f"matches the trained completion for {len(target) if hf[:len(target)] == target else first_diff(hf, target)} tokens")
+              f"the first {agree} tokens are the trained completion's")
         ok &= d is None
     changed = results["base"] != results["adapter"]
     print(f"adapter changes the continuation: {changed}")
