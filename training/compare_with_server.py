@@ -53,8 +53,11 @@ def hf_greedy(model, tokenizer, ids: list, n: int) -> tuple[list, list]:
     import torch
 
     with torch.no_grad():
+        # stop where the server stops: at <eos> or at the end of the model's turn
+        stop = [tokenizer.eos_token_id] + [i for i in [tokenizer.convert_tokens_to_ids("<end_of_turn>")]
+                                           if i is not None and i != tokenizer.unk_token_id]
         out = model.generate(torch.tensor([ids]), max_new_tokens=n, do_sample=False, output_scores=True,
-                             return_dict_in_generate=True, pad_token_id=tokenizer.pad_token_id)
+                             return_dict_in_generate=True, pad_token_id=tokenizer.pad_token_id, eos_token_id=stop)
         probs = torch.softmax(out.scores[0][0].float(), -1)
         top = torch.topk(probs, 5)
     gen = out.sequences[0][len(ids):].tolist()
