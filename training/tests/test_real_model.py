@@ -53,7 +53,7 @@ def test_a_few_steps_on_gemma3_270m_gguf(tmp_path):
     out = tmp_path / "adapter"
     lora = tmp_path / "lora.gguf"
     assert train_lora.main(["--data", str(data), "--gguf", str(GGUF), "--out", str(out), "--max-length", "128",
-                            "--max-steps", "3", "--warmup", "0", "--threads", "2",
+                            "--max-steps", "3", "--warmup", "0", "--threads", "1",
                             "--export-gguf", str(lora)]) == 0
     m = json.loads((out / "metrics.json").read_text())
     assert m["rows"]["used"] == 2 and m["steps"] == 3 and m["model"]["model_type"] == "gemma3_text"
