@@ -97,7 +97,8 @@ def test_training_run_writes_adapter_and_metrics_and_the_loss_falls(tmp_path, mo
     printed = capsys.readouterr().out
     assert "step 1/30 loss" in printed and "step 30/30 loss" in printed
     m = json.loads((out / "metrics.json").read_text())
-    assert m["rows"] == {"read": 3, "used": 2, "dropped": 1, "drop_reasons": {"completion_too_long": 1}}
+    assert m["rows"] == {"read": 3, "used": 2, "dropped": 1, "drop_reasons": {"completion_too_long": 1},
+                         "cut": 0}  # without --cut-completions nothing is cut
     assert m["max_length"] == 200 and m["steps"] == 30 and len(m["losses"]) == 30
     assert m["first_loss"] == m["losses"][0] and m["last_loss"] == m["losses"][-1]
     assert m["last_loss"] < 0.9 * m["first_loss"], m["losses"]  # measured: 5.58 -> 4.41
