@@ -53,8 +53,11 @@ def hf_greedy(model, tokenizer, ids: list, n: int) -> tuple[list, list]:
     import torch
 
     with torch.no_grad():
+        # stop where the server stops: at <eos> or at the end of the model's turn
+        stop = [tokenizer.eos_token_id] + [i for i in [tokenizer.convert_tokens_to_ids("<end_of_turn>")]
+                                           if i is not None and i != tokenizer.unk_token_id]
         out = model.generate(torch.tensor([ids]), max_new_tokens=n, do_sample=False, output_scores=True,
-                             return_dict_in_generate=True, pad_token_id=tokenizer.pad_token_id)
+                             return_dict_in_generate=True, pad_token_id=tokenizer.pad_token_id, eos_token_id=stop)
         probs = torch.softmax(out.scores[0][0].float(), -1)
         top = torch.topk(probs, 5)
     gen = out.sequences[0][len(ids):].tolist()
@@ -91,7 +94,8 @@ def main(argv=None) -> int:
     train_lora.ensure_chat_template(tok, model.config.model_type)
     pc = to_prompt_completion(read_rows(a.data)[a.row])
     text = tok.apply_chat_template(pc["prompt"], tokenize=False, add_generation_prompt=True)
-    ids = tok.apply_chat_template(pc["prompt"], tokenize=True, return_dict=True, add_generation_prompt=True)["input_ids"]
+    ids = tok.apply_chat_template(pc["prompt"], tokenize=True, return_dict=True,
+                                  add_generation_prompt=True)["input_ids"]
     server_ids = post(base_url + "/tokenize", {"content": text.removeprefix(tok.bos_token), "add_special": True,
                                                "parse_special": True})["tokens"]
     same_tokens = server_ids == ids
@@ -107,9 +111,10 @@ def main(argv=None) -> int:
         d = first_diff(hf, sv)
         results[name] = hf
         print(f"[{name}] transformers: {tok.decode(hf)!r}\n[{name}] server:       {tok.decode(sv)!r}")
+        agree = next((k for k, (x, y) in enumerate(zip(hf, target)) if x != y), min(len(hf), len(target)))
         print(f"[{name}] {'identical' if d is None else f'first difference at token {d}'}; "
               f"first-token top-5 transformers {hf_top} server {sv_top}; "
-              f"matches the trained completion for {len(target) if hf[:len(target)] == target else first_diff(hf, target)} tokens")
+              f"the first {agree} tokens are the trained completion's")
         ok &= d is None
     changed = results["base"] != results["adapter"]
     print(f"adapter changes the continuation: {changed}")

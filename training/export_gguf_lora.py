@@ -88,7 +88,7 @@ def export(adapter: str | Path, base_gguf: str | Path, out: str | Path) -> int:
     try:
         model_arch = next(k for k, v in gguf.MODEL_ARCH_NAMES.items() if v == arch)
     except StopIteration:
-        raise ExportError(f"--base-gguf {base_gguf}: architecture {arch!r} unknown to gguf {gguf.__version__}") from None
+        raise ExportError(f"--base-gguf {base_gguf}: architecture {arch!r} unknown to this gguf package") from None
     n_blocks = field(f"{arch}.block_count")
     names = gguf.get_tensor_name_map(model_arch, int(n_blocks))
     base_shapes = {t.name: [int(d) for d in t.shape] for t in reader.tensors}  # ggml order: ne[0] = in

@@ -53,12 +53,12 @@ def test_a_few_steps_on_gemma3_270m_gguf(tmp_path):
     out = tmp_path / "adapter"
     lora = tmp_path / "lora.gguf"
     assert train_lora.main(["--data", str(data), "--gguf", str(GGUF), "--out", str(out), "--max-length", "128",
-                            "--max-steps", "3", "--lr", "2e-3", "--warmup", "0", "--threads", "2",
+                            "--max-steps", "3", "--warmup", "0", "--threads", "1",
                             "--export-gguf", str(lora)]) == 0
     m = json.loads((out / "metrics.json").read_text())
     assert m["rows"]["used"] == 2 and m["steps"] == 3 and m["model"]["model_type"] == "gemma3_text"
     assert m["model"]["chat_template"].startswith("llama.cpp gemma")  # the GGUF carries none
-    assert m["last_loss"] < m["first_loss"], m["losses"]  # one batch, repeated
+    assert m["last_loss"] < m["first_loss"], m["losses"]  # one batch, repeated, at the default lr
     r = gguf.GGUFReader(str(lora))
     assert r.get_field("general.architecture").contents() == "gemma3"
     assert r.get_field("adapter.lora.alpha").contents() == 64.0
