@@ -157,7 +157,7 @@ step() {
   shift
   n=$((n + 1))
   log=$(printf '%s/logs/%02d-%s.log' "$out" "$n" "$name")
-  echo "== fixit-e2e: step $n: $name"
+  echo "== fixit-e2e: step $n: $name (log: $log)"
   t0=$(date +%s)
   "$@" >"$log" 2>&1
   rc=$?
@@ -234,9 +234,10 @@ summarize() {
 import json, sys
 m = json.load(open(sys.argv[1]))
 r = m["rows"]
-print(f"rows read {r['read']}, used {r['used']}, dropped {r['dropped']} {r.get('drop_reasons') or ''}; "
-      f"max length {m.get('max_length')}; loss {m['first_loss']:.4f} -> {m['last_loss']:.4f}\n")
-print("| step | loss | seconds |")
+print(f"rows read {r['read']}, used {r['used']} ({r.get('cut', 0)} of them cut to the length), "
+      f"dropped {r['dropped']} {r.get('drop_reasons') or ''}; max length {m.get('max_length')}; "
+      f"loss {m['first_loss']:.4f} -> {m['last_loss']:.4f}\n")
+print("| step | loss | seconds since the training started |")
 print("| --- | --- | --- |")
 for s in m.get("step_log") or [{"step": i + 1, "loss": l} for i, l in enumerate(m["losses"])]:
     print(f"| {s['step']} | {s['loss']:.4f} | {s.get('seconds', '')} |")

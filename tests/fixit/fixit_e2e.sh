@@ -5,7 +5,8 @@
 # tokens on 2 repair rows of the shipped H200 runs). Asserts that
 #   - the loop ran every step (exit 0), and the export read the H200 rows;
 #   - the training loss went down (metrics.json: last_loss < first_loss) over 3 steps;
-#   - the adapter loaded in the server (GET /lora-adapters listed it at scale 1);
+#   - the adapter loaded in the server (GET /lora-adapters listed it at scale 1), and
+#     endpoint-start.sh refuses a missing or broken adapter with a clear error;
 #   - the second run completed (as many finished trajectories and turns as the first), and
 #     the comparison names both runs and has a row per task, with correctness "n/e" or 0
 #     where no GPU ran the turns.
@@ -35,6 +36,18 @@ fail() {
 }
 q() { sqlite3 -batch -noheader "$1" "$2"; }
 export PTXBENCH_CACHE="$tmp/cache"
+
+# An adapter that is not there, or not a GGUF LoRA, stops endpoint-start.sh with a clear
+# error and no server left running.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+printf 'not a gguf' >"$tmp/junk.gguf"
+for lora in "$tmp/missing.gguf" "$tmp/junk.gguf"; do
+  PTXBENCH_ENDPOINT_PORT=$port PTXBENCH_ENDPOINT_LORA=$lora "$root/scripts/endpoint-start.sh" \
+    "$tmp/bad-server" >"$tmp/bad.log" 2>&1 && fail "endpoint-start.sh accepted the adapter $lora"
+  grep -q "endpoint-start: error:" "$tmp/bad.log" || { cat "$tmp/bad.log"; fail "no clear error for $lora"; }
+  curl -s -o /dev/null "http://127.0.0.1:$port/health" && fail "a server still answers after $lora"
+done
+[ -f "$tmp/bad-server/server.pid" ] && fail "endpoint-start.sh left a pid file"
 
 t0=$(date +%s)
 PTXBENCH="$ptxbench" PTXBENCH_TRAINING_PYTHON="$python" PTXBENCH_E2E_TAIL=40 \
