@@ -274,11 +274,22 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   EXPECT_EQ(requests_[0]["mode"], "verifier");
   EXPECT_EQ(requests_[1]["mode"], "runner");
   EXPECT_EQ(requests_[1].dump().find("seed"), std::string::npos);  // the runner sees no seed
+  ASSERT_EQ(specs_.size(), 2u);
   for (const auto& s : specs_) {
     EXPECT_TRUE(s.clear_env);
     EXPECT_TRUE(s.isolate_network);
-    EXPECT_EQ(s.env.at("CUDA_MODULE_LOADING"), "EAGER");  // same for every process
   }
+  // The runner, which loads the candidate, loads eagerly in every session; the trusted verifier
+  // lazily (worker_spec.h says why).
+  EXPECT_EQ(specs_[0].env.at("CUDA_MODULE_LOADING"), "LAZY");
+  EXPECT_EQ(specs_[1].env.at("CUDA_MODULE_LOADING"), "EAGER");
+  auto names = [](const ProcessSpec& s) {  // the same variables, whatever their values
+    std::vector<std::string> v;
+    for (const auto& [k, value] : s.env) v.push_back(k);
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  EXPECT_EQ(names(specs_[0]), names(specs_[1]));
   EXPECT_GE(r.trials.size(), 4u);
   for (const auto& t : r.trials) EXPECT_TRUE(t.passed);
   ASSERT_TRUE(r.timing.has_value());

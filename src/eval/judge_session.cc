@@ -33,6 +33,11 @@ ProcessSpec worker_spec(const fs::path& worker, const fs::path& dir, const fs::p
   return worker_process_spec(std::move(argv), dir, device, wall);
 }
 
+ProcessSpec verifier_spec(const fs::path& worker, const fs::path& dir, const fs::path& request,
+                          int device, seconds wall) {
+  return verifier_process_spec({worker.string(), request.string()}, dir, device, wall);
+}
+
 std::string tail(const std::string& s, std::size_t n = 4000) {
   return s.size() > n ? s.substr(s.size() - n) : s;
 }
@@ -84,8 +89,8 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
     return fail(Outcome::harness_error, st.error().to_string(), "starting");
   const auto verifier_start = Clock::now();
-  auto v = launcher_.launch(worker_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device,
-                                        o.check_timeout + o.worker_timeout, {}));
+  auto v = launcher_.launch(verifier_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device,
+                                          o.check_timeout + o.worker_timeout));
   if (!v.ok())
     return fail(Outcome::harness_error, "cannot start the verifier: " + v.error().to_string(),
                 "starting");
@@ -390,6 +395,7 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
   if (r.timing && r.timing->baseline_name.empty()) {
     r.timing->baseline_name = got.reply->extra.value("name", std::string{});
     r.timing->baseline_description = got.reply->extra.value("description", std::string{});
+    r.timing->setup_ms = got.reply->extra.value("setup_ms", Json::object());
   }
   if (verify && p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
     Received checked = p.verifier->receive(milliseconds(seconds(120)));

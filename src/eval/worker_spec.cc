@@ -35,6 +35,13 @@ ProcessSpec worker_process_spec(std::vector<std::string> argv, const std::filesy
   return spec;
 }
 
+ProcessSpec verifier_process_spec(std::vector<std::string> argv, const std::filesystem::path& dir,
+                                  int device, std::chrono::seconds wall) {
+  ProcessSpec spec = worker_process_spec(std::move(argv), dir, device, wall);
+  spec.env["CUDA_MODULE_LOADING"] = "LAZY";
+  return spec;
+}
+
 Result<std::filesystem::path> stage_candidate(const std::filesystem::path& so,
                                               const std::filesystem::path& dir) {
   std::error_code ec;

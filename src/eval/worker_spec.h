@@ -25,6 +25,14 @@ namespace ptxbench::eval {
 ProcessSpec worker_process_spec(std::vector<std::string> argv, const std::filesystem::path& dir,
                                 int device, std::chrono::seconds wall);
 
+// The trusted verifier's spec: worker_process_spec's with CUDA_MODULE_LOADING=LAZY. It never
+// loads a candidate; loading eagerly, it loaded every kernel of cuBLASLt (and cuDNN) at the
+// library's first use: 1.5-1.9 s of every GEMM session on the H200 (2026-12-01, fifth session),
+// against about 0.1 s lazily. Every session's verifier is started the same way, so this tells a
+// candidate nothing about the call.
+ProcessSpec verifier_process_spec(std::vector<std::string> argv, const std::filesystem::path& dir,
+                                  int device, std::chrono::seconds wall);
+
 // Gives `dir` (and what is in it) to the unprivileged user worker processes run as; nothing
 // when ptxbench is unprivileged itself.
 Status give_private_dir(const std::filesystem::path& dir);
