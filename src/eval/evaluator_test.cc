@@ -425,6 +425,45 @@ TEST_F(EvaluatorTest, AFarSlowerCandidateStopsTimingEarly) {
   EXPECT_LE(r.timing->candidate.n, 12u);
 }
 
+// Known slow from its checked calls (0.15x against the library's opening check): no warm-up, no
+// timing call with new inputs; the library timed on its own and the closing repeats, which
+// with the checked repeat make kMinRepeats.
+TEST_F(EvaluatorTest, ACandidateKnownSlowFromItsChecksIsTimedOnThem) {
+  script_.call = [](int n) -> std::optional<Reply> {
+    return ok_reply(20.0 * (1 + 0.01 * (n % 3)));
+  };
+  opts_.warmup_seconds = 1;
+  opts_.audit = Instrument::cupti;
+  script_.launches = Json::array({Json::array({"k_main", 1})});
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_TRUE(r.timing && r.timing->speedup);
+  EXPECT_NEAR(*r.timing->speedup, 3.0 / 20.1, 0.005);
+  EXPECT_NE(r.timing->stop_reason.find("speedup: slow, from 3 checked calls"), std::string::npos)
+      << r.timing->stop_reason;
+  EXPECT_NE(r.timing->stop_reason.find("then 2 repeat call(s), to 3"), std::string::npos)
+      << r.timing->stop_reason;
+  EXPECT_EQ(r.phase_seconds.warmup_rounds, 0);
+  EXPECT_EQ(r.phase_seconds.sampled_rounds, 2);
+  EXPECT_EQ(r.timing->candidate.n, 2u);  // the checked calls with new inputs after the first
+  EXPECT_EQ(r.timing->baseline.n, 5u);   // 3 on its own, one per closing round
+  EXPECT_TRUE(r.audit_trace.has_value());
+}
+
+// 0.4x against the opening check is not known slow: timed as usual, then the slow stop.
+TEST_F(EvaluatorTest, ACandidateNotFarBelowTheLibraryIsTimedAsUsual) {
+  script_.call = [](int n) -> std::optional<Reply> { return ok_reply(7.5 * (1 + 0.01 * (n % 3))); };
+  opts_.sample_budget_seconds = 30;
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_TRUE(r.timing && r.timing->speedup);
+  EXPECT_EQ(r.timing->stop_reason.find("checked calls"), std::string::npos)
+      << r.timing->stop_reason;
+  EXPECT_NE(r.timing->stop_reason.find("speedup: slow"), std::string::npos)
+      << r.timing->stop_reason;
+  EXPECT_GE(r.timing->candidate.n, 3u);
+}
+
 // A kernel that recognises the previous call's inputs and answers them fast (from its own copy:
 // every output written, every check passes) is caught by the repeat calls' speed at every
 // draw, whether the sampling stopped early as slow or at the time budget: the timing phase ends
@@ -438,9 +477,13 @@ TEST_F(EvaluatorTest, ACandidateFastOnlyOnRepeatedInputsIsCaughtAtEveryDraw) {
       };
       opts_.seed = seed;
       opts_.sample_budget_seconds = fresh_ms > 10 ? 30 : 0.05;
+      opts_.audit = Instrument::cupti;
+      script_.launches = Json::array({Json::array({"k_main", 1})});
       EvalResult r = eval();
       EXPECT_EQ(r.outcome, Outcome::incorrect) << "seed " << seed << ", " << fresh_ms << " ms";
       EXPECT_TRUE(r.has_flag("cached_result")) << "seed " << seed << ", " << fresh_ms << " ms";
+      // Known incorrect after its timing phase: not audited.
+      EXPECT_TRUE(script_.armed_for.empty()) << "seed " << seed << ", " << fresh_ms << " ms";
     }
   }
 }

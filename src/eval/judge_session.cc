@@ -460,6 +460,11 @@ double JudgeSession::slowest_checked_call_ms() const {
 // first.
 void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0x7131D5EEDull));
+  for (auto c = calls_.rbegin(); c != calls_.rend(); ++c)
+    if (!c->baseline && !c->calibration) {
+      draw.follow(c->plan);
+      break;
+    }
   r.timing.emplace();
   r.timing->workload = plan_.verifier.workloads.front().problem.workload;
   r.timing->sustained_load_ms = heat_failed_ ? 0 : o.sustained_load_ms;
@@ -467,7 +472,11 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   const auto setup_start = Clock::now();
   bool library_ok = baseline_call(p, draw.next_library(), false, true, r);
   r.phase_seconds.library_setup = ms_since(setup_start) / 1000;
-  bool closing = false;  // the closing repeats (below)
+  const double opening_ms = library_ok && calls_.back().baseline ? calls_.back().event_ms : 0;
+  StoppingRule rule{o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
+  // A candidate known to be slow goes straight to the closing repeats (below).
+  bool closing = library_ok && known_slow(calls_, opening_ms, rule.slow_speedup) &&
+                 slow_from_checks(p, rule, r, library_ok);
   auto round = [&](bool sampled) {
     const std::vector<PlannedCall> burst = draw.next_burst(sampled, kTimingBurst, closing);
     const int count = static_cast<int>(burst.size());
@@ -478,7 +487,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   const auto warm_start = Clock::now();
   // A candidate whose checked calls each kept the GPU busy for the warm-up's length is warm
   // already (a 0.0006x GEMM: 1.24 s a call); the library is, by its opening check.
-  const bool warm = slowest_checked_call_ms() >= 1000 * o.warmup_seconds;
+  const bool warm = closing || slowest_checked_call_ms() >= 1000 * o.warmup_seconds;
   for (int i = 0; !warm && (i < 1 || ms_since(warm_start) < 1000 * o.warmup_seconds); ++i) {
     if (!round(false)) return;
     ++r.phase_seconds.warmup_rounds;
@@ -489,11 +498,11 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     Received c = p.verifier->receive(milliseconds(seconds(30)));
     if (c.reply) r.timing->clocks_before = c.reply->extra;
   }
-  StoppingRule rule{o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
   std::vector<double> cand, base;
-  std::size_t repeats = 0, closing_rounds = 0;
+  // The checked repeat (plan.h) counts towards the closing repeats.
+  std::size_t repeats = timed_repeats(calls_), closing_rounds = 0;
   const auto start = Clock::now();
-  while (true) {
+  while (!closing || repeats < kMinRepeats) {
     const std::size_t first = calls_.size();
     if (!round(true)) return;
     ++r.phase_seconds.sampled_rounds;
@@ -503,7 +512,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
         base.push_back(c.event_ms);
       else if (c.plan.content == Content::transformed)
         cand.push_back(c.event_ms);
-      else if (c.plan.content == Content::repeat)
+      else if (timed_repeat(c))
         ++repeats;
     }
     if (closing) {
@@ -534,6 +543,33 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     Received c = p.verifier->receive(milliseconds(seconds(30)));
     if (c.reply) r.timing->clocks_after = c.reply->extra;
   }
+}
+
+// A candidate known to be slow (session_decision.h): rule.min_slow_samples library samples on
+// their own (library_ok false when the library fails), and
+// the stopping rule on its later checked calls on the timed workload (new inputs and the
+// repeat: a kernel faster on repeats only looks faster, so the slow stop errs towards timing).
+// When that stops it slow, its checked calls with new inputs are its timing samples. Otherwise
+// the library samples are dropped and the timing phase goes on as for any candidate.
+bool JudgeSession::slow_from_checks(Peers& p, const StoppingRule& rule, EvalResult& r,
+                                    bool& library_ok) {
+  const std::size_t first = calls_.size();
+  const auto later = later_checked_timed_calls(calls_);
+  library_ok = library_burst(p, static_cast<int>(rule.min_slow_samples), 0, true, r);
+  if (!library_ok) return false;
+  std::vector<double> cand, base;
+  for (std::size_t i : later) cand.push_back(calls_[i].event_ms);
+  for (std::size_t i = first; i < calls_.size(); ++i) base.push_back(calls_[i].event_ms);
+  if (rule.decide_speedup(cand, base, 0) != StoppingRule::Reason::slow) {
+    for (std::size_t i = first; i < calls_.size(); ++i) calls_[i].timing = false;
+    return false;
+  }
+  for (std::size_t i : later)
+    calls_[i].checked_sample = calls_[i].plan.content == Content::transformed;
+  r.timing->stop_reason =
+      fmt::format("speedup: slow, from {} checked calls (95% interval +-{:.2f}%)", cand.size(),
+                  100 * speedup_rel_ci95(cand, base));
+  return true;
 }
 
 // After a plain numeric failure: the library on exactly the same inputs (same base set and
@@ -597,7 +633,9 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   if (ok && setup_.timing && r.outcome != Outcome::harness_error) timing_phase(p, o, r);
   lap(r.phase_seconds.timing);
   if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;  // set by a failure
-  if (setup_.audit != Instrument::none && judge_calls(calls_, plan_.hidden).passed)
+  // Not audited: a candidate already incorrect, by a check or by its repeat calls' speed.
+  if (setup_.audit != Instrument::none && judge_calls(calls_, plan_.hidden).passed &&
+      !(r.timing && judge_timing(calls_).incorrect))
     audit_phase(p, o, r);
   lap(r.phase_seconds.audit);
   if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;

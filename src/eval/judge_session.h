@@ -7,7 +7,9 @@
 // first the checked calls of the plan (plan.h), stopping after the first burst with a failure,
 // then the timing phase: rounds of a candidate burst and a library burst back to back (warm-up
 // rounds, then sampled ones until the stopping rule is met for both; every candidate call still
-// checked), then the audited calls (audit_trace.h). Failures
+// checked; a candidate known to be slow from its checked calls is timed on them and makes only
+// the closing repeats, session_decision.h), then the audited calls (audit_trace.h), unless the
+// candidate is incorrect already. Failures
 // of the runner are the candidate's (runtime error, timeout, a refused system call =
 // policy_violation); failures of the verifier or of ptxbench are harness_error.
 #pragma once
@@ -84,6 +86,7 @@ class JudgeSession {
                      EvalResult& r);
   bool calibrate(Peers& p, EvalResult& r, bool record);
   void timing_phase(Peers& p, const EvalOptions& o, EvalResult& r);
+  bool slow_from_checks(Peers& p, const StoppingRule& rule, EvalResult& r, bool& library_ok);
   // The longest GPU time (event) of any checked candidate call so far, in ms.
   double slowest_checked_call_ms() const;
   void runner_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);

@@ -100,6 +100,12 @@ class TimingDraw {
   PlannedCall next_library();
   // New inputs (a random base under a new transform) on slot 0 of `workload`.
   PlannedCall fresh_on(int workload, const std::string& what);
+  // The candidate's previous call, made outside this draw (its last checked call): a repeat
+  // drawn next repeats its inputs when it was on the timed workload, and the library's call
+  // avoids its slot.
+  void follow(const PlannedCall& previous) {
+    last_slot_ = previous.workload == 0 ? previous.slot : -1;
+  }
 
  private:
   std::uint64_t draw();

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ptxbench::eval {
 namespace {
 
@@ -27,16 +29,17 @@ const CallRecord* earlier_pass(const std::vector<CallRecord>& calls, std::size_t
   return nullptr;
 }
 
-std::vector<double> pick(const std::vector<CallRecord>& calls, bool baseline, bool wall,
-                         int repeat /* -1 any, 0 fresh only, 1 repeats only */) {
+// Event (or wall) times of the calls `keep` selects.
+template <class Keep>
+std::vector<double> times(const std::vector<CallRecord>& calls, bool wall, Keep keep) {
   std::vector<double> v;
-  for (const auto& c : calls) {
-    if (!c.timing || c.baseline != baseline) continue;
-    const bool rep = c.plan.content == Content::repeat;
-    if ((repeat == 0 && rep) || (repeat == 1 && !rep)) continue;
-    v.push_back(wall ? c.wall_ms : c.event_ms);
-  }
+  for (const auto& c : calls)
+    if (keep(c)) v.push_back(wall ? c.wall_ms : c.event_ms);
   return v;
+}
+
+bool fresh_sample(const CallRecord& c) {
+  return !c.baseline && c.plan.content == Content::transformed && (c.timing || c.checked_sample);
 }
 
 }  // namespace
@@ -81,9 +84,12 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
 
 TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   TimingFindings t;
-  const auto cand = pick(calls, false, false, 0), cand_wall = pick(calls, false, true, 0);
-  const auto base = pick(calls, true, false, -1), base_wall = pick(calls, true, true, -1);
-  const auto rep_events = pick(calls, false, false, 1);
+  const auto cand = times(calls, false, fresh_sample);
+  auto timed_fresh = [](const CallRecord& c) { return c.timing && fresh_sample(c); };
+  auto library = [](const CallRecord& c) { return c.timing && c.baseline; };
+  const auto cand_wall = times(calls, true, timed_fresh);
+  const auto base = times(calls, false, library), base_wall = times(calls, true, library);
+  const auto rep_events = times(calls, false, timed_repeat);
   t.candidate = summarize(cand);
   t.candidate_wall = summarize(cand_wall);
   t.baseline = summarize(base);
@@ -104,11 +110,10 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   t.calibrated_overhead_ms = cal.empty() ? 0 : percentile(cal, 0.5);
   std::vector<double> over;
   for (const auto& c : calls)
-    if (c.timing && !c.baseline && c.plan.content == Content::transformed)
-      over.push_back(c.wall_ms - c.event_ms);
-  const bool side =
-      !cal.empty() && percentile(over, 0.5) > t.calibrated_overhead_ms + kOverheadAllowanceMs +
-                                                  kOverheadAllowanceShare * t.candidate_wall.median;
+    if (timed_fresh(c)) over.push_back(c.wall_ms - c.event_ms);
+  const bool side = !cal.empty() && !over.empty() &&
+                    percentile(over, 0.5) > t.calibrated_overhead_ms + kOverheadAllowanceMs +
+                                                kOverheadAllowanceShare * t.candidate_wall.median;
   if (side) add_flag(t.flags, "side_stream");
   if (t.baseline.n > 0 && t.candidate.median > 0 && t.baseline.median > 0) {
     if (side) {
@@ -122,6 +127,38 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
     }
   }
   return t;
+}
+
+bool timed_repeat(const CallRecord& c) {
+  return !c.baseline && !c.calibration && c.plan.workload == 0 && c.plan.content == Content::repeat;
+}
+
+std::size_t timed_repeats(const std::vector<CallRecord>& calls) {
+  return static_cast<std::size_t>(std::count_if(calls.begin(), calls.end(), timed_repeat));
+}
+
+std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>& calls) {
+  std::vector<std::size_t> out;
+  bool first = true;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const CallRecord& c = calls[i];
+    if (c.baseline || c.calibration || c.timing || c.audited) continue;
+    if (first) {
+      first = false;
+      continue;
+    }
+    if (c.plan.workload == 0) out.push_back(i);
+  }
+  return out;
+}
+
+bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double slow_speedup) {
+  std::vector<double> fresh;
+  for (std::size_t i : later_checked_timed_calls(calls))
+    if (calls[i].plan.content == Content::transformed) fresh.push_back(calls[i].event_ms);
+  if (fresh.size() < 2 || library_ms <= 0) return false;
+  const double median = percentile(fresh, 0.5);
+  return median > 0 && library_ms / median < slow_speedup / 2;
 }
 
 }  // namespace ptxbench::eval

@@ -22,7 +22,12 @@
 //   cached_result    repeat calls' median event time < kRepeatRatio x new-input calls' median,
 //                    with at least kMinRepeats repeats (events: a call's own wall time is not
 //                    seen inside a burst; work outside the events is side_stream above). The
-//                    timing phase always ends with that many (judge_session.cc).
+//                    repeats are every call on the timed workload that repeated the previous
+//                    call's inputs, the checked one (plan.h) and the timing phase's; the timing
+//                    phase always ends with kMinRepeats of them (judge_session.cc).
+// A candidate known to be slow (known_slow) is timed on its checked calls: its speedup is the
+// library's samples' median over theirs, and side_stream is not looked for (no timing call with
+// new inputs; its event times already put it below slow_speedup / 2, so no credit is at stake).
 // Calls run in bursts (session_protocol.h): a call's wall time is its burst's round trip over
 // the burst's calls, for the calibration no-ops and the candidate alike.
 #pragma once
@@ -42,8 +47,11 @@ namespace ptxbench::eval {
 struct CallRecord {
   int index = 0;
   PlannedCall plan;
-  bool baseline = false;     // the library, run by the verifier
-  bool timing = false;       // a sample of the timing phase (after warm-up)
+  bool baseline = false;  // the library, run by the verifier
+  bool timing = false;    // a sample of the timing phase (after warm-up)
+  // A checked call whose event time is also a timing sample: a candidate known to be slow
+  // before its timing phase (known_slow below) is timed on its checked calls.
+  bool checked_sample = false;
   bool calibration = false;  // the runner's no-op before the candidate was loaded
   double event_ms = 0;       // as reported by the process that ran it
   double wall_ms = 0;        // measured by the parent around the command
@@ -86,5 +94,20 @@ struct TimingFindings {
   std::string speedup_basis;               // "events" | "wall clock"
 };
 TimingFindings judge_timing(const std::vector<CallRecord>& calls);
+
+// A call on the timed workload that repeated the previous call's inputs (checked or timed).
+bool timed_repeat(const CallRecord& c);
+std::size_t timed_repeats(const std::vector<CallRecord>& calls);
+
+// The checked calls (before the timing phase) on the timed workload after the session's first
+// candidate call (cold: its module, caches and clocks start there), as indices into `calls`.
+std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>& calls);
+
+// Is the candidate far below the library before its timing phase? Its later checked calls with
+// new inputs (at least 2) against the library's opening check, `library_ms` (one cold call: if
+// anything slower than the library's samples, so the test errs towards timing as usual):
+// library_ms / their median < slow_speedup / 2. Such a candidate is timed on those calls
+// (judge_session.cc): the slow stop (stats.h) then needs no round of its own.
+bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double slow_speedup);
 
 }  // namespace ptxbench::eval

@@ -158,5 +158,76 @@ TEST(SessionDecision, FastRepeatsAreACachedResult) {
   EXPECT_FALSE(few.incorrect);
 }
 
+// The checked repeat (plan.h) counts: with two timed ones it makes kMinRepeats.
+TEST(SessionDecision, TheCheckedRepeatCountsTowardsTheRepeats) {
+  auto v = timing_calls(1.0, 1.05, 1.1, 1.15, 0.2, 4);  // 1 timed repeat: too few
+  CallRecord checked = call(0, true, Content::repeat);
+  checked.event_ms = 0.2;
+  v.insert(v.begin(), checked);
+  EXPECT_EQ(timed_repeats(v), 2u);
+  EXPECT_FALSE(judge_timing(v).incorrect);
+  CallRecord hidden = checked;  // a hidden workload's calls never count
+  hidden.plan.workload = 1;
+  v.insert(v.begin(), hidden);
+  EXPECT_FALSE(judge_timing(v).incorrect);
+  v.insert(v.begin(), checked);
+  EXPECT_EQ(timed_repeats(v), 3u);
+  EXPECT_TRUE(judge_timing(v).incorrect);
+}
+
+// The session's checked calls: the first (cold), the repeat, a hidden workload, two more on the
+// timed workload; then the library's opening check.
+std::vector<CallRecord> checked_calls(double fresh_ms, double first_ms) {
+  std::vector<CallRecord> v;
+  auto add = [&](Content content, int workload, double ms) {
+    CallRecord c = call(static_cast<int>(v.size()), true, content, workload);
+    c.event_ms = ms;
+    v.push_back(c);
+  };
+  add(Content::transformed, 0, first_ms);
+  add(Content::repeat, 0, fresh_ms);
+  add(Content::transformed, 1, 0.01);
+  add(Content::transformed, 0, fresh_ms);
+  add(Content::transformed, 0, fresh_ms * 1.01);
+  CallRecord lib = call(static_cast<int>(v.size()), true);
+  lib.baseline = true;
+  lib.event_ms = 1.0;
+  v.push_back(lib);
+  return v;
+}
+
+TEST(SessionDecision, KnownSlowNeedsTwoLaterCheckedCallsFarBelowTheLibrary) {
+  EXPECT_EQ(later_checked_timed_calls(checked_calls(5, 50)), (std::vector<std::size_t>{1, 3, 4}));
+  EXPECT_TRUE(known_slow(checked_calls(5, 5), 1.0, 0.5));   // 0.2x
+  EXPECT_FALSE(known_slow(checked_calls(3, 3), 1.0, 0.5));  // 0.33x: timed as usual
+  // The cold first call does not count, however slow.
+  EXPECT_FALSE(known_slow(checked_calls(3, 1000), 1.0, 0.5));
+  // Nor the hidden workload's, nor the repeat: one later fresh call is not enough.
+  auto v = checked_calls(5, 5);
+  v.erase(v.begin() + 4);
+  EXPECT_FALSE(known_slow(v, 1.0, 0.5));
+  EXPECT_FALSE(known_slow(checked_calls(5, 5), 0, 0.5));  // no library time
+}
+
+// Timed on its checked calls: their events are the candidate's samples; no wall-clock samples,
+// so no side_stream verdict.
+TEST(SessionDecision, CheckedSamplesAreTheCandidatesSamples) {
+  auto v = checked_calls(5, 5);
+  v[3].checked_sample = v[4].checked_sample = true;
+  v[3].wall_ms = v[4].wall_ms = 50;  // a burst's average: never a sample
+  for (int i = 0; i < 3; ++i) {
+    CallRecord lib = v.back();
+    lib.timing = true;
+    v.push_back(lib);
+  }
+  auto t = judge_timing(v);
+  EXPECT_EQ(t.candidate.n, 2u);
+  EXPECT_EQ(t.candidate_wall.n, 0u);
+  ASSERT_TRUE(t.speedup);
+  EXPECT_NEAR(*t.speedup, 1.0 / 5.025, 1e-9);
+  EXPECT_EQ(t.speedup_basis, "events");
+  EXPECT_TRUE(t.flags.empty());
+}
+
 }  // namespace
 }  // namespace ptxbench::eval
