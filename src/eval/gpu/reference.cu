@@ -1,9 +1,21 @@
-// Reference kernels (see reference.h). Written for clarity first: one warp per output
-// row for attention, a plain shared-memory tiled GEMM; all accumulation in fp32.
+// Reference implementations (see reference.h). The GEMM is a plain shared-memory tiled
+// kernel. Attention does its O(S²·D) work as fp32 cuBLAS strided-batched GEMMs (pedantic
+// math: no TF32, no reduced-precision path) on fp32 copies of the bf16 inputs, and the rest
+// (softmax rows, P and dS, Delta) in small kernels of its own; the B·H heads go in chunks so
+// the S×S fp32 scratch stays under kAttentionScratchBytes.
+//
+// cuBLAS is column-major: a row-major [r, c] matrix (row stride c) is, to cuBLAS, the
+// column-major c×r matrix (its transpose) with ld = c. So each GEMM below computes the
+// transpose of the row-major product wanted, (X·Y)ᵀ = Yᵀ·Xᵀ, and writes it row-major.
+#include <cublas_v2.h>
 #include <cuda_bf16.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
+#include "core/check.h"
+#include "eval/gpu/cublas_check.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/reference.h"
 
@@ -48,24 +60,9 @@ __global__ void gemm_kernel(const void* A, const void* B, float* C, std::int64_t
     }
 }
 
-// ---------------------------------------------------------------- attention helpers
-constexpr int kWarps = 8;        // rows per block, one warp each
-constexpr int kCols = 32;        // columns per tile, one lane each
-constexpr int kMaxDPerLane = 8;  // D <= 256
-
-// Loads rows [t0, t0+32) of a [S, D] bf16 matrix into smem (row stride D+1), zero past S.
-__device__ void load_tile(float* dst, const void* src, std::int64_t base, std::int64_t t0,
-                          std::int64_t S, int D) {
-  for (int e = threadIdx.x; e < kCols * D; e += blockDim.x) {
-    int c = e / D, d = e % D;
-    std::int64_t row = t0 + c;
-    dst[c * (D + 1) + d] = row < S ? ld_bf16(src, base + row * D + d) : 0.0f;
-  }
-}
-
-__device__ void load_row(float* dst, const void* src, std::int64_t off, int D, bool valid) {
-  for (int d = threadIdx.x % 32; d < D; d += 32) dst[d] = valid ? ld_bf16(src, off + d) : 0.0f;
-}
+// ---------------------------------------------------------------- attention row kernels
+constexpr int kRowThreads = 256;  // one block per S×S row
+constexpr int kWarps = 8;         // Delta: rows per block, one warp each
 
 __device__ __forceinline__ float warp_sum(float v) {
   for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
@@ -76,64 +73,62 @@ __device__ __forceinline__ float warp_max(float v) {
   return v;
 }
 
-template <int D>
-__device__ __forceinline__ float dot_row_col(const float* row, const float* tile, int c) {
-  float s = 0;
-#pragma unroll 16
-  for (int d = 0; d < D; ++d) s = fmaf(row[d], tile[c * (D + 1) + d], s);
-  return s;
-}
-
-// acc[k] (dims lane + 32k) += sum_c w_c * tile[c][dim], w_c held by lane c.
-template <int D>
-__device__ __forceinline__ void accumulate(float* acc, float w, const float* tile) {
-  const int lane = threadIdx.x % 32;
-  for (int c = 0; c < kCols; ++c) {
-    float wc = __shfl_sync(0xffffffffu, w, c);
-    _Pragma("unroll") for (int k = 0; k < D / 32; ++k) acc[k] =
-        fmaf(wc, tile[c * (D + 1) + lane + 32 * k], acc[k]);
-  }
-}
-
-// ---------------------------------------------------------------- attention forward
-template <int DL>
-__global__ void __launch_bounds__(256) attn_fwd_kernel(const void* Q, const void* K, const void* V,
-                                                       float* O, float* LSE, AttentionDims dims) {
-  extern __shared__ float smem[];
-  constexpr int D = DL * 32;
+// Max (kMax) or sum of v over the block, in a fixed order (each warp, then the warps'
+// values), so the result is deterministic; every thread gets it.
+template <bool kMax>
+__device__ float block_reduce(float v) {
+  __shared__ float part[kRowThreads / 32];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const std::int64_t S = dims.S, bh = blockIdx.y,
-                     i = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
-  float* Kt = smem;
-  float* Vt = Kt + kCols * (D + 1);
-  float* q = Vt + kCols * (D + 1) + warp * D;
-  const std::int64_t base = bh * S * D;
-  load_row(q, Q, base + i * D, D, i < S);
-  std::int64_t last = S;
-  if (dims.causal) last = min(S, static_cast<std::int64_t>(blockIdx.x + 1) * kWarps);
-  float m = -INFINITY, l = 0, acc[DL] = {};
-  for (std::int64_t t0 = 0; t0 < last; t0 += kCols) {
-    __syncthreads();
-    load_tile(Kt, K, base, t0, S, D);
-    load_tile(Vt, V, base, t0, S, D);
-    __syncthreads();
-    std::int64_t j = t0 + lane;
-    bool valid = j < S && !(dims.causal && j > i);
-    float s = valid ? dot_row_col<D>(q, Kt, lane) * dims.scale : -INFINITY;
-    float m_new = fmaxf(m, warp_max(s));
-    float corr = m_new == -INFINITY ? 1.0f : expf(m - m_new);
-    float p = valid ? expf(s - m_new) : 0.0f;
-    l = l * corr + warp_sum(p);
-    _Pragma("unroll") for (int k = 0; k < D / 32; ++k) acc[k] *= corr;
-    accumulate<D>(acc, p, Vt);
-    m = m_new;
-  }
-  if (i >= S) return;
-  _Pragma("unroll") for (int k = 0; k < D / 32; ++k) O[base + i * D + lane + 32 * k] = acc[k] / l;
-  if (lane == 0) LSE[bh * S + i] = m + logf(l);
+  v = kMax ? warp_max(v) : warp_sum(v);
+  __syncthreads();  // a previous call may still be reading part[]
+  if (lane == 0) part[warp] = v;
+  __syncthreads();
+  v = lane < kRowThreads / 32 ? part[lane] : (kMax ? -INFINITY : 0.0f);
+  return kMax ? warp_max(v) : warp_sum(v);
 }
 
-// ---------------------------------------------------------------- attention backward
+// Keys j < keys(i) are visible to query i (row r = head·S + i); the others are masked.
+__device__ __forceinline__ std::int64_t visible_keys(std::int64_t r, std::int64_t S, bool causal) {
+  return causal ? r % S + 1 : S;
+}
+
+// Forward, one block per row r of the scaled logits s: in place P = exp(s - m) / l (0 where
+// masked), m the row's max, l = Σ exp(s - m); lse[r] = m + log(l).
+__global__ void __launch_bounds__(kRowThreads)
+    softmax_rows_kernel(float* logits, float* lse, std::int64_t S, bool causal) {
+  const std::int64_t r = blockIdx.x, keys = visible_keys(r, S, causal);
+  float* row = logits + r * S;
+  float m = -INFINITY;
+  for (std::int64_t j = threadIdx.x; j < keys; j += kRowThreads) m = fmaxf(m, row[j]);
+  m = block_reduce<true>(m);
+  float l = 0.0f;
+  for (std::int64_t j = threadIdx.x; j < keys; j += kRowThreads) {
+    float e = expf(row[j] - m);
+    row[j] = e;
+    l += e;
+  }
+  l = block_reduce<false>(l);
+  for (std::int64_t j = threadIdx.x; j < S; j += kRowThreads) row[j] = j < keys ? row[j] / l : 0.0f;
+  if (threadIdx.x == 0) lse[r] = m + logf(l);
+}
+
+// Backward, one block per row r: in place of the scaled logits s, P = exp(s - lse[r]); in
+// place of dP, dS = P·(dP - delta[r]); both 0 where masked.
+__global__ void __launch_bounds__(kRowThreads)
+    probs_and_dscores_kernel(float* logits, float* dP, const float* lse, const float* delta,
+                             std::int64_t S, bool causal) {
+  const std::int64_t r = blockIdx.x, keys = visible_keys(r, S, causal);
+  const float l = lse[r], dl = delta[r];
+  float* p = logits + r * S;
+  float* ds = dP + r * S;
+  for (std::int64_t j = threadIdx.x; j < S; j += kRowThreads) {
+    float pj = j < keys ? expf(p[j] - l) : 0.0f;
+    ds[j] = j < keys ? pj * (ds[j] - dl) : 0.0f;
+    p[j] = pj;
+  }
+}
+
+// delta[r] = Σ_d dO[r,d]·O[r,d] (fp32 of the bf16 values), one warp per row.
 __global__ void delta_kernel(const void* O, const void* dO, float* delta, std::int64_t rows,
                              int D) {
   std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * kWarps + threadIdx.x / 32;
@@ -145,80 +140,10 @@ __global__ void delta_kernel(const void* O, const void* dO, float* delta, std::i
   if (threadIdx.x % 32 == 0) delta[r] = s;
 }
 
-// Rows are queries i; columns are keys j. dQ_i = scale * sum_j P_ij (dP_ij - Delta_i) k_j.
-template <int DL>
-__global__ void __launch_bounds__(256)
-    attn_dq_kernel(const void* Q, const void* K, const void* V, const void* dO, const float* LSE,
-                   const float* delta, float* dQ, AttentionDims dims) {
-  extern __shared__ float smem[];
-  constexpr int D = DL * 32;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const std::int64_t S = dims.S, bh = blockIdx.y,
-                     i = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
-  float* Kt = smem;
-  float* Vt = Kt + kCols * (D + 1);
-  float* q = Vt + kCols * (D + 1) + warp * 2 * D;
-  float* dorow = q + D;
-  const std::int64_t base = bh * S * D;
-  load_row(q, Q, base + i * D, D, i < S);
-  load_row(dorow, dO, base + i * D, D, i < S);
-  const float lse = i < S ? LSE[bh * S + i] : 0.0f, dl = i < S ? delta[bh * S + i] : 0.0f;
-  std::int64_t last = S;
-  if (dims.causal) last = min(S, static_cast<std::int64_t>(blockIdx.x + 1) * kWarps);
-  float acc[DL] = {};
-  for (std::int64_t t0 = 0; t0 < last; t0 += kCols) {
-    __syncthreads();
-    load_tile(Kt, K, base, t0, S, D);
-    load_tile(Vt, V, base, t0, S, D);
-    __syncthreads();
-    std::int64_t j = t0 + lane;
-    bool valid = i < S && j < S && !(dims.causal && j > i);
-    float p = valid ? expf(dot_row_col<D>(q, Kt, lane) * dims.scale - lse) : 0.0f;
-    float ds = valid ? p * (dot_row_col<D>(dorow, Vt, lane) - dl) : 0.0f;
-    accumulate<D>(acc, ds, Kt);
-  }
-  if (i >= S) return;
-  _Pragma("unroll") for (int k = 0; k < D / 32; ++k) dQ[base + i * D + lane + 32 * k] =
-      acc[k] * dims.scale;
-}
-
-// Rows are keys j; columns are queries i. dV_j = sum_i P_ij dO_i; dK_j = scale * sum_i dS_ij q_i.
-template <int DL>
-__global__ void __launch_bounds__(256)
-    attn_dkdv_kernel(const void* Q, const void* K, const void* V, const void* dO, const float* LSE,
-                     const float* delta, float* dK, float* dV, AttentionDims dims) {
-  extern __shared__ float smem[];
-  constexpr int D = DL * 32;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const std::int64_t S = dims.S, bh = blockIdx.y,
-                     j = static_cast<std::int64_t>(blockIdx.x) * kWarps + warp;
-  float* Qt = smem;
-  float* dOt = Qt + kCols * (D + 1);
-  float* krow = dOt + kCols * (D + 1) + warp * 2 * D;
-  float* vrow = krow + D;
-  const std::int64_t base = bh * S * D;
-  load_row(krow, K, base + j * D, D, j < S);
-  load_row(vrow, V, base + j * D, D, j < S);
-  std::int64_t first = 0;
-  if (dims.causal) first = (static_cast<std::int64_t>(blockIdx.x) * kWarps / kCols) * kCols;
-  float dk[DL] = {}, dv[DL] = {};
-  for (std::int64_t t0 = first; t0 < S; t0 += kCols) {
-    __syncthreads();
-    load_tile(Qt, Q, base, t0, S, D);
-    load_tile(dOt, dO, base, t0, S, D);
-    __syncthreads();
-    std::int64_t i = t0 + lane;
-    bool valid = j < S && i < S && !(dims.causal && j > i);
-    float p = valid ? expf(dot_row_col<D>(krow, Qt, lane) * dims.scale - LSE[bh * S + i]) : 0.0f;
-    float ds = valid ? p * (dot_row_col<D>(vrow, dOt, lane) - delta[bh * S + i]) : 0.0f;
-    accumulate<D>(dv, p, dOt);
-    accumulate<D>(dk, ds, Qt);
-  }
-  if (j >= S) return;
-  _Pragma("unroll") for (int k = 0; k < D / 32; ++k) {
-    dK[base + j * D + lane + 32 * k] = dk[k] * dims.scale;
-    dV[base + j * D + lane + 32 * k] = dv[k];
-  }
+__global__ void to_f32_kernel(const std::uint16_t* in, float* out, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    out[i] = bf16_bits_to_float(in[i]);
 }
 
 __global__ void to_bf16_kernel(const float* in, std::uint16_t* out, std::int64_t n) {
@@ -227,24 +152,81 @@ __global__ void to_bf16_kernel(const float* in, std::uint16_t* out, std::int64_t
     out[i] = float_to_bf16_bits(in[i]);
 }
 
-std::size_t attn_smem(int D, int rows_per_warp) {
-  return sizeof(float) * (2 * kCols * (D + 1) + kWarps * rows_per_warp * D);
+unsigned grid_for(std::int64_t n) {
+  return static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 132 * 32));
 }
 
-template <class Kernel>
-void allow_smem(Kernel k, std::size_t bytes) {
-  PTXB_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(bytes)));
+// n bf16 values at `in` (element offset `first`) -> fp32 `out`.
+void to_f32(const void* in, std::int64_t first, float* out, std::int64_t n, cudaStream_t s) {
+  to_f32_kernel<<<grid_for(n), 256, 0, s>>>(static_cast<const std::uint16_t*>(in) + first, out, n);
+  PTXB_CUDA(cudaGetLastError());
 }
 
-void check_dims(const AttentionDims& d) {
-  PTXB_CHECK(d.D % 32 == 0 && d.D <= 32 * kMaxDPerLane,
-             "reference attention needs D % 32 == 0 and D <= 256");
-  PTXB_CHECK(d.B * d.H < 65536, "reference attention: B*H must be < 65536");
+// The process's one cuBLAS handle, made on first use (on the device current then) with
+// pedantic math (fp32 stays fp32 whatever NVIDIA_TF32_OVERRIDE says) and atomics off (the
+// default; set so it stays so). Never destroyed: at exit the CUDA context may already be gone.
+cublasHandle_t cublas_handle() {
+  static cublasHandle_t handle = [] {
+    cublasHandle_t h;
+    PTXB_CUBLAS(cublasCreate(&h));
+    PTXB_CUBLAS(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
+    PTXB_CUBLAS(cublasSetAtomicsMode(h, CUBLAS_ATOMICS_NOT_ALLOWED));
+    return h;
+  }();
+  return handle;
 }
 
-dim3 attn_grid(const AttentionDims& d) {
-  return dim3(static_cast<unsigned>((d.S + kWarps - 1) / kWarps), static_cast<unsigned>(d.B * d.H));
+// cuBLAS's workspace for one call (the size cuBLAS's documentation advises for Hopper). A
+// workspace of our own per call keeps the results deterministic even while other streams are
+// active (cuBLAS's documented condition); cublasSetStream resets it, so it is set after.
+constexpr std::int64_t kCublasWorkspaceBytes = 32ll << 20;
+
+cublasHandle_t bind_cublas(cudaStream_t s, const DeviceBuffer& workspace) {
+  cublasHandle_t h = cublas_handle();
+  PTXB_CUBLAS(cublasSetStream(h, s));
+  PTXB_CUBLAS(cublasSetWorkspace(h, workspace.get(), workspace.bytes()));
+  return h;
+}
+
+// One operand of a batched GEMM: a column-major matrix per head, `stride` floats apart.
+struct Operand {
+  const float* p;
+  std::int64_t ld, stride;
+};
+
+// C = alpha·op(A)·op(B) for `heads` heads, column-major, fp32 in/out, fp32 pedantic compute.
+void gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, std::int64_t m,
+          std::int64_t n, std::int64_t k, float alpha, Operand a, Operand b, float* c,
+          std::int64_t ldc, std::int64_t stride_c, std::int64_t heads) {
+  const float beta = 0.0f;
+  PTXB_CUBLAS(cublasGemmStridedBatchedEx(
+      h, ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), &alpha, a.p,
+      CUDA_R_32F, static_cast<int>(a.ld), a.stride, b.p, CUDA_R_32F, static_cast<int>(b.ld),
+      b.stride, &beta, c, CUDA_R_32F, static_cast<int>(ldc), stride_c, static_cast<int>(heads),
+      CUBLAS_COMPUTE_32F_PEDANTIC, CUBLAS_GEMM_DEFAULT));
+}
+
+void check_dims(const AttentionDims& d, std::int64_t max_heads) {
+  PTXB_CHECK(d.B > 0 && d.H > 0 && d.S > 0 && d.D > 0, "reference attention: empty dimensions");
+  PTXB_CHECK(d.S <= INT_MAX && d.D <= INT_MAX, "reference attention: S or D too large");
+  PTXB_CHECK(max_heads > 0, "reference attention: max_heads must be positive");
+}
+
+// Heads per chunk: at most `max_heads`, B·H, and the rows one launch can cover.
+std::int64_t chunk_heads(const AttentionDims& d, std::int64_t max_heads) {
+  return std::min({max_heads, d.B * d.H, static_cast<std::int64_t>(INT_MAX) / d.S});
+}
+
+// The most heads whose scratch (`matrices` S×S and `copies` S×D fp32 per head, and cuBLAS's
+// workspace) fits kAttentionScratchBytes; at least 1.
+std::int64_t heads_within_budget(const AttentionDims& d, std::int64_t matrices,
+                                 std::int64_t copies) {
+  const std::int64_t per_head = (matrices * d.S * d.S + copies * d.S * d.D) * 4;
+  return std::max<std::int64_t>(1, (kAttentionScratchBytes - kCublasWorkspaceBytes) / per_head);
+}
+
+DeviceBuffer floats(std::int64_t n) {
+  return DeviceBuffer(static_cast<std::size_t>(n) * 4);
 }
 
 }  // namespace
@@ -259,72 +241,88 @@ void reference_gemm(const void* A, const void* B, float* C, std::int64_t M, std:
 
 void reference_attention_fwd(const void* Q, const void* K, const void* V, float* O, float* LSE,
                              const AttentionDims& d, cudaStream_t s) {
-  check_dims(d);
-  std::size_t smem = attn_smem(static_cast<int>(d.D), 1);
-  auto launch = [&](auto kernel) {
-    allow_smem(kernel, smem);
-    kernel<<<attn_grid(d), kWarps * 32, smem, s>>>(Q, K, V, O, LSE, d);
-  };
-  switch (d.D / 32) {
-    case 2:
-      launch(attn_fwd_kernel<2>);
-      break;
-    case 3:
-      launch(attn_fwd_kernel<3>);
-      break;
-    case 4:
-      launch(attn_fwd_kernel<4>);
-      break;
-    case 8:
-      launch(attn_fwd_kernel<8>);
-      break;
-    default:
-      PTXB_CHECK(false, "reference attention supports D in {64, 96, 128, 256}");
+  reference_attention_fwd_chunked(Q, K, V, O, LSE, d, heads_within_budget(d, 1, 3), s);
+}
+
+void reference_attention_fwd_chunked(const void* Q, const void* K, const void* V, float* O,
+                                     float* LSE, const AttentionDims& d, std::int64_t max_heads,
+                                     cudaStream_t s) {
+  check_dims(d, max_heads);
+  const std::int64_t S = d.S, D = d.D, sd = S * D, ss = S * S, heads = d.B * d.H;
+  const std::int64_t chunk = chunk_heads(d, max_heads);
+  DeviceBuffer workspace(kCublasWorkspaceBytes), q = floats(chunk * sd), k = floats(chunk * sd),
+                                                 v = floats(chunk * sd), p = floats(chunk * ss);
+  cublasHandle_t h = bind_cublas(s, workspace);
+  for (std::int64_t h0 = 0; h0 < heads; h0 += chunk) {
+    const std::int64_t n = std::min(chunk, heads - h0);
+    to_f32(Q, h0 * sd, q.as<float>(), n * sd, s);
+    to_f32(K, h0 * sd, k.as<float>(), n * sd, s);
+    to_f32(V, h0 * sd, v.as<float>(), n * sd, s);
+    // logits[i,j] = scale·Σ_d Q[i,d]K[j,d]: col-major C[j,i] = op_T(K: D×S)·op_N(Q: D×S).
+    gemm(h, CUBLAS_OP_T, CUBLAS_OP_N, S, S, D, d.scale, {k.as<float>(), D, sd},
+         {q.as<float>(), D, sd}, p.as<float>(), S, ss, n);
+    softmax_rows_kernel<<<static_cast<unsigned>(n * S), kRowThreads, 0, s>>>(
+        p.as<float>(), LSE + h0 * S, S, d.causal);
+    PTXB_CUDA(cudaGetLastError());
+    // O[i,d] = Σ_j P[i,j]V[j,d]: col-major Oᵀ[d,i] = op_N(V: D×S)·op_N(P: S×S).
+    gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, D, S, S, 1.0f, {v.as<float>(), D, sd}, {p.as<float>(), S, ss},
+         O + h0 * sd, D, sd, n);
   }
-  PTXB_CUDA(cudaGetLastError());
+  PTXB_CUDA(cudaStreamSynchronize(s));  // the scratch is freed when this returns
 }
 
 void reference_attention_bwd(const void* Q, const void* K, const void* V, const void* O,
                              const void* dO, const float* LSE, float* dQ, float* dK, float* dV,
                              const AttentionDims& d, cudaStream_t s) {
-  check_dims(d);
-  DeviceBuffer delta(static_cast<std::size_t>(d.rows()) * sizeof(float));
+  reference_attention_bwd_chunked(Q, K, V, O, dO, LSE, dQ, dK, dV, d, heads_within_budget(d, 2, 4),
+                                  s);
+}
+
+void reference_attention_bwd_chunked(const void* Q, const void* K, const void* V, const void* O,
+                                     const void* dO, const float* LSE, float* dQ, float* dK,
+                                     float* dV, const AttentionDims& d, std::int64_t max_heads,
+                                     cudaStream_t s) {
+  check_dims(d, max_heads);
+  const std::int64_t S = d.S, D = d.D, sd = S * D, ss = S * S, heads = d.B * d.H;
+  const std::int64_t chunk = chunk_heads(d, max_heads);
+  DeviceBuffer delta = floats(d.rows());
   delta_kernel<<<static_cast<unsigned>((d.rows() + kWarps - 1) / kWarps), kWarps * 32, 0, s>>>(
-      O, dO, delta.as<float>(), d.rows(), static_cast<int>(d.D));
+      O, dO, delta.as<float>(), d.rows(), static_cast<int>(D));
   PTXB_CUDA(cudaGetLastError());
-  std::size_t smem = attn_smem(static_cast<int>(d.D), 2);
-  auto launch = [&](auto dq_kernel, auto dkdv_kernel) {
-    allow_smem(dq_kernel, smem);
-    allow_smem(dkdv_kernel, smem);
-    dq_kernel<<<attn_grid(d), kWarps * 32, smem, s>>>(Q, K, V, dO, LSE, delta.as<float>(), dQ, d);
+  DeviceBuffer workspace(kCublasWorkspaceBytes), q = floats(chunk * sd), k = floats(chunk * sd),
+                                                 v = floats(chunk * sd), dout = floats(chunk * sd),
+                                                 p = floats(chunk * ss), dp = floats(chunk * ss);
+  cublasHandle_t h = bind_cublas(s, workspace);
+  for (std::int64_t h0 = 0; h0 < heads; h0 += chunk) {
+    const std::int64_t n = std::min(chunk, heads - h0);
+    to_f32(Q, h0 * sd, q.as<float>(), n * sd, s);
+    to_f32(K, h0 * sd, k.as<float>(), n * sd, s);
+    to_f32(V, h0 * sd, v.as<float>(), n * sd, s);
+    to_f32(dO, h0 * sd, dout.as<float>(), n * sd, s);
+    // logits[i,j] = scale·Σ_d Q[i,d]K[j,d]: col-major C[j,i] = op_T(K: D×S)·op_N(Q: D×S).
+    gemm(h, CUBLAS_OP_T, CUBLAS_OP_N, S, S, D, d.scale, {k.as<float>(), D, sd},
+         {q.as<float>(), D, sd}, p.as<float>(), S, ss, n);
+    // dP[i,j] = Σ_d dO[i,d]V[j,d]: col-major C[j,i] = op_T(V: D×S)·op_N(dO: D×S).
+    gemm(h, CUBLAS_OP_T, CUBLAS_OP_N, S, S, D, 1.0f, {v.as<float>(), D, sd},
+         {dout.as<float>(), D, sd}, dp.as<float>(), S, ss, n);
+    probs_and_dscores_kernel<<<static_cast<unsigned>(n * S), kRowThreads, 0, s>>>(
+        p.as<float>(), dp.as<float>(), LSE + h0 * S, delta.as<float>() + h0 * S, S, d.causal);
     PTXB_CUDA(cudaGetLastError());
-    dkdv_kernel<<<attn_grid(d), kWarps * 32, smem, s>>>(Q, K, V, dO, LSE, delta.as<float>(), dK, dV,
-                                                        d);
-    PTXB_CUDA(cudaGetLastError());
-  };
-  switch (d.D / 32) {
-    case 2:
-      launch(attn_dq_kernel<2>, attn_dkdv_kernel<2>);
-      break;
-    case 3:
-      launch(attn_dq_kernel<3>, attn_dkdv_kernel<3>);
-      break;
-    case 4:
-      launch(attn_dq_kernel<4>, attn_dkdv_kernel<4>);
-      break;
-    case 8:
-      launch(attn_dq_kernel<8>, attn_dkdv_kernel<8>);
-      break;
-    default:
-      PTXB_CHECK(false, "reference attention supports D in {64, 96, 128, 256}");
+    // dV[j,d] = Σ_i P[i,j]dO[i,d]: col-major dVᵀ[d,j] = op_N(dO: D×S)·op_T(P: S×S).
+    gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, D, S, S, 1.0f, {dout.as<float>(), D, sd},
+         {p.as<float>(), S, ss}, dV + h0 * sd, D, sd, n);
+    // dQ[i,d] = scale·Σ_j dS[i,j]K[j,d]: col-major dQᵀ[d,i] = op_N(K: D×S)·op_N(dS: S×S).
+    gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, D, S, S, d.scale, {k.as<float>(), D, sd},
+         {dp.as<float>(), S, ss}, dQ + h0 * sd, D, sd, n);
+    // dK[j,d] = scale·Σ_i dS[i,j]Q[i,d]: col-major dKᵀ[d,j] = op_N(Q: D×S)·op_T(dS: S×S).
+    gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, D, S, S, d.scale, {q.as<float>(), D, sd},
+         {dp.as<float>(), S, ss}, dK + h0 * sd, D, sd, n);
   }
-  PTXB_CUDA(cudaStreamSynchronize(s));  // `delta` is freed when this returns
+  PTXB_CUDA(cudaStreamSynchronize(s));  // the scratch is freed when this returns
 }
 
 void convert_f32_to_bf16(const float* in, void* out, std::int64_t n, cudaStream_t s) {
-  std::int64_t blocks = std::min<std::int64_t>((n + 255) / 256, 132 * 32);
-  to_bf16_kernel<<<static_cast<unsigned>(blocks > 0 ? blocks : 1), 256, 0, s>>>(
-      in, static_cast<std::uint16_t*>(out), n);
+  to_bf16_kernel<<<grid_for(n), 256, 0, s>>>(in, static_cast<std::uint16_t*>(out), n);
   PTXB_CUDA(cudaGetLastError());
 }
 

@@ -1,8 +1,12 @@
 // GPU test (ctest label gpu): the reference kernels against a CPU double-precision
-// computation on small shapes, including ragged sizes (partial tiles) and causal masks.
-// Exit 0: all agree; 1: a mismatch (printed); 77: no GPU (skip).
+// computation on small shapes, including ragged sizes (partial tiles), causal masks, and
+// attention forced into several head chunks with a ragged last chunk (bit-identical when run
+// twice). Then prints (no assertion) the time of the attention references on the H200 timed
+// workloads. Exit 0: all agree; 1: a mismatch (printed); 77: no GPU (skip).
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "eval/gpu/cuda_check.h"
@@ -144,28 +148,65 @@ CpuAttn cpu_attention(const std::vector<float>& Q, const std::vector<float>& K,
   return r;
 }
 
+// The reference's outputs for `t`: run_reference (max_heads 0), or the chunked entry points
+// with at most max_heads heads per chunk.
+std::vector<DeviceBuffer> reference(TensorSet& t, std::int64_t max_heads, cudaStream_t s) {
+  if (max_heads == 0) return run_reference(t, s);
+  const Problem& p = t.problem();
+  std::vector<DeviceBuffer> out;
+  for (const auto& o : p.outputs)
+    out.emplace_back(static_cast<std::size_t>(o.numel()) * sizeof(float));
+  AttentionDims d = attention_dims(p);
+  if (p.kind == Kind::attention_fwd)
+    reference_attention_fwd_chunked(t.input(0).get(), t.input(1).get(), t.input(2).get(),
+                                    out[0].as<float>(), out[1].as<float>(), d, max_heads, s);
+  else
+    reference_attention_bwd_chunked(t.input(0).get(), t.input(1).get(), t.input(2).get(),
+                                    t.input(3).get(), t.input(4).get(), t.input(5).as<float>(),
+                                    out[0].as<float>(), out[1].as<float>(), out[2].as<float>(), d,
+                                    max_heads, s);
+  return out;
+}
+
+// A second run on the same inputs must give the same bits (no atomics, fixed reductions).
+void expect_same_bits(const char* what, const std::vector<DeviceBuffer>& a,
+                      const std::vector<DeviceBuffer>& b) {
+  bool same = a.size() == b.size();
+  for (std::size_t i = 0; same && i < a.size(); ++i) {
+    std::int64_t n = static_cast<std::int64_t>(a[i].bytes() / 4);
+    auto x = to_host_f32(a[i], n), y = to_host_f32(b[i], n);
+    same = std::memcmp(x.data(), y.data(), x.size() * 4) == 0;
+  }
+  std::printf("%-40s rerun bit-identical %s\n", what, same ? "ok" : "MISMATCH");
+  if (!same) ++failures;
+}
+
+// max_heads: 0 for the default chunking, else at most that many heads per chunk.
 void test_attention(std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D, bool causal,
-                    cudaStream_t s) {
-  char name[96];
+                    std::int64_t max_heads, cudaStream_t s) {
+  char name[96], chunks[32] = "";
+  if (max_heads > 0)
+    std::snprintf(chunks, sizeof chunks, " BH=%lld/%lld", (long long)(B * H), (long long)max_heads);
   std::int64_t n = B * H * S * D, rows = B * H * S;
   {
     TensorSet t(attention(Kind::attention_fwd, B, H, S, D, causal));
     generate_inputs(t, 11, Distribution::normal, s);
-    auto ref = run_reference(t, s);
+    auto ref = reference(t, max_heads, s);
     auto cpu =
         cpu_attention(to_host_bf16(t.input(0), n), to_host_bf16(t.input(1), n),
                       to_host_bf16(t.input(2), n), nullptr, nullptr, nullptr, B * H, S, D, causal);
-    std::snprintf(name, sizeof name, "attn fwd O   S=%lld D=%lld%s", (long long)S, (long long)D,
-                  causal ? " causal" : "");
+    std::snprintf(name, sizeof name, "attn fwd O   S=%lld D=%lld%s%s", (long long)S, (long long)D,
+                  causal ? " causal" : "", chunks);
     expect_close(name, to_host_f32(ref[0], n), cpu.O);
-    std::snprintf(name, sizeof name, "attn fwd LSE S=%lld D=%lld%s", (long long)S, (long long)D,
-                  causal ? " causal" : "");
+    std::snprintf(name, sizeof name, "attn fwd LSE S=%lld D=%lld%s%s", (long long)S, (long long)D,
+                  causal ? " causal" : "", chunks);
     expect_close(name, to_host_f32(ref[1], rows), cpu.LSE);
+    if (max_heads > 0) expect_same_bits(name, ref, reference(t, max_heads, s));
   }
   for (Distribution dist : {Distribution::normal, Distribution::spiky}) {
     TensorSet t(attention(Kind::attention_bwd, B, H, S, D, causal));
     generate_inputs(t, 23, dist, s);
-    auto ref = run_reference(t, s);
+    auto ref = reference(t, max_heads, s);
     auto O = to_host_bf16(t.input(3), n), dO = to_host_bf16(t.input(4), n),
          LSE = to_host_f32(t.input(5), rows);
     auto cpu = cpu_attention(to_host_bf16(t.input(0), n), to_host_bf16(t.input(1), n),
@@ -173,12 +214,48 @@ void test_attention(std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t
     const char* names[] = {"dQ", "dK", "dV"};
     const std::vector<double>* want[] = {&cpu.dQ, &cpu.dK, &cpu.dV};
     for (int k = 0; k < 3; ++k) {
-      std::snprintf(name, sizeof name, "attn bwd %s S=%lld D=%lld%s%s", names[k], (long long)S,
+      std::snprintf(name, sizeof name, "attn bwd %s S=%lld D=%lld%s%s%s", names[k], (long long)S,
                     (long long)D, causal ? " causal" : "",
-                    dist == Distribution::spiky ? " spiky" : "");
+                    dist == Distribution::spiky ? " spiky" : "", chunks);
       expect_close(name, to_host_f32(ref[static_cast<std::size_t>(k)], n), *want[k]);
     }
+    if (max_heads > 0) expect_same_bits(name, ref, reference(t, max_heads, s));
   }
+}
+
+// Prints the time of one reference call (the default chunking) on a warm process: a first
+// call, untimed, loads what it needs; the second is timed with events.
+void time_attention(Kind kind, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D,
+                    bool causal, cudaStream_t s) {
+  TensorSet t(attention(kind, B, H, S, D, causal));
+  generate_inputs(t, 3, Distribution::normal, s);
+  (void)run_reference(t, s);
+  cudaEvent_t start, stop;
+  PTXB_CUDA(cudaEventCreate(&start));
+  PTXB_CUDA(cudaEventCreate(&stop));
+  PTXB_CUDA(cudaEventRecord(start, s));
+  auto out = run_reference(t, s);
+  PTXB_CUDA(cudaEventRecord(stop, s));
+  PTXB_CUDA(cudaEventSynchronize(stop));
+  float ms = 0;
+  PTXB_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  std::printf("reference attention %s B%lld H%lld S%lld D%lld%s: %.1f ms\n",
+              kind == Kind::attention_fwd ? "fwd" : "bwd", (long long)B, (long long)H, (long long)S,
+              (long long)D, causal ? " causal" : "", ms);
+  PTXB_CUDA(cudaEventDestroy(start));
+  PTXB_CUDA(cudaEventDestroy(stop));
+}
+
+// Prints the wall time of the process's first attention reference call (tiny shape): the
+// cuBLAS handle and the library's kernels loading, which a judging session pays once.
+void time_first_call(cudaStream_t s) {
+  TensorSet t(attention(Kind::attention_fwd, 1, 1, 64, 64, false));
+  generate_inputs(t, 1, Distribution::normal, s);
+  PTXB_CUDA(cudaStreamSynchronize(s));
+  auto t0 = std::chrono::steady_clock::now();
+  (void)run_reference(t, s);
+  std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - t0;
+  std::printf("reference attention first call in the process: %.1f ms\n", ms.count());
 }
 
 }  // namespace
@@ -194,10 +271,16 @@ int main() {
   test_gemm(70, 96, 40, s);
   test_gemm(128, 64, 128, s);
   test_gemm(1, 200, 33, s);
+  time_first_call(s);
   for (bool causal : {false, true}) {
-    test_attention(1, 2, 72, 64, causal, s);
-    test_attention(2, 1, 128, 128, causal, s);
+    test_attention(1, 2, 72, 64, causal, 0, s);
+    test_attention(2, 1, 128, 128, causal, 0, s);
+    // Several chunks, the last ragged: 7 heads by 3 (3+3+1); 6 heads by 4 (4+2).
+    test_attention(1, 7, 80, 64, causal, 3, s);
+    test_attention(3, 2, 72, 128, causal, 4, s);
   }
+  for (Kind kind : {Kind::attention_fwd, Kind::attention_bwd})
+    for (bool causal : {false, true}) time_attention(kind, 4, 48, 4096, 128, causal, s);
   std::printf(failures ? "FAILED: %d mismatches\n" : "all reference checks passed\n", failures);
   return failures ? 1 : 0;
 }
