@@ -11,6 +11,7 @@
 #include <cuda_bf16.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 
@@ -229,6 +230,18 @@ DeviceBuffer floats(std::int64_t n) {
   return DeviceBuffer(static_cast<std::size_t>(n) * 4);
 }
 
+// Heads [h0, h0+n) of the bf16 Q, K, V (`in`) as fp32 into `out` (n·S·D floats each), and
+// their scaled logits into `logits` (n·S·S):
+// logits[i,j] = scale·Σ_d Q[i,d]K[j,d]: col-major C[j,i] = op_T(K: D×S)·op_N(Q: D×S).
+void chunk_logits(cublasHandle_t h, const std::array<const void*, 3>& in,
+                  const std::array<float*, 3>& out, float* logits, std::int64_t h0, std::int64_t n,
+                  const AttentionDims& d, cudaStream_t s) {
+  const std::int64_t S = d.S, D = d.D, sd = S * D;
+  for (std::size_t t = 0; t < in.size(); ++t) to_f32(in[t], h0 * sd, out[t], n * sd, s);
+  gemm(h, CUBLAS_OP_T, CUBLAS_OP_N, S, S, D, d.scale, {out[1], D, sd}, {out[0], D, sd}, logits, S,
+       S * S, n);
+}
+
 }  // namespace
 
 void reference_gemm(const void* A, const void* B, float* C, std::int64_t M, std::int64_t N,
@@ -255,12 +268,8 @@ void reference_attention_fwd_chunked(const void* Q, const void* K, const void* V
   cublasHandle_t h = bind_cublas(s, workspace);
   for (std::int64_t h0 = 0; h0 < heads; h0 += chunk) {
     const std::int64_t n = std::min(chunk, heads - h0);
-    to_f32(Q, h0 * sd, q.as<float>(), n * sd, s);
-    to_f32(K, h0 * sd, k.as<float>(), n * sd, s);
-    to_f32(V, h0 * sd, v.as<float>(), n * sd, s);
-    // logits[i,j] = scale·Σ_d Q[i,d]K[j,d]: col-major C[j,i] = op_T(K: D×S)·op_N(Q: D×S).
-    gemm(h, CUBLAS_OP_T, CUBLAS_OP_N, S, S, D, d.scale, {k.as<float>(), D, sd},
-         {q.as<float>(), D, sd}, p.as<float>(), S, ss, n);
+    chunk_logits(h, {Q, K, V}, {q.as<float>(), k.as<float>(), v.as<float>()}, p.as<float>(), h0, n,
+                 d, s);
     softmax_rows_kernel<<<static_cast<unsigned>(n * S), kRowThreads, 0, s>>>(
         p.as<float>(), LSE + h0 * S, S, d.causal);
     PTXB_CUDA(cudaGetLastError());
@@ -295,13 +304,9 @@ void reference_attention_bwd_chunked(const void* Q, const void* K, const void* V
   cublasHandle_t h = bind_cublas(s, workspace);
   for (std::int64_t h0 = 0; h0 < heads; h0 += chunk) {
     const std::int64_t n = std::min(chunk, heads - h0);
-    to_f32(Q, h0 * sd, q.as<float>(), n * sd, s);
-    to_f32(K, h0 * sd, k.as<float>(), n * sd, s);
-    to_f32(V, h0 * sd, v.as<float>(), n * sd, s);
+    chunk_logits(h, {Q, K, V}, {q.as<float>(), k.as<float>(), v.as<float>()}, p.as<float>(), h0, n,
+                 d, s);
     to_f32(dO, h0 * sd, dout.as<float>(), n * sd, s);
-    // logits[i,j] = scale·Σ_d Q[i,d]K[j,d]: col-major C[j,i] = op_T(K: D×S)·op_N(Q: D×S).
-    gemm(h, CUBLAS_OP_T, CUBLAS_OP_N, S, S, D, d.scale, {k.as<float>(), D, sd},
-         {q.as<float>(), D, sd}, p.as<float>(), S, ss, n);
     // dP[i,j] = Σ_d dO[i,d]V[j,d]: col-major C[j,i] = op_T(V: D×S)·op_N(dO: D×S).
     gemm(h, CUBLAS_OP_T, CUBLAS_OP_N, S, S, D, 1.0f, {v.as<float>(), D, sd},
          {dout.as<float>(), D, sd}, dp.as<float>(), S, ss, n);
