@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepares a run on the GPU machine, which has no package registry and none of the -dev
 # packages. Here: build (or reuse) a build tree, then make .devbin/ (carryable, < 64 MiB):
-#   the stripped programs (ptxbench, both workers, GPU test and benchmark programs),
+#   the stripped programs (ptxbench, both workers, GPU test and benchmark programs, the library's
+#   C ABI libptxbench_library_capi.so),
 #   the DLPack headers, apache-tvm-ffi's headers and libtvm_ffi.so (tvm_ffi/: the tvm-ffi kernel
 #   contract builds against them and the runner loads the library), the forward-attention sweep
 #   builds, and a compile cache holding every
@@ -19,14 +20,15 @@ if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
 # PROGRAMS="a b" builds and carries only those (a quick smoke run).
-read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-bench-baselines reference_test audit_acceptance library_rule}"
+read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-bench-baselines reference_test audit_acceptance library_rule ptxbench_library_capi}"
 cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}" --target "${programs[@]}"
 d=$root/.devbin
 mkdir -p "$d/include" "$d/cache"
 for p in "${programs[@]}"; do
-  src=$(find "$build" -maxdepth 4 -type f -name "$p" -perm -u+x | head -1)
+  # A program, or a shared library target (lib<target>.so).
+  src=$(find "$build" -maxdepth 4 -type f \( -name "$p" -o -name "lib$p.so" \) -perm -u+x | head -1)
   [ -n "$src" ] || { echo "device-prepare: $p was not built" >&2; exit 1; }
-  cp "$src" "$d/$p" && strip --strip-debug "$d/$p"
+  cp "$src" "$d/$(basename "$src")" && strip --strip-debug "$d/$(basename "$src")"
 done
 cp -r /usr/include/dlpack "$d/include/"
 # apache-tvm-ffi as scripts/setup.sh unpacked it: the headers and the library only.

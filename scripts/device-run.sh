@@ -20,6 +20,8 @@
 #   cost        what judging one candidate costs: bench/judging_cost.py over the references,
 #               every control and the handed cases (wall time and phases, median and p90)
 #   main        the README's main job: `ptxbench run` (embedded agent, core sm_90a suite)
+#   torchcheck  the library baseline against the same library through PyTorch, one process
+#               (tests/gpu/library_vs_torch/run.py; PyTorch's own cuDNN, so LD_LIBRARY_PATH unset)
 #   CMD         anything else is run as a shell command with the environment set up
 # PHASE_TIMEOUT (seconds, default 300) caps each phase. PACK=1 packs everything under
 # $OUT into $OUT/results.tgz at the end (the device tool returns at most 8 files).
@@ -64,6 +66,8 @@ for phase in "$@"; do
     profile) run profile scripts/device-profile.sh "$bin" "$out/profile" ;;
     cost) run cost env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --ptxbench "$bin/ptxbench" --out "$out/cost.jsonl" ;;
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;
+    torchcheck) run torchcheck env -u LD_LIBRARY_PATH python3 tests/gpu/library_vs_torch/run.py \
+                  --lib "$bin/libptxbench_library_capi.so" --out "$out/library_vs_torch.json" ;;
     main) start=$SECONDS
           run main "$bin/ptxbench" run --out "$out/main-run.db"
           echo "main job wall time: $((SECONDS - start)) s" | tee -a "$out/main.log" ;;

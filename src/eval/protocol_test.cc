@@ -26,6 +26,21 @@ TEST(Problem, ValidatesShapesAndTypes) {
   EXPECT_FALSE(p.validate().ok());
 }
 
+TEST(Problem, BuiltFromShapesIsValid) {
+  EXPECT_TRUE(gpu::gemm_problem(1, 7168, 5120).validate().ok());
+  for (auto kind : {gpu::Kind::attention_fwd, gpu::Kind::attention_bwd}) {
+    gpu::Problem p = gpu::attention_problem(kind, 4, 48, 4096, 128, true);
+    EXPECT_TRUE(p.validate().ok()) << p.validate().error().message;
+    EXPECT_TRUE(p.causal);
+    EXPECT_FLOAT_EQ(p.scale(), 1.0f / std::sqrt(128.0f));
+  }
+  gpu::Problem bwd = gpu::attention_problem(gpu::Kind::attention_bwd, 1, 2, 128, 64, false);
+  ASSERT_EQ(bwd.inputs.size(), 6u);
+  EXPECT_EQ(bwd.inputs[4].name, "dO");
+  EXPECT_EQ(bwd.inputs[5].type, gpu::ElemType::fp32);
+  EXPECT_EQ(bwd.outputs[2].name, "dV");
+}
+
 TEST(Protocol, RequestRoundTrip) {
   WorkerRequest r;
   r.mode = "candidate";

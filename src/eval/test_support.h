@@ -54,12 +54,8 @@ families = ["wgmma"]
 }
 
 inline gpu::Problem gemm_problem() {
-  gpu::Problem p;
-  p.kind = gpu::Kind::gemm;
+  gpu::Problem p = gpu::gemm_problem(256, 128, 64);
   p.workload = "timed";
-  p.axes = {{"M", 256}, {"N", 128}, {"K", 64}};
-  p.inputs = {{"A", {256, 64}, gpu::ElemType::bf16}, {"B", {128, 64}, gpu::ElemType::bf16}};
-  p.outputs = {{"C", {256, 128}, gpu::ElemType::bf16}};
   return p;
 }
 

@@ -1,6 +1,10 @@
 #include "eval/gpu/problem.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
+
+#include "core/check.h"
 
 namespace ptxbench::gpu {
 
@@ -109,6 +113,36 @@ std::vector<TensorDesc> tensors_from_json(const Json& a) {
 }
 
 }  // namespace
+
+Problem gemm_problem(std::int64_t M, std::int64_t N, std::int64_t K) {
+  Problem p;
+  p.kind = Kind::gemm;
+  p.workload = fmt::format("M={} N={} K={}", M, N, K);
+  p.axes = {{"M", M}, {"N", N}, {"K", K}};
+  p.inputs = {{"A", {M, K}, ElemType::bf16}, {"B", {N, K}, ElemType::bf16}};
+  p.outputs = {{"C", {M, N}, ElemType::bf16}};
+  return p;
+}
+
+Problem attention_problem(Kind kind, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D,
+                          bool causal) {
+  PTXB_CHECK(kind != Kind::gemm, "attention_problem: an attention kind");
+  Problem p;
+  p.kind = kind;
+  p.causal = causal;
+  p.workload = fmt::format("B={} H={} S={} D={}{}", B, H, S, D, causal ? " causal" : "");
+  p.axes = {{"B", B}, {"H", H}, {"S", S}, {"D", D}};
+  auto x = [&](const char* name) { return TensorDesc{name, {B, H, S, D}, ElemType::bf16}; };
+  const TensorDesc lse{"LSE", {B, H, S}, ElemType::fp32};
+  if (kind == Kind::attention_fwd) {
+    p.inputs = {x("Q"), x("K"), x("V")};
+    p.outputs = {x("O"), lse};
+  } else {
+    p.inputs = {x("Q"), x("K"), x("V"), x("O"), x("dO"), lse};
+    p.outputs = {x("dQ"), x("dK"), x("dV")};
+  }
+  return p;
+}
 
 Status Problem::validate() const {
   for (const auto& [name, v] : axes)

@@ -52,6 +52,13 @@ struct Problem {
   Status validate() const;
 };
 
+// The Problem of a task family at explicit shapes, with the layouts above (tensor names A, B, C;
+// Q, K, V, O, LSE, dO; dQ, dK, dV) and the default tolerance: for programs that take shapes rather
+// than a task (reference_test.cu, the library's C ABI in library_capi.h).
+Problem gemm_problem(std::int64_t M, std::int64_t N, std::int64_t K);
+Problem attention_problem(Kind kind, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D,
+                          bool causal);
+
 std::string to_string(Kind k);
 Result<Kind> kind_from_string(const std::string& s);
 

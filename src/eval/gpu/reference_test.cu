@@ -45,30 +45,8 @@ void expect_close(const char* what, const std::vector<float>& gpu, const std::ve
   if (!ok) ++failures;
 }
 
-Problem attention(Kind kind, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D,
-                  bool causal) {
-  Problem p;
-  p.kind = kind;
-  p.causal = causal;
-  p.axes = {{"B", B}, {"H", H}, {"S", S}, {"D", D}};
-  TensorDesc x{"X", {B, H, S, D}, ElemType::bf16}, lse{"LSE", {B, H, S}, ElemType::fp32};
-  if (kind == Kind::attention_fwd) {
-    p.inputs = {x, x, x};
-    p.outputs = {x, lse};
-  } else {
-    p.inputs = {x, x, x, x, x, lse};
-    p.outputs = {x, x, x};
-  }
-  return p;
-}
-
 void test_gemm(std::int64_t M, std::int64_t N, std::int64_t K, cudaStream_t s) {
-  Problem p;
-  p.kind = Kind::gemm;
-  p.axes = {{"M", M}, {"N", N}, {"K", K}};
-  p.inputs = {{"A", {M, K}, ElemType::bf16}, {"B", {N, K}, ElemType::bf16}};
-  p.outputs = {{"C", {M, N}, ElemType::bf16}};
-  TensorSet t(p);
+  TensorSet t(gemm_problem(M, N, K));
   generate_inputs(t, 5, Distribution::normal, s);
   auto ref = run_reference(t, s);
   auto A = to_host_bf16(t.input(0), M * K), B = to_host_bf16(t.input(1), N * K);
@@ -189,7 +167,7 @@ void test_attention(std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t
     std::snprintf(chunks, sizeof chunks, " BH=%lld/%lld", (long long)(B * H), (long long)max_heads);
   std::int64_t n = B * H * S * D, rows = B * H * S;
   {
-    TensorSet t(attention(Kind::attention_fwd, B, H, S, D, causal));
+    TensorSet t(attention_problem(Kind::attention_fwd, B, H, S, D, causal));
     generate_inputs(t, 11, Distribution::normal, s);
     auto ref = reference(t, max_heads, s);
     auto cpu =
@@ -204,7 +182,7 @@ void test_attention(std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t
     if (max_heads > 0) expect_same_bits(name, ref, reference(t, max_heads, s));
   }
   for (Distribution dist : {Distribution::normal, Distribution::spiky}) {
-    TensorSet t(attention(Kind::attention_bwd, B, H, S, D, causal));
+    TensorSet t(attention_problem(Kind::attention_bwd, B, H, S, D, causal));
     generate_inputs(t, 23, dist, s);
     auto ref = reference(t, max_heads, s);
     auto O = to_host_bf16(t.input(3), n), dO = to_host_bf16(t.input(4), n),
@@ -227,7 +205,7 @@ void test_attention(std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t
 // call, untimed, loads what it needs; the second is timed with events.
 void time_attention(Kind kind, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D,
                     bool causal, cudaStream_t s) {
-  TensorSet t(attention(kind, B, H, S, D, causal));
+  TensorSet t(attention_problem(kind, B, H, S, D, causal));
   generate_inputs(t, 3, Distribution::normal, s);
   (void)run_reference(t, s);
   cudaEvent_t start, stop;
@@ -249,7 +227,7 @@ void time_attention(Kind kind, std::int64_t B, std::int64_t H, std::int64_t S, s
 // Prints the wall time of the process's first attention reference call (tiny shape): the
 // cuBLAS handle and the library's kernels loading, which a judging session pays once.
 void time_first_call(cudaStream_t s) {
-  TensorSet t(attention(Kind::attention_fwd, 1, 1, 64, 64, false));
+  TensorSet t(attention_problem(Kind::attention_fwd, 1, 1, 64, 64, false));
   generate_inputs(t, 1, Distribution::normal, s);
   PTXB_CUDA(cudaStreamSynchronize(s));
   auto t0 = std::chrono::steady_clock::now();
