@@ -161,4 +161,12 @@ bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double 
   return median > 0 && library_ms / median < slow_speedup / 2;
 }
 
+bool faster_since_checks(const std::vector<CallRecord>& calls) {
+  const auto checked = times(calls, false, [](const CallRecord& c) { return c.checked_sample; });
+  const auto later =
+      times(calls, false, [](const CallRecord& c) { return c.timing && timed_repeat(c); });
+  return !checked.empty() && !later.empty() &&
+         percentile(later, 0.5) < kRepeatRatio * percentile(checked, 0.5);
+}
+
 }  // namespace ptxbench::eval

@@ -110,4 +110,11 @@ std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>
 // (judge_session.cc): the slow stop (stats.h) then needs no round of its own.
 bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double slow_speedup);
 
+// Has a candidate timed on its checked calls (known_slow) become far faster since? Its repeats
+// of the timing phase against its checked samples, by the ratio of the repeat-speed check
+// (kRepeatRatio): a kernel slow in its first calls only would otherwise be a false
+// cached_result, timed on calls that are not its speed. Such a candidate is timed as usual
+// (a kernel fast on repeats only is then caught by its timing calls).
+bool faster_since_checks(const std::vector<CallRecord>& calls);
+
 }  // namespace ptxbench::eval

@@ -229,5 +229,24 @@ TEST(SessionDecision, CheckedSamplesAreTheCandidatesSamples) {
   EXPECT_TRUE(t.flags.empty());
 }
 
+// Timed on its checked calls (5 ms), then its closing repeats: at 5 ms still slow; at 2 ms (a
+// kernel slow in its first calls only, or fast on repeats only) far faster since its checks.
+TEST(SessionDecision, ClosingRepeatsFarFasterThanTheCheckedSamples) {
+  for (const double repeat_ms : {5.0, 3.6, 2.0}) {
+    auto v = checked_calls(5, 5);
+    v[3].checked_sample = v[4].checked_sample = true;
+    for (int i = 0; i < 2; ++i) {
+      CallRecord rep = call(static_cast<int>(v.size()), true, Content::repeat);
+      rep.timing = true;
+      rep.event_ms = repeat_ms;
+      v.push_back(rep);
+    }
+    EXPECT_EQ(faster_since_checks(v), repeat_ms < 3.5) << repeat_ms;
+    v[1].event_ms = 0.1;  // the checked repeat is not a call since the checks
+    EXPECT_EQ(faster_since_checks(v), repeat_ms < 3.5) << repeat_ms;
+  }
+  EXPECT_FALSE(faster_since_checks(checked_calls(5, 5)));  // not timed on its checked calls
+}
+
 }  // namespace
 }  // namespace ptxbench::eval
