@@ -464,6 +464,37 @@ TEST_F(EvaluatorTest, ACandidateNotFarBelowTheLibraryIsTimedAsUsual) {
   EXPECT_GE(r.timing->candidate.n, 3u);
 }
 
+// An honest kernel slow only in its first calls (it tunes itself over them, or builds its plans
+// lazily), 0.15x in every checked call and 1.5x after: its checked calls look known slow, but its
+// later calls are fast on new inputs and repeats alike. Neither cached_result (its repeats after
+// the checks against its new-input calls during them) nor the checked calls' speedup.
+TEST_F(EvaluatorTest, ACandidateSlowOnlyInItsFirstCallsIsTimedOnItsLaterCalls) {
+  script_.call = [](int n) -> std::optional<Reply> {
+    return ok_reply(n < 5 ? 20.0 : 2.0 * (1 + 0.001 * (n % 3)));  // 5 checked calls
+  };
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_FALSE(r.has_flag("cached_result"));
+  ASSERT_TRUE(r.timing && r.timing->speedup);
+  EXPECT_NEAR(*r.timing->speedup, 1.5, 0.01) << r.timing->stop_reason;
+}
+
+// A known-slow kernel that does most of its work outside its events (another stream, or forged
+// event times): 20 ms by its events, 60 ms by the parent's clock a call. Its checked calls'
+// events are not its speedup: side_stream, and the speedup by the wall clock (0.05x, not 0.15x).
+TEST_F(EvaluatorTest, AKnownSlowCandidateWorkingOutsideItsEventsIsSideStream) {
+  script_.call = [](int n) -> std::optional<Reply> {
+    return ok_reply(20.0 * (1 + 0.01 * (n % 3)));
+  };
+  script_.sleep_call_ms = 60;
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_TRUE(r.has_flag("side_stream"));
+  ASSERT_TRUE(r.timing && r.timing->speedup);
+  EXPECT_EQ(r.timing->speedup_basis, "wall clock");
+  EXPECT_LT(*r.timing->speedup, 0.1);
+}
+
 // A kernel that recognises the previous call's inputs and answers them fast (from its own copy:
 // every output written, every check passes) is caught by the repeat calls' speed at every
 // draw, whether the sampling stopped early as slow or at the time budget: the timing phase ends

@@ -474,7 +474,13 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   r.phase_seconds.library_setup = ms_since(setup_start) / 1000;
   const double opening_ms = library_ok && calls_.back().baseline ? calls_.back().event_ms : 0;
   StoppingRule rule{o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
+  auto clocks = [&](Json& into) {
+    if (!p.verifier->send(Json{{"op", "clocks"}}).ok()) return;
+    Received c = p.verifier->receive(milliseconds(seconds(30)));
+    if (c.reply) into = c.reply->extra;
+  };
   // A candidate known to be slow goes straight to the closing repeats (below).
+  const std::size_t before_known = calls_.size();
   bool closing = library_ok && known_slow(calls_, opening_ms, rule.slow_speedup) &&
                  slow_from_checks(p, rule, r, library_ok);
   auto round = [&](bool sampled) {
@@ -484,25 +490,45 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
       if (library_ok) library_ok = library_burst(p, count, burst.front().slot, sampled, r);
     });
   };
+  if (closing) {
+    clocks(r.timing->clocks_before);
+    std::size_t closing_rounds = 0;
+    // The checked repeat (plan.h) counts towards the closing repeats.
+    while (timed_repeats(calls_) < kMinRepeats) {
+      if (!round(true)) return;
+      ++r.phase_seconds.sampled_rounds;
+      ++closing_rounds;
+    }
+    if (!faster_since_checks(calls_)) {
+      r.timing->stop_reason +=
+          fmt::format("; then {} repeat call(s), to {}", closing_rounds, timed_repeats(calls_));
+      clocks(r.timing->clocks_after);
+      return;
+    }
+    // Its calls since are far faster than its checked ones (a kernel slow in its first calls
+    // only, or one fast on repeats only): timed as usual, its repeats kept.
+    closing = false;
+    r.timing->stop_reason.clear();
+    for (std::size_t i = 0; i < calls_.size(); ++i) {
+      calls_[i].checked_sample = false;
+      if (i >= before_known && calls_[i].baseline) calls_[i].timing = false;
+    }
+  }
   const auto warm_start = Clock::now();
   // A candidate whose checked calls each kept the GPU busy for the warm-up's length is warm
   // already (a 0.0006x GEMM: 1.24 s a call); the library is, by its opening check.
-  const bool warm = closing || slowest_checked_call_ms() >= 1000 * o.warmup_seconds;
+  const bool warm = slowest_checked_call_ms() >= 1000 * o.warmup_seconds;
   for (int i = 0; !warm && (i < 1 || ms_since(warm_start) < 1000 * o.warmup_seconds); ++i) {
     if (!round(false)) return;
     ++r.phase_seconds.warmup_rounds;
     if (i > 200) break;
   }
   r.phase_seconds.warmup = ms_since(warm_start) / 1000;
-  if (p.verifier->send(Json{{"op", "clocks"}}).ok()) {
-    Received c = p.verifier->receive(milliseconds(seconds(30)));
-    if (c.reply) r.timing->clocks_before = c.reply->extra;
-  }
+  clocks(r.timing->clocks_before);
   std::vector<double> cand, base;
-  // The checked repeat (plan.h) counts towards the closing repeats.
   std::size_t repeats = timed_repeats(calls_), closing_rounds = 0;
   const auto start = Clock::now();
-  while (!closing || repeats < kMinRepeats) {
+  while (true) {
     const std::size_t first = calls_.size();
     if (!round(true)) return;
     ++r.phase_seconds.sampled_rounds;
@@ -539,10 +565,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     if (repeats >= kMinRepeats) break;
     closing = true;
   }
-  if (p.verifier->send(Json{{"op", "clocks"}}).ok()) {
-    Received c = p.verifier->receive(milliseconds(seconds(30)));
-    if (c.reply) r.timing->clocks_after = c.reply->extra;
-  }
+  clocks(r.timing->clocks_after);
 }
 
 // A candidate known to be slow (session_decision.h): rule.min_slow_samples library samples on

@@ -152,13 +152,38 @@ std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>
   return out;
 }
 
+bool checked_work_outside_events(const std::vector<CallRecord>& calls) {
+  std::vector<double> cal;
+  for (const auto& c : calls)
+    if (c.calibration) cal.push_back(c.wall_ms - c.event_ms);
+  double wall = 0, event = 0, n = 0;
+  bool first = true;
+  for (const auto& c : calls) {
+    if (c.baseline || c.calibration || c.timing || c.audited) continue;
+    if (!first) wall += c.wall_ms, event += c.event_ms, n += 1;
+    first = false;
+  }
+  if (cal.empty() || n == 0) return false;
+  return (wall - event) / n >
+         percentile(cal, 0.5) + kOverheadAllowanceMs + kOverheadAllowanceShare * wall / n;
+}
+
 bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double slow_speedup) {
+  if (checked_work_outside_events(calls)) return false;
   std::vector<double> fresh;
   for (std::size_t i : later_checked_timed_calls(calls))
     if (calls[i].plan.content == Content::transformed) fresh.push_back(calls[i].event_ms);
   if (fresh.size() < 2 || library_ms <= 0) return false;
   const double median = percentile(fresh, 0.5);
   return median > 0 && library_ms / median < slow_speedup / 2;
+}
+
+bool faster_since_checks(const std::vector<CallRecord>& calls) {
+  const auto checked = times(calls, false, [](const CallRecord& c) { return c.checked_sample; });
+  const auto later =
+      times(calls, false, [](const CallRecord& c) { return c.timing && timed_repeat(c); });
+  return !checked.empty() && !later.empty() &&
+         percentile(later, 0.5) < kRepeatRatio * percentile(checked, 0.5);
 }
 
 }  // namespace ptxbench::eval

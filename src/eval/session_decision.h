@@ -26,8 +26,10 @@
 //                    call's inputs, the checked one (plan.h) and the timing phase's; the timing
 //                    phase always ends with kMinRepeats of them (judge_session.cc).
 // A candidate known to be slow (known_slow) is timed on its checked calls: its speedup is the
-// library's samples' median over theirs, and side_stream is not looked for (no timing call with
-// new inputs; its event times already put it below slow_speedup / 2, so no credit is at stake).
+// library's samples' median over theirs. side_stream is not looked for then (no timing call
+// with new inputs): a candidate whose checked calls did work outside their events is never
+// known slow (checked_work_outside_events: its events, forged or on one stream of several, are
+// not its time, and a 0.001x kernel could claim 0.12x).
 // Calls run in bursts (session_protocol.h): a call's wall time is its burst's round trip over
 // the burst's calls, for the calibration no-ops and the candidate alike.
 #pragma once
@@ -103,11 +105,26 @@ std::size_t timed_repeats(const std::vector<CallRecord>& calls);
 // candidate call (cold: its module, caches and clocks start there), as indices into `calls`.
 std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>& calls);
 
+// Did the checked calls after the session's first do work outside their events (another
+// stream, or forged event times)? Their bursts' round trips less their events, per call, against
+// the runner's calibrated overhead (side_stream's allowance, above). Whole bursts: a call's
+// wall time is its burst's average (the first call is a burst of its own, plan.h).
+bool checked_work_outside_events(const std::vector<CallRecord>& calls);
+
 // Is the candidate far below the library before its timing phase? Its later checked calls with
 // new inputs (at least 2) against the library's opening check, `library_ms` (one cold call: if
 // anything slower than the library's samples, so the test errs towards timing as usual):
 // library_ms / their median < slow_speedup / 2. Such a candidate is timed on those calls
-// (judge_session.cc): the slow stop (stats.h) then needs no round of its own.
+// (judge_session.cc): the slow stop (stats.h) then needs no round of its own. Never when
+// checked_work_outside_events: its events are not its time, and only timing calls (bursts of
+// one) give the wall times side_stream and the wall-clock speedup need.
 bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double slow_speedup);
+
+// Has a candidate timed on its checked calls (known_slow) become far faster since? Its repeats
+// of the timing phase against its checked samples, by the ratio of the repeat-speed check
+// (kRepeatRatio): a kernel slow in its first calls only would otherwise be a false
+// cached_result, timed on calls that are not its speed. Such a candidate is timed as usual
+// (a kernel fast on repeats only is then caught by its timing calls).
+bool faster_since_checks(const std::vector<CallRecord>& calls);
 
 }  // namespace ptxbench::eval

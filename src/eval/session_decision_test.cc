@@ -229,5 +229,48 @@ TEST(SessionDecision, CheckedSamplesAreTheCandidatesSamples) {
   EXPECT_TRUE(t.flags.empty());
 }
 
+// Timed on its checked calls (5 ms), then its closing repeats: at 5 ms still slow; at 2 ms (a
+// kernel slow in its first calls only, or fast on repeats only) far faster since its checks.
+TEST(SessionDecision, ClosingRepeatsFarFasterThanTheCheckedSamples) {
+  for (const double repeat_ms : {5.0, 3.6, 2.0}) {
+    auto v = checked_calls(5, 5);
+    v[3].checked_sample = v[4].checked_sample = true;
+    for (int i = 0; i < 2; ++i) {
+      CallRecord rep = call(static_cast<int>(v.size()), true, Content::repeat);
+      rep.timing = true;
+      rep.event_ms = repeat_ms;
+      v.push_back(rep);
+    }
+    EXPECT_EQ(faster_since_checks(v), repeat_ms < 3.5) << repeat_ms;
+    v[1].event_ms = 0.1;  // the checked repeat is not a call since the checks
+    EXPECT_EQ(faster_since_checks(v), repeat_ms < 3.5) << repeat_ms;
+  }
+  EXPECT_FALSE(faster_since_checks(checked_calls(5, 5)));  // not timed on its checked calls
+}
+
+// Checked calls that spend more beyond their events than the calibrated overhead allows (per
+// call, over whole bursts: a wall time is its burst's average) are never known slow.
+TEST(SessionDecision, CheckedCallsWorkingOutsideTheirEventsAreNotKnownSlow) {
+  auto v = checked_calls(5, 5);
+  CallRecord cal = call(-1, true);
+  cal.calibration = true;
+  cal.event_ms = 0.01;
+  cal.wall_ms = 0.21;  // 0.2 ms calibrated overhead
+  v.insert(v.begin(), cal);
+  // Bursts [first], [repeat, hidden, timed], [timed]: each call's wall is its burst's average.
+  auto walls = [&v](double extra) {
+    const double b2 = (v[2].event_ms + v[3].event_ms + v[4].event_ms + 3 * (0.2 + extra)) / 3;
+    v[1].wall_ms = v[1].event_ms + 0.2 + extra;
+    v[2].wall_ms = v[3].wall_ms = v[4].wall_ms = b2;
+    v[5].wall_ms = v[5].event_ms + 0.2 + extra;
+  };
+  walls(0.2);  // within 0.1 ms + 5% of ~3.5 ms
+  EXPECT_FALSE(checked_work_outside_events(v));
+  EXPECT_TRUE(known_slow(v, 1.0, 0.5));
+  walls(2.0);  // 2 ms a call outside the events
+  EXPECT_TRUE(checked_work_outside_events(v));
+  EXPECT_FALSE(known_slow(v, 1.0, 0.5));
+}
+
 }  // namespace
 }  // namespace ptxbench::eval
