@@ -474,11 +474,6 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   r.phase_seconds.library_setup = ms_since(setup_start) / 1000;
   const double opening_ms = library_ok && calls_.back().baseline ? calls_.back().event_ms : 0;
   StoppingRule rule{o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
-  auto clocks = [&](Json& into) {
-    if (!p.verifier->send(Json{{"op", "clocks"}}).ok()) return;
-    Received c = p.verifier->receive(milliseconds(seconds(30)));
-    if (c.reply) into = c.reply->extra;
-  };
   // A candidate known to be slow goes straight to the closing repeats (below).
   const std::size_t before_known = calls_.size();
   bool closing = library_ok && known_slow(calls_, opening_ms, rule.slow_speedup) &&
@@ -491,28 +486,9 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     });
   };
   if (closing) {
-    clocks(r.timing->clocks_before);
-    std::size_t closing_rounds = 0;
-    // The checked repeat (plan.h) counts towards the closing repeats.
-    while (timed_repeats(calls_) < kMinRepeats) {
-      if (!round(true)) return;
-      ++r.phase_seconds.sampled_rounds;
-      ++closing_rounds;
-    }
-    if (!faster_since_checks(calls_)) {
-      r.timing->stop_reason +=
-          fmt::format("; then {} repeat call(s), to {}", closing_rounds, timed_repeats(calls_));
-      clocks(r.timing->clocks_after);
-      return;
-    }
-    // Its calls since are far faster than its checked ones (a kernel slow in its first calls
-    // only, or one fast on repeats only): timed as usual, its repeats kept.
+    const KnownSlowEnd end = known_slow_repeats(p, r, before_known, [&] { return round(true); });
+    if (end != KnownSlowEnd::timed_as_usual) return;
     closing = false;
-    r.timing->stop_reason.clear();
-    for (std::size_t i = 0; i < calls_.size(); ++i) {
-      calls_[i].checked_sample = false;
-      if (i >= before_known && calls_[i].baseline) calls_[i].timing = false;
-    }
   }
   const auto warm_start = Clock::now();
   // A candidate whose checked calls each kept the GPU busy for the warm-up's length is warm
@@ -524,7 +500,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     if (i > 200) break;
   }
   r.phase_seconds.warmup = ms_since(warm_start) / 1000;
-  clocks(r.timing->clocks_before);
+  read_clocks(p, r.timing->clocks_before);
   std::vector<double> cand, base;
   std::size_t repeats = timed_repeats(calls_), closing_rounds = 0;
   const auto start = Clock::now();
@@ -565,7 +541,41 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     if (repeats >= kMinRepeats) break;
     closing = true;
   }
-  clocks(r.timing->clocks_after);
+  read_clocks(p, r.timing->clocks_after);
+}
+
+void JudgeSession::read_clocks(Peers& p, Json& into) {
+  if (!p.verifier->send(Json{{"op", "clocks"}}).ok()) return;
+  Received c = p.verifier->receive(milliseconds(seconds(30)));
+  if (c.reply) into = c.reply->extra;
+}
+
+// The closing repeats of a candidate timed on its checked calls (slow_from_checks), one
+// `closing_round` each until the session has kMinRepeats (the checked repeat counts). When they
+// are far faster than its checked calls (faster_since_checks: a kernel slow in its first calls
+// only, or one fast on repeats only) those were not its speed: the checked samples and the
+// library's runs since `before_known` are dropped, its repeats kept, and it is timed as usual.
+JudgeSession::KnownSlowEnd JudgeSession::known_slow_repeats(
+    Peers& p, EvalResult& r, std::size_t before_known, const std::function<bool()>& closing_round) {
+  read_clocks(p, r.timing->clocks_before);
+  std::size_t closing_rounds = 0;
+  while (timed_repeats(calls_) < kMinRepeats) {
+    if (!closing_round()) return KnownSlowEnd::failed;
+    ++r.phase_seconds.sampled_rounds;
+    ++closing_rounds;
+  }
+  if (!faster_since_checks(calls_)) {
+    r.timing->stop_reason +=
+        fmt::format("; then {} repeat call(s), to {}", closing_rounds, timed_repeats(calls_));
+    read_clocks(p, r.timing->clocks_after);
+    return KnownSlowEnd::done;
+  }
+  r.timing->stop_reason.clear();
+  for (std::size_t i = 0; i < calls_.size(); ++i) {
+    calls_[i].checked_sample = false;
+    if (i >= before_known && calls_[i].baseline) calls_[i].timing = false;
+  }
+  return KnownSlowEnd::timed_as_usual;
 }
 
 // A candidate known to be slow (session_decision.h): rule.min_slow_samples library samples on

@@ -87,6 +87,10 @@ class JudgeSession {
   bool calibrate(Peers& p, EvalResult& r, bool record);
   void timing_phase(Peers& p, const EvalOptions& o, EvalResult& r);
   bool slow_from_checks(Peers& p, const StoppingRule& rule, EvalResult& r, bool& library_ok);
+  enum class KnownSlowEnd { done, failed, timed_as_usual };
+  KnownSlowEnd known_slow_repeats(Peers& p, EvalResult& r, std::size_t before_known,
+                                  const std::function<bool()>& closing_round);
+  void read_clocks(Peers& p, Json& into);  // the verifier's clocks now
   // The longest GPU time (event) of any checked candidate call so far, in ms.
   double slowest_checked_call_ms() const;
   void runner_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);
