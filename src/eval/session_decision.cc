@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace ptxbench::eval {
 namespace {
@@ -36,6 +37,35 @@ std::vector<double> times(const std::vector<CallRecord>& calls, bool wall, Keep 
   for (const auto& c : calls)
     if (keep(c)) v.push_back(wall ? c.wall_ms : c.event_ms);
   return v;
+}
+
+// The runner's own cost of a call beyond its events: the median wall - event of its calibration
+// no-ops; nullopt without any.
+std::optional<double> calibrated_overhead(const std::vector<CallRecord>& calls) {
+  std::vector<double> cal;
+  for (const auto& c : calls)
+    if (c.calibration) cal.push_back(c.wall_ms - c.event_ms);
+  if (cal.empty()) return std::nullopt;
+  return percentile(cal, 0.5);
+}
+
+// Is `overhead_ms` (wall - event of a call of `wall_ms`) more than the calibrated overhead and
+// its allowance (side_stream, session_decision.h)?
+bool beyond_allowance(double overhead_ms, double calibrated_ms, double wall_ms) {
+  return overhead_ms > calibrated_ms + kOverheadAllowanceMs + kOverheadAllowanceShare * wall_ms;
+}
+
+// The candidate's checked calls (before the timing phase) after the session's first, as indices.
+std::vector<std::size_t> later_checked_calls(const std::vector<CallRecord>& calls) {
+  std::vector<std::size_t> out;
+  bool first = true;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const CallRecord& c = calls[i];
+    if (c.baseline || c.calibration || c.timing || c.audited) continue;
+    if (!first) out.push_back(i);
+    first = false;
+  }
+  return out;
 }
 
 bool fresh_sample(const CallRecord& c) {
@@ -104,16 +134,13 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
         "new inputs {:.3f} ms: the kernel recognises inputs it has seen and skips work",
         t.repeats.median, rep_events.size(), t.candidate.median);
   }
-  std::vector<double> cal;
-  for (const auto& c : calls)
-    if (c.calibration) cal.push_back(c.wall_ms - c.event_ms);
-  t.calibrated_overhead_ms = cal.empty() ? 0 : percentile(cal, 0.5);
+  const std::optional<double> cal = calibrated_overhead(calls);
+  t.calibrated_overhead_ms = cal.value_or(0);
   std::vector<double> over;
   for (const auto& c : calls)
     if (timed_fresh(c)) over.push_back(c.wall_ms - c.event_ms);
-  const bool side = !cal.empty() && !over.empty() &&
-                    percentile(over, 0.5) > t.calibrated_overhead_ms + kOverheadAllowanceMs +
-                                                kOverheadAllowanceShare * t.candidate_wall.median;
+  const bool side = cal && !over.empty() &&
+                    beyond_allowance(percentile(over, 0.5), *cal, t.candidate_wall.median);
   if (side) add_flag(t.flags, "side_stream");
   if (t.baseline.n > 0 && t.candidate.median > 0 && t.baseline.median > 0) {
     if (side) {
@@ -139,33 +166,19 @@ std::size_t timed_repeats(const std::vector<CallRecord>& calls) {
 
 std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>& calls) {
   std::vector<std::size_t> out;
-  bool first = true;
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    const CallRecord& c = calls[i];
-    if (c.baseline || c.calibration || c.timing || c.audited) continue;
-    if (first) {
-      first = false;
-      continue;
-    }
-    if (c.plan.workload == 0) out.push_back(i);
-  }
+  for (std::size_t i : later_checked_calls(calls))
+    if (calls[i].plan.workload == 0) out.push_back(i);
   return out;
 }
 
 bool checked_work_outside_events(const std::vector<CallRecord>& calls) {
-  std::vector<double> cal;
-  for (const auto& c : calls)
-    if (c.calibration) cal.push_back(c.wall_ms - c.event_ms);
-  double wall = 0, event = 0, n = 0;
-  bool first = true;
-  for (const auto& c : calls) {
-    if (c.baseline || c.calibration || c.timing || c.audited) continue;
-    if (!first) wall += c.wall_ms, event += c.event_ms, n += 1;
-    first = false;
-  }
-  if (cal.empty() || n == 0) return false;
-  return (wall - event) / n >
-         percentile(cal, 0.5) + kOverheadAllowanceMs + kOverheadAllowanceShare * wall / n;
+  const std::optional<double> cal = calibrated_overhead(calls);
+  const std::vector<std::size_t> later = later_checked_calls(calls);
+  if (!cal || later.empty()) return false;
+  double wall = 0, event = 0;
+  for (std::size_t i : later) wall += calls[i].wall_ms, event += calls[i].event_ms;
+  const double n = static_cast<double>(later.size());
+  return beyond_allowance((wall - event) / n, *cal, wall / n);
 }
 
 bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double slow_speedup) {
