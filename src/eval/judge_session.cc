@@ -581,7 +581,8 @@ JudgeSession::KnownSlowEnd JudgeSession::known_slow_repeats(
 // A candidate known to be slow (session_decision.h): rule.min_slow_samples library samples on
 // their own (library_ok false when the library fails), and
 // the stopping rule on its later checked calls on the timed workload (new inputs and the
-// repeat: a kernel faster on repeats only looks faster, so the slow stop errs towards timing).
+// repeat: a kernel faster on repeats only looks faster, so the slow stop errs towards timing),
+// by their events or, when they worked outside them, their wall times (checked_times_ms).
 // When that stops it slow, its checked calls with new inputs are its timing samples. Otherwise
 // the library samples are dropped and the timing phase goes on as for any candidate.
 bool JudgeSession::slow_from_checks(Peers& p, const StoppingRule& rule, EvalResult& r,
@@ -590,8 +591,8 @@ bool JudgeSession::slow_from_checks(Peers& p, const StoppingRule& rule, EvalResu
   const auto later = later_checked_timed_calls(calls_);
   library_ok = library_burst(p, static_cast<int>(rule.min_slow_samples), 0, true, r);
   if (!library_ok) return false;
-  std::vector<double> cand, base;
-  for (std::size_t i : later) cand.push_back(calls_[i].event_ms);
+  const std::vector<double> cand = checked_times_ms(calls_, later);
+  std::vector<double> base;
   for (std::size_t i = first; i < calls_.size(); ++i) base.push_back(calls_[i].event_ms);
   if (rule.decide_speedup(cand, base, 0) != StoppingRule::Reason::slow) {
     for (std::size_t i = first; i < calls_.size(); ++i) calls_[i].timing = false;
@@ -653,13 +654,11 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   lap(r.phase_seconds.start);
   if (!started) return;
   bool ok = true;
-  for (const auto& burst : burst_checks(plan_.checks)) {
+  // Each check a burst of one (plan.h), as each timing call is.
+  for (const PlannedCall& check : plan_.checks) {
     const std::size_t before = calls_.size();
-    ok = candidate_burst(p, burst, false, o, r, {});
-    for (std::size_t i = before; i < calls_.size(); ++i) {
-      r.trials.push_back(trial_of(calls_[i]));
-      if (!r.trials.back().passed) break;
-    }
+    ok = candidate_call(p, check, false, o, r);
+    if (calls_.size() > before) r.trials.push_back(trial_of(calls_.back()));
     if (!ok) break;
   }
   lap(r.phase_seconds.checks);

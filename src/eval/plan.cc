@@ -221,19 +221,6 @@ std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, boo
   return burst;
 }
 
-std::vector<std::vector<PlannedCall>> burst_checks(const std::vector<PlannedCall>& checks) {
-  std::vector<std::vector<PlannedCall>> bursts;
-  for (const auto& c : checks) {
-    bool clash = bursts.empty();
-    if (!clash)
-      for (const auto& o : bursts.back())
-        clash = clash || (o.workload == c.workload && o.slot == c.slot);
-    if (clash) bursts.emplace_back();
-    bursts.back().push_back(c);
-  }
-  return bursts;
-}
-
 PlannedCall TimingDraw::next_library() {
   const int slots = plan_->verifier.workloads.front().slots;
   const int slot = last_slot_ >= 0 && slots > 1

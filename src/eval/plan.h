@@ -44,8 +44,10 @@ inline std::uint64_t timing_seed(std::uint64_t base) {
 //           repeat of the first call: timed (base 0, permuted), the repeat, each hidden
 //           workload (permuted), timed slot 1 (base 1), timed slot 0 switched to base 1, ...
 // Every call of the session, these and the timing calls alike, is poisoned and verified; the
-// runner cannot tell them apart. The runner makes calls in bursts (session_protocol.h); the
-// checks go in bursts too (burst_checks). Pure function of (task, trials, seed).
+// runner cannot tell them apart. The runner makes calls in bursts (session_protocol.h); every
+// check is a burst of one, as every timing call is (kTimingBurst): no call pattern tells a check
+// from a timed call, and the parent's wall clock around each call is that call's alone.
+// Pure function of (task, trials, seed).
 struct PlannedCall {
   int workload = 0, slot = 0;
   Content content = Content::transformed;
@@ -78,10 +80,6 @@ struct SessionPlan {
 
 Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed,
                                  const std::string& audit_workload = {});
-
-// The checks in bursts, in order: a burst ends before a call on a (workload, slot) it already
-// has (a repeat then opens the next burst, right after the call it repeats).
-std::vector<std::vector<PlannedCall>> burst_checks(const std::vector<PlannedCall>& checks);
 
 // The content of the timing calls, drawn from a seeded stream, on the timed workload
 // (workload 0). A burst: distinct slots in a random order, each a random base under a new

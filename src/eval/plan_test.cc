@@ -126,23 +126,17 @@ TEST(Plan, AForcedRepeatAlwaysRepeatsThePreviousCall) {
   EXPECT_EQ(cold.next_burst(true, kTimingBurst, true).front().content, Content::transformed);
 }
 
-TEST(Plan, ChecksGoInBurstsOfDistinctSlotsAndARepeatFollowsItsCall) {
+// The repeat comes right after the call it repeats: same workload, slot and inputs.
+TEST(Plan, TheCheckedRepeatFollowsTheCallItRepeats) {
   auto task = testing::gemm_task();
   auto plan = plan_session(task, 5, 5);
   ASSERT_TRUE(plan.ok());
-  auto bursts = burst_checks(plan->checks);
-  std::vector<PlannedCall> flat;
-  for (const auto& b : bursts) {
-    ASSERT_FALSE(b.empty());
-    std::set<std::pair<int, int>> seen;
-    for (const auto& c : b) EXPECT_TRUE(seen.insert({c.workload, c.slot}).second);
-    flat.insert(flat.end(), b.begin(), b.end());
-  }
-  ASSERT_EQ(flat.size(), plan->checks.size());  // all, in order
-  for (std::size_t i = 0; i < flat.size(); ++i)
-    EXPECT_EQ(flat[i].transform_seed, plan->checks[i].transform_seed);
-  ASSERT_GE(bursts.size(), 2u);
-  EXPECT_EQ(bursts[1].front().content, Content::repeat);  // opens the burst after its call
+  ASSERT_GE(plan->checks.size(), 2u);
+  const PlannedCall &first = plan->checks[0], &repeat = plan->checks[1];
+  EXPECT_EQ(repeat.content, Content::repeat);
+  EXPECT_EQ(repeat.workload, first.workload);
+  EXPECT_EQ(repeat.slot, first.slot);
+  EXPECT_EQ(repeat.base, first.base);
 }
 
 TEST(Plan, EveryWorkloadOfEveryTaskIsCheckedWhateverTheTrialCount) {

@@ -55,6 +55,13 @@ bool beyond_allowance(double overhead_ms, double calibrated_ms, double wall_ms) 
   return overhead_ms > calibrated_ms + kOverheadAllowanceMs + kOverheadAllowanceShare * wall_ms;
 }
 
+// A call's wall time less its events beyond the calibrated overhead and its allowance (> 0:
+// work outside the events).
+double excess_ms(const CallRecord& c, double calibrated_ms) {
+  return c.wall_ms - c.event_ms - calibrated_ms - kOverheadAllowanceMs -
+         kOverheadAllowanceShare * c.wall_ms;
+}
+
 // The candidate's checked calls (before the timing phase) after the session's first, as indices.
 std::vector<std::size_t> later_checked_calls(const std::vector<CallRecord>& calls) {
   std::vector<std::size_t> out;
@@ -70,6 +77,22 @@ std::vector<std::size_t> later_checked_calls(const std::vector<CallRecord>& call
 
 bool fresh_sample(const CallRecord& c) {
   return !c.baseline && c.plan.content == Content::transformed && (c.timing || c.checked_sample);
+}
+
+// What a call's time is: its events, or its wall time less the calibrated overhead.
+struct Basis {
+  bool wall = false;
+  double overhead_ms = 0;
+  double of(const CallRecord& c) const {
+    return wall ? wall_clock_call_ms(c.wall_ms, overhead_ms) : c.event_ms;
+  }
+};
+
+// The basis of a candidate's checked calls: the wall clock when they worked outside their
+// events, else their events.
+Basis checked_basis(const std::vector<CallRecord>& calls) {
+  if (!checked_work_outside_events(calls)) return {};
+  return {true, calibrated_overhead(calls).value_or(0)};
 }
 
 }  // namespace
@@ -114,34 +137,49 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
 
 TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   TimingFindings t;
-  const auto cand = times(calls, false, fresh_sample);
   auto timed_fresh = [](const CallRecord& c) { return c.timing && fresh_sample(c); };
   auto library = [](const CallRecord& c) { return c.timing && c.baseline; };
-  const auto cand_wall = times(calls, true, timed_fresh);
+  const auto cand = times(calls, false, fresh_sample);
   const auto base = times(calls, false, library), base_wall = times(calls, true, library);
-  const auto rep_events = times(calls, false, timed_repeat);
   t.candidate = summarize(cand);
-  t.candidate_wall = summarize(cand_wall);
+  t.candidate_wall = summarize(times(calls, true, fresh_sample));
   t.baseline = summarize(base);
   t.baseline_wall = summarize(base_wall);
-  t.repeats = summarize(rep_events);
   if (t.candidate.n == 0) return t;
-  if (rep_events.size() >= kMinRepeats && t.repeats.median < kRepeatRatio * t.candidate.median) {
+  const std::optional<double> cal = calibrated_overhead(calls);
+  t.calibrated_overhead_ms = cal.value_or(0);
+  // Timed on its checked calls (known_slow): their side_stream test; else its timing calls'.
+  bool side = false;
+  if (std::any_of(calls.begin(), calls.end(),
+                  [](const CallRecord& c) { return c.checked_sample; })) {
+    side = checked_work_outside_events(calls);
+  } else {
+    const auto over = times(calls, true, timed_fresh),
+               over_events = times(calls, false, timed_fresh);
+    std::vector<double> overhead;
+    for (std::size_t i = 0; i < over.size(); ++i) overhead.push_back(over[i] - over_events[i]);
+    side = cal && !overhead.empty() &&
+           beyond_allowance(percentile(overhead, 0.5), *cal, t.candidate_wall.median);
+  }
+  if (side) add_flag(t.flags, "side_stream");
+  // The repeat-speed check on the speedup's basis: events, or the wall clock under side_stream
+  // (every call is a burst of one, so its wall time is its own).
+  const Basis basis{side, t.calibrated_overhead_ms};
+  std::vector<double> rep, fresh;
+  for (const auto& c : calls) {
+    if (timed_repeat(c)) rep.push_back(basis.of(c));
+    if (fresh_sample(c)) fresh.push_back(basis.of(c));
+  }
+  t.repeats = summarize(rep);
+  const double fresh_median = percentile(fresh, 0.5);
+  if (rep.size() >= kMinRepeats && t.repeats.median < kRepeatRatio * fresh_median) {
     add_flag(t.flags, "cached_result");
     t.incorrect = true;
     t.message = fmt::format(
         "calls that repeated an earlier call's inputs took {:.3f} ms (median of {}), calls with "
         "new inputs {:.3f} ms: the kernel recognises inputs it has seen and skips work",
-        t.repeats.median, rep_events.size(), t.candidate.median);
+        t.repeats.median, rep.size(), fresh_median);
   }
-  const std::optional<double> cal = calibrated_overhead(calls);
-  t.calibrated_overhead_ms = cal.value_or(0);
-  std::vector<double> over;
-  for (const auto& c : calls)
-    if (timed_fresh(c)) over.push_back(c.wall_ms - c.event_ms);
-  const bool side = cal && !over.empty() &&
-                    beyond_allowance(percentile(over, 0.5), *cal, t.candidate_wall.median);
-  if (side) add_flag(t.flags, "side_stream");
   if (t.baseline.n > 0 && t.candidate.median > 0 && t.baseline.median > 0) {
     if (side) {
       const double c = wall_clock_call_ms(t.candidate_wall.median, t.calibrated_overhead_ms);
@@ -173,28 +211,36 @@ std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>
 
 bool checked_work_outside_events(const std::vector<CallRecord>& calls) {
   const std::optional<double> cal = calibrated_overhead(calls);
-  const std::vector<std::size_t> later = later_checked_calls(calls);
-  if (!cal || later.empty()) return false;
-  double wall = 0, event = 0;
-  for (std::size_t i : later) wall += calls[i].wall_ms, event += calls[i].event_ms;
-  const double n = static_cast<double>(later.size());
-  return beyond_allowance((wall - event) / n, *cal, wall / n);
+  if (!cal) return false;
+  std::vector<double> excess;
+  for (std::size_t i : later_checked_calls(calls)) excess.push_back(excess_ms(calls[i], *cal));
+  return !excess.empty() && percentile(excess, 0.5) > 0;
+}
+
+std::vector<double> checked_times_ms(const std::vector<CallRecord>& calls,
+                                     const std::vector<std::size_t>& which) {
+  const Basis basis = checked_basis(calls);
+  std::vector<double> v;
+  for (std::size_t i : which) v.push_back(basis.of(calls[i]));
+  return v;
 }
 
 bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double slow_speedup) {
-  if (checked_work_outside_events(calls)) return false;
-  std::vector<double> fresh;
+  std::vector<std::size_t> fresh;
   for (std::size_t i : later_checked_timed_calls(calls))
-    if (calls[i].plan.content == Content::transformed) fresh.push_back(calls[i].event_ms);
+    if (calls[i].plan.content == Content::transformed) fresh.push_back(i);
   if (fresh.size() < 2 || library_ms <= 0) return false;
-  const double median = percentile(fresh, 0.5);
+  const double median = percentile(checked_times_ms(calls, fresh), 0.5);
   return median > 0 && library_ms / median < slow_speedup / 2;
 }
 
 bool faster_since_checks(const std::vector<CallRecord>& calls) {
-  const auto checked = times(calls, false, [](const CallRecord& c) { return c.checked_sample; });
-  const auto later =
-      times(calls, false, [](const CallRecord& c) { return c.timing && timed_repeat(c); });
+  const Basis basis = checked_basis(calls);
+  std::vector<double> checked, later;
+  for (const auto& c : calls) {
+    if (c.checked_sample) checked.push_back(basis.of(c));
+    if (c.timing && timed_repeat(c)) later.push_back(basis.of(c));
+  }
   return !checked.empty() && !later.empty() &&
          percentile(later, 0.5) < kRepeatRatio * percentile(checked, 0.5);
 }

@@ -19,19 +19,19 @@
 //                    is then taken from the wall time less the calibrated overhead. So a forger
 //                    gains at most that allowance (0.1 ms + 5%; the overhead of an honest call
 //                    spread by about that much on the H200, docs/results/2026-11-30-h200-judge.md).
-//   cached_result    repeat calls' median event time < kRepeatRatio x new-input calls' median,
-//                    with at least kMinRepeats repeats (events: a call's own wall time is not
-//                    seen inside a burst; work outside the events is side_stream above). The
-//                    repeats are every call on the timed workload that repeated the previous
-//                    call's inputs, the checked one (plan.h) and the timing phase's; the timing
-//                    phase always ends with kMinRepeats of them (judge_session.cc).
+//   cached_result    repeat calls' median time < kRepeatRatio x new-input calls' median, with at
+//                    least kMinRepeats repeats, on the speedup's basis (events; the wall clock
+//                    less the calibrated overhead under side_stream). The repeats are every call
+//                    on the timed workload that repeated the previous call's inputs, the checked
+//                    one (plan.h) and the timing phase's; the timing phase always ends with
+//                    kMinRepeats of them (judge_session.cc).
 // A candidate known to be slow (known_slow) is timed on its checked calls: its speedup is the
-// library's samples' median over theirs. side_stream is not looked for then (no timing call
-// with new inputs): a candidate whose checked calls did work outside their events is never
-// known slow (checked_work_outside_events: its events, forged or on one stream of several, are
-// not its time, and a 0.001x kernel could claim 0.12x).
-// Calls run in bursts (session_protocol.h): a call's wall time is its burst's round trip over
-// the burst's calls, for the calibration no-ops and the candidate alike.
+// library's samples' median over theirs. When those calls worked outside their events
+// (checked_work_outside_events) they are side_stream, and both the known-slow test and the
+// speedup use their wall times less the calibrated overhead: events forged or on one stream of
+// several are not the candidate's time (a 0.001x kernel could otherwise claim 0.12x).
+// Every candidate call is a burst of one (plan.h); the calibration no-ops run in bursts of
+// kTimingBurst (= 1), so a call's wall time is its own round trip.
 #pragma once
 
 #include <optional>
@@ -51,8 +51,8 @@ struct CallRecord {
   PlannedCall plan;
   bool baseline = false;  // the library, run by the verifier
   bool timing = false;    // a sample of the timing phase (after warm-up)
-  // A checked call whose event time is also a timing sample: a candidate known to be slow
-  // before its timing phase (known_slow below) is timed on its checked calls.
+  // A checked call that is also a timing sample: a candidate known to be slow before its timing
+  // phase (known_slow below) is timed on its checked calls.
   bool checked_sample = false;
   bool calibration = false;  // the runner's no-op before the candidate was loaded
   double event_ms = 0;       // as reported by the process that ran it
@@ -106,25 +106,30 @@ std::size_t timed_repeats(const std::vector<CallRecord>& calls);
 std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>& calls);
 
 // Did the checked calls after the session's first do work outside their events (another
-// stream, or forged event times)? Their bursts' round trips less their events, per call, against
-// the runner's calibrated overhead (side_stream's allowance, above). Whole bursts: a call's
-// wall time is its burst's average (the first call is a burst of its own, plan.h).
+// stream, or forged event times)? The median over those calls of each one's round trip less its
+// events, less the runner's calibrated overhead and side_stream's allowance (above), is above
+// zero. False without calibration calls.
 bool checked_work_outside_events(const std::vector<CallRecord>& calls);
 
+// The times (ms) of the calls `which` (indices into `calls`, checked calls) on the basis of the
+// checked calls: their events, or their wall times less the calibrated overhead when
+// checked_work_outside_events.
+std::vector<double> checked_times_ms(const std::vector<CallRecord>& calls,
+                                     const std::vector<std::size_t>& which);
+
 // Is the candidate far below the library before its timing phase? Its later checked calls with
-// new inputs (at least 2) against the library's opening check, `library_ms` (one cold call: if
-// anything slower than the library's samples, so the test errs towards timing as usual):
-// library_ms / their median < slow_speedup / 2. Such a candidate is timed on those calls
-// (judge_session.cc): the slow stop (stats.h) then needs no round of its own. Never when
-// checked_work_outside_events: its events are not its time, and only timing calls (bursts of
-// one) give the wall times side_stream and the wall-clock speedup need.
+// new inputs (at least 2, on checked_times_ms's basis) against the library's opening check,
+// `library_ms` (one cold call: if anything slower than the library's samples, so the test errs
+// towards timing as usual): library_ms / their median < slow_speedup / 2. Such a candidate is
+// timed on those calls (judge_session.cc): the slow stop (stats.h) then needs no round of its
+// own.
 bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double slow_speedup);
 
 // Has a candidate timed on its checked calls (known_slow) become far faster since? Its repeats
-// of the timing phase against its checked samples, by the ratio of the repeat-speed check
-// (kRepeatRatio): a kernel slow in its first calls only would otherwise be a false
-// cached_result, timed on calls that are not its speed. Such a candidate is timed as usual
-// (a kernel fast on repeats only is then caught by its timing calls).
+// of the timing phase against its checked samples (on checked_times_ms's basis), by the ratio of
+// the repeat-speed check (kRepeatRatio): a kernel slow in its first calls only would otherwise be a
+// false cached_result, timed on calls that are not its speed. Such a candidate is timed as usual (a
+// kernel fast on repeats only is then caught by its timing calls).
 bool faster_since_checks(const std::vector<CallRecord>& calls);
 
 }  // namespace ptxbench::eval

@@ -209,12 +209,12 @@ TEST(SessionDecision, KnownSlowNeedsTwoLaterCheckedCallsFarBelowTheLibrary) {
   EXPECT_FALSE(known_slow(checked_calls(5, 5), 0, 0.5));  // no library time
 }
 
-// Timed on its checked calls: their events are the candidate's samples; no wall-clock samples,
-// so no side_stream verdict.
+// Timed on its checked calls: they are the candidate's samples, events and wall times alike;
+// without calibration calls nothing is measured against the wall clock.
 TEST(SessionDecision, CheckedSamplesAreTheCandidatesSamples) {
   auto v = checked_calls(5, 5);
   v[3].checked_sample = v[4].checked_sample = true;
-  v[3].wall_ms = v[4].wall_ms = 50;  // a burst's average: never a sample
+  v[3].wall_ms = v[4].wall_ms = 50;
   for (int i = 0; i < 3; ++i) {
     CallRecord lib = v.back();
     lib.timing = true;
@@ -222,7 +222,7 @@ TEST(SessionDecision, CheckedSamplesAreTheCandidatesSamples) {
   }
   auto t = judge_timing(v);
   EXPECT_EQ(t.candidate.n, 2u);
-  EXPECT_EQ(t.candidate_wall.n, 0u);
+  EXPECT_EQ(t.candidate_wall.n, 2u);
   ASSERT_TRUE(t.speedup);
   EXPECT_NEAR(*t.speedup, 1.0 / 5.025, 1e-9);
   EXPECT_EQ(t.speedup_basis, "events");
@@ -248,28 +248,74 @@ TEST(SessionDecision, ClosingRepeatsFarFasterThanTheCheckedSamples) {
   EXPECT_FALSE(faster_since_checks(checked_calls(5, 5)));  // not timed on its checked calls
 }
 
-// Checked calls that spend more beyond their events than the calibrated overhead allows (per
-// call, over whole bursts: a wall time is its burst's average) are never known slow.
-TEST(SessionDecision, CheckedCallsWorkingOutsideTheirEventsAreNotKnownSlow) {
-  auto v = checked_calls(5, 5);
+// The checked calls of checked_calls() after a calibration of 0.2 ms overhead a call, each with
+// `extra` ms of wall time beyond its events and that overhead.
+std::vector<CallRecord> checked_calls_outside(double fresh_ms, double extra) {
+  auto v = checked_calls(fresh_ms, fresh_ms);
+  for (auto& c : v)
+    if (!c.baseline) c.wall_ms = c.event_ms + 0.2 + extra;
   CallRecord cal = call(-1, true);
   cal.calibration = true;
   cal.event_ms = 0.01;
-  cal.wall_ms = 0.21;  // 0.2 ms calibrated overhead
+  cal.wall_ms = 0.21;
   v.insert(v.begin(), cal);
-  // Bursts [first], [repeat, hidden, timed], [timed]: each call's wall is its burst's average.
-  auto walls = [&v](double extra) {
-    const double b2 = (v[2].event_ms + v[3].event_ms + v[4].event_ms + 3 * (0.2 + extra)) / 3;
-    v[1].wall_ms = v[1].event_ms + 0.2 + extra;
-    v[2].wall_ms = v[3].wall_ms = v[4].wall_ms = b2;
-    v[5].wall_ms = v[5].event_ms + 0.2 + extra;
-  };
-  walls(0.2);  // within 0.1 ms + 5% of ~3.5 ms
+  return v;
+}
+
+// Checked calls that spend more beyond their events than the calibrated overhead allows (the
+// median over the later checked calls, each against 0.1 ms + 5% of its own wall time) are
+// measured by the wall clock less that overhead: a kernel fast by its events and slow by the
+// clock is known slow, and its time is the clock's.
+TEST(SessionDecision, CheckedCallsWorkingOutsideTheirEventsAreMeasuredByTheWallClock) {
+  auto v = checked_calls_outside(5, 0.2);  // within 0.1 ms + 5% of ~5.4 ms
   EXPECT_FALSE(checked_work_outside_events(v));
   EXPECT_TRUE(known_slow(v, 1.0, 0.5));
-  walls(2.0);  // 2 ms a call outside the events
+  EXPECT_EQ(checked_times_ms(v, {4, 5}), (std::vector<double>{5, 5.05}));
+  v = checked_calls_outside(5, 2.0);  // 2 ms a call outside the events
   EXPECT_TRUE(checked_work_outside_events(v));
-  EXPECT_FALSE(known_slow(v, 1.0, 0.5));
+  EXPECT_TRUE(known_slow(v, 1.0, 0.5));
+  const auto t = checked_times_ms(v, {4, 5});
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_NEAR(t[0], 7.0, 1e-9);
+  EXPECT_NEAR(t[1], 7.05, 1e-9);
+  // 1 ms by its events (1x the library), 11 ms by the clock: known slow by the clock only.
+  EXPECT_FALSE(known_slow(checked_calls_outside(1, 0.0), 1.0, 0.5));
+  EXPECT_TRUE(known_slow(checked_calls_outside(1, 10.0), 1.0, 0.5));
+  // One late call out of five does not make the median.
+  v = checked_calls_outside(5, 0.0);
+  v[2].wall_ms += 30;
+  EXPECT_FALSE(checked_work_outside_events(v));
+  EXPECT_FALSE(checked_work_outside_events(checked_calls(5, 5)));  // no calibration: never
+}
+
+// Timed on checked calls that worked outside their events: side_stream, the speedup by the wall
+// clock less the calibrated overhead, and the repeat-speed check on the same clock.
+TEST(SessionDecision, CheckedSamplesOutsideTheirEventsAreSideStream) {
+  auto v = checked_calls_outside(1, 10.0);  // 1 ms by the events, 11 ms by the clock
+  v[4].checked_sample = v[5].checked_sample = true;
+  for (int i = 0; i < 3; ++i) {
+    CallRecord lib = v.back();
+    lib.timing = true;
+    v.push_back(lib);
+  }
+  auto t = judge_timing(v);
+  EXPECT_EQ(t.flags, std::vector<std::string>{"side_stream"});
+  EXPECT_EQ(t.speedup_basis, "wall clock");
+  ASSERT_TRUE(t.speedup);
+  EXPECT_NEAR(*t.speedup, 1.0 / 11.005, 1e-9);
+  EXPECT_FALSE(t.incorrect);
+  // Repeats as fast as new inputs by their events, 10x faster by the clock: cached_result.
+  for (int i = 0; i < 2; ++i) {
+    CallRecord rep = call(static_cast<int>(v.size()), true, Content::repeat);
+    rep.timing = true;
+    rep.event_ms = 1.0;
+    rep.wall_ms = 1.3;
+    v.push_back(rep);
+  }
+  v[2].wall_ms = 1.3;  // the checked repeat
+  t = judge_timing(v);
+  EXPECT_TRUE(t.incorrect);
+  EXPECT_EQ(t.flags, (std::vector<std::string>{"side_stream", "cached_result"}));
 }
 
 }  // namespace
