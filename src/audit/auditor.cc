@@ -95,11 +95,13 @@ std::string profiling_permission_hint() {
 
 std::string needs_ncu(const AuditResult& r) {
   if (r.route != Route::cupti || !r.runtime_run) return {};
+  // A function not launched in the audited calls has nothing to record: Nsight Compute would
+  // see the same calls (an honest kernel's first-calls-only helper cost a second session).
   int missed = 0;
-  for (const auto& k : r.kernels) missed += !k.recorded;
+  for (const auto& k : r.kernels) missed += !k.recorded && k.launches > 0;
   if (missed == 0) return {};
   return std::to_string(missed) + " of " + std::to_string(r.kernels.size()) +
-         " kernel functions were not recorded by CUPTI";
+         " kernel functions launched in the audited calls were not recorded by CUPTI";
 }
 
 Result<std::vector<compile::SassFunction>> Auditor::listing_of(

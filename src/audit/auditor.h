@@ -10,7 +10,7 @@
 //          predicated-on thread counts for every launch in the audited calls, plus unpatched
 //          hardware counters (gmma pipe, TMA, ldsm/stsm) as corroboration.
 //   auto   cupti; the judge runs a second session under ncu when CUPTI could not profile or
-//          missed a kernel function (needs_ncu).
+//          missed a kernel function launched in the audited calls (needs_ncu).
 // Without a GPU (or without a trace) the result is the static census only, and says so.
 #pragma once
 
@@ -67,7 +67,8 @@ class Auditor {
 };
 
 // Why `auto` should try Nsight Compute after this CUPTI result ("" = no need): kernel
-// functions CUPTI did not record.
+// functions launched in the audited calls that CUPTI did not record (one not launched there
+// has nothing to record, and gets no credit).
 std::string needs_ncu(const AuditResult& r);
 
 // What to tell a user whose CUPTI / ncu profiling was refused for lack of permission.

@@ -160,7 +160,31 @@ TEST_F(AuditorTest, AnUnrecordedFunctionIsNamedAndCallsForNcu) {
   int unrecorded = 0;
   for (const auto& k : r->kernels) unrecorded += !k.recorded;
   EXPECT_EQ(unrecorded, 2);  // neither function is in this listing: no join, named
-  EXPECT_EQ(needs_ncu(*r), "2 of 2 kernel functions were not recorded by CUPTI");
+  EXPECT_EQ(needs_ncu(*r),
+            "2 of 2 kernel functions launched in the audited calls were not recorded by CUPTI");
+}
+
+// A function launched earlier in the session but not in the audited calls (a helper of the
+// first calls only) has no counts to miss: no second session under Nsight Compute for it, and
+// no credit either.
+TEST_F(AuditorTest, AFunctionNotLaunchedInTheAuditedCallsDoesNotCallForNcu) {
+  auto t = cupti_trace("cupti_reference_gemm.json", {"m1000"});
+  eval::TracedFunction helper;
+  helper.name = "_Z11first_callsv";
+  helper.note = "not launched in the audited calls";
+  t.functions.insert(t.functions.begin(), helper);
+  auto r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_EQ(r->kernels.size(), 2u);
+  EXPECT_FALSE(r->kernels[0].recorded);
+  EXPECT_EQ(needs_ncu(*r), "");
+  EXPECT_EQ(r->family("wgmma")->verdict, Verdict::executed);
+  // Launched in the audited calls and still not recorded: CUPTI missed it.
+  t.functions.front().launches = 1;
+  r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(needs_ncu(*r),
+            "1 of 2 kernel functions launched in the audited calls were not recorded by CUPTI");
 }
 
 TEST_F(AuditorTest, NcuTraceGivesRowsPerOpcodeAndTheCorroboratingCounters) {
