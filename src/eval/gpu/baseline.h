@@ -3,6 +3,8 @@
 //                    algorithms, or its first choice: library_plan.h)
 //   attention_fwd -> cuDNN fused SDPA forward (O + Stats) through cudnn-frontend
 //   attention_bwd -> cuDNN fused SDPA backward through cudnn-frontend
+//                    (both: the fastest of heuristic mode A's execution plans, or its first
+//                    choice: library_plan.h)
 // Built once per Problem (plan/graph creation is outside any timed region), executed
 // many times. Each writes into a TensorSet's outputs exactly like a candidate would.
 #pragma once
@@ -24,8 +26,8 @@ class Baseline {
   virtual std::string describe() const = 0;  // the algorithm/engine chosen
   // Enqueues one run on `stream` reading t's inputs and writing t's outputs.
   virtual void run(TensorSet& t, cudaStream_t stream) = 0;
-  // The part of choosing the plan that must not share the GPU with other work (cuBLASLt's
-  // "fastest": timing its candidate algorithms on t's tensors); once, before the first run.
+  // The part of choosing the plan that must not share the GPU with other work ("fastest":
+  // timing the candidate plans on t's tensors, plan_choice.h); once, before the first run.
   // make_baseline calls it; make_unready_baseline leaves it to the caller. Throws like
   // make_baseline.
   virtual void ready(TensorSet& t, cudaStream_t stream) {
@@ -48,6 +50,7 @@ std::unique_ptr<Baseline> make_unready_baseline(TensorSet& t, cudaStream_t strea
 
 std::unique_ptr<Baseline> make_cublaslt_baseline(TensorSet& t, cudaStream_t stream,
                                                  LibraryPlan plan = LibraryPlan::fastest);
-std::unique_ptr<Baseline> make_cudnn_sdpa_baseline(TensorSet& t, cudaStream_t stream);
+std::unique_ptr<Baseline> make_cudnn_sdpa_baseline(TensorSet& t, cudaStream_t stream,
+                                                   LibraryPlan plan = LibraryPlan::fastest);
 
 }  // namespace ptxbench::gpu

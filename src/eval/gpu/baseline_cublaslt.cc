@@ -8,8 +8,8 @@
 // The library at its best (issue 14): cuBLASLt's heuristic #0 was 1.6-4.2% slower than
 // torch.matmul on the same shapes on the H200 (2026-11-30). The baseline asks for up to
 // kCandidates heuristic algorithms with a 64 MiB workspace, runs each once (the constructor: the
-// kernels load), then times each on the session's own tensors (ready(): kTimedRuns runs, each
-// after an L2 flush; the median) and keeps the fastest; describe() names it.
+// kernels load), then times each on the session's own tensors (ready(): plan_choice.h) and keeps
+// the fastest; describe() names it.
 #include <cublasLt.h>
 
 #include <algorithm>
@@ -20,8 +20,7 @@
 
 #include "eval/gpu/baseline.h"
 #include "eval/gpu/cuda_check.h"
-#include "eval/gpu/event_timer.h"
-#include "eval/gpu/l2_flush.h"
+#include "eval/gpu/plan_choice.h"
 
 namespace ptxbench::gpu {
 namespace {
@@ -83,8 +82,9 @@ class CublasLtBaseline final : public Baseline {
         timed_ ? "cuBLASLt heuristic #" + std::to_string(chosen_) + ", the fastest of " +
                      std::to_string(tried_) + " timed (" + std::to_string(chosen_ms_) + " ms"
                : std::string("cuBLASLt heuristic #0, its first choice (not timed against others");
-    return which + "; bf16 in/out, fp32 compute), workspace " +
-           std::to_string(heuristic_.workspaceSize) + " B";
+    return which + "; bf16 in/out, fp32 compute), needing " +
+           std::to_string(heuristic_.workspaceSize) + " B of its " +
+           std::to_string(kWorkspace >> 20) + " MiB workspace";
   }
 
   void run(TensorSet& t, cudaStream_t stream) override {
@@ -99,7 +99,6 @@ class CublasLtBaseline final : public Baseline {
  private:
   static constexpr std::size_t kWorkspace = 64u << 20;
   static constexpr int kCandidates = 8;
-  static constexpr int kTimedRuns = 3;
 
   cublasStatus_t enqueue(const cublasLtMatmulHeuristicResult_t& h, TensorSet& t,
                          cudaStream_t stream) {
@@ -125,27 +124,14 @@ class CublasLtBaseline final : public Baseline {
 
   // Times every algorithm warm_up kept and keeps the fastest.
   void choose_fastest(TensorSet& t, cudaStream_t stream) {
-    L2Flush flush;
-    EventTimer timer;
-    double best = -1;
-    for (const auto& [i, h] : usable_) {
-      std::vector<double> ms;
-      for (int r = 0; r < kTimedRuns; ++r) {
-        flush.flush(stream);
-        ms.push_back(timer.time_ms(stream, [&] { lt_check(enqueue(h, t, stream), "matmul"); }));
-      }
-      std::sort(ms.begin(), ms.end());
-      const double median = ms[ms.size() / 2];
-      ++tried_;
-      if (best < 0 || median < best) {
-        best = median;
-        heuristic_ = h;
-        chosen_ = i;
-      }
-    }
-    PTXB_CUDA(cudaStreamSynchronize(stream));
-    if (best < 0) throw std::runtime_error("cuBLASLt found no usable algorithm for this GEMM");
-    chosen_ms_ = best;
+    const PlanChoice c = choose_fastest_plan(static_cast<int>(usable_.size()), stream, [&](int k) {
+      lt_check(enqueue(usable_[static_cast<std::size_t>(k)].second, t, stream), "matmul");
+    });
+    if (c.chosen < 0) throw std::runtime_error("cuBLASLt found no usable algorithm for this GEMM");
+    tried_ = c.tried;
+    chosen_ = usable_[static_cast<std::size_t>(c.chosen)].first;
+    heuristic_ = usable_[static_cast<std::size_t>(c.chosen)].second;
+    chosen_ms_ = c.chosen_ms;
   }
 
   bool timed_ = true;
@@ -172,7 +158,7 @@ std::unique_ptr<Baseline> make_cublaslt_baseline(TensorSet& t, cudaStream_t stre
 std::unique_ptr<Baseline> make_unready_baseline(TensorSet& t, cudaStream_t stream,
                                                 LibraryPlan plan) {
   if (t.problem().kind == Kind::gemm) return std::make_unique<CublasLtBaseline>(t, stream, plan);
-  return make_cudnn_sdpa_baseline(t, stream);
+  return make_cudnn_sdpa_baseline(t, stream, plan);
 }
 
 std::unique_ptr<Baseline> make_baseline(TensorSet& t, cudaStream_t stream, LibraryPlan plan) {

@@ -1,7 +1,8 @@
 // LibraryPlan: which of the vendor library's plans the baseline runs (eval/gpu/baseline.h).
-//   fastest    cuBLASLt: the fastest of up to 8 heuristic algorithms, timed on the session's
-//              own tensors (the default: a speedup against a library slower than what a user
-//              gets from PyTorch is inflated; issue 14). cuDNN SDPA: heuristic mode A's plan.
+//   fastest    the fastest plan, timed on the session's own tensors (plan_choice.h; the default:
+//              a speedup against a library slower than what a user gets from PyTorch is
+//              inflated, issue 14). cuBLASLt: of up to 8 heuristic algorithms; cuDNN SDPA: of
+//              every execution plan heuristic mode A proposes that builds.
 //   heuristic  the library heuristic's first choice, untimed: what ptxbench measured against
 //              before 2026-12-01; for comparing with results made then
 //              (bench/compare_judges.sh).
