@@ -84,9 +84,12 @@ int gate_main(const GateArgs& a, Context& ctx) {
   judge::ToolStages stages(ctx.paths, runner);
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers
   std::vector<report::GateCase> cases;
+  // Every kernel of the gate against the same library plan (eval/library_choices.h).
+  const auto choices = std::make_shared<eval::LibraryChoices>();
   for (std::size_t i = 0; i < inputs->size(); ++i) {
     const CandidateInput& in = (*inputs)[i];
     judge::JudgeOptions o = judge_options(a);
+    o.eval.library_choices = choices;
     o.compile.source_bytes = in.source_bytes;
     judge::JudgeReport r = judge::Judge(stages).judge(in.spec, in.source, o);
     if (auto code = report_interrupt(ctx, "gate")) return *code;

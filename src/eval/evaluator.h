@@ -19,12 +19,14 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "core/contract.h"
 #include "core/paths.h"
 #include "core/subprocess.h"
 #include "eval/eval_result.h"
+#include "eval/library_choices.h"
 #include "eval/protocol.h"
 #include "eval/session_io.h"
 #include "task/spec.h"
@@ -66,6 +68,9 @@ struct EvalOptions {
   // The library baseline's plan (eval/gpu/library_plan.h): its fastest, or its heuristic's
   // first choice for comparing with results made before 2026-12-01.
   gpu::LibraryPlan library_plan = gpu::LibraryPlan::fastest;
+  // The run's library plans chosen by timing (library_choices.h), shared by its sessions; null:
+  // every session times the plans itself.
+  std::shared_ptr<LibraryChoices> library_choices;
   // Milliseconds of the library run back to back in the verifier before every burst of the
   // candidate's calls (session_protocol.h HeatCommand); 0: none.
   double sustained_load_ms = 0;

@@ -92,6 +92,7 @@ class FakeProcess : public WorkerProcess {
   FakeProcess(Script& s, const Json& request, int& verifies)
       : s_(s), verifier_(request.at("mode") == "verifier"), verifies_(verifies) {
     if (verifier_) {
+      plan_index_ = request.value("library_plan_index", -1);
       Reply r = ok_reply();
       Json slot{{"inputs", {"aa", "bb"}}, {"outputs", {"cc"}}};
       Json slots = Json::array();  // as many as the request asks for, per workload
@@ -177,8 +178,11 @@ class FakeProcess : public WorkerProcess {
       if (s_.sleep_baseline_ms)
         std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_baseline_ms * runs));
       Reply r = ok_reply(s_.baseline_ms * runs);
+      // A plan given by the parent is run untimed; else this verifier "times" and picks #5.
       r.extra = Json{{"name", "cublaslt"},
-                     {"description", "algo 0"},
+                     {"description", plan_index_ < 0 ? "algo 5, timed" : "algo, reused"},
+                     {"plan_index", plan_index_ < 0 ? 5 : plan_index_},
+                     {"plan_timed", plan_index_ < 0},
                      {"events_ms", repeated(runs, s_.baseline_ms)}};
       queue_.push_back(r);
     } else {
@@ -205,6 +209,7 @@ class FakeProcess : public WorkerProcess {
  private:
   Script& s_;
   bool verifier_;
+  int plan_index_ = -1;  // the verifier request's library_plan_index
   int& verifies_;
   int calls_ = 0;
   std::map<std::pair<int, int>, Json> prepared_;  // the last prepare of each (workload, slot)
@@ -448,6 +453,26 @@ TEST_F(EvaluatorTest, ACandidateKnownSlowFromItsChecksIsTimedOnThem) {
   EXPECT_EQ(r.timing->candidate.n, 2u);  // the checked calls with new inputs after the first
   EXPECT_EQ(r.timing->baseline.n, 5u);   // 3 on its own, one per closing round
   EXPECT_TRUE(r.audit_trace.has_value());
+}
+
+// The library's plan is timed in the run's first session and reused by the next: the second
+// verifier is told the index the first chose, and its report says the plan was not re-timed.
+TEST_F(EvaluatorTest, TheLibraryPlanIsChosenOnceARun) {
+  opts_.library_choices = std::make_shared<LibraryChoices>();
+  EvalResult first = eval();
+  ASSERT_EQ(first.outcome, Outcome::passed) << first.message;
+  ASSERT_FALSE(requests_.empty());
+  EXPECT_EQ(requests_.front().value("library_plan_index", 0), -1);
+  EXPECT_EQ(first.timing->baseline_description, "algo 5, timed");
+  EXPECT_EQ(opts_.library_choices->size(), 1u);
+  EvalResult second = eval();
+  ASSERT_EQ(second.outcome, Outcome::passed) << second.message;
+  EXPECT_EQ(requests_.front().value("library_plan_index", 0), 5);
+  EXPECT_EQ(second.timing->baseline_description, "algo, reused");
+  // Without a run's choices, every session times the plans itself.
+  opts_.library_choices.reset();
+  eval();
+  EXPECT_EQ(requests_.front().value("library_plan_index", 0), -1);
 }
 
 // 0.4x against the opening check is not known slow: timed as usual, then the slow stop.

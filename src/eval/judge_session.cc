@@ -85,6 +85,8 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   VerifierRequest vreq = plan_.verifier;
   vreq.dir = p.verifier_dir->path().string();
   vreq.library_plan = o.library_plan;
+  choice_key_ = {task.name, plan_.verifier.workloads.front().problem.workload, o.device};
+  if (o.library_choices) vreq.library_plan_index = o.library_choices->find(choice_key_);
   const fs::path vfile = p.verifier_dir->path() / "request.json";
   if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
     return fail(Outcome::harness_error, st.error().to_string(), "starting");
@@ -396,6 +398,8 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
     r.timing->baseline_name = got.reply->extra.value("name", std::string{});
     r.timing->baseline_description = got.reply->extra.value("description", std::string{});
     r.timing->setup_ms = got.reply->extra.value("setup_ms", Json::object());
+    library_plan_index_ = got.reply->extra.value("plan_index", -1);
+    library_plan_timed_ = got.reply->extra.value("plan_timed", false);
   }
   if (verify && p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
     Received checked = p.verifier->receive(milliseconds(seconds(120)));
@@ -473,6 +477,8 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   bool library_ok = baseline_call(p, draw.next_library(), false, true, r);
   r.phase_seconds.library_setup = ms_since(setup_start) / 1000;
   const double opening_ms = library_ok && calls_.back().baseline ? calls_.back().event_ms : 0;
+  if (library_ok && o.library_choices && library_plan_timed_)
+    o.library_choices->record(choice_key_, library_plan_index_);
   StoppingRule rule{o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
   // A candidate known to be slow goes straight to the closing repeats (below).
   const std::size_t before_known = calls_.size();

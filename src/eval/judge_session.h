@@ -105,6 +105,10 @@ class JudgeSession {
   SessionPlan plan_;
   std::vector<CallRecord> calls_;
   bool heat_failed_ = false;  // the verifier could not run the sustained load
+  // The library's plan (the first baseline reply) and the run's key for it (library_choices.h).
+  LibraryChoices::Key choice_key_;
+  int library_plan_index_ = -1;
+  bool library_plan_timed_ = false;
   std::vector<int> audited_;  // the audited calls' workloads
 };
 

@@ -42,7 +42,8 @@ Json VerifierRequest::to_json() const {
   return Json{{"mode", "verifier"},
               {"dir", dir},
               {"workloads", w},
-              {"library_plan", std::string(gpu::to_string(library_plan))}};
+              {"library_plan", std::string(gpu::to_string(library_plan))},
+              {"library_plan_index", library_plan_index}};
 }
 
 Result<VerifierRequest> VerifierRequest::from_json(const Json& j) {
@@ -52,6 +53,7 @@ Result<VerifierRequest> VerifierRequest::from_json(const Json& j) {
     const auto plan = gpu::library_plan_from_string(j.value("library_plan", "fastest"));
     if (!plan) return make_error("unknown library_plan (fastest or heuristic)");
     r.library_plan = *plan;
+    r.library_plan_index = j.value("library_plan_index", -1);
     for (const auto& w : j.at("workloads")) {
       SessionWorkload s;
       PTXB_TRY(s.problem, gpu::problem_from_json(w.at("problem")));

@@ -54,6 +54,9 @@ struct VerifierRequest {
   std::string dir;
   std::vector<SessionWorkload> workloads;
   gpu::LibraryPlan library_plan = gpu::LibraryPlan::fastest;  // the baseline's plan
+  // The timed workload's library plan chosen by timing earlier in the run (the first baseline
+  // reply's extra.plan_index then; gpu::make_unready_baseline's `chosen`); -1: choose here.
+  int library_plan_index = -1;
   Json to_json() const;
   static Result<VerifierRequest> from_json(const Json& j);
 };

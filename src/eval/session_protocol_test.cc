@@ -26,6 +26,9 @@ TEST(SessionProtocol, VerifierRequestRoundTrip) {
   EXPECT_EQ(back->library_plan, gpu::LibraryPlan::fastest);
   r.library_plan = gpu::LibraryPlan::heuristic;
   EXPECT_EQ(VerifierRequest::from_json(r.to_json())->library_plan, gpu::LibraryPlan::heuristic);
+  EXPECT_EQ(back->library_plan_index, -1);  // the plans are timed in the session
+  r.library_plan_index = 4;                 // chosen earlier in the run
+  EXPECT_EQ(VerifierRequest::from_json(r.to_json())->library_plan_index, 4);
   Json unknown_plan = r.to_json();
   unknown_plan["library_plan"] = "slowest";
   EXPECT_FALSE(VerifierRequest::from_json(unknown_plan).ok());

@@ -193,7 +193,11 @@ TurnVerdict turn_verdict(const judge::JudgeReport& r, const judge::JudgeOptions&
 
 StagePipeline::StagePipeline(Paths paths, ProcessRunner& runner, judge::JudgeOptions options)
     : stages_(std::make_unique<judge::ToolStages>(std::move(paths), runner)),
-      options_(std::move(options)) {}
+      options_(std::move(options)) {
+  // One library plan per (task, workload, GPU) for the whole run (eval/library_choices.h).
+  if (!options_.eval.library_choices)
+    options_.eval.library_choices = std::make_shared<eval::LibraryChoices>();
+}
 
 TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskSpec& task,
                                     const std::string& arch, StageSlots& slots) {

@@ -34,6 +34,12 @@ class Baseline {
     (void)t;
     (void)stream;
   }
+  // The plan it runs, as an index into the library's own list for this problem (cuBLASLt's
+  // heuristic results, cuDNN's execution plans): what a later session of the run passes back as
+  // `chosen` (make_unready_baseline). -1 for LibraryPlan::heuristic.
+  virtual int plan_index() const { return -1; }
+  // Whether this baseline chose its plan by timing (ready() ran the timings).
+  virtual bool plan_timed() const { return false; }
 };
 
 // Throws CudaError / std::runtime_error when the library cannot build a plan. `plan`: which
@@ -45,12 +51,17 @@ std::unique_ptr<Baseline> make_baseline(TensorSet& t, cudaStream_t stream,
 // run of each candidate plan on `stream` (the kernels' modules load then): the slow part of a
 // baseline (0.8-1.7 s on the H200, docs/results/2026-12-01-h200-fourth.md), safe to do on a
 // thread of its own while the GPU does other work. Call ready() before the first run().
+// `chosen` >= 0 (LibraryPlan::fastest only): the plan_index() a session earlier in the run
+// chose by timing, for the same problem on the same GPU; it is run alone and ready() times
+// nothing. When that plan does not build or run here, the plans are timed as usual.
 std::unique_ptr<Baseline> make_unready_baseline(TensorSet& t, cudaStream_t stream,
-                                                LibraryPlan plan = LibraryPlan::fastest);
+                                                LibraryPlan plan = LibraryPlan::fastest,
+                                                int chosen = -1);
 
 std::unique_ptr<Baseline> make_cublaslt_baseline(TensorSet& t, cudaStream_t stream,
                                                  LibraryPlan plan = LibraryPlan::fastest);
 std::unique_ptr<Baseline> make_cudnn_sdpa_baseline(TensorSet& t, cudaStream_t stream,
-                                                   LibraryPlan plan = LibraryPlan::fastest);
+                                                   LibraryPlan plan = LibraryPlan::fastest,
+                                                   int chosen = -1);
 
 }  // namespace ptxbench::gpu

@@ -9,7 +9,8 @@
 // torch.matmul on the same shapes on the H200 (2026-11-30). The baseline asks for up to
 // kCandidates heuristic algorithms with a 64 MiB workspace, runs each once (the constructor: the
 // kernels load), then times each on the session's own tensors (ready(): plan_choice.h) and keeps
-// the fastest; describe() names it.
+// the fastest; describe() names it. An algorithm chosen so earlier in the run (`chosen`, its
+// index among the heuristic's results) is run alone, not re-timed.
 #include <cublasLt.h>
 
 #include <algorithm>
@@ -33,7 +34,7 @@ void lt_check(cublasStatus_t s, const char* what) {
 
 class CublasLtBaseline final : public Baseline {
  public:
-  CublasLtBaseline(TensorSet& t, cudaStream_t stream, LibraryPlan plan) {
+  CublasLtBaseline(TensorSet& t, cudaStream_t stream, LibraryPlan plan, int chosen) {
     const Problem& p = t.problem();
     M_ = p.axis("M"), N_ = p.axis("N"), K_ = p.axis("K");
     lt_check(cublasLtCreate(&handle_), "cublasLtCreate");
@@ -64,9 +65,20 @@ class CublasLtBaseline final : public Baseline {
       if (results.empty()) throw std::runtime_error("cuBLASLt found no algorithm for this GEMM");
       heuristic_ = results.front();
       timed_ = false;
-    } else {
-      warm_up(results, t, stream);
+      return;
     }
+    if (chosen >= 0 && chosen < static_cast<int>(results.size())) {
+      warm_up({results[static_cast<std::size_t>(chosen)]}, t, stream);
+      if (!usable_.empty()) {
+        reused_ = true;
+        chosen_ = chosen;
+        heuristic_ = usable_.front().second;
+        return;
+      }
+    }
+    warm_up(results, t, stream);
+    if (usable_.empty())
+      throw std::runtime_error("cuBLASLt found no usable algorithm for this GEMM");
   }
   ~CublasLtBaseline() override {
     if (a_) cublasLtMatrixLayoutDestroy(a_);
@@ -79,22 +91,27 @@ class CublasLtBaseline final : public Baseline {
   std::string name() const override { return "cublaslt"; }
   std::string describe() const override {
     const std::string which =
-        timed_ ? "cuBLASLt heuristic #" + std::to_string(chosen_) + ", the fastest of " +
-                     std::to_string(tried_) + " timed (" + std::to_string(chosen_ms_) + " ms"
-               : std::string("cuBLASLt heuristic #0, its first choice (not timed against others");
+        !timed_   ? std::string("cuBLASLt heuristic #0, its first choice (not timed against others")
+        : reused_ ? "cuBLASLt heuristic #" + std::to_string(chosen_) +
+                        ", chosen by timing earlier in this run (not re-timed"
+                  : "cuBLASLt heuristic #" + std::to_string(chosen_) + ", the fastest of " +
+                        std::to_string(tried_) + " timed (" + std::to_string(chosen_ms_) + " ms";
     return which + "; bf16 in/out, fp32 compute), needing " +
            std::to_string(heuristic_.workspaceSize) + " B of its " +
            std::to_string(kWorkspace >> 20) + " MiB workspace";
   }
 
   void run(TensorSet& t, cudaStream_t stream) override {
-    if (timed_ && tried_ == 0) throw std::logic_error("cuBLASLt baseline run before ready()");
+    if (timed_ && !reused_ && tried_ == 0)
+      throw std::logic_error("cuBLASLt baseline run before ready()");
     lt_check(enqueue(heuristic_, t, stream), "cublasLtMatmul");
   }
 
   void ready(TensorSet& t, cudaStream_t stream) override {
-    if (timed_ && tried_ == 0) choose_fastest(t, stream);
+    if (timed_ && !reused_ && tried_ == 0) choose_fastest(t, stream);
   }
+  int plan_index() const override { return timed_ ? chosen_ : -1; }
+  bool plan_timed() const override { return timed_ && !reused_ && tried_ > 0; }
 
  private:
   static constexpr std::size_t kWorkspace = 64u << 20;
@@ -118,8 +135,6 @@ class CublasLtBaseline final : public Baseline {
       usable_.emplace_back(static_cast<int>(i), h);
     }
     PTXB_CUDA(cudaStreamSynchronize(stream));
-    if (usable_.empty())
-      throw std::runtime_error("cuBLASLt found no usable algorithm for this GEMM");
   }
 
   // Times every algorithm warm_up kept and keeps the fastest.
@@ -135,6 +150,7 @@ class CublasLtBaseline final : public Baseline {
   }
 
   bool timed_ = true;
+  bool reused_ = false;  // chosen earlier in the run: run alone, not timed
   std::vector<std::pair<int, cublasLtMatmulHeuristicResult_t>> usable_;  // index, algorithm
   int tried_ = 0, chosen_ = 0;
   double chosen_ms_ = 0;
@@ -150,15 +166,16 @@ class CublasLtBaseline final : public Baseline {
 
 std::unique_ptr<Baseline> make_cublaslt_baseline(TensorSet& t, cudaStream_t stream,
                                                  LibraryPlan plan) {
-  auto b = std::make_unique<CublasLtBaseline>(t, stream, plan);
+  auto b = std::make_unique<CublasLtBaseline>(t, stream, plan, -1);
   b->ready(t, stream);
   return b;
 }
 
-std::unique_ptr<Baseline> make_unready_baseline(TensorSet& t, cudaStream_t stream,
-                                                LibraryPlan plan) {
-  if (t.problem().kind == Kind::gemm) return std::make_unique<CublasLtBaseline>(t, stream, plan);
-  return make_cudnn_sdpa_baseline(t, stream, plan);
+std::unique_ptr<Baseline> make_unready_baseline(TensorSet& t, cudaStream_t stream, LibraryPlan plan,
+                                                int chosen) {
+  if (t.problem().kind == Kind::gemm)
+    return std::make_unique<CublasLtBaseline>(t, stream, plan, chosen);
+  return make_cudnn_sdpa_baseline(t, stream, plan, chosen);
 }
 
 std::unique_ptr<Baseline> make_baseline(TensorSet& t, cudaStream_t stream, LibraryPlan plan) {

@@ -52,7 +52,8 @@ struct Workload {
 
 class Verifier {
  public:
-  explicit Verifier(const VerifierRequest& req) : library_plan_(req.library_plan) {
+  explicit Verifier(const VerifierRequest& req)
+      : library_plan_(req.library_plan), library_plan_index_(req.library_plan_index) {
     PTXB_CUDA(cudaSetDevice(0));
     PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     char bus[32] = {};
@@ -139,6 +140,8 @@ class Verifier {
     r.event_ms = ms;
     r.extra = Json{{"name", w.baseline->name()},
                    {"description", w.baseline->describe()},
+                   {"plan_index", w.baseline->plan_index()},
+                   {"plan_timed", w.baseline->plan_timed()},
                    {"setup_ms", setup_.to_json()}};
     return r;
   }
@@ -227,7 +230,8 @@ class Verifier {
     }
     if (w.library.empty()) make_library_sets(w, stream_);
     if (!w.baseline)
-      w.baseline = gpu::make_unready_baseline(*w.library.front(), stream_, library_plan_);
+      w.baseline = gpu::make_unready_baseline(*w.library.front(), stream_, library_plan_,
+                                              timed ? library_plan_index_ : -1);
     t0 = std::chrono::steady_clock::now();
     if (!w.library_ready) {
       w.baseline->ready(*w.library.front(), stream_);
@@ -251,7 +255,8 @@ class Verifier {
         PTXB_CUDA(cudaStreamSynchronize(s));
         setup_.sets = ms_since(t0);
         t0 = std::chrono::steady_clock::now();
-        w.baseline = gpu::make_unready_baseline(*w.library.front(), s, library_plan_);
+        w.baseline =
+            gpu::make_unready_baseline(*w.library.front(), s, library_plan_, library_plan_index_);
         PTXB_CUDA(cudaStreamSynchronize(s));
         setup_.plans = ms_since(t0);
       } catch (...) {
@@ -331,6 +336,7 @@ class Verifier {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
   }
   gpu::LibraryPlan library_plan_;
+  int library_plan_index_ = -1;  // the timed workload's plan chosen earlier in the run
   cudaEvent_t heat_done_[2] = {nullptr, nullptr};  // HeatCommand: two runs in flight at most
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<gpu::Nvml> nvml_;
