@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <future>
 #include <memory>
 
@@ -66,6 +67,13 @@ class Verifier {
     PTXB_CUDA(cudaStreamSynchronize(stream_));
     setup_.references = ms_since(refs_start);
     if (!workloads_.empty()) start_library(workloads_.front());
+  }
+
+  // Is the library's background set-up (start_library) still running? A session that ended
+  // before its timing phase (an incorrect candidate) never waits for it.
+  bool library_pending() const {
+    return library_made_.valid() &&
+           library_made_.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
   }
 
   Json ready_extra() {
@@ -401,11 +409,17 @@ int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
   ready.status = "ok";
   ready.extra = v->ready_extra();
   if (!channel.reply(to_text(ready.to_json())).ok()) return 3;
+  // At the end, a library set-up still running on its thread (cuDNN building every plan: over a
+  // second for the backward) is abandoned: the process ends at once, the driver frees the rest.
+  auto end = [&v](int code) {
+    if (v->library_pending()) std::_Exit(code);
+    return code;
+  };
   while (true) {
     auto line = channel.next_line();
-    if (!line.ok() || !line->has_value()) return line.ok() ? 0 : 3;
+    if (!line.ok() || !line->has_value()) return end(line.ok() ? 0 : 3);
     auto cmd = Command::parse(**line);
-    if (cmd.ok() && cmd->op == "quit") return 0;
+    if (cmd.ok() && cmd->op == "quit") return end(0);
     Reply r;
     try {
       r = cmd.ok() ? serve(*v, *cmd) : failure("bad_request", cmd.error().to_string(), "");
