@@ -82,8 +82,9 @@ void attach_eval(CLI::App& sub, Context& ctx) {
       ->check(finite_range(1.0, 600.0))
       ->capture_default_str();
   sub.add_option("--library-plan", args->library_plan,
-                 "the library baseline's plan: fastest (cuBLASLt: the fastest of its heuristic's "
-                 "top 8, timed here) or heuristic (its first choice, untimed: how ptxbench "
+                 "the library baseline's plan: fastest (timed here: cuBLASLt's fastest of its "
+                 "heuristic's top 8, cuDNN SDPA's fastest of heuristic mode A's plans) or "
+                 "heuristic (the library heuristic's first choice, untimed: how ptxbench "
                  "measured before 2026-12-01, for comparing with results made then)")
       ->check(CLI::IsMember({"fastest", "heuristic"}))
       ->capture_default_str();
