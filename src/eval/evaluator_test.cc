@@ -68,6 +68,8 @@ struct Script {
   std::function<std::optional<Reply>(int n)> call = [](int) { return ok_reply(2.0); };
   double baseline_ms = 3.0;
   int sleep_call_ms = 0, sleep_baseline_ms = 0, sleep_noop_ms = 0;  // wall time per command
+  std::function<int(int workload)> call_sleep_ms;  // set: a call's wall time by its workload
+  std::vector<std::vector<int>> runner_calls;      // per runner process: its calls' workloads
   bool verifier_ready = true;
   std::optional<Reply> runner_ready = ok_reply();
   // The runner's instrumentation: the launches every call reports, and the audit's state.
@@ -103,6 +105,8 @@ class FakeProcess : public WorkerProcess {
       if (!s.verifier_ready) r = Reply{false, "harness_error", "out of memory", "", 0, {}, {}};
       queue_.push_back(r);
     } else {
+      runner_ = static_cast<int>(s.runner_calls.size());
+      s.runner_calls.emplace_back();
       queue_.push_back(ok_reply());  // ready, candidate not loaded yet
     }
   }
@@ -134,8 +138,12 @@ class FakeProcess : public WorkerProcess {
         s_.armed.clear();
         queue_.push_back(r);
       } else {  // a burst: the first call without a reply or a failed one ends it
-        for (const auto& c : cmd.value("calls", Json::array()))
+        int sleep_ms = s_.sleep_call_ms * burst;
+        for (const auto& c : cmd.value("calls", Json::array())) {
           s_.slot_log.emplace_back("call", c.at(1).get<int>());
+          s_.runner_calls[static_cast<std::size_t>(runner_)].push_back(c.at(0).get<int>());
+          if (s_.call_sleep_ms) sleep_ms += s_.call_sleep_ms(c.at(0).get<int>());
+        }
         Reply sum = ok_reply();
         Json events = Json::array(), launches = Json::array();
         for (int i = 0; i < burst; ++i) {
@@ -151,8 +159,7 @@ class FakeProcess : public WorkerProcess {
         }
         sum.extra["events_ms"] = events;
         if (!s_.launches.is_null()) sum.extra["launches"] = launches;
-        if (s_.sleep_call_ms)
-          std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_call_ms * burst));
+        if (sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
         queue_.push_back(sum);
       }
       return {};
@@ -210,6 +217,7 @@ class FakeProcess : public WorkerProcess {
   Script& s_;
   bool verifier_;
   int plan_index_ = -1;  // the verifier request's library_plan_index
+  int runner_ = -1;      // a runner: its index in Script::runner_calls
   int& verifies_;
   int calls_ = 0;
   std::map<std::pair<int, int>, Json> prepared_;  // the last prepare of each (workload, slot)
@@ -453,6 +461,25 @@ TEST_F(EvaluatorTest, ACandidateKnownSlowFromItsChecksIsTimedOnThem) {
   EXPECT_EQ(r.timing->candidate.n, 2u);  // the checked calls with new inputs after the first
   EXPECT_EQ(r.timing->baseline.n, 5u);   // 3 on its own, one per closing round
   EXPECT_TRUE(r.audit_trace.has_value());
+}
+
+// A kernel too slow on the timed workload to audit there (150 ms a call: about 45 s under
+// instrumentation) is audited on the hidden workload only; the runner of its second kernel
+// function makes its one ordinary call there too, not on the slow timed workload.
+TEST_F(EvaluatorTest, AnAuditRunnersFirstCallIsOnTheAuditedWorkload) {
+  opts_.audit = Instrument::cupti;
+  script_.launches = Json::array({Json::array({"k_main", 1}), Json::array({"k_tail", 1})});
+  script_.call_sleep_ms = [](int workload) { return workload == 0 ? 150 : 5; };
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_TRUE(r.audit_trace.has_value());
+  ASSERT_EQ(r.audit_trace->workloads.size(), 1u);
+  EXPECT_NE(r.audit_trace->workloads[0], "timed");
+  ASSERT_EQ(script_.runner_calls.size(), 2u);  // the session's runner, one for k_tail
+  const std::vector<int>& second = script_.runner_calls[1];
+  ASSERT_EQ(second.size(), 2u);  // the ordinary call, the audited one
+  EXPECT_NE(second[0], 0);
+  EXPECT_EQ(second[0], second[1]);
 }
 
 // The library's plan is timed in the run's first session and reused by the next: the second
