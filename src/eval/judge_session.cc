@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "compile/driver_allow_list.h"
+#include "core/elapsed.h"
 #include "core/fs.h"
 #include "core/refusal.h"
 #include "core/text.h"
@@ -20,10 +21,6 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 namespace {
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 ProcessSpec worker_spec(const fs::path& worker, const fs::path& dir, const fs::path& request,
                         int device, seconds wall, const std::vector<std::string>& prefix) {

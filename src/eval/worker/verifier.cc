@@ -8,6 +8,7 @@
 #include <future>
 #include <memory>
 
+#include "core/elapsed.h"
 #include "eval/gpu/baseline.h"
 #include "eval/gpu/checksum.h"
 #include "eval/gpu/compare.h"
@@ -340,9 +341,6 @@ class Verifier {
                   {"library_choice", choice}};
     }
   } setup_;  // sets and plans: written by the background thread before library_made_ is ready
-  static double ms_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-  }
   gpu::LibraryPlan library_plan_;
   int library_plan_index_ = -1;  // the timed workload's plan chosen earlier in the run
   cudaEvent_t heat_done_[2] = {nullptr, nullptr};  // HeatCommand: two runs in flight at most
