@@ -123,5 +123,20 @@ TEST(AuditResult, JsonHasTheVerdictsAndRoute) {
   EXPECT_TRUE(j.contains("feedback"));
 }
 
+
+// review-7 (5aca768): a function holding the target instructions but not launched in the audited
+// calls (a first-calls-only helper; or a hostile wgmma kernel launched once in the first call, the
+// real work done by FFMA) no longer sends the judge to Nsight Compute, which would have said
+// present_not_executed (it lists launched functions only). Under CUPTI it must say the same, not
+// present_not_audited (the instruction metric "not evaluated" instead of FAIL, the family
+// reported "present" to the model).
+TEST(Verdicts, ATargetOnlyInAFunctionNotLaunchedInTheAuditedCallsIsNotExecuted) {
+  auto t = targets({"wgmma"});
+  auto v = evaluate_families(
+      {}, {kernel({{"FFMA", 1, 1, 32}}), kernel({{"HGMMA.64x64x16.F32.BF16", 1, 0, 0}}, false, 0)},
+      "sm_90a", &t, true);
+  EXPECT_EQ(fam(v, "wgmma").verdict, Verdict::present_not_executed);
+}
+
 }  // namespace
 }  // namespace ptxbench::audit

@@ -69,6 +69,8 @@ struct Script {
   double baseline_ms = 3.0;
   int sleep_call_ms = 0, sleep_baseline_ms = 0, sleep_noop_ms = 0;  // wall time per command
   std::function<int(int workload)> call_sleep_ms;  // set: a call's wall time by its workload
+  // set: a call's (event ms, wall ms) by its number in its runner process and its workload
+  std::function<std::pair<double, int>(int n, int workload)> call_by_workload;
   std::vector<std::vector<int>> runner_calls;      // per runner process: its calls' workloads
   bool verifier_ready = true;
   std::optional<Reply> runner_ready = ok_reply();
@@ -147,6 +149,15 @@ class FakeProcess : public WorkerProcess {
         Reply sum = ok_reply();
         Json events = Json::array(), launches = Json::array();
         for (int i = 0; i < burst; ++i) {
+          if (s_.call_by_workload) {
+            const auto [ev, ms] =
+                s_.call_by_workload(calls_++, cmd["calls"][static_cast<std::size_t>(i)].at(0).get<int>());
+            sleep_ms += ms;
+            sum.event_ms += ev;
+            events.push_back(ev);
+            launches.push_back(s_.launches);
+            continue;
+          }
           auto r = s_.call(calls_++);
           if (!r) return {};
           if (!r->ok) {
@@ -761,6 +772,115 @@ TEST_F(EvaluatorTest, NoGpuIsNotRun) {
   EXPECT_EQ(r.outcome, Outcome::not_run);
   EXPECT_NE(r.message.find("no NVIDIA GPU"), std::string::npos);
   EXPECT_TRUE(requests_.empty());
+}
+
+
+// review-7: a GEMM task with five hidden workloads, as every tasks/gemm task has.
+task::TaskSpec gemm_task_five_hidden() {
+  const char* toml = R"(
+name = "gemm_test5"
+family = "gemm"
+suites = ["core"]
+description = "test"
+baseline = "cublaslt"
+flops = "2*M*N*K"
+[axes]
+M = [256, 100, 64, 32, 16, 8]
+N = [128]
+K = [64]
+[[workloads]]
+name = "timed"
+role = "timed"
+axes = { M = 256, N = 128, K = 64 }
+[[workloads]]
+name = "m100"
+role = "hidden"
+axes = { M = 100, N = 128, K = 64 }
+[[workloads]]
+name = "m64"
+role = "hidden"
+axes = { M = 64, N = 128, K = 64 }
+[[workloads]]
+name = "m32"
+role = "hidden"
+axes = { M = 32, N = 128, K = 64 }
+[[workloads]]
+name = "m16"
+role = "hidden"
+axes = { M = 16, N = 128, K = 64 }
+[[workloads]]
+name = "m8"
+role = "hidden"
+axes = { M = 8, N = 128, K = 64 }
+[[inputs]]
+name = "A"
+shape = ["M", "K"]
+dtype = "bfloat16"
+[[inputs]]
+name = "B"
+shape = ["N", "K"]
+dtype = "bfloat16"
+[[outputs]]
+name = "C"
+shape = ["M", "N"]
+dtype = "bfloat16"
+[tolerance]
+atol = 1e-2
+rtol = 1e-2
+matched_ratio = 1.0
+max_rel_l2 = 1e-2
+[arch.sm_90a]
+families = ["wgmma"]
+)";
+  auto t = task::parse_task(toml, "gemm_test5.toml");
+  PTXB_CHECK(t.ok(), t.ok() ? "" : t.error().to_string());
+  return *t;
+}
+
+// review-7: a hostile kernel that works outside its events on the timed workload only (its shape
+// is public): 20 ms by its forged events (0.15x the library's 3 ms), 80 ms by the parent's clock
+// (0.0375x); honest on the five hidden shapes. The five hidden calls outvote the three timed ones
+// in checked_work_outside_events's median, so it is known slow by its forged events and its
+// speedup is theirs, with no side_stream.
+TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {
+  script_.call_by_workload = [](int n, int workload) -> std::pair<double, int> {
+    if (workload != 0) return {10.0, 10};
+    return {20.0 * (1 + 0.01 * (n % 3)), 80};
+  };
+  FakeLauncher launcher(script_);
+  Evaluator e(paths_, runner_, launcher);
+  EvalResult r = e.evaluate(gemm_task_five_hidden(), dir_->path() / "k.so", opts_);
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_TRUE(r.timing && r.timing->speedup);
+  EXPECT_TRUE(r.has_flag("side_stream"));
+  EXPECT_EQ(r.timing->speedup_basis, "wall clock");
+  EXPECT_LT(*r.timing->speedup, 0.06) << r.timing->stop_reason;
+}
+
+// review-7: the same hostile kernel on the usual test task, honest in the first call of every
+// process (free: the session's first call is never a sample) and with five more kernel
+// functions, so the audit makes five more runners, each with one ordinary call on the timed
+// workload (its process's first). Known slow by the clock before the audit; after it judge_timing
+// counts those five honest calls among the checked ones and drops side_stream: the speedup comes
+// from the forged events.
+TEST_F(EvaluatorTest, AuditRunnersCallsDoNotTurnSideStreamOff) {
+  script_.call_by_workload = [](int n, int workload) -> std::pair<double, int> {
+    if (n == 0) return {80.0, 80};
+    if (workload != 0) return {10.0, 10};
+    return {20.0 * (1 + 0.01 * (n % 3)), 80};
+  };
+  opts_.audit = Instrument::cupti;
+  script_.launches = Json::array();
+  for (const char* f : {"k0", "k1", "k2", "k3", "k4", "k5"})
+    script_.launches.push_back(Json::array({f, 1}));
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_TRUE(r.timing && r.timing->speedup);
+  ASSERT_TRUE(r.audit_trace.has_value());
+  EXPECT_EQ(r.audit_trace->runners, 6);
+  EXPECT_TRUE(r.has_flag("side_stream"));
+  EXPECT_EQ(r.timing->speedup_basis, "wall clock");
+  EXPECT_LT(*r.timing->speedup, 0.06) << r.timing->stop_reason;
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace ptxbench::eval {
 namespace {
 
@@ -316,6 +318,88 @@ TEST(SessionDecision, CheckedSamplesOutsideTheirEventsAreSideStream) {
   t = judge_timing(v);
   EXPECT_TRUE(t.incorrect);
   EXPECT_EQ(t.flags, (std::vector<std::string>{"side_stream", "cached_result"}));
+}
+
+
+// review-7: the checked calls of a GEMM task as plan_session makes them (5 hidden workloads, as
+// every tasks/gemm task has): the cold first call, the repeat, one call per hidden workload, two
+// more timed calls. A hostile candidate works outside its events on the timed workload only (its
+// shape is public): 20 ms by its (forged) events, 80 ms by the clock; honest (event = wall) on
+// the hidden shapes (it needs to tell nothing but the shape). The hidden calls outvote the timed ones in the
+// median over all later checked calls, so the timed calls' events, which are the candidate's
+// samples, were taken for its time: 0.15x claimed (no side_stream) for a 0.0375x kernel.
+std::vector<CallRecord> gemm_checks_outside_on_timed_only() {
+  std::vector<CallRecord> v;
+  CallRecord cal = call(-1, true);
+  cal.calibration = true;
+  cal.event_ms = 0.01;
+  cal.wall_ms = 0.21;
+  v.push_back(cal);
+  auto add = [&](Content content, int workload, double event_ms, double wall_ms) {
+    CallRecord c = call(static_cast<int>(v.size()), true, content, workload);
+    c.event_ms = event_ms;
+    c.wall_ms = wall_ms;
+    v.push_back(c);
+  };
+  add(Content::transformed, 0, 80, 80.2);  // the session's first call: honest
+  add(Content::repeat, 0, 20, 80.2);       // the repeat: as every timed call
+  for (int h = 1; h <= 5; ++h) add(Content::transformed, h, 10, 10.2);  // hidden: honest
+  add(Content::transformed, 0, 20, 80.2);  // timed, new inputs: 60 ms outside the events
+  add(Content::transformed, 0, 20, 80.2);
+  CallRecord lib = call(static_cast<int>(v.size()), true);
+  lib.baseline = true;
+  lib.event_ms = 3.0;
+  v.push_back(lib);
+  return v;
+}
+
+TEST(SessionDecision, HiddenWorkloadsDoNotOutvoteTheTimedSamplesWorkOutsideTheirEvents) {
+  auto v = gemm_checks_outside_on_timed_only();
+  EXPECT_TRUE(checked_work_outside_events(v));
+  ASSERT_TRUE(known_slow(v, 3.0, 0.5));
+  const auto later = later_checked_timed_calls(v);
+  // The samples' times are the clock's (80 ms less the overhead), not the forged 20 ms.
+  for (double ms : checked_times_ms(v, later)) EXPECT_GT(ms, 79.0);
+  v[8].checked_sample = v[9].checked_sample = true;
+  for (int i = 0; i < 3; ++i) {
+    CallRecord lib = v.back();
+    lib.timing = true;
+    v.push_back(lib);
+  }
+  const auto t = judge_timing(v);
+  EXPECT_EQ(t.speedup_basis, "wall clock");
+  EXPECT_TRUE(std::find(t.flags.begin(), t.flags.end(), "side_stream") != t.flags.end());
+  ASSERT_TRUE(t.speedup);
+  EXPECT_LT(*t.speedup, 0.04);
+}
+
+// review-7: the same test is made again by judge_timing after the audit, when the session also
+// holds each further audit runner's ordinary call (runner 2, 3, ...: the first call of a fresh
+// process, where a hostile candidate is honest for free). A candidate with many kernel functions
+// adds as many honest calls on the timed workload and turns side_stream off after it was known
+// slow by the clock: the speedup then comes from its forged events.
+TEST(SessionDecision, AuditRunnersCallsDoNotChangeTheCheckedCallsBasis) {
+  auto v = checked_calls_outside(20, 60.0);  // 20 ms by events, 80 ms by the clock
+  ASSERT_TRUE(checked_work_outside_events(v));
+  ASSERT_TRUE(known_slow(v, 3.0, 0.5));
+  v[4].checked_sample = v[5].checked_sample = true;
+  for (int i = 0; i < 3; ++i) {
+    CallRecord lib = v.back();
+    lib.timing = true;
+    v.push_back(lib);
+  }
+  for (int runner = 2; runner <= 6; ++runner) {  // five more kernel functions
+    CallRecord c = call(static_cast<int>(v.size()), true);
+    c.runner = runner;
+    c.event_ms = 80;
+    c.wall_ms = 80.2;
+    v.push_back(c);
+  }
+  EXPECT_TRUE(checked_work_outside_events(v));
+  const auto t = judge_timing(v);
+  EXPECT_EQ(t.speedup_basis, "wall clock");
+  ASSERT_TRUE(t.speedup);
+  EXPECT_LT(*t.speedup, 0.04);
 }
 
 }  // namespace
