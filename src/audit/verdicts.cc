@@ -37,7 +37,14 @@ std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunct
       for (const auto& o : k.opcodes)
         if (task::family_matches(fam, o.opcode)) {
           static_in_kernels += o.static_count;
-          in_unrecorded_kernel = in_unrecorded_kernel || (!k.recorded && o.static_count > 0);
+          // Not a function the audited calls never launched (launches 0, and its own runner's
+          // CUPTI saw no launch of it: judge_session_audit.cc): it had nothing to record, and
+          // ncu, which lists launched functions only, would say present_not_executed
+          // (review-7). An audited call that timed out leaves launches 0 and no such note.
+          const bool never_launched = runtime_run && k.launches == 0 &&
+                                      k.note == "not launched in the audited calls";
+          in_unrecorded_kernel =
+              in_unrecorded_kernel || (!k.recorded && o.static_count > 0 && !never_launched);
           r.warp_executed += o.warp_executed;
           r.thread_pred_on += o.thread_pred_on;
         }

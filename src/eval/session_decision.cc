@@ -63,12 +63,15 @@ double excess_ms(const CallRecord& c, double calibrated_ms) {
 }
 
 // The candidate's checked calls (before the timing phase) after the session's first, as indices.
+// Not a further audit runner's ordinary call (runner > 1): made after the timing phase, the first
+// of a fresh process (review-7: honest there for free, a candidate with many kernel functions
+// outvoted its own checked calls with them after it was known slow by the clock).
 std::vector<std::size_t> later_checked_calls(const std::vector<CallRecord>& calls) {
   std::vector<std::size_t> out;
   bool first = true;
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const CallRecord& c = calls[i];
-    if (c.baseline || c.calibration || c.timing || c.audited) continue;
+    if (c.baseline || c.calibration || c.timing || c.audited || c.runner > 1) continue;
     if (!first) out.push_back(i);
     first = false;
   }
@@ -212,8 +215,13 @@ std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>
 bool checked_work_outside_events(const std::vector<CallRecord>& calls) {
   const std::optional<double> cal = calibrated_overhead(calls);
   if (!cal) return false;
+  // Over the calls whose times are the samples (known_slow's, the checked samples): the later
+  // checked calls on the timed workload with new inputs. review-7: over every later checked call,
+  // the hidden workloads' calls (5 of 8 on a GEMM task) outvoted them, and a candidate working
+  // outside its events on the timed shape only was timed by its forged events.
   std::vector<double> excess;
-  for (std::size_t i : later_checked_calls(calls)) excess.push_back(excess_ms(calls[i], *cal));
+  for (std::size_t i : later_checked_timed_calls(calls))
+    if (calls[i].plan.content == Content::transformed) excess.push_back(excess_ms(calls[i], *cal));
   return !excess.empty() && percentile(excess, 0.5) > 0;
 }
 

@@ -106,9 +106,10 @@ std::size_t timed_repeats(const std::vector<CallRecord>& calls);
 std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>& calls);
 
 // Did the checked calls after the session's first do work outside their events (another
-// stream, or forged event times)? The median over those calls of each one's round trip less its
-// events, less the runner's calibrated overhead and side_stream's allowance (above), is above
-// zero. False without calibration calls.
+// stream, or forged event times)? The median over those on the timed workload with new inputs
+// (the calls whose times are known_slow's and the checked samples'; not a further audit runner's
+// call) of each one's round trip less its events, less the runner's calibrated overhead and
+// side_stream's allowance (above), is above zero. False without calibration calls.
 bool checked_work_outside_events(const std::vector<CallRecord>& calls);
 
 // The times (ms) of the calls `which` (indices into `calls`, checked calls) on the basis of the
