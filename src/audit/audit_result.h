@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "eval/audit_trace.h"
 
 namespace ptxbench::audit {
 
@@ -41,6 +42,11 @@ struct KernelAudit {
   std::vector<OpcodeCounts> opcodes;   // sorted by opcode
   std::int64_t unmatched_records = 0;  // runtime PCs with no instruction in the listing
   std::string note;
+  // No audited call launched it (its runner's CUPTI saw no launch after arming): it had nothing
+  // to record. An audited call that timed out leaves launches 0 but not this note.
+  bool never_launched() const {
+    return !recorded && launches == 0 && note == eval::kNotLaunchedInAuditedCalls;
+  }
 };
 
 struct FamilyResult {

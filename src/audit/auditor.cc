@@ -98,7 +98,7 @@ std::string needs_ncu(const AuditResult& r) {
   // A function not launched in the audited calls has nothing to record: Nsight Compute would
   // see the same calls (an honest kernel's first-calls-only helper cost a second session).
   int missed = 0;
-  for (const auto& k : r.kernels) missed += !k.recorded && k.launches > 0;
+  for (const auto& k : r.kernels) missed += !k.recorded && !k.never_launched();
   if (missed == 0) return {};
   return std::to_string(missed) + " of " + std::to_string(r.kernels.size()) +
          " kernel functions launched in the audited calls were not recorded by CUPTI";

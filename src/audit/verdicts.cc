@@ -41,8 +41,7 @@ std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunct
           // CUPTI saw no launch of it: judge_session_audit.cc): it had nothing to record, and
           // ncu, which lists launched functions only, would say present_not_executed
           // (review-7). An audited call that timed out leaves launches 0 and no such note.
-          const bool never_launched = runtime_run && k.launches == 0 &&
-                                      k.note == "not launched in the audited calls";
+          const bool never_launched = runtime_run && k.never_launched();
           in_unrecorded_kernel =
               in_unrecorded_kernel || (!k.recorded && o.static_count > 0 && !never_launched);
           r.warp_executed += o.warp_executed;

@@ -123,7 +123,6 @@ TEST(AuditResult, JsonHasTheVerdictsAndRoute) {
   EXPECT_TRUE(j.contains("feedback"));
 }
 
-
 // review-7 (5aca768): a function holding the target instructions but not launched in the audited
 // calls (a first-calls-only helper; or a hostile wgmma kernel launched once in the first call, the
 // real work done by FFMA) no longer sends the judge to Nsight Compute, which would have said

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct PcCounts {
   std::uint64_t warp_executed = 0;   // warp-level executions
   std::uint64_t thread_pred_on = 0;  // thread executions with the predicate true
 };
+
+// TracedFunction::note of a function its runner's CUPTI never saw launched after the audit was
+// armed (none of the audited calls launched it): nothing to record, no credit.
+inline constexpr std::string_view kNotLaunchedInAuditedCalls = "not launched in the audited calls";
 
 struct TracedFunction {
   std::string name;  // mangled

@@ -71,7 +71,7 @@ struct Script {
   std::function<int(int workload)> call_sleep_ms;  // set: a call's wall time by its workload
   // set: a call's (event ms, wall ms) by its number in its runner process and its workload
   std::function<std::pair<double, int>(int n, int workload)> call_by_workload;
-  std::vector<std::vector<int>> runner_calls;      // per runner process: its calls' workloads
+  std::vector<std::vector<int>> runner_calls;  // per runner process: its calls' workloads
   bool verifier_ready = true;
   std::optional<Reply> runner_ready = ok_reply();
   // The runner's instrumentation: the launches every call reports, and the audit's state.
@@ -150,8 +150,8 @@ class FakeProcess : public WorkerProcess {
         Json events = Json::array(), launches = Json::array();
         for (int i = 0; i < burst; ++i) {
           if (s_.call_by_workload) {
-            const auto [ev, ms] =
-                s_.call_by_workload(calls_++, cmd["calls"][static_cast<std::size_t>(i)].at(0).get<int>());
+            const auto [ev, ms] = s_.call_by_workload(
+                calls_++, cmd["calls"][static_cast<std::size_t>(i)].at(0).get<int>());
             sleep_ms += ms;
             sum.event_ms += ev;
             events.push_back(ev);
@@ -774,69 +774,6 @@ TEST_F(EvaluatorTest, NoGpuIsNotRun) {
   EXPECT_TRUE(requests_.empty());
 }
 
-
-// review-7: a GEMM task with five hidden workloads, as every tasks/gemm task has.
-task::TaskSpec gemm_task_five_hidden() {
-  const char* toml = R"(
-name = "gemm_test5"
-family = "gemm"
-suites = ["core"]
-description = "test"
-baseline = "cublaslt"
-flops = "2*M*N*K"
-[axes]
-M = [256, 100, 64, 32, 16, 8]
-N = [128]
-K = [64]
-[[workloads]]
-name = "timed"
-role = "timed"
-axes = { M = 256, N = 128, K = 64 }
-[[workloads]]
-name = "m100"
-role = "hidden"
-axes = { M = 100, N = 128, K = 64 }
-[[workloads]]
-name = "m64"
-role = "hidden"
-axes = { M = 64, N = 128, K = 64 }
-[[workloads]]
-name = "m32"
-role = "hidden"
-axes = { M = 32, N = 128, K = 64 }
-[[workloads]]
-name = "m16"
-role = "hidden"
-axes = { M = 16, N = 128, K = 64 }
-[[workloads]]
-name = "m8"
-role = "hidden"
-axes = { M = 8, N = 128, K = 64 }
-[[inputs]]
-name = "A"
-shape = ["M", "K"]
-dtype = "bfloat16"
-[[inputs]]
-name = "B"
-shape = ["N", "K"]
-dtype = "bfloat16"
-[[outputs]]
-name = "C"
-shape = ["M", "N"]
-dtype = "bfloat16"
-[tolerance]
-atol = 1e-2
-rtol = 1e-2
-matched_ratio = 1.0
-max_rel_l2 = 1e-2
-[arch.sm_90a]
-families = ["wgmma"]
-)";
-  auto t = task::parse_task(toml, "gemm_test5.toml");
-  PTXB_CHECK(t.ok(), t.ok() ? "" : t.error().to_string());
-  return *t;
-}
-
 // review-7: a hostile kernel that works outside its events on the timed workload only (its shape
 // is public): 20 ms by its forged events (0.15x the library's 3 ms), 80 ms by the parent's clock
 // (0.0375x); honest on the five hidden shapes. The five hidden calls outvote the three timed ones
@@ -849,7 +786,7 @@ TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {
   };
   FakeLauncher launcher(script_);
   Evaluator e(paths_, runner_, launcher);
-  EvalResult r = e.evaluate(gemm_task_five_hidden(), dir_->path() / "k.so", opts_);
+  EvalResult r = e.evaluate(testing::gemm_task({100, 64, 32, 16, 8}), dir_->path() / "k.so", opts_);
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.timing && r.timing->speedup);
   EXPECT_TRUE(r.has_flag("side_stream"));

@@ -141,7 +141,7 @@ void JudgeSession::audit_function(Peers& p, std::size_t k, TimingDraw& draw, con
   if (!f.recorded)
     f.note = !error.empty() ? error
              : x.value("enabled_for", std::string{}).empty()
-                 ? "not launched in the audited calls"
+                 ? std::string(kNotLaunchedInAuditedCalls)
                  : "CUPTI returned no records for this function";
 }
 

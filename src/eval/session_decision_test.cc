@@ -320,14 +320,14 @@ TEST(SessionDecision, CheckedSamplesOutsideTheirEventsAreSideStream) {
   EXPECT_EQ(t.flags, (std::vector<std::string>{"side_stream", "cached_result"}));
 }
 
-
 // review-7: the checked calls of a GEMM task as plan_session makes them (5 hidden workloads, as
 // every tasks/gemm task has): the cold first call, the repeat, one call per hidden workload, two
 // more timed calls. A hostile candidate works outside its events on the timed workload only (its
 // shape is public): 20 ms by its (forged) events, 80 ms by the clock; honest (event = wall) on
-// the hidden shapes (it needs to tell nothing but the shape). The hidden calls outvote the timed ones in the
-// median over all later checked calls, so the timed calls' events, which are the candidate's
-// samples, were taken for its time: 0.15x claimed (no side_stream) for a 0.0375x kernel.
+// the hidden shapes (it needs to tell nothing but the shape). The hidden calls outvote the timed
+// ones in the median over all later checked calls, so the timed calls' events, which are the
+// candidate's samples, were taken for its time: 0.15x claimed (no side_stream) for a 0.0375x
+// kernel.
 std::vector<CallRecord> gemm_checks_outside_on_timed_only() {
   std::vector<CallRecord> v;
   CallRecord cal = call(-1, true);

@@ -2,14 +2,24 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "eval/gpu/problem.h"
 #include "task/loader.h"
 
 namespace ptxbench::eval::testing {
 
-inline task::TaskSpec gemm_task() {
-  const char* toml = R"(
+// A GEMM task with the timed workload M=256 and one hidden workload per entry of `hidden_m`
+// (named "m<M>"), N=128, K=64: every tasks/gemm task has five hidden workloads.
+inline task::TaskSpec gemm_task(const std::vector<int>& hidden_m = {100}) {
+  std::string ms = "256", workloads;
+  for (int m : hidden_m) {
+    ms += ", " + std::to_string(m);
+    workloads += "[[workloads]]\nname = \"m" + std::to_string(m) +
+                 "\"\nrole = \"hidden\"\naxes = { M = " + std::to_string(m) +
+                 ", N = 128, K = 64 }\n";
+  }
+  const std::string toml = R"(
 name = "gemm_test"
 family = "gemm"
 suites = ["core"]
@@ -17,18 +27,14 @@ description = "test"
 baseline = "cublaslt"
 flops = "2*M*N*K"
 [axes]
-M = [256, 100]
+M = [)" + ms + R"(]
 N = [128]
 K = [64]
 [[workloads]]
 name = "timed"
 role = "timed"
 axes = { M = 256, N = 128, K = 64 }
-[[workloads]]
-name = "m100"
-role = "hidden"
-axes = { M = 100, N = 128, K = 64 }
-[[inputs]]
+)" + workloads + R"([[inputs]]
 name = "A"
 shape = ["M", "K"]
 dtype = "bfloat16"
