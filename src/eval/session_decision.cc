@@ -49,17 +49,15 @@ std::optional<double> calibrated_overhead(const std::vector<CallRecord>& calls) 
   return percentile(cal, 0.5);
 }
 
-// Is `overhead_ms` (wall - event of a call of `wall_ms`) more than the calibrated overhead and
-// its allowance (side_stream, session_decision.h)?
-bool beyond_allowance(double overhead_ms, double calibrated_ms, double wall_ms) {
-  return overhead_ms > calibrated_ms + kOverheadAllowanceMs + kOverheadAllowanceShare * wall_ms;
+// What a call of `wall_ms` may spend beyond its events before it counts as work outside them:
+// the calibrated overhead and its allowance (side_stream, session_decision.h).
+double allowed_overhead_ms(double calibrated_ms, double wall_ms) {
+  return calibrated_ms + kOverheadAllowanceMs + kOverheadAllowanceShare * wall_ms;
 }
 
-// A call's wall time less its events beyond the calibrated overhead and its allowance (> 0:
-// work outside the events).
+// A call's wall time less its events beyond what it is allowed (> 0: work outside the events).
 double excess_ms(const CallRecord& c, double calibrated_ms) {
-  return c.wall_ms - c.event_ms - calibrated_ms - kOverheadAllowanceMs -
-         kOverheadAllowanceShare * c.wall_ms;
+  return c.wall_ms - c.event_ms - allowed_overhead_ms(calibrated_ms, c.wall_ms);
 }
 
 // The candidate's checked calls (before the timing phase) after the session's first, as indices.
@@ -162,7 +160,7 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
     std::vector<double> overhead;
     for (std::size_t i = 0; i < over.size(); ++i) overhead.push_back(over[i] - over_events[i]);
     side = cal && !overhead.empty() &&
-           beyond_allowance(percentile(overhead, 0.5), *cal, t.candidate_wall.median);
+           percentile(overhead, 0.5) > allowed_overhead_ms(*cal, t.candidate_wall.median);
   }
   if (side) add_flag(t.flags, "side_stream");
   // The repeat-speed check on the speedup's basis: events, or the wall clock under side_stream
@@ -212,6 +210,19 @@ std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>
   return out;
 }
 
+namespace {
+
+// Those of later_checked_timed_calls with new inputs: the samples of a candidate timed on its
+// checked calls.
+std::vector<std::size_t> later_fresh_checked_timed_calls(const std::vector<CallRecord>& calls) {
+  std::vector<std::size_t> out;
+  for (std::size_t i : later_checked_timed_calls(calls))
+    if (calls[i].plan.content == Content::transformed) out.push_back(i);
+  return out;
+}
+
+}  // namespace
+
 bool checked_work_outside_events(const std::vector<CallRecord>& calls) {
   const std::optional<double> cal = calibrated_overhead(calls);
   if (!cal) return false;
@@ -220,8 +231,8 @@ bool checked_work_outside_events(const std::vector<CallRecord>& calls) {
   // the hidden workloads' calls (5 of 8 on a GEMM task) outvoted them, and a candidate working
   // outside its events on the timed shape only was timed by its forged events.
   std::vector<double> excess;
-  for (std::size_t i : later_checked_timed_calls(calls))
-    if (calls[i].plan.content == Content::transformed) excess.push_back(excess_ms(calls[i], *cal));
+  for (std::size_t i : later_fresh_checked_timed_calls(calls))
+    excess.push_back(excess_ms(calls[i], *cal));
   return !excess.empty() && percentile(excess, 0.5) > 0;
 }
 
@@ -234,9 +245,7 @@ std::vector<double> checked_times_ms(const std::vector<CallRecord>& calls,
 }
 
 bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double slow_speedup) {
-  std::vector<std::size_t> fresh;
-  for (std::size_t i : later_checked_timed_calls(calls))
-    if (calls[i].plan.content == Content::transformed) fresh.push_back(i);
+  const std::vector<std::size_t> fresh = later_fresh_checked_timed_calls(calls);
   if (fresh.size() < 2 || library_ms <= 0) return false;
   const double median = percentile(checked_times_ms(calls, fresh), 0.5);
   return median > 0 && library_ms / median < slow_speedup / 2;
