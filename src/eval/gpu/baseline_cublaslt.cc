@@ -64,13 +64,13 @@ class CublasLtBaseline final : public Baseline {
     if (plan == LibraryPlan::heuristic) {
       if (results.empty()) throw std::runtime_error("cuBLASLt found no algorithm for this GEMM");
       heuristic_ = results.front();
-      timed_ = false;
+      origin_ = PlanOrigin::heuristic;
       return;
     }
     if (chosen >= 0 && chosen < static_cast<int>(results.size())) {
       warm_up({results[static_cast<std::size_t>(chosen)]}, t, stream);
       if (!usable_.empty()) {
-        reused_ = true;
+        origin_ = PlanOrigin::reused;
         chosen_ = chosen;
         heuristic_ = usable_.front().second;
         return;
@@ -91,27 +91,29 @@ class CublasLtBaseline final : public Baseline {
   std::string name() const override { return "cublaslt"; }
   std::string describe() const override {
     const std::string which =
-        !timed_   ? std::string("cuBLASLt heuristic #0, its first choice (not timed against others")
-        : reused_ ? "cuBLASLt heuristic #" + std::to_string(chosen_) +
-                        ", chosen by timing earlier in this run (not re-timed"
-                  : "cuBLASLt heuristic #" + std::to_string(chosen_) + ", the fastest of " +
-                        std::to_string(tried_) + " timed (" + std::to_string(chosen_ms_) + " ms";
+        origin_ == PlanOrigin::heuristic
+            ? std::string("cuBLASLt heuristic #0, its first choice (not timed against others")
+        : origin_ == PlanOrigin::reused
+            ? "cuBLASLt heuristic #" + std::to_string(chosen_) +
+                  ", chosen by timing earlier in this run (not re-timed"
+            : "cuBLASLt heuristic #" + std::to_string(chosen_) + ", the fastest of " +
+                  std::to_string(tried_) + " timed (" + std::to_string(chosen_ms_) + " ms";
     return which + "; bf16 in/out, fp32 compute), needing " +
            std::to_string(heuristic_.workspaceSize) + " B of its " +
            std::to_string(kWorkspace >> 20) + " MiB workspace";
   }
 
   void run(TensorSet& t, cudaStream_t stream) override {
-    if (timed_ && !reused_ && tried_ == 0)
+    if (origin_ == PlanOrigin::to_time)
       throw std::logic_error("cuBLASLt baseline run before ready()");
     lt_check(enqueue(heuristic_, t, stream), "cublasLtMatmul");
   }
 
   void ready(TensorSet& t, cudaStream_t stream) override {
-    if (timed_ && !reused_ && tried_ == 0) choose_fastest(t, stream);
+    if (origin_ == PlanOrigin::to_time) choose_fastest(t, stream);
   }
-  int plan_index() const override { return timed_ ? chosen_ : -1; }
-  bool plan_timed() const override { return timed_ && !reused_ && tried_ > 0; }
+  int plan_index() const override { return origin_ == PlanOrigin::heuristic ? -1 : chosen_; }
+  bool plan_timed() const override { return origin_ == PlanOrigin::timed; }
 
  private:
   static constexpr std::size_t kWorkspace = 64u << 20;
@@ -147,10 +149,10 @@ class CublasLtBaseline final : public Baseline {
     chosen_ = usable_[static_cast<std::size_t>(c.chosen)].first;
     heuristic_ = usable_[static_cast<std::size_t>(c.chosen)].second;
     chosen_ms_ = c.chosen_ms;
+    origin_ = PlanOrigin::timed;
   }
 
-  bool timed_ = true;
-  bool reused_ = false;  // chosen earlier in the run: run alone, not timed
+  PlanOrigin origin_ = PlanOrigin::to_time;
   std::vector<std::pair<int, cublasLtMatmulHeuristicResult_t>> usable_;  // index, algorithm
   int tried_ = 0, chosen_ = 0;
   double chosen_ms_ = 0;

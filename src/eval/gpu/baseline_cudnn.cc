@@ -41,7 +41,8 @@ void fe_check(fe::error_t e, const char* what) {
 class CudnnSdpaBaseline final : public Baseline {
  public:
   CudnnSdpaBaseline(TensorSet& t, cudaStream_t stream, LibraryPlan plan, int chosen)
-      : dims_(attention_dims(t.problem())), timed_(plan == LibraryPlan::fastest) {
+      : dims_(attention_dims(t.problem())),
+        origin_(plan == LibraryPlan::heuristic ? PlanOrigin::heuristic : PlanOrigin::to_time) {
     backward_ = t.problem().kind == Kind::attention_bwd;
     if (cudnnCreate(&handle_) != CUDNN_STATUS_SUCCESS)
       throw std::runtime_error("cudnnCreate failed (is libcudnn.so.9 installed?)");
@@ -51,7 +52,7 @@ class CudnnSdpaBaseline final : public Baseline {
         .set_intermediate_data_type(fe::DataType_t::FLOAT)
         .set_compute_data_type(fe::DataType_t::FLOAT);
     backward_ ? build_backward() : build_forward();
-    if (!timed_) {
+    if (origin_ == PlanOrigin::heuristic) {
       fe_check(graph_->build(handle_, {fe::HeurMode_t::A}), "build");
       std::int64_t ws = 0;
       fe_check(graph_->get_workspace_size(ws), "get_workspace_size");
@@ -66,7 +67,7 @@ class CudnnSdpaBaseline final : public Baseline {
       warm_up({chosen}, t, stream);
       if (!usable_.empty()) {
         chosen_ = chosen;
-        reused_ = true;
+        origin_ = PlanOrigin::reused;
         fe_check(graph_->get_plan_name_at_index(chosen_, chosen_name_), "get_plan_name_at_index");
         return;
       }
@@ -89,8 +90,9 @@ class CudnnSdpaBaseline final : public Baseline {
                              " fused SDPA " + (backward_ ? "backward" : "forward") +
                              (dims_.causal ? " (causal)" : "") + " via cudnn-frontend " +
                              std::to_string(CUDNN_FRONTEND_VERSION);
-    if (!timed_) return what + ", heuristic mode A's first choice (not timed against others)";
-    if (reused_)
+    if (origin_ == PlanOrigin::heuristic)
+      return what + ", heuristic mode A's first choice (not timed against others)";
+    if (origin_ == PlanOrigin::reused)
       return what + ", heuristic mode A's plan #" + std::to_string(chosen_) + " (" + chosen_name_ +
              "), chosen by timing earlier in this run (not re-timed)";
     return what + ", heuristic mode A's plan #" + std::to_string(chosen_) + " (" + chosen_name_ +
@@ -99,21 +101,23 @@ class CudnnSdpaBaseline final : public Baseline {
   }
 
   void run(TensorSet& t, cudaStream_t stream) override {
-    if (!timed_) {
+    if (origin_ == PlanOrigin::heuristic) {
       auto pack = variant_pack(t);
       cudnnSetStream(handle_, stream);
       fe_check(graph_->execute(handle_, pack, workspace_.get()), "execute");
       return;
     }
-    if (tried_ == 0 && !reused_) throw std::logic_error("cuDNN baseline run before ready()");
+    if (origin_ == PlanOrigin::to_time) throw std::logic_error("cuDNN baseline run before ready()");
     execute_plan(chosen_, t, stream);
   }
 
-  int plan_index() const override { return timed_ ? static_cast<int>(chosen_) : -1; }
-  bool plan_timed() const override { return timed_ && !reused_ && tried_ > 0; }
+  int plan_index() const override {
+    return origin_ == PlanOrigin::heuristic ? -1 : static_cast<int>(chosen_);
+  }
+  bool plan_timed() const override { return origin_ == PlanOrigin::timed; }
 
   void ready(TensorSet& t, cudaStream_t stream) override {
-    if (!timed_ || reused_ || tried_ > 0) return;
+    if (origin_ != PlanOrigin::to_time) return;
     const PlanChoice c = choose_fastest_plan(static_cast<int>(usable_.size()), stream, [&](int k) {
       execute_plan(usable_[static_cast<std::size_t>(k)], t, stream);
     });
@@ -121,6 +125,7 @@ class CudnnSdpaBaseline final : public Baseline {
     tried_ = c.tried;
     chosen_ = usable_[static_cast<std::size_t>(c.chosen)];
     chosen_ms_ = c.chosen_ms;
+    origin_ = PlanOrigin::timed;
     fe_check(graph_->get_plan_name_at_index(chosen_, chosen_name_), "get_plan_name_at_index");
   }
 
@@ -213,8 +218,7 @@ class CudnnSdpaBaseline final : public Baseline {
   }
 
   AttentionDims dims_;
-  bool timed_ = true;                 // LibraryPlan::fastest
-  bool reused_ = false;               // chosen earlier in the run: built and run alone, not timed
+  PlanOrigin origin_;
   std::vector<std::int64_t> usable_;  // plan indices warm_up ran
   std::int64_t chosen_ = 0;
   int tried_ = 0;

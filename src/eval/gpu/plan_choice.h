@@ -16,6 +16,11 @@
 
 namespace ptxbench::gpu {
 
+// Where a baseline's plan stands: the library heuristic's first choice (LibraryPlan::heuristic),
+// candidates still to be timed (ready() times them), chosen by timing here, or chosen by timing
+// earlier in the run and run alone (library_choices.h).
+enum class PlanOrigin { heuristic, to_time, timed, reused };
+
 struct PlanChoice {
   int chosen = -1;       // index of the fastest plan, -1 when there were none
   int tried = 0;         // plans timed
