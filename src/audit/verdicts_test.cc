@@ -132,7 +132,7 @@ TEST(AuditResult, JsonHasTheVerdictsAndRoute) {
 TEST(Verdicts, ATargetOnlyInAFunctionNotLaunchedInTheAuditedCallsIsNotExecuted) {
   auto t = targets({"wgmma"});
   KernelAudit helper = kernel({{"HGMMA.64x64x16.F32.BF16", 1, 0, 0}}, false, 0);
-  helper.note = "not launched in the audited calls";  // its runner's CUPTI saw no launch
+  helper.note = std::string(eval::kNotLaunchedInAuditedCalls);  // its CUPTI saw no launch
   auto v = evaluate_families({}, {kernel({{"FFMA", 1, 1, 32}}), helper}, "sm_90a", &t, true);
   EXPECT_EQ(fam(v, "wgmma").verdict, Verdict::present_not_executed);
   // An audited call that timed out: no launches known, no note; not audited, not unexecuted.
