@@ -4,10 +4,12 @@ judging: checks, timing, audit) on a fixed set of candidates, one after another,
 compile cache warm, and per candidate the wall time and the judging session's phases
 (eval.phase_seconds: start = verifier and runner start-up, inputs, references, calibration and
 loading; checks; timing; audit). Prints one line per candidate and the median and p90 of each
-column; --out FILE also writes one JSON line per candidate.
+column, and for the slower candidates where the time went (eval.timeline: the session's round
+trips with its verifier and runner processes, summed per phase and kind); --out FILE also writes
+one JSON line per candidate.
 
     bench/judging_cost.py [--ptxbench BIN] [--manifest M.toml ...] [--only SUBSTR] [--out F]
-                          [--repeat N] [-- EXTRA EVAL OPTIONS]
+                          [--repeat N] [--breakdown-above S] [-- EXTRA EVAL OPTIONS]
 
 The default set: every sm_90a entry of kernels/controls/*.toml (controls and the five sm_90a
 references) plus the hostile cases of ../shared/cases/judge/manifest.toml when present (or
@@ -47,7 +49,7 @@ def default_manifests():
 
 def judge_one(ptxbench, e, extra):
     cmd = [ptxbench, "eval", e["_src"], "--task", e["task"], "--arch", "sm_90a", "--json",
-           "--seed", "1234"] + extra
+           "--timeline", "--seed", "1234"] + extra
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
     wall = time.time() - t0
@@ -67,7 +69,20 @@ def judge_one(ptxbench, e, extra):
     # The verifier's own account of its set-up, ms (timing.setup_ms; builds of the fifth session
     # of 2026-12-01 on): references; the library's sets, plans, the wait for them, its choice.
     row["setup_ms"] = (ev.get("timing") or {}).get("setup_ms", {})
+    # eval.timeline (--timeline, builds of 2026-12-01's eighth session on): per "phase/kind",
+    # [round trips, seconds]; the spans of a phase need not fill it (the parent's own work).
+    spans = {}
+    for phase, kind, _at, ms, _w, _runner in ev.get("timeline") or []:
+        n, sec = spans.get(f"{phase}/{kind}", [0, 0.0])
+        spans[f"{phase}/{kind}"] = [n + 1, round(sec + ms / 1000, 4)]
+    row["spans"] = spans
     return row
+
+
+def where(row, top=6):
+    """The largest spans of a candidate, for people: "audit/runner_start 2x 0.81s, ..."."""
+    items = sorted((row.get("spans") or {}).items(), key=lambda kv: -kv[1][1])[:top]
+    return ", ".join(f"{k} {n}x {sec:.2f}s" for k, (n, sec) in items)
 
 
 def quantiles(values):
@@ -85,6 +100,8 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--out", default="")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--breakdown-above", type=float, default=4.0,
+                    help="print where the time went for candidates of this many seconds or more")
     ap.add_argument("extra", nargs="*", help="options passed to every `ptxbench eval`")
     a = ap.parse_args()
     entries = [e for e in load_entries(root, a.manifest or default_manifests())
@@ -108,6 +125,13 @@ def main():
     for col in ("wall_s", "eval_s") + COLUMNS:
         med, p90 = quantiles([r[col] for r in rows if col in r])
         print(f"  {col:<18} {med:>7} {p90:>7}")
+    slow = sorted((r for r in rows if r.get("spans")), key=lambda r: -r["wall_s"])
+    slow = [r for r in slow if r["wall_s"] >= a.breakdown_above]
+    if slow:
+        print(f"\n  where the time went, candidates of {a.breakdown_above:g} s and more "
+              f"(eval.timeline):")
+        for r in slow:
+            print(f"    {r['wall_s']:6.2f} {r['file'][-44:]:<44} {where(r)}")
     parts = sorted({k for r in rows for k in (r.get("setup_ms") or {})})
     if parts:
         print("  the verifier's set-up (timing.setup_ms), seconds:")

@@ -1,6 +1,6 @@
 // `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--trials N]
-//  [--memcheck] [--no-timing] [--no-audit] [--library-plan fastest|heuristic]`: judges one kernel
-//  (judge::Judge): compile (or
+//  [--memcheck] [--no-timing] [--no-audit] [--library-plan fastest|heuristic] [--timeline]`: judges
+//  one kernel (judge::Judge): compile (or
 // hit the compile cache), check correctness on fresh inputs in an isolated GPU worker,
 // time against the vendor baseline, audit the executed instructions, and print one
 // verdict. Exit code: the disposition's (judge::exit_code, README "Exit codes"); 2 bad input.
@@ -18,7 +18,7 @@ namespace {
 struct EvalArgs {
   std::string file, task, arch = "sm_90a";
   bool json = false, memcheck = false, no_timing = false;
-  bool no_audit = false;
+  bool no_audit = false, timeline = false;
   std::optional<std::uint64_t> seed;
   int trials = 3;
   int timeout_s = 240;
@@ -46,6 +46,7 @@ judge::JudgeOptions judge_options(const EvalArgs& a) {
   o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
   o.eval.library_plan = gpu::library_plan_from_string(a.library_plan).value();
   o.eval.sustained_load_ms = a.sustained_load_ms;
+  o.eval.timeline = a.timeline;
   o.run_audit = !a.no_audit;
   o.gpu = eval::Evaluator::gpu_available();
   return o;
@@ -94,6 +95,10 @@ void attach_eval(CLI::App& sub, Context& ctx) {
                  "GPU in the state a tight benchmark loop keeps it in; 0: none")
       ->check(finite_range(0.0, 10000.0))
       ->capture_default_str();
+  sub.add_flag("--timeline", args->timeline,
+               "with --json: the report's eval.timeline lists every round trip of the judging "
+               "session with the verifier and runner processes ([phase, kind, start ms, length "
+               "ms, workload, runner]): where the judging time went");
   sub.add_flag("--allow-weaker-sandbox", args->allow_weaker_sandbox,
                "judge even where this machine lacks part of the candidate's sandbox (Landlock, "
                "seccomp, an unprivileged user); the result records what was missing");

@@ -5,7 +5,9 @@
 // The audited calls are ordinary calls of the session (prepared, poisoned and verified like
 // every other; a wrong output there makes the candidate incorrect), made after the timing
 // phase: one on the timed workload and one on the audit workload (the largest hidden one by
-// FLOPs, or the one asked for). Every launch of every kernel function in them is counted:
+// FLOPs, or the one asked for; for a candidate too slow to audit there within
+// kAuditWorkloadBudgetSeconds, the largest hidden one where it is not). Every launch of every
+// kernel function in them is counted:
 //   cupti  the runner's CUPTI subscriber (worker/instrument.h) lists the launches; the SASS
 //          metrics record one kernel function per runner process (a CUPTI 13.0 limit), so the
 //          session's main runner records the first function and each further function gets

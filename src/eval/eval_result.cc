@@ -92,27 +92,33 @@ Json EvalResult::PhaseSeconds::to_json() const {
 Json EvalResult::to_json() const {
   Json trials_j = Json::array();
   for (const auto& t : trials) trials_j.push_back(t.to_json());
-  return Json{{"outcome", std::string(to_string(outcome))},
-              {"task", task},
-              {"arch", arch},
-              {"seed", seed},
-              {"phase_seconds", phase_seconds.to_json()},
-              {"message", message},
-              {"phase", phase},
-              {"faulting_kernel", faulting_kernel},
-              {"flags", flags},
-              {"trials", trials_j},
-              {"timing", timing ? timing->to_json() : Json(nullptr)},
-              {"baseline_check", stats_array(baseline_check)},
-              {"baseline_check_error", baseline_check_error},
-              {"memcheck", {{"ran", memcheck_ran}, {"report", memcheck_report}}},
-              {"sandbox", sandbox},
-              {"audit_trace", audit_trace ? audit_trace->to_json() : Json(nullptr)},
-              {"provenance", provenance},
-              {"network_isolated", network_isolated},
-              {"worker_stdout_tail", worker_stdout_tail},
-              {"worker_stderr_tail", worker_stderr_tail},
-              {"seconds", seconds}};
+  Json j{{"outcome", std::string(to_string(outcome))},
+         {"task", task},
+         {"arch", arch},
+         {"seed", seed},
+         {"phase_seconds", phase_seconds.to_json()},
+         {"message", message},
+         {"phase", phase},
+         {"faulting_kernel", faulting_kernel},
+         {"flags", flags},
+         {"trials", trials_j},
+         {"timing", timing ? timing->to_json() : Json(nullptr)},
+         {"baseline_check", stats_array(baseline_check)},
+         {"baseline_check_error", baseline_check_error},
+         {"memcheck", {{"ran", memcheck_ran}, {"report", memcheck_report}}},
+         {"sandbox", sandbox},
+         {"audit_trace", audit_trace ? audit_trace->to_json() : Json(nullptr)},
+         {"provenance", provenance},
+         {"network_isolated", network_isolated},
+         {"worker_stdout_tail", worker_stdout_tail},
+         {"worker_stderr_tail", worker_stderr_tail},
+         {"seconds", seconds}};
+  if (!timeline.empty()) {  // only when asked for (EvalOptions::timeline)
+    Json spans = Json::array();
+    for (const auto& t : timeline) spans.push_back(t.to_json());
+    j["timeline"] = std::move(spans);
+  }
+  return j;
 }
 
 std::string EvalResult::feedback() const {

@@ -12,6 +12,7 @@
 #include "eval/audit_trace.h"
 #include "eval/gpu/compare_stats.h"
 #include "eval/stats.h"
+#include "eval/timeline.h"
 
 namespace ptxbench::eval {
 
@@ -69,6 +70,7 @@ struct EvalResult {
   bool network_isolated = false;
   Json sandbox = Json::object();          // what the candidate's process ran under (core/sandbox.h)
   std::optional<AuditTrace> audit_trace;  // the audited calls' counts (EvalOptions::audit)
+  std::vector<TimelineSpan> timeline;     // where the wall time went (EvalOptions::timeline)
   std::string worker_stdout_tail, worker_stderr_tail;
   double seconds = 0;
   // Wall seconds of the judging session's phases (bench/judging_cost.py): starting the verifier

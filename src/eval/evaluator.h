@@ -76,6 +76,8 @@ struct EvalOptions {
   double sustained_load_ms = 0;
   // How the runner calls the candidate (the compile stage's CompileResult::contract).
   Contract contract = Contract::native;
+  // Record where the session's wall time went (EvalResult::timeline, timeline.h).
+  bool timeline = false;
 };
 
 struct SessionSetup;  // judge_session.h

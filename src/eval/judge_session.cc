@@ -96,6 +96,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   p.verifier = std::move(*v);
   Received ready = p.verifier->receive(milliseconds(o.check_timeout));
   r.phase_seconds.verifier = ms_since(verifier_start) / 1000;
+  timeline_.add(SpanKind::verifier_start, verifier_start);
   if (!ready.reply || !ready.reply->ok) {
     const std::string why = ready.reply ? ready.reply->error : ready.text;
     return fail(Outcome::harness_error, "the verifier could not prepare the session: " + why,
@@ -130,6 +131,7 @@ bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r, b
     r.phase = std::move(phase);
     return false;
   };
+  const auto runner_start = Clock::now();
   auto rdir = TempDir::create("ptxbench-runner-");
   if (!rdir.ok())
     return fail(Outcome::harness_error, "cannot make the runner's private directory", "starting");
@@ -188,14 +190,17 @@ bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r, b
     return fail(load ? Outcome::runtime_error : Outcome::harness_error, loaded.reply->error,
                 "loading the candidate");
   }
+  timeline_.add(SpanKind::runner_start, runner_start, -1, p.runners);
   return true;
 }
 
 void JudgeSession::stop_runner(Peers& p) {
   if (p.runner && !p.runner_ended) {
+    const auto t0 = Clock::now();
     (void)p.runner->send(Json{{"op", "quit"}});
     p.runner_end = p.runner->finish(milliseconds(5000));
     p.runner_ended = true;
+    timeline_.add(SpanKind::runner_stop, t0, -1, p.runners);
   }
 }
 
@@ -246,6 +251,7 @@ bool JudgeSession::prepare_burst(Peers& p, const std::vector<PlannedCall>& burst
 }
 
 bool JudgeSession::prepare(Peers& p, const PlannedCall& call, EvalResult& r) {
+  const auto t0 = Clock::now();
   if (!p.verifier->send(call.prepare().to_json()).ok()) {
     r.outcome = Outcome::harness_error;
     r.message = "the verifier is gone";
@@ -259,6 +265,7 @@ bool JudgeSession::prepare(Peers& p, const PlannedCall& call, EvalResult& r) {
     r.phase = call.label;
     return false;
   }
+  timeline_.add(SpanKind::prepare, t0, call.workload);
   return true;
 }
 
@@ -267,9 +274,11 @@ bool JudgeSession::prepare(Peers& p, const PlannedCall& call, EvalResult& r) {
 // library's failure); the candidate is judged on.
 void JudgeSession::heat(Peers& p, const EvalOptions& o) {
   if (o.sustained_load_ms <= 0 || heat_failed_) return;
+  const auto t0 = Clock::now();
   const bool sent = p.verifier->send(HeatCommand{o.sustained_load_ms}.to_json()).ok();
   Received got = sent ? p.verifier->receive(milliseconds(seconds(120))) : Received{};
   heat_failed_ = !got.reply || !got.reply->ok;
+  timeline_.add(SpanKind::library, t0, 0);
 }
 
 bool JudgeSession::candidate_call(Peers& p, const PlannedCall& call, bool timing,
@@ -296,6 +305,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   const double n = static_cast<double>(burst.size());
   Received got = p.runner->receive(milliseconds(static_cast<long long>(1000 * (limit * n + 15))));
   const double wall = ms_since(t0);
+  timeline_.add(SpanKind::candidate_call, t0, burst.front().workload, p.runners);
   const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
   if (!got.reply || !got.reply->ok) {
     runner_failed(p, got, burst.front(), r);
@@ -323,6 +333,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
         if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer())
           rec.launches.emplace_back(e[0].get<std::string>(), e[1].get<int>());
     const PlannedCall& call = burst[i];
+    const auto v0 = Clock::now();
     if (!p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
       r.outcome = Outcome::harness_error;
       r.message = "the verifier is gone";
@@ -335,6 +346,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
                   (checked.reply ? checked.reply->error : checked.text);
       return false;
     }
+    timeline_.add(SpanKind::verify, v0, call.workload);
     rec.check = checked.reply->check;
     passed = passed && rec.check->passed();
     calls_.push_back(std::move(rec));
@@ -349,6 +361,7 @@ bool JudgeSession::library_burst(Peers& p, int count, int slot, bool timing, Eva
   const bool sent = p.verifier->send(LibraryCommand{0, count, slot}.to_json()).ok();
   Received got = sent ? p.verifier->receive(milliseconds(seconds(120))) : Received{};
   const double wall = ms_since(t0);
+  timeline_.add(SpanKind::library, t0, 0);
   const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
   if (!got.reply || !got.reply->ok || events.empty()) {
     if (!r.has_flag("baseline_failed")) r.flags.push_back("baseline_failed");
@@ -384,6 +397,7 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
   bool sent = p.verifier->send(BaselineCommand{call.workload, call.slot}.to_json()).ok();
   Received got = sent ? p.verifier->receive(milliseconds(seconds(120))) : Received{};
   rec.wall_ms = ms_since(t0);
+  timeline_.add(SpanKind::library, t0, call.workload);
   if (!got.reply || !got.reply->ok) {
     if (std::find(r.flags.begin(), r.flags.end(), "baseline_failed") == r.flags.end())
       r.flags.push_back("baseline_failed");
@@ -398,8 +412,10 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
     library_plan_index_ = got.reply->extra.value("plan_index", -1);
     library_plan_timed_ = got.reply->extra.value("plan_timed", false);
   }
+  const auto v0 = Clock::now();
   if (verify && p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
     Received checked = p.verifier->receive(milliseconds(seconds(120)));
+    timeline_.add(SpanKind::verify, v0, call.workload);
     if (checked.reply && checked.reply->check) {
       rec.check = checked.reply->check;
       for (const auto& o : rec.check->outputs) r.baseline_check.push_back(o);
@@ -554,15 +570,16 @@ void JudgeSession::read_clocks(Peers& p, Json& into) {
 }
 
 // The closing repeats of a candidate timed on its checked calls (slow_from_checks), one
-// `closing_round` each until the session has kMinRepeats (the checked repeat counts). When they
-// are far faster than its checked calls (faster_since_checks: a kernel slow in its first calls
-// only, or one fast on repeats only) those were not its speed: the checked samples and the
-// library's runs since `before_known` are dropped, its repeats kept, and it is timed as usual.
+// `closing_round` each until the session has kMinRepeatsKnownSlow (the checked repeat counts).
+// When they are far faster than its checked calls (faster_since_checks: a kernel slow in its
+// first calls only, or one fast on repeats only) those were not its speed: the checked samples
+// and the library's runs since `before_known` are dropped, its repeats kept, and it is timed as
+// usual.
 JudgeSession::KnownSlowEnd JudgeSession::known_slow_repeats(
     Peers& p, EvalResult& r, std::size_t before_known, const std::function<bool()>& closing_round) {
   read_clocks(p, r.timing->clocks_before);
   std::size_t closing_rounds = 0;
-  while (timed_repeats(calls_) < kMinRepeats) {
+  while (timed_repeats(calls_) < kMinRepeatsKnownSlow) {
     if (!closing_round()) return KnownSlowEnd::failed;
     ++r.phase_seconds.sampled_rounds;
     ++closing_rounds;
@@ -627,8 +644,10 @@ bool JudgeSession::library_fails_too(const CallRecord& bad, EvalResult& r) {
 void JudgeSession::finish(Peers& p, EvalResult& r) {
   stop_runner(p);
   if (p.verifier) {
+    const auto t0 = Clock::now();
     (void)p.verifier->send(Json{{"op", "quit"}});
     p.verifier_end = p.verifier->finish(milliseconds(10000));
+    timeline_.add(SpanKind::verifier_stop, t0);
   }
   r.network_isolated = p.runner_end.network_isolated;
   if (p.runner && !r.network_isolated) r.flags.push_back("network_not_isolated");
@@ -641,20 +660,24 @@ void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const Eva
   Peers p;
   peers_ = &p;
   calls_.clear();
+  timeline_.start(o.timeline);
   decide(p, task, so, o, r);
+  timeline_.set_phase(SessionPhase::end);
   finish(p, r);
+  r.timeline = timeline_.take();
   peers_ = nullptr;
 }
 
 void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& so,
                           const EvalOptions& o, EvalResult& r) {
   auto phase_start = Clock::now();
-  auto lap = [&phase_start](double& into) {
+  auto lap = [&](double& into, SessionPhase next) {
     into = ms_since(phase_start) / 1000;
     phase_start = Clock::now();
+    timeline_.set_phase(next);
   };
   const bool started = start(p, task, so, o, r);
-  lap(r.phase_seconds.start);
+  lap(r.phase_seconds.start, SessionPhase::checks);
   if (!started) return;
   bool ok = true;
   // Each check a burst of one (plan.h), as each timing call is.
@@ -664,15 +687,15 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
     if (calls_.size() > before) r.trials.push_back(trial_of(calls_.back()));
     if (!ok) break;
   }
-  lap(r.phase_seconds.checks);
+  lap(r.phase_seconds.checks, SessionPhase::timing);
   if (ok && setup_.timing && r.outcome != Outcome::harness_error) timing_phase(p, o, r);
-  lap(r.phase_seconds.timing);
+  lap(r.phase_seconds.timing, SessionPhase::audit);
   if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;  // set by a failure
   // Not audited: a candidate already incorrect, by a check or by its repeat calls' speed.
   if (setup_.audit != Instrument::none && judge_calls(calls_, plan_.hidden).passed &&
       !(r.timing && judge_timing(calls_).incorrect))
     audit_phase(p, o, r);
-  lap(r.phase_seconds.audit);
+  lap(r.phase_seconds.audit, SessionPhase::end);
   if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;
   CorrectnessFindings c = judge_calls(calls_, plan_.hidden);
   for (const auto& f : c.flags) r.flags.push_back(f);

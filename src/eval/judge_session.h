@@ -22,6 +22,7 @@
 #include "eval/evaluator.h"
 #include "eval/session_decision.h"
 #include "eval/session_io.h"
+#include "eval/timeline.h"
 #include "task/spec.h"
 
 namespace ptxbench::eval {
@@ -67,6 +68,8 @@ class JudgeSession {
   bool audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r,
                      AuditTrace& t);
   std::vector<int> pick_audited(const EvalOptions& o, AuditTrace& t) const;
+  int audit_workload_for_speed(AuditTrace& t) const;
+  double instrumented_estimate_ms(int workload) const;
   bool audit_command(Peers& p, const Json& command, Received& got, EvalResult& r);
   void audit_function(Peers& p, std::size_t k, TimingDraw& draw, const EvalOptions& o,
                       EvalResult& r, AuditTrace& t);
@@ -110,6 +113,7 @@ class JudgeSession {
   int library_plan_index_ = -1;
   bool library_plan_timed_ = false;
   std::vector<int> audited_;  // the audited calls' workloads
+  Timeline timeline_;         // EvalOptions::timeline
 };
 
 }  // namespace ptxbench::eval

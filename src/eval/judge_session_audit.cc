@@ -1,5 +1,7 @@
 // JudgeSession's audit phase (audit_trace.h): after the timing phase, the audited calls, one on
 // the timed workload and one on the audit workload, made and verified like every other call.
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "eval/judge_session.h"
@@ -36,11 +38,13 @@ std::vector<std::pair<std::string, int>> launched(const std::vector<CallRecord>&
 // runner is gone (r then says why, as for a failed call).
 bool JudgeSession::audit_command(Peers& p, const Json& command, Received& got, EvalResult& r) {
   const PlannedCall what{0, 0, Content::transformed, 0, 0, 0, "the instruction audit"};
+  const auto t0 = std::chrono::steady_clock::now();
   if (!p.runner->send(command).ok()) {
     runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, what, r);
     return false;
   }
   got = p.runner->receive(milliseconds(seconds(120)));
+  timeline_.add(SpanKind::audit_command, t0, -1, p.runners);
   if (!got.reply) {
     runner_failed(p, got, what, r);
     return false;
@@ -72,22 +76,52 @@ bool JudgeSession::audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& 
   return true;
 }
 
-// The audited workloads: the timed one and the audit workload, each kept when its calls so far,
-// slowed down kInstrumentedSlowdown times, fit in half the audited call limit; at least the
-// cheaper one. Empty when even that would not fit (t.messages says so).
+// What an audited call on workload `w` is assumed to take, ms: the median wall time of the
+// candidate's calls on it so far, kInstrumentedSlowdown times; 0 without calls.
+double JudgeSession::instrumented_estimate_ms(int w) const {
+  std::vector<double> walls;
+  for (const auto& c : calls_)
+    if (!c.baseline && !c.calibration && c.plan.workload == w) walls.push_back(c.wall_ms);
+  if (walls.empty()) return 0;
+  std::sort(walls.begin(), walls.end());
+  return walls[walls.size() / 2] * kInstrumentedSlowdown;
+}
+
+// The session's audit workload or, when its audited call would take more than
+// kAuditWorkloadBudgetSeconds, the largest smaller hidden workload whose call would not (the
+// smallest when none fits). Only an audit workload nobody named is replaced.
+int JudgeSession::audit_workload_for_speed(AuditTrace& t) const {
+  const int planned = plan_.audit_workload;
+  const double budget_ms = 1000 * kAuditWorkloadBudgetSeconds;
+  const double planned_ms = instrumented_estimate_ms(planned);
+  if (plan_.smaller_audit_workloads.empty() || planned_ms <= budget_ms) return planned;
+  int pick = plan_.smaller_audit_workloads.back();
+  for (int w : plan_.smaller_audit_workloads)
+    if (instrumented_estimate_ms(w) <= budget_ms) {
+      pick = w;
+      break;
+    }
+  auto name = [&](int w) {
+    return plan_.verifier.workloads[static_cast<std::size_t>(w)].problem.workload;
+  };
+  t.messages.push_back(fmt::format(
+      "{} audited instead of {}: a call on {} would take about {:.1f} s under instrumentation",
+      name(pick), name(planned), name(planned), planned_ms / 1000));
+  return pick;
+}
+
+// The audited workloads: the timed one and the audit workload (audit_workload_for_speed), each
+// kept when its calls so far, slowed down kInstrumentedSlowdown times, fit in half the audited
+// call limit; at least the cheaper one. Empty when even that would not fit (t.messages says so).
 std::vector<int> JudgeSession::pick_audited(const EvalOptions& o, AuditTrace& t) const {
   std::vector<int> wanted{0};
-  if (plan_.audit_workload != 0) wanted.push_back(plan_.audit_workload);
+  if (plan_.audit_workload != 0) wanted.push_back(audit_workload_for_speed(t));
   const double limit_ms = 1000 * audited_call_limit(o.call_timeout_seconds);
   std::vector<int> kept;
   int cheapest = wanted.front();
   double cheapest_ms = 1e300;
   for (int w : wanted) {
-    std::vector<double> walls;
-    for (const auto& c : calls_)
-      if (!c.baseline && !c.calibration && c.plan.workload == w) walls.push_back(c.wall_ms);
-    std::sort(walls.begin(), walls.end());
-    const double est = walls.empty() ? 0 : walls[walls.size() / 2] * kInstrumentedSlowdown;
+    const double est = instrumented_estimate_ms(w);
     if (est <= limit_ms / 2) kept.push_back(w);
     if (est < cheapest_ms) cheapest = w, cheapest_ms = est;
     if (est > limit_ms / 2)

@@ -76,6 +76,10 @@ struct SessionPlan {
   // padding does not distort coverage), else the timed one. A named workload that is neither
   // timed nor hidden is added to the session's workloads (one input set, one slot).
   int audit_workload = 0;
+  // When the audit workload was not named: the other hidden workloads, largest by FLOPs first,
+  // for a candidate too slow to audit on it within kAuditWorkloadBudgetSeconds
+  // (session_protocol.h; JudgeSession::pick_audited).
+  std::vector<int> smaller_audit_workloads;
 };
 
 Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed,

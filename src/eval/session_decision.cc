@@ -151,8 +151,9 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   t.calibrated_overhead_ms = cal.value_or(0);
   // Timed on its checked calls (known_slow): their side_stream test; else its timing calls'.
   bool side = false;
-  if (std::any_of(calls.begin(), calls.end(),
-                  [](const CallRecord& c) { return c.checked_sample; })) {
+  const bool checked_samples =
+      std::any_of(calls.begin(), calls.end(), [](const CallRecord& c) { return c.checked_sample; });
+  if (checked_samples) {
     side = checked_work_outside_events(calls);
   } else {
     const auto over = times(calls, true, timed_fresh),
@@ -166,6 +167,7 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   // The repeat-speed check on the speedup's basis: events, or the wall clock under side_stream
   // (every call is a burst of one, so its wall time is its own).
   const Basis basis{side, t.calibrated_overhead_ms};
+  const std::size_t min_repeats = checked_samples ? kMinRepeatsKnownSlow : kMinRepeats;
   std::vector<double> rep, fresh;
   for (const auto& c : calls) {
     if (timed_repeat(c)) rep.push_back(basis.of(c));
@@ -173,7 +175,7 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   }
   t.repeats = summarize(rep);
   const double fresh_median = percentile(fresh, 0.5);
-  if (rep.size() >= kMinRepeats && t.repeats.median < kRepeatRatio * fresh_median) {
+  if (rep.size() >= min_repeats && t.repeats.median < kRepeatRatio * fresh_median) {
     add_flag(t.flags, "cached_result");
     t.incorrect = true;
     t.message = fmt::format(

@@ -250,6 +250,31 @@ TEST(SessionDecision, ClosingRepeatsFarFasterThanTheCheckedSamples) {
   EXPECT_FALSE(faster_since_checks(checked_calls(5, 5)));  // not timed on its checked calls
 }
 
+// Timed on its checked calls, a candidate's repeat-speed check needs kMinRepeatsKnownSlow (2)
+// repeats, not kMinRepeats: its checked repeat (0.5 ms) with one closing repeat (5 ms) has a
+// median of 2.75 ms, under kRepeatRatio of its checked samples' 5 ms.
+TEST(SessionDecision, AKnownSlowCandidatesRepeatCheckNeedsTwoRepeats) {
+  auto v = checked_calls(5, 5);
+  v[1].event_ms = 0.5;
+  v[3].checked_sample = v[4].checked_sample = true;
+  for (int i = 0; i < 3; ++i) {
+    CallRecord lib = v.back();
+    lib.timing = true;
+    v.push_back(lib);
+  }
+  EXPECT_FALSE(judge_timing(v).incorrect);  // one repeat: too few
+  CallRecord rep = call(static_cast<int>(v.size()), true, Content::repeat);
+  rep.timing = true;
+  rep.event_ms = 5;
+  v.push_back(rep);
+  EXPECT_EQ(timed_repeats(v), kMinRepeatsKnownSlow);
+  const TimingFindings t = judge_timing(v);
+  EXPECT_TRUE(t.incorrect);
+  EXPECT_EQ(t.flags, std::vector<std::string>{"cached_result"});
+  for (auto& c : v) c.checked_sample = false;  // timed as usual: two repeats are too few
+  EXPECT_FALSE(judge_timing(v).incorrect);
+}
+
 // The checked calls of checked_calls() after a calibration of 0.2 ms overhead a call, each with
 // `extra` ms of wall time beyond its events and that overhead.
 std::vector<CallRecord> checked_calls_outside(double fresh_ms, double extra) {

@@ -186,6 +186,11 @@ inline constexpr double kAuditedCallMaxSeconds = 60;  // and never more than thi
 // Naive kernels ran >1000x slower on the H200 (2026-12-01), so this is not a bound: an audited
 // call past its limit leaves the audit without its counts (no credit), never a timeout verdict.
 inline constexpr double kInstrumentedSlowdown = 300;
+// An audited call on the audit workload estimated (at kInstrumentedSlowdown) to take longer than
+// this moves to a smaller hidden workload (JudgeSession::pick_audited): a naive attention
+// backward kernel's audit on the largest hidden one took 2.0 s (two audited calls, one per
+// kernel function, and a runner's start; docs/results/2026-12-01-h200-seventh.md).
+inline constexpr double kAuditWorkloadBudgetSeconds = 0.5;
 
 inline double audited_call_limit(double call_timeout_seconds) {
   const double widened = call_timeout_seconds * kAuditedCallSlowdown;
