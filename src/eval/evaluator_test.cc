@@ -72,6 +72,8 @@ struct Script {
   // set: a call's (event ms, wall ms) by its number in its runner process and its workload
   std::function<std::pair<double, int>(int n, int workload)> call_by_workload;
   std::vector<std::vector<int>> runner_calls;  // per runner process: its calls' workloads
+  std::vector<Json> runner_requests;           // per runner process: its request
+  std::vector<Json> maps;                      // every runner's "map" command
   bool verifier_ready = true;
   std::optional<Reply> runner_ready = ok_reply();
   // The runner's instrumentation: the launches every call reports, and the audit's state.
@@ -109,7 +111,7 @@ class FakeProcess : public WorkerProcess {
     } else {
       runner_ = static_cast<int>(s.runner_calls.size());
       s.runner_calls.emplace_back();
-      queue_.push_back(ok_reply());  // ready, candidate not loaded yet
+      s.runner_requests.push_back(request);  // ready once its slots are mapped ("map")
     }
   }
   Status send(const Json& cmd) override {
@@ -118,7 +120,10 @@ class FakeProcess : public WorkerProcess {
     if (op == "quit") return {};
     if (!verifier_) {
       const int burst = cmd.contains("calls") ? static_cast<int>(cmd["calls"].size()) : 0;
-      if (op == "noop") {
+      if (op == "map") {
+        s_.maps.push_back(cmd);
+        queue_.push_back(ok_reply());  // ready, candidate not loaded yet
+      } else if (op == "noop") {
         if (s_.sleep_noop_ms)
           std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_noop_ms * burst));
         Reply r = ok_reply(0.01 * burst);
@@ -334,6 +339,38 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   EXPECT_EQ(r.seed, 77u);
   EXPECT_TRUE(r.flags.empty()) << r.flags.front();
   EXPECT_NE(r.summary().find("speedup vs baseline: 1.500x"), std::string::npos);
+}
+
+// The runner is launched beside the verifier, before the slots exist: its request has none, and
+// its first command maps the verifier's slots (every runner of the session gets the same).
+TEST_F(EvaluatorTest, TheRunnerStartsBesideTheVerifierAndGetsTheSlotsFirst) {
+  opts_.audit = Instrument::cupti;
+  script_.launches = Json::array({Json::array({"k_main", 1}), Json::array({"k_tail", 1})});
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_EQ(script_.runner_requests.size(), 2u);
+  for (const Json& req : script_.runner_requests) EXPECT_FALSE(req.contains("workloads"));
+  ASSERT_EQ(script_.maps.size(), 2u);
+  EXPECT_EQ(script_.maps[0], script_.maps[1]);
+  const Json& w = script_.maps[0].at("workloads");
+  ASSERT_EQ(w.size(), 2u);  // the timed workload (4 slots) and the hidden one (1)
+  EXPECT_EQ(w[0].at("slots").size(), 4u);
+  EXPECT_EQ(w[1].at("slots").size(), 1u);
+  EXPECT_EQ(w[0].at("slots")[0].at("inputs"), (Json::array({"aa", "bb"})));
+  auto back = map_from_json(script_.maps[0]);
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back->workloads.size(), 2u);
+}
+
+// A verifier that cannot prepare the session leaves the runner waiting for its slots: it is told
+// to quit, and the session is a harness error.
+TEST_F(EvaluatorTest, AVerifierFailureStopsTheWaitingRunner) {
+  script_.verifier_ready = false;
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::harness_error);
+  EXPECT_NE(r.message.find("the verifier could not prepare the session"), std::string::npos);
+  EXPECT_EQ(script_.runner_requests.size(), 1u);
+  EXPECT_TRUE(script_.maps.empty());
 }
 
 // The library walks its private buffer sets in the candidate's order: each library run of a
@@ -762,9 +799,10 @@ TEST_F(EvaluatorTest, ALoadErrorIsTheCandidatesAndAVerifierFailureIsOurs) {
   EXPECT_NE(r.message.find("undefined symbol"), std::string::npos);
   script_.runner_ready = ok_reply();
   script_.verifier_ready = false;
+  script_.maps.clear();
   r = eval();
   EXPECT_EQ(r.outcome, Outcome::harness_error);
-  EXPECT_EQ(requests_.size(), 1u);  // the candidate was never started
+  EXPECT_TRUE(script_.maps.empty());  // the runner never got slots, nor loaded the candidate
 }
 
 TEST_F(EvaluatorTest, WorkOutsideTheEventsIsSideStreamAndTimedByTheWallClock) {

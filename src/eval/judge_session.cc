@@ -45,6 +45,14 @@ const Json* find_array(const Json& j, const char* key) {
   return it != j.end() && it->is_array() ? &*it : nullptr;
 }
 
+// Sets r's outcome, message and phase; returns false (for `return fail_with(...)`).
+bool fail_with(EvalResult& r, Outcome out, std::string msg, std::string phase) {
+  r.outcome = out;
+  r.message = std::move(msg);
+  r.phase = std::move(phase);
+  return false;
+}
+
 TrialReport trial_of(const CallRecord& c) {
   TrialReport t;
   t.index = c.index;
@@ -60,10 +68,7 @@ TrialReport trial_of(const CallRecord& c) {
 bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& so,
                          const EvalOptions& o, EvalResult& r) {
   auto fail = [&](Outcome out, std::string msg, std::string phase) {
-    r.outcome = out;
-    r.message = std::move(msg);
-    r.phase = std::move(phase);
-    return false;
+    return fail_with(r, out, std::move(msg), std::move(phase));
   };
   auto planned = plan_session(task, o.trials, r.seed, o.audit_workload);
   if (!planned.ok()) return fail(Outcome::harness_error, planned.error().to_string(), "planning");
@@ -94,6 +99,18 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
     return fail(Outcome::harness_error, "cannot start the verifier: " + v.error().to_string(),
                 "starting");
   p.verifier = std::move(*v);
+
+  // The runner's request, less its directory and library (each runner gets its own); the first
+  // runner starts now, beside the verifier, and gets the slots once they exist.
+  RunnerRequest& rreq = p.runner_request;
+  rreq.call_timeout_seconds = o.call_timeout_seconds;
+  rreq.instrument = setup_.audit;
+  rreq.profiled = setup_.audit == Instrument::nvtx;  // under ncu: sockets allowed
+  rreq.sandbox_read = setup_.runner_read;
+  rreq.contract = setup_.contract;
+  rreq.tvm_ffi_library = setup_.tvm_ffi_library;
+  if (!launch_runner(p, o, r)) return false;
+
   Received ready = p.verifier->receive(milliseconds(o.check_timeout));
   r.phase_seconds.verifier = ms_since(verifier_start) / 1000;
   timeline_.add(SpanKind::verifier_start, verifier_start);
@@ -103,15 +120,6 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
                 "preparing inputs and references");
   }
   r.provenance = ready.reply->extra.value("provenance", Json::object());
-
-  // The runner's request, less its directory and library (each runner gets its own).
-  RunnerRequest& rreq = p.runner_request;
-  rreq.call_timeout_seconds = o.call_timeout_seconds;
-  rreq.instrument = setup_.audit;
-  rreq.profiled = setup_.audit == Instrument::nvtx;  // under ncu: sockets allowed
-  rreq.sandbox_read = setup_.runner_read;
-  rreq.contract = setup_.contract;
-  rreq.tvm_ffi_library = setup_.tvm_ffi_library;
   const Json& slots = ready.reply->extra.at("slots");
   for (std::size_t w = 0; w < plan_.verifier.workloads.size(); ++w) {
     RunnerWorkload rw;
@@ -119,37 +127,37 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
     for (const auto& s : slots.at(w))
       rw.slots.push_back({s.at("inputs").get<std::vector<std::string>>(),
                           s.at("outputs").get<std::vector<std::string>>()});
-    rreq.workloads.push_back(std::move(rw));
+    p.runner_map.workloads.push_back(std::move(rw));
   }
-  return start_runner(p, o, r, true);
+  return ready_runner(p, r, true);
 }
 
-bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r, bool first) {
-  auto fail = [&](Outcome out, std::string msg, std::string phase) {
-    r.outcome = out;
-    r.message = std::move(msg);
-    r.phase = std::move(phase);
-    return false;
-  };
-  const auto runner_start = Clock::now();
+bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r) {
+  return launch_runner(p, o, r) && ready_runner(p, r, false);
+}
+
+bool JudgeSession::launch_runner(Peers& p, const EvalOptions& o, EvalResult& r) {
+  p.runner_launched = Clock::now();
   auto rdir = TempDir::create("ptxbench-runner-");
   if (!rdir.ok())
-    return fail(Outcome::harness_error, "cannot make the runner's private directory", "starting");
+    return fail_with(r, Outcome::harness_error, "cannot make the runner's private directory",
+                     "starting");
   if (p.runner_dir) p.old_runner_dirs.push_back(std::move(*p.runner_dir));
   p.runner_dir.emplace(std::move(*rdir));
   p.runner.reset();
   p.runner_ended = false;
   p.runner_end = {};
   auto staged = stage_candidate(p.so, p.runner_dir->path());
-  if (!staged.ok()) return fail(Outcome::harness_error, staged.error().to_string(), "starting");
+  if (!staged.ok())
+    return fail_with(r, Outcome::harness_error, staged.error().to_string(), "starting");
   if (auto st = give_private_dir(p.runner_dir->path()); !st.ok())
-    return fail(Outcome::harness_error, st.error().to_string(), "starting");
+    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
   RunnerRequest rreq = p.runner_request;
   rreq.dir = p.runner_dir->path().string();
   rreq.library = staged->string();
   const fs::path rfile = p.runner_dir->path() / "request.json";
   if (auto st = write_file_atomic(rfile, to_text(rreq.to_json(), 1)); !st.ok())
-    return fail(Outcome::harness_error, st.error().to_string(), "starting");
+    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
   const seconds wall =
       setup_.audit == Instrument::nvtx ? o.worker_timeout + o.ncu_timeout : o.worker_timeout;
   ProcessSpec spec =
@@ -160,15 +168,26 @@ bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r, b
   }
   auto rn = launcher_.launch(spec);
   if (!rn.ok())
-    return fail(Outcome::harness_error, "cannot start the runner: " + rn.error().to_string(),
-                "starting");
+    return fail_with(r, Outcome::harness_error,
+                     "cannot start the runner: " + rn.error().to_string(), "starting");
   p.runner = std::move(*rn);
   ++p.runners;
-  Received ready2 = p.runner->receive(milliseconds(seconds(120)));
+  return true;
+}
+
+bool JudgeSession::ready_runner(Peers& p, EvalResult& r, bool first) {
+  // Its time on the session's path: the first runner's launch overlapped the verifier's start.
+  const auto runner_start = first ? Clock::now() : p.runner_launched;
   const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, "loading the candidate"};
+  if (!p.runner->send(p.runner_map.to_json()).ok()) {
+    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, loading,
+                  r);
+    return false;
+  }
+  Received ready2 = p.runner->receive(milliseconds(seconds(120)));
   if (!ready2.reply || !ready2.reply->ok) {
     if (ready2.reply)
-      return fail(Outcome::harness_error, ready2.reply->error, "starting the runner");
+      return fail_with(r, Outcome::harness_error, ready2.reply->error, "starting the runner");
     runner_failed(p, ready2, loading, r);
     return false;
   }
@@ -187,8 +206,8 @@ bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r, b
   }
   if (!loaded.reply->ok) {
     const bool load = loaded.reply->status == "load_error";
-    return fail(load ? Outcome::runtime_error : Outcome::harness_error, loaded.reply->error,
-                "loading the candidate");
+    return fail_with(r, load ? Outcome::runtime_error : Outcome::harness_error, loaded.reply->error,
+                     "loading the candidate");
   }
   timeline_.add(SpanKind::runner_start, runner_start, -1, p.runners);
   return true;

@@ -59,9 +59,13 @@ class JudgeSession {
   struct Peers;
   bool start(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
              const EvalOptions& o, EvalResult& r);
-  // A runner for the session (the first, or one more for the audit) in a new private
-  // directory: started, calibrated (recorded for the first only), the candidate loaded.
-  bool start_runner(Peers& p, const EvalOptions& o, EvalResult& r, bool first);
+  // A runner for the session in a new private directory: launched (the first beside the
+  // verifier, before the slots exist), then ready: the slots mapped (MapCommand), calibrated
+  // (recorded for the first only), the candidate loaded. start_runner: one more for the audit,
+  // both at once.
+  bool start_runner(Peers& p, const EvalOptions& o, EvalResult& r);
+  bool launch_runner(Peers& p, const EvalOptions& o, EvalResult& r);
+  bool ready_runner(Peers& p, EvalResult& r, bool first);
   void stop_runner(Peers& p);
   // judge_session_audit.cc: the audited calls and what they collected.
   void audit_phase(Peers& p, const EvalOptions& o, EvalResult& r);

@@ -140,7 +140,7 @@ void JudgeSession::audit_function(Peers& p, std::size_t k, TimingDraw& draw, con
   TracedFunction& f = t.functions[k];
   if (k > 0) {
     stop_runner(p);
-    if (!start_runner(p, o, r, false)) return;
+    if (!start_runner(p, o, r)) return;
     // One ordinary call first, so the audited calls are not a fresh process's first; on the
     // first audited workload (a slow kernel's timed workload may take a second a call).
     if (!candidate_call(p, draw.fresh_on(audited_.front(), "checked call"), false, o, r)) return;

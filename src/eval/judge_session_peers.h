@@ -1,6 +1,7 @@
 // Internal to judge_session.cc and judge_session_audit.cc: the processes of one session.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -20,8 +21,10 @@ struct JudgeSession::Peers {
   bool runner_ended = false;
   std::filesystem::path so;
   RunnerRequest runner_request;    // without dir and library
+  MapCommand runner_map;           // the verifier's slots, every runner's first command
   std::string runner_audit_error;  // the runner's instrumentation could not start
   int runners = 0;
+  std::chrono::steady_clock::time_point runner_launched;  // the current runner's launch
   bool audit_armed = false;
 };
 

@@ -101,17 +101,37 @@ Result<AuditArmCommand> audit_arm_from_json(const Json& j) {
   });
 }
 
-Json RunnerRequest::to_json() const {
+Json MapCommand::to_json() const {
   Json w = Json::array();
   for (const auto& x : workloads) {
     Json slots_j = Json::array();
     for (const auto& s : x.slots) slots_j.push_back({{"inputs", s.inputs}, {"outputs", s.outputs}});
     w.push_back({{"problem", gpu::to_json(x.problem)}, {"slots", slots_j}});
   }
+  return Json{{"op", "map"}, {"workloads", w}};
+}
+
+Result<MapCommand> map_from_json(const Json& j) {
+  return guarded("map command", [&]() -> Result<MapCommand> {
+    MapCommand m;
+    for (const auto& w : j.at("workloads")) {
+      RunnerWorkload x;
+      PTXB_TRY(x.problem, gpu::problem_from_json(w.at("problem")));
+      for (const auto& s : w.at("slots"))
+        x.slots.push_back({s.at("inputs").get<std::vector<std::string>>(),
+                           s.at("outputs").get<std::vector<std::string>>()});
+      if (x.slots.empty()) return make_error("a runner workload needs a slot");
+      m.workloads.push_back(std::move(x));
+    }
+    if (m.workloads.empty()) return make_error("the map command has no workload");
+    return m;
+  });
+}
+
+Json RunnerRequest::to_json() const {
   return Json{{"mode", "runner"},
               {"dir", dir},
               {"library", library},
-              {"workloads", w},
               {"call_timeout_seconds", call_timeout_seconds},
               {"sandbox", sandbox},
               {"sandbox_read", sandbox_read},
@@ -126,15 +146,6 @@ Result<RunnerRequest> RunnerRequest::from_json(const Json& j) {
     RunnerRequest r;
     r.dir = j.at("dir").get<std::string>();
     r.library = j.at("library").get<std::string>();
-    for (const auto& w : j.at("workloads")) {
-      RunnerWorkload x;
-      PTXB_TRY(x.problem, gpu::problem_from_json(w.at("problem")));
-      for (const auto& s : w.at("slots"))
-        x.slots.push_back({s.at("inputs").get<std::vector<std::string>>(),
-                           s.at("outputs").get<std::vector<std::string>>()});
-      if (x.slots.empty()) return make_error("a runner workload needs a slot");
-      r.workloads.push_back(std::move(x));
-    }
     r.call_timeout_seconds = j.value("call_timeout_seconds", 20.0);
     r.sandbox = j.value("sandbox", true);
     r.sandbox_read = j.value("sandbox_read", std::vector<std::string>{});

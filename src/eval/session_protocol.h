@@ -10,7 +10,8 @@
 //             outputs with the reference. It also times the library baseline: on a slot, or in
 //             bursts on its own private copy of the timed workload (op "library").
 //   runner    (ptxbench-worker, mode "runner"): the candidate's process, under the OS sandbox
-//             (core/sandbox.h). It maps the slots, loads the candidate and, for each "call"
+//             (core/sandbox.h), started beside the verifier (MapCommand). It maps the slots,
+//             loads the candidate and, for each "call"
 //             (a burst of one or more calls on distinct slots), flushes L2 and launches the
 //             candidate between two events per call, back to back, then waits once. It never
 //             sees a seed, a reference or whether a call is checked: every call is verified.
@@ -78,10 +79,18 @@ enum class Instrument { none, cupti, nvtx };
 std::string_view to_string(Instrument i);
 std::optional<Instrument> instrument_from_string(std::string_view s);
 
+// The runner starts beside the verifier, before the session's buffers exist; its request has
+// none. Its first command is "map" {workloads}, sent once the verifier has made them: the runner
+// maps every slot, closes its sandbox and only then replies ready (or "quit" before that).
+struct MapCommand {
+  std::vector<RunnerWorkload> workloads;  // at least one, each with a slot
+  Json to_json() const;
+};
+Result<MapCommand> map_from_json(const Json& j);
+
 struct RunnerRequest {
   std::string dir;
   std::string library;  // the candidate's shared object
-  std::vector<RunnerWorkload> workloads;
   double call_timeout_seconds = 20;
   bool sandbox = true;                    // apply core/sandbox.h before loading the candidate
   std::vector<std::string> sandbox_read;  // extra read-only paths (the candidate, the toolkit)

@@ -38,25 +38,43 @@ TEST(SessionProtocol, VerifierRequestRoundTrip) {
   EXPECT_FALSE(VerifierRequest::from_json(Json{{"dir", 3}}).ok());
 }
 
-// A runner request for the GEMM test task's first workload, one slot.
+// A runner request; and the map command of the GEMM test task's first workload, one slot.
 RunnerRequest gemm_runner_request() {
-  auto plan = plan_session(testing::gemm_task(), 3, 9);
   RunnerRequest r;
   r.dir = "/tmp/r";
   r.library = "/tmp/k.so";
-  r.workloads.push_back({plan->verifier.workloads[0].problem, {{{"aa", "bb"}, {"cc"}}}});
   return r;
 }
 
-TEST(SessionProtocol, RunnerRequestCarriesNoSeedsOrReferences) {
+MapCommand gemm_map() {
+  auto plan = plan_session(testing::gemm_task(), 3, 9);
+  MapCommand m;
+  m.workloads.push_back({plan->verifier.workloads[0].problem, {{{"aa", "bb"}, {"cc"}}}});
+  return m;
+}
+
+TEST(SessionProtocol, RunnerRequestAndMapCarryNoSeedsOrReferences) {
   RunnerRequest r = gemm_runner_request();
-  const std::string text = r.to_json().dump();
-  EXPECT_EQ(text.find("seed"), std::string::npos);
-  EXPECT_EQ(text.find("bases"), std::string::npos);
+  for (const Json& j : {r.to_json(), gemm_map().to_json()}) {
+    const std::string text = j.dump();
+    EXPECT_EQ(text.find("seed"), std::string::npos);
+    EXPECT_EQ(text.find("bases"), std::string::npos);
+  }
   auto back = RunnerRequest::from_json(r.to_json());
   ASSERT_TRUE(back.ok()) << back.error().to_string();
-  EXPECT_EQ(back->workloads[0].slots[0].inputs, (std::vector<std::string>{"aa", "bb"}));
   EXPECT_TRUE(back->sandbox);
+  EXPECT_EQ(gemm_map().to_json().at("op"), "map");
+  auto map = map_from_json(gemm_map().to_json());
+  ASSERT_TRUE(map.ok()) << map.error().to_string();
+  EXPECT_EQ(map->workloads[0].slots[0].inputs, (std::vector<std::string>{"aa", "bb"}));
+}
+
+TEST(SessionProtocol, AMapCommandNeedsAWorkloadWithASlot) {
+  EXPECT_FALSE(map_from_json(Json{{"op", "map"}, {"workloads", Json::array()}}).ok());
+  Json no_slot = gemm_map().to_json();
+  no_slot["workloads"][0]["slots"] = Json::array();
+  EXPECT_FALSE(map_from_json(no_slot).ok());
+  EXPECT_FALSE(map_from_json(Json{{"op", "map"}}).ok());
 }
 
 TEST(SessionProtocol, RunnerRequestCarriesTheContract) {

@@ -19,7 +19,8 @@ namespace ptxbench::eval {
 
 enum class SpanKind {
   verifier_start,  // the verifier process: started, buffers, inputs, references (until ready)
-  runner_start,    // a runner process: started, sandboxed, calibrated, the candidate loaded
+  runner_start,    // a runner launched, mapped, sandboxed, calibrated, the candidate loaded;
+                   // the first from its slots sent (its launch overlapped the verifier's start)
   runner_stop,     // a runner told to quit, until it ended
   prepare,         // the verifier preparing one call's inputs and poison
   candidate_call,  // the runner's round trip for one burst of the candidate's calls

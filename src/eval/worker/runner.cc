@@ -92,7 +92,11 @@ class Runner {
     PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PTXB_CUDA(cudaMalloc(&scratch_, 256));
     flush_ = std::make_unique<gpu::L2Flush>();
-    for (const auto& w : req.workloads) {
+  }
+
+  // The verifier's slots, once it has made them (MapCommand), before the sandbox closes.
+  void map(const MapCommand& m) {
+    for (const auto& w : m.workloads) {
       std::vector<std::unique_ptr<MappedSlot>> slots;
       for (const auto& h : w.slots) slots.push_back(map_slot(w.problem, h));
       slots_.push_back(std::move(slots));
@@ -227,6 +231,26 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
   std::unique_ptr<Runner> runner;
   try {
     runner = std::make_unique<Runner>(req);
+  } catch (const std::exception& e) {
+    reply_and_exit(channel,
+                   reply_of(false, "harness_error", std::string("runner set-up: ") + e.what()), 3);
+  }
+  // Started beside the verifier: the session's slots come as the first command.
+  auto first = channel.next_line();
+  if (!first.ok() || !first->has_value()) return first.ok() ? 0 : 3;
+  auto opening = Command::parse(**first);
+  if (!opening.ok())
+    reply_and_exit(channel, reply_of(false, "bad_request", opening.error().to_string()), 3);
+  if (opening->op == "quit") return 0;
+  if (opening->op != "map")
+    reply_and_exit(
+        channel, reply_of(false, "bad_request", "expected 'map' first, got '" + opening->op + "'"),
+        3);
+  auto mapping = map_from_json(opening->body);
+  if (!mapping.ok())
+    reply_and_exit(channel, reply_of(false, "bad_request", mapping.error().to_string()), 3);
+  try {
+    runner->map(*mapping);
   } catch (const std::exception& e) {
     reply_and_exit(channel,
                    reply_of(false, "harness_error", std::string("runner set-up: ") + e.what()), 3);
