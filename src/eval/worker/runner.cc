@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "eval/gpu/candidate.h"
@@ -225,6 +226,19 @@ class Runner {
   ::_exit(code);
 }
 
+// The parent's next command; none when the channel closed or the parent said "quit" (`rc` then
+// says how to end: 0, or 3 when the channel failed). A malformed line ends the process.
+std::optional<Command> next_command(CommandChannel& channel, int& rc) {
+  auto line = channel.next_line();
+  rc = line.ok() ? 0 : 3;
+  if (!line.ok() || !line->has_value()) return std::nullopt;
+  auto cmd = Command::parse(**line);
+  if (!cmd.ok())
+    reply_and_exit(channel, reply_of(false, "bad_request", cmd.error().to_string()), 3);
+  if (cmd->op == "quit") return std::nullopt;
+  return std::move(*cmd);
+}
+
 }  // namespace
 
 int run_runner(const RunnerRequest& req, CommandChannel& channel) {
@@ -236,12 +250,9 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
                    reply_of(false, "harness_error", std::string("runner set-up: ") + e.what()), 3);
   }
   // Started beside the verifier: the session's slots come as the first command.
-  auto first = channel.next_line();
-  if (!first.ok() || !first->has_value()) return first.ok() ? 0 : 3;
-  auto opening = Command::parse(**first);
-  if (!opening.ok())
-    reply_and_exit(channel, reply_of(false, "bad_request", opening.error().to_string()), 3);
-  if (opening->op == "quit") return 0;
+  int rc = 0;
+  const std::optional<Command> opening = next_command(channel, rc);
+  if (!opening) return rc;
   if (opening->op != "map")
     reply_and_exit(
         channel, reply_of(false, "bad_request", "expected 'map' first, got '" + opening->op + "'"),
@@ -264,12 +275,8 @@ int run_runner(const RunnerRequest& req, CommandChannel& channel) {
   if (!channel.reply(to_text(ready.to_json())).ok()) return 3;
   bool loaded = false;
   while (true) {
-    auto line = channel.next_line();
-    if (!line.ok() || !line->has_value()) return line.ok() ? 0 : 3;
-    auto cmd = Command::parse(**line);
-    if (!cmd.ok())
-      reply_and_exit(channel, reply_of(false, "bad_request", cmd.error().to_string()), 3);
-    if (cmd->op == "quit") return 0;
+    const std::optional<Command> cmd = next_command(channel, rc);
+    if (!cmd) return rc;
     try {
       Reply r;
       if (cmd->op == "noop" && !loaded) {
