@@ -75,6 +75,9 @@ struct Script {
   std::vector<Json> runner_requests;           // per runner process: its request
   std::vector<Json> maps;                      // every runner's "map" command
   bool verifier_ready = true;
+  // The runner's own set-up failed: it replied harness_error and ended before the parent sent
+  // "map" (the parent's write then fails).
+  bool runner_setup_died = false;
   std::optional<Reply> runner_ready = ok_reply();
   // The runner's instrumentation: the launches every call reports, and the audit's state.
   Json launches;                       // [[function, count], ...]; null: not instrumented
@@ -112,10 +115,16 @@ class FakeProcess : public WorkerProcess {
       runner_ = static_cast<int>(s.runner_calls.size());
       s.runner_calls.emplace_back();
       s.runner_requests.push_back(request);  // ready once its slots are mapped ("map")
+      if (s.runner_setup_died) {
+        queue_.push_back(Reply{
+            false, "harness_error", "runner set-up: cudaErrorMemoryAllocation", "", 0, {}, {}});
+        gone_ = true;
+      }
     }
   }
   Status send(const Json& cmd) override {
     commands.push_back(cmd);
+    if (gone_) return make_error("write: Broken pipe");
     const std::string op = cmd.value("op", "");
     if (op == "quit") return {};
     if (!verifier_) {
@@ -238,6 +247,7 @@ class FakeProcess : public WorkerProcess {
   int calls_ = 0;
   std::map<std::pair<int, int>, Json> prepared_;  // the last prepare of each (workload, slot)
   std::deque<Reply> queue_;
+  bool gone_ = false;  // Script::runner_setup_died
 };
 
 class FakeLauncher : public WorkerLauncher {
@@ -590,6 +600,23 @@ TEST_F(EvaluatorTest, ATooSlowAuditWorkloadMovesToTheLargestHiddenOneThatFits) {
             m.end());
 }
 
+// A kernel fast on the timed shape but slow on the untimed hidden calls (5 ms on m100, 120 ms on
+// the smaller ones: a fallback path, or a sleep) cannot move the audit off m100 nor drop it:
+// the estimate of a hidden workload never exceeds the timed calls' scaled by FLOPs (review of
+// 2026-12-01, eighth session).
+TEST_F(EvaluatorTest, SlowHiddenCallsDoNotSteerTheAudit) {
+  task_ = testing::gemm_task({100, 50, 10});
+  opts_.audit = Instrument::cupti;
+  script_.launches = Json::array({Json::array({"k_main", 1})});
+  for (const int smaller_ms : {0, 120}) {
+    script_.call_sleep_ms = [smaller_ms](int w) { return w == 0 ? 0 : w == 1 ? 5 : smaller_ms; };
+    EvalResult r = eval();
+    ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+    ASSERT_TRUE(r.audit_trace.has_value());
+    EXPECT_EQ(r.audit_trace->workloads, (std::vector<std::string>{"timed", "m100"})) << smaller_ms;
+  }
+}
+
 // A fast kernel keeps the audit workload (and the timed one).
 TEST_F(EvaluatorTest, AFastKernelIsAuditedOnTheLargestHiddenWorkload) {
   task_ = testing::gemm_task({100, 50, 10});
@@ -803,6 +830,19 @@ TEST_F(EvaluatorTest, ALoadErrorIsTheCandidatesAndAVerifierFailureIsOurs) {
   r = eval();
   EXPECT_EQ(r.outcome, Outcome::harness_error);
   EXPECT_TRUE(script_.maps.empty());  // the runner never got slots, nor loaded the candidate
+}
+
+// A runner whose own set-up failed before the parent sent its slots (the runner now starts
+// beside the verifier): ptxbench's failure, not the candidate's, and its message is kept (review
+// of 2026-12-01, eighth session: it was a runtime_error, "the candidate's process ended").
+TEST_F(EvaluatorTest, ARunnerThatFailsBeforeTheCandidateIsLoadedIsOurs) {
+  script_.runner_setup_died = true;
+  script_.runner_end.exit_code = 3;
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::harness_error) << r.message;
+  EXPECT_NE(r.message.find("runner set-up: cudaErrorMemoryAllocation"), std::string::npos)
+      << r.message;
+  EXPECT_TRUE(script_.maps.empty());
 }
 
 TEST_F(EvaluatorTest, WorkOutsideTheEventsIsSideStreamAndTimedByTheWallClock) {

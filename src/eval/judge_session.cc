@@ -179,26 +179,15 @@ bool JudgeSession::ready_runner(Peers& p, EvalResult& r, bool first) {
   // Its time on the session's path: the first runner's launch overlapped the verifier's start.
   const auto runner_start = first ? Clock::now() : p.runner_launched;
   const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, "loading the candidate"};
-  if (!p.runner->send(p.runner_map.to_json()).ok()) {
-    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, loading,
-                  r);
-    return false;
-  }
+  if (!p.runner->send(p.runner_map.to_json()).ok())  // gone already: what did it say?
+    return runner_setup_failed(p, p.runner->receive(milliseconds(2000)), r);
   Received ready2 = p.runner->receive(milliseconds(seconds(120)));
-  if (!ready2.reply || !ready2.reply->ok) {
-    if (ready2.reply)
-      return fail_with(r, Outcome::harness_error, ready2.reply->error, "starting the runner");
-    runner_failed(p, ready2, loading, r);
-    return false;
-  }
+  if (!ready2.reply || !ready2.reply->ok) return runner_setup_failed(p, ready2, r);
   if (first) r.sandbox = ready2.reply->extra.value("sandbox", Json::object());
   p.runner_audit_error = ready2.reply->extra.value("audit_error", std::string{});
   if (!calibrate(p, r, first)) return false;
-  if (!p.runner->send(Json{{"op", "load"}}).ok()) {
-    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, loading,
-                  r);
-    return false;
-  }
+  if (!p.runner->send(Json{{"op", "load"}}).ok())
+    return runner_setup_failed(p, p.runner->receive(milliseconds(2000)), r);
   Received loaded = p.runner->receive(milliseconds(seconds(120)));
   if (!loaded.reply) {
     runner_failed(p, loaded, loading, r);
@@ -211,6 +200,20 @@ bool JudgeSession::ready_runner(Peers& p, EvalResult& r, bool first) {
   }
   timeline_.add(SpanKind::runner_start, runner_start, -1, p.runners);
   return true;
+}
+
+// A runner that failed before the candidate was loaded (its set-up, the slots, the sandbox):
+// until "load" that process runs ptxbench's code alone, so the failure is ours, never the
+// candidate's. `got`: its last reply, or why none came.
+bool JudgeSession::runner_setup_failed(Peers& p, const Received& got, EvalResult& r) {
+  p.runner_end = p.runner->finish(milliseconds(2000));
+  p.runner_ended = true;
+  const std::string why = got.reply && !got.reply->error.empty() ? got.reply->error
+                          : got.text.empty()                     ? p.runner_end.describe_end()
+                                             : got.text + "; " + p.runner_end.describe_end();
+  return fail_with(r, Outcome::harness_error,
+                   "the runner failed before the candidate was loaded: " + why,
+                   "starting the runner");
 }
 
 void JudgeSession::stop_runner(Peers& p) {

@@ -66,6 +66,7 @@ class JudgeSession {
   bool start_runner(Peers& p, const EvalOptions& o, EvalResult& r);
   bool launch_runner(Peers& p, const EvalOptions& o, EvalResult& r);
   bool ready_runner(Peers& p, EvalResult& r, bool first);
+  bool runner_setup_failed(Peers& p, const Received& got, EvalResult& r);
   void stop_runner(Peers& p);
   // judge_session_audit.cc: the audited calls and what they collected.
   void audit_phase(Peers& p, const EvalOptions& o, EvalResult& r);
@@ -74,6 +75,7 @@ class JudgeSession {
   std::vector<int> pick_audited(const EvalOptions& o, AuditTrace& t) const;
   int audit_workload_for_speed(AuditTrace& t) const;
   double instrumented_estimate_ms(int workload) const;
+  double median_wall_ms(int workload) const;
   bool audit_command(Peers& p, const Json& command, Received& got, EvalResult& r);
   void audit_function(Peers& p, std::size_t k, TimingDraw& draw, const EvalOptions& o,
                       EvalResult& r, AuditTrace& t);

@@ -76,31 +76,50 @@ bool JudgeSession::audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& 
   return true;
 }
 
-// What an audited call on workload `w` is assumed to take, ms: the median wall time of the
-// candidate's calls on it so far, kInstrumentedSlowdown times; 0 without calls.
-double JudgeSession::instrumented_estimate_ms(int w) const {
+// The median wall time of the candidate's calls on workload `w` so far, ms; 0 without calls.
+double JudgeSession::median_wall_ms(int w) const {
   std::vector<double> walls;
   for (const auto& c : calls_)
     if (!c.baseline && !c.calibration && c.plan.workload == w) walls.push_back(c.wall_ms);
   if (walls.empty()) return 0;
   std::sort(walls.begin(), walls.end());
-  return walls[walls.size() / 2] * kInstrumentedSlowdown;
+  return walls[walls.size() / 2];
+}
+
+// What an audited call on workload `w` is assumed to take, ms: its calls' median wall time,
+// kInstrumentedSlowdown times, but for a hidden workload never more than the timed workload's
+// scaled by the two workloads' FLOPs. A hidden workload's one checked call is never timed, so a
+// candidate could make it slow for free to steer the audit off that workload; its timed calls
+// are its speedup.
+double JudgeSession::instrumented_estimate_ms(int w) const {
+  const double own = median_wall_ms(w) * kInstrumentedSlowdown;
+  const std::vector<double>& flops = plan_.workload_flops;
+  const auto i = static_cast<std::size_t>(w);
+  if (w == 0 || i >= flops.size() || flops[0] <= 0 || flops[i] <= 0) return own;
+  const double timed = median_wall_ms(0) * kInstrumentedSlowdown;
+  return timed > 0 ? std::min(own, timed * flops[i] / flops[0]) : own;
 }
 
 // The session's audit workload or, when its audited call would take more than
-// kAuditWorkloadBudgetSeconds, the largest smaller hidden workload whose call would not (the
-// smallest when none fits). Only an audit workload nobody named is replaced.
+// kAuditWorkloadBudgetSeconds, the largest smaller hidden workload whose call would not (when
+// none would, the cheapest, the audit workload included). Only an audit workload nobody named is
+// replaced.
 int JudgeSession::audit_workload_for_speed(AuditTrace& t) const {
   const int planned = plan_.audit_workload;
   const double budget_ms = 1000 * kAuditWorkloadBudgetSeconds;
   const double planned_ms = instrumented_estimate_ms(planned);
   if (plan_.smaller_audit_workloads.empty() || planned_ms <= budget_ms) return planned;
-  int pick = plan_.smaller_audit_workloads.back();
-  for (int w : plan_.smaller_audit_workloads)
-    if (instrumented_estimate_ms(w) <= budget_ms) {
+  int pick = planned;
+  double pick_ms = planned_ms;
+  for (int w : plan_.smaller_audit_workloads) {
+    const double ms = instrumented_estimate_ms(w);
+    if (ms <= budget_ms) {
       pick = w;
       break;
     }
+    if (ms < pick_ms) pick = w, pick_ms = ms;
+  }
+  if (pick == planned) return planned;
   auto name = [&](int w) {
     return plan_.verifier.workloads[static_cast<std::size_t>(w)].problem.workload;
   };

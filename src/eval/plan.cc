@@ -118,6 +118,7 @@ Result<int> pick_audit_workload(const task::TaskSpec& task,
     plan.verifier.workloads.push_back(std::move(sw));
     plan.labels.push_back(fmt::format("{} workload {} ({})", w.role, w.name, describe_axes(w)));
     plan.hidden.push_back(w.role != "timed");
+    plan.workload_flops.push_back(flops_of(task, w));
     return static_cast<int>(plan.verifier.workloads.size()) - 1;
   }
   return make_error("task " + task.name + " has no workload named '" + name + "'",
@@ -148,6 +149,7 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
     plan.labels.push_back(fmt::format("{} workload {} ({})", order[i]->role, order[i]->name,
                                       describe_axes(*order[i])));
     plan.hidden.push_back(i != 0);
+    plan.workload_flops.push_back(flops_of(task, *order[i]));
   }
   auto call = [&](int w, int slot, Content c, int base) {
     PlannedCall p{w, slot, c, base, c == Content::repeat ? 0 : fresh(), fresh(), {}};

@@ -80,6 +80,8 @@ struct SessionPlan {
   // for a candidate too slow to audit on it within kAuditWorkloadBudgetSeconds
   // (session_protocol.h; JudgeSession::pick_audited).
   std::vector<int> smaller_audit_workloads;
+  // Per workload of `verifier`, its FLOPs (task::TaskSpec::flop_count; 0 when unknown).
+  std::vector<double> workload_flops;
 };
 
 Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed,
