@@ -9,7 +9,12 @@ set -euo pipefail
 CHROMIUM_VERSION=156.0.8078.114-1~deb12u1
 
 [ "${PTXBENCH_NO_CHROMIUM:-}" = "1" ] && { echo "setup: PTXBENCH_NO_CHROMIUM=1: not installing Chromium"; exit 0; }
-installed() { dpkg-query -W -f='${Status} ${Version}' "$1" 2>/dev/null | sed -n 's/^install ok installed //p'; }
+# The installed version of a package, or nothing. dpkg-query fails for a package it has never
+# seen: under pipefail and `set -e` that ended this script on a fresh machine.
+installed() {
+  { dpkg-query -W -f='${Status} ${Version}' "$1" 2>/dev/null || true; } |
+    sed -n 's/^install ok installed //p'
+}
 sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
 apt_install() { DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "$@"; }
 
