@@ -4,9 +4,10 @@ judging: checks, timing, audit) on a fixed set of candidates, one after another,
 compile cache warm, and per candidate the wall time and the judging session's phases
 (eval.phase_seconds: start = verifier and runner start-up, inputs, references, calibration and
 loading; checks; timing; audit). Prints one line per candidate and the median and p90 of each
-column, and for the slower candidates where the time went (eval.timeline: the session's round
-trips with its verifier and runner processes, summed per phase and kind); --out FILE also writes
-one JSON line per candidate.
+column, how many outcomes are what their manifests expect (naming any that are not), and for the
+slower candidates where the time went (eval.timeline: the session's round trips with its
+verifier and runner processes, summed per phase and kind); --out FILE also writes one JSON line
+per candidate.
 
     bench/judging_cost.py [--ptxbench BIN] [--manifest M.toml ...] [--only SUBSTR] [--out F]
                           [--repeat N] [--breakdown-above S] [-- EXTRA EVAL OPTIONS]
@@ -54,7 +55,7 @@ def judge_one(ptxbench, e, extra):
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
     wall = time.time() - t0
     row = {"file": os.path.relpath(e["_src"], root), "task": e["task"], "wall_s": round(wall, 3),
-           "exit": p.returncode}
+           "exit": p.returncode, "expect_outcome": e.get("expect_outcome")}
     try:
         out = json.loads(p.stdout)
     except json.JSONDecodeError:
@@ -125,6 +126,14 @@ def main():
     for col in ("wall_s", "eval_s") + COLUMNS:
         med, p90 = quantiles([r[col] for r in rows if col in r])
         print(f"  {col:<18} {med:>7} {p90:>7}")
+    # The verdicts under the default options (the controls phase runs shorter ones): each
+    # candidate's outcome against its manifest's expect_outcome, where it has one.
+    expected = [r for r in rows if r.get("expect_outcome")]
+    wrong = [r for r in expected if r.get("outcome") != r["expect_outcome"]]
+    print(f"\n  outcomes as their manifests expect: {len(expected) - len(wrong)} of {len(expected)}")
+    for r in wrong:
+        print(f"    {r['file']}: {r.get('outcome', r.get('error', '?'))} "
+              f"(expected {r['expect_outcome']})")
     slow = sorted((r for r in rows if r.get("spans")), key=lambda r: -r["wall_s"])
     slow = [r for r in slow if r["wall_s"] >= a.breakdown_above]
     if slow:
