@@ -73,7 +73,7 @@ class JudgeSession {
   bool audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r,
                      AuditTrace& t);
   std::vector<int> pick_audited(const EvalOptions& o, AuditTrace& t) const;
-  int audit_workload_for_speed(AuditTrace& t) const;
+  int audit_workload_for_speed(const EvalOptions& o, AuditTrace& t) const;
   double instrumented_estimate_ms(int workload) const;
   double median_wall_ms(int workload) const;
   bool audit_command(Peers& p, const Json& command, Received& got, EvalResult& r);

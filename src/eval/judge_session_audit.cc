@@ -104,14 +104,22 @@ double JudgeSession::instrumented_estimate_ms(int w) const {
 // kAuditWorkloadBudgetSeconds, the largest smaller hidden workload whose call would not (when
 // none would, the cheapest, the audit workload included). Only an audit workload nobody named is
 // replaced.
-int JudgeSession::audit_workload_for_speed(AuditTrace& t) const {
+int JudgeSession::audit_workload_for_speed(const EvalOptions& o, AuditTrace& t) const {
   const int planned = plan_.audit_workload;
   const double budget_ms = 1000 * kAuditWorkloadBudgetSeconds;
   const double planned_ms = instrumented_estimate_ms(planned);
-  if (plan_.smaller_audit_workloads.empty() || planned_ms <= budget_ms) return planned;
+  if (!o.audit_workload.empty() || planned_ms <= budget_ms) return planned;
+  // The other hidden workloads, largest by FLOPs first.
+  std::vector<int> smaller;
+  for (std::size_t w = 1; w < plan_.hidden.size(); ++w)
+    if (plan_.hidden[w] && static_cast<int>(w) != planned) smaller.push_back(static_cast<int>(w));
+  const std::vector<double>& flops = plan_.workload_flops;
+  std::stable_sort(smaller.begin(), smaller.end(), [&](int a, int b) {
+    return flops[static_cast<std::size_t>(a)] > flops[static_cast<std::size_t>(b)];
+  });
   int pick = planned;
   double pick_ms = planned_ms;
-  for (int w : plan_.smaller_audit_workloads) {
+  for (int w : smaller) {
     const double ms = instrumented_estimate_ms(w);
     if (ms <= budget_ms) {
       pick = w;
@@ -134,7 +142,7 @@ int JudgeSession::audit_workload_for_speed(AuditTrace& t) const {
 // call limit; at least the cheaper one. Empty when even that would not fit (t.messages says so).
 std::vector<int> JudgeSession::pick_audited(const EvalOptions& o, AuditTrace& t) const {
   std::vector<int> wanted{0};
-  if (plan_.audit_workload != 0) wanted.push_back(audit_workload_for_speed(t));
+  if (plan_.audit_workload != 0) wanted.push_back(audit_workload_for_speed(o, t));
   const double limit_ms = 1000 * audited_call_limit(o.call_timeout_seconds);
   std::vector<int> kept;
   int cheapest = wanted.front();

@@ -166,16 +166,6 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   for (int k = 0; fresh_calls < trials || k < 2; ++k, ++fresh_calls)
     call(0, k % 2 == 0 ? 1 : 0, Content::transformed, 1 - (k / 2) % 2);
   PTXB_TRY(plan.audit_workload, pick_audit_workload(task, order, audit_workload, fresh, plan));
-  if (audit_workload.empty()) {
-    for (std::size_t i = 1; i < order.size(); ++i)
-      if (static_cast<int>(i) != plan.audit_workload)
-        plan.smaller_audit_workloads.push_back(static_cast<int>(i));
-    std::stable_sort(plan.smaller_audit_workloads.begin(), plan.smaller_audit_workloads.end(),
-                     [&](int a, int b) {
-                       return flops_of(task, *order[static_cast<std::size_t>(a)]) >
-                              flops_of(task, *order[static_cast<std::size_t>(b)]);
-                     });
-  }
   return plan;
 }
 

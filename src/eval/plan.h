@@ -76,11 +76,8 @@ struct SessionPlan {
   // padding does not distort coverage), else the timed one. A named workload that is neither
   // timed nor hidden is added to the session's workloads (one input set, one slot).
   int audit_workload = 0;
-  // When the audit workload was not named: the other hidden workloads, largest by FLOPs first,
-  // for a candidate too slow to audit on it within kAuditWorkloadBudgetSeconds
-  // (session_protocol.h; JudgeSession::pick_audited).
-  std::vector<int> smaller_audit_workloads;
-  // Per workload of `verifier`, its FLOPs (task::TaskSpec::flop_count; 0 when unknown).
+  // Per workload of `verifier`, its FLOPs (task::TaskSpec::flop_count; 0 when unknown): what
+  // JudgeSession::pick_audited scales its estimates and orders the smaller hidden workloads by.
   std::vector<double> workload_flops;
 };
 
