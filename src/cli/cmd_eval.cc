@@ -59,8 +59,8 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   add_candidate_options(sub, args->file, args->task, args->arch);
   add_source_limit_option(sub, args->max_source_bytes);
   add_contract_option(sub, args->contract, kCandidateContractHelp);
-  sub.add_flag("--json", args->json,
-               "print the judge's report (disposition, compile, eval, audit) as JSON");
+  CLI::Option* json = sub.add_flag(
+      "--json", args->json, "print the judge's report (disposition, compile, eval, audit) as JSON");
   sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)")
       ->check(unsigned_number());
   sub.add_option("--trials", args->trials, "correctness trials on fresh inputs (>= 3)")
@@ -98,7 +98,8 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   sub.add_flag("--timeline", args->timeline,
                "with --json: the report's eval.timeline lists every round trip of the judging "
                "session with the verifier and runner processes ([phase, kind, start ms, length "
-               "ms, workload, runner]): where the judging time went");
+               "ms, workload, runner]): where the judging time went")
+      ->needs(json);
   sub.add_flag("--allow-weaker-sandbox", args->allow_weaker_sandbox,
                "judge even where this machine lacks part of the candidate's sandbox (Landlock, "
                "seccomp, an unprivileged user); the result records what was missing");

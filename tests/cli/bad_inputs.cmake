@@ -163,6 +163,9 @@ ptxbench_bad_input(eval_library_plan_bogus 2 "--library-plan: bogus not in {fast
   ARGS ${_p} eval ${_kernel} --task ${_gemm} --library-plan bogus)
 ptxbench_bad_input(eval_call_timeout_nan 2 "--call-timeout: 'nan' is not a number in"
   ARGS ${_p} eval ${_kernel} --task ${_gemm} --call-timeout nan)
+# The timeline is part of the JSON report only.
+ptxbench_bad_input(eval_timeline_without_json 2 "--timeline requires --json"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --timeline)
 # A held-out task that does not exist, a context level that does not exist next to --levels.
 ptxbench_bad_input(sft_unknown_subcommand 2 "ptxbench sft: unknown subcommand 'bogus' .one of: "
   ARGS ${_p} sft bogus R.db --out x)
