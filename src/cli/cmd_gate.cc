@@ -1,15 +1,19 @@
 // `ptxbench gate KERNEL.cu... --task T [--arch A] [--min-speedup X] [--require-arch]
-//  [--junit OUT.xml]`: a CI gate. Judges each kernel through the one judging driver
+//  [--junit OUT.xml] [--json OUT.jsonl [--timeline]]`: a CI gate. Judges each kernel through the
+//  one judging driver
 // (judge::Judge, as `ptxbench eval` does: compile, check, time against the library, audit),
 // holds each verdict against the gate's rule (report/gate.h), prints one line per kernel and
-// writes JUnit XML. Every kernel file and the task are read before anything is judged (bad
-// input: exit 2, nothing judged). Exit: 0 when every kernel passes its gate, else the first
-// failing kernel's: its disposition's code (10 incorrect, 11 compile error, ..., 16 correct
-// without its target instructions under --require-arch, 1 ptxbench's own failure) or 17 when
-// its verdict is no failure but it misses the gate (slower than --min-speedup, or not
+// writes JUnit XML, and with --json one JSON line per kernel as it is judged (its gate verdict
+// and the judge's report, as `eval --json` prints it). The kernels share one warm verifier
+// process per GPU (eval/verifier_host.h). Every kernel file and the task are read before anything
+// is judged (bad input: exit 2, nothing judged). Exit: 0 when every kernel passes its gate, else
+// the first failing kernel's: its disposition's code (10 incorrect, 11 compile error, ..., 16
+// correct without its target instructions under --require-arch, 1 ptxbench's own failure) or 17
+// when its verdict is no failure but it misses the gate (slower than --min-speedup, or not
 // evaluated: on a machine without a GPU nothing can pass).
 #include <fmt/format.h>
 
+#include <fstream>
 #include <ostream>
 
 #include "cli/candidate_input.h"
@@ -28,9 +32,9 @@ namespace {
 
 struct GateArgs {
   std::vector<std::string> files;
-  std::string task, arch = "sm_90a", junit;
+  std::string task, arch = "sm_90a", junit, json;
   std::optional<double> min_speedup;
-  bool require_arch = false;
+  bool require_arch = false, timeline = false;
   bool allow_weaker_sandbox = false;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
   ContractChoice contract;
@@ -42,6 +46,7 @@ judge::JudgeOptions judge_options(const GateArgs& a) {
   o.compile.max_source_bytes = a.max_source_bytes;
   o.compile.contract = a.contract;
   o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
+  o.eval.timeline = a.timeline;
   o.run_audit = true;
   o.gpu = eval::Evaluator::gpu_available();
   return o;
@@ -58,6 +63,14 @@ Result<std::vector<CandidateInput>> load_all(const GateArgs& a, Context& ctx) {
   return inputs;
 }
 
+// One line of --json: the kernel, its gate verdict, the judge's report.
+std::string json_line(const report::GateCase& c) {
+  const Json gate{{"passed", c.verdict.passed},
+                  {"exit_code", c.verdict.exit_code},
+                  {"reason", c.verdict.reason}};
+  return to_text(Json{{"file", c.file}, {"gate", gate}, {"report", c.report.to_json()}}) + "\n";
+}
+
 std::string verdict_text(const report::GateCase& c) {
   return c.verdict.passed ? fmt::format("PASS {}: {}\n", c.file, c.verdict.reason)
                           : fmt::format("FAIL {} (exit {}): {}\n", c.file, c.verdict.exit_code,
@@ -66,11 +79,16 @@ std::string verdict_text(const report::GateCase& c) {
 
 int gate_main(const GateArgs& a, Context& ctx) {
   if (!path_variables_ok(ctx, "gate")) return exit_code::bad_input;
-  if (!a.junit.empty())
-    if (auto st = check_output("--junit", a.junit, a.files); !st.ok()) {
-      ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
-      return exit_code::bad_input;
-    }
+  for (const auto& [option, path] : {std::pair{"--junit", a.junit}, {"--json", a.json}})
+    if (!path.empty())
+      if (auto st = check_output(option, path, a.files); !st.ok()) {
+        ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
+        return exit_code::bad_input;
+      }
+  if (!a.json.empty() && a.json == a.junit) {
+    ctx.err << "ptxbench gate: --json and --junit name the same file\n";
+    return exit_code::bad_input;
+  }
   auto inputs = load_all(a, ctx);
   if (!inputs.ok()) {
     ctx.err << "ptxbench gate: " << to_console_text(inputs.error().to_string()) << "\n";
@@ -84,18 +102,30 @@ int gate_main(const GateArgs& a, Context& ctx) {
   judge::ToolStages stages(ctx.paths, runner);
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers
   std::vector<report::GateCase> cases;
-  // Every kernel of the gate against the same library plan (eval/library_choices.h).
+  std::ofstream json;  // written as each kernel is judged: nothing lost when the gate stops
+  if (!a.json.empty()) {
+    json.open(a.json, std::ios::trunc);
+    if (!json) {
+      ctx.err << "ptxbench gate: cannot write " << to_console_text(a.json) << "\n";
+      return exit_code::bad_input;
+    }
+  }
+  // Every kernel of the gate against the same library plan (eval/library_choices.h), with one
+  // warm verifier process (eval/verifier_host.h).
   const auto choices = std::make_shared<eval::LibraryChoices>();
+  const auto verifiers = std::make_shared<eval::VerifierHost>();
   for (std::size_t i = 0; i < inputs->size(); ++i) {
     const CandidateInput& in = (*inputs)[i];
     judge::JudgeOptions o = judge_options(a);
     o.eval.library_choices = choices;
+    o.eval.verifier_host = verifiers;
     o.compile.source_bytes = in.source_bytes;
     judge::JudgeReport r = judge::Judge(stages).judge(in.spec, in.source, o);
     if (auto code = report_interrupt(ctx, "gate")) return *code;
     report::GateVerdict v = report::gate_verdict(r, rule);
     cases.push_back({a.files[i], std::move(r), std::move(v)});
     ctx.out << to_console_text(verdict_text(cases.back()));
+    if (json) json << json_line(cases.back()) << std::flush;
   }
   if (!a.junit.empty()) {
     if (auto st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch));
@@ -124,6 +154,14 @@ void attach_gate(CLI::App& sub, Context& ctx) {
   sub.add_flag("--require-arch", a->require_arch,
                "fail a correct kernel whose target instructions did not execute");
   sub.add_option("--junit", a->junit, "write JUnit XML: one testcase per kernel");
+  CLI::Option* json =
+      sub.add_option("--json", a->json,
+                     "write JSON Lines, one per kernel as it is judged: {file, gate: {passed, "
+                     "exit_code, reason}, report: the judge's report as eval --json prints it}");
+  sub.add_flag("--timeline", a->timeline,
+               "with --json: each report's eval.timeline lists the judging session's round "
+               "trips (as eval --timeline)")
+      ->needs(json);
   add_source_limit_option(sub, a->max_source_bytes);
   add_contract_option(sub, a->contract, kCandidateContractHelp);
   sub.add_flag("--allow-weaker-sandbox", a->allow_weaker_sandbox,

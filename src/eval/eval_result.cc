@@ -112,7 +112,8 @@ Json EvalResult::to_json() const {
          {"network_isolated", network_isolated},
          {"worker_stdout_tail", worker_stdout_tail},
          {"worker_stderr_tail", worker_stderr_tail},
-         {"seconds", seconds}};
+         {"seconds", seconds},
+         {"verifier_session", verifier_session}};
   if (!timeline.empty()) {  // only when asked for (EvalOptions::timeline)
     Json spans = Json::array();
     for (const auto& t : timeline) spans.push_back(t.to_json());

@@ -73,6 +73,9 @@ struct EvalResult {
   std::vector<TimelineSpan> timeline;     // where the wall time went (EvalOptions::timeline)
   std::string worker_stdout_tail, worker_stderr_tail;
   double seconds = 0;
+  // Which session of its verifier process this was: 1 a new process, more a warm verifier of
+  // the run (verifier_host.h); 0 when no verifier answered.
+  int verifier_session = 0;
   // Wall seconds of the judging session's phases (bench/judging_cost.py): starting the verifier
   // and the runner (inputs, references, calibration, loading the candidate), the checked calls,
   // timing, the audit (its extra runners included). 0 for a phase that did not run. Parts of

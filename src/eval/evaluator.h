@@ -29,6 +29,7 @@
 #include "eval/library_choices.h"
 #include "eval/protocol.h"
 #include "eval/session_io.h"
+#include "eval/verifier_host.h"
 #include "task/spec.h"
 
 namespace ptxbench::eval {
@@ -71,6 +72,9 @@ struct EvalOptions {
   // The run's library plans chosen by timing (library_choices.h), shared by its sessions; null:
   // every session times the plans itself.
   std::shared_ptr<LibraryChoices> library_choices;
+  // The run's warm verifier processes, one per GPU (verifier_host.h), shared by its sessions;
+  // null: every session starts and quits its own verifier.
+  std::shared_ptr<VerifierHost> verifier_host;
   // Milliseconds of the library run back to back in the verifier before every burst of the
   // candidate's calls (session_protocol.h HeatCommand); 0: none.
   double sustained_load_ms = 0;

@@ -75,6 +75,12 @@ struct Script {
   std::vector<Json> runner_requests;           // per runner process: its request
   std::vector<Json> maps;                      // every runner's "map" command
   bool verifier_ready = true;
+  int verifier_processes = 0;             // verifier processes launched
+  std::vector<std::string> verifier_ops;  // every command any verifier got, in order
+  std::vector<Json> opens;                // every verifier's "open" command
+  std::vector<std::string> ends;          // "runner ended" and "verifier closed", in order
+  int verifies = 0;                       // every verifier's verify commands so far
+  bool close_fails = false;               // the verifier's "close" replies harness_error
   // The runner's own set-up failed: it replied harness_error and ended before the parent sent
   // "map" (the parent's write then fails).
   bool runner_setup_died = false;
@@ -101,16 +107,7 @@ class FakeProcess : public WorkerProcess {
   FakeProcess(Script& s, const Json& request, int& verifies)
       : s_(s), verifier_(request.at("mode") == "verifier"), verifies_(verifies) {
     if (verifier_) {
-      plan_index_ = request.value("library_plan_index", -1);
-      Reply r = ok_reply();
-      Json slot{{"inputs", {"aa", "bb"}}, {"outputs", {"cc"}}};
-      Json slots = Json::array();  // as many as the request asks for, per workload
-      for (const auto& w : request.at("workloads"))
-        slots.push_back(repeated(w.at("slots").get<int>(), slot));
-      r.extra =
-          Json{{"slots", slots}, {"provenance", {{"gpu", "NVIDIA H200"}, {"driver", "580.00"}}}};
-      if (!s.verifier_ready) r = Reply{false, "harness_error", "out of memory", "", 0, {}, {}};
-      queue_.push_back(r);
+      ++s.verifier_processes;
     } else {
       runner_ = static_cast<int>(s.runner_calls.size());
       s.runner_calls.emplace_back();
@@ -189,6 +186,27 @@ class FakeProcess : public WorkerProcess {
       }
       return {};
     }
+    s_.verifier_ops.push_back(op);
+    if (op == "open") {
+      s_.opens.push_back(cmd);
+      plan_index_ = cmd.value("library_plan_index", -1);
+      Reply r = ok_reply();
+      Json slot{{"inputs", {"aa", "bb"}}, {"outputs", {"cc"}}};
+      Json slots = Json::array();  // as many as the session asks for, per workload
+      for (const auto& w : cmd.at("workloads"))
+        slots.push_back(repeated(w.at("slots").get<int>(), slot));
+      r.extra =
+          Json{{"slots", slots}, {"provenance", {{"gpu", "NVIDIA H200"}, {"driver", "580.00"}}}};
+      if (!s_.verifier_ready) r = Reply{false, "harness_error", "out of memory", "", 0, {}, {}};
+      queue_.push_back(r);
+      return {};
+    }
+    if (op == "close") {
+      s_.ends.push_back("verifier closed");
+      queue_.push_back(s_.close_fails ? Reply{false, "harness_error", "busy", "", 0, {}, {}}
+                                      : Reply{true, "ok", "", "", 0, {}, {{"closed", true}}});
+      return {};
+    }
     if (op == "heat") {
       s_.slot_log.emplace_back("heat", -1);
       queue_.push_back(s_.heat_fails ? Reply{false, "library_failed", "no plan", "heat", 0, {}, {}}
@@ -234,6 +252,7 @@ class FakeProcess : public WorkerProcess {
       p.exit_code = 0;
       return p;
     }
+    s_.ends.push_back("runner ended");
     return s_.runner_end;
   }
   std::vector<Json> commands;
@@ -259,14 +278,13 @@ class FakeLauncher : public WorkerLauncher {
     PTXB_CHECK(text.ok(), "fake launcher: no request");
     Json req = Json::parse(*text);
     requests.push_back(req);
-    return std::unique_ptr<WorkerProcess>(std::make_unique<FakeProcess>(s_, req, verifies_));
+    return std::unique_ptr<WorkerProcess>(std::make_unique<FakeProcess>(s_, req, s_.verifies));
   }
   std::vector<ProcessSpec> specs;
   std::vector<Json> requests;
 
  private:
   Script& s_;
-  int verifies_ = 0;
 };
 
 class EvaluatorTest : public ::testing::Test {
@@ -634,18 +652,75 @@ TEST_F(EvaluatorTest, TheLibraryPlanIsChosenOnceARun) {
   opts_.library_choices = std::make_shared<LibraryChoices>();
   EvalResult first = eval();
   ASSERT_EQ(first.outcome, Outcome::passed) << first.message;
-  ASSERT_FALSE(requests_.empty());
-  EXPECT_EQ(requests_.front().value("library_plan_index", 0), -1);
+  ASSERT_EQ(script_.opens.size(), 1u);
+  EXPECT_EQ(script_.opens.back().value("library_plan_index", 0), -1);
   EXPECT_EQ(first.timing->baseline_description, "algo 5, timed");
   EXPECT_EQ(opts_.library_choices->size(), 1u);
   EvalResult second = eval();
   ASSERT_EQ(second.outcome, Outcome::passed) << second.message;
-  EXPECT_EQ(requests_.front().value("library_plan_index", 0), 5);
+  EXPECT_EQ(script_.opens.back().value("library_plan_index", 0), 5);
   EXPECT_EQ(second.timing->baseline_description, "algo, reused");
   // Without a run's choices, every session times the plans itself.
   opts_.library_choices.reset();
   eval();
-  EXPECT_EQ(requests_.front().value("library_plan_index", 0), -1);
+  EXPECT_EQ(script_.opens.back().value("library_plan_index", 0), -1);
+}
+
+// A run's sessions share one warm verifier per GPU (verifier_host.h): the second session opens
+// its own in the first one's process, after the first closed its session, and only once that
+// session's runners had ended. The hosted verifier's process limit is the host's.
+TEST_F(EvaluatorTest, ARunsSessionsShareAWarmVerifier) {
+  opts_.verifier_host = std::make_shared<VerifierHost>();
+  EvalResult first = eval();
+  ASSERT_EQ(first.outcome, Outcome::passed) << first.message;
+  EXPECT_EQ(first.verifier_session, 1);
+  EXPECT_EQ(specs_.at(0).limits.wall, std::chrono::seconds(VerifierHost::kHostedVerifierWall));
+  EXPECT_EQ(opts_.verifier_host->warm(), 1u);
+  opts_.seed = 78;  // a run draws each session's seed
+  EvalResult second = eval();
+  ASSERT_EQ(second.outcome, Outcome::passed) << second.message;
+  EXPECT_EQ(second.verifier_session, 2);
+  EXPECT_EQ(second.to_json().at("verifier_session"), 2);
+  EXPECT_EQ(script_.verifier_processes, 1);
+  ASSERT_EQ(requests_.size(), 1u);  // this session launched its runner only
+  EXPECT_EQ(requests_[0]["mode"], "runner");
+  ASSERT_EQ(script_.opens.size(), 2u);
+  EXPECT_NE(script_.opens[0], script_.opens[1]);  // the session's own inputs
+  std::vector<std::string> session_ops;
+  for (const auto& op : script_.verifier_ops)
+    if (op == "open" || op == "close") session_ops.push_back(op);
+  EXPECT_EQ(session_ops, (std::vector<std::string>{"open", "close", "open", "close"}));
+  ASSERT_FALSE(script_.ends.empty());
+  EXPECT_EQ(script_.ends.back(), "verifier closed");
+  EXPECT_EQ(std::count(script_.ends.begin(), script_.ends.end(), "verifier closed"), 2);
+  for (std::size_t i = 1; i < script_.ends.size(); ++i) {  // each close after a runner's end
+    if (script_.ends[i] == "verifier closed") {
+      EXPECT_EQ(script_.ends[i - 1], "runner ended");
+    }
+  }
+}
+
+// A verifier whose session failed on the harness's side, or that did not answer "close", is
+// never given back: the next session starts a new process. Without a host every session quits
+// its own.
+TEST_F(EvaluatorTest, AVerifierIsGivenBackOnlyAfterAClosedSession) {
+  opts_.verifier_host = std::make_shared<VerifierHost>();
+  script_.close_fails = true;
+  ASSERT_EQ(eval().outcome, Outcome::passed);
+  EXPECT_EQ(opts_.verifier_host->warm(), 0u);
+  script_.close_fails = false;
+  script_.verifier_ready = false;  // the session's open fails: a harness error, no close
+  EXPECT_EQ(eval().outcome, Outcome::harness_error);
+  EXPECT_EQ(opts_.verifier_host->warm(), 0u);
+  EXPECT_EQ(std::count(script_.verifier_ops.begin(), script_.verifier_ops.end(), "close"), 1);
+  script_.verifier_ready = true;
+  ASSERT_EQ(eval().outcome, Outcome::passed);
+  EXPECT_EQ(script_.verifier_processes, 3);
+  EXPECT_EQ(opts_.verifier_host->warm(), 1u);
+  opts_.verifier_host.reset();
+  ASSERT_EQ(eval().outcome, Outcome::passed);
+  EXPECT_EQ(script_.verifier_processes, 4);
+  EXPECT_EQ(std::count(script_.verifier_ops.begin(), script_.verifier_ops.end(), "close"), 2);
 }
 
 // 0.4x against the opening check is not known slow: timed as usual, then the slow stop.

@@ -12,6 +12,7 @@
 #include "core/text.h"
 #include "eval/eval_result.h"
 #include "eval/judge_session_peers.h"
+#include "eval/verifier_host.h"
 #include "eval/worker_spec.h"
 
 namespace ptxbench::eval {
@@ -76,29 +77,19 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   if (setup_.checks_only_first) plan_.checks.resize(1);
   p.so = so;
 
-  auto vdir = TempDir::create("ptxbench-verifier-");
-  if (!vdir.ok())
-    return fail(Outcome::harness_error, "cannot make the verifier's private directory", "starting");
-  p.verifier_dir.emplace(std::move(*vdir));
-  if (auto st = give_private_dir(p.verifier_dir->path()); !st.ok())
-    return fail(Outcome::harness_error, st.error().to_string(), "starting");
-
-  // The verifier: buffers, references, IPC handles.
-  VerifierRequest vreq = plan_.verifier;
-  vreq.dir = p.verifier_dir->path().string();
-  vreq.library_plan = o.library_plan;
+  // The verifier: this GPU's warm one from the run (verifier_host.h), else a new process. Its
+  // session ("open": buffers, references, IPC handles) is asked for before the runner starts.
+  OpenCommand open = plan_.verifier;
+  open.library_plan = o.library_plan;
   choice_key_ = {task.name, plan_.verifier.workloads.front().problem.workload, o.device};
-  if (o.library_choices) vreq.library_plan_index = o.library_choices->find(choice_key_);
-  const fs::path vfile = p.verifier_dir->path() / "request.json";
-  if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
-    return fail(Outcome::harness_error, st.error().to_string(), "starting");
+  if (o.library_choices) open.library_plan_index = o.library_choices->find(choice_key_);
   const auto verifier_start = Clock::now();
-  auto v = launcher_.launch(verifier_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device,
-                                          o.check_timeout + o.worker_timeout));
-  if (!v.ok())
-    return fail(Outcome::harness_error, "cannot start the verifier: " + v.error().to_string(),
-                "starting");
-  p.verifier = std::move(*v);
+  if (!start_verifier(p, o, r)) return false;
+  if (!p.verifier->send(open.to_json()).ok() && p.verifier_warm) {
+    p.verifier.reset();  // it ended while it waited: a new one
+    if (!start_verifier(p, o, r)) return false;
+    (void)p.verifier->send(open.to_json());  // a failure shows as its missing reply
+  }
 
   // The runner's request, less its directory and library (each runner gets its own); the first
   // runner starts now, beside the verifier, and gets the slots once they exist.
@@ -119,6 +110,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
     return fail(Outcome::harness_error, "the verifier could not prepare the session: " + why,
                 "preparing inputs and references");
   }
+  r.verifier_session = p.verifier_sessions + 1;
   r.provenance = ready.reply->extra.value("provenance", Json::object());
   const Json& slots = ready.reply->extra.at("slots");
   for (std::size_t w = 0; w < plan_.verifier.workloads.size(); ++w) {
@@ -130,6 +122,43 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
     p.runner_map.workloads.push_back(std::move(rw));
   }
   return ready_runner(p, r, true);
+}
+
+bool JudgeSession::start_verifier(Peers& p, const EvalOptions& o, EvalResult& r) {
+  if (!p.verifier && o.verifier_host)
+    if (auto warm = o.verifier_host->take(o.device)) {
+      p.verifier = std::move(warm->process);
+      p.verifier_dir = std::move(warm->dir);
+      p.verifier_started = warm->started;
+      p.verifier_sessions = warm->sessions;
+      p.verifier_warm = true;
+      return true;
+    }
+  p.verifier_warm = false;
+  p.verifier_sessions = 0;
+  p.verifier_started = Clock::now();
+  auto vdir = TempDir::create("ptxbench-verifier-");
+  if (!vdir.ok())
+    return fail_with(r, Outcome::harness_error, "cannot make the verifier's private directory",
+                     "starting");
+  p.verifier_dir.emplace(std::move(*vdir));
+  if (auto st = give_private_dir(p.verifier_dir->path()); !st.ok())
+    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
+  const fs::path vfile = p.verifier_dir->path() / "request.json";
+  const VerifierRequest vreq{p.verifier_dir->path().string()};
+  if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
+    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
+  // A hosted verifier outlives this session: its wall limit is the host's, well beyond its
+  // retirement (verifier_host.h); each of its replies is still awaited with a timeout.
+  const seconds wall = o.verifier_host ? seconds(VerifierHost::kHostedVerifierWall)
+                                       : o.check_timeout + o.worker_timeout;
+  auto v =
+      launcher_.launch(verifier_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device, wall));
+  if (!v.ok())
+    return fail_with(r, Outcome::harness_error,
+                     "cannot start the verifier: " + v.error().to_string(), "starting");
+  p.verifier = std::move(*v);
+  return true;
 }
 
 bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r) {
@@ -663,12 +692,24 @@ bool JudgeSession::library_fails_too(const CallRecord& bad, EvalResult& r) {
   return lib.check && !lib.check->passed();
 }
 
-void JudgeSession::finish(Peers& p, EvalResult& r) {
-  stop_runner(p);
+void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
+  stop_runner(p);  // first: no runner maps the session's buffers when they are freed
   if (p.verifier) {
     const auto t0 = Clock::now();
-    (void)p.verifier->send(Json{{"op", "quit"}});
-    p.verifier_end = p.verifier->finish(milliseconds(10000));
+    // A hosted verifier is given back once its session is closed, unless anything in the
+    // session failed on the harness's side (a verifier that timed out may still be answering).
+    if (o.verifier_host && r.outcome != Outcome::harness_error &&
+        p.verifier->send(Json{{"op", "close"}}).ok()) {
+      Received closed = p.verifier->receive(milliseconds(seconds(60)));
+      if (closed.reply && closed.reply->ok && closed.reply->extra.value("closed", false))
+        o.verifier_host->give_back(o.device,
+                                   WarmVerifier{std::move(p.verifier), std::move(p.verifier_dir),
+                                                p.verifier_started, p.verifier_sessions + 1});
+    }
+    if (p.verifier) {
+      (void)p.verifier->send(Json{{"op", "quit"}});
+      p.verifier_end = p.verifier->finish(milliseconds(10000));
+    }
     timeline_.add(SpanKind::verifier_stop, t0);
   }
   r.network_isolated = p.runner_end.network_isolated;
@@ -685,7 +726,7 @@ void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const Eva
   timeline_.start(o.timeline);
   decide(p, task, so, o, r);
   timeline_.set_phase(SessionPhase::end);
-  finish(p, r);
+  finish(p, o, r);
   r.timeline = timeline_.take();
   peers_ = nullptr;
 }

@@ -59,6 +59,8 @@ class JudgeSession {
   struct Peers;
   bool start(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
              const EvalOptions& o, EvalResult& r);
+  // The session's verifier process: the GPU's warm one (EvalOptions::verifier_host), else new.
+  bool start_verifier(Peers& p, const EvalOptions& o, EvalResult& r);
   // A runner for the session in a new private directory: launched (the first beside the
   // verifier, before the slots exist), then ready: the slots mapped (MapCommand), calibrated
   // (recorded for the first only), the candidate loaded. start_runner: one more for the audit,
@@ -106,7 +108,7 @@ class JudgeSession {
   void decide(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
               const EvalOptions& o, EvalResult& r);
   bool library_fails_too(const CallRecord& bad, EvalResult& r);
-  void finish(Peers& p, EvalResult& r);
+  void finish(Peers& p, const EvalOptions& o, EvalResult& r);
   Peers* peers_ = nullptr;  // while run() is on
 
   WorkerLauncher& launcher_;

@@ -18,6 +18,9 @@ struct JudgeSession::Peers {
   std::vector<TempDir> old_runner_dirs;  // earlier runners' (the audit's further runners)
   std::unique_ptr<WorkerProcess> verifier, runner;
   ProcessResult verifier_end, runner_end;
+  bool verifier_warm = false;  // taken from the run's VerifierHost
+  int verifier_sessions = 0;   // sessions the verifier process had before this one
+  std::chrono::steady_clock::time_point verifier_started;
   bool runner_ended = false;
   std::filesystem::path so;
   RunnerRequest runner_request;    // without dir and library

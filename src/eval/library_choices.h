@@ -3,7 +3,7 @@
 //
 // The first judging session of a run on a key times the library's candidate plans in its
 // verifier (gpu/plan_choice.h) and the parent records the plan's index here; later sessions on
-// the same key pass it to their verifier (VerifierRequest::library_plan_index), which builds and
+// the same key pass it to their verifier (OpenCommand::library_plan_index), which builds and
 // runs that plan alone. Each session's report names the plan it ran and whether it was timed
 // there or chosen earlier in the run (TimingResult::baseline_description). Only trusted
 // processes take part: the parent and the verifiers; a candidate never sees the choice.

@@ -67,7 +67,7 @@ inline constexpr int kTimedSlots = 4;
 inline constexpr int kTimingBurst = 1;
 
 struct SessionPlan {
-  VerifierRequest verifier;         // dir left empty
+  OpenCommand verifier;             // the verifier's "open"
   std::vector<std::string> labels;  // per workload: "timed workload timed (M=8192 ...)"
   std::vector<bool> hidden;         // per workload
   std::vector<PlannedCall> checks;

@@ -28,7 +28,7 @@ Json int_pair(int workload, int slot) {
 
 }  // namespace
 
-Json VerifierRequest::to_json() const {
+Json OpenCommand::to_json() const {
   Json w = Json::array();
   for (const auto& x : workloads) {
     Json bases = Json::array();
@@ -39,17 +39,15 @@ Json VerifierRequest::to_json() const {
                  {"slots", x.slots},
                  {"baseline", x.baseline}});
   }
-  return Json{{"mode", "verifier"},
-              {"dir", dir},
+  return Json{{"op", "open"},
               {"workloads", w},
               {"library_plan", std::string(gpu::to_string(library_plan))},
               {"library_plan_index", library_plan_index}};
 }
 
-Result<VerifierRequest> VerifierRequest::from_json(const Json& j) {
-  return guarded("verifier request", [&]() -> Result<VerifierRequest> {
-    VerifierRequest r;
-    r.dir = j.at("dir").get<std::string>();
+Result<OpenCommand> OpenCommand::from_json(const Json& j) {
+  return guarded("open command", [&]() -> Result<OpenCommand> {
+    OpenCommand r;
     const auto plan = gpu::library_plan_from_string(j.value("library_plan", "fastest"));
     if (!plan) return make_error("unknown library_plan (fastest or heuristic)");
     r.library_plan = *plan;
@@ -67,6 +65,19 @@ Result<VerifierRequest> VerifierRequest::from_json(const Json& j) {
         return make_error("a workload needs a base set and a slot");
       r.workloads.push_back(std::move(s));
     }
+    if (r.workloads.empty()) return make_error("a session needs a workload");
+    return r;
+  });
+}
+
+Json VerifierRequest::to_json() const {
+  return Json{{"mode", "verifier"}, {"dir", dir}};
+}
+
+Result<VerifierRequest> VerifierRequest::from_json(const Json& j) {
+  return guarded("verifier request", [&]() -> Result<VerifierRequest> {
+    VerifierRequest r;
+    r.dir = j.at("dir").get<std::string>();
     return r;
   });
 }

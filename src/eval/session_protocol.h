@@ -51,15 +51,31 @@ struct SessionWorkload {
   bool baseline = false;  // build the library baseline for this workload
 };
 
+// The verifier process (its request file): only its private directory. It sets up CUDA and its
+// own tools, then serves sessions: "open" (OpenCommand) starts one, "close" ends it and frees its
+// buffers (the process waits for the next "open"), "quit" or the end of its command channel ends
+// the process. A one-candidate `ptxbench eval` opens one session and quits; `ptxbench run` and
+// `ptxbench gate` keep one verifier per GPU for the whole run (verifier_host.h).
 struct VerifierRequest {
   std::string dir;
+  Json to_json() const;
+  static Result<VerifierRequest> from_json(const Json& j);
+};
+
+// "open": one session's workloads. The verifier makes their base sets (fresh inputs from the
+// seeds), references and slots, zeroes every buffer it will export (memory an earlier session of
+// the same process freed is not cleared by CUDA), and replies {slots, provenance}. The library
+// baseline of a (problem, plan) it built in an earlier session of the process is reused, never
+// its tensors (library.reused in the first baseline reply). A second "open" before "close" is a
+// bad_request.
+struct OpenCommand {
   std::vector<SessionWorkload> workloads;
   gpu::LibraryPlan library_plan = gpu::LibraryPlan::fastest;  // the baseline's plan
   // The timed workload's library plan chosen by timing earlier in the run (the first baseline
   // reply's extra.plan_index then; gpu::make_unready_baseline's `chosen`); -1: choose here.
   int library_plan_index = -1;
   Json to_json() const;
-  static Result<VerifierRequest> from_json(const Json& j);
+  static Result<OpenCommand> from_json(const Json& j);
 };
 
 // The IPC handles (hex of cudaIpcMemHandle_t) of one slot's tensors, inputs then outputs.

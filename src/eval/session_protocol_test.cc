@@ -10,31 +10,43 @@
 namespace ptxbench::eval {
 namespace {
 
-TEST(SessionProtocol, VerifierRequestRoundTrip) {
+TEST(SessionProtocol, OpenCommandRoundTrip) {
   auto task = testing::gemm_task();
   auto plan = plan_session(task, 3, 9);
   ASSERT_TRUE(plan.ok());
-  VerifierRequest r = plan->verifier;
-  r.dir = "/tmp/x";
-  auto back = VerifierRequest::from_json(r.to_json());
+  OpenCommand r = plan->verifier;
+  EXPECT_EQ(r.to_json().at("op"), "open");
+  auto back = OpenCommand::from_json(r.to_json());
   ASSERT_TRUE(back.ok()) << back.error().to_string();
-  EXPECT_EQ(back->dir, "/tmp/x");
   ASSERT_EQ(back->workloads.size(), r.workloads.size());
   EXPECT_EQ(back->workloads[0].bases[1].seed, r.workloads[0].bases[1].seed);
   EXPECT_EQ(back->workloads[0].slots, kTimedSlots);
   EXPECT_TRUE(back->workloads[0].baseline);
   EXPECT_EQ(back->library_plan, gpu::LibraryPlan::fastest);
   r.library_plan = gpu::LibraryPlan::heuristic;
-  EXPECT_EQ(VerifierRequest::from_json(r.to_json())->library_plan, gpu::LibraryPlan::heuristic);
+  EXPECT_EQ(OpenCommand::from_json(r.to_json())->library_plan, gpu::LibraryPlan::heuristic);
   EXPECT_EQ(back->library_plan_index, -1);  // the plans are timed in the session
   r.library_plan_index = 4;                 // chosen earlier in the run
-  EXPECT_EQ(VerifierRequest::from_json(r.to_json())->library_plan_index, 4);
+  EXPECT_EQ(OpenCommand::from_json(r.to_json())->library_plan_index, 4);
   Json unknown_plan = r.to_json();
   unknown_plan["library_plan"] = "slowest";
-  EXPECT_FALSE(VerifierRequest::from_json(unknown_plan).ok());
+  EXPECT_FALSE(OpenCommand::from_json(unknown_plan).ok());
   Json bad = r.to_json();
   bad["workloads"][0]["bases"] = Json::array();
-  EXPECT_FALSE(VerifierRequest::from_json(bad).ok());
+  EXPECT_FALSE(OpenCommand::from_json(bad).ok());
+  Json none = r.to_json();
+  none["workloads"] = Json::array();
+  EXPECT_FALSE(OpenCommand::from_json(none).ok());
+  EXPECT_FALSE(OpenCommand::from_json(Json{{"op", "open"}}).ok());
+}
+
+// The verifier process's request holds its directory only; the sessions come as "open".
+TEST(SessionProtocol, VerifierRequestIsTheProcessOnly) {
+  VerifierRequest v{"/tmp/v"};
+  EXPECT_EQ(v.to_json(), (Json{{"mode", "verifier"}, {"dir", "/tmp/v"}}));
+  auto back = VerifierRequest::from_json(v.to_json());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->dir, "/tmp/v");
   EXPECT_FALSE(VerifierRequest::from_json(Json{{"dir", 3}}).ok());
 }
 

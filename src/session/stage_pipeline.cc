@@ -197,6 +197,9 @@ StagePipeline::StagePipeline(Paths paths, ProcessRunner& runner, judge::JudgeOpt
   // One library plan per (task, workload, GPU) for the whole run (eval/library_choices.h).
   if (!options_.eval.library_choices)
     options_.eval.library_choices = std::make_shared<eval::LibraryChoices>();
+  // One warm verifier process per GPU for the whole run (eval/verifier_host.h).
+  if (!options_.eval.verifier_host)
+    options_.eval.verifier_host = std::make_shared<eval::VerifierHost>();
 }
 
 TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskSpec& task,

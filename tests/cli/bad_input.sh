@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bad_input.sh CODE REGEX [--setup FIXTURE]... [--creates PATH]... [--grep REGEX]...
-#              [--lacks REGEX]... [--json] [--max-s N] -- COMMAND...
+#              [--lacks REGEX]... [--file-grep PATH REGEX]... [--json] [--max-s N] -- COMMAND...
 # One row of a bad-input table (bad_inputs.cmake, compile_bad_inputs.cmake). Runs COMMAND in
 # a fresh scratch folder, after making each FIXTURE there, with a fresh PTXBENCH_CACHE.
 # Fixtures:
@@ -23,12 +23,13 @@
 #   - nothing is left half-made in the compile cache: no build folder (.build-*) or
 #     temporary file (*.tmp.*),
 #   - some line of the output matches each --grep REGEX and none matches a --lacks REGEX,
+#   - some line of the file PATH (one the command made) matches each --file-grep REGEX,
 #   - with --json, stdout alone is one valid UTF-8 JSON document,
 #   - and, with --max-s, it took at most N seconds.
 set -u
 want=$1 regex=$2
 shift 2
-setups=() max_s="" creates=() greps=() lacks=() json=0
+setups=() max_s="" creates=() greps=() lacks=() file_greps=() json=0
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case $1 in
     --setup) setups+=("$2"); shift 2 ;;
@@ -36,6 +37,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     --creates) creates+=("$2"); shift 2 ;;
     --grep) greps+=("$2"); shift 2 ;;
     --lacks) lacks+=("$2"); shift 2 ;;
+    --file-grep) file_greps+=("$2" "$3"); shift 3 ;;
     --json) json=1; shift ;;
     *) echo "bad_input.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -93,6 +95,10 @@ if [ -n "$regex" ] && ! grep -Eq -- "$regex" <<<"$first"; then
   echo "FAIL: the first line does not match /$regex/: $first" >&2
   exit 1
 fi
+for ((i = 0; i < ${#file_greps[@]}; i += 2)); do
+  f=${file_greps[i]} g=${file_greps[i + 1]}
+  grep -Eq -- "$g" "$f" 2>/dev/null || { echo "FAIL: no line of $f matches /$g/" >&2; exit 1; }
+done
 for c in "${creates[@]}"; do
   [ -e "$c" ] || { echo "FAIL: $c was not made" >&2; exit 1; }
   rm -f "$c" "$c-wal" "$c-shm" "$c-journal"

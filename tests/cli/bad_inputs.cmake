@@ -397,14 +397,24 @@ ptxbench_bad_input(gate_junit_folder_missing 2 "--junit nowhere/g.xml: the folde
   ARGS ${_p} gate ${_plain} --task ${_gemm} --junit nowhere/g.xml)
 ptxbench_bad_input(gate_junit_is_a_kernel 2 "--junit .*sm90_plain.cu is also an input"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --junit ${_plain})
+ptxbench_bad_input(gate_json_folder_missing 2 "--json nowhere/g.jsonl: the folder nowhere does not exist"
+  ARGS ${_p} gate ${_plain} --task ${_gemm} --json nowhere/g.jsonl)
+ptxbench_bad_input(gate_json_is_a_kernel 2 "--json .*sm90_plain.cu is also an input"
+  ARGS ${_p} gate ${_plain} --task ${_gemm} --json ${_plain})
+ptxbench_bad_input(gate_json_is_the_junit 2 "--json and --junit name the same file"
+  ARGS ${_p} gate ${_plain} --task ${_gemm} --json g.out --junit g.out)
+ptxbench_bad_input(gate_timeline_without_json 2 "--timeline requires --json"
+  ARGS ${_p} gate ${_plain} --task ${_gemm} --timeline)
 # Without a GPU (the table runs with PTXBENCH_NO_GPU=1) a kernel is compiled and statically
 # audited only: a compile error fails with its own code, and a kernel that compiles is not
 # evaluated, so it cannot pass (17). The exit code is the first failing kernel's.
 ptxbench_bad_input(gate_without_gpu 11 "^ptxbench gate: no GPU here"
-  OPTIONS --creates g.xml
+  OPTIONS --creates g.xml --creates g.jsonl
+    --file-grep g.jsonl "^\\{\"file\":\".*compile_error.cu\",\"gate\":\\{\"passed\":false,\"exit_code\":11"
+    --file-grep g.jsonl "gemm_n7168_k5120.cu\",\"gate\":\\{\"passed\":false,\"exit_code\":17,.*\"report\":\\{\"task\":\"gemm_n7168_k5120\",.*\"disposition\":\"not_evaluated\""
     --grep "^FAIL .*compile_error.cu \\(exit 11\\): COMPILE ERROR"
     --grep "^FAIL .*gemm_n7168_k5120.cu \\(exit 17\\): not evaluated: .*correctness is unknown"
     --grep "wrote g.xml"
   ARGS ${_p} gate ${_controls}/gemm/compile_error.cu
     ${_controls}/../reference/sm_90a/gemm_n7168_k5120.cu --task ${_gemm} --min-speedup 0.95
-    --require-arch --junit g.xml)
+    --require-arch --junit g.xml --json g.jsonl)

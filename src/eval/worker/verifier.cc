@@ -19,12 +19,21 @@
 #include "eval/gpu/nvml.h"
 #include "eval/gpu/reference.h"
 #include "eval/gpu/transform.h"
+#include "eval/worker/library_cache.h"
 #include "eval/worker/session.h"
 
 namespace ptxbench::eval::worker {
 namespace {
 
 Reply failure(const std::string& status, const std::string& error, const std::string& phase);
+
+Reply ok_reply(Json extra = Json::object()) {
+  Reply r;
+  r.ok = true;
+  r.status = "ok";
+  r.extra = std::move(extra);
+  return r;
+}
 
 // What a slot holds now: a base under a transform, and the poison of the current call.
 struct SlotContent {
@@ -44,30 +53,65 @@ struct Workload {
   std::vector<std::unique_ptr<gpu::TensorSet>> bases;
   std::vector<std::vector<gpu::DeviceBuffer>> refs;  // [base][output], fp32
   std::vector<Slot> slots;
-  std::unique_ptr<gpu::Baseline> baseline;
+  std::shared_ptr<LibraryEntry> lib;  // the baseline, from the process's LibraryCache
   // The library's own tensors for "library" bursts, one set per slot (set s: a copy of base set
   // s % bases), made on first use, never exported (the candidate cannot touch what the library
   // is timed on).
   std::vector<std::unique_ptr<gpu::TensorSet>> library;
-  bool library_ready = false;  // baseline->ready() done
+  gpu::Baseline& baseline() const { return *lib->baseline; }
 };
 
-class Verifier {
- public:
-  explicit Verifier(const VerifierRequest& req)
-      : library_plan_(req.library_plan), library_plan_index_(req.library_plan_index) {
+// What lives as long as the verifier process: its stream, tools and the library baselines of
+// its earlier sessions (library_cache.h).
+struct VerifierTools {
+  VerifierTools() {
     PTXB_CUDA(cudaSetDevice(0));
-    PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    PTXB_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     char bus[32] = {};
     PTXB_CUDA(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
-    nvml_ = std::make_unique<gpu::Nvml>(bus);
-    flush_ = std::make_unique<gpu::L2Flush>();
-    for (auto& e : heat_done_) PTXB_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    nvml = std::make_unique<gpu::Nvml>(bus);
+    flush = std::make_unique<gpu::L2Flush>();
+    for (auto& e : heat_done) PTXB_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  }
+  cudaStream_t stream = nullptr;
+  std::unique_ptr<gpu::Nvml> nvml;
+  std::unique_ptr<gpu::L2Flush> flush;
+  gpu::DeviceChecksum checksum;
+  gpu::EventTimer timer;
+  gpu::EventBurst burst;
+  cudaEvent_t heat_done[2] = {nullptr, nullptr};  // HeatCommand: two runs in flight at most
+  LibraryCache libraries;
+  int sessions = 0;  // opened so far
+};
+
+// One session: "open" to "close" (session_protocol.h).
+class Verifier {
+ public:
+  Verifier(VerifierTools& tools, const OpenCommand& req)
+      : tools_(tools),
+        library_plan_(req.library_plan),
+        library_plan_index_(req.library_plan_index),
+        stream_(tools.stream),
+        nvml_(*tools.nvml),
+        flush_(*tools.flush),
+        checksum_(tools.checksum),
+        timer_(tools.timer),
+        burst_(tools.burst),
+        heat_done_(tools.heat_done) {
+    ++tools_.sessions;
     const auto refs_start = std::chrono::steady_clock::now();
     for (const auto& w : req.workloads) workloads_.push_back(make_workload(w));
     PTXB_CUDA(cudaStreamSynchronize(stream_));
     setup_.references = ms_since(refs_start);
     if (!workloads_.empty()) start_library(workloads_.front());
+  }
+
+  // The session's end ("close"): its library build finished (kept for the next session),
+  // its GPU work done; the buffers go with the object.
+  void close() {
+    if (library_made_.valid()) library_made_.wait();
+    PTXB_CUDA(cudaStreamSynchronize(stream_));
+    tools_.libraries.drop_unbuilt();
   }
 
   // Is the library's background set-up (start_library) still running? A session that ended
@@ -91,7 +135,7 @@ class Verifier {
       }
       slots.push_back(per);
     }
-    return Json{{"slots", slots}, {"provenance", gpu_provenance(*nvml_)}};
+    return Json{{"slots", slots}, {"provenance", gpu_provenance(nvml_)}};
   }
 
   Reply prepare(const PrepareCommand& c) {
@@ -142,16 +186,22 @@ class Verifier {
     Workload& w = at(c.workload);
     Slot& s = slot(w, c.slot);
     prepare_library(w);
-    flush_->flush(stream_);
-    double ms = timer_.time_ms(stream_, [&] { w.baseline->run(*s.tensors, stream_); });
+    flush_.flush(stream_);
+    double ms = timer_.time_ms(stream_, [&] { w.baseline().run(*s.tensors, stream_); });
     PTXB_CUDA(cudaGetLastError());
     Reply r = ok();
     r.event_ms = ms;
-    r.extra = Json{{"name", w.baseline->name()},
-                   {"description", w.baseline->describe()},
-                   {"plan_index", w.baseline->plan_index()},
-                   {"plan_timed", w.baseline->plan_timed()},
-                   {"setup_ms", setup_.to_json()}};
+    const bool reused = &w == &workloads_.front() && library_reused_;
+    r.extra = Json{
+        {"name", w.baseline().name()},
+        {"description", w.baseline().describe() + (reused ? " (built in an earlier session of this "
+                                                            "verifier process, not rebuilt)"
+                                                          : "")},
+        {"plan_index", w.baseline().plan_index()},
+        {"plan_timed", w.baseline().plan_timed() && choice_timed_here_},
+        {"library_reused", reused},
+        {"session", tools_.sessions},
+        {"setup_ms", setup_.to_json()}};
     return r;
   }
 
@@ -159,13 +209,13 @@ class Verifier {
     Workload& w = at(c.workload);
     prepare_library(w);
     const std::size_t n = w.library.size();
-    burst_.enqueue(static_cast<std::size_t>(c.count), stream_, *flush_, [&](std::size_t i) {
-      w.baseline->run(*w.library[(static_cast<std::size_t>(c.slot) + i) % n], stream_);
+    burst_.enqueue(static_cast<std::size_t>(c.count), stream_, flush_, [&](std::size_t i) {
+      w.baseline().run(*w.library[(static_cast<std::size_t>(c.slot) + i) % n], stream_);
     });
     PTXB_CUDA(cudaStreamSynchronize(stream_));
     PTXB_CUDA(cudaGetLastError());
     Reply r = ok();
-    r.extra = Json{{"name", w.baseline->name()}, {"description", w.baseline->describe()}};
+    r.extra = Json{{"name", w.baseline().name()}, {"description", w.baseline().describe()}};
     set_events(r, burst_.elapsed_ms());
     return r;
   }
@@ -182,7 +232,7 @@ class Verifier {
     };
     std::size_t runs = 0;
     while (elapsed_ms() < c.ms) {
-      w.baseline->run(*w.library[runs % w.library.size()], stream_);
+      w.baseline().run(*w.library[runs % w.library.size()], stream_);
       PTXB_CUDA(cudaEventRecord(heat_done_[runs % 2], stream_));
       if (++runs >= 2) PTXB_CUDA(cudaEventSynchronize(heat_done_[runs % 2]));  // the one before
     }
@@ -199,17 +249,12 @@ class Verifier {
 
   Reply clocks() {
     Reply r = ok();
-    r.extra = nvml_->sample().to_json();
+    r.extra = nvml_.sample().to_json();
     return r;
   }
 
  private:
-  static Reply ok() {
-    Reply r;
-    r.ok = true;
-    r.status = "ok";
-    return r;
-  }
+  static Reply ok() { return ok_reply(); }
 
   Workload make_workload(const SessionWorkload& spec) {
     Workload w;
@@ -223,13 +268,15 @@ class Verifier {
     for (int i = 0; i < spec.slots; ++i) {
       Slot s;
       s.tensors = std::make_unique<gpu::TensorSet>(spec.problem);
+      zero_all(*s.tensors);  // exported: nothing an earlier session of this process left
       w.slots.push_back(std::move(s));
     }
     return w;
   }
 
   // The library's private sets and its plan, made on first use; the timed workload's were made
-  // in the background (start_library), only their timed choice is made here.
+  // in the background (start_library), only their timed choice is made here. A baseline from an
+  // earlier session of the process (LibraryCache) is used as it is.
   void prepare_library(Workload& w) {
     const bool timed = &w == &workloads_.front();
     auto t0 = std::chrono::steady_clock::now();
@@ -238,22 +285,31 @@ class Verifier {
       setup_.wait = ms_since(t0);
     }
     if (w.library.empty()) make_library_sets(w, stream_);
-    if (!w.baseline)
-      w.baseline = gpu::make_unready_baseline(*w.library.front(), stream_, library_plan_,
-                                              timed ? library_plan_index_ : -1);
-    t0 = std::chrono::steady_clock::now();
-    if (!w.library_ready) {
-      w.baseline->ready(*w.library.front(), stream_);
-      if (timed) setup_.choice = ms_since(t0);
+    if (!w.lib) {
+      bool reused = false;
+      w.lib = tools_.libraries.find_or_add(w.problem, library_plan_,
+                                           timed ? library_plan_index_ : -1, reused);
     }
-    w.library_ready = true;
+    if (!w.lib->baseline)
+      w.lib->baseline =
+          gpu::make_unready_baseline(*w.library.front(), stream_, library_plan_, w.lib->requested);
+    t0 = std::chrono::steady_clock::now();
+    if (!w.lib->ready) {
+      w.lib->baseline->ready(*w.library.front(), stream_);
+      if (timed) setup_.choice = ms_since(t0);
+      if (timed) choice_timed_here_ = true;
+    }
+    w.lib->ready = true;
   }
 
   // The slow, untimed part of the timed workload's library (its private sets, handles, plans
   // built and each candidate plan run once: 0.8-1.7 s on the H200) on a thread and stream of its
   // own, while the runner starts and the checked calls run. The timed choice among plans waits
-  // for prepare_library, when the GPU is not shared with the session's other work.
+  // for prepare_library, when the GPU is not shared with the session's other work. A baseline an
+  // earlier session of the process built is taken from the cache: only the sets are made.
   void start_library(Workload& w) {
+    w.lib = tools_.libraries.find_or_add(w.problem, library_plan_, library_plan_index_,
+                                         library_reused_);
     library_made_ = std::async(std::launch::async, [this, &w] {
       PTXB_CUDA(cudaSetDevice(0));
       cudaStream_t s = nullptr;
@@ -264,8 +320,9 @@ class Verifier {
         PTXB_CUDA(cudaStreamSynchronize(s));
         setup_.sets = ms_since(t0);
         t0 = std::chrono::steady_clock::now();
-        w.baseline =
-            gpu::make_unready_baseline(*w.library.front(), s, library_plan_, library_plan_index_);
+        if (!w.lib->baseline)
+          w.lib->baseline =
+              gpu::make_unready_baseline(*w.library.front(), s, library_plan_, w.lib->requested);
         PTXB_CUDA(cudaStreamSynchronize(s));
         setup_.plans = ms_since(t0);
       } catch (...) {
@@ -306,6 +363,13 @@ class Verifier {
     return to_hex(&h, sizeof h);
   }
 
+  void zero_all(gpu::TensorSet& t) {
+    for (std::size_t i = 0; i < t.num_inputs(); ++i)
+      PTXB_CUDA(cudaMemsetAsync(t.input(i).get(), 0, t.input(i).bytes(), stream_));
+    for (std::size_t i = 0; i < t.num_outputs(); ++i)
+      PTXB_CUDA(cudaMemsetAsync(t.output(i).get(), 0, t.output(i).bytes(), stream_));
+  }
+
   std::vector<std::uint64_t> input_checksums(gpu::TensorSet& t) {
     const int n = static_cast<int>(t.num_inputs());
     PTXB_CHECK(n <= gpu::DeviceChecksum::kSlots, "too many inputs to checksum");
@@ -341,15 +405,18 @@ class Verifier {
                   {"library_choice", choice}};
     }
   } setup_;  // sets and plans: written by the background thread before library_made_ is ready
+  VerifierTools& tools_;
   gpu::LibraryPlan library_plan_;
-  int library_plan_index_ = -1;  // the timed workload's plan chosen earlier in the run
-  cudaEvent_t heat_done_[2] = {nullptr, nullptr};  // HeatCommand: two runs in flight at most
-  cudaStream_t stream_ = nullptr;
-  std::unique_ptr<gpu::Nvml> nvml_;
-  std::unique_ptr<gpu::L2Flush> flush_;
-  gpu::DeviceChecksum checksum_;
-  gpu::EventTimer timer_;
-  gpu::EventBurst burst_;
+  int library_plan_index_ = -1;     // the timed workload's plan chosen earlier in the run
+  bool library_reused_ = false;     // the timed workload's baseline came from an earlier session
+  bool choice_timed_here_ = false;  // its ready() (the timed choice) ran in this session
+  cudaStream_t stream_;
+  gpu::Nvml& nvml_;
+  gpu::L2Flush& flush_;
+  gpu::DeviceChecksum& checksum_;
+  gpu::EventTimer& timer_;
+  gpu::EventBurst& burst_;
+  cudaEvent_t* heat_done_;  // VerifierTools::heat_done
   std::vector<Workload> workloads_;
   // The timed workload's library in the making (start_library); declared last, so that it is
   // waited for before anything it uses is destroyed.
@@ -394,23 +461,20 @@ Reply serve(Verifier& v, const Command& cmd) {
 }  // namespace
 
 int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
-  std::unique_ptr<Verifier> v;
+  (void)req;  // its directory is the process's working directory already
+  std::unique_ptr<VerifierTools> tools;
   try {
-    v = std::make_unique<Verifier>(req);
-  } catch (const std::exception& e) {
+    tools = std::make_unique<VerifierTools>();
+  } catch (const std::exception& e) {  // said in reply to the first command
     (void)channel.reply(
         to_text(failure("harness_error", e.what(), "allocating the session").to_json()));
     return 3;
   }
-  Reply ready;
-  ready.ok = true;
-  ready.status = "ok";
-  ready.extra = v->ready_extra();
-  if (!channel.reply(to_text(ready.to_json())).ok()) return 3;
+  std::unique_ptr<Verifier> v;  // the open session
   // At the end, a library set-up still running on its thread (cuDNN building every plan: over a
   // second for the backward) is abandoned: the process ends at once, the driver frees the rest.
   auto end = [&v](int code) {
-    if (v->library_pending()) std::_Exit(code);
+    if (v && v->library_pending()) std::_Exit(code);
     return code;
   };
   while (true) {
@@ -420,12 +484,29 @@ int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
     if (cmd.ok() && cmd->op == "quit") return end(0);
     Reply r;
     try {
-      r = cmd.ok() ? serve(*v, *cmd) : failure("bad_request", cmd.error().to_string(), "");
+      if (!cmd.ok()) {
+        r = failure("bad_request", cmd.error().to_string(), "");
+      } else if (cmd->op == "open") {
+        auto open = OpenCommand::from_json(cmd->body);
+        if (v || !open.ok()) {
+          r = failure("bad_request", v ? "a session is open already" : open.error().to_string(),
+                      "open");
+        } else {
+          v = std::make_unique<Verifier>(*tools, *open);
+          r = ok_reply(v->ready_extra());
+        }
+      } else if (cmd->op == "close") {
+        if (v) v->close();
+        v.reset();
+        r = ok_reply(Json{{"closed", true}, {"libraries", tools->libraries.size()}});
+      } else {
+        r = v ? serve(*v, *cmd) : failure("bad_request", "no session is open", cmd->op);
+      }
     } catch (const std::exception& e) {
       r = failure("harness_error", e.what(), cmd.ok() ? cmd->op : "");
     }
-    if (!channel.reply(to_text(r.to_json())).ok()) return 3;
-    if (r.status == "harness_error") return 3;  // the context may be unusable
+    if (!channel.reply(to_text(r.to_json())).ok()) return end(3);
+    if (r.status == "harness_error") return end(3);  // the context may be unusable
   }
 }
 

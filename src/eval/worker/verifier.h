@@ -7,9 +7,11 @@
 
 namespace ptxbench::eval::worker {
 
-// Allocates the session's buffers, answers "ready" with the slots' IPC handles and the GPU
-// provenance, then serves prepare / verify / baseline / clocks commands until "quit" or EOF.
-// Returns the process exit code; a CUDA failure is reported as a harness_error reply.
+// Sets up CUDA, then serves sessions one at a time: "open" (OpenCommand: the session's buffers,
+// answered with the slots' IPC handles and the GPU provenance), prepare / verify / baseline /
+// library / heat / clocks, "close" (the buffers freed, the library baselines kept for the next
+// session), until "quit" or EOF. Returns the process exit code; a CUDA failure is reported as a
+// harness_error reply and ends the process (its context may be unusable).
 int run_verifier(const VerifierRequest& req, CommandChannel& channel);
 
 }  // namespace ptxbench::eval::worker

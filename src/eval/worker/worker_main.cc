@@ -3,7 +3,8 @@
 //   ptxbench-worker REQUEST.json
 //
 // The request's "mode" says what it is (session_protocol.h, protocol.h):
-//   verifier  the trusted half of a judging session: commands on fd 3, replies on fd 4
+//   verifier  the trusted half of judging sessions ("open" .. "close", one at a time; a run
+//             keeps one per GPU): commands on fd 3, replies on fd 4
 //   runner    the candidate's process in a judging session (sandboxed): same channel
 //   baseline  one-shot: times the library baseline alone and checks it (bench/baselines);
 //             writes <dir>/response.json
