@@ -10,7 +10,13 @@ verifier and runner processes, summed per phase and kind); --out FILE also write
 per candidate.
 
     bench/judging_cost.py [--ptxbench BIN] [--manifest M.toml ...] [--only SUBSTR] [--out F]
-                          [--repeat N] [--breakdown-above S] [-- EXTRA EVAL OPTIONS]
+                          [--repeat N] [--breakdown-above S] [--batch] [-- EXTRA EVAL OPTIONS]
+
+--batch: the candidates of each task in one `ptxbench gate --json --timeline` (a run's way of
+judging: one warm verifier process per GPU, src/eval/verifier_host.h) instead of one `eval`
+process each. A candidate's wall time is then the time between its line of gate's JSON output and
+the one before (the first: from gate's start), read as gate writes them; EXTRA options do not
+apply (gate judges with eval's defaults and a random seed per kernel).
 
 The default set: every sm_90a entry of kernels/controls/*.toml (controls and the five sm_90a
 references) plus the hostile cases of ../shared/cases/judge/manifest.toml when present (or
@@ -61,9 +67,15 @@ def judge_one(ptxbench, e, extra):
     except json.JSONDecodeError:
         row["error"] = p.stderr.strip()[-300:]
         return row
+    return fill_row(row, out)
+
+
+def fill_row(row, out):
+    """The columns of one judge report (eval --json, or a gate --json line's report)."""
     ev = out.get("eval") or {}
     row["outcome"] = ev.get("outcome") or (out.get("compile") or {}).get("outcome")
     row["eval_s"] = ev.get("seconds", 0.0)
+    row["verifier_session"] = ev.get("verifier_session", 0)
     for k in COLUMNS + ("warmup_rounds", "sampled_rounds"):
         row[k] = (ev.get("phase_seconds") or {}).get(k, 0)
     row["stop"] = (ev.get("timing") or {}).get("stop_reason", "")
@@ -78,6 +90,48 @@ def judge_one(ptxbench, e, extra):
         spans[f"{phase}/{kind}"] = [n + 1, round(sec + ms / 1000, 4)]
     row["spans"] = spans
     return row
+
+
+def judge_batch(ptxbench, task, group, out_dir):
+    """One `ptxbench gate --json --timeline` over a task's candidates; a row per candidate, its
+    wall time the gap between its JSON line and the one before, as gate writes them."""
+    out_file = os.path.join(out_dir, f"gate-{task}.jsonl")
+    if os.path.exists(out_file):
+        os.remove(out_file)
+    cmd = [ptxbench, "gate", *[e["_src"] for e in group], "--task", task, "--arch", "sm_90a",
+           "--json", out_file, "--timeline"]
+    t0 = last = time.time()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seen, rows = 0, []
+    by_src = {e["_src"]: e for e in group}
+    while True:
+        done = p.poll() is not None
+        lines = []
+        if os.path.exists(out_file):
+            with open(out_file) as f:
+                lines = [x for x in f.read().split("\n") if x.strip()]
+        for text in lines[seen:]:
+            try:
+                x = json.loads(text)
+            except json.JSONDecodeError:
+                break  # half written: read again
+            now = time.time()
+            e = by_src.get(x["file"], {"_src": x["file"], "task": task})
+            row = {"file": os.path.relpath(x["file"], root), "task": task,
+                   "wall_s": round(now - last, 3), "exit": x["gate"]["exit_code"],
+                   "expect_outcome": e.get("expect_outcome")}
+            rows.append(fill_row(row, x["report"]))
+            last = now
+            seen += 1
+        if done and seen >= len(lines):
+            break
+        time.sleep(0.02)
+    err = p.stderr.read()
+    for e in group[seen:]:
+        rows.append({"file": os.path.relpath(e["_src"], root), "task": task, "wall_s": 0.0,
+                     "exit": p.returncode, "expect_outcome": e.get("expect_outcome"),
+                     "error": f"no line from gate: {err.strip()[-300:]}"})
+    return rows, time.time() - t0
 
 
 def where(row, top=6):
@@ -103,6 +157,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--breakdown-above", type=float, default=4.0,
                     help="print where the time went for candidates of this many seconds or more")
+    ap.add_argument("--batch", action="store_true",
+                    help="each task's candidates in one `ptxbench gate` (warm verifier)")
     ap.add_argument("extra", nargs="*", help="options passed to every `ptxbench eval`")
     a = ap.parse_args()
     entries = [e for e in load_entries(root, a.manifest or default_manifests())
@@ -111,17 +167,38 @@ def main():
     out = open(a.out, "w") if a.out else None
     print(f"{'candidate':<44} {'outcome':<28} {'wall':>6} " + " ".join(f"{k[:7]:>7}" for k in COLUMNS)
           + "  rounds")
+    def show(r):
+        rows.append(r)
+        if out:
+            out.write(json.dumps(r) + "\n")
+            out.flush()
+        print(f"{r['file'][-44:]:<44} {str(r.get('outcome', r.get('error', '?')))[:28]:<28} "
+              f"{r['wall_s']:6.2f} " + " ".join(f"{r.get(k, 0.0):7.2f}" for k in COLUMNS)
+              + f"  {r.get('warmup_rounds', 0)}+{r.get('sampled_rounds', 0)}",
+              flush=True)
+
+    batches = []
     for _ in range(a.repeat):
+        if not a.batch:
+            for e in entries:
+                show(judge_one(a.ptxbench, e, a.extra))
+            continue
+        groups = {}
         for e in entries:
-            r = judge_one(a.ptxbench, e, a.extra)
-            rows.append(r)
-            if out:
-                out.write(json.dumps(r) + "\n")
-                out.flush()
-            print(f"{r['file'][-44:]:<44} {str(r.get('outcome', r.get('error', '?')))[:28]:<28} "
-                  f"{r['wall_s']:6.2f} " + " ".join(f"{r.get(k, 0.0):7.2f}" for k in COLUMNS)
-                  + f"  {r.get('warmup_rounds', 0)}+{r.get('sampled_rounds', 0)}",
-                  flush=True)
+            groups.setdefault(e["task"], []).append(e)
+        for task, group in groups.items():
+            got, secs = judge_batch(a.ptxbench, task, group,
+                                    os.path.dirname(os.path.abspath(a.out)) if a.out else "/tmp")
+            batches.append((task, len(group), secs))
+            for r in got:
+                show(r)
+    if batches:
+        total = sum(s for _, _, s in batches)
+        n = sum(k for _, k, _ in batches)
+        print(f"\nbatch: {len(batches)} gate processes, {n} candidates, {total:.1f} s in all "
+              f"({total / max(n, 1):.2f} s per candidate)")
+        for task, k, secs in batches:
+            print(f"  {task:<36} {k:3d} candidates {secs:7.1f} s")
     print(f"\n{len(rows)} candidates   median    p90")
     for col in ("wall_s", "eval_s") + COLUMNS:
         med, p90 = quantiles([r[col] for r in rows if col in r])

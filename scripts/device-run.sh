@@ -10,6 +10,9 @@
 #               (tests/gpu/library_rule; SHARDS=N parallel processes, default 8)
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
 #   cases       the same on the hostile cases handed to the project (.devbin/cases/*/manifest.toml)
+#   batch       the controls and the handed judge cases judged a task at a time through
+#               `ptxbench gate --json` (one warm verifier process per GPU for all of a task's
+#               candidates, src/eval/verifier_host.h): outcome and flags, as controls checks them
 #   compare     the five sm_90a references through the previous release's binaries (.devbin-old,
 #               when carried) and this one, interleaved: speedup and judging wall time
 #   audit       audit_acceptance on kernels/controls/{gemm,attention,judge}.toml, the audit-only
@@ -19,6 +22,8 @@
 #   repeat      the reference GEMM's speedup over 5 separate `ptxbench eval` runs
 #   cost        what judging one candidate costs: bench/judging_cost.py over the references,
 #               every control and the handed cases (wall time and phases, median and p90)
+#   costbatch   the same set judged a task at a time through `ptxbench gate` (--batch: warm
+#               verifier), per candidate the gap between gate's JSON lines
 #   main        the README's main job: `ptxbench run` (embedded agent, core sm_90a suite)
 #   torchcheck  the library baseline against the same library through PyTorch, one process
 #               (tests/gpu/library_vs_torch/run.py; PyTorch's own cuDNN, so LD_LIBRARY_PATH unset)
@@ -58,6 +63,9 @@ for phase in "$@"; do
     controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;
     cases) run cases python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/cases" \
              --manifest "$bin/cases/judge/manifest.toml" --manifest "$bin/cases/compat/manifest.toml" --only "${ONLY:-}" ;;
+    batch) run batch python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --batch --log "$out/batch" \
+             $(for m in kernels/controls/*.toml; do echo --manifest "$m"; done) \
+             --manifest "$bin/cases/judge/manifest.toml" --only "${ONLY:-}" ;;
     compare) run compare bench/compare_judges.sh /work/main/.devbin-old "$bin" "$out/compare" "${ROUNDS:-1}" ;;
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
              kernels/controls/gemm.toml kernels/controls/attention.toml kernels/controls/judge.toml \
@@ -65,6 +73,7 @@ for phase in "$@"; do
     sweep) run sweep kernels/attention_dev/sweep.sh run "$bin/sweep" ;;
     profile) run profile scripts/device-profile.sh "$bin" "$out/profile" ;;
     cost) run cost env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --ptxbench "$bin/ptxbench" --out "$out/cost.jsonl" ;;
+    costbatch) run costbatch env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --batch --ptxbench "$bin/ptxbench" --out "$out/costbatch.jsonl" ;;
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;
     torchcheck) run torchcheck env -u LD_LIBRARY_PATH python3 tests/gpu/library_vs_torch/run.py \
                   --lib "$bin/libptxbench_library_capi.so" --out "$out/library_vs_torch.json" ;;

@@ -3,6 +3,7 @@
 assert its expect_outcome and expect_flags.
 
     tests/gpu/eval_controls/run.py [--ptxbench BUILD/ptxbench] [--only SUBSTRING[,SUBSTRING...]] [--fast] [--log DIR]
+                                   [--batch]
 
 An entry with `memcheck = true` is evaluated with `--memcheck` (compute-sanitizer). An entry
 with `expect_refused` (kernels/controls/sandbox.toml) must also name the refused call in the
@@ -14,6 +15,12 @@ hang limit (5 s per kernel call). Manifests that do not exist yet are skipped; e
 outcome eval cannot produce alone are still checked against eval's verdict (compile stage
 outcomes come from the compile part of the JSON). Exit 0 when every entry matches, 1 otherwise,
 77 (skip) when no manifest exists.
+
+--batch judges the entries of each (task, arch) in one `ptxbench gate --json` instead: one
+process, one warm verifier per GPU shared by its sessions (src/eval/verifier_host.h), so each
+candidate is judged right after another one in the same verifier process, with gate's default
+options (no --fast) and a random seed per kernel. Entries that need eval's own options
+(memcheck) are left out and said so.
 """
 import argparse
 import json
@@ -51,6 +58,13 @@ def run_one(ptxbench, root, e, fast, log_dir, seed=1234):
         out = json.loads(p.stdout)
     except json.JSONDecodeError:
         return False, f"{name}: no JSON from ptxbench (exit {p.returncode}): {p.stderr.strip()[-400:]}", secs
+    return check(e, out, name, f"exit {p.returncode}, {secs:.1f}s") + (secs,)
+
+
+def check(e, out, name, how):
+    """Holds one judge report (eval --json, or a gate --json line's report) against its entry."""
+    flags = e.get("expect_flags", [])
+    not_created = e.get("expect_not_created", [])
     ev = out.get("eval")
     got = ev["outcome"] if ev else out["compile"]["outcome"]
     got_flags = ev.get("flags", []) if ev else []
@@ -85,18 +99,54 @@ def run_one(ptxbench, root, e, fast, log_dir, seed=1234):
         if t.get("speedup") is not None:
             detail += f" speedup={t['speedup']:.3f} tflops={t['tflops']:.1f}"
     line = (f"{'ok  ' if ok else 'FAIL'} {name}: outcome {got} (want {want}), flags {got_flags} "
-            f"(want {flags}), exit {p.returncode}, {secs:.1f}s{detail}")
-    return ok, line, secs
+            f"(want {flags}), {how}{detail}")
+    return ok, line
+
+
+def run_batch(ptxbench, entries, log_dir):
+    """Each (task, arch) group's entries in one `ptxbench gate --json`; yields (ok, line)."""
+    groups = {}
+    for e in entries:
+        if e.get("memcheck"):
+            yield True, f"skip {os.path.basename(e['file'])}: memcheck needs eval's --memcheck"
+            continue
+        groups.setdefault((e["task"], e.get("arch", "sm_90a")), []).append(e)
+    for (task, arch), group in groups.items():
+        for e in group:
+            for path in e.get("expect_not_created", []):
+                if os.path.lexists(path):
+                    os.remove(path)
+        out_file = os.path.join(log_dir or "/tmp", f"gate-{task}-{arch}.jsonl")
+        cmd = [ptxbench, "gate", *[e["_src"] for e in group], "--task", task, "--arch", arch,
+               "--json", out_file]
+        t0 = time.time()
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+        secs = time.time() - t0
+        lines = []
+        if os.path.exists(out_file):
+            with open(out_file) as f:
+                lines = [json.loads(x) for x in f if x.strip()]
+        by_file = {x["file"]: x for x in lines}
+        for e in group:
+            x = by_file.get(e["_src"])
+            name = os.path.basename(e["file"])
+            if x is None:
+                yield False, f"FAIL {name}: no line in {out_file} (gate exit {p.returncode}): {p.stderr.strip()[-300:]}"
+                continue
+            session = ((x["report"].get("eval") or {}).get("verifier_session"))
+            yield check(e, x["report"], name, f"gate of {len(group)} ({secs:.1f}s), verifier session {session}")
 
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    root = os.environ.get("PTXBENCH_ROOT", os.path.normpath(os.path.join(here, "..", "..")))
+    root = os.environ.get("PTXBENCH_ROOT") or os.path.normpath(os.path.join(here, "..", "..", ".."))
     ap = argparse.ArgumentParser()
     ap.add_argument("--ptxbench", default=os.path.join(root, "build", "ptxbench"))
     ap.add_argument("--only", default="", help="only entries whose file contains one of these comma-separated substrings")
     ap.add_argument("--fast", action="store_true")
     ap.add_argument("--log", default="")
+    ap.add_argument("--batch", action="store_true",
+                    help="each (task, arch) group in one `ptxbench gate --json` (warm verifier)")
     ap.add_argument("--manifest", action="append", default=[],
                     help="run these manifest files instead of kernels/controls/*.toml (repeatable)")
     a = ap.parse_args()
@@ -108,6 +158,14 @@ def main():
     if a.log:
         os.makedirs(a.log, exist_ok=True)
     failures = 0
+    if a.batch:
+        results = list(run_batch(a.ptxbench, entries, a.log))
+        for ok, line in results:
+            print(line, flush=True)
+            failures += 0 if ok else 1
+        judged = sum(1 for _, line in results if not line.startswith("skip"))
+        print(f"{judged - failures}/{judged} controls as expected (batch: gate, warm verifier)")
+        return 1 if failures else 0
     runs = [(e, seed) for e in entries for seed in e.get("seeds", [1234])]
     for e, seed in runs:
         ok, line, _ = run_one(a.ptxbench, root, e, a.fast, a.log, seed)
