@@ -723,6 +723,20 @@ TEST_F(EvaluatorTest, AVerifierIsGivenBackOnlyAfterAClosedSession) {
   EXPECT_EQ(std::count(script_.verifier_ops.begin(), script_.verifier_ops.end(), "close"), 2);
 }
 
+// A session whose runner ran under a tool (here compute-sanitizer's memcheck session) does not
+// give its verifier back: the tool's end is not its runner's.
+TEST_F(EvaluatorTest, AVerifierIsNotGivenBackAfterARunnerUnderATool) {
+  opts_.verifier_host = std::make_shared<VerifierHost>();
+  opts_.memcheck = true;
+  ::setenv("PTXBENCH_COMPUTE_SANITIZER", "/bin/true", 1);  // never run: the launcher is fake
+  EvalResult r = eval();
+  ::unsetenv("PTXBENCH_COMPUTE_SANITIZER");
+  ASSERT_TRUE(r.memcheck_ran);
+  EXPECT_EQ(script_.verifier_processes, 1);  // the memcheck session took the warm one
+  EXPECT_EQ(std::count(script_.verifier_ops.begin(), script_.verifier_ops.end(), "close"), 1);
+  EXPECT_EQ(opts_.verifier_host->warm(), 0u);
+}
+
 // 0.4x against the opening check is not known slow: timed as usual, then the slow stop.
 TEST_F(EvaluatorTest, ACandidateNotFarBelowTheLibraryIsTimedAsUsual) {
   script_.call = [](int n) -> std::optional<Reply> { return ok_reply(7.5 * (1 + 0.01 * (n % 3))); };

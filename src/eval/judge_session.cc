@@ -697,8 +697,10 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
   if (p.verifier) {
     const auto t0 = Clock::now();
     // A hosted verifier is given back once its session is closed, unless anything in the
-    // session failed on the harness's side (a verifier that timed out may still be answering).
-    if (o.verifier_host && r.outcome != Outcome::harness_error &&
+    // session failed on the harness's side (a verifier that timed out may still be answering),
+    // or the runner ran under a tool (compute-sanitizer, ncu): its end is the tool's, and the
+    // runner it started may still hold the slots' mappings while they are freed.
+    if (o.verifier_host && r.outcome != Outcome::harness_error && setup_.runner_prefix.empty() &&
         p.verifier->send(Json{{"op", "close"}}).ok()) {
       Received closed = p.verifier->receive(milliseconds(seconds(60)));
       if (closed.reply && closed.reply->ok && closed.reply->extra.value("closed", false))

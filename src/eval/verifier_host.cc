@@ -6,20 +6,27 @@ VerifierHost::~VerifierHost() {
   for (auto& [device, v] : warm_) quit(v);
 }
 
+bool VerifierHost::due(const WarmVerifier& v) {
+  return !v.process || v.sessions >= kMaxSessions ||
+         std::chrono::steady_clock::now() - v.started >= kMaxAge;
+}
+
 std::optional<WarmVerifier> VerifierHost::take(int device) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   auto it = warm_.find(device);
   if (it == warm_.end()) return std::nullopt;
   WarmVerifier v = std::move(it->second);
   warm_.erase(it);
-  return v;
+  if (!due(v)) return v;
+  ++retired_;  // it aged while it waited (a run can wait long for its model)
+  lock.unlock();
+  quit(v);
+  return std::nullopt;
 }
 
 void VerifierHost::give_back(int device, WarmVerifier v) {
-  const bool due = v.sessions >= kMaxSessions ||
-                   std::chrono::steady_clock::now() - v.started >= kMaxAge || !v.process;
   std::unique_lock<std::mutex> lock(mu_);
-  if (due || warm_.count(device)) {
+  if (due(v) || warm_.count(device)) {
     ++retired_;
     lock.unlock();
     quit(v);

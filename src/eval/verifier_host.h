@@ -47,7 +47,8 @@ class VerifierHost {
   ~VerifierHost();  // quits every warm verifier
 
   // The warm verifier of `device` (EvalOptions::device), taken out of the host; none when there
-  // is none (the session starts one and may give it back).
+  // is none or it is due to retire (then it is quit): the session starts one and may give it
+  // back.
   std::optional<WarmVerifier> take(int device);
   // Keeps `v` for the next session on `device`, unless it is due to retire or the device has a
   // warm one already; then it is quit. `v` must have answered "close".
@@ -57,6 +58,7 @@ class VerifierHost {
   int retired() const;
 
  private:
+  static bool due(const WarmVerifier& v);  // to retire: kMaxSessions or kMaxAge reached
   static void quit(WarmVerifier& v);
   mutable std::mutex mu_;
   std::map<int, WarmVerifier> warm_;

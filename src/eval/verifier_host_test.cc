@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 namespace ptxbench::eval {
 namespace {
 
@@ -77,6 +79,20 @@ TEST(VerifierHost, RetiresAnOldOrWellUsedVerifier) {
   // A retirement well before the process's own wall-clock limit.
   EXPECT_LT(std::chrono::duration_cast<std::chrono::hours>(VerifierHost::kMaxAge * 2),
             VerifierHost::kHostedVerifierWall);
+}
+
+// Age counts while a verifier waits in the host too (a run can wait long for its model).
+TEST(VerifierHost, DoesNotHandOutAVerifierThatAgedWhileItWaited) {
+  Told t;
+  VerifierHost host;
+  host.give_back(0, warm(t, 1,
+                         std::chrono::steady_clock::now() - VerifierHost::kMaxAge +
+                             std::chrono::milliseconds(50)));
+  EXPECT_EQ(host.warm(), 1u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(host.take(0).has_value());
+  EXPECT_EQ(t.ops, std::vector<std::string>{"quit"});
+  EXPECT_EQ(host.retired(), 1);
 }
 
 }  // namespace

@@ -5,9 +5,12 @@
 
 namespace ptxbench::gpu {
 
-TensorSet::TensorSet(const Problem& p) : problem_(p) {
-  for (const auto& t : p.inputs) inputs_.emplace_back(t.bytes());
-  for (const auto& t : p.outputs) outputs_.emplace_back(t.bytes());
+TensorSet::TensorSet(const Problem& p, bool exported) : problem_(p) {
+  auto make = [exported](std::size_t bytes) {
+    return exported ? DeviceBuffer::exported(bytes) : DeviceBuffer(bytes);
+  };
+  for (const auto& t : p.inputs) inputs_.push_back(make(t.bytes()));
+  for (const auto& t : p.outputs) outputs_.push_back(make(t.bytes()));
   shapes_.resize(p.inputs.size() + p.outputs.size());
   for (std::size_t i = 0; i < p.inputs.size(); ++i)
     dl_.push_back(describe(p.inputs[i], inputs_[i].get(), shapes_[i]));

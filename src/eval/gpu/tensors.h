@@ -17,8 +17,9 @@ namespace ptxbench::gpu {
 
 class TensorSet {
  public:
-  // Allocates every input and output of `p` on the current device.
-  explicit TensorSet(const Problem& p);
+  // Allocates every input and output of `p` on the current device; `exported`: each with
+  // DeviceBuffer::exported (a set the candidate's runner maps through CUDA IPC).
+  explicit TensorSet(const Problem& p, bool exported = false);
   TensorSet(TensorSet&&) = default;
   TensorSet(const TensorSet&) = delete;
   TensorSet& operator=(const TensorSet&) = delete;

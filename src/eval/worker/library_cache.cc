@@ -12,8 +12,23 @@ std::shared_ptr<LibraryEntry> LibraryCache::find_or_add(const gpu::Problem& prob
                      (slot->ready && slot->baseline->plan_index() == chosen));
   if (!fits) slot = std::make_shared<LibraryEntry>();
   if (!fits) slot->requested = chosen;
+  slot->used = ++clock_;
   reused = fits;
-  return slot;
+  std::shared_ptr<LibraryEntry> found = slot;
+  evict();
+  return found;
+}
+
+void LibraryCache::evict() {
+  while (entries_.size() > kMaxEntries) {
+    auto oldest = entries_.end();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it)
+      if (it->second.use_count() == 1 &&
+          (oldest == entries_.end() || it->second->used < oldest->second->used))
+        oldest = it;
+    if (oldest == entries_.end()) return;  // every one in use
+    entries_.erase(oldest);
+  }
 }
 
 void LibraryCache::drop_unbuilt() {

@@ -3,9 +3,12 @@
 // built again (cuDNN's plans for an attention task: 0.3-1.7 s on the H200). Only the baseline
 // (handles, plans, workspace) is kept; every session makes its own inputs, references and the
 // library's private tensor sets. Not thread-safe: the verifier's command thread owns it; a
-// session's background build writes only into the entry it was given.
+// session's background build writes only into the entry it was given. At most kMaxEntries are
+// kept (the least recently used go first): each holds its library's workspace on the GPU the
+// candidates share.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -19,10 +22,13 @@ struct LibraryEntry {
   std::unique_ptr<gpu::Baseline> baseline;  // null until built (make_unready_baseline)
   bool ready = false;                       // Baseline::ready() has run
   int requested = -1;                       // the `chosen` plan index it was built for
+  std::uint64_t used = 0;                   // LibraryCache's clock at its last find_or_add
 };
 
 class LibraryCache {
  public:
+  static constexpr std::size_t kMaxEntries = 8;
+
   // The entry for `problem` under `plan`, built or not. An existing entry serves when it was
   // built for the same chosen plan, or `chosen` is -1 (no choice made earlier in the run), or it
   // is ready and runs plan `chosen`; otherwise a new, empty entry replaces it. `reused` (out):
@@ -34,7 +40,9 @@ class LibraryCache {
   std::size_t size() const { return entries_.size(); }
 
  private:
+  void evict();  // down to kMaxEntries, sparing the entries a session holds
   std::map<std::string, std::shared_ptr<LibraryEntry>> entries_;
+  std::uint64_t clock_ = 0;
 };
 
 }  // namespace ptxbench::eval::worker

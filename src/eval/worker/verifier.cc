@@ -267,8 +267,10 @@ class Verifier {
     }
     for (int i = 0; i < spec.slots; ++i) {
       Slot s;
-      s.tensors = std::make_unique<gpu::TensorSet>(spec.problem);
-      zero_all(*s.tensors);  // exported: nothing an earlier session of this process left
+      // Exported to the runner: whole 2 MiB blocks of their own (DeviceBuffer::exported), zeroed
+      // to the last byte, so the mapping shows nothing else of this session or an earlier one.
+      s.tensors = std::make_unique<gpu::TensorSet>(spec.problem, true);
+      zero_all(*s.tensors);
       w.slots.push_back(std::move(s));
     }
     return w;
@@ -358,6 +360,8 @@ class Verifier {
   }
 
   static std::string handle(gpu::DeviceBuffer& b) {
+    PTXB_CHECK(b.capacity() % gpu::DeviceBuffer::kIpcGranularity == 0,
+               "only DeviceBuffer::exported buffers are shared with the runner");
     cudaIpcMemHandle_t h;
     PTXB_CUDA(cudaIpcGetMemHandle(&h, b.get()));
     return to_hex(&h, sizeof h);
@@ -365,9 +369,9 @@ class Verifier {
 
   void zero_all(gpu::TensorSet& t) {
     for (std::size_t i = 0; i < t.num_inputs(); ++i)
-      PTXB_CUDA(cudaMemsetAsync(t.input(i).get(), 0, t.input(i).bytes(), stream_));
+      PTXB_CUDA(cudaMemsetAsync(t.input(i).get(), 0, t.input(i).capacity(), stream_));
     for (std::size_t i = 0; i < t.num_outputs(); ++i)
-      PTXB_CUDA(cudaMemsetAsync(t.output(i).get(), 0, t.output(i).bytes(), stream_));
+      PTXB_CUDA(cudaMemsetAsync(t.output(i).get(), 0, t.output(i).capacity(), stream_));
   }
 
   std::vector<std::uint64_t> input_checksums(gpu::TensorSet& t) {
