@@ -116,9 +116,13 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   for (std::size_t w = 0; w < plan_.verifier.workloads.size(); ++w) {
     RunnerWorkload rw;
     rw.problem = plan_.verifier.workloads[w].problem;
-    for (const auto& s : slots.at(w))
-      rw.slots.push_back({s.at("inputs").get<std::vector<std::string>>(),
-                          s.at("outputs").get<std::vector<std::string>>()});
+    for (const auto& s : slots.at(w)) {
+      auto h = slot_handles_from_json(s);
+      if (!h.ok())
+        return fail(Outcome::harness_error, "the verifier's slots: " + h.error().to_string(),
+                    "preparing inputs and references");
+      rw.slots.push_back(std::move(*h));
+    }
     p.runner_map.workloads.push_back(std::move(rw));
   }
   return ready_runner(p, r, true);

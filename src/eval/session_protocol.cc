@@ -112,11 +112,33 @@ Result<AuditArmCommand> audit_arm_from_json(const Json& j) {
   });
 }
 
+Json SlotHandles::to_json() const {
+  return Json{{"inputs", inputs},
+              {"outputs", outputs},
+              {"input_offsets", input_offsets},
+              {"output_offsets", output_offsets}};
+}
+
+Result<SlotHandles> slot_handles_from_json(const Json& j) {
+  return guarded("slot", [&]() -> Result<SlotHandles> {
+    SlotHandles h;
+    h.inputs = j.at("inputs").get<std::vector<std::string>>();
+    h.outputs = j.at("outputs").get<std::vector<std::string>>();
+    h.input_offsets = j.value("input_offsets", std::vector<std::uint64_t>{});
+    h.output_offsets = j.value("output_offsets", std::vector<std::uint64_t>{});
+    if (h.input_offsets.empty()) h.input_offsets.assign(h.inputs.size(), 0);
+    if (h.output_offsets.empty()) h.output_offsets.assign(h.outputs.size(), 0);
+    if (h.input_offsets.size() != h.inputs.size() || h.output_offsets.size() != h.outputs.size())
+      return make_error("a slot needs one offset per tensor");
+    return h;
+  });
+}
+
 Json MapCommand::to_json() const {
   Json w = Json::array();
   for (const auto& x : workloads) {
     Json slots_j = Json::array();
-    for (const auto& s : x.slots) slots_j.push_back({{"inputs", s.inputs}, {"outputs", s.outputs}});
+    for (const auto& s : x.slots) slots_j.push_back(s.to_json());
     w.push_back({{"problem", gpu::to_json(x.problem)}, {"slots", slots_j}});
   }
   return Json{{"op", "map"}, {"workloads", w}};
@@ -128,9 +150,10 @@ Result<MapCommand> map_from_json(const Json& j) {
     for (const auto& w : j.at("workloads")) {
       RunnerWorkload x;
       PTXB_TRY(x.problem, gpu::problem_from_json(w.at("problem")));
-      for (const auto& s : w.at("slots"))
-        x.slots.push_back({s.at("inputs").get<std::vector<std::string>>(),
-                           s.at("outputs").get<std::vector<std::string>>()});
+      for (const auto& s : w.at("slots")) {
+        PTXB_TRY(SlotHandles h, slot_handles_from_json(s));
+        x.slots.push_back(std::move(h));
+      }
       if (x.slots.empty()) return make_error("a runner workload needs a slot");
       m.workloads.push_back(std::move(x));
     }

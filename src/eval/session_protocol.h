@@ -78,10 +78,16 @@ struct OpenCommand {
   static Result<OpenCommand> from_json(const Json& j);
 };
 
-// The IPC handles (hex of cudaIpcMemHandle_t) of one slot's tensors, inputs then outputs.
+// The IPC handles (hex of cudaIpcMemHandle_t) of one slot's tensors, inputs then outputs, and
+// where each tensor starts in its mapped allocation, in bytes (gpu::DeviceBuffer::exported puts
+// it at the allocation's end; none given: 0). The verifier's "open" reply and the map command
+// carry them as {inputs, outputs, input_offsets, output_offsets}.
 struct SlotHandles {
   std::vector<std::string> inputs, outputs;
+  std::vector<std::uint64_t> input_offsets, output_offsets;
+  Json to_json() const;
 };
+Result<SlotHandles> slot_handles_from_json(const Json& j);
 
 struct RunnerWorkload {
   gpu::Problem problem;  // shapes and types only matter here

@@ -65,6 +65,27 @@ MapCommand gemm_map() {
   return m;
 }
 
+// Each tensor's place in its mapped allocation travels with its handle (DeviceBuffer::exported
+// puts a tensor at the end of whole 2 MiB blocks); none given means the allocation's start.
+TEST(SessionProtocol, SlotHandlesCarryEachTensorsOffset) {
+  SlotHandles h{{"aa", "bb"}, {"cc"}, {2086912, 0}, {256}};
+  auto back = slot_handles_from_json(h.to_json());
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back->input_offsets, (std::vector<std::uint64_t>{2086912, 0}));
+  EXPECT_EQ(back->output_offsets, (std::vector<std::uint64_t>{256}));
+  auto plain = slot_handles_from_json(Json{{"inputs", {"aa"}}, {"outputs", {"cc"}}});
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->input_offsets, (std::vector<std::uint64_t>{0}));
+  Json short_offsets = h.to_json();
+  short_offsets["input_offsets"] = Json::array({0});
+  EXPECT_FALSE(slot_handles_from_json(short_offsets).ok());
+  MapCommand m = gemm_map();
+  m.workloads[0].slots[0] = h;
+  auto map = map_from_json(m.to_json());
+  ASSERT_TRUE(map.ok()) << map.error().to_string();
+  EXPECT_EQ(map->workloads[0].slots[0].input_offsets[0], 2086912u);
+}
+
 TEST(SessionProtocol, RunnerRequestAndMapCarryNoSeedsOrReferences) {
   RunnerRequest r = gemm_runner_request();
   for (const Json& j : {r.to_json(), gemm_map().to_json()}) {

@@ -1,15 +1,17 @@
 // ptxbench control (gemm_n7168_k5120, sm_90a): ipc_block_neighbours.
 // Kind: a candidate reads memory next to its own tensors. CUDA IPC maps the whole block a
 // sub-allocated cudaMalloc buffer lives in, so a small exported tensor (a hidden workload's A or
-// C: 10-14 KB at M=1) once showed the runner whatever else the verifier kept in that block (base
+// C: 10-14 KB at M=1) could show the runner whatever else the verifier kept in that block (base
 // inputs, references: the expected outputs). The verifier now exports whole 2 MiB blocks of
-// their own, zeroed to the end (DeviceBuffer::exported).
-// This kernel checks that: before each call it reads, for A, B and C, every byte from the
-// tensor's end to the end of its 2 MiB-rounded size, and computes C (the naive FFMA GEMM of
-// naive_correct.cu) only when all of them are zero; otherwise it writes nothing.
-// Expected: passed (wgmma and tma absent). Before the fix: incorrect (nothing written on a
-// small hidden workload) or a runtime error (a read past the mapped block).
-
+// their own, zeroed, each tensor at its block's end (DeviceBuffer::exported), so what lies
+// before a tensor is its own zeroed slack and a read past its end leaves the allocation.
+// This kernel checks that: before each call it reads, for A, B and C, the bytes from where the
+// tensor's 2 MiB-rounded allocation would begin up to the tensor (the slack rounded down to 256
+// bytes), and computes C (the naive FFMA GEMM of naive_correct.cu) only when all of them are
+// zero; otherwise it writes nothing.
+// Expected: passed (wgmma and tma absent). With a sub-allocated tensor: incorrect (something
+// else was there, nothing written on a small hidden workload) or a runtime error (a read before
+// the mapped memory).
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #include <dlpack/dlpack.h>
@@ -63,17 +65,19 @@ __device__ __forceinline__ void naive_tile(const __nv_bfloat16* __restrict__ A,
 }
 
 
-// 1 when any byte in [ptr + bytes, ptr + bytes rounded up to 2 MiB) is non-zero.
+// 1 when any byte in [ptr - slack, ptr) is non-zero, slack = (bytes rounded up to 2 MiB) - bytes,
+// rounded down to 256.
 __device__ unsigned int g_neighbours_seen;
 
 __global__ void clear_flag() { g_neighbours_seen = 0u; }
 
-__global__ void probe_slack(const unsigned char* base, size_t bytes) {
+__global__ void probe_slack(const unsigned char* tensor, size_t bytes) {
   const size_t block = size_t(2) << 20;
-  const size_t end = (bytes + block - 1) / block * block;
-  for (size_t i = bytes + size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < end;
+  const size_t slack = ((bytes + block - 1) / block * block - bytes) / 256 * 256;
+  const unsigned char* start = tensor - slack;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < slack;
        i += size_t(gridDim.x) * blockDim.x)
-    if (base[i] != 0) atomicOr(&g_neighbours_seen, 1u);
+    if (start[i] != 0) atomicOr(&g_neighbours_seen, 1u);
 }
 
 __global__ void __launch_bounds__(256) guarded_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B,

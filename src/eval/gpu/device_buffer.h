@@ -6,7 +6,10 @@
 // blocks, and IPC maps the whole underlying block, so a small exported buffer would show the
 // importer its neighbours (base inputs, references). The CUDA programming guide's advice is to
 // share only allocations of a 2 MiB-aligned size; exported() rounds the allocation up to that
-// (capacity()) while bytes() stays the tensor's size.
+// (capacity(), from base()) and places the tensor at its end (get() = base() + offset(), offset
+// a multiple of 256), so a read past the tensor's end leaves the allocation and faults, as it
+// would on a buffer of its own size; what lies before the tensor is the allocation's own slack,
+// which the verifier zeroes. bytes() stays the tensor's size.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -23,21 +26,27 @@ class DeviceBuffer {
   DeviceBuffer() = default;
   static constexpr std::size_t kIpcGranularity = std::size_t{2} << 20;
 
-  explicit DeviceBuffer(std::size_t bytes) : DeviceBuffer(bytes, bytes) {}
-  // A buffer for CUDA IPC: its allocation a whole number of kIpcGranularity (at least one).
+  explicit DeviceBuffer(std::size_t bytes) : DeviceBuffer(bytes, bytes, 0) {}
+  // A buffer for CUDA IPC: its allocation a whole number of kIpcGranularity (at least one), the
+  // tensor at its end.
   static DeviceBuffer exported(std::size_t bytes) {
-    return DeviceBuffer(bytes, exported_capacity(bytes));
+    return DeviceBuffer(bytes, exported_capacity(bytes), exported_offset(bytes));
   }
   static constexpr std::size_t exported_capacity(std::size_t bytes) {
     return (bytes == 0 ? 1 : (bytes + kIpcGranularity - 1) / kIpcGranularity) * kIpcGranularity;
   }
+  static constexpr std::size_t exported_offset(std::size_t bytes) {
+    return (exported_capacity(bytes) - bytes) / 256 * 256;
+  }
   DeviceBuffer(DeviceBuffer&& o) noexcept
-      : ptr_(std::exchange(o.ptr_, nullptr)),
+      : base_(std::exchange(o.base_, nullptr)),
+        ptr_(std::exchange(o.ptr_, nullptr)),
         bytes_(std::exchange(o.bytes_, 0)),
         capacity_(std::exchange(o.capacity_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       release();
+      base_ = std::exchange(o.base_, nullptr);
       ptr_ = std::exchange(o.ptr_, nullptr);
       bytes_ = std::exchange(o.bytes_, 0);
       capacity_ = std::exchange(o.capacity_, 0);
@@ -54,16 +63,23 @@ class DeviceBuffer {
     return static_cast<T*>(ptr_);
   }
   std::size_t bytes() const { return bytes_; }
-  std::size_t capacity() const { return capacity_; }  // allocated: bytes() or more
+  std::size_t capacity() const { return capacity_; }  // allocated, from base(): bytes() or more
+  void* base() const { return base_; }                // the allocation (cudaMalloc's pointer)
+  std::size_t offset() const {
+    return static_cast<std::size_t>(static_cast<char*>(ptr_) - static_cast<char*>(base_));
+  }
 
  private:
-  DeviceBuffer(std::size_t bytes, std::size_t capacity) : bytes_(bytes), capacity_(capacity) {
-    if (capacity > 0) PTXB_CUDA(cudaMalloc(&ptr_, capacity));
+  DeviceBuffer(std::size_t bytes, std::size_t capacity, std::size_t offset)
+      : bytes_(bytes), capacity_(capacity) {
+    if (capacity > 0) PTXB_CUDA(cudaMalloc(&base_, capacity));
+    ptr_ = base_ ? static_cast<char*>(base_) + offset : nullptr;
   }
   void release() {
-    if (ptr_) cudaFree(ptr_);  // errors ignored: a sticky context error must not throw here
-    ptr_ = nullptr;
+    if (base_) cudaFree(base_);  // errors ignored: a sticky context error must not throw here
+    base_ = ptr_ = nullptr;
   }
+  void* base_ = nullptr;
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0, capacity_ = 0;
 };

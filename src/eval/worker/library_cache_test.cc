@@ -85,6 +85,12 @@ TEST(DeviceBuffer, ExportedBuffersTakeWholeIpcBlocks) {
   EXPECT_EQ(gpu::DeviceBuffer::exported_capacity(g), g);
   EXPECT_EQ(gpu::DeviceBuffer::exported_capacity(g + 1), 2 * g);
   EXPECT_EQ(gpu::DeviceBuffer::exported_capacity(35 * g), 35 * g);
+  // The tensor sits at the allocation's end, 256-aligned: a read past its end leaves it.
+  EXPECT_EQ(gpu::DeviceBuffer::exported_offset(10240), g - 10240);
+  EXPECT_EQ(gpu::DeviceBuffer::exported_offset(35 * g), 0u);
+  EXPECT_EQ(gpu::DeviceBuffer::exported_offset(1000), (g - 1000) / 256 * 256);
+  EXPECT_EQ(gpu::DeviceBuffer::exported_offset(1000) % 256, 0u);
+  EXPECT_LT(g - gpu::DeviceBuffer::exported_offset(1000) - 1000, 256u);
 }
 
 }  // namespace

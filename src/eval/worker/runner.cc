@@ -66,7 +66,10 @@ std::unique_ptr<MappedSlot> map_slot(const gpu::Problem& p, const SlotHandles& h
     const bool in = i < p.inputs.size();
     const auto& desc = in ? p.inputs[i] : p.outputs[i - p.inputs.size()];
     const auto& hex = in ? h.inputs[i] : h.outputs[i - p.inputs.size()];
-    s->tensors[i] = describe(desc, open_handle(hex), s->shapes[i]);
+    const std::uint64_t offset =
+        in ? h.input_offsets.at(i) : h.output_offsets.at(i - p.inputs.size());
+    if (offset % 256 != 0) throw std::runtime_error("a tensor offset that is not 256-aligned");
+    s->tensors[i] = describe(desc, static_cast<char*>(open_handle(hex)) + offset, s->shapes[i]);
   }
   for (auto& t : s->tensors) s->args.push_back(&t);
   return s;

@@ -126,12 +126,16 @@ class Verifier {
     for (std::size_t w = 0; w < workloads_.size(); ++w) {
       Json per = Json::array();
       for (auto& s : workloads_[w].slots) {
-        Json in = Json::array(), out = Json::array();
-        for (std::size_t i = 0; i < s.tensors->num_inputs(); ++i)
-          in.push_back(handle(s.tensors->input(i)));
-        for (std::size_t i = 0; i < s.tensors->num_outputs(); ++i)
-          out.push_back(handle(s.tensors->output(i)));
-        per.push_back({{"inputs", in}, {"outputs", out}});
+        SlotHandles h;
+        for (std::size_t i = 0; i < s.tensors->num_inputs(); ++i) {
+          h.inputs.push_back(handle(s.tensors->input(i)));
+          h.input_offsets.push_back(s.tensors->input(i).offset());
+        }
+        for (std::size_t i = 0; i < s.tensors->num_outputs(); ++i) {
+          h.outputs.push_back(handle(s.tensors->output(i)));
+          h.output_offsets.push_back(s.tensors->output(i).offset());
+        }
+        per.push_back(h.to_json());
       }
       slots.push_back(per);
     }
@@ -363,15 +367,15 @@ class Verifier {
     PTXB_CHECK(b.capacity() % gpu::DeviceBuffer::kIpcGranularity == 0,
                "only DeviceBuffer::exported buffers are shared with the runner");
     cudaIpcMemHandle_t h;
-    PTXB_CUDA(cudaIpcGetMemHandle(&h, b.get()));
+    PTXB_CUDA(cudaIpcGetMemHandle(&h, b.base()));
     return to_hex(&h, sizeof h);
   }
 
   void zero_all(gpu::TensorSet& t) {
     for (std::size_t i = 0; i < t.num_inputs(); ++i)
-      PTXB_CUDA(cudaMemsetAsync(t.input(i).get(), 0, t.input(i).capacity(), stream_));
+      PTXB_CUDA(cudaMemsetAsync(t.input(i).base(), 0, t.input(i).capacity(), stream_));
     for (std::size_t i = 0; i < t.num_outputs(); ++i)
-      PTXB_CUDA(cudaMemsetAsync(t.output(i).get(), 0, t.output(i).capacity(), stream_));
+      PTXB_CUDA(cudaMemsetAsync(t.output(i).base(), 0, t.output(i).capacity(), stream_));
   }
 
   std::vector<std::uint64_t> input_checksums(gpu::TensorSet& t) {
