@@ -1,6 +1,7 @@
 // JudgeSession: the parent's side of one candidate's judging session (session_protocol.h).
 //
-// It starts the verifier, then the runner (sandboxed, unprivileged), calibrates the cost of a
+// It takes the run's warm verifier for its GPU or starts one (verifier_host.h) and opens its
+// session there, starts the runner (sandboxed, unprivileged), calibrates the cost of a
 // call with the runner's built-in no-op before the candidate is loaded, and drives every call in
 // bursts (session_protocol.h):
 //   prepare each (verifier) -> one burst (runner; the parent times the round trip) -> verify each

@@ -1,9 +1,11 @@
 // The judging session's protocol: one candidate, two GPU processes, one parent.
 //
-//   verifier  (ptxbench-worker, mode "verifier"): trusted, never loads the candidate. It owns
-//             every device buffer of the session: per workload, base input sets (random from a
-//             seed) with their fp32 references, and "slots" (input + output buffers) that it
-//             exports to the runner through CUDA IPC. Before each call it writes the slot's
+//   verifier  (ptxbench-worker, mode "verifier"): trusted, never loads the candidate; serves
+//             sessions one at a time ("open" .. "close", VerifierRequest), so a run keeps one per
+//             GPU (verifier_host.h). It owns every device buffer of the session: per workload,
+//             base input sets (random from a seed) with their fp32 references, and "slots"
+//             (input + output buffers, each in whole zeroed 2 MiB blocks of its own:
+//             gpu::DeviceBuffer::exported) that it exports to the runner through CUDA IPC. Before each call it writes the slot's
 //             inputs (a base under a fresh transform, transform.h, or exactly the previous
 //             call's inputs), poisons the outputs with a per-call poison (poison.h),
 //             checksums the inputs; after the call it re-checksums the inputs and compares the
@@ -18,7 +20,8 @@
 //   parent    (ptxbench, no CUDA; eval/judge_session.h) plans the calls, measures the wall time
 //             of every call from outside, and decides.
 //
-// Requests travel as a JSON file in the process's private directory; commands and replies as
+// Requests travel as a JSON file in the process's private directory (the verifier's holds only
+// that directory; its sessions come as "open" commands); commands and replies as
 // one JSON line each on fds 3 (commands in) and 4 (replies out) (core/child_process.h). The
 // runner's stdout/stderr stay free for whatever the candidate prints.
 #pragma once
