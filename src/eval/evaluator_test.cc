@@ -75,12 +75,13 @@ struct Script {
   std::vector<Json> runner_requests;           // per runner process: its request
   std::vector<Json> maps;                      // every runner's "map" command
   bool verifier_ready = true;
-  int verifier_processes = 0;             // verifier processes launched
-  std::vector<std::string> verifier_ops;  // every command any verifier got, in order
-  std::vector<Json> opens;                // every verifier's "open" command
-  std::vector<std::string> ends;          // "runner ended" and "verifier closed", in order
-  int verifies = 0;                       // every verifier's verify commands so far
-  bool close_fails = false;               // the verifier's "close" replies harness_error
+  int verifier_processes = 0;                      // verifier processes launched
+  std::vector<std::string> verifier_ops;           // every command any verifier got, in order
+  std::vector<Json> opens;                         // every verifier's "open" command
+  std::vector<std::string> ends;                   // "runner ended" and "verifier closed", in order
+  int verifies = 0;                                // every verifier's verify commands so far
+  bool close_fails = false;                        // the verifier's "close" replies harness_error
+  Json input_offsets = Json::array({2086912, 0});  // the open reply's, per slot
   // The runner's own set-up failed: it replied harness_error and ended before the parent sent
   // "map" (the parent's write then fails).
   bool runner_setup_died = false;
@@ -191,7 +192,10 @@ class FakeProcess : public WorkerProcess {
       s_.opens.push_back(cmd);
       plan_index_ = cmd.value("library_plan_index", -1);
       Reply r = ok_reply();
-      Json slot{{"inputs", {"aa", "bb"}}, {"outputs", {"cc"}}};
+      Json slot{{"inputs", {"aa", "bb"}},
+                {"outputs", {"cc"}},
+                {"input_offsets", s_.input_offsets},
+                {"output_offsets", Json::array({512})}};
       Json slots = Json::array();  // as many as the session asks for, per workload
       for (const auto& w : cmd.at("workloads"))
         slots.push_back(repeated(w.at("slots").get<int>(), slot));
@@ -201,6 +205,7 @@ class FakeProcess : public WorkerProcess {
       queue_.push_back(r);
       return {};
     }
+    if (op == "scrub") s_.ends.push_back("slots scrubbed");
     if (op == "close") {
       s_.ends.push_back("verifier closed");
       queue_.push_back(s_.close_fails ? Reply{false, "harness_error", "busy", "", 0, {}, {}}
@@ -385,9 +390,29 @@ TEST_F(EvaluatorTest, TheRunnerStartsBesideTheVerifierAndGetsTheSlotsFirst) {
   EXPECT_EQ(w[0].at("slots").size(), 4u);
   EXPECT_EQ(w[1].at("slots").size(), 1u);
   EXPECT_EQ(w[0].at("slots")[0].at("inputs"), (Json::array({"aa", "bb"})));
+  // Each tensor's offset in its exported block reaches the runner as the verifier gave it.
+  EXPECT_EQ(w[0].at("slots")[0].at("input_offsets"), (Json::array({2086912, 0})));
+  EXPECT_EQ(w[0].at("slots")[0].at("output_offsets"), (Json::array({512})));
+  // Before the second runner (the audit's, for k_tail): the first ended, the slots' slack was
+  // zeroed again.
+  const auto scrub = std::find(script_.verifier_ops.begin(), script_.verifier_ops.end(), "scrub");
+  ASSERT_NE(scrub, script_.verifier_ops.end());
+  EXPECT_EQ(std::count(script_.verifier_ops.begin(), script_.verifier_ops.end(), "scrub"), 1);
+  const auto scrubbed = std::find(script_.ends.begin(), script_.ends.end(), "slots scrubbed");
+  ASSERT_NE(scrubbed, script_.ends.begin());
+  EXPECT_EQ(*(scrubbed - 1), "runner ended");
   auto back = map_from_json(script_.maps[0]);
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(back->workloads.size(), 2u);
+}
+
+// Slots whose offsets do not match their tensors are the verifier's fault, not the candidate's.
+TEST_F(EvaluatorTest, MalformedSlotOffsetsAreAHarnessError) {
+  script_.input_offsets = Json::array({0});  // two inputs, one offset
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::harness_error);
+  EXPECT_NE(r.message.find("the verifier's slots"), std::string::npos) << r.message;
+  EXPECT_TRUE(script_.maps.empty());
 }
 
 // A verifier that cannot prepare the session leaves the runner waiting for its slots: it is told

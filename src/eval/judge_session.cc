@@ -165,11 +165,27 @@ bool JudgeSession::start_verifier(Peers& p, const EvalOptions& o, EvalResult& r)
   return true;
 }
 
+// Before a further runner of the session: the one before ended, then the slack of the slots
+// zeroed again ("scrub", session_protocol.h).
+bool JudgeSession::scrub_slots(Peers& p, EvalResult& r) {
+  stop_runner(p);
+  const auto t0 = Clock::now();
+  const bool sent = p.verifier->send(Json{{"op", "scrub"}}).ok();
+  Received got = sent ? p.verifier->receive(milliseconds(seconds(60))) : Received{};
+  timeline_.add(SpanKind::prepare, t0);
+  if (got.reply && got.reply->ok) return true;
+  return fail_with(r, Outcome::harness_error,
+                   "the verifier could not clear the slots for the next runner: " +
+                       (got.reply ? got.reply->error : got.text),
+                   "starting a runner");
+}
+
 bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r) {
   return launch_runner(p, o, r) && ready_runner(p, r, false);
 }
 
 bool JudgeSession::launch_runner(Peers& p, const EvalOptions& o, EvalResult& r) {
+  if (p.runners > 0 && !scrub_slots(p, r)) return false;
   p.runner_launched = Clock::now();
   auto rdir = TempDir::create("ptxbench-runner-");
   if (!rdir.ok())

@@ -70,6 +70,7 @@ class JudgeSession {
   bool launch_runner(Peers& p, const EvalOptions& o, EvalResult& r);
   bool ready_runner(Peers& p, EvalResult& r, bool first);
   bool runner_setup_failed(Peers& p, const Received& got, EvalResult& r);
+  bool scrub_slots(Peers& p, EvalResult& r);
   void stop_runner(Peers& p);
   // judge_session_audit.cc: the audited calls and what they collected.
   void audit_phase(Peers& p, const EvalOptions& o, EvalResult& r);

@@ -124,10 +124,8 @@ Result<SlotHandles> slot_handles_from_json(const Json& j) {
     SlotHandles h;
     h.inputs = j.at("inputs").get<std::vector<std::string>>();
     h.outputs = j.at("outputs").get<std::vector<std::string>>();
-    h.input_offsets = j.value("input_offsets", std::vector<std::uint64_t>{});
-    h.output_offsets = j.value("output_offsets", std::vector<std::uint64_t>{});
-    if (h.input_offsets.empty()) h.input_offsets.assign(h.inputs.size(), 0);
-    if (h.output_offsets.empty()) h.output_offsets.assign(h.outputs.size(), 0);
+    h.input_offsets = j.at("input_offsets").get<std::vector<std::uint64_t>>();
+    h.output_offsets = j.at("output_offsets").get<std::vector<std::uint64_t>>();
     if (h.input_offsets.size() != h.inputs.size() || h.output_offsets.size() != h.outputs.size())
       return make_error("a slot needs one offset per tensor");
     return h;

@@ -5,12 +5,12 @@
 //             GPU (verifier_host.h). It owns every device buffer of the session: per workload,
 //             base input sets (random from a seed) with their fp32 references, and "slots"
 //             (input + output buffers, each in whole zeroed 2 MiB blocks of its own:
-//             gpu::DeviceBuffer::exported) that it exports to the runner through CUDA IPC. Before each call it writes the slot's
-//             inputs (a base under a fresh transform, transform.h, or exactly the previous
-//             call's inputs), poisons the outputs with a per-call poison (poison.h),
-//             checksums the inputs; after the call it re-checksums the inputs and compares the
-//             outputs with the reference. It also times the library baseline: on a slot, or in
-//             bursts on its own private copy of the timed workload (op "library").
+//             gpu::DeviceBuffer::exported) that it exports to the runner through CUDA IPC. Before
+//             each call it writes the slot's inputs (a base under a fresh transform, transform.h,
+//             or exactly the previous call's inputs), poisons the outputs with a per-call poison
+//             (poison.h), checksums the inputs; after the call it re-checksums the inputs and
+//             compares the outputs with the reference. It also times the library baseline: on a
+//             slot, or in bursts on its own private copy of the timed workload (op "library").
 //   runner    (ptxbench-worker, mode "runner"): the candidate's process, under the OS sandbox
 //             (core/sandbox.h), started beside the verifier (MapCommand). It maps the slots,
 //             loads the candidate and, for each "call"
@@ -83,8 +83,9 @@ struct OpenCommand {
 
 // The IPC handles (hex of cudaIpcMemHandle_t) of one slot's tensors, inputs then outputs, and
 // where each tensor starts in its mapped allocation, in bytes (gpu::DeviceBuffer::exported puts
-// it at the allocation's end; none given: 0). The verifier's "open" reply and the map command
-// carry them as {inputs, outputs, input_offsets, output_offsets}.
+// it at the allocation's end). The verifier's "open" reply and the map command carry them as
+// {inputs, outputs, input_offsets, output_offsets}, one offset per tensor (required: the
+// verifier, the parent and the runner are one build).
 struct SlotHandles {
   std::vector<std::string> inputs, outputs;
   std::vector<std::uint64_t> input_offsets, output_offsets;
@@ -176,6 +177,13 @@ struct HeatCommand {
   double ms = 0;
   Json to_json() const;
 };
+
+// "scrub": the verifier zeroes again the slack around every exported tensor (the bytes of its
+// 2 MiB blocks before and after the tensor: gpu::DeviceBuffer::exported). A candidate may write
+// there unnoticed (nothing of the verifier's is there, and its checks cover the tensors); the
+// parent sends it before every runner of a session but the first, once the one before has
+// ended, so nothing one runner leaves there reaches the next (an audit runner could otherwise
+// tell it is one). Reply: ok.
 
 // What the verifier found after one call.
 struct CallCheck {

@@ -1,9 +1,13 @@
 // ptxbench control (gemm_n7168_k5120, sm_90a): oob_read.
 // naive_correct plus one stray read: thread 0 of block (0,0) reads an element 64 places past the
-// end of A when that stays inside A's last 2 MiB allocation granule (so nothing can fault; M=8192
-// fills its granules exactly and skips the read). The result is right; only compute-sanitizer
-// memcheck (`ptxbench eval --memcheck`, which runs the smallest workload) sees it.
-// Expected: passed without --memcheck; runtime_error with flag memcheck_errors with it.
+// end of A when A's size is not a whole number of 2 MiB granules (M=8192 fills its granules
+// exactly and skips the read). The result is right; on a buffer of A's own allocation the read
+// stays inside the allocation's last granule and cannot fault, so only compute-sanitizer memcheck
+// (`ptxbench eval --memcheck`, which runs the smallest workload) sees it. In the judging session A
+// is the verifier's exported tensor, placed at the end of its own 2 MiB blocks
+// (DeviceBuffer::exported), so the read leaves the allocation and faults unless another mapping
+// follows it in the runner's address space.
+// Expected (the manifest's entry runs it with --memcheck): runtime_error.
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>

@@ -7,9 +7,10 @@
 // importer its neighbours (base inputs, references). The CUDA programming guide's advice is to
 // share only allocations of a 2 MiB-aligned size; exported() rounds the allocation up to that
 // (capacity(), from base()) and places the tensor at its end (get() = base() + offset(), offset
-// a multiple of 256), so a read past the tensor's end leaves the allocation and faults, as it
-// would on a buffer of its own size; what lies before the tensor is the allocation's own slack,
-// which the verifier zeroes. bytes() stays the tensor's size.
+// a multiple of 256), so a read past the tensor's end leaves the allocation (it faults unless
+// another mapping follows it in the importer's address space, which the driver places); what lies
+// before the tensor is the allocation's own slack, which the verifier zeroes (and zeroes again
+// before each further runner of a session). bytes() stays the tensor's size.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -251,6 +251,18 @@ class Verifier {
     return failure("library_failed", e.what(), "heat");  // the session goes on without heat
   }
 
+  // "scrub": the slack around every exported tensor zeroed again (ScrubCommand).
+  Reply scrub() {
+    for (auto& w : workloads_)
+      for (auto& sl : w.slots) {
+        for (std::size_t i = 0; i < sl.tensors->num_inputs(); ++i) zero_slack(sl.tensors->input(i));
+        for (std::size_t i = 0; i < sl.tensors->num_outputs(); ++i)
+          zero_slack(sl.tensors->output(i));
+      }
+    PTXB_CUDA(cudaStreamSynchronize(stream_));
+    return ok();
+  }
+
   Reply clocks() {
     Reply r = ok();
     r.extra = nvml_.sample().to_json();
@@ -371,6 +383,15 @@ class Verifier {
     return to_hex(&h, sizeof h);
   }
 
+  // The bytes of b's allocation around its tensor: before it, and after it (under 256).
+  void zero_slack(gpu::DeviceBuffer& b) {
+    char* base = static_cast<char*>(b.base());
+    const std::size_t after = b.offset() + b.bytes();
+    PTXB_CUDA(cudaMemsetAsync(base, 0, b.offset(), stream_));
+    if (after < b.capacity())
+      PTXB_CUDA(cudaMemsetAsync(base + after, 0, b.capacity() - after, stream_));
+  }
+
   void zero_all(gpu::TensorSet& t) {
     for (std::size_t i = 0; i < t.num_inputs(); ++i)
       PTXB_CUDA(cudaMemsetAsync(t.input(i).base(), 0, t.input(i).capacity(), stream_));
@@ -463,6 +484,7 @@ Reply serve(Verifier& v, const Command& cmd) {
     return c.ok() ? v.heat(*c) : failure("bad_request", c.error().to_string(), "heat");
   }
   if (cmd.op == "clocks") return v.clocks();
+  if (cmd.op == "scrub") return v.scrub();
   return failure("bad_request", "unknown command '" + cmd.op + "'", cmd.op);
 }
 
