@@ -1,11 +1,13 @@
 #include "eval/worker/library_cache.h"
 
+#include "core/json.h"
+
 namespace ptxbench::eval::worker {
 
 std::shared_ptr<LibraryEntry> LibraryCache::find_or_add(const gpu::Problem& problem,
                                                         gpu::LibraryPlan plan, int chosen,
                                                         bool& reused) {
-  const std::string key = std::string(gpu::to_string(plan)) + " " + gpu::to_json(problem).dump();
+  const std::string key = std::string(gpu::to_string(plan)) + " " + to_text(gpu::to_json(problem));
   auto& slot = entries_[key];
   const bool fits = slot && slot->baseline &&
                     (chosen < 0 || slot->requested == chosen ||
