@@ -27,7 +27,9 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from contextlib import ExitStack
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -100,37 +102,36 @@ def judge_batch(ptxbench, task, group, out_dir):
         os.remove(out_file)
     cmd = [ptxbench, "gate", *[e["_src"] for e in group], "--task", task, "--arch", "sm_90a",
            "--json", out_file, "--timeline"]
-    t0 = last = time.time()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    seen, rows = 0, []
     by_src = {e["_src"]: e for e in group}
-    while True:
-        done = p.poll() is not None
-        lines = []
-        if os.path.exists(out_file):
-            with open(out_file) as f:
-                lines = [x for x in f.read().split("\n") if x.strip()]
-        for text in lines[seen:]:
-            try:
+    rows, pending = [], ""
+    with tempfile.TemporaryFile("w+") as err, ExitStack() as files:
+        t0 = last = time.time()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, text=True)
+        out = None
+        while True:
+            done = p.poll() is not None  # before the read: the last read sees every line
+            if out is None and os.path.exists(out_file):
+                out = files.enter_context(open(out_file))
+            pending += out.read() if out else ""
+            *complete, pending = pending.split("\n")  # a line without its newline waits
+            for text in (t for t in complete if t.strip()):
                 x = json.loads(text)
-            except json.JSONDecodeError:
-                break  # half written: read again
-            now = time.time()
-            e = by_src.get(x["file"], {"_src": x["file"], "task": task})
-            row = {"file": os.path.relpath(x["file"], root), "task": task,
-                   "wall_s": round(now - last, 3), "exit": x["gate"]["exit_code"],
-                   "expect_outcome": e.get("expect_outcome")}
-            rows.append(fill_row(row, x["report"]))
-            last = now
-            seen += 1
-        if done and seen >= len(lines):
-            break
-        time.sleep(0.02)
-    err = p.stderr.read()
-    for e in group[seen:]:
+                now = time.time()
+                e = by_src.get(x["file"], {"_src": x["file"], "task": task})
+                row = {"file": os.path.relpath(x["file"], root), "task": task,
+                       "wall_s": round(now - last, 3), "exit": x["gate"]["exit_code"],
+                       "expect_outcome": e.get("expect_outcome")}
+                rows.append(fill_row(row, x["report"]))
+                last = now
+            if done:
+                break
+            time.sleep(0.02)
+        err.seek(0)
+        why = err.read().strip()[-300:]
+    for e in group[len(rows):]:
         rows.append({"file": os.path.relpath(e["_src"], root), "task": task, "wall_s": 0.0,
                      "exit": p.returncode, "expect_outcome": e.get("expect_outcome"),
-                     "error": f"no line from gate: {err.strip()[-300:]}"})
+                     "error": f"no line from gate: {why}"})
     return rows, time.time() - t0
 
 

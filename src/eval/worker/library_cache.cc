@@ -12,8 +12,10 @@ std::shared_ptr<LibraryEntry> LibraryCache::find_or_add(const gpu::Problem& prob
   const bool fits = slot && slot->baseline &&
                     (chosen < 0 || slot->requested == chosen ||
                      (slot->ready && slot->baseline->plan_index() == chosen));
-  if (!fits) slot = std::make_shared<LibraryEntry>();
-  if (!fits) slot->requested = chosen;
+  if (!fits) {
+    slot = std::make_shared<LibraryEntry>();
+    slot->requested = chosen;
+  }
   slot->used = ++clock_;
   reused = fits;
   std::shared_ptr<LibraryEntry> found = slot;
