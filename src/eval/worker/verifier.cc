@@ -202,7 +202,8 @@ class Verifier {
                                                             "verifier process, not rebuilt)"
                                                           : "")},
         {"plan_index", w.baseline().plan_index()},
-        {"plan_timed", w.baseline().plan_timed() && choice_timed_here_},
+        // Timed here, or in an earlier session of this process: the run records the choice.
+        {"plan_timed", w.baseline().plan_timed() && (choice_timed_here_ || reused)},
         {"library_reused", reused},
         {"session", tools_.sessions},
         {"setup_ms", setup_.to_json()}};
