@@ -219,12 +219,17 @@ def main():
               f"(eval.timeline):")
         for r in slow:
             print(f"    {r['wall_s']:6.2f} {r['file'][-44:]:<44} {where(r)}")
-    parts = sorted({k for r in rows for k in (r.get("setup_ms") or {})})
+    counts = ("bases_made", "bases_reused")  # how many base input sets, not milliseconds
+    parts = sorted({k for r in rows for k in (r.get("setup_ms") or {})} - set(counts))
     if parts:
         print("  the verifier's set-up (timing.setup_ms), seconds:")
         for k in parts:
             med, p90 = quantiles([r["setup_ms"][k] / 1000 for r in rows if k in (r.get("setup_ms") or {})])
             print(f"    {k:<16} {med:>7} {p90:>7}")
+        made = sum((r.get("setup_ms") or {}).get("bases_made", 0) for r in rows)
+        kept = sum((r.get("setup_ms") or {}).get("bases_reused", 0) for r in rows)
+        print(f"  base input sets of the timed sessions: {made} made, {kept} found kept (a run's "
+              f"shared inputs, src/eval/worker/base_cache.h)")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-// `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--trials N]
+// `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--input-seed N]
+//  [--trials N]
 //  [--memcheck] [--no-timing] [--no-audit] [--library-plan fastest|heuristic] [--timeline]`: judges
 //  one kernel (judge::Judge): compile (or
 // hit the compile cache), check correctness on fresh inputs in an isolated GPU worker,
@@ -19,7 +20,7 @@ struct EvalArgs {
   std::string file, task, arch = "sm_90a";
   bool json = false, memcheck = false, no_timing = false;
   bool no_audit = false, timeline = false;
-  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> seed, input_seed;
   int trials = 3;
   int timeout_s = 240;
   double sample_budget_s = 3;
@@ -38,6 +39,7 @@ judge::JudgeOptions judge_options(const EvalArgs& a) {
   o.compile.contract = a.contract;
   o.eval.trials = a.trials;
   o.eval.seed = a.seed;
+  o.eval.input_seed = a.input_seed;
   o.eval.memcheck = a.memcheck;
   o.eval.timing = !a.no_timing;
   o.eval.worker_timeout = std::chrono::seconds(a.timeout_s);
@@ -62,6 +64,10 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   CLI::Option* json = sub.add_flag(
       "--json", args->json, "print the judge's report (disposition, compile, eval, audit) as JSON");
   sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)")
+      ->check(unsigned_number());
+  sub.add_option("--input-seed", args->input_seed,
+                 "the base input sets' seed (a run's eval.input_seed: with --seed, judges a run's "
+                 "candidate on exactly the inputs it had; default: from --seed)")
       ->check(unsigned_number());
   sub.add_option("--trials", args->trials, "correctness trials on fresh inputs (>= 3)")
       ->check(CLI::Range(3, 100))

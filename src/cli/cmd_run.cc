@@ -11,6 +11,7 @@
 
 #include "cli/candidate_input.h"
 #include "cli/command.h"
+#include "cli/judge_candidate.h"
 #include "cli/run_setup.h"
 #include "core/fs.h"
 #include "core/gpu_select.h"
@@ -212,6 +213,7 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   judge::JudgeOptions so;
   so.gpu = eval::Evaluator::gpu_available();
   so.eval.memcheck = o.memcheck;
+  set_run_inputs(so, o.fresh_inputs);
   // Drawn with \r and escape sequences on the raw stderr; its notes are escaped by the display.
   report::ProgressDisplay progress(std::cerr, !o.no_progress && isatty(STDERR_FILENO));
   auto prepared =
@@ -338,6 +340,7 @@ void attach_run(CLI::App& sub, Context& ctx) {
                  "continue this run file where it stopped (its stored settings apply)");
   sub.add_flag("--memcheck", o->memcheck,
                "also run each candidate under compute-sanitizer memcheck");
+  add_fresh_inputs_option(sub, o->fresh_inputs);
   sub.add_flag("--no-progress", o->no_progress, "plain progress lines even on a terminal");
   sub.add_flag("--json", o->json, "print the summary as JSON");
   sub.callback([o, &sub, &ctx] { ctx.exit_code = run_command(*o, sub, ctx); });

@@ -6,6 +6,7 @@
 #include "core/interrupt.h"
 #include "core/subprocess.h"
 #include "core/utf8.h"
+#include "eval/plan.h"
 #include "judge/format.h"
 
 namespace ptxbench::cli {
@@ -41,6 +42,18 @@ int judge_candidate(Context& ctx, std::string_view command, const std::string& f
   else
     ctx.out << to_console_text(judge::format_report(r));
   return judge::exit_code(r.disposition);
+}
+
+void add_fresh_inputs_option(CLI::App& sub, bool& fresh) {
+  sub.add_flag("--fresh-inputs", fresh,
+               "every candidate on base input sets of its own. By default every candidate is "
+               "checked and timed on fresh permutations, with fresh output poisons, of base input "
+               "sets drawn once for the command from a secret seed (recorded with each result as "
+               "eval.input_seed), whose references are then computed once per GPU");
+}
+
+void set_run_inputs(judge::JudgeOptions& options, bool fresh) {
+  options.eval.input_seed = fresh ? std::nullopt : std::optional(eval::random_seed());
 }
 
 }  // namespace ptxbench::cli

@@ -25,10 +25,11 @@ struct RunOptions {
   bool json = false;
   bool no_progress = false;
   bool memcheck = false;
+  bool fresh_inputs = false;
 };
 
 // --resume continues with the run's stored settings: any option that would change them
-// is refused, by name (only --json, --no-progress and --memcheck go with it).
+// is refused, by name (only --json, --no-progress, --memcheck and --fresh-inputs go with it).
 Status check_resume_options(const CLI::App& sub);
 
 // Options that only a model endpoint uses, given without --model (the scripted agent

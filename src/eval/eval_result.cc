@@ -96,6 +96,7 @@ Json EvalResult::to_json() const {
          {"task", task},
          {"arch", arch},
          {"seed", seed},
+         {"input_seed", input_seed ? Json(*input_seed) : Json(nullptr)},
          {"phase_seconds", phase_seconds.to_json()},
          {"message", message},
          {"phase", phase},

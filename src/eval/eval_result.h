@@ -56,6 +56,8 @@ struct EvalResult {
   Outcome outcome = Outcome::not_run;
   std::string task, arch;
   std::uint64_t seed = 0;
+  // The run's seed of the base input sets (EvalOptions::input_seed); none: they came from `seed`.
+  std::optional<std::uint64_t> input_seed;
   std::string message;             // not_run / harness_error: why; runtime_error: CUDA's text
   std::string phase;               // where a failure happened
   std::string faulting_kernel;     // where known (compute-sanitizer)

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <random>
 
 #include "compile/tvm_ffi_install.h"
 #include "core/fs.h"
@@ -187,7 +186,8 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
   EvalResult r;
   r.task = task.name;
   r.arch = o.arch;
-  r.seed = o.seed ? *o.seed : std::random_device{}() * 0x100000001ull + std::random_device{}();
+  r.seed = o.seed ? *o.seed : random_seed();
+  r.input_seed = o.input_seed;
   auto finish = [&]() -> EvalResult {
     r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (!o.nvcc_version.empty()) r.provenance["nvcc"] = o.nvcc_version;

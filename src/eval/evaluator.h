@@ -38,7 +38,13 @@ struct EvalOptions {
   std::string arch = "sm_90a";
   int trials = 3;                     // correctness trials (>= 3), plus one after timing
   std::optional<std::uint64_t> seed;  // none: drawn from the clock; always recorded
-  bool memcheck = false;              // also run a trial under compute-sanitizer memcheck
+  // The seed of every workload's base input sets (plan.h plan_session), recorded with the
+  // result. A run draws one for all its candidates (session::StagePipeline, `ptxbench gate`):
+  // each candidate's calls are still fresh transforms of them with fresh poisons, and the run's
+  // warm verifier computes each base set's reference once (worker/base_cache.h). None: the
+  // base sets come from `seed`, the session's own (`--fresh-inputs`; a one-kernel eval).
+  std::optional<std::uint64_t> input_seed;
+  bool memcheck = false;  // also run a trial under compute-sanitizer memcheck
   // After a runtime error, a second session under compute-sanitizer to name the kernel. Off:
   // under the candidate's sandbox the sanitizer did not finish on the H200 (2026-11-30).
   bool locate_faults = false;

@@ -71,7 +71,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   auto fail = [&](Outcome out, std::string msg, std::string phase) {
     return fail_with(r, out, std::move(msg), std::move(phase));
   };
-  auto planned = plan_session(task, o.trials, r.seed, o.audit_workload);
+  auto planned = plan_session(task, o.trials, r.seed, o.audit_workload, o.input_seed);
   if (!planned.ok()) return fail(Outcome::harness_error, planned.error().to_string(), "planning");
   plan_ = std::move(*planned);
   if (setup_.checks_only_first) plan_.checks.resize(1);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "eval/gpu/rng.h"
 #include "task/tolerance.h"
@@ -81,6 +82,11 @@ std::uint64_t trial_seed(std::uint64_t base, std::uint64_t index) {
   return gpu::mix64(gpu::mix64(base) ^ (index * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull));
 }
 
+std::uint64_t random_seed() {
+  std::random_device rd;
+  return (std::uint64_t{rd()} << 32) ^ rd();
+}
+
 PrepareCommand PlannedCall::prepare() const {
   return PrepareCommand{workload, slot, content, base, transform_seed, poison_seed};
 }
@@ -97,10 +103,10 @@ double flops_of(const task::TaskSpec& task, const task::Workload& w) {
   return f.ok() ? *f : 0;
 }
 
-template <class Fresh>
+template <class NewBase>
 Result<int> pick_audit_workload(const task::TaskSpec& task,
                                 const std::vector<const task::Workload*>& order,
-                                const std::string& name, Fresh& fresh, SessionPlan& plan) {
+                                const std::string& name, NewBase& new_base, SessionPlan& plan) {
   if (name.empty()) {
     int best = 0;
     for (std::size_t i = 1; i < order.size(); ++i)
@@ -114,7 +120,7 @@ Result<int> pick_audit_workload(const task::TaskSpec& task,
     if (w.name != name) continue;
     SessionWorkload sw;
     PTXB_TRY(sw.problem, make_problem(task, w));
-    sw.bases.push_back({fresh(), base_dist(task, 0)});
+    sw.bases.push_back(new_base(0));
     plan.verifier.workloads.push_back(std::move(sw));
     plan.labels.push_back(fmt::format("{} workload {} ({})", w.role, w.name, describe_axes(w)));
     plan.hidden.push_back(w.role != "timed");
@@ -128,7 +134,8 @@ Result<int> pick_audit_workload(const task::TaskSpec& task,
 }  // namespace
 
 Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed,
-                                 const std::string& audit_workload) {
+                                 const std::string& audit_workload,
+                                 std::optional<std::uint64_t> input_seed) {
   if (trials < 3)
     return make_error("at least 3 checked calls are required, got " + std::to_string(trials));
   SessionPlan plan;
@@ -136,13 +143,22 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   for (const auto* h : task.hidden()) order.push_back(h);
   std::uint64_t next_seed = 0;
   auto fresh = [&] { return trial_seed(seed, next_seed++) | 1u; };  // never 0 (= identity)
+  // A base set: the session's own (from `seed`), or the run's (from input_seed and its place
+  // among the plan's base sets). Either way it takes one draw of `seed`, so the calls' seeds do
+  // not depend on input_seed.
+  std::uint64_t shared_bases = 0;
+  auto new_base = [&](std::size_t dist_index) {
+    const std::uint64_t own = fresh();
+    BaseSet b{own, base_dist(task, dist_index), false};
+    if (input_seed) b = {trial_seed(*input_seed, shared_bases++) | 1u, b.dist, true};
+    return b;
+  };
   std::size_t base_count = 0;
   for (std::size_t i = 0; i < order.size(); ++i) {
     SessionWorkload w;
     PTXB_TRY(w.problem, make_problem(task, *order[i]));
     const std::size_t bases = i == 0 ? 2 : 1;
-    for (std::size_t b = 0; b < bases; ++b)
-      w.bases.push_back({fresh(), base_dist(task, base_count++)});
+    for (std::size_t b = 0; b < bases; ++b) w.bases.push_back(new_base(base_count++));
     w.slots = i == 0 ? kTimedSlots : 1;
     w.baseline = i == 0;
     plan.verifier.workloads.push_back(std::move(w));
@@ -165,7 +181,7 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
     call(static_cast<int>(h), 0, Content::transformed, 0);
   for (int k = 0; fresh_calls < trials || k < 2; ++k, ++fresh_calls)
     call(0, k % 2 == 0 ? 1 : 0, Content::transformed, 1 - (k / 2) % 2);
-  PTXB_TRY(plan.audit_workload, pick_audit_workload(task, order, audit_workload, fresh, plan));
+  PTXB_TRY(plan.audit_workload, pick_audit_workload(task, order, audit_workload, new_base, plan));
   return plan;
 }
 

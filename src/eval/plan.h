@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "eval/protocol.h"
@@ -29,6 +30,10 @@ Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Worklo
 // share nothing).
 std::uint64_t trial_seed(std::uint64_t base, std::uint64_t index);
 
+// A seed from the operating system's random source (std::random_device): a session's seed when
+// none is given, and a run's input seed (EvalOptions::input_seed).
+std::uint64_t random_seed();
+
 // The seed of the baseline-only benchmark's inputs (bench/baselines).
 inline std::uint64_t timing_seed(std::uint64_t base) {
   return trial_seed(base, 1u << 20);
@@ -47,7 +52,14 @@ inline std::uint64_t timing_seed(std::uint64_t base) {
 // runner cannot tell them apart. The runner makes calls in bursts (session_protocol.h); every
 // check is a burst of one, as every timing call is (kTimingBurst): no call pattern tells a check
 // from a timed call, and the parent's wall clock around each call is that call's alone.
-// Pure function of (task, trials, seed).
+// Pure function of (task, trials, seed, input_seed).
+//
+// Base input sets: with `input_seed` every base set's seed is a function of (input_seed, its
+// place in the plan) alone, so every session of a task planned under one input seed (a run's
+// candidates: EvalOptions::input_seed) checks and times on the same base sets, which a warm
+// verifier then keeps with their references (worker/base_cache.h; BaseSet::keep). Without it the
+// base seeds come from `seed` like everything else: the session's inputs are its own. The
+// transforms, poisons and timing draws always come from `seed`.
 struct PlannedCall {
   int workload = 0, slot = 0;
   Content content = Content::transformed;
@@ -82,7 +94,8 @@ struct SessionPlan {
 };
 
 Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed,
-                                 const std::string& audit_workload = {});
+                                 const std::string& audit_workload = {},
+                                 std::optional<std::uint64_t> input_seed = std::nullopt);
 
 // The content of the timing calls, drawn from a seeded stream, on the timed workload
 // (workload 0). A burst: distinct slots in a random order, each a random base under a new

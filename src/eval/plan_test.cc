@@ -59,6 +59,57 @@ TEST(Plan, SessionCoversTimedAndHiddenWithFreshInputsAndARepeat) {
   EXPECT_FALSE(plan_session(task, 2, 1).ok());
 }
 
+// A run's input seed fixes the base sets (the same for every session of the run, and kept by
+// the verifier); the calls' transforms and poisons stay the session's own.
+TEST(Plan, AnInputSeedSharesTheBaseSetsAndNothingElse) {
+  auto task = testing::gemm_task();
+  auto bases = [](const SessionPlan& p) {
+    std::vector<std::uint64_t> out;
+    for (const auto& w : p.verifier.workloads)
+      for (const auto& b : w.bases) out.push_back(b.seed);
+    return out;
+  };
+  auto keeps = [](const SessionPlan& p) {
+    bool all = true, any = false;
+    for (const auto& w : p.verifier.workloads)
+      for (const auto& b : w.bases) all = all && b.keep, any = any || b.keep;
+    return std::pair{all, any};
+  };
+  auto a = plan_session(task, 3, 1, "", 77);
+  auto b = plan_session(task, 3, 2, "", 77);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(bases(*a), bases(*b));  // two candidates of one run: the same base sets
+  EXPECT_EQ(keeps(*a), std::pair(true, true));
+  EXPECT_NE(a->checks[0].transform_seed, b->checks[0].transform_seed);  // their own permutations
+  EXPECT_NE(a->checks[0].poison_seed, b->checks[0].poison_seed);
+  // Another run: other base sets. The calls do not depend on the input seed.
+  auto other_run = plan_session(task, 3, 1, "", 78);
+  EXPECT_NE(bases(*other_run), bases(*a));
+  EXPECT_EQ(other_run->checks[2].transform_seed, a->checks[2].transform_seed);
+  // Without one, every session has base sets of its own, freed at its end.
+  auto own1 = plan_session(task, 3, 1), own2 = plan_session(task, 3, 2);
+  EXPECT_NE(bases(*own1), bases(*own2));
+  EXPECT_EQ(keeps(*own1), std::pair(false, false));
+  EXPECT_EQ(own1->checks[2].transform_seed, a->checks[2].transform_seed);
+  std::set<std::uint64_t> distinct;
+  for (auto s : bases(*a)) distinct.insert(s);
+  EXPECT_EQ(distinct.size(), bases(*a).size());  // no two base sets alike
+  // The audit's extra workload (neither timed nor hidden) takes a shared base set too, after the
+  // others.
+  task::TaskSpec with_extra = task;
+  task::Workload extra = task.timed();
+  extra.name = "extra";
+  extra.role = "example";
+  with_extra.workloads.push_back(extra);
+  auto audited = plan_session(with_extra, 3, 5, "extra", 77);
+  ASSERT_TRUE(audited.ok()) << audited.error().to_string();
+  auto all = bases(*audited);
+  ASSERT_EQ(all.size(), bases(*a).size() + 1);
+  all.pop_back();
+  EXPECT_EQ(all, bases(*a));
+  EXPECT_EQ(keeps(*audited), std::pair(true, true));
+}
+
 TEST(Plan, TimingBurstsUseEverySlotOnceAndSometimesRepeatTheLastCall) {
   auto task = testing::gemm_task();
   auto plan = plan_session(task, 3, 5);

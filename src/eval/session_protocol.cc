@@ -33,7 +33,7 @@ Json OpenCommand::to_json() const {
   for (const auto& x : workloads) {
     Json bases = Json::array();
     for (const auto& b : x.bases)
-      bases.push_back({{"seed", b.seed}, {"distribution", dist_name(b.dist)}});
+      bases.push_back({{"seed", b.seed}, {"distribution", dist_name(b.dist)}, {"keep", b.keep}});
     w.push_back({{"problem", gpu::to_json(x.problem)},
                  {"bases", bases},
                  {"slots", x.slots},
@@ -57,7 +57,7 @@ Result<OpenCommand> OpenCommand::from_json(const Json& j) {
       PTXB_TRY(s.problem, gpu::problem_from_json(w.at("problem")));
       for (const auto& b : w.at("bases")) {
         PTXB_TRY(auto d, dist_from(b.at("distribution").get<std::string>()));
-        s.bases.push_back({b.at("seed").get<std::uint64_t>(), d});
+        s.bases.push_back({b.at("seed").get<std::uint64_t>(), d, b.at("keep").get<bool>()});
       }
       s.slots = w.at("slots").get<int>();
       s.baseline = w.value("baseline", false);

@@ -42,9 +42,14 @@
 
 namespace ptxbench::eval {
 
+// One base input set of a workload: its inputs drawn from (seed, dist), with their fp32
+// reference. `keep`: the run shares it (plan.h input_seed), so the verifier keeps it with its
+// reference for later sessions (worker/base_cache.h); otherwise it is the session's own and freed
+// at "close".
 struct BaseSet {
   std::uint64_t seed = 0;
   gpu::Distribution dist = gpu::Distribution::normal;
+  bool keep = false;
 };
 
 struct SessionWorkload {
@@ -65,12 +70,12 @@ struct VerifierRequest {
   static Result<VerifierRequest> from_json(const Json& j);
 };
 
-// "open": one session's workloads. The verifier makes their base sets (fresh inputs from the
-// seeds), references and slots, zeroes every buffer it will export (memory an earlier session of
-// the same process freed is not cleared by CUDA), and replies {slots, provenance}. The library
-// baseline of a (problem, plan) it built in an earlier session of the process is reused, never
-// its tensors (library.reused in the first baseline reply). A second "open" before "close" is a
-// bad_request.
+// "open": one session's workloads. The verifier makes their base sets (inputs from the seeds;
+// a kept one an earlier session of the process made is used as it is), references and slots, zeroes
+// every buffer it will export (memory an earlier session of the same process freed is not cleared
+// by CUDA), and replies {slots, provenance}. The library baseline of a (problem, plan) it built in
+// an earlier session of the process is reused, never its tensors (library.reused in the first
+// baseline reply). A second "open" before "close" is a bad_request.
 struct OpenCommand {
   std::vector<SessionWorkload> workloads;
   gpu::LibraryPlan library_plan = gpu::LibraryPlan::fastest;  // the baseline's plan

@@ -20,6 +20,10 @@ TEST(SessionProtocol, OpenCommandRoundTrip) {
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   ASSERT_EQ(back->workloads.size(), r.workloads.size());
   EXPECT_EQ(back->workloads[0].bases[1].seed, r.workloads[0].bases[1].seed);
+  EXPECT_FALSE(back->workloads[0].bases[1].keep);  // the session's own
+  r.workloads[0].bases[1].keep = true;             // the run's (plan.h input_seed)
+  EXPECT_TRUE(OpenCommand::from_json(r.to_json())->workloads[0].bases[1].keep);
+  r.workloads[0].bases[1].keep = false;
   EXPECT_EQ(back->workloads[0].slots, kTimedSlots);
   EXPECT_TRUE(back->workloads[0].baseline);
   EXPECT_EQ(back->library_plan, gpu::LibraryPlan::fastest);

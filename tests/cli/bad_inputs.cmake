@@ -47,6 +47,8 @@ ptxbench_bad_input(eval_unknown_task 2 "no_such_task" ARGS ${_p} eval ${_kernel}
 ptxbench_bad_input(eval_missing_kernel 2 "cannot read" ARGS ${_p} eval missing.cu --task ${_gemm})
 ptxbench_bad_input(audit_unknown_workload 2 "task ${_gemm} has no workload 'bogus' \\(hint: one of"
   ARGS ${_p} audit ${_kernel} --task ${_gemm} --workload bogus)
+ptxbench_bad_input(eval_negative_input_seed 2 "--input-seed: '-1' is not a whole number"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --input-seed -1)
 ptxbench_bad_input(audit_negative_seed 2 "--seed: '-5' is not a whole number"
   ARGS ${_p} audit ${_kernel} --task ${_gemm} --seed -5)
 

@@ -1,6 +1,7 @@
 #include "eval/worker/library_cache.h"
 
 #include "core/json.h"
+#include "eval/worker/lru_evict.h"
 
 namespace ptxbench::eval::worker {
 
@@ -24,15 +25,7 @@ std::shared_ptr<LibraryEntry> LibraryCache::find_or_add(const gpu::Problem& prob
 }
 
 void LibraryCache::evict() {
-  while (entries_.size() > kMaxEntries) {
-    auto oldest = entries_.end();
-    for (auto it = entries_.begin(); it != entries_.end(); ++it)
-      if (it->second.use_count() == 1 &&
-          (oldest == entries_.end() || it->second->used < oldest->second->used))
-        oldest = it;
-    if (oldest == entries_.end()) return;  // every one in use
-    entries_.erase(oldest);
-  }
+  evict_least_recent(entries_, [this] { return entries_.size() > kMaxEntries; });
 }
 
 void LibraryCache::drop_unbuilt() {

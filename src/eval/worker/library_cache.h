@@ -1,11 +1,11 @@
 // The verifier's library baselines, kept across the sessions of one verifier process
 // (session_protocol.h "open"): a (problem, plan) whose baseline an earlier session built is not
 // built again (cuDNN's plans for an attention task: 0.3-1.7 s on the H200). Only the baseline
-// (handles, plans, workspace) is kept; every session makes its own inputs, references and the
-// library's private tensor sets. Not thread-safe: the verifier's command thread owns it; a
-// session's background build writes only into the entry it was given. At most kMaxEntries are
-// kept (the least recently used go first): each holds its library's workspace on the GPU the
-// candidates share.
+// (handles, plans, workspace) is kept; every session makes the library's private tensor sets
+// (the base input sets a run shares are kept apart: base_cache.h). Not thread-safe: the verifier's
+// command thread owns it; a session's background build writes only into the entry it was given. At
+// most kMaxEntries are kept (the least recently used go first): each holds its library's workspace
+// on the GPU the candidates share.
 #pragma once
 
 #include <cstdint>

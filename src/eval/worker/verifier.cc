@@ -19,6 +19,7 @@
 #include "eval/gpu/nvml.h"
 #include "eval/gpu/reference.h"
 #include "eval/gpu/transform.h"
+#include "eval/worker/base_cache.h"
 #include "eval/worker/library_cache.h"
 #include "eval/worker/session.h"
 
@@ -50,8 +51,9 @@ struct Slot {
 
 struct Workload {
   gpu::Problem problem;
-  std::vector<std::unique_ptr<gpu::TensorSet>> bases;
-  std::vector<std::vector<gpu::DeviceBuffer>> refs;  // [base][output], fp32
+  // The base sets with their references: the session's own, or kept by the process for the run
+  // (base_cache.h); never written after they are made.
+  std::vector<std::shared_ptr<BaseEntry>> bases;
   std::vector<Slot> slots;
   std::shared_ptr<LibraryEntry> lib;  // the baseline, from the process's LibraryCache
   // The library's own tensors for "library" bursts, one set per slot (set s: a copy of base set
@@ -61,8 +63,8 @@ struct Workload {
   gpu::Baseline& baseline() const { return *lib->baseline; }
 };
 
-// What lives as long as the verifier process: its stream, tools and the library baselines of
-// its earlier sessions (library_cache.h).
+// What lives as long as the verifier process: its stream, tools, the library baselines of its
+// earlier sessions (library_cache.h) and the base sets the run shares (base_cache.h).
 struct VerifierTools {
   VerifierTools() {
     PTXB_CUDA(cudaSetDevice(0));
@@ -71,6 +73,9 @@ struct VerifierTools {
     PTXB_CUDA(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
     nvml = std::make_unique<gpu::Nvml>(bus);
     flush = std::make_unique<gpu::L2Flush>();
+    std::size_t free_bytes = 0, total_bytes = 0;
+    PTXB_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    bases = BaseCache(total_bytes / BaseCache::kShareOfDevice);
     for (auto& e : heat_done) PTXB_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   }
   cudaStream_t stream = nullptr;
@@ -81,7 +86,8 @@ struct VerifierTools {
   gpu::EventBurst burst;
   cudaEvent_t heat_done[2] = {nullptr, nullptr};  // HeatCommand: two runs in flight at most
   LibraryCache libraries;
-  int sessions = 0;  // opened so far
+  BaseCache bases{0};  // bounded in the constructor, by the GPU's memory
+  int sessions = 0;    // opened so far
 };
 
 // One session: "open" to "close" (session_protocol.h).
@@ -155,7 +161,8 @@ class Verifier {
       gpu::Transform t =
           c.transform_seed ? gpu::random_transform(w.problem, c.transform_seed) : gpu::Transform{};
       s.now = {c.base, std::make_shared<gpu::DeviceTransform>(w.problem, t)};
-      s.now.transform->apply(*w.bases[static_cast<std::size_t>(c.base)], *s.tensors, stream_);
+      s.now.transform->apply(*w.bases[static_cast<std::size_t>(c.base)]->inputs, *s.tensors,
+                             stream_);
     }
     s.poison = gpu::poison_from_seed(c.poison_seed);
     gpu::poison_outputs(*s.tensors, stream_, s.poison);
@@ -276,12 +283,7 @@ class Verifier {
   Workload make_workload(const SessionWorkload& spec) {
     Workload w;
     w.problem = spec.problem;
-    for (const auto& b : spec.bases) {
-      auto t = std::make_unique<gpu::TensorSet>(spec.problem);
-      gpu::generate_inputs(*t, b.seed, b.dist, stream_);
-      w.refs.push_back(gpu::run_reference(*t, stream_));
-      w.bases.push_back(std::move(t));
-    }
+    for (const auto& b : spec.bases) w.bases.push_back(base_set(spec.problem, b));
     for (int i = 0; i < spec.slots; ++i) {
       Slot s;
       // Exported to the runner: whole 2 MiB blocks of their own (DeviceBuffer::exported), zeroed
@@ -291,6 +293,25 @@ class Verifier {
       w.slots.push_back(std::move(s));
     }
     return w;
+  }
+
+  // A base set with its reference: kept from an earlier session of the process when the run
+  // shares it (b.keep), else made here (and kept when b.keep).
+  std::shared_ptr<BaseEntry> base_set(const gpu::Problem& problem, const BaseSet& b) {
+    if (b.keep) {
+      if (auto kept = tools_.bases.find(problem, b.seed, b.dist)) {
+        ++setup_.bases_reused;
+        return kept;
+      }
+    }
+    auto e = std::make_shared<BaseEntry>();
+    e->inputs = std::make_unique<gpu::TensorSet>(problem);
+    gpu::generate_inputs(*e->inputs, b.seed, b.dist, stream_);
+    e->refs = gpu::run_reference(*e->inputs, stream_);
+    e->bytes = device_bytes(*e);
+    ++setup_.bases_made;
+    if (b.keep) tools_.bases.add(problem, b.seed, b.dist, e);
+    return e;
   }
 
   // The library's private sets and its plan, made on first use; the timed workload's were made
@@ -357,7 +378,7 @@ class Verifier {
     const std::size_t n = std::max<std::size_t>(1, w.slots.size());
     for (std::size_t s = 0; s < n; ++s) {
       auto set = std::make_unique<gpu::TensorSet>(w.problem);
-      gpu::TensorSet& base = *w.bases[s % w.bases.size()];
+      gpu::TensorSet& base = *w.bases[s % w.bases.size()]->inputs;
       for (std::size_t i = 0; i < base.num_inputs(); ++i)
         PTXB_CUDA(cudaMemcpyAsync(set->input(i).get(), base.input(i).get(), base.input(i).bytes(),
                                   cudaMemcpyDeviceToDevice, stream));
@@ -413,7 +434,7 @@ class Verifier {
 
   std::vector<gpu::CompareStats> compare_with(Workload& w, Slot& s, const SlotContent& c) {
     std::vector<gpu::CompareStats> out;
-    const auto& ref = w.refs[static_cast<std::size_t>(c.base)];
+    const auto& ref = w.bases[static_cast<std::size_t>(c.base)]->refs;
     for (std::size_t k = 0; k < w.problem.outputs.size(); ++k)
       out.push_back(gpu::compare_output(s.tensors->output(k).get(), ref[k].as<float>(),
                                         w.problem.outputs[k], w.problem.tolerance, stream_, 8,
@@ -422,16 +443,17 @@ class Verifier {
   }
 
   // Where the verifier's set-up time went, in ms (issue 14's breakdown; the first baseline reply
-  // carries it): the references of every workload (constructor), and the timed workload's
+  // carries it): the references of every workload (constructor; with how many base sets were
+  // made and how many were kept from an earlier session), and the timed workload's
   // library: its private sets and its plans built on the background thread, how long the
   // session then waited for that thread, and the timed choice among plans (ready()).
   struct SetupTimes {
     double references = 0, sets = 0, plans = 0, wait = 0, choice = 0;
+    int bases_made = 0, bases_reused = 0;
     Json to_json() const {
-      return Json{{"references", references},
-                  {"library_sets", sets},
-                  {"library_plans", plans},
-                  {"library_wait", wait},
+      return Json{{"references", references},     {"bases_made", bases_made},
+                  {"bases_reused", bases_reused}, {"library_sets", sets},
+                  {"library_plans", plans},       {"library_wait", wait},
                   {"library_choice", choice}};
     }
   } setup_;  // sets and plans: written by the background thread before library_made_ is ready
@@ -529,7 +551,9 @@ int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
       } else if (cmd->op == "close") {
         if (v) v->close();
         v.reset();
-        r = ok_reply(Json{{"closed", true}, {"libraries", tools->libraries.size()}});
+        r = ok_reply(Json{{"closed", true},
+                          {"libraries", tools->libraries.size()},
+                          {"kept_bases", tools->bases.size()}});
       } else {
         r = v ? serve(*v, *cmd) : failure("bad_request", "no session is open", cmd->op);
       }

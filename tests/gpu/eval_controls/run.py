@@ -20,7 +20,8 @@ outcomes come from the compile part of the JSON). Exit 0 when every entry matche
 process, one warm verifier per GPU shared by its sessions (src/eval/verifier_host.h), so each
 candidate is judged right after another one in the same verifier process, with gate's default
 options (no --fast) and a random seed per kernel. Entries that need eval's own options
-(memcheck) are left out and said so.
+(memcheck) are left out and said so. Each gate also checks that its kernels shared their base
+input sets (one input seed; a warm verifier made none again): one more line per gate.
 """
 import argparse
 import json
@@ -135,6 +136,29 @@ def run_batch(ptxbench, entries, log_dir):
                 continue
             session = ((x["report"].get("eval") or {}).get("verifier_session"))
             yield check(e, x["report"], name, f"gate of {len(group)} ({secs:.1f}s), verifier session {session}")
+        yield shared_inputs_check(task, lines)
+
+
+SHARED = "gate's shared inputs, task"
+
+
+def shared_inputs_check(task, lines):
+    """A gate draws one input seed for all its kernels (src/eval/plan.h), and a warm verifier's
+    sessions after its first find every base set kept (src/eval/worker/base_cache.h): none of
+    them reports a base set made (timing.setup_ms.bases_made). Returns (ok, line)."""
+    evals = [(x["file"], x["report"].get("eval") or {}) for x in lines]
+    evals = [(f, ev) for f, ev in evals if (ev.get("verifier_session") or 0) >= 1]
+    setup = lambda ev: (ev.get("timing") or {}).get("setup_ms") or {}  # noqa: E731
+    seeds = {ev.get("input_seed") for _, ev in evals}
+    made_again = [os.path.basename(f) for f, ev in evals
+                  if ev["verifier_session"] > 1 and setup(ev).get("bases_made", 0) > 0]
+    reused = sum(1 for _, ev in evals if setup(ev).get("bases_reused", 0) > 0)
+    ok = len(seeds) <= 1 and None not in seeds and not made_again
+    line = (f"{'ok  ' if ok else 'FAIL'} {SHARED} {task}: {len(seeds)} input seed(s) over "
+            f"{len(evals)} sessions, {reused} found their base sets kept")
+    if made_again:
+        line += f"; made again in a warm verifier: {', '.join(made_again)}"
+    return ok, line
 
 
 def main():
@@ -163,8 +187,11 @@ def main():
         for ok, line in results:
             print(line, flush=True)
             failures += 0 if ok else 1
-        judged = sum(1 for _, line in results if not line.startswith("skip"))
-        print(f"{judged - failures}/{judged} controls as expected (batch: gate, warm verifier)")
+        judged = sum(1 for _, line in results if not line.startswith("skip") and SHARED not in line)
+        checks = sum(1 for _, line in results if SHARED in line)
+        bad = sum(1 for ok, line in results if not ok and SHARED not in line)
+        print(f"{judged - bad}/{judged} controls as expected (batch: gate, warm verifier); "
+              f"{checks - (failures - bad)}/{checks} gates shared their inputs")
         return 1 if failures else 0
     runs = [(e, seed) for e in entries for seed in e.get("seeds", [1234])]
     for e, seed in runs:
