@@ -94,14 +94,14 @@ def fill_row(row, out):
     return row
 
 
-def judge_batch(ptxbench, task, group, out_dir):
+def judge_batch(ptxbench, task, group, out_dir, gate_options=()):
     """One `ptxbench gate --json --timeline` over a task's candidates; a row per candidate, its
     wall time the gap between its JSON line and the one before, as gate writes them."""
     out_file = os.path.join(out_dir, f"gate-{task}.jsonl")
     if os.path.exists(out_file):
         os.remove(out_file)
     cmd = [ptxbench, "gate", *[e["_src"] for e in group], "--task", task, "--arch", "sm_90a",
-           "--json", out_file, "--timeline"]
+           "--json", out_file, "--timeline", *gate_options]
     by_src = {e["_src"]: e for e in group}
     rows, pending = [], ""
     with tempfile.TemporaryFile("w+") as err, ExitStack() as files:
@@ -160,6 +160,9 @@ def main():
                     help="print where the time went for candidates of this many seconds or more")
     ap.add_argument("--batch", action="store_true",
                     help="each task's candidates in one `ptxbench gate` (warm verifier)")
+    ap.add_argument("--shared-inputs", action="store_true",
+                    help="with --batch: gate --shared-inputs (the task's candidates share base "
+                         "input sets; the verifier computes their references once)")
     ap.add_argument("extra", nargs="*", help="options passed to every `ptxbench eval`")
     a = ap.parse_args()
     entries = [e for e in load_entries(root, a.manifest or default_manifests())
@@ -189,7 +192,8 @@ def main():
             groups.setdefault(e["task"], []).append(e)
         for task, group in groups.items():
             got, secs = judge_batch(a.ptxbench, task, group,
-                                    os.path.dirname(os.path.abspath(a.out)) if a.out else "/tmp")
+                                    os.path.dirname(os.path.abspath(a.out)) if a.out else "/tmp",
+                                    ["--shared-inputs"] if a.shared_inputs else [])
             batches.append((task, len(group), secs))
             for r in got:
                 show(r)

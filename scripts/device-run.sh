@@ -13,6 +13,8 @@
 #   batch       the controls and the handed judge cases judged a task at a time through
 #               `ptxbench gate --json` (one warm verifier process per GPU for all of a task's
 #               candidates, src/eval/verifier_host.h): outcome and flags, as controls checks them
+#   batchshared the same with gate --shared-inputs, and each gate's check that its kernels
+#               shared their base input sets
 #   compare     the five sm_90a references through the previous release's binaries (.devbin-old,
 #               when carried) and this one, interleaved: speedup and judging wall time
 #   audit       audit_acceptance on kernels/controls/{gemm,attention,judge}.toml, the audit-only
@@ -24,6 +26,7 @@
 #               every control and the handed cases (wall time and phases, median and p90)
 #   costbatch   the same set judged a task at a time through `ptxbench gate` (--batch: warm
 #               verifier), per candidate the gap between gate's JSON lines
+#   costshared  costbatch with gate --shared-inputs (base sets and references kept for the run)
 #   main        the README's main job: `ptxbench run` (embedded agent, core sm_90a suite)
 #   torchcheck  the library baseline against the same library through PyTorch, one process
 #               (tests/gpu/library_vs_torch/run.py; PyTorch's own cuDNN, so LD_LIBRARY_PATH unset)
@@ -66,6 +69,9 @@ for phase in "$@"; do
     batch) run batch python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --batch --log "$out/batch" \
              $(for m in kernels/controls/*.toml; do echo --manifest "$m"; done) \
              --manifest "$bin/cases/judge/manifest.toml" --only "${ONLY:-}" ;;
+    batchshared) run batchshared python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --batch \
+             --shared-inputs --log "$out/batchshared" $(for m in kernels/controls/*.toml; do echo --manifest "$m"; done) \
+             --manifest "$bin/cases/judge/manifest.toml" --only "${ONLY:-}" ;;
     compare) run compare bench/compare_judges.sh /work/main/.devbin-old "$bin" "$out/compare" "${ROUNDS:-1}" ;;
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
              kernels/controls/gemm.toml kernels/controls/attention.toml kernels/controls/judge.toml \
@@ -74,6 +80,7 @@ for phase in "$@"; do
     profile) run profile scripts/device-profile.sh "$bin" "$out/profile" ;;
     cost) run cost env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --ptxbench "$bin/ptxbench" --out "$out/cost.jsonl" ;;
     costbatch) run costbatch env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --batch --ptxbench "$bin/ptxbench" --out "$out/costbatch.jsonl" ;;
+    costshared) run costshared env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --batch --shared-inputs --ptxbench "$bin/ptxbench" --out "$out/costshared.jsonl" ;;
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;
     torchcheck) run torchcheck env -u LD_LIBRARY_PATH python3 tests/gpu/library_vs_torch/run.py \
                   --lib "$bin/libptxbench_library_capi.so" --out "$out/library_vs_torch.json" ;;

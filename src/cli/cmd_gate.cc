@@ -35,7 +35,7 @@ struct GateArgs {
   std::string task, arch = "sm_90a", junit, json;
   std::optional<double> min_speedup;
   bool require_arch = false, timeline = false;
-  bool allow_weaker_sandbox = false, fresh_inputs = false;
+  bool allow_weaker_sandbox = false, shared_inputs = false;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
   ContractChoice contract;
 };
@@ -115,7 +115,7 @@ int gate_main(const GateArgs& a, Context& ctx) {
   const auto choices = std::make_shared<eval::LibraryChoices>();
   const auto verifiers = std::make_shared<eval::VerifierHost>();
   judge::JudgeOptions base = judge_options(a);
-  set_run_inputs(base, a.fresh_inputs);  // one input seed for every kernel of the gate
+  set_run_inputs(base, a.shared_inputs);  // --shared-inputs: one input seed for every kernel
   for (std::size_t i = 0; i < inputs->size(); ++i) {
     const CandidateInput& in = (*inputs)[i];
     judge::JudgeOptions o = base;
@@ -168,7 +168,7 @@ void attach_gate(CLI::App& sub, Context& ctx) {
   add_contract_option(sub, a->contract, kCandidateContractHelp);
   sub.add_flag("--allow-weaker-sandbox", a->allow_weaker_sandbox,
                "judge even where this machine lacks part of the candidate's sandbox");
-  add_fresh_inputs_option(sub, a->fresh_inputs);
+  add_shared_inputs_option(sub, a->shared_inputs);
   sub.footer(with_help_footer(
       "Exit: 0 when every kernel passes its gate; else the first failing kernel's code: its "
       "verdict's (10-16, 1), or 17 when it is correct but misses the gate (slower than "

@@ -39,7 +39,7 @@ struct RejudgeOptions {
   std::string file;
   std::string out;
   bool memcheck = false;
-  bool fresh_inputs = false;
+  bool shared_inputs = false;
   bool json = false;
 };
 
@@ -100,7 +100,7 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
   judge::JudgeOptions so;
   so.gpu = eval::Evaluator::gpu_available();
   so.eval.memcheck = w.o.memcheck;
-  set_run_inputs(so, w.o.fresh_inputs);
+  set_run_inputs(so, w.o.shared_inputs);
   so.compile.contract = config.contract;
   session::StagePipeline pipeline(ctx.paths, w.runner, so);
   ctx.err << fmt::format(
@@ -193,7 +193,7 @@ void attach_rejudge(CLI::App& sub, Context& ctx) {
   sub.add_option("--out", o->out, "the new run file to create")->required();
   sub.add_flag("--memcheck", o->memcheck,
                "also run each candidate under compute-sanitizer memcheck");
-  add_fresh_inputs_option(sub, o->fresh_inputs);
+  add_shared_inputs_option(sub, o->shared_inputs);
   sub.add_flag("--json", o->json, "print the comparison as JSON");
   sub.callback([o, &ctx] { ctx.exit_code = rejudge_command(*o, ctx); });
 }

@@ -97,8 +97,8 @@ int fail(Context& ctx, const Error& e) {
   return exit_code::bad_input;
 }
 
-// The configuration, from the options or (resume) from the run file, read without
-// writing to it.
+// The configuration (and, on resume, the input policy), from the options or (resume) from the
+// run file, read without writing to it.
 Status settle_config(RunOptions& o, const CLI::App& sub, const std::vector<task::TaskSpec>& all) {
   if (o.resume.empty()) {
     PTXB_TRY_STATUS(check_agent_options(sub, o));
@@ -110,6 +110,9 @@ Status settle_config(RunOptions& o, const CLI::App& sub, const std::vector<task:
   PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(o.resume));
   PTXB_TRY(store::RunRow row, s.run());
   PTXB_TRY(o.config, session::RunConfig::from_json(row.config));
+  // The stored input policy (StagePipeline::describe); a run from before it: each its own.
+  const Json pipeline = row.provenance.value("pipeline", Json::object());
+  o.shared_inputs = pipeline.is_object() && pipeline.value("inputs", "") == "per_run";
   return {};
 }
 
@@ -213,7 +216,7 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   judge::JudgeOptions so;
   so.gpu = eval::Evaluator::gpu_available();
   so.eval.memcheck = o.memcheck;
-  set_run_inputs(so, o.fresh_inputs);
+  set_run_inputs(so, o.shared_inputs);
   // Drawn with \r and escape sequences on the raw stderr; its notes are escaped by the display.
   report::ProgressDisplay progress(std::cerr, !o.no_progress && isatty(STDERR_FILENO));
   auto prepared =
@@ -230,6 +233,9 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
       c.model_label(), join(c.tasks, ","), join(c.archs, ","),
       so.gpu ? "GPU: full evaluation and run-time instruction audit"
              : "no GPU: compile + static SASS census only; GPU stages are marked skipped");
+  ctx.err << (o.shared_inputs ? "inputs: shared by this run's candidates (one secret input seed, "
+                                "each candidate its own permutations; --shared-inputs)\n"
+                              : "inputs: each candidate its own\n");
   if (prepared->shard.count > 1)
     ctx.err << fmt::format("shard {} (from {}): {} of the plan's {} trajectories\n",
                            prepared->shard.label(), session::to_string(prepared->shard.source),
@@ -340,7 +346,7 @@ void attach_run(CLI::App& sub, Context& ctx) {
                  "continue this run file where it stopped (its stored settings apply)");
   sub.add_flag("--memcheck", o->memcheck,
                "also run each candidate under compute-sanitizer memcheck");
-  add_fresh_inputs_option(sub, o->fresh_inputs);
+  add_shared_inputs_option(sub, o->shared_inputs);
   sub.add_flag("--no-progress", o->no_progress, "plain progress lines even on a terminal");
   sub.add_flag("--json", o->json, "print the summary as JSON");
   sub.callback([o, &sub, &ctx] { ctx.exit_code = run_command(*o, sub, ctx); });

@@ -44,16 +44,18 @@ int judge_candidate(Context& ctx, std::string_view command, const std::string& f
   return judge::exit_code(r.disposition);
 }
 
-void add_fresh_inputs_option(CLI::App& sub, bool& fresh) {
-  sub.add_flag("--fresh-inputs", fresh,
-               "every candidate on base input sets of its own. By default every candidate is "
-               "checked and timed on fresh permutations, with fresh output poisons, of base input "
-               "sets drawn once for the command from a secret seed (recorded with each result as "
-               "eval.input_seed), whose references are then computed once per GPU");
+void add_shared_inputs_option(CLI::App& sub, bool& shared) {
+  sub.add_flag("--shared-inputs", shared,
+               "check and time every candidate on fresh permutations (with fresh output poisons) "
+               "of base input sets drawn once for the command from a secret seed, recorded with "
+               "each result as eval.input_seed, so that their references are computed once per "
+               "GPU; the candidates then share input values (only their order differs). Not "
+               "where the candidate's sandbox is weaker (--allow-weaker-sandbox, the ncu audit "
+               "route). Default: every candidate on input sets of its own (docs/judging.md)");
 }
 
-void set_run_inputs(judge::JudgeOptions& options, bool fresh) {
-  options.eval.input_seed = fresh ? std::nullopt : std::optional(eval::random_seed());
+void set_run_inputs(judge::JudgeOptions& options, bool shared) {
+  options.eval.input_seed = shared ? std::optional(eval::random_seed()) : std::nullopt;
 }
 
 }  // namespace ptxbench::cli

@@ -17,11 +17,11 @@ namespace ptxbench::cli {
 int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
                     const std::string& task, const judge::JudgeOptions& options, bool json);
 
-// --fresh-inputs (run, rejudge, gate), into `fresh`.
-void add_fresh_inputs_option(CLI::App& sub, bool& fresh);
-// The command's input seed (eval::EvalOptions::input_seed), drawn once for every candidate it
-// judges, unless `fresh` (every candidate on base input sets of its own).
-void set_run_inputs(judge::JudgeOptions& options, bool fresh);
+// --shared-inputs (run, rejudge, gate), into `shared`.
+void add_shared_inputs_option(CLI::App& sub, bool& shared);
+// With `shared`, the command's input seed (eval::EvalOptions::input_seed), drawn once for every
+// candidate it judges; otherwise none (every candidate on base input sets of its own).
+void set_run_inputs(judge::JudgeOptions& options, bool shared);
 
 // After judging within an InterruptScope (core/interrupt.h): when ptxbench was interrupted,
 // says so ("ptxbench COMMAND: interrupted (SIGINT): ...") and returns the exit code, 128 + the

@@ -71,7 +71,7 @@ Status check_resume_options(const CLI::App& sub) {
   std::vector<std::string> names = option_names(sub);
   std::erase_if(names, [](const std::string& n) {
     return n == "--resume" || n == "--json" || n == "--no-progress" || n == "--memcheck" ||
-           n == "--fresh-inputs" || n == "--help";
+           n == "--help";
   });
   std::vector<std::string> extra = given(sub, names);
   if (extra.empty()) return {};

@@ -25,11 +25,12 @@ struct RunOptions {
   bool json = false;
   bool no_progress = false;
   bool memcheck = false;
-  bool fresh_inputs = false;
+  bool shared_inputs = false;
 };
 
 // --resume continues with the run's stored settings: any option that would change them
-// is refused, by name (only --json, --no-progress, --memcheck and --fresh-inputs go with it).
+// is refused, by name (only --json, --no-progress and --memcheck go with it; a resumed run
+// keeps its stored input policy, provenance pipeline.inputs).
 Status check_resume_options(const CLI::App& sub);
 
 // Options that only a model endpoint uses, given without --model (the scripted agent

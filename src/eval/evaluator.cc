@@ -180,6 +180,11 @@ Status Evaluator::set_contract(const EvalOptions& o, SessionSetup& setup) const 
   return {};
 }
 
+std::optional<std::uint64_t> session_input_seed(const EvalOptions& o, bool sandbox_weaker) {
+  if (sandbox_weaker || o.audit == Instrument::nvtx) return std::nullopt;
+  return o.input_seed;
+}
+
 EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
                                const EvalOptions& o) {
   auto start = Clock::now();
@@ -187,7 +192,6 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
   r.task = task.name;
   r.arch = o.arch;
   r.seed = o.seed ? *o.seed : random_seed();
-  r.input_seed = o.input_seed;
   auto finish = [&]() -> EvalResult {
     r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (!o.nvcc_version.empty()) r.provenance["nvcc"] = o.nvcc_version;
@@ -205,8 +209,8 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
   if (!fs::exists(paths_.worker()))
     return fail(Outcome::harness_error, "the GPU worker " + paths_.worker().string() +
                                             " does not exist (build the ptxbench-worker target)");
-  if (auto weak = sandbox_weaknesses(probe_sandbox_support());
-      !weak.empty() && !o.allow_weaker_sandbox)
+  const auto weak = sandbox_weaknesses(probe_sandbox_support());
+  if (!weak.empty() && !o.allow_weaker_sandbox)
     return fail(Outcome::harness_error,
                 "this machine cannot give the candidate's process the full sandbox (" +
                     join(weak, "; ") +
@@ -230,15 +234,17 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
       if (!d.empty()) setup.runner_read.push_back(d.string());
     for (const auto& a : o.ncu_arguments) setup.runner_prefix.push_back(a);
   }
+  EvalOptions eo = o;
+  eo.input_seed = r.input_seed = session_input_seed(o, !weak.empty());
   JudgeSession session(launcher_, std::move(setup));
-  session.run(task, so, o, r);
+  session.run(task, so, eo, r);
   if (r.timing) {
     finish_timing_report(*r.timing, task, r.provenance);
     add_timing_flags(*r.timing, r);
   }
   // Asked for, or after a fault during a call (not a load error) to name the faulting kernel.
   const bool fault = r.outcome == Outcome::runtime_error && r.phase != "loading the candidate";
-  if (o.memcheck || (fault && o.locate_faults)) run_memcheck(task, so, r, o);
+  if (o.memcheck || (fault && o.locate_faults)) run_memcheck(task, so, r, eo);
   return finish();
 }
 

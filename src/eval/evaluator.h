@@ -39,10 +39,10 @@ struct EvalOptions {
   int trials = 3;                     // correctness trials (>= 3), plus one after timing
   std::optional<std::uint64_t> seed;  // none: drawn from the clock; always recorded
   // The seed of every workload's base input sets (plan.h plan_session), recorded with the
-  // result. A run draws one for all its candidates (session::StagePipeline, `ptxbench gate`):
-  // each candidate's calls are still fresh transforms of them with fresh poisons, and the run's
-  // warm verifier computes each base set's reference once (worker/base_cache.h). None: the
-  // base sets come from `seed`, the session's own (`--fresh-inputs`; a one-kernel eval).
+  // result. `run`, `rejudge` and `gate` with --shared-inputs draw one for all their candidates:
+  // each candidate's calls are still fresh permutations of them with fresh poisons, and the
+  // run's warm verifier computes each base set's reference once (worker/base_cache.h). None (the
+  // default): the base sets come from `seed`, the session's own. See session_input_seed.
   std::optional<std::uint64_t> input_seed;
   bool memcheck = false;  // also run a trial under compute-sanitizer memcheck
   // After a runtime error, a second session under compute-sanitizer to name the kernel. Off:
@@ -91,6 +91,13 @@ struct EvalOptions {
 };
 
 struct SessionSetup;  // judge_session.h
+
+// The input seed a session uses: o.input_seed, except where the candidate's process has less
+// than the whole sandbox (`sandbox_weaker`: a mechanism missing under allow_weaker_sandbox; or
+// the ncu audit route, whose runner may use sockets and the network). Base sets that outlive a
+// session would give whatever such a process manages to leave behind (a memo of input rows and
+// their outputs) a later candidate to find; with its own base sets nothing of it ever matches.
+std::optional<std::uint64_t> session_input_seed(const EvalOptions& o, bool sandbox_weaker);
 
 class Evaluator {
  public:

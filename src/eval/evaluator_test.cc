@@ -330,6 +330,19 @@ class EvaluatorTest : public ::testing::Test {
   std::vector<Json> requests_;
 };
 
+// A run's shared base sets only where the candidate's process has the whole sandbox.
+TEST(SessionInputSeed, SharedOnlyUnderTheWholeSandbox) {
+  EvalOptions o;
+  EXPECT_EQ(session_input_seed(o, false), std::nullopt);  // the default: each its own
+  o.input_seed = 42;
+  EXPECT_EQ(session_input_seed(o, false), 42u);
+  EXPECT_EQ(session_input_seed(o, true), std::nullopt);  // a sandbox mechanism missing
+  o.audit = Instrument::nvtx;                            // the runner under ncu: sockets
+  EXPECT_EQ(session_input_seed(o, false), std::nullopt);
+  o.audit = Instrument::cupti;
+  EXPECT_EQ(session_input_seed(o, false), 42u);
+}
+
 TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;

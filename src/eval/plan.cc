@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/sha256.h"
 #include "eval/gpu/rng.h"
 #include "task/tolerance.h"
 
@@ -98,6 +99,11 @@ gpu::Distribution base_dist(const task::TaskSpec& task, std::size_t k) {
                                                                   : gpu::Distribution::normal;
 }
 
+// 64 bits of the SHA-256 of `name`: the same on every machine and build.
+std::uint64_t name_hash(const std::string& name) {
+  return std::stoull(sha256_hex(name).substr(0, 16), nullptr, 16);
+}
+
 double flops_of(const task::TaskSpec& task, const task::Workload& w) {
   auto f = task.flop_count(w);
   return f.ok() ? *f : 0;
@@ -143,14 +149,16 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   for (const auto* h : task.hidden()) order.push_back(h);
   std::uint64_t next_seed = 0;
   auto fresh = [&] { return trial_seed(seed, next_seed++) | 1u; };  // never 0 (= identity)
-  // A base set: the session's own (from `seed`), or the run's (from input_seed and its place
-  // among the plan's base sets). Either way it takes one draw of `seed`, so the calls' seeds do
-  // not depend on input_seed.
+  // A base set: the session's own (from `seed`), or the run's (from input_seed, the task and its
+  // place among the plan's base sets: two tasks of one run with the same shapes draw unrelated
+  // sets). Either way it takes one draw of `seed`, so the calls' seeds do not depend on
+  // input_seed.
+  const std::uint64_t task_bases = input_seed ? *input_seed ^ name_hash(task.name) : 0;
   std::uint64_t shared_bases = 0;
   auto new_base = [&](std::size_t dist_index) {
     const std::uint64_t own = fresh();
     BaseSet b{own, base_dist(task, dist_index), false};
-    if (input_seed) b = {trial_seed(*input_seed, shared_bases++) | 1u, b.dist, true};
+    if (input_seed) b = {trial_seed(task_bases, shared_bases++) | 1u, b.dist, true};
     return b;
   };
   std::size_t base_count = 0;

@@ -54,11 +54,11 @@ inline std::uint64_t timing_seed(std::uint64_t base) {
 // from a timed call, and the parent's wall clock around each call is that call's alone.
 // Pure function of (task, trials, seed, input_seed).
 //
-// Base input sets: with `input_seed` every base set's seed is a function of (input_seed, its
-// place in the plan) alone, so every session of a task planned under one input seed (a run's
-// candidates: EvalOptions::input_seed) checks and times on the same base sets, which a warm
-// verifier then keeps with their references (worker/base_cache.h; BaseSet::keep). Without it the
-// base seeds come from `seed` like everything else: the session's inputs are its own. The
+// Base input sets: with `input_seed` every base set's seed is a function of (input_seed, the
+// task's name, its place in the plan) alone, so every session of a task planned under one input
+// seed (a run's candidates: EvalOptions::input_seed) checks and times on the same base sets, which
+// a warm verifier then keeps with their references (worker/base_cache.h; BaseSet::keep). Without it
+// the base seeds come from `seed` like everything else: the session's inputs are its own. The
 // transforms, poisons and timing draws always come from `seed`.
 struct PlannedCall {
   int workload = 0, slot = 0;

@@ -94,6 +94,12 @@ TEST(Plan, AnInputSeedSharesTheBaseSetsAndNothingElse) {
   std::set<std::uint64_t> distinct;
   for (auto s : bases(*a)) distinct.insert(s);
   EXPECT_EQ(distinct.size(), bases(*a).size());  // no two base sets alike
+  // Another task of the same run (here: the same shapes under another name) draws unrelated
+  // base sets.
+  task::TaskSpec renamed = task;
+  renamed.name = "gemm_test_2";
+  auto other_task = plan_session(renamed, 3, 1, "", 77);
+  for (auto s : bases(*other_task)) EXPECT_EQ(distinct.count(s), 0u);
   // The audit's extra workload (neither timed nor hidden) takes a shared base set too, after the
   // others.
   task::TaskSpec with_extra = task;

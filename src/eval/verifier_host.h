@@ -8,7 +8,8 @@
 // verifier that failed, timed out, or did not answer "close" is never given back: the next session
 // starts a new one. What carries over from one session to the next is the process (its CUDA
 // context and tools), the library baselines it built (worker/library_cache.h) and the base input
-// sets the run shares, with their references (worker/base_cache.h; EvalOptions::input_seed);
+// sets a run shares (--shared-inputs), with their references (worker/base_cache.h;
+// EvalOptions::input_seed);
 // every session's calls (permutations of those sets, poisons) and exported buffers are its own,
 // the exported ones zeroed.
 // The candidate's runner is a new process every session and never sees the verifier.

@@ -217,8 +217,8 @@ Json StagePipeline::describe() const {
               {"gpu_arch", options_.gpu ? Json(options_.gpu_arch) : Json(nullptr)},
               {"eval_trials", options_.eval.trials},
               {"memcheck", options_.eval.memcheck},
-              // Base input sets: one set per run (a secret seed, recorded per candidate as
-              // eval.input_seed), or every candidate its own (--fresh-inputs).
+              // Base input sets: every candidate its own, or (--shared-inputs) the run's, from
+              // one secret seed recorded per candidate as eval.input_seed.
               {"inputs", options_.eval.input_seed ? "per_run" : "per_candidate"},
               {"audit_route", options_.audit.route == audit::RouteChoice::automatic ? "auto"
                               : options_.audit.route == audit::RouteChoice::cupti   ? "cupti"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# run_inputs.sh PTXBENCH: how a run's candidates get their inputs is recorded in the run file
-# (provenance.pipeline.inputs): one input seed for the run by default ("per_run", the base input
-# sets shared, src/eval/plan.h), every candidate its own with --fresh-inputs ("per_candidate"),
-# and the same for `rejudge`. --fresh-inputs goes with --resume (it changes no stored setting).
+# run_inputs.sh PTXBENCH: where a run's candidates get their inputs is recorded in the run file
+# (provenance.pipeline.inputs): every candidate its own by default ("per_candidate"), one secret
+# input seed for the run with --shared-inputs ("per_run", the base input sets shared,
+# src/eval/plan.h); the same for `rejudge`. A resumed run keeps its stored policy (and refuses
+# --shared-inputs, as it refuses every option that would change a stored setting).
 # No GPU needed: PTXBENCH_NO_GPU=1, one scripted turn of the GEMM task.
 set -uo pipefail
 ptxbench=$1
@@ -16,15 +17,21 @@ inputs_of() {
   sqlite3 "file:$1?mode=ro" "SELECT json_extract(provenance_json, '$.pipeline.inputs') FROM runs"
 }
 
-"$ptxbench" run "${plan[@]}" --out shared.db >/dev/null 2>&1 || fail "run --out shared.db"
-[ "$(inputs_of shared.db)" = per_run ] || fail "a run shares its inputs by default: got '$(inputs_of shared.db)'"
-"$ptxbench" run "${plan[@]}" --fresh-inputs --out fresh.db >/dev/null 2>&1 || fail "run --fresh-inputs"
-[ "$(inputs_of fresh.db)" = per_candidate ] || fail "--fresh-inputs: got '$(inputs_of fresh.db)'"
-"$ptxbench" rejudge shared.db --out again.db >/dev/null 2>&1 || fail "rejudge"
-[ "$(inputs_of again.db)" = per_run ] || fail "rejudge shares its inputs by default: got '$(inputs_of again.db)'"
-"$ptxbench" rejudge shared.db --fresh-inputs --out again_fresh.db >/dev/null 2>&1 || fail "rejudge --fresh-inputs"
-[ "$(inputs_of again_fresh.db)" = per_candidate ] || fail "rejudge --fresh-inputs: got '$(inputs_of again_fresh.db)'"
-# --resume takes --fresh-inputs (a finished run: nothing left to do, exit 0).
-out=$("$ptxbench" run --resume shared.db --fresh-inputs --no-progress 2>&1) ||
-  fail "run --resume --fresh-inputs was refused: $out"
-echo "ok: per_run by default, per_candidate with --fresh-inputs (run, rejudge); --resume takes it"
+"$ptxbench" run "${plan[@]}" --out own.db 2>own.err >/dev/null || fail "run --out own.db: $(cat own.err)"
+[ "$(inputs_of own.db)" = per_candidate ] || fail "by default each candidate has its own inputs: got '$(inputs_of own.db)'"
+grep -q "^inputs: each candidate its own" own.err || fail "run does not say where its inputs come from: $(cat own.err)"
+"$ptxbench" run "${plan[@]}" --shared-inputs --out shared.db 2>shared.err >/dev/null || fail "run --shared-inputs: $(cat shared.err)"
+[ "$(inputs_of shared.db)" = per_run ] || fail "--shared-inputs: got '$(inputs_of shared.db)'"
+grep -q "^inputs: shared by this run's candidates" shared.err || fail "run --shared-inputs does not say so: $(cat shared.err)"
+"$ptxbench" rejudge own.db --out again.db >/dev/null 2>&1 || fail "rejudge"
+[ "$(inputs_of again.db)" = per_candidate ] || fail "rejudge: got '$(inputs_of again.db)'"
+"$ptxbench" rejudge own.db --shared-inputs --out again_shared.db >/dev/null 2>&1 || fail "rejudge --shared-inputs"
+[ "$(inputs_of again_shared.db)" = per_run ] || fail "rejudge --shared-inputs: got '$(inputs_of again_shared.db)'"
+# A resumed run keeps its stored policy, and refuses to be told another.
+"$ptxbench" run --resume shared.db --no-progress 2>resumed.err >/dev/null || fail "run --resume shared.db: $(cat resumed.err)"
+grep -q "^inputs: shared by this run's candidates" resumed.err || fail "a resumed --shared-inputs run lost its policy: $(cat resumed.err)"
+"$ptxbench" run --resume own.db --no-progress 2>resumed.err >/dev/null || fail "run --resume own.db: $(cat resumed.err)"
+grep -q "^inputs: each candidate its own" resumed.err || fail "a resumed run took another policy: $(cat resumed.err)"
+out=$("$ptxbench" run --resume own.db --shared-inputs --no-progress 2>&1)
+[ $? -eq 2 ] && grep -q -- "--shared-inputs would be ignored" <<<"$out" || fail "run --resume --shared-inputs was not refused: $out"
+echo "ok: per_candidate by default, per_run with --shared-inputs (run, rejudge); --resume keeps it"

@@ -35,6 +35,10 @@ void BaseCache::add(const gpu::Problem& problem, std::uint64_t seed, gpu::Distri
                     std::shared_ptr<BaseEntry> e) {
   e->used = ++clock_;
   entries_[key_of(problem, seed, dist)] = std::move(e);
+  trim();
+}
+
+void BaseCache::trim() {
   evict_least_recent(entries_, [this] { return bytes() > max_bytes_; });
 }
 

@@ -5,9 +5,10 @@
 // is never exported to a runner (the slots get transformed copies of it) and no session writes
 // to it, so a later session reads exactly what the first one made.
 //
-// Bounded by the device memory it holds (the verifier gives it a quarter of the GPU's memory; the
-// least recently used go first), sparing the entries an open session holds. Not thread-safe: the
-// verifier's command thread owns it.
+// Bounded by the device memory it holds (the verifier gives it a quarter of the GPU memory free
+// when it starts; the least recently used go first), sparing the entries an open session holds:
+// checked when a base set is added and when a session closes. Not thread-safe: the verifier's
+// command thread owns it.
 #pragma once
 
 #include <cstddef>
@@ -36,10 +37,10 @@ std::size_t device_bytes(BaseEntry& e);
 
 class BaseCache {
  public:
-  // The share of the GPU's memory it may hold: a quarter (35 GB of the H200's 141) keeps the core
-  // suite's base sets (about 2.8 GB per base set of the d128 attention backward's timed workload,
-  // 0.5 GB of the core GEMM's; two per timed workload, one per hidden one) with the candidates'
-  // own memory to spare.
+  // The share of the free GPU memory it may hold: a quarter (about 35 GB of the H200's 141) keeps
+  // the core suite's base sets (about 2.8 GB per base set of the d128 attention backward's timed
+  // workload, 0.5 GB of the core GEMM's; two per timed workload, one per hidden one) with the
+  // candidates' own memory to spare.
   static constexpr std::size_t kShareOfDevice = 4;
 
   explicit BaseCache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
@@ -50,6 +51,9 @@ class BaseCache {
   // no session holds while more than max_bytes are kept.
   void add(const gpu::Problem& problem, std::uint64_t seed, gpu::Distribution dist,
            std::shared_ptr<BaseEntry> e);
+  // Drops the least recently used entries no session holds while more than max_bytes are kept
+  // (after a session's close, whose entries may have kept it over).
+  void trim();
   std::size_t size() const { return entries_.size(); }
   std::size_t bytes() const;
 

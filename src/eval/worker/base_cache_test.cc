@@ -59,6 +59,12 @@ TEST(BaseCache, EveryEntryHeldLeavesTheBoundExceededUntilTheyAreFreed) {
   cache.add(gemm(2), 1, gpu::Distribution::normal, b);
   EXPECT_EQ(cache.size(), 2u);  // both held by a session: nothing can go yet
   a.reset();
+  cache.trim();  // as the verifier does at a session's close
+  EXPECT_EQ(cache.find(gemm(1), 1, gpu::Distribution::normal), nullptr);
+  EXPECT_EQ(cache.bytes(), 40u);
+  a = entry(40);
+  cache.add(gemm(1), 1, gpu::Distribution::normal, a);
+  a.reset();
   cache.add(gemm(3), 1, gpu::Distribution::normal, entry(5));
   EXPECT_EQ(cache.find(gemm(1), 1, gpu::Distribution::normal), nullptr);
   EXPECT_EQ(cache.bytes(), 45u);

@@ -75,7 +75,7 @@ struct VerifierTools {
     flush = std::make_unique<gpu::L2Flush>();
     std::size_t free_bytes = 0, total_bytes = 0;
     PTXB_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-    bases = BaseCache(total_bytes / BaseCache::kShareOfDevice);
+    bases = BaseCache(free_bytes / BaseCache::kShareOfDevice);
     for (auto& e : heat_done) PTXB_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   }
   cudaStream_t stream = nullptr;
@@ -551,6 +551,7 @@ int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
       } else if (cmd->op == "close") {
         if (v) v->close();
         v.reset();
+        tools->bases.trim();  // the session's base sets are no longer held
         r = ok_reply(Json{{"closed", true},
                           {"libraries", tools->libraries.size()},
                           {"kept_bases", tools->bases.size()}});

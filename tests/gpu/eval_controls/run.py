@@ -3,7 +3,7 @@
 assert its expect_outcome and expect_flags.
 
     tests/gpu/eval_controls/run.py [--ptxbench BUILD/ptxbench] [--only SUBSTRING[,SUBSTRING...]] [--fast] [--log DIR]
-                                   [--batch]
+                                   [--batch [--shared-inputs]]
 
 An entry with `memcheck = true` is evaluated with `--memcheck` (compute-sanitizer). An entry
 with `expect_refused` (kernels/controls/sandbox.toml) must also name the refused call in the
@@ -20,8 +20,9 @@ outcomes come from the compile part of the JSON). Exit 0 when every entry matche
 process, one warm verifier per GPU shared by its sessions (src/eval/verifier_host.h), so each
 candidate is judged right after another one in the same verifier process, with gate's default
 options (no --fast) and a random seed per kernel. Entries that need eval's own options
-(memcheck) are left out and said so. Each gate also checks that its kernels shared their base
-input sets (one input seed; a warm verifier made none again): one more line per gate.
+(memcheck) are left out and said so. With --shared-inputs the gates run with it, and each also
+checks that its kernels shared their base input sets (one input seed; a warm verifier made none
+again): one more line per gate.
 """
 import argparse
 import json
@@ -104,8 +105,9 @@ def check(e, out, name, how):
     return ok, line
 
 
-def run_batch(ptxbench, entries, log_dir):
-    """Each (task, arch) group's entries in one `ptxbench gate --json`; yields (ok, line)."""
+def run_batch(ptxbench, entries, log_dir, shared_inputs=False):
+    """Each (task, arch) group's entries in one `ptxbench gate --json` (with --shared-inputs:
+    also the check that they shared their base input sets); yields (ok, line)."""
     groups = {}
     for e in entries:
         if e.get("memcheck"):
@@ -119,7 +121,7 @@ def run_batch(ptxbench, entries, log_dir):
                     os.remove(path)
         out_file = os.path.join(log_dir or "/tmp", f"gate-{task}-{arch}.jsonl")
         cmd = [ptxbench, "gate", *[e["_src"] for e in group], "--task", task, "--arch", arch,
-               "--json", out_file]
+               "--json", out_file] + (["--shared-inputs"] if shared_inputs else [])
         t0 = time.time()
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
         secs = time.time() - t0
@@ -136,7 +138,8 @@ def run_batch(ptxbench, entries, log_dir):
                 continue
             session = ((x["report"].get("eval") or {}).get("verifier_session"))
             yield check(e, x["report"], name, f"gate of {len(group)} ({secs:.1f}s), verifier session {session}")
-        yield shared_inputs_check(task, lines)
+        if shared_inputs:
+            yield shared_inputs_check(task, lines)
 
 
 SHARED = "gate's shared inputs, task"
@@ -171,6 +174,9 @@ def main():
     ap.add_argument("--log", default="")
     ap.add_argument("--batch", action="store_true",
                     help="each (task, arch) group in one `ptxbench gate --json` (warm verifier)")
+    ap.add_argument("--shared-inputs", action="store_true",
+                    help="with --batch: gate --shared-inputs, and check that each gate's kernels "
+                         "shared their base input sets")
     ap.add_argument("--manifest", action="append", default=[],
                     help="run these manifest files instead of kernels/controls/*.toml (repeatable)")
     a = ap.parse_args()
@@ -183,15 +189,16 @@ def main():
         os.makedirs(a.log, exist_ok=True)
     failures = 0
     if a.batch:
-        results = list(run_batch(a.ptxbench, entries, a.log))
+        results = list(run_batch(a.ptxbench, entries, a.log, a.shared_inputs))
         for ok, line in results:
             print(line, flush=True)
             failures += 0 if ok else 1
         judged = sum(1 for _, line in results if not line.startswith("skip") and SHARED not in line)
         checks = sum(1 for _, line in results if SHARED in line)
         bad = sum(1 for ok, line in results if not ok and SHARED not in line)
-        print(f"{judged - bad}/{judged} controls as expected (batch: gate, warm verifier); "
-              f"{checks - (failures - bad)}/{checks} gates shared their inputs")
+        shared = (f"; {checks - (failures - bad)}/{checks} gates shared their inputs"
+                  if a.shared_inputs else "")
+        print(f"{judged - bad}/{judged} controls as expected (batch: gate, warm verifier){shared}")
         return 1 if failures else 0
     runs = [(e, seed) for e in entries for seed in e.get("seeds", [1234])]
     for e, seed in runs:
