@@ -761,18 +761,26 @@ TEST_F(EvaluatorTest, AVerifierIsGivenBackOnlyAfterAClosedSession) {
   EXPECT_EQ(std::count(script_.verifier_ops.begin(), script_.verifier_ops.end(), "close"), 2);
 }
 
-// A session whose runner ran under a tool (here compute-sanitizer's memcheck session) does not
-// give its verifier back: the tool's end is not its runner's.
-TEST_F(EvaluatorTest, AVerifierIsNotGivenBackAfterARunnerUnderATool) {
+// A session whose runner runs under a tool (here compute-sanitizer's memcheck session) starts a
+// verifier of its own (the tool's end is not its runner's, so that verifier is never given
+// back) and leaves the run's warm one, with the library baselines and base sets it keeps, to the
+// next session.
+TEST_F(EvaluatorTest, ASessionWithARunnerUnderAToolLeavesTheWarmVerifierAlone) {
   opts_.verifier_host = std::make_shared<VerifierHost>();
   opts_.memcheck = true;
   ::setenv("PTXBENCH_COMPUTE_SANITIZER", "/bin/true", 1);  // never run: the launcher is fake
   EvalResult r = eval();
   ::unsetenv("PTXBENCH_COMPUTE_SANITIZER");
   ASSERT_TRUE(r.memcheck_ran);
-  EXPECT_EQ(script_.verifier_processes, 1);  // the memcheck session took the warm one
+  EXPECT_EQ(script_.verifier_processes, 2);  // the judging session's, then the memcheck one's
   EXPECT_EQ(std::count(script_.verifier_ops.begin(), script_.verifier_ops.end(), "close"), 1);
-  EXPECT_EQ(opts_.verifier_host->warm(), 0u);
+  EXPECT_EQ(opts_.verifier_host->warm(), 1u);  // the first, given back and not taken again
+  const auto hosted_limit = std::chrono::seconds(VerifierHost::kHostedVerifierWall);
+  EXPECT_EQ(std::count_if(specs_.begin(), specs_.end(),
+                          [&](const ProcessSpec& s) { return s.limits.wall == hosted_limit; }),
+            1);  // only the hosted one has the host's limit
+  opts_.memcheck = false;
+  ASSERT_EQ(eval().verifier_session, 2);  // the next session: the warm one
 }
 
 // 0.4x against the opening check is not known slow: timed as usual, then the slow stop.

@@ -128,8 +128,12 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   return ready_runner(p, r, true);
 }
 
+bool JudgeSession::hosted(const EvalOptions& o) const {
+  return o.verifier_host && setup_.runner_prefix.empty();
+}
+
 bool JudgeSession::start_verifier(Peers& p, const EvalOptions& o, EvalResult& r) {
-  if (!p.verifier && o.verifier_host)
+  if (!p.verifier && hosted(o))
     if (auto warm = o.verifier_host->take(o.device)) {
       p.verifier = std::move(warm->process);
       p.verifier_dir = std::move(warm->dir);
@@ -154,8 +158,8 @@ bool JudgeSession::start_verifier(Peers& p, const EvalOptions& o, EvalResult& r)
     return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
   // A hosted verifier outlives this session: its wall limit is the host's, well beyond its
   // retirement (verifier_host.h); each of its replies is still awaited with a timeout.
-  const seconds wall = o.verifier_host ? seconds(VerifierHost::kHostedVerifierWall)
-                                       : o.check_timeout + o.worker_timeout;
+  const seconds wall =
+      hosted(o) ? seconds(VerifierHost::kHostedVerifierWall) : o.check_timeout + o.worker_timeout;
   auto v =
       launcher_.launch(verifier_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device, wall));
   if (!v.ok())
@@ -717,10 +721,9 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
   if (p.verifier) {
     const auto t0 = Clock::now();
     // A hosted verifier is given back once its session is closed, unless anything in the
-    // session failed on the harness's side (a verifier that timed out may still be answering),
-    // or the runner ran under a tool (compute-sanitizer, ncu): its end is the tool's, and the
-    // runner it started may still hold the slots' mappings while they are freed.
-    if (o.verifier_host && r.outcome != Outcome::harness_error && setup_.runner_prefix.empty() &&
+    // session failed on the harness's side (a verifier that timed out may still be answering).
+    // A session whose runner ran under a tool never had one (hosted()).
+    if (hosted(o) && r.outcome != Outcome::harness_error &&
         p.verifier->send(Json{{"op", "close"}}).ok()) {
       Received closed = p.verifier->receive(milliseconds(seconds(60)));
       if (closed.reply && closed.reply->ok && closed.reply->extra.value("closed", false))

@@ -62,6 +62,11 @@ class JudgeSession {
              const EvalOptions& o, EvalResult& r);
   // The session's verifier process: the GPU's warm one (EvalOptions::verifier_host), else new.
   bool start_verifier(Peers& p, const EvalOptions& o, EvalResult& r);
+  // Does this session use the run's warm verifiers? Not when its runner runs under a tool
+  // (compute-sanitizer, ncu: SessionSetup::runner_prefix): the tool ends the runner, which may
+  // still hold the slots' mappings when the session's buffers are freed, so such a session
+  // starts a verifier of its own and leaves the warm one, with what it keeps, to the next.
+  bool hosted(const EvalOptions& o) const;
   // A runner for the session in a new private directory: launched (the first beside the
   // verifier, before the slots exist), then ready: the slots mapped (MapCommand), calibrated
   // (recorded for the first only), the candidate loaded. start_runner: one more for the audit,

@@ -6,9 +6,10 @@
 // its session in it ("open", session_protocol.h), and when it ends gives it back only after its
 // runners have ended and the verifier answered "close" (every buffer of the session freed). A
 // verifier that failed, timed out, or did not answer "close" is never given back: the next session
-// starts a new one. What carries over from one session to the next is the process (its CUDA
-// context and tools), the library baselines it built (worker/library_cache.h) and the base input
-// sets a run shares (--shared-inputs), with their references (worker/base_cache.h;
+// starts a new one. A session whose runner runs under a tool (compute-sanitizer, ncu) never takes
+// one (JudgeSession::hosted). What carries over from one session to the next is the process (its
+// CUDA context and tools), the library baselines it built (worker/library_cache.h) and the base
+// input sets a run shares (--shared-inputs), with their references (worker/base_cache.h;
 // EvalOptions::input_seed);
 // every session's calls (permutations of those sets, poisons) and exported buffers are its own,
 // the exported ones zeroed.
