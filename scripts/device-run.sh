@@ -28,6 +28,8 @@
 #               verifier), per candidate the gap between gate's JSON lines
 #   costshared  costbatch with gate --shared-inputs (base sets and references kept for the run)
 #   main        the README's main job: `ptxbench run` (embedded agent, core sm_90a suite)
+#   mainmemcheck  the same with --memcheck (each memcheck session starts a verifier of its own
+#               and leaves the warm one: eval.verifier_session counts up across the run)
 #   torchcheck  the library baseline against the same library through PyTorch, one process
 #               (tests/gpu/library_vs_torch/run.py; PyTorch's own cuDNN, so LD_LIBRARY_PATH unset)
 #   CMD         anything else is run as a shell command with the environment set up
@@ -84,6 +86,7 @@ for phase in "$@"; do
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;
     torchcheck) run torchcheck env -u LD_LIBRARY_PATH python3 tests/gpu/library_vs_torch/run.py \
                   --lib "$bin/libptxbench_library_capi.so" --out "$out/library_vs_torch.json" ;;
+    mainmemcheck) run mainmemcheck "$bin/ptxbench" run --memcheck --out "$out/main-memcheck.db" ;;
     main) start=$SECONDS
           run main "$bin/ptxbench" run --out "$out/main-run.db"
           echo "main job wall time: $((SECONDS - start)) s" | tee -a "$out/main.log" ;;
