@@ -1,10 +1,9 @@
 // `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--input-seed N]
-//  [--trials N]
-//  [--memcheck] [--no-timing] [--no-audit] [--library-plan fastest|heuristic] [--timeline]`: judges
-//  one kernel (judge::Judge): compile (or
-// hit the compile cache), check correctness on fresh inputs in an isolated GPU worker,
-// time against the vendor baseline, audit the executed instructions, and print one
-// verdict. Exit code: the disposition's (judge::exit_code, README "Exit codes"); 2 bad input.
+//  [--trials N] [--memcheck] [--no-timing] [--no-audit] [--library-plan fastest|heuristic]
+//  [--timeline]`: judges one kernel (judge::Judge): compile (or hit the compile cache), check
+//  correctness on fresh inputs in an isolated GPU worker, time against the vendor baseline,
+//  audit the executed instructions, and print one verdict. Exit code: the disposition's
+//  (judge::exit_code, README "Exit codes"); 2 bad input.
 #include <ostream>
 #include <string>
 

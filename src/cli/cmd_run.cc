@@ -111,7 +111,8 @@ Status settle_config(RunOptions& o, const CLI::App& sub, const std::vector<task:
   PTXB_TRY(store::RunRow row, s.run());
   PTXB_TRY(o.config, session::RunConfig::from_json(row.config));
   // The stored input policy (StagePipeline::describe); a run from before it: each its own.
-  const Json pipeline = row.provenance.value("pipeline", Json::object());
+  const Json pipeline =
+      row.provenance.is_object() ? row.provenance.value("pipeline", Json::object()) : Json();
   o.shared_inputs = pipeline.is_object() && pipeline.value("inputs", "") == "per_run";
   return {};
 }
