@@ -407,6 +407,13 @@ ptxbench_bad_input(gate_json_is_the_junit 2 "--json and --junit name the same fi
   ARGS ${_p} gate ${_plain} --task ${_gemm} --json g.out --junit g.out)
 ptxbench_bad_input(gate_timeline_without_json 2 "--timeline requires --json"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --timeline)
+# --shared-inputs is a flag (run, rejudge, gate): a value is refused.
+ptxbench_bad_input(gate_shared_inputs_value 2 "Could not convert: --shared-inputs = maybe"
+  ARGS ${_p} gate ${_plain} --task ${_gemm} --shared-inputs=maybe)
+ptxbench_bad_input(rejudge_shared_inputs_value 2 "Could not convert: --shared-inputs = maybe"
+  ARGS ${_p} rejudge gone.db --out new.db --shared-inputs=maybe)
+ptxbench_bad_input(run_shared_inputs_value 2 "Could not convert: --shared-inputs = maybe"
+  ARGS ${_p} run --shared-inputs=maybe)
 # Without a GPU (the table runs with PTXBENCH_NO_GPU=1) a kernel is compiled and statically
 # audited only: a compile error fails with its own code, and a kernel that compiles is not
 # evaluated, so it cannot pass (17). The exit code is the first failing kernel's.
