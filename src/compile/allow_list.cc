@@ -255,6 +255,10 @@ std::string_view harmful_std_family(std::string_view s) {
 bool is_allowed_import(std::string_view symbol) {
   std::string_view s = base_name(symbol);
   if (exact_allowed().count(s)) return true;
+  // The driver functions of the driver list, called directly (the host's libcuda.so.1 is a shim).
+  if (s.size() > 2 && s.starts_with("cu") && std::isupper(static_cast<unsigned char>(s[2])) &&
+      driver_function_allowed(s))
+    return true;
   for (std::string_view p : kAllowedPrefixes)
     if (s.starts_with(p)) return true;
   return is_std_symbol(s) && harmful_std_family(s).empty();
@@ -296,13 +300,11 @@ std::string import_denial_reason(std::string_view symbol) {
         "is already current and the stream is given; set per-kernel attributes with "
         "cudaFuncSetAttribute";
   else if (s.size() > 2 && s.starts_with("cu") && std::isupper(static_cast<unsigned char>(s[2])))
-    why = driver_function_allowed(s)
-              ? "is a CUDA driver function, and candidates are built without -lcuda: fetch it "
-                "at run time with cudaGetDriverEntryPointByVersion (it is on the allowed list)"
-              : "is a CUDA driver function that candidates may not use at all (device, context "
-                "and stream state belong to the harness); the driver functions a kernel may "
-                "fetch with cudaGetDriverEntryPointByVersion are tensor-map encoding and "
-                "error/attribute queries";
+    why =
+        "is a CUDA driver function that candidates may not use at all (device, context and stream "
+        "state belong to the harness); the driver functions a kernel may call, directly or "
+        "through cudaGetDriverEntryPointByVersion, are tensor-map encoding and error/attribute "
+        "queries";
   else if (s.starts_with("pthread_") || s == "thrd_create" ||
            harmful_std_family(s) == std::string_view("threads"))
     why =

@@ -262,11 +262,13 @@ Result<std::vector<std::string>> Compiler::flags(std::string_view arch, Contract
   // The package's headers first: its <tvm/ffi/c_api.h> needs the DLPack release it ships.
   if (tvm) f.push_back("-I" + tvm->include_dir.string());
   if (!dlpack.empty()) f.push_back("-I" + dlpack.string());
-  // libtvm_ffi.so by its folder and no run path: the runner loads it by its full path before the
-  // candidate, whose DT_NEEDED entry then names the library already loaded.
-  // And the driver: the contract lets a kernel call allow-listed driver functions (tensor-map
-  // encoding) directly, as the reference harness does; libcuda.so.1 is loaded in the runner.
-  if (tvm) f.insert(f.end(), {"-L" + tvm->library_dir().string(), "-ltvm_ffi", "-lcuda"});
+  // libtvm_ffi.so by its folder and no run path: the host process loads it by its full path
+  // before the candidate, whose DT_NEEDED entry then names the library already loaded.
+  if (tvm) f.insert(f.end(), {"-L" + tvm->library_dir().string(), "-ltvm_ffi"});
+  // The driver, in both contracts: a kernel may call the allow-listed driver functions
+  // (tensor-map encoding, attribute and error queries) directly, as real host code does; the host
+  // process's libcuda.so.1 is ptxbench's shim, which forwards them to the broker.
+  f.push_back("-lcuda");
   f.insert(f.end(), {"--keep", "--keep-dir", "keep"});
   return f;
 }

@@ -30,6 +30,7 @@ class OwnedFd {
   }
   ~OwnedFd() { reset(); }
   int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
   void reset(int fd = -1) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = fd;
@@ -81,20 +82,30 @@ struct ChildProcess::Fds {
 };
 
 Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const ProcessSpec& spec,
-                                                          ChildPipes pipes) {
-  PTXB_CHECK(pipes.command_fd >= 3 && pipes.reply_fd >= 3 && pipes.command_fd != pipes.reply_fd,
-             "ChildPipes: two distinct descriptors >= 3");
-  PTXB_TRY(PipePair command, make_pipe(false));
-  PTXB_TRY(PipePair reply, make_pipe(true));
+                                                          ChildPipes pipes,
+                                                          std::span<const ChildFd> extra) {
+  PTXB_CHECK(!pipes.enabled() || (pipes.command_fd >= 3 && pipes.reply_fd >= 3 &&
+                                  pipes.command_fd != pipes.reply_fd),
+             "ChildPipes: two distinct descriptors >= 3, or none");
+  for (const ChildFd& e : extra)
+    PTXB_CHECK(e.child_fd >= 3 && e.child_fd != pipes.command_fd && e.child_fd != pipes.reply_fd,
+               "ChildProcess::spawn: an extra descriptor must be >= 3 and not a protocol pipe's");
+  PipePair command, reply;
+  if (pipes.enabled()) {
+    PTXB_TRY(command, make_pipe(false));
+    PTXB_TRY(reply, make_pipe(true));
+  }
   PTXB_TRY(PipePair out, make_pipe(true));
   PTXB_TRY(PipePair err, make_pipe(true));
   PTXB_TRY(PipePair in, make_pipe(false));
   PTXB_TRY(PipePair wake, make_pipe(true));
-  const ChildFd child_fds[] = {{in.read.get(), 0},
-                               {out.write.get(), 1},
-                               {err.write.get(), 2},
-                               {command.read.get(), pipes.command_fd},
-                               {reply.write.get(), pipes.reply_fd}};
+  std::vector<ChildFd> child_fds = {
+      {in.read.get(), 0}, {out.write.get(), 1}, {err.write.get(), 2}};
+  if (pipes.enabled()) {
+    child_fds.push_back({command.read.get(), pipes.command_fd});
+    child_fds.push_back({reply.write.get(), pipes.reply_fd});
+  }
+  child_fds.insert(child_fds.end(), extra.begin(), extra.end());
   PTXB_TRY(LaunchedProcess launched, launch_process(spec, child_fds));
   auto fds = std::make_unique<Fds>();
   fds->command = std::move(command.write);
@@ -135,6 +146,7 @@ void ChildProcess::kill() {
 
 Status ChildProcess::send_line(std::string_view line) {
   if (result_) return make_error("the child process has been finished");
+  if (!fds_->command.valid()) return make_error("this child process has no command pipe");
   PTXB_TRY_STATUS(check_one_line(line, "a command"));
   std::string whole;
   whole.reserve(line.size() + 1);
@@ -148,7 +160,7 @@ Status ChildProcess::send_line(std::string_view line) {
 Result<std::string, ReadLineError> ChildProcess::read_line(milliseconds timeout,
                                                            std::size_t max_bytes) {
   if (out_of_step_) return ReadLineError::too_long;
-  if (result_) return ReadLineError::closed;
+  if (result_ || !fds_->reply.valid()) return ReadLineError::closed;
   const auto until = std::min(Clock::now() + timeout, wall_deadline_);
   while (true) {
     if (auto line = replies_.next()) {

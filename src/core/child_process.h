@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -28,10 +29,13 @@
 namespace ptxbench {
 
 // The descriptor numbers the child sees: it reads commands from command_fd and writes
-// replies to reply_fd. Both must be >= 3 and differ.
+// replies to reply_fd. Both must be >= 3 and differ, or both -1 (none(): a child the parent does
+// not talk to, whose descriptors are all given as `extra`).
 struct ChildPipes {
   int command_fd = 3;
   int reply_fd = 4;
+  static ChildPipes none() { return {-1, -1}; }
+  bool enabled() const { return command_fd >= 0; }
 };
 
 // Why read_line returned no line.
@@ -52,8 +56,11 @@ class ChildProcess {
   // protocol pipes at `pipes`; the child inherits no other descriptor.
   // spec.limits.wall counts from now: past it the process group is killed.
   // An Error when the program is not found or cannot be started.
+  // `extra`: more descriptors of the parent the child gets, at the given numbers (>= 3, none
+  // of the protocol pipes'); the caller still owns its copies.
   static Result<std::unique_ptr<ChildProcess>> spawn(const ProcessSpec& spec,
-                                                     ChildPipes pipes = {});
+                                                     ChildPipes pipes = {},
+                                                     std::span<const ChildFd> extra = {});
 
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;

@@ -8,12 +8,12 @@
 // FLOPs, or the one asked for; for a candidate too slow to audit there within
 // kAuditWorkloadBudgetSeconds, the largest hidden one where it is not). Every launch of every
 // kernel function in them is counted:
-//   cupti  the runner's CUPTI subscriber (worker/instrument.h) lists the launches; the SASS
-//          metrics record one kernel function per runner process (a CUPTI 13.0 limit), so the
-//          session's main runner records the first function and each further function gets
-//          a runner of its own in the same session (same verifier, same preparation, one
+//   cupti  the broker's CUPTI subscriber (worker/instrument.h) lists the launches; the SASS
+//          metrics record one kernel function per broker process (a CUPTI 13.0 limit), so the
+//          session's main broker records the first function and each further function gets
+//          a broker of its own in the same session (same verifier, same preparation, one
 //          unaudited call, then the same two audited calls).
-//   ncu    the runner runs under Nsight Compute, which profiles every kernel launched inside
+//   ncu    the broker runs under Nsight Compute, which profiles every kernel launched inside
 //          the audit's NVTX range; `ncu_output` is its raw CSV page.
 #pragma once
 
@@ -34,7 +34,7 @@ struct PcCounts {
   std::uint64_t thread_pred_on = 0;  // thread executions with the predicate true
 };
 
-// TracedFunction::note of a function its runner's CUPTI never saw launched after the audit was
+// TracedFunction::note of a function its broker's CUPTI never saw launched after the audit was
 // armed (none of the audited calls launched it): nothing to record, no credit.
 inline constexpr std::string_view kNotLaunchedInAuditedCalls = "not launched in the audited calls";
 
@@ -54,7 +54,7 @@ struct AuditTrace {
   std::string chip;
   std::string error;       // the instrumentation could not run at all
   std::string error_kind;  // permission | unsupported | cupti | ncu | ""
-  int runners = 0;         // runner processes the audit used
+  int brokers = 0;         // broker processes the audit used
   std::vector<std::string> messages;
   Json to_json() const;  // a summary (no per-PC counts)
 };

@@ -35,7 +35,7 @@ Json AuditTrace::to_json() const {
               {"chip", chip},
               {"error", error},
               {"error_kind", error_kind},
-              {"runners", runners},
+              {"brokers", brokers},
               {"messages", messages}};
 }
 
@@ -113,6 +113,7 @@ Json EvalResult::to_json() const {
          {"network_isolated", network_isolated},
          {"worker_stdout_tail", worker_stdout_tail},
          {"worker_stderr_tail", worker_stderr_tail},
+         {"broker_output_tail", broker_output_tail},
          {"seconds", seconds},
          {"verifier_session", verifier_session}};
   if (!timeline.empty()) {  // only when asked for (EvalOptions::timeline)

@@ -73,7 +73,10 @@ struct EvalResult {
   Json sandbox = Json::object();          // what the candidate's process ran under (core/sandbox.h)
   std::optional<AuditTrace> audit_trace;  // the audited calls' counts (EvalOptions::audit)
   std::vector<TimelineSpan> timeline;     // where the wall time went (EvalOptions::timeline)
+  // What the candidate's host process printed (its code's output), and the broker's own output
+  // (trusted: compute-sanitizer's and ncu's reports under those tools).
   std::string worker_stdout_tail, worker_stderr_tail;
+  std::string broker_output_tail;
   double seconds = 0;
   // Which session of its verifier process this was: 1 a new process, more a warm verifier of
   // the run (verifier_host.h); 0 when no verifier answered.

@@ -128,7 +128,7 @@ Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, int device,
   return run;
 }
 
-// A second, short session with the runner under compute-sanitizer memcheck: the first checked
+// A second, short session with the broker under compute-sanitizer memcheck: the first checked
 // call only (memcheck slows kernels 10-100x), no timing.
 void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, EvalResult& r,
                              const EvalOptions& o) {
@@ -155,7 +155,7 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   JudgeSession session(launcher_, std::move(setup));
   session.run(task, so, mo, m);
   r.memcheck_ran = true;
-  const std::string report = m.worker_stdout_tail + "\n" + m.worker_stderr_tail;
+  const std::string report = m.broker_output_tail;  // compute-sanitizer runs the broker
   if (m.outcome == Outcome::timeout) {
     r.flags.push_back("memcheck_timeout");
     return;
@@ -173,10 +173,11 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
 
 Status Evaluator::set_contract(const EvalOptions& o, SessionSetup& setup) const {
   setup.contract = o.contract;
+  setup.host = paths_.host();
+  setup.shim_dir = paths_.shim_dir();
   if (o.contract != Contract::tvm_ffi) return {};
   PTXB_TRY(compile::TvmFfiInstall tvm, compile::find_tvm_ffi(paths_));
   setup.tvm_ffi_library = tvm.library.string();
-  setup.runner_read.push_back(tvm.library_dir().string());
   return {};
 }
 
@@ -226,13 +227,13 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
     if (!ncu.ok())
       return fail(Outcome::harness_error,
                   "the Nsight Compute audit route needs ncu: " + ncu.error().to_string());
-    setup.runner_prefix.push_back(ncu->string());
-    // ncu's injected libraries load from its installation, inside the runner's sandbox.
+    setup.broker_prefix.push_back(ncu->string());
+    // ncu's injected libraries load from its installation, inside the broker's sandbox.
     std::error_code ec;
     const fs::path real = fs::canonical(*ncu, ec);
     for (const fs::path& d : {ncu->parent_path(), real.parent_path()})
-      if (!d.empty()) setup.runner_read.push_back(d.string());
-    for (const auto& a : o.ncu_arguments) setup.runner_prefix.push_back(a);
+      if (!d.empty()) setup.broker_read.push_back(d.string());
+    for (const auto& a : o.ncu_arguments) setup.broker_prefix.push_back(a);
   }
   EvalOptions eo = o;
   eo.input_seed = r.input_seed = session_input_seed(o, !weak.empty());

@@ -2,9 +2,10 @@
 //
 // For one compiled candidate it runs one judging session (judge_session.h,
 // session_protocol.h): a trusted verifier process that owns every buffer, prepares and checks
-// every call and times the library, and the candidate's runner process under the OS sandbox
-// (core/sandbox.h), both unprivileged, with cleared environments, resource limits and no
-// network. Optionally a second short session with the runner under compute-sanitizer memcheck
+// every call and times the library; a trusted broker that holds the CUDA context and runs the
+// candidate's device code; and the candidate's host process, with no GPU, under the OS sandbox
+// (core/sandbox.h); all unprivileged, with cleared environments, resource limits and no
+// network. Optionally a second short session with the broker under compute-sanitizer memcheck
 // (EvalOptions::memcheck); after a runtime error, that session names the faulting kernel.
 //
 // Limits, and why no memory limit: RLIMIT_AS cannot be used, because the CUDA driver
@@ -29,6 +30,7 @@
 #include "eval/library_choices.h"
 #include "eval/protocol.h"
 #include "eval/session_io.h"
+#include "eval/session_protocol.h"
 #include "eval/verifier_host.h"
 #include "task/spec.h"
 
@@ -65,7 +67,7 @@ struct EvalOptions {
   // alone; -1 leaves CUDA_VISIBLE_DEVICES as it is. `ptxbench run --gpus N` sets it per queue.
   int device = -1;
   // The instruction audit's calls in the same session (audit_trace.h): none, cupti (in the
-  // runner), or nvtx (the runner under Nsight Compute, which the Evaluator finds as a tool).
+  // broker), or nvtx (the broker under Nsight Compute, which the Evaluator finds as a tool).
   Instrument audit = Instrument::none;
   std::string audit_workload;              // "" = the task's largest hidden workload by FLOPs
   std::vector<std::string> ncu_arguments;  // nvtx: ncu's options (audit::ncu_session_arguments)
@@ -84,8 +86,10 @@ struct EvalOptions {
   // Milliseconds of the library run back to back in the verifier before every burst of the
   // candidate's calls (session_protocol.h HeatCommand); 0: none.
   double sustained_load_ms = 0;
-  // How the runner calls the candidate (the compile stage's CompileResult::contract).
+  // How the host process calls the candidate (the compile stage's CompileResult::contract).
   Contract contract = Contract::native;
+  // What the candidate may hold in device memory beside its tensors (BrokerRequest).
+  std::uint64_t workspace_quota = kDefaultWorkspaceQuota;
   // Record where the session's wall time went (EvalResult::timeline, timeline.h).
   bool timeline = false;
 };

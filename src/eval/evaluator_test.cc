@@ -1,5 +1,5 @@
 // The Evaluator and its judging session against a fake WorkerLauncher that plays the verifier
-// and the runner (session_protocol.h): every command gets a scripted reply, so the whole parent
+// and the broker (session_protocol.h): every command gets a scripted reply, so the whole parent
 // side (planning, the call loop, early exit, failure mapping, timing, flags) is tested without
 // a GPU.
 #include "eval/evaluator.h"
@@ -64,43 +64,52 @@ struct Script {
     c.outputs = {stats(true)};
     return c;
   };
-  // call number n -> the runner's reply (nullopt: the process dies without a reply).
+  // call number n -> the broker's reply (nullopt: the process dies without a reply).
   std::function<std::optional<Reply>(int n)> call = [](int) { return ok_reply(2.0); };
   double baseline_ms = 3.0;
+  double library_best_ms = 0;  // the verifier's best of earlier sessions (0: none)
+  double alone_ms = 0;         // set: the library's time once the session's broker has ended
   int sleep_call_ms = 0, sleep_baseline_ms = 0, sleep_noop_ms = 0;  // wall time per command
   std::function<int(int workload)> call_sleep_ms;  // set: a call's wall time by its workload
-  // set: a call's (event ms, wall ms) by its number in its runner process and its workload
+  // set: a call's (event ms, wall ms) by its number in its broker process and its workload
   std::function<std::pair<double, int>(int n, int workload)> call_by_workload;
-  std::vector<std::vector<int>> runner_calls;  // per runner process: its calls' workloads
-  std::vector<Json> runner_requests;           // per runner process: its request
-  std::vector<Json> maps;                      // every runner's "map" command
+  std::vector<std::vector<int>> broker_calls;  // per broker process: its calls' workloads
+  std::vector<Json> broker_requests;           // per broker process: its request
+  std::vector<Json> maps;                      // every broker's "map" command
   bool verifier_ready = true;
   int verifier_processes = 0;                      // verifier processes launched
   std::vector<std::string> verifier_ops;           // every command any verifier got, in order
   std::vector<Json> opens;                         // every verifier's "open" command
-  std::vector<std::string> ends;                   // "runner ended" and "verifier closed", in order
+  std::vector<std::string> ends;                   // "broker ended" and "verifier closed", in order
   int verifies = 0;                                // every verifier's verify commands so far
   bool close_fails = false;                        // the verifier's "close" replies harness_error
   Json input_offsets = Json::array({2086912, 0});  // the open reply's, per slot
-  // The runner's own set-up failed: it replied harness_error and ended before the parent sent
+  // The broker's own set-up failed: it replied harness_error and ended before the parent sent
   // "map" (the parent's write then fails).
-  bool runner_setup_died = false;
-  std::optional<Reply> runner_ready = ok_reply();
-  // The runner's instrumentation: the launches every call reports, and the audit's state.
+  bool broker_setup_died = false;
+  std::optional<Reply> broker_ready = ok_reply();
+  // The broker's instrumentation: the launches every call reports, and the audit's state.
   Json launches;                       // [[function, count], ...]; null: not instrumented
+  Json side_streams;                   // every call's [stream, ...]; null: none
   std::string armed;                   // the function the audit is armed for ("" = not armed)
   std::vector<std::string> armed_for;  // every arm, in order
-  // Every timing-relevant command in order: {"call" or "library", slot} (a runner burst logs
+  // Every timing-relevant command in order: {"call" or "library", slot} (a broker burst logs
   // each of its calls' slots).
   std::vector<std::pair<std::string, int>> slot_log;
   bool heat_fails = false;   // the verifier's "heat" replies library_failed
   std::string last_content;  // of the verifier's last "prepare" ("transformed" or "repeat")
-  ProcessResult runner_end = [] {
+  ProcessResult broker_end = [] {
     ProcessResult p;
     p.exit_code = 0;
     p.network_isolated = true;
     return p;
   }();
+  // The candidate's host process: how it ended (its refusal line, its output), and how many.
+  ProcessResult host_end = broker_end;
+  int hosts = 0;
+  std::vector<LaunchPipes> pipes;  // every launch's wiring, in order
+  // A broker's calibration no-op, by the broker's number (0 = the first): false fails it.
+  std::function<bool(int broker)> noop_ok = [](int) { return true; };
 };
 
 class FakeProcess : public WorkerProcess {
@@ -110,12 +119,12 @@ class FakeProcess : public WorkerProcess {
     if (verifier_) {
       ++s.verifier_processes;
     } else {
-      runner_ = static_cast<int>(s.runner_calls.size());
-      s.runner_calls.emplace_back();
-      s.runner_requests.push_back(request);  // ready once its slots are mapped ("map")
-      if (s.runner_setup_died) {
+      broker_ = static_cast<int>(s.broker_calls.size());
+      s.broker_calls.emplace_back();
+      s.broker_requests.push_back(request);  // ready once its slots are mapped ("map")
+      if (s.broker_setup_died) {
         queue_.push_back(Reply{
-            false, "harness_error", "runner set-up: cudaErrorMemoryAllocation", "", 0, {}, {}});
+            false, "harness_error", "broker set-up: cudaErrorMemoryAllocation", "", 0, {}, {}});
         gone_ = true;
       }
     }
@@ -131,13 +140,17 @@ class FakeProcess : public WorkerProcess {
         s_.maps.push_back(cmd);
         queue_.push_back(ok_reply());  // ready, candidate not loaded yet
       } else if (op == "noop") {
+        if (!s_.noop_ok(broker_)) {
+          queue_.push_back(Reply{false, "harness_error", "cudaErrorUnknown", "", 0, {}, {}});
+          return {};
+        }
         if (s_.sleep_noop_ms)
           std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_noop_ms * burst));
         Reply r = ok_reply(0.01 * burst);
         r.extra["events_ms"] = repeated(burst, 0.01);
         queue_.push_back(r);
       } else if (op == "load") {
-        if (s_.runner_ready) queue_.push_back(*s_.runner_ready);
+        if (s_.broker_ready) queue_.push_back(*s_.broker_ready);
       } else if (op == "audit_arm") {
         s_.armed = cmd.value("function", "");
         s_.armed_for.push_back(s_.armed);
@@ -155,7 +168,7 @@ class FakeProcess : public WorkerProcess {
         int sleep_ms = s_.sleep_call_ms * burst;
         for (const auto& c : cmd.value("calls", Json::array())) {
           s_.slot_log.emplace_back("call", c.at(1).get<int>());
-          s_.runner_calls[static_cast<std::size_t>(runner_)].push_back(c.at(0).get<int>());
+          s_.broker_calls[static_cast<std::size_t>(broker_)].push_back(c.at(0).get<int>());
           if (s_.call_sleep_ms) sleep_ms += s_.call_sleep_ms(c.at(0).get<int>());
         }
         Reply sum = ok_reply();
@@ -182,6 +195,7 @@ class FakeProcess : public WorkerProcess {
         }
         sum.extra["events_ms"] = events;
         if (!s_.launches.is_null()) sum.extra["launches"] = launches;
+        if (!s_.side_streams.is_null()) sum.extra["side_streams"] = repeated(burst, s_.side_streams);
         if (sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
         queue_.push_back(sum);
       }
@@ -229,16 +243,22 @@ class FakeProcess : public WorkerProcess {
       queue_.push_back(r);
     } else if (op == "baseline" || op == "library") {
       const int runs = op == "library" ? cmd.value("count", 1) : 1;
+      const bool alone = s_.alone_ms > 0 && !s_.ends.empty() && s_.ends.back() == "broker ended";
+      const double ms = alone ? s_.alone_ms : s_.baseline_ms;
       if (op == "library") s_.slot_log.emplace_back("library", cmd.value("slot", -1));
       if (s_.sleep_baseline_ms)
         std::this_thread::sleep_for(std::chrono::milliseconds(s_.sleep_baseline_ms * runs));
-      Reply r = ok_reply(s_.baseline_ms * runs);
+      Reply r = ok_reply(ms * runs);
       // A plan given by the parent is run untimed; else this verifier "times" and picks #5.
       r.extra = Json{{"name", "cublaslt"},
                      {"description", plan_index_ < 0 ? "algo 5, timed" : "algo, reused"},
                      {"plan_index", plan_index_ < 0 ? 5 : plan_index_},
                      {"plan_timed", plan_index_ < 0},
-                     {"events_ms", repeated(runs, s_.baseline_ms)}};
+                     {"library_best_ms", s_.library_best_ms},
+                     {"events_ms", repeated(runs, ms)}};
+      // The library's checked run: its check comes with the reply (on the verifier's own copy).
+      if (op == "baseline" && cmd.value("check", false))
+        r.check = s_.verify(verifies_++, prepared_[slot]);
       queue_.push_back(r);
     } else {
       queue_.push_back(ok_reply());
@@ -257,8 +277,8 @@ class FakeProcess : public WorkerProcess {
       p.exit_code = 0;
       return p;
     }
-    s_.ends.push_back("runner ended");
-    return s_.runner_end;
+    s_.ends.push_back("broker ended");
+    return s_.broker_end;
   }
   std::vector<Json> commands;
 
@@ -266,23 +286,45 @@ class FakeProcess : public WorkerProcess {
   Script& s_;
   bool verifier_;
   int plan_index_ = -1;  // the verifier request's library_plan_index
-  int runner_ = -1;      // a runner: its index in Script::runner_calls
+  int broker_ = -1;      // a broker: its index in Script::broker_calls
   int& verifies_;
   int calls_ = 0;
   std::map<std::pair<int, int>, Json> prepared_;  // the last prepare of each (workload, slot)
   std::deque<Reply> queue_;
-  bool gone_ = false;  // Script::runner_setup_died
+  bool gone_ = false;  // Script::broker_setup_died
+};
+
+// The candidate's host process: no protocol with the parent (its pipes lead to the broker,
+// which the fake broker plays alone); only how it ended.
+class FakeHost : public WorkerProcess {
+ public:
+  explicit FakeHost(Script& s) : s_(s) {}
+  Status send(const Json&) override { return make_error("this child process has no command pipe"); }
+  Received receive(std::chrono::milliseconds) override {
+    return {std::nullopt, ReceiveFailure::closed, "closed"};
+  }
+  ProcessResult finish(std::chrono::milliseconds) override { return s_.host_end; }
+
+ private:
+  Script& s_;
 };
 
 class FakeLauncher : public WorkerLauncher {
  public:
   explicit FakeLauncher(Script& s) : s_(s) {}
-  Result<std::unique_ptr<WorkerProcess>> launch(const ProcessSpec& spec) override {
+  using WorkerLauncher::launch;
+  Result<std::unique_ptr<WorkerProcess>> launch(const ProcessSpec& spec,
+                                                const LaunchPipes& pipes) override {
     specs.push_back(spec);
+    s_.pipes.push_back(pipes);
     auto text = read_file(spec.argv.back());
     PTXB_CHECK(text.ok(), "fake launcher: no request");
     Json req = Json::parse(*text);
     requests.push_back(req);
+    if (req.at("mode") == "host") {
+      ++s_.hosts;
+      return std::unique_ptr<WorkerProcess>(std::make_unique<FakeHost>(s_));
+    }
     return std::unique_ptr<WorkerProcess>(std::make_unique<FakeProcess>(s_, req, s_.verifies));
   }
   std::vector<ProcessSpec> specs;
@@ -313,7 +355,7 @@ class EvaluatorTest : public ::testing::Test {
 
   EvalResult eval() {
     FakeLauncher launcher(script_);
-    Evaluator e(paths_, runner_, launcher);
+    Evaluator e(paths_, process_runner_, launcher);
     EvalResult r = e.evaluate(task_, dir_->path() / "k.so", opts_);
     specs_ = launcher.specs;
     requests_ = launcher.requests;
@@ -323,7 +365,7 @@ class EvaluatorTest : public ::testing::Test {
   task::TaskSpec task_ = testing::gemm_task();
   std::unique_ptr<TempDir> dir_;
   Paths paths_;
-  SystemProcessRunner runner_;
+  SystemProcessRunner process_runner_;
   Script script_;
   EvalOptions opts_;
   std::vector<ProcessSpec> specs_;
@@ -337,7 +379,7 @@ TEST(SessionInputSeed, SharedOnlyUnderTheWholeSandbox) {
   o.input_seed = 42;
   EXPECT_EQ(session_input_seed(o, false), 42u);
   EXPECT_EQ(session_input_seed(o, true), std::nullopt);  // a sandbox mechanism missing
-  o.audit = Instrument::nvtx;                            // the runner under ncu: sockets
+  o.audit = Instrument::nvtx;                            // the broker under ncu: sockets
   EXPECT_EQ(session_input_seed(o, false), std::nullopt);
   o.audit = Instrument::cupti;
   EXPECT_EQ(session_input_seed(o, false), 42u);
@@ -346,16 +388,32 @@ TEST(SessionInputSeed, SharedOnlyUnderTheWholeSandbox) {
 TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  ASSERT_EQ(requests_.size(), 2u);
+  ASSERT_EQ(requests_.size(), 3u);
   EXPECT_EQ(requests_[0]["mode"], "verifier");
-  EXPECT_EQ(requests_[1]["mode"], "runner");
-  EXPECT_EQ(requests_[1].dump().find("seed"), std::string::npos);  // the runner sees no seed
-  ASSERT_EQ(specs_.size(), 2u);
+  EXPECT_EQ(requests_[1]["mode"], "broker");
+  EXPECT_EQ(requests_[2]["mode"], "host");
+  EXPECT_EQ(requests_[1].dump().find("seed"), std::string::npos);  // the broker sees no seed
+  EXPECT_EQ(requests_[2].dump().find("seed"), std::string::npos);  // nor does the host
+  ASSERT_EQ(specs_.size(), 3u);
   for (const auto& s : specs_) {
     EXPECT_TRUE(s.clear_env);
     EXPECT_TRUE(s.isolate_network);
   }
-  // The runner, which loads the candidate, loads eagerly in every session; the trusted verifier
+  // The host has no GPU: nothing of CUDA in its environment, no file it may write; its fds 3 and
+  // 4 are the broker's pipes (no protocol with the parent), the broker's 5 and 6 their other ends.
+  for (const auto& [k, v] : specs_[2].env) EXPECT_EQ(k.find("CUDA"), std::string::npos) << k;
+  EXPECT_EQ(specs_[2].limits.file_size_bytes, 0u);
+  ASSERT_EQ(script_.pipes.size(), 3u);
+  EXPECT_TRUE(script_.pipes[1].protocol);
+  EXPECT_FALSE(script_.pipes[2].protocol);
+  ASSERT_EQ(script_.pipes[1].extra.size(), 2u);
+  ASSERT_EQ(script_.pipes[2].extra.size(), 2u);
+  EXPECT_EQ(script_.pipes[1].extra[0].child_fd, kBrokerFromHostFd);
+  EXPECT_EQ(script_.pipes[2].extra[0].child_fd, 3);
+  EXPECT_EQ(script_.pipes[2].extra[1].child_fd, 4);
+  // The broker reads what the host writes: one pipe, both ends.
+  EXPECT_NE(script_.pipes[1].extra[0].parent_fd, script_.pipes[2].extra[1].parent_fd);
+  // The broker, which loads the candidate, loads eagerly in every session; the trusted verifier
   // lazily (worker_spec.h says why).
   EXPECT_EQ(specs_[0].env.at("CUDA_MODULE_LOADING"), "LAZY");
   EXPECT_EQ(specs_[1].env.at("CUDA_MODULE_LOADING"), "EAGER");
@@ -366,6 +424,7 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
     return v;
   };
   EXPECT_EQ(names(specs_[0]), names(specs_[1]));
+  EXPECT_NE(requests_[1]["candidate"], requests_[2]["library"]);  // a copy each
   EXPECT_GE(r.trials.size(), 4u);
   for (const auto& t : r.trials) EXPECT_TRUE(t.passed);
   ASSERT_TRUE(r.timing.has_value());
@@ -387,15 +446,15 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   EXPECT_NE(r.summary().find("speedup vs baseline: 1.500x"), std::string::npos);
 }
 
-// The runner is launched beside the verifier, before the slots exist: its request has none, and
-// its first command maps the verifier's slots (every runner of the session gets the same).
+// The broker is launched beside the verifier, before the slots exist: its request has none, and
+// its first command maps the verifier's slots (every broker of the session gets the same).
 TEST_F(EvaluatorTest, TheRunnerStartsBesideTheVerifierAndGetsTheSlotsFirst) {
   opts_.audit = Instrument::cupti;
   script_.launches = Json::array({Json::array({"k_main", 1}), Json::array({"k_tail", 1})});
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  ASSERT_EQ(script_.runner_requests.size(), 2u);
-  for (const Json& req : script_.runner_requests) EXPECT_FALSE(req.contains("workloads"));
+  ASSERT_EQ(script_.broker_requests.size(), 2u);
+  for (const Json& req : script_.broker_requests) EXPECT_FALSE(req.contains("workloads"));
   ASSERT_EQ(script_.maps.size(), 2u);
   EXPECT_EQ(script_.maps[0], script_.maps[1]);
   const Json& w = script_.maps[0].at("workloads");
@@ -403,17 +462,17 @@ TEST_F(EvaluatorTest, TheRunnerStartsBesideTheVerifierAndGetsTheSlotsFirst) {
   EXPECT_EQ(w[0].at("slots").size(), 4u);
   EXPECT_EQ(w[1].at("slots").size(), 1u);
   EXPECT_EQ(w[0].at("slots")[0].at("inputs"), (Json::array({"aa", "bb"})));
-  // Each tensor's offset in its exported block reaches the runner as the verifier gave it.
+  // Each tensor's offset in its exported block reaches the broker as the verifier gave it.
   EXPECT_EQ(w[0].at("slots")[0].at("input_offsets"), (Json::array({2086912, 0})));
   EXPECT_EQ(w[0].at("slots")[0].at("output_offsets"), (Json::array({512})));
-  // Before the second runner (the audit's, for k_tail): the first ended, the slots' slack was
+  // Before the second broker (the audit's, for k_tail): the first ended, the slots' slack was
   // zeroed again.
   const auto scrub = std::find(script_.verifier_ops.begin(), script_.verifier_ops.end(), "scrub");
   ASSERT_NE(scrub, script_.verifier_ops.end());
   EXPECT_EQ(std::count(script_.verifier_ops.begin(), script_.verifier_ops.end(), "scrub"), 1);
   const auto scrubbed = std::find(script_.ends.begin(), script_.ends.end(), "slots scrubbed");
   ASSERT_NE(scrubbed, script_.ends.begin());
-  EXPECT_EQ(*(scrubbed - 1), "runner ended");
+  EXPECT_EQ(*(scrubbed - 1), "broker ended");
   auto back = map_from_json(script_.maps[0]);
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(back->workloads.size(), 2u);
@@ -428,14 +487,14 @@ TEST_F(EvaluatorTest, MalformedSlotOffsetsAreAHarnessError) {
   EXPECT_TRUE(script_.maps.empty());
 }
 
-// A verifier that cannot prepare the session leaves the runner waiting for its slots: it is told
+// A verifier that cannot prepare the session leaves the broker waiting for its slots: it is told
 // to quit, and the session is a harness error.
 TEST_F(EvaluatorTest, AVerifierFailureStopsTheWaitingRunner) {
   script_.verifier_ready = false;
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::harness_error);
   EXPECT_NE(r.message.find("the verifier could not prepare the session"), std::string::npos);
-  EXPECT_EQ(script_.runner_requests.size(), 1u);
+  EXPECT_EQ(script_.broker_requests.size(), 1u);
   EXPECT_TRUE(script_.maps.empty());
 }
 
@@ -496,21 +555,25 @@ TEST_F(EvaluatorTest, ALibraryThatCannotHeatLeavesTheSessionGoingWithoutIt) {
 }
 
 // The audit (audit_trace.h): calls of the same session, after timing, on the timed and the
-// audit workload; the first kernel function in the session's runner, every further one in a
-// runner of its own; every launch of the audited calls counted.
+// audit workload; the first kernel function in the session's broker, every further one in a
+// broker of its own; every launch of the audited calls counted.
 TEST_F(EvaluatorTest, AuditedCallsAreCallsOfTheSessionAndEachFunctionHasItsRunner) {
   opts_.audit = Instrument::cupti;
   script_.launches = Json::array({Json::array({"k_main", 1}), Json::array({"k_tail", 2})});
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  ASSERT_EQ(requests_.size(), 3u);  // verifier, the session's runner, one more for k_tail
+  // verifier, the session's broker and host, one more pair for k_tail
+  ASSERT_EQ(requests_.size(), 5u);
   EXPECT_EQ(requests_[1]["instrument"], "cupti");
-  EXPECT_NE(requests_[1]["dir"], requests_[2]["dir"]);  // a fresh private directory
+  EXPECT_EQ(requests_[3]["mode"], "broker");
+  EXPECT_EQ(requests_[4]["mode"], "host");
+  EXPECT_NE(requests_[1]["dir"], requests_[3]["dir"]);  // fresh private directories
+  EXPECT_NE(requests_[2]["dir"], requests_[4]["dir"]);
   EXPECT_EQ(script_.armed_for, (std::vector<std::string>{"k_main", "k_tail"}));
   ASSERT_TRUE(r.audit_trace.has_value());
   const AuditTrace& t = *r.audit_trace;
   EXPECT_EQ(t.route, Instrument::cupti);
-  EXPECT_EQ(t.runners, 2);
+  EXPECT_EQ(t.brokers, 2);
   ASSERT_EQ(t.workloads.size(), 2u);  // the timed workload and the largest hidden one
   EXPECT_EQ(t.workloads[0], "timed");
   ASSERT_EQ(t.functions.size(), 2u);
@@ -545,16 +608,16 @@ TEST_F(EvaluatorTest, TheTimelineHasEveryRoundTripInItsPhaseWhenAskedFor) {
   using P = SessionPhase;
   using K = SpanKind;
   EXPECT_EQ((n[{P::start, K::verifier_start}]), 1);
-  EXPECT_EQ((n[{P::start, K::runner_start}]), 1);
+  EXPECT_EQ((n[{P::start, K::broker_start}]), 1);
   EXPECT_EQ((n[{P::checks, K::candidate_call}]), (n[{P::checks, K::verify}]));
   EXPECT_EQ((n[{P::checks, K::candidate_call}]), (n[{P::checks, K::prepare}]));
   EXPECT_GE((n[{P::checks, K::candidate_call}]), 4);
   EXPECT_GE((n[{P::timing, K::library}]), 10);
   EXPECT_GE((n[{P::timing, K::candidate_call}]), 10);
-  EXPECT_EQ((n[{P::audit, K::runner_start}]), 1);   // k_tail's runner
-  EXPECT_EQ((n[{P::audit, K::runner_stop}]), 1);    // the session's runner, for it
+  EXPECT_EQ((n[{P::audit, K::broker_start}]), 1);   // k_tail's broker
+  EXPECT_EQ((n[{P::audit, K::broker_stop}]), 1);    // the session's broker, for it
   EXPECT_EQ((n[{P::audit, K::audit_command}]), 4);  // arm and collect, twice
-  EXPECT_EQ((n[{P::end, K::runner_stop}]), 1);
+  EXPECT_EQ((n[{P::end, K::broker_stop}]), 1);
   EXPECT_EQ((n[{P::end, K::verifier_stop}]), 1);
   const Json j = r.to_json().at("timeline");
   ASSERT_EQ(j.size(), r.timeline.size());
@@ -617,7 +680,7 @@ TEST_F(EvaluatorTest, ACandidateKnownSlowFromItsChecksIsTimedOnThem) {
 }
 
 // A kernel too slow on the timed workload to audit there (150 ms a call: about 45 s under
-// instrumentation) is audited on the hidden workload only; the runner of its second kernel
+// instrumentation) is audited on the hidden workload only; the broker of its second kernel
 // function makes its one ordinary call there too, not on the slow timed workload.
 TEST_F(EvaluatorTest, AnAuditRunnersFirstCallIsOnTheAuditedWorkload) {
   opts_.audit = Instrument::cupti;
@@ -628,8 +691,8 @@ TEST_F(EvaluatorTest, AnAuditRunnersFirstCallIsOnTheAuditedWorkload) {
   ASSERT_TRUE(r.audit_trace.has_value());
   ASSERT_EQ(r.audit_trace->workloads.size(), 1u);
   EXPECT_NE(r.audit_trace->workloads[0], "timed");
-  ASSERT_EQ(script_.runner_calls.size(), 2u);  // the session's runner, one for k_tail
-  const std::vector<int>& second = script_.runner_calls[1];
+  ASSERT_EQ(script_.broker_calls.size(), 2u);  // the session's broker, one for k_tail
+  const std::vector<int>& second = script_.broker_calls[1];
   ASSERT_EQ(second.size(), 2u);  // the ordinary call, the audited one
   EXPECT_NE(second[0], 0);
   EXPECT_EQ(second[0], second[1]);
@@ -706,7 +769,7 @@ TEST_F(EvaluatorTest, TheLibraryPlanIsChosenOnceARun) {
 
 // A run's sessions share one warm verifier per GPU (verifier_host.h): the second session opens
 // its own in the first one's process, after the first closed its session, and only once that
-// session's runners had ended. The hosted verifier's process limit is the host's.
+// session's brokers had ended. The hosted verifier's process limit is the host's.
 TEST_F(EvaluatorTest, ARunsSessionsShareAWarmVerifier) {
   opts_.verifier_host = std::make_shared<VerifierHost>();
   EvalResult first = eval();
@@ -720,8 +783,9 @@ TEST_F(EvaluatorTest, ARunsSessionsShareAWarmVerifier) {
   EXPECT_EQ(second.verifier_session, 2);
   EXPECT_EQ(second.to_json().at("verifier_session"), 2);
   EXPECT_EQ(script_.verifier_processes, 1);
-  ASSERT_EQ(requests_.size(), 1u);  // this session launched its runner only
-  EXPECT_EQ(requests_[0]["mode"], "runner");
+  ASSERT_EQ(requests_.size(), 2u);  // this session launched its broker and host only
+  EXPECT_EQ(requests_[0]["mode"], "broker");
+  EXPECT_EQ(requests_[1]["mode"], "host");
   ASSERT_EQ(script_.opens.size(), 2u);
   EXPECT_NE(script_.opens[0], script_.opens[1]);  // the session's own inputs
   std::vector<std::string> session_ops;
@@ -731,9 +795,9 @@ TEST_F(EvaluatorTest, ARunsSessionsShareAWarmVerifier) {
   ASSERT_FALSE(script_.ends.empty());
   EXPECT_EQ(script_.ends.back(), "verifier closed");
   EXPECT_EQ(std::count(script_.ends.begin(), script_.ends.end(), "verifier closed"), 2);
-  for (std::size_t i = 1; i < script_.ends.size(); ++i) {  // each close after a runner's end
+  for (std::size_t i = 1; i < script_.ends.size(); ++i) {  // each close after a broker's end
     if (script_.ends[i] == "verifier closed") {
-      EXPECT_EQ(script_.ends[i - 1], "runner ended");
+      EXPECT_EQ(script_.ends[i - 1], "broker ended");
     }
   }
 }
@@ -761,8 +825,8 @@ TEST_F(EvaluatorTest, AVerifierIsGivenBackOnlyAfterAClosedSession) {
   EXPECT_EQ(std::count(script_.verifier_ops.begin(), script_.verifier_ops.end(), "close"), 2);
 }
 
-// A session whose runner runs under a tool (here compute-sanitizer's memcheck session) starts a
-// verifier of its own (the tool's end is not its runner's, so that verifier is never given
+// A session whose broker runs under a tool (here compute-sanitizer's memcheck session) starts a
+// verifier of its own (the tool's end is not its broker's, so that verifier is never given
 // back) and leaves the run's warm one, with the library baselines and base sets it keeps, to the
 // next session.
 TEST_F(EvaluatorTest, ASessionWithARunnerUnderAToolLeavesTheWarmVerifierAlone) {
@@ -936,46 +1000,136 @@ TEST_F(EvaluatorTest, RunnerRepliesMapToTheCandidatesOutcome) {
   EXPECT_NE(r.message.find("cudaErrorIllegalAddress"), std::string::npos);
 }
 
-TEST_F(EvaluatorTest, ACrashedRunnerIsARuntimeError) {
+// A broker that vanishes during a call: a fresh broker without the candidate works, so the
+// failure is the candidate's (its device code can crash the broker's context, never the harness).
+TEST_F(EvaluatorTest, ABrokerThatDiesDuringACallIsTheCandidatesWhenItWorksWithoutIt) {
   script_.call = [](int) -> std::optional<Reply> { return std::nullopt; };
-  script_.runner_end.exit_code = -1;
-  script_.runner_end.signal = 11;
+  script_.broker_end.exit_code = -1;
+  script_.broker_end.signal = 11;
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::runtime_error);
-  EXPECT_NE(r.message.find("signal 11"), std::string::npos);
+  EXPECT_NE(r.message.find("signal 11"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("without the candidate works"), std::string::npos) << r.message;
+  EXPECT_EQ(requests_.back()["mode"], "broker");  // the reproduction: no host beside it
+}
+
+// The same failure when a broker without the candidate fails too: the harness's.
+TEST_F(EvaluatorTest, ABrokerThatFailsWithoutTheCandidateTooIsOurs) {
+  script_.call = [](int) -> std::optional<Reply> {
+    return Reply{false, "harness_error", "cudaErrorUnknown", "", 0, {}, {}};
+  };
+  script_.noop_ok = [](int broker) { return broker == 0; };  // only the first calibrates
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::harness_error) << r.message;
+  EXPECT_NE(r.message.find("broker failed"), std::string::npos) << r.message;
+}
+
+// Forged blame: a broker "harness_error" reply caused by the candidate is tried again without it.
+TEST_F(EvaluatorTest, ABrokerHarnessErrorDuringACallIsCheckedWithoutTheCandidate) {
+  script_.call = [](int) -> std::optional<Reply> {
+    return Reply{false, "harness_error", "PTXBENCH-ESCAPE forged", "", 0, {}, {}};
+  };
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::runtime_error) << r.message;
+}
+
+// Whatever the host does is the candidate's: each broker status maps to its verdict.
+TEST_F(EvaluatorTest, HostFailuresAreTheCandidates) {
+  struct Case {
+    const char* status;
+    Outcome outcome;
+    const char* says;
+  };
+  for (const Case& c : {Case{"host_protocol", Outcome::runtime_error, "host protocol"},
+                        Case{"refused_request", Outcome::runtime_error, "refused a request"},
+                        Case{"policy_refused", Outcome::policy_violation, "cuCtxResetPersisting"},
+                        Case{"candidate_error", Outcome::runtime_error, "boom"},
+                        Case{"call_timeout", Outcome::timeout, "boom"},
+                        Case{"host_ended", Outcome::runtime_error, "ended during the call"}}) {
+    const std::string status = c.status;
+    script_.call = [status](int n) -> std::optional<Reply> {
+      if (n < 1) return ok_reply(2.0);
+      return Reply{false, status,
+                   status == "policy_refused" ? "cuCtxResetPersistingL2Cache" : "boom", "", 0,
+                   {}, {}};
+    };
+    EvalResult r = eval();
+    EXPECT_EQ(r.outcome, c.outcome) << c.status << ": " << r.message;
+    EXPECT_NE(r.message.find(c.says), std::string::npos) << c.status << ": " << r.message;
+  }
 }
 
 TEST_F(EvaluatorTest, ASandboxRefusalIsAPolicyViolationNamingTheCall) {
-  script_.call = [](int) -> std::optional<Reply> { return std::nullopt; };
-  script_.runner_end.exit_code = kSandboxRefusalExit;
-  script_.runner_end.stderr_text = "hello\nptxbench-sandbox: refused system call 41 socket\n";
+  script_.call = [](int) -> std::optional<Reply> {
+    return Reply{false, "host_ended", "the candidate's process closed its end", "", 0, {}, {}};
+  };
+  script_.host_end.exit_code = kSandboxRefusalExit;
+  script_.host_end.stderr_text = "hello\nptxbench-sandbox: refused system call 41 socket\n";
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::policy_violation);
   EXPECT_NE(r.message.find("socket"), std::string::npos);
+  EXPECT_NE(r.worker_stderr_tail.find("hello"), std::string::npos);  // what the candidate printed
+}
+
+// A library slower than this verifier measured it in earlier sessions is timed again once the
+// candidate's processes have ended, and the speedup keeps the faster library time.
+TEST_F(EvaluatorTest, ALibrarySlowerThanBeforeIsTimedAgainWithoutTheCandidate) {
+  script_.library_best_ms = 2.0;  // the library ran 3.0 ms here, 50% slower
+  script_.alone_ms = 2.1;
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_TRUE(r.has_flag("library_slowed"));
+  ASSERT_TRUE(r.timing && r.timing->speedup);
+  EXPECT_NEAR(*r.timing->speedup, 2.1 / 2.0, 1e-9);  // not the 3.0 / 2.0 the slowed library gave
+  EXPECT_NE(r.timing->stop_reason.find("timed again alone"), std::string::npos);
+  script_ = Script{};
+  script_.library_best_ms = 2.9;  // within 5%: nothing happens
+  r = eval();
+  EXPECT_FALSE(r.has_flag("library_slowed"));
+  EXPECT_NEAR(*r.timing->speedup, 1.5, 1e-12);
+}
+
+// Work on another stream than the one given: the broker ran it on its own stream, inside the
+// events, and says so; the speedup stays on the events.
+TEST_F(EvaluatorTest, ASideStreamTheBrokerSawIsFlagged) {
+  script_.side_streams = Json::array({2});
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_TRUE(r.has_flag("side_stream"));
+  ASSERT_TRUE(r.timing);
+  EXPECT_EQ(r.timing->speedup_basis, "events");
 }
 
 TEST_F(EvaluatorTest, ALoadErrorIsTheCandidatesAndAVerifierFailureIsOurs) {
-  script_.runner_ready = Reply{false, "load_error", "undefined symbol: foo", "", 0, {}, {}};
+  script_.broker_ready = Reply{false, "load_error", "undefined symbol: foo", "", 0, {}, {}};
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::runtime_error);
   EXPECT_NE(r.message.find("undefined symbol"), std::string::npos);
-  script_.runner_ready = ok_reply();
+  // The host ended while the candidate's constructors ran, refused a file: a policy violation.
+  script_.broker_ready = Reply{false, "host_ended", "closed its end", "", 0, {}, {}};
+  script_.host_end.exit_code = kSandboxRefusalExit;
+  script_.host_end.stderr_text = "ptxbench-sandbox: refused system call 257 openat /etc/passwd\n";
+  r = eval();
+  EXPECT_EQ(r.outcome, Outcome::policy_violation);
+  EXPECT_NE(r.message.find("/etc/passwd"), std::string::npos);
+  script_.host_end = script_.broker_end;
+  script_.broker_ready = ok_reply();
   script_.verifier_ready = false;
   script_.maps.clear();
   r = eval();
   EXPECT_EQ(r.outcome, Outcome::harness_error);
-  EXPECT_TRUE(script_.maps.empty());  // the runner never got slots, nor loaded the candidate
+  EXPECT_TRUE(script_.maps.empty());  // the broker never got slots, nor loaded the candidate
 }
 
-// A runner whose own set-up failed before the parent sent its slots (the runner now starts
+// A broker whose own set-up failed before the parent sent its slots (the broker now starts
 // beside the verifier): ptxbench's failure, not the candidate's, and its message is kept (review
 // of 2026-12-01, eighth session: it was a runtime_error, "the candidate's process ended").
 TEST_F(EvaluatorTest, ARunnerThatFailsBeforeTheCandidateIsLoadedIsOurs) {
-  script_.runner_setup_died = true;
-  script_.runner_end.exit_code = 3;
+  script_.broker_setup_died = true;
+  script_.broker_end.exit_code = 3;
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::harness_error) << r.message;
-  EXPECT_NE(r.message.find("runner set-up: cudaErrorMemoryAllocation"), std::string::npos)
+  EXPECT_NE(r.message.find("broker set-up: cudaErrorMemoryAllocation"), std::string::npos)
       << r.message;
   EXPECT_TRUE(script_.maps.empty());
 }
@@ -1012,15 +1166,16 @@ TEST_F(EvaluatorTest, AQueuesWorkersSeeItsGpuOnly) {
   unsetenv("CUDA_VISIBLE_DEVICES");
   opts_.device = 1;
   EXPECT_EQ(eval().outcome, Outcome::passed);
-  ASSERT_EQ(specs_.size(), 2u);
-  for (const auto& s : specs_) EXPECT_EQ(s.env.at("CUDA_VISIBLE_DEVICES"), "1");
+  ASSERT_EQ(specs_.size(), 3u);  // the host has no GPU to see
+  for (int i : {0, 1}) EXPECT_EQ(specs_[i].env.at("CUDA_VISIBLE_DEVICES"), "1");
+  EXPECT_EQ(specs_[2].env.count("CUDA_VISIBLE_DEVICES"), 0u);
   setenv("CUDA_VISIBLE_DEVICES", "4,6", 1);
   EXPECT_EQ(eval().outcome, Outcome::passed);
-  for (const auto& s : specs_) EXPECT_EQ(s.env.at("CUDA_VISIBLE_DEVICES"), "6");
+  for (int i : {0, 1}) EXPECT_EQ(specs_[i].env.at("CUDA_VISIBLE_DEVICES"), "6");
   unsetenv("CUDA_VISIBLE_DEVICES");
 }
 
-TEST_F(EvaluatorTest, ATvmFfiCandidatesRunnerLoadsTheRuntimeItMayRead) {
+TEST_F(EvaluatorTest, ATvmFfiCandidatesHostLoadsTheRuntime) {
   const std::filesystem::path root = dir_->path() / "tvm_ffi";
   std::filesystem::create_directories(root / "include" / "tvm" / "ffi");
   std::filesystem::create_directories(root / "lib");
@@ -1030,12 +1185,11 @@ TEST_F(EvaluatorTest, ATvmFfiCandidatesRunnerLoadsTheRuntimeItMayRead) {
   opts_.contract = Contract::tvm_ffi;
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  const Json& runner = requests_.at(1);
-  EXPECT_EQ(runner["contract"], "tvm-ffi");
-  EXPECT_EQ(runner["tvm_ffi_library"], (root / "lib" / "libtvm_ffi.so").string());
-  const auto read = runner["sandbox_read"].get<std::vector<std::string>>();
-  EXPECT_NE(std::find(read.begin(), read.end(), (root / "lib").string()), read.end());
+  const Json& hostr = requests_.at(2);
+  EXPECT_EQ(hostr["contract"], "tvm-ffi");
+  EXPECT_EQ(hostr["tvm_ffi_library"], (root / "lib" / "libtvm_ffi.so").string());
   EXPECT_EQ(requests_.at(0).value("contract", ""), "");  // the verifier never loads it
+  EXPECT_EQ(requests_.at(1).value("contract", ""), "");  // nor does the broker
 
   ::setenv("PTXBENCH_TVM_FFI_ROOT", (dir_->path() / "missing").c_str(), 1);
   EvalResult missing = eval();
@@ -1046,7 +1200,7 @@ TEST_F(EvaluatorTest, ATvmFfiCandidatesRunnerLoadsTheRuntimeItMayRead) {
 
   opts_.contract = Contract::native;
   EXPECT_EQ(eval().outcome, Outcome::passed);
-  EXPECT_EQ(requests_.at(1)["contract"], "native");
+  EXPECT_EQ(requests_.at(2)["contract"], "native");
 }
 
 TEST_F(EvaluatorTest, NoGpuIsNotRun) {
@@ -1069,7 +1223,7 @@ TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {
     return {20.0 * (1 + 0.01 * (n % 3)), 80};
   };
   FakeLauncher launcher(script_);
-  Evaluator e(paths_, runner_, launcher);
+  Evaluator e(paths_, process_runner_, launcher);
   EvalResult r = e.evaluate(testing::gemm_task({100, 64, 32, 16, 8}), dir_->path() / "k.so", opts_);
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.timing && r.timing->speedup);
@@ -1080,7 +1234,7 @@ TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {
 
 // review-7: the same hostile kernel on the usual test task, honest in the first call of every
 // process (free: the session's first call is never a sample) and with five more kernel
-// functions, so the audit makes five more runners, each with one ordinary call on the timed
+// functions, so the audit makes five more brokers, each with one ordinary call on the timed
 // workload (its process's first). Known slow by the clock before the audit; after it judge_timing
 // counts those five honest calls among the checked ones and drops side_stream: the speedup comes
 // from the forged events.
@@ -1098,7 +1252,7 @@ TEST_F(EvaluatorTest, AuditRunnersCallsDoNotTurnSideStreamOff) {
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.timing && r.timing->speedup);
   ASSERT_TRUE(r.audit_trace.has_value());
-  EXPECT_EQ(r.audit_trace->runners, 6);
+  EXPECT_EQ(r.audit_trace->brokers, 6);
   EXPECT_TRUE(r.has_flag("side_stream"));
   EXPECT_EQ(r.timing->speedup_basis, "wall clock");
   EXPECT_LT(*r.timing->speedup, 0.06) << r.timing->stop_reason;

@@ -12,10 +12,10 @@ struct FlagInfo {
   std::string_view sentence;
 };
 
-constexpr std::array<FlagInfo, 13> kFlags{{
+constexpr std::array<FlagInfo, 14> kFlags{{
     {"side_stream", true,
-     "work ran outside the stream you were given (side_stream): the events on that stream did not "
-     "see it; all work must be enqueued on `stream`"},
+     "work was launched on another stream than the one you were given, or ran outside the timed "
+     "region (side_stream): all work must be enqueued on `stream`"},
     {"memcheck_errors", true, "compute-sanitizer memcheck found memory errors (memcheck_errors)"},
     {"throttled", false, "the GPU clock was held down by a thermal or hardware limit while timing"},
     {"timing_unstable", false, "the timing samples spread by more than 2% (timing_unstable)"},
@@ -35,6 +35,9 @@ constexpr std::array<FlagInfo, 13> kFlags{{
     {"library_fails_task_rule", false,
      "the library itself fails the task's correctness rule on the same inputs: an error of the "
      "task suite, not of the kernel (library_fails_task_rule)"},
+    {"library_slowed", false,
+     "the library ran slower in this session than this verifier measured it before "
+     "(library_slowed): it was timed again alone and the speedup uses the faster of the two"},
     {"above_peak", true,
      "the measured time implies more than the GPU's dense bf16 peak (above_peak): work was skipped "
      "or ran outside the timed region"},

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 
@@ -23,19 +26,6 @@ using std::chrono::seconds;
 
 namespace {
 
-ProcessSpec worker_spec(const fs::path& worker, const fs::path& dir, const fs::path& request,
-                        int device, seconds wall, const std::vector<std::string>& prefix) {
-  std::vector<std::string> argv = prefix;
-  argv.push_back(worker.string());
-  argv.push_back(request.string());
-  return worker_process_spec(std::move(argv), dir, device, wall);
-}
-
-ProcessSpec verifier_spec(const fs::path& worker, const fs::path& dir, const fs::path& request,
-                          int device, seconds wall) {
-  return verifier_process_spec({worker.string(), request.string()}, dir, device, wall);
-}
-
 std::string tail(const std::string& s, std::size_t n = 4000) {
   return s.size() > n ? s.substr(s.size() - n) : s;
 }
@@ -44,14 +34,6 @@ const Json* find_array(const Json& j, const char* key) {
   if (!j.is_object()) return nullptr;
   auto it = j.find(key);
   return it != j.end() && it->is_array() ? &*it : nullptr;
-}
-
-// Sets r's outcome, message and phase; returns false (for `return fail_with(...)`).
-bool fail_with(EvalResult& r, Outcome out, std::string msg, std::string phase) {
-  r.outcome = out;
-  r.message = std::move(msg);
-  r.phase = std::move(phase);
-  return false;
 }
 
 TrialReport trial_of(const CallRecord& c) {
@@ -78,7 +60,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   p.so = so;
 
   // The verifier: this GPU's warm one from the run (verifier_host.h), else a new process. Its
-  // session ("open": buffers, references, IPC handles) is asked for before the runner starts.
+  // session ("open": buffers, references, IPC handles) is asked for before the broker starts.
   OpenCommand open = plan_.verifier;
   open.library_plan = o.library_plan;
   choice_key_ = {task.name, plan_.verifier.workloads.front().problem.workload, o.device};
@@ -91,16 +73,20 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
     (void)p.verifier->send(open.to_json());  // a failure shows as its missing reply
   }
 
-  // The runner's request, less its directory and library (each runner gets its own); the first
-  // runner starts now, beside the verifier, and gets the slots once they exist.
-  RunnerRequest& rreq = p.runner_request;
-  rreq.call_timeout_seconds = o.call_timeout_seconds;
-  rreq.instrument = setup_.audit;
-  rreq.profiled = setup_.audit == Instrument::nvtx;  // under ncu: sockets allowed
-  rreq.sandbox_read = setup_.runner_read;
-  rreq.contract = setup_.contract;
-  rreq.tvm_ffi_library = setup_.tvm_ffi_library;
-  if (!launch_runner(p, o, r)) return false;
+  // The broker's and the host's requests, less their directories and copies of the candidate
+  // (each pair gets its own); the first pair starts now, beside the verifier, and the broker gets
+  // the slots once they exist.
+  BrokerRequest& breq = p.broker_request;
+  breq.call_timeout_seconds = o.call_timeout_seconds;
+  breq.instrument = setup_.audit;
+  breq.profiled = setup_.audit == Instrument::nvtx;  // under ncu: sockets allowed
+  breq.sandbox_read = setup_.broker_read;
+  breq.workspace_quota = o.workspace_quota;
+  host::HostRequest& hreq = p.host_request;
+  hreq.contract = setup_.contract;
+  hreq.tvm_ffi_library = setup_.tvm_ffi_library;
+  hreq.shim_dir = setup_.shim_dir.string();
+  if (!launch_broker(p, o, r)) return false;
 
   Received ready = p.verifier->receive(milliseconds(o.check_timeout));
   r.phase_seconds.verifier = ms_since(verifier_start) / 1000;
@@ -123,163 +109,12 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
                     "preparing inputs and references");
       rw.slots.push_back(std::move(*h));
     }
-    p.runner_map.workloads.push_back(std::move(rw));
+    p.broker_map.workloads.push_back(std::move(rw));
   }
-  return ready_runner(p, r, true);
+  return ready_broker(p, r, true);
 }
 
-bool JudgeSession::hosted(const EvalOptions& o) const {
-  return o.verifier_host && setup_.runner_prefix.empty();
-}
-
-bool JudgeSession::start_verifier(Peers& p, const EvalOptions& o, EvalResult& r) {
-  if (!p.verifier && hosted(o))
-    if (auto warm = o.verifier_host->take(o.device)) {
-      p.verifier = std::move(warm->process);
-      p.verifier_dir = std::move(warm->dir);
-      p.verifier_started = warm->started;
-      p.verifier_sessions = warm->sessions;
-      p.verifier_warm = true;
-      return true;
-    }
-  p.verifier_warm = false;
-  p.verifier_sessions = 0;
-  p.verifier_started = Clock::now();
-  auto vdir = TempDir::create("ptxbench-verifier-");
-  if (!vdir.ok())
-    return fail_with(r, Outcome::harness_error, "cannot make the verifier's private directory",
-                     "starting");
-  p.verifier_dir.emplace(std::move(*vdir));
-  if (auto st = give_private_dir(p.verifier_dir->path()); !st.ok())
-    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
-  const fs::path vfile = p.verifier_dir->path() / "request.json";
-  const VerifierRequest vreq{p.verifier_dir->path().string()};
-  if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
-    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
-  // A hosted verifier outlives this session: its wall limit is the host's, well beyond its
-  // retirement (verifier_host.h); each of its replies is still awaited with a timeout.
-  const seconds wall =
-      hosted(o) ? seconds(VerifierHost::kHostedVerifierWall) : o.check_timeout + o.worker_timeout;
-  auto v =
-      launcher_.launch(verifier_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device, wall));
-  if (!v.ok())
-    return fail_with(r, Outcome::harness_error,
-                     "cannot start the verifier: " + v.error().to_string(), "starting");
-  p.verifier = std::move(*v);
-  return true;
-}
-
-// Before a further runner of the session: the one before ended, then the slack of the slots
-// zeroed again ("scrub", session_protocol.h).
-bool JudgeSession::scrub_slots(Peers& p, EvalResult& r) {
-  stop_runner(p);
-  const auto t0 = Clock::now();
-  const bool sent = p.verifier->send(Json{{"op", "scrub"}}).ok();
-  Received got = sent ? p.verifier->receive(milliseconds(seconds(60))) : Received{};
-  timeline_.add(SpanKind::prepare, t0);
-  if (got.reply && got.reply->ok) return true;
-  return fail_with(r, Outcome::harness_error,
-                   "the verifier could not clear the slots for the next runner: " +
-                       (got.reply ? got.reply->error : got.text),
-                   "starting a runner");
-}
-
-bool JudgeSession::start_runner(Peers& p, const EvalOptions& o, EvalResult& r) {
-  return launch_runner(p, o, r) && ready_runner(p, r, false);
-}
-
-bool JudgeSession::launch_runner(Peers& p, const EvalOptions& o, EvalResult& r) {
-  if (p.runners > 0 && !scrub_slots(p, r)) return false;
-  p.runner_launched = Clock::now();
-  auto rdir = TempDir::create("ptxbench-runner-");
-  if (!rdir.ok())
-    return fail_with(r, Outcome::harness_error, "cannot make the runner's private directory",
-                     "starting");
-  if (p.runner_dir) p.old_runner_dirs.push_back(std::move(*p.runner_dir));
-  p.runner_dir.emplace(std::move(*rdir));
-  p.runner.reset();
-  p.runner_ended = false;
-  p.runner_end = {};
-  auto staged = stage_candidate(p.so, p.runner_dir->path());
-  if (!staged.ok())
-    return fail_with(r, Outcome::harness_error, staged.error().to_string(), "starting");
-  if (auto st = give_private_dir(p.runner_dir->path()); !st.ok())
-    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
-  RunnerRequest rreq = p.runner_request;
-  rreq.dir = p.runner_dir->path().string();
-  rreq.library = staged->string();
-  const fs::path rfile = p.runner_dir->path() / "request.json";
-  if (auto st = write_file_atomic(rfile, to_text(rreq.to_json(), 1)); !st.ok())
-    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
-  const seconds wall =
-      setup_.audit == Instrument::nvtx ? o.worker_timeout + o.ncu_timeout : o.worker_timeout;
-  ProcessSpec spec =
-      worker_spec(setup_.worker, p.runner_dir->path(), rfile, o.device, wall, setup_.runner_prefix);
-  if (setup_.audit == Instrument::nvtx) {
-    spec.isolate_network = false;  // ncu reaches its injected library over local sockets
-    spec.limits.output_cap_bytes = std::size_t{64} << 20;
-  }
-  auto rn = launcher_.launch(spec);
-  if (!rn.ok())
-    return fail_with(r, Outcome::harness_error,
-                     "cannot start the runner: " + rn.error().to_string(), "starting");
-  p.runner = std::move(*rn);
-  ++p.runners;
-  return true;
-}
-
-bool JudgeSession::ready_runner(Peers& p, EvalResult& r, bool first) {
-  // Its time on the session's path: the first runner's launch overlapped the verifier's start.
-  const auto runner_start = first ? Clock::now() : p.runner_launched;
-  const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, "loading the candidate"};
-  if (!p.runner->send(p.runner_map.to_json()).ok())  // gone already: what did it say?
-    return runner_setup_failed(p, p.runner->receive(milliseconds(2000)), r);
-  Received ready2 = p.runner->receive(milliseconds(seconds(120)));
-  if (!ready2.reply || !ready2.reply->ok) return runner_setup_failed(p, ready2, r);
-  if (first) r.sandbox = ready2.reply->extra.value("sandbox", Json::object());
-  p.runner_audit_error = ready2.reply->extra.value("audit_error", std::string{});
-  if (!calibrate(p, r, first)) return false;
-  if (!p.runner->send(Json{{"op", "load"}}).ok())
-    return runner_setup_failed(p, p.runner->receive(milliseconds(2000)), r);
-  Received loaded = p.runner->receive(milliseconds(seconds(120)));
-  if (!loaded.reply) {
-    runner_failed(p, loaded, loading, r);
-    return false;
-  }
-  if (!loaded.reply->ok) {
-    const bool load = loaded.reply->status == "load_error";
-    return fail_with(r, load ? Outcome::runtime_error : Outcome::harness_error, loaded.reply->error,
-                     "loading the candidate");
-  }
-  timeline_.add(SpanKind::runner_start, runner_start, -1, p.runners);
-  return true;
-}
-
-// A runner that failed before the candidate was loaded (its set-up, the slots, the sandbox):
-// until "load" that process runs ptxbench's code alone, so the failure is ours, never the
-// candidate's. `got`: its last reply, or why none came.
-bool JudgeSession::runner_setup_failed(Peers& p, const Received& got, EvalResult& r) {
-  p.runner_end = p.runner->finish(milliseconds(2000));
-  p.runner_ended = true;
-  const std::string why = got.reply && !got.reply->error.empty() ? got.reply->error
-                          : got.text.empty()                     ? p.runner_end.describe_end()
-                                             : got.text + "; " + p.runner_end.describe_end();
-  return fail_with(r, Outcome::harness_error,
-                   "the runner failed before the candidate was loaded: " + why,
-                   "starting the runner");
-}
-
-void JudgeSession::stop_runner(Peers& p) {
-  if (p.runner && !p.runner_ended) {
-    const auto t0 = Clock::now();
-    (void)p.runner->send(Json{{"op", "quit"}});
-    p.runner_end = p.runner->finish(milliseconds(5000));
-    p.runner_ended = true;
-    timeline_.add(SpanKind::runner_stop, t0, -1, p.runners);
-  }
-}
-
-// Bursts of a built-in no-op in the runner before the candidate is loaded, prepared like real
+// Bursts of a built-in no-op in the broker before the candidate is loaded, prepared like real
 // timing bursts (kTimingBurst calls): what a call costs beyond its events when nobody lies
 // (session_decision.h).
 bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record) {
@@ -290,15 +125,15 @@ bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record) {
     CallCommand cmd;
     if (!prepare_burst(p, burst, cmd, r)) return false;
     const auto t0 = Clock::now();
-    Received got = p.runner->send(cmd.to_json("noop")).ok()
-                       ? p.runner->receive(milliseconds(seconds(60)))
-                       : Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"};
+    Received got = p.broker->send(cmd.to_json("noop")).ok()
+                       ? p.broker->receive(milliseconds(seconds(60)))
+                       : Received{std::nullopt, ReceiveFailure::closed, "the broker is gone"};
     const double wall = ms_since(t0);
     const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
     if (!got.reply || !got.reply->ok || events.size() != burst.size()) {
       r.outcome = Outcome::harness_error;
       r.message =
-          "the runner failed its calibration calls: " + (got.reply ? got.reply->error : got.text);
+          "the broker failed its calibration calls: " + (got.reply ? got.reply->error : got.text);
       r.phase = "calibration";
       return false;
     }
@@ -315,7 +150,7 @@ bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record) {
   return true;
 }
 
-// Every call of a burst prepared by the verifier, and the runner's command for them.
+// Every call of a burst prepared by the verifier, and the broker's command for them.
 bool JudgeSession::prepare_burst(Peers& p, const std::vector<PlannedCall>& burst, CallCommand& cmd,
                                  EvalResult& r) {
   for (const auto& c : burst) {
@@ -361,7 +196,7 @@ bool JudgeSession::candidate_call(Peers& p, const PlannedCall& call, bool timing
   return candidate_burst(p, {call}, timing, o, r, {});
 }
 
-// Prepare every call, one "call" burst in the runner (the parent times the round trip), then
+// Prepare every call, one "call" burst in the broker (the parent times the round trip), then
 // `between` (the library's burst, so the GPU works on without a pause), then verify every call.
 bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& burst, bool timing,
                                    const EvalOptions& o, EvalResult& r,
@@ -370,28 +205,30 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   if (!prepare_burst(p, burst, cmd, r)) return false;
   heat(p, o);
   const auto t0 = Clock::now();
-  if (!p.runner->send(cmd.to_json()).ok()) {
-    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"},
+  if (!p.broker->send(cmd.to_json()).ok()) {
+    broker_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the broker is gone"},
                   burst.front(), r);
     return false;
   }
   const double limit =
       p.audit_armed ? audited_call_limit(o.call_timeout_seconds) : o.call_timeout_seconds;
   const double n = static_cast<double>(burst.size());
-  Received got = p.runner->receive(milliseconds(static_cast<long long>(1000 * (limit * n + 15))));
+  Received got = p.broker->receive(milliseconds(static_cast<long long>(1000 * (limit * n + 15))));
   const double wall = ms_since(t0);
-  timeline_.add(SpanKind::candidate_call, t0, burst.front().workload, p.runners);
+  timeline_.add(SpanKind::candidate_call, t0, burst.front().workload, p.brokers);
   const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
   if (!got.reply || !got.reply->ok) {
-    runner_failed(p, got, burst.front(), r);
+    broker_failed(p, got, burst.front(), r);
     return false;
   }
   if (events.size() != burst.size()) {
     r.outcome = Outcome::harness_error;
-    r.message = "the runner's reply lacks the burst's event times";
+    r.message = "the broker's reply lacks the burst's event times";
     return false;
   }
   const Json* launches = find_array(got.reply->extra, "launches");
+  const Json* host_ms = find_array(got.reply->extra, "host_ms");
+  const Json* side = find_array(got.reply->extra, "side_streams");
   if (between) between();
   bool passed = true;
   for (std::size_t i = 0; i < burst.size(); ++i) {
@@ -399,10 +236,20 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     rec.index = static_cast<int>(calls_.size());
     rec.plan = burst[i];
     rec.timing = timing;
-    rec.wall_ms = wall / n;
+    // The host's time before its work began is not the call's: the broker measured it (it is
+    // trusted) and its events start after it; the wall-clock check sees the rest.
+    const double host = host_ms && i < host_ms->size() && (*host_ms)[i].is_number()
+                            ? (*host_ms)[i].get<double>()
+                            : 0.0;
+    rec.wall_ms = std::max(0.0, wall / n - host);
     rec.event_ms = events[i];
+    // Work the candidate launched on another stream than the one it was given: the broker ran
+    // it on its own stream, inside the call's events, and says so.
+    if (side && i < side->size() && (*side)[i].is_array() && !(*side)[i].empty() &&
+        !r.has_flag("side_stream"))
+      r.flags.push_back("side_stream");
     rec.audited = p.audit_armed;
-    rec.runner = p.runners;
+    rec.broker = p.brokers;
     if (launches && i < launches->size() && (*launches)[i].is_array())
       for (const auto& e : (*launches)[i])
         if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer())
@@ -469,7 +316,7 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
   rec.baseline = true;
   rec.timing = timing;
   const auto t0 = Clock::now();
-  bool sent = p.verifier->send(BaselineCommand{call.workload, call.slot}.to_json()).ok();
+  bool sent = p.verifier->send(BaselineCommand{call.workload, call.slot, verify}.to_json()).ok();
   Received got = sent ? p.verifier->receive(milliseconds(seconds(120))) : Received{};
   rec.wall_ms = ms_since(t0);
   timeline_.add(SpanKind::library, t0, call.workload);
@@ -486,58 +333,17 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
     r.timing->setup_ms = got.reply->extra.value("setup_ms", Json::object());
     library_plan_index_ = got.reply->extra.value("plan_index", -1);
     library_plan_timed_ = got.reply->extra.value("plan_timed", false);
+    library_best_ms_ = got.reply->extra.value("library_best_ms", 0.0);
   }
-  const auto v0 = Clock::now();
-  if (verify && p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
-    Received checked = p.verifier->receive(milliseconds(seconds(120)));
-    timeline_.add(SpanKind::verify, v0, call.workload);
-    if (checked.reply && checked.reply->check) {
-      rec.check = checked.reply->check;
-      for (const auto& o : rec.check->outputs) r.baseline_check.push_back(o);
-      if (!rec.check->passed() && !r.has_flag("baseline_incorrect"))
-        r.flags.push_back("baseline_incorrect");
-    }
+  // The library's own check, made by the verifier on its private copy of the call's inputs.
+  if (verify && got.reply->check) {
+    rec.check = got.reply->check;
+    for (const auto& o : rec.check->outputs) r.baseline_check.push_back(o);
+    if (!rec.check->passed() && !r.has_flag("baseline_incorrect"))
+      r.flags.push_back("baseline_incorrect");
   }
   calls_.push_back(std::move(rec));
   return true;
-}
-
-void JudgeSession::runner_failed(Peers& p, const Received& got, const PlannedCall& call,
-                                 EvalResult& r) {
-  r.phase = call.label;
-  if (got.reply) {  // the runner answered: the candidate failed during the call
-    const std::string& s = got.reply->status;
-    r.outcome = s == "call_timeout"                           ? Outcome::timeout
-                : s == "cuda_error" || s == "candidate_error" ? Outcome::runtime_error
-                                                              : Outcome::harness_error;
-    r.message = got.reply->error;
-    return;
-  }
-  // No reply: the process ended (crash, sandbox refusal, kill) or stalled.
-  p.runner_end = p.runner->finish(milliseconds(2000));
-  p.runner_ended = true;
-  const ProcessResult& e = p.runner_end;
-  if (auto fn = compile::refused_driver_function(e.stderr_text); !fn.empty()) {
-    r.outcome = Outcome::policy_violation;
-    r.message = compile::driver_refusal_message(fn);
-    return;
-  }
-  if (auto refused = refusal_of(e)) {
-    r.outcome = Outcome::policy_violation;
-    r.message = "the sandbox refused the system call " + refused->name +
-                (refused->number >= 0 ? " (number " + std::to_string(refused->number) + ")" : "") +
-                (refused->path.empty() ? "" : " on " + refused->path) +
-                ": a kernel's host code may not open files, create sockets or processes, signal "
-                "other processes or make code writable";
-    return;
-  }
-  if (got.failure == ReceiveFailure::timed_out || e.timed_out) {
-    r.outcome = Outcome::timeout;
-    r.message = "the candidate's call did not return (its process stopped answering)";
-    return;
-  }
-  r.outcome = Outcome::runtime_error;
-  r.message = "the candidate's process ended during the call: " + e.describe_end();
 }
 
 double JudgeSession::slowest_checked_call_ms() const {
@@ -717,14 +523,16 @@ bool JudgeSession::library_fails_too(const CallRecord& bad, EvalResult& r) {
 }
 
 void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
-  stop_runner(p);  // first: no runner maps the session's buffers when they are freed
+  stop_broker(p);  // first: no broker maps the session's buffers when they are freed
   if (p.verifier) {
     const auto t0 = Clock::now();
     // A hosted verifier is given back once its session is closed, unless anything in the
     // session failed on the harness's side (a verifier that timed out may still be answering).
-    // A session whose runner ran under a tool never had one (hosted()).
+    // A session whose broker ran under a tool never had one (hosted()).
     if (hosted(o) && r.outcome != Outcome::harness_error &&
-        p.verifier->send(Json{{"op", "close"}}).ok()) {
+        p.verifier->send(Json{{"op", "close"},
+                              {"library_ms", r.timing ? r.timing->baseline.median : 0.0}})
+            .ok()) {
       Received closed = p.verifier->receive(milliseconds(seconds(60)));
       if (closed.reply && closed.reply->ok && closed.reply->extra.value("closed", false))
         o.verifier_host->give_back(o.device,
@@ -737,10 +545,13 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
     }
     timeline_.add(SpanKind::verifier_stop, t0);
   }
-  r.network_isolated = p.runner_end.network_isolated;
-  if (p.runner && !r.network_isolated) r.flags.push_back("network_not_isolated");
-  r.worker_stdout_tail = tail(p.runner_end.stdout_text);
-  r.worker_stderr_tail = tail(p.runner_end.stderr_text);
+  r.network_isolated = p.host_end.network_isolated && p.broker_end.network_isolated;
+  if (p.broker && !r.network_isolated) r.flags.push_back("network_not_isolated");
+  // What the candidate printed (its host process), and the broker's own output (compute-
+  // sanitizer's report under --memcheck, ncu's), kept apart.
+  r.worker_stdout_tail = tail(p.host_end.stdout_text);
+  r.worker_stderr_tail = tail(p.host_end.stderr_text);
+  r.broker_output_tail = tail(p.broker_end.stdout_text + p.broker_end.stderr_text);
 }
 
 void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const EvalOptions& o,
@@ -822,7 +633,31 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   if (t.incorrect) {
     r.outcome = Outcome::incorrect;
     r.message = t.message;
+    return;
   }
+  check_library_speed(p, r);
+}
+
+// The library's median against the fastest this verifier process measured for the same baseline
+// in its earlier sessions: a library that got slower while this candidate ran (contention from
+// anything else on the machine or the GPU) is timed again once the candidate's processes have
+// ended, and the speedup keeps the faster library time. A slowed library never makes a speedup.
+void JudgeSession::check_library_speed(Peers& p, EvalResult& r) {
+  if (!r.timing || !r.timing->speedup || r.timing->baseline.median <= 0) return;
+  const double paired = r.timing->baseline.median;
+  if (library_best_ms_ <= 0 || paired <= library_best_ms_ * (1 + kLibrarySlowdownShare)) return;
+  r.flags.push_back("library_slowed");
+  stop_broker(p);
+  const std::size_t first = calls_.size();
+  if (!library_burst(p, kLibraryRetimeRuns, 0, false, r)) return;
+  std::vector<double> alone;
+  for (std::size_t i = first; i < calls_.size(); ++i) alone.push_back(calls_[i].event_ms);
+  const double median = percentile(alone, 0.5);
+  r.timing->stop_reason += fmt::format(
+      "; the library took {:.4f} ms, this verifier's best is {:.4f} ms: timed again alone, "
+      "{:.4f} ms",
+      paired, library_best_ms_, median);
+  if (median > 0 && median < paired) *r.timing->speedup *= median / paired;
 }
 
 }  // namespace ptxbench::eval

@@ -1,18 +1,20 @@
 // JudgeSession: the parent's side of one candidate's judging session (session_protocol.h).
 //
 // It takes the run's warm verifier for its GPU or starts one (verifier_host.h) and opens its
-// session there, starts the runner (sandboxed, unprivileged), calibrates the cost of a
-// call with the runner's built-in no-op before the candidate is loaded, and drives every call in
-// bursts (session_protocol.h):
-//   prepare each (verifier) -> one burst (runner; the parent times the round trip) -> verify each
+// session there, starts the broker and the candidate's host process (both sandboxed and
+// unprivileged, joined by two pipes and to nothing else), calibrates the cost of a call with the
+// broker's built-in no-op before the candidate is loaded, and drives every call in bursts
+// (session_protocol.h):
+//   prepare each (verifier) -> one burst (broker; the parent times the round trip) -> verify each
 // first the checked calls of the plan (plan.h), stopping after the first burst with a failure,
 // then the timing phase: rounds of a candidate burst and a library burst back to back (warm-up
 // rounds, then sampled ones until the stopping rule is met for both; every candidate call still
 // checked; a candidate known to be slow from its checked calls is timed on them and makes only
 // the closing repeats, session_decision.h), then the audited calls (audit_trace.h), unless the
-// candidate is incorrect already. Failures
-// of the runner are the candidate's (runtime error, timeout, a refused system call =
-// policy_violation); failures of the verifier or of ptxbench are harness_error.
+// candidate is incorrect already. Whatever the host process does (ends, hangs, writes garbage,
+// asks for what the contract forbids, is refused a system call) is the candidate's verdict; a
+// failure of the verifier, or of a broker that fails the same way without the candidate, is
+// harness_error.
 #pragma once
 
 #include <filesystem>
@@ -30,19 +32,25 @@ namespace ptxbench::eval {
 
 struct SessionSetup {
   std::filesystem::path worker;            // ptxbench-worker
-  std::vector<std::string> runner_prefix;  // e.g. compute-sanitizer ... (memcheck), ncu ...
+  std::vector<std::string> broker_prefix;  // e.g. compute-sanitizer ... (memcheck), ncu ...
   bool timing = true;
   bool checks_only_first = false;  // memcheck: only the first checked call
-  // The instruction audit's calls (audit_trace.h); nvtx expects runner_prefix to be ncu's.
+  // The instruction audit's calls (audit_trace.h); nvtx expects broker_prefix to be ncu's.
   Instrument audit = Instrument::none;
-  std::vector<std::string> runner_read;  // more read-only paths for the runner (ncu's folder)
-  // The candidate's contract; tvm_ffi: the libtvm_ffi.so the runner loads (its folder is in
-  // runner_read).
+  std::vector<std::string> broker_read;  // more read-only paths for the broker (ncu's folder)
+  // The candidate's host process (ptxbench-host) and the folder of its CUDA shims.
+  std::filesystem::path host;
+  std::filesystem::path shim_dir;
+  // The candidate's contract; tvm_ffi: the libtvm_ffi.so the host process loads.
   Contract contract = Contract::native;
   std::string tvm_ffi_library;
 };
 
 inline constexpr int kCalibrationCalls = 8;
+// A library median this much slower than the verifier's best for the same baseline is timed
+// again alone (JudgeSession::check_library_speed), with this many runs.
+inline constexpr double kLibrarySlowdownShare = 0.05;
+inline constexpr int kLibraryRetimeRuns = 10;
 
 class JudgeSession {
  public:
@@ -62,21 +70,21 @@ class JudgeSession {
              const EvalOptions& o, EvalResult& r);
   // The session's verifier process: the GPU's warm one (EvalOptions::verifier_host), else new.
   bool start_verifier(Peers& p, const EvalOptions& o, EvalResult& r);
-  // Does this session use the run's warm verifiers? Not when its runner runs under a tool
-  // (compute-sanitizer, ncu: SessionSetup::runner_prefix): the tool ends the runner, which may
+  // Does this session use the run's warm verifiers? Not when its broker runs under a tool
+  // (compute-sanitizer, ncu: SessionSetup::broker_prefix): the tool ends the broker, which may
   // still hold the slots' mappings when the session's buffers are freed, so such a session
   // starts a verifier of its own and leaves the warm one, with what it keeps, to the next.
   bool hosted(const EvalOptions& o) const;
-  // A runner for the session in a new private directory: launched (the first beside the
+  // A broker for the session in a new private directory: launched (the first beside the
   // verifier, before the slots exist), then ready: the slots mapped (MapCommand), calibrated
-  // (recorded for the first only), the candidate loaded. start_runner: one more for the audit,
+  // (recorded for the first only), the candidate loaded. start_broker: one more for the audit,
   // both at once.
-  bool start_runner(Peers& p, const EvalOptions& o, EvalResult& r);
-  bool launch_runner(Peers& p, const EvalOptions& o, EvalResult& r);
-  bool ready_runner(Peers& p, EvalResult& r, bool first);
-  bool runner_setup_failed(Peers& p, const Received& got, EvalResult& r);
+  bool start_broker(Peers& p, const EvalOptions& o, EvalResult& r);
+  bool launch_broker(Peers& p, const EvalOptions& o, EvalResult& r);
+  bool ready_broker(Peers& p, EvalResult& r, bool first);
+  bool broker_setup_failed(Peers& p, const Received& got, EvalResult& r);
   bool scrub_slots(Peers& p, EvalResult& r);
-  void stop_runner(Peers& p);
+  void stop_broker(Peers& p);
   // judge_session_audit.cc: the audited calls and what they collected.
   void audit_phase(Peers& p, const EvalOptions& o, EvalResult& r);
   bool audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r,
@@ -92,7 +100,7 @@ class JudgeSession {
   // its check (r says why when the session cannot go on).
   bool candidate_call(Peers& p, const PlannedCall& call, bool timing, const EvalOptions& o,
                       EvalResult& r);
-  // A burst of calls on distinct slots; `between` runs after the runner's burst, before the
+  // A burst of calls on distinct slots; `between` runs after the broker's burst, before the
   // checks. false when the session cannot go on or any call failed its check.
   bool candidate_burst(Peers& p, const std::vector<PlannedCall>& burst, bool timing,
                        const EvalOptions& o, EvalResult& r, const std::function<void()>& between);
@@ -111,10 +119,13 @@ class JudgeSession {
   void read_clocks(Peers& p, Json& into);  // the verifier's clocks now
   // The longest GPU time (event) of any checked candidate call so far, in ms.
   double slowest_checked_call_ms() const;
-  void runner_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);
+  void broker_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);
+  static std::optional<std::string> host_refusal(const ProcessResult& e);
+  bool broker_works_without_candidate(Peers& p);
   void decide(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
               const EvalOptions& o, EvalResult& r);
   bool library_fails_too(const CallRecord& bad, EvalResult& r);
+  void check_library_speed(Peers& p, EvalResult& r);
   void finish(Peers& p, const EvalOptions& o, EvalResult& r);
   Peers* peers_ = nullptr;  // while run() is on
 
@@ -127,6 +138,7 @@ class JudgeSession {
   LibraryChoices::Key choice_key_;
   int library_plan_index_ = -1;
   bool library_plan_timed_ = false;
+  double library_best_ms_ = 0;  // the verifier's fastest library median of earlier sessions
   std::vector<int> audited_;  // the audited calls' workloads
   Timeline timeline_;         // EvalOptions::timeline
 };

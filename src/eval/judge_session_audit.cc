@@ -34,19 +34,19 @@ std::vector<std::pair<std::string, int>> launched(const std::vector<CallRecord>&
 
 }  // namespace
 
-// One round trip with the runner outside a call (audit_arm / audit_collect). False when the
-// runner is gone (r then says why, as for a failed call).
+// One round trip with the broker outside a call (audit_arm / audit_collect). False when the
+// broker is gone (r then says why, as for a failed call).
 bool JudgeSession::audit_command(Peers& p, const Json& command, Received& got, EvalResult& r) {
   const PlannedCall what{0, 0, Content::transformed, 0, 0, 0, "the instruction audit"};
   const auto t0 = std::chrono::steady_clock::now();
-  if (!p.runner->send(command).ok()) {
-    runner_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the runner is gone"}, what, r);
+  if (!p.broker->send(command).ok()) {
+    broker_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the broker is gone"}, what, r);
     return false;
   }
-  got = p.runner->receive(milliseconds(seconds(120)));
-  timeline_.add(SpanKind::audit_command, t0, -1, p.runners);
+  got = p.broker->receive(milliseconds(seconds(120)));
+  timeline_.add(SpanKind::audit_command, t0, -1, p.brokers);
   if (!got.reply) {
-    runner_failed(p, got, what, r);
+    broker_failed(p, got, what, r);
     return false;
   }
   return true;
@@ -160,14 +160,14 @@ std::vector<int> JudgeSession::pick_audited(const EvalOptions& o, AuditTrace& t)
   return kept;
 }
 
-// Kernel function k (cupti): in the main runner (k = 0) or in a runner of its own, armed for
+// Kernel function k (cupti): in the main broker (k = 0) or in a broker of its own, armed for
 // it, the audited calls, then its per-PC counts.
 void JudgeSession::audit_function(Peers& p, std::size_t k, TimingDraw& draw, const EvalOptions& o,
                                   EvalResult& r, AuditTrace& t) {
   TracedFunction& f = t.functions[k];
   if (k > 0) {
-    stop_runner(p);
-    if (!start_runner(p, o, r)) return;
+    stop_broker(p);
+    if (!start_broker(p, o, r)) return;
     // One ordinary call first, so the audited calls are not a fresh process's first; on the
     // first audited workload (a slow kernel's timed workload may take a second a call).
     if (!candidate_call(p, draw.fresh_on(audited_.front(), "checked call"), false, o, r)) return;
@@ -210,7 +210,7 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   AuditTrace t;
   t.route = setup_.audit;
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xA0D17CA11ull));
-  const int runners_before = p.runners;
+  const int brokers_before = p.brokers;
   audited_ = pick_audited(o, t);
   for (int w : audited_)
     t.workloads.push_back(plan_.verifier.workloads[static_cast<std::size_t>(w)].problem.workload);
@@ -223,15 +223,15 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     if (audit_command(p, AuditArmCommand{}.to_json(), got, r) && got.reply->ok &&
         audited_calls(p, draw, o, r, t) &&
         audit_command(p, Json{{"op", "audit_collect"}}, got, r)) {
-      stop_runner(p);
-      t.ncu_output = p.runner_end.stdout_text;
-      if (p.runner_end.exit_code != 0 && !p.runner_end.timed_out)
-        t.messages.push_back("ncu: " + p.runner_end.describe_end());
+      stop_broker(p);
+      t.ncu_output = p.broker_end.stdout_text;
+      if (p.broker_end.exit_code != 0 && !p.broker_end.timed_out)
+        t.messages.push_back("ncu: " + p.broker_end.describe_end());
     }
-  } else if (!p.runner_audit_error.empty()) {
-    t.error = p.runner_audit_error;
+  } else if (!p.broker_audit_error.empty()) {
+    t.error = p.broker_audit_error;
     t.error_kind =
-        p.runner_audit_error.find("PRIVILEGES") != std::string::npos ? "permission" : "cupti";
+        p.broker_audit_error.find("PRIVILEGES") != std::string::npos ? "permission" : "cupti";
   } else {
     // The functions the candidate launched in its calls so far, in first-launch order.
     for (const auto& [fn, n] : launched(calls_, [](const CallRecord&) { return true; }))
@@ -245,13 +245,13 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
       if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) break;
     }
   }
-  // Launches in the audited calls of the first audited runner (every runner makes the same
+  // Launches in the audited calls of the first audited broker (every broker makes the same
   // calls).
   auto first =
       std::find_if(calls_.begin(), calls_.end(), [](const CallRecord& c) { return c.audited; });
-  const int audited_runner = first == calls_.end() ? -1 : first->runner;
+  const int audited_broker = first == calls_.end() ? -1 : first->broker;
   for (const auto& [fn, n] : launched(
-           calls_, [&](const CallRecord& c) { return c.audited && c.runner == audited_runner; })) {
+           calls_, [&](const CallRecord& c) { return c.audited && c.broker == audited_broker; })) {
     auto it = std::find_if(t.functions.begin(), t.functions.end(),
                            [&](const TracedFunction& f) { return f.name == fn; });
     if (it != t.functions.end())
@@ -259,7 +259,7 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     else if (setup_.audit == Instrument::cupti)
       t.functions.push_back({fn, n, false, {}, "launched only in the audited calls"});
   }
-  t.runners = p.runners - runners_before + 1;
+  t.brokers = p.brokers - brokers_before + 1;
   r.audit_trace = std::move(t);
 }
 

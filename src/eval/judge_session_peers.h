@@ -9,25 +9,47 @@
 #include <vector>
 
 #include "core/fs.h"
+#include "eval/host_protocol.h"
 #include "eval/judge_session.h"
 
 namespace ptxbench::eval {
 
+// Sets r's outcome, message and phase; returns false (for `return fail_with(...)`).
+inline bool fail_with(EvalResult& r, Outcome out, std::string msg, std::string phase) {
+  r.outcome = out;
+  r.message = std::move(msg);
+  r.phase = std::move(phase);
+  return false;
+}
+
+// The two pipes between a broker and its host process (host_protocol.h), made by the parent,
+// given to both children at their numbers, then closed here: the host's end leads to the broker
+// and nowhere else.
+struct HostPipes {
+  int to_host[2] = {-1, -1};    // broker writes, host reads
+  int from_host[2] = {-1, -1};  // host writes, broker reads
+  bool open();
+  std::vector<ChildFd> broker_ends() const;  // at kBrokerFromHostFd / kBrokerToHostFd
+  std::vector<ChildFd> host_ends() const;    // at the host's fds 3 (in) and 4 (out)
+  ~HostPipes();
+};
+
 struct JudgeSession::Peers {
-  std::optional<TempDir> verifier_dir, runner_dir;
-  std::vector<TempDir> old_runner_dirs;  // earlier runners' (the audit's further runners)
-  std::unique_ptr<WorkerProcess> verifier, runner;
-  ProcessResult verifier_end, runner_end;
+  std::optional<TempDir> verifier_dir, broker_dir, host_dir;
+  std::vector<TempDir> old_broker_dirs;  // earlier brokers' and hosts' (the audit's further ones)
+  std::unique_ptr<WorkerProcess> verifier, broker, host;
+  ProcessResult verifier_end, broker_end, host_end;
   bool verifier_warm = false;  // taken from the run's VerifierHost
   int verifier_sessions = 0;   // sessions the verifier process had before this one
   std::chrono::steady_clock::time_point verifier_started;
-  bool runner_ended = false;
+  bool broker_ended = false;
   std::filesystem::path so;
-  RunnerRequest runner_request;    // without dir and library
-  MapCommand runner_map;           // the verifier's slots, every runner's first command
-  std::string runner_audit_error;  // the runner's instrumentation could not start
-  int runners = 0;
-  std::chrono::steady_clock::time_point runner_launched;  // the current runner's launch
+  BrokerRequest broker_request;      // without dir and candidate
+  host::HostRequest host_request;    // without dir and library
+  MapCommand broker_map;           // the verifier's slots, every broker's first command
+  std::string broker_audit_error;  // the broker's instrumentation could not start
+  int brokers = 0;
+  std::chrono::steady_clock::time_point broker_launched;  // the current broker's launch
   bool audit_armed = false;
 };
 

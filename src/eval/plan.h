@@ -49,7 +49,7 @@ inline std::uint64_t timing_seed(std::uint64_t base) {
 //           repeat of the first call: timed (base 0, permuted), the repeat, each hidden
 //           workload (permuted), timed slot 1 (base 1), timed slot 0 switched to base 1, ...
 // Every call of the session, these and the timing calls alike, is poisoned and verified; the
-// runner cannot tell them apart. The runner makes calls in bursts (session_protocol.h); every
+// broker cannot tell them apart. The broker makes calls in bursts (session_protocol.h); every
 // check is a burst of one, as every timing call is (kTimingBurst): no call pattern tells a check
 // from a timed call, and the parent's wall clock around each call is that call's alone.
 // Pure function of (task, trials, seed, input_seed).

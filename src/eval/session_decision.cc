@@ -39,7 +39,7 @@ std::vector<double> times(const std::vector<CallRecord>& calls, bool wall, Keep 
   return v;
 }
 
-// The runner's own cost of a call beyond its events: the median wall - event of its calibration
+// The broker's own cost of a call beyond its events: the median wall - event of its calibration
 // no-ops; nullopt without any.
 std::optional<double> calibrated_overhead(const std::vector<CallRecord>& calls) {
   std::vector<double> cal;
@@ -61,7 +61,7 @@ double excess_ms(const CallRecord& c, double calibrated_ms) {
 }
 
 // The candidate's checked calls (before the timing phase) after the session's first, as indices.
-// Not a further audit runner's ordinary call (runner > 1): made after the timing phase, the first
+// Not a further audit broker's ordinary call (broker > 1): made after the timing phase, the first
 // of a fresh process (review-7: honest there for free, a candidate with many kernel functions
 // outvoted its own checked calls with them after it was known slow by the clock).
 std::vector<std::size_t> later_checked_calls(const std::vector<CallRecord>& calls) {
@@ -69,7 +69,7 @@ std::vector<std::size_t> later_checked_calls(const std::vector<CallRecord>& call
   bool first = true;
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const CallRecord& c = calls[i];
-    if (c.baseline || c.calibration || c.timing || c.audited || c.runner > 1) continue;
+    if (c.baseline || c.calibration || c.timing || c.audited || c.broker > 1) continue;
     if (!first) out.push_back(i);
     first = false;
   }

@@ -9,9 +9,9 @@
 //                    what the slot's PREVIOUS inputs give: a result carried over from an
 //                    earlier call. Also when repeated-input calls ran much faster than new-input
 //                    calls (below): the kernel recognised inputs it had seen.
-// Timing consistency (the runner reports event times; the parent's wall clock around each call
-// cannot be forged from inside the runner):
-//   side_stream      the candidate's median wall-minus-event overhead exceeds the runner's own
+// Timing consistency (the broker reports event times; the parent's wall clock around each call
+// cannot be forged from inside the broker):
+//   side_stream      the candidate's median wall-minus-event overhead exceeds the broker's own
 //                    (its calibration calls of a no-op, made before the candidate was loaded and
 //                    timed the same way) by more than kOverheadAllowanceMs +
 //                    kOverheadAllowanceShare x the candidate's wall time: device work ran outside
@@ -55,13 +55,13 @@ struct CallRecord {
   // A checked call that is also a timing sample: a candidate known to be slow before its timing
   // phase (known_slow below) is timed on its checked calls.
   bool checked_sample = false;
-  bool calibration = false;  // the runner's no-op before the candidate was loaded
+  bool calibration = false;  // the broker's no-op before the candidate was loaded
   double event_ms = 0;       // as reported by the process that ran it
   double wall_ms = 0;        // measured by the parent around the command
   std::optional<CallCheck> check;
   bool audited = false;  // made while the instruction audit was armed (audit_trace.h)
-  int runner = 0;        // which runner process of the session made it (1 = the first)
-  // Kernel launches the runner's instrumentation saw in this call, (function, count).
+  int broker = 0;        // which broker process of the session made it (1 = the first)
+  // Kernel launches the broker's instrumentation saw in this call, (function, count).
   std::vector<std::pair<std::string, int>> launches;
 };
 
@@ -74,7 +74,7 @@ struct CorrectnessFindings {
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
                                 const std::vector<bool>& workload_hidden);
 
-// The candidate's call time under side_stream: its median wall time less the runner's
+// The candidate's call time under side_stream: its median wall time less the broker's
 // calibrated overhead (never below 1 ns); its speedup and TFLOP/s both use it.
 inline double wall_clock_call_ms(double wall_median_ms, double calibrated_overhead_ms) {
   const double ms = wall_median_ms - calibrated_overhead_ms;
@@ -113,8 +113,8 @@ std::vector<std::size_t> later_checked_timed_calls(const std::vector<CallRecord>
 
 // Did the checked calls after the session's first do work outside their events (another
 // stream, or forged event times)? The median over those on the timed workload with new inputs
-// (the calls whose times are known_slow's and the checked samples'; not a further audit runner's
-// call) of each one's round trip less its events, less the runner's calibrated overhead and
+// (the calls whose times are known_slow's and the checked samples'; not a further audit broker's
+// call) of each one's round trip less its events, less the broker's calibrated overhead and
 // side_stream's allowance (above), is above zero. False without calibration calls.
 bool checked_work_outside_events(const std::vector<CallRecord>& calls);
 

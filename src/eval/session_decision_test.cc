@@ -399,7 +399,7 @@ TEST(SessionDecision, HiddenWorkloadsDoNotOutvoteTheTimedSamplesWorkOutsideTheir
 }
 
 // review-7: the same test is made again by judge_timing after the audit, when the session also
-// holds each further audit runner's ordinary call (runner 2, 3, ...: the first call of a fresh
+// holds each further audit broker's ordinary call (broker 2, 3, ...: the first call of a fresh
 // process, where a hostile candidate is honest for free). A candidate with many kernel functions
 // adds as many honest calls on the timed workload and turns side_stream off after it was known
 // slow by the clock: the speedup then comes from its forged events.
@@ -413,9 +413,9 @@ TEST(SessionDecision, AuditRunnersCallsDoNotChangeTheCheckedCallsBasis) {
     lib.timing = true;
     v.push_back(lib);
   }
-  for (int runner = 2; runner <= 6; ++runner) {  // five more kernel functions
+  for (int broker = 2; broker <= 6; ++broker) {  // five more kernel functions
     CallRecord c = call(static_cast<int>(v.size()), true);
-    c.runner = runner;
+    c.broker = broker;
     c.event_ms = 80;
     c.wall_ms = 80.2;
     v.push_back(c);

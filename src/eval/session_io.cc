@@ -34,8 +34,10 @@ class ChildWorker final : public WorkerProcess {
 
 }  // namespace
 
-Result<std::unique_ptr<WorkerProcess>> ChildWorkerLauncher::launch(const ProcessSpec& spec) {
-  PTXB_TRY(auto child, ChildProcess::spawn(spec));
+Result<std::unique_ptr<WorkerProcess>> ChildWorkerLauncher::launch(const ProcessSpec& spec,
+                                                                   const LaunchPipes& pipes) {
+  PTXB_TRY(auto child, ChildProcess::spawn(spec, pipes.protocol ? ChildPipes{} : ChildPipes::none(),
+                                           pipes.extra));
   return std::unique_ptr<WorkerProcess>(std::make_unique<ChildWorker>(std::move(child)));
 }
 

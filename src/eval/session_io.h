@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/json.h"
 #include "core/result.h"
@@ -33,16 +34,31 @@ class WorkerProcess {
   virtual ProcessResult finish(std::chrono::milliseconds grace) = 0;
 };
 
+// How a launched process's descriptors are wired beyond stdin, stdout and stderr.
+struct LaunchPipes {
+  bool protocol = true;        // the parent's command and reply pipes on fds 3 and 4
+  std::vector<ChildFd> extra;  // more descriptors of the parent, at the child's numbers
+};
+
 class WorkerLauncher {
  public:
   virtual ~WorkerLauncher() = default;
-  virtual Result<std::unique_ptr<WorkerProcess>> launch(const ProcessSpec& spec) = 0;
+  // A process without the protocol (LaunchPipes::protocol false: the candidate's host process,
+  // whose fds 3 and 4 lead to the broker) answers every send with an Error and every receive
+  // with closed; finish() says how it ended and what it printed.
+  virtual Result<std::unique_ptr<WorkerProcess>> launch(const ProcessSpec& spec,
+                                                        const LaunchPipes& pipes) = 0;
+  Result<std::unique_ptr<WorkerProcess>> launch(const ProcessSpec& spec) {
+    return launch(spec, LaunchPipes{});
+  }
 };
 
 // The real launcher (core/child_process.h): commands on the child's fd 3, replies on fd 4.
 class ChildWorkerLauncher final : public WorkerLauncher {
  public:
-  Result<std::unique_ptr<WorkerProcess>> launch(const ProcessSpec& spec) override;
+  using WorkerLauncher::launch;
+  Result<std::unique_ptr<WorkerProcess>> launch(const ProcessSpec& spec,
+                                                const LaunchPipes& pipes) override;
 };
 
 }  // namespace ptxbench::eval

@@ -160,37 +160,59 @@ Result<MapCommand> map_from_json(const Json& j) {
   });
 }
 
-Json RunnerRequest::to_json() const {
-  return Json{{"mode", "runner"},
+namespace {
+constexpr std::pair<BrokerStatus, std::string_view> kBrokerStatuses[] = {
+    {BrokerStatus::ok, "ok"},
+    {BrokerStatus::call_timeout, "call_timeout"},
+    {BrokerStatus::cuda_error, "cuda_error"},
+    {BrokerStatus::candidate_error, "candidate_error"},
+    {BrokerStatus::host_protocol, "host_protocol"},
+    {BrokerStatus::host_ended, "host_ended"},
+    {BrokerStatus::refused_request, "refused_request"},
+    {BrokerStatus::policy_refused, "policy_refused"},
+    {BrokerStatus::load_error, "load_error"},
+    {BrokerStatus::bad_request, "bad_request"},
+    {BrokerStatus::harness_error, "harness_error"},
+};
+}  // namespace
+
+std::string_view to_string(BrokerStatus s) {
+  for (const auto& [v, name] : kBrokerStatuses)
+    if (v == s) return name;
+  return "harness_error";
+}
+
+std::optional<BrokerStatus> broker_status_from_string(std::string_view s) {
+  for (const auto& [v, name] : kBrokerStatuses)
+    if (name == s) return v;
+  return std::nullopt;
+}
+
+Json BrokerRequest::to_json() const {
+  return Json{{"mode", "broker"},
               {"dir", dir},
-              {"library", library},
+              {"candidate", candidate},
               {"call_timeout_seconds", call_timeout_seconds},
               {"sandbox", sandbox},
               {"sandbox_read", sandbox_read},
               {"instrument", std::string(to_string(instrument))},
               {"profiled", profiled},
-              {"contract", std::string(to_string(contract))},
-              {"tvm_ffi_library", tvm_ffi_library}};
+              {"workspace_quota", workspace_quota}};
 }
 
-Result<RunnerRequest> RunnerRequest::from_json(const Json& j) {
-  return guarded("runner request", [&]() -> Result<RunnerRequest> {
-    RunnerRequest r;
+Result<BrokerRequest> BrokerRequest::from_json(const Json& j) {
+  return guarded("broker request", [&]() -> Result<BrokerRequest> {
+    BrokerRequest r;
     r.dir = j.at("dir").get<std::string>();
-    r.library = j.at("library").get<std::string>();
+    r.candidate = j.at("candidate").get<std::string>();
     r.call_timeout_seconds = j.value("call_timeout_seconds", 20.0);
     r.sandbox = j.value("sandbox", true);
     r.sandbox_read = j.value("sandbox_read", std::vector<std::string>{});
     auto inst = instrument_from_string(j.value("instrument", std::string("none")));
-    if (!inst) return make_error("unknown runner instrument");
+    if (!inst) return make_error("unknown broker instrument");
     r.instrument = *inst;
     r.profiled = j.value("profiled", false);
-    auto contract = contract_from_string(j.value("contract", std::string("native")));
-    if (!contract) return make_error("unknown contract in the runner request");
-    r.contract = *contract;
-    r.tvm_ffi_library = j.value("tvm_ffi_library", std::string{});
-    if (r.contract == Contract::tvm_ffi && r.tvm_ffi_library.empty())
-      return make_error("a tvm-ffi runner request needs tvm_ffi_library");
+    r.workspace_quota = j.value("workspace_quota", kDefaultWorkspaceQuota);
     return r;
   });
 }
@@ -214,6 +236,7 @@ Json VerifyCommand::to_json() const {
 Json BaselineCommand::to_json() const {
   Json j = int_pair(workload, slot);
   j["op"] = "baseline";
+  j["check"] = check;
   return j;
 }
 
@@ -334,7 +357,8 @@ Result<VerifyCommand> verify_from_json(const Json& j) {
 
 Result<BaselineCommand> baseline_from_json(const Json& j) {
   return guarded("baseline command", [&]() -> Result<BaselineCommand> {
-    return BaselineCommand{j.at("workload").get<int>(), j.at("slot").get<int>()};
+    return BaselineCommand{j.at("workload").get<int>(), j.at("slot").get<int>(),
+                           j.value("check", false)};
   });
 }
 

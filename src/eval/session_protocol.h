@@ -1,29 +1,33 @@
-// The judging session's protocol: one candidate, two GPU processes, one parent.
+// The judging session's protocol: one candidate, four processes, one parent.
 //
 //   verifier  (ptxbench-worker, mode "verifier"): trusted, never loads the candidate; serves
 //             sessions one at a time ("open" .. "close", VerifierRequest), so a run keeps one per
 //             GPU (verifier_host.h). It owns every device buffer of the session: per workload,
 //             base input sets (random from a seed) with their fp32 references, and "slots"
 //             (input + output buffers, each in whole zeroed 2 MiB blocks of its own:
-//             gpu::DeviceBuffer::exported) that it exports to the runner through CUDA IPC. Before
+//             gpu::DeviceBuffer::exported) that it exports to the broker through CUDA IPC. Before
 //             each call it writes the slot's inputs (a base under a fresh transform, transform.h,
 //             or exactly the previous call's inputs), poisons the outputs with a per-call poison
 //             (poison.h), checksums the inputs; after the call it re-checksums the inputs and
-//             compares the outputs with the reference. It also times the library baseline: on a
-//             slot, or in bursts on its own private copy of the timed workload (op "library").
-//   runner    (ptxbench-worker, mode "runner"): the candidate's process, under the OS sandbox
-//             (core/sandbox.h), started beside the verifier (MapCommand). It maps the slots,
-//             loads the candidate and, for each "call"
-//             (a burst of one or more calls on distinct slots), flushes L2 and launches the
-//             candidate between two events per call, back to back, then waits once. It never
+//             compares the outputs with the reference. It also times the library baseline, always
+//             on tensors of its own that no other process maps (op "baseline" and "library").
+//   broker    (ptxbench-worker, mode "broker"): trusted, holds the session's CUDA context. It
+//             maps the slots, loads the candidate's DEVICE code (never its host code) and, for
+//             each "call" (a burst of one or more calls on distinct slots), has the host process
+//             run the entry point and executes the CUDA work it asks for, checked, on its own
+//             stream between its own events (worker/broker_calls.h), then waits once. It never
 //             sees a seed, a reference or whether a call is checked: every call is verified.
+//   host      (ptxbench-host): the candidate's process, with no GPU, under the OS sandbox
+//             (core/sandbox.h): loads the candidate's shared object and runs its host code; its
+//             CUDA runtime and driver are shims speaking the host protocol (host_protocol.h) to
+//             the broker, the only process it can talk to. Nothing it says decides blame.
 //   parent    (ptxbench, no CUDA; eval/judge_session.h) plans the calls, measures the wall time
 //             of every call from outside, and decides.
 //
 // Requests travel as a JSON file in the process's private directory (the verifier's holds only
-// that directory; its sessions come as "open" commands); commands and replies as
-// one JSON line each on fds 3 (commands in) and 4 (replies out) (core/child_process.h). The
-// runner's stdout/stderr stay free for whatever the candidate prints.
+// that directory; its sessions come as "open" commands); commands and replies between the parent
+// and the verifier or broker as one JSON line each on fds 3 (commands in) and 4 (replies out)
+// (core/child_process.h). The host's stdout/stderr stay free for whatever the candidate prints.
 #pragma once
 
 #include <cstdint>
@@ -119,23 +123,30 @@ struct MapCommand {
 };
 Result<MapCommand> map_from_json(const Json& j);
 
-struct RunnerRequest {
+// The broker (ptxbench-worker, mode "broker"): the trusted process that holds the session's CUDA
+// context and runs the candidate's device code for it (worker/broker.h). It never loads the
+// candidate's shared object: from its copy `candidate` it reads only the device code. It talks
+// to the candidate's host process over the host protocol (host_protocol.h) on kBrokerFromHostFd
+// and kBrokerToHostFd, pipes the parent made.
+inline constexpr int kBrokerFromHostFd = 5;
+inline constexpr int kBrokerToHostFd = 6;
+// What the candidate may hold in device memory (cudaMallocAsync) beside its tensors, and what
+// the local-memory frames of its kernels may make the driver reserve.
+inline constexpr std::uint64_t kDefaultWorkspaceQuota = 4ull << 30;
+
+struct BrokerRequest {
   std::string dir;
-  std::string library;  // the candidate's shared object
+  std::string candidate;  // a copy of the candidate's shared object: only its device code is read
   double call_timeout_seconds = 20;
-  bool sandbox = true;                    // apply core/sandbox.h before loading the candidate
-  std::vector<std::string> sandbox_read;  // extra read-only paths (the candidate, the toolkit)
+  bool sandbox = true;                    // apply core/sandbox.h after CUDA is set up
+  std::vector<std::string> sandbox_read;  // extra read-only paths (ncu's folder)
   Instrument instrument = Instrument::none;
   // Under Nsight Compute (instrument nvtx): the sandbox also allows sockets (ncu's injected
   // library talks to ncu over them), reported as a weaker sandbox.
   bool profiled = false;
-  // How the candidate is called (core/contract.h). tvm_ffi: libtvm_ffi.so is loaded by this full
-  // path before the candidate (whose DT_NEEDED entry names it), and its folder is in
-  // sandbox_read.
-  Contract contract = Contract::native;
-  std::string tvm_ffi_library;
+  std::uint64_t workspace_quota = kDefaultWorkspaceQuota;
   Json to_json() const;
-  static Result<RunnerRequest> from_json(const Json& j);
+  static Result<BrokerRequest> from_json(const Json& j);
 };
 
 // ---- verifier commands -------------------------------------------------------------------
@@ -155,8 +166,13 @@ struct VerifyCommand {
   Json to_json() const;
 };
 
+// "baseline": one timed run of the library on exactly the slot's current inputs, made on a
+// tensor set of the verifier's own (a copy of the slot's inputs, its outputs poisoned with the
+// slot's poison): the library's output is never written to memory the broker maps. With `check`
+// the reply carries the library's own check against the reference (Reply::check).
 struct BaselineCommand {
   int workload = 0, slot = 0;
+  bool check = false;
   Json to_json() const;
 };
 
@@ -201,18 +217,21 @@ struct CallCheck {
   static Result<CallCheck> from_json(const Json& j);
 };
 
-// ---- runner commands ---------------------------------------------------------------------
+// ---- broker commands ---------------------------------------------------------------------
 // One call of the candidate on one slot.
 struct CallTarget {
   int workload = 0, slot = 0;
 };
 
-// "call": a burst of calls on distinct slots, made back to back (an L2 flush, then the two
-// events around the entry point, per call) and waited for once, so the GPU works as it would
-// in a loop of calls. "noop" is the same burst of the runner's own no-op (calibration). The
-// reply: event_ms = the sum, extra.events_ms per call and, under an instrumented runner
-// (cupti), extra.launches: per call [[function, count], ...] in first-launch order: every kernel
-// launch the candidate made in that call. A candidate exception names the call (extra.call).
+// "call": a burst of calls on distinct slots, made back to back (per call: the host runs the
+// entry point, then the broker enqueues an L2 flush, the start event, the call's work and the end
+// event) and waited for once, so the GPU works as it would in a loop of calls. "noop" is the same
+// burst of the broker's own no-op (calibration, before the candidate is loaded). The reply:
+// event_ms = the sum, extra.events_ms per call, extra.launches per call [[function, count], ...]
+// in first-launch order (every kernel launch the broker made for it), extra.host_ms per call (the
+// host's time before its work began: not GPU time) and extra.side_streams per call (stream
+// handles other than the one the candidate was given). A failed call's reply status says whose
+// it was (BrokerStatus).
 struct CallCommand {
   std::vector<CallTarget> calls;  // at least one
   Json to_json(const char* op = "call") const;
@@ -250,10 +269,27 @@ struct AuditArmCommand {
 };
 Result<AuditArmCommand> audit_arm_from_json(const Json& j);
 
+// How a broker command ended (its reply's status). Whose failure each is: judge_session.cc.
+enum class BrokerStatus {
+  ok,
+  call_timeout,     // the host's entry point or the device's work outlived the call limit
+  cuda_error,       // a CUDA error while the broker ran the candidate's work
+  candidate_error,  // the candidate's entry point threw (or its tvm-ffi run failed)
+  host_protocol,    // the host process wrote what is not a request, or one out of turn
+  host_ended,       // the host process ended (the parent reads how: a refusal, a crash)
+  refused_request,  // a request the contract does not allow (memory it does not own, ...)
+  policy_refused,   // a driver function off the allow-list (error: its name)
+  load_error,       // the candidate could not be loaded (error: why)
+  bad_request,      // the parent's command was malformed
+  harness_error,    // the broker itself failed
+};
+std::string_view to_string(BrokerStatus s);
+std::optional<BrokerStatus> broker_status_from_string(std::string_view s);
+
 // One reply line of either process.
 struct Reply {
   bool ok = false;
-  std::string status;  // ok | call_timeout | cuda_error | load_error | harness_error
+  std::string status;  // ok, a BrokerStatus's name, or the verifier's (harness_error, ...)
   std::string error;
   std::string phase;
   double event_ms = 0;             // call / baseline / library: time between the events (sum)

@@ -54,11 +54,11 @@ TEST(SessionProtocol, VerifierRequestIsTheProcessOnly) {
   EXPECT_FALSE(VerifierRequest::from_json(Json{{"dir", 3}}).ok());
 }
 
-// A runner request; and the map command of the GEMM test task's first workload, one slot.
-RunnerRequest gemm_runner_request() {
-  RunnerRequest r;
+// A broker request; and the map command of the GEMM test task's first workload, one slot.
+BrokerRequest gemm_broker_request() {
+  BrokerRequest r;
   r.dir = "/tmp/r";
-  r.library = "/tmp/k.so";
+  r.candidate = "/tmp/r/candidate.so";
   return r;
 }
 
@@ -90,16 +90,18 @@ TEST(SessionProtocol, SlotHandlesCarryEachTensorsOffset) {
   EXPECT_EQ(map->workloads[0].slots[0].input_offsets[0], 2086912u);
 }
 
-TEST(SessionProtocol, RunnerRequestAndMapCarryNoSeedsOrReferences) {
-  RunnerRequest r = gemm_runner_request();
+TEST(SessionProtocol, BrokerRequestAndMapCarryNoSeedsOrReferences) {
+  BrokerRequest r = gemm_broker_request();
   for (const Json& j : {r.to_json(), gemm_map().to_json()}) {
     const std::string text = j.dump();
     EXPECT_EQ(text.find("seed"), std::string::npos);
     EXPECT_EQ(text.find("bases"), std::string::npos);
   }
-  auto back = RunnerRequest::from_json(r.to_json());
+  auto back = BrokerRequest::from_json(r.to_json());
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_TRUE(back->sandbox);
+  EXPECT_EQ(back->candidate, r.candidate);
+  EXPECT_EQ(back->workspace_quota, kDefaultWorkspaceQuota);
   EXPECT_EQ(gemm_map().to_json().at("op"), "map");
   auto map = map_from_json(gemm_map().to_json());
   ASSERT_TRUE(map.ok()) << map.error().to_string();
@@ -114,23 +116,21 @@ TEST(SessionProtocol, AMapCommandNeedsAWorkloadWithASlot) {
   EXPECT_FALSE(map_from_json(Json{{"op", "map"}}).ok());
 }
 
-TEST(SessionProtocol, RunnerRequestCarriesTheContract) {
-  RunnerRequest r = gemm_runner_request();
-  auto native = RunnerRequest::from_json(r.to_json());
-  ASSERT_TRUE(native.ok()) << native.error().to_string();
-  EXPECT_EQ(native->contract, Contract::native);
-  r.contract = Contract::tvm_ffi;
-  r.tvm_ffi_library = "/deps/tvm_ffi/lib/libtvm_ffi.so";
-  auto tvm = RunnerRequest::from_json(r.to_json());
-  ASSERT_TRUE(tvm.ok()) << tvm.error().to_string();
-  EXPECT_EQ(tvm->contract, Contract::tvm_ffi);
-  EXPECT_EQ(tvm->tvm_ffi_library, r.tvm_ffi_library);
-  Json no_library = r.to_json();
-  no_library["tvm_ffi_library"] = "";
-  EXPECT_FALSE(RunnerRequest::from_json(no_library).ok());
+TEST(SessionProtocol, BrokerStatusesHaveOneNameEach) {
+  for (BrokerStatus st :
+       {BrokerStatus::ok, BrokerStatus::call_timeout, BrokerStatus::cuda_error,
+        BrokerStatus::candidate_error, BrokerStatus::host_protocol, BrokerStatus::host_ended,
+        BrokerStatus::refused_request, BrokerStatus::policy_refused, BrokerStatus::load_error,
+        BrokerStatus::bad_request, BrokerStatus::harness_error})
+    EXPECT_EQ(broker_status_from_string(to_string(st)), st);
+  EXPECT_EQ(broker_status_from_string("escape"), std::nullopt);
+  BrokerRequest r = gemm_broker_request();
+  Json no_candidate = r.to_json();
+  no_candidate.erase("candidate");
+  EXPECT_FALSE(BrokerRequest::from_json(no_candidate).ok());
   Json bogus = r.to_json();
-  bogus["contract"] = "cuda-python";
-  EXPECT_FALSE(RunnerRequest::from_json(bogus).ok());
+  bogus["instrument"] = "gdb";
+  EXPECT_FALSE(BrokerRequest::from_json(bogus).ok());
 }
 
 TEST(SessionProtocol, CommandsParse) {

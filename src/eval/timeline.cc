@@ -11,10 +11,10 @@ std::string_view to_string(SpanKind k) {
   switch (k) {
     case SpanKind::verifier_start:
       return "verifier_start";
-    case SpanKind::runner_start:
-      return "runner_start";
-    case SpanKind::runner_stop:
-      return "runner_stop";
+    case SpanKind::broker_start:
+      return "broker_start";
+    case SpanKind::broker_stop:
+      return "broker_stop";
     case SpanKind::prepare:
       return "prepare";
     case SpanKind::candidate_call:
@@ -49,7 +49,7 @@ std::string_view to_string(SessionPhase p) {
 
 Json TimelineSpan::to_json() const {
   auto r2 = [](double v) { return std::round(v * 100) / 100; };
-  return Json::array({to_string(phase), to_string(kind), r2(at_ms), r2(ms), workload, runner});
+  return Json::array({to_string(phase), to_string(kind), r2(at_ms), r2(ms), workload, broker});
 }
 
 void Timeline::start(bool enabled) {
@@ -59,10 +59,10 @@ void Timeline::start(bool enabled) {
   spans_.clear();
 }
 
-void Timeline::add(SpanKind kind, Clock::time_point t0, int workload, int runner) {
+void Timeline::add(SpanKind kind, Clock::time_point t0, int workload, int broker) {
   if (!enabled_) return;
   const double at = std::chrono::duration<double, std::milli>(t0 - zero_).count();
-  spans_.push_back({phase_, kind, at, ms_since(t0), workload, runner});
+  spans_.push_back({phase_, kind, at, ms_since(t0), workload, broker});
 }
 
 std::vector<TimelineSpan> Timeline::take() {

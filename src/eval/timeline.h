@@ -6,7 +6,7 @@
 // read), so it includes the IPC and the other process's scheduling, not only its GPU work. A
 // candidate call's GPU time is its CallRecord::event_ms instead. Off by default: a fast
 // candidate makes a few hundred calls, and a stored result does not need them. Spans may nest:
-// a runner_start holds the prepare spans of its calibration calls.
+// a broker_start holds the prepare spans of its calibration calls.
 #pragma once
 
 #include <chrono>
@@ -19,14 +19,14 @@ namespace ptxbench::eval {
 
 enum class SpanKind {
   verifier_start,  // the verifier process: started, buffers, inputs, references (until ready)
-  runner_start,    // a runner launched, mapped, sandboxed, calibrated, the candidate loaded;
+  broker_start,    // a broker launched, mapped, sandboxed, calibrated, the candidate loaded;
                    // the first from its slots sent (its launch overlapped the verifier's start)
-  runner_stop,     // a runner told to quit, until it ended
+  broker_stop,     // a broker told to quit, until it ended
   prepare,         // the verifier preparing one call's inputs and poison
-  candidate_call,  // the runner's round trip for one burst of the candidate's calls
+  candidate_call,  // the broker's round trip for one burst of the candidate's calls
   verify,          // the verifier checking one call's outputs and inputs
   library,         // the verifier running the library (a timing burst, or a checked call)
-  audit_command,   // audit_arm / audit_collect in the runner
+  audit_command,   // audit_arm / audit_collect in the broker
   verifier_stop,   // the verifier told to quit, until it ended
 };
 std::string_view to_string(SpanKind k);
@@ -41,8 +41,8 @@ struct TimelineSpan {
   double at_ms = 0;      // from the session's start
   double ms = 0;         // its length
   int workload = -1;     // the call's workload (0 = timed), -1 where none
-  int runner = 0;        // the runner process (1 = the first), 0 where none
-  Json to_json() const;  // [phase, kind, at_ms, ms, workload, runner], ms rounded to 0.01
+  int broker = 0;        // the broker process (1 = the first), 0 where none
+  Json to_json() const;  // [phase, kind, at_ms, ms, workload, broker], ms rounded to 0.01
 };
 
 // Records spans when enabled; every method is a no-op otherwise.
@@ -51,7 +51,7 @@ class Timeline {
   using Clock = std::chrono::steady_clock;
   void start(bool enabled);  // the session's time zero
   void set_phase(SessionPhase p) { phase_ = p; }
-  void add(SpanKind kind, Clock::time_point t0, int workload = -1, int runner = 0);
+  void add(SpanKind kind, Clock::time_point t0, int workload = -1, int broker = 0);
   bool enabled() const { return enabled_; }
   const std::vector<TimelineSpan>& spans() const { return spans_; }
   // The spans in the order they started (each is added when it ends).

@@ -37,7 +37,7 @@ TEST(Timeline, SpansCarryPhaseKindAndTimesFromTheStart) {
 }
 
 TEST(Timeline, EveryKindAndPhaseHasAName) {
-  for (SpanKind k : {SpanKind::verifier_start, SpanKind::runner_start, SpanKind::runner_stop,
+  for (SpanKind k : {SpanKind::verifier_start, SpanKind::broker_start, SpanKind::broker_stop,
                      SpanKind::prepare, SpanKind::candidate_call, SpanKind::verify,
                      SpanKind::library, SpanKind::audit_command, SpanKind::verifier_stop})
     EXPECT_NE(to_string(k), "?");

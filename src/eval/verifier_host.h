@@ -4,16 +4,16 @@
 //
 // A judging session takes the GPU's warm verifier when there is one (JudgeSession::start), opens
 // its session in it ("open", session_protocol.h), and when it ends gives it back only after its
-// runners have ended and the verifier answered "close" (every buffer of the session freed). A
+// brokers have ended and the verifier answered "close" (every buffer of the session freed). A
 // verifier that failed, timed out, or did not answer "close" is never given back: the next session
-// starts a new one. A session whose runner runs under a tool (compute-sanitizer, ncu) never takes
+// starts a new one. A session whose broker runs under a tool (compute-sanitizer, ncu) never takes
 // one (JudgeSession::hosted). What carries over from one session to the next is the process (its
 // CUDA context and tools), the library baselines it built (worker/library_cache.h) and the base
 // input sets a run shares (--shared-inputs), with their references (worker/base_cache.h;
 // EvalOptions::input_seed);
 // every session's calls (permutations of those sets, poisons) and exported buffers are its own,
 // the exported ones zeroed.
-// The candidate's runner is a new process every session and never sees the verifier.
+// The candidate's broker is a new process every session and never sees the verifier.
 //
 // A verifier is retired (not given back) after kMaxSessions sessions or kMaxAge of life, well
 // before its process's wall-clock limit (kHostedVerifierWall), so a long run never has one killed

@@ -42,6 +42,15 @@ ProcessSpec verifier_process_spec(std::vector<std::string> argv, const std::file
   return spec;
 }
 
+ProcessSpec host_process_spec(std::vector<std::string> argv, const std::filesystem::path& dir,
+                              std::chrono::seconds wall) {
+  ProcessSpec spec = worker_process_spec(std::move(argv), dir, -1, wall);
+  spec.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", dir.string()}, {"TMPDIR", dir.string()}};
+  spec.limits.file_size_bytes = 0;
+  spec.limits.open_files = 64;
+  return spec;
+}
+
 Result<std::filesystem::path> stage_candidate(const std::filesystem::path& so,
                                               const std::filesystem::path& dir) {
   std::error_code ec;

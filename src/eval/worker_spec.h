@@ -33,6 +33,12 @@ ProcessSpec worker_process_spec(std::vector<std::string> argv, const std::filesy
 ProcessSpec verifier_process_spec(std::vector<std::string> argv, const std::filesystem::path& dir,
                                   int device, std::chrono::seconds wall);
 
+// The candidate's host process (ptxbench-host): the same user, limits and empty network as a
+// worker, an environment with nothing of CUDA or the GPU in it (it has no GPU), and a
+// file-size limit of 0 (it writes no files).
+ProcessSpec host_process_spec(std::vector<std::string> argv, const std::filesystem::path& dir,
+                              std::chrono::seconds wall);
+
 // Gives `dir` (and what is in it) to the unprivileged user worker processes run as; nothing
 // when ptxbench is unprivileged itself.
 Status give_private_dir(const std::filesystem::path& dir);

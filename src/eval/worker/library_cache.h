@@ -23,6 +23,9 @@ struct LibraryEntry {
   bool ready = false;                       // Baseline::ready() has run
   int requested = -1;                       // the `chosen` plan index it was built for
   std::uint64_t used = 0;                   // LibraryCache's clock at its last find_or_add
+  // The fastest median time (ms) of this baseline any earlier session of the process reported at
+  // its "close" (0: none yet): what a later session's library time is held against.
+  double best_ms = 0;
 };
 
 class LibraryCache {

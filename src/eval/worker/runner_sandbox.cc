@@ -45,14 +45,6 @@ void add_if_present(std::vector<fs::path>& v, const fs::path& p) {
 
 }  // namespace
 
-Result<Json> confine_runner(const RunnerRequest& req) {
-  if (!req.sandbox) {
-    arm_driver_lookup_guard();
-    return Json{{"applied", false}, {"why", "disabled in the request"}};
-  }
-  return confine_candidate_process(req.dir, req.sandbox_read, req.profiled);
-}
-
 SandboxPolicy candidate_policy(const std::string& private_dir,
                                const std::vector<std::string>& extra_read, bool profiled) {
   SandboxPolicy policy;

@@ -15,8 +15,6 @@
 
 namespace ptxbench::eval::worker {
 
-Result<Json> confine_runner(const RunnerRequest& req);
-
 // The same confinement for any process about to load a candidate (the audit worker too):
 // read access to the CUDA stack, this executable's folder and `extra_read`; write access to
 // `private_dir` only; the GPU's device files.

@@ -60,6 +60,9 @@ struct Workload {
   // s % bases), made on first use, never exported (the candidate cannot touch what the library
   // is timed on).
   std::vector<std::unique_ptr<gpu::TensorSet>> library;
+  // The library's checked runs ("baseline"): a private copy of a slot's inputs, made on first
+  // use, never exported; the library's output lands here, never in a slot the broker maps.
+  std::unique_ptr<gpu::TensorSet> check;
   gpu::Baseline& baseline() const { return *lib->baseline; }
 };
 
@@ -114,8 +117,14 @@ class Verifier {
 
   // The session's end ("close"): its library build finished (kept for the next session),
   // its GPU work done; the buffers go with the object.
-  void close() {
+  // `library_ms` > 0: the median time the parent measured for the timed workload's library in
+  // this session, kept as that baseline's best when it is faster.
+  void close(double library_ms = 0) {
     if (library_made_.valid()) library_made_.wait();
+    if (library_ms > 0 && !workloads_.empty() && workloads_.front().lib) {
+      double& best = workloads_.front().lib->best_ms;
+      if (best <= 0 || library_ms < best) best = library_ms;
+    }
     PTXB_CUDA(cudaStreamSynchronize(stream_));
     tools_.libraries.drop_unbuilt();
   }
@@ -179,13 +188,13 @@ class Verifier {
     const auto after = input_checksums(*s.tensors);
     for (std::size_t i = 0; i < after.size(); ++i)
       if (after[i] != s.checksums[i]) check.inputs_modified.push_back(w.problem.inputs[i].name);
-    check.outputs = compare_with(w, s, s.now);
+    check.outputs = compare_with(w, *s.tensors, s.poison, s.now);
     check.all_unwritten = true;
     for (const auto& o : check.outputs)
       check.all_unwritten = check.all_unwritten && o.unwritten == o.numel;
     if (!check.passed() && s.before.base >= 0 && s.before.transform != s.now.transform) {
       bool all = true;
-      for (const auto& o : compare_with(w, s, s.before)) all = all && o.passed;
+      for (const auto& o : compare_with(w, *s.tensors, s.poison, s.before)) all = all && o.passed;
       check.matches_previous = all;
     }
     Reply r = ok();
@@ -196,12 +205,24 @@ class Verifier {
   Reply baseline(const BaselineCommand& c) {
     Workload& w = at(c.workload);
     Slot& s = slot(w, c.slot);
+    if (s.now.base < 0) throw std::runtime_error("baseline on a slot that was never prepared");
     prepare_library(w);
+    if (!w.check) w.check = std::make_unique<gpu::TensorSet>(w.problem);
+    gpu::TensorSet& t = *w.check;
+    for (std::size_t i = 0; i < t.num_inputs(); ++i)
+      PTXB_CUDA(cudaMemcpyAsync(t.input(i).get(), s.tensors->input(i).get(), t.input(i).bytes(),
+                                cudaMemcpyDeviceToDevice, stream_));
+    gpu::poison_outputs(t, stream_, s.poison);
     flush_.flush(stream_);
-    double ms = timer_.time_ms(stream_, [&] { w.baseline().run(*s.tensors, stream_); });
+    double ms = timer_.time_ms(stream_, [&] { w.baseline().run(t, stream_); });
     PTXB_CUDA(cudaGetLastError());
     Reply r = ok();
     r.event_ms = ms;
+    if (c.check) {
+      CallCheck check;
+      check.outputs = compare_with(w, t, s.poison, s.now);
+      r.check = std::move(check);
+    }
     const bool reused = &w == &workloads_.front() && library_reused_;
     r.extra = Json{
         {"name", w.baseline().name()},
@@ -212,6 +233,7 @@ class Verifier {
         // Timed here, or in an earlier session of this process: the run records the choice.
         {"plan_timed", w.baseline().plan_timed() && (choice_timed_here_ || reused)},
         {"library_reused", reused},
+        {"library_best_ms", &w == &workloads_.front() ? w.lib->best_ms : 0.0},
         {"session", tools_.sessions},
         {"setup_ms", setup_.to_json()}};
     return r;
@@ -432,13 +454,16 @@ class Verifier {
     return out;
   }
 
-  std::vector<gpu::CompareStats> compare_with(Workload& w, Slot& s, const SlotContent& c) {
+  // The outputs of `t` (poisoned with `poison` before the call) against the reference of the
+  // inputs `c` describes.
+  std::vector<gpu::CompareStats> compare_with(Workload& w, gpu::TensorSet& t,
+                                              const gpu::Poison& poison, const SlotContent& c) {
     std::vector<gpu::CompareStats> out;
     const auto& ref = w.bases[static_cast<std::size_t>(c.base)]->refs;
     for (std::size_t k = 0; k < w.problem.outputs.size(); ++k)
-      out.push_back(gpu::compare_output(s.tensors->output(k).get(), ref[k].as<float>(),
+      out.push_back(gpu::compare_output(t.output(k).get(), ref[k].as<float>(),
                                         w.problem.outputs[k], w.problem.tolerance, stream_, 8,
-                                        s.poison, c.transform->view_of_output(w.problem, k)));
+                                        poison, c.transform->view_of_output(w.problem, k)));
     return out;
   }
 
@@ -549,7 +574,7 @@ int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
           r = ok_reply(v->ready_extra());
         }
       } else if (cmd->op == "close") {
-        if (v) v->close();
+        if (v) v->close(cmd->body.value("library_ms", 0.0));
         v.reset();
         tools->bases.trim();  // the session's base sets are no longer held
         r = ok_reply(Json{{"closed", true},

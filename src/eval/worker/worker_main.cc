@@ -1,11 +1,14 @@
-// ptxbench-worker: the only ptxbench program that loads candidates and links CUDA.
+// ptxbench-worker: the ptxbench program that links CUDA and runs the candidate's device code
+// (never its host code: ptxbench-host does, with no GPU).
 //
 //   ptxbench-worker REQUEST.json
 //
 // The request's "mode" says what it is (session_protocol.h, protocol.h):
 //   verifier  the trusted half of judging sessions ("open" .. "close", one at a time; a run
 //             keeps one per GPU): commands on fd 3, replies on fd 4
-//   runner    the candidate's process in a judging session (sandboxed): same channel
+//   broker    the trusted process that runs the candidate's device code for a judging session
+//             (sandboxed; the candidate's host code runs in ptxbench-host): same channel, and
+//             the host protocol on fds 5 and 6
 //   baseline  one-shot: times the library baseline alone and checks it (bench/baselines);
 //             writes <dir>/response.json
 // Exit status 0: the session ended normally (whatever the candidate did). Anything else (a
@@ -18,7 +21,7 @@
 #include "core/command_channel.h"
 #include "core/fs.h"
 #include "eval/gpu/cuda_check.h"
-#include "eval/worker/runner.h"
+#include "eval/worker/broker.h"
 #include "eval/worker/session.h"
 #include "eval/worker/verifier.h"
 
@@ -99,7 +102,7 @@ int main(int argc, char** argv) {
   }
   const std::string mode = j.value("mode", std::string{});
   if (mode == "verifier") return run_session_mode<VerifierRequest>(j, worker::run_verifier);
-  if (mode == "runner") return run_session_mode<RunnerRequest>(j, worker::run_runner);
+  if (mode == "broker") return run_session_mode<BrokerRequest>(j, worker::run_broker);
   auto req = WorkerRequest::from_json(j);
   if (!req.ok() || req->mode != "baseline") {
     std::cerr << "ptxbench-worker: unknown or malformed request (mode '" << mode << "')\n";

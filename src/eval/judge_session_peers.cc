@@ -1,0 +1,312 @@
+// The processes of a judging session as the parent drives them (judge_session.h): the verifier
+// (the run's warm one, or a new one), and each broker with the candidate's host process beside it,
+// started, made ready, stopped, and what their failures mean.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "compile/driver_allow_list.h"
+#include "core/elapsed.h"
+#include "core/fs.h"
+#include "core/refusal.h"
+#include "eval/judge_session_peers.h"
+#include "eval/verifier_host.h"
+#include "eval/worker_spec.h"
+
+namespace ptxbench::eval {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+namespace {
+
+ProcessSpec worker_spec(const fs::path& worker, const fs::path& dir, const fs::path& request,
+                        int device, seconds wall, const std::vector<std::string>& prefix) {
+  std::vector<std::string> argv = prefix;
+  argv.push_back(worker.string());
+  argv.push_back(request.string());
+  return worker_process_spec(std::move(argv), dir, device, wall);
+}
+
+ProcessSpec verifier_spec(const fs::path& worker, const fs::path& dir, const fs::path& request,
+                          int device, seconds wall) {
+  return verifier_process_spec({worker.string(), request.string()}, dir, device, wall);
+}
+
+}  // namespace
+
+bool HostPipes::open() {
+  return ::pipe2(to_host, O_CLOEXEC) == 0 && ::pipe2(from_host, O_CLOEXEC) == 0;
+}
+
+std::vector<ChildFd> HostPipes::broker_ends() const {
+  return {{from_host[0], kBrokerFromHostFd}, {to_host[1], kBrokerToHostFd}};
+}
+
+std::vector<ChildFd> HostPipes::host_ends() const { return {{to_host[0], 3}, {from_host[1], 4}}; }
+
+HostPipes::~HostPipes() {
+  for (int fd : {to_host[0], to_host[1], from_host[0], from_host[1]})
+    if (fd >= 0) ::close(fd);
+}
+
+
+bool JudgeSession::hosted(const EvalOptions& o) const {
+  return o.verifier_host && setup_.broker_prefix.empty();
+}
+
+bool JudgeSession::start_verifier(Peers& p, const EvalOptions& o, EvalResult& r) {
+  if (!p.verifier && hosted(o))
+    if (auto warm = o.verifier_host->take(o.device)) {
+      p.verifier = std::move(warm->process);
+      p.verifier_dir = std::move(warm->dir);
+      p.verifier_started = warm->started;
+      p.verifier_sessions = warm->sessions;
+      p.verifier_warm = true;
+      return true;
+    }
+  p.verifier_warm = false;
+  p.verifier_sessions = 0;
+  p.verifier_started = Clock::now();
+  auto vdir = TempDir::create("ptxbench-verifier-");
+  if (!vdir.ok())
+    return fail_with(r, Outcome::harness_error, "cannot make the verifier's private directory",
+                     "starting");
+  p.verifier_dir.emplace(std::move(*vdir));
+  if (auto st = give_private_dir(p.verifier_dir->path()); !st.ok())
+    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
+  const fs::path vfile = p.verifier_dir->path() / "request.json";
+  const VerifierRequest vreq{p.verifier_dir->path().string()};
+  if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
+    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
+  // A hosted verifier outlives this session: its wall limit is the host's, well beyond its
+  // retirement (verifier_host.h); each of its replies is still awaited with a timeout.
+  const seconds wall =
+      hosted(o) ? seconds(VerifierHost::kHostedVerifierWall) : o.check_timeout + o.worker_timeout;
+  auto v =
+      launcher_.launch(verifier_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device, wall));
+  if (!v.ok())
+    return fail_with(r, Outcome::harness_error,
+                     "cannot start the verifier: " + v.error().to_string(), "starting");
+  p.verifier = std::move(*v);
+  return true;
+}
+
+// Before a further broker of the session: the one before ended, then the slack of the slots
+// zeroed again ("scrub", session_protocol.h).
+bool JudgeSession::scrub_slots(Peers& p, EvalResult& r) {
+  stop_broker(p);
+  const auto t0 = Clock::now();
+  const bool sent = p.verifier->send(Json{{"op", "scrub"}}).ok();
+  Received got = sent ? p.verifier->receive(milliseconds(seconds(60))) : Received{};
+  timeline_.add(SpanKind::prepare, t0);
+  if (got.reply && got.reply->ok) return true;
+  return fail_with(r, Outcome::harness_error,
+                   "the verifier could not clear the slots for the next broker: " +
+                       (got.reply ? got.reply->error : got.text),
+                   "starting a broker");
+}
+
+bool JudgeSession::start_broker(Peers& p, const EvalOptions& o, EvalResult& r) {
+  return launch_broker(p, o, r) && ready_broker(p, r, false);
+}
+
+// The broker and the candidate's host process, each in a private directory of its own with a
+// copy of the candidate (the broker reads only its device code), joined by two pipes the parent
+// makes and then closes: the host can reach the broker and nothing else.
+bool JudgeSession::launch_broker(Peers& p, const EvalOptions& o, EvalResult& r) {
+  if (p.brokers > 0 && !scrub_slots(p, r)) return false;
+  p.broker_launched = Clock::now();
+  auto fail = [&](const std::string& why) {
+    return fail_with(r, Outcome::harness_error, why, "starting");
+  };
+  auto bdir = TempDir::create("ptxbench-broker-");
+  auto hdir = TempDir::create("ptxbench-host-");
+  if (!bdir.ok() || !hdir.ok()) return fail("cannot make the broker's and the host's directories");
+  if (p.broker_dir) p.old_broker_dirs.push_back(std::move(*p.broker_dir));
+  if (p.host_dir) p.old_broker_dirs.push_back(std::move(*p.host_dir));
+  p.broker_dir.emplace(std::move(*bdir));
+  p.host_dir.emplace(std::move(*hdir));
+  p.broker.reset();
+  p.host.reset();
+  p.broker_ended = false;
+  p.broker_end = {};
+  p.host_end = {};
+  auto for_broker = stage_candidate(p.so, p.broker_dir->path());
+  auto for_host = stage_candidate(p.so, p.host_dir->path());
+  if (!for_broker.ok()) return fail(for_broker.error().to_string());
+  if (!for_host.ok()) return fail(for_host.error().to_string());
+  BrokerRequest breq = p.broker_request;
+  breq.dir = p.broker_dir->path().string();
+  breq.candidate = for_broker->string();
+  host::HostRequest hreq = p.host_request;
+  hreq.dir = p.host_dir->path().string();
+  hreq.library = for_host->string();
+  const fs::path bfile = p.broker_dir->path() / "request.json";
+  const fs::path hfile = p.host_dir->path() / "request.json";
+  for (const auto& [file, text] : {std::pair{bfile, to_text(breq.to_json(), 1)},
+                                   std::pair{hfile, to_text(hreq.to_json(), 1)}})
+    if (auto st = write_file_atomic(file, text); !st.ok()) return fail(st.error().to_string());
+  for (const fs::path& d : {p.broker_dir->path(), p.host_dir->path()})
+    if (auto st = give_private_dir(d); !st.ok()) return fail(st.error().to_string());
+  HostPipes link;
+  if (!link.open()) return fail("cannot make the pipes between the broker and the host");
+  const seconds wall =
+      setup_.audit == Instrument::nvtx ? o.worker_timeout + o.ncu_timeout : o.worker_timeout;
+  ProcessSpec spec =
+      worker_spec(setup_.worker, p.broker_dir->path(), bfile, o.device, wall, setup_.broker_prefix);
+  if (setup_.audit == Instrument::nvtx) {
+    spec.isolate_network = false;  // ncu reaches its injected library over local sockets
+    spec.limits.output_cap_bytes = std::size_t{64} << 20;
+  }
+  auto b = launcher_.launch(spec, LaunchPipes{true, link.broker_ends()});
+  if (!b.ok()) return fail("cannot start the broker: " + b.error().to_string());
+  p.broker = std::move(*b);
+  auto h = launcher_.launch(
+      host_process_spec({setup_.host.string(), hfile.string()}, p.host_dir->path(), wall),
+      LaunchPipes{false, link.host_ends()});
+  if (!h.ok()) return fail("cannot start the candidate's host process: " + h.error().to_string());
+  p.host = std::move(*h);
+  ++p.brokers;
+  return true;
+}
+
+bool JudgeSession::ready_broker(Peers& p, EvalResult& r, bool first) {
+  // Its time on the session's path: the first broker's launch overlapped the verifier's start.
+  const auto broker_start = first ? Clock::now() : p.broker_launched;
+  const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, "loading the candidate"};
+  if (!p.broker->send(p.broker_map.to_json()).ok())  // gone already: what did it say?
+    return broker_setup_failed(p, p.broker->receive(milliseconds(2000)), r);
+  Received ready2 = p.broker->receive(milliseconds(seconds(120)));
+  if (!ready2.reply || !ready2.reply->ok) return broker_setup_failed(p, ready2, r);
+  if (first) r.sandbox = ready2.reply->extra.value("sandbox", Json::object());
+  p.broker_audit_error = ready2.reply->extra.value("audit_error", std::string{});
+  if (!calibrate(p, r, first)) return false;
+  if (!p.broker->send(Json{{"op", "load"}}).ok())
+    return broker_setup_failed(p, p.broker->receive(milliseconds(2000)), r);
+  Received loaded = p.broker->receive(milliseconds(seconds(130)));
+  if (!loaded.reply || !loaded.reply->ok) {
+    broker_failed(p, loaded, loading, r);
+    return false;
+  }
+  timeline_.add(SpanKind::broker_start, broker_start, -1, p.brokers);
+  return true;
+}
+
+// A broker that failed before the candidate was loaded (its set-up, the slots, the sandbox):
+// until "load" that process runs ptxbench's code alone, so the failure is ours, never the
+// candidate's. `got`: its last reply, or why none came.
+bool JudgeSession::broker_setup_failed(Peers& p, const Received& got, EvalResult& r) {
+  p.broker_end = p.broker->finish(milliseconds(2000));
+  p.broker_ended = true;
+  const std::string why = got.reply && !got.reply->error.empty() ? got.reply->error
+                          : got.text.empty()                     ? p.broker_end.describe_end()
+                                             : got.text + "; " + p.broker_end.describe_end();
+  return fail_with(r, Outcome::harness_error,
+                   "the broker failed before the candidate was loaded: " + why,
+                   "starting the broker");
+}
+
+void JudgeSession::stop_broker(Peers& p) {
+  if (p.broker && !p.broker_ended) {
+    const auto t0 = Clock::now();
+    (void)p.broker->send(Json{{"op", "quit"}});  // it tells the host to quit too
+    p.broker_end = p.broker->finish(milliseconds(5000));
+    if (p.host) p.host_end = p.host->finish(milliseconds(2000));
+    p.broker_ended = true;
+    timeline_.add(SpanKind::broker_stop, t0, -1, p.brokers);
+  }
+}
+
+
+// Why the candidate's host process ended, when that decides the verdict: a system call or a
+// driver function the sandbox refused (policy_violation, with its name).
+std::optional<std::string> JudgeSession::host_refusal(const ProcessResult& e) {
+  if (auto fn = compile::refused_driver_function(e.stderr_text); !fn.empty())
+    return compile::driver_refusal_message(fn);
+  if (auto refused = refusal_of(e))
+    return "the sandbox refused the system call " + refused->name +
+           (refused->number >= 0 ? " (number " + std::to_string(refused->number) + ")" : "") +
+           (refused->path.empty() ? "" : " on " + refused->path) +
+           ": a kernel's host code may not open files, create sockets, threads or processes, "
+           "signal other processes or make code at run time";
+  return std::nullopt;
+}
+
+// A call (or the load) that failed. Whatever the host process did is the candidate's: the broker's
+// status says what it was. Only a broker that failed on its own (harness_error, a crash, no
+// reply) can be the harness's, and only when a fresh broker fails the same way without the
+// candidate (broker_works_without_candidate).
+void JudgeSession::broker_failed(Peers& p, const Received& got, const PlannedCall& call,
+                                 EvalResult& r) {
+  r.phase = call.label;
+  const bool loading = call.label == "loading the candidate";
+  const auto status =
+      got.reply ? broker_status_from_string(got.reply->status) : std::optional<BrokerStatus>{};
+  const std::string error = got.reply ? got.reply->error : got.text;
+  stop_broker(p);
+  auto set = [&](Outcome out, std::string msg) {
+    r.outcome = out;
+    r.message = std::move(msg);
+  };
+  if (auto refused = host_refusal(p.host_end)) return set(Outcome::policy_violation, *refused);
+  if (status) switch (*status) {
+      case BrokerStatus::call_timeout: return set(Outcome::timeout, error);
+      case BrokerStatus::cuda_error:
+      case BrokerStatus::candidate_error: return set(Outcome::runtime_error, error);
+      case BrokerStatus::host_protocol:
+        return set(Outcome::runtime_error,
+                   "the candidate's process broke the host protocol: " + error);
+      case BrokerStatus::refused_request:
+        return set(Outcome::runtime_error, "the judge refused a request of the candidate: " + error);
+      case BrokerStatus::policy_refused:
+        return set(Outcome::policy_violation, compile::driver_refusal_message(error));
+      case BrokerStatus::load_error:
+        return set(Outcome::runtime_error, "the candidate could not be loaded: " + error);
+      case BrokerStatus::host_ended:
+        return set(p.host_end.timed_out ? Outcome::timeout : Outcome::runtime_error,
+                   std::string("the candidate's process ended ") +
+                       (loading ? "while it was loaded: " : "during the call: ") +
+                       p.host_end.describe_end());
+      case BrokerStatus::ok:
+      case BrokerStatus::bad_request:
+      case BrokerStatus::harness_error: break;
+    }
+  const std::string what = got.reply ? error : p.broker_end.describe_end();
+  if (!broker_works_without_candidate(p))
+    return set(Outcome::harness_error, "the judge's broker failed: " + what);
+  set(got.failure == ReceiveFailure::timed_out ? Outcome::timeout : Outcome::runtime_error,
+      "the judge's broker failed while it ran the candidate's work (" + what +
+          "); a broker without the candidate works, so the failure is the candidate's");
+}
+
+// A fresh broker on the session's slots, without the candidate or a host: mapped, sandboxed and
+// one no-op call. The slots are not touched.
+bool JudgeSession::broker_works_without_candidate(Peers& p) {
+  auto dir = TempDir::create("ptxbench-broker-");
+  if (!dir.ok() || !give_private_dir(dir->path()).ok()) return false;
+  BrokerRequest req = p.broker_request;
+  req.dir = dir->path().string();
+  req.instrument = Instrument::none;
+  const fs::path file = dir->path() / "request.json";
+  if (!write_file_atomic(file, to_text(req.to_json(), 1)).ok()) return false;
+  auto b = launcher_.launch(worker_spec(setup_.worker, dir->path(), file, -1, seconds(120), {}));
+  if (!b.ok()) return false;
+  WorkerProcess& broker = **b;
+  bool works = broker.send(p.broker_map.to_json()).ok();
+  Received got = works ? broker.receive(milliseconds(seconds(60))) : Received{};
+  works = works && got.reply && got.reply->ok;
+  CallCommand noop;
+  noop.calls.push_back({0, 0});
+  works = works && broker.send(noop.to_json("noop")).ok();
+  got = works ? broker.receive(milliseconds(seconds(60))) : Received{};
+  works = works && got.reply && got.reply->ok;
+  (void)broker.send(Json{{"op", "quit"}});
+  (void)broker.finish(milliseconds(5000));
+  return works;
+}
+
+
+}  // namespace ptxbench::eval

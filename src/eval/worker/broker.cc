@@ -1,0 +1,383 @@
+#include "eval/worker/broker.h"
+
+#include <cuda_runtime.h>
+#include <dlpack/dlpack.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+
+#include "eval/gpu/cuda_check.h"
+#include "eval/gpu/event_burst.h"
+#include "eval/gpu/l2_flush.h"
+#include "eval/worker/broker_device.h"
+#include "eval/worker/candidate_module.h"
+#include "eval/worker/device_sync.h"
+#include "eval/worker/host_link.h"
+#include "eval/worker/instrument.h"
+#include "eval/worker/runner_sandbox.h"
+
+namespace ptxbench::eval::worker {
+namespace {
+namespace host = ptxbench::eval::host;
+using Clock = std::chrono::steady_clock;
+
+// A failure that ends the session with this reply.
+struct Ended : std::runtime_error {
+  Ended(BrokerStatus s, const std::string& what) : std::runtime_error(what), status(s) {}
+  BrokerStatus status;
+};
+
+Reply reply_of(BrokerStatus s, const std::string& error = {}) {
+  Reply r;
+  r.ok = s == BrokerStatus::ok;
+  r.status = std::string(to_string(s));
+  r.error = error;
+  return r;
+}
+
+// One mapped tensor: what the host sees (TensorArg) and what the broker checks (DeviceRegion).
+struct MappedSlot {
+  std::vector<host::TensorArg> args;
+  std::vector<DeviceRegion> regions;
+};
+
+std::uint64_t open_handle(const std::string& hex) {
+  auto bytes = from_hex(hex);
+  if (!bytes.ok() || bytes->size() != sizeof(cudaIpcMemHandle_t))
+    throw std::runtime_error("malformed IPC handle in the map command");
+  cudaIpcMemHandle_t h;
+  std::memcpy(&h, bytes->data(), sizeof h);
+  void* p = nullptr;
+  PTXB_CUDA(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
+  return reinterpret_cast<std::uintptr_t>(p);
+}
+
+MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h) {
+  if (h.inputs.size() != p.inputs.size() || h.outputs.size() != p.outputs.size())
+    throw std::runtime_error("the slot's handles do not match the problem's tensors");
+  MappedSlot s;
+  const std::size_t n = p.inputs.size() + p.outputs.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool in = i < p.inputs.size();
+    const auto& desc = in ? p.inputs[i] : p.outputs[i - p.inputs.size()];
+    const auto& hex = in ? h.inputs[i] : h.outputs[i - p.inputs.size()];
+    const std::uint64_t offset =
+        in ? h.input_offsets.at(i) : h.output_offsets.at(i - p.inputs.size());
+    if (offset % 256 != 0) throw std::runtime_error("a tensor offset that is not 256-aligned");
+    host::TensorArg t;
+    t.data = open_handle(hex) + offset;
+    const bool bf16 = desc.type == gpu::ElemType::bf16;
+    t.dtype_code = bf16 ? kDLBfloat : kDLFloat;
+    t.dtype_bits = bf16 ? 16 : 32;
+    t.shape = desc.shape;
+    std::uint64_t bytes = bf16 ? 2 : 4;
+    for (std::int64_t d : desc.shape) bytes *= static_cast<std::uint64_t>(d);
+    s.regions.push_back({t.data, bytes, (in ? "input " : "output ") + desc.name});
+    s.args.push_back(std::move(t));
+  }
+  return s;
+}
+
+BrokerStatus status_of(CallEnd e) {
+  switch (e) {
+    case CallEnd::done: return BrokerStatus::ok;
+    case CallEnd::threw: return BrokerStatus::candidate_error;
+    case CallEnd::driver_refused: return BrokerStatus::policy_refused;
+    case CallEnd::refused: return BrokerStatus::refused_request;
+    case CallEnd::host_protocol: return BrokerStatus::host_protocol;
+    case CallEnd::host_ended: return BrokerStatus::host_ended;
+    case CallEnd::host_timeout:
+    case CallEnd::device_timeout: return BrokerStatus::call_timeout;
+    case CallEnd::device_failure: return BrokerStatus::cuda_error;
+  }
+  return BrokerStatus::harness_error;
+}
+
+class Broker {
+ public:
+  explicit Broker(const BrokerRequest& req)
+      : req_(req), link_(kBrokerFromHostFd, kBrokerToHostFd) {
+    // The subscriber must exist before the context; the profiler needs the context and must be
+    // initialised before the sandbox closes the files it loads.
+    const bool cupti = req.instrument == Instrument::cupti;
+    if (cupti && !instrument::cupti_start(audit_error_)) cupti_ok_ = false;
+    PTXB_CUDA(cudaSetDevice(0));
+    PTXB_CUDA(cudaFree(nullptr));
+    if (cupti && cupti_ok_ && !instrument::cupti_prepare(audit_error_)) cupti_ok_ = false;
+    PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    PTXB_CUDA(cudaMalloc(&scratch_, 256));
+    flush_ = std::make_unique<gpu::L2Flush>();
+    cudaDeviceProp prop;
+    PTXB_CUDA(cudaGetDeviceProperties(&prop, 0));
+    resident_threads_ = static_cast<std::uint64_t>(prop.multiProcessorCount) *
+                        static_cast<std::uint64_t>(prop.maxThreadsPerMultiProcessor);
+    PTXB_CUDA(cudaDeviceGetLimit(&persisting_l2_, cudaLimitPersistingL2CacheSize));
+  }
+
+  void map(const MapCommand& m) {
+    for (const auto& w : m.workloads) {
+      std::vector<MappedSlot> slots;
+      for (const auto& h : w.slots) slots.push_back(map_slot(w.problem, h));
+      slots_.push_back(std::move(slots));
+    }
+  }
+
+  // Calibration before the candidate is loaded: the same events, wait and reply around a 4-byte
+  // memset of the broker's own, so the parent learns what a call costs beyond its events.
+  Reply noop(const CallCommand& c) {
+    burst_.enqueue(c.calls.size(), stream_, *flush_,
+                   [&](std::size_t) { PTXB_CUDA(cudaMemsetAsync(scratch_, 0, 4, stream_)); });
+    sync_with_deadline(stream_, req_.call_timeout_seconds * static_cast<double>(c.calls.size()));
+    Reply r = reply_of(BrokerStatus::ok);
+    set_events(r, burst_.elapsed_ms());
+    return r;
+  }
+
+  // The candidate's device code, then the host's Ready and the Hello.
+  Reply load() {
+    auto mod = CandidateModule::load(req_.candidate);
+    if (!mod.ok()) return reply_of(BrokerStatus::load_error, mod.error().to_string());
+    module_ = std::make_unique<CandidateModule>(std::move(*mod));
+    HostRead r = link_.read(Clock::now() + std::chrono::seconds(120));
+    if (r.kind == HostRead::Kind::timed_out)
+      return reply_of(BrokerStatus::call_timeout, "the candidate's process did not finish loading");
+    if (r.kind == HostRead::Kind::ended) return reply_of(BrokerStatus::host_ended, r.why);
+    if (r.kind == HostRead::Kind::garbled) return reply_of(BrokerStatus::host_protocol, r.why);
+    if (r.frame.type == host::MsgType::load_failed) {
+      auto t = host::decode<host::Text>(r.frame.payload);
+      return reply_of(BrokerStatus::load_error, t.ok() ? t->text : "(a malformed message)");
+    }
+    if (r.frame.type != host::MsgType::ready)
+      return reply_of(BrokerStatus::host_protocol,
+                      "the candidate's process sent '" + std::string(host::to_string(r.frame.type)) +
+                          "' instead of saying it was loaded");
+    if (!link_.send(host::MsgType::hello, host::encode(make_hello(*module_, req_.workspace_quota))))
+      return reply_of(BrokerStatus::host_ended, "the candidate's process is gone");
+    device_ = std::make_unique<CudaBrokerDevice>(stream_, *flush_, *module_);
+    executor_ = std::make_unique<CallExecutor>(
+        *device_, link_, module_->kernels(),
+        CallExecutor::Limits{req_.workspace_quota, resident_threads_});
+    return reply_of(BrokerStatus::ok);
+  }
+
+  Reply call(const CallCommand& c) {
+    restore_device_state();
+    const bool listing = req_.instrument == Instrument::cupti && cupti_ok_;
+    const double limit =
+        audited_ ? audited_call_limit(req_.call_timeout_seconds) : req_.call_timeout_seconds;
+    Json launches = Json::array(), side = Json::array(), host_ms = Json::array();
+    for (std::size_t i = 0; i < c.calls.size(); ++i) {
+      const MappedSlot& s = slot(c.calls[i]);
+      device_->select_call(i);
+      if (listing) instrument::call_begin();
+      CallReport rep = executor_->run(host::RunCall{++calls_, s.args}, s.regions, limit);
+      if (listing) (void)instrument::call_end();
+      if (rep.end != CallEnd::done) {
+        std::string msg = rep.message;
+        if (c.calls.size() > 1) msg = "call " + std::to_string(i + 1) + " of the burst: " + msg;
+        throw Ended(status_of(rep.end), msg);
+      }
+      Json one = Json::array();
+      for (const auto& [fn, n] : rep.launches) one.push_back(Json::array({fn, n}));
+      launches.push_back(std::move(one));
+      Json streams = Json::array();
+      for (std::uint64_t st : rep.side_streams) streams.push_back(st);
+      side.push_back(std::move(streams));
+      host_ms.push_back(rep.host_ms);
+    }
+    try {
+      device_->wait(limit * static_cast<double>(c.calls.size()));
+    } catch (const DeviceTimeout& e) {
+      throw Ended(BrokerStatus::call_timeout, e.what());
+    } catch (const DeviceFailure& e) {
+      throw Ended(BrokerStatus::cuda_error, e.what());
+    }
+    device_->burst_done();
+    Reply r = reply_of(BrokerStatus::ok);
+    set_events(r, device_->elapsed_ms(c.calls.size()));
+    r.extra["launches"] = std::move(launches);
+    r.extra["side_streams"] = std::move(side);
+    r.extra["host_ms"] = std::move(host_ms);
+    return r;
+  }
+
+  Reply audit_arm(const AuditArmCommand& c) {
+    audited_ = true;
+    if (req_.instrument == Instrument::nvtx) {
+      instrument::nvtx_push();
+      return reply_of(BrokerStatus::ok);
+    }
+    std::string error = audit_error_;
+    if (req_.instrument != Instrument::cupti || !cupti_ok_ ||
+        !instrument::cupti_arm(c.function, error)) {
+      Reply r = reply_of(BrokerStatus::harness_error,
+                         error.empty() ? "this broker is not instrumented" : error);
+      r.status = "audit_error";
+      return r;
+    }
+    return reply_of(BrokerStatus::ok);
+  }
+
+  Reply audit_collect() {
+    if (req_.instrument == Instrument::nvtx) {
+      instrument::nvtx_pop();
+      return reply_of(BrokerStatus::ok);
+    }
+    if (req_.instrument != Instrument::cupti) {
+      Reply r = reply_of(BrokerStatus::harness_error, "not instrumented");
+      r.status = "audit_error";
+      return r;
+    }
+    instrument::Collected c = instrument::cupti_collect();
+    Json records = Json::array();
+    for (const auto& rec : c.records)
+      records.push_back(
+          Json::array({rec.function, rec.pc_offset, rec.warp_executed, rec.thread_pred_on}));
+    Reply r = reply_of(BrokerStatus::ok);
+    r.extra = Json{{"chip", c.chip},
+                   {"enabled_for", c.enabled_for},
+                   {"records", std::move(records)},
+                   {"dropped_records", c.dropped_records},
+                   {"error", c.error.empty() ? audit_error_ : c.error},
+                   {"error_kind", c.error_kind}};
+    return r;
+  }
+
+  void quit_host() { (void)link_.send(host::MsgType::quit, ""); }
+  const std::string& audit_error() const { return audit_error_; }
+
+ private:
+  // Before each burst: the device state the timing depends on, as the broker found it (the
+  // candidate has no request that changes it; this keeps it so whatever happens).
+  void restore_device_state() {
+    std::size_t now = 0;
+    PTXB_CUDA(cudaDeviceGetLimit(&now, cudaLimitPersistingL2CacheSize));
+    if (now != persisting_l2_) {
+      PTXB_CUDA(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, persisting_l2_));
+      PTXB_CUDA(cudaCtxResetPersistingL2Cache());
+    }
+  }
+
+  const MappedSlot& slot(const CallTarget& c) const {
+    if (c.workload < 0 || c.workload >= static_cast<int>(slots_.size()) || c.slot < 0 ||
+        c.slot >= static_cast<int>(slots_[static_cast<std::size_t>(c.workload)].size()))
+      throw std::invalid_argument("no such workload/slot");
+    return slots_[static_cast<std::size_t>(c.workload)][static_cast<std::size_t>(c.slot)];
+  }
+
+  BrokerRequest req_;
+  PipeHostLink link_;
+  cudaStream_t stream_ = nullptr;
+  gpu::EventBurst burst_;  // the calibration no-ops
+  std::unique_ptr<gpu::L2Flush> flush_;
+  void* scratch_ = nullptr;
+  std::uint64_t resident_threads_ = 0;
+  std::size_t persisting_l2_ = 0;
+  std::vector<std::vector<MappedSlot>> slots_;
+  std::unique_ptr<CandidateModule> module_;
+  std::unique_ptr<CudaBrokerDevice> device_;
+  std::unique_ptr<CallExecutor> executor_;
+  std::uint32_t calls_ = 0;
+  bool cupti_ok_ = true;
+  bool audited_ = false;
+  std::string audit_error_;
+};
+
+[[noreturn]] void reply_and_exit(CommandChannel& ch, const Reply& r, int code) {
+  (void)ch.reply(to_text(r.to_json()));
+  ::_exit(code);
+}
+
+// The parent's next command; none when the channel closed or the parent said "quit".
+std::optional<Command> next_command(CommandChannel& channel, int& rc) {
+  auto line = channel.next_line();
+  rc = line.ok() ? 0 : 3;
+  if (!line.ok() || !line->has_value()) return std::nullopt;
+  auto cmd = Command::parse(**line);
+  if (!cmd.ok()) reply_and_exit(channel, reply_of(BrokerStatus::bad_request, cmd.error().to_string()), 3);
+  if (cmd->op == "quit") return std::nullopt;
+  return std::move(*cmd);
+}
+
+template <class T, class Parse>
+T parsed(CommandChannel& channel, const Command& cmd, Parse parse) {
+  auto c = parse(cmd.body);
+  if (!c.ok()) reply_and_exit(channel, reply_of(BrokerStatus::bad_request, c.error().to_string()), 3);
+  return std::move(*c);
+}
+
+Result<Json> confine_broker(const BrokerRequest& req) {
+  if (!req.sandbox) return Json{{"applied", false}, {"why", "disabled in the request"}};
+  return confine_candidate_process(req.dir, req.sandbox_read, req.profiled);
+}
+
+}  // namespace
+
+int run_broker(const BrokerRequest& req, CommandChannel& channel) {
+  ::signal(SIGPIPE, SIG_IGN);  // a host that is gone answers EPIPE
+  std::unique_ptr<Broker> broker;
+  try {
+    broker = std::make_unique<Broker>(req);
+  } catch (const std::exception& e) {
+    reply_and_exit(channel, reply_of(BrokerStatus::harness_error, std::string("broker set-up: ") + e.what()), 3);
+  }
+  int rc = 0;
+  const std::optional<Command> opening = next_command(channel, rc);
+  if (!opening) return rc;
+  if (opening->op != "map")
+    reply_and_exit(channel, reply_of(BrokerStatus::bad_request, "expected 'map' first, got '" + opening->op + "'"), 3);
+  auto mapping = map_from_json(opening->body);
+  if (!mapping.ok()) reply_and_exit(channel, reply_of(BrokerStatus::bad_request, mapping.error().to_string()), 3);
+  try {
+    broker->map(*mapping);
+  } catch (const std::exception& e) {
+    reply_and_exit(channel, reply_of(BrokerStatus::harness_error, std::string("broker set-up: ") + e.what()), 3);
+  }
+  auto confined = confine_broker(req);
+  if (!confined.ok()) reply_and_exit(channel, reply_of(BrokerStatus::harness_error, confined.error().to_string()), 3);
+  Reply ready = reply_of(BrokerStatus::ok);
+  ready.extra = Json{{"sandbox", *confined}};
+  if (!broker->audit_error().empty()) ready.extra["audit_error"] = broker->audit_error();
+  if (!channel.reply(to_text(ready.to_json())).ok()) return 3;
+  bool loaded = false;
+  while (true) {
+    const std::optional<Command> cmd = next_command(channel, rc);
+    if (!cmd) {
+      broker->quit_host();
+      return rc;
+    }
+    try {
+      Reply r;
+      if (cmd->op == "noop" && !loaded) {
+        r = broker->noop(parsed<CallCommand>(channel, *cmd, call_from_json));
+      } else if (cmd->op == "load" && !loaded) {
+        r = broker->load();
+        loaded = r.ok;
+      } else if (cmd->op == "call" && loaded) {
+        r = broker->call(parsed<CallCommand>(channel, *cmd, call_from_json));
+      } else if (cmd->op == "audit_arm" && loaded) {
+        r = broker->audit_arm(parsed<AuditArmCommand>(channel, *cmd, audit_arm_from_json));
+      } else if (cmd->op == "audit_collect" && loaded) {
+        r = broker->audit_collect();
+      } else {
+        reply_and_exit(channel, reply_of(BrokerStatus::bad_request, "unexpected command '" + cmd->op + "'"), 3);
+      }
+      if (!channel.reply(to_text(r.to_json())).ok()) return 3;
+      if (!r.ok && r.status != "audit_error") return 0;  // a load error ends the session
+    } catch (const Ended& e) {
+      reply_and_exit(channel, reply_of(e.status, e.what()), 0);
+    } catch (const CallTimeout& e) {
+      reply_and_exit(channel, reply_of(BrokerStatus::call_timeout, e.what()), 0);
+    } catch (const gpu::CudaError& e) {
+      reply_and_exit(channel, reply_of(BrokerStatus::cuda_error, e.what()), 0);
+    } catch (const std::exception& e) {
+      reply_and_exit(channel, reply_of(BrokerStatus::harness_error, e.what()), 3);
+    }
+  }
+}
+
+}  // namespace ptxbench::eval::worker

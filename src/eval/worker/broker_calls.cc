@@ -1,0 +1,444 @@
+#include "eval/worker/broker_calls.h"
+
+#include <cuda.h>
+#include <driver_types.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "eval/worker/tensor_map_span.h"
+
+namespace ptxbench::eval::worker {
+namespace host = ptxbench::eval::host;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Launch attributes a candidate may set (cudaLaunchAttributeID = CUlaunchAttributeID): how its
+// blocks are grouped and scheduled. Refused: access-policy windows (persisting L2 lines outlive
+// the call and change what the next timed run finds), stream synchronisation policies, events
+// (programmatic and completion: objects the harness owns), graph-node updates and anything
+// newer than this list.
+bool allowed_attribute(std::int32_t id) {
+  switch (id) {
+    case CU_LAUNCH_ATTRIBUTE_IGNORE:
+    case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: return true;
+    default: return false;
+  }
+}
+
+std::string hex(std::uint64_t v) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  do s.insert(s.begin(), digits[v & 15]), v >>= 4;
+  while (v);
+  return "0x" + s;
+}
+
+template <class T>
+std::optional<T> decoded(const host::Frame& f, std::string& why) {
+  auto d = host::decode<T>(f.payload);
+  if (d.ok()) return std::move(*d);
+  why = d.error().message;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::uint64_t KernelInfo::param_bytes() const {
+  std::uint64_t end = 0;
+  for (const auto& p : params) end = std::max<std::uint64_t>(end, std::uint64_t{p.offset} + p.size);
+  return end;
+}
+
+std::string_view to_string(CallEnd e) {
+  switch (e) {
+    case CallEnd::done: return "done";
+    case CallEnd::threw: return "threw";
+    case CallEnd::driver_refused: return "driver_refused";
+    case CallEnd::refused: return "refused";
+    case CallEnd::host_protocol: return "host_protocol";
+    case CallEnd::host_ended: return "host_ended";
+    case CallEnd::host_timeout: return "host_timeout";
+    case CallEnd::device_failure: return "device_failure";
+    case CallEnd::device_timeout: return "device_timeout";
+  }
+  return "unknown";
+}
+
+CallExecutor::CallExecutor(BrokerDevice& device, HostLink& host,
+                           std::map<std::string, KernelInfo> kernels, Limits limits)
+    : device_(device), host_(host), kernels_(std::move(kernels)), limits_(limits) {}
+
+CallReport CallExecutor::run(const host::RunCall& run, const std::vector<DeviceRegion>& tensors,
+                             double limit_seconds) {
+  tensors_ = tensors;
+  pending_.clear();
+  copy_bytes_ = 0;
+  timing_ = ended_ = false;
+  report_ = {};
+  start_ = Clock::now();
+  deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(limit_seconds));
+  auto end_with = [&](CallEnd e, std::string msg) {
+    report_.end = e;
+    report_.message = std::move(msg);
+    return report_;
+  };
+  if (host_.has_unread())
+    return end_with(CallEnd::host_protocol,
+                    "the candidate's process sent requests between calls, outside any call");
+  if (!host_.send(host::MsgType::run, host::encode(run)))
+    return end_with(CallEnd::host_ended, "the candidate's process is gone");
+  while (true) {
+    HostRead r = host_.read(deadline_);
+    switch (r.kind) {
+      case HostRead::Kind::timed_out:
+        return end_with(CallEnd::host_timeout,
+                        "the candidate's host code did not return from the entry point");
+      case HostRead::Kind::ended: return end_with(CallEnd::host_ended, r.why);
+      case HostRead::Kind::garbled:
+        return end_with(CallEnd::host_protocol,
+                        "the candidate's process wrote what is not a request: " + r.why);
+      case HostRead::Kind::frame: break;
+    }
+    const host::Frame& f = r.frame;
+    std::optional<Failure> failed;
+    try {
+      if (host::is_ordered_work(f.type)) {
+        failed = queue(f);
+      } else if (host::is_synchronous(f.type)) {
+        failed = answer(f);
+      } else if (f.type == host::MsgType::call_done) {
+        failed = flush();
+        if (!failed) {
+          if (!timing_) begin_timing();
+          device_.end_call_timing();
+          ended_ = true;
+          return report_;
+        }
+      } else if (f.type == host::MsgType::call_threw) {
+        auto t = host::decode<host::Text>(f.payload);
+        return end_with(CallEnd::threw, t.ok() ? t->text : std::string("(a malformed message)"));
+      } else if (f.type == host::MsgType::refused_driver_function) {
+        auto t = host::decode<host::Text>(f.payload);
+        return end_with(CallEnd::driver_refused, t.ok() ? t->text : std::string("(unnamed)"));
+      } else {
+        failed = Failure{CallEnd::host_protocol, "a '" + std::string(host::to_string(f.type)) +
+                                                     "' message during a call"};
+      }
+    } catch (const DeviceTimeout& e) {
+      failed = Failure{CallEnd::device_timeout, e.what()};
+    } catch (const DeviceFailure& e) {
+      failed = Failure{CallEnd::device_failure, e.what()};
+    }
+    if (failed) return end_with(failed->end, failed->message);
+  }
+}
+
+std::optional<CallExecutor::Failure> CallExecutor::queue(const host::Frame& f) {
+  if (++report_.items > host::kMaxItemsPerCall)
+    return Failure{CallEnd::refused, "more than " + std::to_string(host::kMaxItemsPerCall) +
+                                         " requests in one call"};
+  std::string why;
+  auto bad = [&] { return Failure{CallEnd::host_protocol, why}; };
+  switch (f.type) {
+    case host::MsgType::launch: {
+      auto l = decoded<host::Launch>(f, why);
+      if (!l) return bad();
+      if (auto refused = check_launch(*l)) return refused;
+      pending_.emplace_back(std::move(*l));
+      return std::nullopt;
+    }
+    case host::MsgType::memset: {
+      auto m = decoded<host::Memset>(f, why);
+      if (!m) return bad();
+      pending_.emplace_back(*m);
+      return std::nullopt;
+    }
+    case host::MsgType::memcpy_h2d: {
+      auto m = decoded<host::MemcpyH2D>(f, why);
+      if (!m) return bad();
+      copy_bytes_ += m->data.size();
+      if (copy_bytes_ > host::kMaxCopyBytesPerCall)
+        return Failure{CallEnd::refused, "more host-to-device copies in one call than allowed (" +
+                                             std::to_string(host::kMaxCopyBytesPerCall) +
+                                             " bytes)"};
+      pending_.emplace_back(std::move(*m));
+      return std::nullopt;
+    }
+    case host::MsgType::memcpy_d2d: {
+      auto m = decoded<host::MemcpyD2D>(f, why);
+      if (!m) return bad();
+      pending_.emplace_back(*m);
+      return std::nullopt;
+    }
+    case host::MsgType::memcpy_to_symbol: {
+      auto m = decoded<host::MemcpyToSymbol>(f, why);
+      if (!m) return bad();
+      copy_bytes_ += m->data.size();
+      if (copy_bytes_ > host::kMaxCopyBytesPerCall)
+        return Failure{CallEnd::refused, "more host-to-device copies in one call than allowed"};
+      pending_.emplace_back(std::move(*m));
+      return std::nullopt;
+    }
+    case host::MsgType::free_async: {
+      auto m = decoded<host::FreeAsync>(f, why);
+      if (!m) return bad();
+      pending_.emplace_back(*m);
+      return std::nullopt;
+    }
+    default: return Failure{CallEnd::host_protocol, "not ordered work"};
+  }
+}
+
+std::optional<CallExecutor::Failure> CallExecutor::check_launch(const host::Launch& l) const {
+  auto k = kernels_.find(l.function);
+  if (k == kernels_.end())
+    return Failure{CallEnd::refused,
+                   "a launch of '" + l.function + "', which the candidate's device code lacks"};
+  if (l.params.size() != k->second.param_bytes())
+    return Failure{CallEnd::refused, "a launch of '" + l.function + "' with " +
+                                         std::to_string(l.params.size()) +
+                                         " bytes of parameters; its device code takes " +
+                                         std::to_string(k->second.param_bytes())};
+  for (const auto& a : l.attributes) {
+    if (!allowed_attribute(a.id))
+      return Failure{CallEnd::refused,
+                     "a launch of '" + l.function + "' with launch attribute " +
+                         std::to_string(a.id) +
+                         ", which the contract does not allow (access-policy windows, stream "
+                         "policies and events belong to the harness)"};
+    if (a.value.size() != host::kLaunchAttributeValueBytes)
+      return Failure{CallEnd::host_protocol, "a launch attribute of the wrong size"};
+  }
+  const std::uint64_t threads = std::uint64_t{l.block.x} * l.block.y * l.block.z;
+  if (threads == 0 || l.grid.x == 0 || l.grid.y == 0 || l.grid.z == 0)
+    return Failure{CallEnd::refused, "a launch of '" + l.function + "' with an empty grid or block"};
+  const std::uint64_t local = k->second.local_bytes_per_thread;
+  if (local > 0 && limits_.resident_threads > 0 &&
+      local > limits_.quota / limits_.resident_threads)
+    return Failure{CallEnd::refused,
+                   "a launch of '" + l.function + "', whose " + std::to_string(local) +
+                       "-byte local-memory frame per thread would make the driver reserve more "
+                       "device memory than the candidate's workspace quota (" +
+                       std::to_string(limits_.quota >> 20) + " MiB)"};
+  return std::nullopt;
+}
+
+void CallExecutor::begin_timing() {
+  if (timing_) return;
+  report_.host_ms = std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
+  device_.begin_call_timing();
+  timing_ = true;
+}
+
+std::optional<CallExecutor::Failure> CallExecutor::flush() {
+  if (pending_.empty()) return std::nullopt;
+  begin_timing();
+  std::vector<Pending> work;
+  work.swap(pending_);
+  for (const Pending& p : work)
+    if (auto failed = execute(p)) return failed;
+  return std::nullopt;
+}
+
+void CallExecutor::note_stream(std::uint64_t stream) {
+  if (stream == host::kHarnessStream) return;
+  auto& s = report_.side_streams;
+  if (std::find(s.begin(), s.end(), stream) == s.end()) s.push_back(stream);
+}
+
+bool CallExecutor::inside(std::uint64_t addr, std::uint64_t count) const {
+  for (const auto& t : tensors_)
+    if (t.contains(addr, count)) return true;
+  for (const auto& [begin, bytes] : workspace_)
+    if (DeviceRegion{begin, bytes, ""}.contains(addr, count)) return true;
+  return false;
+}
+
+std::string CallExecutor::where(std::uint64_t addr, std::uint64_t count) const {
+  return std::to_string(count) + " bytes at " + hex(addr) +
+         ", which are not inside this call's tensors or the candidate's workspace (an earlier "
+         "call's buffers, or memory it does not own)";
+}
+
+std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
+  if (const auto* l = std::get_if<host::Launch>(&p)) {
+    note_stream(l->stream);
+    device_.launch(*l, kernels_.at(l->function));
+    auto& v = report_.launches;
+    auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == l->function; });
+    if (it == v.end())
+      v.emplace_back(l->function, 1);
+    else
+      ++it->second;
+    return std::nullopt;
+  }
+  if (const auto* m = std::get_if<host::Memset>(&p)) {
+    note_stream(m->stream);
+    if (!inside(m->dst, m->count))
+      return Failure{CallEnd::refused, "cudaMemsetAsync of " + where(m->dst, m->count)};
+    device_.memset(m->dst, m->value, m->count);
+    return std::nullopt;
+  }
+  if (const auto* m = std::get_if<host::MemcpyH2D>(&p)) {
+    note_stream(m->stream);
+    if (!inside(m->dst, m->data.size()))
+      return Failure{CallEnd::refused, "cudaMemcpyAsync to " + where(m->dst, m->data.size())};
+    device_.copy_h2d(m->dst, m->data);
+    return std::nullopt;
+  }
+  if (const auto* m = std::get_if<host::MemcpyD2D>(&p)) {
+    note_stream(m->stream);
+    if (!inside(m->dst, m->count))
+      return Failure{CallEnd::refused, "cudaMemcpyAsync to " + where(m->dst, m->count)};
+    if (!inside(m->src, m->count))
+      return Failure{CallEnd::refused, "cudaMemcpyAsync from " + where(m->src, m->count)};
+    device_.copy_d2d(m->dst, m->src, m->count);
+    return std::nullopt;
+  }
+  if (const auto* m = std::get_if<host::MemcpyToSymbol>(&p)) {
+    note_stream(m->stream);
+    const std::uint64_t count = m->data.empty() ? m->count : m->data.size();
+    const auto sym = device_.symbol(m->symbol);
+    if (!sym)
+      return Failure{CallEnd::refused,
+                     "cudaMemcpyToSymbolAsync to '" + m->symbol + "', which its device code lacks"};
+    if (m->offset > sym->bytes || count > sym->bytes - m->offset)
+      return Failure{CallEnd::refused, "cudaMemcpyToSymbolAsync past the end of '" + m->symbol + "'"};
+    if (m->data.empty() && !inside(m->src, count))
+      return Failure{CallEnd::refused, "cudaMemcpyToSymbolAsync from " + where(m->src, count)};
+    if (m->data.empty())
+      device_.copy_d2d(sym->begin + m->offset, m->src, count);
+    else
+      device_.copy_h2d(sym->begin + m->offset, m->data);
+    return std::nullopt;
+  }
+  const auto& m = std::get<host::FreeAsync>(p);
+  note_stream(m.stream);
+  auto it = workspace_.find(m.ptr);
+  if (it == workspace_.end())
+    return Failure{CallEnd::refused, "cudaFreeAsync of " + hex(m.ptr) +
+                                         ", which is not an allocation the candidate holds"};
+  device_.free(m.ptr);
+  held_ -= it->second;
+  workspace_.erase(it);
+  return std::nullopt;
+}
+
+double CallExecutor::remaining_seconds() const {
+  return std::max(0.0, std::chrono::duration<double>(deadline_ - Clock::now()).count());
+}
+
+std::optional<CallExecutor::Failure> CallExecutor::reply(std::int32_t status, std::uint64_t value,
+                                                         std::string bytes) {
+  host::ReplyMsg r{status, value, std::move(bytes)};
+  if (!host_.send(host::MsgType::reply, host::encode(r)))
+    return Failure{CallEnd::host_ended, "the candidate's process is gone"};
+  return std::nullopt;
+}
+
+std::pair<std::int32_t, std::uint64_t> CallExecutor::allocate(const host::MallocAsync& m) {
+  note_stream(m.stream);
+  if (m.size == 0) return {cudaSuccess, 0};
+  if (m.size > limits_.quota - held_) return {cudaErrorMemoryAllocation, 0};
+  const auto ptr = device_.allocate(m.size);
+  if (!ptr) return {cudaErrorMemoryAllocation, 0};
+  workspace_[*ptr] = m.size;
+  held_ += m.size;
+  return {cudaSuccess, *ptr};
+}
+
+std::pair<std::int32_t, std::string> CallExecutor::encode(const host::EncodeTensorMap& m) {
+  const auto span = tensor_map_span(m);
+  if (!span || !inside(m.global_address, *span)) return {CUDA_ERROR_INVALID_VALUE, {}};
+  auto r = device_.encode(m);
+  if (r.first == CUDA_SUCCESS && r.second.size() == host::kTensorMapBytes)
+    tensor_maps_[r.second] = *span;
+  return r;
+}
+
+std::pair<std::int32_t, std::string> CallExecutor::replace_address(const host::ReplaceAddress& m) {
+  auto known = tensor_maps_.find(m.tensor_map);
+  if (known == tensor_maps_.end() || !inside(m.global_address, known->second))
+    return {CUDA_ERROR_INVALID_VALUE, {}};
+  const std::uint64_t span = known->second;
+  auto r = device_.replace_address(m.tensor_map, m.global_address);
+  if (r.first == CUDA_SUCCESS && r.second.size() == host::kTensorMapBytes)
+    tensor_maps_[r.second] = span;
+  return r;
+}
+
+std::optional<CallExecutor::Failure> CallExecutor::answer(const host::Frame& f) {
+  std::string why;
+  auto bad = [&] { return Failure{CallEnd::host_protocol, why}; };
+  switch (f.type) {
+    case host::MsgType::malloc_async: {
+      auto m = decoded<host::MallocAsync>(f, why);
+      if (!m) return bad();
+      const auto [status, ptr] = allocate(*m);
+      return reply(status, ptr);
+    }
+    case host::MsgType::encode_tensor_map: {
+      auto m = decoded<host::EncodeTensorMap>(f, why);
+      if (!m) return bad();
+      auto [status, bytes] = encode(*m);
+      return reply(status, 0, std::move(bytes));
+    }
+    case host::MsgType::replace_address: {
+      auto m = decoded<host::ReplaceAddress>(f, why);
+      if (!m) return bad();
+      auto [status, bytes] = replace_address(*m);
+      return reply(status, 0, std::move(bytes));
+    }
+    case host::MsgType::occupancy: {
+      auto m = decoded<host::Occupancy>(f, why);
+      if (!m) return bad();
+      if (!kernels_.count(m->function)) return reply(cudaErrorInvalidDeviceFunction);
+      for (const auto& a : m->attributes)
+        if (!allowed_attribute(a.id) || a.value.size() != host::kLaunchAttributeValueBytes)
+          return reply(cudaErrorInvalidValue);
+      const auto [status, value] = device_.occupancy(*m);
+      return reply(status, static_cast<std::uint64_t>(value));
+    }
+    case host::MsgType::func_set_attribute: {
+      auto m = decoded<host::FuncSetAttribute>(f, why);
+      if (!m) return bad();
+      if (!kernels_.count(m->function)) return reply(cudaErrorInvalidDeviceFunction);
+      if (auto failed = flush()) return failed;  // the work before it, with the value before it
+      return reply(device_.set_attribute(m->function, m->attribute, m->value));
+    }
+    case host::MsgType::stream_sync: {
+      auto m = decoded<host::StreamSync>(f, why);
+      if (!m) return bad();
+      note_stream(m->stream);
+      if (auto failed = flush()) return failed;
+      if (timing_) device_.wait(remaining_seconds());
+      return reply(cudaSuccess);
+    }
+    case host::MsgType::memcpy_d2h: {
+      auto m = decoded<host::MemcpyD2H>(f, why);
+      if (!m) return bad();
+      note_stream(m->stream);
+      begin_timing();  // what the host computes from device data is the call's time
+      if (auto failed = flush()) return failed;
+      if (!inside(m->src, m->count))
+        return Failure{CallEnd::refused, "cudaMemcpyAsync to the host from " + where(m->src, m->count)};
+      if (m->count > host::kMaxPayloadBytes - 16)
+        return Failure{CallEnd::refused, "a device-to-host copy larger than the protocol carries"};
+      return reply(cudaSuccess, 0, device_.copy_d2h(m->src, m->count, remaining_seconds()));
+    }
+    default: return Failure{CallEnd::host_protocol, "not a request"};
+  }
+}
+
+}  // namespace ptxbench::eval::worker

@@ -1,0 +1,194 @@
+// The broker's side of one call of the candidate (host_protocol.h): it sends the host process
+// RunCall, takes the requests the candidate's host code makes, checks every one of them, and
+// has the device execute the allowed ones on the harness's stream, between the call's events.
+// Host-only: the GPU is behind BrokerDevice (the real one is worker/broker_device.h; tests use
+// a fake) and the host process behind HostLink, so every rule here is tested on the CPU.
+//
+// The rules (docs/judging.md, "What the broker executes"):
+//   - ordered work (launches, memsets, copies, frees) is kept until the call ends or a request
+//     needs the device; only then is it checked and enqueued, after the call's L2 flush and
+//     start event, so the host's own time before its first such request is never GPU time;
+//   - a device-to-host copy starts the call's timing first: whatever the host computes from
+//     device data is inside the call's events;
+//   - launches: a function of the candidate's device code, its exact parameter buffer size,
+//     launch attributes from an allow-list (no access-policy windows, events or stream
+//     policies), a local-memory frame the workspace quota can hold;
+//   - memory the candidate's requests touch (memsets, copies, tensor maps) lies inside this
+//     call's tensors or the workspace it holds (cudaMallocAsync within the quota), or a
+//     __device__/__constant__ variable of its own (copies to a symbol);
+//   - a stream other than the one the host gave the candidate is noted (side stream); its work
+//     runs on the harness's stream like all other work.
+// Whatever the host does wrong (garbage, a frame out of turn, ending, hanging) ends the call
+// with a CallEnd that is the candidate's, never the harness's.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "eval/host_protocol.h"
+
+namespace ptxbench::eval::worker {
+
+// A device failure while the broker executed the candidate's work (an illegal address, a launch
+// the driver refused): the candidate's runtime error.
+struct DeviceFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// The device did not finish the call's work within its limit.
+struct DeviceTimeout : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A stretch of device memory the candidate may name in its requests.
+struct DeviceRegion {
+  std::uint64_t begin = 0, bytes = 0;
+  std::string name;  // "input A", "workspace", ...
+  bool contains(std::uint64_t addr, std::uint64_t count) const {
+    return addr >= begin && count <= bytes && addr - begin <= bytes - count;
+  }
+};
+
+// What the broker knows of one kernel function of the candidate's device code.
+struct KernelInfo {
+  std::vector<host::ParamSlot> params;
+  std::uint64_t local_bytes_per_thread = 0;
+  // The packed parameter buffer's size: the end of the last parameter.
+  std::uint64_t param_bytes() const;
+};
+
+// The GPU as the broker uses it. Every method may throw DeviceFailure (and wait()
+// DeviceTimeout); everything it enqueues goes on the harness's one stream.
+class BrokerDevice {
+ public:
+  virtual ~BrokerDevice() = default;
+  virtual void begin_call_timing() = 0;  // an L2 flush, then the call's start event
+  virtual void end_call_timing() = 0;    // the call's end event
+  virtual void launch(const host::Launch& l, const KernelInfo& k) = 0;
+  virtual void memset(std::uint64_t dst, std::int32_t value, std::uint64_t count) = 0;
+  virtual void copy_h2d(std::uint64_t dst, const std::string& bytes) = 0;
+  virtual void copy_d2d(std::uint64_t dst, std::uint64_t src, std::uint64_t count) = 0;
+  // Waits for the stream (at most `seconds`), then copies.
+  virtual std::string copy_d2h(std::uint64_t src, std::uint64_t count, double seconds) = 0;
+  // Zeroed device memory, stream-ordered; nullopt when the device has none left.
+  virtual std::optional<std::uint64_t> allocate(std::uint64_t bytes) = 0;
+  virtual void free(std::uint64_t ptr) = 0;
+  // A __device__ or __constant__ variable of the candidate's device code, by name.
+  virtual std::optional<DeviceRegion> symbol(const std::string& name) = 0;
+  // cudaFuncSetAttribute's status (a cudaError_t).
+  virtual std::int32_t set_attribute(const std::string& function, std::int32_t attribute,
+                                     std::int32_t value) = 0;
+  // (status, value) of an occupancy query.
+  virtual std::pair<std::int32_t, std::int64_t> occupancy(const host::Occupancy& q) = 0;
+  // (CUresult, the 128 bytes) of an encoding the broker already checked.
+  virtual std::pair<std::int32_t, std::string> encode(const host::EncodeTensorMap& m) = 0;
+  virtual std::pair<std::int32_t, std::string> replace_address(const std::string& map,
+                                                               std::uint64_t address) = 0;
+  // Waits for everything enqueued, at most `seconds`.
+  virtual void wait(double seconds) = 0;
+};
+
+// The host process as the broker sees it: frames in, frames out.
+struct HostRead {
+  enum class Kind { frame, ended, timed_out, garbled } kind = Kind::ended;
+  host::Frame frame;
+  std::string why;  // ended / garbled: what happened
+};
+
+class HostLink {
+ public:
+  virtual ~HostLink() = default;
+  virtual bool send(host::MsgType type, const std::string& payload) = 0;  // false: gone
+  virtual HostRead read(std::chrono::steady_clock::time_point deadline) = 0;
+  // Bytes the host sent that no read has taken yet (frames sent out of turn).
+  virtual bool has_unread() = 0;
+};
+
+// How one call ended.
+enum class CallEnd {
+  done,            // the entry point returned; its work ran between the events
+  threw,           // the entry point threw (message: its text)
+  driver_refused,  // a driver function off the allow-list was asked for (message: its name)
+  refused,         // a request the broker refused (message: which and why)
+  host_protocol,   // the host broke the protocol (garbage, a frame out of turn)
+  host_ended,      // the host process ended during the call
+  host_timeout,    // the host did not finish the call within the limit
+  device_failure,  // a CUDA error while executing the candidate's work
+  device_timeout,  // the device did not finish the work within the limit
+};
+std::string_view to_string(CallEnd e);
+
+struct CallReport {
+  CallEnd end = CallEnd::done;
+  std::string message;
+  std::vector<std::pair<std::string, int>> launches;  // (function, count), first-launch order
+  std::vector<std::uint64_t> side_streams;  // stream handles other than the harness's
+  double host_ms = 0;  // from RunCall until the call's timing began (host time, not GPU time)
+  std::size_t items = 0;
+};
+
+class CallExecutor {
+ public:
+  struct Limits {
+    std::uint64_t quota = 0;             // workspace bytes the candidate may hold
+    std::uint64_t resident_threads = 0;  // SMs x max threads per SM (local-memory reservation)
+  };
+  // `kernels`: the candidate's functions by name.
+  CallExecutor(BrokerDevice& device, HostLink& host, std::map<std::string, KernelInfo> kernels,
+               Limits limits);
+
+  // One call of the entry point with `run`'s tensors (`tensors`: their regions, in order), its
+  // work enqueued between the device's call events (always both, also for a failed call that
+  // got that far: see ended()). `limit_seconds` bounds the host's part.
+  CallReport run(const host::RunCall& run, const std::vector<DeviceRegion>& tensors,
+                 double limit_seconds);
+  // Did the last run() record the call's end event (so the caller may wait and read times)?
+  bool timed() const { return ended_; }
+  std::uint64_t workspace_held() const { return held_; }
+
+ private:
+  using Pending = std::variant<host::Launch, host::Memset, host::MemcpyH2D, host::MemcpyD2D,
+                               host::MemcpyToSymbol, host::FreeAsync>;
+  struct Failure {
+    CallEnd end;
+    std::string message;
+  };
+  std::optional<Failure> queue(const host::Frame& f);
+  std::optional<Failure> check_launch(const host::Launch& l) const;
+  std::optional<Failure> flush();
+  std::optional<Failure> execute(const Pending& p);
+  std::optional<Failure> answer(const host::Frame& f);
+  std::optional<Failure> reply(std::int32_t status, std::uint64_t value = 0,
+                               std::string bytes = {});
+  std::pair<std::int32_t, std::uint64_t> allocate(const host::MallocAsync& m);
+  std::pair<std::int32_t, std::string> encode(const host::EncodeTensorMap& m);
+  std::pair<std::int32_t, std::string> replace_address(const host::ReplaceAddress& m);
+  void begin_timing();
+  bool inside(std::uint64_t addr, std::uint64_t count) const;
+  std::string where(std::uint64_t addr, std::uint64_t count) const;
+  double remaining_seconds() const;
+  void note_stream(std::uint64_t stream);
+
+  BrokerDevice& device_;
+  HostLink& host_;
+  std::map<std::string, KernelInfo> kernels_;
+  Limits limits_;
+  std::uint64_t held_ = 0;
+  std::map<std::uint64_t, std::uint64_t> workspace_;   // address -> bytes
+  std::map<std::string, std::uint64_t> tensor_maps_;  // encoded map bytes -> bytes it spans
+  // The current call.
+  std::vector<DeviceRegion> tensors_;
+  std::vector<Pending> pending_;
+  std::uint64_t copy_bytes_ = 0;
+  bool timing_ = false, ended_ = false;
+  std::chrono::steady_clock::time_point start_, deadline_;
+  CallReport report_;
+};
+
+}  // namespace ptxbench::eval::worker

@@ -1,0 +1,338 @@
+#include "eval/worker/broker_calls.h"
+
+#include <cuda.h>
+#include <driver_types.h>
+#include <gtest/gtest.h>
+
+#include <deque>
+
+namespace ptxbench::eval::worker {
+namespace {
+namespace host = ptxbench::eval::host;
+using Kind = HostRead::Kind;
+
+// A device that records what it was asked to do, in order.
+class FakeDevice : public BrokerDevice {
+ public:
+  std::vector<std::string> log;
+  std::uint64_t next = 0x900000000ull;
+  bool fail_launch = false;
+  void begin_call_timing() override { log.push_back("begin"); }
+  void end_call_timing() override { log.push_back("end"); }
+  void launch(const host::Launch& l, const KernelInfo&) override {
+    if (fail_launch) throw DeviceFailure("CUDA_ERROR_ILLEGAL_ADDRESS");
+    log.push_back("launch " + l.function);
+  }
+  void memset(std::uint64_t, std::int32_t, std::uint64_t count) override {
+    log.push_back("memset " + std::to_string(count));
+  }
+  void copy_h2d(std::uint64_t, const std::string& b) override {
+    log.push_back("h2d " + std::to_string(b.size()));
+  }
+  void copy_d2d(std::uint64_t, std::uint64_t, std::uint64_t n) override {
+    log.push_back("d2d " + std::to_string(n));
+  }
+  std::string copy_d2h(std::uint64_t, std::uint64_t n, double) override {
+    log.push_back("d2h " + std::to_string(n));
+    return std::string(n, '\1');
+  }
+  std::optional<std::uint64_t> allocate(std::uint64_t bytes) override {
+    log.push_back("alloc " + std::to_string(bytes));
+    const std::uint64_t p = next;
+    next += bytes + 4096;
+    return p;
+  }
+  void free(std::uint64_t) override { log.push_back("free"); }
+  std::optional<DeviceRegion> symbol(const std::string& name) override {
+    if (name != "table") return std::nullopt;
+    return DeviceRegion{0x500000, 64, "table"};
+  }
+  std::int32_t set_attribute(const std::string& f, std::int32_t, std::int32_t) override {
+    log.push_back("attribute " + f);
+    return cudaSuccess;
+  }
+  std::pair<std::int32_t, std::int64_t> occupancy(const host::Occupancy&) override {
+    return {cudaSuccess, 3};
+  }
+  std::pair<std::int32_t, std::string> encode(const host::EncodeTensorMap&) override {
+    log.push_back("encode");
+    return {CUDA_SUCCESS, std::string(128, '\7')};
+  }
+  std::pair<std::int32_t, std::string> replace_address(const std::string&,
+                                                       std::uint64_t) override {
+    log.push_back("replace");
+    return {CUDA_SUCCESS, std::string(128, '\10')};
+  }
+  void wait(double) override { log.push_back("wait"); }
+};
+
+// A host process that says what the test scripted, then nothing (a timeout).
+class FakeHost : public HostLink {
+ public:
+  std::deque<HostRead> script;
+  std::vector<host::Frame> sent;
+  bool unread = false;
+  bool send(host::MsgType t, const std::string& p) override {
+    sent.push_back({t, p});
+    return true;
+  }
+  HostRead read(std::chrono::steady_clock::time_point) override {
+    if (script.empty()) return {Kind::timed_out, {}, ""};
+    HostRead r = std::move(script.front());
+    script.pop_front();
+    return r;
+  }
+  bool has_unread() override { return unread; }
+  template <class T>
+  void say(host::MsgType t, const T& m) {
+    script.push_back({Kind::frame, {t, host::encode(m)}, ""});
+  }
+  void say(host::MsgType t) { script.push_back({Kind::frame, {t, ""}, ""}); }
+};
+
+constexpr std::uint64_t kA = 0x7000000000ull, kC = 0x7100000000ull;
+
+struct Fixture : ::testing::Test {
+  FakeDevice device;
+  FakeHost hostp;
+  std::map<std::string, KernelInfo> kernels = {
+      {"gemm", KernelInfo{{{0, 8}, {8, 8}, {16, 4}}, 0}},
+      {"fat_frame", KernelInfo{{{0, 8}}, 300 * 1024}},
+  };
+  CallExecutor exec{device, hostp, kernels, CallExecutor::Limits{1ull << 30, 132 * 2048}};
+  std::vector<DeviceRegion> tensors = {{kA, 1 << 20, "input A"}, {kC, 1 << 20, "output C"}};
+  host::RunCall run;
+
+  CallReport call() { return exec.run(run, tensors, 5); }
+  static host::Launch launch(std::string fn = "gemm", std::size_t bytes = 20) {
+    host::Launch l;
+    l.function = std::move(fn);
+    l.grid = {4, 1, 1};
+    l.block = {128, 1, 1};
+    l.stream = host::kHarnessStream;
+    l.params = std::string(bytes, '\0');
+    return l;
+  }
+  host::ReplyMsg reply(std::size_t i) {
+    auto r = host::decode<host::ReplyMsg>(hostp.sent.at(i).payload);
+    EXPECT_TRUE(r.ok());
+    return r.ok() ? *r : host::ReplyMsg{};
+  }
+};
+
+TEST_F(Fixture, WorkRunsBetweenTheCallsEventsAfterTheEntryPointReturns) {
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::memset, host::Memset{kC, 0, 64, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  CallReport r = call();
+  EXPECT_EQ(r.end, CallEnd::done) << r.message;
+  EXPECT_TRUE(exec.timed());
+  EXPECT_EQ(device.log, (std::vector<std::string>{"begin", "launch gemm", "launch gemm",
+                                                  "memset 64", "end"}));
+  ASSERT_EQ(r.launches.size(), 1u);
+  EXPECT_EQ(r.launches[0], (std::pair<std::string, int>{"gemm", 2}));
+  EXPECT_TRUE(r.side_streams.empty());
+  ASSERT_EQ(hostp.sent.size(), 1u);
+  EXPECT_EQ(hostp.sent[0].type, host::MsgType::run);
+}
+
+TEST_F(Fixture, ACallWithoutWorkStillHasItsEvents) {
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  EXPECT_EQ(device.log, (std::vector<std::string>{"begin", "end"}));
+}
+
+TEST_F(Fixture, LaunchesTheDeviceCodeDoesNotHaveOrDoesNotFitAreRefused) {
+  hostp.say(host::MsgType::launch, launch("no_such_kernel"));
+  CallReport r = call();
+  EXPECT_EQ(r.end, CallEnd::refused);
+  EXPECT_NE(r.message.find("lacks"), std::string::npos);
+  EXPECT_FALSE(exec.timed());
+
+  hostp.say(host::MsgType::launch, launch("gemm", 24));
+  r = call();
+  EXPECT_EQ(r.end, CallEnd::refused);
+  EXPECT_NE(r.message.find("24 bytes"), std::string::npos);
+
+  host::Launch persisting = launch();
+  persisting.attributes.push_back(
+      {CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, std::string(host::kLaunchAttributeValueBytes, 0)});
+  hostp.say(host::MsgType::launch, persisting);
+  r = call();
+  EXPECT_EQ(r.end, CallEnd::refused);
+  EXPECT_NE(r.message.find("launch attribute 1"), std::string::npos);
+
+  hostp.say(host::MsgType::launch, launch("fat_frame", 8));
+  r = call();
+  EXPECT_EQ(r.end, CallEnd::refused);
+  EXPECT_NE(r.message.find("local-memory"), std::string::npos);
+  EXPECT_TRUE(device.log.empty());
+}
+
+TEST_F(Fixture, AClusterLaunchIsAllowed) {
+  host::Launch l = launch();
+  l.attributes.push_back(
+      {CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, std::string(host::kLaunchAttributeValueBytes, 0)});
+  hostp.say(host::MsgType::launch, l);
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+}
+
+TEST_F(Fixture, MemoryOutsideTheCallsTensorsAndWorkspaceIsRefused) {
+  hostp.say(host::MsgType::memset, host::Memset{kC + (1 << 20) - 8, 0, 16, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  CallReport r = call();
+  EXPECT_EQ(r.end, CallEnd::refused);
+  EXPECT_NE(r.message.find("not inside this call's tensors"), std::string::npos);
+  hostp.say(host::MsgType::memcpy_d2d, host::MemcpyD2D{kC, kA - 64, 128, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::refused);
+  hostp.say(host::MsgType::memcpy_d2d, host::MemcpyD2D{kC, kA, 128, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+}
+
+TEST_F(Fixture, WorkspaceWithinTheQuotaIsTheCandidatesUntilFreed) {
+  hostp.say(host::MsgType::malloc_async, host::MallocAsync{4096, host::kHarnessStream});
+  hostp.say(host::MsgType::malloc_async, host::MallocAsync{2ull << 30, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  const host::ReplyMsg got = reply(1);
+  EXPECT_EQ(got.status, cudaSuccess);
+  EXPECT_EQ(reply(2).status, cudaErrorMemoryAllocation);
+  EXPECT_EQ(exec.workspace_held(), 4096u);
+  // The next call may use it (a kept workspace) and free it.
+  hostp.sent.clear();
+  hostp.say(host::MsgType::memset, host::Memset{got.value, 0, 4096, host::kHarnessStream});
+  hostp.say(host::MsgType::free_async, host::FreeAsync{got.value, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  EXPECT_EQ(exec.workspace_held(), 0u);
+  hostp.say(host::MsgType::free_async, host::FreeAsync{got.value, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  CallReport r = call();
+  EXPECT_EQ(r.end, CallEnd::refused);
+  EXPECT_NE(r.message.find("not an allocation"), std::string::npos);
+}
+
+TEST_F(Fixture, ASideStreamIsNotedAndItsWorkTimedLikeTheRest) {
+  host::Launch l = launch();
+  l.stream = 0x2;  // cudaStreamPerThread
+  hostp.say(host::MsgType::launch, l);
+  hostp.say(host::MsgType::call_done);
+  CallReport r = call();
+  EXPECT_EQ(r.end, CallEnd::done);
+  EXPECT_EQ(r.side_streams, (std::vector<std::uint64_t>{0x2}));
+  EXPECT_EQ(device.log.front(), "begin");
+}
+
+TEST_F(Fixture, ACopyToTheHostStartsTheCallsTiming) {
+  hostp.say(host::MsgType::memcpy_d2h, host::MemcpyD2H{kA, 32, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  EXPECT_EQ(device.log, (std::vector<std::string>{"begin", "d2h 32", "end"}));
+  EXPECT_EQ(reply(1).bytes.size(), 32u);
+  hostp.say(host::MsgType::memcpy_d2h, host::MemcpyD2H{0x1000, 32, host::kHarnessStream});
+  EXPECT_EQ(call().end, CallEnd::refused);
+}
+
+TEST_F(Fixture, AnAttributeChangeComesAfterTheWorkBeforeIt) {
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::func_set_attribute, host::FuncSetAttribute{"gemm", 8, 200000});
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  EXPECT_EQ(device.log, (std::vector<std::string>{"begin", "launch gemm", "attribute gemm",
+                                                  "launch gemm", "end"}));
+}
+
+TEST_F(Fixture, TensorMapsMustLieInsideTheCallsBuffers) {
+  host::EncodeTensorMap m;
+  m.data_type = 9;  // bf16
+  m.rank = 2;
+  m.global_dim = {256, 1024};
+  m.global_strides = {512};
+  m.box_dim = {64, 64};
+  m.element_strides = {1, 1};
+  m.global_address = kA;  // 512 * 1023 + 512 bytes: inside the 1 MiB input
+  hostp.say(host::MsgType::encode_tensor_map, m);
+  m.global_address = kA + (1 << 20) - 1024;  // runs past its end
+  hostp.say(host::MsgType::encode_tensor_map, m);
+  hostp.say(host::MsgType::replace_address, host::ReplaceAddress{std::string(128, '\7'), kC});
+  hostp.say(host::MsgType::replace_address, host::ReplaceAddress{std::string(128, '\3'), kC});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  EXPECT_EQ(reply(1).status, CUDA_SUCCESS);
+  EXPECT_EQ(reply(1).bytes.size(), 128u);
+  EXPECT_EQ(reply(2).status, CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(reply(3).status, CUDA_SUCCESS);             // a map the broker encoded
+  EXPECT_EQ(reply(4).status, CUDA_ERROR_INVALID_VALUE);  // one it never saw
+  EXPECT_EQ(device.log, (std::vector<std::string>{"encode", "replace", "begin", "end"}));
+}
+
+TEST_F(Fixture, CopiesToASymbolStayInsideIt) {
+  hostp.say(host::MsgType::memcpy_to_symbol,
+            host::MemcpyToSymbol{"table", 32, std::string(32, '\1'), 0, 0, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  hostp.say(host::MsgType::memcpy_to_symbol,
+            host::MemcpyToSymbol{"table", 40, std::string(32, '\1'), 0, 0, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::refused);
+  hostp.say(host::MsgType::memcpy_to_symbol,
+            host::MemcpyToSymbol{"other", 0, std::string(4, '\1'), 0, 0, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::refused);
+}
+
+TEST_F(Fixture, WhateverTheHostDoesWrongEndsTheCallAsTheCandidates) {
+  hostp.script.push_back({Kind::garbled, {}, "a frame without the protocol's magic number"});
+  EXPECT_EQ(call().end, CallEnd::host_protocol);
+  hostp.script.push_back({Kind::ended, {}, "end of file"});
+  EXPECT_EQ(call().end, CallEnd::host_ended);
+  EXPECT_EQ(call().end, CallEnd::host_timeout);  // nothing scripted: it never returns
+  hostp.say(host::MsgType::hello, host::Hello{});
+  EXPECT_EQ(call().end, CallEnd::host_protocol);
+  hostp.say(host::MsgType::reply, host::ReplyMsg{});
+  EXPECT_EQ(call().end, CallEnd::host_protocol);
+  hostp.script.push_back({Kind::frame, {host::MsgType::launch, "\1\2\3"}, ""});
+  EXPECT_EQ(call().end, CallEnd::host_protocol);
+  hostp.unread = true;  // frames sent between calls
+  EXPECT_EQ(call().end, CallEnd::host_protocol);
+}
+
+TEST_F(Fixture, ThrowsRefusalsAndDeviceFailuresAreReported) {
+  hostp.say(host::MsgType::call_threw, host::Text{"no tuned configuration"});
+  CallReport r = call();
+  EXPECT_EQ(r.end, CallEnd::threw);
+  EXPECT_EQ(r.message, "no tuned configuration");
+  hostp.say(host::MsgType::refused_driver_function, host::Text{"cuCtxResetPersistingL2Cache"});
+  r = call();
+  EXPECT_EQ(r.end, CallEnd::driver_refused);
+  EXPECT_EQ(r.message, "cuCtxResetPersistingL2Cache");
+  device.fail_launch = true;
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::call_done);
+  r = call();
+  EXPECT_EQ(r.end, CallEnd::device_failure);
+  EXPECT_NE(r.message.find("ILLEGAL_ADDRESS"), std::string::npos);
+}
+
+TEST_F(Fixture, OccupancyAndAttributesOfUnknownFunctionsAreErrorsNotFailures) {
+  host::Occupancy q;
+  q.function = "gemm";
+  q.block_size = 128;
+  hostp.say(host::MsgType::occupancy, q);
+  q.function = "nope";
+  hostp.say(host::MsgType::occupancy, q);
+  hostp.say(host::MsgType::func_set_attribute, host::FuncSetAttribute{"nope", 8, 1});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  EXPECT_EQ(reply(1).value, 3u);
+  EXPECT_EQ(reply(2).status, cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(reply(3).status, cudaErrorInvalidDeviceFunction);
+}
+
+}  // namespace
+}  // namespace ptxbench::eval::worker

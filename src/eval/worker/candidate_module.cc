@@ -1,0 +1,136 @@
+#include "eval/worker/candidate_module.h"
+
+#include <cstring>
+
+#include "compile/elf_file.h"
+#include "core/fs.h"
+
+namespace ptxbench::eval::worker {
+namespace {
+
+std::string driver_error(CUresult r) {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &text);
+  return std::string(name ? name : "CUDA_ERROR_UNKNOWN") + ": " + (text ? text : "unknown");
+}
+
+std::uint64_t le(const std::string& s, std::size_t at, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i)
+    v |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[at + i])) << (8 * i);
+  return v;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> split_fatbinaries(const std::string& section) {
+  constexpr std::uint32_t kFatbinMagic = 0xBA55ED50;
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at + 16 <= section.size()) {
+    if (le(section, at, 4) != kFatbinMagic) {  // padding between fatbinaries
+      at += 8;
+      continue;
+    }
+    const std::uint64_t header = le(section, at + 6, 2), payload = le(section, at + 8, 8);
+    if (header < 16 || payload > section.size() || header + payload > section.size() - at)
+      return make_error("a fatbinary in the candidate runs past the end of its section");
+    out.push_back(section.substr(at, header + payload));
+    at += header + payload;
+  }
+  if (out.empty()) return make_error("the candidate's shared object holds no device code");
+  return out;
+}
+
+Result<std::string> device_code_of(const std::string& shared_object) {
+  PTXB_TRY(std::string bytes, read_file(shared_object));
+  PTXB_TRY(compile::elf::File elf, compile::elf::File::parse(bytes));
+  const compile::elf::Section* s = elf.section(".nv_fatbin");
+  if (!s) return make_error("the candidate's shared object holds no device code (.nv_fatbin)");
+  if (s->offset > bytes.size() || s->size > bytes.size() - s->offset)
+    return make_error("the candidate's .nv_fatbin section runs past the end of its file");
+  return bytes.substr(s->offset, s->size);
+}
+
+Result<CandidateModule> CandidateModule::load(const std::string& shared_object) {
+  PTXB_TRY(std::string section, device_code_of(shared_object));
+  PTXB_TRY(std::vector<std::string> images, split_fatbinaries(section));
+  CandidateModule m;
+  std::string refused;
+  // nvcc also emits a device-link fatbinary (registration glue) beside the code; one image the
+  // driver cannot load is refused only when no image loads at all.
+  for (const std::string& image : images) {
+    CUmodule mod = nullptr;
+    CUresult r = cuModuleLoadData(&mod, image.data());
+    if (r != CUDA_SUCCESS) {
+      refused = driver_error(r);
+      continue;
+    }
+    m.modules_.push_back(mod);
+    unsigned count = 0;
+    if ((r = cuModuleGetFunctionCount(&count, mod)) != CUDA_SUCCESS)
+      return make_error("cannot list the candidate's kernels: " + driver_error(r));
+    std::vector<CUfunction> fns(count);
+    if (count > 0 && (r = cuModuleEnumerateFunctions(fns.data(), count, mod)) != CUDA_SUCCESS)
+      return make_error("cannot list the candidate's kernels: " + driver_error(r));
+    for (CUfunction f : fns) {
+      const char* name = nullptr;
+      if (cuFuncGetName(&name, f) == CUDA_SUCCESS && name) m.functions_.emplace(name, f);
+    }
+  }
+  if (m.modules_.empty())
+    return make_error("the GPU cannot load the candidate's device code: " + refused,
+                      "build it for this GPU's architecture");
+  return m;
+}
+
+CUfunction CandidateModule::function(const std::string& name) const {
+  auto it = functions_.find(name);
+  return it == functions_.end() ? nullptr : it->second;
+}
+
+std::vector<host::FunctionInfo> CandidateModule::function_infos() const {
+  std::vector<host::FunctionInfo> out;
+  for (const auto& [name, f] : functions_) {
+    host::FunctionInfo info;
+    info.name = name;
+    for (std::size_t i = 0;; ++i) {
+      std::size_t offset = 0, size = 0;
+      if (cuFuncGetParamInfo(f, i, &offset, &size) != CUDA_SUCCESS) break;
+      info.params.push_back({static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(size)});
+    }
+    for (int a = 0; a < CU_FUNC_ATTRIBUTE_MAX; ++a) {
+      int v = 0;
+      if (cuFuncGetAttribute(&v, static_cast<CUfunction_attribute>(a), f) == CUDA_SUCCESS)
+        info.attributes.emplace_back(a, v);
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+std::map<std::string, KernelInfo> CandidateModule::kernels() const {
+  std::map<std::string, KernelInfo> out;
+  for (const auto& info : function_infos()) {
+    KernelInfo k;
+    k.params = info.params;
+    for (const auto& [a, v] : info.attributes)
+      if (a == CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) k.local_bytes_per_thread = static_cast<std::uint64_t>(v);
+    out.emplace(info.name, std::move(k));
+  }
+  return out;
+}
+
+std::optional<DeviceRegion> CandidateModule::global(const std::string& name) const {
+  for (CUmodule mod : modules_) {
+    CUdeviceptr p = 0;
+    std::size_t bytes = 0;
+    if (cuModuleGetGlobal(&p, &bytes, mod, name.c_str()) == CUDA_SUCCESS)
+      return DeviceRegion{static_cast<std::uint64_t>(p), bytes, name};
+  }
+  return std::nullopt;
+}
+
+}  // namespace ptxbench::eval::worker
