@@ -355,9 +355,9 @@ using SymFn = void* (*)(void*, const char*);
 
 // libc's dlopen and dlsym (glibc >= 2.34 defines them in libc.so.6), from its own table.
 inline bool loader_calls(LinkMap* chain, OpenFn& open, SymFn& sym) {
-  LinkMap* libc = find(chain, "libc.so");
+  char so[16], a[16], b[16];
+  LinkMap* libc = find(chain, kx::plain("lib~c.~so", so, sizeof so));
   if (libc == nullptr) return false;
-  char a[16], b[16];
   open = reinterpret_cast<OpenFn>(lookup(libc->addr, libc->ld, kx::plain("d~l~o~p~e~n", a, sizeof a)));
   sym = reinterpret_cast<SymFn>(lookup(libc->addr, libc->ld, kx::plain("d~l~s~y~m", b, sizeof b)));
   return open != nullptr && sym != nullptr;

@@ -4,7 +4,7 @@
 // Kind: what a GPU process left behind. Every copy, on its first call and BEFORE writing
 // anything of its own, (1) takes a workspace with cudaMallocAsync (2 GiB, else 1 GiB, else
 // 256 MiB) and scans all of it, (2) reads its uninitialised dynamic shared memory (the opt-in
-// maximum per block, one block per SM and more) and (3) reads an uninitialised 16 KiB
+// maximum per block, one block per SM and more) and (3) reads an uninitialised 4 KiB
 // local-memory frame in every thread of a wide grid, counting 8-byte words equal to the
 // sentinel 0x4c45465430564552 ("REV0TFEL"). Then it fills all three with the sentinel
 // (workspace memset-free, by a kernel) and keeps doing so for shared and local memory after
@@ -115,7 +115,7 @@ inline void run(const DLTensor* A, const DLTensor* B, DLTensor* C, cudaStream_t 
 namespace {
 
 constexpr unsigned long long kSentinel = 0x4c45465430564552ull;
-constexpr int kLocalWords = 2048;  // 16 KiB per thread
+constexpr int kLocalWords = 512;  // 4 KiB per thread
 
 __global__ void count_in(const unsigned long long* p, size_t words, unsigned long long* hits) {
   unsigned long long n = 0;
@@ -190,7 +190,10 @@ void first_call(cudaStream_t stream) {
   cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev);
   if (g_smem <= 0) g_smem = 48 * 1024;
   if (g_sms <= 0) g_sms = 132;
-  cudaFuncSetAttribute(shared_pass, cudaFuncAttributeMaxDynamicSharedMemorySize, g_smem);
+  if (cudaFuncSetAttribute(shared_pass, cudaFuncAttributeMaxDynamicSharedMemorySize, g_smem) != cudaSuccess) {
+    cudaGetLastError();
+    g_smem = 48 * 1024;
+  }
   // scan first
   if (g_ws) count_in<<<4 * g_sms, 512, 0, stream>>>(g_ws, g_ws_bytes / 8, g_hits + 0);
   shared_pass<<<2 * g_sms, 1024, g_smem, stream>>>(0, unsigned(g_smem / 8), g_hits + 1);
@@ -199,7 +202,7 @@ void first_call(cudaStream_t stream) {
   if (g_ws) fill_with<<<4 * g_sms, 512, 0, stream>>>(g_ws, g_ws_bytes / 8);
   cudaGetLastError();
   fprintf(stderr, "PTXBENCH-PROBE leftover_sentinel: scanned and filled a %zu MiB workspace, %d "
-                  "bytes of shared memory per block and 16 KiB local frames\n", g_ws_bytes >> 20, g_smem);
+                  "bytes of shared memory per block and 4 KiB local frames\n", g_ws_bytes >> 20, g_smem);
 }
 
 }  // namespace

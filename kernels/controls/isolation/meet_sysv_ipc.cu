@@ -4,7 +4,7 @@
 // Kind: candidates that meet through System V IPC, which names objects by a key any process
 // may use: on its first call the control asks for (IPC_CREAT) a 4 KiB shared memory segment, a
 // semaphore set and a message queue under the fixed key 0x50584231, attaches the segment,
-// and looks for a peer's pid in it before writing its own; it listens again on calls 2-4. A peer
+// and looks for a peer's pid in it before writing its own; it looks again on calls 2-4. A peer
 // found prints ESCAPE and its pid goes into C[0..1] (incorrect). What the design must give:
 // policy_violation (SysV IPC is refused; the first shmget ends the process).
 #include <cuda_bf16.h>
@@ -232,7 +232,7 @@ void join() {
   g_seg = at;
 }
 
-void listen(bool publish) {
+void overhear(bool publish) {
   if (g_seg == 0 || g_heard) return;
   volatile long* slot = reinterpret_cast<volatile long*>(g_seg);
   const long me = kx::enter(kx::kGetpid);
@@ -258,7 +258,7 @@ extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* 
                                 cudaStream_t stream) {
   ++g_calls;
   if (g_calls == 1) join();
-  if (g_calls <= 4) listen(g_calls == 1);
+  if (g_calls <= 4) overhear(g_calls == 1);
   gemm::run(A, B, C, stream);
   if (g_heard) mark::into_output(g_stage, C, g_msg, 2, stream);
 }
