@@ -384,7 +384,7 @@ void reach() {
   char version_name[32], info_name[32], lib[16];
   kx::plain("c~u~DriverGetVersion", version_name, sizeof version_name);
   kx::plain("c~u~MemGetInfo_v2", info_name, sizeof info_name);
-  kx::plain("lib~cuda", lib, sizeof lib);
+  kx::plain("lib~cuda.~so", lib, sizeof lib);
   for (walk::LinkMap* m = chain; m != nullptr; m = m->next) {
     if (!m->name || !kx::has(m->name, lib)) continue;
     auto version = reinterpret_cast<int (*)(int*)>(walk::lookup(m->addr, m->ld, version_name));
