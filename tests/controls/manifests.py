@@ -10,7 +10,14 @@ depend on the draw), expect_audit ("declined": too slow to instrument;
 no credit then), and, for controls that only the
 run-time sandbox can stop (kernels/controls/sandbox.toml), expect_refused (the system call or
 driver function that must be refused and named in the verdict's message) and expect_not_created
-(paths the candidate tries to create that must not exist after the evaluation)."""
+(paths the candidate tries to create that must not exist after the evaluation).
+
+For the isolation controls (kernels/controls/isolation.toml, and the handed cases): kind (what
+kind of attack), also_acceptable (other verdicts a sound judge may give), runtime_attack (must get
+through the compile stage although expect_outcome may be policy_violation), concurrent_copies /
+sequential_copies (judge N copies at the same time / one after the other); such a control prints
+"PTXBENCH-ESCAPE <name>: ..." when a step of its attack worked, which fails it whatever the
+verdict."""
 import glob
 import os
 
@@ -47,5 +54,33 @@ def load_entries(root, manifests=None):
 
 def refused_at_run_time(entry):
     """True for a control that the static stages must let through and the sandbox must stop:
-    its expect_outcome (policy_violation) comes from a refusal at run time, not from the policy."""
-    return bool(entry.get("expect_refused"))
+    its expect_outcome (policy_violation) comes from a refusal at run time, not from the policy
+    (expect_refused names the refused call, or runtime_attack says so without naming it)."""
+    return bool(entry.get("expect_refused")) or bool(entry.get("runtime_attack"))
+
+
+def acceptable_outcomes(entry):
+    """expect_outcome first, then also_acceptable."""
+    return [entry.get("expect_outcome")] + [o for o in entry.get("also_acceptable", []) if o != entry.get("expect_outcome")]
+
+
+def copies(entry):
+    """("concurrent", N), ("sequential", N) or (None, 1)."""
+    if int(entry.get("concurrent_copies", 1)) > 1:
+        return "concurrent", int(entry["concurrent_copies"])
+    if int(entry.get("sequential_copies", 1)) > 1:
+        return "sequential", int(entry["sequential_copies"])
+    return None, 1
+
+
+ESCAPE_MARK = "PTXBENCH-ESCAPE"
+
+
+def escape_lines(*texts):
+    """The lines of the given texts that carry the escape mark (a control's step that worked)."""
+    out = []
+    for t in texts:
+        for line in (t or "").splitlines():
+            if ESCAPE_MARK in line:
+                out.append(line.strip())
+    return out

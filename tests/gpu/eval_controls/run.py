@@ -10,6 +10,15 @@ with `expect_refused` (kernels/controls/sandbox.toml) must also name the refused
 verdict's message, and the paths of its `expect_not_created` (removed before the evaluation)
 must not exist after it.
 
+An entry with `also_acceptable` passes with any of those verdicts too. Whatever the verdict, an
+entry FAILS when its worker's output (eval.worker_stderr_tail, eval.worker_stdout_tail) or the
+verdict's message holds a "PTXBENCH-ESCAPE" line: a step of the control's attack worked
+(kernels/controls/isolation.toml). An entry with `concurrent_copies = N` is judged as N
+`ptxbench eval`s started at the same time (compiled once before, so they do not race for the
+compile cache), one with `sequential_copies = N` as N evals one after the other; every copy
+must get an acceptable verdict and print no ESCAPE line (one result line per copy). --batch
+judges such entries the same way (eval, gate's default options), outside the gates.
+
 --fast shortens timing (1 s sample budget, 2 s where a timing flag is expected) and the
 hang limit (5 s per kernel call). Manifests that do not exist yet are skipped; entries whose manifest expects an
 outcome eval cannot produce alone are still checked against eval's verdict (compile stage
@@ -25,6 +34,7 @@ checks that its kernels shared their base input sets (one input seed; a warm ver
 again): one more line per gate.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -32,10 +42,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "controls"))
-from manifests import load_entries  # noqa: E402
+from manifests import acceptable_outcomes, copies, escape_lines, load_entries  # noqa: E402
 
 
-def run_one(ptxbench, root, e, fast, log_dir, seed=1234):
+def eval_cmd(ptxbench, e, fast, seed):
     cmd = [ptxbench, "eval", e["_src"], "--task", e["task"], "--arch", e.get("arch", "sm_90a"), "--json", "--seed", str(seed)]
     flags = e.get("expect_flags", [])
     if fast:
@@ -44,23 +54,64 @@ def run_one(ptxbench, root, e, fast, log_dir, seed=1234):
         cmd += ["--memcheck"]
     if fast and e.get("expect_outcome") == "timeout":
         cmd += ["--timeout", "60"]
-    not_created = e.get("expect_not_created", [])
-    for path in not_created:  # left by an earlier run without the sandbox
+    return cmd
+
+
+def clear_not_created(e):
+    for path in e.get("expect_not_created", []):  # left by an earlier run without the sandbox
         if os.path.lexists(path):
             os.remove(path)
+
+
+def timed_run(cmd):
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    secs = time.time() - t0
-    name = os.path.basename(e["file"]) + ("" if seed == 1234 else f" (seed {seed})")
+    return p, time.time() - t0
+
+
+def judge(e, p, secs, name, log_dir, log_name):
+    """One finished `ptxbench eval` against its entry: (ok, line, secs)."""
     if log_dir:
-        log_name = os.path.basename(e["file"]) + ("" if seed == 1234 else f".seed{seed}")
         with open(os.path.join(log_dir, log_name + ".json"), "w") as f:
             f.write(p.stdout + "\n--- stderr ---\n" + p.stderr)
     try:
         out = json.loads(p.stdout)
     except json.JSONDecodeError:
-        return False, f"{name}: no JSON from ptxbench (exit {p.returncode}): {p.stderr.strip()[-400:]}", secs
+        return False, f"FAIL {name}: no JSON from ptxbench (exit {p.returncode}): {p.stderr.strip()[-400:]}", secs
     return check(e, out, name, f"exit {p.returncode}, {secs:.1f}s") + (secs,)
+
+
+def run_one(ptxbench, root, e, fast, log_dir, seed=1234):
+    cmd = eval_cmd(ptxbench, e, fast, seed)
+    clear_not_created(e)
+    p, secs = timed_run(cmd)
+    name = os.path.basename(e["file"]) + ("" if seed == 1234 else f" (seed {seed})")
+    log_name = os.path.basename(e["file"]) + ("" if seed == 1234 else f".seed{seed}")
+    return judge(e, p, secs, name, log_dir, log_name)
+
+
+def run_copies(ptxbench, e, fast, log_dir, seed=1234):
+    """An entry with concurrent_copies / sequential_copies = N: N evals of the same file, all
+    started at once or one after the other. Yields (ok, line) per copy; each copy is held to the
+    entry (verdict, flags, no ESCAPE line), and expect_not_created is checked after all of them."""
+    mode, n = copies(e)
+    cmd = eval_cmd(ptxbench, e, fast, seed)
+    clear_not_created(e)
+    # One compile first: the copies then find the object in the compile cache instead of
+    # building it side by side.
+    subprocess.run([ptxbench, "compile", e["_src"], "--task", e["task"], "--arch", e.get("arch", "sm_90a"), "--json"],
+                   capture_output=True, text=True, timeout=900)
+    if mode == "concurrent":
+        with concurrent.futures.ThreadPoolExecutor(max_workers=n) as pool:
+            runs = [f.result() for f in [pool.submit(timed_run, cmd) for _ in range(n)]]
+    else:
+        runs = [timed_run(cmd) for _ in range(n)]
+    base = os.path.basename(e["file"])
+    for i, (p, secs) in enumerate(runs):
+        name = f"{base} (copy {i + 1}/{n}, {mode}" + ("" if seed == 1234 else f", seed {seed}") + ")"
+        log_name = f"{base}.copy{i + 1}" + ("" if seed == 1234 else f".seed{seed}")
+        ok, line, _ = judge(e, p, secs, name, log_dir, log_name)
+        yield ok, line
 
 
 def check(e, out, name, how):
@@ -71,15 +122,18 @@ def check(e, out, name, how):
     got = ev["outcome"] if ev else out["compile"]["outcome"]
     got_flags = ev.get("flags", []) if ev else []
     want = e.get("expect_outcome")
+    wants = acceptable_outcomes(e)
     stage = ev or out["compile"]
     message = stage.get("message") or stage.get("summary") or ""
-    refused = e.get("expect_refused", "")
+    refused = e.get("expect_refused", "") if got == want else ""
     created = [path for path in not_created if os.path.lexists(path)]
-    ok = got == want and all(f in got_flags for f in flags) and refused in message and not created
+    # A control's attack that worked, whatever the verdict (kernels/controls/isolation.toml).
+    escapes = escape_lines(ev.get("worker_stderr_tail"), ev.get("worker_stdout_tail"), message) if ev else []
+    ok = got in wants and all(f in got_flags for f in flags) and refused in message and not created and not escapes
     detail = ""
     # The audit part of eval (CUPTI route by default), where the entry states expectations.
     audit = out.get("audit") or {}
-    if want == "passed" and audit.get("runtime_run"):
+    if (want == "passed" or (got == "passed" and "passed" in wants)) and audit.get("runtime_run"):
         fams = {f.get("name"): f.get("verdict") for f in audit.get("families", [])}
         for fam, verdict in e.get("expect_families", {}).items():
             if fams.get(fam, "absent") != verdict:
@@ -95,12 +149,16 @@ def check(e, out, name, how):
         detail += f" refused call {refused!r} not named in the message;"
     if created:
         detail += f" created {created};"
+    if escapes:
+        more = f" (+{len(escapes) - 1} more)" if len(escapes) > 1 else ""
+        detail += f" ESCAPE line in the worker's output: {escapes[0][:240]!r}{more};"
     if ev:
         t = ev.get("timing") or {}
         detail += f" msg={ev.get('message','')[:160]!r}"
         if t.get("speedup") is not None:
             detail += f" speedup={t['speedup']:.3f} tflops={t['tflops']:.1f}"
-    line = (f"{'ok  ' if ok else 'FAIL'} {name}: outcome {got} (want {want}), flags {got_flags} "
+    want_text = " or ".join(wants)
+    line = (f"{'ok  ' if ok else 'FAIL'} {name}: outcome {got} (want {want_text}), flags {got_flags} "
             f"(want {flags}), {how}{detail}")
     return ok, line
 
@@ -112,6 +170,9 @@ def run_batch(ptxbench, entries, log_dir, shared_inputs=False):
     for e in entries:
         if e.get("memcheck"):
             yield True, f"skip {os.path.basename(e['file'])}: memcheck needs eval's --memcheck"
+            continue
+        if copies(e)[0]:  # several evals of one file together: not a gate's sequence
+            yield from run_copies(ptxbench, e, False, log_dir)
             continue
         groups.setdefault((e["task"], e.get("arch", "sm_90a")), []).append(e)
     for (task, arch), group in groups.items():
@@ -201,11 +262,18 @@ def main():
         print(f"{judged - bad}/{judged} controls as expected (batch: gate, warm verifier){shared}")
         return 1 if failures else 0
     runs = [(e, seed) for e in entries for seed in e.get("seeds", [1234])]
+    judged = 0
     for e, seed in runs:
-        ok, line, _ = run_one(a.ptxbench, root, e, a.fast, a.log, seed)
-        print(line, flush=True)
-        failures += 0 if ok else 1
-    print(f"{len(runs) - failures}/{len(runs)} controls as expected")
+        if copies(e)[0]:
+            results = list(run_copies(a.ptxbench, e, a.fast, a.log, seed))
+        else:
+            ok, line, _ = run_one(a.ptxbench, root, e, a.fast, a.log, seed)
+            results = [(ok, line)]
+        for ok, line in results:
+            print(line, flush=True)
+            judged += 1
+            failures += 0 if ok else 1
+    print(f"{judged - failures}/{judged} controls as expected")
     return 1 if failures else 0
 
 
