@@ -72,7 +72,7 @@ static DLTensor tensor(void* data, std::vector<int64_t>& shape, DLDataType dt) {
   t.shape = shape.data(); t.strides = nullptr; t.byte_offset = 0;
   return t;
 }
-static const DLDataType kBf16{kDLBfloat, 16, 1}, kF32{kDLFloat, 32, 1};
+[[maybe_unused]] static const DLDataType kBf16{kDLBfloat, 16, 1}, kF32{kDLFloat, 32, 1};
 
 #if defined(CHECK_GEMM)
 extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C, cudaStream_t stream);
