@@ -129,8 +129,8 @@ run_compile() {  # candidate task [raw]: a raw candidate's refusal is expected, 
   # Unbuffered, so that the whole report is kept even when ptxbench dies after writing it (the
   # build of 2026-12-04 18:58 segfaults in ~JudgeReport at the end of every `compile`).
   command -v stdbuf >/dev/null && unbuffered=(stdbuf -o0)
-  local try
-  for try in 1 2 3; do  # that build also aborts now and then before writing anything
+  local _
+  for _ in 1 2 3; do  # that build also aborts now and then before writing anything
     rc=0
     json=$(PTXBENCH_ROOT="$root" "${unbuffered[@]}" "$compile" compile "$1" --task "$2" --json 2>/dev/null) || rc=$?
     printf '%s' "$json" | python3 -c 'import json,sys; json.load(sys.stdin)' 2>/dev/null && break
@@ -156,7 +156,7 @@ for k in "${kernels[@]}"; do
   base=$(base_of "$name")
   srcdir=$(dir_of "$repo")
   # A patched copy of the public tree's file (the published file itself stays as it is).
-  rm -rf "$work/$name" && mkdir -p "$work/$name/$(dirname "$src")"
+  rm -rf "${work:?}/$name" && mkdir -p "$work/$name/$(dirname "$src")"
   cp "$srcdir/$src" "$work/$name/$src"
   if ! patch -s -p1 --fuzz=0 --no-backup-if-mismatch -d "$work/$name" < "$glue/$base.patch"; then
     echo "public-kernels: $glue/$base.patch does not apply to $srcdir/$src" >&2
