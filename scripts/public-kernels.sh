@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Public Hopper kernels as ptxbench candidates (kernels/public/README.md).
 #
-#   scripts/public-kernels.sh [--fetch] [--raw] [--compile PTXBENCH] [NAME...]
+#   scripts/public-kernels.sh [--fetch] [--raw] [--compile PTXBENCH] [--build-checks] [NAME...]
 #
 # Assembles, for each kernel (all of them, or the NAMEs given), ONE self-contained candidate
 #   .public/candidates/NAME.cu  =  kernels/public/pubglue_driver.cuh  (our driver-call redirect)
@@ -20,6 +20,9 @@
 #               a user would submit; it reproduces the refusals kernels/public/README.md records
 #   --compile P run `PTXBENCH_ROOT=<this checkout> P compile CANDIDATE --task TASK --json` on each
 #               candidate written (P: a ptxbench binary) and print the verdict
+#   --build-checks  also build .public/check-bin/chk_NAME (nvcc): the candidate linked with
+#               kernels/public/check/public_check.cu, a standalone GPU check; carry .public to a
+#               GPU machine and run `for c in .public/check-bin/chk_*; do $c; done`
 #
 # Every public file is checked against its pinned sha256 before use, so a patch never meets a
 # file it was not written for. Exit status: 0, or 1 when a check, a patch or (--compile) a
@@ -63,13 +66,14 @@ kernels=(
 # The causal candidate is the same public source, patch and glue as mattut_fa3.
 base_of() { case "$1" in mattut_fa3_causal) echo mattut_fa3 ;; *) echo "$1" ;; esac; }
 
-fetch=0 raw=0 compile=""
+fetch=0 raw=0 compile="" checks=0
 names=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --fetch) fetch=1 ;;
     --raw) raw=1 ;;
     --compile) compile=${2:?--compile needs a ptxbench binary}; shift ;;
+    --build-checks) checks=1 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "public-kernels: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1") ;;
@@ -150,6 +154,34 @@ print(d.get("outcome","?"), "| targets present:", tp or "-",
   case "$verdict" in passed*) ;; *) status=1 ;; esac
 }
 
+# DLPack's header for the checks: PTXBENCH_DLPACK_INCLUDE, else setup.sh's tvm-ffi wheel.
+dlpack_include() {
+  local d
+  for d in "${PTXBENCH_DLPACK_INCLUDE:-}" .deps/wheels/apache-tvm-ffi/tvm_ffi/include .devbin/include; do
+    [ -n "$d" ] && [ -f "$d/dlpack/dlpack.h" ] && { echo "$d"; return 0; }
+  done
+  echo "public-kernels: no dlpack/dlpack.h (set PTXBENCH_DLPACK_INCLUDE)" >&2
+  return 1
+}
+
+build_check() {  # name candidate task
+  [ "$checks" = 1 ] || return 0
+  local flags=() dl
+  dl=$(dlpack_include) || { status=1; return 0; }
+  case "$3" in
+    gemm_*) flags=(-DCHECK_GEMM) ;;
+    mha_with_lse_*_causal) flags=(-DCHECK_ATTENTION -DCHECK_CAUSAL=1) ;;
+    mha_with_lse_*) flags=(-DCHECK_ATTENTION) ;;
+  esac
+  mkdir -p "$pub/check-bin"
+  if nvcc -std=c++17 -O3 --expt-relaxed-constexpr -gencode=arch=compute_90a,code=sm_90a -w \
+       -I"$dl" "${flags[@]}" "$2" "$glue/check/public_check.cu" -o "$pub/check-bin/chk_$1"; then
+    echo "    check: $pub/check-bin/chk_$1"
+  else
+    echo "    check: nvcc failed" >&2; status=1
+  fi
+}
+
 for k in "${kernels[@]}"; do
   read -r name task repo commit licence src prelude defines <<< "$k"
   wanted "$name" || continue
@@ -190,6 +222,7 @@ for k in "${kernels[@]}"; do
   mv "$cand.part" "$cand"
   echo "$name: $cand  task $task"
   run_compile "$cand" "$task"
+  build_check "$name" "$cand" "$task"
 
   if [ "$raw" = 1 ]; then
     rawc=$out/raw/$name.cu
