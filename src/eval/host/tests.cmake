@@ -16,3 +16,8 @@ target_compile_definitions(host_call_test PRIVATE
   PTXBENCH_TVM_FFI_LIBRARY="${PTXBENCH_TVM_FFI_LIBRARY}")
 add_dependencies(host_call_test ptxbench_fake_candidate ptxbench_fake_tvm_ffi_candidate)
 
+
+# The shim's pure parts.
+ptxbench_test(host_unit_test SOURCES launch_check_test.cc launch_check.cc shim_registry.cc
+              DEPS ptxbench_eval_proto)
+target_include_directories(host_unit_test SYSTEM PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
