@@ -7,6 +7,8 @@
 
 #include <thread>
 
+#include "core/identity.h"
+
 namespace ptxbench::eval::host::testing {
 namespace {
 
@@ -27,6 +29,7 @@ Result<std::unique_ptr<FakeBroker>> FakeBroker::start(const HostRun& run) {
   req.sandbox = run.sandbox;
   const auto request = dir.path() / "request.json";
   PTXB_TRY_STATUS(write_file_atomic(request, to_text(req.to_json())));
+  if (run.run_as) PTXB_TRY_STATUS(chown_tree(dir.path(), run.run_as->first, run.run_as->second));
   int to_host[2], from_host[2];
   if (::pipe2(to_host, O_CLOEXEC) != 0 || ::pipe2(from_host, O_CLOEXEC) != 0)
     return make_error("cannot make the protocol's pipes");
@@ -37,6 +40,10 @@ Result<std::unique_ptr<FakeBroker>> FakeBroker::start(const HostRun& run) {
   spec.argv = {PTXBENCH_HOST, request.string()};
   spec.clear_env = true;
   spec.env = run.env;
+  if (run.run_as) {
+    spec.run_as_uid = run.run_as->first;
+    spec.run_as_gid = run.run_as->second;
+  }
   const ChildFd fds[] = {{in, 0}, {out, 1}, {err, 2}, {to_host[0], 3}, {from_host[1], 4}};
   auto launched = launch_process(spec, fds);
   for (int fd : {in, out, err, to_host[0], from_host[1]}) ::close(fd);

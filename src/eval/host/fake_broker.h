@@ -25,6 +25,9 @@ struct HostRun {
   Contract contract = Contract::native;
   bool sandbox = true;
   std::map<std::string, std::string> env;  // the host's environment (nothing inherited)
+  // Run the host as this user and group (needs root), as the parent runs it (nobody); its
+  // private directory (the request) is then theirs.
+  std::optional<std::pair<uid_t, gid_t>> run_as;
 };
 
 class FakeBroker {

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/identity.h"
+#include "core/json.h"
 #include "core/refusal.h"
 #include "core/sandbox.h"
 #include "eval/host/broker_fixture.h"
@@ -103,6 +105,31 @@ TEST_F(HostSandbox, RefusesWhatTheHostProfileForbids) {
 
 TEST_F(HostSandbox, TerminalQueriesStayAllowed) {
   expect_returned(attack("tcgets"), -ENOTTY);  // stdin is /dev/null
+}
+
+// As the parent runs it (an unprivileged user), nothing is missing from its sandbox, and the
+// refusals are the same.
+TEST_F(HostSandbox, AsAnUnprivilegedUserTheSandboxIsComplete) {
+  const auto nobody = unprivileged_identity();
+  if (!nobody) GTEST_SKIP() << "not running as root: the host runs as this user already";
+  HostRun run{PTXBENCH_HOST_HOSTILE};
+  run.run_as = nobody;
+  auto broker = FakeBroker::start(run);
+  ASSERT_TRUE(broker.ok()) << broker.error().to_string();
+  const Json report = Json::parse(expect<Text>(**broker, MsgType::sandbox).text);
+  EXPECT_EQ(report["applied"], true);
+  EXPECT_EQ(report["profile"], "host");
+  EXPECT_EQ(report["complete"], true) << report.dump();
+  EXPECT_EQ(report["file_access_reported"], true);
+  expect_frame(**broker, MsgType::ready);
+  (*broker)->send(MsgType::quit);
+  EXPECT_EQ((*broker)->finish().exit_code, 0);
+
+  run.env["PTXB_HOST_ATTACK_AT_LOAD"] = "read";
+  run.env["PTXB_HOST_TARGET"] = "/usr/lib/os-release";
+  auto attacked = FakeBroker::start(run);
+  ASSERT_TRUE(attacked.ok());
+  expect_refused((*attacked)->finish(), "openat", "/usr/lib/os-release");
 }
 
 // The control: without the sandbox the same candidate reads what it likes.

@@ -136,6 +136,20 @@ TEST(HostSession, QuitBeforeTheHelloIsANormalEnd) {
   EXPECT_EQ((*broker)->finish().exit_code, 0);
 }
 
+TEST(HostSession, AHelloThatDoesNotFitIsAProtocolError) {
+  auto broker = FakeBroker::start({PTXBENCH_HOST_HOSTILE});
+  ASSERT_TRUE(broker.ok());
+  expect_frame(**broker, MsgType::sandbox);
+  expect_frame(**broker, MsgType::ready);
+  Hello hello = test_hello({});
+  hello.device_properties.resize(100);  // another runtime's cudaDeviceProp
+  (*broker)->send(MsgType::hello, encode(hello));
+  const ProcessResult end = (*broker)->finish();
+  EXPECT_EQ(end.exit_code, kHostProtocolExit);
+  EXPECT_NE(end.stderr_text.find("device properties have 100 bytes"), std::string::npos)
+      << end.stderr_text;
+}
+
 TEST(HostSession, AMalformedFrameFromTheBrokerIsAProtocolError) {
   auto broker = FakeBroker::start({PTXBENCH_HOST_HOSTILE});
   ASSERT_TRUE(broker.ok());
