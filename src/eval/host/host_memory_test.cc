@@ -12,7 +12,7 @@ namespace {
 constexpr std::uint64_t kA = 0x7f0000000000, kC = 0x7f0020000000, kWorkspace = 0x7f0100000000;
 
 struct Report {  // as testdata/memory.cu writes it
-  int codes[12];
+  int codes[16];
   char back[8];
   int sm_count;
   int max_threads;
@@ -53,15 +53,46 @@ TEST(HostMemory, CopiesAllocationsAndEventsAsTheRuntimeWouldDoThem) {
   const auto freed = expect<FreeAsync>(*broker, MsgType::free_async);
   EXPECT_EQ(freed.ptr, kWorkspace);
 
+  // A device variable written from a tensor; past its end or no variable at all stays local.
+  const auto symbol = expect<MemcpyToSymbol>(*broker, MsgType::memcpy_to_symbol);
+  EXPECT_EQ(symbol.symbol, "table");
+  EXPECT_EQ(symbol.offset, 16u);
+  EXPECT_TRUE(symbol.data.empty());
+  EXPECT_EQ(symbol.src, kA);
+  EXPECT_EQ(symbol.count, 32u);
+  // 20 MiB of host memory in two frames.
+  const auto first = expect<MemcpyH2D>(*broker, MsgType::memcpy_h2d);
+  const auto second = expect<MemcpyH2D>(*broker, MsgType::memcpy_h2d);
+  EXPECT_EQ(first.dst, kA);
+  EXPECT_EQ(first.data.size(), 16u << 20);
+  EXPECT_EQ(first.data.front(), 'b');
+  EXPECT_EQ(second.dst, kA + (16u << 20));
+  EXPECT_EQ(second.data.size(), 4u << 20);
+  EXPECT_EQ(second.data.back(), 'e');
+
   // Nothing else was sent: the next frame is the report's copy.
   const auto copy = expect<MemcpyH2D>(*broker, MsgType::memcpy_h2d);
   EXPECT_EQ(copy.dst, kC);
   ASSERT_EQ(copy.data.size(), sizeof(Report));
   Report r;
   std::memcpy(&r, copy.data.data(), sizeof r);
-  const int expected[12] = {
-      0, 0, 0, 0, 0, 0, 0, 1 /* not an allocation */, 0, 0, 400 /* a destroyed event */, 0};
-  for (int i = 0; i < 12; ++i) EXPECT_EQ(r.codes[i], expected[i]) << "code " << i;
+  const int expected[16] = {0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            1 /* not an allocation */,
+                            0,
+                            0,
+                            400 /* a destroyed event */,
+                            0,
+                            0,
+                            1 /* past the variable */,
+                            13 /* InvalidSymbol */,
+                            0};
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(r.codes[i], expected[i]) << "code " << i;
   EXPECT_EQ(std::string(r.back, 8), "deviceB!");
   EXPECT_EQ(r.sm_count, 132);
   EXPECT_EQ(r.max_threads, 1024);

@@ -1,11 +1,8 @@
 // ptxbench-host end to end: the session around the calls. An entry point that throws, a
-// refused driver lookup (exit 87), the driver called directly (tensor maps) and through the
-// entry-point lookup, a tvm-ffi candidate (its stream and its raised error), a candidate built
-// for the per-thread default stream, and the candidates it cannot load.
+// tvm-ffi candidate (its stream and its raised error), a candidate built for the per-thread
+// default stream, the candidates it cannot load, and a broker that breaks the protocol.
 #include <gtest/gtest.h>
 
-#include "compile/driver_allow_list.h"
-#include "core/refusal.h"
 #include "eval/host/broker_fixture.h"
 #include "eval/host/shim_control.h"
 
@@ -32,49 +29,6 @@ TEST(HostSession, AnExceptionFromTheEntryPointIsTheCallsError) {
   expect<Launch>(*broker, MsgType::launch);
   expect_frame(*broker, MsgType::call_done);
   EXPECT_EQ(broker->finish().exit_code, 0);  // end of file: a normal end
-}
-
-TEST(HostSession, ARefusedDriverLookupEndsTheProcess) {
-  auto broker = start_session({PTXBENCH_HOST_FIXTURE_DIR "/refused_lookup.so"}, test_hello({}));
-  ASSERT_TRUE(broker);
-  broker->send(MsgType::run, encode(two_tensors()));
-  EXPECT_EQ(expect<Text>(*broker, MsgType::refused_driver_function).text, "cuMemAlloc");
-  const ProcessResult end = broker->finish();
-  EXPECT_EQ(end.exit_code, kSandboxRefusalExit);
-  EXPECT_EQ(compile::refused_driver_function(end.stderr_text), "cuMemAlloc") << end.stderr_text;
-}
-
-TEST(HostSession, TensorMapsAreEncodedByTheBroker) {
-  const std::string kernel = "_Z9tma_probe14CUtensorMap_stPfi";
-  auto broker = start_session({PTXBENCH_HOST_FIXTURE_DIR "/tensor_map.so"},
-                              test_hello({{kernel, {{0, 128}, {128, 8}, {136, 4}}, {}}}));
-  ASSERT_TRUE(broker);
-  broker->send(MsgType::run, encode(two_tensors({128, 256})));
-  const auto enc = expect<EncodeTensorMap>(*broker, MsgType::encode_tensor_map);
-  EXPECT_EQ(enc.kind, TensorMapKind::tiled);
-  EXPECT_EQ(enc.data_type, 9);  // CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-  EXPECT_EQ(enc.rank, 2u);
-  EXPECT_EQ(enc.global_address, kA);
-  EXPECT_EQ(enc.global_dim, (std::vector<std::uint64_t>{256, 128}));
-  EXPECT_EQ(enc.global_strides, (std::vector<std::uint64_t>{512}));
-  EXPECT_EQ(enc.box_dim, (std::vector<std::uint32_t>{64, 128}));
-  EXPECT_EQ(enc.element_strides, (std::vector<std::uint32_t>{1, 1}));
-  EXPECT_EQ(enc.swizzle, 3);       // CU_TENSOR_MAP_SWIZZLE_128B
-  EXPECT_EQ(enc.l2_promotion, 2);  // CU_TENSOR_MAP_L2_PROMOTION_L2_128B
-  broker->send(MsgType::reply, encode(ReplyMsg{0, 0, std::string(kTensorMapBytes, '\xab')}));
-  const auto replace = expect<ReplaceAddress>(*broker, MsgType::replace_address);
-  EXPECT_EQ(replace.tensor_map, std::string(kTensorMapBytes, '\xab'));
-  EXPECT_EQ(replace.global_address, kC);
-  broker->send(MsgType::reply, encode(ReplyMsg{0, 0, std::string(kTensorMapBytes, '\x05')}));
-  const Launch probe = expect<Launch>(*broker, MsgType::launch);
-  EXPECT_EQ(probe.function, kernel);
-  ASSERT_EQ(probe.params.size(), 140u);
-  EXPECT_EQ(probe.params.substr(0, 128), std::string(kTensorMapBytes, '\x05'));
-  EXPECT_EQ(at<std::uint64_t>(probe.params, 128), kC);
-  EXPECT_EQ(at<std::int32_t>(probe.params, 136), 1);  // both CUDA_SUCCESS, the Hello's text
-  expect_frame(*broker, MsgType::call_done);
-  broker->send(MsgType::quit);
-  EXPECT_EQ(broker->finish().exit_code, 0);
 }
 
 TEST(HostSession, ATvmFfiCandidateGetsTheHarnessStreamAndItsErrorsAreReported) {

@@ -38,6 +38,7 @@ endfunction()
 ptxbench_host_fixture(launches)
 ptxbench_host_fixture(memory)
 ptxbench_host_fixture(tensor_map FLAGS -lcuda)
+ptxbench_host_fixture(driver_queries FLAGS -lcuda)
 ptxbench_host_fixture(throws)
 ptxbench_host_fixture(refused_lookup)
 ptxbench_host_fixture(per_thread FLAGS --default-stream per-thread)
@@ -62,7 +63,7 @@ target_compile_definitions(ptxbench_host_broker PUBLIC
 
 # ptxbench-host end to end against a fake broker: the frames of real candidates, and its sandbox.
 ptxbench_test(host_broker_test SOURCES host_launch_test.cc host_memory_test.cc
-              host_session_test.cc DEPS ptxbench_host_broker ptxbench_compile)
+              host_session_test.cc host_driver_test.cc DEPS ptxbench_host_broker ptxbench_compile)
 ptxbench_test(host_sandbox_test SOURCES host_sandbox_test.cc DEPS ptxbench_host_broker)
 foreach(t host_broker_test host_sandbox_test)
   add_dependencies(${t} ptxbench-host ptxbench_host_fixtures ptxbench_host_hostile)
