@@ -69,9 +69,9 @@ foreach(t host_broker_test host_sandbox_test)
   add_dependencies(${t} ptxbench-host ptxbench_host_fixtures ptxbench_host_hostile)
 endforeach()
 
-# The shim's and the host's pure parts.
+# The shim's and the host's pure parts, and the built shims' exports.
 ptxbench_test(host_unit_test SOURCES launch_check_test.cc needed_libraries_test.cc
-              launch_check.cc shim_registry.cc needed_libraries.cc
+              shim_exports_test.cc launch_check.cc shim_registry.cc needed_libraries.cc
               DEPS ptxbench_eval_proto ptxbench_compile)
 target_include_directories(host_unit_test SYSTEM PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
 target_compile_definitions(host_unit_test PRIVATE
