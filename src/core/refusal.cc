@@ -208,6 +208,19 @@ void serve_learned_call(int fd, const seccomp_notif& req) {
   respond(fd, req.id, true);
 }
 
+// Any other call the filter sends here while enforcing is refused by name: the host profile
+// sends clone and clone3, which glibc makes with every signal blocked (SIGSYS, forced while
+// blocked, would kill the process unnamed).
+void serve_refused_call(int fd, const seccomp_notif& req) {
+  if (seccomp_notify_id_valid(fd, req.id) != 0) return;  // interrupted: it comes again
+  Line line;
+  line.add(kPrefix);
+  add_call(line, req.data.nr, req.data.arch);
+  line.add("\n");
+  write_line(line);
+  ::_exit(kSandboxRefusalExit);
+}
+
 bool is_file_call(const seccomp_notif& req) {
   return g_listener.files && req.data.arch == g_native.arch && !(req.data.nr & kX32Bit) &&
          file_access::reported_name(req.data.nr) != nullptr;
@@ -242,7 +255,7 @@ void serve_notifications() {
     else if (g_listener.learn)
       serve_learned_call(fd, req);
     else
-      respond(fd, req.id, false);  // not sent here when enforcing; ENOSYS, never run
+      serve_refused_call(fd, req);
   }
 }
 

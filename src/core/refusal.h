@@ -74,6 +74,9 @@ Status install_refusal_reporter(int report_fd);
 //   - learn (SandboxPolicy::seccomp_learn, diagnosis only): every other call, outside the
 //     allow-list, runs, and "ptxbench-sandbox: would refuse <nr> <name>" is written once per
 //     call.
+//   - any other call the filter sends it while enforcing (the host profile's clone and clone3,
+//     which glibc makes with every signal blocked, so the SIGSYS reporter could not name them):
+//     the refusal line, then _exit(kSandboxRefusalExit).
 // Start it before loading the filter (after Landlock, so that it is confined too), then hand
 // it the descriptor; install_refusal_reporter first (names, fd). `files` must outlive the
 // process. The thread blocks every asynchronous signal (a handler run on it could make a call

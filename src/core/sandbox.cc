@@ -102,7 +102,8 @@ Status apply_seccomp(const SandboxPolicy& policy, SandboxReport& report,
   PTXB_TRY(seccomp::Filter filter,
            seccomp::Filter::build(
                ::getpid(), mode, files ? seccomp::FileCalls::report : seccomp::FileCalls::allow,
-               policy.allow_sockets ? seccomp::Sockets::allowed : seccomp::Sockets::refused));
+               policy.allow_sockets ? seccomp::Sockets::allowed : seccomp::Sockets::refused,
+               policy.profile));
   PTXB_TRY_STATUS(install_refusal_reporter(policy.report_fd));
   const bool listener = policy.seccomp_learn || files;
   if (listener) PTXB_TRY_STATUS(start_notification_listener(policy.seccomp_learn, files));
@@ -140,6 +141,7 @@ Json SandboxReport::to_json() const {
   j["seccomp"] = seccomp;
   j["file_access_reported"] = file_access_reported;
   j["unprivileged"] = unprivileged;
+  j["profile"] = std::string(to_string(profile));
   j["missing"] = missing;
   j["notes"] = notes;
   return j;
@@ -147,6 +149,7 @@ Json SandboxReport::to_json() const {
 
 Result<SandboxReport> apply_sandbox(const SandboxPolicy& policy) {
   SandboxReport report;
+  report.profile = policy.profile;
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     return make_error("sandbox: cannot set no_new_privs: " + errno_text());
   report.no_new_privs = true;

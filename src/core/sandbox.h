@@ -32,7 +32,10 @@
 //      raising a limit, rt_sigaction(SIGSYS), mappings writable and executable at once, any
 //      call through another ABI (int 0x80). A refused call raises SIGSYS: the reporter
 //      (refusal.h) writes "ptxbench-sandbox: refused system call <nr> <name>" to report_fd and
-//      exits kSandboxRefusalExit (87). Loaded on every thread (TSYNC).
+//      exits kSandboxRefusalExit (87). Loaded on every thread (TSYNC). SandboxPolicy::profile
+//      picks the list: a process holding a CUDA context, or the candidate's host process,
+//      which gets a stricter one (sandbox_profile.h: no ioctl on devices, threads, timers,
+//      file locks or fresh executable memory).
 //   5. file access reporting (file_access.h), with Landlock and the filter both in place:
 //      the path-taking calls Landlock checks (open, openat, creat, mkdir(at), rmdir,
 //      unlink(at), rename(at/at2)) go to a listener thread, started after Landlock and before
@@ -69,6 +72,7 @@
 #include "core/json.h"
 #include "core/refusal.h"
 #include "core/result.h"
+#include "core/sandbox_profile.h"
 
 namespace ptxbench {
 
@@ -97,6 +101,9 @@ struct SandboxPolicy {
   // Allow the socket calls (reported as missing): only for a process that Nsight Compute
   // profiles, whose injected library talks to ncu over local sockets.
   bool allow_sockets = false;
+  // Which seccomp allow-list (sandbox_profile.h): a process holding a CUDA context, or the
+  // candidate's host process (no GPU, stricter).
+  SandboxProfile profile = SandboxProfile::gpu;
 };
 
 // Which mechanisms apply_sandbox put in place.
@@ -110,7 +117,8 @@ struct SandboxReport {
   // A file access Landlock refuses ends the process with a refusal naming the call and path
   // (step 5); false: it fails with EACCES and the process goes on.
   bool file_access_reported = false;
-  bool unprivileged = false;         // effective uid != 0
+  bool unprivileged = false;                     // effective uid != 0
+  SandboxProfile profile = SandboxProfile::gpu;  // the policy's, as applied
   std::vector<std::string> missing;  // one line per mechanism that is off or partial, and why
   std::vector<std::string> notes;    // harmless details: policy paths absent here, ...
 

@@ -71,13 +71,22 @@ scmp_arg_cmp masked(unsigned arg, std::uint64_t mask, std::uint64_t value) {
 
 // Memory. Mappings may be writable or executable, never both at once (the candidate's own
 // code is executable already; this keeps it from making fresh writable code or patching
-// the worker's code in place with one call). madvise without the root-only page poisoning.
-void add_memory_rules(Builder& b) {
+// the worker's code in place with one call). The host profile goes further: code comes only
+// from files (the loader maps the candidate's segments from its file), so no anonymous
+// executable mapping and no mprotect to PROT_EXEC. madvise without the root-only page
+// poisoning.
+void add_memory_rules(Builder& b, SandboxProfile profile) {
   constexpr std::uint64_t wx = PROT_WRITE | PROT_EXEC;
+  const bool host = profile == SandboxProfile::host;
   for (const char* name : {"mmap", "mprotect", "pkey_mprotect"})
-    for (std::uint64_t prot :
-         {std::uint64_t{0}, std::uint64_t{PROT_WRITE}, std::uint64_t{PROT_EXEC}})
+    for (std::uint64_t prot : {std::uint64_t{0}, std::uint64_t{PROT_WRITE}})
       b.allow(name, {masked(2, wx, prot)});
+  if (host) {
+    b.allow("mmap", {masked(2, wx, PROT_EXEC), masked(3, MAP_ANONYMOUS, 0)});
+  } else {
+    for (const char* name : {"mmap", "mprotect", "pkey_mprotect"})
+      b.allow(name, {masked(2, wx, PROT_EXEC)});
+  }
   for (const char* name : {"brk", "munmap", "mremap", "msync", "mincore", "mlock", "munlock",
                            "membarrier", "get_mempolicy", "set_mempolicy", "mbind"})
     b.allow(name);
@@ -93,11 +102,19 @@ void add_memory_rules(Builder& b) {
 
 // Threads, never processes: clone must carry CLONE_THREAD and no namespace flag. clone3
 // answers ENOSYS (its flags live in memory a filter cannot read), so glibc falls back to clone.
-void add_thread_rules(Builder& b, pid_t pid) {
+// The host profile allows neither: its one other thread is started before the filter. With the
+// listener there, both go to it (glibc clones with every signal blocked, so SIGSYS would kill
+// the process unnamed; the listener names the call).
+void add_thread_rules(Builder& b, pid_t pid, Mode mode, FileCalls files, SandboxProfile profile) {
   constexpr std::uint64_t guard = CLONE_THREAD | CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS |
                                   CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET;
-  b.allow("clone", {masked(0, guard, CLONE_THREAD)});
-  b.act(SCMP_ACT_ERRNO(ENOSYS), "clone3");
+  if (profile == SandboxProfile::gpu) {
+    b.allow("clone", {masked(0, guard, CLONE_THREAD)});
+    b.act(SCMP_ACT_ERRNO(ENOSYS), "clone3");
+  } else if (mode == Mode::enforce && files == FileCalls::report) {
+    b.act(SCMP_ACT_NOTIFY, "clone");
+    b.act(SCMP_ACT_NOTIFY, "clone3");
+  }
   for (const char* name :
        {"futex", "futex_waitv", "set_robust_list", "rseq", "set_tid_address", "sched_yield",
         "sched_getaffinity", "getcpu", "sched_getparam", "sched_getscheduler", "sched_getattr",
@@ -137,7 +154,8 @@ void add_reported_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) 
 // open_by_handle_at (bypasses paths), inotify/fanotify. symlink/symlinkat are allowed: CUPTI
 // makes one (seen on the H200, 2026-11-30), Landlock allows making one only below the
 // private directory, and opening through one is checked against its target.
-void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) {
+void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files, SandboxProfile profile) {
+  const bool host = profile == SandboxProfile::host;
   add_reported_file_rules(b, pid, mode, files);
   for (const char* name : {"read",      "write",       "pread64",   "pwrite64",        "readv",
                            "writev",    "preadv",      "pwritev",   "preadv2",         "pwritev2",
@@ -146,19 +164,29 @@ void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) {
                            "getdents",  "getdents64",  "readlink",  "readlinkat",      "access",
                            "faccessat", "faccessat2",  "getcwd",    "chdir",           "fchdir",
                            "umask",     "ftruncate",   "fallocate", "fsync",           "fdatasync",
-                           "flock",     "fadvise64",   "sendfile",  "copy_file_range", "dup",
-                           "dup2",      "dup3",        "pipe",      "pipe2",           "symlink",
-                           "symlinkat"})
+                           "fadvise64", "sendfile",    "dup",       "copy_file_range", "dup2",
+                           "dup3",      "pipe",        "pipe2",     "symlink",         "symlinkat"})
     b.allow(name);
-  // fcntl without F_SETOWN(_EX)/F_SETSIG/F_NOTIFY/F_SETLEASE (signals to chosen processes).
-  b.allow_values("fcntl", 1,
-                 {F_DUPFD,      F_GETFD,      F_SETFD,     F_GETFL,      F_SETFL,
-                  F_GETLK,      F_SETLK,      F_SETLKW,    F_GETOWN,     F_GETSIG,
-                  F_GETOWN_EX,  F_OFD_GETLK,  F_OFD_SETLK, F_OFD_SETLKW, F_DUPFD_CLOEXEC,
-                  F_SETPIPE_SZ, F_GETPIPE_SZ, F_ADD_SEALS, F_GET_SEALS,  F_GETLEASE});
+  // fcntl without F_SETOWN(_EX)/F_SETSIG/F_NOTIFY/F_SETLEASE (signals to chosen processes); the
+  // host profile without file locks either (a lock is state shared with other processes).
+  b.allow_values(
+      "fcntl", 1,
+      {F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETOWN, F_GETSIG, F_GETOWN_EX,
+       F_DUPFD_CLOEXEC, F_SETPIPE_SZ, F_GETPIPE_SZ, F_ADD_SEALS, F_GET_SEALS, F_GETLEASE});
+  if (!host) {
+    b.allow("flock");
+    b.allow_values("fcntl", 1,
+                   {F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW});
+  }
   // ioctl: the CUDA driver's interface. Devices the process may open are Landlock's job
   // (LANDLOCK_ACCESS_FS_IOCTL_DEV); the request is truncated to 32 bits by the kernel, so the
-  // blocks compare the low half only.
+  // blocks compare the low half only. The host profile has no device: the listener's and the
+  // terminal queries only.
+  if (host) {
+    for (std::uint32_t request : host_ioctl_requests())
+      b.allow("ioctl", {masked(1, 0xffffffffu, request)});
+    return;
+  }
   for (const MaskedValue& blk : blocks_excluding(refused_ioctl_requests()))
     b.allow("ioctl", {masked(1, blk.mask, blk.value)});
 }
@@ -177,29 +205,37 @@ void add_socket_rules(Builder& b) {
     b.allow(name);
 }
 
-// Waiting and events on descriptors the process already has.
-void add_event_rules(Builder& b) {
-  for (const char* name :
-       {"poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl",
-        "epoll_wait", "epoll_pwait", "epoll_pwait2", "eventfd", "eventfd2", "timerfd_create",
-        "timerfd_settime", "timerfd_gettime", "signalfd", "signalfd4"})
+// Waiting and events on descriptors the process already has (timer descriptors: gpu only).
+void add_event_rules(Builder& b, SandboxProfile profile) {
+  for (const char* name : {"poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1",
+                           "epoll_ctl", "epoll_wait", "epoll_pwait", "epoll_pwait2", "eventfd",
+                           "eventfd2", "signalfd", "signalfd4"})
     b.allow(name);
+  if (profile == SandboxProfile::gpu)
+    for (const char* name : {"timerfd_create", "timerfd_settime", "timerfd_gettime"}) b.allow(name);
 }
 
-// Clocks and timers of this process (never setting the system clock).
-void add_time_rules(Builder& b) {
-  for (const char* name :
-       {"nanosleep", "clock_nanosleep", "clock_gettime", "clock_getres", "gettimeofday", "time",
-        "times", "getitimer", "setitimer", "alarm", "timer_create", "timer_settime",
-        "timer_gettime", "timer_getoverrun", "timer_delete"})
+// Clocks of this process (never setting the system clock), and its timers (gpu only: in the
+// host profile no timer may run candidate code while the host waits).
+void add_time_rules(Builder& b, SandboxProfile profile) {
+  for (const char* name : {"nanosleep", "clock_nanosleep", "clock_gettime", "clock_getres",
+                           "gettimeofday", "time", "times"})
     b.allow(name);
+  if (profile == SandboxProfile::gpu)
+    for (const char* name : {"getitimer", "setitimer", "alarm", "timer_create", "timer_settime",
+                             "timer_gettime", "timer_getoverrun", "timer_delete"})
+      b.allow(name);
 }
 
-// Signals: handlers for anything but SIGSYS (the refusal reporter must stay), masks, and
-// sending only to this process.
-void add_signal_rules(Builder& b, pid_t pid) {
+// Signals: handlers for anything but SIGSYS (the refusal reporter must stay) and, in the host
+// profile, the timer signals; masks, and sending only to this process.
+void add_signal_rules(Builder& b, pid_t pid, SandboxProfile profile) {
+  auto handled = [&](int sig) {
+    if (sig == SIGSYS) return false;
+    return profile == SandboxProfile::gpu || (sig != SIGALRM && sig != SIGVTALRM && sig != SIGPROF);
+  };
   for (int sig = 1; sig <= 64; ++sig)
-    if (sig != SIGSYS) b.allow_values("rt_sigaction", 0, {static_cast<std::uint64_t>(sig)});
+    if (handled(sig)) b.allow_values("rt_sigaction", 0, {static_cast<std::uint64_t>(sig)});
   for (const char* name : {"rt_sigprocmask", "rt_sigreturn", "sigaltstack", "rt_sigpending",
                            "rt_sigtimedwait", "rt_sigsuspend", "pause"})
     b.allow(name);
@@ -283,18 +319,25 @@ std::vector<std::uint32_t> refused_ioctl_requests() {
   return {TIOCSTI, TIOCLINUX, FIOSETOWN, SIOCSPGRP};
 }
 
-Result<Filter> Filter::build(pid_t own_pid, Mode mode, FileCalls files, Sockets sockets) {
+std::vector<std::uint32_t> host_ioctl_requests() {
+  return {static_cast<std::uint32_t>(SECCOMP_IOCTL_NOTIF_RECV),
+          static_cast<std::uint32_t>(SECCOMP_IOCTL_NOTIF_SEND),
+          static_cast<std::uint32_t>(SECCOMP_IOCTL_NOTIF_ID_VALID), TCGETS, TIOCGWINSZ};
+}
+
+Result<Filter> Filter::build(pid_t own_pid, Mode mode, FileCalls files, Sockets sockets,
+                             SandboxProfile profile) {
   scmp_filter_ctx ctx = seccomp_init(mode == Mode::learn ? SCMP_ACT_NOTIFY : SCMP_ACT_TRAP);
   if (!ctx) return make_error("seccomp: cannot create a filter context");
   Filter f(ctx);
   PTXB_TRY_STATUS(set_attributes(ctx));
   Builder b(ctx);
-  add_memory_rules(b);
-  add_thread_rules(b, own_pid);
-  add_file_rules(b, own_pid, mode, files);
-  add_event_rules(b);
-  add_time_rules(b);
-  add_signal_rules(b, own_pid);
+  add_memory_rules(b, profile);
+  add_thread_rules(b, own_pid, mode, files, profile);
+  add_file_rules(b, own_pid, mode, files, profile);
+  add_event_rules(b, profile);
+  add_time_rules(b, profile);
+  add_signal_rules(b, own_pid, profile);
   add_identity_rules(b, own_pid);
   add_process_control_rules(b);
   if (sockets == Sockets::allowed) add_socket_rules(b);

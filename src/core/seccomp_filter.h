@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/sandbox_profile.h"
 
 namespace ptxbench::seccomp {
 
@@ -54,13 +55,19 @@ enum class Sockets {
             // local sockets (the judging session's ncu audit route only)
 };
 
+// The ioctl requests the host profile allows (SandboxProfile::host): the notification
+// listener's SECCOMP_IOCTL_NOTIF_* and the terminal queries TCGETS and TIOCGWINSZ.
+std::vector<std::uint32_t> host_ioctl_requests();
+
 // The allow-list filter for the process `own_pid` (kill, tgkill and friends may target only
-// it), built but not loaded. Move-only; owns a libseccomp context.
+// it), built but not loaded, for a process of kind `profile` (sandbox_profile.h). Move-only;
+// owns a libseccomp context.
 class Filter {
  public:
   static Result<Filter> build(pid_t own_pid, Mode mode = Mode::enforce,
                               FileCalls files = FileCalls::allow,
-                              Sockets sockets = Sockets::refused);
+                              Sockets sockets = Sockets::refused,
+                              SandboxProfile profile = SandboxProfile::gpu);
   Filter(Filter&& other) noexcept : ctx_(other.ctx_) { other.ctx_ = nullptr; }
   Filter& operator=(Filter&& other) noexcept;
   Filter(const Filter&) = delete;

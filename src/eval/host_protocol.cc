@@ -150,6 +150,8 @@ std::string_view to_string(MsgType t) {
       return "call_threw";
     case MsgType::refused_driver_function:
       return "refused_driver_function";
+    case MsgType::sandbox:
+      return "sandbox";
     case MsgType::launch:
       return "launch";
     case MsgType::memset:

@@ -20,6 +20,10 @@
 // length past kMaxPayloadBytes, a payload that does not decode exactly) is a protocol error of
 // the host: the candidate's verdict, never the harness's.
 //
+// Start-up, as the host drives it: Sandbox {the sandbox report, JSON} once the host is confined
+// and before the candidate is loaded (so written before any of the candidate's code runs), then
+// Ready or LoadFailed; the broker answers Ready with Hello.
+//
 // A call, as the broker drives it:
 //   broker -> host   RunCall {the call's tensors}
 //   host -> broker   ordered work (Launch, Memset, MemcpyH2D, MemcpyD2D, MemcpyToSymbol,
@@ -70,11 +74,13 @@ enum class MsgType : std::uint16_t {
   reply = 3,  // Reply to the host's last synchronous request
   quit = 4,   // no payload: exit 0
   // host -> broker
-  ready = 16,        // Ready: the candidate is loaded
+  ready = 16,        // no payload: the candidate is loaded
   load_failed = 17,  // Text: dlopen or the entry point's lookup failed (the host then exits)
   call_done = 18,    // no payload: the entry point returned
   call_threw = 19,   // Text: the entry point threw (its message)
   refused_driver_function = 20,  // Text: a driver function off the allow-list (host exits 87)
+  sandbox = 21,  // Text: the host's sandbox report (core/sandbox.h SandboxReport::to_json and
+                 // "applied"), sent before the candidate is loaded
   launch = 32,
   memset = 33,
   memcpy_h2d = 34,

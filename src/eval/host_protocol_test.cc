@@ -159,6 +159,9 @@ TEST(HostProtocol, MessageKinds) {
   EXPECT_FALSE(is_synchronous(MsgType::call_done));
   EXPECT_FALSE(is_known(0));
   EXPECT_TRUE(is_known(static_cast<std::uint16_t>(MsgType::memcpy_d2h)));
+  EXPECT_TRUE(is_known(static_cast<std::uint16_t>(MsgType::sandbox)));
+  EXPECT_EQ(to_string(MsgType::sandbox), "sandbox");
+  EXPECT_FALSE(is_ordered_work(MsgType::sandbox) || is_synchronous(MsgType::sandbox));
 }
 
 TEST(HostRequest, RoundTripsAndNeedsTheTvmFfiLibrary) {

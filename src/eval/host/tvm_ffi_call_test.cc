@@ -1,16 +1,16 @@
 // The tvm-ffi calling convention without a GPU: the packing of the tensors, the environment
 // stream a candidate reads, the errors it raises, through apache-tvm-ffi's real runtime and a
 // stand-in candidate built with its headers (fake_tvm_ffi_candidate.cc).
-#include "eval/gpu/tvm_ffi_call.h"
+#include "eval/host/tvm_ffi_call.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <array>
 
-#include "eval/gpu/candidate.h"
+#include "eval/host/candidate.h"
 
-namespace ptxbench::gpu {
+namespace ptxbench::eval::host {
 namespace {
 
 // Tensors as the runner describes them: on (kDLCUDA, 0), each with its own first extent.
@@ -59,7 +59,7 @@ TEST(TvmFfiCall, ARawFunctionGetsThePackedTensorsInOrder) {
   ASSERT_TRUE(lib.ok()) << lib.error().to_string();
   EXPECT_EQ(lib->contract(), Contract::tvm_ffi);
   Tensors t(5);
-  lib->launch(t.ptrs, reinterpret_cast<cudaStream_t>(0x5));
+  lib->launch(t.ptrs, reinterpret_cast<void*>(0x5));
   ASSERT_EQ(*recorded<int>("ptxbench_tvm_raw_count"), 5);
   for (int i = 0; i < 5; ++i) {
     EXPECT_EQ(recorded<std::int32_t>("ptxbench_tvm_raw_type")[i], kTVMFFIDLTensorPtr);
@@ -75,7 +75,7 @@ TEST(TvmFfiCall, TheTypedRunSeesTheTensorsAndTheHarnessStream) {
   for (std::uintptr_t stream : {0x1234u, 0x5678u}) {  // set before every call
     Tensors t(3);
     const int before = *calls;
-    lib->launch(t.ptrs, reinterpret_cast<cudaStream_t>(stream));
+    lib->launch(t.ptrs, reinterpret_cast<void*>(stream));
     EXPECT_EQ(*calls, before + 1);
     for (int i = 0; i < 3; ++i) {
       EXPECT_EQ(recorded<void*>("ptxbench_tvm_data")[i], t.store[static_cast<std::size_t>(i)].data);
@@ -89,7 +89,7 @@ TEST(TvmFfiCall, NineTensors) {
   auto lib = CandidateLibrary::open(PTXBENCH_FAKE_TVM_FFI_CANDIDATE, tvm_ffi("__tvm_ffi_run9"));
   ASSERT_TRUE(lib.ok()) << lib.error().to_string();
   Tensors t(9);
-  lib->launch(t.ptrs, reinterpret_cast<cudaStream_t>(0x99));
+  lib->launch(t.ptrs, reinterpret_cast<void*>(0x99));
   for (int i = 0; i < 9; ++i) EXPECT_EQ(recorded<std::int64_t>("ptxbench_tvm_extent")[i], 10 + i);
   EXPECT_EQ(*recorded<void*>("ptxbench_tvm_stream"), reinterpret_cast<void*>(0x99));
 }
@@ -142,4 +142,4 @@ TEST(TvmFfiCall, TheRuntimeKeepsTheStreamPerDevice) {
 }
 
 }  // namespace
-}  // namespace ptxbench::gpu
+}  // namespace ptxbench::eval::host

@@ -1,13 +1,14 @@
-// Calling a tvm-ffi candidate (docs/kernel-contract.md): the runner's side of the TVM-FFI ABI,
+// Calling a tvm-ffi candidate (docs/kernel-contract.md): the caller's side of the TVM-FFI ABI,
 // as apache-tvm-ffi's tvm/ffi/c_api.h and tvm/ffi/extra/c_env_api.h define it.
 //
 // TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, f) exports `__tvm_ffi_run` with the safe-call signature
 //   int (void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result)
 // which unpacks each argument into f's parameter types, catches what f throws and returns
 // nonzero with the error left in the runtime's thread-local slot (TVMFFIErrorMoveFromRaised).
-// The runner passes each task tensor, in definition order, as an AnyView holding a DLTensor
-// pointer (type index kTVMFFIDLTensorPtr), which a tvm::ffi::TensorView parameter accepts
-// without copying or owning anything; and before each call it sets the environment stream of
+// The caller (ptxbench-host; the runner until the broker replaces it) passes each task
+// tensor, in definition order, as an AnyView holding a DLTensor pointer (type index
+// kTVMFFIDLTensorPtr), which a tvm::ffi::TensorView parameter accepts without copying or
+// owning anything; and before each call it sets the environment stream of
 // the tensors' device (TVMFFIEnvSetStream, thread-local) to the harness's stream, so the
 // candidate's TVMFFIEnvGetStream(device_type, device_id) returns it.
 //
@@ -22,9 +23,9 @@
 
 #include "core/result.h"
 
-namespace ptxbench::gpu {
+namespace ptxbench::eval::host {
 
-// The functions of libtvm_ffi.so the runner needs, looked up in the library it loads.
+// The functions of libtvm_ffi.so the caller needs, looked up in the library it loads.
 class TvmFfiRuntime {
  public:
   // dlopen(RTLD_NOW | RTLD_LOCAL) of `library` by its full path: a candidate linked with
@@ -64,4 +65,4 @@ std::vector<TVMFFIAny> pack_tensor_args(const std::vector<DLTensor*>& tensors);
 Status call_tvm_ffi(const TvmFfiRuntime& runtime, TvmFfiSafeCall fn,
                     const std::vector<DLTensor*>& tensors, void* stream);
 
-}  // namespace ptxbench::gpu
+}  // namespace ptxbench::eval::host

@@ -1,11 +1,11 @@
 // CandidateLibrary without a GPU: loading errors, and the arity-generic call passing
 // every tensor pointer and the stream in order (a fake candidate .so records them).
-#include "eval/gpu/candidate.h"
+#include "eval/host/candidate.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
-namespace ptxbench::gpu {
+namespace ptxbench::eval::host {
 namespace {
 
 struct Recorder {
@@ -37,7 +37,7 @@ TEST(CandidateLibrary, PassesTensorsThenStream) {
   ASSERT_TRUE(lib.ok()) << lib.error().to_string();
   std::vector<DLTensor> store;
   auto args = fake_tensors(store, 3);
-  auto stream = reinterpret_cast<cudaStream_t>(0x1234);
+  auto stream = reinterpret_cast<void*>(0x1234);
   int before = rec.calls();
   lib->launch(args, stream);
   EXPECT_EQ(rec.calls(), before + 1);
@@ -51,10 +51,10 @@ TEST(CandidateLibrary, TenArgumentEntryPoint) {
   ASSERT_TRUE(lib.ok());
   std::vector<DLTensor> store;
   auto args = fake_tensors(store, 9);  // attention backward: 6 inputs, 3 outputs
-  lib->launch(args, reinterpret_cast<cudaStream_t>(0x99));
+  lib->launch(args, reinterpret_cast<void*>(0x99));
   for (int i = 0; i < 9; ++i) EXPECT_EQ(rec.recorded()[i], args[static_cast<std::size_t>(i)]);
   EXPECT_EQ(rec.recorded()[9], reinterpret_cast<void*>(0x99));
 }
 
 }  // namespace
-}  // namespace ptxbench::gpu
+}  // namespace ptxbench::eval::host

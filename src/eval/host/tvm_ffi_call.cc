@@ -1,11 +1,11 @@
-#include "eval/gpu/tvm_ffi_call.h"
+#include "eval/host/tvm_ffi_call.h"
 
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <utility>
 
-namespace ptxbench::gpu {
+namespace ptxbench::eval::host {
 namespace {
 
 template <class Fn>
@@ -102,4 +102,4 @@ Status call_tvm_ffi(const TvmFfiRuntime& runtime, TvmFfiSafeCall fn,
       (why.empty() ? " (return code " + std::to_string(rc) + ", no error raised)" : ": " + why));
 }
 
-}  // namespace ptxbench::gpu
+}  // namespace ptxbench::eval::host

@@ -1,4 +1,4 @@
-#include "eval/gpu/candidate.h"
+#include "eval/host/candidate.h"
 
 #include <dlfcn.h>
 
@@ -7,12 +7,12 @@
 #include <utility>
 
 #include "core/check.h"
-#include "eval/gpu/tvm_ffi_call.h"
+#include "eval/host/tvm_ffi_call.h"
 
-namespace ptxbench::gpu {
+namespace ptxbench::eval::host {
 namespace {
 
-// Every argument is pointer-sized (DLTensor* or cudaStream_t), so on the x86-64 and
+// Every argument is pointer-sized (DLTensor* or the stream), so on the x86-64 and
 // AArch64 C ABIs a function of N pointers is called correctly through a pointer of
 // type void(*)(void*, ..., void*) with N parameters. One instantiation per arity.
 template <std::size_t... I>
@@ -78,19 +78,18 @@ CandidateLibrary::~CandidateLibrary() {
   // CUDA runtime is unsafe; the worker process ends soon after anyway.
 }
 
-void CandidateLibrary::launch(const std::vector<DLTensor*>& args, cudaStream_t stream) const {
+void CandidateLibrary::launch(const std::vector<DLTensor*>& args, void* stream) const {
   PTXB_CHECK(fn_ != nullptr, "launch on an empty CandidateLibrary");
   PTXB_CHECK(args.size() <= kMaxLaunchArgs, "too many tensors for ptxbench_launch");
   if (contract_ == Contract::tvm_ffi) {
-    Status called = call_tvm_ffi(*tvm_ffi_, reinterpret_cast<TvmFfiSafeCall>(fn_), args,
-                                 static_cast<void*>(stream));
+    Status called = call_tvm_ffi(*tvm_ffi_, reinterpret_cast<TvmFfiSafeCall>(fn_), args, stream);
     if (!called.ok()) throw CandidateCallFailed(called.error().message);
     return;
   }
   std::array<void*, kMaxLaunchArgs + 1> a{};
   for (std::size_t i = 0; i < args.size(); ++i) a[i] = args[i];
-  a[args.size()] = static_cast<void*>(stream);
+  a[args.size()] = stream;
   dispatch(fn_, args.size() + 1, a, std::make_index_sequence<kMaxLaunchArgs + 1>{});
 }
 
-}  // namespace ptxbench::gpu
+}  // namespace ptxbench::eval::host

@@ -1,0 +1,20 @@
+#include "eval/host/host_sandbox.h"
+
+namespace ptxbench::eval::host {
+
+SandboxPolicy host_policy(const std::filesystem::path& library) {
+  SandboxPolicy policy;
+  policy.profile = SandboxProfile::host;
+  policy.read_paths = {library};
+  return policy;
+}
+
+Result<Json> confine_host(const HostRequest& req) {
+  if (!req.sandbox) return Json{{"applied", false}, {"why", "disabled in the request"}};
+  PTXB_TRY(SandboxReport report, apply_sandbox(host_policy(req.library)));
+  Json j = report.to_json();
+  j["applied"] = true;
+  return j;
+}
+
+}  // namespace ptxbench::eval::host
