@@ -1,9 +1,9 @@
-// The CUDA driver functions a candidate may fetch at run time through
+// The CUDA driver functions a candidate may call, directly or fetched at run time through
 // cudaGetDriverEntryPoint*, cuGetProcAddress* (tensor-map encoding, error strings and
-// read-only queries): ONE list, used by the compile stage (string literals that name a
-// driver function, policy.cc) and by the eval worker's run-time lookup guard
-// (src/eval/worker/driver_lookup_guard.h), which refuses every other name however it was
-// spelled or assembled. Device, context and stream state belong to the harness.
+// read-only queries): ONE list, used by the compile stage (imports, and string literals that
+// name a driver function, policy.cc) and by the host process's driver shim
+// (src/eval/host/shim_driver.h), which has no other function and refuses every other name
+// however it was spelled or assembled. Device, context and stream state belong to the harness.
 #pragma once
 
 #include <span>
@@ -22,7 +22,7 @@ bool driver_function_allowed(std::string_view name);
 // What a candidate may fetch instead, one sentence naming every allowed function.
 std::string driver_function_advice();
 
-// The line the worker's guard writes to stderr before it exits with the sandbox refusal
+// The line the host's driver shim writes to stderr before it exits with the sandbox refusal
 // status: kDriverRefusalPrefix + name + "\n".
 inline constexpr std::string_view kDriverRefusalPrefix =
     "ptxbench-sandbox: refused driver function ";

@@ -81,8 +81,7 @@ struct ChildProcess::Fds {
   OwnedFd wake_read, wake_write;  // stops the drain thread
 };
 
-Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const ProcessSpec& spec,
-                                                          ChildPipes pipes,
+Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const ProcessSpec& spec, ChildPipes pipes,
                                                           std::span<const ChildFd> extra) {
   PTXB_CHECK(!pipes.enabled() || (pipes.command_fd >= 3 && pipes.reply_fd >= 3 &&
                                   pipes.command_fd != pipes.reply_fd),
@@ -99,8 +98,7 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const ProcessSpec& spe
   PTXB_TRY(PipePair err, make_pipe(true));
   PTXB_TRY(PipePair in, make_pipe(false));
   PTXB_TRY(PipePair wake, make_pipe(true));
-  std::vector<ChildFd> child_fds = {
-      {in.read.get(), 0}, {out.write.get(), 1}, {err.write.get(), 2}};
+  std::vector<ChildFd> child_fds = {{in.read.get(), 0}, {out.write.get(), 1}, {err.write.get(), 2}};
   if (pipes.enabled()) {
     child_fds.push_back({command.read.get(), pipes.command_fd});
     child_fds.push_back({reply.write.get(), pipes.reply_fd});

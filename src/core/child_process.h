@@ -58,8 +58,7 @@ class ChildProcess {
   // An Error when the program is not found or cannot be started.
   // `extra`: more descriptors of the parent the child gets, at the given numbers (>= 3, none
   // of the protocol pipes'); the caller still owns its copies.
-  static Result<std::unique_ptr<ChildProcess>> spawn(const ProcessSpec& spec,
-                                                     ChildPipes pipes = {},
+  static Result<std::unique_ptr<ChildProcess>> spawn(const ProcessSpec& spec, ChildPipes pipes = {},
                                                      std::span<const ChildFd> extra = {});
 
   ChildProcess(const ChildProcess&) = delete;

@@ -26,7 +26,7 @@ struct Paths {
   // The candidate's host process (no GPU) and the folder of its CUDA shims (libcudart.so.13,
   // libcuda.so.1), both beside ptxbench.
   std::filesystem::path host() const { return bin_dir / "ptxbench-host"; }
-  std::filesystem::path shim_dir() const { return bin_dir / "shim"; }
+  std::filesystem::path shim_dir() const { return bin_dir / "host_shims"; }
 
   // A tool by name: $PTXBENCH_<NAME> (upper-case), PATH, the CUDA toolkit's bin
   // ($CUDA_HOME or /usr/local/cuda), then <root>/.deps/bin (scripts/setup.sh).

@@ -195,7 +195,8 @@ class FakeProcess : public WorkerProcess {
         }
         sum.extra["events_ms"] = events;
         if (!s_.launches.is_null()) sum.extra["launches"] = launches;
-        if (!s_.side_streams.is_null()) sum.extra["side_streams"] = repeated(burst, s_.side_streams);
+        if (!s_.side_streams.is_null())
+          sum.extra["side_streams"] = repeated(burst, s_.side_streams);
         if (sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
         queue_.push_back(sum);
       }
@@ -1049,9 +1050,9 @@ TEST_F(EvaluatorTest, HostFailuresAreTheCandidates) {
     const std::string status = c.status;
     script_.call = [status](int n) -> std::optional<Reply> {
       if (n < 1) return ok_reply(2.0);
-      return Reply{false, status,
-                   status == "policy_refused" ? "cuCtxResetPersistingL2Cache" : "boom", "", 0,
-                   {}, {}};
+      return Reply{
+          false, status, status == "policy_refused" ? "cuCtxResetPersistingL2Cache" : "boom", "", 0,
+          {},    {}};
     };
     EvalResult r = eval();
     EXPECT_EQ(r.outcome, c.outcome) << c.status << ": " << r.message;

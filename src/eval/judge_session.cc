@@ -1,8 +1,7 @@
 #include "eval/judge_session.h"
 
-#include <fmt/format.h>
-
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -530,8 +529,9 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
     // session failed on the harness's side (a verifier that timed out may still be answering).
     // A session whose broker ran under a tool never had one (hosted()).
     if (hosted(o) && r.outcome != Outcome::harness_error &&
-        p.verifier->send(Json{{"op", "close"},
-                              {"library_ms", r.timing ? r.timing->baseline.median : 0.0}})
+        p.verifier
+            ->send(
+                Json{{"op", "close"}, {"library_ms", r.timing ? r.timing->baseline.median : 0.0}})
             .ok()) {
       Received closed = p.verifier->receive(milliseconds(seconds(60)));
       if (closed.reply && closed.reply->ok && closed.reply->extra.value("closed", false))

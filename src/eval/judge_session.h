@@ -139,8 +139,8 @@ class JudgeSession {
   int library_plan_index_ = -1;
   bool library_plan_timed_ = false;
   double library_best_ms_ = 0;  // the verifier's fastest library median of earlier sessions
-  std::vector<int> audited_;  // the audited calls' workloads
-  Timeline timeline_;         // EvalOptions::timeline
+  std::vector<int> audited_;    // the audited calls' workloads
+  Timeline timeline_;           // EvalOptions::timeline
 };
 
 }  // namespace ptxbench::eval

@@ -1,6 +1,8 @@
 // The processes of a judging session as the parent drives them (judge_session.h): the verifier
 // (the run's warm one, or a new one), and each broker with the candidate's host process beside it,
 // started, made ready, stopped, and what their failures mean.
+#include "eval/judge_session_peers.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -10,7 +12,6 @@
 #include "core/elapsed.h"
 #include "core/fs.h"
 #include "core/refusal.h"
-#include "eval/judge_session_peers.h"
 #include "eval/verifier_host.h"
 #include "eval/worker_spec.h"
 
@@ -45,13 +46,14 @@ std::vector<ChildFd> HostPipes::broker_ends() const {
   return {{from_host[0], kBrokerFromHostFd}, {to_host[1], kBrokerToHostFd}};
 }
 
-std::vector<ChildFd> HostPipes::host_ends() const { return {{to_host[0], 3}, {from_host[1], 4}}; }
+std::vector<ChildFd> HostPipes::host_ends() const {
+  return {{to_host[0], 3}, {from_host[1], 4}};
+}
 
 HostPipes::~HostPipes() {
   for (int fd : {to_host[0], to_host[1], from_host[0], from_host[1]})
     if (fd >= 0) ::close(fd);
 }
-
 
 bool JudgeSession::hosted(const EvalOptions& o) const {
   return o.verifier_host && setup_.broker_prefix.empty();
@@ -146,8 +148,8 @@ bool JudgeSession::launch_broker(Peers& p, const EvalOptions& o, EvalResult& r) 
   hreq.library = for_host->string();
   const fs::path bfile = p.broker_dir->path() / "request.json";
   const fs::path hfile = p.host_dir->path() / "request.json";
-  for (const auto& [file, text] : {std::pair{bfile, to_text(breq.to_json(), 1)},
-                                   std::pair{hfile, to_text(hreq.to_json(), 1)}})
+  for (const auto& [file, text] :
+       {std::pair{bfile, to_text(breq.to_json(), 1)}, std::pair{hfile, to_text(hreq.to_json(), 1)}})
     if (auto st = write_file_atomic(file, text); !st.ok()) return fail(st.error().to_string());
   for (const fs::path& d : {p.broker_dir->path(), p.host_dir->path()})
     if (auto st = give_private_dir(d); !st.ok()) return fail(st.error().to_string());
@@ -181,12 +183,20 @@ bool JudgeSession::ready_broker(Peers& p, EvalResult& r, bool first) {
     return broker_setup_failed(p, p.broker->receive(milliseconds(2000)), r);
   Received ready2 = p.broker->receive(milliseconds(seconds(120)));
   if (!ready2.reply || !ready2.reply->ok) return broker_setup_failed(p, ready2, r);
-  if (first) r.sandbox = ready2.reply->extra.value("sandbox", Json::object());
+  const Json broker_sandbox = ready2.reply->extra.is_object()
+                                  ? ready2.reply->extra.value("sandbox", Json::object())
+                                  : Json::object();
   p.broker_audit_error = ready2.reply->extra.value("audit_error", std::string{});
   if (!calibrate(p, r, first)) return false;
   if (!p.broker->send(Json{{"op", "load"}}).ok())
     return broker_setup_failed(p, p.broker->receive(milliseconds(2000)), r);
   Received loaded = p.broker->receive(milliseconds(seconds(130)));
+  // What the candidate's process ran under (the host's report, written before any of its code
+  // ran), with the broker's beside it.
+  if (first && loaded.reply && loaded.reply->extra.is_object()) {
+    r.sandbox = loaded.reply->extra.value("host_sandbox", Json::object());
+    if (r.sandbox.is_object()) r.sandbox["broker"] = broker_sandbox;
+  }
   if (!loaded.reply || !loaded.reply->ok) {
     broker_failed(p, loaded, loading, r);
     return false;
@@ -220,7 +230,6 @@ void JudgeSession::stop_broker(Peers& p) {
   }
 }
 
-
 // Why the candidate's host process ended, when that decides the verdict: a system call or a
 // driver function the sandbox refused (policy_violation, with its name).
 std::optional<std::string> JudgeSession::host_refusal(const ProcessResult& e) {
@@ -253,14 +262,17 @@ void JudgeSession::broker_failed(Peers& p, const Received& got, const PlannedCal
   };
   if (auto refused = host_refusal(p.host_end)) return set(Outcome::policy_violation, *refused);
   if (status) switch (*status) {
-      case BrokerStatus::call_timeout: return set(Outcome::timeout, error);
+      case BrokerStatus::call_timeout:
+        return set(Outcome::timeout, error);
       case BrokerStatus::cuda_error:
-      case BrokerStatus::candidate_error: return set(Outcome::runtime_error, error);
+      case BrokerStatus::candidate_error:
+        return set(Outcome::runtime_error, error);
       case BrokerStatus::host_protocol:
         return set(Outcome::runtime_error,
                    "the candidate's process broke the host protocol: " + error);
       case BrokerStatus::refused_request:
-        return set(Outcome::runtime_error, "the judge refused a request of the candidate: " + error);
+        return set(Outcome::runtime_error,
+                   "the judge refused a request of the candidate: " + error);
       case BrokerStatus::policy_refused:
         return set(Outcome::policy_violation, compile::driver_refusal_message(error));
       case BrokerStatus::load_error:
@@ -272,7 +284,8 @@ void JudgeSession::broker_failed(Peers& p, const Received& got, const PlannedCal
                        p.host_end.describe_end());
       case BrokerStatus::ok:
       case BrokerStatus::bad_request:
-      case BrokerStatus::harness_error: break;
+      case BrokerStatus::harness_error:
+        break;
     }
   const std::string what = got.reply ? error : p.broker_end.describe_end();
   if (!broker_works_without_candidate(p))
@@ -307,6 +320,5 @@ bool JudgeSession::broker_works_without_candidate(Peers& p) {
   (void)broker.finish(milliseconds(5000));
   return works;
 }
-
 
 }  // namespace ptxbench::eval

@@ -44,8 +44,8 @@ struct JudgeSession::Peers {
   std::chrono::steady_clock::time_point verifier_started;
   bool broker_ended = false;
   std::filesystem::path so;
-  BrokerRequest broker_request;      // without dir and candidate
-  host::HostRequest host_request;    // without dir and library
+  BrokerRequest broker_request;    // without dir and candidate
+  host::HostRequest host_request;  // without dir and library
   MapCommand broker_map;           // the verifier's slots, every broker's first command
   std::string broker_audit_error;  // the broker's instrumentation could not start
   int brokers = 0;

@@ -14,11 +14,11 @@
 #include "eval/gpu/event_burst.h"
 #include "eval/gpu/l2_flush.h"
 #include "eval/worker/broker_device.h"
+#include "eval/worker/broker_sandbox.h"
 #include "eval/worker/candidate_module.h"
 #include "eval/worker/device_sync.h"
 #include "eval/worker/host_link.h"
 #include "eval/worker/instrument.h"
-#include "eval/worker/runner_sandbox.h"
 
 namespace ptxbench::eval::worker {
 namespace {
@@ -84,23 +84,30 @@ MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h) {
 
 BrokerStatus status_of(CallEnd e) {
   switch (e) {
-    case CallEnd::done: return BrokerStatus::ok;
-    case CallEnd::threw: return BrokerStatus::candidate_error;
-    case CallEnd::driver_refused: return BrokerStatus::policy_refused;
-    case CallEnd::refused: return BrokerStatus::refused_request;
-    case CallEnd::host_protocol: return BrokerStatus::host_protocol;
-    case CallEnd::host_ended: return BrokerStatus::host_ended;
+    case CallEnd::done:
+      return BrokerStatus::ok;
+    case CallEnd::threw:
+      return BrokerStatus::candidate_error;
+    case CallEnd::driver_refused:
+      return BrokerStatus::policy_refused;
+    case CallEnd::refused:
+      return BrokerStatus::refused_request;
+    case CallEnd::host_protocol:
+      return BrokerStatus::host_protocol;
+    case CallEnd::host_ended:
+      return BrokerStatus::host_ended;
     case CallEnd::host_timeout:
-    case CallEnd::device_timeout: return BrokerStatus::call_timeout;
-    case CallEnd::device_failure: return BrokerStatus::cuda_error;
+    case CallEnd::device_timeout:
+      return BrokerStatus::call_timeout;
+    case CallEnd::device_failure:
+      return BrokerStatus::cuda_error;
   }
   return BrokerStatus::harness_error;
 }
 
 class Broker {
  public:
-  explicit Broker(const BrokerRequest& req)
-      : req_(req), link_(kBrokerFromHostFd, kBrokerToHostFd) {
+  explicit Broker(const BrokerRequest& req) : req_(req), link_(kBrokerFromHostFd, kBrokerToHostFd) {
     // The subscriber must exist before the context; the profiler needs the context and must be
     // initialised before the sandbox closes the files it loads.
     const bool cupti = req.instrument == Instrument::cupti;
@@ -137,31 +144,49 @@ class Broker {
     return r;
   }
 
-  // The candidate's device code, then the host's Ready and the Hello.
+  // The candidate's device code; then the host's start (its sandbox report, written before any
+  // of the candidate's code ran, then Ready or LoadFailed), answered with the Hello.
   Reply load() {
     auto mod = CandidateModule::load(req_.candidate);
     if (!mod.ok()) return reply_of(BrokerStatus::load_error, mod.error().to_string());
     module_ = std::make_unique<CandidateModule>(std::move(*mod));
-    HostRead r = link_.read(Clock::now() + std::chrono::seconds(120));
-    if (r.kind == HostRead::Kind::timed_out)
-      return reply_of(BrokerStatus::call_timeout, "the candidate's process did not finish loading");
-    if (r.kind == HostRead::Kind::ended) return reply_of(BrokerStatus::host_ended, r.why);
-    if (r.kind == HostRead::Kind::garbled) return reply_of(BrokerStatus::host_protocol, r.why);
+    const auto deadline = Clock::now() + std::chrono::seconds(120);
+    Json host_sandbox = Json::object();
+    HostRead r;
+    for (bool first = true;; first = false) {
+      r = link_.read(deadline);
+      if (r.kind == HostRead::Kind::timed_out)
+        return reply_of(BrokerStatus::call_timeout,
+                        "the candidate's process did not finish loading");
+      if (r.kind == HostRead::Kind::ended) return reply_of(BrokerStatus::host_ended, r.why);
+      if (r.kind == HostRead::Kind::garbled) return reply_of(BrokerStatus::host_protocol, r.why);
+      if (!first || r.frame.type != host::MsgType::sandbox) break;
+      auto t = host::decode<host::Text>(r.frame.payload);
+      if (t.ok()) {
+        Json j = Json::parse(t->text, nullptr, false);
+        if (j.is_object()) host_sandbox = std::move(j);
+      }
+    }
+    auto with_sandbox = [&](Reply rep) {
+      rep.extra["host_sandbox"] = host_sandbox;
+      return rep;
+    };
     if (r.frame.type == host::MsgType::load_failed) {
       auto t = host::decode<host::Text>(r.frame.payload);
-      return reply_of(BrokerStatus::load_error, t.ok() ? t->text : "(a malformed message)");
+      return with_sandbox(
+          reply_of(BrokerStatus::load_error, t.ok() ? t->text : "(a malformed message)"));
     }
     if (r.frame.type != host::MsgType::ready)
-      return reply_of(BrokerStatus::host_protocol,
-                      "the candidate's process sent '" + std::string(host::to_string(r.frame.type)) +
-                          "' instead of saying it was loaded");
+      return reply_of(BrokerStatus::host_protocol, "the candidate's process sent '" +
+                                                       std::string(host::to_string(r.frame.type)) +
+                                                       "' instead of saying it was loaded");
     if (!link_.send(host::MsgType::hello, host::encode(make_hello(*module_, req_.workspace_quota))))
       return reply_of(BrokerStatus::host_ended, "the candidate's process is gone");
     device_ = std::make_unique<CudaBrokerDevice>(stream_, *flush_, *module_);
     executor_ = std::make_unique<CallExecutor>(
         *device_, link_, module_->kernels(),
         CallExecutor::Limits{req_.workspace_quota, resident_threads_});
-    return reply_of(BrokerStatus::ok);
+    return with_sandbox(reply_of(BrokerStatus::ok));
   }
 
   Reply call(const CallCommand& c) {
@@ -298,7 +323,8 @@ std::optional<Command> next_command(CommandChannel& channel, int& rc) {
   rc = line.ok() ? 0 : 3;
   if (!line.ok() || !line->has_value()) return std::nullopt;
   auto cmd = Command::parse(**line);
-  if (!cmd.ok()) reply_and_exit(channel, reply_of(BrokerStatus::bad_request, cmd.error().to_string()), 3);
+  if (!cmd.ok())
+    reply_and_exit(channel, reply_of(BrokerStatus::bad_request, cmd.error().to_string()), 3);
   if (cmd->op == "quit") return std::nullopt;
   return std::move(*cmd);
 }
@@ -306,13 +332,14 @@ std::optional<Command> next_command(CommandChannel& channel, int& rc) {
 template <class T, class Parse>
 T parsed(CommandChannel& channel, const Command& cmd, Parse parse) {
   auto c = parse(cmd.body);
-  if (!c.ok()) reply_and_exit(channel, reply_of(BrokerStatus::bad_request, c.error().to_string()), 3);
+  if (!c.ok())
+    reply_and_exit(channel, reply_of(BrokerStatus::bad_request, c.error().to_string()), 3);
   return std::move(*c);
 }
 
-Result<Json> confine_broker(const BrokerRequest& req) {
+Result<Json> confine(const BrokerRequest& req) {
   if (!req.sandbox) return Json{{"applied", false}, {"why", "disabled in the request"}};
-  return confine_candidate_process(req.dir, req.sandbox_read, req.profiled);
+  return confine_broker(req.dir, req.sandbox_read, req.profiled);
 }
 
 }  // namespace
@@ -323,22 +350,30 @@ int run_broker(const BrokerRequest& req, CommandChannel& channel) {
   try {
     broker = std::make_unique<Broker>(req);
   } catch (const std::exception& e) {
-    reply_and_exit(channel, reply_of(BrokerStatus::harness_error, std::string("broker set-up: ") + e.what()), 3);
+    reply_and_exit(channel,
+                   reply_of(BrokerStatus::harness_error, std::string("broker set-up: ") + e.what()),
+                   3);
   }
   int rc = 0;
   const std::optional<Command> opening = next_command(channel, rc);
   if (!opening) return rc;
   if (opening->op != "map")
-    reply_and_exit(channel, reply_of(BrokerStatus::bad_request, "expected 'map' first, got '" + opening->op + "'"), 3);
+    reply_and_exit(
+        channel,
+        reply_of(BrokerStatus::bad_request, "expected 'map' first, got '" + opening->op + "'"), 3);
   auto mapping = map_from_json(opening->body);
-  if (!mapping.ok()) reply_and_exit(channel, reply_of(BrokerStatus::bad_request, mapping.error().to_string()), 3);
+  if (!mapping.ok())
+    reply_and_exit(channel, reply_of(BrokerStatus::bad_request, mapping.error().to_string()), 3);
   try {
     broker->map(*mapping);
   } catch (const std::exception& e) {
-    reply_and_exit(channel, reply_of(BrokerStatus::harness_error, std::string("broker set-up: ") + e.what()), 3);
+    reply_and_exit(channel,
+                   reply_of(BrokerStatus::harness_error, std::string("broker set-up: ") + e.what()),
+                   3);
   }
-  auto confined = confine_broker(req);
-  if (!confined.ok()) reply_and_exit(channel, reply_of(BrokerStatus::harness_error, confined.error().to_string()), 3);
+  auto confined = confine(req);
+  if (!confined.ok())
+    reply_and_exit(channel, reply_of(BrokerStatus::harness_error, confined.error().to_string()), 3);
   Reply ready = reply_of(BrokerStatus::ok);
   ready.extra = Json{{"sandbox", *confined}};
   if (!broker->audit_error().empty()) ready.extra["audit_error"] = broker->audit_error();
@@ -364,7 +399,9 @@ int run_broker(const BrokerRequest& req, CommandChannel& channel) {
       } else if (cmd->op == "audit_collect" && loaded) {
         r = broker->audit_collect();
       } else {
-        reply_and_exit(channel, reply_of(BrokerStatus::bad_request, "unexpected command '" + cmd->op + "'"), 3);
+        reply_and_exit(channel,
+                       reply_of(BrokerStatus::bad_request, "unexpected command '" + cmd->op + "'"),
+                       3);
       }
       if (!channel.reply(to_text(r.to_json())).ok()) return 3;
       if (!r.ok && r.status != "audit_error") return 0;  // a load error ends the session

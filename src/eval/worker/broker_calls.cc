@@ -30,8 +30,10 @@ bool allowed_attribute(std::int32_t id) {
     case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
     case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
     case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
-    case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: return true;
-    default: return false;
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -61,15 +63,24 @@ std::uint64_t KernelInfo::param_bytes() const {
 
 std::string_view to_string(CallEnd e) {
   switch (e) {
-    case CallEnd::done: return "done";
-    case CallEnd::threw: return "threw";
-    case CallEnd::driver_refused: return "driver_refused";
-    case CallEnd::refused: return "refused";
-    case CallEnd::host_protocol: return "host_protocol";
-    case CallEnd::host_ended: return "host_ended";
-    case CallEnd::host_timeout: return "host_timeout";
-    case CallEnd::device_failure: return "device_failure";
-    case CallEnd::device_timeout: return "device_timeout";
+    case CallEnd::done:
+      return "done";
+    case CallEnd::threw:
+      return "threw";
+    case CallEnd::driver_refused:
+      return "driver_refused";
+    case CallEnd::refused:
+      return "refused";
+    case CallEnd::host_protocol:
+      return "host_protocol";
+    case CallEnd::host_ended:
+      return "host_ended";
+    case CallEnd::host_timeout:
+      return "host_timeout";
+    case CallEnd::device_failure:
+      return "device_failure";
+    case CallEnd::device_timeout:
+      return "device_timeout";
   }
   return "unknown";
 }
@@ -104,11 +115,13 @@ CallReport CallExecutor::run(const host::RunCall& run, const std::vector<DeviceR
       case HostRead::Kind::timed_out:
         return end_with(CallEnd::host_timeout,
                         "the candidate's host code did not return from the entry point");
-      case HostRead::Kind::ended: return end_with(CallEnd::host_ended, r.why);
+      case HostRead::Kind::ended:
+        return end_with(CallEnd::host_ended, r.why);
       case HostRead::Kind::garbled:
         return end_with(CallEnd::host_protocol,
                         "the candidate's process wrote what is not a request: " + r.why);
-      case HostRead::Kind::frame: break;
+      case HostRead::Kind::frame:
+        break;
     }
     const host::Frame& f = r.frame;
     std::optional<Failure> failed;
@@ -132,8 +145,8 @@ CallReport CallExecutor::run(const host::RunCall& run, const std::vector<DeviceR
         auto t = host::decode<host::Text>(f.payload);
         return end_with(CallEnd::driver_refused, t.ok() ? t->text : std::string("(unnamed)"));
       } else {
-        failed = Failure{CallEnd::host_protocol, "a '" + std::string(host::to_string(f.type)) +
-                                                     "' message during a call"};
+        failed = Failure{CallEnd::host_protocol,
+                         "a '" + std::string(host::to_string(f.type)) + "' message during a call"};
       }
     } catch (const DeviceTimeout& e) {
       failed = Failure{CallEnd::device_timeout, e.what()};
@@ -146,8 +159,8 @@ CallReport CallExecutor::run(const host::RunCall& run, const std::vector<DeviceR
 
 std::optional<CallExecutor::Failure> CallExecutor::queue(const host::Frame& f) {
   if (++report_.items > host::kMaxItemsPerCall)
-    return Failure{CallEnd::refused, "more than " + std::to_string(host::kMaxItemsPerCall) +
-                                         " requests in one call"};
+    return Failure{CallEnd::refused,
+                   "more than " + std::to_string(host::kMaxItemsPerCall) + " requests in one call"};
   std::string why;
   auto bad = [&] { return Failure{CallEnd::host_protocol, why}; };
   switch (f.type) {
@@ -196,7 +209,8 @@ std::optional<CallExecutor::Failure> CallExecutor::queue(const host::Frame& f) {
       pending_.emplace_back(*m);
       return std::nullopt;
     }
-    default: return Failure{CallEnd::host_protocol, "not ordered work"};
+    default:
+      return Failure{CallEnd::host_protocol, "not ordered work"};
   }
 }
 
@@ -222,10 +236,10 @@ std::optional<CallExecutor::Failure> CallExecutor::check_launch(const host::Laun
   }
   const std::uint64_t threads = std::uint64_t{l.block.x} * l.block.y * l.block.z;
   if (threads == 0 || l.grid.x == 0 || l.grid.y == 0 || l.grid.z == 0)
-    return Failure{CallEnd::refused, "a launch of '" + l.function + "' with an empty grid or block"};
+    return Failure{CallEnd::refused,
+                   "a launch of '" + l.function + "' with an empty grid or block"};
   const std::uint64_t local = k->second.local_bytes_per_thread;
-  if (local > 0 && limits_.resident_threads > 0 &&
-      local > limits_.quota / limits_.resident_threads)
+  if (local > 0 && limits_.resident_threads > 0 && local > limits_.quota / limits_.resident_threads)
     return Failure{CallEnd::refused,
                    "a launch of '" + l.function + "', whose " + std::to_string(local) +
                        "-byte local-memory frame per thread would make the driver reserve more "
@@ -276,7 +290,8 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
     note_stream(l->stream);
     device_.launch(*l, kernels_.at(l->function));
     auto& v = report_.launches;
-    auto it = std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == l->function; });
+    auto it =
+        std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == l->function; });
     if (it == v.end())
       v.emplace_back(l->function, 1);
     else
@@ -314,7 +329,8 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
       return Failure{CallEnd::refused,
                      "cudaMemcpyToSymbolAsync to '" + m->symbol + "', which its device code lacks"};
     if (m->offset > sym->bytes || count > sym->bytes - m->offset)
-      return Failure{CallEnd::refused, "cudaMemcpyToSymbolAsync past the end of '" + m->symbol + "'"};
+      return Failure{CallEnd::refused,
+                     "cudaMemcpyToSymbolAsync past the end of '" + m->symbol + "'"};
     if (m->data.empty() && !inside(m->src, count))
       return Failure{CallEnd::refused, "cudaMemcpyToSymbolAsync from " + where(m->src, count)};
     if (m->data.empty())
@@ -432,12 +448,14 @@ std::optional<CallExecutor::Failure> CallExecutor::answer(const host::Frame& f) 
       begin_timing();  // what the host computes from device data is the call's time
       if (auto failed = flush()) return failed;
       if (!inside(m->src, m->count))
-        return Failure{CallEnd::refused, "cudaMemcpyAsync to the host from " + where(m->src, m->count)};
+        return Failure{CallEnd::refused,
+                       "cudaMemcpyAsync to the host from " + where(m->src, m->count)};
       if (m->count > host::kMaxPayloadBytes - 16)
         return Failure{CallEnd::refused, "a device-to-host copy larger than the protocol carries"};
       return reply(cudaSuccess, 0, device_.copy_d2h(m->src, m->count, remaining_seconds()));
     }
-    default: return Failure{CallEnd::host_protocol, "not a request"};
+    default:
+      return Failure{CallEnd::host_protocol, "not a request"};
   }
 }
 

@@ -128,7 +128,7 @@ struct CallReport {
   CallEnd end = CallEnd::done;
   std::string message;
   std::vector<std::pair<std::string, int>> launches;  // (function, count), first-launch order
-  std::vector<std::uint64_t> side_streams;  // stream handles other than the harness's
+  std::vector<std::uint64_t> side_streams;            // stream handles other than the harness's
   double host_ms = 0;  // from RunCall until the call's timing began (host time, not GPU time)
   std::size_t items = 0;
 };
@@ -180,7 +180,7 @@ class CallExecutor {
   std::map<std::string, KernelInfo> kernels_;
   Limits limits_;
   std::uint64_t held_ = 0;
-  std::map<std::uint64_t, std::uint64_t> workspace_;   // address -> bytes
+  std::map<std::uint64_t, std::uint64_t> workspace_;  // address -> bytes
   std::map<std::string, std::uint64_t> tensor_maps_;  // encoded map bytes -> bytes it spans
   // The current call.
   std::vector<DeviceRegion> tensors_;

@@ -58,8 +58,7 @@ class FakeDevice : public BrokerDevice {
     log.push_back("encode");
     return {CUDA_SUCCESS, std::string(128, '\7')};
   }
-  std::pair<std::int32_t, std::string> replace_address(const std::string&,
-                                                       std::uint64_t) override {
+  std::pair<std::int32_t, std::string> replace_address(const std::string&, std::uint64_t) override {
     log.push_back("replace");
     return {CUDA_SUCCESS, std::string(128, '\10')};
   }
@@ -128,8 +127,8 @@ TEST_F(Fixture, WorkRunsBetweenTheCallsEventsAfterTheEntryPointReturns) {
   CallReport r = call();
   EXPECT_EQ(r.end, CallEnd::done) << r.message;
   EXPECT_TRUE(exec.timed());
-  EXPECT_EQ(device.log, (std::vector<std::string>{"begin", "launch gemm", "launch gemm",
-                                                  "memset 64", "end"}));
+  EXPECT_EQ(device.log,
+            (std::vector<std::string>{"begin", "launch gemm", "launch gemm", "memset 64", "end"}));
   ASSERT_EQ(r.launches.size(), 1u);
   EXPECT_EQ(r.launches[0], (std::pair<std::string, int>{"gemm", 2}));
   EXPECT_TRUE(r.side_streams.empty());
@@ -266,7 +265,7 @@ TEST_F(Fixture, TensorMapsMustLieInsideTheCallsBuffers) {
   EXPECT_EQ(reply(1).status, CUDA_SUCCESS);
   EXPECT_EQ(reply(1).bytes.size(), 128u);
   EXPECT_EQ(reply(2).status, CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(reply(3).status, CUDA_SUCCESS);             // a map the broker encoded
+  EXPECT_EQ(reply(3).status, CUDA_SUCCESS);              // a map the broker encoded
   EXPECT_EQ(reply(4).status, CUDA_ERROR_INVALID_VALUE);  // one it never saw
   EXPECT_EQ(device.log, (std::vector<std::string>{"encode", "replace", "begin", "end"}));
 }

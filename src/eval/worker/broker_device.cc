@@ -24,7 +24,9 @@ void rt(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw DeviceFailure(std::string(what) + ": " + gpu::describe_cuda_error(e));
 }
 
-CUdeviceptr ptr(std::uint64_t v) { return static_cast<CUdeviceptr>(v); }
+CUdeviceptr ptr(std::uint64_t v) {
+  return static_cast<CUdeviceptr>(v);
+}
 
 // cudaFuncSetAttribute's answer for a driver result (the runtime's own mapping for the
 // attributes a candidate may set).
@@ -39,7 +41,8 @@ std::vector<CUlaunchAttribute> attributes_of(const std::vector<host::LaunchAttri
   for (std::size_t i = 0; i < in.size(); ++i) {
     std::memset(&out[i], 0, sizeof out[i]);
     out[i].id = static_cast<CUlaunchAttributeID>(in[i].id);
-    std::memcpy(&out[i].value, in[i].value.data(), std::min(sizeof out[i].value, in[i].value.size()));
+    std::memcpy(&out[i].value, in[i].value.data(),
+                std::min(sizeof out[i].value, in[i].value.size()));
   }
   return out;
 }
@@ -141,7 +144,9 @@ std::optional<std::uint64_t> CudaBrokerDevice::allocate(std::uint64_t bytes) {
   return static_cast<std::uint64_t>(p);
 }
 
-void CudaBrokerDevice::free(std::uint64_t p) { cu(cuMemFreeAsync(ptr(p), stream_), "cudaFreeAsync"); }
+void CudaBrokerDevice::free(std::uint64_t p) {
+  cu(cuMemFreeAsync(ptr(p), stream_), "cudaFreeAsync");
+}
 
 std::optional<DeviceRegion> CudaBrokerDevice::symbol(const std::string& name) {
   return module_.global(name);
@@ -166,8 +171,8 @@ std::pair<std::int32_t, std::int64_t> CudaBrokerDevice::occupancy(const host::Oc
   CUresult r = CUDA_ERROR_INVALID_VALUE;
   switch (q.query) {
     case host::OccupancyQuery::max_active_blocks:
-      r = cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, f, q.block_size,
-                                                               q.dynamic_smem, q.flags);
+      r = cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, f, q.block_size, q.dynamic_smem,
+                                                               q.flags);
       return {runtime_status(r), n};
     case host::OccupancyQuery::available_dynamic_smem:
       r = cuOccupancyAvailableDynamicSMemPerBlock(&bytes, f, q.num_blocks, q.block_size);
@@ -228,8 +233,8 @@ std::pair<std::int32_t, std::string> CudaBrokerDevice::replace_address(const std
   CUtensorMap map;
   if (bytes.size() != sizeof map) return {CUDA_ERROR_INVALID_VALUE, {}};
   std::memcpy(&map, bytes.data(), sizeof map);
-  const CUresult r =
-      cuTensorMapReplaceAddress(&map, reinterpret_cast<void*>(static_cast<std::uintptr_t>(address)));
+  const CUresult r = cuTensorMapReplaceAddress(
+      &map, reinterpret_cast<void*>(static_cast<std::uintptr_t>(address)));
   if (r != CUDA_SUCCESS) return {r, {}};
   return {r, std::string(reinterpret_cast<const char*>(&map), sizeof map)};
 }

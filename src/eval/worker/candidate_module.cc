@@ -117,7 +117,8 @@ std::map<std::string, KernelInfo> CandidateModule::kernels() const {
     KernelInfo k;
     k.params = info.params;
     for (const auto& [a, v] : info.attributes)
-      if (a == CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) k.local_bytes_per_thread = static_cast<std::uint64_t>(v);
+      if (a == CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
+        k.local_bytes_per_thread = static_cast<std::uint64_t>(v);
     out.emplace(info.name, std::move(k));
   }
   return out;

@@ -36,9 +36,9 @@ bool PipeHostLink::pull(int timeout_ms) {
   if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
   if (n <= 0) {
     ended_ = true;
-    end_why_ = n == 0 ? "the candidate's process closed its end (it ended)"
-                      : std::string("cannot read from the candidate's process: ") +
-                            std::strerror(errno);
+    end_why_ =
+        n == 0 ? "the candidate's process closed its end (it ended)"
+               : std::string("cannot read from the candidate's process: ") + std::strerror(errno);
     return false;
   }
   parser_.feed(std::string_view(buf, static_cast<std::size_t>(n)));
@@ -51,7 +51,8 @@ HostRead PipeHostLink::read(Clock::time_point deadline) {
     if (!next.ok()) return {HostRead::Kind::garbled, {}, next.error().message};
     if (*next) return {HostRead::Kind::frame, std::move(**next), ""};
     if (ended_) return {HostRead::Kind::ended, {}, end_why_};
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return {HostRead::Kind::timed_out, {}, ""};
     (void)pull(static_cast<int>(std::min<long long>(left.count(), 1000)));
   }

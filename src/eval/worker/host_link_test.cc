@@ -28,7 +28,9 @@ struct Pipes {
   }
 };
 
-Clock::time_point soon() { return Clock::now() + std::chrono::milliseconds(200); }
+Clock::time_point soon() {
+  return Clock::now() + std::chrono::milliseconds(200);
+}
 
 TEST(PipeHostLink, ReadsFramesInOrderAndSendsWholeFrames) {
   Pipes p;

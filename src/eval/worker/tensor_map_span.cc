@@ -16,7 +16,7 @@ std::optional<std::uint64_t> innermost_bytes(std::int32_t type, std::uint64_t n)
   }
   const std::uint64_t groups = n / 16 + (n % 16 != 0);
   if (groups > std::numeric_limits<std::uint64_t>::max() / 16) return std::nullopt;
-  if (type == 13) return groups * 8;              // CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B
+  if (type == 13) return groups * 8;                 // CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B
   if (type == 14 || type == 15) return groups * 16;  // 16U4_ALIGN16B, 16U6_ALIGN16B
   return std::nullopt;
 }

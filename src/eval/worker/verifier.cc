@@ -461,9 +461,9 @@ class Verifier {
     std::vector<gpu::CompareStats> out;
     const auto& ref = w.bases[static_cast<std::size_t>(c.base)]->refs;
     for (std::size_t k = 0; k < w.problem.outputs.size(); ++k)
-      out.push_back(gpu::compare_output(t.output(k).get(), ref[k].as<float>(),
-                                        w.problem.outputs[k], w.problem.tolerance, stream_, 8,
-                                        poison, c.transform->view_of_output(w.problem, k)));
+      out.push_back(gpu::compare_output(t.output(k).get(), ref[k].as<float>(), w.problem.outputs[k],
+                                        w.problem.tolerance, stream_, 8, poison,
+                                        c.transform->view_of_output(w.problem, k)));
     return out;
   }
 

@@ -1,6 +1,7 @@
-// The runner's sandbox policy (runner_sandbox.h), without applying it: what a judged candidate
-// may read and write, and what Nsight Compute's profiled runner gets beyond that.
-#include "eval/worker/runner_sandbox.h"
+// The broker's sandbox policy (broker_sandbox.h), without applying it: what the process that runs
+// the candidate's device code may read and write, and what Nsight Compute's profiled broker gets
+// beyond that.
+#include "eval/worker/broker_sandbox.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +18,7 @@ bool has(const std::vector<fs::path>& v, const fs::path& p) {
 
 TEST(RunnerSandbox, TheCandidateReadsTheCudaStackAndWritesOnlyItsDirectory) {
   const fs::path dir = fs::temp_directory_path();
-  SandboxPolicy p = candidate_policy(dir.string(), {}, false);
+  SandboxPolicy p = broker_policy(dir.string(), {}, false);
   EXPECT_FALSE(p.allow_sockets);
   EXPECT_TRUE(p.seccomp && p.landlock && p.report_file_access && !p.seccomp_learn);
   ASSERT_EQ(p.write_paths.size(), 1u);
@@ -37,7 +38,7 @@ TEST(RunnerSandbox, TheCandidateReadsTheCudaStackAndWritesOnlyItsDirectory) {
 // link (Landlock checks the file a path resolves to), and the cgroup's limits: each met by ncu's
 // injected library on the H200 on 2026-12-01.
 TEST(RunnerSandbox, AProfiledRunnerAlsoReadsNsightComputesFilesAndTheLocaleAliases) {
-  SandboxPolicy p = candidate_policy(fs::temp_directory_path().string(), {}, true);
+  SandboxPolicy p = broker_policy(fs::temp_directory_path().string(), {}, true);
   EXPECT_TRUE(p.allow_sockets);
   EXPECT_FALSE(p.report_file_access);  // ncu's own probes fail with EACCES, Landlock still holds
   EXPECT_TRUE(p.landlock && p.seccomp);

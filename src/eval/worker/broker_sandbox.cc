@@ -1,4 +1,4 @@
-#include "eval/worker/runner_sandbox.h"
+#include "eval/worker/broker_sandbox.h"
 
 #include <unistd.h>
 
@@ -6,13 +6,12 @@
 #include <system_error>
 
 #include "core/sandbox.h"
-#include "eval/worker/driver_lookup_guard.h"
 
 namespace ptxbench::eval::worker {
 namespace fs = std::filesystem;
 namespace {
 
-// What the CUDA runtime, driver, cuBLAS/cuDNN-free runner and the C++ runtime read after
+// What the CUDA runtime, driver, cuBLAS/cuDNN-free broker and the C++ runtime read after
 // initialisation: libraries (lazily loaded ones too: the PTX JIT), the loader cache, the
 // driver's /proc and /sys entries, this process's own /proc directory. Nothing of /etc
 // beyond the loader's files, no other process's /proc entry, no /tmp, no home.
@@ -45,8 +44,8 @@ void add_if_present(std::vector<fs::path>& v, const fs::path& p) {
 
 }  // namespace
 
-SandboxPolicy candidate_policy(const std::string& private_dir,
-                               const std::vector<std::string>& extra_read, bool profiled) {
+SandboxPolicy broker_policy(const std::string& private_dir,
+                            const std::vector<std::string>& extra_read, bool profiled) {
   SandboxPolicy policy;
   policy.allow_sockets = profiled;
   // Nsight Compute's injected libraries (libnvperf_host.so, ...) load from its installation,
@@ -77,11 +76,9 @@ SandboxPolicy candidate_policy(const std::string& private_dir,
   return policy;
 }
 
-Result<Json> confine_candidate_process(const std::string& private_dir,
-                                       const std::vector<std::string>& extra_read, bool profiled) {
-  PTXB_TRY(SandboxReport report,
-           apply_sandbox(candidate_policy(private_dir, extra_read, profiled)));
-  arm_driver_lookup_guard();
+Result<Json> confine_broker(const std::string& private_dir,
+                            const std::vector<std::string>& extra_read, bool profiled) {
+  PTXB_TRY(SandboxReport report, apply_sandbox(broker_policy(private_dir, extra_read, profiled)));
   Json j = report.to_json();
   j["applied"] = true;
   return j;
