@@ -8,7 +8,7 @@
 #   builds, and a compile cache holding every
 #   control and reference kernel, compiled with the very flags the device computes (same paths
 #   through /work/main, same nvcc 13.0), so ptxbench finds them there without nvcc work.
-# Then call the device tool with carry [".devbin"] and
+# Then call the device tool with carry [".devbin"] (and ".devbin-old", ".public" when made) and
 #   scripts/device-run.sh PHASE...      (see docs/results/README.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,8 +20,8 @@ if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
 # PROGRAMS="a b" builds and carries only those (a quick smoke run).
-read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-bench-baselines reference_test audit_acceptance library_rule ptxbench_library_capi}"
-cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}" --target "${programs[@]}"
+read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-host ptxbench-bench-baselines reference_test audit_acceptance library_rule ptxbench_library_capi}"
+cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}" --target "${programs[@]}" ptxbench_cudart_shim ptxbench_cuda_shim
 d=$root/.devbin
 mkdir -p "$d/include" "$d/cache"
 for p in "${programs[@]}"; do
@@ -31,6 +31,17 @@ for p in "${programs[@]}"; do
   cp "$src" "$d/$(basename "$src")" && strip --strip-debug "$d/$(basename "$src")"
 done
 cp -r /usr/include/dlpack "$d/include/"
+# The candidate's host process loads these CUDA shims by full path (beside ptxbench).
+rm -rf "$d/host_shims" && cp -r "$build/host_shims" "$d/host_shims"
+strip --strip-debug "$d/host_shims"/*
+# The previous release, for before/after in the same device call (bench/compare_judges.sh,
+# device-run.sh phases compare and costold): OLD_BUILD, a build tree of it (its ptxbench and
+# ptxbench-worker), copied to .devbin-old/ with its own compile cache folder.
+if [ -n "${OLD_BUILD:-}" ]; then
+  o=$root/.devbin-old
+  rm -rf "$o" && mkdir -p "$o/cache"
+  for p in ptxbench ptxbench-worker; do cp "$OLD_BUILD/$p" "$o/$p" && strip "$o/$p"; done
+fi
 # apache-tvm-ffi as scripts/setup.sh unpacked it: the headers and the library only.
 tvm_src=$root/.deps/wheels/apache-tvm-ffi/tvm_ffi
 [ -f "$tvm_src/lib/libtvm_ffi.so" ] || { echo "device-prepare: $tvm_src has no lib/libtvm_ffi.so (scripts/setup.sh installs it)" >&2; exit 1; }
@@ -48,6 +59,9 @@ if [ "${NO_CACHE:-0}" != 1 ]; then
   python3 tests/controls/static_check.py --ptxbench "$d/ptxbench" --jobs "${PTXBENCH_JOBS:-$(nproc)}" | tail -n 1 || true
   [ -d "$d/cases" ] && python3 tests/controls/static_check.py --ptxbench "$d/ptxbench" --runtime-may-refuse --manifest "$d/cases/judge/manifest.toml" --manifest "$d/cases/compat/manifest.toml" | tail -n 1 || true
 fi
+# The public Hopper kernels' candidates (scripts/public-kernels.sh; device-run.sh phase public),
+# when their sources are here: only the assembled candidates travel (.public/candidates).
+if [ -d "$root/.public" ]; then scripts/public-kernels.sh > "$root/.public/list.txt" && mv "$root/.public/list.txt" "$root/.public/candidates/list.txt" || echo "device-prepare: public-kernels.sh failed" >&2; fi
 # The forward-attention knob variants for the `sweep` phase of scripts/device-run.sh.
 [ "${NO_CACHE:-0}" = 1 ] || kernels/attention_dev/sweep.sh build "$d/sweep"
 du -sh "$d"

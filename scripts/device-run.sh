@@ -9,7 +9,12 @@
 #   library     the library meets every task's rule: every workload of every task, checked
 #               (tests/gpu/library_rule; SHARDS=N parallel processes, default 8)
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
-#   cases       the same on the hostile cases handed to the project (.devbin/cases/*/manifest.toml)
+#   cases       the same on the hostile cases handed to the project (.devbin/cases/{judge,compat})
+#   isolation   the same on the handed isolation cases (.devbin/cases/isolation; copies judged
+#               together where the manifest says so) and kernels/controls/isolation.toml
+#   public      the public Hopper kernels (scripts/public-kernels.sh, .public/ carried) judged by
+#               this build and by the previous release (.devbin-old), one `eval --json` each
+#   costold     cost (one eval per candidate) through the previous release, right before cost
 #   batch       the controls and the handed judge cases judged a task at a time through
 #               `ptxbench gate --json` (one warm verifier process per GPU for all of a task's
 #               candidates, src/eval/verifier_host.h): outcome and flags, as controls checks them
@@ -68,6 +73,10 @@ for phase in "$@"; do
     controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;
     cases) run cases python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/cases" \
              --manifest "$bin/cases/judge/manifest.toml" --manifest "$bin/cases/compat/manifest.toml" --only "${ONLY:-}" ;;
+    isolation) run isolation python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/isolation" \
+             --manifest "$bin/cases/isolation/manifest.toml" --manifest kernels/controls/isolation.toml --only "${ONLY:-}" ;;
+    public) run public scripts/device-public.sh "$out/public" "$bin" /work/main/.devbin-old ;;
+    costold) run costold env PTXBENCH_CASES="$bin/cases" PTXBENCH_CACHE=/work/main/.devbin-old/cache python3 bench/judging_cost.py --ptxbench /work/main/.devbin-old/ptxbench --out "$out/costold.jsonl" ;;
     batch) run batch python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --batch --log "$out/batch" \
              $(for m in kernels/controls/*.toml; do echo --manifest "$m"; done) \
              --manifest "$bin/cases/judge/manifest.toml" --only "${ONLY:-}" ;;
