@@ -11,10 +11,12 @@
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
 #   cases       the same on the hostile cases handed to the project (.devbin/cases/{judge,compat})
 #   isolation   the same on the handed isolation cases (.devbin/cases/isolation; copies judged
-#               together where the manifest says so) and kernels/controls/isolation.toml
+#               together where the manifest says so; our own isolation controls are in controls)
 #   public      the public Hopper kernels (scripts/public-kernels.sh, .public/ carried) judged by
 #               this build and by the previous release (.devbin-old), one `eval --json` each
 #   costold     cost (one eval per candidate) through the previous release, right before cost
+#   costoldbatch  costbatch through the previous release (before/after in one call)
+#   COST_MANIFESTS (env): the manifests the cost phases judge (default: all of kernels/controls)
 #   batch       the controls and the handed judge cases judged a task at a time through
 #               `ptxbench gate --json` (one warm verifier process per GPU for all of a task's
 #               candidates, src/eval/verifier_host.h): outcome and flags, as controls checks them
@@ -74,8 +76,10 @@ for phase in "$@"; do
     cases) run cases python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/cases" \
              --manifest "$bin/cases/judge/manifest.toml" --manifest "$bin/cases/compat/manifest.toml" --only "${ONLY:-}" ;;
     isolation) run isolation python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/isolation" \
-             --manifest "$bin/cases/isolation/manifest.toml" --manifest kernels/controls/isolation.toml --only "${ONLY:-}" ;;
+             --manifest "$bin/cases/isolation/manifest.toml" --only "${ONLY:-}" ;;
     public) run public scripts/device-public.sh "$out/public" "$bin" /work/main/.devbin-old ;;
+    costoldbatch) run costoldbatch env PTXBENCH_CASES="$bin/cases" PTXBENCH_CACHE=/work/main/.devbin-old/cache python3 bench/judging_cost.py --batch \
+             --ptxbench /work/main/.devbin-old/ptxbench $(for m in ${COST_MANIFESTS:-}; do echo --manifest "$m"; done) --out "$out/costoldbatch.jsonl" ;;
     costold) run costold env PTXBENCH_CASES="$bin/cases" PTXBENCH_CACHE=/work/main/.devbin-old/cache python3 bench/judging_cost.py --ptxbench /work/main/.devbin-old/ptxbench --out "$out/costold.jsonl" ;;
     batch) run batch python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --batch --log "$out/batch" \
              $(for m in kernels/controls/*.toml; do echo --manifest "$m"; done) \
@@ -90,7 +94,8 @@ for phase in "$@"; do
     sweep) run sweep kernels/attention_dev/sweep.sh run "$bin/sweep" ;;
     profile) run profile scripts/device-profile.sh "$bin" "$out/profile" ;;
     cost) run cost env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --ptxbench "$bin/ptxbench" --out "$out/cost.jsonl" ;;
-    costbatch) run costbatch env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --batch --ptxbench "$bin/ptxbench" --out "$out/costbatch.jsonl" ;;
+    costbatch) run costbatch env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --batch --ptxbench "$bin/ptxbench" \
+             $(for m in ${COST_MANIFESTS:-}; do echo --manifest "$m"; done) --out "$out/costbatch.jsonl" ;;
     costshared) run costshared env PTXBENCH_CASES="$bin/cases" python3 bench/judging_cost.py --batch --shared-inputs --ptxbench "$bin/ptxbench" --out "$out/costshared.jsonl" ;;
     repeat) run repeat bench/repeatability.sh kernels/reference/sm_90a/gemm_n7168_k5120.cu gemm_n7168_k5120 5 "$bin/ptxbench" ;;
     torchcheck) run torchcheck env -u LD_LIBRARY_PATH python3 tests/gpu/library_vs_torch/run.py \

@@ -167,13 +167,19 @@ void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files, SandboxPr
                            "fadvise64", "sendfile",    "dup",       "copy_file_range", "dup2",
                            "dup3",      "pipe",        "pipe2",     "symlink",         "symlinkat"})
     b.allow(name);
-  // fcntl without F_SETOWN(_EX)/F_SETSIG/F_NOTIFY/F_SETLEASE (signals to chosen processes); the
-  // host profile without file locks either (a lock is state shared with other processes).
+  // fcntl without F_SETOWN(_EX)/F_SETSIG/F_NOTIFY/F_SETLEASE (signals to chosen processes).
   b.allow_values(
       "fcntl", 1,
       {F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETOWN, F_GETSIG, F_GETOWN_EX,
        F_DUPFD_CLOEXEC, F_SETPIPE_SZ, F_GETPIPE_SZ, F_ADD_SEALS, F_GET_SEALS, F_GETLEASE});
-  if (!host) {
+  // Locks: the host profile answers EPERM rather than ending the process. A lock on a file two
+  // hosts may read (their own executable) would be a channel between candidates judged at once;
+  // refused quietly, it carries nothing, and a candidate that merely tries is not punished.
+  if (host) {
+    b.act(SCMP_ACT_ERRNO(EPERM), "flock");
+    for (std::uint64_t cmd : {F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW})
+      b.act(SCMP_ACT_ERRNO(EPERM), "fcntl", {SCMP_CMP(1, SCMP_CMP_EQ, cmd)});
+  } else {
     b.allow("flock");
     b.allow_values("fcntl", 1,
                    {F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW});

@@ -78,6 +78,10 @@ TEST_F(HostSandbox, NoFileButItsOwnSharedObject) {
   const ProcessResult own = attack("read_self");
   EXPECT_EQ(own.exit_code, 0) << own.stderr_text;
   EXPECT_GT(result_of(own.stdout_text).value_or(-1), 0) << own.stdout_text;
+  // And its own executable (what /proc/self/exe names): nothing secret, read by probes.
+  const ProcessResult exe = attack("read", PTXBENCH_HOST);
+  EXPECT_EQ(exe.exit_code, 0) << exe.describe_end() << "\n" << exe.stderr_text;
+  EXPECT_GT(result_of(exe.stdout_text).value_or(-1), 0) << exe.stdout_text;
 }
 
 TEST_F(HostSandbox, NoDeviceFile) {
@@ -94,13 +98,17 @@ TEST_F(HostSandbox, ConstructorsAreConfinedToo) {
 
 TEST_F(HostSandbox, RefusesWhatTheHostProfileForbids) {
   expect_refused(attack("socket"), "socket");
-  expect_refused(attack("flock_self"), "flock");
   expect_refused(attack("mmap_exec"), "mmap");
   expect_refused(attack("mprotect_exec"), "mprotect");
   expect_refused(attack("thread"), "clone3");
   expect_refused(attack("clone_thread"), "clone");
   expect_refused(attack("itimer"), "setitimer");
   expect_refused(attack("sigalrm_handler"), "rt_sigaction");
+}
+
+// Locks answer EPERM quietly (a lock on a file two hosts read would be a channel between them).
+TEST_F(HostSandbox, LocksAnswerEpermWithoutEndingTheRun) {
+  expect_returned(attack("flock_self"), -EPERM);
 }
 
 TEST_F(HostSandbox, TerminalQueriesStayAllowed) {
