@@ -9,6 +9,7 @@
 
 #include "core/file_lock.h"
 #include "core/fs.h"
+#include "core/json.h"
 #include "store/db.h"
 #include "store/schema.h"
 
@@ -28,7 +29,7 @@ namespace {
 
 Json parse_json_or_null(const std::optional<std::string>& s) {
   if (!s || s->empty()) return nullptr;
-  Json j = Json::parse(*s, nullptr, /*allow_exceptions=*/false);
+  Json j = parse_json(*s);
   return j.is_discarded() ? Json(*s) : j;
 }
 
