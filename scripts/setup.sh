@@ -26,7 +26,7 @@ APACHE_TVM_FFI_VERSION=0.1.15.post2
 debs=(cmake ninja-build g++ pkg-config python3-pip unzip clang-format clang
       libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libdlpack-dev
       libcurl4-openssl-dev libfmt-dev libsqlite3-dev libgtest-dev libgmock-dev sqlite3
-      libseccomp-dev libre2-dev)
+      libseccomp-dev libre2-dev libclang-rt-14-dev)
 
 missing=()
 for p in "${debs[@]}"; do

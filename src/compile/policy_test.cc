@@ -32,6 +32,18 @@ TEST(Scrub, BlanksCommentsAndLiteralsButKeepsLines) {
   EXPECT_EQ(line_of(src, src.find("char c")), 4);
 }
 
+// Found by fuzz_scrub: a literal left open at its line's end, or continued by a backslash, made
+// every later literal's line one too small.
+TEST(Scrub, LineNumbersAfterOpenAndContinuedLiterals) {
+  const std::string src = "a = \"open\nb = \"x\";\nc = \"cont\\\nued\";\nd = \"y\";\n";
+  ScrubbedSource s = scrub_source(src);
+  ASSERT_EQ(s.literals.size(), 4u);
+  for (const auto& lit : s.literals) EXPECT_EQ(lit.line, line_of(src, lit.offset)) << lit.value;
+  EXPECT_EQ(s.literals[3].line, 5);
+  EXPECT_EQ(found("const char* s = \"open\n#include \"../../etc/passwd\"\n"),
+            std::vector<std::string>{"2:include_path"});
+}
+
 TEST(Scrub, RawStringsAndDigitSeparators) {
   const std::string src =
       "int n = 1'000'000; auto r = R\"x(dlopen(\"a\"))x\"; int m = fork_count;\n";
