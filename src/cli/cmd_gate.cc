@@ -85,10 +85,11 @@ int gate_main(const GateArgs& a, Context& ctx) {
         ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
         return exit_code::bad_input;
       }
-  if (!a.json.empty() && a.json == a.junit) {
-    ctx.err << "ptxbench gate: --json and --junit name the same file\n";
-    return exit_code::bad_input;
-  }
+  if (!a.json.empty() && !a.junit.empty())
+    if (auto st = check_distinct_outputs({{"--junit", a.junit}, {"--json", a.json}}); !st.ok()) {
+      ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
+      return exit_code::bad_input;
+    }
   auto inputs = load_all(a, ctx);
   if (!inputs.ok()) {
     ctx.err << "ptxbench gate: " << to_console_text(inputs.error().to_string()) << "\n";
@@ -128,6 +129,13 @@ int gate_main(const GateArgs& a, Context& ctx) {
     cases.push_back({a.files[i], std::move(r), std::move(v)});
     ctx.out << to_console_text(verdict_text(cases.back()));
     if (json) json << json_line(cases.back()) << std::flush;
+  }
+  if (!a.json.empty()) {  // a full disk or a vanished file: the lines are lost, say so
+    json.close();
+    if (!json) {
+      ctx.err << "ptxbench gate: writing " << to_console_text(a.json) << " failed\n";
+      return exit_code::internal;
+    }
   }
   if (!a.junit.empty()) {
     if (auto st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch));

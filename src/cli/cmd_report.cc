@@ -47,7 +47,9 @@ Status check_inputs(const ReportOptions& o, const std::vector<Output>& outputs) 
       if (std::error_code ec; std::filesystem::equivalent(o.files[j], o.files[i], ec))
         return make_error(o.files[i] + " is given twice", "name each run file once");
   for (const auto& out : outputs) PTXB_TRY_STATUS(check_output(out.option, out.path, o.files));
-  return {};
+  std::vector<std::pair<std::string, std::filesystem::path>> paths;
+  for (const auto& out : outputs) paths.emplace_back(out.option, out.path);
+  return check_distinct_outputs(paths);
 }
 
 int report_main(const ReportOptions& o, Context& ctx) {

@@ -20,4 +20,21 @@ Status check_output(const std::string& option, const std::filesystem::path& out,
   return {};
 }
 
+Status check_distinct_outputs(
+    const std::vector<std::pair<std::string, std::filesystem::path>>& outputs) {
+  namespace fs = std::filesystem;
+  auto key = [](const fs::path& p) {
+    std::error_code ec;
+    fs::path k = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    return ec ? fs::absolute(p).lexically_normal() : k;
+  };
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (key(outputs[i].second) == key(outputs[j].second))
+        return make_error(outputs[j].first + " and " + outputs[i].first + " name the same file (" +
+                              outputs[i].second.string() + "): one would replace the other",
+                          "give each output a file of its own");
+  return {};
+}
+
 }  // namespace ptxbench::cli

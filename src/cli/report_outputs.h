@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -15,5 +16,10 @@ namespace ptxbench::cli {
 // `inputs` (a run file or kernel it would overwrite). `option` names it in the message.
 Status check_output(const std::string& option, const std::filesystem::path& out,
                     const std::vector<std::string>& inputs);
+
+// Bad input when two outputs (option, path) name the same file, however spelt (`x.xml`,
+// `./x.xml`, a link to it): one would silently replace the other.
+Status check_distinct_outputs(
+    const std::vector<std::pair<std::string, std::filesystem::path>>& outputs);
 
 }  // namespace ptxbench::cli

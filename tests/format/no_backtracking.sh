@@ -5,15 +5,7 @@
 # time, no recursion) or a scanner. Tests may use std::regex on text they wrote themselves.
 # src/eval/outcome_mapping.cc (compute-sanitizer's report) belongs to the judging session's
 # rewrite and is listed here until it moves to Pattern.
-set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
-hits=$(grep -rnE 'std::(regex|sregex|smatch|cmatch|wregex)|#include <regex>' src \
-         --include='*.cc' --include='*.h' --include='*.cu' |
-       grep -vE '_test\.(cc|h):|/testing/|/testdata/|^src/eval/outcome_mapping\.cc:|^src/core/pattern\.h:' || true)
-if [ -n "$hits" ]; then
-  echo "$hits"
-  echo "use Pattern (core/pattern.h) or a scanner instead of std::regex"
-  exit 1
-fi
-echo "ok: no std::regex in src/ outside tests"
+exec "$(dirname "$0")/forbidden.sh" 'std::(regex|sregex|smatch|cmatch|wregex)|#include <regex>' \
+  '_test\.(cc|h):|/testing/|/testdata/|^src/eval/outcome_mapping\.cc:|^src/core/pattern\.h:' \
+  "use Pattern (core/pattern.h) or a scanner instead of std::regex" \
+  "ok: no std::regex in src/ outside tests"

@@ -7,14 +7,13 @@ import json
 import os
 
 here = os.path.dirname(os.path.abspath(__file__))
-root = os.path.join(here, "..", "..")
 MIB = 1 << 20
 
 
 def write(folder, name, data):
     os.makedirs(os.path.join(here, "corpus", folder), exist_ok=True)
     with open(os.path.join(here, "corpus", folder, name), "wb") as f:
-        f.write(data if isinstance(data, bytes) else data.encode())
+        f.write(data if isinstance(data, bytes) else data.encode("latin-1"))
 
 
 def base64_blob(n):
@@ -22,7 +21,11 @@ def base64_blob(n):
     return "".join(alphabet[(i * 7 + i // 64) % 64] for i in range(n))
 
 
-kernel = open(os.path.join(root, "tests", "kernels", "sm90_plain.cu")).read()
+# A small kernel of the native contract (strings are Latin-1, so lengths are byte counts).
+kernel = ('#include <dlpack/dlpack.h>\n#include <cuda_runtime.h>\n'
+          '__global__ void k(float* c) { c[threadIdx.x] = 0.0f; }\n'
+          'extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C, '
+          'cudaStream_t s) {\n  k<<<1, 32, 0, s>>>(static_cast<float*>(C->data)); }\n')
 tvm = ('#include <tvm/ffi/function.h>\n#include <tvm/ffi/container/tensor.h>\n'
        'void run(tvm::ffi::TensorView A, tvm::ffi::TensorView B, tvm::ffi::TensorView C) {}\n'
        'TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, run);\n')
