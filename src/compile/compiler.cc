@@ -478,7 +478,9 @@ Status Compiler::analyse(const task::TaskSpec& task, const fs::path& dir, const 
   std::string tool;
   DisassembleOptions d;
   PTXB_TRY(d.expected, cubin_functions(cubin));
-  d.deadline = deadline;
+  // Within the compile's time, but never less than 30 s: a build that used the time to the last
+  // second is still disassembled, not turned into an error of ptxbench.
+  d.deadline = std::max(deadline, Clock::now() + std::chrono::seconds(30));
   PTXB_TRY(std::string listing, disassemble(paths_, runner_, so, cubin, &tool, d));
   PTXB_TRY_STATUS(write_file_atomic(dir / "kernel.sass", listing));
   r.sass = (dir / "kernel.sass").string();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/testing/hostile_text.h"
+#include "llm/protocol.h"
 #include "llm/testing/chat_test_server.h"
 
 namespace ptxbench::llm {

@@ -49,9 +49,10 @@ Status RunConfig::validate() const {
     return make_error("--model needs --base-url", "e.g. --base-url http://127.0.0.1:8000/v1");
   if (!scripted()) {
     PTXB_TRY_STATUS(llm::check_base_url(model.base_url));
-    if (model.attempts < 1 || model.attempts > 100)
+    // (below 1: llm::EndpointConfig::validate says so)
+    if (model.attempts > 100)
       return make_error(fmt::format("--attempts {} is out of range", model.attempts), "use 1..100");
-    if (model.max_tokens < 1 || model.max_tokens > 10'000'000)
+    if (model.max_tokens > 10'000'000)
       return make_error(fmt::format("--max-tokens {} is out of range", model.max_tokens),
                         "use 1..10000000");
   }

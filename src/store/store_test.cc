@@ -363,6 +363,8 @@ TEST_F(StoreTest, DamagedStoredJsonIsReportedNotMisread) {
     auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
     ASSERT_TRUE(id.ok());
     traj = *id;
+    ASSERT_TRUE(
+        s->start_trajectory(traj, {0, 0, "system", "SYS", ""}, {1, 0, "user", "TASK", ""}).ok());
     TurnEvent e = sample_turn(traj, 1);
     e.turn.compile = Json{{"outcome", "passed"}, {"seconds", 1.5}};
     ASSERT_TRUE(s->record_turn(e).ok());
