@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "core/console_stream.h"
+#include "core/json.h"
 #include "core/utf8.h"
 
 namespace {
@@ -126,6 +127,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {  // the message may quote what the user typed
     err << e.what() << "\nRun with --help for more information.\n";
     return exit_code::bad_input;
+  } catch (const nlohmann::json::exception& e) {
+    // A JSON value of an unexpected type (a run file whose stored JSON was changed, but still
+    // parses): a failure named, never an abort (issue 38).
+    err.flush();
+    std::cerr << "ptxbench: a stored or received JSON value is not what ptxbench wrote ("
+              << ptxbench::to_console_text(e.what()) << "): the file it came from may be damaged\n";
+    return checked_exit(exit_code::internal);
   }
   out.flush();
   return checked_exit(ctx.exit_code);

@@ -511,3 +511,8 @@ foreach(_cmd "show r.db" "report r.db --csv x.csv" "sft coverage r.db")
 endforeach()
 ptxbench_bad_input(show_truncated_run 2 "r.db is a damaged SQLite database" OPTIONS --creates r.db --max-s 90
   ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && truncate -s 5000 r.db && ${_p} show r.db")
+# Stored JSON that parses but holds a value of another type than ptxbench wrote: a named
+# failure (exit 1), never an abort.
+ptxbench_bad_input(show_wrong_type_in_stored_json 1 "" OPTIONS --creates r.db --max-s 90
+  --grep "a stored or received JSON value is not what ptxbench wrote"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && sqlite3 r.db \"UPDATE runs SET config_json = json_set(config_json, '$.turn_budgets', 'x')\" && ${_p} show r.db")
