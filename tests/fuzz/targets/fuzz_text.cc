@@ -1,7 +1,8 @@
-// libFuzzer targets over a candidate's source (issue 38), one program per reader, chosen by the
-// macro the build defines: PTXB_FUZZ_SCRUB, PTXB_FUZZ_POLICY, PTXB_FUZZ_INCLUDES,
-// PTXB_FUZZ_CONTRACT, PTXB_FUZZ_ENTRY_POINT. Each checks what the reader promises, beyond not
-// crashing.
+// libFuzzer targets over untrusted text (issue 38), one program per reader, chosen by the macro
+// the build defines. A candidate's source: PTXB_FUZZ_SCRUB, PTXB_FUZZ_POLICY, PTXB_FUZZ_INCLUDES,
+// PTXB_FUZZ_CONTRACT, PTXB_FUZZ_ENTRY_POINT; what a model server sends: PTXB_FUZZ_EXTRACT (the
+// code block of a reply), PTXB_FUZZ_SSE (an event stream or a whole JSON reply, and a server's
+// error body). Each checks what the reader promises, beyond not crashing.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +14,9 @@
 #include "compile/entry_point.h"
 #include "compile/policy.h"
 #include "compile/source_scrub.h"
+#include "llm/extract.h"
+#include "llm/protocol.h"
+#include "llm/stream.h"
 
 namespace {
 
@@ -79,6 +83,27 @@ std::chrono::steady_clock::time_point deadline() {
   }
 }
 
+[[maybe_unused]] void extract(std::string_view reply) {
+  const auto blocks = llm::find_code_blocks(reply);
+  int last_line = 0;
+  for (const auto& b : blocks) {
+    require(b.first_line > last_line && b.code.size() <= reply.size());
+    last_line = b.first_line;
+  }
+  const auto code = llm::extract_code(reply);
+  require(!code || code->size() <= reply.size());
+}
+
+[[maybe_unused]] void sse(std::string_view body) {
+  if (auto s = llm::parse_chat_stream(body); s.ok()) {
+    require(s->events >= 0 && s->reply.content.size() <= body.size());
+  } else {
+    require(!s.error().to_string().empty());
+  }
+  if (auto r = llm::parse_chat_reply(body); r.ok()) require(r->content.size() <= body.size());
+  require(!llm::error_text(body).empty());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -93,6 +118,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   contract(in);
 #elif defined(PTXB_FUZZ_ENTRY_POINT)
   entry_point(in);
+#elif defined(PTXB_FUZZ_EXTRACT)
+  extract(in);
+#elif defined(PTXB_FUZZ_SSE)
+  sse(in);
 #else
 #error "define one PTXB_FUZZ_* reader"
 #endif
