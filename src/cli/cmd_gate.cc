@@ -105,6 +105,10 @@ int gate_main(const GateArgs& a, Context& ctx) {
   std::vector<report::GateCase> cases;
   std::ofstream json;  // written as each kernel is judged: nothing lost when the gate stops
   if (!a.json.empty()) {
+    if (auto st = make_output_folder(a.json); !st.ok()) {
+      ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
+      return exit_code::internal;
+    }
     json.open(a.json, std::ios::trunc);
     if (!json) {
       ctx.err << "ptxbench gate: cannot write " << to_console_text(a.json) << "\n";
@@ -138,8 +142,9 @@ int gate_main(const GateArgs& a, Context& ctx) {
     }
   }
   if (!a.junit.empty()) {
-    if (auto st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch));
-        !st.ok()) {
+    auto st = make_output_folder(a.junit);
+    if (st.ok()) st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch));
+    if (!st.ok()) {
       ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
       return exit_code::internal;
     }

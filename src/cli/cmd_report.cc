@@ -71,7 +71,9 @@ int report_main(const ReportOptions& o, Context& ctx) {
   std::size_t trajectories = 0;
   for (const auto& r : runs) trajectories += r.trajectories.size();
   for (const auto& out : outputs) {
-    if (auto st = write_file_atomic(out.path, out.render(runs)); !st.ok()) {
+    auto st = make_output_folder(out.path);
+    if (st.ok()) st = write_file_atomic(out.path, out.render(runs));
+    if (!st.ok()) {
       ctx.err << "ptxbench report: " << to_console_text(st.error().to_string()) << "\n";
       return exit_code::internal;
     }

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "cli/command.h"
+#include "cli/report_outputs.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
 #include "core/subprocess.h"
@@ -120,11 +121,7 @@ Status check_out_file(const std::string& out) {
     return make_error("--out " + out + " is a folder; it names the file to write the report to");
   if (fs::exists(out, ec))
     return make_error("--out " + out + " already exists", "choose another --out");
-  const fs::path parent = fs::path(out).has_parent_path() ? fs::path(out).parent_path() : ".";
-  if (!fs::is_directory(parent, ec))
-    return make_error("--out " + out + ": the folder " + parent.string() + " does not exist",
-                      "create it first, or write the file elsewhere");
-  return {};
+  return check_output("--out", out, {});
 }
 
 // Every --heldout-task names a task of the suite (a typo would silently hold out nothing).
@@ -177,12 +174,16 @@ int run_coverage(const SftArgs& a, Context& ctx) {
       ctx.out << text;
       return exit_code::ok;
     }
+    if (auto st = make_output_folder(a.out); !st.ok())
+      return fail(ctx, st.error(), exit_code::internal);
     if (auto st = write_file_atomic(a.out, text); !st.ok())
       return fail(ctx, st.error(), exit_code::internal);
     ctx.out << "wrote the coverage report (JSON) to " << a.out << "\n";
     return exit_code::ok;
   }
   if (!a.out.empty()) {
+    if (auto st = make_output_folder(a.out); !st.ok())
+      return fail(ctx, st.error(), exit_code::internal);
     if (auto st = write_file_atomic(a.out, d.coverage.table()); !st.ok())
       return fail(ctx, st.error(), exit_code::internal);
     ctx.out << "wrote the coverage report to " << a.out << "\n";

@@ -421,9 +421,12 @@ ptxbench_bad_input(report_killed_programs_wal_file 2 "killed.db is not a ptxbenc
   SETUP killed.db ARGS ${_p} report killed.db --junit r.xml)
 ptxbench_bad_input(report_same_file_twice 2 "foreign.db is given twice"
   SETUP foreign.db ARGS ${_p} report foreign.db ./foreign.db --html r.html)
-ptxbench_bad_input(report_output_folder_missing 2
-  "--html nowhere/r.html: the folder nowhere does not exist"
-  ARGS ${_p} report ${_h200} --html nowhere/r.html)
+# A missing output folder is made when the output is written, by every command (issue 38: one
+# rule); a file where a folder should be is refused.
+ptxbench_bad_input(report_output_folder_is_made 0 "ptxbench report: wrote new/deeper/r.html"
+  ARGS sh -c "${_p} report ${_h200} --html new/deeper/r.html && test -s new/deeper/r.html && rm -r new")
+ptxbench_bad_input(report_output_under_a_file 2 "--html f.txt/r.html: f.txt is a file, not a folder"
+  SETUP f.txt ARGS ${_p} report ${_h200} --html f.txt/r.html)
 ptxbench_bad_input(report_output_is_a_folder 2 "--junit d is a folder"
   SETUP d/ ARGS ${_p} report ${_h200} --junit d)
 ptxbench_bad_input(report_output_is_an_input 2 "--csv foreign.db is also an input"
@@ -446,12 +449,14 @@ ptxbench_bad_input(gate_negative_min_speedup 2 "'-1' is not a number in \\[0, 10
   ARGS ${_p} gate ${_plain} --task ${_gemm} --min-speedup -1)
 ptxbench_bad_input(gate_nan_min_speedup 2 "'nan' is not a number"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --min-speedup nan)
-ptxbench_bad_input(gate_junit_folder_missing 2 "--junit nowhere/g.xml: the folder nowhere does not exist"
-  ARGS ${_p} gate ${_plain} --task ${_gemm} --junit nowhere/g.xml)
+ptxbench_bad_input(gate_junit_folder_is_made 17 "" OPTIONS --grep "wrote new/g.xml"
+  ARGS sh -c "${_p} gate ${_plain} --task ${_gemm} --junit new/g.xml; c=$?; test -s new/g.xml && rm -r new && exit $c")
 ptxbench_bad_input(gate_junit_is_a_kernel 2 "--junit .*sm90_plain.cu is also an input"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --junit ${_plain})
-ptxbench_bad_input(gate_json_folder_missing 2 "--json nowhere/g.jsonl: the folder nowhere does not exist"
-  ARGS ${_p} gate ${_plain} --task ${_gemm} --json nowhere/g.jsonl)
+ptxbench_bad_input(gate_json_folder_is_made 17 ""
+  ARGS sh -c "${_p} gate ${_plain} --task ${_gemm} --json new/g.jsonl; c=$?; test -s new/g.jsonl && rm -r new && exit $c")
+ptxbench_bad_input(gate_json_under_a_file 2 "--json f.txt/g.jsonl: f.txt is a file, not a folder"
+  SETUP f.txt ARGS ${_p} gate ${_plain} --task ${_gemm} --json f.txt/g.jsonl)
 ptxbench_bad_input(gate_json_is_a_kernel 2 "--json .*sm90_plain.cu is also an input"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --json ${_plain})
 ptxbench_bad_input(gate_json_is_the_junit 2 "--junit and --json name the same file"
@@ -516,3 +521,6 @@ ptxbench_bad_input(show_truncated_run 2 "r.db is a damaged SQLite database" OPTI
 ptxbench_bad_input(show_wrong_type_in_stored_json 1 "" OPTIONS --creates r.db --max-s 90
   --grep "a stored or received JSON value is not what ptxbench wrote"
   ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && sqlite3 r.db \"UPDATE runs SET config_json = json_set(config_json, '$.turn_budgets', 'x')\" && ${_p} show r.db")
+ptxbench_bad_input(merge_output_folder_is_made 0 "" OPTIONS --creates r.db --max-s 90
+  --grep "ptxbench merge: 1 of 1 shard .* -> new/m.db"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && ${_p} merge r.db --out new/m.db && test -s new/m.db && rm -r new")
