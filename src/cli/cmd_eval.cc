@@ -18,7 +18,7 @@ namespace {
 struct EvalArgs {
   std::string file, task, arch = "sm_90a";
   bool json = false, memcheck = false, no_timing = false;
-  bool no_audit = false, timeline = false;
+  bool no_audit = false, timeline = false, reply = false;
   std::optional<std::uint64_t> seed, input_seed;
   int trials = 3;
   int timeout_s = 240;
@@ -60,6 +60,7 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   add_candidate_options(sub, args->file, args->task, args->arch);
   add_source_limit_option(sub, args->max_source_bytes);
   add_contract_option(sub, args->contract, kCandidateContractHelp);
+  add_reply_option(sub, args->reply);
   CLI::Option* json = sub.add_flag(
       "--json", args->json, "print the judge's report (disposition, compile, eval, audit) as JSON");
   sub.add_option("--seed", args->seed, "the run's seed (default: random; always recorded)")
@@ -109,8 +110,8 @@ void attach_eval(CLI::App& sub, Context& ctx) {
                "judge even where this machine lacks part of the candidate's sandbox (Landlock, "
                "seccomp, an unprivileged user); the result records what was missing");
   sub.callback([args, &ctx] {
-    ctx.exit_code =
-        judge_candidate(ctx, "eval", args->file, args->task, judge_options(*args), args->json);
+    ctx.exit_code = judge_candidate(ctx, "eval", args->file, args->task, judge_options(*args),
+                                    args->json, args->reply);
   });
 }
 

@@ -85,10 +85,11 @@ int gate_main(const GateArgs& a, Context& ctx) {
         ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
         return exit_code::bad_input;
       }
-  if (!a.json.empty() && a.json == a.junit) {
-    ctx.err << "ptxbench gate: --json and --junit name the same file\n";
-    return exit_code::bad_input;
-  }
+  if (!a.json.empty() && !a.junit.empty())
+    if (auto st = check_distinct_outputs({{"--junit", a.junit}, {"--json", a.json}}); !st.ok()) {
+      ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
+      return exit_code::bad_input;
+    }
   auto inputs = load_all(a, ctx);
   if (!inputs.ok()) {
     ctx.err << "ptxbench gate: " << to_console_text(inputs.error().to_string()) << "\n";
@@ -104,6 +105,10 @@ int gate_main(const GateArgs& a, Context& ctx) {
   std::vector<report::GateCase> cases;
   std::ofstream json;  // written as each kernel is judged: nothing lost when the gate stops
   if (!a.json.empty()) {
+    if (auto st = make_output_folder(a.json); !st.ok()) {
+      ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
+      return exit_code::internal;
+    }
     json.open(a.json, std::ios::trunc);
     if (!json) {
       ctx.err << "ptxbench gate: cannot write " << to_console_text(a.json) << "\n";
@@ -129,9 +134,17 @@ int gate_main(const GateArgs& a, Context& ctx) {
     ctx.out << to_console_text(verdict_text(cases.back()));
     if (json) json << json_line(cases.back()) << std::flush;
   }
+  if (!a.json.empty()) {  // a full disk or a vanished file: the lines are lost, say so
+    json.close();
+    if (!json) {
+      ctx.err << "ptxbench gate: writing " << to_console_text(a.json) << " failed\n";
+      return exit_code::internal;
+    }
+  }
   if (!a.junit.empty()) {
-    if (auto st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch));
-        !st.ok()) {
+    auto st = make_output_folder(a.junit);
+    if (st.ok()) st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch));
+    if (!st.ok()) {
       ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
       return exit_code::internal;
     }

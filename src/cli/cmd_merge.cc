@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "cli/command.h"
+#include "cli/report_outputs.h"
 #include "core/utf8.h"
 #include "session/shard.h"
 #include "store/merge.h"
@@ -124,6 +125,7 @@ int merge(const MergeOptions& o, Context& ctx) {
   const bool done = missing.empty() && std::all_of(files.begin(), files.end(),
                                                    [](const auto& f) { return f.finished; });
   store::MergedRun merged{merged_provenance(inputs, missing, ctx), done};
+  if (auto st = make_output_folder(o.out); !st.ok()) return fail(ctx, st.error());
   if (auto st = store::merge_run_files(paths, o.out, merged); !st.ok())
     return fail(ctx, st.error());
   const int count = files.front().shard.count;

@@ -41,6 +41,7 @@ struct RejudgeOptions {
   bool memcheck = false;
   bool shared_inputs = false;
   bool json = false;
+  bool allow_partial = false;  // rejudge a run that is not done, and say so in the new one
 };
 
 int fail(Context& ctx, const Error& e, int code = exit_code::bad_input) {
@@ -68,6 +69,7 @@ Json provenance(Context& ctx, ProcessRunner& runner, const store::RunRow& run,
   p["rejudge_of"] = {{"run", fs::absolute(source.path()).string()},
                      {"created_at", run.created_at},
                      {"status", run.status},
+                     {"partial", run.status != "done"},
                      {"provenance", run.provenance}};
   return p;
 }
@@ -128,6 +130,11 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
       return interrupted_exit_code(sig);
     }
     if (auto st = target->finish_run(); !st.ok()) return fail(ctx, st.error(), exit_code::internal);
+    if (run.status != "done")
+      ctx.err << fmt::format(
+          "note: {} was not finished (status '{}'): {} holds only the turns it had, and its "
+          "provenance says so (rejudge_of.partial)\n",
+          w.o.file, run.status, w.o.out);
     ctx.err << fmt::format(
         "{} trajectories, {} turns, {} candidates judged again, {} changed "
         "category\n",
@@ -156,6 +163,14 @@ int rejudge_command(RejudgeOptions& o, Context& ctx) {
   if (auto st = check_out(o); !st.ok()) return fail(ctx, st.error());
   auto run = source->run();
   if (!run.ok()) return fail(ctx, run.error());
+  // A run that is not done (killed, interrupted, or still being written) has only some of its
+  // turns: its rejudged copy would look like a whole run (issue 38).
+  if (run->status != "done" && !o.allow_partial)
+    return fail(ctx, make_error(o.file + " is not a finished run (its status is '" + run->status +
+                                    "': killed, interrupted or still being written)",
+                                "finish it with `ptxbench run --resume " + o.file +
+                                    "`, or pass --allow-partial to rejudge the turns it has "
+                                    "(the new run then says it is partial)"));
   auto config = session::RunConfig::from_json(run->config);
   if (!config.ok())
     return fail(ctx, make_error(o.file + ": its stored configuration cannot be read (" +
@@ -194,6 +209,9 @@ void attach_rejudge(CLI::App& sub, Context& ctx) {
   sub.add_flag("--memcheck", o->memcheck,
                "also run each candidate under compute-sanitizer memcheck");
   add_shared_inputs_option(sub, o->shared_inputs);
+  sub.add_flag("--allow-partial", o->allow_partial,
+               "rejudge a run that is not finished (killed, interrupted, still written): the new "
+               "run holds the turns it had and its provenance marks it partial");
   sub.add_flag("--json", o->json, "print the comparison as JSON");
   sub.callback([o, &ctx] { ctx.exit_code = rejudge_command(*o, ctx); });
 }

@@ -47,7 +47,9 @@ Status check_inputs(const ReportOptions& o, const std::vector<Output>& outputs) 
       if (std::error_code ec; std::filesystem::equivalent(o.files[j], o.files[i], ec))
         return make_error(o.files[i] + " is given twice", "name each run file once");
   for (const auto& out : outputs) PTXB_TRY_STATUS(check_output(out.option, out.path, o.files));
-  return {};
+  std::vector<std::pair<std::string, std::filesystem::path>> paths;
+  for (const auto& out : outputs) paths.emplace_back(out.option, out.path);
+  return check_distinct_outputs(paths);
 }
 
 int report_main(const ReportOptions& o, Context& ctx) {
@@ -69,7 +71,9 @@ int report_main(const ReportOptions& o, Context& ctx) {
   std::size_t trajectories = 0;
   for (const auto& r : runs) trajectories += r.trajectories.size();
   for (const auto& out : outputs) {
-    if (auto st = write_file_atomic(out.path, out.render(runs)); !st.ok()) {
+    auto st = make_output_folder(out.path);
+    if (st.ok()) st = write_file_atomic(out.path, out.render(runs));
+    if (!st.ok()) {
       ctx.err << "ptxbench report: " << to_console_text(st.error().to_string()) << "\n";
       return exit_code::internal;
     }

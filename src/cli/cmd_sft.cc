@@ -6,6 +6,8 @@
 #include <ostream>
 
 #include "cli/command.h"
+#include "cli/report_outputs.h"
+#include "core/fs.h"
 #include "core/interrupt.h"
 #include "core/subprocess.h"
 #include "core/text.h"
@@ -39,6 +41,7 @@ struct SftArgs {
   std::vector<std::string> heldout;
   bool no_reasoning = false;
   bool json = false;
+  bool force = false;  // fixit/kernelgen: write over the files of an earlier export
   // mine
   session::RunConfig teacher;  // endpoint, turn budget, speedup target, concurrency
   int limit = 0;
@@ -91,17 +94,34 @@ void print_dropped(Context& ctx, const sft::Dataset& d) {
     ctx.out << "note: held-out task " << t << " has no rows\n";
 }
 
-// --out of an export: a folder, new or existing (never a file).
-Status check_out_folder(const std::string& out) {
+// --out of an export: a new folder or an empty one (never a file). A folder that holds files
+// (an earlier export, or one cut short before its manifest) is written over only with --force.
+Status check_out_folder(const std::string& out, bool force) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     return make_error("--out " + out + " is a file; it names the folder to write the rows to",
                       "pass a folder, e.g. --out sft_data");
-  // An earlier export is never overwritten silently.
-  if (std::filesystem::exists(std::filesystem::path(out) / "manifest.json", ec))
+  if (force || !fs::is_directory(out, ec)) return {};
+  if (fs::exists(fs::path(out) / "manifest.json", ec))
     return make_error("--out " + out + " already holds an export (manifest.json)",
-                      "pass a new folder, or remove the old export first");
+                      "pass a new folder, or --force to write over it");
+  if (fs::directory_iterator it(out, ec); !ec && it != fs::directory_iterator())
+    return make_error(
+        "--out " + out + " is not empty (it holds " + it->path().filename().string() + ")",
+        "pass a new or empty folder, or --force to write the rows into it anyway");
   return {};
+}
+
+// --out of `coverage`: a new file (the report as printed, or its JSON with --json).
+Status check_out_file(const std::string& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(out, ec))
+    return make_error("--out " + out + " is a folder; it names the file to write the report to");
+  if (fs::exists(out, ec))
+    return make_error("--out " + out + " already exists", "choose another --out");
+  return check_output("--out", out, {});
 }
 
 // Every --heldout-task names a task of the suite (a typo would silently hold out nothing).
@@ -120,7 +140,7 @@ int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
   if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
   if (auto st = check_heldout(o->heldout_tasks, ctx.paths); !st.ok())
     return fail(ctx, st.error(), exit_code::bad_input);
-  if (auto st = check_out_folder(a.out); !st.ok())
+  if (auto st = check_out_folder(a.out, a.force); !st.ok())
     return fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
@@ -137,20 +157,40 @@ int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
 int run_coverage(const SftArgs& a, Context& ctx) {
   auto o = options_from(a, sft::Mode::fixit);
   if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
+  if (!a.out.empty())
+    if (auto st = check_out_file(a.out); !st.ok())
+      return fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
   sft::Dataset d = sft::build_dataset(*corpus, *o);
   if (a.json) {
-    ctx.out << to_text(Json{{"sources", sft::sources_json(*corpus)},
-                            {"options", o->to_json()},
-                            {"dropped", d.dropped},
-                            {"coverage", d.coverage.to_json()}},
-                       2)
-            << "\n";
+    const std::string text = to_text(Json{{"sources", sft::sources_json(*corpus)},
+                                          {"options", o->to_json()},
+                                          {"dropped", d.dropped},
+                                          {"coverage", d.coverage.to_json()}},
+                                     2) +
+                             "\n";
+    if (a.out.empty()) {
+      ctx.out << text;
+      return exit_code::ok;
+    }
+    if (auto st = make_output_folder(a.out); !st.ok())
+      return fail(ctx, st.error(), exit_code::internal);
+    if (auto st = write_file_atomic(a.out, text); !st.ok())
+      return fail(ctx, st.error(), exit_code::internal);
+    ctx.out << "wrote the coverage report (JSON) to " << a.out << "\n";
+    return exit_code::ok;
+  }
+  if (!a.out.empty()) {
+    if (auto st = make_output_folder(a.out); !st.ok())
+      return fail(ctx, st.error(), exit_code::internal);
+    if (auto st = write_file_atomic(a.out, d.coverage.table()); !st.ok())
+      return fail(ctx, st.error(), exit_code::internal);
+    ctx.out << "wrote the coverage report to " << a.out << "\n";
   } else {
     ctx.out << d.coverage.table();
-    print_dropped(ctx, d);
   }
+  print_dropped(ctx, d);
   return exit_code::ok;
 }
 
@@ -310,14 +350,16 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   auto* fixit = sub.add_subcommand("fixit", "export repair pairs (5 messages) to --out DIR");
   add_selection(*fixit, *a, sft::Mode::fixit);
   add_filters(*fixit, *a, sft::Mode::fixit);
-  fixit->add_option("--out", a->out, "output folder")->required();
+  fixit->add_option("--out", a->out, "output folder (new or empty)")->required();
+  fixit->add_flag("--force", a->force, "write into --out even when it holds an earlier export");
   fixit->callback([a, &ctx] { ctx.exit_code = run_export(*a, sft::Mode::fixit, ctx); });
 
   auto* kernelgen = sub.add_subcommand(
       "kernelgen", "export correct, executing kernels (3 messages) to --out DIR");
   add_selection(*kernelgen, *a, sft::Mode::kernelgen);
   add_filters(*kernelgen, *a, sft::Mode::kernelgen);
-  kernelgen->add_option("--out", a->out, "output folder")->required();
+  kernelgen->add_option("--out", a->out, "output folder (new or empty)")->required();
+  kernelgen->add_flag("--force", a->force, "write into --out even when it holds an earlier export");
   kernelgen->callback([a, &ctx] { ctx.exit_code = run_export(*a, sft::Mode::kernelgen, ctx); });
 
   auto* coverage =
@@ -325,6 +367,7 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   add_selection(*coverage, *a, sft::Mode::fixit);
   add_filters(*coverage, *a, sft::Mode::fixit);
   coverage->add_flag("--json", a->json, "print JSON");
+  coverage->add_option("--out", a->out, "write the report (or its JSON) to this new file");
   coverage->callback([a, &ctx] { ctx.exit_code = run_coverage(*a, ctx); });
 
   auto* mine = sub.add_subcommand(

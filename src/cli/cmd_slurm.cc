@@ -59,10 +59,28 @@ Status check_run_args(const SlurmOptions& o) {
   return {};
 }
 
-Status check_options(SlurmOptions& o) {
+// A value the script writes into a here-document (the folder, the ptxbench root, the program,
+// the run options) may not hold a line break: a line equal to the document's end marker would
+// end it early and run what follows it (issue 38). Everything else is quoted.
+Status check_one_line(const std::string& what, const std::string& value) {
+  if (value.find_first_of("\n\r") == std::string::npos) return {};
+  return make_error(what + " holds a line break, which a job script cannot carry safely",
+                    "choose a name without line breaks");
+}
+
+Status check_options(SlurmOptions& o, const Context& ctx) {
   if (o.shards < 1) return make_error("--shards must be at least 1", "e.g. --shards 8");
   if (o.shards > 100000) return make_error("--shards is larger than a Slurm array may be");
+  if (o.gpus_per_shard < 0 || o.gpus_per_shard > 64)
+    return make_error(fmt::format("--gpus-per-shard {} is out of range", o.gpus_per_shard),
+                      "use 0..64");
+  if (o.cpus_per_shard < 0 || o.cpus_per_shard > 4096)
+    return make_error(fmt::format("--cpus-per-shard {} is out of range", o.cpus_per_shard),
+                      "use 0..4096");
   PTXB_TRY_STATUS(check_run_args(o));
+  PTXB_TRY_STATUS(check_one_line("--dir", o.dir));
+  PTXB_TRY_STATUS(check_one_line("the ptxbench root (PTXBENCH_ROOT)", ctx.paths.root.string()));
+  for (const auto& a : o.run_args) PTXB_TRY_STATUS(check_one_line("a run option", a));
   if (o.dir.empty()) {
     std::time_t t = std::time(nullptr);
     std::tm tm{};
@@ -87,6 +105,13 @@ std::string sbatch_options(const SlurmOptions& o, const std::string& name) {
   return sh_words(words);
 }
 
+// sbatch reads %a, %j, ... in --output as its own patterns: a literal % is written %%.
+std::string sbatch_pattern(const std::string& path) {
+  std::string out;
+  for (char c : path) out += c == '%' ? std::string("%%") : std::string(1, c);
+  return out;
+}
+
 std::string shard_file(const SlurmOptions& o, const std::string& index) {
   return fmt::format("{}/shard-{}-of-{}.db", o.dir, index, o.shards);
 }
@@ -101,16 +126,18 @@ std::string make_script(const SlurmOptions& o, const Context& ctx) {
   std::vector<std::string> shards;
   for (int i = 0; i < o.shards; ++i) shards.push_back(shard_file(o, std::to_string(i)));
   std::string array_opts = sbatch_options(o, o.job_name);
-  array_opts += fmt::format(" --array=0-{} --output={}", o.shards - 1,
-                            sh(o.dir + "/logs/shard-%a-of-" + std::to_string(o.shards) + ".out"));
+  array_opts += fmt::format(
+      " --array=0-{} --output={}", o.shards - 1,
+      sh(sbatch_pattern(o.dir) + "/logs/shard-%a-of-" + std::to_string(o.shards) + ".out"));
   if (o.gpus_per_shard > 0) array_opts += fmt::format(" --gres=gpu:{}", o.gpus_per_shard);
   if (o.cpus_per_shard > 0) array_opts += fmt::format(" --cpus-per-task={}", o.cpus_per_shard);
-  const std::string merge_opts = sbatch_options(o, o.job_name + "-merge") +
-                                 fmt::format(" --output={}", sh(o.dir + "/logs/merge.out"));
+  const std::string merge_opts =
+      sbatch_options(o, o.job_name + "-merge") +
+      fmt::format(" --output={}", sh(sbatch_pattern(o.dir) + "/logs/merge.out"));
   return fmt::format(
       R"(#!/usr/bin/env bash
 # A ptxbench run as a Slurm job array (ptxbench {version}; docs/scale-out.md): {n} shards, one
-# per array task, each `ptxbench run --shard I/{n}` into {dir}
+# per array task, each `ptxbench run --shard I/{n}` into {dir_comment}
 # (a folder every node must see), then a merge job once the array has ended.
 # Submit it with `bash THIS_FILE` on a login node (or `ptxbench slurm submit` with the same
 # options). A shard that was killed resumes where it stopped when its task runs again: submit
@@ -139,12 +166,13 @@ exec {exe} merge {shards} --out {dir_q}/merged.db
 PTXBENCH_MERGE
 )
 merge=${{merge%%;*}}
-echo "shards: job array $array ({n} tasks); merge: job $merge -> {dir}/merged.db"
+echo "shards: job array $array ({n} tasks); merge: job $merge ->" {merged_q}
 )",
-      fmt::arg("version", PTXBENCH_VERSION), fmt::arg("n", o.shards), fmt::arg("dir", o.dir),
-      fmt::arg("dir_q", sh(o.dir)), fmt::arg("root", sh(ctx.paths.root.string())),
-      fmt::arg("array_opts", array_opts), fmt::arg("merge_opts", merge_opts),
-      fmt::arg("exe", sh(exe)), fmt::arg("run", sh_words(run)),
+      fmt::arg("version", PTXBENCH_VERSION), fmt::arg("n", o.shards),
+      fmt::arg("dir_comment", to_console_text(o.dir)),
+      fmt::arg("merged_q", sh(o.dir + "/merged.db")), fmt::arg("dir_q", sh(o.dir)),
+      fmt::arg("root", sh(ctx.paths.root.string())), fmt::arg("array_opts", array_opts),
+      fmt::arg("merge_opts", merge_opts), fmt::arg("exe", sh(exe)), fmt::arg("run", sh_words(run)),
       fmt::arg("shards", sh_words(shards)));
 }
 
@@ -154,13 +182,13 @@ int fail(Context& ctx, std::string_view cmd, const Error& e) {
 }
 
 int print_script(SlurmOptions& o, Context& ctx) {
-  if (auto st = check_options(o); !st.ok()) return fail(ctx, "script", st.error());
+  if (auto st = check_options(o, ctx); !st.ok()) return fail(ctx, "script", st.error());
   ctx.out << make_script(o, ctx);
   return exit_code::ok;
 }
 
 int submit(SlurmOptions& o, Context& ctx) {
-  if (auto st = check_options(o); !st.ok()) return fail(ctx, "submit", st.error());
+  if (auto st = check_options(o, ctx); !st.ok()) return fail(ctx, "submit", st.error());
   if (find_on_path("sbatch").empty())
     return fail(ctx, "submit",
                 make_error("sbatch (Slurm's job submission command) is not on PATH",

@@ -138,15 +138,16 @@ std::string help_footer() {
   return R"(Exit codes (the same for every command; README "Exit codes"):
   0  passed, or not evaluated (no GPU; compile does not check correctness)
   10 incorrect   11 compile error   12 policy violation   13 runtime error   14 timeout
-  15 no code block   16 correct, but the target instructions did not execute
+  15 no code block (a model's reply: run, or eval/audit --reply)
+  16 correct, but the target instructions did not execute
   17 gate: correct but slower than --min-speedup, or not evaluated (no GPU here)
   1  ptxbench's own failure (a tool, the store, an endpoint that kept failing, a task
      whose own library baseline fails its rule)
   2  bad input: nothing was judged (a missing file, an unknown task, a bad option, a
      PTXBENCH_* variable naming a path that is not there, a run file another process
      is writing)
-  130, 143  interrupted by SIGINT / SIGTERM (nvcc and workers stopped, nothing cached;
-            `run` says how to resume)
+  130, 143, 129  interrupted by SIGINT / SIGTERM / SIGHUP (nvcc and workers stopped,
+            nothing cached; `run` says how to resume)
 
 Environment:
   PTXBENCH_ROOT     the folder with tasks/, context/, kernels/, trajectories/ (your own

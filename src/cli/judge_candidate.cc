@@ -8,6 +8,7 @@
 #include "core/utf8.h"
 #include "eval/plan.h"
 #include "judge/format.h"
+#include "llm/extract.h"
 
 namespace ptxbench::cli {
 
@@ -20,13 +21,32 @@ std::optional<int> report_interrupt(Context& ctx, std::string_view command) {
 }
 
 int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
-                    const std::string& task, const judge::JudgeOptions& options, bool json) {
+                    const std::string& task, const judge::JudgeOptions& options, bool json,
+                    bool from_reply) {
   if (!path_variables_ok(ctx, command)) return exit_code::bad_input;
   auto input = load_candidate_input(ctx.paths, file, task, options.compile.arch,
                                     options.compile.max_source_bytes);
   if (!input.ok()) {
     ctx.err << "ptxbench " << command << ": " << input.error().to_string() << "\n";
     return exit_code::bad_input;
+  }
+  if (from_reply) {  // the code block a run would take from this reply
+    auto code = llm::extract_code(input->source);
+    if (!code) {
+      judge::JudgeReport r;
+      r.task = task;
+      r.arch = options.compile.arch;
+      r.has_code = false;
+      r.disposition = judge::Disposition::no_code;
+      r.message = "the reply in " + file + " has no code block (a fenced ```cuda block)";
+      if (json)
+        ctx.out << to_text(r.to_json(), 2) << "\n";
+      else
+        ctx.out << to_console_text(judge::format_report(r));
+      return judge::exit_code(r.disposition);
+    }
+    input->source = std::move(*code);
+    input->source_bytes = input->source.size();
   }
   judge::JudgeOptions o = options;
   o.compile.source_bytes = input->source_bytes;
@@ -52,6 +72,12 @@ void add_shared_inputs_option(CLI::App& sub, bool& shared) {
                "GPU; the candidates then share input values (only their order differs). Not "
                "where the candidate's sandbox is weaker (--allow-weaker-sandbox, the ncu audit "
                "route). Default: every candidate on input sets of its own (docs/judging.md)");
+}
+
+void add_reply_option(CLI::App& sub, bool& reply) {
+  sub.add_flag("--reply", reply,
+               "the file is a model's reply: its code block is judged, as `run` judges a reply "
+               "(none: the verdict no_code, exit 15)");
 }
 
 void set_run_inputs(judge::JudgeOptions& options, bool shared) {

@@ -14,8 +14,14 @@
 namespace ptxbench::cli {
 
 // `command`: "eval" or "audit", for messages. The architecture is options.compile.arch.
+// `from_reply`: the file is a model's reply, judged as `run` judges one: its code block is the
+// candidate, and a reply without one is the verdict no_code (exit 15).
 int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
-                    const std::string& task, const judge::JudgeOptions& options, bool json);
+                    const std::string& task, const judge::JudgeOptions& options, bool json,
+                    bool from_reply = false);
+
+// --reply (eval, audit): the kernel file is a model's reply (Markdown), into `reply`.
+void add_reply_option(CLI::App& sub, bool& reply);
 
 // --shared-inputs (run, rejudge, gate), into `shared`.
 void add_shared_inputs_option(CLI::App& sub, bool& shared);

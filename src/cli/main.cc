@@ -1,10 +1,16 @@
 // ptxbench: does an LLM write fast GPU kernels with architecture-specific PTX?
 // Subcommands come from one table (commands.cc).
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "cli/command.h"
 #include "core/console_stream.h"
+#include "core/json.h"
 #include "core/utf8.h"
 
 namespace {
@@ -49,6 +55,46 @@ bool unknown_subcommand(const CLI::App& app, int argc, char** argv) {
   return true;
 }
 
+// An empty value (`--resume ""`, `--out=`) or argument is bad input, never "not given" (issue 38:
+// `run --resume ""` started a new run). What follows `--` belongs to another command line.
+bool empty_value(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") return false;
+    if (a.starts_with("--") && a.size() > 2 && a.back() == '=') {
+      std::cerr << "ptxbench: " << ptxbench::to_console_text(a.substr(0, a.size() - 1))
+                << " was given an empty value\n";
+      return true;
+    }
+    if (!a.empty()) continue;
+    const std::string_view before = i > 1 ? argv[i - 1] : "";
+    if (before.starts_with("-"))
+      std::cerr << "ptxbench: " << ptxbench::to_console_text(before)
+                << " was given an empty value\n";
+    else
+      std::cerr << "ptxbench: an empty argument"
+                << (i > 1 ? " after '" + ptxbench::to_console_text(before) + "'" : std::string())
+                << "\n";
+    return true;
+  }
+  return false;
+}
+
+// What a command printed reached its stdout, and stdout closed cleanly: a full disk or a closed
+// stdout is a failure (exit 1), never exit 0 with the output lost.
+int checked_exit(int code) {
+  std::cout.flush();
+  const bool written = std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout);
+  const int write_errno = errno;
+  // Closing the descriptor reports what a file system defers to the close (a full disk over
+  // NFS); the FILE stays open, so a later flush writes nothing instead of touching freed state.
+  const bool closed = ::close(STDOUT_FILENO) == 0 || errno == EBADF;
+  if (written && closed) return code;
+  std::cerr << "ptxbench: the output could not be written (stdout: "
+            << std::strerror(written ? errno : write_errno) << ")\n";
+  return code == ptxbench::cli::exit_code::ok ? ptxbench::cli::exit_code::internal : code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,7 +109,7 @@ int main(int argc, char** argv) {
       "export repair-conditioned SFT data."};
   app.require_subcommand(1);
   app.footer(help_footer());
-  if (unknown_command(argc, argv)) return exit_code::bad_input;
+  if (unknown_command(argc, argv) || empty_value(argc, argv)) return exit_code::bad_input;
   app.set_version_flag("--version", PTXBENCH_VERSION);
   for (const Command& c : commands()) {
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));
@@ -73,14 +119,22 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return checked_exit(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return checked_exit(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return checked_exit(app.exit(e));
   } catch (const CLI::ParseError& e) {  // the message may quote what the user typed
     err << e.what() << "\nRun with --help for more information.\n";
     return exit_code::bad_input;
+  } catch (const nlohmann::json::exception& e) {
+    // A JSON value of an unexpected type (a run file whose stored JSON was changed, but still
+    // parses): a failure named, never an abort (issue 38).
+    err.flush();
+    std::cerr << "ptxbench: a stored or received JSON value is not what ptxbench wrote ("
+              << ptxbench::to_console_text(e.what()) << "): the file it came from may be damaged\n";
+    return checked_exit(exit_code::internal);
   }
-  return ctx.exit_code;
+  out.flush();
+  return checked_exit(ctx.exit_code);
 }

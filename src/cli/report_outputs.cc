@@ -6,17 +6,48 @@ Status check_output(const std::string& option, const std::filesystem::path& out,
                     const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
-  if (!fs::is_directory(parent, ec))
-    return make_error(
-        option + " " + out.string() + ": the folder " + parent.string() + " does not exist",
-        "create it first, or write the file elsewhere");
+  for (fs::path q = out.parent_path(); !q.empty(); q = q.parent_path()) {
+    if (fs::exists(q, ec)) {
+      if (!fs::is_directory(q, ec))
+        return make_error(
+            option + " " + out.string() + ": " + q.string() + " is a file, not a folder",
+            "write the file elsewhere");
+      break;
+    }
+    if (q == q.parent_path()) break;
+  }
   if (fs::is_directory(out, ec))
     return make_error(option + " " + out.string() + " is a folder", "name a file to write");
   for (const auto& in : inputs)
     if (fs::equivalent(in, out, ec))
       return make_error(option + " " + out.string() + " is also an input (" + in + ")",
                         "write the output to another file");
+  return {};
+}
+
+Status make_output_folder(const std::filesystem::path& out) {
+  if (out.parent_path().empty()) return {};
+  std::error_code ec;
+  std::filesystem::create_directories(out.parent_path(), ec);
+  if (ec)
+    return make_error("cannot make the folder " + out.parent_path().string() + ": " + ec.message());
+  return {};
+}
+
+Status check_distinct_outputs(
+    const std::vector<std::pair<std::string, std::filesystem::path>>& outputs) {
+  namespace fs = std::filesystem;
+  auto key = [](const fs::path& p) {
+    std::error_code ec;
+    fs::path k = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    return ec ? fs::absolute(p).lexically_normal() : k;
+  };
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (key(outputs[i].second) == key(outputs[j].second))
+        return make_error(outputs[j].first + " and " + outputs[i].first + " name the same file (" +
+                              outputs[i].second.string() + "): one would replace the other",
+                          "give each output a file of its own");
   return {};
 }
 

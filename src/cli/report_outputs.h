@@ -5,15 +5,26 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
 
 namespace ptxbench::cli {
 
-// Bad input when an output's folder does not exist, the output is a folder, or it is one of
-// `inputs` (a run file or kernel it would overwrite). `option` names it in the message.
+// Bad input when the output is a folder, a folder on its path is a file, or it is one of
+// `inputs` (a run file or kernel it would overwrite). `option` names it in the message. A
+// folder on its path that does not exist yet is made when the output is written
+// (make_output_folder), as every command that writes does (issue 38: one rule).
 Status check_output(const std::string& option, const std::filesystem::path& out,
                     const std::vector<std::string>& inputs);
+
+// The folders on the path to `out` that are not there yet, made just before it is written.
+Status make_output_folder(const std::filesystem::path& out);
+
+// Bad input when two outputs (option, path) name the same file, however spelt (`x.xml`,
+// `./x.xml`, a link to it): one would silently replace the other.
+Status check_distinct_outputs(
+    const std::vector<std::pair<std::string, std::filesystem::path>>& outputs);
 
 }  // namespace ptxbench::cli

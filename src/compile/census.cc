@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "compile/elf_file.h"
+#include "core/fs.h"
 #include "task/families.h"
 
 namespace ptxbench::compile {
@@ -30,10 +32,14 @@ FunctionCensus census_of(const SassFunction& fn, std::string_view arch) {
   return c;
 }
 
-ProcessSpec tool_spec(std::vector<std::string> argv, const std::filesystem::path& nvdisasm_dir) {
+ProcessSpec tool_spec(std::vector<std::string> argv, const std::filesystem::path& nvdisasm_dir,
+                      std::chrono::steady_clock::time_point deadline) {
   ProcessSpec spec;
   spec.argv = std::move(argv);
-  spec.limits.wall = std::chrono::seconds(120);
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::min(deadline, std::chrono::steady_clock::now()));
+  spec.limits.wall = std::clamp<std::chrono::milliseconds>(left, std::chrono::milliseconds(100),
+                                                           std::chrono::seconds(120));
   spec.limits.output_cap_bytes = std::size_t{256} << 20;  // a listing must not be cut
   if (!nvdisasm_dir.empty()) spec.env["NVDISASM_PATH"] = nvdisasm_dir.string();
   return spec;
@@ -64,38 +70,78 @@ Census build_census(const std::vector<SassFunction>& functions, std::string_view
   return c;
 }
 
+Result<std::vector<std::string>> cubin_functions(const std::filesystem::path& cubin) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (cubin.empty() || !std::filesystem::exists(cubin, ec)) return out;
+  PTXB_TRY(std::string bytes, read_file(cubin));
+  auto elf = elf::File::parse(bytes);
+  if (!elf.ok()) return make_error(cubin.string() + " is not a cubin: " + elf.error().message);
+  for (const auto& s : elf->sections())
+    if (s.name.rfind(".text.", 0) == 0 && s.size > 0) out.push_back(s.name.substr(6));
+  return out;
+}
+
+Status check_listing(std::string_view listing, const std::vector<std::string>& expected) {
+  if (expected.empty()) return {};
+  std::set<std::string> with_code;
+  for (const SassFunction& f : parse_sass(listing))
+    if (!f.instrs.empty()) with_code.insert(f.name);
+  for (const auto& name : expected)
+    if (!with_code.count(name))
+      return make_error(
+          with_code.empty()
+              ? "its listing (" + std::to_string(listing.size()) +
+                    " bytes) shows no function with instructions, while the cubin holds " +
+                    std::to_string(expected.size())
+              : "its listing lacks the function " + name + " that the cubin holds");
+  return {};
+}
+
 Result<std::string> disassemble(const Paths& paths, ProcessRunner& runner,
                                 const std::filesystem::path& shared_object,
-                                const std::filesystem::path& cubin, std::string* tool) {
+                                const std::filesystem::path& cubin, std::string* tool,
+                                const DisassembleOptions& options) {
   auto nvdisasm = paths.tool("nvdisasm");
   std::filesystem::path nvdisasm_dir =
       nvdisasm.ok() ? nvdisasm->parent_path() : std::filesystem::path{};
   std::string failure;
-  if (auto cuobjdump = paths.tool("cuobjdump"); cuobjdump.ok()) {
-    auto r =
-        runner.run(tool_spec({cuobjdump->string(), "-sass", shared_object.string()}, nvdisasm_dir));
-    if (r.ok() && r->succeeded()) {
-      *tool = "cuobjdump";
-      return std::move(r->stdout_text);
+  // A listing from a tool that exited 0, if it shows what the cubin holds.
+  auto take = [&](const char* name, Result<ProcessResult>& r) -> bool {
+    if (!r.ok()) {
+      failure += (failure.empty() ? "" : "; ") + r.error().message;
+      return false;
     }
-    failure = r.ok() ? "cuobjdump " + r->describe_end() + ": " + r->stderr_text : r.error().message;
+    if (!r->succeeded()) {
+      failure += (failure.empty() ? "" : "; ") + std::string(name) + " " + r->describe_end() +
+                 ": " + r->stderr_text;
+      return false;
+    }
+    if (auto ok = check_listing(r->stdout_text, options.expected); !ok.ok()) {
+      failure +=
+          (failure.empty() ? "" : "; ") + std::string(name) + " ran but " + ok.error().message;
+      return false;
+    }
+    *tool = name;
+    return true;
+  };
+  if (auto cuobjdump = paths.tool("cuobjdump"); cuobjdump.ok()) {
+    auto r = runner.run(tool_spec({cuobjdump->string(), "-sass", shared_object.string()},
+                                  nvdisasm_dir, options.deadline));
+    if (take("cuobjdump", r)) return std::move(r->stdout_text);
   } else {
     failure = cuobjdump.error().message;
   }
   if (nvdisasm.ok() && !cubin.empty() && std::filesystem::exists(cubin)) {
-    auto r = runner.run(tool_spec({nvdisasm->string(), "-c", cubin.string()}, {}));
-    if (r.ok() && r->succeeded()) {
-      *tool = "nvdisasm";
-      return std::move(r->stdout_text);
-    }
-    failure += r.ok() ? "; nvdisasm " + r->describe_end() + ": " + r->stderr_text
-                      : "; " + r.error().message;
+    auto r =
+        runner.run(tool_spec({nvdisasm->string(), "-c", cubin.string()}, {}, options.deadline));
+    if (take("nvdisasm", r)) return std::move(r->stdout_text);
   } else if (!nvdisasm.ok()) {
     failure += "; " + nvdisasm.error().message;
   }
   return make_error("cannot disassemble " + shared_object.string() + ": " + failure,
                     "run scripts/setup.sh (it installs cuobjdump and nvdisasm), or set "
-                    "PTXBENCH_CUOBJDUMP / PTXBENCH_NVDISASM");
+                    "PTXBENCH_CUOBJDUMP / PTXBENCH_NVDISASM to working tools");
 }
 
 }  // namespace ptxbench::compile

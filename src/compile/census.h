@@ -3,6 +3,7 @@
 // instruction family (task/families.h) that exists on the architecture.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -44,11 +45,30 @@ struct Census {
 Census build_census(const std::vector<SassFunction>& functions, std::string_view arch,
                     const task::ArchTargets* targets);
 
-// Disassembles `shared_object` with cuobjdump -sass; when cuobjdump is missing or fails and
-// `cubin` exists, with nvdisasm on the cubin. Returns the listing and sets *tool.
-// An Error when neither tool can produce a listing (the hint says how to install them).
+struct DisassembleOptions {
+  // The functions the listing must show, each with instructions (cubin_functions): a tool that
+  // runs but prints nothing, or garbage, is an error of the tool, never "no target family in
+  // the SASS" (issue 38). Empty: any listing is taken.
+  std::vector<std::string> expected;
+  // Each tool gets at most 120 s, and never past this (the compile's own limit).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+// Disassembles `shared_object` with cuobjdump -sass; when cuobjdump is missing, fails or prints
+// a listing that lacks an expected function, and `cubin` exists, with nvdisasm on the cubin.
+// Returns the listing and sets *tool. An Error when neither tool produces a listing (the hint
+// says how to install them or which tool misbehaved).
 Result<std::string> disassemble(const Paths& paths, ProcessRunner& runner,
                                 const std::filesystem::path& shared_object,
-                                const std::filesystem::path& cubin, std::string* tool);
+                                const std::filesystem::path& cubin, std::string* tool,
+                                const DisassembleOptions& options = {});
+
+// The functions a cubin holds: the names of its non-empty `.text.NAME` sections (none when there
+// is no cubin). An Error for a cubin that is not an ELF file.
+Result<std::vector<std::string>> cubin_functions(const std::filesystem::path& cubin);
+
+// Does `listing` show every function of `expected` with at least one instruction? The Error
+// names the first one missing.
+Status check_listing(std::string_view listing, const std::vector<std::string>& expected);
 
 }  // namespace ptxbench::compile

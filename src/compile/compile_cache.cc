@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "compile/result_json.h"
+#include "core/json.h"
 #include "core/sha256.h"
 
 namespace ptxbench::compile {
@@ -43,7 +44,7 @@ void point_into(CompileResult& r, const fs::path& dir) {
 Result<CompileResult> CompileCache::lookup(const std::string& key) const {
   fs::path dir = entry_dir(key);
   PTXB_TRY(std::string text, read_file(dir / "result.json"));
-  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  Json j = parse_json(text);
   if (j.is_discarded() || !j.is_object())
     return make_error("cache entry has malformed result.json");
   if (j.value("schema", "") != kCacheSchema) return make_error("cache entry has another schema");

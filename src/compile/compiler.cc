@@ -107,6 +107,15 @@ Result<fs::path> move_if_exists(const fs::path& from, const fs::path& to) {
   return to;
 }
 
+// Does a cache entry's listing show every function of its cubin? An entry written by a
+// disassembler that printed nothing (before issue 38) is built again, never served.
+bool listing_complete(const CompileResult& r) {
+  if (r.shared_object.empty()) return true;  // nothing was built: no listing
+  auto expected = cubin_functions(r.cubin);
+  auto listing = read_file(r.sass);
+  return expected.ok() && listing.ok() && check_listing(*listing, *expected).ok();
+}
+
 // The verdicts derived from a built object: the symbol check against the current allow-list,
 // the load-time/hardening check, and the census by the current families. Run after a build
 // and again on every cache hit, so a changed allow-list, check or family table never serves
@@ -273,23 +282,60 @@ Result<std::vector<std::string>> Compiler::flags(std::string_view arch, Contract
   return f;
 }
 
-Result<std::string> Compiler::toolkit_version() {
+Result<std::string> Compiler::probe_version(const fs::path& tool, Clock::time_point deadline) {
+  const auto now = Clock::now();
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::min(deadline, now));
+  if (left.count() <= 0)
+    return make_error(tool.string() + " --version was not asked: the compile's time was up",
+                      "give the compile more time (--timeout S)");
+  ProcessSpec spec;
+  spec.argv = {tool.string(), "--version"};
+  spec.limits.wall = std::min<std::chrono::milliseconds>(left, std::chrono::seconds(60));
+  PTXB_TRY(ProcessResult r, runner_.run(spec));
+  if (r.interrupted)
+    return make_error(std::string("interrupted (") + interrupt_name(r.interrupted) + ")");
+  if (r.timed_out)
+    return make_error(tool.string() + " --version did not answer within " +
+                          std::to_string(spec.limits.wall.count()) +
+                          " ms (the compile's --timeout covers it): the tool hangs, not the kernel",
+                      "check the tool (run it with --version), or set PTXBENCH_NVCC / "
+                      "PTXBENCH_CUOBJDUMP / PTXBENCH_NVDISASM to a working one");
+  if (!r.succeeded())
+    return make_error(
+        tool.string() + " --version failed (" + r.describe_end() + "): " + r.stderr_text,
+        "check the CUDA toolkit installation");
+  return r.stdout_text;
+}
+
+Result<std::string> Compiler::toolkit_version(Clock::time_point deadline) {
   if (version_) return *version_;
   auto nvcc = paths_.tool("nvcc");
   if (!nvcc.ok())
     return make_error(
         "cannot find nvcc (the CUDA 13 toolkit), which ptxbench needs to compile kernels",
         "install the CUDA toolkit, put nvcc on PATH, or set CUDA_HOME or PTXBENCH_NVCC");
-  ProcessSpec spec;
-  spec.argv = {nvcc->string(), "--version"};
-  spec.limits.wall = std::chrono::seconds(60);
-  PTXB_TRY(ProcessResult r, runner_.run(spec));
-  if (!r.succeeded())
-    return make_error(
-        nvcc->string() + " --version failed (" + r.describe_end() + "): " + r.stderr_text,
-        "check the CUDA toolkit installation");
-  version_ = r.stdout_text;
+  PTXB_TRY(std::string v, probe_version(*nvcc, deadline));
+  version_ = std::move(v);
   return *version_;
+}
+
+Result<std::string> Compiler::tool_versions(Clock::time_point deadline) {
+  if (tool_versions_) return *tool_versions_;
+  PTXB_TRY(std::string all, toolkit_version(deadline));
+  for (const char* name : {"cuobjdump", "nvdisasm"}) {
+    all += std::string("\n") + name + ": ";
+    auto tool = paths_.tool(name);
+    if (!tool.ok()) {
+      all += "(none)";
+      continue;
+    }
+    auto v = probe_version(*tool, deadline);
+    if (!v.ok() && Clock::now() >= deadline) return v.error();  // it hung until the limit
+    all += v.ok() ? *v : "(failed)";  // disassemble() says what is wrong with it
+  }
+  tool_versions_ = std::move(all);
+  return *tool_versions_;
 }
 
 Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_view source,
@@ -327,12 +373,12 @@ Result<CompileResult> Compiler::compile(const task::TaskSpec& task, std::string_
 Result<CompileResult> Compiler::cached_or_built(const task::TaskSpec& task, std::string_view source,
                                                 const CompileOptions& options, Contract contract,
                                                 Clock::time_point deadline) {
-  PTXB_TRY(std::string version, toolkit_version());
+  PTXB_TRY(std::string versions, tool_versions(deadline));
   PTXB_TRY(std::vector<std::string> f, flags(options.arch, contract));
-  const std::string key = cache_key(source, f, options.arch, version);
+  const std::string key = cache_key(source, f, options.arch, versions);
   CompileCache cache(paths_.cache_dir / "compile");
   if (options.use_cache) {
-    if (auto hit = cache.lookup(key); hit.ok()) {
+    if (auto hit = cache.lookup(key); hit.ok() && listing_complete(*hit)) {
       hit->contract = contract;  // the flags (so the key) differ by contract
       if (!hit->shared_object.empty()) {
         PTXB_TRY(std::string listing, read_file(hit->sass));
@@ -343,15 +389,16 @@ Result<CompileResult> Compiler::cached_or_built(const task::TaskSpec& task, std:
       return hit;
     }
   }
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
   return build(task, source, options, contract, f, key,
-               std::max(left, std::chrono::milliseconds(1000)));
+               std::max(deadline, Clock::now() + std::chrono::milliseconds(1000)));
 }
 
 Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_view source,
                                       const CompileOptions& options, Contract contract,
                                       const std::vector<std::string>& flags, const std::string& key,
-                                      std::chrono::milliseconds time_left) {
+                                      Clock::time_point deadline) {
+  const auto time_left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
   CompileCache cache(paths_.cache_dir / "compile");
   PTXB_TRY(TempDir dir, cache.make_build_dir());
   PTXB_TRY_STATUS(write_file_atomic(dir.path() / "kernel.cu", source));
@@ -408,7 +455,7 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
     std::string errors = first_errors(r.log, 5);
     r.summary = "nvcc failed (" + p.describe_end() + ")" + (errors.empty() ? "" : ":\n" + errors);
   } else {
-    PTXB_TRY_STATUS(analyse(task, dir.path(), log, r));
+    PTXB_TRY_STATUS(analyse(task, dir.path(), log, deadline, r));
   }
   fs::remove_all(dir.path() / "keep", ec);
   point_into(r, cache.entry_dir(key));
@@ -418,7 +465,7 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
 
 // After a successful nvcc run in `dir`: resources, symbol check, census.
 Status Compiler::analyse(const task::TaskSpec& task, const fs::path& dir, const std::string& log,
-                         CompileResult& r) {
+                         Clock::time_point deadline, CompileResult& r) {
   PtxasReport report = parse_ptxas_report(log);
   r.resources = std::move(report.functions);
   r.warnings = std::move(report.warnings);
@@ -431,7 +478,12 @@ Status Compiler::analyse(const task::TaskSpec& task, const fs::path& dir, const 
   r.cubin = cubin.string();
 
   std::string tool;
-  PTXB_TRY(std::string listing, disassemble(paths_, runner_, so, cubin, &tool));
+  DisassembleOptions d;
+  PTXB_TRY(d.expected, cubin_functions(cubin));
+  // Within the compile's time, but never less than 30 s: a build that used the time to the last
+  // second is still disassembled, not turned into an error of ptxbench.
+  d.deadline = std::max(deadline, Clock::now() + std::chrono::seconds(30));
+  PTXB_TRY(std::string listing, disassemble(paths_, runner_, so, cubin, &tool, d));
   PTXB_TRY_STATUS(write_file_atomic(dir / "kernel.sass", listing));
   r.sass = (dir / "kernel.sass").string();
   r.census.tool = tool;

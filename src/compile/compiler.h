@@ -74,22 +74,33 @@ class Compiler {
   Result<std::vector<std::string>> flags(std::string_view arch,
                                          Contract contract = Contract::native);
 
-  Result<std::string> toolkit_version();  // `nvcc --version` output, memoised
+  // `nvcc --version` output, memoised. The probe ends by `deadline` (at most 60 s): a toolkit
+  // that does not answer is an Error of the tool, never a timeout blamed on a kernel.
+  Result<std::string> toolkit_version(std::chrono::steady_clock::time_point deadline =
+                                          std::chrono::steady_clock::time_point::max());
+  // The `--version` output of nvcc, cuobjdump and nvdisasm (a missing or failing disassembler
+  // noted as such), memoised: the compile cache's key covers every tool whose output it keeps.
+  Result<std::string> tool_versions(std::chrono::steady_clock::time_point deadline);
 
  private:
   Result<CompileResult> build(const task::TaskSpec& task, std::string_view source,
                               const CompileOptions& options, Contract contract,
                               const std::vector<std::string>& flags, const std::string& key,
-                              std::chrono::milliseconds time_left);
+                              std::chrono::steady_clock::time_point deadline);
   Result<CompileResult> cached_or_built(const task::TaskSpec& task, std::string_view source,
                                         const CompileOptions& options, Contract contract,
                                         std::chrono::steady_clock::time_point deadline);
   Status analyse(const task::TaskSpec& task, const std::filesystem::path& dir,
-                 const std::string& log, CompileResult& r);
+                 const std::string& log, std::chrono::steady_clock::time_point deadline,
+                 CompileResult& r);
+  // The `--version` output of one tool, within `deadline`.
+  Result<std::string> probe_version(const std::filesystem::path& tool,
+                                    std::chrono::steady_clock::time_point deadline);
 
   Paths paths_;
   ProcessRunner& runner_;
   std::optional<std::string> version_;
+  std::optional<std::string> tool_versions_;
 };
 
 // Where dlpack/dlpack.h is: $PTXBENCH_DLPACK_INCLUDE, <root>/.deps/include, /usr/local/include,

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/testing/hostile_text.h"
+
 namespace ptxbench::compile {
 namespace {
 
@@ -38,6 +40,27 @@ TEST(ContractDetect, AChoiceOverridesDetection) {
   EXPECT_EQ(resolve_contract(ContractChoice{Contract::native}, tvm), Contract::native);
   EXPECT_EQ(resolve_contract(ContractChoice{Contract::tvm_ffi}, ""), Contract::tvm_ffi);
   EXPECT_EQ(resolve_contract(ContractChoice{}, ""), Contract::native);
+}
+
+}  // namespace
+}  // namespace ptxbench::compile
+
+namespace ptxbench::compile {
+namespace {
+
+// Issue 38: each of these crashed the detection (std::regex over the scrubbed source).
+TEST(ContractDetectHostile, LongLinesAndTheMaximumSize) {
+  for (const auto& [name, src] : testing::hostile_sources()) {
+    EXPECT_EQ(detect_contract(src), Contract::native) << name;
+    EXPECT_EQ(detect_contract(src + "#include <tvm/ffi/function.h>\n"), Contract::tvm_ffi) << name;
+    EXPECT_EQ(detect_contract(src + "#  include  \"tvm/ffi/function.h\"\n"), Contract::tvm_ffi)
+        << name;
+  }
+  // A quarter million "tvm/ffi/" literals on one long line: each looks back only to its line's
+  // start, never copies it.
+  std::string many = "int x = 0";
+  for (int i = 0; i < 250000; ++i) many += ", \"tvm/ffi/\"";
+  EXPECT_EQ(detect_contract(many + ";\n"), Contract::native);
 }
 
 }  // namespace

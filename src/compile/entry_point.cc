@@ -1,9 +1,9 @@
 #include "compile/entry_point.h"
 
 #include <algorithm>
-#include <regex>
 
 #include "compile/source_scrub.h"
+#include "core/pattern.h"
 #include "core/text.h"
 
 namespace ptxbench::compile {
@@ -35,33 +35,33 @@ bool is_tensor(const std::string& p) {
 }
 
 bool is_const_tensor(const std::string& p) {
-  static const std::regex kConst(R"(\bconst\s+DLTensor\b|\bDLTensor\s+const\b)");
-  return std::regex_search(p, kConst);
+  static const Pattern kConst(R"(\bconst\s+DLTensor\b|\bDLTensor\s+const\b)");
+  return kConst.search(p);
 }
 
 // The parameter's name: its last identifier, when it has one after the type (`const DLTensor*
 // A` -> "A"; `const DLTensor*` -> "").
 std::string parameter_name(const std::string& p) {
-  static const std::regex kName(R"(([A-Za-z_][A-Za-z_0-9]*)\s*$)");
-  static const std::regex kTypeWords(R"(^(DLTensor|const|volatile|restrict|__restrict__)$)");
-  std::smatch m;
-  if (p.find('*') == std::string::npos || !std::regex_search(p, m, kName)) return {};
-  if (static_cast<std::size_t>(m.position(1)) < p.rfind('*')) return {};  // no name after the `*`
-  const std::string name = m[1].str();
-  return std::regex_match(name, kTypeWords) ? std::string{} : name;
+  static const Pattern kName(R"(([A-Za-z_][A-Za-z_0-9]*)\s*$)");
+  static const Pattern kTypeWords(R"(^(DLTensor|const|volatile|restrict|__restrict__)$)");
+  if (p.find('*') == std::string::npos) return {};
+  const auto m = kName.find(p);
+  if (!m || m->position < p.rfind('*')) return {};  // no name after the `*`
+  const std::string name = m->str(1);
+  return kTypeWords.matches(name) ? std::string{} : name;
 }
 
 // The last identifier of a parameter (`const tvm::ffi::TensorView& A` -> "A"); empty when it
 // ends otherwise.
 std::string last_identifier(const std::string& p) {
-  static const std::regex kName(R"(([A-Za-z_][A-Za-z_0-9]*)\s*$)");
-  std::smatch m;
-  return std::regex_search(p, m, kName) ? m[1].str() : std::string{};
+  static const Pattern kName(R"(([A-Za-z_][A-Za-z_0-9]*)\s*$)");
+  const auto m = kName.find(p);
+  return m ? m->str(1) : std::string{};
 }
 
 bool is_stream(const std::string& p) {
-  static const std::regex kStream(R"(\b(cudaStream_t|CUstream)\b|\bCUstream_st\s*\*)");
-  return std::regex_search(p, kStream);
+  static const Pattern kStream(R"(\b(cudaStream_t|CUstream)\b|\bCUstream_st\s*\*)");
+  return kStream.search(p);
 }
 
 // The names of the task's tensors in call order: inputs, then outputs.
@@ -99,14 +99,42 @@ std::string signature_problem(const std::vector<std::string>& params, const task
   return {};
 }
 
-// Is the name at `at` declared here (a `void` return type in the same statement), rather than
-// called?
-bool declared_at(const std::string& code, std::size_t at) {
-  const std::size_t start = code.find_last_of(";{}", at == 0 ? 0 : at - 1);
-  const std::string head = code.substr(start == std::string::npos ? 0 : start + 1,
-                                       at - (start == std::string::npos ? 0 : start + 1));
-  static const std::regex kVoid(R"(\bvoid\b)");
-  return std::regex_search(head, kVoid);
+// Where a source's statements start and where the word `void` stands, found once, so that
+// telling a declaration from a call is a lookup rather than a scan of the statement (a source of
+// a million calls in one statement would otherwise take hours).
+class Statements {
+ public:
+  explicit Statements(const std::string& code) {
+    for (std::size_t k = 0; k < code.size(); ++k)
+      if (code[k] == ';' || code[k] == '{' || code[k] == '}') breaks_.push_back(k);
+    static const Pattern kVoid(R"(\bvoid\b)");
+    for (const auto& m : kVoid.find_all(code)) voids_.push_back(m.position);
+  }
+
+  // The first byte of the statement that holds byte `at` (after the last `;`, `{` or `}`).
+  std::size_t start(std::size_t at) const {
+    auto it = std::lower_bound(breaks_.begin(), breaks_.end(), at);
+    return it == breaks_.begin() ? 0 : *std::prev(it) + 1;
+  }
+
+  // Is the name at `at` declared here (a `void` return type in the same statement), rather than
+  // called?
+  bool declared_at(std::size_t at) const {
+    auto v = std::lower_bound(voids_.begin(), voids_.end(), start(at));
+    return v != voids_.end() && *v + 4 <= at;
+  }
+
+ private:
+  std::vector<std::size_t> breaks_, voids_;
+};
+
+// A real kernel declares and exports its entry point a few times; past this many the source is
+// refused rather than searched (each declaration's parameters are read to their closing
+// parenthesis, so nested ones would cost the square of the source's length).
+constexpr std::size_t kMaxDeclarations = 64;
+
+std::string too_many(std::string_view what) {
+  return "the source has more than " + std::to_string(kMaxDeclarations) + " " + std::string(what);
 }
 
 EntryPointCheck fail(EntryPointProblem p, const std::string& what, const task::TaskSpec& task) {
@@ -120,8 +148,8 @@ EntryPointCheck fail_tvm_ffi(EntryPointProblem p, const std::string& what,
 
 // A TensorView taken by value or by reference (the typed function decays it), not a pointer.
 bool is_tensor_view(const std::string& p) {
-  static const std::regex kView(R"(\bTensorView\b)");
-  return std::regex_search(p, kView) && p.find('*') == std::string::npos;
+  static const Pattern kView(R"(\bTensorView\b)");
+  return kView.search(p) && p.find('*') == std::string::npos;
 }
 
 // What is wrong with the parameters of the function exported as `run`; empty when they match.
@@ -151,10 +179,9 @@ std::string tvm_ffi_signature_problem(const std::vector<std::string>& params,
 // The function named by the macro's second argument (`F`, `ns::F`, `(ns::F)`, `&F`): its last
 // identifier; empty for anything else (a lambda, a call).
 std::string exported_function_name(std::string arg) {
-  static const std::regex kName(
-      R"(^[\s(&]*((::)?\s*([A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*))[\s)]*$)");
-  std::smatch m;
-  return std::regex_match(arg, m, kName) ? m[4].str() : std::string{};
+  static const Pattern kName(R"(^[\s(&]*((::)?\s*([A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*))[\s)]*$)");
+  const auto m = kName.match_whole(arg);
+  return m ? m->str(4) : std::string{};
 }
 
 }  // namespace
@@ -187,20 +214,22 @@ std::string expected_declaration(const task::TaskSpec& task) {
 
 EntryPointCheck check_entry_declaration(std::string_view source, const task::TaskSpec& task) {
   const std::string code = scrub_source(source).code;
-  static const std::regex kName(R"(\bptxbench_launch\s*\()");
-  bool declared = false;
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), kName);
-       it != std::sregex_iterator(); ++it) {
-    if (!declared_at(code, static_cast<std::size_t>(it->position()))) continue;
-    declared = true;
-    const auto open = static_cast<std::size_t>(it->position() + it->length() - 1);
+  const Statements statements(code);
+  static const Pattern kName(R"(\bptxbench_launch\s*\()");
+  std::size_t declared = 0;
+  for (const auto& m : kName.find_all(code)) {
+    if (!statements.declared_at(m.position)) continue;
+    if (++declared > kMaxDeclarations)
+      return fail(EntryPointProblem::wrong_signature,
+                  too_many("declarations of " + std::string(kEntryPoint)), task);
+    const std::size_t open = m.position + m.length - 1;
     if (std::string problem = signature_problem(parameters(code, open), task); !problem.empty())
       return fail(EntryPointProblem::wrong_signature,
                   "wrong signature of " + std::string(kEntryPoint) + " (line " +
                       std::to_string(line_of(code, open)) + "): " + problem,
                   task);
   }
-  if (!declared)
+  if (declared == 0)
     return fail(EntryPointProblem::missing,
                 "no entry point: the source does not define " + std::string(kEntryPoint) +
                     " (the declaration must be written out in the file: one built by a macro "
@@ -233,11 +262,15 @@ std::string expected_tvm_ffi_declaration(const task::TaskSpec& task) {
 
 EntryPointCheck check_tvm_ffi_declaration(std::string_view source, const task::TaskSpec& task) {
   const std::string code = scrub_source(source).code;
-  static const std::regex kMacro(R"(\bTVM_FFI_DLL_EXPORT_TYPED_FUNC\s*\()");
+  const Statements statements(code);
+  static const Pattern kMacro(R"(\bTVM_FFI_DLL_EXPORT_TYPED_FUNC\s*\()");
   std::vector<std::string> functions;  // the second argument of every export of `run`
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), kMacro);
-       it != std::sregex_iterator(); ++it) {
-    const auto open = static_cast<std::size_t>(it->position() + it->length() - 1);
+  const auto exports = kMacro.find_all(code);
+  if (exports.size() > kMaxDeclarations)
+    return fail_tvm_ffi(EntryPointProblem::wrong_signature,
+                        too_many("uses of TVM_FFI_DLL_EXPORT_TYPED_FUNC"), task);
+  for (const auto& m : exports) {
+    const std::size_t open = m.position + m.length - 1;
     std::vector<std::string> args = parameters(code, open);
     if (args.size() == 2 && args[0] == "run") functions.push_back(args[1]);
   }
@@ -249,18 +282,20 @@ EntryPointCheck check_tvm_ffi_declaration(std::string_view source, const task::T
   for (const auto& f : functions) {
     const std::string name = exported_function_name(f);
     if (name.empty()) continue;  // a lambda: the typed function checks its arguments
-    const std::regex def("\\b" + name + "\\s*\\(");
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), def);
-         it != std::sregex_iterator(); ++it) {
-      const auto at = static_cast<std::size_t>(it->position());
-      if (!declared_at(code, at)) continue;
-      const std::size_t start = code.find_last_of(";{}", at == 0 ? 0 : at - 1);
-      const std::string head = code.substr(start == std::string::npos ? 0 : start + 1,
-                                           at - (start == std::string::npos ? 0 : start + 1));
+    const Pattern def("\\b" + name + "\\s*\\(");
+    std::size_t declared = 0;
+    for (const auto& m : def.find_all(code)) {
+      const std::size_t at = m.position;
+      if (!statements.declared_at(at)) continue;
+      if (++declared > kMaxDeclarations)
+        return fail_tvm_ffi(EntryPointProblem::wrong_signature,
+                            too_many("declarations of `" + name + "`"), task);
+      const std::string_view head =
+          std::string_view(code).substr(statements.start(at), at - statements.start(at));
       if (head.find("__global__") != std::string::npos ||
           head.find("__device__") != std::string::npos)
         continue;  // a kernel that happens to have the name
-      const auto open = static_cast<std::size_t>(it->position() + it->length() - 1);
+      const std::size_t open = m.position + m.length - 1;
       if (std::string problem = tvm_ffi_signature_problem(parameters(code, open), task);
           !problem.empty())
         return fail_tvm_ffi(EntryPointProblem::wrong_signature,

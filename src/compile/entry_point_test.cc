@@ -4,6 +4,7 @@
 
 #include "compile/compile_result.h"
 #include "compile/result_json.h"
+#include "core/testing/hostile_text.h"
 
 namespace ptxbench::compile {
 namespace {
@@ -235,6 +236,40 @@ TEST(TvmFfiEntryPoint, ExportedSymbol) {
   EXPECT_EQ(c.problem, EntryPointProblem::missing);
   EXPECT_NE(c.detail.find("__tvm_ffi_run"), std::string::npos);
   EXPECT_FALSE(check_entry_export({"__tvm_ffi_run"}, gemm(), Contract::native).ok());
+}
+
+}  // namespace
+}  // namespace ptxbench::compile
+
+namespace ptxbench::compile {
+namespace {
+
+// Issue 38: long lines and the maximum size pass the declaration check.
+TEST(EntryPointHostile, LongLinesAndTheMaximumSize) {
+  for (const auto& [name, src] : testing::hostile_sources())
+    EXPECT_EQ(check_entry_declaration(src, gemm()).problem, EntryPointProblem::none) << name;
+}
+
+// Shapes that took the square of the source's length: a million calls in one statement (each
+// looked back over the statement), declarations nested in each other's parameters (each read to
+// the end of the source).
+TEST(EntryPointHostile, QuadraticShapesAreRefusedOrQuick) {
+  std::string calls = std::string(kGemmLaunch) + "void f() { g(";
+  for (int i = 0; i < 60000; ++i) calls += "ptxbench_launch(a, b, c, s), ";
+  calls += "0); }\n";
+  EXPECT_EQ(check_entry_declaration(calls, gemm()).problem, EntryPointProblem::none);
+  std::string nested;
+  for (int i = 0; i < 50000; ++i) nested += "void ptxbench_launch(const DLTensor* A, ";
+  const EntryPointCheck c = check_entry_declaration(nested, gemm());
+  EXPECT_EQ(c.problem, EntryPointProblem::wrong_signature);
+  std::string exports;
+  for (int i = 0; i < 50000; ++i) exports += "TVM_FFI_DLL_EXPORT_TYPED_FUNC(run, ";
+  EXPECT_EQ(check_tvm_ffi_declaration(exports, gemm()).problem, EntryPointProblem::wrong_signature);
+  std::string many;
+  for (int i = 0; i < 100; ++i) many += kGemmLaunch;
+  const EntryPointCheck m = check_entry_declaration(many, gemm());
+  EXPECT_EQ(m.problem, EntryPointProblem::wrong_signature);
+  EXPECT_NE(m.detail.find("more than 64 declarations"), std::string::npos) << m.detail;
 }
 
 }  // namespace

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <set>
+#include <unordered_map>
+#include <utility>
 
 #include "compile/driver_allow_list.h"
 #include "compile/source_scrub.h"
+#include "core/pattern.h"
 #include "core/text.h"
 
 namespace ptxbench::compile {
@@ -47,11 +49,11 @@ const char* driver_message() {
 struct PatternRule {
   std::string_view rule;
   const char* message;
-  std::regex re;
+  Pattern re;
 };
 
-std::regex re(const char* pattern) {
-  return std::regex(pattern, std::regex::ECMAScript);
+Pattern re(const char* pattern) {
+  return Pattern(pattern);
 }
 
 // Patterns matched against each scrubbed code line.
@@ -88,7 +90,7 @@ const std::vector<PatternRule>& code_rules() {
 struct HeaderRule {
   std::string_view rule;
   const char* message;
-  std::regex re;
+  Pattern re;
 };
 
 // Patterns matched against the header name of each #include.
@@ -146,17 +148,14 @@ class Checker {
       check_line(static_cast<int>(i) + 1);
     }
     if (past_deadline()) return false;
-    check_literals();
-    check_asm();
-    if (past_deadline()) return false;
-    return !past_deadline();
+    if (!check_literals()) return false;
+    return check_asm() && !past_deadline();
   }
 
   bool past_deadline() const { return Clock::now() > deadline_; }
 
   void add(int line, std::string_view r, const char* message) {
-    for (const auto& v : found_)
-      if (v.line == line && v.rule == r) return;
+    if (!seen_.emplace(line, std::string(r)).second) return;
     std::string text = line >= 1 && line <= static_cast<int>(raw_lines_.size())
                            ? std::string(trim(raw_lines_[line - 1]))
                            : "";
@@ -167,32 +166,41 @@ class Checker {
   void check_line(int line) {
     const std::string& code = code_lines_[line - 1];
     for (const auto& r : code_rules())
-      if (std::regex_search(code, r.re)) add(line, r.rule, r.message);
+      if (r.re.search(code)) add(line, r.rule, r.message);
     check_has_include(line, code);
-    static const std::regex kInclude(R"(^\s*(#|%:)\s*(include_next|include|import)\b\s*(.?))");
-    std::smatch m;
-    if (!std::regex_search(code, m, kInclude)) return;
-    const std::string opener = m.str(3);
+    static const Pattern kInclude(R"(^\s*(#|%:)\s*(include_next|include|import)\b\s*(.?))");
+    const auto m = kInclude.find(code);
+    if (!m) return;
+    const std::string opener = m->str(3);
     if (opener != "<" && opener != "\"") {  // #include MACRO, or the name on the next line
       add(line, rule::include_path, kIncludeMsg);
       return;
     }
-    std::string header = header_name(line, code, m.position(3));
+    std::string header =
+        header_name(line, code, static_cast<std::size_t>(m->groups[3].data() - code.data()));
     if (escapes_include_dirs(header)) add(line, rule::include_path, kIncludeMsg);
     for (const auto& r : header_rules())
-      if (std::regex_search(header, r.re)) add(line, r.rule, r.message);
+      if (r.re.search(header)) add(line, r.rule, r.message);
   }
 
   // __has_include(<...>) / __has_include("...") tells whether a file exists: the same names.
   void check_has_include(int line, const std::string& code) {
     if (code.find("__has_include") == std::string::npos) return;
-    static const std::regex kAngle(R"(__has_include(_next)?\s*\(\s*<([^>]*)>)");
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), kAngle);
-         it != std::sregex_iterator(); ++it)
-      if (escapes_include_dirs(trim((*it)[2].str()))) add(line, rule::include_path, kIncludeMsg);
-    for (const auto& lit : scrubbed_.literals)
-      if (lit.line == line && escapes_include_dirs(trim(lit.value)))
-        add(line, rule::include_path, kIncludeMsg);
+    static const Pattern kAngle(R"(__has_include(_next)?\s*\(\s*<([^>]*)>)");
+    for (const auto& m : kAngle.find_all(code))
+      if (escapes_include_dirs(trim(m.groups[2]))) add(line, rule::include_path, kIncludeMsg);
+    for (const StringLiteral* lit : literals_on(line))
+      if (escapes_include_dirs(trim(lit->value))) add(line, rule::include_path, kIncludeMsg);
+  }
+
+  // The literals that open on `line` (the scrubber lists them in source order).
+  std::vector<const StringLiteral*> literals_on(int line) const {
+    const auto& all = scrubbed_.literals;
+    auto it = std::lower_bound(all.begin(), all.end(), line,
+                               [](const StringLiteral& l, int n) { return l.line < n; });
+    std::vector<const StringLiteral*> out;
+    for (; it != all.end() && it->line == line; ++it) out.push_back(&*it);
+    return out;
   }
 
   // The header named by an #include on `line`; quoted names come from the literal list.
@@ -202,38 +210,57 @@ class Checker {
       return std::string(trim(code.substr(
           open + 1, close == std::string::npos ? std::string::npos : close - open - 1)));
     }
-    for (const auto& lit : scrubbed_.literals)
-      if (lit.line == line) return std::string(trim(lit.value));
-    return {};
+    const auto on_line = literals_on(line);
+    return on_line.empty() ? std::string{} : std::string(trim(on_line.front()->value));
   }
 
-  void check_literals() {
-    static const std::regex kDriverName(R"(^cu[A-Z]\w*$)");
-    static const std::regex kSharedLib(R"((^|/)lib\w+\.so(\.\d+)*$|\.so(\.\d+)+$)");
-    static const std::regex kLinkFlag(
+  // false when the deadline passed first.
+  bool check_literals() {
+    static const Pattern kDriverName(R"(^cu[A-Z]\w*$)");
+    static const Pattern kSharedLib(R"((^|/)lib\w+\.so(\.\d+)*$|\.so(\.\d+)+$)");
+    static const Pattern kLinkFlag(
         R"((^|\s)(-l(cublas|cublasLt|cudnn|cuda|dl)\b|-Wl,|--whole-archive))");
-    static const std::regex kPragmaComment(R"(^\s*comment\s*\()");
-    static const std::regex kPragmaDependency(R"(^\s*GCC\s+dependency\b)");
-    static const std::regex kIncbin(R"(\.incbin\b)");
-    // Adjacent literals are one string to the compiler (".inc" "bin \"/etc/passwd\"").
-    for (std::size_t i = 0; i + 1 < scrubbed_.literals.size(); ++i) {
-      std::string joined = scrubbed_.literals[i].value;
-      for (std::size_t k = i; k + 1 < scrubbed_.literals.size() && adjacent(k); ++k)
-        joined += scrubbed_.literals[k + 1].value;
-      if (joined.size() > scrubbed_.literals[i].value.size() && std::regex_search(joined, kIncbin))
-        add(scrubbed_.literals[i].line, rule::include_path, kIncludeMsg);
+    static const Pattern kPragmaComment(R"(^\s*comment\s*\()");
+    static const Pattern kPragmaDependency(R"(^\s*GCC\s+dependency\b)");
+    static const Pattern kIncbin(R"(\.incbin\b)");
+    // Adjacent literals are one string to the compiler (".inc" "bin \"/etc/passwd\""): each run
+    // of them is joined once, and a literal followed by more text of its run is reported when
+    // the run's last `.incbin` starts at or after it.
+    const auto& lits = scrubbed_.literals;
+    for (std::size_t first = 0; first < lits.size();) {
+      std::size_t last = first;
+      while (last + 1 < lits.size() && adjacent(last)) ++last;
+      if (last > first) {
+        std::string joined;
+        std::vector<std::size_t> starts;
+        for (std::size_t k = first; k <= last; ++k) {
+          starts.push_back(joined.size());
+          joined += lits[k].value;
+        }
+        std::size_t found = std::string::npos;
+        for (const auto& m : kIncbin.find_all(joined)) found = m.position;
+        for (std::size_t k = first; found != std::string::npos && k < last; ++k)
+          if (starts[k - first] <= found &&
+              joined.size() > starts[k - first] + lits[k].value.size())
+            add(lits[k].line, rule::include_path, kIncludeMsg);
+      }
+      first = last + 1;
+      if (past_deadline()) return false;
     }
+    std::size_t n = 0;
     for (const auto& lit : scrubbed_.literals) {
-      if (std::regex_search(lit.value, kDriverName) && !driver_function_allowed(lit.value))
+      if ((++n & 1023) == 0 && past_deadline()) return false;
+      if (kDriverName.search(lit.value) && !driver_function_allowed(lit.value))
         add(lit.line, rule::driver_entry_point, driver_message());
-      if (std::regex_search(lit.value, kSharedLib)) add(lit.line, rule::dynamic_loading, kDlMsg);
-      if (std::regex_search(lit.value, kLinkFlag)) add(lit.line, rule::link_pragma, kPragmaMsg);
-      if (std::regex_search(lit.value, kPragmaComment) && preceded_by_pragma(lit.offset))
+      if (kSharedLib.search(lit.value)) add(lit.line, rule::dynamic_loading, kDlMsg);
+      if (kLinkFlag.search(lit.value)) add(lit.line, rule::link_pragma, kPragmaMsg);
+      if (kPragmaComment.search(lit.value) && preceded_by_pragma(lit.offset))
         add(lit.line, rule::link_pragma, kPragmaMsg);
-      if (std::regex_search(lit.value, kPragmaDependency) && preceded_by_pragma(lit.offset))
+      if (kPragmaDependency.search(lit.value) && preceded_by_pragma(lit.offset))
         add(lit.line, rule::include_path, kIncludeMsg);
-      if (std::regex_search(lit.value, kIncbin)) add(lit.line, rule::include_path, kIncludeMsg);
+      if (kIncbin.search(lit.value)) add(lit.line, rule::include_path, kIncludeMsg);
     }
+    return true;
   }
 
   // Is the literal at `offset` the argument of _Pragma( ... )?
@@ -241,26 +268,47 @@ class Checker {
     std::string_view before = std::string_view(scrubbed_.code).substr(0, offset);
     std::size_t k = before.find_last_not_of(" \t\n");
     if (k == std::string_view::npos || before[k] != '(') return false;
-    std::string_view head = trim(before.substr(0, k));
-    return ends_with(head, "_Pragma");
+    // Only the right end is trimmed: trimming from the left would rescan the whole source for
+    // each literal.
+    const std::size_t end = before.find_last_not_of(" \t\n\v\f\r", k == 0 ? 0 : k - 1);
+    return k > 0 && end != std::string_view::npos &&
+           ends_with(before.substr(0, end + 1), "_Pragma");
   }
 
-  // asm("...") / __asm__ volatile("..."): the instruction text is in string literals.
-  void check_asm() {
-    static const std::regex kAsm(R"(\b(asm|__asm__|__asm)\b)");
-    static const std::regex kSys(R"(\b(syscall|sysenter|sysexit|svc)\b|\bint\s+\$?0x80\b)");
+  // asm("...") / __asm__ volatile("..."): the instruction text is in string literals. false
+  // when the deadline passed first. Each parenthesis is matched once and each body searched
+  // once, however many asm keywords share it.
+  bool check_asm() {
+    static const Pattern kAsm(R"(\b(asm|__asm__|__asm)\b)");
+    static const Pattern kSys(R"(\b(syscall|sysenter|sysexit|svc)\b|\bint\s+\$?0x80\b)");
     const std::string& code = scrubbed_.code;
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), kAsm);
-         it != std::sregex_iterator(); ++it) {
-      std::size_t at = static_cast<std::size_t>(it->position());
-      std::size_t open = code.find('(', at);
-      if (open == std::string::npos) continue;
-      std::size_t close = matching_paren(code, open);
-      std::string body;
-      for (const auto& lit : scrubbed_.literals)
-        if (lit.offset > open && lit.offset < close) body += lit.value + "\n";
-      if (std::regex_search(body, kSys)) add(line_of(code, at), rule::raw_syscall, kSyscallMsg);
+    const auto& lits = scrubbed_.literals;
+    std::unordered_map<std::size_t, std::size_t> close_of;  // '(' -> its ')' (or the end)
+    std::unordered_map<std::size_t, bool> raw;              // '(' -> its body has a syscall
+    std::size_t line = 1, counted = 0, n = 0;
+    for (const auto& m : kAsm.find_all(code)) {
+      if ((++n & 255) == 0 && past_deadline()) return false;
+      const std::size_t at = m.position;
+      const std::size_t open = code.find('(', at);
+      if (open == std::string::npos) break;
+      if (close_of.empty()) close_of = matching_parens(code);
+      auto known = raw.find(open);
+      if (known == raw.end()) {
+        const std::size_t close = close_of.at(open);
+        std::string body;
+        auto it =
+            std::upper_bound(lits.begin(), lits.end(), open,
+                             [](std::size_t o, const StringLiteral& l) { return o < l.offset; });
+        for (; it != lits.end() && it->offset < close; ++it) body += it->value + "\n";
+        known = raw.emplace(open, kSys.search(body)).first;
+      }
+      line += static_cast<std::size_t>(
+          std::count(code.begin() + static_cast<std::ptrdiff_t>(counted),
+                     code.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+      counted = at;
+      if (known->second) add(static_cast<int>(line), rule::raw_syscall, kSyscallMsg);
     }
+    return true;
   }
 
   // Only whitespace between literal k's closing quote and literal k + 1's opening one.
@@ -274,13 +322,19 @@ class Checker {
                        [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
   }
 
-  static std::size_t matching_paren(const std::string& code, std::size_t open) {
-    int depth = 0;
-    for (std::size_t k = open; k < code.size(); ++k) {
-      if (code[k] == '(') ++depth;
-      if (code[k] == ')' && --depth == 0) return k;
+  // Every '(' with the ')' that closes it (the end of the code when none does), in one pass.
+  static std::unordered_map<std::size_t, std::size_t> matching_parens(const std::string& code) {
+    std::unordered_map<std::size_t, std::size_t> out;
+    std::vector<std::size_t> open;
+    for (std::size_t k = 0; k < code.size(); ++k) {
+      if (code[k] == '(') open.push_back(k);
+      if (code[k] == ')' && !open.empty()) {
+        out[open.back()] = k;
+        open.pop_back();
+      }
     }
-    return code.size();
+    for (std::size_t k : open) out[k] = code.size();
+    return out;
   }
 
   Clock::time_point deadline_;
@@ -289,6 +343,7 @@ class Checker {
   std::vector<std::string> code_lines_;
   std::vector<std::string> raw_lines_;
   std::vector<PolicyViolation> found_;
+  std::set<std::pair<int, std::string>> seen_;  // (line, rule) already in found_
 };
 
 }  // namespace

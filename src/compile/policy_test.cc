@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "compile/source_scrub.h"
+#include "core/testing/hostile_text.h"
 
 namespace ptxbench::compile {
 namespace {
@@ -29,6 +30,18 @@ TEST(Scrub, BlanksCommentsAndLiteralsButKeepsLines) {
   EXPECT_EQ(s.literals[0].value, "system(x)");
   EXPECT_EQ(s.literals[0].line, 3);
   EXPECT_EQ(line_of(src, src.find("char c")), 4);
+}
+
+// Found by fuzz_scrub: a literal left open at its line's end, or continued by a backslash, made
+// every later literal's line one too small.
+TEST(Scrub, LineNumbersAfterOpenAndContinuedLiterals) {
+  const std::string src = "a = \"open\nb = \"x\";\nc = \"cont\\\nued\";\nd = \"y\";\n";
+  ScrubbedSource s = scrub_source(src);
+  ASSERT_EQ(s.literals.size(), 4u);
+  for (const auto& lit : s.literals) EXPECT_EQ(lit.line, line_of(src, lit.offset)) << lit.value;
+  EXPECT_EQ(s.literals[3].line, 5);
+  EXPECT_EQ(found("const char* s = \"open\n#include \"../../etc/passwd\"\n"),
+            std::vector<std::string>{"2:include_path"});
 }
 
 TEST(Scrub, RawStringsAndDigitSeparators) {
@@ -241,6 +254,59 @@ TEST(Policy, ViolationsCarryLineTextAndMessage) {
   EXPECT_EQ(v[0].text, "#include <cublas_v2.h>");
   EXPECT_NE(v[0].message.find("cuBLAS"), std::string::npos);
   EXPECT_EQ(describe(v[0]).rfind("line 2: banned_library: ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace ptxbench::compile
+
+namespace ptxbench::compile {
+namespace {
+
+// Issue 38: std::regex recursed per character of the scrubbed line (a comment becomes spaces);
+// each of these crashed ptxbench. The checks now pass them, and still see a violation after one.
+TEST(PolicyHostile, LongLinesAndTheMaximumSizePass) {
+  for (const auto& [name, src] : testing::hostile_sources()) {
+    EXPECT_TRUE(check_source_policy(src).empty()) << name;
+    const auto v = found(src + "void f() { system(\"x\"); }\n");
+    ASSERT_EQ(v.size(), 1u) << name;
+    EXPECT_NE(v[0].find(":process_spawn"), std::string::npos) << name;
+  }
+  EXPECT_EQ(testing::hostile_sources().back().text.size(), testing::kMaxSourceBytes);
+  // The same on one line of code: 40,000 blanks between a name and its parenthesis.
+  EXPECT_EQ(found("int x = fork" + std::string(40000, ' ') + "();\n"),
+            std::vector<std::string>{"1:process_spawn"});
+  EXPECT_EQ(found("#include" + std::string(40000, '\t') + "<cublas_v2.h>\n"),
+            std::vector<std::string>{"1:banned_library"});
+}
+
+// What took the square of the source's length: a million asm keywords sharing one parenthesis,
+// nested parentheses, a run of a quarter million adjacent literals, a violation on every line.
+TEST(PolicyHostile, QuadraticShapesFinishInTime) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  std::string asms, nested, literals, calls;
+  for (int i = 0; i < 200000; ++i) asms += "asm ";
+  asms += "(\"syscall\");\n";
+  for (int i = 0; i < 150000; ++i) nested += "asm(";
+  for (int i = 0; i < 250000; ++i) literals += "\"a\" ";
+  literals += "\".incbin\";\n";
+  for (int i = 0; i < 60000; ++i) calls += "fork();\n";
+  for (const std::string* src : {&asms, &nested, &literals, &calls}) {
+    const PolicyCheck c = check_source_policy(*src, deadline);
+    EXPECT_FALSE(c.timed_out) << src->substr(0, 20);
+  }
+  EXPECT_EQ(check_source_policy(asms, deadline).violations.size(), 1u);
+  EXPECT_EQ(check_source_policy(calls, deadline).violations.size(), 60000u);
+  const auto lits = check_source_policy(literals, deadline).violations;
+  ASSERT_FALSE(lits.empty());
+  EXPECT_EQ(lits[0].rule, "include_path");
+}
+
+// Adjacent literals joined: a literal is reported when the text from it onwards holds .incbin.
+TEST(PolicyHostile, AdjacentLiteralsStillJoin) {
+  EXPECT_EQ(found("asm(\".inc\"\n\"bin x\");\n"), std::vector<std::string>{"1:include_path"});
+  EXPECT_EQ(found("const char* s = \"a\"\n\".inc\"\n\"bin\";\n"),
+            (std::vector<std::string>{"1:include_path", "2:include_path"}));
+  EXPECT_TRUE(found("const char* s = \"in\" \"cbin\";\n").empty());
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 #include <cxxabi.h>
 
 #include <cstdlib>
-#include <regex>
 
+#include "core/pattern.h"
 #include "core/text.h"
 
 namespace ptxbench::compile {
@@ -26,12 +26,11 @@ std::int64_t to_int(const std::string& s) {
 
 // "Used 58 registers, used 1 barriers, 16392 bytes smem, 400 bytes cmem[0]"
 void parse_usage(const std::string& line, KernelResources& k) {
-  static const std::regex kItem(
+  static const Pattern kItem(
       R"((\d+)\s+(registers|barriers|bytes smem|bytes cmem\[0\]|bytes cumulative stack size))");
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), kItem);
-       it != std::sregex_iterator(); ++it) {
-    std::int64_t v = to_int((*it)[1]);
-    std::string what = (*it)[2];
+  for (const auto& m : kItem.find_all(line)) {
+    std::int64_t v = to_int(m.str(1));
+    std::string what = m.str(2);
     if (what == "registers")
       k.registers = static_cast<int>(v);
     else if (what == "barriers")
@@ -47,11 +46,10 @@ void parse_usage(const std::string& line, KernelResources& k) {
 
 // "32 bytes stack frame, 32 bytes spill stores, 32 bytes spill loads"
 void parse_frame(const std::string& line, KernelResources& k) {
-  static const std::regex kItem(R"((\d+)\s+bytes\s+(stack frame|spill stores|spill loads))");
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), kItem);
-       it != std::sregex_iterator(); ++it) {
-    std::int64_t v = to_int((*it)[1]);
-    std::string what = (*it)[2];
+  static const Pattern kItem(R"((\d+)\s+bytes\s+(stack frame|spill stores|spill loads))");
+  for (const auto& m : kItem.find_all(line)) {
+    std::int64_t v = to_int(m.str(1));
+    std::string what = m.str(2);
     if (what == "stack frame")
       k.stack_frame_bytes = v;
     else if (what == "spill stores")
@@ -62,17 +60,16 @@ void parse_frame(const std::string& line, KernelResources& k) {
 }
 
 void maybe_warning(const std::string& line, PtxasReport& r) {
-  static const std::regex kCode(R"(\((C\d{4})\))");
-  static const std::regex kPrefix(R"(^ptxas\s*(info|warning|error)?[^:]*:\s*)");
-  static const std::regex kFunction(R"(function\s+'([^']+)')");
-  std::smatch m;
-  bool has_code = std::regex_search(line, m, kCode);
+  static const Pattern kCode(R"(\((C\d{4})\))");
+  static const Pattern kPrefix(R"(^ptxas\s*(info|warning|error)?[^:]*:\s*)");
+  static const Pattern kFunction(R"(function\s+'([^']+)')");
+  const auto code = kCode.find(line);
   bool is_warning = line.find("warning") != std::string::npos && starts_with(line, "ptxas");
-  if (!has_code && !is_warning) return;
+  if (!code && !is_warning) return;
   PtxasWarning w;
-  if (has_code) w.code = m[1];
-  w.text = std::regex_replace(line, kPrefix, "", std::regex_constants::format_first_only);
-  if (std::regex_search(line, m, kFunction)) w.function = m[1];
+  if (code) w.code = code->str(1);
+  w.text = kPrefix.replace_first(line, "");
+  if (const auto f = kFunction.find(line)) w.function = f->str(1);
   for (const auto& old : r.warnings)
     if (old.text == w.text) return;
   r.warnings.push_back(std::move(w));
@@ -91,20 +88,19 @@ std::string demangle(std::string_view mangled) {
 }
 
 PtxasReport parse_ptxas_report(std::string_view log) {
-  static const std::regex kEntry(R"(Compiling entry function '([^']+)' for '([^']+)')");
-  static const std::regex kProps(R"(Function properties for (\S+))");
+  static const Pattern kEntry(R"(Compiling entry function '([^']+)' for '([^']+)')");
+  static const Pattern kProps(R"(Function properties for (\S+))");
   PtxasReport r;
   std::string entry, props;  // the entry being compiled; the function whose properties follow
   for (const std::string& raw : split_lines(log)) {
     std::string line(trim(raw));
-    std::smatch m;
-    if (std::regex_search(line, m, kEntry)) {
-      entry = m[1];
+    if (const auto e = kEntry.find(line)) {
+      entry = e->str(1);
       KernelResources& k = find_or_add(r, entry);
       k.entry = true;
-      k.arch = m[2];
-    } else if (std::regex_search(line, m, kProps)) {
-      props = m[1];
+      k.arch = e->str(2);
+    } else if (const auto p = kProps.find(line)) {
+      props = p->str(1);
       find_or_add(r, props);
     } else if (line.find("bytes stack frame") != std::string::npos && !props.empty()) {
       parse_frame(line, find_or_add(r, props));

@@ -1,8 +1,7 @@
 #include "compile/sass_parser.h"
 
-#include <regex>
-
 #include "compile/ptxas_report.h"
+#include "core/pattern.h"
 #include "core/text.h"
 #include "task/families.h"
 
@@ -12,14 +11,13 @@ namespace {
 // cuobjdump: "\t\tFunction : _Z3addPfPKfi"; nvdisasm:
 // "\t.section\t.text._Z3addPfPKfi,\"ax\",@progbits".
 bool function_header(const std::string& line, std::string* name) {
-  static const std::regex kCuobjdump(R"(^\s*Function\s*:\s*(\S+)\s*$)");
-  static const std::regex kNvdisasm(R"(^\s*\.section\s+\.text\.([^,\s]+)\s*,)");
-  std::smatch m;
-  if (std::regex_search(line, m, kCuobjdump) || std::regex_search(line, m, kNvdisasm)) {
-    *name = m[1];
-    return true;
-  }
-  return false;
+  static const Pattern kCuobjdump(R"(^\s*Function\s*:\s*(\S+)\s*$)");
+  static const Pattern kNvdisasm(R"(^\s*\.section\s+\.text\.([^,\s]+)\s*,)");
+  auto m = kCuobjdump.find(line);
+  if (!m) m = kNvdisasm.find(line);
+  if (!m) return false;
+  *name = m->str(1);
+  return true;
 }
 
 // "        /*0070*/               @P0 EXIT ;     /* 0x000000000000094d */"
@@ -63,15 +61,14 @@ SassInstr parse_instruction(std::uint32_t pc, std::string_view text) {
 }
 
 std::vector<SassFunction> parse_sass(std::string_view text) {
-  static const std::regex kTarget(R"(^\s*(?:\.target\s+|arch\s*=\s*)(sm_\w+))");
+  static const Pattern kTarget(R"(^\s*(?:\.target\s+|arch\s*=\s*)(sm_\w+))");
   std::vector<SassFunction> out;
   std::string arch, name, instr_text;
   SassFunction* current = nullptr;
   for (const std::string& line : split_lines(text)) {
-    std::smatch m;
     std::uint32_t pc = 0;
-    if (std::regex_search(line, m, kTarget)) {
-      arch = m[1];
+    if (const auto m = kTarget.find(line)) {
+      arch = m->str(1);
     } else if (function_header(line, &name)) {
       SassFunction f;
       f.name = name;

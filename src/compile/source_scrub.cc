@@ -83,7 +83,11 @@ class Scrubber {
     if (q == '"')
       literals_.push_back({start_line, open, std::string(s_.substr(open + 1, close - open - 1))});
     blank(open + 1, close);
-    i_ = close < s_.size() ? close + 1 : close;
+    // A backslash-newline continues the literal on the next line; a literal left open stops
+    // before its line's end, whose newline is then counted as any other.
+    line_ += static_cast<int>(std::count(s_.begin() + static_cast<std::ptrdiff_t>(open),
+                                         s_.begin() + static_cast<std::ptrdiff_t>(close), '\n'));
+    i_ = close < s_.size() && s_[close] == q ? close + 1 : close;
   }
 
   void raw_string() {

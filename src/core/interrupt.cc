@@ -11,7 +11,7 @@ namespace {
 std::atomic<int> g_signal{0};
 std::atomic<long long> g_first_ns{0};  // CLOCK_MONOTONIC of the first signal
 struct sigaction g_old_int {
-}, g_old_term{};
+}, g_old_term{}, g_old_hup{};
 
 long long now_ns() {  // clock_gettime is async-signal-safe
   timespec ts{};
@@ -42,11 +42,13 @@ InterruptScope::InterruptScope() {
   sa.sa_flags = 0;  // no SA_RESTART: a blocking wait returns EINTR and looks at the flag
   ::sigaction(SIGINT, &sa, &g_old_int);
   ::sigaction(SIGTERM, &sa, &g_old_term);
+  ::sigaction(SIGHUP, &sa, &g_old_hup);  // a dropped SSH session: as `kill` (issue 38)
 }
 
 InterruptScope::~InterruptScope() {
   ::sigaction(SIGINT, &g_old_int, nullptr);
   ::sigaction(SIGTERM, &g_old_term, nullptr);
+  ::sigaction(SIGHUP, &g_old_hup, nullptr);
   g_signal.store(0);
 }
 
@@ -55,7 +57,10 @@ int interrupt_signal() {
 }
 
 const char* interrupt_name(int signal) {
-  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+  return signal == SIGINT    ? "SIGINT"
+         : signal == SIGTERM ? "SIGTERM"
+         : signal == SIGHUP  ? "SIGHUP"
+                             : "a signal";
 }
 
 }  // namespace ptxbench

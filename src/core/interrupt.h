@@ -20,24 +20,25 @@ inline constexpr long long kCoalesceNs = 1'000'000'000;  // 1 s
 
 class InterruptScope {
  public:
-  InterruptScope();   // installs the handlers (SIGINT, SIGTERM), forgetting earlier signals
+  // installs the handlers (SIGINT, SIGTERM, SIGHUP), forgetting earlier signals
+  InterruptScope();
   ~InterruptScope();  // restores the previous handlers and forgets the signal
   InterruptScope(const InterruptScope&) = delete;
   InterruptScope& operator=(const InterruptScope&) = delete;
 };
 
-// The signal (SIGINT or SIGTERM) recorded within the current scope; 0 when none (or outside
+// The signal (SIGINT, SIGTERM or SIGHUP) recorded within the current scope; 0 when none (or outside
 // any scope).
 int interrupt_signal();
 inline bool interrupted() {
   return interrupt_signal() != 0;
 }
 
-// "SIGINT", "SIGTERM"
+// "SIGINT", "SIGTERM", "SIGHUP"
 const char* interrupt_name(int signal);
 
 // The exit code of a command ended by `signal` (128 + signal: 130 for SIGINT, 143 for
-// SIGTERM), as a shell reports it.
+// SIGTERM, 129 for SIGHUP), as a shell reports it.
 inline int interrupted_exit_code(int signal) {
   return 128 + signal;
 }

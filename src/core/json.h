@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace ptxbench {
 using Json = nlohmann::ordered_json;
@@ -14,5 +15,19 @@ using Json = nlohmann::ordered_json;
 inline std::string to_text(const Json& j, int indent = -1) {
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
+
+// The deepest nesting of arrays and objects that parse_json accepts.
+inline constexpr int kMaxJsonDepth = 512;
+
+// `text` parsed as JSON, or a discarded value (is_discarded()) when it is not JSON or nests deeper
+// than kMaxJsonDepth. nlohmann parses without recursion, but copying, comparing and printing a
+// value recurse once per level: a reply or a stored column of a million '[' would exhaust the
+// stack later. Every reader of text from outside (a server's reply, a run file, the compile
+// cache) parses through this, never Json::parse.
+Json parse_json(std::string_view text);
+
+// Does `text` nest arrays and objects deeper than `max_depth` (strings skipped)? Linear, no
+// recursion.
+bool json_nests_deeper_than(std::string_view text, int max_depth);
 
 }  // namespace ptxbench

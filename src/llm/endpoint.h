@@ -65,4 +65,8 @@ struct EndpointConfig {
   std::string id() const { return model + "@" + base_url; }
 };
 
+// A base URL parsed whole (scheme, host, port in 1..65535, a closed IPv6 bracket, no spaces or
+// control characters): an Error naming what is wrong, for bad input before a run file exists.
+Status check_base_url(const std::string& url);
+
 }  // namespace ptxbench::llm

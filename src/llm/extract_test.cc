@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/testing/hostile_text.h"
+
 namespace ptxbench::llm {
 namespace {
 
@@ -139,6 +141,27 @@ TEST(Extract, KeepsBodyVerbatim) {
   auto code = extract_code("```cuda\n" + body + "```");
   ASSERT_TRUE(code.has_value());
   EXPECT_EQ(*code, body);
+}
+
+}  // namespace
+}  // namespace ptxbench::llm
+
+namespace ptxbench::llm {
+namespace {
+
+// Issue 38: a reply whose kernel has a 40,000-character line, a 40 KB base64 comment or is
+// exactly 1 MiB is extracted whole (and then compiled: the compile stage's tests).
+TEST(ExtractHostile, LongLinesAndTheMaximumSize) {
+  for (const auto& [name, src] : ptxbench::testing::hostile_sources()) {
+    const std::string reply = "Here is the kernel:\n```cuda\n" + src + "```\nDone.\n";
+    EXPECT_EQ(extract_code(reply), src) << name;
+    // Unclosed, with a long prose line before it.
+    EXPECT_EQ(extract_code(std::string(40000, ' ') + "\n```cu\n" + src), src) << name;
+  }
+  // A reply of a million fence-like lines is still one pass.
+  std::string fences;
+  for (int i = 0; i < 200000; ++i) fences += "```\n";
+  EXPECT_FALSE(extract_code(fences).has_value());
 }
 
 }  // namespace

@@ -64,7 +64,17 @@ struct Watch {
   Clock::time_point next_notice{};
   curl_off_t received = 0;
   bool stalled = false;
+  // The response's headers so far: an event stream counts as arriving from its headers on, so
+  // a server that sends them and then nothing is a stall too (issue 38).
+  const std::map<std::string, std::string>* headers = nullptr;
+  bool stream_open = false;
 };
+
+bool is_event_stream(const std::map<std::string, std::string>* headers) {
+  if (headers == nullptr) return false;
+  auto it = headers->find("content-type");
+  return it != headers->end() && starts_with(to_lower(it->second), "text/event-stream");
+}
 
 // libcurl's progress callback: non-zero aborts the transfer.
 int on_progress(void* user, curl_off_t, curl_off_t now_down, curl_off_t, curl_off_t) {
@@ -75,7 +85,11 @@ int on_progress(void* user, curl_off_t, curl_off_t now_down, curl_off_t, curl_of
     w->received = now_down;
     w->last_byte = now;
   }
-  if (w->received > 0) {
+  if (w->received == 0 && !w->stream_open && is_event_stream(w->headers)) {
+    w->stream_open = true;
+    w->last_byte = now;
+  }
+  if (w->received > 0 || w->stream_open) {
     w->stalled = now - w->last_byte >= w->request->stall_timeout;
     return w->stalled ? 1 : 0;
   }
@@ -115,6 +129,7 @@ HttpResponse http_post(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // whatever libcurl can decode
   Watch watch;
   watch.request = &request;
+  watch.headers = &resp.headers;
   curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
   curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &watch);
   curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);

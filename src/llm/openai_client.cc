@@ -171,6 +171,11 @@ Error OpenAIClient::give_up(const std::string& url, int attempts, std::chrono::m
     hint =
         "is the server running, and is --base-url right? (--attempts and --retry-max-s "
         "set how long to keep trying)";
+  else if (resp.stalled)
+    hint = fmt::format(
+        "the server started its reply and then sent nothing for {:.0f} s (--stall-timeout); raise "
+        "--stall-timeout if the model pauses longer",
+        config_.stall_timeout.count() / 1000.0);
   else if (resp.timed_out)
     hint =
         "the server accepted the request but did not answer in time; raise --request-timeout "

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "llm/endpoint.h"
 #include "llm/testing/chat_test_server.h"
 
 namespace ptxbench::llm {
@@ -121,6 +122,36 @@ TEST(OpenAIClient, BadConfigRejected) {
   c.model = "m";
   c.top_p = 0;
   EXPECT_FALSE(OpenAIClient::create(c).ok());
+}
+
+// Issue 38: a URL is parsed whole before a run file exists (a port past 65535 or an unclosed
+// IPv6 bracket made a run whose every trajectory failed).
+TEST(BaseUrl, ParsedWhole) {
+  for (const char* good : {"http://127.0.0.1:8000/v1", "https://api.example.com/v1", "http://x/v1",
+                           "http://[::1]:8089/v1", "http://[::1]/v1", "http://host-1.a_b:1/v1/",
+                           "http://h:65535", "http://%41bc/v1"})
+    EXPECT_TRUE(check_base_url(good).ok()) << good << ": " << check_base_url(good).error().message;
+  const std::pair<const char*, const char*> bad[] = {
+      {"http://127.0.0.1:99999/v1", "outside 1..65535"},
+      {"http://127.0.0.1:0/v1", "outside 1..65535"},
+      {"http://[::1/v1", "never closes"},
+      {"http://[zz::1]/v1", "no valid IPv6"},
+      {"http://[::1]x/v1", "text after its IPv6"},
+      {"http://h:/v1", "empty port"},
+      {"http://h:80a/v1", "not a number"},
+      {"http://h:123456/v1", "not a number"},
+      {"http://user:pw@h/v1", "user name or password"},
+      {"http://ho^st/v1", "invalid host name"},
+      {"http://:80/v1", "names no host"},
+      {"http:///v1", "names no host"},
+      {"http://h/v 1", "space or a control"},
+      {"h:80/v1", "does not start with http"},
+  };
+  for (const auto& [url, why] : bad) {
+    auto s = check_base_url(url);
+    ASSERT_FALSE(s.ok()) << url;
+    EXPECT_NE(s.error().message.find(why), std::string::npos) << url << ": " << s.error().message;
+  }
 }
 
 TEST(OpenAIClient, Honours429RetryAfterThenSucceeds) {

@@ -1,5 +1,6 @@
 #include "llm/protocol.h"
 
+#include "core/json.h"
 #include "core/text.h"
 
 namespace ptxbench::llm {
@@ -59,7 +60,7 @@ Json chat_request_body(std::string_view model, const ChatRequest& request, const
 }
 
 Result<ChatReply> parse_chat_reply(std::string_view body) {
-  Json j = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  Json j = parse_json(body);
   if (j.is_discarded())
     return make_error("the server's reply is not valid JSON: '" + head(body) + "'",
                       "check that the base URL points at an OpenAI-compatible /v1 endpoint");
@@ -97,7 +98,7 @@ Result<ChatReply> parse_chat_reply(std::string_view body) {
 }
 
 std::string error_text(std::string_view body) {
-  Json j = Json::parse(body, nullptr, false);
+  Json j = parse_json(body);
   if (!j.is_discarded() && j.is_object()) {
     if (auto e = j.find("error"); e != j.end()) {
       if (e->is_string()) return e->get<std::string>();

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/testing/hostile_text.h"
+#include "llm/protocol.h"
 #include "llm/testing/chat_test_server.h"
 
 namespace ptxbench::llm {
@@ -77,6 +79,34 @@ TEST(Stream, MalformedEventsAndErrorsAreErrors) {
   EXPECT_FALSE(empty.ok());
   auto no_choices = parse_chat_stream("data: {\"id\":\"x\"}\n\n");
   EXPECT_FALSE(no_choices.ok());
+}
+
+}  // namespace
+}  // namespace ptxbench::llm
+
+namespace ptxbench::llm {
+namespace {
+
+// Issue 38: the hostile kernels arrive whole through the stream, in pieces or in one event of
+// a megabyte; JSON nested a million deep is an error of the server, never a crash.
+TEST(StreamHostile, LongLinesDeepJsonAndTheMaximumSize) {
+  for (const auto& [name, src] : ptxbench::testing::hostile_sources()) {
+    const std::string reply = "```cuda\n" + src + "```\n";
+    for (int pieces : {1, 7, 1000}) {
+      auto s = parse_chat_stream(ChatTestServer::stream_body(reply, pieces));
+      ASSERT_TRUE(s.ok()) << name << ": " << s.error().to_string();
+      EXPECT_EQ(s->reply.content, reply) << name;
+    }
+    auto whole = parse_chat_reply(ChatTestServer::chat_body(reply));
+    ASSERT_TRUE(whole.ok()) << name;
+    EXPECT_EQ(whole->content, reply) << name;
+  }
+  const std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
+  auto event = parse_chat_stream("data: {\"choices\":" + deep + "}\n\ndata: [DONE]\n\n");
+  ASSERT_FALSE(event.ok());
+  EXPECT_NE(event.error().to_string().find("not a JSON object"), std::string::npos);
+  EXPECT_FALSE(parse_chat_reply("{\"choices\":" + deep + "}").ok());
+  EXPECT_FALSE(error_text(deep).empty());
 }
 
 }  // namespace

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "core/sha256.h"
+#include "llm/endpoint.h"
 
 namespace ptxbench::session {
 
@@ -21,6 +23,21 @@ Status RunConfig::validate() const {
   if (concurrency < 1) return make_error("--concurrency must be at least 1");
   if (cpu_jobs < 1) return make_error("--cpu-jobs must be at least 1");
   if (gpus < 1) return make_error("--gpus must be at least 1");
+  // Upper bounds (issue 38): a plan of a million trajectories was written before the first turn.
+  for (const auto& [name, value, most] :
+       {std::tuple<const char*, int, int>{"--samples", samples, kMaxSamples},
+        {"--concurrency", concurrency, kMaxConcurrency},
+        {"--cpu-jobs", cpu_jobs, kMaxConcurrency},
+        {"--gpus", gpus, kMaxGpus}})
+    if (value > most)
+      return make_error(fmt::format("{} {} is out of range", name, value),
+                        fmt::format("use 1..{}", most));
+  const std::size_t plan = tasks.size() * archs.size() * static_cast<std::size_t>(samples);
+  if (plan > kMaxPlan)
+    return make_error(fmt::format("the plan has {} trajectories ({} tasks x {} architectures x {} "
+                                  "samples), more than {}",
+                                  plan, tasks.size(), archs.size(), samples, kMaxPlan),
+                      "split it into several runs (fewer --samples or tasks each)");
   if (!(speedup_target > 0) || !std::isfinite(speedup_target))
     return make_error("--speedup-target must be a positive number", "e.g. --speedup-target 1.2");
   for (double p : fast_p)
@@ -30,6 +47,15 @@ Status RunConfig::validate() const {
   if (archs.empty()) return make_error("no architecture selected", "pass --arch sm_90a or sm_100a");
   if (!scripted() && model.base_url.empty())
     return make_error("--model needs --base-url", "e.g. --base-url http://127.0.0.1:8000/v1");
+  if (!scripted()) {
+    PTXB_TRY_STATUS(llm::check_base_url(model.base_url));
+    // (below 1: llm::EndpointConfig::validate says so)
+    if (model.attempts > 100)
+      return make_error(fmt::format("--attempts {} is out of range", model.attempts), "use 1..100");
+    if (model.max_tokens > 10'000'000)
+      return make_error(fmt::format("--max-tokens {} is out of range", model.max_tokens),
+                        "use 1..10000000");
+  }
   if (scripted() && !model.base_url.empty())
     return make_error("--base-url needs --model (without --model the scripted agent runs)",
                       "pass the id the server serves, e.g. --model Qwen/Qwen3-8B");

@@ -2,6 +2,7 @@
 // (runs.config_json) so `--resume` continues with exactly the same settings.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,13 @@ struct ModelConfig {
   bool stream = false;     // ask for the reply as an event stream (llm::EndpointConfig::stream)
   double stall_timeout_s = 60;  // once a reply has started, this long without a byte ends it
 };
+
+// Upper bounds of the count options (issue 38): what no real run needs, and what would make a
+// run write a huge plan or start thousands of threads before its first turn.
+inline constexpr int kMaxSamples = 1000;
+inline constexpr int kMaxConcurrency = 256;  // --concurrency, --cpu-jobs
+inline constexpr int kMaxGpus = 64;
+inline constexpr std::size_t kMaxPlan = 20000;  // trajectories in one run file
 
 struct RunConfig {
   ModelConfig model;

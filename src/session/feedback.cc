@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
 
+#include "core/pattern.h"
 #include "core/text.h"
 #include "eval/flags.h"
 
@@ -26,8 +26,8 @@ std::string footer(const TurnContext& ctx) {
 }
 
 std::string strip_dirs(const std::string& line) {
-  static const std::regex kPath(R"((?:[^\s:"'()]*/)+([^/\s:"'()]+\.(?:cu|cuh|ptx|h)))");
-  return std::regex_replace(line, kPath, "$1");
+  static const Pattern kPath(R"((?:[^\s:"'()]*/)+([^/\s:"'()]+\.(?:cu|cuh|ptx|h)))");
+  return kPath.replace_all(line, "\\1");
 }
 
 bool is_error_line(const std::string& l) {

@@ -1,5 +1,7 @@
 #include "sft/seeds.h"
 
+#include "core/json.h"
+
 namespace ptxbench::sft {
 
 Json Seed::to_json() const {
@@ -70,7 +72,7 @@ Result<std::map<SeedKey, Seed>> read_seeds(store::Db& db) {
   while (true) {
     PTXB_TRY(bool row, s.step());
     if (!row) break;
-    Json j = Json::parse(s.text(3), nullptr, /*allow_exceptions=*/false);
+    Json j = parse_json(s.text(3));
     PTXB_TRY(Seed seed, Seed::from_json(j));
     out.emplace(SeedKey{s.text(0), s.text(1), static_cast<int>(s.int64(2))}, std::move(seed));
   }

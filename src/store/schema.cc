@@ -77,6 +77,13 @@ constexpr std::string_view kTurnsIndex =
 
 Result<int> stored_version(Db& db) {
   auto s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+  // An SQLite file whose pages are cut short or damaged (a truncated copy, a flipped byte): it
+  // may well be a run, so it is called damaged, not foreign (issue 38).
+  if (!s.ok() && (s.error().message.find("malformed") != std::string::npos ||
+                  s.error().message.find("not a database") != std::string::npos))
+    return make_error(db.path().string() + " is a damaged SQLite database (" + s.error().message +
+                          "): truncated or corrupted, so it cannot be read",
+                      "use an intact copy of the file (a truncated run file cannot be repaired)");
   if (!s.ok())
     return make_error(
         db.path().string() + " is not a ptxbench run database (" + s.error().message + ")",

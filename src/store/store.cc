@@ -9,6 +9,7 @@
 
 #include "core/file_lock.h"
 #include "core/fs.h"
+#include "core/json.h"
 #include "store/db.h"
 #include "store/schema.h"
 
@@ -26,10 +27,17 @@ struct RunStore::Impl {
 
 namespace {
 
-Json parse_json_or_null(const std::optional<std::string>& s) {
-  if (!s || s->empty()) return nullptr;
-  Json j = Json::parse(*s, nullptr, /*allow_exceptions=*/false);
-  return j.is_discarded() ? Json(*s) : j;
+// A stored JSON column: null when empty; an Error when it is not JSON (a damaged run file),
+// never a string or a null that a reader would count as another verdict (issue 38).
+Result<Json> stored_json(const std::optional<std::string>& s, const std::filesystem::path& file,
+                         const std::string& where) {
+  if (!s || s->empty()) return Json(nullptr);
+  Json j = parse_json(*s);
+  if (j.is_discarded())
+    return make_error(file.string() + ": " + where +
+                          " is not valid JSON: the run file is damaged (a changed or cut byte)",
+                      "use an intact copy of the run file; `ptxbench rejudge` cannot repair it");
+  return j;
 }
 
 std::optional<std::string> json_or_null(const Json& j) {
@@ -233,8 +241,8 @@ Result<RunRow> RunStore::run() const {
   RunRow r;
   r.id = s.int64(0);
   r.created_at = s.text(1);
-  r.config = parse_json_or_null(s.text(2));
-  r.provenance = parse_json_or_null(s.text(3));
+  PTXB_TRY(r.config, stored_json(s.text(2), path(), "the run's configuration"));
+  PTXB_TRY(r.provenance, stored_json(s.text(3), path(), "the run's provenance"));
   r.status = s.text(4);
   r.finished_at = s.opt_text(5);
   return r;
@@ -376,16 +384,18 @@ Result<std::vector<TurnRow>> RunStore::turns(std::int64_t trajectory_id) const {
     t.source_hash = s.opt_text(2);
     t.category = s.text(3);
     t.feedback = s.text(4);
-    t.compile = parse_json_or_null(s.opt_text(5));
-    t.eval = parse_json_or_null(s.opt_text(6));
-    t.audit = parse_json_or_null(s.opt_text(7));
+    const std::string where = "turn " + std::to_string(t.turn) + " of trajectory " +
+                              std::to_string(trajectory_id) + ": its stored ";
+    PTXB_TRY(t.compile, stored_json(s.opt_text(5), path(), where + "compile stage"));
+    PTXB_TRY(t.eval, stored_json(s.opt_text(6), path(), where + "evaluation"));
+    PTXB_TRY(t.audit, stored_json(s.opt_text(7), path(), where + "audit"));
     t.correct = s.int64(8) != 0;
     if (auto a = s.opt_int64(9)) t.arch_executed = *a != 0;
     t.speedup = s.opt_real(10);
     t.target_reached = s.int64(11) != 0;
     t.gpu_skipped = s.text(12) == "skipped";
-    t.flags = parse_json_or_null(s.text(13));
-    t.llm = parse_json_or_null(s.text(14));
+    PTXB_TRY(t.flags, stored_json(s.text(13), path(), where + "flags"));
+    PTXB_TRY(t.llm, stored_json(s.text(14), path(), where + "model usage"));
     t.created_at = s.text(15);
     out.push_back(std::move(t));
   }

@@ -352,6 +352,67 @@ TEST_F(StoreTest, UsesWriteAheadLogging) {
   EXPECT_EQ(q->text(0), "wal");
 }
 
+// Issue 38: a flipped byte in a stored JSON column (SQLite's integrity check still passes) is
+// reported as a damaged run file, never read as a null stage ("compiled 0.00"); a column
+// nested a million deep likewise.
+TEST_F(StoreTest, DamagedStoredJsonIsReportedNotMisread) {
+  std::int64_t traj = 0;
+  {
+    auto s = RunStore::create(db_path(), Json{{"turns", 8}}, Json::object());
+    ASSERT_TRUE(s.ok());
+    auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
+    ASSERT_TRUE(id.ok());
+    traj = *id;
+    ASSERT_TRUE(
+        s->start_trajectory(traj, {0, 0, "system", "SYS", ""}, {1, 0, "user", "TASK", ""}).ok());
+    TurnEvent e = sample_turn(traj, 1);
+    e.turn.compile = Json{{"outcome", "passed"}, {"seconds", 1.5}};
+    ASSERT_TRUE(s->record_turn(e).ok());
+  }
+  const std::pair<const char*, const char*> damage[] = {
+      {"UPDATE turns SET compile_json = replace(compile_json, '\"passed\"', '\"pas\"ed\"')",
+       "turn 1 of trajectory"},
+      {"UPDATE turns SET compile_json = substr(compile_json, 1, 10)", "compile stage"},
+      {"UPDATE turns SET llm_json = '{\"a\":' || printf('%.*c', 600, '[')", "model usage"},
+      {"UPDATE runs SET config_json = '{\"turns\": 8'", "the run's configuration"},
+  };
+  for (const auto& [sql, where] : damage) {
+    {
+      auto db = Db::open(db_path(), false);
+      ASSERT_TRUE(db.ok());
+      ASSERT_TRUE(db->exec(sql).ok()) << sql;
+    }
+    auto s = RunStore::open_read_only(db_path());
+    ASSERT_TRUE(s.ok());
+    auto turns = s->turns(traj);
+    auto run = s->run();
+    const Error* e = !turns.ok() ? &turns.error() : !run.ok() ? &run.error() : nullptr;
+    ASSERT_NE(e, nullptr) << sql;
+    EXPECT_NE(e->message.find("is not valid JSON: the run file is damaged"), std::string::npos)
+        << e->message;
+    EXPECT_NE(e->message.find(where), std::string::npos) << e->message;
+    // Repair it for the next damage.
+    auto db = Db::open(db_path(), false);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("UPDATE turns SET compile_json = '{\"outcome\":\"passed\"}', "
+                         "llm_json = '{}'; UPDATE runs SET config_json = '{}'")
+                    .ok());
+  }
+}
+
+// A truncated run file is called damaged, not foreign.
+TEST_F(StoreTest, ATruncatedRunFileIsDamagedNotForeign) {
+  {
+    auto s = RunStore::create(db_path(), Json::object(), Json::object());
+    ASSERT_TRUE(s.ok());
+  }
+  std::filesystem::resize_file(db_path(), 1000);
+  auto s = RunStore::open_read_only(db_path());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("is a damaged SQLite database"), std::string::npos)
+      << s.error().message;
+}
+
 TEST_F(StoreTest, FinishTrajectoryRecordsFailure) {
   auto s = RunStore::create(db_path(), Json::object(), Json::object());
   auto id = s->add_trajectory({"m", "t", "sm_90a", 0});

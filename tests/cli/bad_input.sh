@@ -11,6 +11,10 @@
 #   empty.db    an empty file
 #   huge_axis/  a ptxbench root (for PTXBENCH_ROOT) whose one task has an axis value of 2^63-1
 #   huge.cu     a 4 GiB kernel file (sparse: it takes no disk; compared by size, not hashed)
+#   long_comment.cu, long_blank.cu, base64_comment.cu, max_size.cu
+#               tests/kernels/sm90_plain.cu after a comment line of 40,000 blanks, a line of
+#               40,000 blanks, a 40 KB base64 blob in a comment, or a comment line that makes the
+#               file exactly 1 MiB (each crashed ptxbench through std::regex, issue 38)
 #   NAME/       a folder
 #   NAME        any other name: a small text file
 # It passes when
@@ -63,6 +67,17 @@ c.commit()
 os._exit(0)' && [ -e killed.db-wal ] && [ -e killed.db-shm ] ;;
     empty.db) : >empty.db ;;
     huge.cu) echo '__global__ void k() {}' >huge.cu && truncate -s 4G huge.cu ;;
+    long_comment.cu|long_blank.cu|base64_comment.cu|max_size.cu)
+      python3 - "$1" "$PTXBENCH_ROOT/tests/kernels/sm90_plain.cu" <<'PY' ;;
+import sys
+name, kernel = sys.argv[1], open(sys.argv[2], "rb").read().decode("latin-1")
+alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+head = {"long_comment.cu": "//" + " " * 40000 + "x\n",
+        "long_blank.cu": " " * 40000 + "\n",
+        "base64_comment.cu": "/* " + "".join(alphabet[(i * 7) % 64] for i in range(40960)) + " */\n",
+        "max_size.cu": "//" + " " * ((1 << 20) - len(kernel) - 3) + "\n"}[name]
+open(name, "wb").write((head + kernel).encode("latin-1"))
+PY
     huge_axis/)
       mkdir -p huge_axis/tasks/gemm
       sed 's/^M = \[8192,/M = [9223372036854775807, 8192,/' \

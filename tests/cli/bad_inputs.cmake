@@ -13,7 +13,7 @@ ptxbench_bad_input(unknown_top_level_option 2 "unknown option '--bogus'" ARGS ${
 
 # The help states the exit codes and the environment; version prints the toolchain.
 ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, check"
-  OPTIONS --grep "2  bad input" --grep "130, 143  interrupted" --grep "PTXBENCH_ROOT"
+  OPTIONS --grep "2  bad input" --grep "130, 143, 129  interrupted" --grep "PTXBENCH_ROOT"
           --grep "PTXBENCH_CACHE" --grep "PTXBENCH_NVCC" --grep "PTXBENCH_NO_GPU"
   ARGS ${_p} --help)
 # Every command's help ends with the same exit codes and environment (a command with a
@@ -23,7 +23,7 @@ foreach(_cmd tasks compile eval audit prompt run show rejudge report gate sft "s
   string(REPLACE " " "_" _name "${_cmd}")
   separate_arguments(_words UNIX_COMMAND "${_cmd}")
   ptxbench_bad_input(${_name}_help_lists_exit_codes 0 ""
-    OPTIONS --grep "2  bad input" --grep "130, 143  interrupted" --grep "PTXBENCH_NO_GPU"
+    OPTIONS --grep "2  bad input" --grep "130, 143, 129  interrupted" --grep "PTXBENCH_NO_GPU"
     ARGS ${_p} ${_words} --help)
 endforeach()
 ptxbench_bad_input(run_help_keeps_its_own_text 0 "" OPTIONS --grep "embedded scripted agent replays"
@@ -77,6 +77,20 @@ ptxbench_bad_input(run_unknown_contract 2 "--contract: bogus not in \\{native,tv
   ARGS ${_run} --contract bogus)
 ptxbench_bad_input(run_unknown_arch 2 "unknown architecture 'sm_80'" ARGS ${_run1} --arch sm_80)
 ptxbench_bad_input(run_zero_turns 2 "--turns 0 is out of range" ARGS ${_run1} --turns 0)
+# Issue 38: bounds on every count option (a million samples wrote a 116 MB plan first).
+ptxbench_bad_input(run_samples_too_many 2 "--samples 1000000 is out of range"
+  ARGS ${_run1} --samples 1000000)
+ptxbench_bad_input(run_samples_overflow 2 "samples" ARGS ${_run1} --samples 99999999999)
+ptxbench_bad_input(run_concurrency_too_many 2 "--concurrency 100000 is out of range"
+  ARGS ${_run1} --concurrency 100000)
+ptxbench_bad_input(run_cpu_jobs_too_many 2 "--cpu-jobs 5000 is out of range" ARGS ${_run1} --cpu-jobs 5000)
+ptxbench_bad_input(run_gpus_too_many 2 "--gpus 1000 is out of range" ARGS ${_run1} --gpus 1000)
+ptxbench_bad_input(run_attempts_too_many 2 "--attempts 1000 is out of range"
+  ARGS ${_run1} ${_ep} --attempts 1000)
+ptxbench_bad_input(run_max_tokens_too_many 2 "--max-tokens 2000000000 is out of range"
+  ARGS ${_run1} ${_ep} --max-tokens 2000000000)
+ptxbench_bad_input(run_plan_too_large 2 "the plan has [0-9]+ trajectories .*, more than 20000"
+  ARGS ${_run} --tasks all --samples 1000)
 ptxbench_bad_input(run_bad_fast_p 2 "--fast-p: 'x' is not a number" ARGS ${_run1} --fast-p 0.5,x)
 ptxbench_bad_input(run_fast_p_nan 2 "--fast-p thresholds must be positive" ARGS ${_run1} --fast-p nan)
 ptxbench_bad_input(run_base_url_without_model 2 "--base-url need.* --model"
@@ -91,6 +105,11 @@ ptxbench_bad_input(run_url_without_scheme 2 "--base-url '127.0.0.1:8000/v1' does
   ARGS ${_run1} --model m --base-url 127.0.0.1:8000/v1)
 ptxbench_bad_input(run_url_without_host 2 "--base-url 'http:///v1' names no host"
   ARGS ${_run1} --model m --base-url http:///v1)
+# Issue 38: parsed whole before a run file exists (a port past 65535, an unclosed IPv6 bracket).
+ptxbench_bad_input(run_url_port_out_of_range 2 "--base-url 'http://127.0.0.1:99999/v1' has port 99999, outside 1..65535"
+  ARGS ${_run1} --model m --base-url http://127.0.0.1:99999/v1)
+ptxbench_bad_input(run_url_unclosed_ipv6 2 "--base-url 'http://\\[::1/v1' opens an IPv6 address with \\[ and never closes it"
+  ARGS ${_run1} --model m --base-url http://[::1/v1)
 ptxbench_bad_input(run_unset_key_variable 2 "environment variable PTXB_NEVER_SET_KEY \\(the API key\\) is not set"
   ARGS ${_run1} ${_ep} --api-key-env PTXB_NEVER_SET_KEY)
 ptxbench_bad_input(run_negative_temperature 2 "--temperature must be a number >= 0"
@@ -138,6 +157,13 @@ ptxbench_bad_input(run_stalled_stream 1 "ptxbench run -> r.db"
           --grep "1 of 1 trajectory failed \\(not scored\\)"
   ARGS ${_fake_endpoint} stall -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db
        --stream --stall-timeout 2 --attempts 1)
+# Issue 38: a server that sends an event stream's headers and then nothing is a stall too, and
+# the hint names --stall-timeout.
+ptxbench_bad_input(run_stream_headers_then_nothing 1 "ptxbench run -> r.db"
+  OPTIONS --creates r.db --max-s 30 --grep "the reply stopped arriving \\(no byte for 2.0 s\\)"
+          --grep "raise --stall-timeout" --lacks "raise --request-timeout"
+  ARGS ${_fake_endpoint} headers -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db
+       --stream --stall-timeout 2 --attempts 1)
 # show tells what happened: a run whose trajectories all failed is finished (done), its
 # compile rate unknown (null), not 0.0; a run where no turn compiled (the scripted agent's
 # turn 1 is a compile error) did not reach the GPU stages, it did not "run" them.
@@ -179,6 +205,19 @@ ptxbench_bad_input(prompt_levels_unknown_context 2 "unknown context level 'bogus
 ptxbench_bad_input(sft_fixit_over_an_export 2 "error: --out out already holds an export"
   SETUP out/ OPTIONS --creates seed.db --creates out/manifest.json --max-s 90
   ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && echo '{}' > out/manifest.json && ${_p} sft fixit seed.db --out out")
+# Issue 38: a folder that holds files (an export cut short before its manifest) is written over
+# only with --force; coverage writes its report to --out.
+ptxbench_bad_input(sft_fixit_into_a_folder_with_files 2 "error: --out out is not empty \\(it holds train.jsonl\\)"
+  SETUP out/ OPTIONS --creates seed.db --creates out/train.jsonl --max-s 90
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && echo x > out/train.jsonl && ${_p} sft fixit seed.db --out out")
+ptxbench_bad_input(sft_fixit_force_writes_over 0 ""
+  SETUP out/ OPTIONS --creates seed.db --max-s 90 --grep "wrote 0 train"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && echo '{}' > out/manifest.json && ${_p} sft fixit seed.db --out out --force && rm out/*")
+ptxbench_bad_input(sft_coverage_to_a_file 0 "" OPTIONS --creates seed.db --creates cov.txt --max-s 90
+  --grep "wrote the coverage report to cov.txt"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && ${_p} sft coverage seed.db --out cov.txt")
+ptxbench_bad_input(sft_coverage_out_exists 2 "error: --out cov.txt already exists"
+  SETUP foreign.db cov.txt ARGS ${_p} sft coverage foreign.db --out cov.txt)
 # sft mine never writes into a store it reads.
 ptxbench_bad_input(sft_mine_out_is_an_input 2 "error: --out ./seed.db is one of the run stores"
   OPTIONS --creates seed.db --max-s 90
@@ -230,6 +269,14 @@ ptxbench_bad_input(rejudge_foreign_file 2 "foreign.db is not a ptxbench run data
   SETUP foreign.db ARGS ${_p} rejudge foreign.db --out new.db)
 ptxbench_bad_input(rejudge_empty_file 2 "empty.db is not an SQLite database"
   SETUP empty.db ARGS ${_p} rejudge empty.db --out new.db)
+# Issue 38: a run that is not finished (killed, or still being written) is refused, or with
+# --allow-partial rejudged into a run that says it is partial.
+set(_unfinished "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && sqlite3 r.db \"UPDATE runs SET status = 'running'\"")
+ptxbench_bad_input(rejudge_unfinished_run 2 "r.db is not a finished run \\(its status is 'running'"
+  OPTIONS --creates r.db --max-s 90 ARGS sh -c "${_unfinished} && ${_p} rejudge r.db --out n.db")
+ptxbench_bad_input(rejudge_unfinished_run_allowed 0 "" OPTIONS --creates r.db --creates n.db --max-s 120
+  --grep "note: r.db was not finished .status 'running'.: n.db holds only the turns it had"
+  ARGS sh -c "${_unfinished} && ${_p} rejudge r.db --out n.db --allow-partial && sqlite3 n.db \"SELECT provenance_json FROM runs\" | grep -q '\"partial\":true'")
 ptxbench_bad_input(rejudge_without_out 2 "--out is required"
   SETUP foreign.db ARGS ${_p} rejudge foreign.db)
 set(_run_r "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1")
@@ -341,6 +388,10 @@ ptxbench_bad_input(merge_allow_partial 0 "ptxbench merge: 1 of 2 shards .1 traje
 # slurm (issue 18): the script is printed, not submitted; submit needs sbatch.
 set(_slurm ${_p} slurm script --shards 4)
 ptxbench_bad_input(slurm_needs_a_subcommand 2 "" ARGS ${_p} slurm)
+ptxbench_bad_input(slurm_script_dir_with_a_line_break 2 "--dir holds a line break"
+  ARGS ${_p} slurm script --shards 2 --dir "a\nPTXBENCH_SHARD\ntouch PWNED")
+ptxbench_bad_input(slurm_script_gpus_per_shard_too_many 2 "--gpus-per-shard 1000 is out of range"
+  ARGS ${_p} slurm script --shards 2 --gpus-per-shard 1000)
 ptxbench_bad_input(slurm_script_zero_shards 2 "--shards must be at least 1"
   ARGS ${_p} slurm script --shards 0)
 ptxbench_bad_input(slurm_script_needs_shards 2 "--shards is required" ARGS ${_p} slurm script)
@@ -370,9 +421,12 @@ ptxbench_bad_input(report_killed_programs_wal_file 2 "killed.db is not a ptxbenc
   SETUP killed.db ARGS ${_p} report killed.db --junit r.xml)
 ptxbench_bad_input(report_same_file_twice 2 "foreign.db is given twice"
   SETUP foreign.db ARGS ${_p} report foreign.db ./foreign.db --html r.html)
-ptxbench_bad_input(report_output_folder_missing 2
-  "--html nowhere/r.html: the folder nowhere does not exist"
-  ARGS ${_p} report ${_h200} --html nowhere/r.html)
+# A missing output folder is made when the output is written, by every command (issue 38: one
+# rule); a file where a folder should be is refused.
+ptxbench_bad_input(report_output_folder_is_made 0 "ptxbench report: wrote new/deeper/r.html"
+  ARGS sh -c "${_p} report ${_h200} --html new/deeper/r.html && test -s new/deeper/r.html && rm -r new")
+ptxbench_bad_input(report_output_under_a_file 2 "--html f.txt/r.html: f.txt is a file, not a folder"
+  SETUP f.txt ARGS ${_p} report ${_h200} --html f.txt/r.html)
 ptxbench_bad_input(report_output_is_a_folder 2 "--junit d is a folder"
   SETUP d/ ARGS ${_p} report ${_h200} --junit d)
 ptxbench_bad_input(report_output_is_an_input 2 "--csv foreign.db is also an input"
@@ -395,15 +449,17 @@ ptxbench_bad_input(gate_negative_min_speedup 2 "'-1' is not a number in \\[0, 10
   ARGS ${_p} gate ${_plain} --task ${_gemm} --min-speedup -1)
 ptxbench_bad_input(gate_nan_min_speedup 2 "'nan' is not a number"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --min-speedup nan)
-ptxbench_bad_input(gate_junit_folder_missing 2 "--junit nowhere/g.xml: the folder nowhere does not exist"
-  ARGS ${_p} gate ${_plain} --task ${_gemm} --junit nowhere/g.xml)
+ptxbench_bad_input(gate_junit_folder_is_made 17 "" OPTIONS --grep "wrote new/g.xml"
+  ARGS sh -c "${_p} gate ${_plain} --task ${_gemm} --junit new/g.xml; c=$?; test -s new/g.xml && rm -r new && exit $c")
 ptxbench_bad_input(gate_junit_is_a_kernel 2 "--junit .*sm90_plain.cu is also an input"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --junit ${_plain})
-ptxbench_bad_input(gate_json_folder_missing 2 "--json nowhere/g.jsonl: the folder nowhere does not exist"
-  ARGS ${_p} gate ${_plain} --task ${_gemm} --json nowhere/g.jsonl)
+ptxbench_bad_input(gate_json_folder_is_made 17 ""
+  ARGS sh -c "${_p} gate ${_plain} --task ${_gemm} --json new/g.jsonl; c=$?; test -s new/g.jsonl && rm -r new && exit $c")
+ptxbench_bad_input(gate_json_under_a_file 2 "--json f.txt/g.jsonl: f.txt is a file, not a folder"
+  SETUP f.txt ARGS ${_p} gate ${_plain} --task ${_gemm} --json f.txt/g.jsonl)
 ptxbench_bad_input(gate_json_is_a_kernel 2 "--json .*sm90_plain.cu is also an input"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --json ${_plain})
-ptxbench_bad_input(gate_json_is_the_junit 2 "--json and --junit name the same file"
+ptxbench_bad_input(gate_json_is_the_junit 2 "--junit and --json name the same file"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --json g.out --junit g.out)
 ptxbench_bad_input(gate_timeline_without_json 2 "--timeline requires --json"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --timeline)
@@ -427,3 +483,44 @@ ptxbench_bad_input(gate_without_gpu 11 "^ptxbench gate: no GPU here"
   ARGS ${_p} gate ${_controls}/gemm/compile_error.cu
     ${_controls}/../reference/sm_90a/gemm_n7168_k5120.cu --task ${_gemm} --min-speedup 0.95
     --require-arch --junit g.xml --json g.jsonl)
+
+# One output discipline (issue 38): an empty value is bad input, never "not given"; output that
+# cannot be written (a full disk, a closed stdout) is a failure, never exit 0; one file named
+# for two outputs is refused.
+# (through sh: CMake drops an empty argument of a test's command)
+ptxbench_bad_input(run_resume_empty_value 2 "^ptxbench: --resume was given an empty value"
+  ARGS sh -c "${_p} run --resume ''")
+ptxbench_bad_input(run_out_empty_value 2 "^ptxbench: --out was given an empty value"
+  ARGS ${_p} run --out=)
+ptxbench_bad_input(show_empty_argument 2 "^ptxbench: an empty argument after 'show'"
+  ARGS sh -c "${_p} show ''")
+ptxbench_bad_input(tasks_to_a_full_disk 1 "^ptxbench: the output could not be written"
+  ARGS sh -c "${_p} tasks > /dev/full")
+ptxbench_bad_input(tasks_to_a_closed_stdout 1 "^ptxbench: the output could not be written"
+  ARGS sh -c "${_p} tasks >&-")
+ptxbench_bad_input(help_to_a_full_disk 1 "^ptxbench: the output could not be written"
+  ARGS sh -c "${_p} --help > /dev/full")
+ptxbench_bad_input(report_one_file_for_three_outputs 2 "--html and --junit name the same file \\(x\\)"
+  SETUP foreign.db ARGS ${_p} report foreign.db --html x --csv ./x --junit x)
+
+# Issue 38: a flipped byte in a stored JSON column (SQLite's integrity check still passes) is
+# reported as a damaged run file by show, report and sft, never read as "compiled 0.00"; a
+# truncated run file is called damaged, not foreign.
+set(_flipped "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && sqlite3 r.db \"UPDATE turns SET compile_json = substr(compile_json, 1, length(compile_json) - 1) || ']'\" && sqlite3 r.db 'PRAGMA integrity_check' | grep -qx ok")
+foreach(_cmd "show r.db" "report r.db --csv x.csv" "sft coverage r.db")
+  string(REPLACE " " "_" _name "${_cmd}")
+  string(REGEX REPLACE "_r\\.db.*" "" _name "${_name}")
+  ptxbench_bad_input(${_name}_flipped_stored_json 2 "" OPTIONS --creates r.db --max-s 90
+    --grep "turn 1 of trajectory 1: its stored compile stage is not valid JSON: the run file is damaged"
+    ARGS sh -c "${_flipped} && ${_p} ${_cmd}")
+endforeach()
+ptxbench_bad_input(show_truncated_run 2 "r.db is a damaged SQLite database" OPTIONS --creates r.db --max-s 90
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && truncate -s 5000 r.db && ${_p} show r.db")
+# Stored JSON that parses but holds a value of another type than ptxbench wrote: a named
+# failure (exit 1), never an abort.
+ptxbench_bad_input(show_wrong_type_in_stored_json 1 "" OPTIONS --creates r.db --max-s 90
+  --grep "a stored or received JSON value is not what ptxbench wrote"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && sqlite3 r.db \"UPDATE runs SET config_json = json_set(config_json, '$.turn_budgets', 'x')\" && ${_p} show r.db")
+ptxbench_bad_input(merge_output_folder_is_made 0 "" OPTIONS --creates r.db --max-s 90
+  --grep "ptxbench merge: 1 of 1 shard .* -> new/m.db"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && ${_p} merge r.db --out new/m.db && test -s new/m.db && rm -r new")

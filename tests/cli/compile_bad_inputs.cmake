@@ -102,3 +102,39 @@ ptxbench_bad_input(compile_unknown_task 2 "^ptxbench compile: .*no_such_task"
 # The kernel contract (docs/kernel-contract.md).
 ptxbench_bad_input(compile_unknown_contract 2 "--contract: bogus not in \\{native,tvm-ffi,auto\\}"
   ARGS ${_c} ${_plain} --task ${_t} --contract bogus)
+
+# Issue 38: one long line (a comment of 40,000 blanks, a line of blanks, a 40 KB base64 blob) or
+# a source of exactly the 1 MiB maximum crashed every command that compiles (std::regex). Each
+# now passes through compile, eval, audit and gate (JUnit written), and through a run whose
+# model replies with it (then rejudge and show read that run).
+foreach(_f long_comment long_blank base64_comment max_size)
+  ptxbench_bad_input(compile_${_f} 0 "^compile: passed \\(${_t}"
+    SETUP ${_f}.cu OPTIONS --max-s 240 ARGS ${_c} ${_f}.cu --task ${_t})
+endforeach()
+ptxbench_bad_input(eval_long_comment 0 "" SETUP long_comment.cu
+  OPTIONS --max-s 240 --grep "verdict: COMPILED \\(GPU stages skipped\\)"
+  ARGS ${_e} long_comment.cu --task ${_t})
+ptxbench_bad_input(audit_max_size 0 "" SETUP max_size.cu
+  OPTIONS --max-s 240 --grep "run-time audit not run \\(no GPU\\)"
+  ARGS $<TARGET_FILE:ptxbench> audit max_size.cu --task ${_t})
+ptxbench_bad_input(gate_base64_comment 17 "" SETUP base64_comment.cu
+  OPTIONS --max-s 240 --creates j.xml --file-grep j.xml "<testcase"
+  ARGS $<TARGET_FILE:ptxbench> gate base64_comment.cu --task ${_t} --junit j.xml)
+foreach(_stream "" --stream)
+  ptxbench_bad_input(run_hostile_reply${_stream} 0 "ptxbench run -> r.db"
+    OPTIONS --creates r.db --creates n.db --max-s 300 --grep "rejudge -> n.db|n.db"
+    ARGS ${CMAKE_CURRENT_SOURCE_DIR}/fake_endpoint.py hostile -- sh -c
+      "$<TARGET_FILE:ptxbench> run --model m --base-url {URL} --tasks ${_t} --turns 1 --samples 1 --no-progress --out r.db ${_stream} && $<TARGET_FILE:ptxbench> rejudge r.db --out n.db && $<TARGET_FILE:ptxbench> show n.db")
+endforeach()
+# compile --timeout covers the `nvcc --version` probe: a toolkit that never answers is an error
+# of the tool (exit 1) within the limit, not 30 s and a timeout blamed on the kernel.
+ptxbench_bad_input(compile_version_probe_hangs 1 "nvcc_version_hang.sh --version did not answer"
+  OPTIONS --max-s 10
+  ARGS env PTXBENCH_NVCC=${_cli}/fake_nvcc_version_hang.sh ${_c} ${_plain} --task ${_t} --timeout 3)
+# Exit 15 is produced: a model's reply judged as run judges it (eval/audit --reply) that has no
+# code block is the verdict no_code (issue 38: every documented exit code can be produced).
+ptxbench_bad_input(eval_reply_without_code 15 "verdict: NO CODE BLOCK" SETUP reply.md
+  ARGS ${_e} reply.md --task ${_t} --reply)
+ptxbench_bad_input(audit_reply_without_code_json 15 "" SETUP reply.md
+  OPTIONS --json --grep "\"disposition\": \"no_code\""
+  ARGS $<TARGET_FILE:ptxbench> audit reply.md --task ${_t} --reply --json)

@@ -6,7 +6,13 @@ COMMAND's exit code. MODE:
   silent  accepts connections and reads the request, but never answers
   error   answers every request with HTTP 500
   stall   answers 200 with an event stream, sends its first event, then goes silent
+  headers answers 200 with an event stream's headers, then nothing
+  hostile answers 200 with a reply whose kernel (tests/kernels/sm90_plain.cu) has a line of
+          40,000 blanks in a comment (a std::regex over it crashed ptxbench, issue 38); as an
+          event stream when the request asks for one
 """
+import json
+import os
 import socket
 import subprocess
 import sys
@@ -21,6 +27,51 @@ def free_port():
     return port
 
 
+def hostile_reply():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    kernel = open(os.path.join(root, "tests", "kernels", "sm90_plain.cu")).read()
+    return "Here it is:\n```cuda\n//" + " " * 40000 + "x\n" + kernel + "```\n"
+
+
+def answer_hostile(conn, request):
+    content = hostile_reply()
+    if b'"stream":true' in request.replace(b" ", b""):
+        events = [{"choices": [{"index": 0, "delta": {"content": content[i:i + 4096]}}]}
+                  for i in range(0, len(content), 4096)]
+        events.append({"choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 9}})
+        body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+        body += b"data: [DONE]\n\n"
+        kind = b"text/event-stream"
+    else:
+        body = json.dumps({"id": "x", "model": "m", "choices": [{"index": 0, "message": {
+            "role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 5, "completion_tokens": 9}}).encode()
+        kind = b"application/json"
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: " + kind + b"\r\nContent-Length: " +
+                 str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+    conn.close()
+
+
+def read_request(conn):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":", 1)[1])
+    while len(body) < length:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return body
+
+
 def serve(listener, mode):
     held = []  # silent: connections kept open, never answered
     while True:
@@ -29,11 +80,22 @@ def serve(listener, mode):
         except OSError:
             return
         conn.settimeout(5)
+        if mode == "hostile":
+            try:
+                answer_hostile(conn, read_request(conn))
+            except OSError:
+                pass
+            continue
         try:
             conn.recv(65536)
         except OSError:
             pass
         if mode == "silent":
+            held.append(conn)
+            continue
+        if mode == "headers":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                         b"Connection: close\r\n\r\n")
             held.append(conn)
             continue
         if mode == "stall":
@@ -51,7 +113,7 @@ def serve(listener, mode):
 
 def main():
     mode, sep, command = sys.argv[1], sys.argv[2], sys.argv[3:]
-    assert sep == "--" and mode in ("dead", "silent", "error", "stall"), __doc__
+    assert sep == "--" and mode in ("dead", "silent", "error", "stall", "hostile", "headers"), __doc__
     if mode == "dead":
         port = free_port()
     else:

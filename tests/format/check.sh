@@ -6,7 +6,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 command -v clang-format >/dev/null || { echo "clang-format is missing: run scripts/setup.sh"; exit 1; }
 mapfile -t files < <(find src tests bench -type f \( -name '*.cc' -o -name '*.h' -o -name '*.cu' \) \
-                       ! -path 'tests/kernels/*' ! -path 'tests/cli/*' ! -path '*/testdata/*' | sort)
+                       ! -path 'tests/kernels/*' ! -path 'tests/cli/*' ! -path '*/testdata/*' \
+                       ! -path 'tests/fuzz/corpus/*' | sort)
 if ! clang-format --dry-run --Werror "${files[@]}" 2>/tmp/ptxbench-format.$$; then
   { grep -E ': (warning|error):' /tmp/ptxbench-format.$$ || true; } | cut -d: -f1 | sort -u |
     sed 's/^/not formatted: /'
