@@ -282,7 +282,11 @@ Verdict open_verdict(int dirfd, const char* path, int flags, const Rules& rules,
              ((flags & O_TRUNC) && type == S_IFREG ? ll::kTruncate : 0);
   }
   if (p.names_dir) return granted(p.dir.get(), 0, needed, rules);
-  return granted(p.dir.get(), rules.rights_at(p.st.st_dev, p.st.st_ino), needed, rules);
+  const Verdict v = granted(p.dir.get(), rules.rights_at(p.st.st_dev, p.st.st_ino), needed, rules);
+  // A quiet file, only read: Landlock refuses it without ending the process.
+  if (v == Verdict::refused && !writes && type == S_IFREG && rules.quiet(p.st.st_dev, p.st.st_ino))
+    return Verdict::undecided;
+  return v;
 }
 
 Verdict mkdir_verdict(int dirfd, const char* path, const Rules& rules, Scratch& s) {
@@ -348,6 +352,12 @@ const char* reported_name(long nr) {
 
 Rules::Rules(std::vector<landlock::RuleInode> rules, unsigned long long handled_fs, pid_t pid)
     : rules_(std::move(rules)), handled_(handled_fs), pid_(pid) {}
+
+bool Rules::quiet(dev_t dev, ino_t ino) const {
+  for (const auto& [d, i] : quiet_)
+    if (d == dev && i == ino) return true;
+  return false;
+}
 
 unsigned long long Rules::rights_at(dev_t dev, ino_t ino) const {
   unsigned long long r = 0;

@@ -113,11 +113,16 @@ class Rules {
   unsigned long long rights_at(dev_t dev, ino_t ino) const;  // 0: no rule on that inode
   unsigned long long handled() const { return handled_; }
   pid_t pid() const { return pid_; }
+  // Files whose refused read-only opens are left to Landlock (a quiet EACCES): SandboxPolicy's
+  // quiet_paths.
+  void add_quiet(dev_t dev, ino_t ino) { quiet_.push_back({dev, ino}); }
+  bool quiet(dev_t dev, ino_t ino) const;
 
  private:
   std::vector<landlock::RuleInode> rules_;
   unsigned long long handled_ = 0;
   pid_t pid_ = 0;
+  std::vector<std::pair<dev_t, ino_t>> quiet_;
 };
 
 // Decides `call` against `rules`. Allocation-free and lock-free (see the traps above). A call

@@ -124,11 +124,14 @@ void write_line(const Line& line) {
   (void)!::write(g_report_fd, line.text, line.size);
 }
 
-// Blocks every signal but SIGSYS and the synchronous faults, SIGCANCEL/SIGSETXID included
-// (glibc's masks leave those two out): the raw call, with the kernel's 64-signal set.
-void block_asynchronous_signals() {
+// Blocks every signal on the listener thread, SIGCANCEL/SIGSETXID included (glibc's masks
+// leave those two out): the raw call, with the kernel's 64-signal set. The candidate shares the
+// process and may send its own threads any signal (tgkill to its own pid) and install handlers:
+// a handler that ran on this thread would answer the notifications itself (turning a refusal
+// into a continue). Blocked, such a signal stays pending forever. The kernel still forces what
+// this thread raises itself (a fault, a seccomp trap): it ends the process, as it should.
+void block_all_signals() {
   std::uint64_t mask = ~0ull;
-  for (int sig : {SIGSYS, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP}) mask &= ~(1ull << (sig - 1));
   ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &mask, nullptr, sizeof mask);
 }
 
@@ -227,7 +230,7 @@ bool is_file_call(const seccomp_notif& req) {
 }
 
 void serve_notifications() {
-  block_asynchronous_signals();
+  block_all_signals();
   ::prctl(PR_SET_NAME, "ptxb-sandbox", 0, 0, 0);  // findable in /proc/PID/task
   while (g_listener.fd.load() < 0) ::usleep(1000);
   const int fd = g_listener.fd.load();

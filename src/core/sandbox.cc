@@ -1,6 +1,7 @@
 #include "core/sandbox.h"
 
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -76,6 +77,10 @@ const file_access::Rules* file_rules(const SandboxPolicy& policy, SandboxReport&
   }
   auto* rules =
       new file_access::Rules(std::move(enforced->rules), enforced->handled_fs, ::getpid());
+  for (const auto& quiet : policy.quiet_paths) {
+    struct stat st {};
+    if (::stat(quiet.c_str(), &st) == 0) rules->add_quiet(st.st_dev, st.st_ino);
+  }
   if (!file_access::decisions_work(*rules, &why)) {
     report.missing.push_back("file access reporting: " + why +
                              "; a file access outside the policy fails with EACCES and the "

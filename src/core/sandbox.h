@@ -104,6 +104,10 @@ struct SandboxPolicy {
   // Which seccomp allow-list (sandbox_profile.h): a process holding a CUDA context, or the
   // candidate's host process (no GPU, stricter).
   SandboxProfile profile = SandboxProfile::gpu;
+  // Files whose refused read-only opens fail quietly (EACCES, the process goes on) instead of
+  // ending it: libraries the process has mapped already, which a library of its own may try to
+  // re-read (a traceback's symbols); reading them would teach nothing, so trying is no offence.
+  std::vector<std::filesystem::path> quiet_paths;
 };
 
 // Which mechanisms apply_sandbox put in place.

@@ -87,16 +87,26 @@ void add_memory_rules(Builder& b, SandboxProfile profile) {
     for (const char* name : {"mmap", "mprotect", "pkey_mprotect"})
       b.allow(name, {masked(2, wx, PROT_EXEC)});
   }
-  for (const char* name : {"brk", "munmap", "mremap", "msync", "mincore", "mlock", "munlock",
-                           "membarrier", "get_mempolicy", "set_mempolicy", "mbind"})
+  for (const char* name : {"brk", "munmap", "mremap", "msync", "mlock", "munlock", "membarrier",
+                           "get_mempolicy", "set_mempolicy", "mbind"})
     b.allow(name);
-  b.allow_values("madvise", 2, {MADV_NORMAL,       MADV_RANDOM,          MADV_SEQUENTIAL,
-                                MADV_WILLNEED,     MADV_DONTNEED,        8 /*FREE*/,
-                                MADV_REMOVE,       MADV_DONTFORK,        MADV_DOFORK,
-                                MADV_MERGEABLE,    MADV_UNMERGEABLE,     MADV_HUGEPAGE,
-                                MADV_NOHUGEPAGE,   MADV_DONTDUMP,        MADV_DODUMP,
-                                18 /*WIPEONFORK*/, 19 /*KEEPONFORK*/,    20 /*COLD*/,
-                                21 /*PAGEOUT*/,    22 /*POPULATE_READ*/, 23 /*POPULATE_WRITE*/});
+  b.allow_values(
+      "madvise", 2,
+      {MADV_NORMAL, MADV_RANDOM, MADV_SEQUENTIAL, MADV_WILLNEED, MADV_DONTNEED, 8 /*FREE*/,
+       MADV_REMOVE, MADV_DONTFORK, MADV_DOFORK, MADV_MERGEABLE, MADV_UNMERGEABLE, MADV_HUGEPAGE,
+       MADV_NOHUGEPAGE, MADV_DONTDUMP, MADV_DODUMP, 18 /*WIPEONFORK*/, 19 /*KEEPONFORK*/,
+       22 /*POPULATE_READ*/, 23 /*POPULATE_WRITE*/});
+  // Page-cache residency and eviction: the host profile answers EPERM. With them a process can
+  // read (mincore) and change (COLD, PAGEOUT) what is cached of a file it shares with another
+  // process (a system library), a channel between candidates judged at once.
+  if (host) {
+    b.act(SCMP_ACT_ERRNO(EPERM), "mincore");
+    for (std::uint64_t advice : {20 /*COLD*/, 21 /*PAGEOUT*/})
+      b.act(SCMP_ACT_ERRNO(EPERM), "madvise", {SCMP_CMP(2, SCMP_CMP_EQ, advice)});
+  } else {
+    b.allow("mincore");
+    b.allow_values("madvise", 2, {20 /*COLD*/, 21 /*PAGEOUT*/});
+  }
   b.allow_values("move_pages", 0, {0});  // this process's pages only
 }
 
@@ -157,21 +167,26 @@ void add_reported_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files) 
 void add_file_rules(Builder& b, pid_t pid, Mode mode, FileCalls files, SandboxProfile profile) {
   const bool host = profile == SandboxProfile::host;
   add_reported_file_rules(b, pid, mode, files);
-  for (const char* name : {"read",      "write",       "pread64",   "pwrite64",        "readv",
-                           "writev",    "preadv",      "pwritev",   "preadv2",         "pwritev2",
-                           "close",     "close_range", "lseek",     "fstat",           "stat",
-                           "lstat",     "newfstatat",  "statx",     "statfs",          "fstatfs",
-                           "getdents",  "getdents64",  "readlink",  "readlinkat",      "access",
-                           "faccessat", "faccessat2",  "getcwd",    "chdir",           "fchdir",
-                           "umask",     "ftruncate",   "fallocate", "fsync",           "fdatasync",
-                           "fadvise64", "sendfile",    "dup",       "copy_file_range", "dup2",
-                           "dup3",      "pipe",        "pipe2",     "symlink",         "symlinkat"})
+  for (const char* name :
+       {"read",    "write",           "pread64",    "pwrite64",   "readv",      "writev",
+        "preadv",  "pwritev",         "preadv2",    "pwritev2",   "close",      "close_range",
+        "lseek",   "fstat",           "stat",       "lstat",      "newfstatat", "statx",
+        "statfs",  "fstatfs",         "getdents",   "getdents64", "readlink",   "readlinkat",
+        "access",  "faccessat",       "faccessat2", "getcwd",     "chdir",      "fchdir",
+        "umask",   "ftruncate",       "fallocate",  "fsync",      "fdatasync",  "sendfile",
+        "dup",     "copy_file_range", "dup2",       "dup3",       "pipe",       "pipe2",
+        "symlink", "symlinkat"})
     b.allow(name);
   // fcntl without F_SETOWN(_EX)/F_SETSIG/F_NOTIFY/F_SETLEASE (signals to chosen processes).
   b.allow_values(
       "fcntl", 1,
       {F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETOWN, F_GETSIG, F_GETOWN_EX,
        F_DUPFD_CLOEXEC, F_SETPIPE_SZ, F_GETPIPE_SZ, F_ADD_SEALS, F_GET_SEALS, F_GETLEASE});
+  // fadvise (DONTNEED evicts a file's cached pages): EPERM in the host profile (see mincore).
+  if (host)
+    b.act(SCMP_ACT_ERRNO(EPERM), "fadvise64");
+  else
+    b.allow("fadvise64");
   // Locks: the host profile answers EPERM rather than ending the process. A lock on a file two
   // hosts may read (their own executable) would be a channel between candidates judged at once;
   // refused quietly, it carries nothing, and a candidate that merely tries is not punished.
@@ -250,11 +265,17 @@ void add_signal_rules(Builder& b, pid_t pid, SandboxProfile profile) {
 }
 
 // Who am I, what are my limits: reads only (prlimit64 with a NULL new limit, of this process).
-void add_identity_rules(Builder& b, pid_t pid) {
+// sysinfo tells machine-wide memory and load, which another process moves: EPERM in the host
+// profile (a channel between candidates, and nothing a kernel's host code needs).
+void add_identity_rules(Builder& b, pid_t pid, SandboxProfile profile) {
   for (const char* name : {"getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid",
                            "getresuid", "getresgid", "getgroups", "getpgrp", "getpgid", "getsid",
-                           "capget", "getrlimit", "getrusage", "sysinfo", "uname", "getrandom"})
+                           "capget", "getrlimit", "getrusage", "uname", "getrandom"})
     b.allow(name);
+  if (profile == SandboxProfile::host)
+    b.act(SCMP_ACT_ERRNO(EPERM), "sysinfo");
+  else
+    b.allow("sysinfo");
   for (std::uint64_t target : {std::uint64_t{0}, static_cast<std::uint64_t>(pid)})
     b.allow("prlimit64", {SCMP_CMP(0, SCMP_CMP_EQ, target), SCMP_CMP(2, SCMP_CMP_EQ, 0)});
 }
@@ -344,7 +365,7 @@ Result<Filter> Filter::build(pid_t own_pid, Mode mode, FileCalls files, Sockets 
   add_event_rules(b, profile);
   add_time_rules(b, profile);
   add_signal_rules(b, own_pid, profile);
-  add_identity_rules(b, own_pid);
+  add_identity_rules(b, own_pid, profile);
   add_process_control_rules(b);
   if (sockets == Sockets::allowed) add_socket_rules(b);
   if (!b.status().ok()) return b.status().error();

@@ -109,6 +109,32 @@ TEST_F(HostProfile, FileLocksAnswerEperm) {
     EXPECT_TRUE(answers_eperm([cmd] { return raw(SYS_fcntl, self_fd(), cmd, 0); })) << cmd;
 }
 
+// The page cache of a shared file and the machine's free memory are state other processes see:
+// residency (mincore), eviction (fadvise DONTNEED, madvise COLD/PAGEOUT) and sysinfo answer EPERM.
+TEST_F(HostProfile, NoPageCacheOrMachineMemoryChannel) {
+  auto answers_eperm = [](const std::function<long()>& call) {
+    test_support::ChildEnd end = test_support::run_filtered(call, FileCalls::allow, kHost);
+    return end.returned && end.result == -EPERM;
+  };
+  auto page = [] {
+    return reinterpret_cast<long>(::mmap(nullptr, 4096, PROT_READ, kAnon | MAP_POPULATE, -1, 0));
+  };
+  unsigned char vec[1];
+  EXPECT_TRUE(
+      answers_eperm([&] { return raw(SYS_mincore, page(), 4096, reinterpret_cast<long>(vec)); }));
+  EXPECT_TRUE(
+      answers_eperm([] { return raw(SYS_fadvise64, self_fd(), 0, 0, POSIX_FADV_DONTNEED); }));
+  EXPECT_TRUE(answers_eperm([&] { return raw(SYS_madvise, page(), 4096, 21 /*PAGEOUT*/); }));
+  EXPECT_TRUE(answers_eperm([&] { return raw(SYS_madvise, page(), 4096, 20 /*COLD*/); }));
+  struct sysinfo_buf {
+    char bytes[128];
+  } si;
+  EXPECT_TRUE(answers_eperm([&] { return raw(SYS_sysinfo, reinterpret_cast<long>(&si)); }));
+  EXPECT_TRUE(HostAllows([&] { return raw(SYS_madvise, page(), 4096, MADV_DONTNEED); }));
+  // The GPU-process profile keeps them (the CUDA driver may use them).
+  EXPECT_TRUE(test_support::Allowed([&] { return raw(SYS_sysinfo, reinterpret_cast<long>(&si)); }));
+}
+
 TEST_F(HostProfile, NoFreshExecutableMemory) {
   EXPECT_TRUE(
       HostRefuses([] { return raw(SYS_mmap, 0, 4096, PROT_READ | PROT_EXEC, kAnon, -1); }, "mmap"));

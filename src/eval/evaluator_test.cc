@@ -345,6 +345,7 @@ class EvaluatorTest : public ::testing::Test {
     paths_.root = dir_->path();
     paths_.bin_dir = dir_->path();
     std::ofstream(dir_->path() / "ptxbench-worker") << "fake";
+    std::ofstream(dir_->path() / "ptxbench-host") << "fake";
     std::ofstream(dir_->path() / "k.so") << "fake";
     opts_.seed = 77;
     opts_.locate_faults = false;
@@ -404,6 +405,9 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   // 4 are the broker's pipes (no protocol with the parent), the broker's 5 and 6 their other ends.
   for (const auto& [k, v] : specs_[2].env) EXPECT_EQ(k.find("CUDA"), std::string::npos) << k;
   EXPECT_EQ(specs_[2].limits.file_size_bytes, 0u);
+  // Each host runs its own copy of the program, in its private directory (no shared file).
+  EXPECT_EQ(std::filesystem::path(specs_[2].argv[0]).parent_path(),
+            std::filesystem::path(requests_[2]["dir"].get<std::string>()));
   ASSERT_EQ(script_.pipes.size(), 3u);
   EXPECT_TRUE(script_.pipes[1].protocol);
   EXPECT_FALSE(script_.pipes[2].protocol);

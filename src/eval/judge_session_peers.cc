@@ -138,8 +138,10 @@ bool JudgeSession::launch_broker(Peers& p, const EvalOptions& o, EvalResult& r) 
   p.host_end = {};
   auto for_broker = stage_candidate(p.so, p.broker_dir->path());
   auto for_host = stage_candidate(p.so, p.host_dir->path());
+  auto host_program = stage_host_program(setup_.host, p.host_dir->path());
   if (!for_broker.ok()) return fail(for_broker.error().to_string());
   if (!for_host.ok()) return fail(for_host.error().to_string());
+  if (!host_program.ok()) return fail(host_program.error().to_string());
   BrokerRequest breq = p.broker_request;
   breq.dir = p.broker_dir->path().string();
   breq.candidate = for_broker->string();
@@ -167,7 +169,7 @@ bool JudgeSession::launch_broker(Peers& p, const EvalOptions& o, EvalResult& r) 
   if (!b.ok()) return fail("cannot start the broker: " + b.error().to_string());
   p.broker = std::move(*b);
   auto h = launcher_.launch(
-      host_process_spec({setup_.host.string(), hfile.string()}, p.host_dir->path(), wall),
+      host_process_spec({host_program->string(), hfile.string()}, p.host_dir->path(), wall),
       LaunchPipes{false, link.host_ends()});
   if (!h.ok()) return fail("cannot start the candidate's host process: " + h.error().to_string());
   p.host = std::move(*h);

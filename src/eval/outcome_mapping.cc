@@ -1,7 +1,6 @@
 #include "eval/outcome_mapping.h"
 
-#include <regex>
-
+#include "core/pattern.h"
 #include "core/text.h"
 
 namespace ptxbench::eval {
@@ -64,12 +63,11 @@ WorkerVerdict classify_worker(const ProcessResult& proc, const Result<WorkerResp
 }
 
 std::string faulting_kernel_from_sanitizer(const std::string& report) {
-  static const std::regex at_name(
+  static const Pattern at_name(
       R"(^=+\s+at\s+(?:0x[0-9a-fA-F]+\s+in\s+)?([^\s+][^+]*?)(?:\+0x[0-9a-fA-F]+)?(?:\s+in\s+\S+)?\s*$)");
   for (const auto& line : split_lines(report)) {
-    std::smatch m;
-    if (std::regex_match(line, m, at_name)) {
-      std::string name = m[1].str();
+    if (auto m = at_name.match_whole(line)) {
+      std::string name = m->str(1);
       if (starts_with(name, "0x")) continue;
       return std::string(trim(name));
     }
@@ -92,9 +90,8 @@ std::string sanitizer_summary(const std::string& report, std::size_t max_lines) 
 }
 
 bool sanitizer_found_errors(const std::string& report) {
-  static const std::regex summary(R"(ERROR SUMMARY:\s+([0-9]+)\s+error)");
-  std::smatch m;
-  if (std::regex_search(report, m, summary)) return std::stoll(m[1].str()) > 0;
+  static const Pattern summary(R"(ERROR SUMMARY:\s+([0-9]+)\s+error)");
+  if (auto m = summary.find(report)) return std::stoll(m->str(1)) > 0;
   return false;
 }
 

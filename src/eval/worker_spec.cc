@@ -51,21 +51,34 @@ ProcessSpec host_process_spec(std::vector<std::string> argv, const std::filesyst
   return spec;
 }
 
-Result<std::filesystem::path> stage_candidate(const std::filesystem::path& so,
-                                              const std::filesystem::path& dir) {
+namespace {
+
+Result<std::filesystem::path> stage_copy(const std::filesystem::path& from,
+                                         const std::filesystem::path& to) {
   std::error_code ec;
-  const std::filesystem::path to = dir / "candidate.so";
-  std::filesystem::copy_file(so, to, std::filesystem::copy_options::overwrite_existing, ec);
+  std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
   if (ec)
-    return make_error("cannot copy the candidate " + so.string() + " to " + to.string() + ": " +
-                      ec.message());
+    return make_error("cannot copy " + from.string() + " to " + to.string() + ": " + ec.message());
   std::filesystem::permissions(
       to,
       std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
           std::filesystem::perms::owner_exec | std::filesystem::perms::group_read |
-          std::filesystem::perms::others_read,
+          std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+          std::filesystem::perms::others_exec,
       ec);
   return to;
+}
+
+}  // namespace
+
+Result<std::filesystem::path> stage_candidate(const std::filesystem::path& so,
+                                              const std::filesystem::path& dir) {
+  return stage_copy(so, dir / "candidate.so");
+}
+
+Result<std::filesystem::path> stage_host_program(const std::filesystem::path& program,
+                                                 const std::filesystem::path& dir) {
+  return stage_copy(program, dir / "ptxbench-host");
 }
 
 Status give_private_dir(const std::filesystem::path& dir) {

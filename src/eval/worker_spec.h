@@ -39,6 +39,12 @@ ProcessSpec verifier_process_spec(std::vector<std::string> argv, const std::file
 ProcessSpec host_process_spec(std::vector<std::string> argv, const std::filesystem::path& dir,
                               std::chrono::seconds wall);
 
+// Copies the host program into the host's private directory (as ptxbench-host) and returns the
+// copy's path: each host runs and may read its own copy (/proc/self/exe), so no two candidates'
+// processes share that file's page cache or locks. Call before give_private_dir.
+Result<std::filesystem::path> stage_host_program(const std::filesystem::path& program,
+                                                 const std::filesystem::path& dir);
+
 // Gives `dir` (and what is in it) to the unprivileged user worker processes run as; nothing
 // when ptxbench is unprivileged itself.
 Status give_private_dir(const std::filesystem::path& dir);

@@ -2,6 +2,7 @@
 // under the host profile, whose entry point (or constructor) makes one forbidden call; the
 // process ends with exit 87 and the refusal line naming it. Skipped, saying why, where the
 // kernel lacks Landlock or seccomp.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -84,6 +85,14 @@ TEST_F(HostSandbox, NoFileButItsOwnSharedObject) {
   EXPECT_GT(result_of(exe.stdout_text).value_or(-1), 0) << exe.stdout_text;
 }
 
+// A library the host has loaded stays unreadable, quietly: the open fails with EACCES and the run
+// goes on (the TVM-FFI runtime's traceback tries to re-read its libraries' symbols).
+TEST_F(HostSandbox, ItsLoadedLibrariesAreQuietlyUnreadable) {
+  Dl_info info{};
+  ASSERT_NE(::dladdr(reinterpret_cast<void*>(&::printf), &info), 0);
+  expect_returned(attack("read", info.dli_fname), -EACCES);
+}
+
 TEST_F(HostSandbox, NoDeviceFile) {
   const std::string device =
       std::filesystem::exists("/dev/nvidiactl") ? "/dev/nvidiactl" : "/dev/null";
@@ -109,6 +118,12 @@ TEST_F(HostSandbox, RefusesWhatTheHostProfileForbids) {
 // Locks answer EPERM quietly (a lock on a file two hosts read would be a channel between them).
 TEST_F(HostSandbox, LocksAnswerEpermWithoutEndingTheRun) {
   expect_returned(attack("flock_self"), -EPERM);
+}
+
+// A handler for a signal sent to the listener's thread never runs there (it would answer the
+// file-access notifications itself): the listener blocks every signal.
+TEST_F(HostSandbox, TheListenerThreadTakesNoSignal) {
+  expect_returned(attack("signal_listener"), 0);
 }
 
 TEST_F(HostSandbox, TerminalQueriesStayAllowed) {

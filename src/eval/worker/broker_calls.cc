@@ -109,10 +109,18 @@ CallReport CallExecutor::run(const host::RunCall& run, const std::vector<DeviceR
                     "the candidate's process sent requests between calls, outside any call");
   if (!host_.send(host::MsgType::run, host::encode(run)))
     return end_with(CallEnd::host_ended, "the candidate's process is gone");
+  const auto before_work =
+      std::min(deadline_, start_ + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(limits_.host_seconds)));
   while (true) {
-    HostRead r = host_.read(deadline_);
+    HostRead r = host_.read(timing_ ? deadline_ : before_work);
     switch (r.kind) {
       case HostRead::Kind::timed_out:
+        if (!timing_ && before_work < deadline_)
+          return end_with(CallEnd::host_timeout,
+                          "the candidate's host code took more than " +
+                              std::to_string(static_cast<int>(limits_.host_seconds)) +
+                              " s before the call's work began");
         return end_with(CallEnd::host_timeout,
                         "the candidate's host code did not return from the entry point");
       case HostRead::Kind::ended:
@@ -129,7 +137,11 @@ CallReport CallExecutor::run(const host::RunCall& run, const std::vector<DeviceR
       if (host::is_ordered_work(f.type)) {
         failed = queue(f);
       } else if (host::is_synchronous(f.type)) {
-        failed = answer(f);
+        failed =
+            ++report_.items > host::kMaxItemsPerCall
+                ? Failure{CallEnd::refused, "more than " + std::to_string(host::kMaxItemsPerCall) +
+                                                " requests in one call"}
+                : answer(f);
       } else if (f.type == host::MsgType::call_done) {
         failed = flush();
         if (!failed) {
@@ -379,7 +391,7 @@ std::pair<std::int32_t, std::string> CallExecutor::encode(const host::EncodeTens
   if (!span || !inside(m.global_address, *span)) return {CUDA_ERROR_INVALID_VALUE, {}};
   auto r = device_.encode(m);
   if (r.first == CUDA_SUCCESS && r.second.size() == host::kTensorMapBytes)
-    tensor_maps_[r.second] = *span;
+    remember_map(r.second, *span);
   return r;
 }
 
@@ -390,8 +402,16 @@ std::pair<std::int32_t, std::string> CallExecutor::replace_address(const host::R
   const std::uint64_t span = known->second;
   auto r = device_.replace_address(m.tensor_map, m.global_address);
   if (r.first == CUDA_SUCCESS && r.second.size() == host::kTensorMapBytes)
-    tensor_maps_[r.second] = span;
+    remember_map(r.second, span);
   return r;
+}
+
+void CallExecutor::remember_map(const std::string& bytes, std::uint64_t span) {
+  if (tensor_maps_.emplace(bytes, span).second) tensor_map_order_.push_back(bytes);
+  while (tensor_map_order_.size() > kMaxTensorMaps) {
+    tensor_maps_.erase(tensor_map_order_.front());
+    tensor_map_order_.pop_front();
+  }
 }
 
 std::optional<CallExecutor::Failure> CallExecutor::answer(const host::Frame& f) {

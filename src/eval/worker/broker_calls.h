@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -138,7 +139,13 @@ class CallExecutor {
   struct Limits {
     std::uint64_t quota = 0;             // workspace bytes the candidate may hold
     std::uint64_t resident_threads = 0;  // SMs x max threads per SM (local-memory reservation)
+    // How long the host may take before its call's work begins (that time is not GPU time, so
+    // without a bound every call could hold the GPU idle for the whole call limit).
+    double host_seconds = kHostSecondsBeforeWork;
   };
+  static constexpr double kHostSecondsBeforeWork = 2.0;
+  // Tensor maps the broker remembers for cuTensorMapReplaceAddress (the oldest go first).
+  static constexpr std::size_t kMaxTensorMaps = 4096;
   // `kernels`: the candidate's functions by name.
   CallExecutor(BrokerDevice& device, HostLink& host, std::map<std::string, KernelInfo> kernels,
                Limits limits);
@@ -182,6 +189,8 @@ class CallExecutor {
   std::uint64_t held_ = 0;
   std::map<std::uint64_t, std::uint64_t> workspace_;  // address -> bytes
   std::map<std::string, std::uint64_t> tensor_maps_;  // encoded map bytes -> bytes it spans
+  std::deque<std::string> tensor_map_order_;          // their keys, oldest first
+  void remember_map(const std::string& bytes, std::uint64_t span);
   // The current call.
   std::vector<DeviceRegion> tensors_;
   std::vector<Pending> pending_;

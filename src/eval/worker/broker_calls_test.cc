@@ -4,6 +4,7 @@
 #include <driver_types.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <deque>
 
 namespace ptxbench::eval::worker {
@@ -54,9 +55,13 @@ class FakeDevice : public BrokerDevice {
   std::pair<std::int32_t, std::int64_t> occupancy(const host::Occupancy&) override {
     return {cudaSuccess, 3};
   }
+  int encodes = 0;
   std::pair<std::int32_t, std::string> encode(const host::EncodeTensorMap&) override {
     log.push_back("encode");
-    return {CUDA_SUCCESS, std::string(128, '\7')};
+    // The first map is the one the tests name ('\7' x 128); later ones differ.
+    std::string bytes(128, '\7');
+    if (encodes++ > 0) std::memcpy(bytes.data(), &encodes, sizeof encodes);
+    return {CUDA_SUCCESS, bytes};
   }
   std::pair<std::int32_t, std::string> replace_address(const std::string&, std::uint64_t) override {
     log.push_back("replace");
@@ -71,11 +76,13 @@ class FakeHost : public HostLink {
   std::deque<HostRead> script;
   std::vector<host::Frame> sent;
   bool unread = false;
+  std::vector<std::chrono::steady_clock::time_point> deadlines;  // of every read
   bool send(host::MsgType t, const std::string& p) override {
     sent.push_back({t, p});
     return true;
   }
-  HostRead read(std::chrono::steady_clock::time_point) override {
+  HostRead read(std::chrono::steady_clock::time_point deadline) override {
+    deadlines.push_back(deadline);
     if (script.empty()) return {Kind::timed_out, {}, ""};
     HostRead r = std::move(script.front());
     script.pop_front();
@@ -299,6 +306,41 @@ TEST_F(Fixture, WhateverTheHostDoesWrongEndsTheCallAsTheCandidates) {
   EXPECT_EQ(call().end, CallEnd::host_protocol);
   hostp.unread = true;  // frames sent between calls
   EXPECT_EQ(call().end, CallEnd::host_protocol);
+}
+
+// The host's time before its work is not GPU time: it may not hold the GPU idle for the whole
+// call limit (Limits::host_seconds), and once its work began it has the call limit.
+TEST_F(Fixture, TheHostsTimeBeforeItsWorkIsBounded) {
+  const auto t0 = std::chrono::steady_clock::now();
+  CallReport r = call();  // the host never sends anything
+  EXPECT_EQ(r.end, CallEnd::host_timeout);
+  EXPECT_NE(r.message.find("before the call's work began"), std::string::npos) << r.message;
+  ASSERT_FALSE(hostp.deadlines.empty());
+  EXPECT_LT(hostp.deadlines.back() - t0, std::chrono::milliseconds(2500));
+  hostp.deadlines.clear();
+  hostp.say(host::MsgType::memcpy_d2h, host::MemcpyD2H{kA, 32, host::kHarnessStream});
+  r = call();  // timing began with the copy: the rest of the call limit (5 s) applies
+  EXPECT_EQ(r.end, CallEnd::host_timeout);
+  EXPECT_NE(r.message.find("did not return"), std::string::npos) << r.message;
+  EXPECT_GT(hostp.deadlines.back() - t0, std::chrono::milliseconds(4000));
+}
+
+// The broker remembers a bounded number of encoded maps (a candidate may encode every call).
+TEST_F(Fixture, RememberedTensorMapsAreBounded) {
+  host::EncodeTensorMap m;
+  m.data_type = 9;
+  m.rank = 1;
+  m.global_dim = {64};
+  m.box_dim = {64};
+  m.element_strides = {1};
+  m.global_address = kA;
+  for (std::size_t i = 0; i <= CallExecutor::kMaxTensorMaps; ++i)
+    hostp.say(host::MsgType::encode_tensor_map, m);
+  hostp.say(host::MsgType::replace_address, host::ReplaceAddress{std::string(128, '\7'), kC});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  // The first map was forgotten: replacing its address is refused like an unknown map's.
+  EXPECT_EQ(reply(CallExecutor::kMaxTensorMaps + 2).status, CUDA_ERROR_INVALID_VALUE);
 }
 
 TEST_F(Fixture, ThrowsRefusalsAndDeviceFailuresAreReported) {

@@ -14,6 +14,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,8 @@
 #include <thread>
 
 namespace {
+
+std::atomic<long> g_foreign_handler{0};  // a SIGTRAP handler that ran on another thread: its tid
 
 long checked(long r) {
   return r < 0 ? -errno : r;
@@ -81,6 +84,20 @@ long attack(const std::string& a) {
     struct sigaction sa {};
     sa.sa_handler = [](int) {};
     return checked(::sigaction(SIGALRM, &sa, nullptr));
+  }
+  // Signals every other thread of the process (the sandbox's listener) with a handler installed:
+  // the result is the tid of a thread the handler ran on, 0 when none (the listener blocks them).
+  if (a == "signal_listener") {
+    struct sigaction sa {};
+    sa.sa_handler = [](int) {
+      const long tid = ::syscall(SYS_gettid);
+      if (tid != ::getpid()) g_foreign_handler = tid;
+    };
+    if (::sigaction(SIGTRAP, &sa, nullptr) != 0) return -errno;
+    const long pid = ::getpid();
+    for (long tid = pid + 1; tid < pid + 256; ++tid) (void)::syscall(SYS_tgkill, pid, tid, SIGTRAP);
+    ::usleep(100000);
+    return g_foreign_handler.load();
   }
   if (a == "tcgets") {
     termios t{};
