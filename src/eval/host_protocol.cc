@@ -1,7 +1,10 @@
 #include "eval/host_protocol.h"
 
-#include <cstring>
+#include <concepts>
 #include <limits>
+#include <optional>
+#include <type_traits>
+#include <utility>
 
 #include "core/check.h"
 
@@ -11,12 +14,12 @@ namespace {
 // Little-endian field writer.
 class Writer {
  public:
-  void u8(std::uint8_t v) { out_.push_back(static_cast<char>(v)); }
-  void u16(std::uint16_t v) { put(v, 2); }
-  void u32(std::uint32_t v) { put(v, 4); }
-  void u64(std::uint64_t v) { put(v, 8); }
-  void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
-  void i64(std::int64_t v) { u64(static_cast<std::uint64_t>(v)); }
+  void fixed(std::uint64_t v, std::size_t bytes) {
+    for (std::size_t i = 0; i < bytes; ++i)
+      out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  }
+  void u16(std::uint16_t v) { fixed(v, 2); }
+  void u32(std::uint32_t v) { fixed(v, 4); }
   void blob(std::string_view s) {
     PTXB_CHECK(s.size() <= kMaxPayloadBytes, "a blob past the protocol's size limit");
     u32(static_cast<std::uint32_t>(s.size()));
@@ -26,13 +29,9 @@ class Writer {
     PTXB_CHECK(n <= std::numeric_limits<std::uint32_t>::max(), "a vector too long to encode");
     u32(static_cast<std::uint32_t>(n));
   }
-  void dim3(const Dim3& d) { u32(d.x), u32(d.y), u32(d.z); }
   std::string take() { return std::move(out_); }
 
  private:
-  void put(std::uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-  }
   std::string out_;
 };
 
@@ -41,12 +40,16 @@ class Writer {
 class Reader {
  public:
   explicit Reader(std::string_view in) : in_(in) {}
-  std::uint8_t u8(const char* what) { return static_cast<std::uint8_t>(get(1, what)); }
-  std::uint16_t u16(const char* what) { return static_cast<std::uint16_t>(get(2, what)); }
-  std::uint32_t u32(const char* what) { return static_cast<std::uint32_t>(get(4, what)); }
-  std::uint64_t u64(const char* what) { return get(8, what); }
-  std::int32_t i32(const char* what) { return static_cast<std::int32_t>(u32(what)); }
-  std::int64_t i64(const char* what) { return static_cast<std::int64_t>(u64(what)); }
+  std::uint64_t fixed(std::size_t bytes, const char* what) {
+    if (!ok_ || in_.size() - pos_ < bytes) return fail(what), 0;
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < bytes; ++i)
+      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(in_[pos_ + i])) << (8 * i);
+    pos_ += bytes;
+    return v;
+  }
+  std::uint16_t u16(const char* what) { return static_cast<std::uint16_t>(fixed(2, what)); }
+  std::uint32_t u32(const char* what) { return static_cast<std::uint32_t>(fixed(4, what)); }
   std::string blob(const char* what) {
     const std::uint32_t n = u32(what);
     if (!ok_ || n > in_.size() - pos_) return fail(what), std::string();
@@ -61,11 +64,6 @@ class Reader {
     if (min_element_bytes > 0 && n > (in_.size() - pos_) / min_element_bytes) return fail(what), 0;
     return n;
   }
-  Dim3 dim3(const char* what) {
-    Dim3 d;
-    d.x = u32(what), d.y = u32(what), d.z = u32(what);
-    return d;
-  }
   template <class T>
   Result<T> finish(T value, const char* message) {
     if (ok_ && pos_ != in_.size()) {
@@ -77,14 +75,6 @@ class Reader {
   }
 
  private:
-  std::uint64_t get(int bytes, const char* what) {
-    if (!ok_ || in_.size() - pos_ < static_cast<std::size_t>(bytes)) return fail(what), 0;
-    std::uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i)
-      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(in_[pos_ + i])) << (8 * i);
-    pos_ += static_cast<std::size_t>(bytes);
-    return v;
-  }
   void fail(const char* what) {
     if (ok_) field_ = what;
     ok_ = false;
@@ -95,37 +85,304 @@ class Reader {
   std::string field_;
 };
 
-void put_pairs(Writer& w, const std::vector<std::pair<std::int32_t, std::int32_t>>& v) {
-  w.count(v.size());
-  for (const auto& [a, b] : v) w.i32(a), w.i32(b);
+// ---- one description per payload ------------------------------------------------------------
+//
+// describe(io, m) names every field of a payload in wire order. The Writer (encode), the Reader
+// (decode) and the Sizer (the fewest bytes an element can take, which bounds a vector's count
+// before anything is allocated) all walk the same description, so the two directions cannot
+// drift apart.
+
+template <class M, class T>
+concept payload_of = std::same_as<std::remove_const_t<M>, T>;
+
+template <class IO, payload_of<Dim3> M>
+void describe(IO& io, M& m) {
+  io(m.x, "x"), io(m.y, "y"), io(m.z, "z");
 }
-std::vector<std::pair<std::int32_t, std::int32_t>> get_pairs(Reader& r, const char* what) {
-  std::vector<std::pair<std::int32_t, std::int32_t>> v(r.count(what, 8));
-  for (auto& [a, b] : v) a = r.i32(what), b = r.i32(what);
-  return v;
+template <class IO, payload_of<ErrorText> M>
+void describe(IO& io, M& m) {
+  io(m.code, "error code"), io(m.name, "error name"), io(m.text, "error text");
 }
-void put_errors(Writer& w, const std::vector<ErrorText>& v) {
-  w.count(v.size());
-  for (const auto& e : v) w.i32(e.code), w.blob(e.name), w.blob(e.text);
+template <class IO, payload_of<ParamSlot> M>
+void describe(IO& io, M& m) {
+  io(m.offset, "parameter offset"), io(m.size, "parameter size");
 }
-std::vector<ErrorText> get_errors(Reader& r, const char* what) {
-  std::vector<ErrorText> v(r.count(what, 12));
-  for (auto& e : v) e.code = r.i32(what), e.name = r.blob(what), e.text = r.blob(what);
-  return v;
+template <class IO, payload_of<FunctionInfo> M>
+void describe(IO& io, M& m) {
+  io(m.name, "function name"), io(m.params, "parameters");
+  io(m.attributes, "function attributes");
 }
-void put_attributes(Writer& w, const std::vector<LaunchAttribute>& v) {
-  w.count(v.size());
-  for (const auto& a : v) w.i32(a.id), w.blob(a.value);
+template <class IO, payload_of<Hello> M>
+void describe(IO& io, M& m) {
+  io(m.protocol_version, "protocol version"), io(m.driver_version, "driver version");
+  io(m.runtime_version, "runtime version"), io(m.device_properties, "device properties");
+  io(m.runtime_attributes, "runtime attributes"), io(m.driver_attributes, "driver attributes");
+  io(m.runtime_errors, "runtime errors"), io(m.driver_errors, "driver errors");
+  io(m.functions, "functions"), io(m.workspace_quota, "workspace quota");
 }
-std::vector<LaunchAttribute> get_attributes(Reader& r) {
-  std::vector<LaunchAttribute> v(r.count("launch attributes", 8));
-  for (auto& a : v) a.id = r.i32("launch attribute id"), a.value = r.blob("launch attribute");
-  return v;
+template <class IO, payload_of<TensorArg> M>
+void describe(IO& io, M& m) {
+  io(m.data, "tensor data"), io(m.dtype_code, "dtype code"), io(m.dtype_bits, "dtype bits");
+  io(m.dtype_lanes, "dtype lanes"), io(m.shape, "shape");
 }
-template <class T, class Put>
-void put_vector(Writer& w, const std::vector<T>& v, Put put) {
-  w.count(v.size());
-  for (const T& x : v) put(x);
+template <class IO, payload_of<RunCall> M>
+void describe(IO& io, M& m) {
+  io(m.call, "call"), io(m.tensors, "tensors");
+}
+template <class IO, payload_of<ReplyMsg> M>
+void describe(IO& io, M& m) {
+  io(m.status, "status"), io(m.value, "value"), io(m.bytes, "bytes");
+}
+template <class IO, payload_of<Text> M>
+void describe(IO& io, M& m) {
+  io(m.text, "text");
+}
+template <class IO, payload_of<LaunchAttribute> M>
+void describe(IO& io, M& m) {
+  io(m.id, "launch attribute id"), io(m.value, "launch attribute");
+}
+template <class IO, payload_of<Launch> M>
+void describe(IO& io, M& m) {
+  io(m.function, "function"), io(m.grid, "grid"), io(m.block, "block");
+  io(m.shared_mem, "shared memory"), io(m.stream, "stream");
+  io(m.attributes, "launch attributes"), io(m.params, "parameters");
+}
+template <class IO, payload_of<Memset> M>
+void describe(IO& io, M& m) {
+  io(m.dst, "dst"), io(m.value, "value"), io(m.count, "count"), io(m.stream, "stream");
+}
+template <class IO, payload_of<MemcpyH2D> M>
+void describe(IO& io, M& m) {
+  io(m.dst, "dst"), io(m.data, "data"), io(m.stream, "stream");
+}
+template <class IO, payload_of<MemcpyD2D> M>
+void describe(IO& io, M& m) {
+  io(m.dst, "dst"), io(m.src, "src"), io(m.count, "count"), io(m.stream, "stream");
+}
+template <class IO, payload_of<MemcpyToSymbol> M>
+void describe(IO& io, M& m) {
+  io(m.symbol, "symbol"), io(m.offset, "offset"), io(m.data, "data");
+  io(m.src, "src"), io(m.count, "count"), io(m.stream, "stream");
+}
+template <class IO, payload_of<FreeAsync> M>
+void describe(IO& io, M& m) {
+  io(m.ptr, "ptr"), io(m.stream, "stream");
+}
+template <class IO, payload_of<MallocAsync> M>
+void describe(IO& io, M& m) {
+  io(m.size, "size"), io(m.stream, "stream");
+}
+template <class IO, payload_of<EncodeTensorMap> M>
+void describe(IO& io, M& m) {
+  io(m.kind, "kind"), io(m.data_type, "data type"), io(m.rank, "rank");
+  io(m.global_address, "address"), io(m.global_dim, "global dims");
+  io(m.global_strides, "global strides"), io(m.box_dim, "box dims");
+  io(m.lower_corner, "lower corner"), io(m.upper_corner, "upper corner");
+  io(m.lower_corner_w, "lower corner w"), io(m.upper_corner_w, "upper corner w");
+  io(m.channels_per_pixel, "channels"), io(m.pixels_per_column, "pixels");
+  io(m.element_strides, "element strides"), io(m.interleave, "interleave");
+  io(m.mode, "mode"), io(m.swizzle, "swizzle"), io(m.l2_promotion, "l2 promotion");
+  io(m.oob_fill, "oob fill");
+}
+template <class IO, payload_of<ReplaceAddress> M>
+void describe(IO& io, M& m) {
+  io(m.tensor_map, "tensor map"), io(m.global_address, "address");
+}
+template <class IO, payload_of<Occupancy> M>
+void describe(IO& io, M& m) {
+  io(m.query, "query"), io(m.function, "function"), io(m.block_size, "block size");
+  io(m.num_blocks, "blocks"), io(m.dynamic_smem, "dynamic shared memory"), io(m.flags, "flags");
+  io(m.grid, "grid"), io(m.block, "block"), io(m.attributes, "launch attributes");
+}
+template <class IO, payload_of<FuncSetAttribute> M>
+void describe(IO& io, M& m) {
+  io(m.function, "function"), io(m.attribute, "attribute"), io(m.value, "value");
+}
+template <class IO, payload_of<StreamSync> M>
+void describe(IO& io, M& m) {
+  io(m.stream, "stream");
+}
+template <class IO, payload_of<MemcpyD2H> M>
+void describe(IO& io, M& m) {
+  io(m.src, "src"), io(m.count, "count"), io(m.stream, "stream");
+}
+
+// A fixed-size field: an integer or an enum, little-endian, of its own size.
+template <class T>
+concept scalar = std::is_integral_v<T> || std::is_enum_v<T>;
+
+template <class T>
+std::uint64_t to_bits(T v) {
+  if constexpr (std::is_enum_v<T>)
+    return static_cast<std::uint64_t>(static_cast<std::underlying_type_t<T>>(v));
+  else
+    return static_cast<std::uint64_t>(v);
+}
+
+// Encodes a described payload.
+class Encoder {
+ public:
+  template <scalar T>
+  void operator()(const T& v, const char*) {
+    w_.fixed(to_bits(v), sizeof(T));
+  }
+  void operator()(const std::string& s, const char*) { w_.blob(s); }
+  template <class A, class B>
+  void operator()(const std::pair<A, B>& p, const char* what) {
+    (*this)(p.first, what), (*this)(p.second, what);
+  }
+  template <class T>
+  void operator()(const std::vector<T>& v, const char* what) {
+    w_.count(v.size());
+    for (const T& x : v) (*this)(x, what);
+  }
+  template <class T>
+  void operator()(const T& m, const char*) {
+    describe(*this, m);
+  }
+  std::string take() { return w_.take(); }
+
+ private:
+  Writer w_;
+};
+
+// The fewest bytes a value of a described type takes on the wire.
+class Sizer {
+ public:
+  template <scalar T>
+  void operator()(T&, const char*) {
+    bytes += sizeof(T);
+  }
+  void operator()(std::string&, const char*) { bytes += 4; }
+  template <class A, class B>
+  void operator()(std::pair<A, B>& p, const char* what) {
+    (*this)(p.first, what), (*this)(p.second, what);
+  }
+  template <class T>
+  void operator()(std::vector<T>&, const char*) {
+    bytes += 4;
+  }
+  template <class T>
+  void operator()(T& m, const char*) {
+    describe(*this, m);
+  }
+  std::size_t bytes = 0;
+};
+
+template <class T>
+std::size_t min_wire_bytes() {
+  Sizer s;
+  T value{};
+  s(value, "");
+  return s.bytes;
+}
+
+// Decodes a described payload from untrusted bytes.
+class Decoder {
+ public:
+  explicit Decoder(std::string_view in) : r_(in) {}
+  template <scalar T>
+  void operator()(T& v, const char* what) {
+    const std::uint64_t bits = r_.fixed(sizeof(T), what);
+    if constexpr (std::is_enum_v<T>)
+      v = static_cast<T>(static_cast<std::underlying_type_t<T>>(bits));
+    else
+      v = static_cast<T>(bits);
+  }
+  void operator()(std::string& s, const char* what) { s = r_.blob(what); }
+  template <class A, class B>
+  void operator()(std::pair<A, B>& p, const char* what) {
+    (*this)(p.first, what), (*this)(p.second, what);
+  }
+  template <class T>
+  void operator()(std::vector<T>& v, const char* what) {
+    v.resize(r_.count(what, min_wire_bytes<T>()));
+    for (T& x : v) (*this)(x, what);
+  }
+  template <class T>
+  void operator()(T& m, const char*) {
+    describe(*this, m);
+  }
+  Reader& reader() { return r_; }
+
+ private:
+  Reader r_;
+};
+
+// What a decoded payload must also be, past its layout; nullopt when it is.
+template <class T>
+std::optional<std::string> invalid(const T&) {
+  return std::nullopt;
+}
+std::optional<std::string> invalid(const EncodeTensorMap& m) {
+  const auto kind = static_cast<std::uint8_t>(m.kind);
+  if (kind > static_cast<std::uint8_t>(TensorMapKind::im2col_wide))
+    return "kind " + std::to_string(kind);
+  return std::nullopt;
+}
+std::optional<std::string> invalid(const ReplaceAddress& m) {
+  if (m.tensor_map.size() != kTensorMapBytes)
+    return "a tensor map of " + std::to_string(m.tensor_map.size()) + " bytes";
+  return std::nullopt;
+}
+std::optional<std::string> invalid(const Occupancy& m) {
+  const auto q = static_cast<std::uint8_t>(m.query);
+  if (q > static_cast<std::uint8_t>(OccupancyQuery::max_active_clusters))
+    return "query " + std::to_string(q);
+  return std::nullopt;
+}
+
+// The payload's name in a decoder's error.
+const char* payload_name(const Hello*) {
+  return "hello";
+}
+const char* payload_name(const RunCall*) {
+  return "run";
+}
+const char* payload_name(const ReplyMsg*) {
+  return "reply";
+}
+const char* payload_name(const Text*) {
+  return "text";
+}
+const char* payload_name(const Launch*) {
+  return "launch";
+}
+const char* payload_name(const Memset*) {
+  return "memset";
+}
+const char* payload_name(const MemcpyH2D*) {
+  return "host-to-device copy";
+}
+const char* payload_name(const MemcpyD2D*) {
+  return "device-to-device copy";
+}
+const char* payload_name(const MemcpyToSymbol*) {
+  return "copy to a symbol";
+}
+const char* payload_name(const FreeAsync*) {
+  return "free";
+}
+const char* payload_name(const MallocAsync*) {
+  return "allocation";
+}
+const char* payload_name(const EncodeTensorMap*) {
+  return "tensor map request";
+}
+const char* payload_name(const ReplaceAddress*) {
+  return "address replacement";
+}
+const char* payload_name(const Occupancy*) {
+  return "occupancy query";
+}
+const char* payload_name(const FuncSetAttribute*) {
+  return "function attribute";
+}
+const char* payload_name(const StreamSync*) {
+  return "stream synchronisation";
+}
+const char* payload_name(const MemcpyD2H*) {
+  return "device-to-host copy";
 }
 
 }  // namespace
@@ -262,344 +519,62 @@ Result<std::optional<Frame>> FrameParser::next() {
   return std::optional<Frame>(std::move(f));
 }
 
-// ---- encoders ------------------------------------------------------------------------------
+// ---- encoders and decoders -------------------------------------------------------------------
 
-std::string encode(const Hello& h) {
-  Writer w;
-  w.u32(h.protocol_version);
-  w.i32(h.driver_version);
-  w.i32(h.runtime_version);
-  w.blob(h.device_properties);
-  put_pairs(w, h.runtime_attributes);
-  put_pairs(w, h.driver_attributes);
-  put_errors(w, h.runtime_errors);
-  put_errors(w, h.driver_errors);
-  w.count(h.functions.size());
-  for (const auto& f : h.functions) {
-    w.blob(f.name);
-    w.count(f.params.size());
-    for (const auto& p : f.params) w.u32(p.offset), w.u32(p.size);
-    put_pairs(w, f.attributes);
-  }
-  w.u64(h.workspace_quota);
-  return w.take();
+template <Payload T>
+std::string encode(const T& m) {
+  Encoder e;
+  describe(e, m);
+  return e.take();
 }
 
-std::string encode(const RunCall& run) {
-  Writer w;
-  w.u32(run.call);
-  w.count(run.tensors.size());
-  for (const auto& t : run.tensors) {
-    w.u64(t.data);
-    w.u8(t.dtype_code), w.u8(t.dtype_bits), w.u16(t.dtype_lanes);
-    put_vector(w, t.shape, [&](std::int64_t x) { w.i64(x); });
-  }
-  return w.take();
+template <Payload T>
+Result<T> decode(std::string_view payload) {
+  Decoder d(payload);
+  T m{};
+  describe(d, m);
+  const char* name = payload_name(&m);
+  Result<T> r = d.reader().finish(std::move(m), name);
+  if (!r.ok()) return r;
+  if (auto why = invalid(*r))
+    return make_error(std::string("malformed ") + name + " (" + *why + ")");
+  return r;
 }
 
-std::string encode(const ReplyMsg& m) {
-  Writer w;
-  w.i32(m.status), w.u64(m.value), w.blob(m.bytes);
-  return w.take();
-}
-
-std::string encode(const Text& m) {
-  Writer w;
-  w.blob(m.text);
-  return w.take();
-}
-
-std::string encode(const Launch& m) {
-  Writer w;
-  w.blob(m.function);
-  w.dim3(m.grid), w.dim3(m.block);
-  w.u64(m.shared_mem), w.u64(m.stream);
-  put_attributes(w, m.attributes);
-  w.blob(m.params);
-  return w.take();
-}
-
-std::string encode(const Memset& m) {
-  Writer w;
-  w.u64(m.dst), w.i32(m.value), w.u64(m.count), w.u64(m.stream);
-  return w.take();
-}
-
-std::string encode(const MemcpyH2D& m) {
-  Writer w;
-  w.u64(m.dst), w.blob(m.data), w.u64(m.stream);
-  return w.take();
-}
-
-std::string encode(const MemcpyD2D& m) {
-  Writer w;
-  w.u64(m.dst), w.u64(m.src), w.u64(m.count), w.u64(m.stream);
-  return w.take();
-}
-
-std::string encode(const MemcpyToSymbol& m) {
-  Writer w;
-  w.blob(m.symbol), w.u64(m.offset), w.blob(m.data), w.u64(m.src), w.u64(m.count), w.u64(m.stream);
-  return w.take();
-}
-
-std::string encode(const FreeAsync& m) {
-  Writer w;
-  w.u64(m.ptr), w.u64(m.stream);
-  return w.take();
-}
-
-std::string encode(const MallocAsync& m) {
-  Writer w;
-  w.u64(m.size), w.u64(m.stream);
-  return w.take();
-}
-
-std::string encode(const EncodeTensorMap& m) {
-  Writer w;
-  w.u8(static_cast<std::uint8_t>(m.kind));
-  w.i32(m.data_type), w.u32(m.rank), w.u64(m.global_address);
-  put_vector(w, m.global_dim, [&](std::uint64_t x) { w.u64(x); });
-  put_vector(w, m.global_strides, [&](std::uint64_t x) { w.u64(x); });
-  put_vector(w, m.box_dim, [&](std::uint32_t x) { w.u32(x); });
-  put_vector(w, m.lower_corner, [&](std::int32_t x) { w.i32(x); });
-  put_vector(w, m.upper_corner, [&](std::int32_t x) { w.i32(x); });
-  w.i32(m.lower_corner_w), w.i32(m.upper_corner_w);
-  w.u32(m.channels_per_pixel), w.u32(m.pixels_per_column);
-  put_vector(w, m.element_strides, [&](std::uint32_t x) { w.u32(x); });
-  w.i32(m.interleave), w.i32(m.mode), w.i32(m.swizzle), w.i32(m.l2_promotion), w.i32(m.oob_fill);
-  return w.take();
-}
-
-std::string encode(const ReplaceAddress& m) {
-  Writer w;
-  w.blob(m.tensor_map), w.u64(m.global_address);
-  return w.take();
-}
-
-std::string encode(const Occupancy& m) {
-  Writer w;
-  w.u8(static_cast<std::uint8_t>(m.query));
-  w.blob(m.function);
-  w.i32(m.block_size), w.i32(m.num_blocks), w.u64(m.dynamic_smem), w.u32(m.flags);
-  w.dim3(m.grid), w.dim3(m.block);
-  put_attributes(w, m.attributes);
-  return w.take();
-}
-
-std::string encode(const FuncSetAttribute& m) {
-  Writer w;
-  w.blob(m.function), w.i32(m.attribute), w.i32(m.value);
-  return w.take();
-}
-
-std::string encode(const StreamSync& m) {
-  Writer w;
-  w.u64(m.stream);
-  return w.take();
-}
-
-std::string encode(const MemcpyD2H& m) {
-  Writer w;
-  w.u64(m.src), w.u64(m.count), w.u64(m.stream);
-  return w.take();
-}
-
-// ---- decoders ------------------------------------------------------------------------------
-
-template <>
-Result<Hello> decode<Hello>(std::string_view p) {
-  Reader r(p);
-  Hello h;
-  h.protocol_version = r.u32("protocol version");
-  h.driver_version = r.i32("driver version");
-  h.runtime_version = r.i32("runtime version");
-  h.device_properties = r.blob("device properties");
-  h.runtime_attributes = get_pairs(r, "runtime attributes");
-  h.driver_attributes = get_pairs(r, "driver attributes");
-  h.runtime_errors = get_errors(r, "runtime errors");
-  h.driver_errors = get_errors(r, "driver errors");
-  h.functions.resize(r.count("functions", 12));
-  for (auto& f : h.functions) {
-    f.name = r.blob("function name");
-    f.params.resize(r.count("parameters", 8));
-    for (auto& s : f.params) s.offset = r.u32("parameter"), s.size = r.u32("parameter");
-    f.attributes = get_pairs(r, "function attributes");
-  }
-  h.workspace_quota = r.u64("workspace quota");
-  return r.finish(std::move(h), "hello");
-}
-
-template <>
-Result<RunCall> decode<RunCall>(std::string_view p) {
-  Reader r(p);
-  RunCall run;
-  run.call = r.u32("call");
-  run.tensors.resize(r.count("tensors", 16));
-  for (auto& t : run.tensors) {
-    t.data = r.u64("tensor data");
-    t.dtype_code = r.u8("dtype"), t.dtype_bits = r.u8("dtype"), t.dtype_lanes = r.u16("dtype");
-    t.shape.resize(r.count("shape", 8));
-    for (auto& x : t.shape) x = r.i64("shape");
-  }
-  return r.finish(std::move(run), "run");
-}
-
-template <>
-Result<ReplyMsg> decode<ReplyMsg>(std::string_view p) {
-  Reader r(p);
-  ReplyMsg m;
-  m.status = r.i32("status"), m.value = r.u64("value"), m.bytes = r.blob("bytes");
-  return r.finish(std::move(m), "reply");
-}
-
-template <>
-Result<Text> decode<Text>(std::string_view p) {
-  Reader r(p);
-  Text m{r.blob("text")};
-  return r.finish(std::move(m), "text");
-}
-
-template <>
-Result<Launch> decode<Launch>(std::string_view p) {
-  Reader r(p);
-  Launch m;
-  m.function = r.blob("function");
-  m.grid = r.dim3("grid"), m.block = r.dim3("block");
-  m.shared_mem = r.u64("shared memory"), m.stream = r.u64("stream");
-  m.attributes = get_attributes(r);
-  m.params = r.blob("parameters");
-  return r.finish(std::move(m), "launch");
-}
-
-template <>
-Result<Memset> decode<Memset>(std::string_view p) {
-  Reader r(p);
-  Memset m;
-  m.dst = r.u64("dst"), m.value = r.i32("value"), m.count = r.u64("count"),
-  m.stream = r.u64("stream");
-  return r.finish(m, "memset");
-}
-
-template <>
-Result<MemcpyH2D> decode<MemcpyH2D>(std::string_view p) {
-  Reader r(p);
-  MemcpyH2D m;
-  m.dst = r.u64("dst"), m.data = r.blob("data"), m.stream = r.u64("stream");
-  return r.finish(std::move(m), "host-to-device copy");
-}
-
-template <>
-Result<MemcpyD2D> decode<MemcpyD2D>(std::string_view p) {
-  Reader r(p);
-  MemcpyD2D m;
-  m.dst = r.u64("dst"), m.src = r.u64("src"), m.count = r.u64("count"), m.stream = r.u64("stream");
-  return r.finish(m, "device-to-device copy");
-}
-
-template <>
-Result<MemcpyToSymbol> decode<MemcpyToSymbol>(std::string_view p) {
-  Reader r(p);
-  MemcpyToSymbol m;
-  m.symbol = r.blob("symbol"), m.offset = r.u64("offset"), m.data = r.blob("data");
-  m.src = r.u64("src"), m.count = r.u64("count"), m.stream = r.u64("stream");
-  return r.finish(std::move(m), "copy to a symbol");
-}
-
-template <>
-Result<FreeAsync> decode<FreeAsync>(std::string_view p) {
-  Reader r(p);
-  FreeAsync m;
-  m.ptr = r.u64("ptr"), m.stream = r.u64("stream");
-  return r.finish(m, "free");
-}
-
-template <>
-Result<MallocAsync> decode<MallocAsync>(std::string_view p) {
-  Reader r(p);
-  MallocAsync m;
-  m.size = r.u64("size"), m.stream = r.u64("stream");
-  return r.finish(m, "allocation");
-}
-
-template <>
-Result<EncodeTensorMap> decode<EncodeTensorMap>(std::string_view p) {
-  Reader r(p);
-  EncodeTensorMap m;
-  const std::uint8_t kind = r.u8("kind");
-  m.kind = static_cast<TensorMapKind>(kind);
-  m.data_type = r.i32("data type"), m.rank = r.u32("rank"), m.global_address = r.u64("address");
-  m.global_dim.resize(r.count("global dims", 8));
-  for (auto& x : m.global_dim) x = r.u64("global dims");
-  m.global_strides.resize(r.count("global strides", 8));
-  for (auto& x : m.global_strides) x = r.u64("global strides");
-  m.box_dim.resize(r.count("box dims", 4));
-  for (auto& x : m.box_dim) x = r.u32("box dims");
-  m.lower_corner.resize(r.count("lower corner", 4));
-  for (auto& x : m.lower_corner) x = r.i32("lower corner");
-  m.upper_corner.resize(r.count("upper corner", 4));
-  for (auto& x : m.upper_corner) x = r.i32("upper corner");
-  m.lower_corner_w = r.i32("lower corner w"), m.upper_corner_w = r.i32("upper corner w");
-  m.channels_per_pixel = r.u32("channels"), m.pixels_per_column = r.u32("pixels");
-  m.element_strides.resize(r.count("element strides", 4));
-  for (auto& x : m.element_strides) x = r.u32("element strides");
-  m.interleave = r.i32("interleave"), m.mode = r.i32("mode"), m.swizzle = r.i32("swizzle");
-  m.l2_promotion = r.i32("l2 promotion"), m.oob_fill = r.i32("oob fill");
-  if (kind > static_cast<std::uint8_t>(TensorMapKind::im2col_wide))
-    return make_error("malformed tensor map request (kind " + std::to_string(kind) + ")");
-  return r.finish(std::move(m), "tensor map request");
-}
-
-template <>
-Result<ReplaceAddress> decode<ReplaceAddress>(std::string_view p) {
-  Reader r(p);
-  ReplaceAddress m;
-  m.tensor_map = r.blob("tensor map"), m.global_address = r.u64("address");
-  if (m.tensor_map.size() != kTensorMapBytes)
-    return make_error("malformed address replacement (a tensor map of " +
-                      std::to_string(m.tensor_map.size()) + " bytes)");
-  return r.finish(std::move(m), "address replacement");
-}
-
-template <>
-Result<Occupancy> decode<Occupancy>(std::string_view p) {
-  Reader r(p);
-  Occupancy m;
-  const std::uint8_t q = r.u8("query");
-  m.query = static_cast<OccupancyQuery>(q);
-  m.function = r.blob("function");
-  m.block_size = r.i32("block size"), m.num_blocks = r.i32("blocks");
-  m.dynamic_smem = r.u64("dynamic shared memory"), m.flags = r.u32("flags");
-  m.grid = r.dim3("grid"), m.block = r.dim3("block");
-  m.attributes = get_attributes(r);
-  if (q > static_cast<std::uint8_t>(OccupancyQuery::max_active_clusters))
-    return make_error("malformed occupancy query (query " + std::to_string(q) + ")");
-  return r.finish(std::move(m), "occupancy query");
-}
-
-template <>
-Result<FuncSetAttribute> decode<FuncSetAttribute>(std::string_view p) {
-  Reader r(p);
-  FuncSetAttribute m;
-  m.function = r.blob("function"), m.attribute = r.i32("attribute"), m.value = r.i32("value");
-  return r.finish(std::move(m), "function attribute");
-}
-
-template <>
-Result<StreamSync> decode<StreamSync>(std::string_view p) {
-  Reader r(p);
-  StreamSync m;
-  m.stream = r.u64("stream");
-  return r.finish(m, "stream synchronisation");
-}
-
-template <>
-Result<MemcpyD2H> decode<MemcpyD2H>(std::string_view p) {
-  Reader r(p);
-  MemcpyD2H m;
-  m.src = r.u64("src"), m.count = r.u64("count"), m.stream = r.u64("stream");
-  return r.finish(m, "device-to-host copy");
-}
+template std::string encode(const Hello&);
+template Result<Hello> decode<Hello>(std::string_view);
+template std::string encode(const RunCall&);
+template Result<RunCall> decode<RunCall>(std::string_view);
+template std::string encode(const ReplyMsg&);
+template Result<ReplyMsg> decode<ReplyMsg>(std::string_view);
+template std::string encode(const Text&);
+template Result<Text> decode<Text>(std::string_view);
+template std::string encode(const Launch&);
+template Result<Launch> decode<Launch>(std::string_view);
+template std::string encode(const Memset&);
+template Result<Memset> decode<Memset>(std::string_view);
+template std::string encode(const MemcpyH2D&);
+template Result<MemcpyH2D> decode<MemcpyH2D>(std::string_view);
+template std::string encode(const MemcpyD2D&);
+template Result<MemcpyD2D> decode<MemcpyD2D>(std::string_view);
+template std::string encode(const MemcpyToSymbol&);
+template Result<MemcpyToSymbol> decode<MemcpyToSymbol>(std::string_view);
+template std::string encode(const FreeAsync&);
+template Result<FreeAsync> decode<FreeAsync>(std::string_view);
+template std::string encode(const MallocAsync&);
+template Result<MallocAsync> decode<MallocAsync>(std::string_view);
+template std::string encode(const EncodeTensorMap&);
+template Result<EncodeTensorMap> decode<EncodeTensorMap>(std::string_view);
+template std::string encode(const ReplaceAddress&);
+template Result<ReplaceAddress> decode<ReplaceAddress>(std::string_view);
+template std::string encode(const Occupancy&);
+template Result<Occupancy> decode<Occupancy>(std::string_view);
+template std::string encode(const FuncSetAttribute&);
+template Result<FuncSetAttribute> decode<FuncSetAttribute>(std::string_view);
+template std::string encode(const StreamSync&);
+template Result<StreamSync> decode<StreamSync>(std::string_view);
+template std::string encode(const MemcpyD2H&);
+template Result<MemcpyD2H> decode<MemcpyD2H>(std::string_view);
 
 // ---- the host's request ----------------------------------------------------------------------
 

@@ -40,6 +40,7 @@
 // device (the GPU then waits for the host, as it would in any program).
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -314,26 +315,22 @@ struct MemcpyD2H {
   std::uint64_t stream = 0;
 };
 
-// Encoders and decoders, one pair per payload. A decoder's Error says what did not fit.
-std::string encode(const Hello&);
-std::string encode(const RunCall&);
-std::string encode(const ReplyMsg&);
-std::string encode(const Text&);
-std::string encode(const Launch&);
-std::string encode(const Memset&);
-std::string encode(const MemcpyH2D&);
-std::string encode(const MemcpyD2D&);
-std::string encode(const MemcpyToSymbol&);
-std::string encode(const FreeAsync&);
-std::string encode(const MallocAsync&);
-std::string encode(const EncodeTensorMap&);
-std::string encode(const ReplaceAddress&);
-std::string encode(const Occupancy&);
-std::string encode(const FuncSetAttribute&);
-std::string encode(const StreamSync&);
-std::string encode(const MemcpyD2H&);
-
+// The payloads: every struct above that a frame carries.
+template <class T, class... U>
+concept one_of = (std::same_as<T, U> || ...);
 template <class T>
+concept Payload = one_of<T, Hello, RunCall, ReplyMsg, Text, Launch, Memset, MemcpyH2D, MemcpyD2D,
+                         MemcpyToSymbol, FreeAsync, MallocAsync, EncodeTensorMap, ReplaceAddress,
+                         Occupancy, FuncSetAttribute, StreamSync, MemcpyD2H>;
+
+// A payload's bytes. PTXB_CHECKs that a blob fits kMaxPayloadBytes.
+template <Payload T>
+std::string encode(const T& payload);
+
+// A payload from untrusted bytes, or an Error "malformed <payload> (<what did not fit>)": a field
+// past the end, trailing bytes, a vector count that cannot fit, an enum out of range, a tensor
+// map that is not kTensorMapBytes.
+template <Payload T>
 Result<T> decode(std::string_view payload);
 
 // ---- the host process's request ------------------------------------------------------------

@@ -83,6 +83,37 @@ TEST(HostProtocol, TensorMapAndOccupancyRoundTrip) {
   EXPECT_EQ(ob.grid.x, 132u);
 }
 
+// The wire layout itself, pinned: fields in declaration order, little-endian, a blob as u32
+// length + bytes, a vector as u32 count + elements.
+TEST(HostProtocol, TheWireLayoutIsPinned) {
+  using namespace std::string_literals;
+  EXPECT_EQ(encode(Memset{0x0102030405060708ull, -2, 3, 4}),
+            "\x08\x07\x06\x05\x04\x03\x02\x01"s + "\xfe\xff\xff\xff"s + "\x03\0\0\0\0\0\0\0"s +
+                "\x04\0\0\0\0\0\0\0"s);
+  RunCall r;
+  r.call = 1;
+  r.tensors = {{0x10, 2, 16, 1, {5}}};
+  EXPECT_EQ(encode(r), "\x01\0\0\0"s + "\x01\0\0\0"s + "\x10\0\0\0\0\0\0\0"s + "\x02\x10\x01\0"s +
+                           "\x01\0\0\0"s + "\x05\0\0\0\0\0\0\0"s);
+  EXPECT_EQ(encode(Text{"ab"}), "\x02\0\0\0ab"s);
+  Occupancy o;
+  o.query = OccupancyQuery::max_active_clusters;
+  EXPECT_EQ(encode(o)[0], '\x03');
+}
+
+TEST(HostProtocol, DecodeErrorsNameThePayloadAndTheField) {
+  std::string m = encode(Memset{});
+  auto r = decode<Memset>(m.substr(0, 10));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "malformed memset (value)");
+  Occupancy o;
+  std::string q = encode(o);
+  q[0] = 4;
+  auto bad = decode<Occupancy>(q);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "malformed occupancy query (query 4)");
+}
+
 TEST(HostProtocol, DecodersRefuseWhatDoesNotFit) {
   std::string launch = encode(Launch{});
   EXPECT_FALSE(decode<Launch>(launch.substr(0, launch.size() - 1)).ok());
