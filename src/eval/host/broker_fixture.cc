@@ -38,6 +38,12 @@ TensorArg tensor(std::uint64_t address, std::vector<std::int64_t> shape, std::ui
   return t;
 }
 
+RunCall two_tensors(std::vector<std::int64_t> a_shape) {
+  RunCall run;
+  run.tensors = {tensor(kA, std::move(a_shape)), tensor(kC, {128, 256}, 2, 32)};
+  return run;
+}
+
 Frame expect_frame(FakeBroker& broker, MsgType type) {
   std::optional<Frame> f = broker.next();
   if (!f) {

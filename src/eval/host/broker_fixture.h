@@ -25,6 +25,13 @@ Hello test_hello(std::vector<FunctionInfo> functions);
 TensorArg tensor(std::uint64_t address, std::vector<std::int64_t> shape, std::uint8_t code = 4,
                  std::uint8_t bits = 16);
 
+// The device addresses the tests give their tensors (any values: the host never dereferences
+// them).
+inline constexpr std::uint64_t kA = 0x7f0000000000, kB = 0x7f0010000000, kC = 0x7f0020000000;
+
+// A call of two tensors: a bf16 input at kA of `a_shape` and a float {128, 256} output at kC.
+RunCall two_tensors(std::vector<std::int64_t> a_shape = {128, 256});
+
 // The host's next frame, which must be of `type` (a test failure otherwise).
 Frame expect_frame(FakeBroker& broker, MsgType type);
 

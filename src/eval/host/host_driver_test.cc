@@ -11,14 +11,6 @@
 namespace ptxbench::eval::host::testing {
 namespace {
 
-constexpr std::uint64_t kA = 0x7f0000000000, kC = 0x7f0020000000;
-
-RunCall two_tensors(std::vector<std::int64_t> a_shape = {128, 256}) {
-  RunCall run;
-  run.tensors = {tensor(kA, std::move(a_shape)), tensor(kC, {128, 256}, 2, 32)};
-  return run;
-}
-
 TEST(HostDriver, TensorMapsAreEncodedByTheBroker) {
   const std::string kernel = "_Z9tma_probe14CUtensorMap_stPfi";
   auto broker = start_session({PTXBENCH_HOST_FIXTURE_DIR "/tensor_map.so"},

@@ -15,8 +15,6 @@ constexpr char kFillShort[] = "_Z9fill_tileILi32EsEvPT0_S0_i";
 constexpr char kBigSmem[] = "_Z8big_smemPf";
 constexpr char kClustered[] = "_Z9clusteredPf";
 constexpr char kClusterEx[] = "_Z10cluster_exPfi";
-constexpr std::uint64_t kA = 0x7f0000000000, kB = 0x7f0010000000, kC = 0x7f0020000000;
-
 // The kernels as the broker describes them (offsets as the device ABI lays the parameters
 // out; CU_FUNC_ATTRIBUTE_* ids).
 std::vector<FunctionInfo> launches_functions() {

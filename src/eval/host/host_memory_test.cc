@@ -9,7 +9,7 @@
 namespace ptxbench::eval::host::testing {
 namespace {
 
-constexpr std::uint64_t kA = 0x7f0000000000, kC = 0x7f0020000000, kWorkspace = 0x7f0100000000;
+constexpr std::uint64_t kWorkspace = 0x7f0100000000;
 
 struct Report {  // as testdata/memory.cu writes it
   int codes[16];
