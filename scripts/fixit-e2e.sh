@@ -192,9 +192,11 @@ judge() { # RUN_FILE
 }
 export_rows() {
   mkdir -p "$out/rows"
+  # fixit first: its --out must be a new or empty folder; the coverage table goes beside the rows
   # shellcheck disable=SC2086 # $runs: a list of files
-  "$ptxbench" sft coverage "$out/base.db" $runs | tee "$out/rows/coverage.txt" &&
-    "$ptxbench" sft fixit "$out/base.db" $runs --out "$out/rows" || return
+  "$ptxbench" sft fixit "$out/base.db" $runs --out "$out/rows" &&
+    "$ptxbench" sft coverage "$out/base.db" $runs --out "$out/rows/coverage.txt" &&
+    cat "$out/rows/coverage.txt" || return
   local got; got=$(wc -l <"$out/rows/train.jsonl")
   [ "$got" -gt 0 ] || { echo "sft fixit wrote no train rows"; return 1; }
   if [ "$rows" -gt 0 ]; then
