@@ -36,6 +36,7 @@ struct GateArgs {
   std::optional<double> min_speedup;
   bool require_arch = false, timeline = false;
   bool allow_weaker_sandbox = false, shared_inputs = false;
+  bool force = false;  // write over --junit/--json files that exist
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
   ContractChoice contract;
 };
@@ -81,7 +82,7 @@ int gate_main(const GateArgs& a, Context& ctx) {
   if (!path_variables_ok(ctx, "gate")) return exit_code::bad_input;
   for (const auto& [option, path] : {std::pair{"--junit", a.junit}, {"--json", a.json}})
     if (!path.empty())
-      if (auto st = check_output(option, path, a.files); !st.ok()) {
+      if (auto st = check_output(option, path, a.files, a.force); !st.ok()) {
         ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
         return exit_code::bad_input;
       }
@@ -173,6 +174,7 @@ void attach_gate(CLI::App& sub, Context& ctx) {
       sub.add_option("--json", a->json,
                      "write JSON Lines, one per kernel as it is judged: {file, gate: {passed, "
                      "exit_code, reason}, report: the judge's report as eval --json prints it}");
+  sub.add_flag("--force", a->force, "write over --junit or --json files that exist");
   sub.add_flag("--timeline", a->timeline,
                "with --json: each report's eval.timeline lists the judging session's round "
                "trips (as eval --timeline)")

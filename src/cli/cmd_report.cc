@@ -24,6 +24,7 @@ namespace {
 struct ReportOptions {
   std::vector<std::string> files;
   std::string html, junit, csv;
+  bool force = false;  // write over outputs that exist
 };
 
 struct Output {
@@ -46,7 +47,8 @@ Status check_inputs(const ReportOptions& o, const std::vector<Output>& outputs) 
     for (std::size_t j = 0; j < i; ++j)
       if (std::error_code ec; std::filesystem::equivalent(o.files[j], o.files[i], ec))
         return make_error(o.files[i] + " is given twice", "name each run file once");
-  for (const auto& out : outputs) PTXB_TRY_STATUS(check_output(out.option, out.path, o.files));
+  for (const auto& out : outputs)
+    PTXB_TRY_STATUS(check_output(out.option, out.path, o.files, o.force));
   std::vector<std::pair<std::string, std::filesystem::path>> paths;
   for (const auto& out : outputs) paths.emplace_back(out.option, out.path);
   return check_distinct_outputs(paths);
@@ -94,6 +96,7 @@ void attach_report(CLI::App& sub, Context& ctx) {
                  "write a self-contained HTML report (leaderboard, plots, every candidate)");
   sub.add_option("--junit", o->junit, "write JUnit XML: one testcase per trajectory");
   sub.add_option("--csv", o->csv, "write CSV: one row per turn");
+  sub.add_flag("--force", o->force, "write over --html, --junit or --csv files that exist");
   sub.callback([o, &ctx] { ctx.exit_code = report_main(*o, ctx); });
 }
 

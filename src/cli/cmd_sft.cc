@@ -41,7 +41,7 @@ struct SftArgs {
   std::vector<std::string> heldout;
   bool no_reasoning = false;
   bool json = false;
-  bool force = false;  // fixit/kernelgen: write over the files of an earlier export
+  bool force = false;  // fixit/kernelgen: an earlier export; coverage: an existing file
   // mine
   session::RunConfig teacher;  // endpoint, turn budget, speedup target, concurrency
   int limit = 0;
@@ -113,15 +113,14 @@ Status check_out_folder(const std::string& out, bool force) {
   return {};
 }
 
-// --out of `coverage`: a new file (the report as printed, or its JSON with --json).
-Status check_out_file(const std::string& out) {
+// --out of `coverage`: a new file (the report as printed, or its JSON with --json), or with
+// --force an existing one.
+Status check_out_file(const std::string& out, bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(out, ec))
     return make_error("--out " + out + " is a folder; it names the file to write the report to");
-  if (fs::exists(out, ec))
-    return make_error("--out " + out + " already exists", "choose another --out");
-  return check_output("--out", out, {});
+  return check_output("--out", out, {}, force);
 }
 
 // Every --heldout-task names a task of the suite (a typo would silently hold out nothing).
@@ -158,7 +157,7 @@ int run_coverage(const SftArgs& a, Context& ctx) {
   auto o = options_from(a, sft::Mode::fixit);
   if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
   if (!a.out.empty())
-    if (auto st = check_out_file(a.out); !st.ok())
+    if (auto st = check_out_file(a.out, a.force); !st.ok())
       return fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
@@ -368,6 +367,7 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   add_filters(*coverage, *a, sft::Mode::fixit);
   coverage->add_flag("--json", a->json, "print JSON");
   coverage->add_option("--out", a->out, "write the report (or its JSON) to this new file");
+  coverage->add_flag("--force", a->force, "write over --out when it exists");
   coverage->callback([a, &ctx] { ctx.exit_code = run_coverage(*a, ctx); });
 
   auto* mine = sub.add_subcommand(

@@ -3,7 +3,7 @@
 namespace ptxbench::cli {
 
 Status check_output(const std::string& option, const std::filesystem::path& out,
-                    const std::vector<std::string>& inputs) {
+                    const std::vector<std::string>& inputs, bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
   for (fs::path q = out.parent_path(); !q.empty(); q = q.parent_path()) {
@@ -22,6 +22,9 @@ Status check_output(const std::string& option, const std::filesystem::path& out,
     if (fs::equivalent(in, out, ec))
       return make_error(option + " " + out.string() + " is also an input (" + in + ")",
                         "write the output to another file");
+  if (!force && fs::exists(out, ec))
+    return make_error(option + " " + out.string() + " already exists",
+                      "name a new file, or pass --force to write over it");
   return {};
 }
 

@@ -12,12 +12,13 @@
 
 namespace ptxbench::cli {
 
-// Bad input when the output is a folder, a folder on its path is a file, or it is one of
-// `inputs` (a run file or kernel it would overwrite). `option` names it in the message. A
-// folder on its path that does not exist yet is made when the output is written
+// Bad input when the output is a folder, a folder on its path is a file, it is one of `inputs`
+// (a run file or kernel it would overwrite), or it exists already and `force` is false (the
+// command did not make it: it is written over only with --force). `option` names it in the
+// message. A folder on its path that does not exist yet is made when the output is written
 // (make_output_folder), as every command that writes does (issue 38: one rule).
 Status check_output(const std::string& option, const std::filesystem::path& out,
-                    const std::vector<std::string>& inputs);
+                    const std::vector<std::string>& inputs, bool force);
 
 // The folders on the path to `out` that are not there yet, made just before it is written.
 Status make_output_folder(const std::filesystem::path& out);

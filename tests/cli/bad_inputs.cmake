@@ -437,8 +437,19 @@ ptxbench_bad_input(report_writes_all_three 0 "ptxbench report: wrote r.html"
     --grep "wrote r.xml \\(5 trajectories of 1 run file\\)" --grep "wrote r.csv"
   ARGS ${_p} report ${_h200} --html r.html --junit r.xml --csv r.csv)
 
+# An output that exists is not the command's to replace: refused (untouched) without --force,
+# written over with it (issue 38: never overwrite what it did not create).
+ptxbench_bad_input(report_existing_output 2 "--csv r.csv already exists"
+  SETUP r.csv ARGS ${_p} report ${_h200} --html new.html --csv r.csv)
+ptxbench_bad_input(report_force_writes_over 0 "ptxbench report: wrote r.csv"
+  ARGS sh -c "echo old > r.csv && ${_p} report ${_h200} --csv r.csv --force && ! grep -qx old r.csv && test -s r.csv && rm r.csv")
+ptxbench_bad_input(sft_coverage_existing_out 2 "--out c.txt already exists"
+  SETUP c.txt ARGS ${_p} sft coverage ${_h200} --out c.txt)
+
 # gate: every kernel and the task are read before anything is judged.
 set(_plain ${CMAKE_CURRENT_SOURCE_DIR}/../kernels/sm90_plain.cu)
+ptxbench_bad_input(gate_existing_junit 2 "--junit g.xml already exists"
+  SETUP g.xml ARGS ${_p} gate ${_plain} --task ${_gemm} --junit g.xml)
 set(_controls ${CMAKE_CURRENT_SOURCE_DIR}/../../kernels/controls)
 ptxbench_bad_input(gate_no_task 2 "--task is required" ARGS ${_p} gate ${_plain})
 ptxbench_bad_input(gate_no_kernel 2 "kernel is required" ARGS ${_p} gate --task ${_gemm})
