@@ -182,7 +182,7 @@ def run_batch(ptxbench, entries, log_dir, shared_inputs=False):
                     os.remove(path)
         out_file = os.path.join(log_dir or "/tmp", f"gate-{task}-{arch}.jsonl")
         cmd = [ptxbench, "gate", *[e["_src"] for e in group], "--task", task, "--arch", arch,
-               "--json", out_file] + (["--shared-inputs"] if shared_inputs else [])
+               "--json", out_file, "--force"] + (["--shared-inputs"] if shared_inputs else [])
         t0 = time.time()
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
         secs = time.time() - t0
