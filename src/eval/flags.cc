@@ -12,7 +12,7 @@ struct FlagInfo {
   std::string_view sentence;
 };
 
-constexpr std::array<FlagInfo, 14> kFlags{{
+constexpr std::array<FlagInfo, 15> kFlags{{
     {"side_stream", true,
      "work was launched on another stream than the one you were given, or ran outside the timed "
      "region (side_stream): all work must be enqueued on `stream`"},
@@ -35,6 +35,10 @@ constexpr std::array<FlagInfo, 14> kFlags{{
     {"library_fails_task_rule", false,
      "the library itself fails the task's correctness rule on the same inputs: an error of the "
      "task suite, not of the kernel (library_fails_task_rule)"},
+    {"library_misses_rule", false,
+     "the library also misses the task's rule on the inputs the kernel failed on, but the kernel "
+     "is clearly less accurate there than the library (library_misses_rule): the failure is the "
+     "kernel's"},
     {"library_slowed", false,
      "the library ran slower in this session than this verifier measured it before "
      "(library_slowed): it was timed again alone and the speedup uses the faster of the two"},

@@ -508,17 +508,17 @@ bool JudgeSession::slow_from_checks(Peers& p, const StoppingRule& rule, EvalResu
 
 // After a plain numeric failure: the library on exactly the same inputs (same base set and
 // permutation), checked by the same rule. Needs the verifier still running.
-bool JudgeSession::library_fails_too(const CallRecord& bad, EvalResult& r) {
+const CallCheck* JudgeSession::library_fails_too(const CallRecord& bad, EvalResult& r) {
   Peers& p = *peers_;
-  if (!p.verifier) return false;
+  if (!p.verifier) return nullptr;
   PlannedCall same = bad.plan;
   same.content = Content::transformed;
   same.poison_seed ^= 0x11B4A7ull;
   same.label += ", the library on the same inputs";
   const std::size_t before = calls_.size();
-  if (!baseline_call(p, same, false, true, r) || calls_.size() == before) return false;
+  if (!baseline_call(p, same, false, true, r) || calls_.size() == before) return nullptr;
   const CallRecord& lib = calls_.back();
-  return lib.check && !lib.check->passed();
+  return lib.check && !lib.check->passed() ? &*lib.check : nullptr;
 }
 
 void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
@@ -605,14 +605,23 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
     r.outcome = Outcome::incorrect;
     r.message = c.message;
     r.phase = bad.plan.label;
-    if (c.flags.empty() && library_fails_too(bad, r)) {
-      r.flags.push_back("library_fails_task_rule");  // the judge's task_suite_error
-      r.outcome = Outcome::harness_error;
-      r.message =
-          "the library itself fails this task's correctness rule on the inputs the "
-          "candidate failed on: an error of the task suite, not of the candidate (" +
-          c.message + ")";
+    const CallCheck candidate = *bad.check;  // library_fails_too adds to calls_
+    const CallCheck* library = c.flags.empty() ? library_fails_too(bad, r) : nullptr;
+    if (!library) return;
+    // The library misses the rule too: the yardstick decides (session_decision.h).
+    const Yardstick y = compare_with_library(candidate, *library);
+    if (!y.as_accurate) {
+      r.flags.push_back("library_misses_rule");
+      r.message = c.message + "; the library also misses the rule on these inputs, but the " +
+                  "kernel is clearly less accurate (" + y.why + ")";
+      return;
     }
+    r.flags.push_back("library_fails_task_rule");  // the judge's task_suite_error
+    r.outcome = Outcome::harness_error;
+    r.message =
+        "the library itself fails this task's correctness rule on the inputs the candidate "
+        "failed on, and the candidate is as accurate as the library there (" +
+        y.why + "): an error of the task suite, not of the candidate (" + c.message + ")";
     return;
   }
   r.outcome = Outcome::passed;

@@ -124,7 +124,9 @@ class JudgeSession {
   bool broker_works_without_candidate(Peers& p);
   void decide(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
               const EvalOptions& o, EvalResult& r);
-  bool library_fails_too(const CallRecord& bad, EvalResult& r);
+  // The library's check on the inputs of `bad` when it fails the rule there too (a pointer into
+  // calls_, valid until the next call), else null.
+  const CallCheck* library_fails_too(const CallRecord& bad, EvalResult& r);
   void check_library_speed(Peers& p, EvalResult& r);
   void finish(Peers& p, const EvalOptions& o, EvalResult& r);
   Peers* peers_ = nullptr;  // while run() is on

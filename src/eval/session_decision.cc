@@ -98,6 +98,28 @@ Basis checked_basis(const std::vector<CallRecord>& calls) {
 
 }  // namespace
 
+Yardstick compare_with_library(const CallCheck& candidate, const CallCheck& library) {
+  if (candidate.outputs.size() != library.outputs.size())
+    return {false, "the library's check has other outputs than the kernel's"};
+  for (std::size_t k = 0; k < candidate.outputs.size(); ++k) {
+    const gpu::CompareStats &c = candidate.outputs[k], &l = library.outputs[k];
+    auto worse = [&](const std::string& what, double mine, double lib) {
+      return Yardstick{
+          false, fmt::format("{}: {} {:.3g}, the library's {:.3g}", c.tensor, what, mine, lib)};
+    };
+    if (c.nonfinite > l.nonfinite || c.unwritten > l.unwritten)
+      return worse("non-finite or unwritten elements", static_cast<double>(c.nonfinite),
+                   static_cast<double>(l.nonfinite));
+    if (c.rel_l2 > kYardstickSlack * l.rel_l2 + kYardstickL2Floor)
+      return worse("relative L2 error", c.rel_l2, l.rel_l2);
+    if (c.failed > static_cast<std::int64_t>(kYardstickSlack * static_cast<double>(l.failed)) +
+                       kYardstickFailedFloor)
+      return worse("failing elements", static_cast<double>(c.failed),
+                   static_cast<double>(l.failed));
+  }
+  return {true, "every output within the library's own error on these inputs"};
+}
+
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
                                 const std::vector<bool>& workload_hidden) {
   CorrectnessFindings f;

@@ -74,6 +74,23 @@ struct CorrectnessFindings {
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
                                 const std::vector<bool>& workload_hidden);
 
+// The library as the yardstick. Where the library itself misses the task's rule on the inputs a
+// candidate failed on (JudgeSession::library_fails_too), the failure is not the candidate's only
+// when the candidate is at least as accurate as the library there, output by output: no more
+// non-finite or unwritten elements than the library's, a relative L2 error at most
+// kYardstickSlack times the library's (plus kYardstickL2Floor), and failing elements at most
+// kYardstickSlack times the library's plus kYardstickFailedFloor. A kernel that zeroes an output
+// on outlier-heavy inputs (relative L2 1.0 against the library's ~1e-3) is clearly worse:
+// incorrect, not excused. `why` says which output decided it and by how much.
+inline constexpr double kYardstickSlack = 2.0;
+inline constexpr double kYardstickL2Floor = 1e-4;
+inline constexpr std::int64_t kYardstickFailedFloor = 8;
+struct Yardstick {
+  bool as_accurate = false;
+  std::string why;
+};
+Yardstick compare_with_library(const CallCheck& candidate, const CallCheck& library);
+
 // The candidate's call time under side_stream: its median wall time less the broker's
 // calibrated overhead (never below 1 ns); its speedup and TFLOP/s both use it.
 inline double wall_clock_call_ms(double wall_median_ms, double calibrated_overhead_ms) {
