@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <set>
 
 #include "eval/gpu/rng.h"
 
@@ -110,6 +111,42 @@ TEST(Rng, MeanSquareMatchesTheSamples) {
   }
   const double want = mean_square(Distribution::spiky) - 1.0;
   EXPECT_NEAR(extra / n, want, 0.3 * want);
+}
+
+// large_scores scales Q and K (inputs 0 and 1) by 6, nothing else; wide_range scales inputs 0
+// and 1 each by one power of two in 2^-8..2^20 and the rule's atol by their product.
+TEST(Rng, LargeScoresAndWideRangeScaleTheFirstTwoInputs) {
+  for (std::uint64_t i = 0; i < 1000; ++i) {
+    const float z0 = random_value(9, 0, i, Distribution::normal);
+    EXPECT_EQ(random_value(9, 0, i, Distribution::large_scores), z0 * kLargeScoreScale);
+    EXPECT_EQ(random_value(9, 2, i, Distribution::large_scores),
+              random_value(9, 2, i, Distribution::normal));
+  }
+  std::set<int> exponents;
+  for (std::uint64_t seed = 1; seed < 400; ++seed) {
+    const int e0 = wide_range_exponent(seed, 0), e1 = wide_range_exponent(seed, 1);
+    EXPECT_TRUE(e0 >= -kWideBelow && e0 <= kWideAbove) << e0;
+    exponents.insert(e0);
+    for (std::uint64_t i : {0u, 17u, 4095u})
+      EXPECT_EQ(random_value(seed, 0, i, Distribution::wide_range),
+                std::ldexp(random_value(seed, 0, i, Distribution::normal), e0));
+    EXPECT_EQ(output_scale(seed, Distribution::wide_range), std::ldexp(1.0, e0 + e1));
+    EXPECT_EQ(output_scale(seed, Distribution::spiky), 1.0);
+  }
+  EXPECT_EQ(exponents.size(), static_cast<std::size_t>(kWideBelow + kWideAbove + 1));
+  EXPECT_EQ(wide_range_exponent(3, 2), 0);
+}
+
+TEST(Rng, DistributionNamesRoundTrip) {
+  for (Distribution d : {Distribution::normal, Distribution::spiky, Distribution::large_scores,
+                         Distribution::wide_range}) {
+    Distribution back = Distribution::normal;
+    ASSERT_TRUE(distribution_from_string(to_string(d), back));
+    EXPECT_EQ(back, d);
+  }
+  Distribution x = Distribution::spiky;
+  EXPECT_FALSE(distribution_from_string("uniform", x));
+  EXPECT_EQ(x, Distribution::spiky);
 }
 
 }  // namespace

@@ -3,11 +3,10 @@
 namespace ptxbench::eval {
 namespace {
 
-const char* dist_name(gpu::Distribution d) {
-  return d == gpu::Distribution::spiky ? "spiky" : "normal";
-}
 gpu::Distribution dist_from(const std::string& s) {
-  return s == "spiky" ? gpu::Distribution::spiky : gpu::Distribution::normal;
+  gpu::Distribution d = gpu::Distribution::normal;
+  gpu::distribution_from_string(s, d);  // an unknown name: normal
+  return d;
 }
 
 }  // namespace
@@ -26,7 +25,7 @@ Json WorkerRequest::to_json() const {
                         {"label", t.label},
                         {"problem", gpu::to_json(t.problem)},
                         {"seed", t.seed},
-                        {"distribution", dist_name(t.dist)},
+                        {"distribution", gpu::to_string(t.dist)},
                         {"after_timing", t.after_timing}});
   Json j{{"mode", mode},
          {"library", library},
@@ -41,7 +40,7 @@ Json WorkerRequest::to_json() const {
            {"target_rel_spread", timing.rule.target_rel_spread},
            {"budget_seconds", timing.rule.budget_seconds}}},
          {"check_baseline", check_baseline},
-         {"baseline_distribution", dist_name(baseline_dist)},
+         {"baseline_distribution", gpu::to_string(baseline_dist)},
          {"call_timeout_seconds", call_timeout_seconds}};
   if (timed) j["timed"] = gpu::to_json(*timed);
   return j;

@@ -3,13 +3,9 @@
 namespace ptxbench::eval {
 namespace {
 
-const char* dist_name(gpu::Distribution d) {
-  return d == gpu::Distribution::spiky ? "spiky" : "normal";
-}
-
 Result<gpu::Distribution> dist_from(const std::string& s) {
-  if (s == "normal") return gpu::Distribution::normal;
-  if (s == "spiky") return gpu::Distribution::spiky;
+  gpu::Distribution d{};
+  if (gpu::distribution_from_string(s, d)) return d;
   return make_error("unknown input distribution '" + s + "'");
 }
 
@@ -33,7 +29,8 @@ Json OpenCommand::to_json() const {
   for (const auto& x : workloads) {
     Json bases = Json::array();
     for (const auto& b : x.bases)
-      bases.push_back({{"seed", b.seed}, {"distribution", dist_name(b.dist)}, {"keep", b.keep}});
+      bases.push_back(
+          {{"seed", b.seed}, {"distribution", gpu::to_string(b.dist)}, {"keep", b.keep}});
     w.push_back({{"problem", gpu::to_json(x.problem)},
                  {"bases", bases},
                  {"slots", x.slots},

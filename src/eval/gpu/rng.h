@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "eval/gpu/hd.h"
 
@@ -16,7 +17,23 @@ enum class Distribution : int {
   // of 8..32 made cuDNN's own bf16 backward fail the element rule on ~0.2% of dQ (measured
   // 2026-11-29, docs/results/attention-reference.md): a check the library fails is no check.
   spiky = 1,
+  // Attention: Q and K (inputs 0 and 1) are N(0, 36), so the scaled scores have a standard
+  // deviation of 36 and the largest of a row reaches ~90-150: exp() of a score overflows fp32
+  // (past 88.7) and fp16 (past 11.1), so a softmax without its running maximum, or with fp16
+  // exponentials, fails; a correct one (and the library) does not notice. Other inputs N(0, 1).
+  large_scores = 2,
+  // GEMM: A and B (inputs 0 and 1) are N(0, 1) scaled by powers of two 2^eA, 2^eB drawn per
+  // input set in [-kWideBelow, kWideAbove] (wide_range_exponent): C spans 2^-16..2^40 of its
+  // usual size. bf16 and fp32 hold it exactly (their exponents reach 2^±126); fp16
+  // intermediates overflow past 65504 (2^16). Not lower: the element rule's relative error
+  // divides by |ref| + 1e-8, so outputs near 1e-8 would pass it whatever they are.
+  // Scaling by a power of two changes no rounding, so the element rule holds with atol scaled
+  // by 2^(eA + eB) (output_scale; the verifier applies it).
+  wide_range = 3,
 };
+
+inline constexpr float kLargeScoreScale = 6.0f;
+inline constexpr int kWideBelow = 8, kWideAbove = 20;
 
 // SplitMix64 finaliser: a strong 64-bit mix.
 PTXB_HD std::uint64_t mix64(std::uint64_t z) {
@@ -67,6 +84,21 @@ inline float rng_cos(float x) {
 inline constexpr std::uint64_t kSpikyOneIn = 1024;
 inline constexpr float kSpikyBase = 3.0f, kSpikyStep = 1.5f;
 
+// The power of two input `tensor` (0 or 1; others: 0) is scaled by under wide_range and `seed`.
+PTXB_HD int wide_range_exponent(std::uint64_t seed, std::uint64_t tensor) {
+  if (tensor > 1) return 0;
+  return static_cast<int>(counter_hash(seed, tensor, 0, 4) % (kWideBelow + kWideAbove + 1)) -
+         kWideBelow;
+}
+
+// 2^e for |e| <= 126, exactly (repeated doubling or halving).
+PTXB_HD float pow2(int e) {
+  float v = 1.0f;
+  for (; e > 0; --e) v *= 2.0f;
+  for (; e < 0; ++e) v *= 0.5f;
+  return v;
+}
+
 // One sample of `dist` for element `index` of tensor `tensor` under `seed`.
 PTXB_HD float random_value(std::uint64_t seed, std::uint64_t tensor, std::uint64_t index,
                            Distribution dist) {
@@ -78,20 +110,47 @@ PTXB_HD float random_value(std::uint64_t seed, std::uint64_t tensor, std::uint64
     if (h % kSpikyOneIn == 0)
       z *= kSpikyBase + static_cast<float>((h / kSpikyOneIn) & 3u) * kSpikyStep;
   }
+  if (dist == Distribution::large_scores && tensor < 2) z *= kLargeScoreScale;
+  if (dist == Distribution::wide_range) z *= pow2(wide_range_exponent(seed, tensor));
   return z;
+}
+
+// The factor the element rule's atol is scaled by for an input set of (seed, dist): under
+// wide_range the outputs' scale, 2^(eA + eB); 1 otherwise.
+PTXB_HD double output_scale(std::uint64_t seed, Distribution dist) {
+  if (dist != Distribution::wide_range) return 1.0;
+  return static_cast<double>(pow2(wide_range_exponent(seed, 0) + wide_range_exponent(seed, 1)));
 }
 
 // E[x²] of `dist` (its RMS squared), exactly: normal 1; spiky 1 + (E[scale²] - 1) / 1024 =
 // 1 + (30.375 - 1) / 1024 = 1.02869 (RMS 1.01424). The element rule is derived from it
 // (eval/plan.h input_rms, task/tolerance.h).
+// large_scores and wide_range count as 1: the attention rule does not scale with the inputs,
+// and wide_range's rule is scaled per input set (output_scale).
 constexpr double mean_square(Distribution dist) {
-  if (dist == Distribution::normal) return 1.0;
+  if (dist != Distribution::spiky) return 1.0;
   double scale2 = 0;
   for (int k = 0; k < 4; ++k) {
     double s = static_cast<double>(kSpikyBase) + k * static_cast<double>(kSpikyStep);
     scale2 += s * s / 4;
   }
   return 1.0 + (scale2 - 1.0) / static_cast<double>(kSpikyOneIn);
+}
+
+// Names, for the protocol and the reports ("normal", "spiky", "large_scores", "wide_range").
+inline constexpr const char* kDistributionNames[] = {"normal", "spiky", "large_scores",
+                                                     "wide_range"};
+inline const char* to_string(Distribution d) {
+  return kDistributionNames[static_cast<int>(d)];
+}
+// False for a name that is none of them.
+inline bool distribution_from_string(const std::string& s, Distribution& out) {
+  for (int i = 0; i < 4; ++i)
+    if (s == kDistributionNames[i]) {
+      out = static_cast<Distribution>(i);
+      return true;
+    }
+  return false;
 }
 
 }  // namespace ptxbench::gpu

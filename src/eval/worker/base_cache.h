@@ -30,6 +30,7 @@ struct BaseEntry {
   std::vector<gpu::DeviceBuffer> refs;     // per output of the problem, fp32
   std::size_t bytes = 0;                   // device memory held (bytes())
   std::uint64_t used = 0;                  // BaseCache's clock at its last find or add
+  double output_scale = 1;                 // the rule's atol factor (gpu/rng.h output_scale)
 };
 
 // The device bytes `e` holds: every input, output and reference buffer's allocation.

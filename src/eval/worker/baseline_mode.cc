@@ -9,14 +9,17 @@
 namespace ptxbench::eval::worker {
 namespace {
 
+// `output_scale`: the rule's atol factor of the inputs' distribution (gpu/rng.h).
 std::vector<gpu::CompareStats> compare_all(gpu::TensorSet& t,
                                            const std::vector<gpu::DeviceBuffer>& ref,
-                                           cudaStream_t st) {
+                                           double output_scale, cudaStream_t st) {
   const gpu::Problem& p = t.problem();
+  gpu::Tolerances rule = p.tolerance;
+  rule.atol *= output_scale;
   std::vector<gpu::CompareStats> out;
   for (std::size_t k = 0; k < p.outputs.size(); ++k)
     out.push_back(
-        gpu::compare_output(t.output(k).get(), ref[k].as<float>(), p.outputs[k], p.tolerance, st));
+        gpu::compare_output(t.output(k).get(), ref[k].as<float>(), p.outputs[k], rule, st));
   return out;
 }
 
@@ -34,7 +37,8 @@ void check_baseline(WorkerSession& s, const gpu::Problem& p, std::uint64_t seed,
     gpu::poison_outputs(t, s.stream());
     baseline->run(t, s.stream());
     PTXB_CUDA(cudaStreamSynchronize(s.stream()));
-    resp.baseline_check = compare_all(t, ref, s.stream());
+    resp.baseline_check =
+        compare_all(t, ref, gpu::output_scale(seed, s.request().baseline_dist), s.stream());
   } catch (const gpu::CudaError&) {
     throw;  // the context may be unusable: report as a failure of the check
   } catch (const std::exception& e) {
