@@ -60,19 +60,6 @@ void cupti_kernels(AuditContext& c, const eval::AuditTrace& t) {
   }
 }
 
-// The task's FLOPs over the audited calls (one per audited workload).
-double audited_flops(const task::TaskSpec& task, const std::vector<std::string>& workloads) {
-  double sum = 0;
-  for (const auto& name : workloads)
-    for (const auto& w : task.workloads)
-      if (w.name == name) {
-        auto f = task.flop_count(w);
-        if (!f.ok()) return 0;
-        sum += *f;
-      }
-  return sum;
-}
-
 }  // namespace
 
 std::optional<RouteChoice> route_choice_from_string(std::string_view s) {
@@ -153,8 +140,7 @@ Result<AuditResult> Auditor::audit(const std::filesystem::path& shared_object,
   c.result.families =
       evaluate_families(c.listing, c.result.kernels, c.result.arch, targets, c.result.runtime_run);
   if (c.result.runtime_run)
-    c.result.coverage =
-        compute_coverage(c.result.kernels, targets, audited_flops(task, trace->workloads));
+    c.result.coverage = compute_coverage(c.result.kernels, targets, trace->flops);
   apply_instruction_metric(c.result);
   c.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return std::move(c.result);

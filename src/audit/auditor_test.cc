@@ -40,9 +40,14 @@ class FakeRunner : public ProcessRunner {
 };
 
 // A CUPTI trace from a recorded worker result: its launches and its records.
+// The recorded traces ran gemm_n7168_k5120 at M = 1000 (the judge gives the audited calls'
+// FLOPs, JudgeSession::audit_phase).
+constexpr double kM1000Flops = 2.0 * 1000 * 7168 * 5120;
+
 eval::AuditTrace cupti_trace(const std::string& recorded, std::vector<std::string> workloads) {
   eval::AuditTrace t;
   t.route = eval::Instrument::cupti;
+  t.flops = kM1000Flops * static_cast<double>(workloads.size());
   t.workloads = std::move(workloads);
   const Json j = testdata_json(recorded);
   auto records = records_by_function(j);
@@ -65,6 +70,7 @@ eval::AuditTrace ncu_trace(const std::string& recorded) {
   eval::AuditTrace t;
   t.route = eval::Instrument::nvtx;
   t.workloads = {"m1000"};
+  t.flops = kM1000Flops;
   t.ncu_output = testdata(recorded);
   return t;
 }

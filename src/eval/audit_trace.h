@@ -49,6 +49,7 @@ struct TracedFunction {
 struct AuditTrace {
   Instrument route = Instrument::none;    // cupti | nvtx (Nsight Compute)
   std::vector<std::string> workloads;     // of the audited calls, in order
+  double flops = 0;                       // the task's FLOPs over the audited calls
   std::vector<TracedFunction> functions;  // first-launch order (cupti)
   std::string ncu_output;                 // ncu's raw page (nvtx)
   std::string chip;

@@ -18,6 +18,7 @@
 
 #include "core/fs.h"
 #include "core/refusal.h"
+#include "eval/plan.h"
 #include "eval/test_support.h"
 
 namespace ptxbench::eval {
@@ -463,7 +464,7 @@ TEST_F(EvaluatorTest, TheRunnerStartsBesideTheVerifierAndGetsTheSlotsFirst) {
   ASSERT_EQ(script_.maps.size(), 2u);
   EXPECT_EQ(script_.maps[0], script_.maps[1]);
   const Json& w = script_.maps[0].at("workloads");
-  ASSERT_EQ(w.size(), 2u);  // the timed workload (4 slots) and the hidden one (1)
+  ASSERT_EQ(w.size(), 5u);  // the timed workload (4 slots) and the four drawn hidden ones (1)
   EXPECT_EQ(w[0].at("slots").size(), 4u);
   EXPECT_EQ(w[1].at("slots").size(), 1u);
   EXPECT_EQ(w[0].at("slots")[0].at("inputs"), (Json::array({"aa", "bb"})));
@@ -480,7 +481,7 @@ TEST_F(EvaluatorTest, TheRunnerStartsBesideTheVerifierAndGetsTheSlotsFirst) {
   EXPECT_EQ(*(scrubbed - 1), "broker ended");
   auto back = map_from_json(script_.maps[0]);
   ASSERT_TRUE(back.ok()) << back.error().to_string();
-  EXPECT_EQ(back->workloads.size(), 2u);
+  EXPECT_EQ(back->workloads.size(), 5u);
 }
 
 // Slots whose offsets do not match their tensors are the verifier's fault, not the candidate's.
@@ -579,7 +580,7 @@ TEST_F(EvaluatorTest, AuditedCallsAreCallsOfTheSessionAndEachFunctionHasItsRunne
   const AuditTrace& t = *r.audit_trace;
   EXPECT_EQ(t.route, Instrument::cupti);
   EXPECT_EQ(t.brokers, 2);
-  ASSERT_EQ(t.workloads.size(), 2u);  // the timed workload and the largest hidden one
+  ASSERT_EQ(t.workloads.size(), 2u);  // the timed workload and the drawn audit workload
   EXPECT_EQ(t.workloads[0], "timed");
   ASSERT_EQ(t.functions.size(), 2u);
   EXPECT_EQ(t.functions[0].name, "k_main");
@@ -703,53 +704,79 @@ TEST_F(EvaluatorTest, AnAuditRunnersFirstCallIsOnTheAuditedWorkload) {
   EXPECT_EQ(second[0], second[1]);
 }
 
-// A kernel whose audited call on the audit workload (the largest hidden one, m100: 2 ms a call,
-// about 0.6 s under instrumentation) would pass kAuditWorkloadBudgetSeconds is audited on the
-// largest hidden workload where it would not (m50, 1 ms), not on the smallest (m10); the audit
-// says so. Its timed workload (150 ms) is too slow to audit at all.
+// The session's workloads as plan_session draws them under the fixture's seed: their names by
+// index, and the index of the largest other hidden workload than the audit one, by FLOPs.
+struct DrawnWorkloads {
+  std::vector<std::string> names;
+  int audit = 0, largest_other = 0;
+};
+DrawnWorkloads drawn_workloads(const task::TaskSpec& task, const EvalOptions& o) {
+  auto plan = plan_session(task, o.trials, *o.seed, "", o.input_seed);
+  PTXB_CHECK(plan.ok(), "the test task plans");
+  DrawnWorkloads d;
+  d.audit = plan->audit_workload;
+  for (const auto& w : plan->verifier.workloads) d.names.push_back(w.problem.workload);
+  for (std::size_t w = 1; w < d.names.size(); ++w)
+    if (static_cast<int>(w) != d.audit &&
+        (d.largest_other == 0 ||
+         plan->workload_flops[w] > plan->workload_flops[static_cast<std::size_t>(d.largest_other)]))
+      d.largest_other = static_cast<int>(w);
+  return d;
+}
+
+// A kernel whose audited call on the audit workload (2 ms a call, about 0.6 s under
+// instrumentation) would pass kAuditWorkloadBudgetSeconds is audited on the largest other hidden
+// workload where it would not (1 ms); the audit says so. Its timed workload (150 ms) is too slow
+// to audit at all.
 TEST_F(EvaluatorTest, ATooSlowAuditWorkloadMovesToTheLargestHiddenOneThatFits) {
-  task_ = testing::gemm_task({100, 50, 10});
   opts_.audit = Instrument::cupti;
+  const DrawnWorkloads d = drawn_workloads(task_, opts_);
+  ASSERT_EQ(d.names.size(), 5u);
+  ASSERT_EQ(d.names[static_cast<std::size_t>(d.audit)], "hidden_audit");
   script_.launches = Json::array({Json::array({"k_main", 1})});
-  script_.call_sleep_ms = [](int workload) { return workload == 0 ? 150 : workload == 1 ? 2 : 1; };
+  script_.call_sleep_ms = [a = d.audit](int w) { return w == 0 ? 150 : w == a ? 2 : 1; };
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.audit_trace.has_value());
-  EXPECT_EQ(r.audit_trace->workloads, std::vector<std::string>{"m50"});
+  const std::string& moved = d.names[static_cast<std::size_t>(d.largest_other)];
+  EXPECT_EQ(r.audit_trace->workloads, std::vector<std::string>{moved});
   const auto& m = r.audit_trace->messages;
   EXPECT_NE(std::find_if(m.begin(), m.end(),
-                         [](const std::string& s) {
-                           return s.find("m50 audited instead of m100") != std::string::npos;
+                         [&](const std::string& s) {
+                           return s.find(moved + " audited instead of hidden_audit") !=
+                                  std::string::npos;
                          }),
             m.end());
 }
 
-// A kernel fast on the timed shape but slow on the untimed hidden calls (5 ms on m100, 120 ms on
-// the smaller ones: a fallback path, or a sleep) cannot move the audit off m100 nor drop it:
-// the estimate of a hidden workload never exceeds the timed calls' scaled by FLOPs (review of
-// 2026-12-01, eighth session).
+// A kernel fast on the timed shape but slow on the untimed hidden calls (5 ms on the audit
+// workload, 120 ms on the others: a fallback path, or a sleep) cannot move the audit off its
+// workload nor drop it: the estimate of a hidden workload never exceeds the timed calls' scaled
+// by FLOPs (review of 2026-12-01, eighth session).
 TEST_F(EvaluatorTest, SlowHiddenCallsDoNotSteerTheAudit) {
-  task_ = testing::gemm_task({100, 50, 10});
   opts_.audit = Instrument::cupti;
+  const DrawnWorkloads d = drawn_workloads(task_, opts_);
   script_.launches = Json::array({Json::array({"k_main", 1})});
-  for (const int smaller_ms : {0, 120}) {
-    script_.call_sleep_ms = [smaller_ms](int w) { return w == 0 ? 0 : w == 1 ? 5 : smaller_ms; };
+  for (const int others_ms : {0, 120}) {
+    script_.call_sleep_ms = [others_ms, a = d.audit](int w) {
+      return w == 0 ? 0 : w == a ? 5 : others_ms;
+    };
     EvalResult r = eval();
     ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
     ASSERT_TRUE(r.audit_trace.has_value());
-    EXPECT_EQ(r.audit_trace->workloads, (std::vector<std::string>{"timed", "m100"})) << smaller_ms;
+    EXPECT_EQ(r.audit_trace->workloads, (std::vector<std::string>{"timed", "hidden_audit"}))
+        << others_ms;
   }
 }
 
 // A fast kernel keeps the audit workload (and the timed one).
-TEST_F(EvaluatorTest, AFastKernelIsAuditedOnTheLargestHiddenWorkload) {
-  task_ = testing::gemm_task({100, 50, 10});
+TEST_F(EvaluatorTest, AFastKernelIsAuditedOnTheDrawnAuditWorkload) {
   opts_.audit = Instrument::cupti;
   script_.launches = Json::array({Json::array({"k_main", 1})});
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.audit_trace.has_value());
-  EXPECT_EQ(r.audit_trace->workloads, (std::vector<std::string>{"timed", "m100"}));
+  EXPECT_EQ(r.audit_trace->workloads, (std::vector<std::string>{"timed", "hidden_audit"}));
 }
 
 // The library's plan is timed in the run's first session and reused by the next: the second
@@ -1219,7 +1246,7 @@ TEST_F(EvaluatorTest, NoGpuIsNotRun) {
 
 // review-7: a hostile kernel that works outside its events on the timed workload only (its shape
 // is public): 20 ms by its forged events (0.15x the library's 3 ms), 80 ms by the parent's clock
-// (0.0375x); honest on the five hidden shapes. The five hidden calls outvote the three timed ones
+// (0.0375x); honest on the four hidden shapes. The four hidden calls outvote the three timed ones
 // in checked_work_outside_events's median, so it is known slow by its forged events and its
 // speedup is theirs, with no side_stream.
 TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {
@@ -1229,7 +1256,7 @@ TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {
   };
   FakeLauncher launcher(script_);
   Evaluator e(paths_, process_runner_, launcher);
-  EvalResult r = e.evaluate(testing::gemm_task({100, 64, 32, 16, 8}), dir_->path() / "k.so", opts_);
+  EvalResult r = e.evaluate(testing::gemm_task(), dir_->path() / "k.so", opts_);
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.timing && r.timing->speedup);
   EXPECT_TRUE(r.has_flag("side_stream"));

@@ -212,8 +212,10 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xA0D17CA11ull));
   const int brokers_before = p.brokers;
   audited_ = pick_audited(o, t);
-  for (int w : audited_)
+  for (int w : audited_) {
     t.workloads.push_back(plan_.verifier.workloads[static_cast<std::size_t>(w)].problem.workload);
+    t.flops += plan_.workload_flops[static_cast<std::size_t>(w)];
+  }
   if (audited_.empty()) {
     r.audit_trace = std::move(t);
     return;

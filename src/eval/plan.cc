@@ -8,6 +8,7 @@
 
 #include "core/sha256.h"
 #include "eval/gpu/rng.h"
+#include "task/hidden_draw.h"
 #include "task/tolerance.h"
 
 namespace ptxbench::eval {
@@ -52,9 +53,8 @@ std::string describe_axes(const task::Workload& w) {
 }  // namespace
 
 std::vector<gpu::Distribution> input_distributions(task::Family f) {
-  if (f == task::Family::attention_bwd)
-    return {gpu::Distribution::normal, gpu::Distribution::spiky};
-  return {gpu::Distribution::normal};
+  if (f == task::Family::gemm) return {gpu::Distribution::normal, gpu::Distribution::wide_range};
+  return {gpu::Distribution::normal, gpu::Distribution::spiky, gpu::Distribution::large_scores};
 }
 
 double input_rms(task::Family f) {
@@ -94,10 +94,34 @@ PrepareCommand PlannedCall::prepare() const {
 
 namespace {
 
-gpu::Distribution base_dist(const task::TaskSpec& task, std::size_t k) {
-  return task.family == task::Family::attention_bwd && k % 2 == 1 ? gpu::Distribution::spiky
-                                                                  : gpu::Distribution::normal;
+// The distributions of a session's base input sets. The timed workload: normal first (the
+// timing calls' usual inputs), then every other distribution of the family, in a drawn order;
+// the hidden workloads (`hidden` sets): every distribution once where there are enough, then
+// random ones, in a drawn order. So each distribution meets the timed shape and, across
+// sessions, every kind of hidden workload.
+struct BaseDists {
+  std::vector<gpu::Distribution> timed, hidden;
+};
+BaseDists base_dists(task::Family f, std::size_t hidden, std::uint64_t seed) {
+  const std::vector<gpu::Distribution> all = input_distributions(f);
+  std::uint64_t counter = 0;
+  auto draw = [&] { return trial_seed(seed, counter++); };
+  auto shuffle = [&](auto first, auto last) {
+    for (auto n = last - first; n > 1; --n) std::swap(first[n - 1], first[draw() % n]);
+  };
+  BaseDists d;
+  d.timed = all;  // input_distributions lists normal first
+  shuffle(d.timed.begin() + 1, d.timed.end());
+  d.hidden = all;
+  while (d.hidden.size() < hidden) d.hidden.push_back(all[draw() % all.size()]);
+  shuffle(d.hidden.begin(), d.hidden.end());
+  d.hidden.resize(hidden);
+  return d;
 }
+
+// The index of the hidden workloads' draw among the trial seeds of a seed (far from the
+// calls' own indices).
+constexpr std::uint64_t kHiddenDrawIndex = std::uint64_t{1} << 40;
 
 // 64 bits of the SHA-256 of `name`: the same on every machine and build.
 std::uint64_t name_hash(const std::string& name) {
@@ -109,32 +133,19 @@ double flops_of(const task::TaskSpec& task, const task::Workload& w) {
   return f.ok() ? *f : 0;
 }
 
-template <class NewBase>
+// The audit's second workload: the one named (the timed one or a drawn one by its name), else
+// the drawn audit workload.
 Result<int> pick_audit_workload(const task::TaskSpec& task,
-                                const std::vector<const task::Workload*>& order,
-                                const std::string& name, NewBase& new_base, SessionPlan& plan) {
-  if (name.empty()) {
-    int best = 0;
-    for (std::size_t i = 1; i < order.size(); ++i)
-      if (best == 0 || flops_of(task, *order[i]) > flops_of(task, *order[best]))
-        best = static_cast<int>(i);
-    return best;
-  }
-  for (std::size_t i = 0; i < order.size(); ++i)
-    if (order[i]->name == name) return static_cast<int>(i);
-  for (const auto& w : task.workloads) {
-    if (w.name != name) continue;
-    SessionWorkload sw;
-    PTXB_TRY(sw.problem, make_problem(task, w));
-    sw.bases.push_back(new_base(0));
-    plan.verifier.workloads.push_back(std::move(sw));
-    plan.labels.push_back(fmt::format("{} workload {} ({})", w.role, w.name, describe_axes(w)));
-    plan.hidden.push_back(w.role != "timed");
-    plan.workload_flops.push_back(flops_of(task, w));
-    return static_cast<int>(plan.verifier.workloads.size()) - 1;
-  }
+                                const std::vector<task::HiddenWorkload>& drawn,
+                                const std::string& name) {
+  for (std::size_t i = 0; i < drawn.size(); ++i)
+    if (name.empty() ? drawn[i].kind == task::HiddenKind::audit : drawn[i].workload.name == name)
+      return static_cast<int>(i) + 1;
+  if (name.empty() || name == task.timed().name) return 0;
+  std::string names = task.timed().name;
+  for (const auto& d : drawn) names += ", " + d.workload.name;
   return make_error("task " + task.name + " has no workload named '" + name + "'",
-                    "see `ptxbench tasks` for its workloads");
+                    "name one of " + names + " (the hidden ones are drawn per session)");
 }
 
 }  // namespace
@@ -145,8 +156,15 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   if (trials < 3)
     return make_error("at least 3 checked calls are required, got " + std::to_string(trials));
   SessionPlan plan;
+  // The hidden workloads: drawn from the task's promise with the run's input seed when there is
+  // one (a run's candidates then share their sets, worker/base_cache.h), else the session's.
+  const std::uint64_t draw_seed =
+      trial_seed(input_seed ? *input_seed ^ name_hash(task.name) : seed, kHiddenDrawIndex);
+  const std::vector<task::HiddenWorkload> drawn = task::draw_hidden_workloads(task, draw_seed);
+  const BaseDists dists = base_dists(task.family, drawn.size(), trial_seed(draw_seed, 1));
+  const int timed_bases = static_cast<int>(dists.timed.size());
   std::vector<const task::Workload*> order{&task.timed()};
-  for (const auto* h : task.hidden()) order.push_back(h);
+  for (const auto& h : drawn) order.push_back(&h.workload);
   std::uint64_t next_seed = 0;
   auto fresh = [&] { return trial_seed(seed, next_seed++) | 1u; };  // never 0 (= identity)
   // A base set: the session's own (from `seed`), or the run's (from input_seed, the task and its
@@ -155,18 +173,19 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   // input_seed.
   const std::uint64_t task_bases = input_seed ? *input_seed ^ name_hash(task.name) : 0;
   std::uint64_t shared_bases = 0;
-  auto new_base = [&](std::size_t dist_index) {
+  auto new_base = [&](gpu::Distribution dist) {
     const std::uint64_t own = fresh();
-    BaseSet b{own, base_dist(task, dist_index), false};
+    BaseSet b{own, dist, false};
     if (input_seed) b = {trial_seed(task_bases, shared_bases++) | 1u, b.dist, true};
     return b;
   };
-  std::size_t base_count = 0;
   for (std::size_t i = 0; i < order.size(); ++i) {
     SessionWorkload w;
     PTXB_TRY(w.problem, make_problem(task, *order[i]));
-    const std::size_t bases = i == 0 ? 2 : 1;
-    for (std::size_t b = 0; b < bases; ++b) w.bases.push_back(new_base(base_count++));
+    if (i == 0)
+      for (gpu::Distribution d : dists.timed) w.bases.push_back(new_base(d));
+    else
+      w.bases.push_back(new_base(dists.hidden[i - 1]));
     w.slots = i == 0 ? kTimedSlots : 1;
     w.baseline = i == 0;
     plan.verifier.workloads.push_back(std::move(w));
@@ -187,9 +206,10 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   int fresh_calls = 1;
   for (std::size_t h = 1; h < order.size(); ++h, ++fresh_calls)
     call(static_cast<int>(h), 0, Content::transformed, 0);
-  for (int k = 0; fresh_calls < trials || k < 2; ++k, ++fresh_calls)
-    call(0, k % 2 == 0 ? 1 : 0, Content::transformed, 1 - (k / 2) % 2);
-  PTXB_TRY(plan.audit_workload, pick_audit_workload(task, order, audit_workload, new_base, plan));
+  // The timed workload's other sets: each at least once, every set switching buffer sets.
+  for (int k = 0; fresh_calls < trials || k < 2 * (timed_bases - 1); ++k, ++fresh_calls)
+    call(0, k % 2 == 0 ? 1 : 0, Content::transformed, k < 2 ? 1 : (k / 2 + 1) % timed_bases);
+  PTXB_TRY(plan.audit_workload, pick_audit_workload(task, drawn, audit_workload));
   return plan;
 }
 

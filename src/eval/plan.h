@@ -13,12 +13,15 @@
 
 namespace ptxbench::eval {
 
-// The distributions a family's trials draw inputs from: normal(0, 1); attention_bwd also the
-// outlier-heavy "spiky" one (gpu/rng.h), on every other trial.
+// The distributions a family's inputs are drawn from (gpu/rng.h; docs/task-spec.md, "Input
+// distributions"): gemm normal(0, 1) and wide_range (powers of two from 2^-8 to 2^20 per input);
+// attention normal, spiky (outliers) and large_scores (scores that overflow exp() without the
+// running maximum). Each session checks every one of them (plan_session).
 std::vector<gpu::Distribution> input_distributions(task::Family f);
 
-// The inputs' RMS the element rule is derived with: the largest of input_distributions(f)
-// (gemm: 1; attention_bwd: 1.01424, which its rule does not use).
+// The inputs' RMS the element rule is derived with: the largest mean square of
+// input_distributions(f) (gpu/rng.h mean_square: gemm 1; attention 1.01424, which its rule does
+// not use).
 double input_rms(task::Family f);
 
 // Builds the Problem (concrete shapes, tolerance) of `task` at `w`. An Error when the
@@ -40,19 +43,24 @@ inline std::uint64_t timing_seed(std::uint64_t base) {
 }
 
 // A judging session's plan (session_protocol.h): the workloads the verifier allocates (the
-// timed one first, then every hidden one), and the checked calls that open the session.
-//   bases   timed workload: 2 independent input sets; each hidden workload: 1. For
-//           attention_bwd the second set (and every other hidden one) uses the outlier-heavy
-//           ("spiky") distribution.
+// timed one first, then the hidden ones the session draws from the task's promise,
+// task/hidden_draw.h), and the checked calls that open the session.
+//   bases   timed workload: one input set per distribution of input_distributions, normal
+//           first (gemm 2, attention 3); each hidden workload: 1, every distribution at least
+//           once among them, then random ones, in an order drawn with the session's (or the
+//           run's) seed.
 //   slots   timed workload: kTimedSlots buffer sets (a timing burst uses each once); hidden: 1.
 //   checks  at least `trials` (>= 3) calls with inputs no earlier call had, plus one exact
 //           repeat of the first call: timed (base 0, permuted), the repeat, each hidden
-//           workload (permuted), timed slot 1 (base 1), timed slot 0 switched to base 1, ...
+//           workload (permuted), timed slot 1 (base 1), timed slot 0 switched to base 1, then
+//           slots 1 and 0 on base 2, ... until every timed set was checked twice.
 // Every call of the session, these and the timing calls alike, is poisoned and verified; the
 // broker cannot tell them apart. The broker makes calls in bursts (session_protocol.h); every
 // check is a burst of one, as every timing call is (kTimingBurst): no call pattern tells a check
 // from a timed call, and the parent's wall clock around each call is that call's alone.
-// Pure function of (task, trials, seed, input_seed).
+// Pure function of (task, trials, seed, input_seed). The hidden workloads are drawn from
+// input_seed (and the task's name) when given, else from `seed`: two sessions of different
+// seeds check different sizes.
 //
 // Base input sets: with `input_seed` every base set's seed is a function of (input_seed, the
 // task's name, its place in the plan) alone, so every session of a task planned under one input
@@ -83,10 +91,9 @@ struct SessionPlan {
   std::vector<std::string> labels;  // per workload: "timed workload timed (M=8192 ...)"
   std::vector<bool> hidden;         // per workload
   std::vector<PlannedCall> checks;
-  // The instruction audit's second workload (audit_trace.h): the one named, else the largest
-  // hidden one by FLOPs (small enough to run fast under instrumentation, large enough that tile
-  // padding does not distort coverage), else the timed one. A named workload that is neither
-  // timed nor hidden is added to the session's workloads (one input set, one slot).
+  // The instruction audit's second workload (audit_trace.h): the one named (the timed one, or a
+  // drawn one by its name), else the drawn audit workload (task/hidden_draw.h: small enough to
+  // run fast under instrumentation, large enough that tile padding does not distort coverage).
   int audit_workload = 0;
   // Per workload of `verifier`, its FLOPs (task::TaskSpec::flop_count; 0 when unknown): what
   // JudgeSession::pick_audited scales its estimates and orders the smaller hidden workloads by.

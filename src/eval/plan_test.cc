@@ -22,17 +22,28 @@ TEST(Plan, ProblemFromTask) {
   EXPECT_EQ(p->outputs[0].bytes(), 256u * 128u * 2u);
 }
 
+// The sizes of a plan's hidden workloads, as "M=70" strings (for comparing draws).
+std::vector<std::string> hidden_sizes(const SessionPlan& p) {
+  std::vector<std::string> out;
+  for (std::size_t w = 1; w < p.verifier.workloads.size(); ++w)
+    for (const auto& [axis, v] : p.verifier.workloads[w].problem.axes)
+      out.push_back(axis + "=" + std::to_string(v));
+  return out;
+}
+
 TEST(Plan, SessionCoversTimedAndHiddenWithFreshInputsAndARepeat) {
   auto task = testing::gemm_task();
   auto plan = plan_session(task, 3, 123);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  ASSERT_EQ(plan->verifier.workloads.size(), 2u);  // timed first, then the hidden one
+  ASSERT_EQ(plan->verifier.workloads.size(), 5u);  // timed first, then the four drawn ones
   EXPECT_EQ(plan->verifier.workloads[0].problem.workload, "timed");
   EXPECT_EQ(plan->verifier.workloads[0].bases.size(), 2u);
   EXPECT_EQ(plan->verifier.workloads[0].slots, kTimedSlots);
   EXPECT_TRUE(plan->verifier.workloads[0].baseline);
-  EXPECT_EQ(plan->verifier.workloads[1].problem.workload, "m100");
-  EXPECT_EQ(plan->hidden, (std::vector<bool>{false, true}));
+  EXPECT_EQ(plan->verifier.workloads[1].problem.workload, "hidden_small");
+  EXPECT_EQ(plan->verifier.workloads[4].problem.workload, "hidden_audit");
+  EXPECT_EQ(plan->audit_workload, 4);
+  EXPECT_EQ(plan->hidden, (std::vector<bool>{false, true, true, true, true}));
   const auto& c = plan->checks;
   ASSERT_GE(c.size(), 4u);
   EXPECT_EQ(c[0].content, Content::transformed);
@@ -100,20 +111,33 @@ TEST(Plan, AnInputSeedSharesTheBaseSetsAndNothingElse) {
   renamed.name = "gemm_test_2";
   auto other_task = plan_session(renamed, 3, 1, "", 77);
   for (auto s : bases(*other_task)) EXPECT_EQ(distinct.count(s), 0u);
-  // The audit's extra workload (neither timed nor hidden) takes a shared base set too, after the
-  // others.
-  task::TaskSpec with_extra = task;
-  task::Workload extra = task.timed();
-  extra.name = "extra";
-  extra.role = "example";
-  with_extra.workloads.push_back(extra);
-  auto audited = plan_session(with_extra, 3, 5, "extra", 77);
-  ASSERT_TRUE(audited.ok()) << audited.error().to_string();
-  auto all = bases(*audited);
-  ASSERT_EQ(all.size(), bases(*a).size() + 1);
-  all.pop_back();
-  EXPECT_EQ(all, bases(*a));
-  EXPECT_EQ(keeps(*audited), std::pair(true, true));
+  // The hidden sizes come from the input seed too: a run's candidates are checked on the same
+  // drawn workloads (and their kept base sets), another run draws others.
+  EXPECT_EQ(hidden_sizes(*a), hidden_sizes(*b));
+  EXPECT_NE(hidden_sizes(*a), hidden_sizes(*other_run));
+  // The audit may be named: the timed workload, or a drawn one by its name; nothing else.
+  EXPECT_EQ(plan_session(task, 3, 5, "timed", 77)->audit_workload, 0);
+  EXPECT_EQ(plan_session(task, 3, 5, "hidden_large", 77)->audit_workload, 3);
+  auto unknown = plan_session(task, 3, 5, "m100", 77);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().to_string().find("drawn per session"), std::string::npos);
+}
+
+// Two sessions with different seeds check different hidden sizes; one seed, the same sizes.
+TEST(Plan, EachSessionDrawsItsOwnHiddenWorkloads) {
+  auto all = task::load_tasks(Paths::discover().tasks());
+  ASSERT_TRUE(all.ok()) << all.error().to_string();
+  for (const auto& task : *all) {
+    std::set<std::vector<std::string>> seen;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      auto plan = plan_session(task, 3, seed);
+      ASSERT_TRUE(plan.ok()) << task.name;
+      EXPECT_EQ(hidden_sizes(*plan), hidden_sizes(*plan_session(task, 3, seed))) << task.name;
+      seen.insert(hidden_sizes(*plan));
+      for (std::size_t w = 1; w < plan->labels.size(); ++w) EXPECT_TRUE(plan->hidden[w]);
+    }
+    EXPECT_EQ(seen.size(), 4u) << task.name;
+  }
 }
 
 TEST(Plan, TimingBurstsUseEverySlotOnceAndSometimesRepeatTheLastCall) {
@@ -204,18 +228,40 @@ TEST(Plan, EveryWorkloadOfEveryTaskIsCheckedWhateverTheTrialCount) {
     ASSERT_TRUE(plan.ok()) << task.name;
     std::set<int> checked;
     for (const auto& c : plan->checks) checked.insert(c.workload);
-    EXPECT_EQ(checked.size(), task.workloads.size()) << task.name;
-    bool spiky = false;
+    EXPECT_EQ(checked.size(), plan->verifier.workloads.size()) << task.name;
+    EXPECT_EQ(checked.size(), 5u) << task.name;  // the timed one and four drawn
+    // Every distribution of the family is checked, and the first input set is normal.
+    std::set<gpu::Distribution> dists;
     for (const auto& w : plan->verifier.workloads)
-      for (const auto& b : w.bases) spiky |= b.dist == gpu::Distribution::spiky;
-    EXPECT_EQ(spiky, task.family == task::Family::attention_bwd) << task.name;
+      for (const auto& b : w.bases) dists.insert(b.dist);
+    const auto want = input_distributions(task.family);
+    EXPECT_EQ(dists, std::set<gpu::Distribution>(want.begin(), want.end())) << task.name;
+    EXPECT_EQ(plan->verifier.workloads[0].bases[0].dist, gpu::Distribution::normal);
   }
 }
 
 TEST(Plan, InputScaleOfEachFamily) {
   EXPECT_EQ(input_rms(task::Family::gemm), 1.0);
-  EXPECT_EQ(input_rms(task::Family::attention_fwd), 1.0);
+  EXPECT_NEAR(input_rms(task::Family::attention_fwd), 1.01424, 1e-5);
   EXPECT_NEAR(input_rms(task::Family::attention_bwd), 1.01424, 1e-5);
+}
+
+// Which hidden workload gets which distribution is drawn: two seeds differ.
+TEST(Plan, TheDistributionsOfTheHiddenCallsAreDrawn) {
+  auto all = task::load_tasks(Paths::discover().tasks());
+  ASSERT_TRUE(all.ok()) << all.error().to_string();
+  auto order = [](const SessionPlan& p) {
+    std::vector<gpu::Distribution> out;
+    for (const auto& w : p.verifier.workloads)
+      for (const auto& b : w.bases) out.push_back(b.dist);
+    return out;
+  };
+  for (const auto& task : *all) {
+    std::set<std::vector<gpu::Distribution>> seen;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed)
+      seen.insert(order(*plan_session(task, 3, seed)));
+    EXPECT_GE(seen.size(), 3u) << task.name;
+  }
 }
 
 // make_problem judges by the derived rule, and it is the rule the prompt states (the prompt

@@ -9,16 +9,9 @@
 
 namespace ptxbench::eval::testing {
 
-// A GEMM task with the timed workload M=256 and one hidden workload per entry of `hidden_m`
-// (named "m<M>"), N=128, K=64: every tasks/gemm task has five hidden workloads.
-inline task::TaskSpec gemm_task(const std::vector<int>& hidden_m = {100}) {
-  std::string ms = "256", workloads;
-  for (int m : hidden_m) {
-    ms += ", " + std::to_string(m);
-    workloads += "[[workloads]]\nname = \"m" + std::to_string(m) +
-                 "\"\nrole = \"hidden\"\naxes = { M = " + std::to_string(m) +
-                 ", N = 128, K = 64 }\n";
-  }
+// A small GEMM task (timed M = 256, N = 128, K = 64) that promises any M from 1 to `max_m`:
+// sessions draw its hidden workloads (task/hidden_draw.h).
+inline task::TaskSpec gemm_task(int max_m = 512) {
   const std::string toml = R"(
 name = "gemm_test"
 family = "gemm"
@@ -27,14 +20,17 @@ description = "test"
 baseline = "cublaslt"
 flops = "2*M*N*K"
 [axes]
-M = [)" + ms + R"(]
+M = [256]
 N = [128]
 K = [64]
+[constraints]
+M = { min = 1, max = )" + std::to_string(max_m) +
+                           R"( }
 [[workloads]]
 name = "timed"
 role = "timed"
 axes = { M = 256, N = 128, K = 64 }
-)" + workloads + R"([[inputs]]
+[[inputs]]
 name = "A"
 shape = ["M", "K"]
 dtype = "bfloat16"

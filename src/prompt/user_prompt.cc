@@ -14,7 +14,6 @@ namespace {
 
 using task::TaskSpec;
 using task::TensorSpec;
-using task::Workload;
 
 // Axis names in order of first appearance in the outputs, then the inputs.
 std::vector<std::string> axis_order(const TaskSpec& t) {
@@ -31,14 +30,9 @@ std::vector<std::string> axis_order(const TaskSpec& t) {
   return order;
 }
 
-// Same value in every workload (hidden ones included: only the fact that an axis varies
-// is shown, never a hidden value).
+// An axis without a promised range is fixed at its timed value.
 bool axis_fixed(const TaskSpec& t, const std::string& axis) {
-  std::int64_t v = t.timed().axes.at(axis);
-  return std::all_of(t.workloads.begin(), t.workloads.end(), [&](const Workload& w) {
-    auto it = w.axes.find(axis);
-    return it != w.axes.end() && it->second == v;
-  });
+  return !t.constraints.count(axis);
 }
 
 std::string num(double v) {
@@ -67,11 +61,15 @@ std::string sizes_section(const TaskSpec& t) {
   if (!fixed.empty()) s += "Fixed for this task: " + join(fixed, ", ") + ".\n";
   s += "Timed workload (measured for speed): " + join(timed, ", ") + ".\n";
   if (!variable.empty()) {
-    std::vector<std::string> names;
-    for (const auto& v : variable) names.push_back(v.substr(0, v.find(' ')));
-    s += "Variable axes: " + join(names, ", ") +
-         ". The kernel is also checked for correctness at other values of these axes, which "
-         "are not listed here: read every size from the tensor shapes at run time.\n";
+    std::vector<std::string> promises;
+    for (const auto& v : variable) {
+      const std::string axis = v.substr(0, v.find(' '));
+      promises.push_back(axis + ": any value " + t.constraints.at(axis).describe());
+    }
+    s += "Variable axes (what the task promises): " + join(promises, "; ") +
+         ". The kernel is also checked for correctness at sizes drawn from these ranges for "
+         "each evaluation, which no one can list in advance: read every size from the tensor "
+         "shapes at run time.\n";
   }
   auto flops = t.flop_count(t.timed());
   if (flops.ok() && *flops > 0)
@@ -100,10 +98,14 @@ std::string correctness_section(const TaskSpec& t) {
       "every output. Inputs are random ({}) and fresh for each check, and the check runs at "
       "several sizes.\n",
       fmt::format("{:.4g}", tol.atol), num(tol.rtol), share, num(tol.max_rel_l2),
-      t.family == task::Family::attention_bwd
-          ? "normal(0, 1), and also a spiky distribution with rare large outliers: accumulate "
-            "in fp32 and use the LSE given"
-          : "normal(0, 1)");
+      t.family == task::Family::gemm
+          ? "normal(0, 1), and also inputs scaled by large or small powers of two (2^-8 to "
+            "2^20): keep bf16 inputs and fp32 accumulation, never fp16"
+          : "normal(0, 1); also a spiky distribution with rare large outliers, and Q and K large "
+            "enough that exp() of a raw score overflows: subtract the running maximum, "
+            "accumulate in fp32" +
+                std::string(t.family == task::Family::attention_bwd ? " and use the LSE given"
+                                                                    : ""));
 }
 
 Result<std::string> targets_section(const TaskSpec& t, std::string_view arch) {

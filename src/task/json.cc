@@ -16,10 +16,9 @@ Json tensors_json(const std::vector<TensorSpec>& ts) {
 
 }  // namespace
 
-Json to_json(const TaskSpec& s, bool include_hidden) {
+Json to_json(const TaskSpec& s, bool with_source) {
   Json workloads = Json::array();
   for (const auto& w : s.workloads) {
-    if (!include_hidden && w.role == "hidden") continue;
     auto flops = s.flop_count(w);
     workloads.push_back({{"name", w.name},
                          {"role", w.role},
@@ -28,7 +27,8 @@ Json to_json(const TaskSpec& s, bool include_hidden) {
   }
   Json constraints = Json::object();
   for (const auto& [axis, c] : s.constraints)
-    constraints[axis] = {{"min", c.min}, {"multiple_of", c.multiple_of}};
+    constraints[axis] = {
+        {"min", c.min}, {"max", c.max}, {"multiple_of", c.multiple_of}, {"promise", c.describe()}};
   Json archs = Json::object();
   for (const auto& a : s.archs) archs[a.arch] = {{"families", a.families}, {"rule", a.rule}};
   Json j = {{"name", s.name},
@@ -48,7 +48,7 @@ Json to_json(const TaskSpec& s, bool include_hidden) {
             {"flops", s.flops},
             {"baseline", s.baseline},
             {"arch", archs}};
-  if (include_hidden) j["source_file"] = s.source_file.string();
+  if (with_source) j["source_file"] = s.source_file.string();
   return j;
 }
 

@@ -6,7 +6,9 @@
 
 namespace ptxbench::task {
 
-// include_hidden = false drops the hidden workloads (what a model may see).
-Json to_json(const TaskSpec& spec, bool include_hidden = true);
+// The task as its file states it: the timed workload and the promise each varying axis makes
+// ("constraints": min, max, multiple_of), never a hidden workload (those are drawn per session,
+// task/hidden_draw.h). with_source adds the task file's path (not for a model).
+Json to_json(const TaskSpec& spec, bool with_source = true);
 
 }  // namespace ptxbench::task

@@ -9,6 +9,7 @@
 
 #include "core/fs.h"
 #include "task/families.h"
+#include "task/hidden_draw.h"
 #include "task/tolerance.h"
 
 namespace ptxbench::task {
@@ -131,7 +132,8 @@ class SpecReader {
     return *v;
   }
 
-  // [constraints]: AXIS = { min = N, multiple_of = N }, each on an axis of [axes].
+  // [constraints]: AXIS = { min = N, max = N, multiple_of = N }, each on an axis of [axes]: the
+  // task's promise, which the hidden workloads are drawn from (task/hidden_draw.h).
   Result<std::map<std::string, AxisConstraint>> constraints(const toml::table& root,
                                                             const TaskSpec& s) const {
     std::map<std::string, AxisConstraint> out;
@@ -141,11 +143,21 @@ class SpecReader {
     for (const auto& [k, v] : *n->as_table()) {
       std::string axis(k.str()), field = "constraints." + axis;
       if (!s.axes.count(axis)) return fail(field, "axis " + axis + " is not in [axes]");
-      if (!v.is_table()) return fail(field, "must be a table { min = N, multiple_of = N }");
-      PTXB_TRY_STATUS(known_keys(*v.as_table(), {"min", "multiple_of"}, field + "."));
+      if (!v.is_table())
+        return fail(field, "must be a table { min = N, max = N, multiple_of = N }");
+      PTXB_TRY_STATUS(known_keys(*v.as_table(), {"min", "max", "multiple_of"}, field + "."));
       AxisConstraint c;
       PTXB_TRY(c.min, positive_int(*v.as_table(), "min", field + "."));
       PTXB_TRY(c.multiple_of, positive_int(*v.as_table(), "multiple_of", field + "."));
+      if (!v.as_table()->get("max"))
+        return fail(field + ".max",
+                    "missing: the largest value the task promises (hidden workloads are drawn up "
+                    "to it)");
+      PTXB_TRY(c.max, positive_int(*v.as_table(), "max", field + "."));
+      if (c.max > kMaxAxis || c.max < c.min || c.max - c.max % c.multiple_of < c.min)
+        return fail(field, "admits no value: min " + std::to_string(c.min) + ", max " +
+                               std::to_string(c.max) + " (at most " + std::to_string(kMaxAxis) +
+                               "), multiple_of " + std::to_string(c.multiple_of));
       out[axis] = c;
     }
     return out;
@@ -160,8 +172,13 @@ class SpecReader {
     Workload w;
     PTXB_TRY(w.name, str(t, "name", field + "."));
     PTXB_TRY(w.role, str(t, "role", field + "."));
-    if (w.role != "timed" && w.role != "hidden")
-      return fail(field + ".role", "must be \"timed\" or \"hidden\", not \"" + w.role + "\"");
+    if (w.role == "hidden")
+      return fail(field + ".role",
+                  "a task file lists no hidden workload: each session draws its own from "
+                  "[constraints] (docs/task-spec.md, \"Hidden workloads\"), and a listed one is "
+                  "public; remove it and state the range in [constraints]");
+    if (w.role != "timed")
+      return fail(field + ".role", "must be \"timed\", not \"" + w.role + "\"");
     const toml::table* a = t.get_as<toml::table>("axes");
     if (!a) return fail(field + ".axes", "missing (a table axis = value)");
     for (const auto& [k, v] : *a) {
@@ -289,14 +306,21 @@ class SpecReader {
     auto timed = std::count_if(s.workloads.begin(), s.workloads.end(),
                                [](const Workload& w) { return w.role == "timed"; });
     if (timed != 1) return fail("workloads", "need exactly one workload with role = \"timed\"");
-    if (s.hidden().empty())
-      return fail("workloads", "need at least one hidden workload (generalisation check)");
-    for (const auto& w : s.workloads) {
-      auto f = s.flop_count(w);
+    if (s.constraints.empty())
+      return fail("constraints",
+                  "must promise a range for at least one axis: the hidden workloads (the "
+                  "generalisation check) are drawn from it");
+    if (auto st = hidden_draw_supported(s); !st.ok())
+      return fail("constraints", st.error().message);
+    Workload largest = s.timed();  // every varying axis at its largest promised value
+    largest.name = "the largest promised sizes";
+    for (const auto& [axis, c] : s.constraints) largest.axes[axis] = c.max - c.max % c.multiple_of;
+    for (const Workload* w : {&s.timed(), static_cast<const Workload*>(&largest)}) {
+      auto f = s.flop_count(*w);
       if (!f.ok()) return fail("flops", f.error().message);
       if (!(*f > 0) || !std::isfinite(*f))
-        return fail("flops", "is not a positive number for workload " + w.name);
-      PTXB_TRY_STATUS(check_sizes(s, w));
+        return fail("flops", "is not a positive number for workload " + w->name);
+      PTXB_TRY_STATUS(check_sizes(s, *w));
     }
     return {};
   }

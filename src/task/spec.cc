@@ -48,10 +48,8 @@ int dtype_bytes(DType d) {
 }
 
 std::string AxisConstraint::describe() const {
-  std::string lower = ">= " + std::to_string(min);
-  if (multiple_of <= 1) return lower;
-  std::string mult = "a multiple of " + std::to_string(multiple_of);
-  return min <= multiple_of ? mult : lower + " and " + mult;
+  std::string range = "from " + std::to_string(min) + " to " + std::to_string(max);
+  return multiple_of <= 1 ? range : "a multiple of " + std::to_string(multiple_of) + " " + range;
 }
 
 const Workload& TaskSpec::timed() const {
@@ -62,10 +60,9 @@ const Workload& TaskSpec::timed() const {
   return *it;
 }
 
-std::vector<const Workload*> TaskSpec::hidden() const {
-  std::vector<const Workload*> out;
-  for (const auto& w : workloads)
-    if (w.role == "hidden") out.push_back(&w);
+std::vector<std::string> TaskSpec::varying_axes() const {
+  std::vector<std::string> out;
+  for (const auto& [axis, c] : constraints) out.push_back(axis);
   return out;
 }
 

@@ -31,22 +31,27 @@ struct TensorSpec {
   std::string description;
 };
 
-// One concrete size of the task. role "timed" is measured and shown to the model;
-// "hidden" is checked for correctness but never shown (generalisation).
+// One concrete size of the task. role "timed" is measured and shown to the model; "hidden"
+// is checked for correctness but never shown (generalisation). A task file lists only its
+// timed workload: the hidden ones are drawn per session from the task's promise
+// (task/hidden_draw.h), since a hidden workload anyone can read is a public one.
 struct Workload {
   std::string name;
   std::string role;  // "timed" | "hidden"
   std::map<std::string, std::int64_t> axes;
 };
 
-// What the task's text promises about one axis (the [constraints] table): every value is
-// >= min and a multiple of multiple_of. The loader rejects a workload that breaks it, so a
-// hidden workload never tests more than the task promises.
+// What the task promises about one axis that varies (the [constraints] table): every value
+// from min to max that is a multiple of multiple_of. The hidden workloads of a session are
+// drawn from these ranges (task/hidden_draw.h), so a hidden workload never tests more than
+// the task promises. An axis without a constraint is fixed at its timed value.
 struct AxisConstraint {
   std::int64_t min = 1;
+  std::int64_t max = 1;
   std::int64_t multiple_of = 1;
-  bool admits(std::int64_t v) const { return v >= min && v % multiple_of == 0; }
-  std::string describe() const;  // ">= 1", "a multiple of 128", ">= 256 and a multiple of 128"
+  bool admits(std::int64_t v) const { return v >= min && v <= max && v % multiple_of == 0; }
+  // "from 1 to 16384", "a multiple of 128 from 128 to 8192"
+  std::string describe() const;
 };
 
 // An element fails iff |out-ref| > atol AND |out-ref| / (|ref| + 1e-8) > rtol.
@@ -75,7 +80,7 @@ struct TaskSpec {
   std::string description;
   bool causal = false;                                    // attention only
   std::map<std::string, std::vector<std::int64_t>> axes;  // every value any workload uses
-  std::map<std::string, AxisConstraint> constraints;      // by axis; absent: any value >= 1
+  std::map<std::string, AxisConstraint> constraints;      // by axis; absent: the timed value
   std::vector<Workload> workloads;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;
@@ -86,7 +91,8 @@ struct TaskSpec {
   std::filesystem::path source_file;
 
   const Workload& timed() const;
-  std::vector<const Workload*> hidden() const;
+  // The axes that vary (those with a constraint), in the map's order.
+  std::vector<std::string> varying_axes() const;
   const ArchTargets* targets_for(std::string_view arch) const;
   bool supports(std::string_view arch) const { return targets_for(arch) != nullptr; }
   bool in_suite(std::string_view suite) const;

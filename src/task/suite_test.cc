@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/paths.h"
+#include "task/hidden_draw.h"
 #include "task/loader.h"
 
 namespace ptxbench::task {
@@ -65,55 +66,56 @@ TEST(Suite, ExtendedSuiteHasTheLayerShapes) {
   EXPECT_EQ(bwd, 6);  // d64/96/128 x {non-causal, causal}
 }
 
-std::set<std::int64_t> hidden_values(const TaskSpec& t, const std::string& axis) {
-  std::set<std::int64_t> out;
-  for (const Workload* w : t.hidden()) out.insert(w->axes.at(axis));
-  return out;
-}
-
-// Every GEMM task promises any M >= 1: its hidden workloads include M = 1 and Ms that are
-// no multiple of 8, 16, 64 or 128 (70, 1001), besides the first suite's 1000 and 2048.
-TEST(Suite, GemmHiddenWorkloadsCoverRaggedM) {
+// Every GEMM task promises any M from 1 to 16384 and lists no hidden M; the draws of many seeds
+// give an M below 64, ragged ones and large ones, each within the promise.
+TEST(Suite, GemmPromisesARangeOfMAndDrawsRaggedOnes) {
   int gemms = 0;
   for (const auto& t : shipped()) {
     if (t.family != Family::gemm) continue;
     ++gemms;
-    auto ms = hidden_values(t, "M");
-    for (std::int64_t m : {1, 70, 1001, 1000, 2048})
-      EXPECT_TRUE(ms.count(m)) << t.name << " M=" << m;
-    int ragged = 0;
-    for (std::int64_t m : ms) ragged += (m % 8 != 0);
-    EXPECT_GE(ragged, 3) << t.name;
+    ASSERT_EQ(t.workloads.size(), 1u) << t.name;  // the timed one alone
     ASSERT_TRUE(t.constraints.count("M")) << t.name;
     EXPECT_EQ(t.constraints.at("M").min, 1);
+    EXPECT_EQ(t.constraints.at("M").max, 16384);
+    std::set<std::int64_t> ms;
+    for (std::uint64_t seed = 1; seed <= 8; ++seed)
+      for (const auto& h : draw_hidden_workloads(t, seed)) ms.insert(h.workload.axes.at("M"));
+    EXPECT_GE(ms.size(), 16u) << t.name;
+    EXPECT_LT(*ms.begin(), 64) << t.name;
+    EXPECT_GT(*ms.rbegin(), 4096) << t.name;
     // The derived atol depends on K (task/tolerance.h); the prompt states one rule per task.
     EXPECT_EQ(t.axes.at("K").size(), 1u) << t.name;
   }
   EXPECT_EQ(gemms, 18);
 }
 
-// Attention tasks promise "S is a multiple of 128" and nothing about B and H: the hidden
-// workloads keep S a multiple of 128 (the loader enforces the constraint) and vary B and H,
-// with values that are no power of two (H = 3, 5; B = 3) and one S that is no multiple of 256.
-TEST(Suite, AttentionHiddenWorkloadsVaryBAndH) {
+// Attention tasks promise B, H and S ranges (S a multiple of 128); the draws keep S a multiple of
+// 128 and give B, H and S other than the timed ones.
+TEST(Suite, AttentionPromisesRangesOfBHAndS) {
   int attention = 0;
   for (const auto& t : shipped()) {
     if (t.family == Family::gemm) continue;
     ++attention;
+    ASSERT_EQ(t.workloads.size(), 1u) << t.name;
     ASSERT_TRUE(t.constraints.count("S")) << t.name;
     EXPECT_EQ(t.constraints.at("S").multiple_of, 128);
-    auto bs = hidden_values(t, "B"), hs = hidden_values(t, "H"), ss = hidden_values(t, "S");
-    EXPECT_TRUE(bs.count(1) && bs.count(3)) << t.name;
-    EXPECT_TRUE(hs.count(3) && hs.count(5)) << t.name;
-    EXPECT_TRUE(ss.count(384)) << t.name;
-    EXPECT_GE(ss.size(), 3u) << t.name;
+    std::set<std::int64_t> bs, hs, ss;
+    for (std::uint64_t seed = 1; seed <= 8; ++seed)
+      for (const auto& h : draw_hidden_workloads(t, seed)) {
+        bs.insert(h.workload.axes.at("B"));
+        hs.insert(h.workload.axes.at("H"));
+        ss.insert(h.workload.axes.at("S"));
+      }
+    EXPECT_GE(bs.size(), 2u) << t.name;
+    EXPECT_GE(hs.size(), 4u) << t.name;
+    EXPECT_GE(ss.size(), 8u) << t.name;
     for (std::int64_t s : ss) EXPECT_EQ(s % 128, 0) << t.name;
   }
   EXPECT_EQ(attention, 14);
 }
 
-// A constraint is what the task's text promises, so the text states it ("M >= 1", "S is a
-// multiple of 128").
+// A constraint is what the task's text promises, so the text states it ("M from 1 to 16384",
+// "S a multiple of 128 from 128 to 8192").
 TEST(Suite, EveryConstraintIsStatedInTheDescription) {
   for (const auto& t : shipped())
     for (const auto& [axis, c] : t.constraints) {
@@ -123,9 +125,9 @@ TEST(Suite, EveryConstraintIsStatedInTheDescription) {
     }
 }
 
-TEST(Suite, EveryTaskHasHiddenWorkloadsAndBothArches) {
+TEST(Suite, EveryTaskDrawsHiddenWorkloadsAndHasBothArches) {
   for (const auto& t : shipped()) {
-    EXPECT_FALSE(t.hidden().empty()) << t.name;
+    EXPECT_TRUE(hidden_draw_supported(t).ok()) << t.name;
     EXPECT_TRUE(t.supports("sm_90a")) << t.name;
     EXPECT_TRUE(t.supports("sm_100a")) << t.name;
   }

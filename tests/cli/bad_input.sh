@@ -10,6 +10,7 @@
 #               commit) and -shm stay beside it
 #   empty.db    an empty file
 #   huge_axis/  a ptxbench root (for PTXBENCH_ROOT) whose one task has an axis value of 2^63-1
+#   hidden_listed/  a ptxbench root whose one task lists a hidden workload (refused: they are drawn)
 #   huge.cu     a 4 GiB kernel file (sparse: it takes no disk; compared by size, not hashed)
 #   long_comment.cu, long_blank.cu, base64_comment.cu, max_size.cu
 #               tests/kernels/sm90_plain.cu after a comment line of 40,000 blanks, a line of
@@ -80,8 +81,13 @@ open(name, "wb").write((head + kernel).encode("latin-1"))
 PY
     huge_axis/)
       mkdir -p huge_axis/tasks/gemm
-      sed 's/^M = \[8192,/M = [9223372036854775807, 8192,/' \
+      sed 's/^M = \[8192\]/M = [9223372036854775807, 8192]/' \
         "$PTXBENCH_ROOT/tasks/gemm/gemm_n7168_k5120.toml" >huge_axis/tasks/gemm/gemm_n7168_k5120.toml ;;
+    hidden_listed/)
+      mkdir -p hidden_listed/tasks/gemm
+      { cat "$PTXBENCH_ROOT/tasks/gemm/gemm_n7168_k5120.toml"
+        printf '\n[[workloads]]\nname = "m1000"\nrole = "hidden"\naxes = { M = 1000, N = 7168, K = 5120 }\n'
+      } >hidden_listed/tasks/gemm/gemm_n7168_k5120.toml ;;
     */) mkdir -p "$1" ;;
     *) echo "a file that is not a run" >"$1" ;;
   esac

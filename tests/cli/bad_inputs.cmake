@@ -35,6 +35,8 @@ ptxbench_bad_input(version_unknown_option 2 "not expected: --bogus" ARGS ${_p} v
 # tasks
 ptxbench_bad_input(tasks_axis_too_large 2 "axes.M: value 9223372036854775807 is larger than 2147483647"
   SETUP huge_axis/ ARGS env PTXBENCH_ROOT=huge_axis ${_p} tasks)
+ptxbench_bad_input(tasks_listed_hidden_workload 2 "a task file lists no hidden workload: each session draws its own"
+  SETUP hidden_listed/ ARGS env PTXBENCH_ROOT=hidden_listed ${_p} tasks)
 ptxbench_bad_input(tasks_unknown_suite 2 "unknown suite 'bogus' \\(core, extended\\)"
   ARGS ${_p} tasks --suite bogus)
 ptxbench_bad_input(tasks_unknown_family 2 "unknown family 'bogus'" ARGS ${_p} tasks --family bogus)

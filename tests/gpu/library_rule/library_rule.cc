@@ -1,5 +1,6 @@
 // Every task's rule is one its library meets (issue 12, item 8): for every task under tasks/
-// (core and extended) and every workload, timed and hidden, the library baseline (cuBLASLt,
+// (core and extended) and every workload, the timed one and the hidden ones `--draws` sessions
+// draw from the task's promise (task/hidden_draw.h), the library baseline (cuBLASLt,
 // cuDNN SDPA) runs through ptxbench-worker in baseline mode (Evaluator::benchmark_baseline,
 // as bench/baselines) on that workload, once per input distribution the task's trials draw
 // from (eval/plan.h input_distributions: the backward's also spiky), and its outputs are
@@ -7,7 +8,9 @@
 // is an error of the task suite: the rule, the reference or the distribution is wrong.
 //
 //   library_rule [--task NAME]... [--family gemm|attention_fwd|attention_bwd] [--seed N]
-//                [--shard I/N] [--report FILE.md]
+//                [--draws N] [--shard I/N] [--report FILE.md]
+//
+// --draws N (default 2): the hidden workloads of N sessions' draws (seeds --seed .. --seed+N-1).
 //
 // --shard I/N runs every N-th check starting at the I-th (0-based), so N processes can share
 // one GPU (the checks are not timings).
@@ -30,6 +33,7 @@
 #include "core/subprocess.h"
 #include "eval/evaluator.h"
 #include "eval/plan.h"
+#include "task/hidden_draw.h"
 #include "task/loader.h"
 
 using namespace ptxbench;
@@ -40,6 +44,7 @@ struct Options {
   std::vector<std::string> tasks;
   std::string family, report;
   std::uint64_t seed = 1;
+  int draws = 2;
   int shard = 0, shards = 1;
 };
 
@@ -53,6 +58,9 @@ bool parse(int argc, char** argv, Options& o) {
       o.family = argv[++i];
     else if (a == "--seed" && more)
       o.seed = std::stoull(argv[++i]);
+    else if (a == "--draws" && more && std::sscanf(argv[i + 1], "%d", &o.draws) == 1 &&
+             o.draws >= 0)
+      ++i;
     else if (a == "--report" && more)
       o.report = argv[++i];
     else if (a == "--shard" && more &&
@@ -71,9 +79,23 @@ bool selected(const task::TaskSpec& t, const Options& o) {
 }
 
 // `t` with `w` as its timed workload (benchmark_baseline runs the timed one).
-task::TaskSpec timed_at(task::TaskSpec t, const std::string& w) {
-  for (auto& x : t.workloads) x.role = x.name == w ? "timed" : "hidden";
+task::TaskSpec timed_at(task::TaskSpec t, const task::Workload& w) {
+  task::Workload timed = w;
+  timed.role = "timed";
+  t.workloads = {timed};
   return t;
+}
+
+// The workloads checked: the timed one, then the hidden ones of `draws` sessions' draws (each
+// named by its kind and draw, e.g. hidden_small#2).
+std::vector<task::Workload> checked_workloads(const task::TaskSpec& t, const Options& o) {
+  std::vector<task::Workload> out{t.timed()};
+  for (int d = 0; d < o.draws; ++d)
+    for (auto& h : task::draw_hidden_workloads(t, o.seed + static_cast<std::uint64_t>(d))) {
+      h.workload.name += "#" + std::to_string(d + 1);
+      out.push_back(std::move(h.workload));
+    }
+  return out;
 }
 
 std::string axes_text(const task::Workload& w) {
@@ -89,7 +111,7 @@ struct Row {
 
 Row check(eval::Evaluator& ev, const task::TaskSpec& task, const task::Workload& w,
           gpu::Distribution dist, std::uint64_t seed) {
-  task::TaskSpec as = timed_at(task, w.name);
+  task::TaskSpec as = timed_at(task, w);
   eval::EvalOptions o;
   o.seed = seed;
   o.baseline_inputs = dist;
@@ -117,10 +139,10 @@ Row check(eval::Evaluator& ev, const task::TaskSpec& task, const task::Workload&
                         : r.baseline_check_error;
   for (const auto& c : r.baseline_check)
     if (!c.passed) why += (why.empty() ? "" : "; ") + gpu::describe(c);
-  row.line = fmt::format(
-      "| {} | {} ({}) | {} | {:.4g} | {:.3f} | {} | {:.2e} | {} | {:.1f} |{}", task.name, w.name,
-      axes_text(w), dist == gpu::Distribution::spiky ? "spiky" : "normal", atol, worst, failed,
-      rel_l2, row.pass ? "pass" : "**FAIL**", seconds, why.empty() ? "" : " " + why);
+  row.line =
+      fmt::format("| {} | {} ({}) | {} | {:.4g} | {:.3f} | {} | {:.2e} | {} | {:.1f} |{}",
+                  task.name, w.name, axes_text(w), gpu::to_string(dist), atol, worst, failed,
+                  rel_l2, row.pass ? "pass" : "**FAIL**", seconds, why.empty() ? "" : " " + why);
   return row;
 }
 
@@ -130,7 +152,7 @@ int main(int argc, char** argv) {
   Options opt;
   if (!parse(argc, argv, opt)) {
     std::cerr << "usage: library_rule [--task NAME]... [--family F] [--seed N] [--shard I/N] "
-                 "[--report FILE.md]\n";
+                 "[--draws N] [--report FILE.md]\n";
     return 2;
   }
   if (!eval::Evaluator::gpu_available()) {
@@ -152,7 +174,7 @@ int main(int argc, char** argv) {
   int rows = 0, failures = 0, index = 0;
   for (const auto& t : *tasks) {
     if (!selected(t, opt)) continue;
-    for (const auto& w : t.workloads)
+    for (const auto& w : checked_workloads(t, opt))
       for (gpu::Distribution d : eval::input_distributions(t.family)) {
         if (index++ % opt.shards != opt.shard) continue;
         Row row = check(ev, t, w, d, opt.seed + static_cast<std::uint64_t>(index));

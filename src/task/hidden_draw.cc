@@ -1,0 +1,158 @@
+#include "task/hidden_draw.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace ptxbench::task {
+namespace {
+
+// SplitMix64: the draw's random stream (the same on every platform, unlike the standard
+// library's distributions).
+class Stream {
+ public:
+  explicit Stream(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+using Condition = std::function<bool(std::int64_t)>;
+
+bool any_value(std::int64_t) {
+  return true;
+}
+
+// A promised value of `c` in [lo, hi] meeting `cond` (0: none found). Uniform: random picks
+// among the promised values in range until one meets `cond`, then, for a rare condition on a
+// range of at most 2^16 values, one of those that meet it.
+std::int64_t pick(Stream& s, const AxisConstraint& c, std::int64_t lo, std::int64_t hi,
+                  const Condition& cond) {
+  const std::int64_t m = c.multiple_of;
+  const std::int64_t first = (std::max(lo, c.min) + m - 1) / m * m;
+  const std::int64_t last = std::min(hi, c.max) / m * m;
+  if (first > last) return 0;
+  const std::uint64_t n = static_cast<std::uint64_t>((last - first) / m) + 1;
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    const std::int64_t v = first + static_cast<std::int64_t>(s.next() % n) * m;
+    if (cond(v)) return v;
+  }
+  if (n > (1u << 16)) return 0;
+  std::vector<std::int64_t> meeting;
+  for (std::int64_t v = first; v <= last; v += m)
+    if (cond(v)) meeting.push_back(v);
+  return meeting.empty() ? 0 : meeting[s.next() % meeting.size()];
+}
+
+// A promised value in [lo, hi] meeting `cond`; without one, any in [lo, hi]; without that, any
+// promised value.
+std::int64_t draw_in(Stream& s, const AxisConstraint& c, std::int64_t lo, std::int64_t hi,
+                     const Condition& cond) {
+  if (std::int64_t v = pick(s, c, lo, hi, cond)) return v;
+  if (std::int64_t v = pick(s, c, lo, hi, any_value)) return v;
+  return pick(s, c, c.min, c.max, any_value);
+}
+
+// One axis's draw: [lo, hi] and a condition, or the axis's timed value when it does not vary.
+struct AxisDraw {
+  std::string axis;
+  std::int64_t lo, hi;
+  Condition cond = any_value;
+};
+
+Workload draw_workload(const TaskSpec& task, HiddenKind kind, const std::vector<AxisDraw>& draws,
+                       Stream& s) {
+  Workload w = task.timed();
+  w.name = "hidden_" + std::string(to_string(kind));
+  w.role = "hidden";
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    for (const AxisDraw& d : draws) {
+      auto c = task.constraints.find(d.axis);
+      if (c != task.constraints.end()) w.axes[d.axis] = draw_in(s, c->second, d.lo, d.hi, d.cond);
+    }
+    if (w.axes != task.timed().axes) break;
+  }
+  return w;
+}
+
+std::vector<AxisDraw> gemm_draws(const TaskSpec& task, HiddenKind kind) {
+  const std::int64_t t = task.timed().axes.at("M");
+  const std::int64_t p = task.constraints.at("M").max;
+  auto ragged = [](std::int64_t tile) { return [tile](std::int64_t v) { return v % tile != 0; }; };
+  switch (kind) {
+    case HiddenKind::small:
+      return {{"M", 1, 63}};
+    case HiddenKind::ragged:
+      return {{"M", 65, 1023, ragged(8)}};
+    case HiddenKind::large:
+      return {{"M", std::max<std::int64_t>(t / 2, 1025), p, ragged(128)}};
+    case HiddenKind::audit:
+      return {{"M", 1025, std::max<std::int64_t>(t / 4, 1025), ragged(128)}};
+  }
+  return {};
+}
+
+std::vector<AxisDraw> attention_draws(const TaskSpec& task, HiddenKind kind) {
+  const std::int64_t st = task.timed().axes.at("S");
+  auto odd = [](std::int64_t v) { return v % 2 == 1; };
+  auto odd_tiles = [](std::int64_t v) { return v % 128 != 0 || (v / 128) % 2 == 1; };
+  switch (kind) {
+    case HiddenKind::small:
+      return {{"S", 1, 768}, {"B", 1, 4, odd}, {"H", 1, 8, odd}};
+    case HiddenKind::ragged:
+      return {{"S", 384, st, odd_tiles}, {"B", 1, 3}, {"H", 1, 16}};
+    case HiddenKind::large:
+      return {{"S", st + 1, 2 * st}, {"B", 1, 2}, {"H", 1, 4}};
+    case HiddenKind::audit:
+      return {{"S", 768, 2048}, {"B", 1, 2}, {"H", 2, 8}};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view to_string(HiddenKind k) {
+  switch (k) {
+    case HiddenKind::small:
+      return "small";
+    case HiddenKind::ragged:
+      return "ragged";
+    case HiddenKind::large:
+      return "large";
+    case HiddenKind::audit:
+      return "audit";
+  }
+  return "unknown";
+}
+
+Status hidden_draw_supported(const TaskSpec& task) {
+  const std::vector<std::string> allowed = task.family == Family::gemm
+                                               ? std::vector<std::string>{"M"}
+                                               : std::vector<std::string>{"B", "H", "S"};
+  for (const auto& [axis, c] : task.constraints)
+    if (std::find(allowed.begin(), allowed.end(), axis) == allowed.end())
+      return make_error("axis " + axis + " cannot vary in a " +
+                        std::string(to_string(task.family)) +
+                        " task: hidden workloads are drawn over " +
+                        (task.family == Family::gemm ? "M" : "B, H and S"));
+  if (task.family == Family::gemm && !task.constraints.count("M"))
+    return make_error("a gemm task promises a range for M (the number of tokens)");
+  return {};
+}
+
+std::vector<HiddenWorkload> draw_hidden_workloads(const TaskSpec& task, std::uint64_t seed) {
+  Stream s(seed);
+  std::vector<HiddenWorkload> out;
+  for (HiddenKind kind : kHiddenKinds) {
+    auto draws = task.family == Family::gemm ? gemm_draws(task, kind) : attention_draws(task, kind);
+    out.push_back({kind, draw_workload(task, kind, draws, s)});
+  }
+  return out;
+}
+
+}  // namespace ptxbench::task
