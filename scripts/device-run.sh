@@ -89,7 +89,7 @@ for phase in "$@"; do
              --manifest "$bin/cases/judge/manifest.toml" --only "${ONLY:-}" ;;
     compare) run compare bench/compare_judges.sh /work/main/.devbin-old "$bin" "$out/compare" "${ROUNDS:-1}" ;;
     audit) run audit "$bin/audit_acceptance" --report "$out/audit.md" --json "$out/audit.jsonl" \
-             kernels/controls/gemm.toml kernels/controls/attention.toml kernels/controls/judge.toml \
+             kernels/controls/gemm.toml kernels/controls/attention.toml kernels/controls/judge.toml kernels/controls/oracle.toml \
              tests/kernels/audit/audit.toml $([ -f "$bin/cases/judge/manifest.toml" ] && echo "$bin/cases/judge/manifest.toml") ;;
     sweep) run sweep kernels/attention_dev/sweep.sh run "$bin/sweep" ;;
     profile) run profile scripts/device-profile.sh "$bin" "$out/profile" ;;
