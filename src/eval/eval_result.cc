@@ -9,6 +9,8 @@
 namespace ptxbench::eval {
 namespace {
 
+constexpr const char* kHiddenTrial = "a hidden workload";
+
 Json opt(const std::optional<double>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
@@ -20,6 +22,18 @@ Json stats_array(const std::vector<gpu::CompareStats>& v) {
 }
 
 }  // namespace
+
+std::string_view to_string(FailedOn f) {
+  switch (f) {
+    case FailedOn::timed:
+      return "timed";
+    case FailedOn::hidden:
+      return "hidden";
+    case FailedOn::none:
+      break;
+  }
+  return "none";
+}
 
 Json AuditTrace::to_json() const {
   Json fns = Json::array();
@@ -40,11 +54,8 @@ Json AuditTrace::to_json() const {
 }
 
 Json TrialReport::to_json() const {
-  return Json{{"index", index},
-              {"label", label},
-              {"seed", seed},
-              {"passed", passed},
-              {"outputs", stats_array(outputs)}};
+  return Json{{"index", index}, {"label", label},   {"hidden", hidden},
+              {"seed", seed},   {"passed", passed}, {"outputs", stats_array(outputs)}};
 }
 
 Json TimingReport::to_json() const {
@@ -100,6 +111,8 @@ Json EvalResult::to_json() const {
          {"phase_seconds", phase_seconds.to_json()},
          {"message", message},
          {"phase", phase},
+         {"failed_on", std::string(to_string(failed_on))},
+         {"withheld", withheld},
          {"faulting_kernel", faulting_kernel},
          {"flags", flags},
          {"trials", trials_j},
@@ -134,6 +147,7 @@ std::string EvalResult::feedback() const {
       std::string s =
           std::string(outcome == Outcome::timeout ? "TIMEOUT: " : "RUNTIME ERROR: ") + message;
       if (!phase.empty()) s += "\n  during: " + phase;
+      if (failed_on == FailedOn::hidden) return s;  // the sanitizer's text is the kernel's too
       if (!faulting_kernel.empty()) s += "\n  faulting kernel: " + faulting_kernel;
       if (!memcheck_report.empty()) s += "\n  compute-sanitizer:\n" + memcheck_report;
       return s;
@@ -145,9 +159,11 @@ std::string EvalResult::feedback() const {
       if (!message.empty()) s += "\n  " + message;
       for (const auto& t : trials) {
         if (t.passed) continue;
-        s += "\n  trial " + std::to_string(t.index) + " (" + t.label + "):";
+        s += "\n  trial " + std::to_string(t.index) + " (" + (t.hidden ? kHiddenTrial : t.label) +
+             "):";
         for (const auto& o : t.outputs)
-          if (!o.passed) s += "\n    " + gpu::describe(o);
+          if (!o.passed)  // counts and positions would give a hidden workload's sizes away
+            s += "\n    " + (t.hidden ? o.tensor + ": wrong values" : gpu::describe(o));
       }
       return s;
     }
@@ -160,6 +176,7 @@ std::string EvalResult::summary() const {
   std::string s =
       fmt::format("{} {} [{}]: {}\n", task, arch, fmt::join(flags, ","), to_string(outcome));
   s += feedback() + "\n";
+  if (!withheld.empty()) s += "withheld from the model: " + withheld + "\n";
   if (timing) {
     const auto& t = *timing;
     s += fmt::format("time: {:.4f} ms median (n={}, IQR/median {:.2f}%) on workload {}\n",

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/json.h"
@@ -16,9 +17,15 @@
 
 namespace ptxbench::eval {
 
+// Which kind of workload a failure happened on, from the session's plan (plan.h: a workload is
+// hidden or the timed one); never parsed from a label.
+enum class FailedOn { none, timed, hidden };
+std::string_view to_string(FailedOn f);
+
 struct TrialReport {
   int index = 0;
-  std::string label;
+  std::string label;    // for people: a hidden workload's label names its sizes
+  bool hidden = false;  // on a hidden workload
   std::uint64_t seed = 0;
   bool passed = false;
   std::vector<gpu::CompareStats> outputs;
@@ -58,8 +65,15 @@ struct EvalResult {
   std::uint64_t seed = 0;
   // The run's seed of the base input sets (EvalOptions::input_seed); none: they came from `seed`.
   std::optional<std::uint64_t> input_seed;
-  std::string message;             // not_run / harness_error: why; runtime_error: CUDA's text
-  std::string phase;               // where a failure happened
+  // Why it failed, fit for a model: never a hidden workload's sizes or the candidate's own text
+  // from a call that may know them (`withheld` below).
+  std::string message;  // not_run / harness_error: why; runtime_error: CUDA's text
+  std::string phase;    // where a failure happened ("a hidden workload" for a hidden call)
+  FailedOn failed_on = FailedOn::none;  // the failing call's workload (none: no call failed)
+  // For people; never given to a model. The text `message` replaced because it may name a hidden
+  // workload (docs/judging.md, "What the model is told"): the failing call's label and the
+  // candidate's or the judge's own words. Empty when nothing was withheld.
+  std::string withheld;
   std::string faulting_kernel;     // where known (compute-sanitizer)
   std::vector<std::string> flags;  // side_stream, baseline_incorrect, network_not_isolated, ...
   std::vector<TrialReport> trials;

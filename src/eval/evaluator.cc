@@ -167,6 +167,7 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
     if (r.outcome == Outcome::passed) {
       r.outcome = Outcome::runtime_error;
       r.message = "compute-sanitizer memcheck found memory errors";
+      r.failed_on = FailedOn::timed;  // its session's one call (checks_only_first)
     }
   }
 }
@@ -244,7 +245,7 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
     add_timing_flags(*r.timing, r);
   }
   // Asked for, or after a fault during a call (not a load error) to name the faulting kernel.
-  const bool fault = r.outcome == Outcome::runtime_error && r.phase != "loading the candidate";
+  const bool fault = r.outcome == Outcome::runtime_error && r.phase != kLoadingLabel;
   if (o.memcheck || (fault && o.locate_faults)) run_memcheck(task, so, r, eo);
   return finish();
 }

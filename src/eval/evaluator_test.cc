@@ -18,6 +18,7 @@
 
 #include "core/fs.h"
 #include "core/refusal.h"
+#include "eval/call_failure.h"
 #include "eval/plan.h"
 #include "eval/test_support.h"
 
@@ -499,7 +500,8 @@ TEST_F(EvaluatorTest, AVerifierFailureStopsTheWaitingRunner) {
   script_.verifier_ready = false;
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::harness_error);
-  EXPECT_NE(r.message.find("the verifier could not prepare the session"), std::string::npos);
+  EXPECT_NE(r.message.find("could not prepare the session's inputs"), std::string::npos);
+  EXPECT_NE(r.withheld.find("out of memory"), std::string::npos);  // its words: for people only
   EXPECT_EQ(script_.broker_requests.size(), 1u);
   EXPECT_TRUE(script_.maps.empty());
 }
@@ -966,7 +968,7 @@ TEST_F(EvaluatorTest, WithoutAnAuditTheRunnerIsNotInstrumented) {
 TEST_F(EvaluatorTest, FirstFailingCheckStopsTheSessionBeforeTiming) {
   script_.verify = [](int n, const Json&) {
     CallCheck c;
-    c.outputs = {stats(n != 2)};
+    c.outputs = {stats(n != 0)};
     return c;
   };
   EvalResult r = eval();
@@ -974,7 +976,131 @@ TEST_F(EvaluatorTest, FirstFailingCheckStopsTheSessionBeforeTiming) {
   EXPECT_FALSE(r.timing.has_value());
   ASSERT_FALSE(r.trials.empty());
   EXPECT_FALSE(r.trials.back().passed);
-  EXPECT_NE(r.feedback().find("[255,0]"), std::string::npos);
+  EXPECT_EQ(r.failed_on, FailedOn::timed);
+  EXPECT_NE(r.feedback().find("[255,0]"), std::string::npos);  // the timed workload's: public
+}
+
+// Feedback leaks nothing hidden (issue 34 item 5): the candidate's words on a hidden call (here
+// its exception naming the hidden shape) and the call's label never reach r.message, r.phase or
+// feedback(); r.withheld keeps them for people. The first hidden workload the fixture's seed
+// draws is hidden_small (M below 64); the checks are: timed, its repeat, the four hidden ones
+// (broker calls 2-5), timed again (call 6).
+struct HiddenCall {
+  std::string m;      // "M=37"
+  std::string label;  // "hidden workload hidden_small (K=64 M=37 N=128)"
+  std::string shape;  // the candidate's words: "no tuned configuration for M=37 N=128 K=64"
+};
+HiddenCall first_hidden(const task::TaskSpec& task, const EvalOptions& o) {
+  auto plan = plan_session(task, o.trials, *o.seed, "", o.input_seed);
+  PTXB_CHECK(plan.ok(), "the test task plans");
+  const std::string m = "M=" + std::to_string(plan->verifier.workloads[1].problem.axes.at("M"));
+  return {m, plan->labels[1], "no tuned configuration for " + m + " N=128 K=64"};
+}
+
+void expect_nothing_hidden(const EvalResult& r, const HiddenCall& h, const std::string& what) {
+  for (const std::string& leak : {h.m + " ", h.m + ")", std::string("hidden_small"), h.label,
+                                  std::string("no tuned configuration")}) {
+    EXPECT_EQ(r.message.find(leak), std::string::npos) << what << ": " << r.message;
+    EXPECT_EQ(r.phase.find(leak), std::string::npos) << what << ": " << r.phase;
+    EXPECT_EQ(r.feedback().find(leak), std::string::npos) << what << ": " << r.feedback();
+  }
+}
+
+TEST_F(EvaluatorTest, AHiddenCallsFailureNamesWhatFailedNotTheCandidatesWords) {
+  struct Case {
+    const char* status;
+    Outcome outcome;
+    const char* says;
+  };
+  const HiddenCall h = first_hidden(task_, opts_);
+  for (const Case& c : {Case{"candidate_error", Outcome::runtime_error, "threw an exception"},
+                        Case{"cuda_error", Outcome::runtime_error, "a CUDA error"},
+                        Case{"call_timeout", Outcome::timeout, "did not finish"},
+                        Case{"host_protocol", Outcome::runtime_error, "host protocol"},
+                        Case{"refused_request", Outcome::runtime_error, "refused a request"},
+                        Case{"policy_refused", Outcome::policy_violation, "off the allow-list"},
+                        Case{"host_ended", Outcome::runtime_error, "process ended"}}) {
+    const std::string status = c.status;
+    script_.call = [status, h](int n) -> std::optional<Reply> {
+      if (n != 2) return ok_reply(2.0);
+      return Reply{false, status, h.shape, "", 0, {}, {}};
+    };
+    script_.host_end.exit_code = 100;  // the candidate's own exit code is its words too
+    EvalResult r = eval();
+    EXPECT_EQ(r.outcome, c.outcome) << c.status << ": " << r.message;
+    EXPECT_EQ(r.failed_on, FailedOn::hidden) << c.status;
+    EXPECT_NE(r.message.find(c.says), std::string::npos) << c.status << ": " << r.message;
+    EXPECT_NE(r.message.find("on a hidden workload"), std::string::npos) << r.message;
+    EXPECT_EQ(r.message.find("exit code 100"), std::string::npos) << r.message;
+    EXPECT_EQ(r.phase, kHiddenPhase);
+    expect_nothing_hidden(r, h, c.status);
+    EXPECT_NE(r.withheld.find(h.label), std::string::npos) << r.withheld;
+    if (status != "host_ended") {
+      EXPECT_NE(r.withheld.find(h.shape), std::string::npos) << r.withheld;
+    }
+    EXPECT_EQ(r.to_json().at("failed_on"), "hidden");
+  }
+}
+
+// A sandbox refusal during a hidden call: its system call's path is the candidate's choice.
+TEST_F(EvaluatorTest, ASandboxRefusalOnAHiddenCallIsNamedWithoutItsPath) {
+  const HiddenCall h = first_hidden(task_, opts_);
+  script_.call = [](int n) -> std::optional<Reply> {
+    if (n != 2) return ok_reply(2.0);
+    return Reply{false, "host_ended", "the candidate's process closed its end", "", 0, {}, {}};
+  };
+  script_.host_end.exit_code = kSandboxRefusalExit;
+  script_.host_end.stderr_text =
+      h.shape + "\nptxbench-sandbox: refused system call 257 openat /" + h.m + "\n";
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::policy_violation);
+  EXPECT_NE(r.message.find("refused a system call"), std::string::npos) << r.message;
+  expect_nothing_hidden(r, h, "refusal");
+  EXPECT_NE(r.withheld.find("/" + h.m), std::string::npos) << r.withheld;
+}
+
+// The timed workload is public: its first calls' failure shows the candidate's words. After a
+// hidden call, the same process's words are withheld (it may repeat what it saw there).
+TEST_F(EvaluatorTest, TheTimedWorkloadsFailureShowsTheCandidatesWordsUntilItRanAHiddenOne) {
+  const HiddenCall h = first_hidden(task_, opts_);
+  script_.call = [](int n) -> std::optional<Reply> {
+    if (n != 0) return ok_reply(2.0);
+    return Reply{false, "candidate_error", "no tuned configuration for M=256", "", 0, {}, {}};
+  };
+  EvalResult r = eval();
+  EXPECT_EQ(r.failed_on, FailedOn::timed);
+  EXPECT_NE(r.message.find("no tuned configuration for M=256"), std::string::npos) << r.message;
+  EXPECT_TRUE(r.withheld.empty());
+  script_.call = [h](int n) -> std::optional<Reply> {
+    if (n != 6) return ok_reply(2.0);
+    return Reply{false, "candidate_error", h.shape, "", 0, {}, {}};
+  };
+  r = eval();
+  EXPECT_EQ(r.outcome, Outcome::runtime_error);
+  EXPECT_EQ(r.failed_on, FailedOn::timed);
+  EXPECT_NE(r.message.find("after the kernel's process had run a hidden workload"),
+            std::string::npos)
+      << r.message;
+  expect_nothing_hidden(r, h, "after a hidden call");
+  EXPECT_NE(r.withheld.find(h.shape), std::string::npos);
+}
+
+// Wrong values on a hidden workload: neither the label nor counts or positions.
+TEST_F(EvaluatorTest, WrongValuesOnAHiddenWorkloadNameNeitherItsLabelNorItsPositions) {
+  const HiddenCall h = first_hidden(task_, opts_);
+  script_.verify = [](int n, const Json&) {
+    CallCheck c;
+    c.outputs = {stats(n != 2)};
+    return c;
+  };
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::incorrect);
+  EXPECT_EQ(r.failed_on, FailedOn::hidden);
+  ASSERT_FALSE(r.trials.empty());
+  EXPECT_TRUE(r.trials.back().hidden);
+  expect_nothing_hidden(r, h, "incorrect");
+  EXPECT_EQ(r.feedback().find("[255,0]"), std::string::npos) << r.feedback();
+  EXPECT_NE(r.feedback().find("a hidden workload"), std::string::npos) << r.feedback();
 }
 
 TEST_F(EvaluatorTest, WhenTheLibraryFailsTheSameInputsItIsATaskSuiteError) {

@@ -35,10 +35,11 @@ const Json* find_array(const Json& j, const char* key) {
   return it != j.end() && it->is_array() ? &*it : nullptr;
 }
 
-TrialReport trial_of(const CallRecord& c) {
+TrialReport trial_of(const CallRecord& c, bool hidden) {
   TrialReport t;
   t.index = c.index;
   t.label = c.plan.label;
+  t.hidden = hidden;
   t.seed = c.plan.transform_seed;
   t.passed = c.check && c.check->passed();
   if (c.check) t.outputs = c.check->outputs;
@@ -91,8 +92,12 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   r.phase_seconds.verifier = ms_since(verifier_start) / 1000;
   timeline_.add(SpanKind::verifier_start, verifier_start);
   if (!ready.reply || !ready.reply->ok) {
-    const std::string why = ready.reply ? ready.reply->error : ready.text;
-    return fail(Outcome::harness_error, "the verifier could not prepare the session: " + why,
+    // The verifier's words may name any workload of the plan, the hidden ones too.
+    r.withheld = "the verifier could not prepare the session: " +
+                 (ready.reply ? ready.reply->error : ready.text);
+    return fail(Outcome::harness_error,
+                "the judge's verifier could not prepare the session's inputs and references (its "
+                "error is not shown: it may name a hidden workload)",
                 "preparing inputs and references");
   }
   r.verifier_session = p.verifier_sessions + 1;
@@ -171,11 +176,20 @@ bool JudgeSession::prepare(Peers& p, const PlannedCall& call, EvalResult& r) {
     r.outcome = Outcome::harness_error;
     r.message =
         "the verifier failed to prepare a call: " + (got.reply ? got.reply->error : got.text);
-    r.phase = call.label;
+    judge_failed_on(call, r);
     return false;
   }
   timeline_.add(SpanKind::prepare, t0, call.workload);
   return true;
+}
+
+// The verifier failed on `call` (r.message says how, in its words): on a hidden call those words
+// may name the workload, so they are withheld.
+void JudgeSession::judge_failed_on(const PlannedCall& call, EvalResult& r) const {
+  const bool hidden = hidden_workload(call.workload);
+  r.phase = call.label;
+  r.failed_on = hidden ? FailedOn::hidden : FailedOn::timed;
+  withhold(r, CallFault::judge_failed, hidden ? Withhold::hidden_call : Withhold::none, call.label);
 }
 
 // The sustained load before a burst (EvalOptions::sustained_load_ms). A verifier that cannot
@@ -203,6 +217,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   CallCommand cmd;
   if (!prepare_burst(p, burst, cmd, r)) return false;
   heat(p, o);
+  for (const auto& c : burst) p.host_ran_hidden = p.host_ran_hidden || hidden_workload(c.workload);
   const auto t0 = Clock::now();
   if (!p.broker->send(cmd.to_json()).ok()) {
     broker_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the broker is gone"},
@@ -265,6 +280,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
       r.outcome = Outcome::harness_error;
       r.message = "the verifier failed to check a call: " +
                   (checked.reply ? checked.reply->error : checked.text);
+      judge_failed_on(call, r);
       return false;
     }
     timeline_.add(SpanKind::verify, v0, call.workload);
@@ -583,7 +599,8 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   for (const PlannedCall& check : plan_.checks) {
     const std::size_t before = calls_.size();
     ok = candidate_call(p, check, false, o, r);
-    if (calls_.size() > before) r.trials.push_back(trial_of(calls_.back()));
+    if (calls_.size() > before)
+      r.trials.push_back(trial_of(calls_.back(), hidden_workload(calls_.back().plan.workload)));
     if (!ok) break;
   }
   lap(r.phase_seconds.checks, SessionPhase::timing);
@@ -601,27 +618,40 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   if (!c.passed) {
     const CallRecord& bad = calls_[static_cast<std::size_t>(c.failing_call)];
     if (bad.timing || r.trials.empty() || r.trials.back().index != bad.index)
-      r.trials.push_back(trial_of(bad));
+      r.trials.push_back(trial_of(bad, hidden_workload(bad.plan.workload)));
     r.outcome = Outcome::incorrect;
-    r.message = c.message;
+    r.message = c.message;  // judge_calls names no hidden workload
     r.phase = bad.plan.label;
+    r.failed_on = hidden_workload(bad.plan.workload) ? FailedOn::hidden : FailedOn::timed;
+    if (r.failed_on == FailedOn::hidden) {
+      r.withheld = bad.plan.label;
+      r.phase = kHiddenPhase;
+    }
     const CallCheck candidate = *bad.check;  // library_fails_too adds to calls_
     const CallCheck* library = c.flags.empty() ? library_fails_too(bad, r) : nullptr;
     if (!library) return;
-    // The library misses the rule too: the yardstick decides (session_decision.h).
+    // The library misses the rule too: the yardstick decides (session_decision.h). Its figures
+    // (counts, errors) could size a hidden workload: on one they are withheld.
     const Yardstick y = compare_with_library(candidate, *library);
+    auto detail = [&](const std::string& figures) {
+      if (r.failed_on != FailedOn::hidden) return " (" + figures + ")";
+      r.withheld += "; " + figures;
+      return std::string();
+    };
     if (!y.as_accurate) {
       r.flags.push_back("library_misses_rule");
-      r.message = c.message + "; the library also misses the rule on these inputs, but the " +
-                  "kernel is clearly less accurate (" + y.why + ")";
+      r.message = c.message +
+                  "; the library also misses the rule on these inputs, but the kernel is clearly "
+                  "less accurate" +
+                  detail(y.why);
       return;
     }
     r.flags.push_back("library_fails_task_rule");  // the judge's task_suite_error
     r.outcome = Outcome::harness_error;
     r.message =
         "the library itself fails this task's correctness rule on the inputs the candidate "
-        "failed on, and the candidate is as accurate as the library there (" +
-        y.why + "): an error of the task suite, not of the candidate (" + c.message + ")";
+        "failed on, and the candidate is as accurate as the library there" +
+        detail(y.why) + ": an error of the task suite, not of the candidate (" + c.message + ")";
     return;
   }
   r.outcome = Outcome::passed;

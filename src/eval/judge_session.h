@@ -21,6 +21,7 @@
 #include <functional>
 
 #include "core/paths.h"
+#include "eval/call_failure.h"
 #include "eval/eval_result.h"
 #include "eval/evaluator.h"
 #include "eval/session_decision.h"
@@ -47,6 +48,8 @@ struct SessionSetup {
 };
 
 inline constexpr int kCalibrationCalls = 8;
+// The phase of a failure while the broker loaded the candidate (no call had been made).
+inline constexpr const char* kLoadingLabel = "loading the candidate";
 // A library median this much slower than the verifier's best for the same baseline is timed
 // again alone (JudgeSession::check_library_speed), with this many runs.
 inline constexpr double kLibrarySlowdownShare = 0.05;
@@ -120,7 +123,19 @@ class JudgeSession {
   // The longest GPU time (event) of any checked candidate call so far, in ms.
   double slowest_checked_call_ms() const;
   void broker_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);
+  // The verdict of a failed call from the broker's reply and the host's end, with the call's
+  // full text (broker_failed then withholds it where it may name a hidden workload).
+  struct CallVerdict {
+    Outcome outcome;
+    CallFault fault;
+    std::string message;
+  };
+  CallVerdict call_verdict(Peers& p, const Received& got, bool loading);
   static std::optional<std::string> host_refusal(const ProcessResult& e);
+  // Is workload `w` of the plan hidden? Why a failed call's text is withheld (call_failure.h).
+  bool hidden_workload(int w) const;
+  Withhold withhold_for(const Peers& p, const PlannedCall& call) const;
+  void judge_failed_on(const PlannedCall& call, EvalResult& r) const;
   bool broker_works_without_candidate(Peers& p);
   void decide(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
               const EvalOptions& o, EvalResult& r);

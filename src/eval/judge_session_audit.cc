@@ -59,7 +59,8 @@ bool JudgeSession::audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& 
                                  AuditTrace& t) {
   for (int w : audited_) {
     const Outcome before = r.outcome;
-    const std::string message = r.message, phase = r.phase;
+    const std::string message = r.message, phase = r.phase, withheld = r.withheld;
+    const FailedOn failed_on = r.failed_on;
     if (candidate_call(p, draw.fresh_on(w, "audited call"), false, o, r)) continue;
     if (r.outcome == Outcome::timeout) {
       t.messages.push_back("an audited call on " +
@@ -70,6 +71,8 @@ bool JudgeSession::audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& 
       r.outcome = before;
       r.message = message;
       r.phase = phase;
+      r.withheld = withheld;
+      r.failed_on = failed_on;
     }
     return false;
   }

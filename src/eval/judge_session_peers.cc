@@ -134,6 +134,7 @@ bool JudgeSession::launch_broker(Peers& p, const EvalOptions& o, EvalResult& r) 
   p.broker.reset();
   p.host.reset();
   p.broker_ended = false;
+  p.host_ran_hidden = false;  // a new host process: it has seen nothing yet
   p.broker_end = {};
   p.host_end = {};
   auto for_broker = stage_candidate(p.so, p.broker_dir->path());
@@ -180,7 +181,7 @@ bool JudgeSession::launch_broker(Peers& p, const EvalOptions& o, EvalResult& r) 
 bool JudgeSession::ready_broker(Peers& p, EvalResult& r, bool first) {
   // Its time on the session's path: the first broker's launch overlapped the verifier's start.
   const auto broker_start = first ? Clock::now() : p.broker_launched;
-  const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, "loading the candidate"};
+  const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, kLoadingLabel};
   if (!p.broker->send(p.broker_map.to_json()).ok())  // gone already: what did it say?
     return broker_setup_failed(p, p.broker->receive(milliseconds(2000)), r);
   Received ready2 = p.broker->receive(milliseconds(seconds(120)));
@@ -246,44 +247,70 @@ std::optional<std::string> JudgeSession::host_refusal(const ProcessResult& e) {
   return std::nullopt;
 }
 
-// A call (or the load) that failed. Whatever the host process did is the candidate's: the broker's
-// status says what it was. Only a broker that failed on its own (harness_error, a crash, no
-// reply) can be the harness's, and only when a fresh broker fails the same way without the
-// candidate (broker_works_without_candidate).
+bool JudgeSession::hidden_workload(int w) const {
+  return w >= 0 && static_cast<std::size_t>(w) < plan_.hidden.size() &&
+         plan_.hidden[static_cast<std::size_t>(w)];
+}
+
+// A call's text is withheld when the call was on a hidden workload, or when the candidate's
+// process had been given one before (it may repeat what it saw there). The load is neither.
+Withhold JudgeSession::withhold_for(const Peers& p, const PlannedCall& call) const {
+  if (call.label == kLoadingLabel) return Withhold::none;
+  if (hidden_workload(call.workload)) return Withhold::hidden_call;
+  return p.host_ran_hidden ? Withhold::after_hidden_call : Withhold::none;
+}
+
+// A call (or the load) that failed: its verdict (call_verdict), with its text withheld where it
+// may name a hidden workload (call_failure.h).
 void JudgeSession::broker_failed(Peers& p, const Received& got, const PlannedCall& call,
                                  EvalResult& r) {
+  const bool loading = call.label == kLoadingLabel;
+  const Withhold why = withhold_for(p, call);
+  CallVerdict v = call_verdict(p, got, loading);
+  r.outcome = v.outcome;
+  r.message = std::move(v.message);
   r.phase = call.label;
-  const bool loading = call.label == "loading the candidate";
+  r.failed_on = loading                          ? FailedOn::none
+                : hidden_workload(call.workload) ? FailedOn::hidden
+                                                 : FailedOn::timed;
+  withhold(r, v.fault, why, call.label);
+}
+
+// Whatever the host process did is the candidate's: the broker's status says what it was. Only a
+// broker that failed on its own (harness_error, a crash, no reply) can be the harness's, and only
+// when a fresh broker fails the same way without the candidate (broker_works_without_candidate).
+JudgeSession::CallVerdict JudgeSession::call_verdict(Peers& p, const Received& got, bool loading) {
   const auto status =
       got.reply ? broker_status_from_string(got.reply->status) : std::optional<BrokerStatus>{};
   const std::string error = got.reply ? got.reply->error : got.text;
   stop_broker(p);
-  auto set = [&](Outcome out, std::string msg) {
-    r.outcome = out;
-    r.message = std::move(msg);
-  };
-  if (auto refused = host_refusal(p.host_end)) return set(Outcome::policy_violation, *refused);
+  if (auto refused = host_refusal(p.host_end))
+    return {Outcome::policy_violation, CallFault::syscall_refused, *refused};
   if (status) switch (*status) {
       case BrokerStatus::call_timeout:
-        return set(Outcome::timeout, error);
+        return {Outcome::timeout, CallFault::timeout, error};
       case BrokerStatus::cuda_error:
+        return {Outcome::runtime_error, CallFault::cuda_error, error};
       case BrokerStatus::candidate_error:
-        return set(Outcome::runtime_error, error);
+        return {Outcome::runtime_error, CallFault::exception, error};
       case BrokerStatus::host_protocol:
-        return set(Outcome::runtime_error,
-                   "the candidate's process broke the host protocol: " + error);
+        return {Outcome::runtime_error, CallFault::host_protocol,
+                "the candidate's process broke the host protocol: " + error};
       case BrokerStatus::refused_request:
-        return set(Outcome::runtime_error,
-                   "the judge refused a request of the candidate: " + error);
+        return {Outcome::runtime_error, CallFault::refused_request,
+                "the judge refused a request of the candidate: " + error};
       case BrokerStatus::policy_refused:
-        return set(Outcome::policy_violation, compile::driver_refusal_message(error));
+        return {Outcome::policy_violation, CallFault::driver_refused,
+                compile::driver_refusal_message(error)};
       case BrokerStatus::load_error:
-        return set(Outcome::runtime_error, "the candidate could not be loaded: " + error);
+        return {Outcome::runtime_error, CallFault::exception,
+                "the candidate could not be loaded: " + error};
       case BrokerStatus::host_ended:
-        return set(p.host_end.timed_out ? Outcome::timeout : Outcome::runtime_error,
-                   std::string("the candidate's process ended ") +
-                       (loading ? "while it was loaded: " : "during the call: ") +
-                       p.host_end.describe_end());
+        return {p.host_end.timed_out ? Outcome::timeout : Outcome::runtime_error,
+                p.host_end.timed_out ? CallFault::timeout : CallFault::process_ended,
+                std::string("the candidate's process ended ") +
+                    (loading ? "while it was loaded: " : "during the call: ") +
+                    p.host_end.describe_end()};
       case BrokerStatus::ok:
       case BrokerStatus::bad_request:
       case BrokerStatus::harness_error:
@@ -291,10 +318,12 @@ void JudgeSession::broker_failed(Peers& p, const Received& got, const PlannedCal
     }
   const std::string what = got.reply ? error : p.broker_end.describe_end();
   if (!broker_works_without_candidate(p))
-    return set(Outcome::harness_error, "the judge's broker failed: " + what);
-  set(got.failure == ReceiveFailure::timed_out ? Outcome::timeout : Outcome::runtime_error,
-      "the judge's broker failed while it ran the candidate's work (" + what +
-          "); a broker without the candidate works, so the failure is the candidate's");
+    return {Outcome::harness_error, CallFault::judge_failed, "the judge's broker failed: " + what};
+  const bool timed_out = got.failure == ReceiveFailure::timed_out;
+  return {timed_out ? Outcome::timeout : Outcome::runtime_error,
+          timed_out ? CallFault::timeout : CallFault::broker_crashed,
+          "the judge's broker failed while it ran the candidate's work (" + what +
+              "); a broker without the candidate works, so the failure is the candidate's"};
 }
 
 // A fresh broker on the session's slots, without the candidate or a host: mapped, sandboxed and

@@ -51,6 +51,9 @@ struct JudgeSession::Peers {
   int brokers = 0;
   std::chrono::steady_clock::time_point broker_launched;  // the current broker's launch
   bool audit_armed = false;
+  // The current host process has been given a call on a hidden workload: what the candidate
+  // says from then on may carry it (call_failure.h, Withhold::after_hidden_call).
+  bool host_ran_hidden = false;
 };
 
 }  // namespace ptxbench::eval

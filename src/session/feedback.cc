@@ -77,15 +77,20 @@ std::string workload_name(const std::string& name, bool hidden) {
                 : "workload `" + name + "`";
 }
 
+// A hidden workload's mismatch: which output, and NaN/Inf; counts, positions and error sizes
+// would give its sizes away (stage_pipeline.cc hidden_mismatch).
+std::string hidden_mismatch_text(const Mismatch& m) {
+  return fmt::format(
+      "- output {} on {}: wrong values{} (counts, positions and error sizes are not shown for a "
+      "hidden workload).\n",
+      m.output, workload_name(m.workload, true),
+      m.non_finite ? ", and the output contains NaN or Inf" : "");
+}
+
 std::string mismatch_text(const Mismatch& m) {
-  // Counts would reveal a hidden workload's sizes; a share does not.
-  std::string count =
-      m.hidden ? fmt::format("{:.3g}% of the elements",
-                             100.0 * static_cast<double>(m.bad_elements) /
-                                 static_cast<double>(std::max<std::int64_t>(1, m.total_elements)))
-               : fmt::format("{} of {} elements", m.bad_elements, m.total_elements);
-  std::string out = fmt::format("- output {} on {}: {} outside tolerance", m.output,
-                                workload_name(m.workload, m.hidden), count);
+  if (m.hidden) return hidden_mismatch_text(m);
+  std::string out = fmt::format("- output {} on {}: {} of {} elements outside tolerance", m.output,
+                                workload_name(m.workload, false), m.bad_elements, m.total_elements);
   if (m.non_finite) out += "; the output contains NaN or Inf";
   out += fmt::format(".\n  max abs error {:.4g}, max rel error {:.4g}, relative L2 error {:.4g}\n",
                      m.max_abs_error, m.max_rel_error, m.rel_l2_error);

@@ -11,13 +11,32 @@
 namespace ptxbench::session {
 namespace {
 
-// "hidden workload M1000 (M=1000), normal inputs" -> {"M1000", true}
-std::pair<std::string, bool> parse_label(const std::string& label) {
-  bool hidden = starts_with(label, "hidden");
+// "timed workload timed (M=8192 ...), input set 0 permuted" -> "timed": a public workload's name
+// (a hidden one's is never read: TrialReport::hidden says which is which).
+std::string workload_of(const std::string& label) {
   auto at = label.find("workload ");
-  if (at == std::string::npos) return {label, hidden};
+  if (at == std::string::npos) return label;
   std::string rest = label.substr(at + 9);
-  return {rest.substr(0, rest.find(' ')), hidden};
+  return rest.substr(0, rest.find(' '));
+}
+
+Mismatch mismatch(const gpu::CompareStats& o, const std::string& workload) {
+  Mismatch m{o.tensor,      workload,      false,    o.failed,        o.numel,
+             o.max_abs_err, o.max_rel_err, o.rel_l2, o.nonfinite > 0, {}};
+  for (const auto& b : o.first_bad)
+    if (m.first_bad.size() < 3) m.first_bad.push_back({b.index, b.out, b.ref});
+  return m;
+}
+
+// On a hidden workload only which output is wrong and whether it holds NaN or Inf: its counts,
+// positions and error sizes together give its sizes away (a ragged tail's first bad row and
+// share of bad elements solve for M).
+Mismatch hidden_mismatch(const gpu::CompareStats& o) {
+  Mismatch m;
+  m.output = o.tensor;
+  m.hidden = true;
+  m.non_finite = o.nonfinite > 0;
+  return m;
 }
 
 // The family's four most frequent opcodes; `opcodes`: count per opcode, summed over kernels.
@@ -64,28 +83,28 @@ CompileFacts compile_facts(const compile::CompileResult& r) {
 EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s) {
   EvalFacts f;
   f.outcome = r.outcome;
-  f.error = r.message;
-  if (!r.faulting_kernel.empty()) f.error += "\nfaulting kernel: " + r.faulting_kernel;
-  if (!r.memcheck_report.empty()) f.error += "\n" + r.memcheck_report;
+  f.error = r.message;  // the judge's: on a hidden call a fixed sentence (eval/call_failure.h)
+  f.workload_hidden = r.failed_on == eval::FailedOn::hidden;
+  // compute-sanitizer's report holds what the kernel printed: not after a hidden call's failure.
+  if (!f.workload_hidden && !r.faulting_kernel.empty())
+    f.error += "\nfaulting kernel: " + r.faulting_kernel;
+  if (!f.workload_hidden && !r.memcheck_report.empty()) f.error += "\n" + r.memcheck_report;
   f.flags = r.flags;
   f.timeout_s = call_timeout_s;
   for (const auto& t : r.trials) {
     if (t.passed) continue;
-    auto [name, hidden] = parse_label(t.label);
-    if (f.workload.empty()) {
+    const bool hidden = t.hidden;
+    const std::string name = hidden ? std::string() : workload_of(t.label);
+    if (f.workload.empty() && !f.workload_hidden) {
       f.workload = name;
       f.workload_hidden = hidden;
     }
     for (const auto& o : t.outputs) {
       if (o.passed || f.mismatches.size() >= 3) continue;
-      Mismatch m{o.tensor,      name,          hidden,   o.failed,        o.numel,
-                 o.max_abs_err, o.max_rel_err, o.rel_l2, o.nonfinite > 0, {}};
-      for (const auto& b : o.first_bad)
-        if (m.first_bad.size() < 3) m.first_bad.push_back({b.index, b.out, b.ref});
-      f.mismatches.push_back(std::move(m));
+      f.mismatches.push_back(hidden ? hidden_mismatch(o) : mismatch(o, name));
     }
   }
-  if (f.workload.empty()) f.workload = "timed";
+  if (f.workload.empty() && !f.workload_hidden) f.workload = "timed";
   if (r.timing) {
     f.kernel_ms = r.timing->candidate.median;
     f.baseline_ms = r.timing->baseline.median;

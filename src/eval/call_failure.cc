@@ -1,0 +1,54 @@
+#include "eval/call_failure.h"
+
+namespace ptxbench::eval {
+namespace {
+
+std::string what_failed(CallFault f) {
+  switch (f) {
+    case CallFault::exception:
+      return "the kernel's host code threw an exception (or its entry point reported an error)";
+    case CallFault::cuda_error:
+      return "a CUDA error while the kernel's work ran (a memory fault, an illegal instruction or "
+             "a launch the device refused)";
+    case CallFault::timeout:
+      return "the call did not finish within its time limit";
+    case CallFault::host_protocol:
+      return "the kernel's process broke the host protocol";
+    case CallFault::refused_request:
+      return "the judge refused a request of the kernel's host code (memory it does not own, a "
+             "size or an argument out of bounds)";
+    case CallFault::driver_refused:
+      return "the kernel's host code asked for a CUDA driver function off the allow-list";
+    case CallFault::syscall_refused:
+      return "the sandbox refused a system call of the kernel's host code";
+    case CallFault::process_ended:
+      return "the kernel's process ended during the call (a crash, an exit or an abort)";
+    case CallFault::broker_crashed:
+      return "the judge's broker failed while it ran the kernel's work (it works without the "
+             "kernel, so the failure is the kernel's)";
+    case CallFault::judge_failed:
+      return "the judge's own processes failed";
+  }
+  return "the call failed";
+}
+
+}  // namespace
+
+std::string withheld_message(CallFault fault, Withhold why) {
+  const std::string what = what_failed(fault);
+  if (why == Withhold::after_hidden_call)
+    return what +
+           " on the timed workload, after the kernel's process had run a hidden workload (its "
+           "messages are not shown: they could carry what it saw there)";
+  return what + " on a hidden workload (its sizes, its inputs and the kernel's own messages are " +
+         "not shown)";
+}
+
+void withhold(EvalResult& r, CallFault fault, Withhold why, const std::string& label) {
+  if (why == Withhold::none) return;
+  r.withheld = label + ": " + r.message;
+  r.message = withheld_message(fault, why);
+  if (why == Withhold::hidden_call) r.phase = kHiddenPhase;
+}
+
+}  // namespace ptxbench::eval
