@@ -53,6 +53,11 @@ Json kernel_json(const KernelAudit& k) {
           {"recorded", k.recorded},
           {"unmatched_records", k.unmatched_records},
           {"note", k.note},
+          {"time_share", k.time_share},
+          {"audited", k.skipped == eval::AuditSkip::none},
+          {"skipped_because", k.skipped == eval::AuditSkip::none
+                                  ? Json(nullptr)
+                                  : Json(std::string(eval::to_string(k.skipped)))},
           {"opcodes", ops}};
 }
 
@@ -76,6 +81,7 @@ Json AuditResult::to_json() const {
   j["rule"] = rule;
   j["instruction_metric"] = {{"evaluated", instruction_metric_evaluated},
                              {"passed", instruction_metric_passed}};
+  j["audited_time_share"] = audited_time_share ? Json(*audited_time_share) : Json(nullptr);
   Json fams = Json::array();
   for (const auto& f : families)
     fams.push_back({{"name", f.name},
@@ -122,6 +128,11 @@ std::string AuditResult::feedback() const {
   if (!not_executed.empty())
     out += "In the SASS but never executed at run time (predicated-on thread count 0): " +
            join(not_executed, ", ") + ". ";
+  if (audited_time_share && *audited_time_share < eval::kAuditTimeTarget)
+    out += "The audited kernel functions carry only " + percent(*audited_time_share) +
+           " of the candidate's kernel time (the audit needs " + percent(eval::kAuditTimeTarget) +
+           ", in at most " + std::to_string(eval::kMaxAuditedFunctions) +
+           " functions): the target instructions earn no credit for work it did not see. ";
   if (instruction_metric_evaluated && !instruction_metric_passed)
     out += "The task needs " + std::string(rule == "all" ? "all" : "at least one") + " of " +
            join(target_families, ", ") + " to execute. ";

@@ -42,6 +42,10 @@ struct KernelAudit {
   std::vector<OpcodeCounts> opcodes;   // sorted by opcode
   std::int64_t unmatched_records = 0;  // runtime PCs with no instruction in the listing
   std::string note;
+  // Its share of the candidate's kernel time in the checked calls (eval/audit_selection.h;
+  // 0 when unknown), and why it was not audited (AuditSkip::none: it was).
+  double time_share = 0;
+  eval::AuditSkip skipped = eval::AuditSkip::none;
   // No audited call launched it (its runner's CUPTI saw no launch after arming): it had nothing
   // to record. An audited call that timed out leaves launches 0 but not this note.
   bool never_launched() const {
@@ -80,6 +84,12 @@ struct AuditResult {
   std::map<std::string, double> corroborating;
   std::vector<std::string> target_families;
   std::string rule = "any";
+  // The share of the candidate's kernel time (checked calls, measured by the broker) carried by
+  // the kernel functions the audit recorded (or that no audited call launched): below
+  // eval::kAuditTimeTarget the target instructions earn no credit (apply_instruction_metric).
+  // None when the times were not measured and every launched function was audited (ncu: every
+  // function of the audited calls is profiled).
+  std::optional<double> audited_time_share;
   bool instruction_metric_evaluated = false;
   bool instruction_metric_passed = false;
   double seconds = 0;

@@ -47,17 +47,46 @@ void static_only(AuditContext& c, const std::string& why) {
   c.result.messages.push_back("runtime audit not run: " + why);
 }
 
+// A function the session chose not to audit (eval/audit_selection.h): its static rows, its share
+// and why.
+KernelAudit skipped_kernel(const eval::SkippedFunction& s,
+                           const std::vector<compile::SassFunction>& listing) {
+  const compile::SassFunction* f = find_function(listing, s.name);
+  KernelAudit k = f ? static_kernel(*f) : KernelAudit{};
+  k.function = s.name;
+  k.time_share = s.share;
+  k.skipped = s.why;
+  k.note = "not audited: " + std::string(eval::to_string(s.why));
+  return k;
+}
+
+// The share of the kernel time the recorded functions carry (and those no audited call
+// launched: none of the audited calls' work is theirs); none when it is not known and nothing
+// was skipped.
+std::optional<double> covered_share(const eval::AuditTrace& t,
+                                    const std::vector<KernelAudit>& kernels) {
+  if (!t.shares_measured) return t.skipped.empty() ? std::nullopt : std::optional<double>(0.0);
+  double sum = 0;
+  for (const auto& k : kernels)
+    if (k.skipped == eval::AuditSkip::none && (k.recorded || k.never_launched()))
+      sum += k.time_share;
+  return std::min(1.0, sum);
+}
+
 void cupti_kernels(AuditContext& c, const eval::AuditTrace& t) {
   c.result.route = Route::cupti;
   c.result.runtime_run = true;
   for (const auto& fn : t.functions) {
     KernelAudit k = kernel_from(fn, c.listing);
+    k.time_share = fn.share;
     if (!k.recorded) c.result.messages.push_back(fn.name + ": " + k.note);
     if (k.unmatched_records > 0)
       c.result.messages.push_back(fn.name + ": " + std::to_string(k.unmatched_records) +
                                   " recorded PCs are not instructions of ptxbench's own listing");
     c.result.kernels.push_back(std::move(k));
   }
+  for (const auto& s : t.skipped) c.result.kernels.push_back(skipped_kernel(s, c.listing));
+  c.result.audited_time_share = covered_share(t, c.result.kernels);
 }
 
 }  // namespace
@@ -80,14 +109,23 @@ std::string profiling_permission_hint() {
          "reboot); in a container, add --cap-add=SYS_ADMIN";
 }
 
+namespace {
+std::size_t skipped_count(const AuditResult& r) {
+  std::size_t n = 0;
+  for (const auto& k : r.kernels) n += k.skipped != eval::AuditSkip::none;
+  return n;
+}
+}  // namespace
+
 std::string needs_ncu(const AuditResult& r) {
   if (r.route != Route::cupti || !r.runtime_run) return {};
   // A function not launched in the audited calls has nothing to record: Nsight Compute would
   // see the same calls (an honest kernel's first-calls-only helper cost a second session).
   int missed = 0;
-  for (const auto& k : r.kernels) missed += !k.recorded && !k.never_launched();
+  for (const auto& k : r.kernels)
+    missed += !k.recorded && !k.never_launched() && k.skipped == eval::AuditSkip::none;
   if (missed == 0) return {};
-  return std::to_string(missed) + " of " + std::to_string(r.kernels.size()) +
+  return std::to_string(missed) + " of " + std::to_string(r.kernels.size() - skipped_count(r)) +
          " kernel functions launched in the audited calls were not recorded by CUPTI";
 }
 

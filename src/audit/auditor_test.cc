@@ -194,6 +194,58 @@ TEST_F(AuditorTest, AFunctionNotLaunchedInTheAuditedCallsDoesNotCallForNcu) {
             "1 of 1 kernel functions launched in the audited calls were not recorded by CUPTI");
 }
 
+// The session audited the function carrying 99% of the kernel time and skipped 27 helpers:
+// they are listed with their share and why, call for no Nsight Compute session, and the credit
+// rests on the audited function.
+TEST_F(AuditorTest, SkippedFunctionsAreListedAndDoNotCallForNcu) {
+  auto t = cupti_trace("cupti_reference_gemm.json", {"m1000"});
+  ASSERT_EQ(t.functions.size(), 1u);
+  t.shares_measured = true;
+  t.functions[0].share = 0.99;
+  for (int i = 0; i < 27; ++i)
+    t.skipped.push_back({"_Z6helperILi" + std::to_string(i) + "EEvv", 0.01, 0.01 / 27,
+                         eval::AuditSkip::small_share});
+  t.audited_share = 0.99;
+  auto r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_EQ(r->kernels.size(), 28u);
+  EXPECT_EQ(r->kernels[0].skipped, eval::AuditSkip::none);
+  EXPECT_EQ(r->kernels[5].skipped, eval::AuditSkip::small_share);
+  EXPECT_NEAR(r->kernels[5].time_share, 0.01 / 27, 1e-12);
+  EXPECT_EQ(needs_ncu(*r), "");
+  ASSERT_TRUE(r->audited_time_share);
+  EXPECT_NEAR(*r->audited_time_share, 0.99, 1e-12);
+  EXPECT_TRUE(r->instruction_metric_passed);
+  const Json j = r->to_json();
+  EXPECT_EQ(j["kernels"][5]["skipped_because"], "small_share");
+  EXPECT_EQ(j["kernels"][0]["audited"], true);
+  // The audited function timed out under instrumentation: its share is not proven.
+  t.functions[0].pcs.clear();
+  t.functions[0].recorded = false;
+  t.functions[0].note = "an audited call did not finish";
+  r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_DOUBLE_EQ(*r->audited_time_share, 0);
+  EXPECT_FALSE(r->instruction_metric_passed);
+  EXPECT_TRUE(r->instruction_metric_evaluated);
+}
+
+// 280 equal functions: one audited, executing wgmma, covering 1/280 of the time: no credit.
+TEST_F(AuditorTest, ManyEqualFunctionsEarnNoCredit) {
+  auto t = cupti_trace("cupti_reference_gemm.json", {"m1000"});
+  t.shares_measured = true;
+  t.functions[0].share = 1.0 / 280;
+  for (int i = 1; i < 280; ++i)
+    t.skipped.push_back({"k" + std::to_string(i), 1, 1.0 / 280, eval::AuditSkip::unreachable});
+  t.audited_share = 1.0 / 280;
+  auto r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->family("wgmma")->verdict, Verdict::executed);
+  EXPECT_FALSE(r->instruction_metric_passed);
+  EXPECT_TRUE(r->instruction_metric_evaluated);
+  EXPECT_EQ(needs_ncu(*r), "");
+}
+
 TEST_F(AuditorTest, NcuTraceGivesRowsPerOpcodeAndTheCorroboratingCounters) {
   const auto t = ncu_trace("ncu_raw_reference_gemm.csv");
   auto r = audit(&t);

@@ -74,6 +74,41 @@ TEST(Verdicts, InstructionMetricRules) {
   EXPECT_FALSE(r.instruction_metric_evaluated);  // unknown, not failed
 }
 
+// The audited functions carry too little of the measured kernel time (280 equal functions, one
+// audited): the executed target family earns no credit, and the failure is a verdict.
+TEST(Verdicts, UnprovenWorkEarnsNoCredit) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.target_families = {"wgmma"};
+  r.families = {{"wgmma", true, Verdict::executed}};
+  r.audited_time_share = 1.0 / 280;
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_evaluated);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_NE(r.feedback().find("carry only 0.357% of the candidate's kernel time"),
+            std::string::npos)
+      << r.feedback();
+  r.audited_time_share = eval::kAuditTimeTarget;  // at the target: credit
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+  r.audited_time_share.reset();  // not measured, nothing skipped: as before
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+}
+
+// A target family present only in a function skipped for its small share does not turn a
+// failure into "not evaluated" when the audited functions carry the work.
+TEST(Verdicts, AFamilyOnlyInASmallSkippedFunctionDoesNotExcuse) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.target_families = {"wgmma"};
+  r.families = {{"wgmma", true, Verdict::present_not_audited}};
+  r.audited_time_share = 0.99;
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_evaluated);
+  EXPECT_FALSE(r.instruction_metric_passed);
+}
+
 TEST(Coverage, TargetAndOtherCountsCoverEveryLaunchUnscaled) {
   auto t = targets({"wgmma"});
   // 2 warpgroup instructions of 64x64x16 (256 predicated-on threads) over all 3 launches of the

@@ -13,6 +13,10 @@
 //          session's main broker records the first function and each further function gets
 //          a broker of its own in the same session (same verifier, same preparation, one
 //          unaudited call, then the same two audited calls).
+//          Only the functions that carry the work are audited (audit_selection.h: by their
+//          share of the GPU time the broker measured around their launches in the checked
+//          calls, at most kMaxAuditedFunctions, within kAuditPhaseBudgetSeconds); `skipped`
+//          lists the others with why.
 //   ncu    the broker runs under Nsight Compute, which profiles every kernel launched inside
 //          the audit's NVTX range; `ncu_output` is its raw CSV page.
 #pragma once
@@ -25,6 +29,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "eval/audit_selection.h"
 #include "eval/session_protocol.h"
 
 namespace ptxbench::eval {
@@ -44,6 +49,16 @@ struct TracedFunction {
   bool recorded = false;
   std::map<std::uint32_t, PcCounts> pcs;  // function-relative PC offset -> counts (cupti)
   std::string note;                       // why it was not recorded
+  double share = 0;  // of the candidate's measured kernel time (audit_selection.h)
+};
+
+// A function the candidate launched that the audit did not instrument, and why.
+struct SkippedFunction {
+  std::string name;  // mangled
+  double ms = 0;     // measured GPU time over the checked calls
+  double share = 0;  // of the candidate's measured kernel time
+  AuditSkip why = AuditSkip::none;
+  Json to_json() const;
 };
 
 struct AuditTrace {
@@ -56,8 +71,18 @@ struct AuditTrace {
   std::string error;       // the instrumentation could not run at all
   std::string error_kind;  // permission | unsupported | cupti | ncu | ""
   int brokers = 0;         // broker processes the audit used
+  // The selection (audit_selection.h): were the functions' GPU times measured, the share the
+  // audited functions carry, and the functions not audited. Not used on the ncu route, which
+  // profiles every function launched in the audited calls.
+  bool shares_measured = false;
+  double audited_share = 1;
+  std::vector<SkippedFunction> skipped;
   std::vector<std::string> messages;
   Json to_json() const;  // a summary (no per-PC counts)
 };
+
+// The audit phase's budget ran out before function k's turn (AuditBudget): functions k.. move to
+// `skipped` (AuditSkip::budget) and audited_share loses their shares.
+void skip_for_budget(AuditTrace& t, std::size_t k);
 
 }  // namespace ptxbench::eval

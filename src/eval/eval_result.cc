@@ -42,7 +42,10 @@ Json AuditTrace::to_json() const {
                    {"launches", f.launches},
                    {"recorded", f.recorded},
                    {"pcs", f.pcs.size()},
+                   {"share", f.share},
                    {"note", f.note}});
+  Json skips = Json::array();
+  for (const auto& f : skipped) skips.push_back(f.to_json());
   return Json{{"route", std::string(to_string(route))},
               {"workloads", workloads},
               {"functions", fns},
@@ -50,7 +53,24 @@ Json AuditTrace::to_json() const {
               {"error", error},
               {"error_kind", error_kind},
               {"brokers", brokers},
+              {"shares_measured", shares_measured},
+              {"audited_share", audited_share},
+              {"skipped", skips},
               {"messages", messages}};
+}
+
+void skip_for_budget(AuditTrace& t, std::size_t k) {
+  for (std::size_t i = k; i < t.functions.size(); ++i) {
+    t.audited_share -= t.functions[i].share;
+    t.skipped.push_back({t.functions[i].name, 0, t.functions[i].share, AuditSkip::budget});
+  }
+  if (k < t.functions.size()) t.functions.resize(k);
+  t.audited_share = std::max(0.0, t.audited_share);
+}
+
+Json SkippedFunction::to_json() const {
+  return Json{
+      {"function", name}, {"ms", ms}, {"share", share}, {"why", std::string(to_string(why))}};
 }
 
 Json TrialReport::to_json() const {

@@ -91,8 +91,11 @@ struct Script {
   bool broker_setup_died = false;
   std::optional<Reply> broker_ready = ok_reply();
   // The broker's instrumentation: the launches every call reports, and the audit's state.
-  Json launches;                       // [[function, count], ...]; null: not instrumented
-  Json side_streams;                   // every call's [stream, ...]; null: none
+  Json launches;      // [[function, count], ...]; null: not instrumented
+  Json side_streams;  // every call's [stream, ...]; null: none
+  // [[function, ms], ...] every call asking for function times reports; null: none.
+  Json function_ms;
+  int function_time_calls = 0;         // calls that asked for function times
   std::string armed;                   // the function the audit is armed for ("" = not armed)
   std::vector<std::string> armed_for;  // every arm, in order
   // Every timing-relevant command in order: {"call" or "library", slot} (a broker burst logs
@@ -174,6 +177,10 @@ class FakeProcess : public WorkerProcess {
           if (s_.call_sleep_ms) sleep_ms += s_.call_sleep_ms(c.at(0).get<int>());
         }
         Reply sum = ok_reply();
+        if (cmd.value("function_times", false)) {
+          s_.function_time_calls += burst;
+          if (!s_.function_ms.is_null()) sum.extra["function_ms"] = repeated(burst, s_.function_ms);
+        }
         Json events = Json::array(), launches = Json::array();
         for (int i = 0; i < burst; ++i) {
           if (s_.call_by_workload) {
@@ -592,6 +599,51 @@ TEST_F(EvaluatorTest, AuditedCallsAreCallsOfTheSessionAndEachFunctionHasItsRunne
     EXPECT_TRUE(f.recorded) << f.note;
     EXPECT_EQ(f.pcs.at(16).thread_pred_on, 128u);
   }
+}
+
+// 28 kernel functions (shared/cases/oracle/audit_runner_per_function.cu): the broker's times
+// choose what is audited, and every other function is listed with its share and why. One
+// carrying 99% of the time: it alone, in the session's broker. 28 equal: the largest only (no
+// credit is possible within kMaxAuditedFunctions), also without a further broker.
+TEST_F(EvaluatorTest, TheAuditInstrumentsOnlyTheFunctionsCarryingTheWork) {
+  opts_.audit = Instrument::cupti;
+  auto functions = [&](double main_ms, double other_ms) {
+    script_.launches = Json::array();
+    script_.function_ms = Json::array();
+    for (int i = 0; i < 28; ++i) {
+      const std::string f = "k" + std::to_string(i);
+      script_.launches.push_back(Json::array({f, 1}));
+      script_.function_ms.push_back(Json::array({f, i == 8 ? main_ms : other_ms}));
+    }
+  };
+  functions(0.99, 0.01 / 27);
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  // The checked calls ask for the times; timing samples and audited calls do not.
+  EXPECT_EQ(script_.function_time_calls, static_cast<int>(r.trials.size()));
+  ASSERT_TRUE(r.audit_trace.has_value());
+  const AuditTrace& t = *r.audit_trace;
+  EXPECT_EQ(t.brokers, 1);
+  EXPECT_EQ(script_.armed_for, (std::vector<std::string>{"k8"}));
+  ASSERT_EQ(t.functions.size(), 1u);
+  EXPECT_NEAR(t.functions[0].share, 0.99, 1e-9);
+  EXPECT_TRUE(t.shares_measured);
+  ASSERT_EQ(t.skipped.size(), 27u);
+  for (const auto& s : t.skipped) {
+    EXPECT_EQ(s.why, AuditSkip::small_share) << s.name;
+    EXPECT_NEAR(s.share, 0.01 / 27, 1e-9) << s.name;
+  }
+  script_.armed_for.clear();
+  script_.function_time_calls = 0;
+  functions(1, 1);
+  r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_TRUE(r.audit_trace.has_value());
+  EXPECT_EQ(r.audit_trace->brokers, 1);
+  EXPECT_EQ(script_.armed_for, (std::vector<std::string>{"k0"}));
+  EXPECT_EQ(r.audit_trace->skipped.size(), 27u);
+  EXPECT_EQ(r.audit_trace->skipped.back().why, AuditSkip::unreachable);
+  EXPECT_NEAR(r.audit_trace->audited_share, 1.0 / 28, 1e-9);
 }
 
 // --timeline: every round trip of the session as a span, in its phase; none unless asked for.
@@ -1392,10 +1444,10 @@ TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {
 
 // review-7: the same hostile kernel on the usual test task, honest in the first call of every
 // process (free: the session's first call is never a sample) and with five more kernel
-// functions, so the audit makes five more brokers, each with one ordinary call on the timed
-// workload (its process's first). Known slow by the clock before the audit; after it judge_timing
-// counts those five honest calls among the checked ones and drops side_stream: the speedup comes
-// from the forged events.
+// functions, so the audit makes three more brokers (kMaxAuditedFunctions), each with one ordinary
+// call on the timed workload (its process's first). Known slow by the clock before the audit; after
+// it judge_timing counts those five honest calls among the checked ones and drops side_stream: the
+// speedup comes from the forged events.
 TEST_F(EvaluatorTest, AuditRunnersCallsDoNotTurnSideStreamOff) {
   script_.call_by_workload = [](int n, int workload) -> std::pair<double, int> {
     if (n == 0) return {80.0, 80};
@@ -1410,7 +1462,8 @@ TEST_F(EvaluatorTest, AuditRunnersCallsDoNotTurnSideStreamOff) {
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.timing && r.timing->speedup);
   ASSERT_TRUE(r.audit_trace.has_value());
-  EXPECT_EQ(r.audit_trace->brokers, 6);
+  // No function times (this broker reports none): the first kMaxAuditedFunctions by launch.
+  EXPECT_EQ(r.audit_trace->brokers, kMaxAuditedFunctions);
   EXPECT_TRUE(r.has_flag("side_stream"));
   EXPECT_EQ(r.timing->speedup_basis, "wall clock");
   EXPECT_LT(*r.timing->speedup, 0.06) << r.timing->stop_reason;

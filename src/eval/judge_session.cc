@@ -216,6 +216,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
                                    const std::function<void()>& between) {
   CallCommand cmd;
   if (!prepare_burst(p, burst, cmd, r)) return false;
+  cmd.function_times = time_functions_ && !timing && !p.audit_armed;
   heat(p, o);
   for (const auto& c : burst) p.host_ran_hidden = p.host_ran_hidden || hidden_workload(c.workload);
   const auto t0 = Clock::now();
@@ -243,6 +244,8 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   const Json* launches = find_array(got.reply->extra, "launches");
   const Json* host_ms = find_array(got.reply->extra, "host_ms");
   const Json* side = find_array(got.reply->extra, "side_streams");
+  const Json* fn_ms = find_array(got.reply->extra, "function_ms");
+  const Json* untimed = find_array(got.reply->extra, "untimed_launches");
   if (between) between();
   bool passed = true;
   for (std::size_t i = 0; i < burst.size(); ++i) {
@@ -268,6 +271,9 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
       for (const auto& e : (*launches)[i])
         if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer())
           rec.launches.emplace_back(e[0].get<std::string>(), e[1].get<int>());
+    if (fn_ms && i < fn_ms->size()) rec.function_ms = function_times_of((*fn_ms)[i]);
+    if (untimed && i < untimed->size() && (*untimed)[i].is_number_integer())
+      rec.untimed_launches = (*untimed)[i].get<int>();
     const PlannedCall& call = burst[i];
     const auto v0 = Clock::now();
     if (!p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
@@ -595,7 +601,9 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   lap(r.phase_seconds.start, SessionPhase::checks);
   if (!started) return;
   bool ok = true;
-  // Each check a burst of one (plan.h), as each timing call is.
+  // Each check a burst of one (plan.h), as each timing call is; the broker measures each kernel
+  // function's GPU time in them (the audit's choice of functions, audit_selection.h).
+  time_functions_ = true;
   for (const PlannedCall& check : plan_.checks) {
     const std::size_t before = calls_.size();
     ok = candidate_call(p, check, false, o, r);
@@ -603,6 +611,7 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
       r.trials.push_back(trial_of(calls_.back(), hidden_workload(calls_.back().plan.workload)));
     if (!ok) break;
   }
+  time_functions_ = false;
   lap(r.phase_seconds.checks, SessionPhase::timing);
   if (ok && setup_.timing && r.outcome != Outcome::harness_error) timing_phase(p, o, r);
   lap(r.phase_seconds.timing, SessionPhase::audit);

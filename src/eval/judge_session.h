@@ -17,6 +17,7 @@
 // harness_error.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 
@@ -99,6 +100,9 @@ class JudgeSession {
   bool audit_command(Peers& p, const Json& command, Received& got, EvalResult& r);
   void audit_function(Peers& p, std::size_t k, TimingDraw& draw, const EvalOptions& o,
                       EvalResult& r, AuditTrace& t);
+  void choose_functions(AuditTrace& t) const;
+  void audit_functions(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r,
+                       AuditTrace& t, std::chrono::steady_clock::time_point phase_start);
   // One candidate call (a burst of one); false when the session cannot go on or the call failed
   // its check (r says why when the session cannot go on).
   bool candidate_call(Peers& p, const PlannedCall& call, bool timing, const EvalOptions& o,
@@ -155,9 +159,10 @@ class JudgeSession {
   LibraryChoices::Key choice_key_;
   int library_plan_index_ = -1;
   bool library_plan_timed_ = false;
-  double library_best_ms_ = 0;  // the verifier's fastest library median of earlier sessions
-  std::vector<int> audited_;    // the audited calls' workloads
-  Timeline timeline_;           // EvalOptions::timeline
+  double library_best_ms_ = 0;   // the verifier's fastest library median of earlier sessions
+  std::vector<int> audited_;     // the audited calls' workloads
+  bool time_functions_ = false;  // the checks phase: CallCommand::function_times
+  Timeline timeline_;            // EvalOptions::timeline
 };
 
 }  // namespace ptxbench::eval

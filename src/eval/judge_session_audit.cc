@@ -32,7 +32,76 @@ std::vector<std::pair<std::string, int>> launched(const std::vector<CallRecord>&
   return out;
 }
 
+// Every function launched so far, in first-launch order, with the GPU time the broker measured
+// for its launches (CallRecord::function_ms). A call with launches past the broker's bound leaves
+// the times partial: then none counts (the shares are unknown).
+std::vector<FunctionTime> function_times(const std::vector<CallRecord>& calls, bool& partial) {
+  std::vector<FunctionTime> out;
+  for (const auto& [fn, n] : launched(calls, [](const CallRecord&) { return true; }))
+    out.push_back({fn, 0, 0});
+  partial = false;
+  for (const auto& c : calls) {
+    if (c.baseline || c.calibration) continue;
+    partial = partial || c.untimed_launches > 0;
+    for (const auto& [fn, ms] : c.function_ms) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& f) { return f.name == fn; });
+      if (it != out.end()) it->ms += ms;
+    }
+  }
+  if (partial)
+    for (auto& f : out) f.ms = 0;
+  return out;
+}
+
+void note_skipped(AuditTrace& t, FunctionTime f, AuditSkip why) {
+  t.skipped.push_back({std::move(f.name), f.ms, f.share, why});
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
+
+// The functions to audit (audit_selection.h) into t.functions, the others into t.skipped.
+void JudgeSession::choose_functions(AuditTrace& t) const {
+  bool partial = false;
+  AuditChoice c = choose_audited(function_times(calls_, partial));
+  if (partial)
+    t.messages.push_back(
+        fmt::format("a checked call made more than {} launches: the functions' times are unknown",
+                    kMaxTimedLaunchesPerCall));
+  t.shares_measured = c.measured;
+  t.audited_share = c.audited_share();
+  for (auto& f : c.audited) {
+    TracedFunction traced{f.name, 0, false, {}, {}};
+    traced.share = f.share;
+    t.functions.push_back(std::move(traced));
+  }
+  for (auto& [f, why] : c.skipped) note_skipped(t, std::move(f), why);
+}
+
+// The chosen functions one after the other, each further one only while the audit phase's
+// budget allows (AuditBudget); those past it are skipped (AuditSkip::budget).
+void JudgeSession::audit_functions(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r,
+                                   AuditTrace& t,
+                                   std::chrono::steady_clock::time_point phase_start) {
+  const AuditBudget budget;
+  double last_cost = 0;
+  for (std::size_t k = 0; k < t.functions.size() && t.error.empty(); ++k) {
+    if (!budget.may_start(k, seconds_since(phase_start), last_cost)) {
+      t.messages.push_back(fmt::format(
+          "{} chosen function(s) not audited: the audit phase's budget of {:.0f} s ran out",
+          t.functions.size() - k, budget.seconds));
+      skip_for_budget(t, k);
+      break;
+    }
+    const auto f0 = std::chrono::steady_clock::now();
+    audit_function(p, k, draw, o, r, t);
+    last_cost = seconds_since(f0);
+    if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) break;
+  }
+}
 
 // One round trip with the broker outside a call (audit_arm / audit_collect). False when the
 // broker is gone (r then says why, as for a failed call).
@@ -210,6 +279,7 @@ void JudgeSession::audit_function(Peers& p, std::size_t k, TimingDraw& draw, con
 }
 
 void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
+  const auto phase_start = std::chrono::steady_clock::now();
   AuditTrace t;
   t.route = setup_.audit;
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xA0D17CA11ull));
@@ -238,17 +308,13 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     t.error_kind =
         p.broker_audit_error.find("PRIVILEGES") != std::string::npos ? "permission" : "cupti";
   } else {
-    // The functions the candidate launched in its calls so far, in first-launch order.
-    for (const auto& [fn, n] : launched(calls_, [](const CallRecord&) { return true; }))
-      t.functions.push_back({fn, 0, false, {}, {}});
+    // The functions that carry the candidate's work (audit_selection.h).
+    choose_functions(t);
     if (t.functions.empty()) {
       t.messages.push_back("the candidate launched no kernel");
       audited_calls(p, draw, o, r, t);
     }
-    for (std::size_t k = 0; k < t.functions.size() && t.error.empty(); ++k) {
-      audit_function(p, k, draw, o, r, t);
-      if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) break;
-    }
+    audit_functions(p, draw, o, r, t, phase_start);
   }
   // Launches in the audited calls of the first audited broker (every broker makes the same
   // calls).
@@ -261,8 +327,12 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
                            [&](const TracedFunction& f) { return f.name == fn; });
     if (it != t.functions.end())
       it->launches = n;
-    else if (setup_.audit == Instrument::cupti)
-      t.functions.push_back({fn, n, false, {}, "launched only in the audited calls"});
+    else if (setup_.audit == Instrument::cupti &&
+             std::none_of(t.skipped.begin(), t.skipped.end(),
+                          [&](const SkippedFunction& s) { return s.name == fn; }))
+      // Launched only in the audited calls: no checked call measured it, so it carries none of
+      // the measured work; auditing it would cost a broker (or an ncu session) of its own.
+      note_skipped(t, {fn, 0, 0}, AuditSkip::no_time);
   }
   t.brokers = p.brokers - brokers_before + 1;
   r.audit_trace = std::move(t);

@@ -63,6 +63,10 @@ struct CallRecord {
   int broker = 0;        // which broker process of the session made it (1 = the first)
   // Kernel launches the broker's instrumentation saw in this call, (function, count).
   std::vector<std::pair<std::string, int>> launches;
+  // GPU time of each function's launches in this call, measured by the broker (CallCommand::
+  // function_times; checked calls only), and the launches past its bound (not measured).
+  std::vector<std::pair<std::string, double>> function_ms;
+  int untimed_launches = 0;
 };
 
 struct CorrectnessFindings {

@@ -1,5 +1,7 @@
 #include "eval/session_protocol.h"
 
+#include <cmath>
+
 namespace ptxbench::eval {
 namespace {
 
@@ -248,7 +250,9 @@ Json HeatCommand::to_json() const {
 Json CallCommand::to_json(const char* op) const {
   Json list = Json::array();
   for (const auto& c : calls) list.push_back(Json::array({c.workload, c.slot}));
-  return Json{{"op", op}, {"calls", std::move(list)}};
+  Json j{{"op", op}, {"calls", std::move(list)}};
+  if (function_times) j["function_times"] = true;
+  return j;
 }
 
 bool CallCheck::passed() const {
@@ -323,6 +327,17 @@ std::vector<double> events_of(const Reply& r) {
   return v;
 }
 
+std::vector<std::pair<std::string, double>> function_times_of(const Json& call) {
+  std::vector<std::pair<std::string, double>> out;
+  if (!call.is_array()) return out;
+  for (const auto& e : call) {
+    if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_number()) continue;
+    const double ms = e[1].get<double>();
+    if (std::isfinite(ms) && ms >= 0) out.emplace_back(e[0].get<std::string>(), ms);
+  }
+  return out;
+}
+
 Result<Command> Command::parse(const std::string& line) {
   Json j = Json::parse(line, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("op") || !j.at("op").is_string())
@@ -371,6 +386,7 @@ Result<CallCommand> call_from_json(const Json& j) {
       c.calls.push_back(t);
     }
     if (c.calls.empty()) return make_error("a burst of no calls");
+    c.function_times = j.value("function_times", false);
     return c;
   });
 }

@@ -232,8 +232,17 @@ struct CallTarget {
 // host's time before its work began: not GPU time) and extra.side_streams per call (stream
 // handles other than the one the candidate was given). A failed call's reply status says whose
 // it was (BrokerStatus).
+// With function_times (the parent asks it for checked calls, never for timing samples: the
+// events between launches cost a little GPU time) the broker also records an event pair around
+// each kernel launch, the first kMaxTimedLaunchesPerCall of a call, and replies
+// extra.function_ms per call [[function, ms], ...] (the GPU time of its launches, first-launch
+// order) and extra.untimed_launches per call (launches past that bound). The audit chooses the
+// functions it instruments by these times (audit_selection.h); the broker measured them, the
+// candidate's process cannot report them.
+inline constexpr int kMaxTimedLaunchesPerCall = 4096;
 struct CallCommand {
   std::vector<CallTarget> calls;  // at least one
+  bool function_times = false;
   Json to_json(const char* op = "call") const;
 };
 
@@ -303,6 +312,9 @@ struct Reply {
 // written by the runner and the verifier, read by the parent (empty when malformed).
 void set_events(Reply& r, const std::vector<double>& events_ms);
 std::vector<double> events_of(const Reply& r);
+// One call's extra.function_ms entry: [[function, ms], ...] (CallCommand::function_times); a
+// malformed pair or a negative or non-finite time is dropped.
+std::vector<std::pair<std::string, double>> function_times_of(const Json& call);
 
 // Parses one command line: {"op": ..., ...}; an Error for anything malformed.
 struct Command {

@@ -161,6 +161,31 @@ TEST(SessionProtocol, ABurstsEventTimesRoundTrip) {
   EXPECT_TRUE(events_of(r).empty());  // malformed: none
 }
 
+TEST(SessionProtocol, ACallAsksForFunctionTimesOnlyWhenSet) {
+  CallCommand c;
+  c.calls = {{0, 0}};
+  auto plain = call_from_json(c.to_json());
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->function_times);
+  EXPECT_FALSE(c.to_json().contains("function_times"));
+  c.function_times = true;
+  auto timed = call_from_json(c.to_json());
+  ASSERT_TRUE(timed.ok());
+  EXPECT_TRUE(timed->function_times);
+}
+
+TEST(SessionProtocol, FunctionTimesDropWhatIsMalformed) {
+  const Json call =
+      Json::array({Json::array({"k0", 1.5}), Json::array({"k1", -1.0}), Json::array({"k2"}),
+                   Json::array({3, 1.0}), "x", Json::array({"k3", 0.0})});
+  const auto got = function_times_of(call);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].first, "k0");
+  EXPECT_DOUBLE_EQ(got[0].second, 1.5);
+  EXPECT_EQ(got[1].first, "k3");
+  EXPECT_TRUE(function_times_of(Json("x")).empty());
+}
+
 TEST(SessionProtocol, ABurstNamesDistinctSlots) {
   CallCommand c;
   c.calls = {{0, 1}, {0, 0}, {2, 0}};

@@ -195,6 +195,7 @@ class Broker {
     const double limit =
         audited_ ? audited_call_limit(req_.call_timeout_seconds) : req_.call_timeout_seconds;
     Json launches = Json::array(), side = Json::array(), host_ms = Json::array();
+    device_->time_launches(c.function_times);
     for (std::size_t i = 0; i < c.calls.size(); ++i) {
       const MappedSlot& s = slot(c.calls[i]);
       device_->select_call(i);
@@ -227,7 +228,20 @@ class Broker {
     r.extra["launches"] = std::move(launches);
     r.extra["side_streams"] = std::move(side);
     r.extra["host_ms"] = std::move(host_ms);
+    if (c.function_times) set_function_times(r, c.calls.size());
     return r;
+  }
+
+  // CallCommand::function_times: each call's per-function GPU time and untimed launches.
+  void set_function_times(Reply& r, std::size_t calls) {
+    Json per_call = Json::array();
+    for (const auto& fs : device_->function_ms(calls)) {
+      Json one = Json::array();
+      for (const auto& [fn, ms] : fs) one.push_back(Json::array({fn, ms}));
+      per_call.push_back(std::move(one));
+    }
+    r.extra["function_ms"] = std::move(per_call);
+    r.extra["untimed_launches"] = device_->untimed_launches(calls);
   }
 
   Reply audit_arm(const AuditArmCommand& c) {

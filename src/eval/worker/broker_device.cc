@@ -2,9 +2,11 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "eval/gpu/cuda_check.h"
+#include "eval/session_protocol.h"
 #include "eval/worker/device_sync.h"
 
 namespace ptxbench::eval::worker {
@@ -67,6 +69,7 @@ CudaBrokerDevice::CudaBrokerDevice(cudaStream_t stream, gpu::L2Flush& flush,
 
 CudaBrokerDevice::~CudaBrokerDevice() {
   for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  for (cudaEvent_t e : launch_events_) cudaEventDestroy(e);
 }
 
 void CudaBrokerDevice::select_call(std::size_t i) {
@@ -75,9 +78,58 @@ void CudaBrokerDevice::select_call(std::size_t i) {
     rt(cudaEventCreate(&e), "cudaEventCreate");
     events_.push_back(e);
   }
-  if (i == 0) recorded_.assign(1, false);
+  if (i == 0) {
+    recorded_.assign(1, false);
+    timed_.clear();
+    timed_in_call_.clear();
+    untimed_in_call_.clear();
+  }
   if (recorded_.size() < i + 1) recorded_.resize(i + 1, false);
+  if (timed_in_call_.size() < i + 1) timed_in_call_.resize(i + 1, 0);
+  if (untimed_in_call_.size() < i + 1) untimed_in_call_.resize(i + 1, 0);
   call_ = i;
+}
+
+bool CudaBrokerDevice::launch_timed() {
+  if (!time_launches_) return false;
+  if (timed_in_call_[call_] >= kMaxTimedLaunchesPerCall) {
+    ++untimed_in_call_[call_];
+    return false;
+  }
+  const std::size_t k = timed_.size();
+  while (launch_events_.size() < 2 * (k + 1)) {
+    cudaEvent_t e = nullptr;
+    rt(cudaEventCreate(&e), "cudaEventCreate");
+    launch_events_.push_back(e);
+  }
+  rt(cudaEventRecord(launch_events_[2 * k], stream_), "cudaEventRecord");
+  return true;
+}
+
+std::vector<std::vector<std::pair<std::string, double>>> CudaBrokerDevice::function_ms(
+    std::size_t calls) const {
+  std::vector<std::vector<std::pair<std::string, double>>> out(calls);
+  for (std::size_t k = 0; k < timed_.size(); ++k) {
+    const TimedLaunch& t = timed_[k];
+    if (t.call >= calls) continue;
+    float ms = 0;
+    PTXB_CUDA(cudaEventElapsedTime(&ms, launch_events_[2 * k], launch_events_[2 * k + 1]));
+    auto& v = out[t.call];
+    auto it =
+        std::find_if(v.begin(), v.end(), [&](const auto& e) { return e.first == t.function; });
+    if (it == v.end())
+      v.emplace_back(t.function, ms);
+    else
+      it->second += ms;
+  }
+  return out;
+}
+
+std::vector<int> CudaBrokerDevice::untimed_launches(std::size_t calls) const {
+  std::vector<int> out(calls, 0);
+  for (std::size_t i = 0; i < calls && i < untimed_in_call_.size(); ++i)
+    out[i] = untimed_in_call_[i];
+  return out;
 }
 
 std::vector<double> CudaBrokerDevice::elapsed_ms(std::size_t calls) const {
@@ -109,9 +161,14 @@ void CudaBrokerDevice::launch(const host::Launch& l, const KernelInfo& k) {
     args[i] = const_cast<char*>(l.params.data()) + k.params[i].offset;
   std::vector<CUlaunchAttribute> attrs = attributes_of(l.attributes);
   CUlaunchConfig c = config_of(l.grid, l.block, l.shared_mem, stream_, attrs);
+  const bool timed = launch_timed();
   const CUresult r = cuLaunchKernelEx(&c, f, args.empty() ? nullptr : args.data(), nullptr);
   if (r != CUDA_SUCCESS)
     throw DeviceFailure("the launch of " + l.function + " failed: " + driver_error(r));
+  if (!timed) return;
+  rt(cudaEventRecord(launch_events_[2 * timed_.size() + 1], stream_), "cudaEventRecord");
+  timed_.push_back({call_, l.function});
+  ++timed_in_call_[call_];
 }
 
 void CudaBrokerDevice::memset(std::uint64_t dst, std::int32_t value, std::uint64_t count) {

@@ -34,6 +34,13 @@ class CudaBrokerDevice final : public BrokerDevice {
   std::vector<double> elapsed_ms(std::size_t calls) const;
   // After the burst: nothing of it needs to stay alive any more.
   void burst_done() { keep_.clear(); }
+  // CallCommand::function_times for this burst: an event pair around each launch, the first
+  // kMaxTimedLaunchesPerCall of each call (set before its first select_call).
+  void time_launches(bool on) { time_launches_ = on; }
+  // After wait(), with time_launches: per call of the burst, (function, ms of its launches) in
+  // first-launch order, and the launches past the bound.
+  std::vector<std::vector<std::pair<std::string, double>>> function_ms(std::size_t calls) const;
+  std::vector<int> untimed_launches(std::size_t calls) const;
 
   void begin_call_timing() override;
   void end_call_timing() override;
@@ -61,6 +68,16 @@ class CudaBrokerDevice final : public BrokerDevice {
   std::vector<bool> recorded_;       // per call of this burst: both events recorded
   std::size_t call_ = 0;
   std::deque<std::string> keep_;  // H2D sources of this burst
+  // Per-launch timing (time_launches): launch k of the burst has events 2k, 2k+1 of the pool.
+  struct TimedLaunch {
+    std::size_t call = 0;
+    std::string function;
+  };
+  bool launch_timed();  // records the start event of the next timed launch, or counts it untimed
+  bool time_launches_ = false;
+  std::vector<cudaEvent_t> launch_events_;
+  std::vector<TimedLaunch> timed_;  // this burst's, in launch order
+  std::vector<int> timed_in_call_, untimed_in_call_;
 };
 
 // The Hello for the host process (host_protocol.h): everything the shims answer locally.
