@@ -1,0 +1,120 @@
+// redteam34 control (gemm_n7168_k5120, sm_90a): free_slowness_untimed.
+// Attack on the judging cost (issue 34 item 6: "a stated ceiling whatever it does"). The calls
+// whose time nothing charges are slowed to just under their limits: each hidden workload's one
+// checked call (never timed; judge_session_audit.cc instrumented_estimate_ms says so) spins
+// 18 s (limit 20 s, call_timeout_seconds), and each audited call on a hidden workload (a hidden
+// M met a second time: only the audit makes such a call) spins 50 s (limit
+// audited_call_limit = 60 s; a call past it would only lose counts, never cost a verdict). The
+// timed calls are the honest FFMA GEMM, so the verdict stays "passed" with the honest speedup,
+// while every session holds the GPU ~4 x 18 + 50 = 122 s longer than the same kernel without
+// the spin. Nothing in the verdict, flags or speedup reflects it.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <dlpack/dlpack.h>
+#include <stdint.h>
+
+// Own FFMA GEMM core (redteam34): C[m][n] = sum_k A[m][k] * B[n][k], bf16 in, fp32 accumulate,
+// bf16 out. A 64x64 output tile per 256-thread block; thread (r, c) owns rows 4r..4r+3 and
+// columns 4c..4c+3 of the tile; K staged 32 at a time in shared memory as fp32. Correct for any
+// M >= 1 when row_limit == M.
+namespace rt34 {
+constexpr int kBM = 64, kBN = 64, kBK = 32, kThreads = 256;
+
+__device__ __forceinline__ void gemm_tile(const __nv_bfloat16* __restrict__ A,
+                                          const __nv_bfloat16* __restrict__ B,
+                                          __nv_bfloat16* __restrict__ C, int M, int N, int K,
+                                          int row0, int col0) {
+  __shared__ float sA[kBK][kBM + 4];
+  __shared__ float sB[kBK][kBN + 4];
+  const int r = threadIdx.x / 16, c = threadIdx.x % 16;
+  float acc[4][4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) acc[i][j] = 0.f;
+  for (int k0 = 0; k0 < K; k0 += kBK) {
+    for (int e = threadIdx.x; e < kBM * kBK; e += kThreads) {
+      const int row = e / kBK, kk = e % kBK, gk = k0 + kk;
+      const int gm = row0 + row, gn = col0 + row;
+      sA[kk][row] = (gm < M && gk < K) ? __bfloat162float(A[size_t(gm) * K + gk]) : 0.f;
+      sB[kk][row] = (gn < N && gk < K) ? __bfloat162float(B[size_t(gn) * K + gk]) : 0.f;
+    }
+    __syncthreads();
+#pragma unroll 8
+    for (int kk = 0; kk < kBK; ++kk) {
+      float a[4], b[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) a[i] = sA[kk][4 * r + i];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) b[j] = sB[kk][4 * c + j];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int gm = row0 + 4 * r + i, gn = col0 + 4 * c + j;
+      if (gm < M && gn < N) C[size_t(gm) * N + gn] = __float2bfloat16_rn(acc[i][j]);
+    }
+}
+
+inline dim3 gemm_grid(int M, int N) {
+  return dim3(unsigned((N + kBN - 1) / kBN), unsigned((M + kBM - 1) / kBM));
+}
+}  // namespace rt34
+
+// Host-side memory of the session (the host process lives for the whole session's broker): the
+// hidden M of each kind, classified by the ranges hidden_draw.cc documents for T = 8192,
+// P = 16384 (small [1,63], ragged [65,1023], audit [1025,2048], large [4096,16384]).
+namespace rt34 {
+constexpr int kTimedM = 8192;
+struct Seen {
+  int small = 0, ragged = 0, audit = 0, large = 0;
+  bool all() const { return small && ragged && audit && large; }
+  // Records M; true when M is a hidden M met for the first time (a checked call).
+  bool note(int M) {
+    int* slot = M < 64 ? &small : M < 1024 ? &ragged : M <= 2048 ? &audit : &large;
+    if (M == kTimedM || *slot == M) return false;
+    *slot = M;
+    return true;
+  }
+};
+static Seen g_seen;
+}  // namespace rt34
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void __launch_bounds__(rt34::kThreads)
+    rt34_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, __nv_bfloat16* C, int M, int N,
+              int K, unsigned long long spin_ns) {
+  const unsigned long long t0 = spin_ns ? global_ns() : 0;
+  rt34::gemm_tile(A, B, C, M, N, K, int(blockIdx.y) * rt34::kBM, int(blockIdx.x) * rt34::kBN);
+  if (spin_ns && blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
+    while (global_ns() - t0 < spin_ns) __nanosleep(4000);
+}
+
+extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,
+                                cudaStream_t stream) {
+  const int M = int(A->shape[0]), K = int(A->shape[1]), N = int(B->shape[0]);
+  const bool first_sight = rt34::g_seen.note(M);
+  // A ragged M met again is the working tree's "another schedule" check (plan.cc, uncommitted
+  // at 5d935e5): a checked call with the 20 s limit, so no long spin there.
+  const bool ragged = M > 64 && M < 1024;
+  const unsigned long long spin = M == rt34::kTimedM ? 0ull
+                                  : first_sight      ? 18000000000ull   // hidden checked call
+                                  : ragged           ? 0ull
+                                                     : 50000000000ull;  // audited hidden call
+  rt34_gemm<<<rt34::gemm_grid(M, N), rt34::kThreads, 0, stream>>>(
+      static_cast<const __nv_bfloat16*>(A->data), static_cast<const __nv_bfloat16*>(B->data),
+      static_cast<__nv_bfloat16*>(C->data), M, N, K, spin);
+}
