@@ -96,6 +96,8 @@ struct Script {
   // [[function, ms], ...] every call asking for function times reports; null: none.
   Json function_ms;
   int function_time_calls = 0;         // calls that asked for function times
+  std::vector<int> sm_load_workloads;  // per burst that asked for the SM load, its workload
+  bool sm_load_fails = false;          // the broker cannot start the load
   std::string armed;                   // the function the audit is armed for ("" = not armed)
   std::vector<std::string> armed_for;  // every arm, in order
   // Every timing-relevant command in order: {"call" or "library", slot} (a broker burst logs
@@ -177,6 +179,10 @@ class FakeProcess : public WorkerProcess {
           if (s_.call_sleep_ms) sleep_ms += s_.call_sleep_ms(c.at(0).get<int>());
         }
         Reply sum = ok_reply();
+        if (cmd.value("sm_load", false)) {
+          s_.sm_load_workloads.push_back(cmd["calls"][0].at(0).get<int>());
+          sum.extra["sm_load"] = !s_.sm_load_fails;
+        }
         if (cmd.value("function_times", false)) {
           s_.function_time_calls += burst;
           if (!s_.function_ms.is_null()) sum.extra["function_ms"] = repeated(burst, s_.function_ms);
@@ -730,12 +736,15 @@ TEST_F(EvaluatorTest, ACandidateKnownSlowFromItsChecksIsTimedOnThem) {
   EXPECT_NEAR(*r.timing->speedup, 3.0 / 20.1, 0.005);
   EXPECT_NE(r.timing->stop_reason.find("speedup: slow, from 3 checked calls"), std::string::npos)
       << r.timing->stop_reason;
-  EXPECT_NE(r.timing->stop_reason.find("then 1 repeat call(s), to 2"), std::string::npos)
+  // The calls' event times cycle with the broker's call index (n % 3), so where the closing
+  // repeats fall decides whether one round of them is enough: with the session's checks (the
+  // last under the SM load) the first repeat lands on a slow slot and a second is made.
+  EXPECT_NE(r.timing->stop_reason.find("then 2 repeat call(s), to 2"), std::string::npos)
       << r.timing->stop_reason;
   EXPECT_EQ(r.phase_seconds.warmup_rounds, 0);
-  EXPECT_EQ(r.phase_seconds.sampled_rounds, 1);
-  EXPECT_EQ(r.timing->candidate.n, 2u);  // the checked calls with new inputs after the first
-  EXPECT_EQ(r.timing->baseline.n, 4u);   // 3 on its own, one per closing round
+  EXPECT_EQ(r.phase_seconds.sampled_rounds, 2);
+  EXPECT_EQ(r.timing->candidate.n, 3u);  // the checked calls with new inputs after the first
+  EXPECT_EQ(r.timing->baseline.n, 5u);   // 3 on its own, one per closing round
   EXPECT_TRUE(r.audit_trace.has_value());
 }
 
@@ -1153,6 +1162,36 @@ TEST_F(EvaluatorTest, WrongValuesOnAHiddenWorkloadNameNeitherItsLabelNorItsPosit
   expect_nothing_hidden(r, h, "incorrect");
   EXPECT_EQ(r.feedback().find("[255,0]"), std::string::npos) << r.feedback();
   EXPECT_NE(r.feedback().find("a hidden workload"), std::string::npos) << r.feedback();
+}
+
+// Another schedule (issue 34 item 4): one checked call of the ragged hidden workload is made
+// with half the SMs busy; wrong there after a right first call is schedule_dependent. A broker
+// that cannot start the load says so, and the session says the schedule was not varied.
+TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
+  const DrawnWorkloads d = drawn_workloads(task_, opts_);
+  const auto passing = script_.verify;
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_EQ(script_.sm_load_workloads.size(), 1u);
+  EXPECT_EQ(d.names[static_cast<std::size_t>(script_.sm_load_workloads[0])], "hidden_ragged");
+  EXPECT_FALSE(r.has_flag("schedule_not_varied"));
+  const int loaded = script_.sm_load_workloads[0];
+  int calls_on_it = 0;  // the broker's call index of the loaded call: the last check
+  script_.verify = [&](int, const Json& prepare) {
+    CallCheck c;
+    const bool second = prepare.value("workload", -1) == loaded && calls_on_it++ == 1;
+    c.outputs = {stats(!second)};
+    return c;
+  };
+  r = eval();
+  EXPECT_EQ(r.outcome, Outcome::incorrect);
+  EXPECT_TRUE(r.has_flag("schedule_dependent")) << r.message;
+  EXPECT_NE(r.message.find("half the GPU's SMs were busy"), std::string::npos) << r.message;
+  script_.verify = passing;
+  script_.sm_load_fails = true;
+  r = eval();
+  EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_TRUE(r.has_flag("schedule_not_varied"));
 }
 
 TEST_F(EvaluatorTest, WhenTheLibraryFailsTheSameInputsItIsATaskSuiteError) {

@@ -12,7 +12,7 @@ struct FlagInfo {
   std::string_view sentence;
 };
 
-constexpr std::array<FlagInfo, 15> kFlags{{
+constexpr std::array<FlagInfo, 17> kFlags{{
     {"side_stream", true,
      "work was launched on another stream than the one you were given, or ran outside the timed "
      "region (side_stream): all work must be enqueued on `stream`"},
@@ -35,6 +35,13 @@ constexpr std::array<FlagInfo, 15> kFlags{{
     {"library_fails_task_rule", false,
      "the library itself fails the task's correctness rule on the same inputs: an error of the "
      "task suite, not of the kernel (library_fails_task_rule)"},
+    {"schedule_dependent", true,
+     "the outputs were right on an idle GPU and wrong while half its SMs were busy "
+     "(schedule_dependent): a race, or a hand-off between blocks without the memory ordering it "
+     "needs"},
+    {"schedule_not_varied", false,
+     "the judge could not run its call under another schedule (schedule_not_varied): a race "
+     "that depends on the schedule was not looked for"},
     {"library_misses_rule", false,
      "the library also misses the task's rule on the inputs the kernel failed on, but the kernel "
      "is clearly less accurate there than the library (library_misses_rule): the failure is the "

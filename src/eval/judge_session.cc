@@ -217,6 +217,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   CallCommand cmd;
   if (!prepare_burst(p, burst, cmd, r)) return false;
   cmd.function_times = time_functions_ && !timing && !p.audit_armed;
+  for (const auto& c : burst) cmd.sm_load = cmd.sm_load || c.sm_load;
   heat(p, o);
   for (const auto& c : burst) p.host_ran_hidden = p.host_ran_hidden || hidden_workload(c.workload);
   const auto t0 = Clock::now();
@@ -274,6 +275,10 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     if (fn_ms && i < fn_ms->size()) rec.function_ms = function_times_of((*fn_ms)[i]);
     if (untimed && i < untimed->size() && (*untimed)[i].is_number_integer())
       rec.untimed_launches = (*untimed)[i].get<int>();
+    // A load the broker could not start: the call ran on the usual schedule.
+    rec.plan.sm_load = cmd.sm_load && got.reply->extra.value("sm_load", false);
+    if (cmd.sm_load && !rec.plan.sm_load && !r.has_flag("schedule_not_varied"))
+      r.flags.push_back("schedule_not_varied");
     const PlannedCall& call = burst[i];
     const auto v0 = Clock::now();
     if (!p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {

@@ -209,6 +209,13 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   // The timed workload's other sets: each at least once, every set switching buffer sets.
   for (int k = 0; fresh_calls < trials || k < 2 * (timed_bases - 1); ++k, ++fresh_calls)
     call(0, k % 2 == 0 ? 1 : 0, Content::transformed, k < 2 ? 1 : (k / 2 + 1) % timed_bases);
+  // Another schedule: the ragged hidden workload again, new inputs, half the SMs busy.
+  for (std::size_t h = 0; h < drawn.size(); ++h)
+    if (drawn[h].kind == task::HiddenKind::ragged) {
+      call(static_cast<int>(h) + 1, 0, Content::transformed, 0);
+      plan.checks.back().sm_load = true;
+      plan.checks.back().label += ", half the SMs busy (another schedule)";
+    }
   PTXB_TRY(plan.audit_workload, pick_audit_workload(task, drawn, audit_workload));
   return plan;
 }

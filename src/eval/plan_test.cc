@@ -123,6 +123,22 @@ TEST(Plan, AnInputSeedSharesTheBaseSetsAndNothingElse) {
   EXPECT_NE(unknown.error().to_string().find("drawn per session"), std::string::npos);
 }
 
+// One check runs under another schedule: the ragged hidden workload again, with new inputs.
+TEST(Plan, OneCheckRunsUnderAnotherSchedule) {
+  auto plan = plan_session(testing::gemm_task(), 3, 11);
+  ASSERT_TRUE(plan.ok());
+  std::vector<const PlannedCall*> loaded;
+  for (const auto& c : plan->checks)
+    if (c.sm_load) loaded.push_back(&c);
+  ASSERT_EQ(loaded.size(), 1u);
+  EXPECT_EQ(
+      plan->verifier.workloads[static_cast<std::size_t>(loaded[0]->workload)].problem.workload,
+      "hidden_ragged");
+  EXPECT_EQ(loaded[0]->content, Content::transformed);
+  EXPECT_EQ(&plan->checks.back(), loaded[0]);  // after the ordinary check of that workload
+  EXPECT_NE(loaded[0]->label.find("another schedule"), std::string::npos);
+}
+
 // Two sessions with different seeds check different hidden sizes; one seed, the same sizes.
 TEST(Plan, EachSessionDrawsItsOwnHiddenWorkloads) {
   auto all = task::load_tasks(Paths::discover().tasks());

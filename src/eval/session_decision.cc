@@ -150,6 +150,14 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
           "{}: the outputs are the result for the inputs of the call before, "
           "not for this call's inputs",
           where);
+    } else if (c.plan.sm_load && earlier_pass(calls, i)) {
+      add_flag(f.flags, "schedule_dependent");
+      f.message = fmt::format(
+          "{}: the outputs fail the correctness rule while half the GPU's SMs were busy, although "
+          "call {} on the same workload passed on an idle GPU: the result depends on how the "
+          "blocks are scheduled (a race, or a hand-off between blocks without the memory "
+          "ordering it needs)",
+          where, earlier_pass(calls, i)->index + 1);
     } else {
       f.message = fmt::format("{}: the outputs fail the correctness rule", where);
     }

@@ -83,6 +83,21 @@ TEST(SessionDecision, HiddenWorkloadsAreNotDescribed) {
   EXPECT_NE(f.message.find("hidden workload"), std::string::npos);
 }
 
+// Wrong under the SM load after a right call on the same workload: schedule_dependent. Wrong
+// under the load with no earlier right call: an ordinary failure.
+TEST(SessionDecision, AFailureOnlyUnderAnotherScheduleIsScheduleDependent) {
+  CallRecord loaded = call(2, false, Content::transformed, 1);
+  loaded.plan.sm_load = true;
+  auto f =
+      judge_calls({call(0, true, Content::transformed, 1), call(1, true), loaded}, {false, true});
+  EXPECT_FALSE(f.passed);
+  EXPECT_EQ(f.flags, std::vector<std::string>{"schedule_dependent"});
+  EXPECT_NE(f.message.find("half the GPU's SMs were busy"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("a hidden workload"), std::string::npos) << f.message;
+  auto alone = judge_calls({call(0, true), loaded}, {false, true});
+  EXPECT_TRUE(alone.flags.empty());
+}
+
 // The library as the yardstick: a check of one output with these errors.
 CallCheck check_of(const std::string& tensor, std::int64_t failed, double rel_l2,
                    std::int64_t nonfinite = 0) {

@@ -252,6 +252,7 @@ Json CallCommand::to_json(const char* op) const {
   for (const auto& c : calls) list.push_back(Json::array({c.workload, c.slot}));
   Json j{{"op", op}, {"calls", std::move(list)}};
   if (function_times) j["function_times"] = true;
+  if (sm_load) j["sm_load"] = true;
   return j;
 }
 
@@ -387,6 +388,7 @@ Result<CallCommand> call_from_json(const Json& j) {
     }
     if (c.calls.empty()) return make_error("a burst of no calls");
     c.function_times = j.value("function_times", false);
+    c.sm_load = j.value("sm_load", false);
     return c;
   });
 }

@@ -243,6 +243,9 @@ inline constexpr int kMaxTimedLaunchesPerCall = 4096;
 struct CallCommand {
   std::vector<CallTarget> calls;  // at least one
   bool function_times = false;
+  // Half the SMs busy with the broker's own kernel during the burst (gpu/sm_load.h): another
+  // schedule for the candidate's blocks. The reply's extra.sm_load says whether it was held.
+  bool sm_load = false;
   Json to_json(const char* op = "call") const;
 };
 

@@ -166,12 +166,18 @@ TEST(SessionProtocol, ACallAsksForFunctionTimesOnlyWhenSet) {
   c.calls = {{0, 0}};
   auto plain = call_from_json(c.to_json());
   ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->sm_load);
   EXPECT_FALSE(plain->function_times);
   EXPECT_FALSE(c.to_json().contains("function_times"));
   c.function_times = true;
   auto timed = call_from_json(c.to_json());
   ASSERT_TRUE(timed.ok());
   EXPECT_TRUE(timed->function_times);
+  EXPECT_FALSE(c.to_json().contains("sm_load"));
+  c.sm_load = true;
+  auto loaded = call_from_json(c.to_json());
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_TRUE(loaded->sm_load);
 }
 
 TEST(SessionProtocol, FunctionTimesDropWhatIsMalformed) {

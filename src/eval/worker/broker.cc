@@ -13,6 +13,7 @@
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/event_burst.h"
 #include "eval/gpu/l2_flush.h"
+#include "eval/gpu/sm_load.h"
 #include "eval/worker/broker_device.h"
 #include "eval/worker/broker_sandbox.h"
 #include "eval/worker/candidate_module.h"
@@ -196,6 +197,14 @@ class Broker {
         audited_ ? audited_call_limit(req_.call_timeout_seconds) : req_.call_timeout_seconds;
     Json launches = Json::array(), side = Json::array(), host_ms = Json::array();
     device_->time_launches(c.function_times);
+    // CallCommand::sm_load: half the SMs busy with the broker's own kernel for this burst
+    // (gpu/sm_load.h), released whichever way the burst ends.
+    struct Release {
+      gpu::SmLoad& load;
+      ~Release() { load.release(); }
+    } release{sm_load_};
+    const bool loaded =
+        c.sm_load && sm_load_.hold(1000 * limit * static_cast<double>(c.calls.size()));
     for (std::size_t i = 0; i < c.calls.size(); ++i) {
       const MappedSlot& s = slot(c.calls[i]);
       device_->select_call(i);
@@ -229,6 +238,7 @@ class Broker {
     r.extra["side_streams"] = std::move(side);
     r.extra["host_ms"] = std::move(host_ms);
     if (c.function_times) set_function_times(r, c.calls.size());
+    if (c.sm_load) r.extra["sm_load"] = loaded;
     return r;
   }
 
@@ -313,6 +323,7 @@ class Broker {
   cudaStream_t stream_ = nullptr;
   gpu::EventBurst burst_;  // the calibration no-ops
   std::unique_ptr<gpu::L2Flush> flush_;
+  gpu::SmLoad sm_load_;
   void* scratch_ = nullptr;
   std::uint64_t resident_threads_ = 0;
   std::size_t persisting_l2_ = 0;
