@@ -61,10 +61,11 @@ KernelAudit skipped_kernel(const eval::SkippedFunction& s,
 }
 
 // The share of the kernel time the recorded functions carry (and those no audited call
-// launched: none of the audited calls' work is theirs); none when it is not known and nothing
-// was skipped.
+// launched: none of the audited calls' work is theirs); 0 when a launch flood left the shares
+// unknown; none when they were not measured and nothing was skipped.
 std::optional<double> covered_share(const eval::AuditTrace& t,
                                     const std::vector<KernelAudit>& kernels) {
+  if (t.shares_unknown) return 0.0;
   if (!t.shares_measured) return t.skipped.empty() ? std::nullopt : std::optional<double>(0.0);
   double sum = 0;
   for (const auto& k : kernels)

@@ -230,6 +230,22 @@ TEST_F(AuditorTest, SkippedFunctionsAreListedAndDoNotCallForNcu) {
   EXPECT_TRUE(r->instruction_metric_evaluated);
 }
 
+// A checked call with more launches than the broker times left the shares unknown: whatever
+// the audited functions executed, no credit (red team 2026-12-04, gemm_launch_flood_share).
+TEST_F(AuditorTest, ALaunchFloodThatHidTheSharesEarnsNoCredit) {
+  auto t = cupti_trace("cupti_reference_gemm.json", {"m1000"});
+  auto r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(r->instruction_metric_passed);  // shares not asked for: the metric as before
+  t.shares_unknown = true;
+  r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->family("wgmma")->verdict, Verdict::executed);
+  ASSERT_TRUE(r->audited_time_share);
+  EXPECT_DOUBLE_EQ(*r->audited_time_share, 0);
+  EXPECT_FALSE(r->instruction_metric_passed);
+}
+
 // 280 equal functions: one audited, executing wgmma, covering 1/280 of the time: no credit.
 TEST_F(AuditorTest, ManyEqualFunctionsEarnNoCredit) {
   auto t = cupti_trace("cupti_reference_gemm.json", {"m1000"});

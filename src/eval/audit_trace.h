@@ -75,6 +75,10 @@ struct AuditTrace {
   // audited functions carry, and the functions not audited. Not used on the ncu route, which
   // profiles every function launched in the audited calls.
   bool shares_measured = false;
+  // A checked call made more launches than the broker times (kMaxTimedLaunchesPerCall): the
+  // shares are unknown, and no function earns instruction credit (a flood of launches must not
+  // switch the 95% rule off).
+  bool shares_unknown = false;
   double audited_share = 1;
   std::vector<SkippedFunction> skipped;
   std::vector<std::string> messages;

@@ -54,6 +54,7 @@ Json AuditTrace::to_json() const {
               {"error_kind", error_kind},
               {"brokers", brokers},
               {"shares_measured", shares_measured},
+              {"shares_unknown", shares_unknown},
               {"audited_share", audited_share},
               {"skipped", skips},
               {"messages", messages}};

@@ -478,7 +478,7 @@ TEST_F(EvaluatorTest, TheRunnerStartsBesideTheVerifierAndGetsTheSlotsFirst) {
   ASSERT_EQ(script_.maps.size(), 2u);
   EXPECT_EQ(script_.maps[0], script_.maps[1]);
   const Json& w = script_.maps[0].at("workloads");
-  ASSERT_EQ(w.size(), 5u);  // the timed workload (4 slots) and the four drawn hidden ones (1)
+  ASSERT_EQ(w.size(), 6u);  // the timed workload (4 slots) and the five drawn hidden ones (1)
   EXPECT_EQ(w[0].at("slots").size(), 4u);
   EXPECT_EQ(w[1].at("slots").size(), 1u);
   EXPECT_EQ(w[0].at("slots")[0].at("inputs"), (Json::array({"aa", "bb"})));
@@ -495,7 +495,7 @@ TEST_F(EvaluatorTest, TheRunnerStartsBesideTheVerifierAndGetsTheSlotsFirst) {
   EXPECT_EQ(*(scrubbed - 1), "broker ended");
   auto back = map_from_json(script_.maps[0]);
   ASSERT_TRUE(back.ok()) << back.error().to_string();
-  EXPECT_EQ(back->workloads.size(), 5u);
+  EXPECT_EQ(back->workloads.size(), 6u);
 }
 
 // Slots whose offsets do not match their tensors are the verifier's fault, not the candidate's.
@@ -794,7 +794,7 @@ DrawnWorkloads drawn_workloads(const task::TaskSpec& task, const EvalOptions& o)
 TEST_F(EvaluatorTest, ATooSlowAuditWorkloadMovesToTheLargestHiddenOneThatFits) {
   opts_.audit = Instrument::cupti;
   const DrawnWorkloads d = drawn_workloads(task_, opts_);
-  ASSERT_EQ(d.names.size(), 5u);
+  ASSERT_EQ(d.names.size(), 6u);
   ASSERT_EQ(d.names[static_cast<std::size_t>(d.audit)], "hidden_audit");
   script_.launches = Json::array({Json::array({"k_main", 1})});
   script_.call_sleep_ms = [a = d.audit](int w) { return w == 0 ? 150 : w == a ? 2 : 1; };
@@ -1044,8 +1044,8 @@ TEST_F(EvaluatorTest, FirstFailingCheckStopsTheSessionBeforeTiming) {
 // Feedback leaks nothing hidden (issue 34 item 5): the candidate's words on a hidden call (here
 // its exception naming the hidden shape) and the call's label never reach r.message, r.phase or
 // feedback(); r.withheld keeps them for people. The first hidden workload the fixture's seed
-// draws is hidden_small (M below 64); the checks are: timed, its repeat, the four hidden ones
-// (broker calls 2-5), timed again (call 6).
+// draws is hidden_small (M below 64); the checks are: timed, its repeat, the five hidden ones
+// (broker calls 2-6), timed again (call 7).
 struct HiddenCall {
   std::string m;      // "M=37"
   std::string label;  // "hidden workload hidden_small (K=64 M=37 N=128)"
@@ -1133,7 +1133,7 @@ TEST_F(EvaluatorTest, TheTimedWorkloadsFailureShowsTheCandidatesWordsUntilItRanA
   EXPECT_NE(r.message.find("no tuned configuration for M=256"), std::string::npos) << r.message;
   EXPECT_TRUE(r.withheld.empty());
   script_.call = [h](int n) -> std::optional<Reply> {
-    if (n != 6) return ok_reply(2.0);
+    if (n != 7) return ok_reply(2.0);
     return Reply{false, "candidate_error", h.shape, "", 0, {}, {}};
   };
   r = eval();
@@ -1463,7 +1463,7 @@ TEST_F(EvaluatorTest, NoGpuIsNotRun) {
 
 // review-7: a hostile kernel that works outside its events on the timed workload only (its shape
 // is public): 20 ms by its forged events (0.15x the library's 3 ms), 80 ms by the parent's clock
-// (0.0375x); honest on the four hidden shapes. The four hidden calls outvote the three timed ones
+// (0.0375x); honest on the five hidden shapes. The five hidden calls outvote the three timed ones
 // in checked_work_outside_events's median, so it is known slow by its forged events and its
 // speedup is theirs, with no side_stream.
 TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {

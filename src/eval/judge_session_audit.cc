@@ -33,15 +33,18 @@ std::vector<std::pair<std::string, int>> launched(const std::vector<CallRecord>&
 }
 
 // Every function launched so far, in first-launch order, with the GPU time the broker measured
-// for its launches (CallRecord::function_ms). A call with launches past the broker's bound leaves
-// the times partial: then none counts (the shares are unknown).
+// for its launches (CallRecord::function_ms) in the checked calls on the timed workload: the
+// calls a kernel cannot tell from timing calls, so time it spends in a function there is time it
+// pays for in its speed (the hidden calls are never timed: a function slowed only there would
+// carry the share for free). A call with launches past the broker's bound leaves the times
+// partial: then none counts (the shares are unknown).
 std::vector<FunctionTime> function_times(const std::vector<CallRecord>& calls, bool& partial) {
   std::vector<FunctionTime> out;
   for (const auto& [fn, n] : launched(calls, [](const CallRecord&) { return true; }))
     out.push_back({fn, 0, 0});
   partial = false;
   for (const auto& c : calls) {
-    if (c.baseline || c.calibration) continue;
+    if (c.baseline || c.calibration || c.plan.workload != 0) continue;
     partial = partial || c.untimed_launches > 0;
     for (const auto& [fn, ms] : c.function_ms) {
       auto it = std::find_if(out.begin(), out.end(), [&](const auto& f) { return f.name == fn; });
@@ -72,6 +75,7 @@ void JudgeSession::choose_functions(AuditTrace& t) const {
         fmt::format("a checked call made more than {} launches: the functions' times are unknown",
                     kMaxTimedLaunchesPerCall));
   t.shares_measured = c.measured;
+  t.shares_unknown = partial;
   t.audited_share = c.audited_share();
   for (auto& f : c.audited) {
     TracedFunction traced{f.name, 0, false, {}, {}};

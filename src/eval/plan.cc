@@ -102,9 +102,10 @@ namespace {
 struct BaseDists {
   std::vector<gpu::Distribution> timed, hidden;
 };
-BaseDists base_dists(task::Family f, std::size_t hidden, std::uint64_t seed) {
+BaseDists base_dists(task::Family f, std::size_t hidden, std::uint64_t timed_seed,
+                     std::uint64_t hidden_seed) {
   const std::vector<gpu::Distribution> all = input_distributions(f);
-  std::uint64_t counter = 0;
+  std::uint64_t counter = 0, seed = timed_seed;
   auto draw = [&] { return trial_seed(seed, counter++); };
   auto shuffle = [&](auto first, auto last) {
     for (auto n = last - first; n > 1; --n) std::swap(first[n - 1], first[draw() % n]);
@@ -112,6 +113,7 @@ BaseDists base_dists(task::Family f, std::size_t hidden, std::uint64_t seed) {
   BaseDists d;
   d.timed = all;  // input_distributions lists normal first
   shuffle(d.timed.begin() + 1, d.timed.end());
+  seed = hidden_seed;
   d.hidden = all;
   while (d.hidden.size() < hidden) d.hidden.push_back(all[draw() % all.size()]);
   shuffle(d.hidden.begin(), d.hidden.end());
@@ -156,12 +158,17 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   if (trials < 3)
     return make_error("at least 3 checked calls are required, got " + std::to_string(trials));
   SessionPlan plan;
-  // The hidden workloads: drawn from the task's promise with the run's input seed when there is
-  // one (a run's candidates then share their sets, worker/base_cache.h), else the session's.
-  const std::uint64_t draw_seed =
-      trial_seed(input_seed ? *input_seed ^ name_hash(task.name) : seed, kHiddenDrawIndex);
+  // The hidden workloads and their distributions: drawn from the task's promise with the
+  // session's own seed, always (a run's sessions too): whatever a candidate learns of one
+  // session's sizes, by any channel, the next session checks others. The timed workload's
+  // distributions follow the run's input seed when there is one, so its base sets are the run's
+  // (worker/base_cache.h).
+  const std::uint64_t draw_seed = trial_seed(seed, kHiddenDrawIndex);
   const std::vector<task::HiddenWorkload> drawn = task::draw_hidden_workloads(task, draw_seed);
-  const BaseDists dists = base_dists(task.family, drawn.size(), trial_seed(draw_seed, 1));
+  const std::uint64_t run_seed = input_seed ? *input_seed ^ name_hash(task.name) : seed;
+  const BaseDists dists =
+      base_dists(task.family, drawn.size(), trial_seed(run_seed, kHiddenDrawIndex + 1),
+                 trial_seed(draw_seed, 1));
   const int timed_bases = static_cast<int>(dists.timed.size());
   std::vector<const task::Workload*> order{&task.timed()};
   for (const auto& h : drawn) order.push_back(&h.workload);
@@ -173,19 +180,19 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   // input_seed.
   const std::uint64_t task_bases = input_seed ? *input_seed ^ name_hash(task.name) : 0;
   std::uint64_t shared_bases = 0;
-  auto new_base = [&](gpu::Distribution dist) {
+  auto new_base = [&](gpu::Distribution dist, bool timed) {
     const std::uint64_t own = fresh();
     BaseSet b{own, dist, false};
-    if (input_seed) b = {trial_seed(task_bases, shared_bases++) | 1u, b.dist, true};
+    if (input_seed && timed) b = {trial_seed(task_bases, shared_bases++) | 1u, b.dist, true};
     return b;
   };
   for (std::size_t i = 0; i < order.size(); ++i) {
     SessionWorkload w;
     PTXB_TRY(w.problem, make_problem(task, *order[i]));
     if (i == 0)
-      for (gpu::Distribution d : dists.timed) w.bases.push_back(new_base(d));
+      for (gpu::Distribution d : dists.timed) w.bases.push_back(new_base(d, true));
     else
-      w.bases.push_back(new_base(dists.hidden[i - 1]));
+      w.bases.push_back(new_base(dists.hidden[i - 1], false));
     w.slots = i == 0 ? kTimedSlots : 1;
     w.baseline = i == 0;
     plan.verifier.workloads.push_back(std::move(w));

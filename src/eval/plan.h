@@ -60,16 +60,17 @@ inline std::uint64_t timing_seed(std::uint64_t base) {
 // broker cannot tell them apart. The broker makes calls in bursts (session_protocol.h); every
 // check is a burst of one, as every timing call is (kTimingBurst): no call pattern tells a check
 // from a timed call, and the parent's wall clock around each call is that call's alone.
-// Pure function of (task, trials, seed, input_seed). The hidden workloads are drawn from
-// input_seed (and the task's name) when given, else from `seed`: two sessions of different
-// seeds check different sizes.
+// Pure function of (task, trials, seed, input_seed). The hidden workloads (their sizes,
+// distributions and input sets) are always drawn from `seed`: two sessions of different seeds
+// check different sizes, in a run too.
 //
-// Base input sets: with `input_seed` every base set's seed is a function of (input_seed, the
-// task's name, its place in the plan) alone, so every session of a task planned under one input
-// seed (a run's candidates: EvalOptions::input_seed) checks and times on the same base sets, which
-// a warm verifier then keeps with their references (worker/base_cache.h; BaseSet::keep). Without it
-// the base seeds come from `seed` like everything else: the session's inputs are its own. The
-// transforms, poisons and timing draws always come from `seed`.
+// Base input sets: with `input_seed` every base set of the timed workload has a seed that is a
+// function of (input_seed, the task's name, its place in the plan) alone, so every session of a
+// task planned under one input seed (a run's candidates: EvalOptions::input_seed) times on the
+// same base sets, which a warm verifier then keeps with their references (worker/base_cache.h;
+// BaseSet::keep). The hidden workloads' sets are always the session's own. Without an input seed
+// every base seed comes from `seed`. The transforms, poisons and timing draws always come from
+// `seed`.
 struct PlannedCall {
   int workload = 0, slot = 0;
   Content content = Content::transformed;

@@ -35,7 +35,7 @@ TEST(Plan, SessionCoversTimedAndHiddenWithFreshInputsAndARepeat) {
   auto task = testing::gemm_task();
   auto plan = plan_session(task, 3, 123);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  ASSERT_EQ(plan->verifier.workloads.size(), 5u);  // timed first, then the four drawn ones
+  ASSERT_EQ(plan->verifier.workloads.size(), 6u);  // timed first, then the five drawn ones
   EXPECT_EQ(plan->verifier.workloads[0].problem.workload, "timed");
   EXPECT_EQ(plan->verifier.workloads[0].bases.size(), 2u);
   EXPECT_EQ(plan->verifier.workloads[0].slots, kTimedSlots);
@@ -43,7 +43,7 @@ TEST(Plan, SessionCoversTimedAndHiddenWithFreshInputsAndARepeat) {
   EXPECT_EQ(plan->verifier.workloads[1].problem.workload, "hidden_small");
   EXPECT_EQ(plan->verifier.workloads[4].problem.workload, "hidden_audit");
   EXPECT_EQ(plan->audit_workload, 4);
-  EXPECT_EQ(plan->hidden, (std::vector<bool>{false, true, true, true, true}));
+  EXPECT_EQ(plan->hidden, (std::vector<bool>{false, true, true, true, true, true}));
   const auto& c = plan->checks;
   ASSERT_GE(c.size(), 4u);
   EXPECT_EQ(c[0].content, Content::transformed);
@@ -74,23 +74,23 @@ TEST(Plan, SessionCoversTimedAndHiddenWithFreshInputsAndARepeat) {
 // the verifier); the calls' transforms and poisons stay the session's own.
 TEST(Plan, AnInputSeedSharesTheBaseSetsAndNothingElse) {
   auto task = testing::gemm_task();
-  auto bases = [](const SessionPlan& p) {
+  auto bases = [](const SessionPlan& p) {  // the timed workload's
     std::vector<std::uint64_t> out;
-    for (const auto& w : p.verifier.workloads)
-      for (const auto& b : w.bases) out.push_back(b.seed);
+    for (const auto& b : p.verifier.workloads[0].bases) out.push_back(b.seed);
     return out;
   };
-  auto keeps = [](const SessionPlan& p) {
-    bool all = true, any = false;
-    for (const auto& w : p.verifier.workloads)
-      for (const auto& b : w.bases) all = all && b.keep, any = any || b.keep;
-    return std::pair{all, any};
+  auto keeps = [](const SessionPlan& p) {  // (every timed set kept, any hidden set kept)
+    bool all = true, hidden = false;
+    for (const auto& b : p.verifier.workloads[0].bases) all = all && b.keep;
+    for (std::size_t w = 1; w < p.verifier.workloads.size(); ++w)
+      for (const auto& b : p.verifier.workloads[w].bases) hidden = hidden || b.keep;
+    return std::pair{all, hidden};
   };
   auto a = plan_session(task, 3, 1, "", 77);
   auto b = plan_session(task, 3, 2, "", 77);
   ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(bases(*a), bases(*b));  // two candidates of one run: the same base sets
-  EXPECT_EQ(keeps(*a), std::pair(true, true));
+  EXPECT_EQ(bases(*a), bases(*b));               // two candidates of one run: the same timed sets
+  EXPECT_EQ(keeps(*a), std::pair(true, false));  // the hidden ones are the session's own
   EXPECT_NE(a->checks[0].transform_seed, b->checks[0].transform_seed);  // their own permutations
   EXPECT_NE(a->checks[0].poison_seed, b->checks[0].poison_seed);
   // Another run: other base sets. The calls do not depend on the input seed.
@@ -111,10 +111,10 @@ TEST(Plan, AnInputSeedSharesTheBaseSetsAndNothingElse) {
   renamed.name = "gemm_test_2";
   auto other_task = plan_session(renamed, 3, 1, "", 77);
   for (auto s : bases(*other_task)) EXPECT_EQ(distinct.count(s), 0u);
-  // The hidden sizes come from the input seed too: a run's candidates are checked on the same
-  // drawn workloads (and their kept base sets), another run draws others.
-  EXPECT_EQ(hidden_sizes(*a), hidden_sizes(*b));
-  EXPECT_NE(hidden_sizes(*a), hidden_sizes(*other_run));
+  // The hidden sizes are each session's own, in a run too: what a candidate learns of one
+  // session's sizes is useless in the next.
+  EXPECT_NE(hidden_sizes(*a), hidden_sizes(*b));
+  EXPECT_EQ(hidden_sizes(*a), hidden_sizes(*other_run));  // the same session seed
   // The audit may be named: the timed workload, or a drawn one by its name; nothing else.
   EXPECT_EQ(plan_session(task, 3, 5, "timed", 77)->audit_workload, 0);
   EXPECT_EQ(plan_session(task, 3, 5, "hidden_large", 77)->audit_workload, 3);
@@ -245,7 +245,7 @@ TEST(Plan, EveryWorkloadOfEveryTaskIsCheckedWhateverTheTrialCount) {
     std::set<int> checked;
     for (const auto& c : plan->checks) checked.insert(c.workload);
     EXPECT_EQ(checked.size(), plan->verifier.workloads.size()) << task.name;
-    EXPECT_EQ(checked.size(), 5u) << task.name;  // the timed one and four drawn
+    EXPECT_EQ(checked.size(), 6u) << task.name;  // the timed one and five drawn
     // Every distribution of the family is checked, and the first input set is normal.
     std::set<gpu::Distribution> dists;
     for (const auto& w : plan->verifier.workloads)

@@ -112,6 +112,9 @@ Yardstick compare_with_library(const CallCheck& candidate, const CallCheck& libr
                    static_cast<double>(l.nonfinite));
     if (c.rel_l2 > kYardstickSlack * l.rel_l2 + kYardstickL2Floor)
       return worse("relative L2 error", c.rel_l2, l.rel_l2);
+    if (c.worst_rule_ratio > kYardstickSlack * std::max(l.worst_rule_ratio, 1.0))
+      return worse("worst element (in units of what the rule allows)", c.worst_rule_ratio,
+                   l.worst_rule_ratio);
     if (c.failed > static_cast<std::int64_t>(kYardstickSlack * static_cast<double>(l.failed)) +
                        kYardstickFailedFloor)
       return worse("failing elements", static_cast<double>(c.failed),

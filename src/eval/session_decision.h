@@ -82,8 +82,11 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
 // candidate failed on (JudgeSession::library_fails_too), the failure is not the candidate's only
 // when the candidate is at least as accurate as the library there, output by output: no more
 // non-finite or unwritten elements than the library's, a relative L2 error at most
-// kYardstickSlack times the library's (plus kYardstickL2Floor), and failing elements at most
-// kYardstickSlack times the library's plus kYardstickFailedFloor. A kernel that zeroes an output
+// kYardstickSlack times the library's (plus kYardstickL2Floor), failing elements at most
+// kYardstickSlack times the library's plus kYardstickFailedFloor, and a worst element at most
+// kYardstickSlack times the library's worst, in units of what the rule allows it (so a few
+// elements pushed far off, hiding among the library's borderline ones, are the candidate's:
+// red team 2026-12-04, attn_bwd_yardstick_nudge). A kernel that zeroes an output
 // on outlier-heavy inputs (relative L2 1.0 against the library's ~1e-3) is clearly worse:
 // incorrect, not excused. `why` says which output decided it and by how much.
 inline constexpr double kYardstickSlack = 2.0;

@@ -100,13 +100,14 @@ TEST(SessionDecision, AFailureOnlyUnderAnotherScheduleIsScheduleDependent) {
 
 // The library as the yardstick: a check of one output with these errors.
 CallCheck check_of(const std::string& tensor, std::int64_t failed, double rel_l2,
-                   std::int64_t nonfinite = 0) {
+                   std::int64_t nonfinite = 0, double worst = 1.5) {
   gpu::CompareStats s;
   s.tensor = tensor;
   s.numel = 1 << 20;
   s.failed = failed;
   s.rel_l2 = rel_l2;
   s.nonfinite = nonfinite;
+  s.worst_rule_ratio = worst;
   CallCheck c;
   c.outputs = {s};
   return c;
@@ -128,6 +129,9 @@ TEST(SessionDecision, TheLibraryIsTheYardstickWhereItMissesTheRule) {
   EXPECT_FALSE(compare_with_library(check_of("dQ", 16, 3e-3, 1), library).as_accurate);
   // A library with no failing element (another output failed) still bounds this one.
   EXPECT_FALSE(compare_with_library(check_of("dQ", 9, 1e-3), check_of("dQ", 0, 1e-3)).as_accurate);
+  // Eight elements pushed 25x past what the rule allows, among the library's 16 borderline ones.
+  EXPECT_FALSE(compare_with_library(check_of("dQ", 16, 3e-3, 0, 25.0), library).as_accurate);
+  EXPECT_TRUE(compare_with_library(check_of("dQ", 16, 3e-3, 0, 2.9), library).as_accurate);
   CallCheck two = check_of("dQ", 0, 1e-3);
   two.outputs.push_back(two.outputs[0]);
   EXPECT_FALSE(compare_with_library(two, library).as_accurate);  // outputs do not match

@@ -63,19 +63,35 @@ struct AxisDraw {
   std::string axis;
   std::int64_t lo, hi;
   Condition cond = any_value;
+  bool aligned_half = false;  // half the draws (by the stream) a multiple of 64 instead
 };
+
+// An attention workload's work, B*H*S² (1 for a GEMM: its draws bound M instead).
+double work(const TaskSpec& task, const Workload& w) {
+  if (task.family == Family::gemm) return 1;
+  auto at = [&](const char* a) {
+    auto it = w.axes.find(a);
+    return it == w.axes.end() ? 1.0 : static_cast<double>(it->second);
+  };
+  return at("B") * at("H") * at("S") * at("S");
+}
 
 Workload draw_workload(const TaskSpec& task, HiddenKind kind, const std::vector<AxisDraw>& draws,
                        Stream& s) {
   Workload w = task.timed();
   w.name = "hidden_" + std::string(to_string(kind));
   w.role = "hidden";
-  for (int attempt = 0; attempt < 16; ++attempt) {
+  const double most = work(task, task.timed());
+  for (int attempt = 0; attempt < 64; ++attempt) {
     for (const AxisDraw& d : draws) {
       auto c = task.constraints.find(d.axis);
-      if (c != task.constraints.end()) w.axes[d.axis] = draw_in(s, c->second, d.lo, d.hi, d.cond);
+      if (c == task.constraints.end()) continue;
+      const bool aligned = d.aligned_half && s.next() % 2 == 0;
+      w.axes[d.axis] =
+          draw_in(s, c->second, d.lo, d.hi,
+                  aligned ? Condition([](std::int64_t v) { return v % 64 == 0; }) : d.cond);
     }
-    if (w.axes != task.timed().axes) break;
+    if (w.axes != task.timed().axes && work(task, w) <= most) break;
   }
   return w;
 }
@@ -93,6 +109,8 @@ std::vector<AxisDraw> gemm_draws(const TaskSpec& task, HiddenKind kind) {
       return {{"M", std::max<std::int64_t>(t / 2, 1025), p, ragged(128)}};
     case HiddenKind::audit:
       return {{"M", 1025, std::max<std::int64_t>(t / 4, 1025), ragged(128)}};
+    case HiddenKind::any:  // aligned sizes half the time: the other kinds favour ragged ones
+      return {{"M", 1, p, any_value, true}};
   }
   return {};
 }
@@ -110,6 +128,13 @@ std::vector<AxisDraw> attention_draws(const TaskSpec& task, HiddenKind kind) {
       return {{"S", st + 1, 2 * st}, {"B", 1, 2}, {"H", 1, 4}};
     case HiddenKind::audit:
       return {{"S", 768, 2048}, {"B", 1, 2}, {"H", 2, 8}};
+    case HiddenKind::any: {
+      auto bound = [&](const std::string& a) {
+        auto c = task.constraints.find(a);
+        return c == task.constraints.end() ? std::int64_t{1} : c->second.max;
+      };
+      return {{"S", 1, bound("S")}, {"B", 1, bound("B")}, {"H", 1, bound("H")}};
+    }
   }
   return {};
 }
@@ -126,6 +151,8 @@ std::string_view to_string(HiddenKind k) {
       return "large";
     case HiddenKind::audit:
       return "audit";
+    case HiddenKind::any:
+      return "any";
   }
   return "unknown";
 }

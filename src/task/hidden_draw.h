@@ -5,7 +5,7 @@
 // those ranges. The draw is a pure function of (task, seed): a session is reproduced from its
 // recorded seed.
 //
-// What a session checks (docs/task-spec.md, "Hidden workloads"), four workloads a task:
+// What a session checks (docs/task-spec.md, "Hidden workloads"), five workloads a task:
 //   gemm (M varies; T = the timed M, P = the promised maximum)
 //     small    M in [1, 63]: one token up to less than one 64-row tile
 //     ragged   M in [65, 1023], M not a multiple of 8 (a ragged tail for any tile height)
@@ -13,11 +13,17 @@
 //     audit    M in [1025, max(T/4, 1025)], M not a multiple of 128: also the instruction
 //              audit's second workload (large enough that tile padding does not distort the
 //              tensor-FLOP coverage, small enough to run fast under instrumentation)
+//     any      M anywhere in the promise, a multiple of 64 half the time: every promised
+//              value can be checked (the others leave out whole classes, as multiples of 128;
+//              red team 2026-12-04)
 //   attention (B, H and S vary; S a multiple of 128 where promised; timed Bt, Ht, St)
 //     small    S up to 768, B in {1, 3}, H in {1, 3, 5, 7}: B*H odd (heads taken in pairs)
 //     ragged   S/128 odd and at least 3 (no multiple of 256), S up to St, B up to 3, H up to 16
 //     large    S above St (up to the promise), B up to 2, H up to 4
 //     audit    S in [768, 2048], B up to 2, H in [2, 8]
+//     any      B, H and S anywhere in the promise, redrawn until its work B*H*S² is at most
+//              the timed workload's (so every promised value of each axis can be checked; a
+//              combination with more work than the timed one is not)
 // Every range is cut to the promise; where a cut range holds no value that meets the draw's
 // condition, the condition is dropped, and where it holds none at all, the draw is any promised
 // value. No drawn workload equals the timed one. For the suite's timed workloads (GEMM M = 8192,
@@ -35,10 +41,10 @@
 namespace ptxbench::task {
 
 // The kinds of hidden workload a session draws, in the order they are drawn.
-enum class HiddenKind { small, ragged, large, audit };
+enum class HiddenKind { small, ragged, large, audit, any };
 std::string_view to_string(HiddenKind k);
-inline constexpr HiddenKind kHiddenKinds[] = {HiddenKind::small, HiddenKind::ragged,
-                                              HiddenKind::large, HiddenKind::audit};
+inline constexpr HiddenKind kHiddenKinds[] = {
+    HiddenKind::small, HiddenKind::ragged, HiddenKind::large, HiddenKind::audit, HiddenKind::any};
 
 struct HiddenWorkload {
   HiddenKind kind = HiddenKind::small;

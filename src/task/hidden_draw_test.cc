@@ -40,7 +40,7 @@ TEST(HiddenDraw, GemmDrawsEachKindWithinThePromise) {
   const TaskSpec t = gemm_task();
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
     auto d = draw_hidden_workloads(t, seed);
-    ASSERT_EQ(d.size(), 4u);
+    ASSERT_EQ(d.size(), 5u);
     for (const auto& h : d) {
       EXPECT_EQ(h.workload.role, "hidden");
       EXPECT_EQ(h.workload.name, "hidden_" + std::string(to_string(h.kind)));
@@ -79,7 +79,7 @@ TEST(HiddenDraw, AttentionDrawsOtherShapesThanTheTimedOne) {
   const double timed_work = 4.0 * 48 * 4096 * 4096;
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
     auto d = draw_hidden_workloads(t, seed);
-    ASSERT_EQ(d.size(), 4u);
+    ASSERT_EQ(d.size(), 5u);
     for (const auto& h : d) {
       const auto& a = h.workload.axes;
       for (const char* x : {"B", "H", "S"}) EXPECT_TRUE(t.constraints.at(x).admits(a.at(x))) << x;
@@ -97,6 +97,23 @@ TEST(HiddenDraw, AttentionDrawsOtherShapesThanTheTimedOne) {
     const std::int64_t audit = axis(d, HiddenKind::audit, "S");
     EXPECT_TRUE(audit >= 768 && audit <= 2048);
   }
+}
+
+// The any draw reaches every promised value, the classes the other kinds leave out too (M a
+// multiple of 128 above the timed one; B above 4), within the timed workload's work.
+TEST(HiddenDraw, TheAnyDrawReachesTheWholePromise) {
+  int aligned_large = 0;  // sessions that check an M a multiple of 128 above the timed 8192
+  std::set<std::int64_t> big_b;
+  const int sessions = 3000;
+  for (std::uint64_t seed = 0; seed < sessions; ++seed) {
+    const std::int64_t m = axis(draw_hidden_workloads(gemm_task(), seed), HiddenKind::any, "M");
+    aligned_large += m > 8192 && m % 128 == 0;
+    const std::int64_t b =
+        axis(draw_hidden_workloads(attention_task(), seed), HiddenKind::any, "B");
+    if (b > 4) big_b.insert(b);
+  }
+  EXPECT_GT(aligned_large, sessions / 12);  // about one session in eight
+  EXPECT_EQ(big_b, (std::set<std::int64_t>{5, 6, 7, 8}));
 }
 
 TEST(HiddenDraw, ANarrowPromiseFallsBackToWhatItAdmits) {
