@@ -32,7 +32,7 @@ SmLoad::~SmLoad() {
   if (stop_) cudaFreeHost(const_cast<int*>(stop_));
 }
 
-bool SmLoad::setup() {
+bool SmLoad::prepare() {
   if (stream_) return true;
   int device = 0, sms = 0, smem = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
@@ -56,7 +56,7 @@ bool SmLoad::setup() {
 
 bool SmLoad::hold(double max_ms) {
   release();
-  if (!setup()) {
+  if (!prepare()) {
     (void)cudaGetLastError();
     return false;
   }

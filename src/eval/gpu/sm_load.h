@@ -26,6 +26,9 @@ class SmLoad {
   SmLoad(const SmLoad&) = delete;
   SmLoad& operator=(const SmLoad&) = delete;
 
+  // Makes its stream, flag and kernel ready; call it before a sandbox closes what CUDA needs to
+  // load (the broker's constructor). False when a CUDA call failed (hold() then holds nothing).
+  bool prepare();
   // Starts the load on half the SMs for at most `max_ms`. False (nothing held) when a CUDA call
   // failed; the error is cleared.
   bool hold(double max_ms);
@@ -34,7 +37,6 @@ class SmLoad {
   bool held() const { return held_; }
 
  private:
-  bool setup();
   cudaStream_t stream_ = nullptr;
   volatile int* stop_ = nullptr;  // mapped host memory
   int* stop_device_ = nullptr;

@@ -119,6 +119,9 @@ class Broker {
     PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PTXB_CUDA(cudaMalloc(&scratch_, 256));
     flush_ = std::make_unique<gpu::L2Flush>();
+    // Before the sandbox: the load's pinned flag, stream and kernel (CallCommand::sm_load). A
+    // failure here only means no call of this broker runs under the load (schedule_not_varied).
+    if (!sm_load_.prepare()) (void)cudaGetLastError();
     cudaDeviceProp prop;
     PTXB_CUDA(cudaGetDeviceProperties(&prop, 0));
     resident_threads_ = static_cast<std::uint64_t>(prop.multiProcessorCount) *
