@@ -10,6 +10,12 @@ with `expect_refused` (kernels/controls/sandbox.toml) must also name the refused
 verdict's message, and the paths of its `expect_not_created` (removed before the evaluation)
 must not exist after it.
 
+An entry's `feedback_must_not_contain` (and the handed manifests' `message_must_not_contain`)
+must appear in nothing a model may be shown of the verdict (message, phase, faulting kernel);
+its `max_judging_seconds` bounds one eval's wall time (not checked in --batch, where a gate
+judges several). `max_extra_seconds`/`compare_with` (kernels/controls/oracle.toml) are not
+checked yet: compare the two files' lines by hand.
+
 An entry with `also_acceptable` passes with any of those verdicts too. Whatever the verdict, an
 entry FAILS when its worker's output (eval.worker_stderr_tail, eval.worker_stdout_tail) or the
 verdict's message holds a "PTXBENCH-ESCAPE" line: a step of the control's attack worked
@@ -78,7 +84,7 @@ def judge(e, p, secs, name, log_dir, log_name):
         out = json.loads(p.stdout)
     except json.JSONDecodeError:
         return False, f"FAIL {name}: no JSON from ptxbench (exit {p.returncode}): {p.stderr.strip()[-400:]}", secs
-    return check(e, out, name, f"exit {p.returncode}, {secs:.1f}s") + (secs,)
+    return check(e, out, name, f"exit {p.returncode}, {secs:.1f}s", secs) + (secs,)
 
 
 def run_one(ptxbench, root, e, fast, log_dir, seed=1234):
@@ -114,8 +120,18 @@ def run_copies(ptxbench, e, fast, log_dir, seed=1234):
         yield ok, line
 
 
-def check(e, out, name, how):
-    """Holds one judge report (eval --json, or a gate --json line's report) against its entry."""
+def model_text_leaks(e, ev):
+    """The entry's feedback_must_not_contain (or the handed manifests' message_must_not_contain)
+    found in what a model may be shown of the verdict: its message, its phase, the faulting
+    kernel's name (never `withheld`, which is for people)."""
+    text = "\n".join(str((ev or {}).get(k) or "") for k in ("message", "phase", "faulting_kernel"))
+    banned = e.get("feedback_must_not_contain", []) + e.get("message_must_not_contain", [])
+    return [b for b in banned if b in text]
+
+
+def check(e, out, name, how, secs=None):
+    """Holds one judge report (eval --json, or a gate --json line's report) against its entry.
+    With `secs` (one eval's wall time), also its max_judging_seconds."""
     flags = e.get("expect_flags", [])
     not_created = e.get("expect_not_created", [])
     ev = out.get("eval")
@@ -129,8 +145,15 @@ def check(e, out, name, how):
     created = [path for path in not_created if os.path.lexists(path)]
     # A control's attack that worked, whatever the verdict (kernels/controls/isolation.toml).
     escapes = escape_lines(ev.get("worker_stderr_tail"), ev.get("worker_stdout_tail"), message) if ev else []
-    ok = got in wants and all(f in got_flags for f in flags) and refused in message and not created and not escapes
+    leaks = model_text_leaks(e, ev)
+    slow = secs is not None and "max_judging_seconds" in e and secs > e["max_judging_seconds"]
+    ok = (got in wants and all(f in got_flags for f in flags) and refused in message and not created
+          and not escapes and not leaks and not slow)
     detail = ""
+    if leaks:
+        detail += f" the model's text holds {leaks};"
+    if slow:
+        detail += f" judged in {secs:.1f} s, over its max_judging_seconds {e['max_judging_seconds']};"
     # The audit part of eval (CUPTI route by default), where the entry states expectations.
     audit = out.get("audit") or {}
     if (want == "passed" or (got == "passed" and "passed" in wants)) and audit.get("runtime_run"):
