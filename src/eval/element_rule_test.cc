@@ -122,6 +122,22 @@ TEST(Rng, LargeScoresAndWideRangeScaleTheFirstTwoInputs) {
     EXPECT_EQ(random_value(9, 2, i, Distribution::large_scores),
               random_value(9, 2, i, Distribution::normal));
   }
+  // K's strong keys: whole 64-element blocks, one in 256, 4x more.
+  int strong = 0;
+  const int blocks = 20000;
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    auto is_strong = [&](std::uint64_t i) {  // 0: x6, 1: x6 x4, -1: neither
+      const float v = random_value(9, 1, i, Distribution::large_scores);
+      const float scaled = random_value(9, 1, i, Distribution::normal) * kLargeScoreScale;
+      return v == scaled ? 0 : v == scaled * kStrongKeyScale ? 1 : -1;
+    };
+    const int first = is_strong(64 * b);
+    EXPECT_NE(first, -1);
+    EXPECT_EQ(is_strong(64 * b + 63), first);  // the whole block alike
+    strong += first == 1;
+  }
+  EXPECT_GT(strong, blocks / 256 / 2);
+  EXPECT_LT(strong, blocks / 256 * 2);
   std::set<int> exponents;
   for (std::uint64_t seed = 1; seed < 400; ++seed) {
     const int e0 = wide_range_exponent(seed, 0), e1 = wide_range_exponent(seed, 1);

@@ -20,7 +20,11 @@ enum class Distribution : int {
   // Attention: Q and K (inputs 0 and 1) are N(0, 36), so the scaled scores have a standard
   // deviation of 36 and the largest of a row reaches ~90-150: exp() of a score overflows fp32
   // (past 88.7) and fp16 (past 11.1), so a softmax without its running maximum, or with fp16
-  // exponentials, fails; a correct one (and the library) does not notice. Other inputs N(0, 1).
+  // exponentials, fails; a correct one (and the library) does not notice. Besides, one block of
+  // 64 consecutive elements of K in kStrongKeyOneIn is scaled by kStrongKeyScale more: keys
+  // anywhere in the sequence whose scores stand far above the rest (half a D = 128 row scaled:
+  // scores of standard deviation ~105), so an offset taken from the first keys alone overflows
+  // too (red team 2026-12-04, attn_fwd_first_tile_max). Other inputs N(0, 1).
   large_scores = 2,
   // GEMM: A and B (inputs 0 and 1) are N(0, 1) scaled by powers of two 2^eA, 2^eB drawn per
   // input set in [-kWideBelow, kWideAbove] (wide_range_exponent): C spans 2^-16..2^40 of its
@@ -33,6 +37,8 @@ enum class Distribution : int {
 };
 
 inline constexpr float kLargeScoreScale = 6.0f;
+inline constexpr std::uint64_t kStrongKeyOneIn = 256;
+inline constexpr float kStrongKeyScale = 4.0f;
 inline constexpr int kWideBelow = 8, kWideAbove = 20;
 
 // SplitMix64 finaliser: a strong 64-bit mix.
@@ -111,6 +117,9 @@ PTXB_HD float random_value(std::uint64_t seed, std::uint64_t tensor, std::uint64
       z *= kSpikyBase + static_cast<float>((h / kSpikyOneIn) & 3u) * kSpikyStep;
   }
   if (dist == Distribution::large_scores && tensor < 2) z *= kLargeScoreScale;
+  if (dist == Distribution::large_scores && tensor == 1 &&
+      counter_hash(seed, tensor, index >> 6, 5) % kStrongKeyOneIn == 0)
+    z *= kStrongKeyScale;
   if (dist == Distribution::wide_range) z *= pow2(wide_range_exponent(seed, tensor));
   return z;
 }
