@@ -165,6 +165,7 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   // (worker/base_cache.h).
   const std::uint64_t draw_seed = trial_seed(seed, kHiddenDrawIndex);
   const std::vector<task::HiddenWorkload> drawn = task::draw_hidden_workloads(task, draw_seed);
+  // The run's seed for this task (the input seed and the task's name), else the session's.
   const std::uint64_t run_seed = input_seed ? *input_seed ^ name_hash(task.name) : seed;
   const BaseDists dists =
       base_dists(task.family, drawn.size(), trial_seed(run_seed, kHiddenDrawIndex + 1),
@@ -178,12 +179,11 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   // place among the plan's base sets: two tasks of one run with the same shapes draw unrelated
   // sets). Either way it takes one draw of `seed`, so the calls' seeds do not depend on
   // input_seed.
-  const std::uint64_t task_bases = input_seed ? *input_seed ^ name_hash(task.name) : 0;
   std::uint64_t shared_bases = 0;
   auto new_base = [&](gpu::Distribution dist, bool timed) {
     const std::uint64_t own = fresh();
     BaseSet b{own, dist, false};
-    if (input_seed && timed) b = {trial_seed(task_bases, shared_bases++) | 1u, b.dist, true};
+    if (input_seed && timed) b = {trial_seed(run_seed, shared_bases++) | 1u, b.dist, true};
     return b;
   };
   for (std::size_t i = 0; i < order.size(); ++i) {

@@ -39,8 +39,8 @@ bool SmLoad::prepare() {
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
       cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess)
     return false;
-  void* host = nullptr;
-  if (cudaHostAlloc(&host, sizeof(int), cudaHostAllocMapped) != cudaSuccess) return false;
+  void* host = const_cast<int*>(stop_);  // kept from an earlier attempt that failed later
+  if (!host && cudaHostAlloc(&host, sizeof(int), cudaHostAllocMapped) != cudaSuccess) return false;
   stop_ = static_cast<volatile int*>(host);
   if (cudaHostGetDevicePointer(reinterpret_cast<void**>(&stop_device_), host, 0) != cudaSuccess ||
       cudaFuncSetAttribute(hold_sm, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
