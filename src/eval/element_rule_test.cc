@@ -153,9 +153,46 @@ TEST(Rng, LargeScoresAndWideRangeScaleTheFirstTwoInputs) {
   EXPECT_EQ(wide_range_exponent(3, 2), 0);
 }
 
+// near_cancel pairs element k with k ^ 16 along a row: B's pair is (y, -y) exactly, A's is
+// (L x, L x + u), so a row of 32 of A times one of B sums to -sum(u y) over 16 pairs: outputs
+// of the usual size made of terms L times larger. Other tensors are normal.
+TEST(Rng, NearCancelPairsCancelAlongEachBlockOf32) {
+  const std::uint64_t seed = 11;
+  double terms = 0, sum_sq = 0, out_sq = 0;
+  const int rows = 256;
+  for (int r = 0; r < rows; ++r) {
+    double dot = 0;
+    for (std::uint64_t k = 0; k < 32; ++k) {
+      const std::uint64_t i = static_cast<std::uint64_t>(r) * 32 + k, j = i ^ kCancelStride;
+      const float a = random_value(seed, 0, i, Distribution::near_cancel);
+      const float b = random_value(seed, 1, i, Distribution::near_cancel);
+      if ((k & kCancelStride) == 0) {
+        EXPECT_EQ(a, kCancelScale * random_value(seed, 0, i, Distribution::normal));
+        EXPECT_EQ(b, random_value(seed, 1, i, Distribution::normal));
+        EXPECT_EQ(random_value(seed, 1, j, Distribution::near_cancel), -b);
+        EXPECT_EQ(random_value(seed, 0, j, Distribution::near_cancel),
+                  a + random_value(seed, 0, j, Distribution::normal));
+      }
+      dot += static_cast<double>(a) * b;
+      terms += std::fabs(static_cast<double>(a) * b);
+      sum_sq += static_cast<double>(a) * a;
+    }
+    out_sq += dot * dot;
+  }
+  // Each output is a sum of 16 products u y: E[out^2] = 16 (within 25% over 256 rows), while
+  // the terms average L E|x y| = 16 * 2/pi and A's mean square is about L^2.
+  EXPECT_NEAR(out_sq / rows, 16.0, 4.0);
+  EXPECT_GT(terms / (rows * 32), 0.5 * kCancelScale * 2 / 3.14159);
+  EXPECT_GT(sum_sq / (rows * 32), 0.7 * kCancelScale * kCancelScale);
+  EXPECT_EQ(random_value(seed, 2, 5, Distribution::near_cancel),
+            random_value(seed, 2, 5, Distribution::normal));
+  EXPECT_EQ(output_scale(seed, Distribution::near_cancel), 1.0);
+  EXPECT_EQ(mean_square(Distribution::near_cancel), 1.0);
+}
+
 TEST(Rng, DistributionNamesRoundTrip) {
   for (Distribution d : {Distribution::normal, Distribution::spiky, Distribution::large_scores,
-                         Distribution::wide_range}) {
+                         Distribution::wide_range, Distribution::near_cancel}) {
     Distribution back = Distribution::normal;
     ASSERT_TRUE(distribution_from_string(to_string(d), back));
     EXPECT_EQ(back, d);

@@ -53,7 +53,9 @@ std::string describe_axes(const task::Workload& w) {
 }  // namespace
 
 std::vector<gpu::Distribution> input_distributions(task::Family f) {
-  if (f == task::Family::gemm) return {gpu::Distribution::normal, gpu::Distribution::wide_range};
+  if (f == task::Family::gemm)
+    return {gpu::Distribution::normal, gpu::Distribution::wide_range,
+            gpu::Distribution::near_cancel};
   return {gpu::Distribution::normal, gpu::Distribution::spiky, gpu::Distribution::large_scores};
 }
 

@@ -14,7 +14,8 @@
 namespace ptxbench::eval {
 
 // The distributions a family's inputs are drawn from (gpu/rng.h; docs/task-spec.md, "Input
-// distributions"): gemm normal(0, 1) and wide_range (powers of two from 2^-8 to 2^20 per input);
+// distributions"): gemm normal(0, 1), wide_range (powers of two from 2^-8 to 2^20 per input) and
+// near_cancel (outputs far smaller than their terms);
 // attention normal, spiky (outliers) and large_scores (scores that overflow exp() without the
 // running maximum). Each session checks every one of them (plan_session).
 std::vector<gpu::Distribution> input_distributions(task::Family f);
@@ -46,7 +47,7 @@ inline std::uint64_t timing_seed(std::uint64_t base) {
 // timed one first, then the hidden ones the session draws from the task's promise,
 // task/hidden_draw.h), and the checked calls that open the session.
 //   bases   timed workload: one input set per distribution of input_distributions, normal
-//           first (gemm 2, attention 3); each hidden workload: 1, every distribution at least
+//           first (gemm 3, attention 3); each hidden workload: 1, every distribution at least
 //           once among them, then random ones, in an order drawn with the session's (or the
 //           run's) seed.
 //   slots   timed workload: kTimedSlots buffer sets (a timing burst uses each once); hidden: 1.

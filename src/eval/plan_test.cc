@@ -37,7 +37,7 @@ TEST(Plan, SessionCoversTimedAndHiddenWithFreshInputsAndARepeat) {
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
   ASSERT_EQ(plan->verifier.workloads.size(), 6u);  // timed first, then the five drawn ones
   EXPECT_EQ(plan->verifier.workloads[0].problem.workload, "timed");
-  EXPECT_EQ(plan->verifier.workloads[0].bases.size(), 2u);
+  EXPECT_EQ(plan->verifier.workloads[0].bases.size(), 3u);  // normal, wide_range, near_cancel
   EXPECT_EQ(plan->verifier.workloads[0].slots, kTimedSlots);
   EXPECT_TRUE(plan->verifier.workloads[0].baseline);
   EXPECT_EQ(plan->verifier.workloads[1].problem.workload, "hidden_small");
@@ -187,7 +187,7 @@ TEST(Plan, TimingBurstsUseEverySlotOnceAndSometimesRepeatTheLastCall) {
   EXPECT_GT(repeats, n / 8);  // about a quarter of the bursts
   EXPECT_LT(repeats, n / 2);
   EXPECT_EQ(firsts.size(), static_cast<std::size_t>(kTimedSlots));  // the order is drawn
-  EXPECT_EQ(bases.size(), 2u);
+  EXPECT_EQ(bases.size(), 3u);
   TimingDraw fresh_only(*plan, 77);
   for (int i = 0; i < 50; ++i)
     for (const auto& c : fresh_only.next_burst(false)) EXPECT_EQ(c.content, Content::transformed);

@@ -34,12 +34,26 @@ enum class Distribution : int {
   // Scaling by a power of two changes no rounding, so the element rule holds with atol scaled
   // by 2^(eA + eB) (output_scale; the verifier applies it).
   wide_range = 3,
+  // GEMM: outputs far smaller than the terms that make them (near-cancellation), as where a
+  // model's outlier channels meet weights nearly orthogonal to them. Along each row of A and of
+  // B (inputs 0 and 1), element k is paired with k ^ kCancelStride (k and k + 16 in each block of
+  // 32): A's pair is (L x, L x + u) and B's (y, -y), x, u, y normal(0, 1), L = kCancelScale, so
+  // the pair's products L x y and -(L x + u) y cancel to -u y. Each MMA group of 16 adds terms of
+  // size ~L and the running sum swings by ~4L inside every block of 32, while the output is of the
+  // usual size: an error proportional to the terms or the partial sums (partials kept in fewer
+  // than 24 bits, products rounded, reduced-precision accumulators) is L times larger relative to
+  // the output than on normal inputs. The rule is normal's: a correct fp32 accumulator errs less
+  // here (its partial sums walk half as far between blocks; docs/task-spec.md). Needs rows whose
+  // length is a multiple of 32 (every GEMM K of the suite); other tensors normal(0, 1).
+  near_cancel = 4,
 };
 
 inline constexpr float kLargeScoreScale = 6.0f;
 inline constexpr std::uint64_t kStrongKeyOneIn = 256;
 inline constexpr float kStrongKeyScale = 4.0f;
 inline constexpr int kWideBelow = 8, kWideAbove = 20;
+inline constexpr float kCancelScale = 16.0f;
+inline constexpr std::uint64_t kCancelStride = 16;
 
 // SplitMix64 finaliser: a strong 64-bit mix.
 PTXB_HD std::uint64_t mix64(std::uint64_t z) {
@@ -105,12 +119,29 @@ PTXB_HD float pow2(int e) {
   return v;
 }
 
+// A normal(0, 1) sample for element `index` of tensor `tensor` under `seed` (Box-Muller).
+PTXB_HD float normal_value(std::uint64_t seed, std::uint64_t tensor, std::uint64_t index) {
+  float u1 = uniform01(counter_hash(seed, tensor, index, 1));
+  float u2 = uniform01(counter_hash(seed, tensor, index, 2));
+  return rng_sqrt(-2.0f * rng_log(u1)) * rng_cos(6.28318530718f * u2);
+}
+
+// near_cancel's value for element `index` of input 0 (A) or 1 (B): the pair's first element
+// (bit kCancelStride clear) holds L x (A) or y (B); the second L x + u (A) or -y (B), where x and
+// y are the first element's normal sample and u the second's.
+PTXB_HD float near_cancel_value(std::uint64_t seed, std::uint64_t tensor, std::uint64_t index) {
+  const std::uint64_t first = index & ~kCancelStride;
+  const float lead = normal_value(seed, tensor, first);
+  if (index == first) return tensor == 0 ? kCancelScale * lead : lead;
+  return tensor == 0 ? kCancelScale * lead + normal_value(seed, tensor, index) : -lead;
+}
+
 // One sample of `dist` for element `index` of tensor `tensor` under `seed`.
 PTXB_HD float random_value(std::uint64_t seed, std::uint64_t tensor, std::uint64_t index,
                            Distribution dist) {
-  float u1 = uniform01(counter_hash(seed, tensor, index, 1));
-  float u2 = uniform01(counter_hash(seed, tensor, index, 2));
-  float z = rng_sqrt(-2.0f * rng_log(u1)) * rng_cos(6.28318530718f * u2);  // Box-Muller
+  if (dist == Distribution::near_cancel && tensor < 2)
+    return near_cancel_value(seed, tensor, index);
+  float z = normal_value(seed, tensor, index);
   if (dist == Distribution::spiky) {
     std::uint64_t h = counter_hash(seed, tensor, index, 3);
     if (h % kSpikyOneIn == 0)
@@ -134,8 +165,9 @@ PTXB_HD double output_scale(std::uint64_t seed, Distribution dist) {
 // E[x²] of `dist` (its RMS squared), exactly: normal 1; spiky 1 + (E[scale²] - 1) / 1024 =
 // 1 + (30.375 - 1) / 1024 = 1.02869 (RMS 1.01424). The element rule is derived from it
 // (eval/plan.h input_rms, task/tolerance.h).
-// large_scores and wide_range count as 1: the attention rule does not scale with the inputs,
-// and wide_range's rule is scaled per input set (output_scale).
+// large_scores, wide_range and near_cancel count as 1: the attention rule does not scale with
+// the inputs, wide_range's rule is scaled per input set (output_scale), and near_cancel's
+// partial sums walk less far than normal's (docs/task-spec.md, "Input distributions").
 constexpr double mean_square(Distribution dist) {
   if (dist != Distribution::spiky) return 1.0;
   double scale2 = 0;
@@ -146,15 +178,17 @@ constexpr double mean_square(Distribution dist) {
   return 1.0 + (scale2 - 1.0) / static_cast<double>(kSpikyOneIn);
 }
 
-// Names, for the protocol and the reports ("normal", "spiky", "large_scores", "wide_range").
+// Names, for the protocol and the reports, in the enum's order.
 inline constexpr const char* kDistributionNames[] = {"normal", "spiky", "large_scores",
-                                                     "wide_range"};
+                                                     "wide_range", "near_cancel"};
+inline constexpr int kDistributionCount =
+    static_cast<int>(sizeof kDistributionNames / sizeof kDistributionNames[0]);
 inline const char* to_string(Distribution d) {
   return kDistributionNames[static_cast<int>(d)];
 }
 // False for a name that is none of them.
 inline bool distribution_from_string(const std::string& s, Distribution& out) {
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < kDistributionCount; ++i)
     if (s == kDistributionNames[i]) {
       out = static_cast<Distribution>(i);
       return true;
