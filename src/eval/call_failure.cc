@@ -34,21 +34,29 @@ std::string what_failed(CallFault f) {
 
 }  // namespace
 
-std::string withheld_message(CallFault fault, Withhold why) {
+std::string hidden_phase(const EvalResult& r, task::Family family) {
+  std::string s = kHiddenPhase;
+  if (r.failed_kind) s += " with " + std::string(task::describe(*r.failed_kind, family));
+  if (r.failed_under_load) s += ", while half the SMs were busy";
+  return s;
+}
+
+std::string withheld_message(CallFault fault, Withhold why, const std::string& where) {
   const std::string what = what_failed(fault);
   if (why == Withhold::after_hidden_call)
     return what +
            " on the timed workload, after the kernel's process had run a hidden workload (its "
            "messages are not shown: they could carry what it saw there)";
-  return what + " on a hidden workload (its sizes, its inputs and the kernel's own messages are " +
-         "not shown)";
+  return what + " on " + where +
+         " (its sizes, its inputs and the kernel's own messages are not shown)";
 }
 
-void withhold(EvalResult& r, CallFault fault, Withhold why, const std::string& label) {
+void withhold(EvalResult& r, CallFault fault, Withhold why, const std::string& label,
+              const std::string& where) {
   if (why == Withhold::none) return;
   r.withheld = label + ": " + r.message;
-  r.message = withheld_message(fault, why);
-  if (why == Withhold::hidden_call) r.phase = kHiddenPhase;
+  r.message = withheld_message(fault, why, where);
+  if (why == Withhold::hidden_call) r.phase = where;
 }
 
 }  // namespace ptxbench::eval

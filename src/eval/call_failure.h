@@ -29,12 +29,18 @@ enum class CallFault {
 // says then may carry what it saw there).
 enum class Withhold { none, hidden_call, after_hidden_call };
 
-// The sentence a model gets instead of the call's text.
-std::string withheld_message(CallFault fault, Withhold why);
+// Where a hidden call failed, for a model: "a hidden workload", with its kind in words when known
+// ("a hidden workload with a small M (below 64)") and " while half the SMs were busy" when it
+// ran under the broker's load. Never a size.
+std::string hidden_phase(const EvalResult& r, task::Family family);
+
+// The sentence a model gets instead of the call's text; `where` is hidden_phase's text.
+std::string withheld_message(CallFault fault, Withhold why, const std::string& where);
 
 // With `why` other than none: r.message (and the call's label) moves to r.withheld and r.message
-// becomes withheld_message; on a hidden call r.phase becomes "a hidden workload".
-void withhold(EvalResult& r, CallFault fault, Withhold why, const std::string& label);
+// becomes withheld_message; on a hidden call r.phase becomes `where` (hidden_phase).
+void withhold(EvalResult& r, CallFault fault, Withhold why, const std::string& label,
+              const std::string& where);
 
 inline constexpr const char* kHiddenPhase = "a hidden workload";
 

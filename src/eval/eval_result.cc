@@ -133,6 +133,8 @@ Json EvalResult::to_json() const {
          {"message", message},
          {"phase", phase},
          {"failed_on", std::string(to_string(failed_on))},
+         {"failed_kind", failed_kind ? Json(std::string(task::to_string(*failed_kind))) : Json()},
+         {"failed_under_load", failed_under_load},
          {"withheld", withheld},
          {"faulting_kernel", faulting_kernel},
          {"flags", flags},

@@ -14,6 +14,7 @@
 #include "eval/gpu/compare_stats.h"
 #include "eval/stats.h"
 #include "eval/timeline.h"
+#include "task/hidden_draw.h"
 
 namespace ptxbench::eval {
 
@@ -70,6 +71,11 @@ struct EvalResult {
   std::string message;  // not_run / harness_error: why; runtime_error: CUDA's text
   std::string phase;    // where a failure happened ("a hidden workload" for a hidden call)
   FailedOn failed_on = FailedOn::none;  // the failing call's workload (none: no call failed)
+  // On a hidden call: the kind it was drawn as (task/hidden_draw.h), and whether it ran while the
+  // broker's load held half the SMs (plan.h, sm_load). Both are classes, never sizes: a model is
+  // told them.
+  std::optional<task::HiddenKind> failed_kind;
+  bool failed_under_load = false;
   // For people; never given to a model. The text `message` replaced because it may name a hidden
   // workload (docs/judging.md, "What the model is told"): the failing call's label and the
   // candidate's or the judge's own words. Empty when nothing was withheld.

@@ -734,7 +734,7 @@ TEST_F(EvaluatorTest, ACandidateKnownSlowFromItsChecksIsTimedOnThem) {
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.timing && r.timing->speedup);
   EXPECT_NEAR(*r.timing->speedup, 3.0 / 20.1, 0.005);
-  EXPECT_NE(r.timing->stop_reason.find("speedup: slow, from 3 checked calls"), std::string::npos)
+  EXPECT_NE(r.timing->stop_reason.find("speedup: slow, from 5 checked calls"), std::string::npos)
       << r.timing->stop_reason;
   // The calls' event times cycle with the broker's call index (n % 3), so where the closing
   // repeats fall decides whether one round of them is enough: with the session's checks (the
@@ -743,7 +743,7 @@ TEST_F(EvaluatorTest, ACandidateKnownSlowFromItsChecksIsTimedOnThem) {
       << r.timing->stop_reason;
   EXPECT_EQ(r.phase_seconds.warmup_rounds, 0);
   EXPECT_EQ(r.phase_seconds.sampled_rounds, 2);
-  EXPECT_EQ(r.timing->candidate.n, 3u);  // the checked calls with new inputs after the first
+  EXPECT_EQ(r.timing->candidate.n, 5u);  // the checked calls with new inputs after the first
   EXPECT_EQ(r.timing->baseline.n, 5u);   // 3 on its own, one per closing round
   EXPECT_TRUE(r.audit_trace.has_value());
 }
@@ -988,7 +988,7 @@ TEST_F(EvaluatorTest, ACandidateWorkingOutsideItsEventsIsKnownSlowByTheWallClock
     ASSERT_TRUE(r.timing && r.timing->speedup);
     EXPECT_EQ(r.timing->speedup_basis, "wall clock");
     EXPECT_LT(*r.timing->speedup, 0.06) << event_ms;
-    EXPECT_NE(r.timing->stop_reason.find("from 3 checked calls"), std::string::npos)
+    EXPECT_NE(r.timing->stop_reason.find("from 5 checked calls"), std::string::npos)
         << r.timing->stop_reason;
     EXPECT_EQ(r.phase_seconds.warmup_rounds, 0);
   }
@@ -1093,7 +1093,10 @@ TEST_F(EvaluatorTest, AHiddenCallsFailureNamesWhatFailedNotTheCandidatesWords) {
     EXPECT_NE(r.message.find(c.says), std::string::npos) << c.status << ": " << r.message;
     EXPECT_NE(r.message.find("on a hidden workload"), std::string::npos) << r.message;
     EXPECT_EQ(r.message.find("exit code 100"), std::string::npos) << r.message;
-    EXPECT_EQ(r.phase, kHiddenPhase);
+    EXPECT_EQ(r.phase.rfind(kHiddenPhase, 0), 0u) << r.phase;  // and the kind in words
+    EXPECT_NE(r.message.find("on " + r.phase), std::string::npos) << r.message;
+    ASSERT_TRUE(r.failed_kind.has_value()) << c.status;
+    EXPECT_NE(r.phase.find(task::describe(*r.failed_kind, task::Family::gemm)), std::string::npos);
     expect_nothing_hidden(r, h, c.status);
     EXPECT_NE(r.withheld.find(h.label), std::string::npos) << r.withheld;
     if (status != "host_ended") {

@@ -188,8 +188,19 @@ bool JudgeSession::prepare(Peers& p, const PlannedCall& call, EvalResult& r) {
 void JudgeSession::judge_failed_on(const PlannedCall& call, EvalResult& r) const {
   const bool hidden = hidden_workload(call.workload);
   r.phase = call.label;
+  const std::string where = note_failed_on(call, r);
+  withhold(r, CallFault::judge_failed, hidden ? Withhold::hidden_call : Withhold::none, call.label,
+           where);
+}
+
+std::string JudgeSession::note_failed_on(const PlannedCall& call, EvalResult& r) const {
+  const bool hidden = hidden_workload(call.workload);
   r.failed_on = hidden ? FailedOn::hidden : FailedOn::timed;
-  withhold(r, CallFault::judge_failed, hidden ? Withhold::hidden_call : Withhold::none, call.label);
+  r.failed_kind.reset();
+  if (hidden && static_cast<std::size_t>(call.workload) < plan_.kinds.size())
+    r.failed_kind = plan_.kinds[static_cast<std::size_t>(call.workload)];
+  r.failed_under_load = call.sm_load;
+  return hidden_phase(r, family_);
 }
 
 // The sustained load before a burst (EvalOptions::sustained_load_ms). A verifier that cannot
@@ -585,6 +596,7 @@ void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const Eva
                        EvalResult& r) {
   Peers p;
   peers_ = &p;
+  family_ = task.family;
   calls_.clear();
   timeline_.start(o.timeline);
   decide(p, task, so, o, r);
@@ -636,10 +648,10 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
     r.outcome = Outcome::incorrect;
     r.message = c.message;  // judge_calls names no hidden workload
     r.phase = bad.plan.label;
-    r.failed_on = hidden_workload(bad.plan.workload) ? FailedOn::hidden : FailedOn::timed;
+    const std::string where = note_failed_on(bad.plan, r);
     if (r.failed_on == FailedOn::hidden) {
       r.withheld = bad.plan.label;
-      r.phase = kHiddenPhase;
+      r.phase = where;
     }
     const CallCheck candidate = *bad.check;  // library_fails_too adds to calls_
     const CallCheck* library = c.flags.empty() ? library_fails_too(bad, r) : nullptr;

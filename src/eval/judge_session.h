@@ -140,6 +140,9 @@ class JudgeSession {
   bool hidden_workload(int w) const;
   Withhold withhold_for(const Peers& p, const PlannedCall& call) const;
   void judge_failed_on(const PlannedCall& call, EvalResult& r) const;
+  // r.failed_on, failed_kind and failed_under_load for a failure on `call`; the phase text a
+  // model gets for it when it was hidden (call_failure.h hidden_phase).
+  std::string note_failed_on(const PlannedCall& call, EvalResult& r) const;
   bool broker_works_without_candidate(Peers& p);
   void decide(Peers& p, const task::TaskSpec& task, const std::filesystem::path& so,
               const EvalOptions& o, EvalResult& r);
@@ -153,6 +156,7 @@ class JudgeSession {
   WorkerLauncher& launcher_;
   SessionSetup setup_;
   SessionPlan plan_;
+  task::Family family_ = task::Family::gemm;  // the task's, while run() is on
   std::vector<CallRecord> calls_;
   bool heat_failed_ = false;  // the verifier could not run the sustained load
   // The library's plan (the first baseline reply) and the run's key for it (library_choices.h).

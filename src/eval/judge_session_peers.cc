@@ -270,10 +270,13 @@ void JudgeSession::broker_failed(Peers& p, const Received& got, const PlannedCal
   r.outcome = v.outcome;
   r.message = std::move(v.message);
   r.phase = call.label;
-  r.failed_on = loading                          ? FailedOn::none
-                : hidden_workload(call.workload) ? FailedOn::hidden
-                                                 : FailedOn::timed;
-  withhold(r, v.fault, why, call.label);
+  const std::string where = note_failed_on(call, r);
+  if (loading) {
+    r.failed_on = FailedOn::none;
+    r.failed_kind.reset();
+    r.failed_under_load = false;
+  }
+  withhold(r, v.fault, why, call.label, where);
 }
 
 // Whatever the host process did is the candidate's: the broker's status says what it was. Only a

@@ -201,6 +201,7 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
     plan.labels.push_back(fmt::format("{} workload {} ({})", order[i]->role, order[i]->name,
                                       describe_axes(*order[i])));
     plan.hidden.push_back(i != 0);
+    plan.kinds.push_back(i == 0 ? std::nullopt : std::optional(drawn[i - 1].kind));
     plan.workload_flops.push_back(flops_of(task, *order[i]));
   }
   auto call = [&](int w, int slot, Content c, int base) {

@@ -9,6 +9,7 @@
 
 #include "eval/protocol.h"
 #include "eval/session_protocol.h"
+#include "task/hidden_draw.h"
 #include "task/spec.h"
 
 namespace ptxbench::eval {
@@ -96,6 +97,8 @@ struct SessionPlan {
   OpenCommand verifier;             // the verifier's "open"
   std::vector<std::string> labels;  // per workload: "timed workload timed (M=8192 ...)"
   std::vector<bool> hidden;         // per workload
+  // Per workload: the hidden kind it was drawn as (task/hidden_draw.h); none for the timed one.
+  std::vector<std::optional<task::HiddenKind>> kinds;
   std::vector<PlannedCall> checks;
   // The instruction audit's second workload (audit_trace.h): the one named (the timed one, or a
   // drawn one by its name), else the drawn audit workload (task/hidden_draw.h: small enough to

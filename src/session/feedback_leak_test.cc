@@ -43,7 +43,9 @@ eval::EvalResult hidden_failure(Outcome outcome, eval::CallFault fault,
                                 const std::string& message) {
   eval::EvalResult r = with_candidate_output(outcome, message);
   r.failed_on = eval::FailedOn::hidden;
-  eval::withhold(r, fault, eval::Withhold::hidden_call, kLabel);
+  r.failed_kind = task::HiddenKind::ragged;
+  eval::withhold(r, fault, eval::Withhold::hidden_call, kLabel,
+                 eval::hidden_phase(r, task::Family::gemm));
   return r;
 }
 
@@ -52,7 +54,9 @@ eval::EvalResult hidden_wrong_values() {
   eval::EvalResult r = with_candidate_output(
       Outcome::incorrect, "call 3 of the session (a hidden workload): the outputs fail the rule");
   r.failed_on = eval::FailedOn::hidden;
-  r.phase = eval::kHiddenPhase;
+  r.failed_kind = task::HiddenKind::small;
+  r.failed_under_load = true;
+  r.phase = eval::hidden_phase(r, task::Family::gemm);
   r.withheld = kLabel;
   eval::TrialReport t;
   t.index = 2;
@@ -120,6 +124,20 @@ TEST(FeedbackLeak, AHiddenCallsFailureReachesNoModelWithItsShapeOrLabel) {
   expect_nothing_hidden(hidden_failure(Outcome::harness_error, CallFault::judge_failed,
                                        std::string("the verifier failed to prepare: ") + kShape),
                         "the judge's failure");
+}
+
+// What a model may know of a failing hidden call: its kind in words (the promise's class, public
+// in docs/task-spec.md) and whether half the SMs were busy, so it knows what to repair.
+TEST(FeedbackLeak, AHiddenCallsFailureNamesItsKindInWords) {
+  const auto [wrong, wrong_prompt] = model_text(hidden_wrong_values());
+  EXPECT_NE(wrong.find("a hidden workload with a small M (below 64), while half the SMs were busy"),
+            std::string::npos)
+      << wrong;
+  EXPECT_NE(wrong_prompt.find("a small M (below 64)"), std::string::npos);
+  const auto [fault, fault_prompt] = model_text(
+      hidden_failure(Outcome::runtime_error, eval::CallFault::exception, kShape));
+  EXPECT_NE(fault.find("an M that is not a multiple of 8 (below 1024)"), std::string::npos)
+      << fault;
 }
 
 // The timed workload is public: its failure shows the candidate's words and the sanitizer's.

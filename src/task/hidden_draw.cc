@@ -157,6 +157,25 @@ std::string_view to_string(HiddenKind k) {
   return "unknown";
 }
 
+std::string_view describe(HiddenKind k, Family f) {
+  const bool gemm = f == Family::gemm;
+  switch (k) {
+    case HiddenKind::small:
+      return gemm ? "a small M (below 64)" : "a short sequence, B*H odd";
+    case HiddenKind::ragged:
+      return gemm ? "an M that is not a multiple of 8 (below 1024)"
+                  : "a sequence length that is an odd multiple of 128";
+    case HiddenKind::large:
+      return gemm ? "a large M that is not a multiple of 128"
+                  : "a sequence longer than the timed one";
+    case HiddenKind::audit:
+      return gemm ? "a mid-size M that is not a multiple of 128" : "a mid-length sequence";
+    case HiddenKind::any:
+      return "sizes drawn anywhere in the promise";
+  }
+  return "sizes drawn from the promise";
+}
+
 Status hidden_draw_supported(const TaskSpec& task) {
   const std::vector<std::string> allowed = task.family == Family::gemm
                                                ? std::vector<std::string>{"M"}

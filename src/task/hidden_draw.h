@@ -43,6 +43,10 @@ namespace ptxbench::task {
 // The kinds of hidden workload a session draws, in the order they are drawn.
 enum class HiddenKind { small, ragged, large, audit, any };
 std::string_view to_string(HiddenKind k);
+// The kind in words for a model's feedback, from the promise's classes above (public in
+// docs/task-spec.md), never a drawn value: gemm ragged "an M that is not a multiple of 8
+// (below 1024)".
+std::string_view describe(HiddenKind k, Family f);
 inline constexpr HiddenKind kHiddenKinds[] = {
     HiddenKind::small, HiddenKind::ragged, HiddenKind::large, HiddenKind::audit, HiddenKind::any};
 

@@ -139,5 +139,17 @@ TEST(HiddenDraw, OnlyTheFamilysAxesMayVary) {
   EXPECT_FALSE(hidden_draw_supported(a).ok());
 }
 
+// The words a model gets for a failing hidden workload name its class, never a drawn value.
+TEST(HiddenDraw, KindsAreDescribedByTheirClassOnly) {
+  for (HiddenKind k : kHiddenKinds)
+    for (Family f : {Family::gemm, Family::attention_fwd}) {
+      const std::string_view d = describe(k, f);
+      EXPECT_FALSE(d.empty());
+      EXPECT_EQ(d.find('='), std::string_view::npos) << d;
+    }
+  EXPECT_EQ(describe(HiddenKind::ragged, Family::gemm),
+            "an M that is not a multiple of 8 (below 1024)");
+}
+
 }  // namespace
 }  // namespace ptxbench::task
