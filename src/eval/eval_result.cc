@@ -35,6 +35,12 @@ std::string_view to_string(FailedOn f) {
   return "none";
 }
 
+std::optional<FailedOn> failed_on_from_string(std::string_view s) {
+  for (FailedOn f : {FailedOn::none, FailedOn::timed, FailedOn::hidden})
+    if (to_string(f) == s) return f;
+  return std::nullopt;
+}
+
 Json AuditTrace::to_json() const {
   Json fns = Json::array();
   for (const auto& f : functions)

@@ -22,6 +22,7 @@ namespace ptxbench::eval {
 // hidden or the timed one); never parsed from a label.
 enum class FailedOn { none, timed, hidden };
 std::string_view to_string(FailedOn f);
+std::optional<FailedOn> failed_on_from_string(std::string_view s);  // none for an unknown name
 
 struct TrialReport {
   int index = 0;

@@ -62,6 +62,12 @@ const FlagInfo* find(std::string_view flag) {
 
 }  // namespace
 
+std::vector<std::string_view> all_flags() {
+  std::vector<std::string_view> out;
+  for (const auto& f : kFlags) out.push_back(f.name);
+  return out;
+}
+
 bool is_guard_flag(std::string_view flag) {
   const FlagInfo* f = find(flag);
   return f && f->guard;

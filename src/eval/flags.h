@@ -6,10 +6,14 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ptxbench::eval {
 
 bool is_guard_flag(std::string_view flag);
+
+// Every flag's name, in the table's order (the report's glossary).
+std::vector<std::string_view> all_flags();
 
 // One sentence for a person or a model, e.g. for feedback.
 std::string describe_flag(std::string_view flag);

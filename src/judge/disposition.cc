@@ -10,22 +10,36 @@ struct Row {
   std::string_view name;
   int exit_code;
   std::string_view headline;
+  std::string_view meaning;
 };
 
 // The whole mapping in one table (disposition_test.cc checks it row by row).
 constexpr std::array<Row, 11> kRows{{
-    {Disposition::no_code, "no_code", 15, "NO CODE BLOCK"},
-    {Disposition::policy_violation, "policy", 12, "POLICY VIOLATION"},
-    {Disposition::compile_error, "compile_error", 11, "COMPILE ERROR"},
-    {Disposition::runtime_error, "runtime_error", 13, "RUNTIME ERROR"},
-    {Disposition::timeout, "timeout", 14, "TIMEOUT"},
-    {Disposition::incorrect, "incorrect", 10, "INCORRECT"},
+    {Disposition::no_code, "no_code", 15, "NO CODE BLOCK",
+     "the reply held no code block: nothing to judge"},
+    {Disposition::policy_violation, "policy", 12, "POLICY VIOLATION",
+     "a banned include, call or symbol, or a request the sandbox refused"},
+    {Disposition::compile_error, "compile_error", 11, "COMPILE ERROR",
+     "nvcc or ptxas rejected the kernel"},
+    {Disposition::runtime_error, "runtime_error", 13, "RUNTIME ERROR",
+     "a CUDA error, crash, trap or fault while the kernel ran"},
+    {Disposition::timeout, "timeout", 14, "TIMEOUT",
+     "the kernel (or the compiler on it) ran past its limit"},
+    {Disposition::incorrect, "incorrect", 10, "INCORRECT",
+     "it ran, but its outputs failed the task's correctness rule on some checked call"},
     {Disposition::passed_missing_instructions, "passed_missing_instructions", 16,
-     "CORRECT, but the target instructions did not execute"},
-    {Disposition::passed, "passed", 0, "CORRECT, target instructions executed"},
-    {Disposition::not_evaluated, "not_evaluated", 0, "COMPILED (GPU stages skipped)"},
-    {Disposition::harness_error, "harness_error", 1, "NOT EVALUATED (benchmark error)"},
-    {Disposition::task_suite_error, "task_suite_error", 1, "NOT JUDGED (task suite error)"},
+     "CORRECT, but the target instructions did not execute",
+     "correct, but the run-time audit did not see the task's target instructions execute"},
+    {Disposition::passed, "passed", 0, "CORRECT, target instructions executed",
+     "correct, and the target instructions executed"},
+    {Disposition::not_evaluated, "not_evaluated", 0, "COMPILED (GPU stages skipped)",
+     "compiled, but correctness was not checked here (no GPU, a GPU of another architecture, or "
+     "evaluation turned off)"},
+    {Disposition::harness_error, "harness_error", 1, "NOT EVALUATED (benchmark error)",
+     "ptxbench's own machinery failed: never the candidate's fault"},
+    {Disposition::task_suite_error, "task_suite_error", 1, "NOT JUDGED (task suite error)",
+     "the library itself fails the task's rule where the candidate failed, and the candidate is as "
+     "accurate as the library there: the task, not the candidate, is at fault"},
 }};
 
 constexpr std::array<Disposition, kRows.size()> kAll = [] {
@@ -53,6 +67,10 @@ std::span<const Disposition> all_dispositions() {
 
 std::string_view to_string(Disposition d) {
   return row(d).name;
+}
+
+std::string_view meaning(Disposition d) {
+  return row(d).meaning;
 }
 
 std::optional<Disposition> disposition_from_string(std::string_view s) {

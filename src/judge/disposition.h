@@ -46,6 +46,9 @@ int exit_code(Disposition d);
 // "COMPILE ERROR" or "CORRECT, but the target instructions did not execute".
 std::string_view headline(Disposition d);
 
+// What the verdict means, in one sentence for people (the report's glossary).
+std::string_view meaning(Disposition d);
+
 // Correct outputs (passed or passed_missing_instructions).
 bool is_correct(Disposition d);
 

@@ -73,5 +73,81 @@ TEST(Html, RunsWithoutTrajectoriesSaySo) {
   EXPECT_NE(html.find("hold no trajectories"), std::string::npos);
 }
 
+TEST(Html, EveryTurnShowsItsSourceAndTheDiffFromTheTurnBefore) {
+  const std::string html = render_html({testing::h200_run()});
+  EXPECT_GE(count(html, "<summary>source ("), 20);  // every turn of the main job had code
+  EXPECT_GE(count(html, "<summary>diff from turn "), 1);
+  EXPECT_NE(html.find("<span class=\"hunk\">@@ -"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"add\">+"), std::string::npos);
+}
+
+TEST(Html, SettingsAndAGlossaryOfEveryVerdictKindAndFlag) {
+  const std::string html = render_html({testing::h200_run()});
+  EXPECT_NE(html.find("id=\"settings\""), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"l\">turns</td><td class=\"l\">8</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"l\">pipeline.audit_route</td><td class=\"l\">auto</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("id=\"glossary\""), std::string::npos);
+  for (const char* name :
+       {"<dt>passed</dt>", "<dt>task_suite_error</dt>", "<dt>policy</dt>", "<dt>ragged</dt>",
+        "<dt>side_stream (guard)</dt>", "<dt>95% interval</dt>"})
+    EXPECT_NE(html.find(name), std::string::npos) << name;
+  EXPECT_EQ(html.find("id=\"compare\""), std::string::npos);  // one run: nothing to compare
+}
+
+TEST(Html, AFailingTurnNamesItsWorkloadKindAndASpeedupItsInterval) {
+  RunDetail r = testing::synthetic_run();
+  TurnDetail& d = r.trajectories[1].turns[0];
+  d.category = "incorrect";
+  d.failed_on = eval::FailedOn::hidden;
+  d.failed_kind = task::HiddenKind::ragged;
+  d.failed_under_load = true;
+  TurnDetail fast = d;
+  fast.turn = 2;
+  fast.category = "passed";
+  fast.failed_on = eval::FailedOn::none;
+  fast.speedup = 1.2;
+  fast.speedup_rel_ci95 = 0.01;
+  r.trajectories[1].turns.push_back(fast);
+  const std::string html = render_html({r});
+  EXPECT_NE(html.find("on a hidden workload (ragged), under the SM load"), std::string::npos);
+  EXPECT_NE(html.find("1.200\u00d7 (1.188\u20131.212, 95%)"), std::string::npos);
+}
+
+TEST(Html, ARunWithoutAGpuSaysWhatWasChecked) {
+  RunDetail r = testing::synthetic_run();
+  r.trajectories[1].turns[0].source = "__global__ void k() {}";
+  r.trajectories[1].turns[0].compiled = true;
+  r.trajectories[1].turns[0].targets_in_sass = true;
+  r.settings = {{"model.base_url", "http://127.0.0.1:8080/v1"}};
+  const std::string html = render_html({r});
+  EXPECT_NE(html.find("No GPU ran these turns"), std::string::npos);
+  EXPECT_NE(html.find("id=\"static\""), std::string::npos);
+  EXPECT_NE(html.find("<td>1</td><td>1</td><td>1</td><td>1</td><td>1.5</td>"), std::string::npos);
+  // A URL in the settings is text, never something to fetch.
+  EXPECT_NE(html.find("http&#58;//127.0.0.1:8080/v1"), std::string::npos);
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(render_html({testing::h200_run()}).find("No GPU ran"), std::string::npos);
+}
+
+TEST(Html, TwoRunsAreComparedSideBySideWithTheirDifferencesMarked) {
+  RunDetail before = testing::h200_run(), after = testing::h200_run();
+  after.label = "after.db";
+  // One turn worse in the second run, and a setting changed.
+  auto& turn = after.data.trajectories[0].turns[0];
+  const std::string was = turn.category;
+  turn.category = "no_code";
+  for (auto& s : after.settings)
+    if (s.key == "turns") s.value = "4";
+  const std::string html = render_html({before, after});
+  EXPECT_NE(html.find("id=\"compare\""), std::string::npos);
+  EXPECT_NE(html.find("19 with the same verdict, 1 changed"), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"worse\">"), std::string::npos) << was;
+  EXPECT_NE(html.find("<tr class=\"chg\"><td class=\"l\">turns</td>"), std::string::npos);
+  EXPECT_EQ(count(html, "<tr class=\"worse\">") +
+                count(html, "<tr class=\"chg\"><td class=\"l\">scripted"),
+            1);
+}
+
 }  // namespace
 }  // namespace ptxbench::report

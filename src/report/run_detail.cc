@@ -31,6 +31,7 @@ std::optional<int> whole(const Json& j, const char* key) {
 void read_timing(const Json& eval, TurnDetail& d) {
   const Json* t = member(eval, "timing");
   if (!t) return;
+  d.speedup_rel_ci95 = number(*t, "speedup_rel_ci95");
   if (const Json* c = member(*t, "candidate")) d.candidate_ms = number(*c, "median_ms");
   if (const Json* b = member(*t, "baseline")) d.library_ms = number(*b, "median_ms");
   d.library = text(*t, "baseline_name");
@@ -64,6 +65,55 @@ void read_families(const Json& audit, const Json& compile, TurnDetail& d) {
   if (present && present->is_array())
     for (const Json& f : *present)
       if (f.is_string()) d.families.push_back({f.get<std::string>(), "static", true});
+}
+
+// Which workload a failing call was on (eval_result.h): absent in older run files.
+void read_failure(const Json& eval, TurnDetail& d) {
+  if (auto f = eval::failed_on_from_string(text(eval, "failed_on"))) d.failed_on = *f;
+  d.failed_kind = task::hidden_kind_from_string(text(eval, "failed_kind"));
+  if (const Json* l = member(eval, "failed_under_load"); l && l->is_boolean())
+    d.failed_under_load = l->get<bool>();
+}
+
+// "https://user:secret@host/v1" -> "https://***@host/v1": a run's settings may be shared.
+std::string mask_userinfo(std::string v) {
+  const auto scheme = v.find("://");
+  if (scheme == std::string::npos) return v;
+  const auto at = v.find('@', scheme + 3), slash = v.find('/', scheme + 3);
+  if (at == std::string::npos || (slash != std::string::npos && slash < at)) return v;
+  return v.replace(scheme + 3, at - scheme - 3, "***");
+}
+
+std::string scalar_text(const Json& v) {
+  if (v.is_string()) return mask_userinfo(v.get<std::string>());
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_null()) return "";
+  return v.dump();
+}
+
+void flatten(const Json& j, const std::string& prefix, std::vector<Setting>& out);
+
+void flatten_each(const Json& list, const std::string& prefix, std::vector<Setting>& out) {
+  for (std::size_t i = 0; i < list.size(); ++i)
+    flatten(list[i], prefix + "." + std::to_string(i), out);
+}
+
+void flatten(const Json& j, const std::string& prefix, std::vector<Setting>& out) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      flatten(*it, prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+    return;
+  }
+  if (j.is_array()) {
+    std::string s;
+    for (const Json& e : j) {
+      if (e.is_object() || e.is_array()) return flatten_each(j, prefix, out);
+      s += (s.empty() ? "" : ", ") + scalar_text(e);
+    }
+    out.push_back({prefix, s});
+    return;
+  }
+  out.push_back({prefix, scalar_text(j)});
 }
 
 void read_flags(const Json& flags, TurnDetail& d) {
@@ -118,9 +168,15 @@ TurnDetail turn_detail(const store::TurnRow& u) {
   d.speedup = u.speedup;
   d.gpu_skipped = u.gpu_skipped;
   d.feedback = u.feedback;
+  d.source = u.source.value_or("");
+  if (auto o = outcome_from_string(text(u.compile, "outcome"))) d.compiled = *o == Outcome::passed;
+  read_failure(u.eval, d);
   read_flags(u.flags, d);
   read_timing(u.eval, d);
   read_families(u.audit, u.compile, d);
+  if (const Json* census = member(u.compile, "census"))
+    if (const Json* met = member(*census, "targets_met"); met && met->is_boolean())
+      d.targets_in_sass = met->get<bool>();
   d.compile_s = number(u.compile, "seconds");
   d.eval_s = number(u.eval, "seconds");
   d.audit_s = number(u.audit, "seconds");
@@ -129,10 +185,25 @@ TurnDetail turn_detail(const store::TurnRow& u) {
   return d;
 }
 
+std::vector<Setting> run_settings(const Json& config, const Json& provenance) {
+  std::vector<Setting> out;
+  if (config.is_object()) flatten(config, "", out);
+  if (const Json* p = member(provenance, "pipeline")) flatten(*p, "pipeline", out);
+  if (const Json* a = member(provenance, "argv"); a && a->is_array()) {
+    std::string cmd;
+    for (const Json& w : *a) cmd += (cmd.empty() ? "" : " ") + scalar_text(w);
+    out.push_back({"command", cmd});
+  }
+  return out;
+}
+
 Result<RunDetail> load_detail(const store::RunStore& st) {
   RunDetail r;
   PTXB_TRY(r.data, load_run(st));
   r.summary = summarize(r.data);
+  r.settings = run_settings(r.data.config, r.data.provenance);
+  if (const Json* p = member(r.data.provenance, "pipeline"))
+    if (const Json* g = member(*p, "gpu"); g && g->is_boolean()) r.gpu = g->get<bool>();
   r.label = std::filesystem::path(r.data.path).filename().string();
   PTXB_TRY(std::vector<store::TrajectoryRow> rows, st.trajectories());
   Json first_eval;

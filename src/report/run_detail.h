@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "core/result.h"
+#include "eval/eval_result.h"
 #include "report/summary.h"
 #include "store/store.h"
+#include "task/hidden_draw.h"
 
 namespace ptxbench::report {
 
@@ -27,7 +29,16 @@ struct TurnDetail {
   bool correct = false;
   std::optional<bool> arch_executed;
   std::optional<double> speedup;  // library median time / candidate median time
+  // Half-width of the speedup's 95% interval relative to it (eval/stats.h); none in run files
+  // made before it was recorded.
+  std::optional<double> speedup_rel_ci95;
   bool gpu_skipped = false;
+  std::string source;                   // the candidate's code; "" for a reply without one
+  std::optional<bool> compiled;         // the compile stage's outcome; none: it did not run
+  std::optional<bool> targets_in_sass;  // the static census met the task's target rule
+  eval::FailedOn failed_on = eval::FailedOn::none;  // which workload a failing call was on
+  std::optional<task::HiddenKind> failed_kind;      // its drawn kind, when hidden
+  bool failed_under_load = false;
   std::string feedback;                 // what the model was told
   std::vector<std::string> flags;       // the turn's flags (timing_unstable, side_stream, ...)
   std::vector<FamilyVerdict> families;  // run-time audit, else the static census
@@ -60,10 +71,19 @@ struct Provenance {
   std::string library;   // cuDNN / cuBLASLt versions as the worker reported them
 };
 
+// One setting of a run as `run` recorded it (its config and the pipeline's options), flattened:
+// "model.temperature" = "0.7".
+struct Setting {
+  std::string key, value;
+};
+
 struct RunDetail {
   RunData data;  // what summarize() reads
   Summary summary;
   Provenance provenance;
+  std::vector<Setting> settings;  // in the order of the run's config, then the pipeline's
+  // Whether the run's pipeline had a GPU (provenance "pipeline.gpu"); none in older run files.
+  std::optional<bool> gpu;
   std::string label;  // the run file's name, to tell runs of one model apart
   std::vector<TrajectoryDetail> trajectories;  // in the order of data.trajectories
 };
@@ -73,5 +93,9 @@ Result<RunDetail> load_detail(const store::RunStore& store);
 
 // One turn's detail from its stored row (also used by tests).
 TurnDetail turn_detail(const store::TurnRow& row);
+
+// A run's settings from its config and provenance JSON (also used by tests): every scalar and
+// list of scalars, flattened with dots; a URL's user and password are masked.
+std::vector<Setting> run_settings(const Json& config, const Json& provenance);
 
 }  // namespace ptxbench::report

@@ -134,8 +134,8 @@ TEST(FeedbackLeak, AHiddenCallsFailureNamesItsKindInWords) {
             std::string::npos)
       << wrong;
   EXPECT_NE(wrong_prompt.find("a small M (below 64)"), std::string::npos);
-  const auto [fault, fault_prompt] = model_text(
-      hidden_failure(Outcome::runtime_error, eval::CallFault::exception, kShape));
+  const auto [fault, fault_prompt] =
+      model_text(hidden_failure(Outcome::runtime_error, eval::CallFault::exception, kShape));
   EXPECT_NE(fault.find("an M that is not a multiple of 8 (below 1024)"), std::string::npos)
       << fault;
 }

@@ -157,6 +157,12 @@ std::string_view to_string(HiddenKind k) {
   return "unknown";
 }
 
+std::optional<HiddenKind> hidden_kind_from_string(std::string_view s) {
+  for (HiddenKind k : kHiddenKinds)
+    if (to_string(k) == s) return k;
+  return std::nullopt;
+}
+
 std::string_view describe(HiddenKind k, Family f) {
   const bool gemm = f == Family::gemm;
   switch (k) {

@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,7 @@ namespace ptxbench::task {
 // The kinds of hidden workload a session draws, in the order they are drawn.
 enum class HiddenKind { small, ragged, large, audit, any };
 std::string_view to_string(HiddenKind k);
+std::optional<HiddenKind> hidden_kind_from_string(std::string_view s);  // none: unknown name
 // The kind in words for a model's feedback, from the promise's classes above (public in
 // docs/task-spec.md), never a drawn value: gemm ragged "an M that is not a multiple of 8
 // (below 1024)".
