@@ -18,6 +18,12 @@ Status check_output(const std::string& option, const std::filesystem::path& out,
   }
   if (fs::is_directory(out, ec))
     return make_error(option + " " + out.string() + " is a folder", "name a file to write");
+  // A device, pipe or socket: the output is written to a new file and renamed into place, which
+  // would replace it (`--html /dev/null --force` made /dev/null a regular file for everyone).
+  if (const auto st = fs::status(out, ec); !ec && fs::exists(st) && !fs::is_regular_file(st))
+    return make_error(
+        option + " " + out.string() + " is not a regular file (a device, pipe or socket)",
+        "name a file to write; the output is never written through a device");
   for (const auto& in : inputs)
     if (fs::equivalent(in, out, ec))
       return make_error(option + " " + out.string() + " is also an input (" + in + ")",

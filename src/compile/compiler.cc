@@ -320,9 +320,36 @@ Result<std::string> Compiler::toolkit_version(Clock::time_point deadline) {
   return *version_;
 }
 
+// nvcc's host compilers (gcc, c++ on PATH): their versions join the cache key, so a compile
+// under another (or a broken) host compiler never serves this one's entry; one that is missing
+// or fails --version is the machine's problem, an Error (exit 1), never the kernel's
+// compile_error, and nothing is cached.
+Result<std::string> Compiler::host_compiler_versions(Clock::time_point deadline) {
+  std::string all;
+  for (const char* name : {"gcc", "c++"}) {
+    const fs::path found = find_on_path(name);
+    const char* path = std::getenv("PATH");
+    if (found.empty())
+      return make_error(std::string("nvcc's host compiler `") + name + "` is not on PATH (" +
+                            (path ? path : "PATH is not set") + "): the kernel was not compiled",
+                        "install g++ (scripts/setup.sh does) or put it on PATH");
+    auto v = probe_version(found, deadline);
+    if (!v.ok())
+      return make_error("nvcc's host compiler " + found.string() + " does not work: " +
+                            v.error().message + " (the kernel was not compiled)",
+                        "repair it or take it off PATH");
+    const auto lines = split_lines(*v);
+    all +=
+        std::string("\n") + name + ": " + (lines.empty() ? std::string() : std::string(lines[0]));
+  }
+  return all;
+}
+
 Result<std::string> Compiler::tool_versions(Clock::time_point deadline) {
   if (tool_versions_) return *tool_versions_;
   PTXB_TRY(std::string all, toolkit_version(deadline));
+  PTXB_TRY(std::string host, host_compiler_versions(deadline));
+  all += host;
   for (const char* name : {"cuobjdump", "nvdisasm"}) {
     all += std::string("\n") + name + ": ";
     auto tool = paths_.tool(name);

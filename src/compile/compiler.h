@@ -78,9 +78,12 @@ class Compiler {
   // that does not answer is an Error of the tool, never a timeout blamed on a kernel.
   Result<std::string> toolkit_version(std::chrono::steady_clock::time_point deadline =
                                           std::chrono::steady_clock::time_point::max());
-  // The `--version` output of nvcc, cuobjdump and nvdisasm (a missing or failing disassembler
-  // noted as such), memoised: the compile cache's key covers every tool whose output it keeps.
+  // The `--version` output of nvcc, its host compilers (gcc, c++ on PATH) and cuobjdump and
+  // nvdisasm (a missing or failing disassembler noted as such), memoised: the compile cache's
+  // key covers every tool whose output it keeps. A missing or failing host compiler is an Error.
   Result<std::string> tool_versions(std::chrono::steady_clock::time_point deadline);
+  // "\ngcc: <first line of --version>\nc++: ...", or an Error naming the host compiler.
+  Result<std::string> host_compiler_versions(std::chrono::steady_clock::time_point deadline);
 
  private:
   Result<CompileResult> build(const task::TaskSpec& task, std::string_view source,

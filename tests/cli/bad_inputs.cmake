@@ -445,6 +445,14 @@ ptxbench_bad_input(report_existing_output 2 "--csv r.csv already exists"
   SETUP r.csv ARGS ${_p} report ${_h200} --html new.html --csv r.csv)
 ptxbench_bad_input(report_force_writes_over 0 "ptxbench report: wrote r.csv"
   ARGS sh -c "echo old > r.csv && ${_p} report ${_h200} --csv r.csv --force && ! grep -qx old r.csv && test -s r.csv && rm r.csv")
+# A device, pipe or socket is never replaced, even with --force (the campaign of 2026-12-05 found
+# --html /dev/null --force renaming a regular file over /dev/null).
+ptxbench_bad_input(report_force_device 2 "--html /dev/null is not a regular file"
+  ARGS sh -c "${_p} report ${_h200} --html /dev/null --force; c=$?; test -c /dev/null && exit $c")
+ptxbench_bad_input(report_force_fifo 2 "--csv p is not a regular file"
+  ARGS sh -c "mkfifo p && ${_p} report ${_h200} --csv p --force; c=$?; test -p p && rm p && exit $c")
+ptxbench_bad_input(sft_coverage_force_device 2 "--out /dev/full is not a regular file"
+  ARGS sh -c "${_p} sft coverage ${_h200} --out /dev/full --force; c=$?; test -c /dev/full && exit $c")
 ptxbench_bad_input(sft_coverage_existing_out 2 "--out c.txt already exists"
   SETUP c.txt ARGS ${_p} sft coverage ${_h200} --out c.txt)
 

@@ -31,6 +31,17 @@ ptxbench_bad_input(compile_too_large 12 "^compile: policy_violation"
   OPTIONS --grep "source_size" --grep "at most 100 bytes"
   ARGS ${_c} ${_plain} --task ${_t} --max-source-bytes 100)
 
+# nvcc's host compiler missing or broken is the machine's problem (exit 1, saying which), never
+# the kernel's compile_error, and it leaves nothing in the cache: the same kernel compiles with a
+# working one afterwards (the campaign of 2026-12-05 found compile_error cached, served to every
+# later compile of that kernel).
+ptxbench_bad_input(compile_no_host_compiler 1 "nvcc's host compiler `gcc` is not on PATH"
+  OPTIONS --lacks "compile_error"
+  ARGS sh -c "PATH=/nonexistent PTXBENCH_CACHE=$PWD/c exec $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}")
+ptxbench_bad_input(compile_broken_host_compiler_poisons_nothing 0 "host compiler .*/bin/gcc does not work"
+  OPTIONS --grep "^compile: passed" --lacks "cache hit"
+  ARGS sh -c "d=$(mktemp -d) && mkdir $d/bin && printf '#!/bin/sh\\nexit 1\\n' > $d/bin/gcc && chmod +x $d/bin/gcc && { PATH=$d/bin:$PATH PTXBENCH_CACHE=$d/c $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t} 2>&1; test $? = 1; } && PTXBENCH_CACHE=$d/c $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}; c=$?; rm -rf $d; exit $c")
+
 # The contract's entry point against the task.
 ptxbench_bad_input(compile_no_entry_point 11 "^compile: compile_error"
   OPTIONS --grep "no entry point" --lacks "passed"
