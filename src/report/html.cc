@@ -144,9 +144,10 @@ std::string section_provenance(const std::vector<RunDetail>& runs) {
 // What a run without a GPU is, said at the top of its page.
 constexpr const char* kNoGpuBanner =
     "<div class=\"banner\"><b>No GPU ran these turns.</b> Correctness, speed and the run-time "
-    "instruction audit were not measured, so the rates below read n/a. What was checked: whether "
-    "each candidate compiled, and which instruction families its SASS holds (the static census): "
-    "see &ldquo;Without a GPU&rdquo; and each candidate's entry.</div>\n";
+    "instruction audit were not measured: a compiled candidate's correctness reads n/a (a rate "
+    "reads 0% only where no candidate compiled, so none could be correct). What was checked: "
+    "whether each candidate compiled, and which instruction families its SASS holds (the static "
+    "census): see &ldquo;Without a GPU&rdquo; and each candidate's entry.</div>\n";
 
 }  // namespace
 }  // namespace html
