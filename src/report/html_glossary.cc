@@ -31,8 +31,10 @@ constexpr std::pair<const char*, const char*> kMetrics[] = {
      "the share of trajectories with a correct turn that executed its targets and is "
      "faster than p times the library"},
     {"tensor-FLOP coverage",
-     "the share of the task's FLOPs that the audited calls ran on the "
-     "target tensor instructions"},
+     "the share of the task's FLOPs that the audited calls ran on the target tensor "
+     "instructions; above 100% the kernel issued more tensor FLOPs than the task needs (tiles "
+     "padded past the edge of a ragged size, masked work such as a causal mask's upper triangle "
+     "computed in full), which costs time but is not wrong"},
     {"GPU-seconds", "the time a turn held its GPU to be judged"},
     {"static census",
      "the instruction families in the compiled kernel's SASS, without running "
