@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     }
     const auto& tm = *r.timing;
     std::string check =
-        r.has_flag("baseline_incorrect") ? "DISAGREES with reference" : "matches reference";
+        r.has_flag(ptxbench::eval::Flag::baseline_incorrect) ? "DISAGREES with reference" : "matches reference";
     double max_rel_l2 = 0;
     for (const auto& b : r.baseline_check) max_rel_l2 = std::max(max_rel_l2, b.rel_l2);
     std::cout << fmt::format(
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
         "{:.1e})\n",
         t.name, tm.baseline_name, tm.baseline.median, tm.baseline.n, 100 * tm.baseline.rel_iqr,
         tm.baseline_tflops.value_or(0), check, max_rel_l2);
-    if (r.has_flag("baseline_incorrect")) ++failures;
+    if (r.has_flag(ptxbench::eval::Flag::baseline_incorrect)) ++failures;
   }
   if (json) std::cout << all.dump(2) << "\n";
   return failures ? 1 : 0;

@@ -111,8 +111,12 @@ Json TimingReport::to_json() const {
               {"clocks_after", clocks_after}};
 }
 
-bool EvalResult::has_flag(const std::string& f) const {
+bool EvalResult::has_flag(Flag f) const {
   return std::find(flags.begin(), flags.end(), f) != flags.end();
+}
+
+void EvalResult::add_flag(Flag f) {
+  if (!has_flag(f)) flags.push_back(f);
 }
 
 Json EvalResult::PhaseSeconds::to_json() const {
@@ -143,7 +147,7 @@ Json EvalResult::to_json() const {
          {"failed_under_load", failed_under_load},
          {"withheld", withheld},
          {"faulting_kernel", faulting_kernel},
-         {"flags", flags},
+         {"flags", flag_names(flags)},
          {"trials", trials_j},
          {"timing", timing ? timing->to_json() : Json(nullptr)},
          {"baseline_check", stats_array(baseline_check)},
@@ -202,8 +206,8 @@ std::string EvalResult::feedback() const {
 }
 
 std::string EvalResult::summary() const {
-  std::string s =
-      fmt::format("{} {} [{}]: {}\n", task, arch, fmt::join(flags, ","), to_string(outcome));
+  std::string s = fmt::format("{} {} [{}]: {}\n", task, arch, fmt::join(flag_names(flags), ","),
+                              to_string(outcome));
   s += feedback() + "\n";
   if (!withheld.empty()) s += "withheld from the model: " + withheld + "\n";
   if (timing) {
@@ -227,8 +231,9 @@ std::string EvalResult::summary() const {
            (t.percent_of_peak ? fmt::format(" ({:.1f}% of {:.1f} dense bf16 peak)\n",
                                             *t.percent_of_peak, *t.peak_tflops)
                               : std::string(" (peak unknown for this GPU)\n"));
-    if (has_flag("above_peak")) s += "WARNING above_peak: " + describe_flag("above_peak") + "\n";
-    if (has_flag("side_stream"))
+    if (has_flag(Flag::above_peak))
+      s += "WARNING above_peak: " + std::string(describe(Flag::above_peak)) + "\n";
+    if (has_flag(Flag::side_stream))
       s += fmt::format(
           "WARNING side_stream: the call took {:.3f} ms by the judge's wall clock but {:.3f} ms "
           "between its events: work escaped the timed stream; the speedup above is from wall "

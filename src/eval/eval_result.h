@@ -11,6 +11,7 @@
 #include "core/json.h"
 #include "core/outcome.h"
 #include "eval/audit_trace.h"
+#include "eval/flags.h"
 #include "eval/gpu/compare_stats.h"
 #include "eval/stats.h"
 #include "eval/timeline.h"
@@ -81,8 +82,8 @@ struct EvalResult {
   // workload (docs/judging.md, "What the model is told"): the failing call's label and the
   // candidate's or the judge's own words. Empty when nothing was withheld.
   std::string withheld;
-  std::string faulting_kernel;     // where known (compute-sanitizer)
-  std::vector<std::string> flags;  // side_stream, baseline_incorrect, network_not_isolated, ...
+  std::string faulting_kernel;  // where known (compute-sanitizer)
+  std::vector<Flag> flags;      // flags.h: side_stream, baseline_incorrect, ...
   std::vector<TrialReport> trials;
   std::optional<TimingReport> timing;
   std::vector<gpu::CompareStats> baseline_check;
@@ -115,7 +116,8 @@ struct EvalResult {
     Json to_json() const;
   } phase_seconds;
 
-  bool has_flag(const std::string& f) const;
+  bool has_flag(Flag f) const;
+  void add_flag(Flag f);  // once
   Json to_json() const;
   // One verdict for people: outcome, correctness, time, speedup, TFLOP/s, % of peak,
   // baseline, provenance.

@@ -77,11 +77,11 @@ void finish_timing_report(TimingReport& r, const task::TaskSpec& task, const Jso
 }
 
 void add_timing_flags(const TimingReport& t, EvalResult& r) {
-  if (throttled(t.clocks_after) || throttled(t.clocks_before)) r.flags.push_back("throttled");
-  if (t.candidate.n > 0 && t.candidate.rel_iqr > 0.02) r.flags.push_back("timing_unstable");
-  if (!t.baseline_error.empty()) r.flags.push_back("baseline_failed");
+  if (throttled(t.clocks_after) || throttled(t.clocks_before)) r.add_flag(Flag::throttled);
+  if (t.candidate.n > 0 && t.candidate.rel_iqr > 0.02) r.add_flag(Flag::timing_unstable);
+  if (!t.baseline_error.empty()) r.add_flag(Flag::baseline_failed);
   // No kernel beats the tensor cores' dense peak (5% allowance for clock reporting).
-  if (t.percent_of_peak && *t.percent_of_peak > 105.0) r.flags.push_back("above_peak");
+  if (t.percent_of_peak && *t.percent_of_peak > 105.0) r.add_flag(Flag::above_peak);
 }
 
 }  // namespace
@@ -134,7 +134,7 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
                              const EvalOptions& o) {
   auto sanitizer = paths_.tool("compute-sanitizer");
   if (!sanitizer.ok()) {
-    r.flags.push_back("memcheck_unavailable");
+    r.add_flag(Flag::memcheck_unavailable);
     return;
   }
   EvalResult m;
@@ -149,7 +149,7 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
       true,
       Instrument::none};
   if (auto st = set_contract(o, setup); !st.ok()) {
-    r.flags.push_back("memcheck_unavailable");
+    r.add_flag(Flag::memcheck_unavailable);
     return;
   }
   JudgeSession session(launcher_, std::move(setup));
@@ -157,11 +157,11 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   r.memcheck_ran = true;
   const std::string report = m.broker_output_tail;  // compute-sanitizer runs the broker
   if (m.outcome == Outcome::timeout) {
-    r.flags.push_back("memcheck_timeout");
+    r.add_flag(Flag::memcheck_timeout);
     return;
   }
   if (sanitizer_found_errors(report)) {
-    r.flags.push_back("memcheck_errors");
+    r.add_flag(Flag::memcheck_errors);
     r.memcheck_report = sanitizer_summary(report);
     if (r.faulting_kernel.empty()) r.faulting_kernel = faulting_kernel_from_sanitizer(report);
     if (r.outcome == Outcome::passed) {
@@ -299,7 +299,7 @@ EvalResult Evaluator::benchmark_baseline(const task::TaskSpec& task, const EvalO
   }
   bool ok = r.baseline_check_error.empty() && !r.baseline_check.empty();
   for (const auto& b : r.baseline_check) ok = ok && b.passed;
-  if (!ok) r.flags.push_back("baseline_incorrect");
+  if (!ok) r.add_flag(Flag::baseline_incorrect);
   return done(Outcome::passed, "");
 }
 

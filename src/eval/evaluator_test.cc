@@ -462,7 +462,7 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   EXPECT_EQ(r.timing->baseline_name, "cublaslt");
   EXPECT_FALSE(r.baseline_check.empty());
   EXPECT_EQ(r.seed, 77u);
-  EXPECT_TRUE(r.flags.empty()) << r.flags.front();
+  EXPECT_TRUE(r.flags.empty()) << to_string(r.flags.front());
   EXPECT_NE(r.summary().find("speedup vs baseline: 1.500x"), std::string::npos);
 }
 
@@ -966,7 +966,7 @@ TEST_F(EvaluatorTest, ACandidateSlowOnlyInItsFirstCallsIsTimedOnItsLaterCalls) {
   };
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  EXPECT_FALSE(r.has_flag("cached_result"));
+  EXPECT_FALSE(r.has_flag(Flag::cached_result));
   ASSERT_TRUE(r.timing && r.timing->speedup);
   EXPECT_NEAR(*r.timing->speedup, 1.5, 0.01) << r.timing->stop_reason;
 }
@@ -984,7 +984,7 @@ TEST_F(EvaluatorTest, ACandidateWorkingOutsideItsEventsIsKnownSlowByTheWallClock
     script_.sleep_call_ms = 60;
     EvalResult r = eval();
     ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-    EXPECT_TRUE(r.has_flag("side_stream")) << event_ms;
+    EXPECT_TRUE(r.has_flag(Flag::side_stream)) << event_ms;
     ASSERT_TRUE(r.timing && r.timing->speedup);
     EXPECT_EQ(r.timing->speedup_basis, "wall clock");
     EXPECT_LT(*r.timing->speedup, 0.06) << event_ms;
@@ -1011,7 +1011,7 @@ TEST_F(EvaluatorTest, ACandidateFastOnlyOnRepeatedInputsIsCaughtAtEveryDraw) {
       script_.launches = Json::array({Json::array({"k_main", 1})});
       EvalResult r = eval();
       EXPECT_EQ(r.outcome, Outcome::incorrect) << "seed " << seed << ", " << fresh_ms << " ms";
-      EXPECT_TRUE(r.has_flag("cached_result")) << "seed " << seed << ", " << fresh_ms << " ms";
+      EXPECT_TRUE(r.has_flag(Flag::cached_result)) << "seed " << seed << ", " << fresh_ms << " ms";
       // Known incorrect after its timing phase: not audited.
       EXPECT_TRUE(script_.armed_for.empty()) << "seed " << seed << ", " << fresh_ms << " ms";
     }
@@ -1177,7 +1177,7 @@ TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_EQ(script_.sm_load_workloads.size(), 1u);
   EXPECT_EQ(d.names[static_cast<std::size_t>(script_.sm_load_workloads[0])], "hidden_ragged");
-  EXPECT_FALSE(r.has_flag("schedule_not_varied"));
+  EXPECT_FALSE(r.has_flag(Flag::schedule_not_varied));
   const int loaded = script_.sm_load_workloads[0];
   int calls_on_it = 0;  // the broker's call index of the loaded call: the last check
   script_.verify = [&](int, const Json& prepare) {
@@ -1188,13 +1188,13 @@ TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
   };
   r = eval();
   EXPECT_EQ(r.outcome, Outcome::incorrect);
-  EXPECT_TRUE(r.has_flag("schedule_dependent")) << r.message;
+  EXPECT_TRUE(r.has_flag(Flag::schedule_dependent)) << r.message;
   EXPECT_NE(r.message.find("half the GPU's SMs were busy"), std::string::npos) << r.message;
   script_.verify = passing;
   script_.sm_load_fails = true;
   r = eval();
   EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
-  EXPECT_TRUE(r.has_flag("schedule_not_varied"));
+  EXPECT_TRUE(r.has_flag(Flag::schedule_not_varied));
 }
 
 TEST_F(EvaluatorTest, WhenTheLibraryFailsTheSameInputsItIsATaskSuiteError) {
@@ -1205,7 +1205,7 @@ TEST_F(EvaluatorTest, WhenTheLibraryFailsTheSameInputsItIsATaskSuiteError) {
   };
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::harness_error);
-  EXPECT_TRUE(r.has_flag("baseline_incorrect"));
+  EXPECT_TRUE(r.has_flag(Flag::baseline_incorrect));
   EXPECT_NE(r.message.find("task suite"), std::string::npos);
 }
 
@@ -1220,7 +1220,7 @@ TEST_F(EvaluatorTest, SkippingARepeatedCallIsACachedResult) {
   };
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::incorrect);
-  EXPECT_TRUE(r.has_flag("cached_result"));
+  EXPECT_TRUE(r.has_flag(Flag::cached_result));
 }
 
 TEST_F(EvaluatorTest, WritingAnInputIsInputsModified) {
@@ -1232,7 +1232,7 @@ TEST_F(EvaluatorTest, WritingAnInputIsInputsModified) {
   };
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::incorrect);
-  EXPECT_TRUE(r.has_flag("inputs_modified"));
+  EXPECT_TRUE(r.has_flag(Flag::inputs_modified));
   EXPECT_NE(r.message.find("A"), std::string::npos);
   EXPECT_NE(r.feedback().find("read-only"), std::string::npos);  // the model is told why
 }
@@ -1330,14 +1330,14 @@ TEST_F(EvaluatorTest, ALibrarySlowerThanBeforeIsTimedAgainWithoutTheCandidate) {
   script_.alone_ms = 2.1;
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  EXPECT_TRUE(r.has_flag("library_slowed"));
+  EXPECT_TRUE(r.has_flag(Flag::library_slowed));
   ASSERT_TRUE(r.timing && r.timing->speedup);
   EXPECT_NEAR(*r.timing->speedup, 2.1 / 2.0, 1e-9);  // not the 3.0 / 2.0 the slowed library gave
   EXPECT_NE(r.timing->stop_reason.find("timed again alone"), std::string::npos);
   script_ = Script{};
   script_.library_best_ms = 2.9;  // within 5%: nothing happens
   r = eval();
-  EXPECT_FALSE(r.has_flag("library_slowed"));
+  EXPECT_FALSE(r.has_flag(Flag::library_slowed));
   EXPECT_NEAR(*r.timing->speedup, 1.5, 1e-12);
 }
 
@@ -1347,7 +1347,7 @@ TEST_F(EvaluatorTest, ASideStreamTheBrokerSawIsFlagged) {
   script_.side_streams = Json::array({2});
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  EXPECT_TRUE(r.has_flag("side_stream"));
+  EXPECT_TRUE(r.has_flag(Flag::side_stream));
   ASSERT_TRUE(r.timing);
   EXPECT_EQ(r.timing->speedup_basis, "events");
 }
@@ -1395,7 +1395,7 @@ TEST_F(EvaluatorTest, WorkOutsideTheEventsIsSideStreamAndTimedByTheWallClock) {
   opts_.sample_budget_seconds = 0.3;
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  EXPECT_TRUE(r.has_flag("side_stream"));
+  EXPECT_TRUE(r.has_flag(Flag::side_stream));
   ASSERT_TRUE(r.timing && r.timing->speedup);
   EXPECT_EQ(r.timing->speedup_basis, "wall clock");
   EXPECT_LT(*r.timing->speedup, 2.0);  // not the 100x the events claim
@@ -1411,7 +1411,7 @@ TEST_F(EvaluatorTest, TheRunnersOwnCallOverheadIsNotSideStream) {
   script_.sleep_noop_ms = 6;
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  EXPECT_FALSE(r.has_flag("side_stream"));
+  EXPECT_FALSE(r.has_flag(Flag::side_stream));
 }
 
 TEST_F(EvaluatorTest, AQueuesWorkersSeeItsGpuOnly) {
@@ -1479,7 +1479,7 @@ TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {
   EvalResult r = e.evaluate(testing::gemm_task(), dir_->path() / "k.so", opts_);
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.timing && r.timing->speedup);
-  EXPECT_TRUE(r.has_flag("side_stream"));
+  EXPECT_TRUE(r.has_flag(Flag::side_stream));
   EXPECT_EQ(r.timing->speedup_basis, "wall clock");
   EXPECT_LT(*r.timing->speedup, 0.06) << r.timing->stop_reason;
 }
@@ -1506,7 +1506,7 @@ TEST_F(EvaluatorTest, AuditRunnersCallsDoNotTurnSideStreamOff) {
   ASSERT_TRUE(r.audit_trace.has_value());
   // No function times (this broker reports none): the first kMaxAuditedFunctions by launch.
   EXPECT_EQ(r.audit_trace->brokers, kMaxAuditedFunctions);
-  EXPECT_TRUE(r.has_flag("side_stream"));
+  EXPECT_TRUE(r.has_flag(Flag::side_stream));
   EXPECT_EQ(r.timing->speedup_basis, "wall clock");
   EXPECT_LT(*r.timing->speedup, 0.06) << r.timing->stop_reason;
 }

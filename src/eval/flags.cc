@@ -1,81 +1,143 @@
 #include "eval/flags.h"
 
 #include <array>
-#include <utility>
 
 namespace ptxbench::eval {
 namespace {
 
 struct FlagInfo {
+  Flag flag;
   std::string_view name;
   bool guard;
   std::string_view sentence;
 };
 
 constexpr std::array<FlagInfo, 17> kFlags{{
-    {"side_stream", true,
+    {Flag::side_stream, "side_stream", true,
      "work was launched on another stream than the one you were given, or ran outside the timed "
      "region (side_stream): all work must be enqueued on `stream`"},
-    {"memcheck_errors", true, "compute-sanitizer memcheck found memory errors (memcheck_errors)"},
-    {"throttled", false, "the GPU clock was held down by a thermal or hardware limit while timing"},
-    {"timing_unstable", false, "the timing samples spread by more than 2% (timing_unstable)"},
-    {"baseline_failed", false, "the library baseline could not run, so there is no speedup"},
-    {"baseline_incorrect", false,
+    {Flag::memcheck_errors, "memcheck_errors", true,
+     "compute-sanitizer memcheck found memory errors (memcheck_errors)"},
+    {Flag::throttled, "throttled", false,
+     "the GPU clock was held down by a thermal or hardware limit while timing"},
+    {Flag::timing_unstable, "timing_unstable", false,
+     "the timing samples spread by more than 2% (timing_unstable)"},
+    {Flag::baseline_failed, "baseline_failed", false,
+     "the library baseline could not run, so there is no speedup"},
+    {Flag::baseline_incorrect, "baseline_incorrect", false,
      "the library baseline itself fails the task's rule (a task-suite error: an incorrect verdict "
      "is then not the kernel's)"},
-    {"network_not_isolated", false, "the worker could not be put in an empty network namespace"},
-    {"memcheck_unavailable", false, "compute-sanitizer was not available"},
-    {"memcheck_timeout", false, "compute-sanitizer memcheck ran out of time"},
-    {"cached_result", true,
+    {Flag::network_not_isolated, "network_not_isolated", false,
+     "the worker could not be put in an empty network namespace"},
+    {Flag::memcheck_unavailable, "memcheck_unavailable", false,
+     "compute-sanitizer was not available"},
+    {Flag::memcheck_timeout, "memcheck_timeout", false,
+     "compute-sanitizer memcheck ran out of time"},
+    {Flag::cached_result, "cached_result", true,
      "a result carried over from an earlier call: outputs left unwritten on a call that repeated "
      "earlier inputs, outputs of the previous call's inputs, or repeated inputs computed much "
      "faster than new ones (cached_result)"},
-    {"inputs_modified", true,
+    {Flag::inputs_modified, "inputs_modified", true,
      "the kernel wrote into an input tensor; inputs are read-only (inputs_modified)"},
-    {"library_fails_task_rule", false,
+    {Flag::library_fails_task_rule, "library_fails_task_rule", false,
      "the library itself fails the task's correctness rule on the same inputs: an error of the "
      "task suite, not of the kernel (library_fails_task_rule)"},
-    {"schedule_dependent", true,
+    {Flag::schedule_dependent, "schedule_dependent", true,
      "the outputs were right on an idle GPU and wrong while half its SMs were busy "
      "(schedule_dependent): a race, or a hand-off between blocks without the memory ordering it "
      "needs"},
-    {"schedule_not_varied", false,
+    {Flag::schedule_not_varied, "schedule_not_varied", false,
      "the judge could not run its call under another schedule (schedule_not_varied): a race "
      "that depends on the schedule was not looked for"},
-    {"library_misses_rule", false,
+    {Flag::library_misses_rule, "library_misses_rule", false,
      "the library also misses the task's rule on the inputs the kernel failed on, but the kernel "
      "is clearly less accurate there than the library (library_misses_rule): the failure is the "
      "kernel's"},
-    {"library_slowed", false,
+    {Flag::library_slowed, "library_slowed", false,
      "the library ran slower in this session than this verifier measured it before "
      "(library_slowed): it was timed again alone and the speedup uses the faster of the two"},
-    {"above_peak", true,
+    {Flag::above_peak, "above_peak", true,
      "the measured time implies more than the GPU's dense bf16 peak (above_peak): work was skipped "
      "or ran outside the timed region"},
 }};
 
-const FlagInfo* find(std::string_view flag) {
-  for (const auto& f : kFlags)
-    if (f.name == flag) return &f;
-  return nullptr;
+constexpr bool in_declaration_order() {
+  for (std::size_t i = 0; i < kFlags.size(); ++i)
+    if (static_cast<std::size_t>(kFlags[i].flag) != i) return false;
+  return true;
+}
+static_assert(in_declaration_order(), "kFlags[i] must describe Flag i");
+
+constexpr std::array<Flag, kFlags.size()> kAll = [] {
+  std::array<Flag, kFlags.size()> a{};
+  for (std::size_t i = 0; i < kFlags.size(); ++i) a[i] = kFlags[i].flag;
+  return a;
+}();
+
+const FlagInfo& row(Flag f) {
+  return kFlags.at(static_cast<std::size_t>(f));
 }
 
 }  // namespace
 
-std::vector<std::string_view> all_flags() {
-  std::vector<std::string_view> out;
-  for (const auto& f : kFlags) out.push_back(f.name);
+std::span<const Flag> all_flags() {
+  return kAll;
+}
+
+// A switch, so that a Flag without a case is a compile error (-Wswitch); the name must then
+// equal the table's (flags_test.cc).
+std::string_view to_string(Flag f) {
+  switch (f) {
+    case Flag::side_stream:
+    case Flag::memcheck_errors:
+    case Flag::throttled:
+    case Flag::timing_unstable:
+    case Flag::baseline_failed:
+    case Flag::baseline_incorrect:
+    case Flag::network_not_isolated:
+    case Flag::memcheck_unavailable:
+    case Flag::memcheck_timeout:
+    case Flag::cached_result:
+    case Flag::inputs_modified:
+    case Flag::library_fails_task_rule:
+    case Flag::schedule_dependent:
+    case Flag::schedule_not_varied:
+    case Flag::library_misses_rule:
+    case Flag::library_slowed:
+    case Flag::above_peak:
+      return row(f).name;
+  }
+  return "unknown";
+}
+
+std::optional<Flag> flag_from_string(std::string_view name) {
+  for (const auto& f : kFlags)
+    if (f.name == name) return f.flag;
+  return std::nullopt;
+}
+
+std::vector<std::string> flag_names(const std::vector<Flag>& flags) {
+  std::vector<std::string> out;
+  for (Flag f : flags) out.emplace_back(to_string(f));
   return out;
 }
 
-bool is_guard_flag(std::string_view flag) {
-  const FlagInfo* f = find(flag);
-  return f && f->guard;
+bool is_guard(Flag f) {
+  return row(f).guard;
 }
 
-std::string describe_flag(std::string_view flag) {
-  const FlagInfo* f = find(flag);
-  return f ? std::string(f->sentence) : std::string(flag);
+std::string_view describe(Flag f) {
+  return row(f).sentence;
+}
+
+bool is_guard_flag(std::string_view name) {
+  const auto f = flag_from_string(name);
+  return f && is_guard(*f);
+}
+
+std::string describe_flag(std::string_view name) {
+  const auto f = flag_from_string(name);
+  return f ? std::string(describe(*f)) : std::string(name);
 }
 
 }  // namespace ptxbench::eval

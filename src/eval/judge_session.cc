@@ -275,8 +275,8 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     // Work the candidate launched on another stream than the one it was given: the broker ran
     // it on its own stream, inside the call's events, and says so.
     if (side && i < side->size() && (*side)[i].is_array() && !(*side)[i].empty() &&
-        !r.has_flag("side_stream"))
-      r.flags.push_back("side_stream");
+        !r.has_flag(Flag::side_stream))
+      r.add_flag(Flag::side_stream);
     rec.audited = p.audit_armed;
     rec.broker = p.brokers;
     if (launches && i < launches->size() && (*launches)[i].is_array())
@@ -288,8 +288,8 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
       rec.untimed_launches = (*untimed)[i].get<int>();
     // A load the broker could not start: the call ran on the usual schedule.
     rec.plan.sm_load = cmd.sm_load && got.reply->extra.value("sm_load", false);
-    if (cmd.sm_load && !rec.plan.sm_load && !r.has_flag("schedule_not_varied"))
-      r.flags.push_back("schedule_not_varied");
+    if (cmd.sm_load && !rec.plan.sm_load && !r.has_flag(Flag::schedule_not_varied))
+      r.add_flag(Flag::schedule_not_varied);
     const PlannedCall& call = burst[i];
     const auto v0 = Clock::now();
     if (!p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
@@ -323,7 +323,7 @@ bool JudgeSession::library_burst(Peers& p, int count, int slot, bool timing, Eva
   timeline_.add(SpanKind::library, t0, 0);
   const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
   if (!got.reply || !got.reply->ok || events.empty()) {
-    if (!r.has_flag("baseline_failed")) r.flags.push_back("baseline_failed");
+    if (!r.has_flag(Flag::baseline_failed)) r.add_flag(Flag::baseline_failed);
     r.baseline_check_error = got.reply ? got.reply->error : got.text;
     return false;
   }
@@ -358,8 +358,7 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
   rec.wall_ms = ms_since(t0);
   timeline_.add(SpanKind::library, t0, call.workload);
   if (!got.reply || !got.reply->ok) {
-    if (std::find(r.flags.begin(), r.flags.end(), "baseline_failed") == r.flags.end())
-      r.flags.push_back("baseline_failed");
+    r.add_flag(Flag::baseline_failed);
     r.baseline_check_error = got.reply ? got.reply->error : got.text;
     return false;
   }
@@ -376,8 +375,8 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
   if (verify && got.reply->check) {
     rec.check = got.reply->check;
     for (const auto& o : rec.check->outputs) r.baseline_check.push_back(o);
-    if (!rec.check->passed() && !r.has_flag("baseline_incorrect"))
-      r.flags.push_back("baseline_incorrect");
+    if (!rec.check->passed() && !r.has_flag(Flag::baseline_incorrect))
+      r.add_flag(Flag::baseline_incorrect);
   }
   calls_.push_back(std::move(rec));
   return true;
@@ -584,7 +583,7 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
     timeline_.add(SpanKind::verifier_stop, t0);
   }
   r.network_isolated = p.host_end.network_isolated && p.broker_end.network_isolated;
-  if (p.broker && !r.network_isolated) r.flags.push_back("network_not_isolated");
+  if (p.broker && !r.network_isolated) r.add_flag(Flag::network_not_isolated);
   // What the candidate printed (its host process), and the broker's own output (compute-
   // sanitizer's report under --memcheck, ncu's), kept apart.
   r.worker_stdout_tail = tail(p.host_end.stdout_text);
@@ -640,7 +639,7 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   lap(r.phase_seconds.audit, SessionPhase::end);
   if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;
   CorrectnessFindings c = judge_calls(calls_, plan_.hidden);
-  for (const auto& f : c.flags) r.flags.push_back(f);
+  for (Flag f : c.flags) r.add_flag(f);
   if (!c.passed) {
     const CallRecord& bad = calls_[static_cast<std::size_t>(c.failing_call)];
     if (bad.timing || r.trials.empty() || r.trials.back().index != bad.index)
@@ -665,14 +664,14 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
       return std::string();
     };
     if (!y.as_accurate) {
-      r.flags.push_back("library_misses_rule");
+      r.add_flag(Flag::library_misses_rule);
       r.message = c.message +
                   "; the library also misses the rule on these inputs, but the kernel is clearly "
                   "less accurate" +
                   detail(y.why);
       return;
     }
-    r.flags.push_back("library_fails_task_rule");  // the judge's task_suite_error
+    r.add_flag(Flag::library_fails_task_rule);  // the judge's task_suite_error
     r.outcome = Outcome::harness_error;
     r.message =
         "the library itself fails this task's correctness rule on the inputs the candidate "
@@ -683,8 +682,7 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   r.outcome = Outcome::passed;
   if (!r.timing) return;
   TimingFindings t = judge_timing(calls_);
-  for (const auto& f : t.flags)
-    if (!r.has_flag(f)) r.flags.push_back(f);
+  for (Flag f : t.flags) r.add_flag(f);
   r.timing->candidate = t.candidate;
   r.timing->baseline = t.baseline;
   r.timing->candidate_wall = t.candidate_wall;
@@ -711,7 +709,7 @@ void JudgeSession::check_library_speed(Peers& p, EvalResult& r) {
   if (!r.timing || !r.timing->speedup || r.timing->baseline.median <= 0) return;
   const double paired = r.timing->baseline.median;
   if (library_best_ms_ <= 0 || paired <= library_best_ms_ * (1 + kLibrarySlowdownShare)) return;
-  r.flags.push_back("library_slowed");
+  r.add_flag(Flag::library_slowed);
   stop_broker(p);
   const std::size_t first = calls_.size();
   if (!library_burst(p, kLibraryRetimeRuns, 0, false, r)) return;

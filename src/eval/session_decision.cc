@@ -8,7 +8,7 @@
 namespace ptxbench::eval {
 namespace {
 
-bool add_flag(std::vector<std::string>& flags, const std::string& f) {
+bool add_flag(std::vector<Flag>& flags, Flag f) {
   for (const auto& x : flags)
     if (x == f) return false;
   flags.push_back(f);
@@ -136,25 +136,25 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
     const std::string where = fmt::format("call {} of the session ({})", c.index + 1,
                                           hidden ? "a hidden workload" : c.plan.label);
     if (!c.check->inputs_modified.empty()) {
-      add_flag(f.flags, "inputs_modified");
+      add_flag(f.flags, Flag::inputs_modified);
       f.message = fmt::format(
           "{}: the kernel changed its input tensor(s) {} (their checksums "
           "before and after the call differ); inputs are read-only",
           where, join_names(c.check->inputs_modified));
     } else if (c.check->all_unwritten && earlier_pass(calls, i)) {
-      add_flag(f.flags, "cached_result");
+      add_flag(f.flags, Flag::cached_result);
       f.message = fmt::format(
           "{}: no output element was written although call {} on the same "
           "workload wrote its outputs: every call must compute its result",
           where, earlier_pass(calls, i)->index + 1);
     } else if (c.check->matches_previous) {
-      add_flag(f.flags, "cached_result");
+      add_flag(f.flags, Flag::cached_result);
       f.message = fmt::format(
           "{}: the outputs are the result for the inputs of the call before, "
           "not for this call's inputs",
           where);
     } else if (c.plan.sm_load && earlier_pass(calls, i)) {
-      add_flag(f.flags, "schedule_dependent");
+      add_flag(f.flags, Flag::schedule_dependent);
       f.message = fmt::format(
           "{}: the outputs fail the correctness rule while half the GPU's SMs were busy, although "
           "call {} on the same workload passed on an idle GPU: the result depends on how the "
@@ -196,7 +196,7 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
     side = cal && !overhead.empty() &&
            percentile(overhead, 0.5) > allowed_overhead_ms(*cal, t.candidate_wall.median);
   }
-  if (side) add_flag(t.flags, "side_stream");
+  if (side) add_flag(t.flags, Flag::side_stream);
   // The repeat-speed check on the speedup's basis: events, or the wall clock under side_stream
   // (every call is a burst of one, so its wall time is its own).
   const Basis basis{side, t.calibrated_overhead_ms};
@@ -209,7 +209,7 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   t.repeats = summarize(rep);
   const double fresh_median = percentile(fresh, 0.5);
   if (rep.size() >= min_repeats && t.repeats.median < kRepeatRatio * fresh_median) {
-    add_flag(t.flags, "cached_result");
+    add_flag(t.flags, Flag::cached_result);
     t.incorrect = true;
     t.message = fmt::format(
         "calls that repeated an earlier call's inputs took {:.3f} ms (median of {}), calls with "

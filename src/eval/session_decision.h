@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "core/outcome.h"
+#include "eval/flags.h"
 #include "eval/plan.h"
 #include "eval/session_protocol.h"
 #include "eval/stats.h"
@@ -72,7 +73,7 @@ struct CallRecord {
 struct CorrectnessFindings {
   bool passed = true;
   int failing_call = -1;  // index into the records
-  std::vector<std::string> flags;
+  std::vector<Flag> flags;
   std::string message;
 };
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
@@ -116,7 +117,7 @@ inline constexpr std::size_t kMinRepeats = 3;
 inline constexpr std::size_t kMinRepeatsKnownSlow = 2;
 
 struct TimingFindings {
-  std::vector<std::string> flags;
+  std::vector<Flag> flags;
   bool incorrect = false;  // cached_result from timing makes the candidate incorrect
   std::string message;
   SampleSummary candidate, candidate_wall, baseline, baseline_wall, repeats;

@@ -47,7 +47,7 @@ TEST(SessionDecision, ModifiedInputsAreNamed) {
   bad.check->inputs_modified = {"A"};
   auto f = judge_calls({bad}, {false});
   EXPECT_FALSE(f.passed);
-  EXPECT_EQ(f.flags, std::vector<std::string>{"inputs_modified"});
+  EXPECT_EQ(f.flags, std::vector<Flag>{Flag::inputs_modified});
   EXPECT_NE(f.message.find("A"), std::string::npos);
 }
 
@@ -56,7 +56,7 @@ TEST(SessionDecision, UnwrittenOutputsAfterAWrittenCallAreACachedResult) {
   skipped.check->outputs = {out_stats(false, 100, 100)};
   skipped.check->all_unwritten = true;
   auto f = judge_calls({call(0, true), skipped}, {false});
-  EXPECT_EQ(f.flags, std::vector<std::string>{"cached_result"});
+  EXPECT_EQ(f.flags, std::vector<Flag>{Flag::cached_result});
   // ... but a kernel that never writes anything is just incorrect.
   auto first = skipped;
   first.index = 0;
@@ -72,7 +72,7 @@ TEST(SessionDecision, OutputsOfThePreviousInputsAreACachedResult) {
   auto stale = call(1, false);
   stale.check->matches_previous = true;
   auto f = judge_calls({call(0, true), stale}, {false});
-  EXPECT_EQ(f.flags, std::vector<std::string>{"cached_result"});
+  EXPECT_EQ(f.flags, std::vector<Flag>{Flag::cached_result});
 }
 
 TEST(SessionDecision, HiddenWorkloadsAreNotDescribed) {
@@ -91,7 +91,7 @@ TEST(SessionDecision, AFailureOnlyUnderAnotherScheduleIsScheduleDependent) {
   auto f =
       judge_calls({call(0, true, Content::transformed, 1), call(1, true), loaded}, {false, true});
   EXPECT_FALSE(f.passed);
-  EXPECT_EQ(f.flags, std::vector<std::string>{"schedule_dependent"});
+  EXPECT_EQ(f.flags, std::vector<Flag>{Flag::schedule_dependent});
   EXPECT_NE(f.message.find("half the GPU's SMs were busy"), std::string::npos) << f.message;
   EXPECT_NE(f.message.find("a hidden workload"), std::string::npos) << f.message;
   auto alone = judge_calls({call(0, true), loaded}, {false, true});
@@ -187,7 +187,7 @@ TEST(SessionDecision, HonestTimingUsesEvents) {
 TEST(SessionDecision, WorkOutsideTheEventsIsSideStreamAndTimedByWallClock) {
   // Events say 0.1 ms, the call took 1.05 ms from outside; a no-op call costs 0.05 ms.
   auto t = judge_timing(timing_calls(0.1, 1.05, 1.1, 1.15, 0.1));
-  EXPECT_EQ(t.flags, std::vector<std::string>{"side_stream"});
+  EXPECT_EQ(t.flags, std::vector<Flag>{Flag::side_stream});
   ASSERT_TRUE(t.speedup);
   EXPECT_NEAR(*t.speedup, 1.1 / 1.0, 1e-9);
   EXPECT_EQ(t.speedup_basis, "wall clock");
@@ -200,14 +200,14 @@ TEST(SessionDecision, OverheadWithinTheAllowanceIsNotSideStream) {
   EXPECT_TRUE(t.flags.empty());
   // ... a forged event time 10% short of the truth is not.
   auto f = judge_timing(timing_calls(0.9, 1.38, 1.1, 1.15, 0.9, 20, 0.3));
-  EXPECT_EQ(f.flags, std::vector<std::string>{"side_stream"});
+  EXPECT_EQ(f.flags, std::vector<Flag>{Flag::side_stream});
 }
 
 // Repeats are judged by their events: inside a burst a call has no wall time of its own.
 TEST(SessionDecision, FastRepeatsAreACachedResult) {
   auto t = judge_timing(timing_calls(1.0, 1.05, 1.1, 1.15, 0.2));
   EXPECT_TRUE(t.incorrect);
-  EXPECT_EQ(t.flags.front(), "cached_result");
+  EXPECT_EQ(t.flags.front(), Flag::cached_result);
   EXPECT_NE(t.message.find("repeated"), std::string::npos);
   // Too few repeats to tell: no verdict.
   auto few = judge_timing(timing_calls(1.0, 1.05, 1.1, 1.15, 0.2, 4));
@@ -324,7 +324,7 @@ TEST(SessionDecision, AKnownSlowCandidatesRepeatCheckNeedsTwoRepeats) {
   EXPECT_EQ(timed_repeats(v), kMinRepeatsKnownSlow);
   const TimingFindings t = judge_timing(v);
   EXPECT_TRUE(t.incorrect);
-  EXPECT_EQ(t.flags, std::vector<std::string>{"cached_result"});
+  EXPECT_EQ(t.flags, std::vector<Flag>{Flag::cached_result});
   for (auto& c : v) c.checked_sample = false;  // timed as usual: two repeats are too few
   EXPECT_FALSE(judge_timing(v).incorrect);
 }
@@ -380,7 +380,7 @@ TEST(SessionDecision, CheckedSamplesOutsideTheirEventsAreSideStream) {
     v.push_back(lib);
   }
   auto t = judge_timing(v);
-  EXPECT_EQ(t.flags, std::vector<std::string>{"side_stream"});
+  EXPECT_EQ(t.flags, std::vector<Flag>{Flag::side_stream});
   EXPECT_EQ(t.speedup_basis, "wall clock");
   ASSERT_TRUE(t.speedup);
   EXPECT_NEAR(*t.speedup, 1.0 / 11.005, 1e-9);
@@ -396,7 +396,7 @@ TEST(SessionDecision, CheckedSamplesOutsideTheirEventsAreSideStream) {
   v[2].wall_ms = 1.3;  // the checked repeat
   t = judge_timing(v);
   EXPECT_TRUE(t.incorrect);
-  EXPECT_EQ(t.flags, (std::vector<std::string>{"side_stream", "cached_result"}));
+  EXPECT_EQ(t.flags, (std::vector<Flag>{Flag::side_stream, Flag::cached_result}));
 }
 
 // review-7: the checked calls of a GEMM task as plan_session makes them (5 hidden workloads, as
@@ -447,7 +447,7 @@ TEST(SessionDecision, HiddenWorkloadsDoNotOutvoteTheTimedSamplesWorkOutsideTheir
   }
   const auto t = judge_timing(v);
   EXPECT_EQ(t.speedup_basis, "wall clock");
-  EXPECT_TRUE(std::find(t.flags.begin(), t.flags.end(), "side_stream") != t.flags.end());
+  EXPECT_TRUE(std::find(t.flags.begin(), t.flags.end(), Flag::side_stream) != t.flags.end());
   ASSERT_TRUE(t.speedup);
   EXPECT_LT(*t.speedup, 0.04);
 }

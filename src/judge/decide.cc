@@ -79,7 +79,7 @@ Decision audit_decision(const JudgeReport& r) {
 }  // namespace
 
 bool library_fails_task_rule(const eval::EvalResult& r) {
-  return r.has_flag(std::string(kLibraryFailsTaskRule));
+  return r.has_flag(eval::Flag::library_fails_task_rule);
 }
 
 Decision decide(const JudgeReport& r) {

@@ -116,16 +116,17 @@ TEST(Decide, AHarnessErrorInEvaluationIsNeverTheCandidates) {
 
 TEST(Decide, ALibraryThatFailsTheRuleMakesAMismatchTheTaskSuites) {
   JudgeReport r = evaluated(Outcome::incorrect);
-  r.eval->flags.push_back(std::string(kLibraryFailsTaskRule));
+  r.eval->flags.push_back(eval::Flag::library_fails_task_rule);
   EXPECT_EQ(of(r), Disposition::task_suite_error);
   JudgeReport h = evaluated(Outcome::harness_error, "the library fails too");
-  h.eval->flags.push_back(std::string(kLibraryFailsTaskRule));
+  h.eval->flags.push_back(eval::Flag::library_fails_task_rule);
   EXPECT_EQ(of(h), Disposition::task_suite_error);
-  r.eval->flags = {"baseline_incorrect"};  // one mismatch of the library on one run: a note
+  r.eval->flags = {
+      eval::Flag::baseline_incorrect};  // one mismatch of the library on one run: a note
   EXPECT_EQ(of(r), Disposition::incorrect);
   // A correct candidate stays correct.
   JudgeReport ok = correct_and_audited(true, true);
-  ok.eval->flags.push_back(std::string(kLibraryFailsTaskRule));
+  ok.eval->flags.push_back(eval::Flag::library_fails_task_rule);
   EXPECT_EQ(of(ok), Disposition::passed);
 }
 

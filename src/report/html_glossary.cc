@@ -61,10 +61,9 @@ std::string section_glossary() {
                      escape_markup(task::describe(k, task::Family::gemm)),
                      escape_markup(task::describe(k, task::Family::attention_fwd)));
   s += "</dl>\n<h3>Flags</h3>\n<dl class=\"gloss\">";
-  for (const std::string_view f : eval::all_flags())
-    s += fmt::format("<dt>{}{}</dt><dd>{}</dd>", escape_markup(f),
-                     eval::is_guard_flag(f) ? " (guard)" : "",
-                     escape_markup(eval::describe_flag(f)));
+  for (const eval::Flag f : eval::all_flags())
+    s += fmt::format("<dt>{}{}</dt><dd>{}</dd>", escape_markup(eval::to_string(f)),
+                     eval::is_guard(f) ? " (guard)" : "", escape_markup(eval::describe(f)));
   s += "</dl>\n<p class=\"note\">A guard flag says the kernel broke a rule of the contract, so "
        "its time or its result cannot be trusted however correct its outputs.</p>\n";
   return s;

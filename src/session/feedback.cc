@@ -6,6 +6,7 @@
 
 #include "core/pattern.h"
 #include "core/text.h"
+#include "eval/call_failure.h"
 #include "eval/flags.h"
 
 namespace ptxbench::session {
@@ -66,15 +67,18 @@ std::string resources_text(const CompileFacts& c) {
 
 std::string flags_text(const EvalFacts& e) {
   std::string out;
-  for (const auto& f : e.flags)
-    out += std::string(eval::is_guard_flag(f) ? "- Guard: " : "- Note: ") + eval::describe_flag(f) +
-           "\n";
+  for (eval::Flag f : e.flags)
+    out += std::string(eval::is_guard(f) ? "- Guard: " : "- Note: ") +
+           std::string(eval::describe(f)) + "\n";
   return out;
 }
 
+// A hidden workload by the judge's words for it (its kind, never its sizes: the name is
+// eval/call_failure.h hidden_phase's text), else by its name.
 std::string workload_name(const std::string& name, bool hidden) {
-  return hidden ? std::string("a hidden workload (its sizes are not shown)")
-                : "workload `" + name + "`";
+  if (!hidden) return "workload `" + name + "`";
+  const bool judges_words = name.starts_with(eval::kHiddenPhase);  // anything else may be a label
+  return (judges_words ? name : std::string(eval::kHiddenPhase)) + " (its sizes are not shown)";
 }
 
 // A hidden workload's mismatch: which output, and NaN/Inf; counts, positions and error sizes

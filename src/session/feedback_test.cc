@@ -136,7 +136,7 @@ TEST(Feedback, Incorrect) {
   h.non_finite = true;
   h.first_bad.clear();
   v.eval->mismatches.push_back(h);
-  v.eval->flags = {"cached_result"};
+  v.eval->flags = {eval::Flag::cached_result};
   check(v, Disposition::incorrect, "incorrect");
 }
 
@@ -176,9 +176,9 @@ TEST(Feedback, GuardFlagsBlockTheTargetButNotesDoNot) {
   v.eval->speedup = 1.25;
   v.audit = runtime_audit(true);
   v.disposition = Disposition::passed;
-  v.eval->flags = {"throttled", "timing_unstable"};  // notes on the measurement
+  v.eval->flags = {eval::Flag::throttled, eval::Flag::timing_unstable};  // notes on the measurement
   EXPECT_TRUE(target_reached(v, 1.2));
-  v.eval->flags.push_back("side_stream");  // the time cannot be trusted
+  v.eval->flags.push_back(eval::Flag::side_stream);  // the time cannot be trusted
   EXPECT_FALSE(target_reached(v, 1.2));
 }
 

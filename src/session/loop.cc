@@ -95,7 +95,7 @@ store::TurnRow turn_row(int turn, const std::optional<std::string>& source, cons
   if (v.eval && t.correct) t.speedup = v.eval->speedup;
   t.target_reached = reached;
   t.gpu_skipped = v.gpu_skipped;
-  t.flags = v.eval ? Json(v.eval->flags) : Json::array();
+  t.flags = v.eval ? Json(eval::flag_names(v.eval->flags)) : Json::array();
   return t;
 }
 

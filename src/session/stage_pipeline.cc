@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/text.h"
+#include "eval/call_failure.h"
 #include "task/families.h"
 
 namespace ptxbench::session {
@@ -31,10 +32,13 @@ Mismatch mismatch(const gpu::CompareStats& o, const std::string& workload) {
 // On a hidden workload only which output is wrong and whether it holds NaN or Inf: its counts,
 // positions and error sizes together give its sizes away (a ragged tail's first bad row and
 // share of bad elements solve for M).
-Mismatch hidden_mismatch(const gpu::CompareStats& o) {
+// `where`: the judge's words for the hidden workload ("a hidden workload with a small M (below
+// 64)", eval/call_failure.h hidden_phase), never its label.
+Mismatch hidden_mismatch(const gpu::CompareStats& o, const std::string& where) {
   Mismatch m;
   m.output = o.tensor;
   m.hidden = true;
+  m.workload = where;
   m.non_finite = o.nonfinite > 0;
   return m;
 }
@@ -91,6 +95,11 @@ EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s) {
   if (!f.workload_hidden && !r.memcheck_report.empty()) f.error += "\n" + r.memcheck_report;
   f.flags = r.flags;
   f.timeout_s = call_timeout_s;
+  // The failing hidden call's kind in words, as the judge wrote its phase (never a label).
+  const bool hidden_words =
+      r.failed_on == eval::FailedOn::hidden && r.phase.starts_with(eval::kHiddenPhase);
+  const std::string where = hidden_words ? r.phase : std::string(eval::kHiddenPhase);
+  if (f.workload_hidden) f.workload = where;
   for (const auto& t : r.trials) {
     if (t.passed) continue;
     const bool hidden = t.hidden;
@@ -101,7 +110,7 @@ EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s) {
     }
     for (const auto& o : t.outputs) {
       if (o.passed || f.mismatches.size() >= 3) continue;
-      f.mismatches.push_back(hidden ? hidden_mismatch(o) : mismatch(o, name));
+      f.mismatches.push_back(hidden ? hidden_mismatch(o, where) : mismatch(o, name));
     }
   }
   if (f.workload.empty() && !f.workload_hidden) f.workload = "timed";

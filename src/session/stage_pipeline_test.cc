@@ -70,7 +70,7 @@ TEST(StageFacts, EvalResultNamesTheFailingWorkloadAndHidesHiddenOnes) {
   c.first_bad.push_back({5, {0, 5}, 0, 0, 1.0f, 3.5f});
   bad.outputs = {c};
   r.trials = {ok, bad};
-  r.flags = {"side_stream"};
+  r.flags = {eval::Flag::side_stream};
   EvalFacts f = eval_facts(r, 20);
   EXPECT_EQ(f.workload, "");  // a hidden workload's name is never kept
   EXPECT_TRUE(f.workload_hidden);
@@ -81,7 +81,7 @@ TEST(StageFacts, EvalResultNamesTheFailingWorkloadAndHidesHiddenOnes) {
   EXPECT_EQ(f.mismatches[0].bad_elements, 0);
   EXPECT_EQ(f.mismatches[0].max_abs_error, 0);
   EXPECT_TRUE(f.mismatches[0].first_bad.empty());
-  EXPECT_EQ(f.flags, std::vector<std::string>{"side_stream"});
+  EXPECT_EQ(f.flags, std::vector<eval::Flag>{eval::Flag::side_stream});
   TurnVerdict v;
   v.source = "x";
   v.disposition = judge::Disposition::incorrect;

@@ -19,7 +19,7 @@ bool target_reached(const TurnVerdict& v, double speedup_target) {
   if (v.disposition != judge::Disposition::passed || !v.eval) return false;
   // A guard flag (work outside the stream, memory errors) makes the time untrustworthy.
   const auto& flags = v.eval->flags;
-  if (std::any_of(flags.begin(), flags.end(), [](const auto& f) { return eval::is_guard_flag(f); }))
+  if (std::any_of(flags.begin(), flags.end(), [](eval::Flag f) { return eval::is_guard(f); }))
     return false;
   return v.eval->speedup && *v.eval->speedup >= speedup_target;
 }

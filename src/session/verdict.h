@@ -12,6 +12,7 @@
 
 #include "core/json.h"
 #include "core/outcome.h"
+#include "eval/flags.h"
 #include "judge/disposition.h"
 
 namespace ptxbench::session {
@@ -67,7 +68,7 @@ struct EvalFacts {
   std::string workload;  // where a runtime error or timeout happened
   bool workload_hidden = false;
   std::vector<Mismatch> mismatches;
-  std::vector<std::string> flags;  // guard flags: side_stream, cached_result, ...
+  std::vector<eval::Flag> flags;  // eval/flags.h: side_stream, cached_result, ...
   std::optional<double> kernel_ms;
   std::optional<double> baseline_ms;
   std::optional<double> speedup;  // baseline time / kernel time
