@@ -81,8 +81,9 @@ Json SkippedFunction::to_json() const {
 }
 
 Json TrialReport::to_json() const {
-  return Json{{"index", index}, {"label", label},   {"hidden", hidden},
-              {"seed", seed},   {"passed", passed}, {"outputs", stats_array(outputs)}};
+  return Json{
+      {"index", index}, {"label", label},   {"workload", workload},           {"hidden", hidden},
+      {"seed", seed},   {"passed", passed}, {"outputs", stats_array(outputs)}};
 }
 
 Json TimingReport::to_json() const {

@@ -27,7 +27,10 @@ std::optional<FailedOn> failed_on_from_string(std::string_view s);  // none for 
 
 struct TrialReport {
   int index = 0;
-  std::string label;    // for people: a hidden workload's label names its sizes
+  std::string label;  // for people: a hidden workload's label names its sizes
+  // The workload's name from the plan ("timed"); empty on a hidden workload (its name is its
+  // kind, failed_kind says that). Read as data, never parsed out of `label`.
+  std::string workload;
   bool hidden = false;  // on a hidden workload
   std::uint64_t seed = 0;
   bool passed = false;

@@ -35,10 +35,12 @@ const Json* find_array(const Json& j, const char* key) {
   return it != j.end() && it->is_array() ? &*it : nullptr;
 }
 
-TrialReport trial_of(const CallRecord& c, bool hidden) {
+// `name`: the call's workload's name in the plan (emptied for a hidden one).
+TrialReport trial_of(const CallRecord& c, bool hidden, const std::string& name) {
   TrialReport t;
   t.index = c.index;
   t.label = c.plan.label;
+  t.workload = hidden ? std::string() : name;
   t.hidden = hidden;
   t.seed = c.plan.transform_seed;
   t.passed = c.check && c.check->passed();
@@ -624,7 +626,8 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
     const std::size_t before = calls_.size();
     ok = candidate_call(p, check, false, o, r);
     if (calls_.size() > before)
-      r.trials.push_back(trial_of(calls_.back(), hidden_workload(calls_.back().plan.workload)));
+      r.trials.push_back(trial_of(calls_.back(), hidden_workload(calls_.back().plan.workload),
+                                  workload_name(calls_.back().plan.workload)));
     if (!ok) break;
   }
   time_functions_ = false;
@@ -643,7 +646,8 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   if (!c.passed) {
     const CallRecord& bad = calls_[static_cast<std::size_t>(c.failing_call)];
     if (bad.timing || r.trials.empty() || r.trials.back().index != bad.index)
-      r.trials.push_back(trial_of(bad, hidden_workload(bad.plan.workload)));
+      r.trials.push_back(
+          trial_of(bad, hidden_workload(bad.plan.workload), workload_name(bad.plan.workload)));
     r.outcome = Outcome::incorrect;
     r.message = c.message;  // judge_calls names no hidden workload
     r.phase = bad.plan.label;

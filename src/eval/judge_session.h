@@ -138,6 +138,7 @@ class JudgeSession {
   static std::optional<std::string> host_refusal(const ProcessResult& e);
   // Is workload `w` of the plan hidden? Why a failed call's text is withheld (call_failure.h).
   bool hidden_workload(int w) const;
+  std::string workload_name(int w) const;  // the plan's name of workload w ("timed")
   Withhold withhold_for(const Peers& p, const PlannedCall& call) const;
   void judge_failed_on(const PlannedCall& call, EvalResult& r) const;
   // r.failed_on, failed_kind and failed_under_load for a failure on `call`; the phase text a

@@ -247,6 +247,13 @@ std::optional<std::string> JudgeSession::host_refusal(const ProcessResult& e) {
   return std::nullopt;
 }
 
+std::string JudgeSession::workload_name(int w) const {
+  const auto& ws = plan_.verifier.workloads;
+  return w >= 0 && static_cast<std::size_t>(w) < ws.size()
+             ? ws[static_cast<std::size_t>(w)].problem.workload
+             : std::string();
+}
+
 bool JudgeSession::hidden_workload(int w) const {
   return w >= 0 && static_cast<std::size_t>(w) < plan_.hidden.size() &&
          plan_.hidden[static_cast<std::size_t>(w)];

@@ -12,15 +12,6 @@
 namespace ptxbench::session {
 namespace {
 
-// "timed workload timed (M=8192 ...), input set 0 permuted" -> "timed": a public workload's name
-// (a hidden one's is never read: TrialReport::hidden says which is which).
-std::string workload_of(const std::string& label) {
-  auto at = label.find("workload ");
-  if (at == std::string::npos) return label;
-  std::string rest = label.substr(at + 9);
-  return rest.substr(0, rest.find(' '));
-}
-
 Mismatch mismatch(const gpu::CompareStats& o, const std::string& workload) {
   Mismatch m{o.tensor,      workload,      false,    o.failed,        o.numel,
              o.max_abs_err, o.max_rel_err, o.rel_l2, o.nonfinite > 0, {}};
@@ -103,7 +94,7 @@ EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s) {
   for (const auto& t : r.trials) {
     if (t.passed) continue;
     const bool hidden = t.hidden;
-    const std::string name = hidden ? std::string() : workload_of(t.label);
+    const std::string name = hidden ? std::string() : t.workload.empty() ? "timed" : t.workload;
     if (f.workload.empty() && !f.workload_hidden) {
       f.workload = name;
       f.workload_hidden = hidden;

@@ -52,6 +52,26 @@ TEST(StageFacts, RefusedObjectGivesSymbolReasonsThenLoadTimeProblems) {
                                       "`at_load()` runs when the library is loaded"}));
 }
 
+// The failing workload's name is the plan's, carried as data (TrialReport::workload), never
+// parsed out of the label the plan wrote for people.
+TEST(StageFacts, TheFailingWorkloadIsNamedByTheTrialNotItsLabel) {
+  eval::EvalResult r;
+  r.outcome = Outcome::incorrect;
+  eval::TrialReport bad;
+  bad.label = "a label in any words at all";
+  bad.workload = "timed";
+  gpu::CompareStats c;
+  c.tensor = "C";
+  c.numel = 100;
+  c.failed = 7;
+  bad.outputs = {c};
+  r.trials = {bad};
+  const EvalFacts f = eval_facts(r, 20);
+  EXPECT_EQ(f.workload, "timed");
+  ASSERT_EQ(f.mismatches.size(), 1u);
+  EXPECT_EQ(f.mismatches[0].workload, "timed");
+}
+
 TEST(StageFacts, EvalResultNamesTheFailingWorkloadAndHidesHiddenOnes) {
   eval::EvalResult r;
   r.outcome = Outcome::incorrect;
