@@ -66,8 +66,9 @@ int main(int argc, char** argv) {
       continue;
     }
     const auto& tm = *r.timing;
-    std::string check =
-        r.has_flag(ptxbench::eval::Flag::baseline_incorrect) ? "DISAGREES with reference" : "matches reference";
+    std::string check = r.has_flag(ptxbench::eval::Flag::baseline_incorrect)
+                            ? "DISAGREES with reference"
+                            : "matches reference";
     double max_rel_l2 = 0;
     for (const auto& b : r.baseline_check) max_rel_l2 = std::max(max_rel_l2, b.rel_l2);
     std::cout << fmt::format(

@@ -133,7 +133,8 @@ Row check(eval::Evaluator& ev, const task::TaskSpec& task, const task::Workload&
   }
   Row row;
   row.pass = r.outcome == Outcome::passed && !r.baseline_check.empty() &&
-             r.baseline_check_error.empty() && !r.has_flag(ptxbench::eval::Flag::baseline_incorrect);
+             r.baseline_check_error.empty() &&
+             !r.has_flag(ptxbench::eval::Flag::baseline_incorrect);
   std::string why = r.outcome != Outcome::passed
                         ? std::string(to_string(r.outcome)) + ": " + r.message.substr(0, 300)
                         : r.baseline_check_error;
