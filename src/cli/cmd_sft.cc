@@ -14,6 +14,7 @@
 #include "eval/evaluator.h"
 #include "judge/judge.h"
 #include "llm/extract.h"
+#include "session/config.h"
 #include "session/model_client.h"
 #include "session/provenance.h"
 #include "session/stage_pipeline.h"
@@ -25,6 +26,11 @@
 
 namespace ptxbench::cli {
 namespace {
+
+// The most rows or seeds a count option of sft may name: far more than any run holds.
+constexpr long long kMaxCount = 1'000'000;
+// The most estimated tokens a row may be given (--max-tokens): far beyond any model's context.
+constexpr long long kMaxRowTokens = 10'000'000;
 
 struct SftArgs {
   std::vector<std::string> stores;
@@ -305,6 +311,7 @@ void add_selection(CLI::App& s, SftArgs& a, sft::Mode mode) {
                mode == sft::Mode::fixit
                    ? "failing turns kept per task, balanced by (category, turn); 0: no cap"
                    : "kernels kept per task, balanced by turn; 0: no cap")
+      ->check(whole_range(0, kMaxCount))
       ->capture_default_str();
   s.add_option("--seed", a.seed, "balancing order seed")
       ->check(unsigned_number())
@@ -325,9 +332,10 @@ void add_filters(CLI::App& s, SftArgs& a, sft::Mode mode) {
                "guard flags (e.g. side_stream) that do not disqualify a row")
       ->allow_extra_args(false);
   s.add_option("--max-tokens", a.max_tokens, "estimated tokens per row (0: no limit)")
-      ->check(unsigned_number())
+      ->check(whole_range(0, kMaxRowTokens))
       ->capture_default_str();
   s.add_option("--bytes-per-token", a.bytes_per_token, "the token estimator's bytes per token")
+      ->check(finite_above(0, 1000))
       ->capture_default_str();
   if (fixit)
     s.add_option("--pairing", a.pairing,
@@ -382,33 +390,47 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   mine->add_option("--api-key-env", t.model.api_key_env,
                    "environment variable holding the API key");
   mine->add_option("--temperature", t.model.temperature, "sampling temperature")
+      ->check(finite_range(0, 10))
       ->capture_default_str();
   mine->add_option("--max-tokens", t.model.max_tokens, "completion token limit")
+      ->check(whole_range(1, session::kMaxCompletionTokens))
       ->capture_default_str();
   mine->add_option("--turns", t.turns, "turn budget of a teacher trajectory")
+      ->check(whole_range(1, session::kMaxTurns))
       ->capture_default_str();
   mine->add_option("--speedup-target", t.speedup_target,
-                   "a teacher trajectory stops at its first correct, executing turn this fast")
+                   "a teacher trajectory stops at its first correct, executing turn this fast "
+                   "(0: at its first correct, executing turn)")
+      ->check(finite_range(0, 1000))
       ->capture_default_str();
   mine->add_option("--request-timeout", t.model.request_timeout_s,
                    "seconds one request attempt may take (the whole reply)")
+      ->check(finite_above(0, session::kMaxSeconds))
       ->capture_default_str();
   mine->add_flag("--stream", t.model.stream,
                  "ask for each reply as an event stream (stream: true, with usage): a long reply "
                  "arrives piece by piece and one that stops arriving is caught by --stall-timeout");
   mine->add_option("--stall-timeout", t.model.stall_timeout_s,
                    "seconds without a byte, once a reply has started, that end the attempt")
+      ->check(finite_above(0, session::kMaxSeconds))
       ->capture_default_str();
-  mine->add_option("--attempts", t.model.attempts, "tries per request")->capture_default_str();
+  mine->add_option("--attempts", t.model.attempts, "tries per request")
+      ->check(whole_range(1, session::kMaxAttempts))
+      ->capture_default_str();
   mine->add_option("--retry-max-s", t.model.retry_max_s,
                    "seconds a request may spend on attempts and waits before it fails")
+      ->check(finite_range(0, session::kMaxSeconds))
       ->capture_default_str();
   mine->add_option("--concurrency", t.concurrency, "teacher trajectories in flight")
+      ->check(whole_range(1, session::kMaxConcurrency))
       ->capture_default_str();
-  mine->add_option("--cpu-jobs", t.cpu_jobs, "compiles at a time")->capture_default_str();
+  mine->add_option("--cpu-jobs", t.cpu_jobs, "compiles at a time")
+      ->check(whole_range(1, session::kMaxConcurrency))
+      ->capture_default_str();
   mine->add_option("--out", a->out,
                    "the store the teacher trajectories go to (resumed when it exists)");
   mine->add_option("--limit", a->limit, "at most this many seeds (0: all selected)")
+      ->check(whole_range(0, kMaxCount))
       ->capture_default_str();
   mine->add_flag("--dry-run", a->dry_run, "list the selected seeds; call no model");
   mine->add_flag("--json", a->json,

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "core/fs.h"
 #include "core/sha256.h"
 #include "core/text.h"
@@ -117,6 +119,25 @@ TEST_F(ExportTest, BadOptionsAreUsageErrors) {
   auto r = export_dataset(corpus, o, dir->path() / "out", "1");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("segfault"), std::string::npos);
+}
+
+// NaN and infinity compare false with everything: `bytes_per_token <= 0` let them through.
+TEST(Options, NonFiniteOrNonPositiveNumbersAreUsageErrors) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (double bad : {nan, inf, -inf, 0.0, -1.0}) {
+    Options o;
+    o.bytes_per_token = bad;
+    EXPECT_FALSE(o.validate().ok()) << "bytes_per_token " << bad;
+  }
+  for (double bad : {nan, inf, -1.0}) {
+    Options o;
+    o.min_speedup = bad;
+    EXPECT_FALSE(o.validate().ok()) << "min_speedup " << bad;
+  }
+  Options ok;
+  ok.bytes_per_token = 3.5;
+  EXPECT_TRUE(ok.validate().ok());
 }
 
 TEST(LoadCorpus, MissingOrForeignFilesAreClearErrors) {

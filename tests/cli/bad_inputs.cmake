@@ -447,6 +447,48 @@ ptxbench_bad_input(report_force_writes_over 0 "ptxbench report: wrote r.csv"
   ARGS sh -c "echo old > r.csv && ${_p} report ${_h200} --csv r.csv --force && ! grep -qx old r.csv && test -s r.csv && rm r.csv")
 ptxbench_bad_input(sft_coverage_existing_out 2 "--out c.txt already exists"
   SETUP c.txt ARGS ${_p} sft coverage ${_h200} --out c.txt)
+# Issue 38: every number of every sft subcommand is bounded while the command line is parsed
+# (whole_range, finite_range, finite_above in cli/command.h): NaN, infinity, 0 or a negative
+# count was accepted, and mine's late checks never ran with --dry-run. Rows: subcommand,
+# option, value, what the message says (a regex: . for a bracket).
+set(_mine_dry sft mine ${_h200} --dry-run)
+foreach(_row
+    "fixit|--bytes-per-token|nan|'nan' is not a number in .0, 1000."
+    "kernelgen|--bytes-per-token|inf|'inf' is not a number in .0, 1000."
+    "coverage|--bytes-per-token|0|'0' is not a number in .0, 1000."
+    "coverage|--max-tokens|99999999999|'99999999999' is not a whole number in .0, 10000000."
+    "coverage|--per-task-cap|-1|'-1' is not a whole number in .0, 1000000."
+    "mine|--limit|-1|'-1' is not a whole number in .0, 1000000."
+    "mine|--turns|0|'0' is not a whole number in .1, 64."
+    "mine|--turns|1.5|'1.5' is not a whole number in .1, 64."
+    "mine|--concurrency|0|'0' is not a whole number in .1, 256."
+    "mine|--cpu-jobs|-1|'-1' is not a whole number in .1, 256."
+    "mine|--speedup-target|-1|'-1' is not a number in .0, 1000."
+    "mine|--temperature|nan|'nan' is not a number in .0, 10."
+    "mine|--max-tokens|0|'0' is not a whole number in .1, 10000000."
+    "mine|--request-timeout|0|'0' is not a number in .0, 1000000."
+    "mine|--stall-timeout|inf|'inf' is not a number in .0, 1000000."
+    "mine|--attempts|0|'0' is not a whole number in .1, 100."
+    "mine|--retry-max-s|-1|'-1' is not a number in .0, 1000000."
+    "mine|--per-task-cap|-1|'-1' is not a whole number in .0, 1000000.")
+  string(REPLACE "|" ";" _f "${_row}")
+  list(GET _f 0 _sub)
+  list(GET _f 1 _opt)
+  list(GET _f 2 _value)
+  list(GET _f 3 _says)
+  string(REGEX REPLACE "^--" "" _name "${_opt}")
+  string(REPLACE "-" "_" _name "${_name}")
+  string(REPLACE "." "_" _v "${_value}")
+  string(REPLACE "-" "minus" _v "${_v}")
+  if(_sub STREQUAL "mine")
+    set(_cmd ${_p} ${_mine_dry})
+  elseif(_sub STREQUAL "coverage")
+    set(_cmd ${_p} sft coverage ${_h200})
+  else()
+    set(_cmd ${_p} sft ${_sub} ${_h200} --out out)
+  endif()
+  ptxbench_bad_input(sft_${_sub}_${_name}_${_v} 2 "^${_opt}: ${_says}" ARGS ${_cmd} ${_opt} ${_value})
+endforeach()
 
 # gate: every kernel and the task are read before anything is judged.
 set(_plain ${CMAKE_CURRENT_SOURCE_DIR}/../kernels/sm90_plain.cu)
