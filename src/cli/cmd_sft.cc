@@ -54,20 +54,30 @@ struct SftArgs {
   bool dry_run = false;
 };
 
-std::vector<std::string> comma_list(const std::vector<std::string>& values) {
+// The items of a comma-separated option, each given once or repeated. An empty item (a
+// doubled comma, or one at an end) is refused: it is a typo that would silently drop a name.
+Result<std::vector<std::string>> comma_list(const std::string& option,
+                                            const std::vector<std::string>& values) {
   std::vector<std::string> out;
   for (const auto& v : values)
-    for (const auto& part : split(v, ','))
-      if (!trim(part).empty()) out.emplace_back(trim(part));
+    for (const auto& part : split(v, ',')) {
+      if (trim(part).empty())
+        return make_error(
+            option + " " + v + ": an empty item (a doubled comma, or a comma at an end)",
+            "separate the names with single commas, e.g. " + option + " a,b");
+      out.emplace_back(trim(part));
+    }
   return out;
 }
 
 Result<sft::Options> options_from(const SftArgs& a, sft::Mode mode) {
   sft::Options o;
   o.mode = mode;
-  if (!a.categories.empty()) o.categories = comma_list({a.categories});
+  if (!a.categories.empty()) {
+    PTXB_TRY(o.categories, comma_list("--categories", {a.categories}));
+  }
   o.require_arch = !a.allow_missing_instructions;
-  o.allowed_flags = comma_list(a.allow_flags);
+  PTXB_TRY(o.allowed_flags, comma_list("--allow-flag", a.allow_flags));
   o.min_speedup = a.min_speedup;
   o.max_tokens = a.max_tokens;
   o.bytes_per_token = a.bytes_per_token;
@@ -75,7 +85,7 @@ Result<sft::Options> options_from(const SftArgs& a, sft::Mode mode) {
   o.seed = a.seed;
   if (a.pairing != "one" && a.pairing != "all") return make_error("--pairing must be one or all");
   o.pairing = a.pairing == "one" ? sft::Pairing::one : sft::Pairing::all;
-  o.heldout_tasks = comma_list(a.heldout);
+  PTXB_TRY(o.heldout_tasks, comma_list("--heldout-task", a.heldout));
   o.include_reasoning = !a.no_reasoning;
   PTXB_TRY_STATUS(o.validate());
   return o;

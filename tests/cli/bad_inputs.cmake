@@ -489,6 +489,16 @@ foreach(_row
   endif()
   ptxbench_bad_input(sft_${_sub}_${_name}_${_v} 2 "^${_opt}: ${_says}" ARGS ${_cmd} ${_opt} ${_value})
 endforeach()
+# Issue 38: an empty item of a comma-separated list is a typo, refused (it dropped a name
+# silently); an unknown category is refused too.
+ptxbench_bad_input(sft_coverage_empty_category 2 "error: --categories compile_error,,incorrect: an empty item"
+  ARGS ${_p} sft coverage ${_h200} --categories compile_error,,incorrect)
+ptxbench_bad_input(sft_coverage_trailing_comma 2 "error: --categories compile_error,: an empty item"
+  ARGS ${_p} sft coverage ${_h200} --categories compile_error,)
+ptxbench_bad_input(sft_fixit_empty_heldout_item 2 "error: --heldout-task ,${_gemm}: an empty item"
+  ARGS ${_p} sft fixit ${_h200} --out out --heldout-task ,${_gemm})
+ptxbench_bad_input(sft_coverage_unknown_category 2 "error: unknown failing category 'bogus'"
+  ARGS ${_p} sft coverage ${_h200} --categories compile_error,bogus)
 
 # gate: every kernel and the task are read before anything is judged.
 set(_plain ${CMAKE_CURRENT_SOURCE_DIR}/../kernels/sm90_plain.cu)
