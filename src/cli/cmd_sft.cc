@@ -111,13 +111,23 @@ void print_dropped(Context& ctx, const sft::Dataset& d) {
 }
 
 // --out of an export: a new folder or an empty one (never a file). A folder that holds files
-// (an earlier export, or one cut short before its manifest) is written over only with --force.
-Status check_out_folder(const std::string& out, bool force) {
+// (an earlier export, or one cut short before its manifest) is written over only with --force;
+// a run file it reads, however named, never (issue 38: --force wrote over an input).
+Status check_out_folder(const std::string& out, const std::vector<std::string>& inputs,
+                        bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     return make_error("--out " + out + " is a file; it names the folder to write the rows to",
                       "pass a folder, e.g. --out sft_data");
+  for (const auto& name : sft::export_file_names()) {
+    const fs::path file = fs::path(out) / name;
+    for (const auto& in : inputs)
+      if (fs::equivalent(in, file, ec))
+        return make_error("--out " + out + ": the export writes " + file.string() +
+                              ", which is one of the run files it reads (" + in + ")",
+                          "pass another --out folder");
+  }
   if (force || !fs::is_directory(out, ec)) return {};
   if (fs::exists(fs::path(out) / "manifest.json", ec))
     return make_error("--out " + out + " already holds an export (manifest.json)",
@@ -130,13 +140,14 @@ Status check_out_folder(const std::string& out, bool force) {
 }
 
 // --out of `coverage`: a new file (the report as printed, or its JSON with --json), or with
-// --force an existing one.
-Status check_out_file(const std::string& out, bool force) {
+// --force an existing one, but never a run file it reads (issue 38: --force wrote the report
+// over its input).
+Status check_out_file(const std::string& out, const std::vector<std::string>& inputs, bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(out, ec))
     return make_error("--out " + out + " is a folder; it names the file to write the report to");
-  return check_output("--out", out, {}, force);
+  return check_output("--out", out, inputs, force);
 }
 
 // Every --heldout-task names a task of the suite (a typo would silently hold out nothing).
@@ -155,7 +166,7 @@ int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
   if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
   if (auto st = check_heldout(o->heldout_tasks, ctx.paths); !st.ok())
     return fail(ctx, st.error(), exit_code::bad_input);
-  if (auto st = check_out_folder(a.out, a.force); !st.ok())
+  if (auto st = check_out_folder(a.out, a.stores, a.force); !st.ok())
     return fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
@@ -173,7 +184,7 @@ int run_coverage(const SftArgs& a, Context& ctx) {
   auto o = options_from(a, sft::Mode::fixit);
   if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
   if (!a.out.empty())
-    if (auto st = check_out_file(a.out, a.force); !st.ok())
+    if (auto st = check_out_file(a.out, a.stores, a.force); !st.ok())
       return fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <limits>
 
 #include "core/fs.h"
@@ -103,6 +105,19 @@ TEST_F(ExportTest, WritesRowsInBothFormatsWithMetaAndManifest) {
     ASSERT_TRUE(bytes.ok()) << f;
     EXPECT_EQ(m["outputs"][f]["sha256"], sha256_hex(*bytes)) << f;
   }
+}
+
+// export_file_names() is what the CLI checks against the inputs before an export (an --out
+// folder holding a run file named like an output): it names exactly the files written.
+TEST_F(ExportTest, ExportFileNamesAreTheFilesWritten) {
+  ASSERT_TRUE(export_dataset(corpus, Options{}, dir->path() / "out", "1").ok());
+  std::vector<std::string> written;
+  for (const auto& e : std::filesystem::directory_iterator(dir->path() / "out"))
+    written.push_back(e.path().filename().string());
+  std::vector<std::string> named = export_file_names();
+  std::sort(written.begin(), written.end());
+  std::sort(named.begin(), named.end());
+  EXPECT_EQ(written, named);
 }
 
 TEST_F(ExportTest, SameInputsGiveTheSameFiles) {

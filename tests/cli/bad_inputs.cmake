@@ -447,6 +447,18 @@ ptxbench_bad_input(report_force_writes_over 0 "ptxbench report: wrote r.csv"
   ARGS sh -c "echo old > r.csv && ${_p} report ${_h200} --csv r.csv --force && ! grep -qx old r.csv && test -s r.csv && rm r.csv")
 ptxbench_bad_input(sft_coverage_existing_out 2 "--out c.txt already exists"
   SETUP c.txt ARGS ${_p} sft coverage ${_h200} --out c.txt)
+# Issue 38: no output of sft is one of its inputs, even with --force (coverage wrote its report
+# over the run file it read; an export folder holding a run file named like an output). Each
+# exits 2 with the run file (a copy of the recorded one) unchanged, or fails.
+ptxbench_bad_input(sft_coverage_out_is_the_input_with_force 2 "error: --out r.db is also an input \\(r.db\\)"
+  OPTIONS --creates r.db
+  ARGS sh -c "cp ${_h200} r.db && chmod u+w r.db && ${_p} sft coverage r.db --out r.db --force || { cmp -s r.db ${_h200} && exit 2; }")
+ptxbench_bad_input(sft_fixit_writes_over_an_input_with_force 2 "error: --out out: the export writes out/train.jsonl, which is one of the run files it reads"
+  SETUP out/ OPTIONS --creates out/train.jsonl
+  ARGS sh -c "cp ${_h200} out/train.jsonl && chmod u+w out/train.jsonl && ${_p} sft fixit out/train.jsonl --out out --force || { cmp -s out/train.jsonl ${_h200} && exit 2; }")
+ptxbench_bad_input(sft_kernelgen_manifest_is_an_input 2 "error: --out out: the export writes out/manifest.json, which is one of the run files it reads"
+  SETUP out/ OPTIONS --creates out/manifest.json
+  ARGS sh -c "cp ${_h200} out/manifest.json && ${_p} sft kernelgen out/manifest.json --out out --force")
 # Issue 38: every number of every sft subcommand is bounded while the command line is parsed
 # (whole_range, finite_range, finite_above in cli/command.h): NaN, infinity, 0 or a negative
 # count was accepted, and mine's late checks never ran with --dry-run. Rows: subcommand,
