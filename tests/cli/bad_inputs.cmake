@@ -410,6 +410,25 @@ ptxbench_bad_input(slurm_script_prints_the_array_and_the_merge 0 "^#!/usr/bin/en
   ARGS ${_slurm} --gpus-per-shard 2 --partition gpu --dir out -- --tasks core)
 ptxbench_bad_input(slurm_submit_without_sbatch 2 "sbatch .Slurm's job submission command. is not on PATH"
   ARGS env PATH=/nonexistent ${_p} slurm submit --shards 2 --dir out)
+# Issue 38 (SL07): --time in one of sbatch's forms, or refused (it went into the script as it
+# was, and sbatch refused it at submission); each form sbatch documents is accepted.
+foreach(_time forever 4h 1:2:3:4 1-2-3 1- :30 "1 day")
+  string(REGEX REPLACE "[^a-z0-9]" "_" _name "${_time}")
+  ptxbench_bad_input(slurm_script_time_${_name} 2 "^ptxbench slurm script: --time ${_time}: not a time limit sbatch accepts \\(use minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS"
+    ARGS ${_slurm} --time ${_time})
+endforeach()
+foreach(_time 0 90 30:00 04:00:00 2-00 1-12:30 1-12:30:15)
+  string(REGEX REPLACE "[^a-z0-9]" "_" _name "${_time}")
+  ptxbench_bad_input(slurm_script_time_ok_${_name} 0 "^#!/usr/bin/env bash"
+    OPTIONS --grep "'--time=${_time}' --array=0-3" ARGS ${_slurm} --time ${_time})
+endforeach()
+# Issue 38 (SL22): every number of slurm is bounded (--cpus-per-shard 0 reached sbatch).
+ptxbench_bad_input(slurm_script_zero_cpus_per_shard 2 "^--cpus-per-shard: '0' is not a whole number in .1, 4096."
+  ARGS ${_slurm} --cpus-per-shard 0)
+ptxbench_bad_input(slurm_script_negative_gpus_per_shard 2 "^--gpus-per-shard: '-1' is not a whole number"
+  ARGS ${_slurm} --gpus-per-shard -1)
+ptxbench_bad_input(slurm_script_cpus_per_shard 0 "^#!/usr/bin/env bash"
+  OPTIONS --grep "--cpus-per-task=8" ARGS ${_slurm} --cpus-per-shard 8)
 # report: every argument is checked before any run file is read or output written.
 set(_h200 ${CMAKE_CURRENT_SOURCE_DIR}/../report/recorded/h200-2026-11-30-main.db)
 ptxbench_bad_input(report_no_output 2 "ptxbench report: nothing to write"
