@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/run_setup.h"
 #include "core/fs.h"
 #include "core/subprocess.h"
 #include "core/text.h"
@@ -102,6 +103,10 @@ Status check_options(SlurmOptions& o, const Context& ctx) {
   PTXB_TRY_STATUS(check_one_line("--dir", o.dir));
   PTXB_TRY_STATUS(check_one_line("the ptxbench root (PTXBENCH_ROOT)", ctx.paths.root.string()));
   for (const auto& a : o.run_args) PTXB_TRY_STATUS(check_one_line("a run option", a));
+  // Every array task would refuse a bad run option (exit 2) on the cluster: refused here, with
+  // run's own parser and checks and its message.
+  if (auto st = check_run_options(o.run_args, ctx.paths); !st.ok())
+    return make_error("run options after --: " + st.error().message, st.error().hint);
   if (o.dir.empty()) {
     std::time_t t = std::time(nullptr);
     std::tm tm{};

@@ -429,6 +429,28 @@ ptxbench_bad_input(slurm_script_negative_gpus_per_shard 2 "^--gpus-per-shard: '-
   ARGS ${_slurm} --gpus-per-shard -1)
 ptxbench_bad_input(slurm_script_cpus_per_shard 0 "^#!/usr/bin/env bash"
   OPTIONS --grep "--cpus-per-task=8" ARGS ${_slurm} --cpus-per-shard 8)
+# Issue 38 (SL11, SL14, SL23): the run options after -- are checked when the script is made, by
+# run's own parser and checks, with run's message: every array task would have refused them.
+foreach(_row
+    "samples_zero|--samples must be at least 1|--samples 0"
+    "unknown_task|unknown task 'bogus'|--tasks bogus"
+    "unclosed_ipv6|--base-url 'http://.::1/v1' opens an IPv6 address with . and never closes it|--model m --base-url http://[::1/v1"
+    "model_without_base_url|--model needs --base-url|--model m"
+    "unknown_option|The following argument was not expected: --bogus|--bogus"
+    "not_a_number|Could not convert: --turns = x|--turns x"
+    "unknown_context|unknown context level 'bogus'|--context bogus"
+    "empty_value|--model was given an empty value|--model=")
+  string(REPLACE "|" ";" _f "${_row}")
+  list(GET _f 0 _name)
+  list(GET _f 1 _says)
+  list(GET _f 2 _args)
+  separate_arguments(_args UNIX_COMMAND "${_args}")
+  ptxbench_bad_input(slurm_script_run_${_name} 2 "^ptxbench slurm script: run options after --: ${_says}"
+    ARGS ${_slurm} -- ${_args})
+endforeach()
+ptxbench_bad_input(slurm_script_run_options_ok 0 "^#!/usr/bin/env bash"
+  OPTIONS --grep "'--tasks' '${_gemm}' '--model' 'm' '--base-url' 'http://127.0.0.1:9/v1' '--samples' '2'"
+  ARGS ${_slurm} -- --tasks ${_gemm} --model m --base-url http://127.0.0.1:9/v1 --samples 2)
 # report: every argument is checked before any run file is read or output written.
 set(_h200 ${CMAKE_CURRENT_SOURCE_DIR}/../report/recorded/h200-2026-11-30-main.db)
 ptxbench_bad_input(report_no_output 2 "ptxbench report: nothing to write"
