@@ -221,6 +221,17 @@ int submit(SlurmOptions& o, Context& ctx) {
                            "run this on a node of the Slurm cluster (a login node), or print the "
                            "script with `ptxbench slurm script ...` and submit it there"));
   std::error_code ec;
+  // A run file this run would write, already there (an earlier run's): its shard would resume
+  // that run, with that run's settings, or the merge would fail at the end.
+  std::vector<std::string> outputs;
+  for (int i = 0; i < o.shards; ++i) outputs.push_back(shard_file(o, std::to_string(i)));
+  outputs.push_back(o.dir + "/merged.db");
+  for (const auto& f : outputs)
+    if (fs::exists(f, ec))
+      return fail(ctx, "submit",
+                  make_error("--dir " + o.dir + " already holds " + f +
+                                 ", a file this run would write (an earlier run's)",
+                             "choose another --dir, or remove " + f));
   fs::create_directories(o.dir, ec);
   if (ec) return fail(ctx, "submit", make_error("cannot create " + o.dir + ": " + ec.message()));
   const fs::path script = fs::path(o.dir) / "submit.sh";

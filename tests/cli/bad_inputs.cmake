@@ -451,6 +451,18 @@ endforeach()
 ptxbench_bad_input(slurm_script_run_options_ok 0 "^#!/usr/bin/env bash"
   OPTIONS --grep "'--tasks' '${_gemm}' '--model' 'm' '--base-url' 'http://127.0.0.1:9/v1' '--samples' '2'"
   ARGS ${_slurm} -- --tasks ${_gemm} --model m --base-url http://127.0.0.1:9/v1 --samples 2)
+# Issue 38 (SL26): submit into a folder that holds a run file of this run's names (a shard's, the
+# merged one) is refused up front, naming it: the shard would have resumed another run, or the
+# merge failed at the end. (A stand-in sbatch on PATH; nothing may be left in d/.)
+foreach(_file shard-0-of-2.db shard-1-of-2.db merged.db)
+  string(REGEX REPLACE "[^a-z0-9]" "_" _name "${_file}")
+  ptxbench_bad_input(slurm_submit_dir_holds_${_name} 2 "^ptxbench slurm submit: --dir .*/d already holds .*/d/${_file}, a file this run would write"
+    SETUP d/ OPTIONS --grep "choose another --dir, or remove .*/d/${_file}"
+    ARGS sh -c "mkdir fakebin && printf '#!/bin/sh\\ncat >/dev/null\\necho 1\\n' >fakebin/sbatch && chmod +x fakebin/sbatch && touch d/${_file} && PATH=$PWD/fakebin:$PATH ${_p} slurm submit --shards 2 --dir d; c=$?; rm -r fakebin d/${_file}; exit $c")
+endforeach()
+ptxbench_bad_input(slurm_submit_with_a_stand_in_sbatch 0 "^shards: job array 1 \\(2 tasks\\). merge: job 1 -> .*/d/merged.db"
+  SETUP d/
+  ARGS sh -c "mkdir fakebin && printf '#!/bin/sh\\ncat >/dev/null\\necho 1\\n' >fakebin/sbatch && chmod +x fakebin/sbatch && PATH=$PWD/fakebin:$PATH ${_p} slurm submit --shards 2 --dir d && test -s d/submit.sh && rm -r fakebin d/submit.sh d/logs")
 # report: every argument is checked before any run file is read or output written.
 set(_h200 ${CMAKE_CURRENT_SOURCE_DIR}/../report/recorded/h200-2026-11-30-main.db)
 ptxbench_bad_input(report_no_output 2 "ptxbench report: nothing to write"
