@@ -139,6 +139,28 @@ Result<session::Shard> settle_shard(const RunOptions& o, const CLI::App& sub) {
   return env.value_or(session::Shard{});
 }
 
+// The whole plan of a configuration and the agent's clients: the endpoint options are valid,
+// some trajectory is planned and every planned prompt builds.
+struct Planned {
+  Clients clients;
+  std::vector<store::TrajectoryKey> plan;
+};
+
+Result<Planned> plan_run(const session::RunConfig& c, const Paths& paths,
+                         const std::vector<task::TaskSpec>& all, session::Notice waiting) {
+  PTXB_TRY(Clients clients, make_clients(c, paths, std::move(waiting)));
+  auto plan = session::plan_trajectories(c, all, clients.available);
+  if (plan.empty())
+    return make_error("nothing to run: no selected task supports the selected architectures" +
+                          std::string(c.scripted() ? " with a scripted trajectory (trajectories/" +
+                                                         c.scripted_version + "/)"
+                                                   : ""),
+                      "`ptxbench tasks --arch ARCH` lists the tasks of an architecture");
+  PTXB_TRY_STATUS(check_prompts(
+      plan, all, prompt_fn(paths, c.speedup_target, c.contract.for_prompt()), c.context));
+  return Planned{std::move(clients), std::move(plan)};
+}
+
 // Everything a run needs before its file is created or reopened: nothing here writes.
 struct Prepared {
   Clients clients;
@@ -152,20 +174,10 @@ Result<Prepared> prepare(RunOptions& o, const CLI::App& sub, Context& ctx,
                          session::Notice waiting) {
   PTXB_TRY_STATUS(settle_config(o, sub, all));
   PTXB_TRY(session::Shard shard, settle_shard(o, sub));
-  const session::RunConfig& c = o.config;
-  PTXB_TRY_STATUS(check_gpus(c.gpus, gpu_here));
-  PTXB_TRY(Clients clients, make_clients(c, ctx.paths, std::move(waiting)));
-  auto plan = session::plan_trajectories(c, all, clients.available);
-  if (plan.empty())
-    return make_error("nothing to run: no selected task supports the selected architectures" +
-                          std::string(c.scripted() ? " with a scripted trajectory (trajectories/" +
-                                                         c.scripted_version + "/)"
-                                                   : ""),
-                      "`ptxbench tasks --arch ARCH` lists the tasks of an architecture");
-  PTXB_TRY_STATUS(check_prompts(
-      plan, all, prompt_fn(ctx.paths, c.speedup_target, c.contract.for_prompt()), c.context));
-  const std::size_t planned = plan.size();
-  return Prepared{std::move(clients), session::select_shard(plan, shard), shard, planned};
+  PTXB_TRY_STATUS(check_gpus(o.config.gpus, gpu_here));
+  PTXB_TRY(Planned p, plan_run(o.config, ctx.paths, all, std::move(waiting)));
+  const std::size_t planned = p.plan.size();
+  return Prepared{std::move(p.clients), session::select_shard(p.plan, shard), shard, planned};
 }
 
 // Creates the run file, or reopens it (resume).
@@ -265,24 +277,9 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   return finish(ctx, *st, *totals);
 }
 
-}  // namespace
-
-void attach_run(CLI::App& sub, Context& ctx) {
-  auto o = std::make_shared<RunOptions>();
-  session::RunConfig& c = o->config;
-  sub.footer(with_help_footer(
-      "Without --model, the embedded scripted agent replays trajectories/<version>/ (compile "
-      "error, wrong result, correct without target instructions, then the reference kernel). "
-      "Without a GPU, turns are compiled and statically audited only. A killed or interrupted "
-      "run continues with --resume FILE (its stored settings apply; no other option goes with "
-      "it but --json, --no-progress and --memcheck).\n\nShards (docs/scale-out.md): --shard I/N "
-      "runs every N-th trajectory of the sorted plan (task x arch x sample), starting at the "
-      "I-th; the N shards are disjoint and together the whole run, and `ptxbench merge` joins "
-      "their files. Without --shard the shard comes from the scheduler: in a Slurm job array "
-      "from SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT; in a "
-      "Kubernetes Indexed Job from JOB_COMPLETION_INDEX with --shard-count N (the job's "
-      "completions). --shard 0/1 runs the whole plan even there. The shard is recorded in the "
-      "run file; --resume keeps it. --gpus applies within the shard."));
+// run's options, into `o`: the command's own, and the parser of check_run_options.
+void add_run_options(CLI::App& sub, RunOptions& o) {
+  session::RunConfig& c = o.config;
   sub.add_option("--model", c.model.id,
                  "model id on the endpoint (omit: the embedded scripted agent)");
   sub.add_option("--base-url", c.model.base_url,
@@ -310,9 +307,9 @@ void attach_run(CLI::App& sub, Context& ctx) {
                  "seconds a request may spend on its attempts and the waits between them before "
                  "it fails (a dead endpoint fails this fast)")
       ->capture_default_str();
-  sub.add_option("--tasks", o->tasks, "core, extended, all, or comma-separated task names")
+  sub.add_option("--tasks", o.tasks, "core, extended, all, or comma-separated task names")
       ->capture_default_str();
-  sub.add_option("--arch", o->archs, "sm_90a, sm_100a, or both comma-separated")
+  sub.add_option("--arch", o.archs, "sm_90a, sm_100a, or both comma-separated")
       ->capture_default_str();
   sub.add_option("--turns", c.turns, "turn budget per trajectory")->capture_default_str();
   sub.add_option("--samples", c.samples, "trajectories per (task, arch)")->capture_default_str();
@@ -330,26 +327,75 @@ void attach_run(CLI::App& sub, Context& ctx) {
   sub.add_option("--gpus", c.gpus,
                  "GPU evaluation queues, one per GPU (queue i evaluates on GPU i only)")
       ->capture_default_str();
-  sub.add_option("--shard", o->shard,
+  sub.add_option("--shard", o.shard,
                  "run shard I of N (I/N, 0 <= I < N) of the plan; default: from "
                  "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with "
                  "--shard-count, else the whole plan");
-  sub.add_option("--shard-count", o->shard_count,
+  sub.add_option("--shard-count", o.shard_count,
                  "the number of shards when the index comes from JOB_COMPLETION_INDEX "
                  "(a Kubernetes Indexed Job's completions)")
       ->check(unsigned_number());
-  sub.add_option("--fast-p", o->fast_p, "fast_p thresholds, e.g. 0.5,0.8,1.0,1.2");
+  sub.add_option("--fast-p", o.fast_p, "fast_p thresholds, e.g. 0.5,0.8,1.0,1.2");
   sub.add_option("--scripted-version", c.scripted_version,
                  "trajectories/<version> for the scripted agent")
       ->capture_default_str();
-  sub.add_option("--out", o->out, "run file to create (default runs/<UTC time>.db)");
-  sub.add_option("--resume", o->resume,
+  sub.add_option("--out", o.out, "run file to create (default runs/<UTC time>.db)");
+  sub.add_option("--resume", o.resume,
                  "continue this run file where it stopped (its stored settings apply)");
-  sub.add_flag("--memcheck", o->memcheck,
+  sub.add_flag("--memcheck", o.memcheck,
                "also run each candidate under compute-sanitizer memcheck");
-  add_shared_inputs_option(sub, o->shared_inputs);
-  sub.add_flag("--no-progress", o->no_progress, "plain progress lines even on a terminal");
-  sub.add_flag("--json", o->json, "print the summary as JSON");
+  add_shared_inputs_option(sub, o.shared_inputs);
+  sub.add_flag("--no-progress", o.no_progress, "plain progress lines even on a terminal");
+  sub.add_flag("--json", o.json, "print the summary as JSON");
+}
+
+}  // namespace
+
+Status check_run_options(const std::vector<std::string>& args, const Paths& paths) {
+  for (std::size_t i = 0; i < args.size(); ++i) {  // as main() refuses them for run itself
+    const std::string& a = args[i];
+    if (a.starts_with("--") && a.size() > 2 && a.back() == '=')
+      return make_error(a.substr(0, a.size() - 1) + " was given an empty value");
+    if (a.empty())
+      return make_error(i > 0 && args[i - 1].starts_with("-")
+                            ? args[i - 1] + " was given an empty value"
+                            : std::string("an empty argument"));
+  }
+  CLI::App sub{"ptxbench run"};
+  RunOptions o;
+  add_run_options(sub, o);
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them so
+    sub.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    return make_error("--help asks for run's help, not a run", "drop --help");
+  } catch (const CLI::ParseError& e) {
+    return make_error(e.what());
+  }
+  if (!o.resume.empty()) return make_error("--resume continues one run file, not a new run");
+  PTXB_TRY(std::vector<task::TaskSpec> all, task::load_tasks(paths.tasks()));
+  PTXB_TRY_STATUS(check_agent_options(sub, o));
+  PTXB_TRY_STATUS(build_config(o, all));
+  PTXB_TRY_STATUS(plan_run(o.config, paths, all, {}));
+  return {};
+}
+
+void attach_run(CLI::App& sub, Context& ctx) {
+  auto o = std::make_shared<RunOptions>();
+  add_run_options(sub, *o);
+  sub.footer(with_help_footer(
+      "Without --model, the embedded scripted agent replays trajectories/<version>/ (compile "
+      "error, wrong result, correct without target instructions, then the reference kernel). "
+      "Without a GPU, turns are compiled and statically audited only. A killed or interrupted "
+      "run continues with --resume FILE (its stored settings apply; no other option goes with "
+      "it but --json, --no-progress and --memcheck).\n\nShards (docs/scale-out.md): --shard I/N "
+      "runs every N-th trajectory of the sorted plan (task x arch x sample), starting at the "
+      "I-th; the N shards are disjoint and together the whole run, and `ptxbench merge` joins "
+      "their files. Without --shard the shard comes from the scheduler: in a Slurm job array "
+      "from SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT; in a "
+      "Kubernetes Indexed Job from JOB_COMPLETION_INDEX with --shard-count N (the job's "
+      "completions). --shard 0/1 runs the whole plan even there. The shard is recorded in the "
+      "run file; --resume keeps it. --gpus applies within the shard."));
   sub.callback([o, &sub, &ctx] { ctx.exit_code = run_command(*o, sub, ctx); });
 }
 

@@ -14,6 +14,7 @@
 #include "eval/evaluator.h"
 #include "judge/judge.h"
 #include "llm/extract.h"
+#include "session/config.h"
 #include "session/model_client.h"
 #include "session/provenance.h"
 #include "session/stage_pipeline.h"
@@ -25,6 +26,11 @@
 
 namespace ptxbench::cli {
 namespace {
+
+// The most rows or seeds a count option of sft may name: far more than any run holds.
+constexpr long long kMaxCount = 1'000'000;
+// The most estimated tokens a row may be given (--max-tokens): far beyond any model's context.
+constexpr long long kMaxRowTokens = 10'000'000;
 
 struct SftArgs {
   std::vector<std::string> stores;
@@ -48,20 +54,30 @@ struct SftArgs {
   bool dry_run = false;
 };
 
-std::vector<std::string> comma_list(const std::vector<std::string>& values) {
+// The items of a comma-separated option, each given once or repeated. An empty item (a
+// doubled comma, or one at an end) is refused: it is a typo that would silently drop a name.
+Result<std::vector<std::string>> comma_list(const std::string& option,
+                                            const std::vector<std::string>& values) {
   std::vector<std::string> out;
   for (const auto& v : values)
-    for (const auto& part : split(v, ','))
-      if (!trim(part).empty()) out.emplace_back(trim(part));
+    for (const auto& part : split(v, ',')) {
+      if (trim(part).empty())
+        return make_error(
+            option + " " + v + ": an empty item (a doubled comma, or a comma at an end)",
+            "separate the names with single commas, e.g. " + option + " a,b");
+      out.emplace_back(trim(part));
+    }
   return out;
 }
 
 Result<sft::Options> options_from(const SftArgs& a, sft::Mode mode) {
   sft::Options o;
   o.mode = mode;
-  if (!a.categories.empty()) o.categories = comma_list({a.categories});
+  if (!a.categories.empty()) {
+    PTXB_TRY(o.categories, comma_list("--categories", {a.categories}));
+  }
   o.require_arch = !a.allow_missing_instructions;
-  o.allowed_flags = comma_list(a.allow_flags);
+  PTXB_TRY(o.allowed_flags, comma_list("--allow-flag", a.allow_flags));
   o.min_speedup = a.min_speedup;
   o.max_tokens = a.max_tokens;
   o.bytes_per_token = a.bytes_per_token;
@@ -69,7 +85,7 @@ Result<sft::Options> options_from(const SftArgs& a, sft::Mode mode) {
   o.seed = a.seed;
   if (a.pairing != "one" && a.pairing != "all") return make_error("--pairing must be one or all");
   o.pairing = a.pairing == "one" ? sft::Pairing::one : sft::Pairing::all;
-  o.heldout_tasks = comma_list(a.heldout);
+  PTXB_TRY(o.heldout_tasks, comma_list("--heldout-task", a.heldout));
   o.include_reasoning = !a.no_reasoning;
   PTXB_TRY_STATUS(o.validate());
   return o;
@@ -95,13 +111,23 @@ void print_dropped(Context& ctx, const sft::Dataset& d) {
 }
 
 // --out of an export: a new folder or an empty one (never a file). A folder that holds files
-// (an earlier export, or one cut short before its manifest) is written over only with --force.
-Status check_out_folder(const std::string& out, bool force) {
+// (an earlier export, or one cut short before its manifest) is written over only with --force;
+// a run file it reads, however named, never (issue 38: --force wrote over an input).
+Status check_out_folder(const std::string& out, const std::vector<std::string>& inputs,
+                        bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     return make_error("--out " + out + " is a file; it names the folder to write the rows to",
                       "pass a folder, e.g. --out sft_data");
+  for (const auto& name : sft::export_file_names()) {
+    const fs::path file = fs::path(out) / name;
+    for (const auto& in : inputs)
+      if (fs::equivalent(in, file, ec))
+        return make_error("--out " + out + ": the export writes " + file.string() +
+                              ", which is one of the run files it reads (" + in + ")",
+                          "pass another --out folder");
+  }
   if (force || !fs::is_directory(out, ec)) return {};
   if (fs::exists(fs::path(out) / "manifest.json", ec))
     return make_error("--out " + out + " already holds an export (manifest.json)",
@@ -114,13 +140,14 @@ Status check_out_folder(const std::string& out, bool force) {
 }
 
 // --out of `coverage`: a new file (the report as printed, or its JSON with --json), or with
-// --force an existing one.
-Status check_out_file(const std::string& out, bool force) {
+// --force an existing one, but never a run file it reads (issue 38: --force wrote the report
+// over its input).
+Status check_out_file(const std::string& out, const std::vector<std::string>& inputs, bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(out, ec))
     return make_error("--out " + out + " is a folder; it names the file to write the report to");
-  return check_output("--out", out, {}, force);
+  return check_output("--out", out, inputs, force);
 }
 
 // Every --heldout-task names a task of the suite (a typo would silently hold out nothing).
@@ -139,7 +166,7 @@ int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
   if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
   if (auto st = check_heldout(o->heldout_tasks, ctx.paths); !st.ok())
     return fail(ctx, st.error(), exit_code::bad_input);
-  if (auto st = check_out_folder(a.out, a.force); !st.ok())
+  if (auto st = check_out_folder(a.out, a.stores, a.force); !st.ok())
     return fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
@@ -157,7 +184,7 @@ int run_coverage(const SftArgs& a, Context& ctx) {
   auto o = options_from(a, sft::Mode::fixit);
   if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
   if (!a.out.empty())
-    if (auto st = check_out_file(a.out, a.force); !st.ok())
+    if (auto st = check_out_file(a.out, a.stores, a.force); !st.ok())
       return fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);
   if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
@@ -305,6 +332,7 @@ void add_selection(CLI::App& s, SftArgs& a, sft::Mode mode) {
                mode == sft::Mode::fixit
                    ? "failing turns kept per task, balanced by (category, turn); 0: no cap"
                    : "kernels kept per task, balanced by turn; 0: no cap")
+      ->check(whole_range(0, kMaxCount))
       ->capture_default_str();
   s.add_option("--seed", a.seed, "balancing order seed")
       ->check(unsigned_number())
@@ -325,9 +353,10 @@ void add_filters(CLI::App& s, SftArgs& a, sft::Mode mode) {
                "guard flags (e.g. side_stream) that do not disqualify a row")
       ->allow_extra_args(false);
   s.add_option("--max-tokens", a.max_tokens, "estimated tokens per row (0: no limit)")
-      ->check(unsigned_number())
+      ->check(whole_range(0, kMaxRowTokens))
       ->capture_default_str();
   s.add_option("--bytes-per-token", a.bytes_per_token, "the token estimator's bytes per token")
+      ->check(finite_above(0, 1000))
       ->capture_default_str();
   if (fixit)
     s.add_option("--pairing", a.pairing,
@@ -382,33 +411,47 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   mine->add_option("--api-key-env", t.model.api_key_env,
                    "environment variable holding the API key");
   mine->add_option("--temperature", t.model.temperature, "sampling temperature")
+      ->check(finite_range(0, 10))
       ->capture_default_str();
   mine->add_option("--max-tokens", t.model.max_tokens, "completion token limit")
+      ->check(whole_range(1, session::kMaxCompletionTokens))
       ->capture_default_str();
   mine->add_option("--turns", t.turns, "turn budget of a teacher trajectory")
+      ->check(whole_range(1, session::kMaxTurns))
       ->capture_default_str();
   mine->add_option("--speedup-target", t.speedup_target,
-                   "a teacher trajectory stops at its first correct, executing turn this fast")
+                   "a teacher trajectory stops at its first correct, executing turn this fast "
+                   "(0: at its first correct, executing turn)")
+      ->check(finite_range(0, 1000))
       ->capture_default_str();
   mine->add_option("--request-timeout", t.model.request_timeout_s,
                    "seconds one request attempt may take (the whole reply)")
+      ->check(finite_above(0, session::kMaxSeconds))
       ->capture_default_str();
   mine->add_flag("--stream", t.model.stream,
                  "ask for each reply as an event stream (stream: true, with usage): a long reply "
                  "arrives piece by piece and one that stops arriving is caught by --stall-timeout");
   mine->add_option("--stall-timeout", t.model.stall_timeout_s,
                    "seconds without a byte, once a reply has started, that end the attempt")
+      ->check(finite_above(0, session::kMaxSeconds))
       ->capture_default_str();
-  mine->add_option("--attempts", t.model.attempts, "tries per request")->capture_default_str();
+  mine->add_option("--attempts", t.model.attempts, "tries per request")
+      ->check(whole_range(1, session::kMaxAttempts))
+      ->capture_default_str();
   mine->add_option("--retry-max-s", t.model.retry_max_s,
                    "seconds a request may spend on attempts and waits before it fails")
+      ->check(finite_range(0, session::kMaxSeconds))
       ->capture_default_str();
   mine->add_option("--concurrency", t.concurrency, "teacher trajectories in flight")
+      ->check(whole_range(1, session::kMaxConcurrency))
       ->capture_default_str();
-  mine->add_option("--cpu-jobs", t.cpu_jobs, "compiles at a time")->capture_default_str();
+  mine->add_option("--cpu-jobs", t.cpu_jobs, "compiles at a time")
+      ->check(whole_range(1, session::kMaxConcurrency))
+      ->capture_default_str();
   mine->add_option("--out", a->out,
                    "the store the teacher trajectories go to (resumed when it exists)");
   mine->add_option("--limit", a->limit, "at most this many seeds (0: all selected)")
+      ->check(whole_range(0, kMaxCount))
       ->capture_default_str();
   mine->add_flag("--dry-run", a->dry_run, "list the selected seeds; call no model");
   mine->add_flag("--json", a->json,

@@ -4,12 +4,16 @@
 // `submit` writes it into the folder and runs it (it calls sbatch twice).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <ostream>
+#include <string_view>
+#include <vector>
 
 #include "cli/command.h"
+#include "cli/run_setup.h"
 #include "core/fs.h"
 #include "core/subprocess.h"
 #include "core/text.h"
@@ -68,19 +72,41 @@ Status check_one_line(const std::string& what, const std::string& value) {
                     "choose a name without line breaks");
 }
 
+// --time in a form sbatch accepts (its manual: "minutes", "minutes:seconds",
+// "hours:minutes:seconds", "days-hours", "days-hours:minutes", "days-hours:minutes:seconds"),
+// every field digits: any other text went into the script and failed at submission.
+Status check_time(const std::string& time) {
+  auto digits = [](std::string_view f) {
+    return !f.empty() && f.size() <= 9 &&
+           std::all_of(f.begin(), f.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  std::string_view rest = time;  // without its days: H, H:M or H:M:S after D-, else M, M:S, H:M:S
+  const std::size_t dash = rest.find('-');
+  bool ok = dash == std::string_view::npos || digits(rest.substr(0, dash));
+  if (dash != std::string_view::npos) rest.remove_prefix(dash + 1);
+  const std::vector<std::string> fields = split(rest, ':');
+  ok = ok && fields.size() <= 3 && std::all_of(fields.begin(), fields.end(), digits);
+  if (ok) return {};
+  return make_error("--time " + time + ": not a time limit sbatch accepts",
+                    "use minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, e.g. --time "
+                    "04:00:00 or --time 1-12");
+}
+
 Status check_options(SlurmOptions& o, const Context& ctx) {
   if (o.shards < 1) return make_error("--shards must be at least 1", "e.g. --shards 8");
   if (o.shards > 100000) return make_error("--shards is larger than a Slurm array may be");
   if (o.gpus_per_shard < 0 || o.gpus_per_shard > 64)
     return make_error(fmt::format("--gpus-per-shard {} is out of range", o.gpus_per_shard),
                       "use 0..64");
-  if (o.cpus_per_shard < 0 || o.cpus_per_shard > 4096)
-    return make_error(fmt::format("--cpus-per-shard {} is out of range", o.cpus_per_shard),
-                      "use 0..4096");
+  if (!o.time.empty()) PTXB_TRY_STATUS(check_time(o.time));
   PTXB_TRY_STATUS(check_run_args(o));
   PTXB_TRY_STATUS(check_one_line("--dir", o.dir));
   PTXB_TRY_STATUS(check_one_line("the ptxbench root (PTXBENCH_ROOT)", ctx.paths.root.string()));
   for (const auto& a : o.run_args) PTXB_TRY_STATUS(check_one_line("a run option", a));
+  // Every array task would refuse a bad run option (exit 2) on the cluster: refused here, with
+  // run's own parser and checks and its message.
+  if (auto st = check_run_options(o.run_args, ctx.paths); !st.ok())
+    return make_error("run options after --: " + st.error().message, st.error().hint);
   if (o.dir.empty()) {
     std::time_t t = std::time(nullptr);
     std::tm tm{};
@@ -195,6 +221,17 @@ int submit(SlurmOptions& o, Context& ctx) {
                            "run this on a node of the Slurm cluster (a login node), or print the "
                            "script with `ptxbench slurm script ...` and submit it there"));
   std::error_code ec;
+  // A run file this run would write, already there (an earlier run's): its shard would resume
+  // that run, with that run's settings, or the merge would fail at the end.
+  std::vector<std::string> outputs;
+  for (int i = 0; i < o.shards; ++i) outputs.push_back(shard_file(o, std::to_string(i)));
+  outputs.push_back(o.dir + "/merged.db");
+  for (const auto& f : outputs)
+    if (fs::exists(f, ec))
+      return fail(ctx, "submit",
+                  make_error("--dir " + o.dir + " already holds " + f +
+                                 ", a file this run would write (an earlier run's)",
+                             "choose another --dir, or remove " + f));
   fs::create_directories(o.dir, ec);
   if (ec) return fail(ctx, "submit", make_error("cannot create " + o.dir + ": " + ec.message()));
   const fs::path script = fs::path(o.dir) / "submit.sh";
@@ -224,8 +261,9 @@ void add_options(CLI::App& c, SlurmOptions& o) {
                "GPUs per array task (--gres=gpu:N and `run --gpus N`; 0: none, no --gres)")
       ->check(unsigned_number())
       ->capture_default_str();
-  c.add_option("--cpus-per-shard", o.cpus_per_shard, "--cpus-per-task of each array task")
-      ->check(unsigned_number());
+  c.add_option("--cpus-per-shard", o.cpus_per_shard,
+               "--cpus-per-task of each array task (default: Slurm's)")
+      ->check(whole_range(1, 4096));
   c.add_option("--dir", o.dir,
                "the shared output folder (every node must see it; default "
                "runs/slurm-<UTC time>): shard-I-of-N.db, merged.db, logs/");

@@ -36,6 +36,15 @@ CLI::Validator unsigned_number();
 // For a floating-point option: a finite number in [lo, hi] (CLI::Range lets NaN through).
 CLI::Validator finite_range(double lo, double hi);
 
+// For a floating-point option that must be above `lo` (bytes per token, seconds): a finite
+// number in (lo, hi].
+CLI::Validator finite_above(double lo, double hi);
+
+// For a count: a whole number in [lo, hi], in digits (CLI11 would read "1e3" as 1000 and "-1"
+// into an unsigned as 2^64-1). Every count option gets one, so that a bad value is refused
+// while the command line is parsed, never by the work it would have started.
+CLI::Validator whole_range(long long lo, long long hi);
+
 // The name of a subcommand spelled like `word` (edit distance), or "" when none is close.
 std::string closest_command(std::string_view word);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
@@ -102,6 +103,32 @@ CLI::Validator finite_range(double lo, double hi) {
         return {};
       },
       fmt::format("FLOAT in [{} - {}]", lo, hi));
+}
+
+CLI::Validator finite_above(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0' || !std::isfinite(x) || x <= lo || x > hi)
+          return "'" + v + "' is not a number in (" + fmt::format("{}", lo) + ", " +
+                 fmt::format("{}", hi) + "]";
+        return {};
+      },
+      fmt::format("FLOAT in ({} - {}]", lo, hi));
+}
+
+CLI::Validator whole_range(long long lo, long long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& v) -> std::string {
+        long long x = 0;
+        const char* end = v.data() + v.size();
+        const auto [ptr, ec] = std::from_chars(v.data(), end, x);
+        if (v.empty() || ec != std::errc() || ptr != end || x < lo || x > hi)
+          return fmt::format("'{}' is not a whole number in [{}, {}]", v, lo, hi);
+        return {};
+      },
+      fmt::format("INT in [{} - {}]", lo, hi));
 }
 
 namespace {

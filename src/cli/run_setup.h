@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/paths.h"
 #include "core/result.h"
 #include "session/config.h"
 #include "task/spec.h"
@@ -46,5 +47,11 @@ Status build_config(RunOptions& o, const std::vector<task::TaskSpec>& all);
 
 // runs/<UTC time>.db
 std::string default_out();
+
+// The `run` options of another command line (the shards of `slurm script|submit`), checked as
+// `run` checks its own before a run file exists: run's parser, then the configuration, the
+// endpoint options, the plan and its prompts (not the GPUs or the environment of the machine
+// that checks). The error is run's message. Defined with run's options, in cmd_run.cc.
+Status check_run_options(const std::vector<std::string>& args, const Paths& paths);
 
 }  // namespace ptxbench::cli

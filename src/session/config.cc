@@ -17,8 +17,9 @@ std::string RunConfig::model_label() const {
 }
 
 Status RunConfig::validate() const {
-  if (turns < 1 || turns > 64)
-    return make_error(fmt::format("--turns {} is out of range", turns), "use 1..64");
+  if (turns < 1 || turns > kMaxTurns)
+    return make_error(fmt::format("--turns {} is out of range", turns),
+                      fmt::format("use 1..{}", kMaxTurns));
   if (samples < 1) return make_error("--samples must be at least 1");
   if (concurrency < 1) return make_error("--concurrency must be at least 1");
   if (cpu_jobs < 1) return make_error("--cpu-jobs must be at least 1");
@@ -50,11 +51,12 @@ Status RunConfig::validate() const {
   if (!scripted()) {
     PTXB_TRY_STATUS(llm::check_base_url(model.base_url));
     // (below 1: llm::EndpointConfig::validate says so)
-    if (model.attempts > 100)
-      return make_error(fmt::format("--attempts {} is out of range", model.attempts), "use 1..100");
-    if (model.max_tokens > 10'000'000)
+    if (model.attempts > kMaxAttempts)
+      return make_error(fmt::format("--attempts {} is out of range", model.attempts),
+                        fmt::format("use 1..{}", kMaxAttempts));
+    if (model.max_tokens > kMaxCompletionTokens)
       return make_error(fmt::format("--max-tokens {} is out of range", model.max_tokens),
-                        "use 1..10000000");
+                        fmt::format("use 1..{}", kMaxCompletionTokens));
   }
   if (scripted() && !model.base_url.empty())
     return make_error("--base-url needs --model (without --model the scripted agent runs)",

@@ -32,6 +32,10 @@ inline constexpr int kMaxSamples = 1000;
 inline constexpr int kMaxConcurrency = 256;  // --concurrency, --cpu-jobs
 inline constexpr int kMaxGpus = 64;
 inline constexpr std::size_t kMaxPlan = 20000;  // trajectories in one run file
+inline constexpr int kMaxTurns = 64;
+inline constexpr int kMaxAttempts = 100;                 // tries per request
+inline constexpr int kMaxCompletionTokens = 10'000'000;  // --max-tokens
+inline constexpr double kMaxSeconds = 1e6;  // --request-timeout, --stall-timeout, --retry-max-s
 
 struct RunConfig {
   ModelConfig model;

@@ -16,11 +16,11 @@ Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& m,
   e.temperature = m.temperature;
   e.top_p = m.top_p;
   e.max_tokens = m.max_tokens;
-  if (!(m.request_timeout_s > 0 && m.request_timeout_s < 1e6))
+  if (!(m.request_timeout_s > 0 && m.request_timeout_s < kMaxSeconds))
     return make_error("--request-timeout must be a number of seconds in (0, 1000000)");
-  if (!(m.retry_max_s >= 0 && m.retry_max_s < 1e6))
+  if (!(m.retry_max_s >= 0 && m.retry_max_s < kMaxSeconds))
     return make_error("--retry-max-s must be a number of seconds in [0, 1000000)");
-  if (!(m.stall_timeout_s > 0 && m.stall_timeout_s < 1e6))
+  if (!(m.stall_timeout_s > 0 && m.stall_timeout_s < kMaxSeconds))
     return make_error("--stall-timeout must be a number of seconds in (0, 1000000)");
   e.request_timeout = std::chrono::milliseconds(static_cast<long long>(m.request_timeout_s * 1000));
   e.stall_timeout = std::chrono::milliseconds(static_cast<long long>(m.stall_timeout_s * 1000));

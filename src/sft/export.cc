@@ -30,6 +30,15 @@ Json meta_row(const Example& x) {
 
 }  // namespace
 
+std::vector<std::string> export_file_names() {
+  std::vector<std::string> out;
+  for (const char* prefix : {"train", "heldout"})
+    for (const char* format : {".jsonl", "_prompt_completion.jsonl", "_meta.jsonl"})
+      out.push_back(std::string(prefix) + format);
+  out.push_back("manifest.json");
+  return out;
+}
+
 Json sources_json(const Corpus& corpus) {
   Json out = Json::array();
   for (const auto& s : corpus.sources)

@@ -28,6 +28,9 @@ Result<ExportResult> export_dataset(const Corpus& corpus, const Options& options
                                     const std::filesystem::path& out_dir,
                                     const std::string& ptxbench_version);
 
+// The names of the files export_dataset writes into its folder (the manifest last).
+std::vector<std::string> export_file_names();
+
 // The manifest's sources section.
 Json sources_json(const Corpus& corpus);
 

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+
 #include "core/fs.h"
 #include "core/sha256.h"
 #include "core/text.h"
@@ -103,6 +107,19 @@ TEST_F(ExportTest, WritesRowsInBothFormatsWithMetaAndManifest) {
   }
 }
 
+// export_file_names() is what the CLI checks against the inputs before an export (an --out
+// folder holding a run file named like an output): it names exactly the files written.
+TEST_F(ExportTest, ExportFileNamesAreTheFilesWritten) {
+  ASSERT_TRUE(export_dataset(corpus, Options{}, dir->path() / "out", "1").ok());
+  std::vector<std::string> written;
+  for (const auto& e : std::filesystem::directory_iterator(dir->path() / "out"))
+    written.push_back(e.path().filename().string());
+  std::vector<std::string> named = export_file_names();
+  std::sort(written.begin(), written.end());
+  std::sort(named.begin(), named.end());
+  EXPECT_EQ(written, named);
+}
+
 TEST_F(ExportTest, SameInputsGiveTheSameFiles) {
   Options o;
   ASSERT_TRUE(export_dataset(corpus, o, dir->path() / "a", "1").ok());
@@ -117,6 +134,25 @@ TEST_F(ExportTest, BadOptionsAreUsageErrors) {
   auto r = export_dataset(corpus, o, dir->path() / "out", "1");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("segfault"), std::string::npos);
+}
+
+// NaN and infinity compare false with everything: `bytes_per_token <= 0` let them through.
+TEST(Options, NonFiniteOrNonPositiveNumbersAreUsageErrors) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (double bad : {nan, inf, -inf, 0.0, -1.0}) {
+    Options o;
+    o.bytes_per_token = bad;
+    EXPECT_FALSE(o.validate().ok()) << "bytes_per_token " << bad;
+  }
+  for (double bad : {nan, inf, -1.0}) {
+    Options o;
+    o.min_speedup = bad;
+    EXPECT_FALSE(o.validate().ok()) << "min_speedup " << bad;
+  }
+  Options ok;
+  ok.bytes_per_token = 3.5;
+  EXPECT_TRUE(ok.validate().ok());
 }
 
 TEST(LoadCorpus, MissingOrForeignFilesAreClearErrors) {

@@ -1,6 +1,7 @@
 #include "sft/options.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/text.h"
 #include "judge/disposition.h"
@@ -42,8 +43,10 @@ Status Options::validate() const {
                         "--categories takes a comma-separated list of: " + join(known, ", "));
   if (mode == Mode::fixit && categories.empty())
     return make_error("--categories is empty", "name at least one failing category");
-  if (min_speedup < 0) return make_error("--min-speedup must be >= 0");
-  if (bytes_per_token <= 0) return make_error("--bytes-per-token must be > 0");
+  if (!(min_speedup >= 0) || !std::isfinite(min_speedup))
+    return make_error("--min-speedup must be a number >= 0");
+  if (!(bytes_per_token > 0) || !std::isfinite(bytes_per_token))
+    return make_error("--bytes-per-token must be a number > 0");
   if (per_task_cap < 0) return make_error("--per-task-cap must be >= 0 (0: no cap)");
   return {};
 }

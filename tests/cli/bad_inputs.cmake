@@ -410,6 +410,59 @@ ptxbench_bad_input(slurm_script_prints_the_array_and_the_merge 0 "^#!/usr/bin/en
   ARGS ${_slurm} --gpus-per-shard 2 --partition gpu --dir out -- --tasks core)
 ptxbench_bad_input(slurm_submit_without_sbatch 2 "sbatch .Slurm's job submission command. is not on PATH"
   ARGS env PATH=/nonexistent ${_p} slurm submit --shards 2 --dir out)
+# Issue 38 (SL07): --time in one of sbatch's forms, or refused (it went into the script as it
+# was, and sbatch refused it at submission); each form sbatch documents is accepted.
+foreach(_time forever 4h 1:2:3:4 1-2-3 1- :30 "1 day")
+  string(REGEX REPLACE "[^a-z0-9]" "_" _name "${_time}")
+  ptxbench_bad_input(slurm_script_time_${_name} 2 "^ptxbench slurm script: --time ${_time}: not a time limit sbatch accepts \\(use minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS"
+    ARGS ${_slurm} --time ${_time})
+endforeach()
+foreach(_time 0 90 30:00 04:00:00 2-00 1-12:30 1-12:30:15)
+  string(REGEX REPLACE "[^a-z0-9]" "_" _name "${_time}")
+  ptxbench_bad_input(slurm_script_time_ok_${_name} 0 "^#!/usr/bin/env bash"
+    OPTIONS --grep "'--time=${_time}' --array=0-3" ARGS ${_slurm} --time ${_time})
+endforeach()
+# Issue 38 (SL22): every number of slurm is bounded (--cpus-per-shard 0 reached sbatch).
+ptxbench_bad_input(slurm_script_zero_cpus_per_shard 2 "^--cpus-per-shard: '0' is not a whole number in .1, 4096."
+  ARGS ${_slurm} --cpus-per-shard 0)
+ptxbench_bad_input(slurm_script_negative_gpus_per_shard 2 "^--gpus-per-shard: '-1' is not a whole number"
+  ARGS ${_slurm} --gpus-per-shard -1)
+ptxbench_bad_input(slurm_script_cpus_per_shard 0 "^#!/usr/bin/env bash"
+  OPTIONS --grep "--cpus-per-task=8" ARGS ${_slurm} --cpus-per-shard 8)
+# Issue 38 (SL11, SL14, SL23): the run options after -- are checked when the script is made, by
+# run's own parser and checks, with run's message: every array task would have refused them.
+foreach(_row
+    "samples_zero|--samples must be at least 1|--samples 0"
+    "unknown_task|unknown task 'bogus'|--tasks bogus"
+    "unclosed_ipv6|--base-url 'http://.::1/v1' opens an IPv6 address with . and never closes it|--model m --base-url http://[::1/v1"
+    "model_without_base_url|--model needs --base-url|--model m"
+    "unknown_option|The following argument was not expected: --bogus|--bogus"
+    "not_a_number|Could not convert: --turns = x|--turns x"
+    "unknown_context|unknown context level 'bogus'|--context bogus"
+    "empty_value|--model was given an empty value|--model=")
+  string(REPLACE "|" ";" _f "${_row}")
+  list(GET _f 0 _name)
+  list(GET _f 1 _says)
+  list(GET _f 2 _args)
+  separate_arguments(_args UNIX_COMMAND "${_args}")
+  ptxbench_bad_input(slurm_script_run_${_name} 2 "^ptxbench slurm script: run options after --: ${_says}"
+    ARGS ${_slurm} -- ${_args})
+endforeach()
+ptxbench_bad_input(slurm_script_run_options_ok 0 "^#!/usr/bin/env bash"
+  OPTIONS --grep "'--tasks' '${_gemm}' '--model' 'm' '--base-url' 'http://127.0.0.1:9/v1' '--samples' '2'"
+  ARGS ${_slurm} -- --tasks ${_gemm} --model m --base-url http://127.0.0.1:9/v1 --samples 2)
+# Issue 38 (SL26): submit into a folder that holds a run file of this run's names (a shard's, the
+# merged one) is refused up front, naming it: the shard would have resumed another run, or the
+# merge failed at the end. (A stand-in sbatch on PATH; nothing may be left in d/.)
+foreach(_file shard-0-of-2.db shard-1-of-2.db merged.db)
+  string(REGEX REPLACE "[^a-z0-9]" "_" _name "${_file}")
+  ptxbench_bad_input(slurm_submit_dir_holds_${_name} 2 "^ptxbench slurm submit: --dir .*/d already holds .*/d/${_file}, a file this run would write"
+    SETUP d/ OPTIONS --grep "choose another --dir, or remove .*/d/${_file}"
+    ARGS sh -c "mkdir fakebin && printf '#!/bin/sh\\ncat >/dev/null\\necho 1\\n' >fakebin/sbatch && chmod +x fakebin/sbatch && touch d/${_file} && PATH=$PWD/fakebin:$PATH ${_p} slurm submit --shards 2 --dir d; c=$?; rm -r fakebin d/${_file}; exit $c")
+endforeach()
+ptxbench_bad_input(slurm_submit_with_a_stand_in_sbatch 0 "^shards: job array 1 \\(2 tasks\\). merge: job 1 -> .*/d/merged.db"
+  SETUP d/
+  ARGS sh -c "mkdir fakebin && printf '#!/bin/sh\\ncat >/dev/null\\necho 1\\n' >fakebin/sbatch && chmod +x fakebin/sbatch && PATH=$PWD/fakebin:$PATH ${_p} slurm submit --shards 2 --dir d && test -s d/submit.sh && rm -r fakebin d/submit.sh d/logs")
 # report: every argument is checked before any run file is read or output written.
 set(_h200 ${CMAKE_CURRENT_SOURCE_DIR}/../report/recorded/h200-2026-11-30-main.db)
 ptxbench_bad_input(report_no_output 2 "ptxbench report: nothing to write"
@@ -455,6 +508,70 @@ ptxbench_bad_input(sft_coverage_force_device 2 "--out /dev/full is not a regular
   ARGS sh -c "${_p} sft coverage ${_h200} --out /dev/full --force; c=$?; test -c /dev/full && exit $c")
 ptxbench_bad_input(sft_coverage_existing_out 2 "--out c.txt already exists"
   SETUP c.txt ARGS ${_p} sft coverage ${_h200} --out c.txt)
+# Issue 38: no output of sft is one of its inputs, even with --force (coverage wrote its report
+# over the run file it read; an export folder holding a run file named like an output). Each
+# exits 2 with the run file (a copy of the recorded one) unchanged, or fails.
+ptxbench_bad_input(sft_coverage_out_is_the_input_with_force 2 "error: --out r.db is also an input \\(r.db\\)"
+  OPTIONS --creates r.db
+  ARGS sh -c "cp ${_h200} r.db && chmod u+w r.db && ${_p} sft coverage r.db --out r.db --force || { cmp -s r.db ${_h200} && exit 2; }")
+ptxbench_bad_input(sft_fixit_writes_over_an_input_with_force 2 "error: --out out: the export writes out/train.jsonl, which is one of the run files it reads"
+  SETUP out/ OPTIONS --creates out/train.jsonl
+  ARGS sh -c "cp ${_h200} out/train.jsonl && chmod u+w out/train.jsonl && ${_p} sft fixit out/train.jsonl --out out --force || { cmp -s out/train.jsonl ${_h200} && exit 2; }")
+ptxbench_bad_input(sft_kernelgen_manifest_is_an_input 2 "error: --out out: the export writes out/manifest.json, which is one of the run files it reads"
+  SETUP out/ OPTIONS --creates out/manifest.json
+  ARGS sh -c "cp ${_h200} out/manifest.json && ${_p} sft kernelgen out/manifest.json --out out --force")
+# Issue 38: every number of every sft subcommand is bounded while the command line is parsed
+# (whole_range, finite_range, finite_above in cli/command.h): NaN, infinity, 0 or a negative
+# count was accepted, and mine's late checks never ran with --dry-run. Rows: subcommand,
+# option, value, what the message says (a regex: . for a bracket).
+set(_mine_dry sft mine ${_h200} --dry-run)
+foreach(_row
+    "fixit|--bytes-per-token|nan|'nan' is not a number in .0, 1000."
+    "kernelgen|--bytes-per-token|inf|'inf' is not a number in .0, 1000."
+    "coverage|--bytes-per-token|0|'0' is not a number in .0, 1000."
+    "coverage|--max-tokens|99999999999|'99999999999' is not a whole number in .0, 10000000."
+    "coverage|--per-task-cap|-1|'-1' is not a whole number in .0, 1000000."
+    "mine|--limit|-1|'-1' is not a whole number in .0, 1000000."
+    "mine|--turns|0|'0' is not a whole number in .1, 64."
+    "mine|--turns|1.5|'1.5' is not a whole number in .1, 64."
+    "mine|--concurrency|0|'0' is not a whole number in .1, 256."
+    "mine|--cpu-jobs|-1|'-1' is not a whole number in .1, 256."
+    "mine|--speedup-target|-1|'-1' is not a number in .0, 1000."
+    "mine|--temperature|nan|'nan' is not a number in .0, 10."
+    "mine|--max-tokens|0|'0' is not a whole number in .1, 10000000."
+    "mine|--request-timeout|0|'0' is not a number in .0, 1000000."
+    "mine|--stall-timeout|inf|'inf' is not a number in .0, 1000000."
+    "mine|--attempts|0|'0' is not a whole number in .1, 100."
+    "mine|--retry-max-s|-1|'-1' is not a number in .0, 1000000."
+    "mine|--per-task-cap|-1|'-1' is not a whole number in .0, 1000000.")
+  string(REPLACE "|" ";" _f "${_row}")
+  list(GET _f 0 _sub)
+  list(GET _f 1 _opt)
+  list(GET _f 2 _value)
+  list(GET _f 3 _says)
+  string(REGEX REPLACE "^--" "" _name "${_opt}")
+  string(REPLACE "-" "_" _name "${_name}")
+  string(REPLACE "." "_" _v "${_value}")
+  string(REPLACE "-" "minus" _v "${_v}")
+  if(_sub STREQUAL "mine")
+    set(_cmd ${_p} ${_mine_dry})
+  elseif(_sub STREQUAL "coverage")
+    set(_cmd ${_p} sft coverage ${_h200})
+  else()
+    set(_cmd ${_p} sft ${_sub} ${_h200} --out out)
+  endif()
+  ptxbench_bad_input(sft_${_sub}_${_name}_${_v} 2 "^${_opt}: ${_says}" ARGS ${_cmd} ${_opt} ${_value})
+endforeach()
+# Issue 38: an empty item of a comma-separated list is a typo, refused (it dropped a name
+# silently); an unknown category is refused too.
+ptxbench_bad_input(sft_coverage_empty_category 2 "error: --categories compile_error,,incorrect: an empty item"
+  ARGS ${_p} sft coverage ${_h200} --categories compile_error,,incorrect)
+ptxbench_bad_input(sft_coverage_trailing_comma 2 "error: --categories compile_error,: an empty item"
+  ARGS ${_p} sft coverage ${_h200} --categories compile_error,)
+ptxbench_bad_input(sft_fixit_empty_heldout_item 2 "error: --heldout-task ,${_gemm}: an empty item"
+  ARGS ${_p} sft fixit ${_h200} --out out --heldout-task ,${_gemm})
+ptxbench_bad_input(sft_coverage_unknown_category 2 "error: unknown failing category 'bogus'"
+  ARGS ${_p} sft coverage ${_h200} --categories compile_error,bogus)
 
 # gate: every kernel and the task are read before anything is judged.
 set(_plain ${CMAKE_CURRENT_SOURCE_DIR}/../kernels/sm90_plain.cu)

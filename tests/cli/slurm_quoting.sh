@@ -32,7 +32,8 @@ for name in '$(touch PWNED)' '`touch PWNED`' 'a"; touch PWNED; "b' "it's" 'x;tou
   cd "$work" || exit 1
   dir="$work/$name"
   "$ptxbench" slurm script --shards 2 --dir "$dir" -- --tasks gemm_n7168_k5120 \
-    --model "$name" >script.sh 2>err.txt || fail "slurm script for '$name': $(cat err.txt)"
+    --model "$name" --base-url http://127.0.0.1:9/v1 >script.sh 2>err.txt ||
+    fail "slurm script for '$name': $(cat err.txt)"
   SBATCH_LOG=$work/log PATH="$tmp/bin:$PATH" bash script.sh >out.txt 2>&1 ||
     fail "the script for '$name' failed: $(cat out.txt)"
   grep -qF -- "-> $dir/merged.db" out.txt || fail "'$name': the echo shows $(cat out.txt)"
