@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <thread>
@@ -168,6 +169,26 @@ Result<Prepared> prepare(RunOptions& o, const CLI::App& sub, Context& ctx,
   return Prepared{std::move(clients), session::select_shard(plan, shard), shard, planned};
 }
 
+// On resume, the trajectories this run has finished (stored done), read without writing: when
+// the run is marked done and every trajectory of its plan is among them, there is nothing to
+// resume, and reopening the file would only rewrite it (its schema upgraded, finished_at
+// replaced, a stray -wal beside it removed; issue 38). A failed trajectory is run again, a
+// missing one added, and a run still marked running (killed after its last trajectory) is
+// resumed, to be marked done.
+Result<std::optional<std::size_t>> finished_run(const std::string& file,
+                                                const std::vector<store::TrajectoryKey>& plan) {
+  PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(file));
+  PTXB_TRY(store::RunRow row, s.run());
+  if (row.status != "done") return std::optional<std::size_t>();
+  PTXB_TRY(std::vector<store::TrajectoryRow> rows, s.trajectories());
+  std::set<store::TrajectoryKey> done;
+  for (const auto& r : rows)
+    if (r.status == "done") done.insert(r.key);
+  for (const auto& k : plan)
+    if (done.count(k) == 0) return std::optional<std::size_t>();
+  return std::optional<std::size_t>(plan.size());
+}
+
 // Creates the run file, or reopens it (resume).
 Result<store::RunStore> open_run(RunOptions& o, Context& ctx, const Json& pipeline_info,
                                  const Prepared& prepared, ProcessRunner& runner) {
@@ -223,6 +244,17 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   auto prepared =
       prepare(o, sub, ctx, *all, so.gpu, [&progress](const std::string& n) { progress.note(n); });
   if (!prepared.ok()) return fail(ctx, prepared.error());
+  if (!o.resume.empty()) {
+    auto finished = finished_run(o.resume, prepared->plan);
+    if (!finished.ok()) return fail(ctx, finished.error());
+    if (*finished) {
+      ctx.err << fmt::format(
+          "ptxbench run: {} is finished ({} trajector{} done): nothing to resume (`ptxbench "
+          "show {}` prints its summary; the file is left as it is)\n",
+          o.resume, **finished, **finished == 1 ? "y" : "ies", o.resume);
+      return exit_code::ok;
+    }
+  }
   so.compile.contract = o.config.contract;  // as settled (a resumed run's stored one)
   session::StagePipeline pipeline(ctx.paths, runner, so);
   if (interrupted()) return interrupted_exit_code(interrupt_signal());  // nothing made yet

@@ -16,6 +16,8 @@
 #               tests/kernels/sm90_plain.cu after a comment line of 40,000 blanks, a line of
 #               40,000 blanks, a 40 KB base64 blob in a comment, or a comment line that makes the
 #               file exactly 1 MiB (each crashed ptxbench through std::regex, issue 38)
+#   finished.db the recorded H200 run (tests/report/recorded: scripted, finished, schema 1)
+#   finished_wal.db  ditto, with a -wal of garbage beside it
 #   NAME/       a folder
 #   NAME        any other name: a small text file
 # It passes when
@@ -88,6 +90,11 @@ PY
       { cat "$PTXBENCH_ROOT/tasks/gemm/gemm_n7168_k5120.toml"
         printf '\n[[workloads]]\nname = "m1000"\nrole = "hidden"\naxes = { M = 1000, N = 7168, K = 5120 }\n'
       } >hidden_listed/tasks/gemm/gemm_n7168_k5120.toml ;;
+    finished.db|finished_wal.db)
+      cp "$PTXBENCH_ROOT/tests/report/recorded/h200-2026-11-30-main.db" "$1" && chmod u+w "$1" &&
+      case $1 in
+        finished_wal.db) head -c 8192 /dev/urandom >finished_wal.db-wal ;;
+      esac ;;
     */) mkdir -p "$1" ;;
     *) echo "a file that is not a run" >"$1" ;;
   esac

@@ -537,3 +537,22 @@ ptxbench_bad_input(show_wrong_type_in_stored_json 1 "" OPTIONS --creates r.db --
 ptxbench_bad_input(merge_output_folder_is_made 0 "" OPTIONS --creates r.db --max-s 90
   --grep "ptxbench merge: 1 of 1 shard .* -> new/m.db"
   ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && ${_p} merge r.db --out new/m.db && test -s new/m.db && rm -r new")
+
+# The bad-input campaign of issue 38 (the IDs are the campaign's).
+set(_recorded ${CMAKE_CURRENT_SOURCE_DIR}/../report/recorded/h200-2026-11-30-main.db)
+# RO16/RO21/RO31: resuming a finished run changes nothing (bad_input.sh compares every file's
+# checksum: the run file keeps schema 1 and its finished_at, a -wal of garbage stays as it was).
+ptxbench_bad_input(run_resume_finished_run 0
+  "^ptxbench run: finished.db is finished \\(5 trajectories done\\): nothing to resume"
+  SETUP finished.db ARGS ${_p} run --resume finished.db)
+ptxbench_bad_input(run_resume_finished_run_beside_a_garbage_wal 0
+  "^ptxbench run: finished_wal.db is finished \\(5 trajectories done\\): nothing to resume"
+  SETUP finished_wal.db ARGS ${_p} run --resume finished_wal.db --no-progress)
+# ... while a run with a trajectory to redo (a failed one), or one killed after its last
+# trajectory (still marked running), is resumed.
+ptxbench_bad_input(run_resume_redoes_a_failed_trajectory 0 "^resuming p.db"
+  OPTIONS --creates p.db --max-s 60 --lacks "nothing to resume"
+  ARGS sh -c "cp ${_recorded} p.db && chmod u+w p.db && sqlite3 p.db \"UPDATE trajectories SET status = 'failed' WHERE id = 5\" && ${_p} run --resume p.db --no-progress && test \"$(sqlite3 p.db 'SELECT status FROM trajectories WHERE id = 5')\" = done")
+ptxbench_bad_input(run_resume_marks_a_run_killed_at_its_end_done 0 "^resuming k.db"
+  OPTIONS --creates k.db --max-s 60 --lacks "nothing to resume"
+  ARGS sh -c "cp ${_recorded} k.db && chmod u+w k.db && sqlite3 k.db \"UPDATE runs SET status = 'running', finished_at = NULL\" && ${_p} run --resume k.db --no-progress && test \"$(sqlite3 k.db 'SELECT status FROM runs')\" = done")
