@@ -18,6 +18,8 @@
 #               file exactly 1 MiB (each crashed ptxbench through std::regex, issue 38)
 #   finished.db the recorded H200 run (tests/report/recorded: scripted, finished, schema 1)
 #   finished_wal.db  ditto, with a -wal of garbage beside it
+#   no_trajectories.db, no_llm_column.db  ditto, without its trajectories table, or without
+#               the turns table's llm_json column
 #   NAME/       a folder
 #   NAME        any other name: a small text file
 # It passes when
@@ -90,10 +92,12 @@ PY
       { cat "$PTXBENCH_ROOT/tasks/gemm/gemm_n7168_k5120.toml"
         printf '\n[[workloads]]\nname = "m1000"\nrole = "hidden"\naxes = { M = 1000, N = 7168, K = 5120 }\n'
       } >hidden_listed/tasks/gemm/gemm_n7168_k5120.toml ;;
-    finished.db|finished_wal.db)
+    finished.db|finished_wal.db|no_trajectories.db|no_llm_column.db)
       cp "$PTXBENCH_ROOT/tests/report/recorded/h200-2026-11-30-main.db" "$1" && chmod u+w "$1" &&
       case $1 in
         finished_wal.db) head -c 8192 /dev/urandom >finished_wal.db-wal ;;
+        no_trajectories.db) sqlite3 "$1" "DROP TABLE trajectories" ;;
+        no_llm_column.db) sqlite3 "$1" "ALTER TABLE turns DROP COLUMN llm_json" ;;
       esac ;;
     */) mkdir -p "$1" ;;
     *) echo "a file that is not a run" >"$1" ;;

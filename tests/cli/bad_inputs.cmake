@@ -556,3 +556,18 @@ ptxbench_bad_input(run_resume_redoes_a_failed_trajectory 0 "^resuming p.db"
 ptxbench_bad_input(run_resume_marks_a_run_killed_at_its_end_done 0 "^resuming k.db"
   OPTIONS --creates k.db --max-s 60 --lacks "nothing to resume"
   ARGS sh -c "cp ${_recorded} k.db && chmod u+w k.db && sqlite3 k.db \"UPDATE runs SET status = 'running', finished_at = NULL\" && ${_p} run --resume k.db --no-progress && test \"$(sqlite3 k.db 'SELECT status FROM runs')\" = done")
+# S19: an SQLite file that says it is a run but lacks a table or a column of one is named so,
+# with what to do, by every command that reads it.
+ptxbench_bad_input(show_run_without_its_trajectories_table 2
+  "no_trajectories.db is not a complete ptxbench run file \\(it has no table trajectories\\)"
+  SETUP no_trajectories.db OPTIONS --grep "use an intact copy of the run file"
+  ARGS ${_p} show no_trajectories.db)
+ptxbench_bad_input(run_resume_run_without_its_trajectories_table 2
+  "no_trajectories.db is not a complete ptxbench run file \\(it has no table trajectories\\)"
+  SETUP no_trajectories.db ARGS ${_p} run --resume no_trajectories.db)
+ptxbench_bad_input(report_run_without_a_column 2
+  "no_llm_column.db is not a complete ptxbench run file \\(its table turns has no column llm_json\\)"
+  SETUP no_llm_column.db ARGS ${_p} report no_llm_column.db --csv x.csv)
+ptxbench_bad_input(sft_coverage_run_without_its_trajectories_table 2
+  "no_trajectories.db is not a complete ptxbench run file"
+  SETUP no_trajectories.db ARGS ${_p} sft coverage no_trajectories.db)
