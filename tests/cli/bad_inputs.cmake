@@ -571,3 +571,12 @@ ptxbench_bad_input(report_run_without_a_column 2
 ptxbench_bad_input(sft_coverage_run_without_its_trajectories_table 2
   "no_trajectories.db is not a complete ptxbench run file"
   SETUP no_trajectories.db ARGS ${_p} sft coverage no_trajectories.db)
+# EP12: usage that is no token count (-5, 1e30) is stored as not reported, with one warning
+# per run naming the server; `show` of a file an older ptxbench wrote with such values counts
+# them as 0, never a negative or overflowed total.
+ptxbench_bad_input(run_endpoint_usage_not_token_counts 0 "" OPTIONS --creates r.db --max-s 60
+  --grep "warning: the server at http://127.0.0.1:[0-9]+/v1/chat/completions reported token usage that is no token count \\(prompt_tokens = -5, completion_tokens = 1e\\+30"
+  ARGS sh -c "${_fake_endpoint} bad_usage -- ${_p} run --no-progress --tasks ${_gemm} --model m --base-url {URL} --turns 2 --out r.db 2>err.txt; c=$?; cat err.txt; test $c = 0 && test \"$(grep -c 'no token count' err.txt)\" = 1 && test \"$(sqlite3 r.db \"SELECT COUNT(*) FROM turns WHERE json_extract(llm_json, '$.prompt_tokens') IS NOT NULL OR json_extract(llm_json, '$.completion_tokens') IS NOT NULL\")\" = 0 && rm err.txt")
+ptxbench_bad_input(show_stored_usage_that_is_no_token_count 0 "^\\{" OPTIONS --creates t.db --json
+  --grep "\"prompt_tokens\": 0," --grep "\"completion_tokens\": 0," --lacks "_tokens\": -"
+  ARGS sh -c "cp ${_recorded} t.db && chmod u+w t.db && sqlite3 t.db \"UPDATE turns SET llm_json = json_set(llm_json, '$.prompt_tokens', -5, '$.completion_tokens', 1e30)\" && ${_p} show t.db --json")
