@@ -580,3 +580,20 @@ ptxbench_bad_input(run_endpoint_usage_not_token_counts 0 "" OPTIONS --creates r.
 ptxbench_bad_input(show_stored_usage_that_is_no_token_count 0 "^\\{" OPTIONS --creates t.db --json
   --grep "\"prompt_tokens\": 0," --grep "\"completion_tokens\": 0," --lacks "_tokens\": -"
   ARGS sh -c "cp ${_recorded} t.db && chmod u+w t.db && sqlite3 t.db \"UPDATE turns SET llm_json = json_set(llm_json, '$.prompt_tokens', -5, '$.completion_tokens', 1e30)\" && ${_p} show t.db --json")
+# R58: an empty or blank value of any option (any command) is refused before anything is made.
+ptxbench_bad_input(run_blank_model 2 "^ptxbench: --model was given a blank value \\(only whitespace\\)"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --model ' ' --base-url http://127.0.0.1:9/v1 --out r.db")
+ptxbench_bad_input(run_blank_base_url 2 "^ptxbench: --base-url was given a blank value"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --model m --base-url='  ' --out r.db")
+ptxbench_bad_input(run_blank_api_key_env 2 "^ptxbench: --api-key-env was given a blank value"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --model m --base-url http://127.0.0.1:9/v1 --api-key-env \"$(printf '\\t')\" --out r.db")
+ptxbench_bad_input(run_blank_out 2 "^ptxbench: --out was given a blank value"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --out ' '")
+ptxbench_bad_input(run_blank_tasks 2 "^ptxbench: --tasks was given a blank value"
+  ARGS sh -c "${_p} run --tasks '   ' --out r.db")
+ptxbench_bad_input(show_blank_argument 2 "^ptxbench: a blank argument \\(only whitespace\\) after 'show'"
+  ARGS sh -c "${_p} show ' '")
+ptxbench_bad_input(tasks_blank_family 2 "^ptxbench: --family was given a blank value"
+  ARGS sh -c "${_p} tasks --family ' '")
+ptxbench_bad_input(gate_blank_junit 2 "^ptxbench: --junit was given a blank value"
+  ARGS sh -c "${_p} gate ${_plain} --task ${_gemm} --junit ' '")
