@@ -41,15 +41,17 @@ namespace {
 struct Clients {
   std::shared_ptr<session::ClientFactory> factory;
   std::function<bool(const std::string&, const std::string&)> available;  // empty: all
+  std::shared_ptr<session::ScriptedClientFactory> scripted;               // the scripted agent's
 };
 
 Result<Clients> make_clients(const session::RunConfig& c, const Paths& paths,
                              session::Notice waiting) {
   if (c.scripted()) {
     auto scripted = std::make_shared<session::ScriptedClientFactory>(paths, c.scripted_version);
-    return Clients{scripted, [scripted](const std::string& t, const std::string& a) {
-                     return scripted->has(t, a);
-                   }};
+    return Clients{
+        scripted,
+        [scripted](const std::string& t, const std::string& a) { return scripted->has(t, a); },
+        scripted};
   }
   PTXB_TRY(std::shared_ptr<llm::ChatClient> client,
            session::make_model_client(c.model, std::move(waiting)));
@@ -166,7 +168,10 @@ Result<Prepared> prepare(RunOptions& o, const CLI::App& sub, Context& ctx,
   PTXB_TRY_STATUS(check_prompts(
       plan, all, prompt_fn(ctx.paths, c.speedup_target, c.contract.for_prompt()), c.context));
   const std::size_t planned = plan.size();
-  return Prepared{std::move(clients), session::select_shard(plan, shard), shard, planned};
+  std::vector<store::TrajectoryKey> mine = session::select_shard(plan, shard);
+  // The scripted agent's files this shard replays, read whole before the run file exists.
+  if (clients.scripted) PTXB_TRY_STATUS(clients.scripted->load(mine));
+  return Prepared{std::move(clients), std::move(mine), shard, planned};
 }
 
 // On resume, the trajectories this run has finished (stored done), read without writing: when

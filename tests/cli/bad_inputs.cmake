@@ -597,3 +597,10 @@ ptxbench_bad_input(tasks_blank_family 2 "^ptxbench: --family was given a blank v
   ARGS sh -c "${_p} tasks --family ' '")
 ptxbench_bad_input(gate_blank_junit 2 "^ptxbench: --junit was given a blank value"
   ARGS sh -c "${_p} gate ${_plain} --task ${_gemm} --junit ' '")
+# R62/R63: the scripted trajectories a run replays are read before its run file exists.
+ptxbench_bad_input(run_invalid_scripted_trajectory 2
+  "^ptxbench run: the scripted agent's trajectories: bad_trajectory/+trajectories/v1/gemm_n7168_k5120.sm_90a.toml:4:[0-9]+: not valid TOML"
+  SETUP bad_trajectory/ ARGS env PTXBENCH_ROOT=bad_trajectory ${_run1} --out r.db)
+ptxbench_bad_input(run_scripted_trajectory_missing_kernel 2
+  "^ptxbench run: the scripted agent's trajectories: .*gemm_n7168_k5120.sm_90a.toml: turn 1: kernel kernels/no_such_kernel.cu cannot be read"
+  SETUP missing_kernel/ ARGS env PTXBENCH_ROOT=missing_kernel ${_run1} --out r.db)
