@@ -604,3 +604,9 @@ ptxbench_bad_input(run_invalid_scripted_trajectory 2
 ptxbench_bad_input(run_scripted_trajectory_missing_kernel 2
   "^ptxbench run: the scripted agent's trajectories: .*gemm_n7168_k5120.sm_90a.toml: turn 1: kernel kernels/no_such_kernel.cu cannot be read"
   SETUP missing_kernel/ ARGS env PTXBENCH_ROOT=missing_kernel ${_run1} --out r.db)
+# TK19: a root whose tasks/ holds no task file is a wrong PTXBENCH_ROOT, not an empty suite.
+ptxbench_bad_input(tasks_empty_task_folder 2 "no task files \\(\\*\\.toml\\) were found under .*empty_root/tasks"
+  SETUP empty_root/tasks/ OPTIONS --grep "PTXBENCH_ROOT"
+  ARGS env PTXBENCH_ROOT=empty_root ${_p} tasks)
+ptxbench_bad_input(run_empty_task_folder 2 "no task files \\(\\*\\.toml\\) were found under .*empty_root/tasks"
+  SETUP empty_root/tasks/ ARGS env PTXBENCH_ROOT=empty_root ${_p} run --out r.db)
