@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <climits>
 #include <iostream>
 #include <optional>
 #include <ostream>
@@ -374,7 +375,7 @@ void attach_run(CLI::App& sub, Context& ctx) {
   sub.add_option("--shard-count", o->shard_count,
                  "the number of shards when the index comes from JOB_COMPLETION_INDEX "
                  "(a Kubernetes Indexed Job's completions)")
-      ->check(unsigned_number());
+      ->check(unsigned_number(INT_MAX));
   sub.add_option("--fast-p", o->fast_p, "fast_p thresholds, e.g. 0.5,0.8,1.0,1.2");
   sub.add_option("--scripted-version", c.scripted_version,
                  "trajectories/<version> for the scripted agent")

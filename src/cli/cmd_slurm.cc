@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <climits>
 #include <ctime>
 #include <filesystem>
 #include <ostream>
@@ -222,10 +223,10 @@ void add_options(CLI::App& c, SlurmOptions& o) {
   c.add_option("--shards", o.shards, "shards, one Slurm array task each")->required();
   c.add_option("--gpus-per-shard", o.gpus_per_shard,
                "GPUs per array task (--gres=gpu:N and `run --gpus N`; 0: none, no --gres)")
-      ->check(unsigned_number())
+      ->check(unsigned_number(INT_MAX))
       ->capture_default_str();
   c.add_option("--cpus-per-shard", o.cpus_per_shard, "--cpus-per-task of each array task")
-      ->check(unsigned_number());
+      ->check(unsigned_number(INT_MAX));
   c.add_option("--dir", o.dir,
                "the shared output folder (every node must see it; default "
                "runs/slurm-<UTC time>): shard-I-of-N.db, merged.db, logs/");

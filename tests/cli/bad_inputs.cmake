@@ -610,3 +610,17 @@ ptxbench_bad_input(tasks_empty_task_folder 2 "no task files \\(\\*\\.toml\\) wer
   ARGS env PTXBENCH_ROOT=empty_root ${_p} tasks)
 ptxbench_bad_input(run_empty_task_folder 2 "no task files \\(\\*\\.toml\\) were found under .*empty_root/tasks"
   SETUP empty_root/tasks/ ARGS env PTXBENCH_ROOT=empty_root ${_p} run --out r.db)
+# E12: an integer option's value past its type is refused, never wrapped or saturated.
+ptxbench_bad_input(eval_seed_past_2_64 2
+  "--seed: '18446744073709551616' is out of range \\(at most 18446744073709551615\\)"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --seed 18446744073709551616)
+ptxbench_bad_input(eval_input_seed_past_2_64 2 "--input-seed: '99999999999999999999' is out of range"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --input-seed 99999999999999999999)
+ptxbench_bad_input(audit_seed_past_2_64 2 "--seed: '18446744073709551616' is out of range"
+  ARGS ${_p} audit ${_kernel} --task ${_gemm} --seed 18446744073709551616)
+ptxbench_bad_input(sft_seed_past_2_64 2 "--seed: '18446744073709551616' is out of range"
+  SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out o --seed 18446744073709551616)
+ptxbench_bad_input(sft_max_tokens_past_2_64 2 "--max-tokens: '18446744073709551616' is out of range"
+  SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out o --max-tokens 18446744073709551616)
+ptxbench_bad_input(run_shard_count_past_int 2 "--shard-count: '2147483648' is out of range \\(at most 2147483647\\)"
+  ARGS ${_run1} --shard-count 2147483648)
