@@ -624,3 +624,9 @@ ptxbench_bad_input(sft_max_tokens_past_2_64 2 "--max-tokens: '184467440737095516
   SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out o --max-tokens 18446744073709551616)
 ptxbench_bad_input(run_shard_count_past_int 2 "--shard-count: '2147483648' is out of range \\(at most 2147483647\\)"
   ARGS ${_run1} --shard-count 2147483648)
+# GT16: --shared-inputs with --allow-weaker-sandbox is a valid combination (with the whole
+# sandbox the latter changes nothing); the help says what happens where the sandbox is weaker.
+ptxbench_bad_input(gate_help_says_what_shared_inputs_does_under_a_weaker_sandbox 0 ""
+  OPTIONS --grep "each candidate is judged on input sets of its own instead"
+          --lacks "Not where the candidate's sandbox is weaker"
+  ARGS ${_p} gate --help)
