@@ -90,7 +90,7 @@ std::string scalar_text(const Json& v) {
   if (v.is_string()) return mask_userinfo(v.get<std::string>());
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_null()) return "";
-  return v.dump();
+  return to_text(v);
 }
 
 void flatten(const Json& j, const std::string& prefix, std::vector<Setting>& out);
