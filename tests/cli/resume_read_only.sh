@@ -24,16 +24,19 @@ chmod 755 "$tmp"
 mkdir -m 777 "$tmp/cache" "$tmp/runs"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 state() { find "$tmp/runs" -printf '%y %m %p\n' | sort; sha256sum "$tmp"/runs/*; }
+resume() {  # resume FILE (in runs/, as the other user when root): its output in $out, code in $got
+  out=$(cd "$tmp/runs" && PTXBENCH_CACHE="$tmp/cache" "${as_user[@]}" "$ptxbench" run --resume "$1" \
+    --no-progress 2>&1)
+  got=$?
+  echo "$out"
+}
 
 # A run with a trajectory to redo (failed), then read-only.
 cp "$recorded" "$tmp/runs/r.db" && chmod 644 "$tmp/runs/r.db"
 sqlite3 "$tmp/runs/r.db" "UPDATE trajectories SET status = 'failed' WHERE id = 5" || fail "sqlite3"
 chmod 444 "$tmp/runs/r.db"
 before=$(state)
-out=$(cd "$tmp/runs" && PTXBENCH_CACHE="$tmp/cache" "${as_user[@]}" "$ptxbench" run --resume r.db \
-  --no-progress 2>&1)
-got=$?
-echo "$out"
+resume r.db
 [ "$got" -eq 2 ] || fail "exit code $got, expected 2"
 grep -q "^ptxbench run: r.db is read-only (this user may not write it); resuming writes to it" \
   <<<"$out" || fail "the refusal does not say r.db is read-only"
@@ -44,10 +47,7 @@ grep -qi "attempt to write a readonly database" <<<"$out" && fail "SQLite's own 
 # A finished run, read-only: nothing to resume, nothing written.
 cp "$recorded" "$tmp/runs/f.db" && chmod 444 "$tmp/runs/f.db"
 before=$(state)
-out=$(cd "$tmp/runs" && PTXBENCH_CACHE="$tmp/cache" "${as_user[@]}" "$ptxbench" run --resume f.db \
-  --no-progress 2>&1)
-got=$?
-echo "$out"
+resume f.db
 [ "$got" -eq 0 ] || fail "a finished read-only run: exit code $got, expected 0"
 grep -q "f.db is finished (5 trajectories done): nothing to resume" <<<"$out" ||
   fail "a finished read-only run does not say there is nothing to resume"
