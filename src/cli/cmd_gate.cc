@@ -22,7 +22,9 @@
 #include "cli/report_outputs.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
+#include "core/sandbox.h"
 #include "core/subprocess.h"
+#include "core/text.h"
 #include "core/utf8.h"
 #include "eval/evaluator.h"
 #include "report/gate.h"
@@ -100,6 +102,12 @@ int gate_main(const GateArgs& a, Context& ctx) {
   if (!eval::Evaluator::gpu_available())
     ctx.err << "ptxbench gate: no GPU here: kernels are compiled and statically audited only, "
                "and a kernel that is not evaluated fails the gate (exit 17)\n";
+  else if (a.shared_inputs && a.allow_weaker_sandbox)
+    if (const auto weak = sandbox_weaknesses(probe_sandbox_support()); !weak.empty())
+      ctx.err << "ptxbench gate: note: this machine lacks part of the candidate's sandbox ("
+              << join(weak, "; ")
+              << "): --shared-inputs does not apply here, each kernel is judged on input sets "
+                 "of its own (eval/evaluator.h session_input_seed)\n";
   SystemProcessRunner runner;
   judge::ToolStages stages(ctx.paths, runner);
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <climits>
 #include <iostream>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <thread>
@@ -40,15 +42,17 @@ namespace {
 struct Clients {
   std::shared_ptr<session::ClientFactory> factory;
   std::function<bool(const std::string&, const std::string&)> available;  // empty: all
+  std::shared_ptr<session::ScriptedClientFactory> scripted;               // the scripted agent's
 };
 
 Result<Clients> make_clients(const session::RunConfig& c, const Paths& paths,
                              session::Notice waiting) {
   if (c.scripted()) {
     auto scripted = std::make_shared<session::ScriptedClientFactory>(paths, c.scripted_version);
-    return Clients{scripted, [scripted](const std::string& t, const std::string& a) {
-                     return scripted->has(t, a);
-                   }};
+    return Clients{
+        scripted,
+        [scripted](const std::string& t, const std::string& a) { return scripted->has(t, a); },
+        scripted};
   }
   PTXB_TRY(std::shared_ptr<llm::ChatClient> client,
            session::make_model_client(c.model, std::move(waiting)));
@@ -177,7 +181,30 @@ Result<Prepared> prepare(RunOptions& o, const CLI::App& sub, Context& ctx,
   PTXB_TRY_STATUS(check_gpus(o.config.gpus, gpu_here));
   PTXB_TRY(Planned p, plan_run(o.config, ctx.paths, all, std::move(waiting)));
   const std::size_t planned = p.plan.size();
-  return Prepared{std::move(p.clients), session::select_shard(p.plan, shard), shard, planned};
+  std::vector<store::TrajectoryKey> mine = session::select_shard(p.plan, shard);
+  // The scripted agent's files this shard replays, read whole before the run file exists.
+  if (p.clients.scripted) PTXB_TRY_STATUS(p.clients.scripted->load(mine));
+  return Prepared{std::move(p.clients), std::move(mine), shard, planned};
+}
+
+// On resume, the trajectories this run has finished (stored done), read without writing: when
+// the run is marked done and every trajectory of its plan is among them, there is nothing to
+// resume, and reopening the file would only rewrite it (its schema upgraded, finished_at
+// replaced, a stray -wal beside it removed; issue 38). A failed trajectory is run again, a
+// missing one added, and a run still marked running (killed after its last trajectory) is
+// resumed, to be marked done.
+Result<std::optional<std::size_t>> finished_run(const std::string& file,
+                                                const std::vector<store::TrajectoryKey>& plan) {
+  PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(file));
+  PTXB_TRY(store::RunRow row, s.run());
+  if (row.status != "done") return std::optional<std::size_t>();
+  PTXB_TRY(std::vector<store::TrajectoryRow> rows, s.trajectories());
+  std::set<store::TrajectoryKey> done;
+  for (const auto& r : rows)
+    if (r.status == "done") done.insert(r.key);
+  for (const auto& k : plan)
+    if (done.count(k) == 0) return std::optional<std::size_t>();
+  return std::optional<std::size_t>(plan.size());
 }
 
 // Creates the run file, or reopens it (resume).
@@ -235,6 +262,17 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   auto prepared =
       prepare(o, sub, ctx, *all, so.gpu, [&progress](const std::string& n) { progress.note(n); });
   if (!prepared.ok()) return fail(ctx, prepared.error());
+  if (!o.resume.empty()) {
+    auto finished = finished_run(o.resume, prepared->plan);
+    if (!finished.ok()) return fail(ctx, finished.error());
+    if (*finished) {
+      ctx.err << fmt::format(
+          "ptxbench run: {} is finished ({} trajector{} done): nothing to resume (`ptxbench "
+          "show {}` prints its summary; the file is left as it is)\n",
+          o.resume, **finished, **finished == 1 ? "y" : "ies", o.resume);
+      return exit_code::ok;
+    }
+  }
   so.compile.contract = o.config.contract;  // as settled (a resumed run's stored one)
   session::StagePipeline pipeline(ctx.paths, runner, so);
   if (interrupted()) return interrupted_exit_code(interrupt_signal());  // nothing made yet
@@ -334,7 +372,7 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--shard-count", o.shard_count,
                  "the number of shards when the index comes from JOB_COMPLETION_INDEX "
                  "(a Kubernetes Indexed Job's completions)")
-      ->check(unsigned_number());
+      ->check(unsigned_number(INT_MAX));
   sub.add_option("--fast-p", o.fast_p, "fast_p thresholds, e.g. 0.5,0.8,1.0,1.2");
   sub.add_option("--scripted-version", c.scripted_version,
                  "trajectories/<version> for the scripted agent")

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <ctime>
 #include <filesystem>
 #include <ostream>
@@ -259,7 +260,7 @@ void add_options(CLI::App& c, SlurmOptions& o) {
   c.add_option("--shards", o.shards, "shards, one Slurm array task each")->required();
   c.add_option("--gpus-per-shard", o.gpus_per_shard,
                "GPUs per array task (--gres=gpu:N and `run --gpus N`; 0: none, no --gres)")
-      ->check(unsigned_number())
+      ->check(unsigned_number(INT_MAX))
       ->capture_default_str();
   c.add_option("--cpus-per-shard", o.cpus_per_shard,
                "--cpus-per-task of each array task (default: Slurm's)")

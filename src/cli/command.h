@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <iosfwd>
 #include <span>
 #include <string>
@@ -30,8 +31,9 @@ struct Command {
 
 std::span<const Command> commands();
 
-// For an unsigned option: CLI11 would read "-1" as 2^64-1; this refuses a sign.
-CLI::Validator unsigned_number();
+// For an unsigned option: CLI11 would read "-1" as 2^64-1; this refuses a sign, and a number
+// above `max` (an int option: pass its INT_MAX; 2^64 and more never wrap or saturate).
+CLI::Validator unsigned_number(std::uint64_t max = UINT64_MAX);
 
 // For a floating-point option: a finite number in [lo, hi] (CLI::Range lets NaN through).
 CLI::Validator finite_range(double lo, double hi);

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <numeric>
 
@@ -81,12 +82,18 @@ std::span<const Command> commands() {
   return kCommands;
 }
 
-CLI::Validator unsigned_number() {
+CLI::Validator unsigned_number(std::uint64_t max) {
   return CLI::Validator(
-      [](std::string& v) -> std::string {
+      [max](std::string& v) -> std::string {
         if (v.empty() ||
             !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }))
           return "'" + v + "' is not a whole number >= 0";
+        // CLI11 would read a number past 2^64-1 as 2^64-1, and one past an int's range of an
+        // int option as an error naming no bound (issue 38): refused here, with the bound.
+        std::uint64_t x = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+        if (ec != std::errc() || end != v.data() + v.size() || x > max)
+          return "'" + v + "' is out of range (at most " + std::to_string(max) + ")";
         return {};
       },
       "UINT>=0");

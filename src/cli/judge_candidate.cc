@@ -69,9 +69,12 @@ void add_shared_inputs_option(CLI::App& sub, bool& shared) {
                "check and time every candidate on fresh permutations (with fresh output poisons) "
                "of base input sets drawn once for the command from a secret seed, recorded with "
                "each result as eval.input_seed, so that their references are computed once per "
-               "GPU; the candidates then share input values (only their order differs). Not "
-               "where the candidate's sandbox is weaker (--allow-weaker-sandbox, the ncu audit "
-               "route). Default: every candidate on input sets of its own (docs/judging.md)");
+               "GPU; the candidates then share input values (only their order differs). Where "
+               "the candidate's sandbox is weaker (this machine lacks part of it and "
+               "--allow-weaker-sandbox judges anyway, or the ncu audit route) each candidate is "
+               "judged on input sets of its own instead, and its result has no eval.input_seed; "
+               "with the whole sandbox --allow-weaker-sandbox changes nothing. Default: every "
+               "candidate on input sets of its own (docs/judging.md)");
 }
 
 void add_reply_option(CLI::App& sub, bool& reply) {

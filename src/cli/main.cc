@@ -55,26 +55,39 @@ bool unknown_subcommand(const CLI::App& app, int argc, char** argv) {
   return true;
 }
 
-// An empty value (`--resume ""`, `--out=`) or argument is bad input, never "not given" (issue 38:
-// `run --resume ""` started a new run). What follows `--` belongs to another command line.
-bool empty_value(int argc, char** argv) {
+// An empty or blank value (`--resume ""`, `--out=`, `--model " "`) or argument is bad input,
+// never "not given" and never a value (issue 38: `run --resume ""` started a new run, and
+// `run --model " "` made a run file whose every trajectory failed). One rule for every option
+// and argument of every command, before any is parsed. What follows `--` belongs to another
+// command line.
+bool is_blank(std::string_view s) {
+  return s.find_first_not_of(" \t\r\n\v\f") == std::string_view::npos;
+}
+
+bool blank_value(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--") return false;
-    if (a.starts_with("--") && a.size() > 2 && a.back() == '=') {
-      std::cerr << "ptxbench: " << ptxbench::to_console_text(a.substr(0, a.size() - 1))
-                << " was given an empty value\n";
+    if (a.starts_with("--") && a.size() > 2 && a.find('=') != std::string_view::npos) {
+      const std::size_t eq = a.find('=');
+      const std::string_view name = a.substr(0, eq), value = a.substr(eq + 1);
+      if (!is_blank(value)) continue;
+      std::cerr << "ptxbench: " << ptxbench::to_console_text(name) << " was given "
+                << (value.empty() ? "an empty value" : "a blank value (only whitespace)")
+                << " (give it a value, or leave " << ptxbench::to_console_text(name) << " out)\n";
       return true;
     }
-    if (!a.empty()) continue;
+    if (!is_blank(a)) continue;
     const std::string_view before = i > 1 ? argv[i - 1] : "";
+    const std::string what = a.empty() ? "an empty" : "a blank";
     if (before.starts_with("-"))
-      std::cerr << "ptxbench: " << ptxbench::to_console_text(before)
-                << " was given an empty value\n";
+      std::cerr << "ptxbench: " << ptxbench::to_console_text(before) << " was given " << what
+                << (a.empty() ? " value" : " value (only whitespace)") << " (give it a value, or "
+                << "leave " << ptxbench::to_console_text(before) << " out)\n";
     else
-      std::cerr << "ptxbench: an empty argument"
+      std::cerr << "ptxbench: " << what << " argument" << (a.empty() ? "" : " (only whitespace)")
                 << (i > 1 ? " after '" + ptxbench::to_console_text(before) + "'" : std::string())
-                << "\n";
+                << " (give the file or name it stands for)\n";
     return true;
   }
   return false;
@@ -109,7 +122,7 @@ int main(int argc, char** argv) {
       "export repair-conditioned SFT data."};
   app.require_subcommand(1);
   app.footer(help_footer());
-  if (unknown_command(argc, argv) || empty_value(argc, argv)) return exit_code::bad_input;
+  if (unknown_command(argc, argv) || blank_value(argc, argv)) return exit_code::bad_input;
   app.set_version_flag("--version", PTXBENCH_VERSION);
   for (const Command& c : commands()) {
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));

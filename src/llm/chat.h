@@ -3,6 +3,7 @@
 // the tests implement the same interface.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,14 +29,17 @@ struct ChatReply {
   std::string reasoning;
   std::string model;
   std::string finish_reason;
-  long prompt_tokens = 0;
-  long completion_tokens = 0;
+  // The server's usage, each absent when it is not reported, or reported as something that is
+  // no token count (llm/protocol.h token_count: refused values are named in usage_refused).
+  std::optional<long> prompt_tokens;
+  std::optional<long> completion_tokens;
   double latency_s = 0;  // the successful attempt's request-to-reply time
   int attempts = 1;      // including retries
   // Added by the HTTP client (OpenAIClient); other clients may leave them empty.
-  long reasoning_tokens = 0;  // usage.completion_tokens_details.reasoning_tokens, when given
-  double total_s = 0;         // wall time of complete(): every attempt plus the waits between
-  std::string response_id;    // the server's "id"
+  std::optional<long> reasoning_tokens;    // usage.completion_tokens_details.reasoning_tokens
+  std::vector<std::string> usage_refused;  // "prompt_tokens = -5": usage values not stored
+  double total_s = 0;       // wall time of complete(): every attempt plus the waits between
+  std::string response_id;  // the server's "id"
   std::vector<std::string>
       retry_log;  // one line per failed attempt: what failed, how long we waited
 };

@@ -35,6 +35,9 @@ struct EndpointConfig {
   std::chrono::milliseconds stall_timeout{std::chrono::seconds(60)};
   std::chrono::milliseconds waiting_interval{std::chrono::seconds(60)};
   std::function<void(const std::string& notice)> waiting;
+  // Told once per client (once per run) when the server reports usage that is no token count
+  // (llm/protocol.h token_count); unset: said on stderr.
+  std::function<void(const std::string& warning)> warning;
 
   // Retries on 408, 429, 5xx, timeouts and connection errors; never on other 4xx or on a
   // malformed reply. At most max_attempts attempts, and a retry only while the time spent

@@ -4,9 +4,11 @@
 
 #include <cstdlib>
 #include <ctime>
+#include <iostream>
 #include <thread>
 
 #include "core/interrupt.h"
+#include "core/utf8.h"
 #include "llm/http.h"
 #include "llm/protocol.h"
 #include "llm/retry.h"
@@ -109,6 +111,21 @@ Result<std::optional<ChatReply>> OpenAIClient::read_reply(const HttpResponse& re
   return std::optional<ChatReply>(std::move(streamed.reply));
 }
 
+void OpenAIClient::warn_usage(const ChatReply& reply, const std::string& url) {
+  if (reply.usage_refused.empty() || usage_warned_.exchange(true)) return;
+  std::string values;
+  for (const auto& v : reply.usage_refused) values += (values.empty() ? "" : ", ") + v;
+  const std::string text = fmt::format(
+      "warning: the server at {} reported token usage that is no token count ({}; a count is a "
+      "whole number in 0..{:.0e}): such values are stored as not reported, never summed (said "
+      "once per run)",
+      url, values, kMaxTokenCount);
+  if (config_.warning)
+    config_.warning(text);
+  else
+    std::cerr << "ptxbench: " << to_console_text(text) << "\n";
+}
+
 Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
   PTXB_TRY(HttpRequest http, make_http(request));
   auto start = std::chrono::steady_clock::now();
@@ -132,6 +149,7 @@ Result<ChatReply> OpenAIClient::complete(const ChatRequest& request) {
         reply.retry_log = std::move(log);
         reply.total_s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        warn_usage(reply, http.url);
         return reply;
       }
       what = fmt::format("the stream ended before data: [DONE] ({} bytes)", resp.body.size());

@@ -3,6 +3,7 @@
 // EndpointConfig. Safe to call complete() from many threads at once.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -45,8 +46,12 @@ class OpenAIClient final : public ChatClient {
                 const std::string& last, const HttpResponse& resp,
                 std::optional<std::chrono::milliseconds> retry_after) const;
 
+  // A reply whose usage held values that are no token count: warned once (EndpointConfig).
+  void warn_usage(const ChatReply& reply, const std::string& url);
+
   EndpointConfig config_;
   Sleeper sleeper_;
+  std::atomic<bool> usage_warned_{false};
   std::mutex rng_mu_;
   std::mt19937_64 rng_;
 };

@@ -56,6 +56,31 @@ ChatRequest hello(const EndpointConfig& c) {
   return c.make_request({{"user", "write a kernel", ""}});
 }
 
+// Issue 38 (EP12): usage that is no token count is not reported, and said once per client (a
+// run), naming the server.
+TEST(OpenAIClient, UsageThatIsNoTokenCountIsWarnedOnce) {
+  const std::string body =
+      R"({"choices":[{"message":{"content":"x"}}],"usage":{"prompt_tokens":-5,)"
+      R"("completion_tokens":1e30}})";
+  auto server = serve({ScriptedReply::ok(body), ScriptedReply::ok(body)});
+  EndpointConfig c = config_for(*server);
+  std::vector<std::string> warnings;
+  c.warning = [&warnings](const std::string& w) { warnings.push_back(w); };
+  auto client = client_for(c);
+  for (int i = 0; i < 2; ++i) {
+    auto r = client->complete(hello(c));
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_FALSE(r->prompt_tokens);
+    EXPECT_FALSE(r->completion_tokens);
+  }
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(
+      warnings[0].find(c.base_url + "/chat/completions reported token usage that is no "
+                                    "token count (prompt_tokens = -5, completion_tokens = 1e+30"),
+      std::string::npos)
+      << warnings[0];
+}
+
 TEST(OpenAIClient, SuccessRecordsUsageLatencyAndSendsTheRequest) {
   auto server = serve({ScriptedReply::ok(ChatTestServer::chat_body("```cuda\nk\n```", 123, 45))});
   ::setenv("PTXB_TEST_KEY", "sk-test-123", 1);

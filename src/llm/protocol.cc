@@ -1,5 +1,8 @@
 #include "llm/protocol.h"
 
+#include <cmath>
+#include <cstdint>
+
 #include "core/json.h"
 #include "core/text.h"
 
@@ -18,13 +21,42 @@ std::string string_or_empty(const Json& obj, const char* key) {
   return it->get<std::string>();
 }
 
-long long_or_zero(const Json& obj, const char* key) {
-  auto it = obj.find(key);
-  if (it == obj.end() || !it->is_number()) return 0;
-  return it->get<long>();
+void take_usage(ChatReply& r, const Json& usage) {
+  take_token_count(r.prompt_tokens, usage, "prompt_tokens", r.usage_refused);
+  take_token_count(r.completion_tokens, usage, "completion_tokens", r.usage_refused);
+  if (auto d = usage.find("completion_tokens_details"); d != usage.end() && d->is_object())
+    take_token_count(r.reasoning_tokens, *d, "reasoning_tokens", r.usage_refused,
+                     "completion_tokens_details.");
 }
 
 }  // namespace
+
+std::optional<long> token_count(const Json& v) {
+  if (v.is_number_unsigned()) {
+    const auto n = v.get<std::uint64_t>();
+    if (static_cast<double>(n) > kMaxTokenCount) return std::nullopt;
+    return static_cast<long>(n);
+  }
+  if (v.is_number_integer()) {
+    const auto n = v.get<std::int64_t>();
+    if (n < 0 || static_cast<double>(n) > kMaxTokenCount) return std::nullopt;
+    return static_cast<long>(n);
+  }
+  if (v.is_number_float()) {
+    const double d = v.get<double>();  // NaN fails every comparison
+    if (!(d >= 0 && d <= kMaxTokenCount) || d != std::floor(d)) return std::nullopt;
+    return static_cast<long>(d);
+  }
+  return std::nullopt;
+}
+
+void take_token_count(std::optional<long>& to, const Json& usage, const char* key,
+                      std::vector<std::string>& refused, std::string_view prefix) {
+  auto it = usage.find(key);
+  if (it == usage.end() || it->is_null()) return;
+  to = token_count(*it);
+  if (!to) refused.push_back(std::string(prefix) + key + " = " + to_text(*it));
+}
 
 void split_think(ChatReply& r) {
   std::string_view c = r.content;
@@ -88,12 +120,7 @@ Result<ChatReply> parse_chat_reply(std::string_view body) {
   r.finish_reason = string_or_empty(choice, "finish_reason");
   r.model = string_or_empty(j, "model");
   r.response_id = string_or_empty(j, "id");
-  if (auto usage = j.find("usage"); usage != j.end() && usage->is_object()) {
-    r.prompt_tokens = long_or_zero(*usage, "prompt_tokens");
-    r.completion_tokens = long_or_zero(*usage, "completion_tokens");
-    if (auto d = usage->find("completion_tokens_details"); d != usage->end() && d->is_object())
-      r.reasoning_tokens = long_or_zero(*d, "reasoning_tokens");
-  }
+  if (auto usage = j.find("usage"); usage != j.end() && usage->is_object()) take_usage(r, *usage);
   return r;
 }
 

@@ -2,8 +2,10 @@
 // accept. Pure functions (no I/O) so the parsing rules are tested directly.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/json.h"
 #include "core/result.h"
@@ -18,9 +20,23 @@ namespace ptxbench::llm {
 Json chat_request_body(std::string_view model, const ChatRequest& request, const Json& extra,
                        bool stream = false);
 
+// The largest token count believed from a server's usage (no request spends 10^12 tokens).
+inline constexpr double kMaxTokenCount = 1e12;
+
+// A usage value as a token count: a whole number (an integer, or a float with no fraction) in
+// 0..kMaxTokenCount; anything else (negative, 1e30, 2.5, a string) is none, so that a server's
+// nonsense is never stored or summed. Also the rule `show` reads stored counts by.
+std::optional<long> token_count(const Json& v);
+
+// Reads usage[key] into `to` by token_count: absent stays absent; a value that is not a token
+// count leaves `to` absent and is named in `refused` ("prompt_tokens = -5").
+void take_token_count(std::optional<long>& to, const Json& usage, const char* key,
+                      std::vector<std::string>& refused, std::string_view prefix = "");
+
 // Parses a 200 reply: choices[0].message.content (null counts as empty), reasoning from
 // message.reasoning_content or message.reasoning, finish_reason, model, usage
-// (prompt_tokens, completion_tokens, completion_tokens_details.reasoning_tokens).
+// (prompt_tokens, completion_tokens, completion_tokens_details.reasoning_tokens; each by
+// take_token_count).
 // When the server put "<think>...</think>" at the start of content and returned no
 // separate reasoning, that part moves to `reasoning`. Not JSON, no choices, or an
 // "error" object -> Error.

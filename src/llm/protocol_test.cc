@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
 namespace ptxbench::llm {
 namespace {
 
@@ -46,7 +51,38 @@ TEST(Protocol, ReasoningFieldAndNullContent) {
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_EQ(r->content, "");
   EXPECT_EQ(r->reasoning, "r only");
-  EXPECT_EQ(r->prompt_tokens, 0);
+  EXPECT_FALSE(r->prompt_tokens);  // not reported: absent, never 0
+  EXPECT_TRUE(r->usage_refused.empty());
+}
+
+// Issue 38 (EP12): a server's usage that is no token count is not reported, and named.
+TEST(Protocol, UsageThatIsNoTokenCountIsNotReported) {
+  auto r = parse_chat_reply(R"({"choices":[{"message":{"content":"x"}}],"usage":{
+    "prompt_tokens":-5,"completion_tokens":1e30,
+    "completion_tokens_details":{"reasoning_tokens":2.5}}})");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_FALSE(r->prompt_tokens);
+  EXPECT_FALSE(r->completion_tokens);
+  EXPECT_FALSE(r->reasoning_tokens);
+  EXPECT_EQ(r->usage_refused,
+            (std::vector<std::string>{"prompt_tokens = -5", "completion_tokens = 1e+30",
+                                      "completion_tokens_details.reasoning_tokens = 2.5"}));
+}
+
+TEST(Protocol, TokenCountIsAWholeNumberUpTo1e12) {
+  EXPECT_EQ(token_count(Json(0)), 0);
+  EXPECT_EQ(token_count(Json(1234)), 1234);
+  EXPECT_EQ(token_count(Json(1000000000000LL)), 1000000000000L);
+  EXPECT_EQ(token_count(Json(17.0)), 17);  // a float without a fraction is a count
+  EXPECT_FALSE(token_count(Json(1000000000001LL)));
+  EXPECT_FALSE(token_count(Json(-1)));
+  EXPECT_FALSE(token_count(Json(-0.5)));
+  EXPECT_FALSE(token_count(Json(2.5)));
+  EXPECT_FALSE(token_count(Json(1e30)));
+  EXPECT_FALSE(token_count(Json(std::numeric_limits<double>::quiet_NaN())));
+  EXPECT_FALSE(token_count(Json(std::numeric_limits<std::uint64_t>::max())));
+  EXPECT_FALSE(token_count(Json("12")));
+  EXPECT_FALSE(token_count(Json(true)));
 }
 
 TEST(Protocol, ThinkTagsMoveToReasoning) {

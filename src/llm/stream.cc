@@ -17,16 +17,13 @@ void append_string(std::string& to, const Json& obj, const char* key) {
   if (auto it = obj.find(key); it != obj.end() && it->is_string()) to += it->get<std::string>();
 }
 
-void take_count(long& to, const Json& obj, const char* key) {
-  if (auto it = obj.find(key); it != obj.end() && it->is_number_integer()) to = it->get<long>();
-}
-
 void take_usage(ChatReply& r, const Json& usage) {
   if (!usage.is_object()) return;  // null in the chunks before the last
-  take_count(r.prompt_tokens, usage, "prompt_tokens");
-  take_count(r.completion_tokens, usage, "completion_tokens");
+  take_token_count(r.prompt_tokens, usage, "prompt_tokens", r.usage_refused);
+  take_token_count(r.completion_tokens, usage, "completion_tokens", r.usage_refused);
   if (auto d = usage.find("completion_tokens_details"); d != usage.end() && d->is_object())
-    take_count(r.reasoning_tokens, *d, "reasoning_tokens");
+    take_token_count(r.reasoning_tokens, *d, "reasoning_tokens", r.usage_refused,
+                     "completion_tokens_details.");
 }
 
 // One chunk: its delta appended to the reply being built.

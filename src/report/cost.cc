@@ -1,5 +1,9 @@
 #include "report/cost.h"
 
+#include <limits>
+
+#include "llm/protocol.h"
+
 namespace ptxbench::report {
 namespace {
 
@@ -10,6 +14,20 @@ double number(const Json& j, const char* key) {
 
 bool has_number(const Json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_number();
+}
+
+// A stored token count by the rule it is received by (llm/protocol.h token_count): a value an
+// older ptxbench stored unchecked (-5, 1e30) counts as not reported, 0.
+long tokens(const Json& llm, const char* key) {
+  if (!llm.is_object()) return 0;
+  auto it = llm.find(key);
+  return it == llm.end() ? 0 : llm::token_count(*it).value_or(0);
+}
+
+// Sums of counts that each fit stay in range however many turns a file holds.
+long saturating_add(long a, long b) {
+  long sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<long>::max() : sum;
 }
 
 std::optional<double> per(double v, int n) {
@@ -25,9 +43,9 @@ Json opt(const std::optional<double>& v) {
 
 TurnCost turn_cost(const Json& llm, const Json& compile, const Json& eval) {
   TurnCost c;
-  c.prompt_tokens = static_cast<long>(number(llm, "prompt_tokens"));
-  c.completion_tokens = static_cast<long>(number(llm, "completion_tokens"));
-  c.reasoning_tokens = static_cast<long>(number(llm, "reasoning_tokens"));
+  c.prompt_tokens = tokens(llm, "prompt_tokens");
+  c.completion_tokens = tokens(llm, "completion_tokens");
+  c.reasoning_tokens = tokens(llm, "reasoning_tokens");
   c.request_s = has_number(llm, "total_s") ? number(llm, "total_s") : number(llm, "latency_s");
   const bool hit = compile.is_object() && compile.value("cache_hit", false);
   if (!hit) c.compile_cpu_s = number(compile, "compiler_cpu_seconds");
@@ -40,9 +58,9 @@ TurnCost turn_cost(const Json& llm, const Json& compile, const Json& eval) {
 
 void CostSummary::add(const TurnCost& c, bool correct, bool arch_executed) {
   ++turns;
-  total.prompt_tokens += c.prompt_tokens;
-  total.completion_tokens += c.completion_tokens;
-  total.reasoning_tokens += c.reasoning_tokens;
+  total.prompt_tokens = saturating_add(total.prompt_tokens, c.prompt_tokens);
+  total.completion_tokens = saturating_add(total.completion_tokens, c.completion_tokens);
+  total.reasoning_tokens = saturating_add(total.reasoning_tokens, c.reasoning_tokens);
   total.request_s += c.request_s;
   total.compile_cpu_s += c.compile_cpu_s;
   total.gpu_s += c.gpu_s;
@@ -54,6 +72,10 @@ void CostSummary::price(const Prices& p) {
   if (!p.any()) return;
   usd = p.in.value_or(0) * static_cast<double>(total.prompt_tokens) / 1e6 +
         p.out.value_or(0) * static_cast<double>(total.completion_tokens) / 1e6;
+}
+
+long CostSummary::tokens() const {
+  return saturating_add(total.prompt_tokens, total.completion_tokens);
 }
 
 std::optional<double> CostSummary::per_correct(double v) const {

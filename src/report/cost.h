@@ -3,8 +3,8 @@
 // correct kernel and per correct-with-arch kernel, in US dollars when token prices are given.
 //
 // Where each number is stored (docs/store-schema.md): the turn's llm_json (prompt_tokens,
-// completion_tokens, reasoning_tokens: the server's usage, 0 when it reports none; total_s:
-// the request's wall time with its retries, else latency_s), compile_json
+// completion_tokens, reasoning_tokens: the server's usage, absent (0) when it reports none;
+// total_s: the request's wall time with its retries, else latency_s), compile_json
 // (compiler_cpu_seconds: nvcc's CPU time, counted only when this turn built it, not on a
 // compile-cache hit) and eval_json (gpu_seconds: the time the candidate held its GPU; runs
 // stored before it have the judging session's `seconds` instead, and an evaluation that did
@@ -27,7 +27,8 @@ struct TurnCost {
   double gpu_s = 0;          // wall seconds a GPU was held to judge it
 };
 
-// Reads one stored turn; a field it cannot read counts 0.
+// Reads one stored turn; a field it cannot read counts 0, and so does a stored token count
+// that is no count (llm/protocol.h token_count: an older ptxbench stored -5 or 1e30 as sent).
 TurnCost turn_cost(const Json& llm, const Json& compile, const Json& eval);
 inline TurnCost turn_cost(const store::TurnRow& t) {
   return turn_cost(t.llm, t.compile, t.eval);
@@ -53,7 +54,9 @@ struct CostSummary {
 
   void add(const TurnCost& c, bool correct, bool arch_executed);
   void price(const Prices& p);
-  long tokens() const { return total.prompt_tokens + total.completion_tokens; }
+  // prompt + completion, saturating (each total saturates too: counts read from a file never
+  // overflow into a negative total).
+  long tokens() const;
   // Per kernel: empty when there is none.
   std::optional<double> per_correct(double v) const;
   std::optional<double> per_arch(double v) const;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "core/fs.h"
 #include "report/summary.h"
 
@@ -45,6 +47,25 @@ TEST(TurnCost, OlderRunsAndSkippedStages) {
   EXPECT_EQ(none.prompt_tokens, 0);
   EXPECT_EQ(none.gpu_s, 0);
   EXPECT_EQ(turn_cost(Json{{"prompt_tokens", "many"}}, nullptr, nullptr).prompt_tokens, 0);
+}
+
+// Issue 38 (EP12): a run file an older ptxbench wrote with a server's nonsense usage (-5, 1e30,
+// 2.5) counts it as not reported, and totals never overflow into a negative.
+TEST(TurnCost, StoredUsageThatIsNoTokenCountCountsZero) {
+  const Json bad = {{"prompt_tokens", -5}, {"completion_tokens", 1e30}, {"reasoning_tokens", 2.5}};
+  TurnCost c = turn_cost(bad, nullptr, nullptr);
+  EXPECT_EQ(c.prompt_tokens, 0);
+  EXPECT_EQ(c.completion_tokens, 0);
+  EXPECT_EQ(c.reasoning_tokens, 0);
+  CostSummary s;
+  const Json most = {{"prompt_tokens", 1000000000000LL}, {"completion_tokens", 1000000000000LL}};
+  for (int i = 0; i < 20; ++i) s.add(turn_cost(most, nullptr, nullptr), false, false);
+  EXPECT_EQ(s.total.prompt_tokens, 20 * 1000000000000L);
+  s.total.prompt_tokens = std::numeric_limits<long>::max() - 1;
+  s.add(turn_cost(most, nullptr, nullptr), false, false);
+  EXPECT_EQ(s.total.prompt_tokens, std::numeric_limits<long>::max());  // saturated
+  EXPECT_EQ(s.tokens(), std::numeric_limits<long>::max());
+  EXPECT_GE(to_json(s)["prompt_tokens"].get<long>(), 0);
 }
 
 TEST(CostSummary, PerCorrectAndPerCorrectWithArchKernel) {

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "llm/protocol.h"
+
 namespace ptxbench::report {
 namespace {
 
@@ -180,8 +182,11 @@ TurnDetail turn_detail(const store::TurnRow& u) {
   d.compile_s = number(u.compile, "seconds");
   d.eval_s = number(u.eval, "seconds");
   d.audit_s = number(u.audit, "seconds");
-  if (auto t = number(u.llm, "prompt_tokens")) d.prompt_tokens = static_cast<long long>(*t);
-  if (auto t = number(u.llm, "completion_tokens")) d.completion_tokens = static_cast<long long>(*t);
+  // As received (llm/protocol.h token_count): a stored value that is no count is not reported.
+  if (const Json* t = member(u.llm, "prompt_tokens"))
+    if (auto n = llm::token_count(*t)) d.prompt_tokens = *n;
+  if (const Json* t = member(u.llm, "completion_tokens"))
+    if (auto n = llm::token_count(*t)) d.completion_tokens = *n;
   return d;
 }
 

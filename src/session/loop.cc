@@ -37,15 +37,17 @@ std::vector<llm::Message> to_history(const std::vector<store::MessageRow>& rows)
   return out;
 }
 
+// A token count the server did not report (or reported as no count) is absent, never 0.
 Json llm_json(const llm::ChatReply& r) {
-  return Json{{"model", r.model},
-              {"finish_reason", r.finish_reason},
-              {"prompt_tokens", r.prompt_tokens},
-              {"completion_tokens", r.completion_tokens},
-              {"reasoning_tokens", r.reasoning_tokens},
-              {"latency_s", r.latency_s},
-              {"total_s", r.total_s},
-              {"attempts", r.attempts}};
+  Json j{{"model", r.model},
+         {"finish_reason", r.finish_reason},
+         {"latency_s", r.latency_s},
+         {"total_s", r.total_s},
+         {"attempts", r.attempts}};
+  if (r.prompt_tokens) j["prompt_tokens"] = *r.prompt_tokens;
+  if (r.completion_tokens) j["completion_tokens"] = *r.completion_tokens;
+  if (r.reasoning_tokens) j["reasoning_tokens"] = *r.reasoning_tokens;
+  return j;
 }
 
 // Loads the stored history, writing the prompt first when the trajectory is new.

@@ -8,7 +8,8 @@
 
 namespace ptxbench::session {
 
-Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& m, Notice waiting) {
+Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& m, Notice waiting,
+                                                           Notice warning) {
   llm::EndpointConfig e;
   e.base_url = m.base_url;
   e.model = m.id;
@@ -27,6 +28,7 @@ Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& m,
   e.stream = m.stream;
   e.max_attempts = m.attempts;
   e.retry_budget = std::chrono::milliseconds(static_cast<long long>(m.retry_max_s * 1000));
+  e.warning = warning ? std::move(warning) : waiting;
   e.waiting = std::move(waiting);
   // Say so a few times before an attempt gives up: every quarter of it, 1 s to 60 s apart.
   e.waiting_interval = std::clamp<std::chrono::milliseconds>(

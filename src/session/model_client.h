@@ -12,9 +12,12 @@
 
 namespace ptxbench::session {
 
-// `waiting` (optional) hears, now and then, that a request still has no reply.
+// `waiting` (optional) hears, now and then, that a request still has no reply; `warning`
+// (optional; unset: `waiting`, else stderr) hears once that the server's usage held values that
+// are no token count (stored as not reported).
 using Notice = std::function<void(const std::string&)>;
 Result<std::shared_ptr<llm::ChatClient>> make_model_client(const ModelConfig& model,
-                                                           Notice waiting = {});
+                                                           Notice waiting = {},
+                                                           Notice warning = {});
 
 }  // namespace ptxbench::session

@@ -30,7 +30,8 @@ Result<ScriptedTurn> parse_turn(const Paths& paths, const toml::table& t,
     if (!code.ok())
       return make_error(
           where + ": kernel " + turn.kernel + " cannot be read (" + code.error().message + ")",
-          "the path is relative to the repository root");
+          "kernel paths are relative to PTXBENCH_ROOT, here " + paths.root.string() +
+              ": fix the path or add the file");
     turn.code = std::move(*code);
   }
   return turn;
@@ -49,7 +50,8 @@ Result<ScriptedTrajectory> load_scripted(const Paths& paths, const std::filesyst
   try {
     doc = toml::parse(text, file.string());
   } catch (const toml::parse_error& e) {
-    return make_error(file.string() + ": " + std::string(e.description()));
+    return make_error(fmt::format("{}:{}:{}: not valid TOML: {}", file.string(),
+                                  e.source().begin.line, e.source().begin.column, e.description()));
   }
   ScriptedTrajectory t;
   t.file = file;
@@ -121,16 +123,47 @@ Result<llm::ChatReply> ScriptedClient::complete(const llm::ChatRequest& request)
   return r;
 }
 
-Result<std::shared_ptr<llm::ChatClient>> ScriptedClientFactory::client_for(
-    const store::TrajectoryKey& key) {
-  std::filesystem::path file = scripted_file(paths_, version_, key.task, key.arch);
+Result<ScriptedTrajectory> ScriptedClientFactory::load_pair(const std::string& task,
+                                                            const std::string& arch) const {
+  std::filesystem::path file = scripted_file(paths_, version_, task, arch);
   std::error_code ec;
   if (!std::filesystem::exists(file, ec))
-    return make_error("the scripted agent has no trajectory for " + key.task + " on " + key.arch +
-                          " (" + file.string() + ")",
+    return make_error("the scripted agent has no trajectory for " + task + " on " + arch + " (" +
+                          file.string() + ")",
                       "pass --model and --base-url to use a model, or choose tasks listed in " +
                           (paths_.trajectories() / version_).string());
-  PTXB_TRY(ScriptedTrajectory t, load_scripted(paths_, file));
+  auto t = load_scripted(paths_, file);
+  if (!t.ok()) {
+    Error e = t.error();
+    e.message = "the scripted agent's trajectories: " + e.message;
+    if (e.hint.empty())
+      e.hint =
+          "fix the file, whose format the comment atop trajectories/v1/*.toml describes, or "
+          "pass --model and --base-url to use a model";
+    return e;
+  }
+  if (t->version != version_)
+    return make_error("the scripted agent's trajectories: " + file.string() + ": version is " +
+                          t->version + ", its folder says " + version_,
+                      "set version = \"" + version_ + "\" in it");
+  return t;
+}
+
+Status ScriptedClientFactory::load(const std::vector<store::TrajectoryKey>& plan) {
+  for (const auto& key : plan) {
+    const auto pair = std::make_pair(key.task, key.arch);
+    if (loaded_.count(pair) > 0) continue;
+    PTXB_TRY(ScriptedTrajectory t, load_pair(key.task, key.arch));
+    loaded_.emplace(pair, std::move(t));
+  }
+  return {};
+}
+
+Result<std::shared_ptr<llm::ChatClient>> ScriptedClientFactory::client_for(
+    const store::TrajectoryKey& key) {
+  if (auto it = loaded_.find({key.task, key.arch}); it != loaded_.end())
+    return std::shared_ptr<llm::ChatClient>(std::make_shared<ScriptedClient>(it->second));
+  PTXB_TRY(ScriptedTrajectory t, load_pair(key.task, key.arch));
   return std::shared_ptr<llm::ChatClient>(std::make_shared<ScriptedClient>(std::move(t)));
 }
 

@@ -7,9 +7,11 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/paths.h"
@@ -63,13 +65,20 @@ class ScriptedClientFactory final : public ClientFactory {
  public:
   ScriptedClientFactory(Paths paths, std::string version)
       : paths_(std::move(paths)), version_(std::move(version)) {}
+  // Loads and checks the file of every (task, arch) pair of `plan` (its TOML, its fields, its
+  // version, every kernel it names), before a run file exists: an Error names the first bad
+  // file and what is wrong with it (issue 38: a bad file failed its trajectory in a run file
+  // whose resume could only fail again). client_for then hands out what was loaded.
+  Status load(const std::vector<store::TrajectoryKey>& plan);
   Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey& key) override;
   // Is there a trajectory file for this pair?
   bool has(const std::string& task, const std::string& arch) const;
 
  private:
+  Result<ScriptedTrajectory> load_pair(const std::string& task, const std::string& arch) const;
   Paths paths_;
   std::string version_;
+  std::map<std::pair<std::string, std::string>, ScriptedTrajectory> loaded_;  // set by load()
 };
 
 }  // namespace ptxbench::session

@@ -79,6 +79,45 @@ TEST_F(ScriptedTest, RejectsMissingKernelsAndMisnamedFiles) {
   EXPECT_NE(m.error().message.find("gemm.sm_90a.toml"), std::string::npos);
 }
 
+// Issue 38 (R62/R63): the factory reads every file of a plan before a run file exists; the
+// first bad one is named with what is wrong (its TOML's line, a kernel that is not there).
+TEST_F(ScriptedTest, TheFactoryLoadsThePlansFilesFirst) {
+  write("gemm.sm_90a.toml", kGood);
+  ScriptedClientFactory factory(paths, "v9");
+  const std::vector<store::TrajectoryKey> plan = {{"scripted/v9", "gemm", "sm_90a", 0},
+                                                  {"scripted/v9", "gemm", "sm_90a", 1}};
+  ASSERT_TRUE(factory.load(plan).ok());
+  std::filesystem::remove(paths.root / "k/a.cu");  // loaded already: the clients replay it
+  auto client = factory.client_for(plan[1]);
+  ASSERT_TRUE(client.ok()) << client.error().to_string();
+  llm::ChatRequest req;
+  EXPECT_EQ((*client)->complete(req)->content, "First try.\n\n```cuda\n// kernel a\n```\n");
+
+  ScriptedClientFactory missing(paths, "v9");
+  auto st = missing.load(plan);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("gemm.sm_90a.toml: turn 1: kernel k/a.cu cannot be read"),
+            std::string::npos)
+      << st.error().to_string();
+  EXPECT_NE(st.error().hint.find("PTXBENCH_ROOT"), std::string::npos) << st.error().hint;
+  ASSERT_TRUE(write_file_atomic(paths.root / "k/a.cu", "// kernel a\n").ok());
+
+  write("gemm.sm_90a.toml", "version = \"v9\"\ntask = \"gemm\"\n[[turn]\n");
+  auto toml = ScriptedClientFactory(paths, "v9").load(plan);
+  ASSERT_FALSE(toml.ok());
+  EXPECT_NE(toml.error().message.find("gemm.sm_90a.toml:3:"), std::string::npos)
+      << toml.error().message;
+  EXPECT_NE(toml.error().message.find("not valid TOML"), std::string::npos);
+  EXPECT_FALSE(toml.error().hint.empty());
+
+  std::string other = kGood;
+  other.replace(other.find("v9"), 2, "v8");
+  write("gemm.sm_90a.toml", other);
+  auto version = ScriptedClientFactory(paths, "v9").load(plan);
+  ASSERT_FALSE(version.ok());
+  EXPECT_NE(version.error().message.find("version is v8, its folder says v9"), std::string::npos);
+}
+
 TEST_F(ScriptedTest, LoadsAVersionFolder) {
   write("gemm.sm_90a.toml", kGood);
   auto all = load_scripted_version(paths, "v9");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <cstdint>
 #include <fstream>
 #include <utility>
 
@@ -168,10 +169,35 @@ Result<Db> Db::open_with(const std::filesystem::path& path, bool create, bool ur
 
 namespace {
 
+std::uint32_t word(const unsigned char* p, bool big_endian) {
+  return big_endian ? (std::uint32_t{p[0]} << 24 | std::uint32_t{p[1]} << 16 |
+                       std::uint32_t{p[2]} << 8 | p[3])
+                    : (std::uint32_t{p[3]} << 24 | std::uint32_t{p[2]} << 16 |
+                       std::uint32_t{p[1]} << 8 | p[0]);
+}
+
+// Whether `path`-wal is a write-ahead log SQLite would read: its 32-byte header has the WAL
+// magic number and a matching checksum (sqlite.org/fileformat.html, "WAL File Format"). One
+// that is not (garbage, an empty file) holds no commits: SQLite ignores it, so a read goes
+// without it and makes no -shm beside it (issue 38).
+bool wal_in_use(const std::filesystem::path& path) {
+  std::ifstream in(path.string() + "-wal", std::ios::binary);
+  unsigned char h[32];
+  if (!in.read(reinterpret_cast<char*>(h), sizeof h)) return false;
+  const std::uint32_t magic = word(h, true);
+  if (magic != 0x377f0682 && magic != 0x377f0683) return false;
+  const bool big = (magic & 1) != 0;  // the checksum's byte order
+  std::uint32_t s0 = 0, s1 = 0;
+  for (int i = 0; i < 24; i += 8) {
+    s0 += word(h + i, big) + s1;
+    s1 += word(h + i + 4, big) + s0;
+  }
+  return s0 == word(h + 24, true) && s1 == word(h + 28, true);
+}
+
 // How a read-only open names `path` (Db::ReadOnly).
 std::string read_only_uri(const std::filesystem::path& path, Db::ReadOnly how) {
-  std::error_code ec;
-  const bool live = std::filesystem::exists(path.string() + "-wal", ec);
+  const bool live = wal_in_use(path);
   std::string_view query = "immutable=1";
   if (how == Db::ReadOnly::latest && live) query = "mode=ro";
   return file_uri(path, query);

@@ -71,9 +71,10 @@ class Db {
   static Result<Db> open_attaching(const std::filesystem::path& path, bool create);
   // How a read-only open treats the write-ahead log (`-wal`) and its index (`-shm`).
   enum class ReadOnly {
-    // A file known to be ptxbench's (its schema checked): without a `-wal` immutable;
-    // with one (a run in progress, or a killed one) read-only, so the writer's latest
-    // commits are seen (SQLite may make or update the `-shm`).
+    // A file known to be ptxbench's (its schema checked): without a `-wal` immutable (also
+    // when the `-wal` is no write-ahead log SQLite would read: garbage, empty); with one (a
+    // run in progress, or a killed one) read-only, so the writer's latest commits are seen
+    // (SQLite may make or update the `-shm`).
     latest,
     // A file not yet known to be ptxbench's: immutable. Nothing beside it is read, made or
     // written; commits still only in its `-wal` are not seen.

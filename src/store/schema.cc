@@ -1,6 +1,8 @@
 #include "store/schema.h"
 
+#include <set>
 #include <string>
+#include <vector>
 
 namespace ptxbench::store {
 namespace {
@@ -75,6 +77,76 @@ std::string turns_table(std::string_view name) {
 constexpr std::string_view kTurnsIndex =
     "CREATE INDEX IF NOT EXISTS turns_by_category ON turns (category);";
 
+// Every table and column ptxbench reads (the tables above; the same in versions 1 and 2).
+struct TableColumns {
+  std::string_view table;
+  std::vector<std::string_view> columns;
+};
+const std::vector<TableColumns>& expected_columns() {
+  static const std::vector<TableColumns> tables = {
+      {"meta", {"key", "value"}},
+      {"runs", {"id", "created_at", "config_json", "provenance_json", "status", "finished_at"}},
+      {"trajectories",
+       {"id", "run_id", "model", "task", "arch", "sample", "status", "stop_reason", "started_at",
+        "finished_at"}},
+      {"messages", {"id", "trajectory_id", "seq", "turn", "role", "content", "reasoning"}},
+      {"turns",
+       {"id", "trajectory_id", "turn", "source", "source_hash", "category", "feedback",
+        "compile_json", "eval_json", "audit_json", "correct", "arch_executed", "speedup",
+        "target_reached", "gpu_stages", "flags_json", "llm_json", "created_at"}},
+  };
+  return tables;
+}
+
+// A file that says it is a run (its meta table's schema_version) but lacks part of one: a
+// table, a column, its run row (issue 38: "no such table" from deep inside a command).
+Error incomplete(const Db& db, const std::string& what) {
+  return make_error(db.path().string() + " is not a complete ptxbench run file (" + what +
+                        "): the run file is damaged, or was changed by another program",
+                    "use an intact copy of the run file, as `ptxbench run` wrote it; "
+                    "`ptxbench rejudge` cannot repair it");
+}
+
+Status check_tables(Db& db) {
+  for (const TableColumns& t : expected_columns()) {
+    PTXB_TRY(Stmt s, db.prepare("SELECT name FROM pragma_table_info(?)"));
+    s.bind(1, t.table);
+    std::set<std::string> have;
+    while (true) {
+      PTXB_TRY(bool row, s.step());
+      if (!row) break;
+      have.insert(s.text(0));
+    }
+    if (have.empty()) return incomplete(db, "it has no table " + std::string(t.table));
+    for (std::string_view c : t.columns)
+      if (have.count(std::string(c)) == 0)
+        return incomplete(db,
+                          "its table " + std::string(t.table) + " has no column " + std::string(c));
+  }
+  PTXB_TRY(Stmt run, db.prepare("SELECT COUNT(*) FROM runs WHERE id = 1"));
+  PTXB_TRY(bool row, run.step());
+  if (!row || run.int64(0) == 0) return incomplete(db, "its runs table holds no run");
+  return {};
+}
+
+// Whether a file without its meta table (or its schema_version) was a run: it has at least two
+// of a run's other tables. Another program's file may have one such name (a "runs" table).
+bool has_run_table(Db& db) {
+  auto s = db.prepare(
+      "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('runs', "
+      "'trajectories', 'messages', 'turns')");
+  if (!s.ok()) return false;
+  auto row = s->step();
+  return row.ok() && *row && s->int64(0) >= 2;
+}
+
+bool created_by_ptxbench(Db& db) {
+  auto s = db.prepare("SELECT value FROM meta WHERE key = 'created_by'");
+  if (!s.ok()) return false;
+  auto row = s->step();
+  return row.ok() && *row && s->text(0) == "ptxbench";
+}
+
 Result<int> stored_version(Db& db) {
   auto s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
   // An SQLite file whose pages are cut short or damaged (a truncated copy, a flipped byte): it
@@ -84,13 +156,17 @@ Result<int> stored_version(Db& db) {
     return make_error(db.path().string() + " is a damaged SQLite database (" + s.error().message +
                           "): truncated or corrupted, so it cannot be read",
                       "use an intact copy of the file (a truncated run file cannot be repaired)");
+  if (!s.ok() && has_run_table(db)) return incomplete(db, "it has no table meta");
   if (!s.ok())
     return make_error(
         db.path().string() + " is not a ptxbench run database (" + s.error().message + ")",
         "pass a file written by `ptxbench run`");
   PTXB_TRY(bool row, s->step());
+  if (!row && (created_by_ptxbench(db) || has_run_table(db)))
+    return incomplete(db, "its meta table has no schema_version");
   if (!row)
-    return make_error(db.path().string() + " has no schema_version",
+    return make_error(db.path().string() +
+                          " is not a ptxbench run database (its meta table has no schema_version)",
                       "pass a file written by `ptxbench run`");
   std::string v = s->text(0);
   for (int known = kOldestReadableSchemaVersion; known <= kSchemaVersion; ++known)
@@ -116,7 +192,7 @@ Status create_schema(Db& db) {
 Status check_schema(Db& db) {
   auto version = stored_version(db);
   if (!version.ok()) return version.error();
-  return {};
+  return check_tables(db);
 }
 
 Status upgrade_schema(Db& db) {

@@ -17,7 +17,8 @@ inline constexpr int kOldestReadableSchemaVersion = 1;
 Status create_schema(Db& db);
 
 // Fails with a clear message when the file's schema_version is not one this ptxbench
-// reads.
+// reads, or when a file that has one lacks a table or column ptxbench reads, or its run
+// ("X is not a complete ptxbench run file (...)": damaged, with what to do).
 Status check_schema(Db& db);
 
 // Brings a readable file to kSchemaVersion before it is written again (a resumed run),

@@ -1,7 +1,9 @@
 #include "store/store.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -164,8 +166,56 @@ Result<RunStore> RunStore::create_new(const std::filesystem::path& path, const J
   return RunStore(std::make_unique<Impl>(std::move(db), std::move(lock)));
 }
 
+namespace {
+
+// 0 when this process may access `p` as `mode` says, else why not (errno).
+int denied(const std::filesystem::path& p, int mode) {
+  return ::access(p.c_str(), mode) == 0 ? 0 : errno;
+}
+
+// Whether this process may write `path` and what SQLite makes beside it (its -wal and -shm, or
+// the folder to make them in): SQLite would say only "attempt to write a readonly database",
+// after it has begun (issue 38). Root may write a file whatever its mode says.
+
+Status check_writable(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  const std::string copy_hint = "resume a writable copy: cp " + path.string() +
+                                " copy.db, then `ptxbench run --resume copy.db`";
+  auto refused = [&](int err, const std::string& what, const std::string& fix) {
+    if (err == EROFS)
+      return make_error(path.string() + " is on a read-only file system; resuming writes to it",
+                        copy_hint);
+    return make_error(what, fix + "; or " + copy_hint);
+  };
+  if (const int err = denied(path, W_OK))
+    return refused(
+        err, path.string() + " is read-only (this user may not write it); resuming writes to it",
+        "chmod u+w " + path.string() + " makes it writable");
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  for (const char* suffix : {"-wal", "-shm"}) {
+    const fs::path side = path.string() + suffix;
+    std::error_code ec;
+    if (fs::exists(side, ec)) {
+      if (const int err = denied(side, W_OK))
+        return refused(err,
+                       side.string() + " (beside the run file) is read-only; resuming writes to it",
+                       "chmod u+w " + side.string() + " makes it writable");
+    } else if (const int err = denied(folder, W_OK | X_OK)) {
+      return refused(err,
+                     "this user may not write in the folder " + folder.string() +
+                         ", and resuming " + path.string() + " makes " + side.filename().string() +
+                         " in it",
+                     "make the folder writable");
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 Result<RunStore> RunStore::open(const std::filesystem::path& path) {
-  PTXB_TRY_STATUS(open_read_only(path));          // a run file, checked without writing to it
+  PTXB_TRY_STATUS(open_read_only(path));  // a run file, checked without writing to it
+  PTXB_TRY_STATUS(check_writable(path));
   PTXB_TRY(FileLock lock, FileLock::lock(path));  // no other process writes it meanwhile
   PTXB_TRY(Db db, Db::open(path, /*create=*/false));
   PTXB_TRY_STATUS(check_schema(db));

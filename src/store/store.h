@@ -87,7 +87,9 @@ class RunStore {
   static Result<RunStore> create(const std::filesystem::path& path, const Json& config,
                                  const Json& provenance);
   // An existing run file to write to (--resume): its schema is checked through a
-  // read-only open first, so a file that is not a run is refused unchanged; then it is
+  // read-only open first, so a file that is not a run is refused unchanged; so is one this
+  // process may not write, or whose folder it may not make the -wal in ("X is read-only",
+  // with what to do; never SQLite's "attempt to write a readonly database"); then it is
   // locked (an Error "X is being written by another process (pid N: ...)" when it is).
   static Result<RunStore> open(const std::filesystem::path& path);
   // An existing run file to read (`show`, `sft`): nothing is ever written to it, and until

@@ -468,6 +468,53 @@ TEST_F(StoreTest, AVersionOneFileIsReadAndUpgradedOnResume) {
   EXPECT_TRUE(s->reopen_run().ok());  // already upgraded: nothing to do
 }
 
+// Issue 38 (S19): a file that says it is a run but lacks a table, a column or its run is named
+// "not a complete ptxbench run file", with what to do, by every way of opening it.
+TEST_F(StoreTest, AnIncompleteRunFileIsNamedSo) {
+  struct Case {
+    const char* damage;
+    const char* what;
+  };
+  const Case cases[] = {
+      {"DROP TABLE trajectories", "(it has no table trajectories)"},
+      {"ALTER TABLE turns DROP COLUMN llm_json", "(its table turns has no column llm_json)"},
+      {"DELETE FROM runs", "(its runs table holds no run)"},
+      {"DELETE FROM meta WHERE key = 'schema_version'", "(its meta table has no schema_version)"},
+      {"DROP TABLE meta", "(it has no table meta)"},
+  };
+  for (const Case& c : cases) {
+    std::filesystem::remove(db_path());
+    ASSERT_TRUE(RunStore::create(db_path(), Json::object(), Json::object()).ok());
+    {
+      auto db = Db::open(db_path(), false);
+      ASSERT_TRUE(db.ok());
+      ASSERT_TRUE(db->exec(c.damage).ok()) << c.damage;
+    }
+    for (bool write : {false, true}) {
+      auto s = write ? RunStore::open(db_path()) : RunStore::open_read_only(db_path());
+      ASSERT_FALSE(s.ok()) << c.damage;
+      EXPECT_EQ(s.error().message.find(db_path().string() +
+                                       " is not a complete ptxbench run file " + c.what),
+                0u)
+          << s.error().message;
+      EXPECT_NE(s.error().hint.find("use an intact copy"), std::string::npos);
+    }
+  }
+}
+
+// Another program's file, even with a table named like one of a run's, is not a run.
+TEST_F(StoreTest, AForeignFileIsNotARun) {
+  {
+    auto db = Db::open(db_path(), true);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("CREATE TABLE runs (x); CREATE TABLE meta (key, value)").ok());
+  }
+  auto s = RunStore::open_read_only(db_path());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("is not a ptxbench run database"), std::string::npos)
+      << s.error().message;
+}
+
 TEST_F(StoreTest, ANewerSchemaIsRefused) {
   ASSERT_TRUE(RunStore::create(db_path(), Json::object(), Json::object()).ok());
   {

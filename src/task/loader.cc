@@ -390,8 +390,22 @@ Result<std::vector<TaskSpec>> load_tasks(const std::filesystem::path& dir) {
     return make_error("task folder " + dir.string() + " does not exist",
                       "run from the ptxbench checkout or set PTXBENCH_ROOT");
   std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
-    if (e.is_regular_file() && e.path().extension() == ".toml") files.push_back(e.path());
+  std::filesystem::recursive_directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::error_code kind;  // a dangling link is no task file, not a failed listing
+    if (it->is_regular_file(kind) && it->path().extension() == ".toml") files.push_back(it->path());
+  }
+  if (ec)
+    return make_error("cannot list the task folder " + dir.string() + ": " + ec.message(),
+                      "check that this user may read it");
+  // An empty task folder is a wrong PTXBENCH_ROOT, not a suite of no tasks (issue 38).
+  if (files.empty())
+    return make_error(
+        "no task files (*.toml) were found under " + dir.string(),
+        "tasks are read from PTXBENCH_ROOT/tasks: set PTXBENCH_ROOT to a ptxbench checkout, or "
+        "to your own folder with tasks/, context/, kernels/ and trajectories/ "
+        "(docs/task-spec.md); unset, it is the folder beside the binary, else the source tree "
+        "it was built from");
   std::vector<TaskSpec> out;
   std::set<std::string> names;
   for (const auto& f : files) {

@@ -16,7 +16,8 @@ namespace ptxbench::task {
 Result<TaskSpec> parse_task(std::string_view toml_text, const std::filesystem::path& source);
 Result<TaskSpec> load_task_file(const std::filesystem::path& file);
 
-// All tasks under `dir` (sorted by name). One bad file fails the whole load.
+// All tasks under `dir` (sorted by name). One bad file fails the whole load; so does a folder
+// with no task file (a PTXBENCH_ROOT that is not a task folder), naming PTXBENCH_ROOT.
 Result<std::vector<TaskSpec>> load_tasks(const std::filesystem::path& dir);
 
 // A task by name from paths.tasks(); an unknown name says how to list the tasks.

@@ -16,6 +16,13 @@
 #               tests/kernels/sm90_plain.cu after a comment line of 40,000 blanks, a line of
 #               40,000 blanks, a 40 KB base64 blob in a comment, or a comment line that makes the
 #               file exactly 1 MiB (each crashed ptxbench through std::regex, issue 38)
+#   finished.db the recorded H200 run (tests/report/recorded: scripted, finished, schema 1)
+#   finished_wal.db  ditto, with a -wal of garbage beside it
+#   no_trajectories.db, no_llm_column.db  ditto, without its trajectories table, or without
+#               the turns table's llm_json column
+#   bad_trajectory/, missing_kernel/  a ptxbench root (tasks/, context/, kernels/ linked to
+#               PTXBENCH_ROOT's) whose scripted trajectory for gemm_n7168_k5120 on sm_90a is
+#               not valid TOML, or names a kernel file that does not exist
 #   NAME/       a folder
 #   NAME        any other name: a small text file
 # It passes when
@@ -88,6 +95,20 @@ PY
       { cat "$PTXBENCH_ROOT/tasks/gemm/gemm_n7168_k5120.toml"
         printf '\n[[workloads]]\nname = "m1000"\nrole = "hidden"\naxes = { M = 1000, N = 7168, K = 5120 }\n'
       } >hidden_listed/tasks/gemm/gemm_n7168_k5120.toml ;;
+    finished.db|finished_wal.db|no_trajectories.db|no_llm_column.db)
+      cp "$PTXBENCH_ROOT/tests/report/recorded/h200-2026-11-30-main.db" "$1" && chmod u+w "$1" &&
+      case $1 in
+        finished_wal.db) head -c 8192 /dev/urandom >finished_wal.db-wal ;;
+        no_trajectories.db) sqlite3 "$1" "DROP TABLE trajectories" ;;
+        no_llm_column.db) sqlite3 "$1" "ALTER TABLE turns DROP COLUMN llm_json" ;;
+      esac ;;
+    bad_trajectory/|missing_kernel/)
+      mkdir -p "$1trajectories/v1" &&
+      for d in tasks context kernels; do ln -s "$PTXBENCH_ROOT/$d" "$1$d" || return 1; done &&
+      { printf 'version = "v1"\ntask = "gemm_n7168_k5120"\narch = "sm_90a"\n'
+        if [ "$1" = bad_trajectory/ ]; then printf '[[turn]\ntext = "x"\n'
+        else printf '[[turn]]\ntext = "x"\nkernel = "kernels/no_such_kernel.cu"\n'; fi
+      } >"$1trajectories/v1/gemm_n7168_k5120.sm_90a.toml" ;;
     */) mkdir -p "$1" ;;
     *) echo "a file that is not a run" >"$1" ;;
   esac

@@ -662,3 +662,96 @@ ptxbench_bad_input(show_wrong_type_in_stored_json 1 "" OPTIONS --creates r.db --
 ptxbench_bad_input(merge_output_folder_is_made 0 "" OPTIONS --creates r.db --max-s 90
   --grep "ptxbench merge: 1 of 1 shard .* -> new/m.db"
   ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && ${_p} merge r.db --out new/m.db && test -s new/m.db && rm -r new")
+
+# The bad-input campaign of issue 38 (the IDs are the campaign's).
+set(_recorded ${CMAKE_CURRENT_SOURCE_DIR}/../report/recorded/h200-2026-11-30-main.db)
+# RO16/RO21/RO31: resuming a finished run changes nothing (bad_input.sh compares every file's
+# checksum: the run file keeps schema 1 and its finished_at, a -wal of garbage stays as it was).
+ptxbench_bad_input(run_resume_finished_run 0
+  "^ptxbench run: finished.db is finished \\(5 trajectories done\\): nothing to resume"
+  SETUP finished.db ARGS ${_p} run --resume finished.db)
+ptxbench_bad_input(run_resume_finished_run_beside_a_garbage_wal 0
+  "^ptxbench run: finished_wal.db is finished \\(5 trajectories done\\): nothing to resume"
+  SETUP finished_wal.db ARGS ${_p} run --resume finished_wal.db --no-progress)
+# ... while a run with a trajectory to redo (a failed one), or one killed after its last
+# trajectory (still marked running), is resumed.
+ptxbench_bad_input(run_resume_redoes_a_failed_trajectory 0 "^resuming p.db"
+  OPTIONS --creates p.db --max-s 60 --lacks "nothing to resume"
+  ARGS sh -c "cp ${_recorded} p.db && chmod u+w p.db && sqlite3 p.db \"UPDATE trajectories SET status = 'failed' WHERE id = 5\" && ${_p} run --resume p.db --no-progress && test \"$(sqlite3 p.db 'SELECT status FROM trajectories WHERE id = 5')\" = done")
+ptxbench_bad_input(run_resume_marks_a_run_killed_at_its_end_done 0 "^resuming k.db"
+  OPTIONS --creates k.db --max-s 60 --lacks "nothing to resume"
+  ARGS sh -c "cp ${_recorded} k.db && chmod u+w k.db && sqlite3 k.db \"UPDATE runs SET status = 'running', finished_at = NULL\" && ${_p} run --resume k.db --no-progress && test \"$(sqlite3 k.db 'SELECT status FROM runs')\" = done")
+# S19: an SQLite file that says it is a run but lacks a table or a column of one is named so,
+# with what to do, by every command that reads it.
+ptxbench_bad_input(show_run_without_its_trajectories_table 2
+  "no_trajectories.db is not a complete ptxbench run file \\(it has no table trajectories\\)"
+  SETUP no_trajectories.db OPTIONS --grep "use an intact copy of the run file"
+  ARGS ${_p} show no_trajectories.db)
+ptxbench_bad_input(run_resume_run_without_its_trajectories_table 2
+  "no_trajectories.db is not a complete ptxbench run file \\(it has no table trajectories\\)"
+  SETUP no_trajectories.db ARGS ${_p} run --resume no_trajectories.db)
+ptxbench_bad_input(report_run_without_a_column 2
+  "no_llm_column.db is not a complete ptxbench run file \\(its table turns has no column llm_json\\)"
+  SETUP no_llm_column.db ARGS ${_p} report no_llm_column.db --csv x.csv)
+ptxbench_bad_input(sft_coverage_run_without_its_trajectories_table 2
+  "no_trajectories.db is not a complete ptxbench run file"
+  SETUP no_trajectories.db ARGS ${_p} sft coverage no_trajectories.db)
+# EP12: usage that is no token count (-5, 1e30) is stored as not reported, with one warning
+# per run naming the server; `show` of a file an older ptxbench wrote with such values counts
+# them as 0, never a negative or overflowed total.
+ptxbench_bad_input(run_endpoint_usage_not_token_counts 0 "" OPTIONS --creates r.db --max-s 60
+  --grep "warning: the server at http://127.0.0.1:[0-9]+/v1/chat/completions reported token usage that is no token count \\(prompt_tokens = -5, completion_tokens = 1e\\+30"
+  ARGS sh -c "${_fake_endpoint} bad_usage -- ${_p} run --no-progress --tasks ${_gemm} --model m --base-url {URL} --turns 2 --out r.db 2>err.txt; c=$?; cat err.txt; test $c = 0 && test \"$(grep -c 'no token count' err.txt)\" = 1 && test \"$(sqlite3 r.db \"SELECT COUNT(*) FROM turns WHERE json_extract(llm_json, '$.prompt_tokens') IS NOT NULL OR json_extract(llm_json, '$.completion_tokens') IS NOT NULL\")\" = 0 && rm err.txt")
+ptxbench_bad_input(show_stored_usage_that_is_no_token_count 0 "^\\{" OPTIONS --creates t.db --json
+  --grep "\"prompt_tokens\": 0," --grep "\"completion_tokens\": 0," --lacks "_tokens\": -"
+  ARGS sh -c "cp ${_recorded} t.db && chmod u+w t.db && sqlite3 t.db \"UPDATE turns SET llm_json = json_set(llm_json, '$.prompt_tokens', -5, '$.completion_tokens', 1e30)\" && ${_p} show t.db --json")
+# R58: an empty or blank value of any option (any command) is refused before anything is made.
+ptxbench_bad_input(run_blank_model 2 "^ptxbench: --model was given a blank value \\(only whitespace\\)"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --model ' ' --base-url http://127.0.0.1:9/v1 --out r.db")
+ptxbench_bad_input(run_blank_base_url 2 "^ptxbench: --base-url was given a blank value"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --model m --base-url='  ' --out r.db")
+ptxbench_bad_input(run_blank_api_key_env 2 "^ptxbench: --api-key-env was given a blank value"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --model m --base-url http://127.0.0.1:9/v1 --api-key-env \"$(printf '\\t')\" --out r.db")
+ptxbench_bad_input(run_blank_out 2 "^ptxbench: --out was given a blank value"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --out ' '")
+ptxbench_bad_input(run_blank_tasks 2 "^ptxbench: --tasks was given a blank value"
+  ARGS sh -c "${_p} run --tasks '   ' --out r.db")
+ptxbench_bad_input(show_blank_argument 2 "^ptxbench: a blank argument \\(only whitespace\\) after 'show'"
+  ARGS sh -c "${_p} show ' '")
+ptxbench_bad_input(tasks_blank_family 2 "^ptxbench: --family was given a blank value"
+  ARGS sh -c "${_p} tasks --family ' '")
+ptxbench_bad_input(gate_blank_junit 2 "^ptxbench: --junit was given a blank value"
+  ARGS sh -c "${_p} gate ${_plain} --task ${_gemm} --junit ' '")
+# R62/R63: the scripted trajectories a run replays are read before its run file exists.
+ptxbench_bad_input(run_invalid_scripted_trajectory 2
+  "^ptxbench run: the scripted agent's trajectories: bad_trajectory/+trajectories/v1/gemm_n7168_k5120.sm_90a.toml:4:[0-9]+: not valid TOML"
+  SETUP bad_trajectory/ ARGS env PTXBENCH_ROOT=bad_trajectory ${_run1} --out r.db)
+ptxbench_bad_input(run_scripted_trajectory_missing_kernel 2
+  "^ptxbench run: the scripted agent's trajectories: .*gemm_n7168_k5120.sm_90a.toml: turn 1: kernel kernels/no_such_kernel.cu cannot be read"
+  SETUP missing_kernel/ ARGS env PTXBENCH_ROOT=missing_kernel ${_run1} --out r.db)
+# TK19: a root whose tasks/ holds no task file is a wrong PTXBENCH_ROOT, not an empty suite.
+ptxbench_bad_input(tasks_empty_task_folder 2 "no task files \\(\\*\\.toml\\) were found under .*empty_root/tasks"
+  SETUP empty_root/tasks/ OPTIONS --grep "PTXBENCH_ROOT"
+  ARGS env PTXBENCH_ROOT=empty_root ${_p} tasks)
+ptxbench_bad_input(run_empty_task_folder 2 "no task files \\(\\*\\.toml\\) were found under .*empty_root/tasks"
+  SETUP empty_root/tasks/ ARGS env PTXBENCH_ROOT=empty_root ${_p} run --out r.db)
+# E12: an integer option's value past its type is refused, never wrapped or saturated.
+ptxbench_bad_input(eval_seed_past_2_64 2
+  "--seed: '18446744073709551616' is out of range \\(at most 18446744073709551615\\)"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --seed 18446744073709551616)
+ptxbench_bad_input(eval_input_seed_past_2_64 2 "--input-seed: '99999999999999999999' is out of range"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --input-seed 99999999999999999999)
+ptxbench_bad_input(audit_seed_past_2_64 2 "--seed: '18446744073709551616' is out of range"
+  ARGS ${_p} audit ${_kernel} --task ${_gemm} --seed 18446744073709551616)
+ptxbench_bad_input(sft_seed_past_2_64 2 "--seed: '18446744073709551616' is out of range"
+  SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out o --seed 18446744073709551616)
+ptxbench_bad_input(sft_max_tokens_past_2_64 2 "--max-tokens: '18446744073709551616' is out of range"
+  SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out o --max-tokens 18446744073709551616)
+ptxbench_bad_input(run_shard_count_past_int 2 "--shard-count: '2147483648' is out of range \\(at most 2147483647\\)"
+  ARGS ${_run1} --shard-count 2147483648)
+# GT16: --shared-inputs with --allow-weaker-sandbox is a valid combination (with the whole
+# sandbox the latter changes nothing); the help says what happens where the sandbox is weaker.
+ptxbench_bad_input(gate_help_says_what_shared_inputs_does_under_a_weaker_sandbox 0 ""
+  OPTIONS --grep "each candidate is judged on input sets of its own instead"
+          --lacks "Not where the candidate's sandbox is weaker"
+  ARGS ${_p} gate --help)

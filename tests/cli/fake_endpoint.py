@@ -10,6 +10,8 @@ COMMAND's exit code. MODE:
   hostile answers 200 with a reply whose kernel (tests/kernels/sm90_plain.cu) has a line of
           40,000 blanks in a comment (a std::regex over it crashed ptxbench, issue 38); as an
           event stream when the request asks for one
+  bad_usage  answers 200 with a reply without code whose usage is no token count
+          (prompt_tokens -5, completion_tokens 1e30: issue 38, EP12)
 """
 import json
 import os
@@ -52,6 +54,15 @@ def answer_hostile(conn, request):
     conn.close()
 
 
+def answer_bad_usage(conn):
+    body = json.dumps({"id": "x", "model": "m", "choices": [{"index": 0, "message": {
+        "role": "assistant", "content": "No code this time."}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": -5, "completion_tokens": 1e30}}).encode()
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                 str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+    conn.close()
+
+
 def read_request(conn):
     data = b""
     while b"\r\n\r\n" not in data:
@@ -80,9 +91,13 @@ def serve(listener, mode):
         except OSError:
             return
         conn.settimeout(5)
-        if mode == "hostile":
+        if mode in ("hostile", "bad_usage"):
             try:
-                answer_hostile(conn, read_request(conn))
+                request = read_request(conn)
+                if mode == "hostile":
+                    answer_hostile(conn, request)
+                else:
+                    answer_bad_usage(conn)
             except OSError:
                 pass
             continue
@@ -113,7 +128,8 @@ def serve(listener, mode):
 
 def main():
     mode, sep, command = sys.argv[1], sys.argv[2], sys.argv[3:]
-    assert sep == "--" and mode in ("dead", "silent", "error", "stall", "hostile", "headers"), __doc__
+    assert sep == "--" and mode in ("dead", "silent", "error", "stall", "hostile", "headers",
+                                    "bad_usage"), __doc__
     if mode == "dead":
         port = free_port()
     else:

@@ -27,7 +27,9 @@ grep -q "^inputs: shared by this run's candidates" shared.err || fail "run --sha
 [ "$(inputs_of again.db)" = per_candidate ] || fail "rejudge: got '$(inputs_of again.db)'"
 "$ptxbench" rejudge own.db --shared-inputs --out again_shared.db >/dev/null 2>&1 || fail "rejudge --shared-inputs"
 [ "$(inputs_of again_shared.db)" = per_run ] || fail "rejudge --shared-inputs: got '$(inputs_of again_shared.db)'"
-# A resumed run keeps its stored policy, and refuses to be told another.
+# A resumed run keeps its stored policy, and refuses to be told another. (A finished run has
+# nothing to resume: each is resumed as a run whose trajectory failed.)
+for f in shared.db own.db; do sqlite3 "$f" "UPDATE trajectories SET status = 'failed'" || fail "sqlite3 $f"; done
 "$ptxbench" run --resume shared.db --no-progress 2>resumed.err >/dev/null || fail "run --resume shared.db: $(cat resumed.err)"
 grep -q "^inputs: shared by this run's candidates" resumed.err || fail "a resumed --shared-inputs run lost its policy: $(cat resumed.err)"
 "$ptxbench" run --resume own.db --no-progress 2>resumed.err >/dev/null || fail "run --resume own.db: $(cat resumed.err)"
