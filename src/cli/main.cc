@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -112,6 +113,9 @@ int checked_exit(int code) {
 
 int main(int argc, char** argv) {
   using namespace ptxbench::cli;
+  // A file-size limit (ulimit -f) must end a write with EFBIG, which every writer reports and
+  // cleans up after, not kill the process with its temporary file left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   // What commands print goes through ConsoleStream (control bytes shown escaped); `run`'s
   // progress display draws on the raw stderr.
   ptxbench::ConsoleStream out(std::cout), err(std::cerr);

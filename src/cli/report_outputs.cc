@@ -16,6 +16,9 @@ Status check_output(const std::string& option, const std::filesystem::path& out,
     }
     if (q == q.parent_path()) break;
   }
+  if (out == "-")  // not stdout: a file named "-" would be written silently
+    return make_error(option + " -: the output goes to a file, not to stdout",
+                      "name a file to write");
   if (fs::is_directory(out, ec))
     return make_error(option + " " + out.string() + " is a folder", "name a file to write");
   // A device, pipe or socket: the output is written to a new file and renamed into place, which

@@ -498,6 +498,14 @@ ptxbench_bad_input(report_existing_output 2 "--csv r.csv already exists"
   SETUP r.csv ARGS ${_p} report ${_h200} --html new.html --csv r.csv)
 ptxbench_bad_input(report_force_writes_over 0 "ptxbench report: wrote r.csv"
   ARGS sh -c "echo old > r.csv && ${_p} report ${_h200} --csv r.csv --force && ! grep -qx old r.csv && test -s r.csv && rm r.csv")
+# The second campaign of 2026-12-05: "-" is not stdout (gate --json - wrote a file named "-"), and
+# a file-size limit ends the write with an error, not SIGXFSZ with a temporary file left behind.
+ptxbench_bad_input(report_output_dash 2 "--csv -: the output goes to a file, not to stdout"
+  ARGS ${_p} report ${_h200} --csv -)
+ptxbench_bad_input(report_file_size_limit 1 ""
+  OPTIONS --lacks "Killed|File size limit"
+  ARGS sh -c "ulimit -f 1; ${_p} report ${_h200} --html o.html; c=$?; ls o.html* >/dev/null 2>&1 && exit 9; exit $c")
+
 # A device, pipe or socket is never replaced, even with --force (the campaign of 2026-12-05 found
 # --html /dev/null --force renaming a regular file over /dev/null).
 ptxbench_bad_input(report_force_device 2 "--html /dev/null is not a regular file"
@@ -745,7 +753,7 @@ ptxbench_bad_input(audit_seed_past_2_64 2 "--seed: '18446744073709551616' is out
   ARGS ${_p} audit ${_kernel} --task ${_gemm} --seed 18446744073709551616)
 ptxbench_bad_input(sft_seed_past_2_64 2 "--seed: '18446744073709551616' is out of range"
   SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out o --seed 18446744073709551616)
-ptxbench_bad_input(sft_max_tokens_past_2_64 2 "--max-tokens: '18446744073709551616' is out of range"
+ptxbench_bad_input(sft_max_tokens_past_2_64 2 "--max-tokens: '18446744073709551616' is (out of range|not a whole number in \\[0, 10000000\\])"
   SETUP foreign.db ARGS ${_p} sft fixit foreign.db --out o --max-tokens 18446744073709551616)
 ptxbench_bad_input(run_shard_count_past_int 2 "--shard-count: '2147483648' is out of range \\(at most 2147483647\\)"
   ARGS ${_run1} --shard-count 2147483648)
