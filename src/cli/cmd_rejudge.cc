@@ -58,6 +58,16 @@ Status check_out(const RejudgeOptions& o) {
   if (fs::exists(o.out, ec) && !fs::is_directory(o.out, ec))
     return make_error(o.out + " already exists",
                       "choose another --out; ptxbench does not overwrite files");
+  // Refused before anything is judged (the second campaign of 2026-12-05: both were found only
+  // when the finished run was published, its work lost).
+  if (o.out.ends_with('/') && !fs::exists(o.out, ec))  // an existing one: check_out_path
+    return make_error("--out " + o.out + " names a folder",
+                      "give the new run file's name, e.g. --out " +
+                          (fs::path(o.out) / "rejudged.db").lexically_normal().string());
+  if (fs::is_symlink(fs::symlink_status(o.out, ec)))
+    return make_error(
+        "--out " + o.out + " is a symbolic link (to " + fs::read_symlink(o.out, ec).string() + ")",
+        "name a new file; ptxbench does not write through links");
   return check_out_path(o.out);
 }
 

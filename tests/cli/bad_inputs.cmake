@@ -506,6 +506,12 @@ ptxbench_bad_input(report_file_size_limit 1 ""
   OPTIONS --lacks "Killed|File size limit"
   ARGS sh -c "ulimit -f 1; ${_p} report ${_h200} --html o.html; c=$?; ls o.html* >/dev/null 2>&1 && exit 9; exit $c")
 
+ptxbench_bad_input(rejudge_out_is_a_folder_name 2 "--out sub/ names a folder"
+  OPTIONS --grep "e.g. --out sub/rejudged.db"
+  ARGS sh -c "${_p} rejudge ${_h200} --out sub/; c=$?; test -e sub && exit 9; exit $c")
+ptxbench_bad_input(rejudge_out_is_a_dangling_link 2 "--out dl.db is a symbolic link \\(to gone.db\\)"
+  ARGS sh -c "ln -s gone.db dl.db; ${_p} rejudge ${_h200} --out dl.db; c=$?; rm dl.db; exit $c")
+
 # A device, pipe or socket is never replaced, even with --force (the campaign of 2026-12-05 found
 # --html /dev/null --force renaming a regular file over /dev/null).
 ptxbench_bad_input(report_force_device 2 "--html /dev/null is not a regular file"
