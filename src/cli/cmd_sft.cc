@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/report_outputs.h"
+#include "core/file_lock.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
 #include "core/subprocess.h"
@@ -166,6 +167,23 @@ int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
   if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
   if (auto st = check_heldout(o->heldout_tasks, ctx.paths); !st.ok())
     return fail(ctx, st.error(), exit_code::bad_input);
+  if (auto st = check_out_folder(a.out, a.stores, a.force); !st.ok())
+    return fail(ctx, st.error(), exit_code::bad_input);
+  // Two exports into one folder at once: each holds OUT.lock (beside the folder) while it
+  // writes and checks the folder again once it holds it, so the second is refused instead of
+  // writing over the first (second campaign of 2026-12-05, F23). A lock left by a killed export
+  // is taken over: the kernel released its flock.
+  const std::string lock_path = std::filesystem::path(a.out).lexically_normal().string() + ".lock";
+  auto lock = FileLock::create(lock_path);
+  if (!lock.ok()) lock = FileLock::lock(lock_path);
+  if (!lock.ok()) return fail(ctx, lock.error(), exit_code::bad_input);
+  struct Unlink {  // the lock file goes on every path out, while it is still held
+    std::string path;
+    ~Unlink() {
+      std::error_code e;
+      std::filesystem::remove(path, e);
+    }
+  } unlink{lock_path};
   if (auto st = check_out_folder(a.out, a.stores, a.force); !st.ok())
     return fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);

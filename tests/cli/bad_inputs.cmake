@@ -512,6 +512,10 @@ ptxbench_bad_input(rejudge_out_is_a_folder_name 2 "--out sub/ names a folder"
 ptxbench_bad_input(rejudge_out_is_a_dangling_link 2 "--out dl.db is a symbolic link \\(to gone.db\\)"
   ARGS sh -c "ln -s gone.db dl.db; ${_p} rejudge ${_h200} --out dl.db; c=$?; rm dl.db; exit $c")
 
+# Two exports into one new folder at once: one writes, the other is refused (second campaign F23).
+ptxbench_bad_input(sft_fixit_two_at_once 0 ""
+  ARGS sh -c "${_p} sft fixit ${_h200} --out o > a.log 2>&1 & ${_p} sft fixit ${_h200} --out o > b.log 2>&1; w=$?; wait $!; v=$?; test -e o.lock && exit 9; test $((w + v)) = 2 || exit 8; grep -h 'being written by\\|already holds\\|not empty' a.log b.log || exit 7; rm -r o a.log b.log")
+
 # A device, pipe or socket is never replaced, even with --force (the campaign of 2026-12-05 found
 # --html /dev/null --force renaming a regular file over /dev/null).
 ptxbench_bad_input(report_force_device 2 "--html /dev/null is not a regular file"
