@@ -185,6 +185,10 @@ exec {run} --shard "$SLURM_ARRAY_TASK_ID/{n}" --out "$file"
 PTXBENCH_SHARD
 )
 array=${{array%%;*}}
+case "$array" in ''|*[!0-9_]*)
+  echo "ptxbench: sbatch printed no job id for the shards ('$array'): nothing was submitted that this script can follow; check Slurm (sinfo, squeue) and submit again" >&2
+  exit 1 ;;
+esac
 merge=$(sbatch {merge_opts} --dependency=afterany:"$array" <<'PTXBENCH_MERGE'
 #!/usr/bin/env bash
 set -euo pipefail
@@ -193,6 +197,10 @@ exec {exe} merge {shards} --out {dir_q}/merged.db
 PTXBENCH_MERGE
 )
 merge=${{merge%%;*}}
+case "$merge" in ''|*[!0-9_]*)
+  echo "ptxbench: sbatch printed no job id for the merge ('$merge'); the shards are job $array: run ptxbench merge by hand when they end" >&2
+  exit 1 ;;
+esac
 echo "shards: job array $array ({n} tasks); merge: job $merge ->" {merged_q}
 )",
       fmt::arg("version", PTXBENCH_VERSION), fmt::arg("n", o.shards),

@@ -516,6 +516,11 @@ ptxbench_bad_input(rejudge_out_is_a_dangling_link 2 "--out dl.db is a symbolic l
 ptxbench_bad_input(sft_fixit_two_at_once 0 ""
   ARGS sh -c "${_p} sft fixit ${_h200} --out o > a.log 2>&1 & ${_p} sft fixit ${_h200} --out o > b.log 2>&1; w=$?; wait $!; v=$?; test -e o.lock && exit 9; test $((w + v)) = 2 || exit 8; grep -h 'being written by\\|already holds\\|not empty' a.log b.log || exit 7; rm -r o a.log b.log")
 
+# An sbatch that prints no job id is a failed submission, not "job array  (2 tasks)" (second
+# campaign L20).
+ptxbench_bad_input(slurm_submit_sbatch_without_job_id 1 "sbatch printed no job id for the shards"
+  ARGS sh -c "d=$(mktemp -d) && mkdir $d/bin && printf '#!/bin/sh\\nexit 0\\n' > $d/bin/sbatch && chmod +x $d/bin/sbatch && PATH=$d/bin:$PATH ${_p} slurm submit --shards 2 --dir $d/run 2>&1; c=$?; rm -rf $d; exit $c")
+
 # A device, pipe or socket is never replaced, even with --force (the campaign of 2026-12-05 found
 # --html /dev/null --force renaming a regular file over /dev/null).
 ptxbench_bad_input(report_force_device 2 "--html /dev/null is not a regular file"
