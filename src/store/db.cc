@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <utility>
 
@@ -21,6 +23,9 @@ Status check_sqlite_header(const std::filesystem::path& path) {
     return make_error(path.string() + " is not a file",
                       "pass the .db file that `ptxbench run` wrote (see --out)");
   std::ifstream in(path, std::ios::binary);
+  if (!in)  // a file this user may not read (chmod 000) is not a damaged one
+    return make_error("cannot read " + path.string() + ": " + std::strerror(errno),
+                      "check its permissions (ls -l), or read it as its owner");
   std::string head(kSqliteMagic.size(), '\0');
   if (!in.read(head.data(), static_cast<std::streamsize>(head.size())) || head != kSqliteMagic)
     return make_error(

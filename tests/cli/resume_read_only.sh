@@ -52,4 +52,13 @@ resume f.db
 grep -q "f.db is finished (5 trajectories done): nothing to resume" <<<"$out" ||
   fail "a finished read-only run does not say there is nothing to resume"
 [ "$(state)" = "$before" ] || fail "resuming the finished run changed the folder"
+
+# A run file this user may not read at all (chmod 000) is named as unreadable, not as damaged
+# (second campaign of 2026-12-05, X13: "not an SQLite database (wrong header)").
+cp "$recorded" "$tmp/runs/u.db" && chmod 000 "$tmp/runs/u.db"
+out=$(cd "$tmp/runs" && "${as_user[@]}" "$ptxbench" show u.db 2>&1)
+got=$?
+[ "$got" -eq 2 ] || fail "an unreadable run file: exit code $got, expected 2"
+grep -q "cannot read u.db: Permission denied" <<<"$out" ||
+  fail "an unreadable run file is not named so: $out"
 echo "ok"
