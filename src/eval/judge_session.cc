@@ -276,8 +276,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     rec.event_ms = events[i];
     // Work the candidate launched on another stream than the one it was given: the broker ran
     // it on its own stream, inside the call's events, and says so.
-    if (side && i < side->size() && (*side)[i].is_array() && !(*side)[i].empty() &&
-        !r.has_flag(Flag::side_stream))
+    if (side && i < side->size() && (*side)[i].is_array() && !(*side)[i].empty())
       r.add_flag(Flag::side_stream);
     rec.audited = p.audit_armed;
     rec.broker = p.brokers;
@@ -290,8 +289,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
       rec.untimed_launches = (*untimed)[i].get<int>();
     // A load the broker could not start: the call ran on the usual schedule.
     rec.plan.sm_load = cmd.sm_load && got.reply->extra.value("sm_load", false);
-    if (cmd.sm_load && !rec.plan.sm_load && !r.has_flag(Flag::schedule_not_varied))
-      r.add_flag(Flag::schedule_not_varied);
+    if (cmd.sm_load && !rec.plan.sm_load) r.add_flag(Flag::schedule_not_varied);
     const PlannedCall& call = burst[i];
     const auto v0 = Clock::now();
     if (!p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {
@@ -325,7 +323,7 @@ bool JudgeSession::library_burst(Peers& p, int count, int slot, bool timing, Eva
   timeline_.add(SpanKind::library, t0, 0);
   const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
   if (!got.reply || !got.reply->ok || events.empty()) {
-    if (!r.has_flag(Flag::baseline_failed)) r.add_flag(Flag::baseline_failed);
+    r.add_flag(Flag::baseline_failed);
     r.baseline_check_error = got.reply ? got.reply->error : got.text;
     return false;
   }
@@ -377,8 +375,7 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
   if (verify && got.reply->check) {
     rec.check = got.reply->check;
     for (const auto& o : rec.check->outputs) r.baseline_check.push_back(o);
-    if (!rec.check->passed() && !r.has_flag(Flag::baseline_incorrect))
-      r.add_flag(Flag::baseline_incorrect);
+    if (!rec.check->passed()) r.add_flag(Flag::baseline_incorrect);
   }
   calls_.push_back(std::move(rec));
   return true;
