@@ -23,7 +23,11 @@ fi
 read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-host ptxbench-bench-baselines reference_test audit_acceptance library_rule ptxbench_library_capi}"
 cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}" --target "${programs[@]}" ptxbench_cudart_shim ptxbench_cuda_shim
 d=$root/.devbin
-mkdir -p "$d/include" "$d/cache"
+# The compile cache stays here in .devcache/ (too large to carry as it is) and travels packed,
+# as .devcache-pack/cache.tgz: carry [".devbin", ".devcache-pack"] (and ".devbin-old").
+cache=$root/.devcache
+mkdir -p "$d/include" "$cache"
+rm -rf "$d/cache"
 for p in "${programs[@]}"; do
   # A program, or a shared library target (lib<target>.so).
   src=$(find "$build" -maxdepth 4 -type f \( -name "$p" -o -name "lib$p.so" \) -perm -u+x | head -1)
@@ -39,8 +43,14 @@ strip --strip-debug "$d/host_shims"/*
 # ptxbench-worker), copied to .devbin-old/ with its own compile cache folder.
 if [ -n "${OLD_BUILD:-}" ]; then
   o=$root/.devbin-old
-  rm -rf "$o" && mkdir -p "$o/cache"
+  rm -rf "$o" && mkdir -p "$o"
   for p in ptxbench ptxbench-worker; do cp "$OLD_BUILD/$p" "$o/$p" && strip "$o/$p"; done
+  # Releases with the broker (06ba8d1 on) run the candidate's host code in ptxbench-host, with
+  # the CUDA shims it loads from host_shims/ beside ptxbench.
+  if [ -f "$OLD_BUILD/ptxbench-host" ]; then
+    cp "$OLD_BUILD/ptxbench-host" "$o/" && strip "$o/ptxbench-host"
+    cp -r "$OLD_BUILD/host_shims" "$o/host_shims" && strip --strip-debug "$o/host_shims"/*
+  fi
 fi
 # apache-tvm-ffi as scripts/setup.sh unpacked it: the headers and the library only.
 tvm_src=$root/.deps/wheels/apache-tvm-ffi/tvm_ffi
@@ -50,18 +60,20 @@ cp -r "$tvm_src/include" "$d/tvm_ffi/include"
 cp "$tvm_src/lib/libtvm_ffi.so" "$d/tvm_ffi/lib/"
 # The hostile cases handed to the project (../shared does not travel to the GPU machine).
 if [ -d "$root/../shared/cases" ]; then rm -rf "$d/cases"; cp -r "$root/../shared/cases" "$d/cases"; fi
-export PTXBENCH_ROOT=$root PTXBENCH_CACHE=$d/cache PTXBENCH_DLPACK_INCLUDE=$d/include
+export PTXBENCH_ROOT=$root PTXBENCH_CACHE=$cache PTXBENCH_DLPACK_INCLUDE=$d/include
 export PTXBENCH_TVM_FFI_ROOT=$d/tvm_ffi
 # Every manifest entry (controls and sm_90a references) and the sm_100a references, compiled
 # into the cache by the same check CI runs (its verdicts are printed, not enforced here).
 # NO_CACHE=1 leaves that to the GPU machine (scripts/device-run.sh cache), which has the cores.
 if [ "${NO_CACHE:-0}" != 1 ]; then
   python3 tests/controls/static_check.py --ptxbench "$d/ptxbench" --jobs "${PTXBENCH_JOBS:-$(nproc)}" | tail -n 1 || true
-  [ -d "$d/cases" ] && python3 tests/controls/static_check.py --ptxbench "$d/ptxbench" --runtime-may-refuse --manifest "$d/cases/judge/manifest.toml" --manifest "$d/cases/compat/manifest.toml" | tail -n 1 || true
+  [ -d "$d/cases" ] && python3 tests/controls/static_check.py --ptxbench "$d/ptxbench" --runtime-may-refuse --manifest "$d/cases/judge/manifest.toml" --manifest "$d/cases/compat/manifest.toml" --manifest "$d/cases/oracle/manifest.toml" | tail -n 1 || true
 fi
 # The public Hopper kernels' candidates (scripts/public-kernels.sh; device-run.sh phase public),
 # when their sources are here: only the assembled candidates travel (.public/candidates).
 if [ -d "$root/.public" ]; then scripts/public-kernels.sh > "$root/.public/list.txt" && mv "$root/.public/list.txt" "$root/.public/candidates/list.txt" || echo "device-prepare: public-kernels.sh failed" >&2; fi
 # The forward-attention knob variants for the `sweep` phase of scripts/device-run.sh.
 [ "${NO_CACHE:-0}" = 1 ] || kernels/attention_dev/sweep.sh build "$d/sweep"
-du -sh "$d"
+mkdir -p "$root/.devcache-pack"
+tar czf "$root/.devcache-pack/cache.tgz" -C "$root" .devcache
+du -sh "$d" "$root/.devcache-pack"

@@ -8,8 +8,9 @@
 #   baselines   cuBLASLt / cuDNN SDPA TFLOP/s on the core suite, each checked
 #   library     the library meets every task's rule: every workload of every task, checked
 #               (tests/gpu/library_rule; SHARDS=N parallel processes, default 8)
-#   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr)
-#   cases       the same on the hostile cases handed to the project (.devbin/cases/{judge,compat})
+#   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr;
+#               CONTROLS="gemm judge" runs only those manifests of kernels/controls/)
+#   cases       the same on the hostile cases handed to the project (.devbin/cases/{judge,compat,oracle})
 #   isolation   the same on the handed isolation cases (.devbin/cases/isolation; copies judged
 #               together where the manifest says so; our own isolation controls are in controls)
 #   public      the public Hopper kernels (scripts/public-kernels.sh, .public/ carried) judged by
@@ -50,7 +51,20 @@ mkdir -p "$out"
 mkdir -p /work
 [ -e /work/main ] || ln -sfn "$here" /work/main
 bin=/work/main/.devbin
-export PTXBENCH_ROOT=/work/main PTXBENCH_CACHE=$bin/cache PTXBENCH_DLPACK_INCLUDE=$bin/include
+# The compile caches live outside the carried folders, so that a warm machine keeps what it
+# compiled between calls: this build's starts from the carried .devcache-pack/cache.tgz
+# (scripts/device-prepare.sh), the previous release's (.devbin-old) starts empty.
+cachedir=/tmp/ptxbench-device-cache
+if [ ! -d "$cachedir/.devcache" ]; then
+  mkdir -p "$cachedir"
+  [ -f .devcache-pack/cache.tgz ] && tar xzf .devcache-pack/cache.tgz -C "$cachedir"
+  mkdir -p "$cachedir/.devcache"
+fi
+[ -e "$bin/cache" ] || ln -sfn "$cachedir/.devcache" "$bin/cache"
+if [ -d /work/main/.devbin-old ] && [ ! -e /work/main/.devbin-old/cache ]; then
+  mkdir -p /tmp/ptxbench-device-cache-old && ln -sfn /tmp/ptxbench-device-cache-old /work/main/.devbin-old/cache
+fi
+export PTXBENCH_ROOT=/work/main PTXBENCH_CACHE=$cachedir/.devcache PTXBENCH_DLPACK_INCLUDE=$bin/include
 export PTXBENCH_TVM_FFI_ROOT=$bin/tvm_ffi  # scripts/device-prepare.sh carries it
 export PATH=/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -68,13 +82,15 @@ for phase in "$@"; do
   case "$phase" in
     info) { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv; nvcc --version | tail -1; } 2>&1 | tee "$out/info.log" ;;
     cache) run cache bash -c "python3 tests/controls/static_check.py --ptxbench $bin/ptxbench --jobs 16;
-             python3 tests/controls/static_check.py --ptxbench $bin/ptxbench --jobs 16 --runtime-may-refuse --manifest $bin/cases/judge/manifest.toml --manifest $bin/cases/compat/manifest.toml" ;;
+             python3 tests/controls/static_check.py --ptxbench $bin/ptxbench --jobs 16 --runtime-may-refuse --manifest $bin/cases/judge/manifest.toml --manifest $bin/cases/compat/manifest.toml --manifest $bin/cases/oracle/manifest.toml" ;;
     reference) run reference "$bin/reference_test" ;;
     baselines) run baselines "$bin/ptxbench-bench-baselines" --suite core --budget "${BUDGET:-1}" ;;
     library) run library tests/gpu/library_rule/run_shards.sh "$bin/library_rule" "$out/library" "${SHARDS:-8}" ;;
-    controls) run controls python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/controls" --only "${ONLY:-}" ;;
+    controls) run "controls${CONTROLS:+-${CONTROLS// /-}}" python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast \
+             --log "$out/controls${CONTROLS:+-${CONTROLS// /-}}" $(for c in ${CONTROLS:-}; do echo --manifest "kernels/controls/$c.toml"; done) --only "${ONLY:-}" ;;
     cases) run cases python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/cases" \
-             --manifest "$bin/cases/judge/manifest.toml" --manifest "$bin/cases/compat/manifest.toml" --only "${ONLY:-}" ;;
+             --manifest "$bin/cases/judge/manifest.toml" --manifest "$bin/cases/compat/manifest.toml" \
+             --manifest "$bin/cases/oracle/manifest.toml" --only "${ONLY:-}" ;;
     isolation) run isolation python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/isolation" \
              --manifest "$bin/cases/isolation/manifest.toml" --only "${ONLY:-}" ;;
     public) run public scripts/device-public.sh "$out/public" "$bin" /work/main/.devbin-old ;;

@@ -13,8 +13,10 @@ must not exist after it.
 An entry's `feedback_must_not_contain` (and the handed manifests' `message_must_not_contain`)
 must appear in nothing a model may be shown of the verdict (message, phase, faulting kernel);
 its `max_judging_seconds` bounds one eval's wall time (not checked in --batch, where a gate
-judges several). `max_extra_seconds`/`compare_with` (kernels/controls/oracle.toml) are not
-checked yet: compare the two files' lines by hand.
+judges several). Its `max_extra_seconds` bounds it relative to `compare_with` (a file beside
+the manifest; the task's reference kernel kernels/reference/ARCH/TASK.cu when absent): that
+file is judged with the same options right after, and the entry fails when it took more than
+max_extra_seconds longer (eval mode only).
 
 An entry with `also_acceptable` passes with any of those verdicts too. Whatever the verdict, an
 entry FAILS when its worker's output (eval.worker_stderr_tail, eval.worker_stdout_tail) or the
@@ -93,7 +95,34 @@ def run_one(ptxbench, root, e, fast, log_dir, seed=1234):
     p, secs = timed_run(cmd)
     name = os.path.basename(e["file"]) + ("" if seed == 1234 else f" (seed {seed})")
     log_name = os.path.basename(e["file"]) + ("" if seed == 1234 else f".seed{seed}")
-    return judge(e, p, secs, name, log_dir, log_name)
+    ok, line, secs = judge(e, p, secs, name, log_dir, log_name)
+    if "max_extra_seconds" in e:
+        extra_ok, extra = extra_seconds_check(ptxbench, root, e, fast, seed, secs)
+        ok, line = ok and extra_ok, line.replace("ok   ", "FAIL ", 1) if not extra_ok else line
+        line += extra
+    return ok, line, secs
+
+
+def comparison_source(root, e):
+    """The file an entry's max_extra_seconds is measured against: compare_with (relative to the
+    entry's manifest), else the task's reference kernel."""
+    if e.get("compare_with"):
+        return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(e["_manifest"])), e["compare_with"]))
+    return os.path.join(root, "kernels", "reference", e.get("arch", "sm_90a"), e["task"] + ".cu")
+
+
+def extra_seconds_check(ptxbench, root, e, fast, seed, secs):
+    """Judges the comparison file with the same options and holds the entry's wall time to the
+    comparison's plus max_extra_seconds. Returns (ok, text to append to the entry's line)."""
+    src = comparison_source(root, e)
+    if not os.path.exists(src):
+        return False, f" max_extra_seconds: no comparison file {src};"
+    p, base = timed_run(eval_cmd(ptxbench, dict(e, _src=src, expect_flags=[], memcheck=False), fast, seed))
+    limit = base + float(e["max_extra_seconds"])
+    ok = secs <= limit
+    text = (f" judged in {secs:.1f} s vs {base:.1f} s for {os.path.basename(src)} (exit {p.returncode}),"
+            f" limit +{e['max_extra_seconds']} s")
+    return ok, text + ("" if ok else " EXCEEDED;")
 
 
 def run_copies(ptxbench, e, fast, log_dir, seed=1234):
