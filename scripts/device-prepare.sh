@@ -8,7 +8,7 @@
 #   builds, and a compile cache holding every
 #   control and reference kernel, compiled with the very flags the device computes (same paths
 #   through /work/main, same nvcc 13.0), so ptxbench finds them there without nvcc work.
-# Then call the device tool with carry [".devbin"] (and ".devbin-old", ".public" when made) and
+# Then call the device tool with carry [".devpack"] (and ".public" when made) and
 #   scripts/device-run.sh PHASE...      (see docs/results/README.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,8 +23,7 @@ fi
 read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-host ptxbench-bench-baselines reference_test audit_acceptance library_rule ptxbench_library_capi}"
 cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}" --target "${programs[@]}" ptxbench_cudart_shim ptxbench_cuda_shim
 d=$root/.devbin
-# The compile cache stays here in .devcache/ (too large to carry as it is) and travels packed,
-# as .devcache-pack/cache.tgz: carry [".devbin", ".devcache-pack"] (and ".devbin-old").
+# The compile cache stays here in .devcache/ and travels packed (below).
 cache=$root/.devcache
 mkdir -p "$d/include" "$cache"
 rm -rf "$d/cache"
@@ -74,6 +73,12 @@ fi
 if [ -d "$root/.public" ]; then scripts/public-kernels.sh > "$root/.public/list.txt" && mv "$root/.public/list.txt" "$root/.public/candidates/list.txt" || echo "device-prepare: public-kernels.sh failed" >&2; fi
 # The forward-attention knob variants for the `sweep` phase of scripts/device-run.sh.
 [ "${NO_CACHE:-0}" = 1 ] || kernels/attention_dev/sweep.sh build "$d/sweep"
-mkdir -p "$root/.devcache-pack"
-tar czf "$root/.devcache-pack/cache.tgz" -C "$root" .devcache
-du -sh "$d" "$root/.devcache-pack"
+# What travels: .devpack/ (carry [".devpack"]), xz-packed, since the tracked files already take
+# most of the device tool's 64 MiB: devbin.txz, cache.txz and, with OLD_BUILD, devbin-old.txz.
+# scripts/device-run.sh unpacks them.
+p=$root/.devpack
+rm -rf "$p" && mkdir -p "$p"
+tar cf - -C "$root" .devbin | xz -T0 -6 > "$p/devbin.txz"
+tar cf - -C "$root" .devcache | xz -T0 -6 > "$p/cache.txz"
+[ -d "$root/.devbin-old" ] && [ -n "${OLD_BUILD:-}" ] && tar cf - -C "$root" .devbin-old | xz -T0 -6 > "$p/devbin-old.txz"
+du -sh "$d" "$p"/*

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one script that tests and measures on the GPU machine. It runs in the copy of the
-# repository that the device tool makes, with .devbin/ (scripts/device-prepare.sh)
+# repository that the device tool makes, with .devpack/ (scripts/device-prepare.sh)
 # carried. Phases, in the order given; logs and results under $OUT:
 #   info        GPU, driver, clocks, tool versions
 #   cache       compile every control, reference and case into the compile cache here (16 cores)
@@ -51,13 +51,18 @@ mkdir -p "$out"
 mkdir -p /work
 [ -e /work/main ] || ln -sfn "$here" /work/main
 bin=/work/main/.devbin
-# The compile caches live outside the carried folders, so that a warm machine keeps what it
-# compiled between calls: this build's starts from the carried .devcache-pack/cache.tgz
-# (scripts/device-prepare.sh), the previous release's (.devbin-old) starts empty.
+# scripts/device-prepare.sh packs the programs (.devpack/devbin.txz, and devbin-old.txz for the
+# previous release) and the compile cache (cache.txz); they are unpacked here. The compile
+# caches live outside the repository copy, so that a warm machine keeps what it compiled
+# between calls; the previous release's starts empty.
+untar() { python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$1" "$2"; }
+for pack in devbin devbin-old; do
+  [ -f ".devpack/$pack.txz" ] && rm -rf "/work/main/.$pack" && untar ".devpack/$pack.txz" "$here"
+done
 cachedir=/tmp/ptxbench-device-cache
 if [ ! -d "$cachedir/.devcache" ]; then
   mkdir -p "$cachedir"
-  [ -f .devcache-pack/cache.tgz ] && tar xzf .devcache-pack/cache.tgz -C "$cachedir"
+  [ -f .devpack/cache.txz ] && untar .devpack/cache.txz "$cachedir"
   mkdir -p "$cachedir/.devcache"
 fi
 [ -e "$bin/cache" ] || ln -sfn "$cachedir/.devcache" "$bin/cache"
