@@ -10,6 +10,7 @@
 #include <set>
 
 #include "eval/gpu/rng.h"
+#include "eval/gpu/row_scale.h"
 
 namespace ptxbench::gpu {
 namespace {
@@ -151,6 +152,51 @@ TEST(Rng, LargeScoresAndWideRangeScaleTheFirstTwoInputs) {
   }
   EXPECT_EQ(exponents.size(), static_cast<std::size_t>(kWideBelow + kWideAbove + 1));
   EXPECT_EQ(wide_range_exponent(3, 2), 0);
+}
+
+// wide_range's massive rows: with a row length, row m of A is scaled by 2^r_m more, r_m in
+// [kMassiveLow, kMassiveHigh] for about one row in kMassiveRowOneIn and for one forced row among
+// the first kMassiveForcedWithin (every set of 8 rows or more has one), 0 elsewhere; B and the
+// flat (row_length 0) draw are untouched, so one row's scale predicts no other's.
+TEST(Rng, WideRangeScalesRowsOfAOneByOne) {
+  constexpr std::uint64_t kK = 64, kRows = 4096;
+  std::set<int> seen;
+  for (std::uint64_t seed = 1; seed < 60; ++seed) {
+    const int e0 = wide_range_exponent(seed, 0);
+    int massive = 0, early = 0;
+    for (std::uint64_t m = 0; m < kRows; ++m) {
+      const int r = massive_row_exponent(seed, m);
+      EXPECT_TRUE(r == 0 || (r >= kMassiveLow && r <= kMassiveHigh)) << r;
+      massive += r != 0;
+      early += r != 0 && m < kMassiveForcedWithin;
+      seen.insert(r);
+      const std::uint64_t i = m * kK + (m % kK);
+      EXPECT_EQ(random_value(seed, 0, i, Distribution::wide_range, kK),
+                std::ldexp(random_value(seed, 0, i, Distribution::normal), e0 + r));
+      EXPECT_EQ(random_value(seed, 1, i, Distribution::wide_range, kK),
+                random_value(seed, 1, i, Distribution::wide_range));
+    }
+    EXPECT_GE(early, 1) << "seed " << seed;
+    EXPECT_GT(massive, static_cast<int>(kRows / kMassiveRowOneIn / 2));
+    EXPECT_LT(massive, static_cast<int>(kRows / kMassiveRowOneIn * 2));
+  }
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(kMassiveHigh - kMassiveLow + 2));
+}
+
+// The comparison scales atol per row of C only for a GEMM's output under wide_range.
+TEST(Rng, RowScaleIsOnForWideRangeGemmOutputOnly) {
+  Problem gemm;
+  gemm.kind = Kind::gemm;
+  gemm.outputs.push_back({"C", {100, 48}, ElemType::bf16});
+  const RowScale on = row_scale_of(gemm, 0, 7, Distribution::wide_range);
+  EXPECT_TRUE(on.on);
+  EXPECT_EQ(on.seed, 7u);
+  EXPECT_EQ(on.ref_cols, 48);
+  EXPECT_FALSE(row_scale_of(gemm, 0, 7, Distribution::normal).on);
+  EXPECT_FALSE(row_scale_of(gemm, 0, 7, Distribution::near_cancel).on);
+  Problem attention = gemm;
+  attention.kind = Kind::attention_fwd;
+  EXPECT_FALSE(row_scale_of(attention, 0, 7, Distribution::wide_range).on);
 }
 
 // near_cancel pairs element k with k ^ 16 along a row: B's pair is (y, -y) exactly, A's is

@@ -41,15 +41,20 @@ __device__ __forceinline__ std::int64_t ref_index(std::int64_t i, const RefView&
 }
 
 __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n, bool bf16,
-                               ElementRule rule, int max_bad, Poison poison, RefView view,
-                               Accum* acc) {
+                               ElementRule set_rule, int max_bad, Poison poison, RefView view,
+                               RowScale rows, Accum* acc) {
   unsigned long long failed = 0, nonfinite = 0, unwritten = 0;
   double d2 = 0, r2 = 0;
   float max_abs = 0, max_rel = 0, worst = 0;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     bool poisoned = false;
-    float o = load_out(out, i, bf16, poison, &poisoned), r = ref[ref_index(i, view)];
+    const std::int64_t ri = ref_index(i, view);
+    float o = load_out(out, i, bf16, poison, &poisoned), r = ref[ri];
+    ElementRule rule = set_rule;
+    if (rows.on)
+      rule.atol *=
+          pow2(massive_row_exponent(rows.seed, static_cast<std::uint64_t>(ri / rows.ref_cols)));
     bool finite = is_finite_value(o);
     if (finite) {
       float d = abs_value(o - r);
@@ -137,7 +142,7 @@ std::int64_t host_ref_index(std::int64_t i, const RefView& v) {
 
 CompareStats compare_output(const void* out, const float* ref, const TensorDesc& desc,
                             const Tolerances& tol, cudaStream_t stream, int max_bad,
-                            const Poison& poison, const RefView& view) {
+                            const Poison& poison, const RefView& view, const RowScale& rows) {
   max_bad = std::clamp(max_bad, 1, kMaxBad);
   DeviceBuffer dev(sizeof(Accum));
   Accum init{};
@@ -146,7 +151,7 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
   std::int64_t n = desc.numel();
   unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 132 * 16));
   compare_kernel<<<blocks, 256, 0, stream>>>(out, ref, n, desc.type == ElemType::bf16,
-                                             tol.element_rule(), max_bad, poison, view,
+                                             tol.element_rule(), max_bad, poison, view, rows,
                                              dev.as<Accum>());
   PTXB_CUDA(cudaGetLastError());
   Accum a{};

@@ -10,6 +10,7 @@
 
 #include "eval/gpu/compare_stats.h"
 #include "eval/gpu/poison.h"
+#include "eval/gpu/row_scale.h"
 #include "eval/gpu/transform.h"
 
 namespace ptxbench::gpu {
@@ -17,9 +18,11 @@ namespace ptxbench::gpu {
 // Compares `out` (bf16 or fp32 per `desc.type`) against `ref` (fp32): output element i
 // against reference element view(i) (transform.h; the default view is the identity).
 // Elements still holding `poison` count as unwritten. Bad elements are reported at their
-// index in `out`, with the reference value they were compared against.
+// index in `out`, with the reference value they were compared against. `rows` scales the
+// rule's atol per reference row (row_scale.h).
 CompareStats compare_output(const void* out, const float* ref, const TensorDesc& desc,
                             const Tolerances& tol, cudaStream_t stream, int max_bad = 8,
-                            const Poison& poison = {}, const RefView& view = {});
+                            const Poison& poison = {}, const RefView& view = {},
+                            const RowScale& rows = {});
 
 }  // namespace ptxbench::gpu

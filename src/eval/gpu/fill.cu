@@ -14,10 +14,10 @@ int grid_for(std::int64_t n) {
 }
 
 __global__ void random_kernel(void* data, std::int64_t n, bool bf16, std::uint64_t seed,
-                              std::uint64_t tensor, Distribution dist) {
+                              std::uint64_t tensor, Distribution dist, std::uint64_t row_length) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    float v = random_value(seed, tensor, static_cast<std::uint64_t>(i), dist);
+    float v = random_value(seed, tensor, static_cast<std::uint64_t>(i), dist, row_length);
     if (bf16)
       static_cast<std::uint16_t*>(data)[i] = float_to_bf16_bits(v);
     else
@@ -51,9 +51,10 @@ __global__ void count_poison_kernel(const void* data, std::int64_t n, bool bf16,
 }  // namespace
 
 void fill_random(void* data, std::int64_t n, ElemType type, std::uint64_t seed,
-                 std::uint64_t tensor_index, Distribution dist, cudaStream_t s) {
+                 std::uint64_t tensor_index, Distribution dist, std::uint64_t row_length,
+                 cudaStream_t s) {
   random_kernel<<<grid_for(n), kThreads, 0, s>>>(data, n, type == ElemType::bf16, seed,
-                                                 tensor_index, dist);
+                                                 tensor_index, dist, row_length);
   PTXB_CUDA(cudaGetLastError());
 }
 

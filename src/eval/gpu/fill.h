@@ -12,8 +12,10 @@
 
 namespace ptxbench::gpu {
 
+// `row_length`: as random_value's (rng.h): K for a GEMM's A, else 0.
 void fill_random(void* data, std::int64_t n, ElemType type, std::uint64_t seed,
-                 std::uint64_t tensor_index, Distribution dist, cudaStream_t s);
+                 std::uint64_t tensor_index, Distribution dist, std::uint64_t row_length,
+                 cudaStream_t s);
 void fill_poison(void* data, std::int64_t n, ElemType type, cudaStream_t s,
                  const Poison& poison = {});
 

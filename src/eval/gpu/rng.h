@@ -31,8 +31,12 @@ enum class Distribution : int {
   // usual size. bf16 and fp32 hold it exactly (their exponents reach 2^±126); fp16
   // intermediates overflow past 65504 (2^16). Not lower: the element rule's relative error
   // divides by |ref| + 1e-8, so outputs near 1e-8 would pass it whatever they are.
+  // Besides, rows of A carry "massive activations" (a few tokens 2^10..2^17 above the rest, as
+  // in real LLM hidden states): row m is scaled by a further 2^r_m (massive_row_exponent), so no
+  // one row's scale predicts another's and fp16 intermediates scaled from any one row overflow.
   // Scaling by a power of two changes no rounding, so the element rule holds with atol scaled
-  // by 2^(eA + eB) (output_scale; the verifier applies it).
+  // by 2^(eA + eB) (output_scale) and, in row m of C, by 2^r_m more (RowScale in compare.h;
+  // the verifier applies both).
   wide_range = 3,
   // GEMM: outputs far smaller than the terms that make them (near-cancellation), as where a
   // model's outlier channels meet weights nearly orthogonal to them. Along each row of A and of
@@ -111,6 +115,19 @@ PTXB_HD int wide_range_exponent(std::uint64_t seed, std::uint64_t tensor) {
          kWideBelow;
 }
 
+// wide_range's massive rows of A (input 0): row `row` is scaled by 2^r, r drawn in
+// [kMassiveLow, kMassiveHigh], when it is one row in kMassiveRowOneIn, or the input set's forced
+// row (one of rows 0..kMassiveForcedWithin-1, so every set of 8 rows or more has one); r = 0 for
+// every other row.
+inline constexpr std::uint64_t kMassiveRowOneIn = 32, kMassiveForcedWithin = 8;
+inline constexpr int kMassiveLow = 10, kMassiveHigh = 17;
+PTXB_HD int massive_row_exponent(std::uint64_t seed, std::uint64_t row) {
+  const std::uint64_t forced = counter_hash(seed, 0, 0, 7) % kMassiveForcedWithin;
+  const std::uint64_t h = counter_hash(seed, 0, row, 6);
+  if (row != forced && h % kMassiveRowOneIn != 0) return 0;
+  return kMassiveLow + static_cast<int>((h / kMassiveRowOneIn) % (kMassiveHigh - kMassiveLow + 1));
+}
+
 // 2^e for |e| <= 126, exactly (repeated doubling or halving).
 PTXB_HD float pow2(int e) {
   float v = 1.0f;
@@ -136,9 +153,11 @@ PTXB_HD float near_cancel_value(std::uint64_t seed, std::uint64_t tensor, std::u
   return tensor == 0 ? kCancelScale * lead + normal_value(seed, tensor, index) : -lead;
 }
 
-// One sample of `dist` for element `index` of tensor `tensor` under `seed`.
+// One sample of `dist` for element `index` of tensor `tensor` under `seed`. `row_length`: the
+// length of the tensor's rows when it is a matrix whose rows wide_range scales one by one (a
+// GEMM's A: K), else 0.
 PTXB_HD float random_value(std::uint64_t seed, std::uint64_t tensor, std::uint64_t index,
-                           Distribution dist) {
+                           Distribution dist, std::uint64_t row_length = 0) {
   if (dist == Distribution::near_cancel && tensor < 2)
     return near_cancel_value(seed, tensor, index);
   float z = normal_value(seed, tensor, index);
@@ -151,7 +170,10 @@ PTXB_HD float random_value(std::uint64_t seed, std::uint64_t tensor, std::uint64
   if (dist == Distribution::large_scores && tensor == 1 &&
       counter_hash(seed, tensor, index >> 6, 5) % kStrongKeyOneIn == 0)
     z *= kStrongKeyScale;
-  if (dist == Distribution::wide_range) z *= pow2(wide_range_exponent(seed, tensor));
+  if (dist == Distribution::wide_range) {
+    const int row = tensor == 0 && row_length ? massive_row_exponent(seed, index / row_length) : 0;
+    z *= pow2(wide_range_exponent(seed, tensor) + row);
+  }
   return z;
 }
 

@@ -40,12 +40,18 @@ std::vector<DLTensor*> TensorSet::arguments() {
   return args;
 }
 
+std::uint64_t row_length(const Problem& p, std::size_t input) {
+  if (p.kind != Kind::gemm || input != 0) return 0;
+  return static_cast<std::uint64_t>(p.inputs[0].shape.back());
+}
+
 void generate_inputs(TensorSet& t, std::uint64_t seed, Distribution dist, cudaStream_t stream) {
   const Problem& p = t.problem();
   bool bwd = p.kind == Kind::attention_bwd;
   for (std::size_t i = 0; i < p.inputs.size(); ++i) {
     if (bwd && (i == 3 || i == 5)) continue;  // O and LSE come from the reference forward
-    fill_random(t.input(i).get(), p.inputs[i].numel(), p.inputs[i].type, seed, i, dist, stream);
+    fill_random(t.input(i).get(), p.inputs[i].numel(), p.inputs[i].type, seed, i, dist,
+                row_length(p, i), stream);
   }
   if (!bwd) return;
   AttentionDims d = attention_dims(p);

@@ -46,6 +46,9 @@ class TensorSet {
 // attention_bwd, O and LSE are not random: they are the trusted reference forward of
 // the generated Q, K, V (O rounded to bf16), as the task defines them.
 void generate_inputs(TensorSet& t, std::uint64_t seed, Distribution dist, cudaStream_t stream);
+// The row length random_value scales rows by (rng.h wide_range): K for a GEMM's A (input 0),
+// 0 for every other input.
+std::uint64_t row_length(const Problem& p, std::size_t input);
 
 // Writes the poison pattern (element_rule.h) into every output.
 void poison_outputs(TensorSet& t, cudaStream_t stream, const Poison& poison = {});

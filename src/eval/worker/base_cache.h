@@ -31,6 +31,8 @@ struct BaseEntry {
   std::size_t bytes = 0;                   // device memory held (bytes())
   std::uint64_t used = 0;                  // BaseCache's clock at its last find or add
   double output_scale = 1;                 // the rule's atol factor (gpu/rng.h output_scale)
+  std::uint64_t seed = 0;                  // the inputs' seed and distribution: the rule's
+  gpu::Distribution dist = gpu::Distribution::normal;  // per-row atol (gpu/compare.h RowScale)
 };
 
 // The device bytes `e` holds: every input, output and reference buffer's allocation.

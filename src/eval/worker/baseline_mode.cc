@@ -9,17 +9,18 @@
 namespace ptxbench::eval::worker {
 namespace {
 
-// `output_scale`: the rule's atol factor of the inputs' distribution (gpu/rng.h).
+// The rule scaled for the inputs' distribution (gpu/rng.h output_scale, gpu/compare.h RowScale).
 std::vector<gpu::CompareStats> compare_all(gpu::TensorSet& t,
                                            const std::vector<gpu::DeviceBuffer>& ref,
-                                           double output_scale, cudaStream_t st) {
+                                           std::uint64_t seed, gpu::Distribution dist,
+                                           cudaStream_t st) {
   const gpu::Problem& p = t.problem();
   gpu::Tolerances rule = p.tolerance;
-  rule.atol *= output_scale;
+  rule.atol *= gpu::output_scale(seed, dist);
   std::vector<gpu::CompareStats> out;
   for (std::size_t k = 0; k < p.outputs.size(); ++k)
-    out.push_back(
-        gpu::compare_output(t.output(k).get(), ref[k].as<float>(), p.outputs[k], rule, st));
+    out.push_back(gpu::compare_output(t.output(k).get(), ref[k].as<float>(), p.outputs[k], rule, st,
+                                      8, {}, {}, gpu::row_scale_of(p, k, seed, dist)));
   return out;
 }
 
@@ -37,8 +38,7 @@ void check_baseline(WorkerSession& s, const gpu::Problem& p, std::uint64_t seed,
     gpu::poison_outputs(t, s.stream());
     baseline->run(t, s.stream());
     PTXB_CUDA(cudaStreamSynchronize(s.stream()));
-    resp.baseline_check =
-        compare_all(t, ref, gpu::output_scale(seed, s.request().baseline_dist), s.stream());
+    resp.baseline_check = compare_all(t, ref, seed, s.request().baseline_dist, s.stream());
   } catch (const gpu::CudaError&) {
     throw;  // the context may be unusable: report as a failure of the check
   } catch (const std::exception& e) {

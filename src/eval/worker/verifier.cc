@@ -331,6 +331,8 @@ class Verifier {
     gpu::generate_inputs(*e->inputs, b.seed, b.dist, stream_);
     e->refs = gpu::run_reference(*e->inputs, stream_);
     e->output_scale = gpu::output_scale(b.seed, b.dist);
+    e->seed = b.seed;
+    e->dist = b.dist;
     e->bytes = device_bytes(*e);
     ++setup_.bases_made;
     if (b.keep) tools_.bases.add(problem, b.seed, b.dist, e);
@@ -466,7 +468,8 @@ class Verifier {
     for (std::size_t k = 0; k < w.problem.outputs.size(); ++k)
       out.push_back(gpu::compare_output(t.output(k).get(), base.refs[k].as<float>(),
                                         w.problem.outputs[k], rule, stream_, 8, poison,
-                                        c.transform->view_of_output(w.problem, k)));
+                                        c.transform->view_of_output(w.problem, k),
+                                        gpu::row_scale_of(w.problem, k, base.seed, base.dist)));
     return out;
   }
 
