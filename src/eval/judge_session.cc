@@ -604,6 +604,21 @@ void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const Eva
   peers_ = nullptr;
 }
 
+// The checked calls past their session budget (session_decision.h kChecksBudgetCalls): the
+// session ends, `timeout`. The message names no call, so no hidden workload.
+bool JudgeSession::checks_over_budget(const EvalOptions& o, EvalResult& r) const {
+  const double budget = kChecksBudgetCalls * o.call_timeout_seconds;
+  const double spent = checks_seconds(calls_);
+  if (spent <= budget) return false;
+  r.outcome = Outcome::timeout;
+  r.message = fmt::format(
+      "the checked calls took {:.0f} s together, past the session's budget of {:.0f} s ({:g} call "
+      "limits): time spent on calls that are not timed is the candidate's too",
+      spent, budget, kChecksBudgetCalls);
+  r.phase = "correctness checks";
+  return true;
+}
+
 void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& so,
                           const EvalOptions& o, EvalResult& r) {
   auto phase_start = Clock::now();
@@ -626,6 +641,10 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
       r.trials.push_back(trial_of(calls_.back(), hidden_workload(calls_.back().plan.workload),
                                   workload_name(calls_.back().plan.workload)));
     if (!ok) break;
+    if (checks_over_budget(o, r)) {
+      ok = false;
+      break;
+    }
   }
   time_functions_ = false;
   lap(r.phase_seconds.checks, SessionPhase::timing);

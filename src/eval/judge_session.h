@@ -97,6 +97,7 @@ class JudgeSession {
   int audit_workload_for_speed(const EvalOptions& o, AuditTrace& t) const;
   double instrumented_estimate_ms(int workload) const;
   double median_wall_ms(int workload) const;
+  bool checks_over_budget(const EvalOptions& o, EvalResult& r) const;
   bool audit_command(Peers& p, const Json& command, Received& got, EvalResult& r);
   void audit_function(Peers& p, std::size_t k, TimingDraw& draw, const EvalOptions& o,
                       EvalResult& r, AuditTrace& t);

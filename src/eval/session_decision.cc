@@ -123,6 +123,14 @@ Yardstick compare_with_library(const CallCheck& candidate, const CallCheck& libr
   return {true, "every output within the library's own error on these inputs"};
 }
 
+double checks_seconds(const std::vector<CallRecord>& calls) {
+  double ms = 0;
+  for (const auto& c : calls)
+    if (!c.timing && !c.baseline && !c.calibration && !c.audited)
+      ms += std::max(c.event_ms, c.wall_ms);
+  return ms / 1000;
+}
+
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
                                 const std::vector<bool>& workload_hidden) {
   CorrectnessFindings f;

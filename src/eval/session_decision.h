@@ -76,6 +76,16 @@ struct CorrectnessFindings {
   std::vector<Flag> flags;
   std::string message;
 };
+// The checked calls' session budget: together they may take kChecksBudgetCalls call limits
+// (each is also held to one). A candidate's time on calls nobody times (the hidden checks) is its
+// own: past the budget the session ends, `timeout`, so slowness kept off the timed calls costs
+// the judge at most this much (red team: 18 s spent in each hidden check under a 20 s limit).
+inline constexpr double kChecksBudgetCalls = 3;
+// The time the checked calls among `calls` took together, in seconds: per call the larger of the
+// broker's events and the parent's wall clock (the host's time before its work excluded). Timing
+// samples, the library's calls, the calibration and audited calls do not count.
+double checks_seconds(const std::vector<CallRecord>& calls);
+
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
                                 const std::vector<bool>& workload_hidden);
 

@@ -481,5 +481,36 @@ TEST(SessionDecision, AuditRunnersCallsDoNotChangeTheCheckedCallsBasis) {
   EXPECT_LT(*t.speedup, 0.04);
 }
 
+// The checked calls' budget counts what the candidate spent on checks, timed or not: per call
+// the larger of the events and the wall clock; timing samples, the library's and the audited
+// calls, and the calibration are not checks.
+TEST(SessionDecision, ChecksSecondsCountOnlyCheckedCalls) {
+  std::vector<CallRecord> calls;
+  for (int i = 0; i < 3; ++i) {
+    CallRecord c = call(i, true, Content::transformed, i % 2);
+    c.event_ms = 18000;  // a hidden check spun on the GPU
+    c.wall_ms = 17000;
+    calls.push_back(c);
+  }
+  calls[1].event_ms = 10;
+  calls[1].wall_ms = 4000;  // the host spun instead
+  CallRecord sample = call(3, true);
+  sample.timing = true;
+  sample.event_ms = 50000;
+  CallRecord audited = call(4, true);
+  audited.audited = true;
+  audited.event_ms = 50000;
+  CallRecord library = call(5, true);
+  library.baseline = true;
+  library.wall_ms = 50000;
+  CallRecord calibration = call(6, true);
+  calibration.calibration = true;
+  calibration.wall_ms = 50000;
+  for (const auto& c : {sample, audited, library, calibration}) calls.push_back(c);
+  EXPECT_DOUBLE_EQ(checks_seconds(calls), 40.0);
+  EXPECT_GT(checks_seconds(calls) + 21, kChecksBudgetCalls * 20);  // a fourth such call is past it
+  EXPECT_LT(checks_seconds(calls), kChecksBudgetCalls * 20);
+}
+
 }  // namespace
 }  // namespace ptxbench::eval
