@@ -30,7 +30,9 @@ ptxbench_bad_input(run_help_keeps_its_own_text 0 "" OPTIONS --grep "embedded scr
   ARGS ${_p} run --help)
 ptxbench_bad_input(version_prints_the_toolchain 0 "^ptxbench [0-9]" OPTIONS --grep "^nvcc: "
   --grep "^cuobjdump: " --grep "^nvdisasm: " --grep "^built with: " ARGS ${_p} version)
-ptxbench_bad_input(version_unknown_option 2 "not expected: --bogus" ARGS ${_p} version --bogus)
+ptxbench_bad_input(version_unknown_option 2
+  "^ptxbench: unknown option --bogus for version \\(`ptxbench version --help` lists its options\\)$"
+  ARGS ${_p} version --bogus)
 
 # tasks
 ptxbench_bad_input(tasks_axis_too_large 2 "axes.M: value 9223372036854775807 is larger than 2147483647"
@@ -319,8 +321,46 @@ ptxbench_bad_input(sft_fixit_same_store_twice 2 "error: foreign.db is given twic
   SETUP foreign.db ARGS ${_p} sft fixit foreign.db foreign.db --out out)
 ptxbench_bad_input(sft_coverage_same_store_by_two_names 2 "error: foreign.db and ./foreign.db are the same file"
   SETUP foreign.db ARGS ${_p} sft coverage foreign.db ./foreign.db)
-ptxbench_bad_input(sft_kernelgen_has_no_pairing 2 "not expected: --pairing=all"
+ptxbench_bad_input(sft_kernelgen_has_no_pairing 2
+  "^ptxbench: unknown option --pairing for sft kernelgen \\(`ptxbench sft kernelgen --help` lists its options\\)$"
   SETUP foreign.db ARGS ${_p} sft kernelgen foreign.db --out out --pairing=all)
+# Issue 38 (K01, K02): an option the command does not have is named as such, its value never
+# taken for a run file ("stores: File does not exist: one"), in every command whose positional
+# arguments would take it.
+ptxbench_bad_input(sft_kernelgen_unknown_option_pairing 2
+  "^ptxbench: unknown option --pairing for sft kernelgen \\(`ptxbench sft kernelgen --help` lists its options\\)$"
+  SETUP finished.db ARGS ${_p} sft kernelgen finished.db --out o --pairing one)
+ptxbench_bad_input(sft_kernelgen_unknown_option_categories 2
+  "^ptxbench: unknown option --categories for sft kernelgen \\(`ptxbench sft kernelgen --help` lists its options\\)$"
+  SETUP finished.db ARGS ${_p} sft kernelgen finished.db --out o --categories x)
+foreach(_row
+    "sft_fixit|sft fixit|finished.db --out o"
+    "sft_coverage|sft coverage|finished.db"
+    "sft_mine|sft mine|finished.db --out m.db --dry-run"
+    "show|show|finished.db"
+    "report|report|finished.db --csv o.csv"
+    "merge|merge|finished.db --out m.db"
+    "rejudge|rejudge|finished.db --out n.db"
+    "compile|compile|${_kernel} --task ${_gemm}"
+    "eval|eval|${_kernel} --task ${_gemm}"
+    "audit|audit|${_kernel} --task ${_gemm}"
+    "gate|gate|${_kernel} --task ${_gemm}"
+    "prompt|prompt|${_gemm}"
+    "slurm_script|slurm script|--shards 2")
+  string(REPLACE "|" ";" _f "${_row}")
+  list(GET _f 0 _name)
+  list(GET _f 1 _words)
+  list(GET _f 2 _args)
+  separate_arguments(_words)
+  separate_arguments(_args)
+  string(REPLACE ";" " " _said "${_words}")
+  ptxbench_bad_input(${_name}_unknown_option_with_a_value 2
+    "^ptxbench: unknown option --bogus for ${_said} \\(`ptxbench ${_said} --help` lists its options\\)$"
+    SETUP finished.db ARGS ${_p} ${_words} ${_args} --bogus finished.db)
+endforeach()
+ptxbench_bad_input(show_unknown_short_option 2
+  "^ptxbench: unknown option -x for show \\(`ptxbench show --help` lists its options\\)$"
+  SETUP finished.db ARGS ${_p} show finished.db -x finished.db)
 ptxbench_bad_input(sft_coverage_foreign_wal_file 2 "wal.db is not a ptxbench run database"
   SETUP wal.db ARGS ${_p} sft coverage wal.db)
 ptxbench_bad_input(sft_mine_foreign_file 2 "foreign.db is not a ptxbench run database"
