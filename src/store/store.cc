@@ -305,13 +305,14 @@ constexpr std::string_view kTurnFacts =
     "SELECT trajectory_id, turn, category, compile_json IS NULL, correct, eval_json IS NULL, "
     "typeof(speedup), speedup FROM turns ORDER BY trajectory_id, turn";
 
-// What of a turn's row (kTurnFacts) is not as ptxbench writes it, or "": a judged turn (any
-// but no_code) has its compile stage, a correct one its evaluation, a speedup is a number above
-// 0. Read otherwise they would be numbers that contradict each other ("compiled 0.00" beside
-// "correct 1.00") or a speedup of 0.000 (issue 38: S24, S25, S26).
+// What of a turn's row (kTurnFacts) is not as ptxbench writes it, or "": a judged turn has its
+// compile stage (all but no_code, and harness_error, whose machinery may have failed before
+// it), a correct one its evaluation, a speedup is a number above 0. Read otherwise they would be
+// numbers that contradict each other ("compiled 0.00" beside "correct 1.00") or a speedup of
+// 0.000 (issue 38: S24, S25, S26).
 std::string turn_damage(const Stmt& s) {
   const std::string category = s.text(2);
-  if (category != "no_code" && s.int64(3) != 0)
+  if (category != "no_code" && category != "harness_error" && s.int64(3) != 0)
     return "its stored compile stage is missing or invalid (a " + category + " turn without one)";
   if (s.int64(4) != 0 && s.int64(5) != 0)
     return "its stored evaluation is missing or invalid (a correct turn without one)";

@@ -420,6 +420,9 @@ TEST_F(StoreTest, RowsPtxbenchNeverWritesAreNamedDamaged) {
       {"UPDATE turns SET compile_json = NULL, eval_json = NULL, audit_json = NULL",
        "turn 1 of trajectory 1: its stored compile stage is missing or invalid (a compile_error "
        "turn without one)"},
+      {"UPDATE turns SET compile_json = NULL WHERE turn = 2",
+       "turn 2 of trajectory 1: its stored compile stage is missing or invalid (a passed turn "
+       "without one)"},
       {"UPDATE turns SET eval_json = NULL",
        "turn 2 of trajectory 1: its stored evaluation is missing or invalid (a correct turn "
        "without one)"},
@@ -464,6 +467,35 @@ TEST_F(StoreTest, RowsPtxbenchNeverWritesAreNamedDamaged) {
       EXPECT_NE(run.error().hint.find("use an intact copy"), std::string::npos);
     }
   }
+}
+
+// ... while a turn with no code, or one whose judging failed before it compiled, has no stage
+// to store, and a correct turn that was not timed no speedup.
+TEST_F(StoreTest, TurnsWithoutStagesAsTheJudgeWritesThemAreRead) {
+  {
+    auto s = RunStore::create(db_path(), Json{{"turns", 3}}, Json::object());
+    ASSERT_TRUE(s.ok());
+    auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
+    ASSERT_TRUE(id.ok());
+    ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
+    for (const char* category : {"no_code", "harness_error"}) {
+      TurnEvent e = sample_turn(*id, category == std::string("no_code") ? 1 : 2);
+      e.turn.category = category;
+      e.turn.compile = e.turn.eval = nullptr;
+      e.turn.correct = false;
+      e.turn.arch_executed.reset();
+      e.turn.speedup.reset();
+      ASSERT_TRUE(s->record_turn(e).ok());
+    }
+    TurnEvent untimed = sample_turn(*id, 3, "turn_budget");
+    untimed.turn.speedup.reset();
+    ASSERT_TRUE(s->record_turn(untimed).ok());
+  }
+  auto s = RunStore::open_read_only(db_path());
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  auto turns = s->turns(1);
+  ASSERT_TRUE(turns.ok()) << turns.error().to_string();
+  EXPECT_EQ(turns->size(), 3u);
 }
 
 // A truncated run file is called damaged, not foreign.
