@@ -3,11 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "cli/command.h"
 #include "core/console_stream.h"
@@ -54,6 +58,48 @@ bool unknown_subcommand(const CLI::App& app, int argc, char** argv) {
             << ptxbench::to_console_text(argv[2]) << "' (one of: " << names << "; `ptxbench "
             << argv[1] << " --help` says what each does)\n";
   return true;
+}
+
+// The (sub)command a command line names (`sft kernelgen`: the leaf), and where its arguments begin.
+std::pair<const CLI::App*, int> named_command(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* at = &app;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const CLI::App* next = nullptr;
+    for (const CLI::App* s : at->get_subcommands({}))
+      if (s->get_name() == argv[i]) next = s;
+    if (!next) break;
+    at = next;
+  }
+  return {at, i};
+}
+
+// What CLI11 reads as an option's name: --NAME of --NAME[=VALUE], or -X of -X... with X a letter
+// (-1 is a value); "" for anything else.
+std::string option_name(std::string_view a) {
+  if (a.starts_with("--") && a.size() > 2) return std::string(a.substr(0, a.find('=')));
+  if (a.size() > 1 && a[0] == '-' && std::isalpha(static_cast<unsigned char>(a[1])))
+    return std::string(a.substr(0, 2));
+  return {};
+}
+
+// An option the named command does not have (`sft kernelgen --pairing one`): named, never left
+// to CLI11, which would take its value for a positional argument ("stores: File does not
+// exist: one") and check that first (issue 38: K01, K02). What follows `--` is another command
+// line.
+bool unknown_option(const CLI::App& app, int argc, char** argv) {
+  const auto [command, first] = named_command(app, argc, argv);
+  if (command == &app) return false;
+  for (int i = first; i < argc && std::string_view(argv[i]) != "--"; ++i) {
+    const std::string name = option_name(argv[i]);
+    if (name.empty() || command->get_option_no_throw(name)) continue;
+    std::string words = argv[1];
+    for (int w = 2; w < first; ++w) words += std::string(" ") + argv[w];
+    std::cerr << "ptxbench: unknown option " << ptxbench::to_console_text(name) << " for " << words
+              << " (`ptxbench " << words << " --help` lists its options)\n";
+    return true;
+  }
+  return false;
 }
 
 // An empty or blank value (`--resume ""`, `--out=`, `--model " "`) or argument is bad input,
@@ -132,7 +178,8 @@ int main(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));
     c.attach(*sub, ctx);
   }
-  if (unknown_subcommand(app, argc, argv)) return exit_code::bad_input;
+  if (unknown_subcommand(app, argc, argv) || unknown_option(app, argc, argv))
+    return exit_code::bad_input;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -86,9 +86,20 @@ void add_timing_flags(const TimingReport& t, EvalResult& r) {
 
 }  // namespace
 
+namespace {
+bool env_is_one(const char* name) {
+  const char* v = std::getenv(name);
+  return v && std::string(v) == "1";
+}
+}  // namespace
+
+bool Evaluator::gpu_assumed() {
+  return !env_is_one("PTXBENCH_NO_GPU") && env_is_one("PTXBENCH_ASSUME_GPU");
+}
+
 bool Evaluator::gpu_available() {
-  if (const char* v = std::getenv("PTXBENCH_NO_GPU"); v && std::string(v) == "1") return false;
-  if (const char* v = std::getenv("PTXBENCH_ASSUME_GPU"); v && std::string(v) == "1") return true;
+  if (env_is_one("PTXBENCH_NO_GPU")) return false;
+  if (gpu_assumed()) return true;
   std::error_code ec;
   return fs::exists("/dev/nvidiactl", ec) || machine_gpu_count() > 0;
 }

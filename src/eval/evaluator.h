@@ -114,6 +114,8 @@ class Evaluator {
   // Is there an NVIDIA GPU here? (/dev/nvidiactl or /proc/driver/nvidia/gpus/*; PTXBENCH_NO_GPU=1
   // forces "no"; PTXBENCH_ASSUME_GPU=1 forces "yes", for tests with a fake runner.)
   static bool gpu_available();
+  // Whether PTXBENCH_ASSUME_GPU=1 made gpu_available() say yes without looking for a GPU.
+  static bool gpu_assumed();
 
   EvalResult evaluate(const task::TaskSpec& task, const std::filesystem::path& shared_object,
                       const EvalOptions& options);

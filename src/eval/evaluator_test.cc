@@ -79,6 +79,8 @@ struct Script {
   std::vector<Json> broker_requests;           // per broker process: its request
   std::vector<Json> maps;                      // every broker's "map" command
   bool verifier_ready = true;
+  bool verifier_no_device = false;  // the verifier could not open a CUDA device (no_device)
+  std::optional<ProcessResult> verifier_end;       // set: it ended so before its first reply
   int verifier_processes = 0;                      // verifier processes launched
   std::vector<std::string> verifier_ops;           // every command any verifier got, in order
   std::vector<Json> opens;                         // every verifier's "open" command
@@ -220,6 +222,7 @@ class FakeProcess : public WorkerProcess {
     s_.verifier_ops.push_back(op);
     if (op == "open") {
       s_.opens.push_back(cmd);
+      if (s_.verifier_end) return {};  // no reply: it has ended
       plan_index_ = cmd.value("library_plan_index", -1);
       Reply r = ok_reply();
       Json slot{{"inputs", {"aa", "bb"}},
@@ -232,6 +235,14 @@ class FakeProcess : public WorkerProcess {
       r.extra =
           Json{{"slots", slots}, {"provenance", {{"gpu", "NVIDIA H200"}, {"driver", "580.00"}}}};
       if (!s_.verifier_ready) r = Reply{false, "harness_error", "out of memory", "", 0, {}, {}};
+      if (s_.verifier_no_device)
+        r = Reply{false,
+                  "no_device",
+                  "cudaErrorNoDevice: no CUDA-capable device is detected",
+                  "opening the GPU",
+                  0,
+                  {},
+                  {}};
       queue_.push_back(r);
       return {};
     }
@@ -291,7 +302,7 @@ class FakeProcess : public WorkerProcess {
     if (verifier_) {
       ProcessResult p;
       p.exit_code = 0;
-      return p;
+      return s_.verifier_end.value_or(p);
     }
     s_.ends.push_back("broker ended");
     return s_.broker_end;
@@ -517,6 +528,38 @@ TEST_F(EvaluatorTest, AVerifierFailureStopsTheWaitingRunner) {
   EXPECT_NE(r.withheld.find("out of memory"), std::string::npos);  // its words: for people only
   EXPECT_EQ(script_.broker_requests.size(), 1u);
   EXPECT_TRUE(script_.maps.empty());
+}
+
+// Issue 38 (N19): a verifier that could not open a CUDA device at all says so in CUDA's words,
+// which name no workload; with PTXBENCH_ASSUME_GPU=1 (set by this fixture) it names that too.
+TEST_F(EvaluatorTest, NoUsableGpuIsNamedWithTheAssumedGpu) {
+  script_.verifier_no_device = true;
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::harness_error);
+  EXPECT_EQ(r.message.find("PTXBENCH_ASSUME_GPU=1 is set, but no GPU could be used (the verifier "
+                           "could not open a CUDA device: cudaErrorNoDevice: no CUDA-capable "
+                           "device is detected): unset PTXBENCH_ASSUME_GPU"),
+            0u)
+      << r.message;
+  EXPECT_TRUE(r.withheld.empty());  // nothing in it is kept from the model
+  EXPECT_TRUE(script_.maps.empty());
+  // A verifier the loader could not start (no NVIDIA driver installed): the same, in its words.
+  script_.verifier_no_device = false;
+  script_.verifier_end = ProcessResult{};
+  script_.verifier_end->exit_code = 127;
+  script_.verifier_end->stderr_text =
+      "ptxbench-worker: error while loading shared libraries: libcuda.so.1: cannot open shared "
+      "object file: No such file or directory\n";
+  r = eval();
+  EXPECT_EQ(r.message.find("PTXBENCH_ASSUME_GPU=1 is set, but no GPU could be used (the verifier "
+                           "could not open a CUDA device: the NVIDIA driver's library "
+                           "libcuda.so.1 cannot be loaded): unset PTXBENCH_ASSUME_GPU"),
+            0u)
+      << r.message;
+  // Any other end before its reply is the verifier's failure, its words kept from the model.
+  script_.verifier_end->exit_code = 3;
+  r = eval();
+  EXPECT_NE(r.message.find("could not prepare the session's inputs"), std::string::npos);
 }
 
 // The library walks its private buffer sets in the candidate's order: each library run of a

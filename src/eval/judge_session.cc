@@ -48,6 +48,39 @@ TrialReport trial_of(const CallRecord& c, bool hidden, const std::string& name) 
   return t;
 }
 
+// The verifier could not open a CUDA device at all (VerifierStatus::no_device: CUDA's words,
+// which name no workload): the GPU or the environment is the cause, and what to do about it.
+std::string no_gpu_message(const std::string& cuda_error) {
+  const std::string cause =
+      "no GPU could be used (the verifier could not open a CUDA device: " + cuda_error + ")";
+  if (Evaluator::gpu_assumed())
+    return "PTXBENCH_ASSUME_GPU=1 is set, but " + cause +
+           ": unset PTXBENCH_ASSUME_GPU (it skips looking for a GPU); without a GPU ptxbench "
+           "runs the static stages only";
+  return cause +
+         ": check the driver and CUDA_VISIBLE_DEVICES, or set PTXBENCH_NO_GPU=1 to run "
+         "the static stages only";
+}
+
+// Why the verifier could not open a CUDA device at all, in words that name no workload, or "":
+// its no_device reply (CUDA's error), or a process the loader could not start for want of the
+// NVIDIA driver's library (exit 127 before main, so before any command). A verifier that ended
+// is finished here, its end kept in `end`.
+std::string no_device_cause(const Received& ready, std::unique_ptr<WorkerProcess>& verifier,
+                            ProcessResult& end) {
+  if (ready.reply)
+    return verifier_status_from_string(ready.reply->status) == VerifierStatus::no_device
+               ? ready.reply->error
+               : std::string();
+  if (ready.failure != ReceiveFailure::closed) return {};
+  end = verifier->finish(milliseconds(2000));
+  verifier.reset();
+  if (end.exit_code != 127 ||
+      end.stderr_text.find("error while loading shared libraries: libcuda.so") == std::string::npos)
+    return {};
+  return "the NVIDIA driver's library libcuda.so.1 cannot be loaded";
+}
+
 }  // namespace
 
 bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& so,
@@ -93,6 +126,8 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   Received ready = p.verifier->receive(milliseconds(o.check_timeout));
   r.phase_seconds.verifier = ms_since(verifier_start) / 1000;
   timeline_.add(SpanKind::verifier_start, verifier_start);
+  if (std::string cause = no_device_cause(ready, p.verifier, p.verifier_end); !cause.empty())
+    return fail(Outcome::harness_error, no_gpu_message(cause), "opening the GPU");
   if (!ready.reply || !ready.reply->ok) {
     // The verifier's words may name any workload of the plan, the hidden ones too.
     r.withheld = "the verifier could not prepare the session: " +

@@ -187,6 +187,28 @@ std::optional<BrokerStatus> broker_status_from_string(std::string_view s) {
   return std::nullopt;
 }
 
+namespace {
+constexpr std::pair<VerifierStatus, std::string_view> kVerifierStatuses[] = {
+    {VerifierStatus::ok, "ok"},
+    {VerifierStatus::no_device, "no_device"},
+    {VerifierStatus::bad_request, "bad_request"},
+    {VerifierStatus::library_failed, "library_failed"},
+    {VerifierStatus::harness_error, "harness_error"},
+};
+}  // namespace
+
+std::string_view to_string(VerifierStatus s) {
+  for (const auto& [v, name] : kVerifierStatuses)
+    if (v == s) return name;
+  return "harness_error";
+}
+
+std::optional<VerifierStatus> verifier_status_from_string(std::string_view s) {
+  for (const auto& [v, name] : kVerifierStatuses)
+    if (name == s) return v;
+  return std::nullopt;
+}
+
 Json BrokerRequest::to_json() const {
   return Json{{"mode", "broker"},
               {"dir", dir},

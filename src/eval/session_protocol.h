@@ -298,10 +298,23 @@ enum class BrokerStatus {
 std::string_view to_string(BrokerStatus s);
 std::optional<BrokerStatus> broker_status_from_string(std::string_view s);
 
+// How a verifier command ended (its reply's status).
+enum class VerifierStatus {
+  ok,
+  // No CUDA device could be used at all (no driver, none visible), found before the first
+  // command: its error is CUDA's and names no workload, so the parent may show it.
+  no_device,
+  bad_request,     // the parent's command was malformed, or out of turn
+  library_failed,  // the library baseline failed ("heat": the session goes on without it)
+  harness_error,   // the verifier itself failed (its error may name any workload, hidden too)
+};
+std::string_view to_string(VerifierStatus s);
+std::optional<VerifierStatus> verifier_status_from_string(std::string_view s);
+
 // One reply line of either process.
 struct Reply {
   bool ok = false;
-  std::string status;  // ok, a BrokerStatus's name, or the verifier's (harness_error, ...)
+  std::string status;  // a BrokerStatus's or a VerifierStatus's name (ok: both)
   std::string error;
   std::string phase;
   double event_ms = 0;             // call / baseline / library: time between the events (sum)

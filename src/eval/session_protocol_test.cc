@@ -116,6 +116,14 @@ TEST(SessionProtocol, AMapCommandNeedsAWorkloadWithASlot) {
   EXPECT_FALSE(map_from_json(Json{{"op", "map"}}).ok());
 }
 
+TEST(SessionProtocol, VerifierStatusesHaveOneNameEach) {
+  for (VerifierStatus st :
+       {VerifierStatus::ok, VerifierStatus::no_device, VerifierStatus::bad_request,
+        VerifierStatus::library_failed, VerifierStatus::harness_error})
+    EXPECT_EQ(verifier_status_from_string(to_string(st)), st);
+  EXPECT_EQ(verifier_status_from_string("escape"), std::nullopt);
+}
+
 TEST(SessionProtocol, BrokerStatusesHaveOneNameEach) {
   for (BrokerStatus st :
        {BrokerStatus::ok, BrokerStatus::call_timeout, BrokerStatus::cuda_error,

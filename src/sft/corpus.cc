@@ -156,8 +156,12 @@ Result<Corpus> load_corpus(const std::vector<std::filesystem::path>& stores) {
   Corpus corpus;
   for (std::size_t i = 0; i < stores.size(); ++i) {
     auto st = load_one(stores[i], static_cast<int>(i), corpus);
-    if (!st.ok())
-      return make_error(stores[i].string() + ": " + st.error().message, st.error().hint);
+    if (!st.ok()) {  // named once: the store's own errors begin with its path
+      const std::string& message = st.error().message;
+      const std::string name = stores[i].string();
+      return make_error(message.starts_with(name) ? message : name + ": " + message,
+                        st.error().hint);
+    }
   }
   PTXB_TRY_STATUS(check_same_content(corpus));
   return corpus;

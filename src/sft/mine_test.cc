@@ -35,6 +35,8 @@ class FakeTeacher : public RepairRunner {
     e.turn.turn = 1;
     e.turn.source = "fixed " + key.task + " " + std::to_string(key.sample);
     e.turn.category = fixes ? "passed" : "incorrect";
+    e.turn.compile = Json{{"outcome", "passed"}};
+    e.turn.eval = Json{{"outcome", fixes ? "passed" : "incorrect"}};
     e.turn.correct = fixes;
     if (fixes) e.turn.arch_executed = true, e.turn.speedup = 0.9;
     e.turn.feedback = "teacher feedback";

@@ -267,7 +267,9 @@ Status write_merged(const fs::path& tmp, const std::vector<fs::path>& inputs,
       Status st = copy_table(db, t, maps);
       if (!st.ok())
         return make_error("cannot merge the table " + t.name + ": " + st.error().message,
-                          "the inputs hold the same rows twice: are two of them the same run?");
+                          inputs.size() > 1
+                              ? "the inputs hold the same rows twice: are two of them the same run?"
+                              : "use an intact copy of the run file, as `ptxbench run` wrote it");
     }
   }
   PTXB_TRY_STATUS(tx.commit());

@@ -24,7 +24,8 @@ struct MergedRun {
 // renumbered (in the order of each table's foreign keys, then its UNIQUE key, so the
 // trajectories are in plan order as in one unsharded run) and every foreign key follows its
 // row. Written to a temporary file beside `out` and renamed in place only when complete: on
-// any failure nothing is left. Errors: inputs that are not runs or of different schemas
+// any failure nothing is left. Errors: inputs that are not runs, are damaged
+// (RunStore::open_read_only: each checked before anything is written) or of different schemas
 // (naming both), rows that collide, I/O.
 Status merge_run_files(const std::vector<std::filesystem::path>& inputs,
                        const std::filesystem::path& out, const MergedRun& merged);

@@ -38,6 +38,8 @@ struct MergeTest : ::testing::Test {
         e.turn.turn = t;
         e.turn.source = task + " source " + std::to_string(t);
         e.turn.category = t == turns ? "passed" : "compile_error";
+        e.turn.compile = Json{{"outcome", t == turns ? "passed" : "compile_error"}};
+        if (t == turns) e.turn.eval = Json{{"outcome", "passed"}};
         e.turn.feedback = "fb";
         e.turn.correct = t == turns;
         if (t == turns) e.turn.speedup = 1.5;

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <mutex>
@@ -29,6 +30,15 @@ struct RunStore::Impl {
 
 namespace {
 
+constexpr std::string_view kUseAnIntactCopy =
+    "use an intact copy of the run file; `ptxbench rejudge` cannot repair it";
+
+// A run file whose rows are not what ptxbench wrote: `what` names the row and what is wrong.
+Error damaged(const std::filesystem::path& file, const std::string& what) {
+  return make_error(file.string() + ": " + what + ": the run file is damaged",
+                    std::string(kUseAnIntactCopy));
+}
+
 // A stored JSON column: null when empty; an Error when it is not JSON (a damaged run file),
 // never a string or a null that a reader would count as another verdict (issue 38).
 Result<Json> stored_json(const std::optional<std::string>& s, const std::filesystem::path& file,
@@ -38,8 +48,19 @@ Result<Json> stored_json(const std::optional<std::string>& s, const std::filesys
   if (j.is_discarded())
     return make_error(file.string() + ": " + where +
                           " is not valid JSON: the run file is damaged (a changed or cut byte)",
-                      "use an intact copy of the run file; `ptxbench rejudge` cannot repair it");
+                      std::string(kUseAnIntactCopy));
   return j;
+}
+
+// The run's settings: a JSON object, as every run is created with; null, empty or another
+// type would be read as a run of no turn budgets and no settings (issue 38: S21, S22).
+Result<Json> stored_settings(const std::optional<std::string>& s,
+                             const std::filesystem::path& file) {
+  PTXB_TRY(Json j, stored_json(s, file, "the run's configuration"));
+  if (j.is_object()) return j;
+  const std::string found = !s || s->empty() ? std::string("empty") : j.type_name();
+  return damaged(file, "the run's stored settings (its configuration) are missing or invalid (" +
+                           found + ", not an object)");
 }
 
 std::optional<std::string> json_or_null(const Json& j) {
@@ -252,6 +273,71 @@ Status schema_in_copy_with_log(const std::filesystem::path& path) {
   return check_schema(db);
 }
 
+std::string count_of(std::int64_t n, std::string_view noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+// Turns and messages whose trajectory the file does not hold (its row deleted, its id changed):
+// a reader would drop them without a word, and merge would fail on them in SQL (issue 38: S30,
+// M10).
+Status check_references(Db& db) {
+  constexpr std::string_view kMissing = "trajectory_id NOT IN (SELECT id FROM trajectories)";
+  PTXB_TRY(Stmt s, db.prepare(fmt::format(
+                       "SELECT (SELECT COUNT(*) FROM turns WHERE {0}), (SELECT COUNT(*) FROM "
+                       "messages WHERE {0}), (SELECT 'turn ' || turn || ' of trajectory ' || "
+                       "trajectory_id FROM turns WHERE {0} ORDER BY trajectory_id, turn LIMIT 1), "
+                       "(SELECT 'message ' || seq || ' of trajectory ' || trajectory_id FROM "
+                       "messages WHERE {0} ORDER BY trajectory_id, seq LIMIT 1)",
+                       kMissing)));
+  PTXB_TRY(bool row, s.step());
+  PTXB_CHECK(row, "COUNT() returns a row");
+  const std::int64_t turns = s.int64(0), messages = s.int64(1);
+  if (turns == 0 && messages == 0) return {};
+  std::string rows = turns > 0 ? count_of(turns, "turn") : count_of(messages, "message");
+  if (turns > 0 && messages > 0) rows += " and " + count_of(messages, "message");
+  return damaged(db.path(), fmt::format("{} {} to trajectories that do not exist (the first: {})",
+                                        rows, turns + messages == 1 ? "refers" : "refer",
+                                        turns > 0 ? s.text(2) : s.text(3)));
+}
+
+// The columns turn_damage reads, one row per turn.
+constexpr std::string_view kTurnFacts =
+    "SELECT trajectory_id, turn, category, compile_json IS NULL, correct, eval_json IS NULL, "
+    "typeof(speedup), speedup FROM turns ORDER BY trajectory_id, turn";
+
+// What of a turn's row (kTurnFacts) is not as ptxbench writes it, or "": a judged turn has its
+// compile stage (all but no_code, and harness_error, whose machinery may have failed before
+// it), a correct one its evaluation, a speedup is a number above 0. Read otherwise they would be
+// numbers that contradict each other ("compiled 0.00" beside "correct 1.00") or a speedup of
+// 0.000 (issue 38: S24, S25, S26).
+std::string turn_damage(const Stmt& s) {
+  const std::string category = s.text(2);
+  if (category != "no_code" && category != "harness_error" && s.int64(3) != 0)
+    return "its stored compile stage is missing or invalid (a " + category + " turn without one)";
+  if (s.int64(4) != 0 && s.int64(5) != 0)
+    return "its stored evaluation is missing or invalid (a correct turn without one)";
+  const std::string type = s.text(6);
+  if (type == "null") return {};
+  if (type != "real" && type != "integer")
+    return "its stored speedup is missing or invalid (" + type + ", not a number)";
+  const double speedup = s.real(7);
+  if (std::isfinite(speedup) && speedup > 0) return {};
+  return fmt::format("its stored speedup is missing or invalid ({:g}, not a number above 0)",
+                     speedup);
+}
+
+// Every turn's row, as turn_damage says: the first damaged one named.
+Status check_turn_rows(Db& db) {
+  PTXB_TRY(Stmt s, db.prepare(kTurnFacts));
+  while (true) {
+    PTXB_TRY(bool row, s.step());
+    if (!row) return {};
+    if (std::string what = turn_damage(s); !what.empty())
+      return damaged(db.path(),
+                     fmt::format("turn {} of trajectory {}: {}", s.int64(1), s.int64(0), what));
+  }
+}
+
 }  // namespace
 
 // A file is opened so that nothing can change it, or anything beside it, until its schema
@@ -274,6 +360,10 @@ Result<RunStore> RunStore::open_read_only(const std::filesystem::path& path) {
     PTXB_TRY(db, Db::open_read_only(path, Db::ReadOnly::latest));
     PTXB_TRY_STATUS(check_schema(db));
   }
+  // Rows no command could read as ptxbench wrote them: named now, before any command reads,
+  // judges or writes anything (issue 38).
+  PTXB_TRY_STATUS(check_references(db));
+  PTXB_TRY_STATUS(check_turn_rows(db));
   return RunStore(std::make_unique<Impl>(std::move(db)));
 }
 
@@ -291,7 +381,7 @@ Result<RunRow> RunStore::run() const {
   RunRow r;
   r.id = s.int64(0);
   r.created_at = s.text(1);
-  PTXB_TRY(r.config, stored_json(s.text(2), path(), "the run's configuration"));
+  PTXB_TRY(r.config, stored_settings(s.opt_text(2), path()));
   PTXB_TRY(r.provenance, stored_json(s.text(3), path(), "the run's provenance"));
   r.status = s.text(4);
   r.finished_at = s.opt_text(5);

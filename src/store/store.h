@@ -95,7 +95,11 @@ class RunStore {
   // An existing run file to read (`show`, `sft`): nothing is ever written to it, and until
   // its schema shows it is a run nothing beside it either (Db::ReadOnly::untouched, then a
   // private copy of the file and its -wal; a run is then read with ReadOnly::latest); a write
-  // through this store fails.
+  // through this store fails. A run whose rows are not as ptxbench writes them is refused,
+  // naming the first such row ("X: turn N of trajectory M: its stored speedup is missing or
+  // invalid (...): the run file is damaged"): turns or messages of a trajectory that is not
+  // there, a judged turn without its compile stage, a correct one without its evaluation, a
+  // speedup that is not a number above 0. (So is `open`, which opens read-only first.)
   static Result<RunStore> open_read_only(const std::filesystem::path& path);
 
   RunStore(RunStore&&) noexcept;
@@ -103,6 +107,7 @@ class RunStore {
   ~RunStore();
 
   const std::filesystem::path& path() const;
+  // The run row; an Error when its configuration is not a JSON object (a damaged file).
   Result<RunRow> run() const;
   Status finish_run();  // status done
   Status reopen_run();  // status running again (resume); upgrades an older schema first

@@ -37,6 +37,7 @@ TurnEvent sample_turn(std::int64_t traj, int turn, std::optional<std::string> st
   e.turn.category = turn == 1 ? "compile_error" : "passed";
   e.turn.feedback = "feedback " + std::to_string(turn);
   e.turn.compile = Json{{"outcome", "passed"}};
+  if (turn > 1) e.turn.eval = Json{{"outcome", "passed"}};
   e.turn.correct = turn > 1;
   if (turn > 1) e.turn.arch_executed = true;
   if (turn > 1) e.turn.speedup = 1.25;
@@ -400,6 +401,103 @@ TEST_F(StoreTest, DamagedStoredJsonIsReportedNotMisread) {
   }
 }
 
+// Issue 38 (S21, S22, S24-S26, S30): rows that parse but are not what ptxbench writes (settings
+// that are no object, a judged turn without its compile stage, a correct one without its
+// evaluation, a speedup that is no number above 0, turns of a trajectory that is not there)
+// are named when the file is opened or its run read, never read as other numbers.
+TEST_F(StoreTest, RowsPtxbenchNeverWritesAreNamedDamaged) {
+  struct Case {
+    const char* damage;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"UPDATE runs SET config_json = 'null'",
+       "the run's stored settings (its configuration) are missing or invalid (null, not an "
+       "object)"},
+      {"UPDATE runs SET config_json = ''",
+       "the run's stored settings (its configuration) are missing or invalid (empty, not an "
+       "object)"},
+      {"UPDATE turns SET compile_json = NULL, eval_json = NULL, audit_json = NULL",
+       "turn 1 of trajectory 1: its stored compile stage is missing or invalid (a compile_error "
+       "turn without one)"},
+      {"UPDATE turns SET compile_json = NULL WHERE turn = 2",
+       "turn 2 of trajectory 1: its stored compile stage is missing or invalid (a passed turn "
+       "without one)"},
+      {"UPDATE turns SET eval_json = NULL",
+       "turn 2 of trajectory 1: its stored evaluation is missing or invalid (a correct turn "
+       "without one)"},
+      {"UPDATE turns SET speedup = -1",
+       "turn 1 of trajectory 1: its stored speedup is missing or invalid (-1, not a number "
+       "above 0)"},
+      {"UPDATE turns SET speedup = 'fast'",
+       "turn 1 of trajectory 1: its stored speedup is missing or invalid (text, not a number)"},
+      {"UPDATE turns SET trajectory_id = trajectory_id + 1000",
+       "2 turns refer to trajectories that do not exist (the first: turn 1 of "
+       "trajectory 1001)"},
+      {"DELETE FROM trajectories",
+       "2 turns and 6 messages refer to trajectories that do not exist (the first: turn 1 of "
+       "trajectory 1)"},
+  };
+  for (const Case& c : cases) {
+    std::filesystem::remove(db_path());
+    {
+      auto s = RunStore::create(db_path(), Json{{"turns", 2}}, Json::object());
+      ASSERT_TRUE(s.ok());
+      auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
+      ASSERT_TRUE(id.ok());
+      ASSERT_TRUE(
+          s->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
+      ASSERT_TRUE(s->record_turn(sample_turn(*id, 1)).ok());
+      ASSERT_TRUE(s->record_turn(sample_turn(*id, 2, "turn_budget")).ok());
+    }
+    {
+      auto intact = RunStore::open_read_only(db_path());
+      ASSERT_TRUE(intact.ok() && intact->run().ok()) << c.damage;
+      auto db = Db::open(db_path(), false);
+      ASSERT_TRUE(db.ok());
+      ASSERT_TRUE(db->exec("PRAGMA foreign_keys = OFF").ok());  // as sqlite3 edits by default
+      ASSERT_TRUE(db->exec(c.damage).ok()) << c.damage;
+    }
+    for (bool write : {false, true}) {
+      auto s = write ? RunStore::open(db_path()) : RunStore::open_read_only(db_path());
+      auto run = s.ok() ? s->run() : Result<RunRow>(s.error());
+      ASSERT_FALSE(run.ok()) << c.damage;
+      EXPECT_EQ(run.error().message,
+                db_path().string() + ": " + c.says + ": the run file is damaged");
+      EXPECT_NE(run.error().hint.find("use an intact copy"), std::string::npos);
+    }
+  }
+}
+
+// ... while a turn with no code, or one whose judging failed before it compiled, has no stage
+// to store, and a correct turn that was not timed no speedup.
+TEST_F(StoreTest, TurnsWithoutStagesAsTheJudgeWritesThemAreRead) {
+  {
+    auto s = RunStore::create(db_path(), Json{{"turns", 3}}, Json::object());
+    ASSERT_TRUE(s.ok());
+    auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
+    ASSERT_TRUE(id.ok());
+    ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
+    for (const char* category : {"no_code", "harness_error"}) {
+      TurnEvent e = sample_turn(*id, category == std::string("no_code") ? 1 : 2);
+      e.turn.category = category;
+      e.turn.compile = e.turn.eval = nullptr;
+      e.turn.correct = false;
+      e.turn.arch_executed.reset();
+      e.turn.speedup.reset();
+      ASSERT_TRUE(s->record_turn(e).ok());
+    }
+    TurnEvent untimed = sample_turn(*id, 3, "turn_budget");
+    untimed.turn.speedup.reset();
+    ASSERT_TRUE(s->record_turn(untimed).ok());
+  }
+  auto s = RunStore::open_read_only(db_path());
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  auto turns = s->turns(1);
+  ASSERT_TRUE(turns.ok()) << turns.error().to_string();
+  EXPECT_EQ(turns->size(), 3u);
+}
+
 // A truncated run file is called damaged, not foreign.
 TEST_F(StoreTest, ATruncatedRunFileIsDamagedNotForeign) {
   {
@@ -488,6 +586,7 @@ TEST_F(StoreTest, AnIncompleteRunFileIsNamedSo) {
     {
       auto db = Db::open(db_path(), false);
       ASSERT_TRUE(db.ok());
+      ASSERT_TRUE(db->exec("PRAGMA foreign_keys = OFF").ok());  // as sqlite3 edits by default
       ASSERT_TRUE(db->exec(c.damage).ok()) << c.damage;
     }
     for (bool write : {false, true}) {

@@ -20,6 +20,11 @@
 #   finished_wal.db  ditto, with a -wal of garbage beside it
 #   no_trajectories.db, no_llm_column.db  ditto, without its trajectories table, or without
 #               the turns table's llm_json column
+#   settings_null.db, settings_empty.db, compile_missing.db, speedup_negative.db,
+#   speedup_text.db, trajectories_deleted.db, orphan_turns.db  ditto, edited as the bad-input
+#               campaign 3 did (issue 38): runs.config_json 'null' or ''; every turn's
+#               compile_json, eval_json and audit_json NULL; every speedup -1 or 'fast'; every
+#               trajectory row deleted; every turn's trajectory_id + 1000
 #   bad_trajectory/, missing_kernel/  a ptxbench root (tasks/, context/, kernels/ linked to
 #               PTXBENCH_ROOT's) whose scripted trajectory for gemm_n7168_k5120 on sm_90a is
 #               not valid TOML, or names a kernel file that does not exist
@@ -95,12 +100,22 @@ PY
       { cat "$PTXBENCH_ROOT/tasks/gemm/gemm_n7168_k5120.toml"
         printf '\n[[workloads]]\nname = "m1000"\nrole = "hidden"\naxes = { M = 1000, N = 7168, K = 5120 }\n'
       } >hidden_listed/tasks/gemm/gemm_n7168_k5120.toml ;;
-    finished.db|finished_wal.db|no_trajectories.db|no_llm_column.db)
+    finished.db|finished_wal.db|no_trajectories.db|no_llm_column.db|settings_null.db|\
+    settings_empty.db|compile_missing.db|speedup_negative.db|speedup_text.db|\
+    trajectories_deleted.db|orphan_turns.db)
       cp "$PTXBENCH_ROOT/tests/report/recorded/h200-2026-11-30-main.db" "$1" && chmod u+w "$1" &&
       case $1 in
         finished_wal.db) head -c 8192 /dev/urandom >finished_wal.db-wal ;;
         no_trajectories.db) sqlite3 "$1" "DROP TABLE trajectories" ;;
         no_llm_column.db) sqlite3 "$1" "ALTER TABLE turns DROP COLUMN llm_json" ;;
+        settings_null.db) sqlite3 "$1" "UPDATE runs SET config_json = 'null'" ;;
+        settings_empty.db) sqlite3 "$1" "UPDATE runs SET config_json = ''" ;;
+        compile_missing.db)
+          sqlite3 "$1" "UPDATE turns SET compile_json = NULL, eval_json = NULL, audit_json = NULL" ;;
+        speedup_negative.db) sqlite3 "$1" "UPDATE turns SET speedup = -1" ;;
+        speedup_text.db) sqlite3 "$1" "UPDATE turns SET speedup = 'fast'" ;;
+        trajectories_deleted.db) sqlite3 "$1" "DELETE FROM trajectories" ;;
+        orphan_turns.db) sqlite3 "$1" "UPDATE turns SET trajectory_id = trajectory_id + 1000" ;;
       esac ;;
     bad_trajectory/|missing_kernel/)
       mkdir -p "$1trajectories/v1" &&

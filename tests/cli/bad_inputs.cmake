@@ -30,7 +30,9 @@ ptxbench_bad_input(run_help_keeps_its_own_text 0 "" OPTIONS --grep "embedded scr
   ARGS ${_p} run --help)
 ptxbench_bad_input(version_prints_the_toolchain 0 "^ptxbench [0-9]" OPTIONS --grep "^nvcc: "
   --grep "^cuobjdump: " --grep "^nvdisasm: " --grep "^built with: " ARGS ${_p} version)
-ptxbench_bad_input(version_unknown_option 2 "not expected: --bogus" ARGS ${_p} version --bogus)
+ptxbench_bad_input(version_unknown_option 2
+  "^ptxbench: unknown option --bogus for version \\(`ptxbench version --help` lists its options\\)$"
+  ARGS ${_p} version --bogus)
 
 # tasks
 ptxbench_bad_input(tasks_axis_too_large 2 "axes.M: value 9223372036854775807 is larger than 2147483647"
@@ -319,8 +321,46 @@ ptxbench_bad_input(sft_fixit_same_store_twice 2 "error: foreign.db is given twic
   SETUP foreign.db ARGS ${_p} sft fixit foreign.db foreign.db --out out)
 ptxbench_bad_input(sft_coverage_same_store_by_two_names 2 "error: foreign.db and ./foreign.db are the same file"
   SETUP foreign.db ARGS ${_p} sft coverage foreign.db ./foreign.db)
-ptxbench_bad_input(sft_kernelgen_has_no_pairing 2 "not expected: --pairing=all"
+ptxbench_bad_input(sft_kernelgen_has_no_pairing 2
+  "^ptxbench: unknown option --pairing for sft kernelgen \\(`ptxbench sft kernelgen --help` lists its options\\)$"
   SETUP foreign.db ARGS ${_p} sft kernelgen foreign.db --out out --pairing=all)
+# Issue 38 (K01, K02): an option the command does not have is named as such, its value never
+# taken for a run file ("stores: File does not exist: one"), in every command whose positional
+# arguments would take it.
+ptxbench_bad_input(sft_kernelgen_unknown_option_pairing 2
+  "^ptxbench: unknown option --pairing for sft kernelgen \\(`ptxbench sft kernelgen --help` lists its options\\)$"
+  SETUP finished.db ARGS ${_p} sft kernelgen finished.db --out o --pairing one)
+ptxbench_bad_input(sft_kernelgen_unknown_option_categories 2
+  "^ptxbench: unknown option --categories for sft kernelgen \\(`ptxbench sft kernelgen --help` lists its options\\)$"
+  SETUP finished.db ARGS ${_p} sft kernelgen finished.db --out o --categories x)
+foreach(_row
+    "sft_fixit|sft fixit|finished.db --out o"
+    "sft_coverage|sft coverage|finished.db"
+    "sft_mine|sft mine|finished.db --out m.db --dry-run"
+    "show|show|finished.db"
+    "report|report|finished.db --csv o.csv"
+    "merge|merge|finished.db --out m.db"
+    "rejudge|rejudge|finished.db --out n.db"
+    "compile|compile|${_kernel} --task ${_gemm}"
+    "eval|eval|${_kernel} --task ${_gemm}"
+    "audit|audit|${_kernel} --task ${_gemm}"
+    "gate|gate|${_kernel} --task ${_gemm}"
+    "prompt|prompt|${_gemm}"
+    "slurm_script|slurm script|--shards 2")
+  string(REPLACE "|" ";" _f "${_row}")
+  list(GET _f 0 _name)
+  list(GET _f 1 _words)
+  list(GET _f 2 _args)
+  separate_arguments(_words)
+  separate_arguments(_args)
+  string(REPLACE ";" " " _said "${_words}")
+  ptxbench_bad_input(${_name}_unknown_option_with_a_value 2
+    "^ptxbench: unknown option --bogus for ${_said} \\(`ptxbench ${_said} --help` lists its options\\)$"
+    SETUP finished.db ARGS ${_p} ${_words} ${_args} --bogus finished.db)
+endforeach()
+ptxbench_bad_input(show_unknown_short_option 2
+  "^ptxbench: unknown option -x for show \\(`ptxbench show --help` lists its options\\)$"
+  SETUP finished.db ARGS ${_p} show finished.db -x finished.db)
 ptxbench_bad_input(sft_coverage_foreign_wal_file 2 "wal.db is not a ptxbench run database"
   SETUP wal.db ARGS ${_p} sft coverage wal.db)
 ptxbench_bad_input(sft_mine_foreign_file 2 "foreign.db is not a ptxbench run database"
@@ -677,6 +717,56 @@ foreach(_cmd "show r.db" "report r.db --csv x.csv" "sft coverage r.db")
 endforeach()
 ptxbench_bad_input(show_truncated_run 2 "r.db is a damaged SQLite database" OPTIONS --creates r.db --max-s 90
   ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && truncate -s 5000 r.db && ${_p} show r.db")
+# Issue 38, bad-input campaign 3 (S21, S22, S24-S26, S30, P115, M10): rows that parse but are
+# not what ptxbench writes are named when the run file is opened or its run read, by every
+# command that reads run files, never shown as other numbers ("compiled 0.00", "0.000").
+set(_damaged "the run file is damaged \\(use an intact copy of the run file")
+ptxbench_bad_input(show_settings_null 2
+  "^ptxbench show: settings_null.db: the run's stored settings \\(its configuration\\) are missing or invalid \\(null, not an object\\): ${_damaged}"
+  SETUP settings_null.db ARGS ${_p} show settings_null.db)
+ptxbench_bad_input(show_settings_empty 2
+  "^ptxbench show: settings_empty.db: the run's stored settings \\(its configuration\\) are missing or invalid \\(empty, not an object\\): ${_damaged}"
+  SETUP settings_empty.db ARGS ${_p} show settings_empty.db)
+ptxbench_bad_input(show_compile_stage_missing 2
+  "^ptxbench show: compile_missing.db: turn 1 of trajectory 1: its stored compile stage is missing or invalid \\(a compile_error turn without one\\): ${_damaged}"
+  SETUP compile_missing.db ARGS ${_p} show compile_missing.db)
+ptxbench_bad_input(show_speedup_negative 2
+  "^ptxbench show: speedup_negative.db: turn 1 of trajectory 1: its stored speedup is missing or invalid \\(-1, not a number above 0\\): ${_damaged}"
+  SETUP speedup_negative.db ARGS ${_p} show speedup_negative.db)
+ptxbench_bad_input(show_speedup_text 2
+  "^ptxbench show: speedup_text.db: turn 1 of trajectory 1: its stored speedup is missing or invalid \\(text, not a number\\): ${_damaged}"
+  SETUP speedup_text.db ARGS ${_p} show speedup_text.db)
+ptxbench_bad_input(report_csv_speedup_text 2
+  "^ptxbench report: speedup_text.db: turn 1 of trajectory 1: its stored speedup is missing or invalid \\(text, not a number\\): ${_damaged}"
+  SETUP speedup_text.db ARGS ${_p} report speedup_text.db --csv o.csv)
+ptxbench_bad_input(show_turns_of_no_trajectory 2
+  "^ptxbench show: orphan_turns.db: 20 turns refer to trajectories that do not exist \\(the first: turn 1 of trajectory 1001\\): ${_damaged}"
+  SETUP orphan_turns.db ARGS ${_p} show orphan_turns.db --turns)
+ptxbench_bad_input(merge_trajectories_deleted 2
+  "^ptxbench merge: trajectories_deleted.db: 20 turns and 50 messages refer to trajectories that do not exist \\(the first: turn 1 of trajectory 1\\): ${_damaged}"
+  SETUP trajectories_deleted.db ARGS ${_p} merge trajectories_deleted.db --out m.db)
+# ... by every command that reads a run file, before it judges or writes anything.
+foreach(_row
+    "show|show FILE"
+    "show_compare|show finished.db FILE"
+    "report|report FILE --html o.html --junit o.xml --csv o.csv"
+    "sft_fixit|sft fixit FILE --out o"
+    "sft_kernelgen|sft kernelgen FILE --out o"
+    "sft_coverage|sft coverage FILE"
+    "sft_mine|sft mine FILE --out mine.db --dry-run"
+    "merge|merge FILE --out m.db"
+    "rejudge|rejudge FILE --out n.db"
+    "run_resume|run --resume FILE --no-progress")
+  string(REPLACE "|" ";" _f "${_row}")
+  list(GET _f 0 _name)
+  list(GET _f 1 _cmd)
+  foreach(_fixture compile_missing orphan_turns settings_null)
+    string(REPLACE "FILE" "${_fixture}.db" _args "${_cmd}")
+    separate_arguments(_args)
+    ptxbench_bad_input(${_name}_damaged_${_fixture} 2 "${_fixture}.db: .*${_damaged}"
+      SETUP finished.db ${_fixture}.db ARGS ${_p} ${_args})
+  endforeach()
+endforeach()
 # Stored JSON that parses but holds a value of another type than ptxbench wrote: a named
 # failure (exit 1), never an abort.
 ptxbench_bad_input(show_wrong_type_in_stored_json 1 "" OPTIONS --creates r.db --max-s 90

@@ -149,3 +149,11 @@ ptxbench_bad_input(eval_reply_without_code 15 "verdict: NO CODE BLOCK" SETUP rep
 ptxbench_bad_input(audit_reply_without_code_json 15 "" SETUP reply.md
   OPTIONS --json --grep "\"disposition\": \"no_code\""
   ARGS $<TARGET_FILE:ptxbench> audit reply.md --task ${_t} --reply --json)
+# Issue 38 (N19): PTXBENCH_ASSUME_GPU=1 where no GPU can be used (none visible here, or no
+# driver: the verifier cannot open a CUDA device, which names no workload) is named as the
+# cause, with what to do; never "the verifier could not prepare the session's inputs".
+ptxbench_bad_input(eval_assumed_gpu_unusable 1 ""
+  OPTIONS --grep "^ptxbench eval: PTXBENCH_ASSUME_GPU=1 is set, but no GPU could be used \\(the verifier could not open a CUDA device: .+\\): unset PTXBENCH_ASSUME_GPU"
+          --grep "^compile: passed" --lacks "could not prepare the session"
+  ARGS env -u PTXBENCH_NO_GPU PTXBENCH_ASSUME_GPU=1 CUDA_VISIBLE_DEVICES=-1
+       ${_e} ${_plain} --task ${_t} --no-timing)

@@ -26,12 +26,12 @@
 namespace ptxbench::eval::worker {
 namespace {
 
-Reply failure(const std::string& status, const std::string& error, const std::string& phase);
+Reply failure(VerifierStatus status, const std::string& error, const std::string& phase);
 
 Reply ok_reply(Json extra = Json::object()) {
   Reply r;
   r.ok = true;
-  r.status = "ok";
+  r.status = to_string(VerifierStatus::ok);
   r.extra = std::move(extra);
   return r;
 }
@@ -278,7 +278,8 @@ class Verifier {
   } catch (const gpu::CudaError&) {
     throw;  // the context may be unusable: a harness error
   } catch (const std::exception& e) {
-    return failure("library_failed", e.what(), "heat");  // the session goes on without heat
+    // the session goes on without heat
+    return failure(VerifierStatus::library_failed, e.what(), "heat");
   }
 
   // "scrub": the slack around every exported tensor zeroed again (ScrubCommand).
@@ -506,10 +507,10 @@ class Verifier {
   std::future<void> library_made_;
 };
 
-Reply failure(const std::string& status, const std::string& error, const std::string& phase) {
+Reply failure(VerifierStatus status, const std::string& error, const std::string& phase) {
   Reply r;
   r.ok = false;
-  r.status = status;
+  r.status = to_string(status);
   r.error = error;
   r.phase = phase;
   return r;
@@ -519,40 +520,66 @@ Reply failure(const std::string& status, const std::string& error, const std::st
 Reply serve(Verifier& v, const Command& cmd) {
   if (cmd.op == "prepare") {
     auto c = prepare_from_json(cmd.body);
-    return c.ok() ? v.prepare(*c) : failure("bad_request", c.error().to_string(), "prepare");
+    return c.ok() ? v.prepare(*c)
+                  : failure(VerifierStatus::bad_request, c.error().to_string(), "prepare");
   }
   if (cmd.op == "verify") {
     auto c = verify_from_json(cmd.body);
-    return c.ok() ? v.verify(*c) : failure("bad_request", c.error().to_string(), "verify");
+    return c.ok() ? v.verify(*c)
+                  : failure(VerifierStatus::bad_request, c.error().to_string(), "verify");
   }
   if (cmd.op == "baseline") {
     auto c = baseline_from_json(cmd.body);
-    return c.ok() ? v.baseline(*c) : failure("bad_request", c.error().to_string(), "baseline");
+    return c.ok() ? v.baseline(*c)
+                  : failure(VerifierStatus::bad_request, c.error().to_string(), "baseline");
   }
   if (cmd.op == "library") {
     auto c = library_from_json(cmd.body);
-    return c.ok() ? v.library(*c) : failure("bad_request", c.error().to_string(), "library");
+    return c.ok() ? v.library(*c)
+                  : failure(VerifierStatus::bad_request, c.error().to_string(), "library");
   }
   if (cmd.op == "heat") {
     auto c = heat_from_json(cmd.body);
-    return c.ok() ? v.heat(*c) : failure("bad_request", c.error().to_string(), "heat");
+    return c.ok() ? v.heat(*c)
+                  : failure(VerifierStatus::bad_request, c.error().to_string(), "heat");
   }
   if (cmd.op == "clocks") return v.clocks();
   if (cmd.op == "scrub") return v.scrub();
-  return failure("bad_request", "unknown command '" + cmd.op + "'", cmd.op);
+  return failure(VerifierStatus::bad_request, "unknown command '" + cmd.op + "'", cmd.op);
+}
+
+// "" when a CUDA device can be used here, else CUDA's error (no driver, no device visible): asked
+// before anything of a session exists, so it names no workload (VerifierStatus::no_device).
+std::string device_unusable() {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e == cudaSuccess && count == 0) e = cudaErrorNoDevice;
+  if (e == cudaSuccess) e = cudaSetDevice(0);
+  if (e == cudaSuccess) e = cudaFree(nullptr);  // makes the context
+  return e == cudaSuccess ? std::string() : gpu::describe_cuda_error(e);
+}
+
+// A verifier that cannot serve: `r` in reply to the first command, read first, so that the
+// parent's command is never written to a process that has ended.
+int refuse_first_command(CommandChannel& channel, const Reply& r) {
+  (void)channel.next_line();
+  (void)channel.reply(to_text(r.to_json()));
+  return 3;
 }
 
 }  // namespace
 
 int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
   (void)req;  // its directory is the process's working directory already
+  if (std::string why = device_unusable(); !why.empty())
+    return refuse_first_command(channel,
+                                failure(VerifierStatus::no_device, why, "opening the GPU"));
   std::unique_ptr<VerifierTools> tools;
   try {
     tools = std::make_unique<VerifierTools>();
-  } catch (const std::exception& e) {  // said in reply to the first command
-    (void)channel.reply(
-        to_text(failure("harness_error", e.what(), "allocating the session").to_json()));
-    return 3;
+  } catch (const std::exception& e) {
+    return refuse_first_command(
+        channel, failure(VerifierStatus::harness_error, e.what(), "allocating the session"));
   }
   std::unique_ptr<Verifier> v;  // the open session
   // At the end, a library set-up still running on its thread (cuDNN building every plan: over a
@@ -569,12 +596,12 @@ int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
     Reply r;
     try {
       if (!cmd.ok()) {
-        r = failure("bad_request", cmd.error().to_string(), "");
+        r = failure(VerifierStatus::bad_request, cmd.error().to_string(), "");
       } else if (cmd->op == "open") {
         auto open = OpenCommand::from_json(cmd->body);
         if (v || !open.ok()) {
-          r = failure("bad_request", v ? "a session is open already" : open.error().to_string(),
-                      "open");
+          r = failure(VerifierStatus::bad_request,
+                      v ? "a session is open already" : open.error().to_string(), "open");
         } else {
           v = std::make_unique<Verifier>(*tools, *open);
           r = ok_reply(v->ready_extra());
@@ -587,13 +614,15 @@ int run_verifier(const VerifierRequest& req, CommandChannel& channel) {
                           {"libraries", tools->libraries.size()},
                           {"kept_bases", tools->bases.size()}});
       } else {
-        r = v ? serve(*v, *cmd) : failure("bad_request", "no session is open", cmd->op);
+        r = v ? serve(*v, *cmd)
+              : failure(VerifierStatus::bad_request, "no session is open", cmd->op);
       }
     } catch (const std::exception& e) {
-      r = failure("harness_error", e.what(), cmd.ok() ? cmd->op : "");
+      r = failure(VerifierStatus::harness_error, e.what(), cmd.ok() ? cmd->op : "");
     }
     if (!channel.reply(to_text(r.to_json())).ok()) return end(3);
-    if (r.status == "harness_error") return end(3);  // the context may be unusable
+    // the context may be unusable
+    if (r.status == to_string(VerifierStatus::harness_error)) return end(3);
   }
 }
 

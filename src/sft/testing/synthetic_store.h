@@ -82,6 +82,12 @@ class SyntheticStore {
     e.turn.category = t.category;
     e.turn.feedback = feedback(task, sample, turn, t.category);
     e.turn.correct = is_correct(t.category);
+    // As the judge stores them: every judged turn's compile stage, a correct one's evaluation
+    // (a run file without them is refused as damaged).
+    if (t.category != "no_code")
+      e.turn.compile =
+          Json{{"outcome", t.category == "compile_error" ? "compile_error" : "passed"}};
+    if (e.turn.correct) e.turn.eval = Json{{"outcome", "passed"}};
     if (e.turn.correct) {
       e.turn.arch_executed = t.category == "passed" && t.arch;
       e.turn.speedup = t.speedup.value_or(1.0);
