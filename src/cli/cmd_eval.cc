@@ -10,6 +10,7 @@
 #include "cli/candidate_input.h"
 #include "cli/command.h"
 #include "cli/judge_candidate.h"
+#include "cli/judging_options.h"
 #include "eval/evaluator.h"
 
 namespace ptxbench::cli {
@@ -20,12 +21,9 @@ struct EvalArgs {
   bool json = false, memcheck = false, no_timing = false;
   bool no_audit = false, timeline = false, reply = false;
   std::optional<std::uint64_t> seed, input_seed;
-  int trials = 3;
+  session::JudgingSettings judging;  // --trials, --call-timeout, --sample-budget, --library-plan
   int timeout_s = 240;
-  double sample_budget_s = 3;
-  double call_timeout_s = 20;
   bool allow_weaker_sandbox = false;
-  std::string library_plan = "fastest";  // gpu/library_plan.h (checked by CLI11)
   double sustained_load_ms = 0;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
   ContractChoice contract;
@@ -36,16 +34,13 @@ judge::JudgeOptions judge_options(const EvalArgs& a) {
   o.compile.arch = a.arch;
   o.compile.max_source_bytes = a.max_source_bytes;
   o.compile.contract = a.contract;
-  o.eval.trials = a.trials;
+  apply_judging(a.judging, o.eval);
   o.eval.seed = a.seed;
   o.eval.input_seed = a.input_seed;
   o.eval.memcheck = a.memcheck;
   o.eval.timing = !a.no_timing;
   o.eval.worker_timeout = std::chrono::seconds(a.timeout_s);
-  o.eval.sample_budget_seconds = a.sample_budget_s;
-  o.eval.call_timeout_seconds = a.call_timeout_s;
   o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
-  o.eval.library_plan = gpu::library_plan_from_string(a.library_plan).value();
   o.eval.sustained_load_ms = a.sustained_load_ms;
   o.eval.timeline = a.timeline;
   o.run_audit = !a.no_audit;
@@ -69,31 +64,13 @@ void attach_eval(CLI::App& sub, Context& ctx) {
                  "the base input sets' seed (a run's eval.input_seed: with --seed, judges a run's "
                  "candidate on exactly the inputs it had; default: from --seed)")
       ->check(unsigned_number());
-  sub.add_option("--trials", args->trials, "correctness trials on fresh inputs (>= 3)")
-      ->check(CLI::Range(3, 100))
-      ->capture_default_str();
+  add_judging_options(sub, args->judging);
   sub.add_flag("--memcheck", args->memcheck, "also run a trial under compute-sanitizer memcheck");
   sub.add_flag("--no-timing", args->no_timing, "check correctness only");
   sub.add_flag("--no-audit", args->no_audit,
                "skip the instruction audit (which target instructions executed)");
   sub.add_option("--timeout", args->timeout_s, "the candidate worker's wall-clock limit in seconds")
       ->check(CLI::Range(10, 3600))
-      ->capture_default_str();
-  sub.add_option("--sample-budget", args->sample_budget_s,
-                 "timing: seconds of sampling before stopping short of a +-0.5% 95% interval "
-                 "of the speedup")
-      ->check(finite_range(0.1, 600.0))
-      ->capture_default_str();
-  sub.add_option("--call-timeout", args->call_timeout_s,
-                 "seconds one kernel call may take before it counts as a hang")
-      ->check(finite_range(1.0, 600.0))
-      ->capture_default_str();
-  sub.add_option("--library-plan", args->library_plan,
-                 "the library baseline's plan: fastest (timed here: cuBLASLt's fastest of its "
-                 "heuristic's top 8, cuDNN SDPA's fastest of heuristic mode A's plans) or "
-                 "heuristic (the library heuristic's first choice, untimed: how ptxbench "
-                 "measured before 2026-12-01, for comparing with results made then)")
-      ->check(CLI::IsMember({"fastest", "heuristic"}))
       ->capture_default_str();
   sub.add_option("--sustained-load-ms", args->sustained_load_ms,
                  "milliseconds of the library run back to back before every burst of the "

@@ -19,6 +19,7 @@
 #include "cli/candidate_input.h"
 #include "cli/command.h"
 #include "cli/judge_candidate.h"
+#include "cli/judging_options.h"
 #include "cli/report_outputs.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
@@ -41,6 +42,7 @@ struct GateArgs {
   bool force = false;  // write over --junit/--json files that exist
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
   ContractChoice contract;
+  session::JudgingSettings judging;  // --trials, --call-timeout, --sample-budget, --library-plan
 };
 
 judge::JudgeOptions judge_options(const GateArgs& a) {
@@ -50,6 +52,7 @@ judge::JudgeOptions judge_options(const GateArgs& a) {
   o.compile.contract = a.contract;
   o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
   o.eval.timeline = a.timeline;
+  apply_judging(a.judging, o.eval);
   o.run_audit = true;
   o.gpu = eval::Evaluator::gpu_available();
   return o;
@@ -192,6 +195,7 @@ void attach_gate(CLI::App& sub, Context& ctx) {
   sub.add_flag("--allow-weaker-sandbox", a->allow_weaker_sandbox,
                "judge even where this machine lacks part of the candidate's sandbox");
   add_shared_inputs_option(sub, a->shared_inputs);
+  add_judging_options(sub, a->judging);
   sub.footer(with_help_footer(
       "Exit: 0 when every kernel passes its gate; else the first failing kernel's code: its "
       "verdict's (10-16, 1), or 17 when it is correct but misses the gate (slower than "

@@ -16,6 +16,7 @@
 
 #include "cli/command.h"
 #include "cli/judge_candidate.h"
+#include "cli/judging_options.h"
 #include "cli/run_setup.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
@@ -114,6 +115,7 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
   so.eval.memcheck = w.o.memcheck;
   set_run_inputs(so, w.o.shared_inputs);
   so.compile.contract = config.contract;
+  apply_judging(config.judging, so.eval);  // the run's own judging settings
   session::StagePipeline pipeline(ctx.paths, w.runner, so);
   ctx.err << fmt::format(
       "ptxbench rejudge {} -> {}\n{}\n", w.o.file, w.o.out,

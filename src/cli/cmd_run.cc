@@ -14,6 +14,7 @@
 #include "cli/candidate_input.h"
 #include "cli/command.h"
 #include "cli/judge_candidate.h"
+#include "cli/judging_options.h"
 #include "cli/run_setup.h"
 #include "core/fs.h"
 #include "core/gpu_select.h"
@@ -273,7 +274,8 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
       return exit_code::ok;
     }
   }
-  so.compile.contract = o.config.contract;  // as settled (a resumed run's stored one)
+  so.compile.contract = o.config.contract;   // as settled (a resumed run's stored one)
+  apply_judging(o.config.judging, so.eval);  // likewise
   session::StagePipeline pipeline(ctx.paths, runner, so);
   if (interrupted()) return interrupted_exit_code(interrupt_signal());  // nothing made yet
   auto st = open_run(o, ctx, pipeline.describe(), *prepared, runner);
@@ -383,6 +385,7 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   sub.add_flag("--memcheck", o.memcheck,
                "also run each candidate under compute-sanitizer memcheck");
   add_shared_inputs_option(sub, o.shared_inputs);
+  add_judging_options(sub, o.config.judging);
   sub.add_flag("--no-progress", o.no_progress, "plain progress lines even on a terminal");
   sub.add_flag("--json", o.json, "print the summary as JSON");
 }

@@ -65,7 +65,7 @@ Status RunConfig::validate() const {
 }
 
 Json RunConfig::to_json() const {
-  return Json{
+  Json j{
       {"model",
        {{"id", model.id},
         {"base_url", model.base_url},
@@ -93,6 +93,8 @@ Json RunConfig::to_json() const {
       {"fast_p", fast_p},
       {"contract", std::string(to_string(contract))},
   };
+  if (!judging.is_default()) j["judging"] = judging.to_json();
+  return j;
 }
 
 Result<RunConfig> RunConfig::from_json(const Json& j) {
@@ -127,11 +129,47 @@ Result<RunConfig> RunConfig::from_json(const Json& j) {
     auto contract = contract_choice_from_string(j.value("contract", std::string("auto")));
     if (!contract) return make_error("the run's stored configuration names an unknown contract");
     c.contract = *contract;
+    if (j.contains("judging")) {  // absent: the defaults (and every run before 2026-12-05)
+      auto judging = JudgingSettings::from_json(j.at("judging"));
+      if (!judging.ok()) return judging.error();
+      c.judging = std::move(*judging);
+    }
     return c;
   } catch (const std::exception& e) {
     return make_error(std::string("the run's stored configuration is unreadable: ") + e.what(),
                       "was it written by another ptxbench version?");
   }
+}
+
+bool JudgingSettings::is_default() const {
+  const JudgingSettings d;
+  return trials == d.trials && call_timeout_s == d.call_timeout_s &&
+         sample_budget_s == d.sample_budget_s && library_plan == d.library_plan;
+}
+
+Json JudgingSettings::to_json() const {
+  return Json{{"trials", trials},
+              {"call_timeout_s", call_timeout_s},
+              {"sample_budget_s", sample_budget_s},
+              {"library_plan", library_plan}};
+}
+
+Result<JudgingSettings> JudgingSettings::from_json(const Json& j) {
+  JudgingSettings s;
+  if (!j.is_object()) return make_error("the run's stored judging settings are not an object");
+  try {
+    s.trials = j.value("trials", s.trials);
+    s.call_timeout_s = j.value("call_timeout_s", s.call_timeout_s);
+    s.sample_budget_s = j.value("sample_budget_s", s.sample_budget_s);
+    s.library_plan = j.value("library_plan", s.library_plan);
+  } catch (const std::exception& e) {
+    return make_error(std::string("the run's stored judging settings are unreadable: ") + e.what());
+  }
+  const bool ok = s.trials >= 3 && s.trials <= 100 && s.call_timeout_s >= 1 &&
+                  s.call_timeout_s <= 600 && s.sample_budget_s >= 0.1 && s.sample_budget_s <= 600 &&
+                  (s.library_plan == "fastest" || s.library_plan == "heuristic");
+  if (!ok) return make_error("the run's stored judging settings are out of range: " + to_text(j));
+  return s;
 }
 
 Json result_settings(const RunConfig& c) {
@@ -157,6 +195,8 @@ std::vector<std::string> config_differences(const RunConfig& a, const RunConfig&
       out.push_back(key);
     }
   }
+  for (const auto& [key, vb] : jb.items())  // set in `b` only (the judging settings)
+    if (!ja.contains(key)) out.push_back(key);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -37,6 +37,21 @@ inline constexpr int kMaxAttempts = 100;                 // tries per request
 inline constexpr int kMaxCompletionTokens = 10'000'000;  // --max-tokens
 inline constexpr double kMaxSeconds = 1e6;  // --request-timeout, --stall-timeout, --retry-max-s
 
+// How each candidate of a run is judged, where the run sets it (cli/judging_options.h: --trials,
+// --call-timeout, --sample-budget, --library-plan; the defaults are eval's). Stored in the run
+// only when they differ from the defaults, so runs made before these options existed keep their
+// settings hash; --resume and rejudge judge with the stored ones.
+struct JudgingSettings {
+  int trials = 3;                        // correctness trials on fresh inputs, 3..100
+  double call_timeout_s = 20;            // seconds one kernel call may take, 1..600
+  double sample_budget_s = 3;            // timing: seconds of sampling, 0.1..600
+  std::string library_plan = "fastest";  // fastest | heuristic (gpu/library_plan.h)
+  bool is_default() const;
+  Json to_json() const;
+  // Absent keys keep their defaults; a present key of the wrong type or range is an error.
+  static Result<JudgingSettings> from_json(const Json& j);
+};
+
 struct RunConfig {
   ModelConfig model;
   std::string scripted_version = "v1";  // trajectories/<version>/ when model.id is empty
@@ -55,6 +70,7 @@ struct RunConfig {
   // The kernel contract: the prompts present the fixed one (auto: native) and every reply is
   // built in it (auto: the contract each reply is written in, detected from its source).
   ContractChoice contract;
+  JudgingSettings judging;
 
   bool scripted() const { return model.id.empty(); }
   std::string model_label() const;  // what trajectories.model holds

@@ -868,3 +868,15 @@ ptxbench_bad_input(gate_help_says_what_shared_inputs_does_under_a_weaker_sandbox
   OPTIONS --grep "each candidate is judged on input sets of its own instead"
           --lacks "Not where the candidate's sandbox is weaker"
   ARGS ${_p} gate --help)
+
+# The judging option group (cli/judging_options.h) is the same in every judging command.
+ptxbench_bad_input(gate_trials_too_few 2 "--trials: Value 2 not in range 3 to 100"
+  ARGS ${_p} gate ${_kernel} --task ${_gemm} --trials 2)
+ptxbench_bad_input(gate_call_timeout_nan 2 "--call-timeout: 'nan' is not a number in"
+  ARGS ${_p} gate ${_kernel} --task ${_gemm} --call-timeout nan)
+ptxbench_bad_input(run_library_plan_bogus 2 "--library-plan: bogus not in \\{fastest,heuristic\\}"
+  ARGS ${_run1} --library-plan bogus)
+ptxbench_bad_input(run_sample_budget_too_small 2 "--sample-budget: '0.01' is not a number in"
+  ARGS ${_run1} --sample-budget 0.01)
+ptxbench_bad_input(run_resume_with_trials 2 "--resume continues a run with the settings stored in it. --trials would be ignored"
+  SETUP foreign.db ARGS ${_p} run --resume foreign.db --trials 5)

@@ -1,0 +1,22 @@
+// The judging option group: how each candidate is judged, one set of options for every command
+// that judges (eval, gate, run; rejudge and a resumed run judge with the run's stored settings).
+//   --trials N           correctness trials on fresh inputs (3..100, default 3)
+//   --call-timeout S     seconds one kernel call may take before it counts as a hang (1..600, 20)
+//   --sample-budget S    timing: seconds of sampling before stopping short of a +-0.5% 95%
+//                        interval of the speedup (0.1..600, 3)
+//   --library-plan P     the library baseline's plan: fastest | heuristic (default fastest)
+// Out-of-range values are refused by the parser (exit 2) with the range in the message.
+#pragma once
+
+#include "cli/command.h"
+#include "eval/evaluator.h"
+#include "session/config.h"
+
+namespace ptxbench::cli {
+
+void add_judging_options(CLI::App& sub, session::JudgingSettings& s);
+
+// `s` into the options of one judging session.
+void apply_judging(const session::JudgingSettings& s, eval::EvalOptions& o);
+
+}  // namespace ptxbench::cli
