@@ -6,6 +6,12 @@ Status check_output(const std::string& option, const std::filesystem::path& out,
                     const std::vector<std::string>& inputs, bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  // Refused before anything is made (campaign 3b, V08/H21/H22: an empty folder was left and an
+  // internal temporary name shown); an existing folder is refused below.
+  if (const std::string s = out.string(); s.ends_with('/') && !fs::exists(out, ec))
+    return make_error(
+        option + " " + s + " names a folder",
+        "name the file to write, e.g. " + option + " " + fs::path(s).parent_path().string());
   for (fs::path q = out.parent_path(); !q.empty(); q = q.parent_path()) {
     if (fs::exists(q, ec)) {
       if (!fs::is_directory(q, ec))

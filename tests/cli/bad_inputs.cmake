@@ -868,3 +868,14 @@ ptxbench_bad_input(gate_help_says_what_shared_inputs_does_under_a_weaker_sandbox
   OPTIONS --grep "each candidate is judged on input sets of its own instead"
           --lacks "Not where the candidate's sandbox is weaker"
   ARGS ${_p} gate --help)
+
+# An output ending in / that does not exist is refused before anything is made (campaign 3b
+# R15, V08, H21, H22: an empty folder was made, then the command failed).
+ptxbench_bad_input(run_out_ends_in_slash 2 "--out n.db/ names a folder"
+  OPTIONS --grep "e.g. --out n.db/run.db" ARGS ${_run1} --turns 1 --out n.db/)
+ptxbench_bad_input(sft_coverage_out_ends_in_slash 2 "--out c.txt/ names a folder"
+  OPTIONS --grep "e.g. --out c.txt\\)" ARGS ${_p} sft coverage ${_h200} --out c.txt/)
+ptxbench_bad_input(report_html_ends_in_slash 2 "--html h.html/ names a folder"
+  ARGS ${_p} report ${_h200} --html h.html/)
+ptxbench_bad_input(report_junit_ends_in_slash 2 "--junit sub/ names a folder"
+  ARGS ${_p} report ${_h200} --junit sub/)
