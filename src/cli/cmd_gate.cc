@@ -152,7 +152,9 @@ int gate_main(const GateArgs& a, Context& ctx) {
   }
   if (!a.junit.empty()) {
     auto st = make_output_folder(a.junit);
-    if (st.ok()) st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch));
+    if (st.ok())
+      st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch),
+                             a.force ? Replace::yes : Replace::no);
     if (!st.ok()) {
       ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
       return exit_code::internal;

@@ -220,7 +220,7 @@ int run_coverage(const SftArgs& a, Context& ctx) {
     }
     if (auto st = make_output_folder(a.out); !st.ok())
       return fail(ctx, st.error(), exit_code::internal);
-    if (auto st = write_file_atomic(a.out, text); !st.ok())
+    if (auto st = write_file_atomic(a.out, text, a.force ? Replace::yes : Replace::no); !st.ok())
       return fail(ctx, st.error(), exit_code::internal);
     ctx.out << "wrote the coverage report (JSON) to " << a.out << "\n";
     return exit_code::ok;
@@ -228,7 +228,9 @@ int run_coverage(const SftArgs& a, Context& ctx) {
   if (!a.out.empty()) {
     if (auto st = make_output_folder(a.out); !st.ok())
       return fail(ctx, st.error(), exit_code::internal);
-    if (auto st = write_file_atomic(a.out, d.coverage.table()); !st.ok())
+    if (auto st =
+            write_file_atomic(a.out, d.coverage.table(), a.force ? Replace::yes : Replace::no);
+        !st.ok())
       return fail(ctx, st.error(), exit_code::internal);
     ctx.out << "wrote the coverage report to " << a.out << "\n";
   } else {

@@ -879,3 +879,8 @@ ptxbench_bad_input(report_html_ends_in_slash 2 "--html h.html/ names a folder"
   ARGS ${_p} report ${_h200} --html h.html/)
 ptxbench_bad_input(report_junit_ends_in_slash 2 "--junit sub/ names a folder"
   ARGS ${_p} report ${_h200} --junit sub/)
+
+# Two writers of one new output without --force: exactly one writes it, the other is refused
+# ("already exists"), never silently replacing it (campaign 3b V04, X11: both said "wrote").
+ptxbench_bad_input(sft_coverage_concurrent_writers 0 ""
+  ARGS sh -c "for i in 1 2 3 4; do ${_p} sft coverage ${_h200} --out c.txt >o$i.txt 2>&1 & done; wait; n=$(cat o1.txt o2.txt o3.txt o4.txt | grep -c 'wrote the coverage report'); r=$(cat o1.txt o2.txt o3.txt o4.txt | grep -c 'already exists'); rm o1.txt o2.txt o3.txt o4.txt c.txt; echo wrote $n refused $r; test $n = 1 && test $r = 3")
