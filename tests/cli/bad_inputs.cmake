@@ -884,3 +884,10 @@ ptxbench_bad_input(report_junit_ends_in_slash 2 "--junit sub/ names a folder"
 # ("already exists"), never silently replacing it (campaign 3b V04, X11: both said "wrote").
 ptxbench_bad_input(sft_coverage_concurrent_writers 0 ""
   ARGS sh -c "for i in 1 2 3 4; do ${_p} sft coverage ${_h200} --out c.txt >o$i.txt 2>&1 & done; wait; n=$(cat o1.txt o2.txt o3.txt o4.txt | grep -c 'wrote the coverage report'); r=$(cat o1.txt o2.txt o3.txt o4.txt | grep -c 'already exists'); rm o1.txt o2.txt o3.txt o4.txt c.txt; echo wrote $n refused $r; test $n = 1 && test $r = 3")
+
+# An output naming an input run file's SQLite companion (-wal, -journal, -shm) is refused like
+# the input itself, even with --force (campaign 3b X28: the input's WAL was replaced).
+ptxbench_bad_input(report_csv_is_the_input_wal 2 "--csv finished.db-wal is the SQLite companion file of the input finished.db"
+  SETUP finished.db ARGS ${_p} report finished.db --csv finished.db-wal --force)
+ptxbench_bad_input(sft_coverage_out_is_the_input_journal 2 "--out finished.db-journal is the SQLite companion file"
+  SETUP finished.db ARGS ${_p} sft coverage finished.db --out finished.db-journal --force)
