@@ -23,6 +23,7 @@
 #include "sft/mine.h"
 #include "sft/pipeline.h"
 #include "sft/session_runner.h"
+#include "store/store.h"
 #include "task/loader.h"
 
 namespace ptxbench::cli {
@@ -240,6 +241,19 @@ int run_coverage(const SftArgs& a, Context& ctx) {
   return exit_code::ok;
 }
 
+// An existing --out is resumed only when mine made it: a run file of `ptxbench run` is refused
+// (campaign 3b N07: the teacher's trajectories were written into another run's file).
+Status check_mine_out(const std::string& out) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(out, ec)) return {};
+  auto store = store::RunStore::open_read_only(out);
+  if (!store.ok()) return {};  // not a run store: mine's own open says so
+  auto run = store->run();
+  if (run.ok() && run->config.is_object() && run->config.contains("sft_mine")) return {};
+  return make_error("--out " + out + " is a run file of `ptxbench run`, not a mine store",
+                    "write the teacher's trajectories to a new file, e.g. --out mine.db");
+}
+
 // Runs the selected seeds through the session loop with the teacher endpoint.
 int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corpus, Context& ctx) {
   if (!path_variables_ok(ctx, "sft mine")) return exit_code::bad_input;
@@ -256,6 +270,7 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
                   make_error("--out " + a.out + " is one of the run stores mine reads",
                              "write the teacher's trajectories to a new file, e.g. --out mine.db"),
                   exit_code::bad_input);
+  if (auto st = check_mine_out(a.out); !st.ok()) return fail(ctx, st.error(), exit_code::bad_input);
   if (std::error_code ec; std::filesystem::is_directory(a.out, ec))
     return fail(ctx,
                 make_error("--out " + a.out + " is a folder; it names the store to write",

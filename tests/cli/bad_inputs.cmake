@@ -891,3 +891,9 @@ ptxbench_bad_input(report_csv_is_the_input_wal 2 "--csv finished.db-wal is the S
   SETUP finished.db ARGS ${_p} report finished.db --csv finished.db-wal --force)
 ptxbench_bad_input(sft_coverage_out_is_the_input_journal 2 "--out finished.db-journal is the SQLite companion file"
   SETUP finished.db ARGS ${_p} sft coverage finished.db --out finished.db-journal --force)
+
+# sft mine --out naming a run file of `ptxbench run` (not a mine store) is refused, the file
+# untouched (campaign 3b N07: the teacher's trajectory was written into it).
+ptxbench_bad_input(sft_mine_out_is_a_run_file 2 "--out s0.db is a run file of `ptxbench run`, not a mine store"
+  SETUP finished.db
+  ARGS sh -c "cp finished.db s0.db && ${_p} sft mine finished.db --model m --base-url http://127.0.0.1:1/v1 --out s0.db --limit 1 --attempts 1 --retry-max-s 0; c=$?; cmp -s finished.db s0.db || exit 9; rm s0.db; exit $c")
