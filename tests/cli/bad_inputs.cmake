@@ -897,3 +897,9 @@ ptxbench_bad_input(sft_coverage_out_is_the_input_journal 2 "--out finished.db-jo
 ptxbench_bad_input(sft_mine_out_is_a_run_file 2 "--out s0.db is a run file of `ptxbench run`, not a mine store"
   SETUP finished.db
   ARGS sh -c "cp finished.db s0.db && ${_p} sft mine finished.db --model m --base-url http://127.0.0.1:1/v1 --out s0.db --limit 1 --attempts 1 --retry-max-s 0; c=$?; cmp -s finished.db s0.db || exit 9; rm s0.db; exit $c")
+
+# gate --json cut short by the file size limit (or a full disk) is removed and the cause said
+# (campaign 3b X05: a cut file was left and "writing j.jsonl failed" gave no reason).
+ptxbench_bad_input(gate_json_file_size_limit 1 ""
+  OPTIONS --grep "writing j.jsonl failed: File too large \\(the cut file was removed\\)"
+  ARGS sh -c "ulimit -f 1; ${_p} gate ${_kernel} --task ${_gemm} --max-source-bytes 2 --json j.jsonl; c=$?; ls j.jsonl* >/dev/null 2>&1 && exit 9; exit $c")
