@@ -63,8 +63,14 @@ namespace {
 Status publish_temporary(const std::string& tmp, const std::filesystem::path& path,
                          Replace replace) {
   const bool linked = replace == Replace::no;
-  const int rc = linked ? ::link(tmp.c_str(), path.c_str()) : ::rename(tmp.c_str(), path.c_str());
-  const int err = errno;
+  int rc = linked ? ::link(tmp.c_str(), path.c_str()) : ::rename(tmp.c_str(), path.c_str());
+  int err = errno;
+  std::error_code ec;  // a file system without hard links: rename, as store/merge.cc does
+  if (rc != 0 && linked && (err == EPERM || err == EOPNOTSUPP || err == EXDEV) &&
+      !std::filesystem::exists(path, ec)) {
+    rc = ::rename(tmp.c_str(), path.c_str());
+    err = errno;
+  }
   if (rc != 0 || linked) ::unlink(tmp.c_str());
   if (rc == 0) return {};
   if (err == EEXIST)
