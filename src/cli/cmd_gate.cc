@@ -13,6 +13,9 @@
 // evaluated: on a machine without a GPU nothing can pass).
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 
@@ -69,6 +72,16 @@ Result<std::vector<CandidateInput>> load_all(const GateArgs& a, Context& ctx) {
   return inputs;
 }
 
+// A --json file that could not be written whole is removed, and the cause said (campaign 3b
+// X05: a cut file was left, and "writing j.jsonl failed" gave no reason).
+int json_failed(Context& ctx, const std::string& path, int err) {
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  ctx.err << "ptxbench gate: writing " << to_console_text(path) << " failed: " << std::strerror(err)
+          << " (the cut file was removed)\n";
+  return exit_code::internal;
+}
+
 // One line of --json: the kernel, its gate verdict, the judge's report.
 std::string json_line(const report::GateCase& c) {
   const Json gate{{"passed", c.verdict.passed},
@@ -116,6 +129,7 @@ int gate_main(const GateArgs& a, Context& ctx) {
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers
   std::vector<report::GateCase> cases;
   std::ofstream json;  // written as each kernel is judged: nothing lost when the gate stops
+  int json_errno = 0;  // why its first write failed (EFBIG, ENOSPC)
   if (!a.json.empty()) {
     if (auto st = make_output_folder(a.json); !st.ok()) {
       ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
@@ -144,18 +158,17 @@ int gate_main(const GateArgs& a, Context& ctx) {
     report::GateVerdict v = report::gate_verdict(r, rule);
     cases.push_back({a.files[i], std::move(r), std::move(v)});
     ctx.out << to_console_text(verdict_text(cases.back()));
-    if (json) json << json_line(cases.back()) << std::flush;
+    if (json && !(json << json_line(cases.back()) << std::flush) && !json_errno) json_errno = errno;
   }
   if (!a.json.empty()) {  // a full disk or a vanished file: the lines are lost, say so
     json.close();
-    if (!json) {
-      ctx.err << "ptxbench gate: writing " << to_console_text(a.json) << " failed\n";
-      return exit_code::internal;
-    }
+    if (!json) return json_failed(ctx, a.json, json_errno ? json_errno : errno);
   }
   if (!a.junit.empty()) {
     auto st = make_output_folder(a.junit);
-    if (st.ok()) st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch));
+    if (st.ok())
+      st = write_file_atomic(a.junit, report::gate_junit(cases, rule, a.task, a.arch),
+                             a.force ? Replace::yes : Replace::no);
     if (!st.ok()) {
       ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
       return exit_code::internal;

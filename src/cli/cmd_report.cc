@@ -74,7 +74,8 @@ int report_main(const ReportOptions& o, Context& ctx) {
   for (const auto& r : runs) trajectories += r.trajectories.size();
   for (const auto& out : outputs) {
     auto st = make_output_folder(out.path);
-    if (st.ok()) st = write_file_atomic(out.path, out.render(runs));
+    if (st.ok())
+      st = write_file_atomic(out.path, out.render(runs), o.force ? Replace::yes : Replace::no);
     if (!st.ok()) {
       ctx.err << "ptxbench report: " << to_console_text(st.error().to_string()) << "\n";
       return exit_code::internal;

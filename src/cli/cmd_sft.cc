@@ -23,6 +23,7 @@
 #include "sft/mine.h"
 #include "sft/pipeline.h"
 #include "sft/session_runner.h"
+#include "store/store.h"
 #include "task/loader.h"
 
 namespace ptxbench::cli {
@@ -220,7 +221,7 @@ int run_coverage(const SftArgs& a, Context& ctx) {
     }
     if (auto st = make_output_folder(a.out); !st.ok())
       return fail(ctx, st.error(), exit_code::internal);
-    if (auto st = write_file_atomic(a.out, text); !st.ok())
+    if (auto st = write_file_atomic(a.out, text, a.force ? Replace::yes : Replace::no); !st.ok())
       return fail(ctx, st.error(), exit_code::internal);
     ctx.out << "wrote the coverage report (JSON) to " << a.out << "\n";
     return exit_code::ok;
@@ -228,7 +229,9 @@ int run_coverage(const SftArgs& a, Context& ctx) {
   if (!a.out.empty()) {
     if (auto st = make_output_folder(a.out); !st.ok())
       return fail(ctx, st.error(), exit_code::internal);
-    if (auto st = write_file_atomic(a.out, d.coverage.table()); !st.ok())
+    if (auto st =
+            write_file_atomic(a.out, d.coverage.table(), a.force ? Replace::yes : Replace::no);
+        !st.ok())
       return fail(ctx, st.error(), exit_code::internal);
     ctx.out << "wrote the coverage report to " << a.out << "\n";
   } else {
@@ -236,6 +239,19 @@ int run_coverage(const SftArgs& a, Context& ctx) {
   }
   print_dropped(ctx, d);
   return exit_code::ok;
+}
+
+// An existing --out is resumed only when mine made it: a run file of `ptxbench run` is refused
+// (campaign 3b N07: the teacher's trajectories were written into another run's file).
+Status check_mine_out(const std::string& out) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(out, ec)) return {};
+  auto store = store::RunStore::open_read_only(out);
+  if (!store.ok()) return {};  // not a run store: mine's own open says so
+  auto run = store->run();
+  if (run.ok() && run->config.is_object() && run->config.contains("sft_mine")) return {};
+  return make_error("--out " + out + " is a run file of `ptxbench run`, not a mine store",
+                    "write the teacher's trajectories to a new file, e.g. --out mine.db");
 }
 
 // Runs the selected seeds through the session loop with the teacher endpoint.
@@ -254,6 +270,7 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
                   make_error("--out " + a.out + " is one of the run stores mine reads",
                              "write the teacher's trajectories to a new file, e.g. --out mine.db"),
                   exit_code::bad_input);
+  if (auto st = check_mine_out(a.out); !st.ok()) return fail(ctx, st.error(), exit_code::bad_input);
   if (std::error_code ec; std::filesystem::is_directory(a.out, ec))
     return fail(ctx,
                 make_error("--out " + a.out + " is a folder; it names the store to write",

@@ -187,7 +187,8 @@ Environment:
   PTXBENCH_ROOT     the folder with tasks/, context/, kernels/, trajectories/ (your own
                     task folder: docs/task-spec.md); default: beside the binary, else the
                     source tree it was built from
-  PTXBENCH_CACHE    the compile cache (default $XDG_CACHE_HOME/ptxbench or ~/.cache/ptxbench)
+  PTXBENCH_CACHE    the compile cache (default $XDG_CACHE_HOME/ptxbench or ~/.cache/ptxbench;
+                    a relative path is from the current folder, a leading ~/ is $HOME)
   PTXBENCH_NVCC, PTXBENCH_CUOBJDUMP, PTXBENCH_NVDISASM, PTXBENCH_NCU,
   PTXBENCH_COMPUTE_SANITIZER
                     the tool to run (default: PATH, then $CUDA_HOME/bin (/usr/local/cuda),

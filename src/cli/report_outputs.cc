@@ -1,11 +1,32 @@
 #include "cli/report_outputs.h"
 
 namespace ptxbench::cli {
+namespace {
+
+// Is `out` the -wal, -journal or -shm file beside the input `in` (campaign 3b X28: --csv
+// w.db-wal --force replaced the input's WAL, and its committed rows were lost)?
+bool is_sqlite_companion(const std::string& in, const std::filesystem::path& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path a = fs::weakly_canonical(fs::absolute(in, ec), ec);
+  const fs::path b = fs::weakly_canonical(fs::absolute(out, ec), ec);
+  for (const char* suffix : {"-wal", "-journal", "-shm"})
+    if (b == fs::path(a.string() + suffix)) return true;
+  return false;
+}
+
+}  // namespace
 
 Status check_output(const std::string& option, const std::filesystem::path& out,
                     const std::vector<std::string>& inputs, bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  // Refused before anything is made (campaign 3b, V08/H21/H22: an empty folder was left and an
+  // internal temporary name shown); an existing folder is refused below.
+  if (const std::string s = out.string(); s.ends_with('/') && !fs::exists(out, ec))
+    return make_error(
+        option + " " + s + " names a folder",
+        "name the file to write, e.g. " + option + " " + fs::path(s).parent_path().string());
   for (fs::path q = out.parent_path(); !q.empty(); q = q.parent_path()) {
     if (fs::exists(q, ec)) {
       if (!fs::is_directory(q, ec))
@@ -27,10 +48,16 @@ Status check_output(const std::string& option, const std::filesystem::path& out,
     return make_error(
         option + " " + out.string() + " is not a regular file (a device, pipe or socket)",
         "name a file to write; the output is never written through a device");
-  for (const auto& in : inputs)
+  for (const auto& in : inputs) {
     if (fs::equivalent(in, out, ec))
       return make_error(option + " " + out.string() + " is also an input (" + in + ")",
                         "write the output to another file");
+    if (is_sqlite_companion(in, out))
+      return make_error(option + " " + out.string() +
+                            " is the SQLite companion file of the input " + in +
+                            " (writing it would lose the run's last commits)",
+                        "write the output to another file");
+  }
   if (!force && fs::exists(out, ec))
     return make_error(option + " " + out.string() + " already exists",
                       "name a new file, or pass --force to write over it");

@@ -101,6 +101,10 @@ Status check_out_path(const std::string& out) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path p(out);
+  if (out.ends_with('/') && !fs::exists(p, ec))  // campaign 3b R15: an empty folder was made
+    return make_error(
+        "--out " + out + " names a folder",
+        "give the new run file's name, e.g. --out " + (p / "run.db").lexically_normal().string());
   if (fs::is_directory(p, ec))
     return make_error("--out " + out + " is a folder; it names the run file to create",
                       "e.g. --out " + (p / "run.db").string());

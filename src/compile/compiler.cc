@@ -44,6 +44,19 @@ std::string first_errors(const std::string& log, int max_lines) {
   return join(picked, "\n");
 }
 
+// The line of an nvcc log saying that nvcc (or the host compiler it runs) could not write its
+// own output or temporary files: the cache folder's fault, never the kernel's (the campaign
+// of 2026-12-05, A04: a relative PTXBENCH_CACHE made every kernel a cached compile_error).
+std::string output_write_failure(const std::string& log) {
+  static constexpr std::string_view kSigns[] = {
+      "Could not open output file", "cannot open output file", "No space left on device",
+      "Disk quota exceeded", "Read-only file system"};
+  for (const auto& line : split_lines(log))
+    for (std::string_view sign : kSigns)
+      if (line.find(sign) != std::string::npos) return std::string(trim(line));
+  return {};
+}
+
 // Each violation on its own line; each rule's explanation once, at the end.
 std::string policy_summary(const std::vector<PolicyViolation>& v) {
   std::string s =
@@ -330,6 +343,10 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
   }
   PTXB_TRY_STATUS(write_file_atomic(dir.path() / "compile.log", r.log + "\n"));
   if (!p.succeeded()) {
+    if (const std::string line = output_write_failure(r.log); !line.empty())
+      return make_error(
+          "the compile cache folder " + cache.root().string() + " cannot be written: " + line,
+          "set PTXBENCH_CACHE to a writable folder; nothing was cached");
     r.outcome = Outcome::compile_error;
     std::string errors = first_errors(r.log, 5);
     r.summary = "nvcc failed (" + p.describe_end() + ")" + (errors.empty() ? "" : ":\n" + errors);

@@ -56,7 +56,33 @@ Result<FileHead> read_file_head(const std::filesystem::path& path, std::size_t m
   return head;
 }
 
-Status write_file_atomic(const std::filesystem::path& path, std::string_view data) {
+namespace {
+
+// Moves the finished temporary file `tmp` to `path`: renamed over it, or linked when it must not
+// replace a file (EEXIST: another process made it meanwhile).
+Status publish_temporary(const std::string& tmp, const std::filesystem::path& path,
+                         Replace replace) {
+  const bool linked = replace == Replace::no;
+  int rc = linked ? ::link(tmp.c_str(), path.c_str()) : ::rename(tmp.c_str(), path.c_str());
+  int err = errno;
+  std::error_code ec;  // a file system without hard links: rename, as store/merge.cc does
+  if (rc != 0 && linked && (err == EPERM || err == EOPNOTSUPP || err == EXDEV) &&
+      !std::filesystem::exists(path, ec)) {
+    rc = ::rename(tmp.c_str(), path.c_str());
+    err = errno;
+  }
+  if (rc != 0 || linked) ::unlink(tmp.c_str());
+  if (rc == 0) return {};
+  if (err == EEXIST)
+    return make_error(path.string() + " already exists (another process made it meanwhile)",
+                      "name a new file, or pass --force to write over it");
+  return make_error("cannot write " + path.string() + ": " + std::strerror(err));
+}
+
+}  // namespace
+
+Status write_file_atomic(const std::filesystem::path& path, std::string_view data,
+                         Replace replace) {
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
   std::string tmp = path.string() + ".tmp." + std::to_string(::getpid());
@@ -76,12 +102,7 @@ Status write_file_atomic(const std::filesystem::path& path, std::string_view dat
   }
   ::fsync(fd);
   ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string why = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return make_error("cannot rename " + tmp + " to " + path.string() + ": " + why);
-  }
-  return {};
+  return publish_temporary(tmp, path, replace);
 }
 
 Result<TempDir> TempDir::create(std::string_view prefix, std::filesystem::path parent) {

@@ -24,8 +24,14 @@ struct FileHead {
 };
 Result<FileHead> read_file_head(const std::filesystem::path& path, std::size_t max_bytes);
 
-// Writes to a temporary file beside `path`, fsyncs, then renames over `path`.
-Status write_file_atomic(const std::filesystem::path& path, std::string_view data);
+// Whether write_file_atomic may replace a file that is there: `no` (an output without --force)
+// publishes with link(2), so of two processes writing the same new file, the second gets an
+// Error ("already exists") instead of silently replacing the first's (campaign 3b, V04, X11).
+enum class Replace { yes, no };
+
+// Writes to a temporary file beside `path`, fsyncs, then renames (or links) it to `path`.
+Status write_file_atomic(const std::filesystem::path& path, std::string_view data,
+                         Replace replace = Replace::yes);
 
 // A directory made with mkdtemp under `parent` (default: $TMPDIR or /tmp), removed
 // with everything in it when the object dies, unless keep() was called.

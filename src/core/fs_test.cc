@@ -86,5 +86,21 @@ TEST(Fs, TempDirRemovesItself) {
   EXPECT_FALSE(std::filesystem::exists(p));
 }
 
+// Without --force an output is published with link(2): a file another process made meanwhile is
+// never replaced (campaign 3b V04, X11), and no temporary file is left.
+TEST(Fs, AtomicWriteWithoutReplaceRefusesAnExistingFile) {
+  auto dir = TempDir::create("ptxb-fs-");
+  ASSERT_TRUE(dir.ok());
+  auto path = dir->path() / "f.txt";
+  ASSERT_TRUE(write_file_atomic(path, "first", Replace::no).ok());
+  auto second = write_file_atomic(path, "second", Replace::no);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.error().message.find("already exists"), std::string::npos);
+  EXPECT_EQ(*read_file(path), "first");
+  int n = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir->path())) (void)e, ++n;
+  EXPECT_EQ(n, 1);
+}
+
 }  // namespace
 }  // namespace ptxbench

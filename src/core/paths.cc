@@ -53,7 +53,23 @@ Status check_folder_variable(const std::string& var, const std::string& inside) 
   return {};
 }
 
+// The cache folder as an absolute path, fixed when ptxbench starts: nvcc runs in a build
+// folder of its own, where a relative one names another place (the campaign of 2026-12-05,
+// A03-A05). A leading "~/" that no shell expanded (a quoted env file) is expanded from HOME.
+std::filesystem::path cache_folder(const std::string& home) {
+  const std::string xdg = env_or("XDG_CACHE_HOME", home + "/.cache");
+  std::string dir = env_or("PTXBENCH_CACHE", expand_home(xdg, home) + "/ptxbench");
+  std::error_code ec;
+  auto abs = std::filesystem::absolute(expand_home(dir, home), ec);
+  return ec ? std::filesystem::path(dir) : abs.lexically_normal();
+}
+
 }  // namespace
+
+std::string expand_home(const std::string& path, const std::string& home) {
+  if (path == "~") return home;
+  return path.starts_with("~/") ? home + path.substr(1) : path;
+}
 
 Paths Paths::discover() {
   Paths p;
@@ -66,7 +82,7 @@ Paths Paths::discover() {
     p.root = PTXBENCH_SOURCE_DIR;
   }
   std::string home = env_or("HOME", "/tmp");
-  p.cache_dir = env_or("PTXBENCH_CACHE", env_or("XDG_CACHE_HOME", home + "/.cache") + "/ptxbench");
+  p.cache_dir = cache_folder(home);
   // The worker sits beside ptxbench, but tests run from other folders: let them say.
   if (const char* w = std::getenv("PTXBENCH_BIN_DIR"); w && *w) p.bin_dir = w;
   return p;

@@ -14,9 +14,11 @@
 namespace ptxbench {
 
 struct Paths {
-  std::filesystem::path root;       // the repository
-  std::filesystem::path bin_dir;    // where ptxbench and ptxbench-worker live
-  std::filesystem::path cache_dir;  // $PTXBENCH_CACHE or ~/.cache/ptxbench
+  std::filesystem::path root;     // the repository
+  std::filesystem::path bin_dir;  // where ptxbench and ptxbench-worker live
+  // $PTXBENCH_CACHE or $XDG_CACHE_HOME/ptxbench or ~/.cache/ptxbench, made absolute, a
+  // leading "~/" expanded from HOME (expand_home)
+  std::filesystem::path cache_dir;
 
   std::filesystem::path tasks() const { return root / "tasks"; }
   std::filesystem::path context() const { return root / "context"; }
@@ -34,6 +36,9 @@ struct Paths {
 
   static Paths discover();
 };
+
+// `path` with a leading "~" or "~/" replaced by `home` (what a shell would have done).
+std::string expand_home(const std::string& path, const std::string& home);
 
 // The variable that names a tool for Paths::tool: "PTXBENCH_COMPUTE_SANITIZER" for
 // "compute-sanitizer".

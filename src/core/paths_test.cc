@@ -81,5 +81,22 @@ TEST(Paths, MissingToolSaysWhatToDo) {
   EXPECT_NE(r.error().hint.find("setup.sh"), std::string::npos);
 }
 
+TEST(Paths, ExpandHomeAndAbsoluteCache) {
+  EXPECT_EQ(expand_home("~/c", "/h"), "/h/c");
+  EXPECT_EQ(expand_home("~", "/h"), "/h");
+  EXPECT_EQ(expand_home("a/~/c", "/h"), "a/~/c");
+  EXPECT_EQ(expand_home("~user/c", "/h"), "~user/c");
+  const char* was = std::getenv("PTXBENCH_CACHE");
+  const std::string saved = was ? was : "";
+  ::setenv("PTXBENCH_CACHE", "rel/cache", 1);
+  const auto dir = Paths::discover().cache_dir;
+  if (was)
+    ::setenv("PTXBENCH_CACHE", saved.c_str(), 1);
+  else
+    ::unsetenv("PTXBENCH_CACHE");
+  EXPECT_TRUE(dir.is_absolute());
+  EXPECT_EQ(dir, std::filesystem::current_path() / "rel" / "cache");
+}
+
 }  // namespace
 }  // namespace ptxbench

@@ -880,3 +880,38 @@ ptxbench_bad_input(run_sample_budget_too_small 2 "--sample-budget: '0.01' is not
   ARGS ${_run1} --sample-budget 0.01)
 ptxbench_bad_input(run_resume_with_trials 2 "--resume continues a run with the settings stored in it. --trials would be ignored"
   SETUP foreign.db ARGS ${_p} run --resume foreign.db --trials 5)
+
+# An output ending in / that does not exist is refused before anything is made (campaign 3b
+# R15, V08, H21, H22: an empty folder was made, then the command failed).
+ptxbench_bad_input(run_out_ends_in_slash 2 "--out n.db/ names a folder"
+  OPTIONS --grep "e.g. --out n.db/run.db" ARGS ${_run1} --turns 1 --out n.db/)
+ptxbench_bad_input(sft_coverage_out_ends_in_slash 2 "--out c.txt/ names a folder"
+  OPTIONS --grep "e.g. --out c.txt\\)" ARGS ${_p} sft coverage ${_h200} --out c.txt/)
+ptxbench_bad_input(report_html_ends_in_slash 2 "--html h.html/ names a folder"
+  ARGS ${_p} report ${_h200} --html h.html/)
+ptxbench_bad_input(report_junit_ends_in_slash 2 "--junit sub/ names a folder"
+  ARGS ${_p} report ${_h200} --junit sub/)
+
+# Two writers of one new output without --force: exactly one writes it, the other is refused
+# ("already exists"), never silently replacing it (campaign 3b V04, X11: both said "wrote").
+ptxbench_bad_input(sft_coverage_concurrent_writers 0 ""
+  ARGS sh -c "for i in 1 2 3 4; do ${_p} sft coverage ${_h200} --out c.txt >o$i.txt 2>&1 & done; wait; n=$(cat o1.txt o2.txt o3.txt o4.txt | grep -c 'wrote the coverage report'); r=$(cat o1.txt o2.txt o3.txt o4.txt | grep -c 'already exists'); rm o1.txt o2.txt o3.txt o4.txt c.txt; echo wrote $n refused $r; test $n = 1 && test $r = 3")
+
+# An output naming an input run file's SQLite companion (-wal, -journal, -shm) is refused like
+# the input itself, even with --force (campaign 3b X28: the input's WAL was replaced).
+ptxbench_bad_input(report_csv_is_the_input_wal 2 "--csv finished.db-wal is the SQLite companion file of the input finished.db"
+  SETUP finished.db ARGS ${_p} report finished.db --csv finished.db-wal --force)
+ptxbench_bad_input(sft_coverage_out_is_the_input_journal 2 "--out finished.db-journal is the SQLite companion file"
+  SETUP finished.db ARGS ${_p} sft coverage finished.db --out finished.db-journal --force)
+
+# sft mine --out naming a run file of `ptxbench run` (not a mine store) is refused, the file
+# untouched (campaign 3b N07: the teacher's trajectory was written into it).
+ptxbench_bad_input(sft_mine_out_is_a_run_file 2 "--out s0.db is a run file of `ptxbench run`, not a mine store"
+  SETUP finished.db
+  ARGS sh -c "cp finished.db s0.db && ${_p} sft mine finished.db --model m --base-url http://127.0.0.1:1/v1 --out s0.db --limit 1 --attempts 1 --retry-max-s 0; c=$?; cmp -s finished.db s0.db || exit 9; rm s0.db; exit $c")
+
+# gate --json cut short by the file size limit (or a full disk) is removed and the cause said
+# (campaign 3b X05: a cut file was left and "writing j.jsonl failed" gave no reason).
+ptxbench_bad_input(gate_json_file_size_limit 1 ""
+  OPTIONS --grep "writing j.jsonl failed: File too large \\(the cut file was removed\\)"
+  ARGS sh -c "ulimit -f 1; ${_p} gate ${_kernel} --task ${_gemm} --max-source-bytes 2 --json j.jsonl; c=$?; ls j.jsonl* >/dev/null 2>&1 && exit 9; exit $c")

@@ -157,3 +157,20 @@ ptxbench_bad_input(eval_assumed_gpu_unusable 1 ""
           --grep "^compile: passed" --lacks "could not prepare the session"
   ARGS env -u PTXBENCH_NO_GPU PTXBENCH_ASSUME_GPU=1 CUDA_VISIBLE_DEVICES=-1
        ${_e} ${_plain} --task ${_t} --no-timing)
+# The compile cache is made absolute when ptxbench starts (a relative one named another folder
+# from nvcc's build folder: every kernel a cached compile_error, the campaign of 2026-12-05,
+# A03-A05), a leading "~/" expanded from HOME, and nvcc failing to write its own files is an
+# error of the machine (exit 1), never cached as the kernel's verdict.
+set(_fake_out "env PTXBENCH_NVCC=${_cli}/fake_nvcc_output.sh")
+ptxbench_bad_input(compile_relative_cache 11 "^compile: compile_error"
+  OPTIONS --grep "fake error" --lacks "Could not open"
+  ARGS sh -c "${_fake_out} PTXBENCH_CACHE=rel/cache $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}; c=$?; rm -r rel; exit $c")
+ptxbench_bad_input(compile_relative_xdg_cache 11 "^compile: compile_error"
+  OPTIONS --grep "fake error" --lacks "Could not open"
+  ARGS sh -c "unset PTXBENCH_CACHE; ${_fake_out} XDG_CACHE_HOME=relxdg $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}; c=$?; rm -r relxdg; exit $c")
+ptxbench_bad_input(compile_tilde_cache 11 "^compile: compile_error"
+  OPTIONS --grep "fake error"
+  ARGS sh -c "mkdir home; HOME=$PWD/home PTXBENCH_CACHE='~/c' ${_fake_out} $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}; c=$?; test -d home/c && ! test -e '~' || exit 9; rm -r home; exit $c")
+ptxbench_bad_input(compile_cache_unwritable 1 "the compile cache folder .* cannot be written: nvcc fatal"
+  OPTIONS --lacks "cache hit|compile_error"
+  ARGS sh -c "${_fake_out} FAKE_NVCC_UNWRITABLE=1 $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}; ${_fake_out} FAKE_NVCC_UNWRITABLE=1 $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}")
