@@ -1,5 +1,6 @@
 #include "store/schema.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -171,6 +172,13 @@ Result<int> stored_version(Db& db) {
   std::string v = s->text(0);
   for (int known = kOldestReadableSchemaVersion; known <= kSchemaVersion; ++known)
     if (v == std::to_string(known)) return known;
+  // ptxbench writes a plain number; anything else ("1 ", "01", "x") is damage, not a version.
+  const bool number = !v.empty() && v.size() < 10 && v[0] != '0' &&
+                      std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!number)
+    return make_error(db.path().string() + ": its stored schema_version '" + v +
+                          "' is not a version number: the run file is damaged",
+                      "use an intact copy of the run file");
   return make_error(
       db.path().string() + " has store schema version " + v + "; this ptxbench reads versions " +
           std::to_string(kOldestReadableSchemaVersion) + " to " + std::to_string(kSchemaVersion),

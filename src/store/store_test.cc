@@ -626,5 +626,25 @@ TEST_F(StoreTest, ANewerSchemaIsRefused) {
   EXPECT_NE(s.error().message.find("schema version 99"), std::string::npos) << s.error().message;
 }
 
+// A schema_version that is no plain number is damage (campaign 3: '1 ' and '01' were answered
+// "has store schema version 1 ; this ptxbench reads versions 1 to 2").
+TEST_F(StoreTest, ASchemaVersionThatIsNoNumberIsCalledDamaged) {
+  ASSERT_TRUE(RunStore::create(db_path(), Json::object(), Json::object()).ok());
+  for (const char* bad : {"1 ", "01", "x", ""}) {
+    {
+      auto db = Db::open(db_path(), false);
+      ASSERT_TRUE(db.ok());
+      ASSERT_TRUE(db->exec(std::string("UPDATE meta SET value = '") + bad +
+                           "' WHERE key = 'schema_version'")
+                      .ok());
+    }
+    auto s = RunStore::open_read_only(db_path());
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.error().message.find("' is not a version number: the run file is damaged"),
+              std::string::npos)
+        << s.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace ptxbench::store
