@@ -141,12 +141,6 @@ Result<RunConfig> RunConfig::from_json(const Json& j) {
   }
 }
 
-bool JudgingSettings::is_default() const {
-  const JudgingSettings d;
-  return trials == d.trials && call_timeout_s == d.call_timeout_s &&
-         sample_budget_s == d.sample_budget_s && library_plan == d.library_plan;
-}
-
 Json JudgingSettings::to_json() const {
   return Json{{"trials", trials},
               {"call_timeout_s", call_timeout_s},

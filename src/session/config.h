@@ -46,7 +46,8 @@ struct JudgingSettings {
   double call_timeout_s = 20;            // seconds one kernel call may take, 1..600
   double sample_budget_s = 3;            // timing: seconds of sampling, 0.1..600
   std::string library_plan = "fastest";  // fastest | heuristic (gpu/library_plan.h)
-  bool is_default() const;
+  bool operator==(const JudgingSettings&) const = default;
+  bool is_default() const { return *this == JudgingSettings{}; }
   Json to_json() const;
   // Absent keys keep their defaults; a present key of the wrong type or range is an error.
   static Result<JudgingSettings> from_json(const Json& j);

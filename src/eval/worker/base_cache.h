@@ -30,9 +30,8 @@ struct BaseEntry {
   std::vector<gpu::DeviceBuffer> refs;     // per output of the problem, fp32
   std::size_t bytes = 0;                   // device memory held (bytes())
   std::uint64_t used = 0;                  // BaseCache's clock at its last find or add
-  double output_scale = 1;                 // the rule's atol factor (gpu/rng.h output_scale)
-  std::uint64_t seed = 0;                  // the inputs' seed and distribution: the rule's
-  gpu::Distribution dist = gpu::Distribution::normal;  // per-row atol (gpu/compare.h RowScale)
+  std::uint64_t seed = 0;                  // the inputs' seed and distribution: the rule's atol
+  gpu::Distribution dist = gpu::Distribution::normal;  // factors (gpu/rng.h, gpu/row_scale.h)
 };
 
 // The device bytes `e` holds: every input, output and reference buffer's allocation.
