@@ -92,10 +92,21 @@ void cupti_kernels(AuditContext& c, const eval::AuditTrace& t) {
 
 }  // namespace
 
+std::string_view to_string(RouteChoice r) {
+  switch (r) {  // a route added without its name is a compile error (-Wswitch)
+    case RouteChoice::automatic:
+      return "auto";
+    case RouteChoice::cupti:
+      return "cupti";
+    case RouteChoice::ncu:
+      return "ncu";
+  }
+  return "auto";
+}
+
 std::optional<RouteChoice> route_choice_from_string(std::string_view s) {
-  if (s == "auto") return RouteChoice::automatic;
-  if (s == "cupti") return RouteChoice::cupti;
-  if (s == "ncu") return RouteChoice::ncu;
+  for (RouteChoice r : kRouteChoices)
+    if (to_string(r) == s) return r;
   return std::nullopt;
 }
 

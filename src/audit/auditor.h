@@ -31,7 +31,10 @@
 namespace ptxbench::audit {
 
 enum class RouteChoice { automatic, cupti, ncu };
-std::optional<RouteChoice> route_choice_from_string(std::string_view s);  // auto|cupti|ncu
+inline constexpr RouteChoice kRouteChoices[] = {RouteChoice::automatic, RouteChoice::cupti,
+                                                RouteChoice::ncu};
+std::string_view to_string(RouteChoice r);                                // auto|cupti|ncu
+std::optional<RouteChoice> route_choice_from_string(std::string_view s);  // nullopt: no such name
 // How the judging session's runner is instrumented for a route (auto starts with CUPTI).
 eval::Instrument instrument_for(RouteChoice r);
 

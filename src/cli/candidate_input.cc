@@ -2,7 +2,9 @@
 
 #include <filesystem>
 
+#include "cli/command.h"
 #include "core/fs.h"
+#include "core/utf8.h"
 #include "task/loader.h"
 
 namespace ptxbench::cli {
@@ -24,7 +26,11 @@ void add_contract_option(CLI::App& sub, ContractChoice& choice, const std::strin
   sub.add_option_function<std::string>(
          "--contract",
          [&choice](const std::string& v) { choice = contract_choice_from_string(v).value(); }, help)
-      ->check(CLI::IsMember(std::vector<std::string>{"native", "tvm-ffi", "auto"}))
+      ->check(CLI::IsMember([] {
+        auto names = names_of(kContracts);
+        names.push_back(std::string(to_string(ContractChoice{})));  // auto
+        return names;
+      }()))
       ->default_str("auto");
 }
 
@@ -41,8 +47,13 @@ Result<CandidateInput> load_candidate_input(const Paths& paths, const std::strin
             (std::filesystem::is_directory(file, ec) ? "a folder" : "a device or pipe") + ")",
         "give the path of one .cu file");
   PTXB_TRY(FileHead head, read_file_head(file, max_source_bytes + 1));
-  in.source = std::move(head.bytes);
-  in.source_bytes = head.size;
+  if (const Utf16 u = utf16_of(head.bytes); u != Utf16::no)
+    return make_error(file + " is " + to_string(u) + " text, not UTF-8",
+                      "save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 " + file +
+                          " > utf8_copy), then pass that");
+  const std::size_t bom = head.bytes.size() - without_utf8_bom(head.bytes).size();
+  in.source = head.bytes.substr(bom);  // a UTF-8 byte-order mark is no part of the code
+  in.source_bytes = head.size - bom;
   PTXB_TRY(in.spec, task::load_task_by_name(paths, task));
   if (!in.spec.supports(arch))
     return make_error("task '" + task + "' has no targets for " + arch,

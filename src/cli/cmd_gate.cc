@@ -26,12 +26,12 @@
 #include "cli/report_outputs.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
-#include "core/sandbox.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "core/utf8.h"
 #include "eval/evaluator.h"
 #include "report/gate.h"
+#include "sandbox/sandbox.h"
 
 namespace ptxbench::cli {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "cli/report_outputs.h"
+#include "core/interrupt.h"
 #include "core/utf8.h"
 #include "session/shard.h"
 #include "store/merge.h"
@@ -38,7 +39,8 @@ Result<Input> read_input(const std::string& path) {
   PTXB_TRY(store::RunRow row, s.run());
   PTXB_TRY(session::Shard shard, session::Shard::from_provenance(row.provenance));
   PTXB_TRY(std::vector<store::TrajectoryRow> t, s.trajectories());
-  return Input{{path, row.config, shard, row.status == "done"}, row.provenance, t.size()};
+  return Input{
+      {path, row.config, shard, row.status == store::RunStatus::done}, row.provenance, t.size()};
 }
 
 Status check_paths(const MergeOptions& o) {
@@ -59,7 +61,7 @@ Status check_paths(const MergeOptions& o) {
     if (fs::equivalent(o.inputs[i], o.out, ec))
       return make_error("--out " + o.out + " is one of the inputs", "choose another --out");
   }
-  return {};
+  return check_output_place("--out", o.out, o.inputs);
 }
 
 // The merged provenance: what every shard agrees on (version, commit, toolchain, pipeline)
@@ -96,10 +98,13 @@ Json merged_provenance(const std::vector<Input>& inputs, const std::vector<int>&
 
 int fail(Context& ctx, const Error& e) {
   ctx.err << "ptxbench merge: " << to_console_text(e.to_string()) << "\n";
-  return exit_code::bad_input;
+  if (const int sig = interrupt_signal(); sig != 0) return interrupted_exit_code(sig);
+  return exit_code_for(e, exit_code::bad_input);
 }
 
 int merge(const MergeOptions& o, Context& ctx) {
+  // Ctrl-C or kill: the merge stops before it publishes --out, and its temporary file goes.
+  InterruptScope interrupts;
   if (auto st = check_paths(o); !st.ok()) return fail(ctx, st.error());
   std::vector<Input> inputs;
   for (const auto& p : o.inputs) {

@@ -17,6 +17,7 @@
 #include "cli/command.h"
 #include "cli/judge_candidate.h"
 #include "cli/judging_options.h"
+#include "cli/report_outputs.h"
 #include "cli/run_setup.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
@@ -47,7 +48,7 @@ struct RejudgeOptions {
 
 int fail(Context& ctx, const Error& e, int code = exit_code::bad_input) {
   ctx.err << "ptxbench rejudge: " << to_console_text(e.to_string()) << "\n";
-  return code;
+  return exit_code_for(e, code);
 }
 
 // --out names a new file, not the run itself.
@@ -69,6 +70,7 @@ Status check_out(const RejudgeOptions& o) {
     return make_error(
         "--out " + o.out + " is a symbolic link (to " + fs::read_symlink(o.out, ec).string() + ")",
         "name a new file; ptxbench does not write through links");
+  PTXB_TRY_STATUS(check_output_place("--out", o.out, {o.file}));
   return check_out_path(o.out);
 }
 
@@ -79,8 +81,8 @@ Json provenance(Context& ctx, ProcessRunner& runner, const store::RunRow& run,
   p["pipeline"] = pipeline.describe();
   p["rejudge_of"] = {{"run", fs::absolute(source.path()).string()},
                      {"created_at", run.created_at},
-                     {"status", run.status},
-                     {"partial", run.status != "done"},
+                     {"status", store::to_string(run.status)},
+                     {"partial", run.status != store::RunStatus::done},
                      {"provenance", run.provenance}};
   return p;
 }
@@ -126,7 +128,8 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
   const fs::path made = dir.path() / "run.db";
   {
     auto target =
-        store::RunStore::create(made, run.config, provenance(ctx, w.runner, run, source, pipeline));
+        store::RunStore::create(made, run.config, provenance(ctx, w.runner, run, source, pipeline),
+                                w.o.out);  // its errors name --out, not the temporary file
     if (!target.ok()) return fail(ctx, target.error(), exit_code::internal);
     session::StageSlots slots(1, 1);
     auto totals = session::rejudge(
@@ -142,11 +145,11 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
       return interrupted_exit_code(sig);
     }
     if (auto st = target->finish_run(); !st.ok()) return fail(ctx, st.error(), exit_code::internal);
-    if (run.status != "done")
+    if (run.status != store::RunStatus::done)
       ctx.err << fmt::format(
           "note: {} was not finished (status '{}'): {} holds only the turns it had, and its "
           "provenance says so (rejudge_of.partial)\n",
-          w.o.file, run.status, w.o.out);
+          w.o.file, store::to_string(run.status), w.o.out);
     ctx.err << fmt::format(
         "{} trajectories, {} turns, {} candidates judged again, {} changed "
         "category\n",
@@ -177,8 +180,9 @@ int rejudge_command(RejudgeOptions& o, Context& ctx) {
   if (!run.ok()) return fail(ctx, run.error());
   // A run that is not done (killed, interrupted, or still being written) has only some of its
   // turns: its rejudged copy would look like a whole run (issue 38).
-  if (run->status != "done" && !o.allow_partial)
-    return fail(ctx, make_error(o.file + " is not a finished run (its status is '" + run->status +
+  if (run->status != store::RunStatus::done && !o.allow_partial)
+    return fail(ctx, make_error(o.file + " is not a finished run (its status is '" +
+                                    std::string(store::to_string(run->status)) +
                                     "': killed, interrupted or still being written)",
                                 "finish it with `ptxbench run --resume " + o.file +
                                     "`, or pass --allow-partial to rejudge the turns it has "
@@ -202,6 +206,12 @@ int rejudge_command(RejudgeOptions& o, Context& ctx) {
   std::error_code ec;
   fs::create_directories(parent, ec);
   auto dir = TempDir::create("." + out.filename().string() + ".rejudge-", parent);
+  if (!dir.ok() && dir.error().cause == ErrorCause::unwritable_place) {  // campaign 4, J01
+    Error e = make_error("cannot write --out " + o.out + " (" + dir.error().message + ")",
+                         "write it in a folder you may write");
+    e.cause = ErrorCause::unwritable_place;
+    return fail(ctx, e, exit_code::internal);
+  }
   if (!dir.ok()) return fail(ctx, dir.error(), exit_code::internal);
   Work w{o, ctx, std::move(*tasks), {}};
   return rejudge_into(w, *source, *run, *config, *dir);

@@ -2,7 +2,8 @@
 // the report files of one or more run files (report/html.h, junit.h, csv.h). The run files
 // are opened read-only (RunStore::open_read_only); every argument is checked before any file
 // is read or written. Exit: 0, 2 bad input (no output asked for, a missing or foreign run
-// file, an output path that cannot be written), 1 when writing an output fails.
+// file, an output path that cannot be written, a folder this user may not write), 1 when
+// writing an output fails (a full disk).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -66,7 +67,7 @@ int report_main(const ReportOptions& o, Context& ctx) {
     auto detail = st.ok() ? report::load_detail(*st) : Result<report::RunDetail>(st.error());
     if (!detail.ok()) {
       ctx.err << "ptxbench report: " << to_console_text(detail.error().to_string()) << "\n";
-      return exit_code::bad_input;
+      return exit_code_for(detail.error(), exit_code::bad_input);
     }
     runs.push_back(std::move(*detail));
   }
@@ -78,7 +79,7 @@ int report_main(const ReportOptions& o, Context& ctx) {
       st = write_file_atomic(out.path, out.render(runs), o.force ? Replace::yes : Replace::no);
     if (!st.ok()) {
       ctx.err << "ptxbench report: " << to_console_text(st.error().to_string()) << "\n";
-      return exit_code::internal;
+      return exit_code_for(st.error(), exit_code::internal);
     }
     ctx.out << to_console_text(
         fmt::format("ptxbench report: wrote {} ({} trajectories of {} run "

@@ -99,7 +99,7 @@ Status check_gpus(int gpus, bool gpu_here) {
 
 int fail(Context& ctx, const Error& e) {
   ctx.err << "ptxbench run: " << e.to_string() << "\n";
-  return exit_code::bad_input;
+  return exit_code_for(e, exit_code::bad_input);
 }
 
 // The configuration (and, on resume, the input policy), from the options or (resume) from the
@@ -198,11 +198,11 @@ Result<std::optional<std::size_t>> finished_run(const std::string& file,
                                                 const std::vector<store::TrajectoryKey>& plan) {
   PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(file));
   PTXB_TRY(store::RunRow row, s.run());
-  if (row.status != "done") return std::optional<std::size_t>();
+  if (row.status != store::RunStatus::done) return std::optional<std::size_t>();
   PTXB_TRY(std::vector<store::TrajectoryRow> rows, s.trajectories());
   std::set<store::TrajectoryKey> done;
   for (const auto& r : rows)
-    if (r.status == "done") done.insert(r.key);
+    if (r.status == store::TrajectoryStatus::done) done.insert(r.key);
   for (const auto& k : plan)
     if (done.count(k) == 0) return std::optional<std::size_t>();
   return std::optional<std::size_t>(plan.size());

@@ -7,101 +7,19 @@
 
 #include "cli/command.h"
 #include "cli/report_outputs.h"
+#include "cli/sft_args.h"
 #include "core/file_lock.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
-#include "core/subprocess.h"
 #include "core/text.h"
-#include "eval/evaluator.h"
-#include "judge/judge.h"
-#include "llm/extract.h"
 #include "session/config.h"
-#include "session/model_client.h"
-#include "session/provenance.h"
-#include "session/stage_pipeline.h"
 #include "sft/export.h"
 #include "sft/mine.h"
 #include "sft/pipeline.h"
-#include "sft/session_runner.h"
-#include "store/store.h"
 #include "task/loader.h"
 
 namespace ptxbench::cli {
 namespace {
-
-// The most rows or seeds a count option of sft may name: far more than any run holds.
-constexpr long long kMaxCount = 1'000'000;
-// The most estimated tokens a row may be given (--max-tokens): far beyond any model's context.
-constexpr long long kMaxRowTokens = 10'000'000;
-
-struct SftArgs {
-  std::vector<std::string> stores;
-  std::string out;
-  std::string categories;
-  double min_speedup = 0;
-  bool allow_missing_instructions = false;
-  std::vector<std::string> allow_flags;
-  std::size_t max_tokens = sft::Options{}.max_tokens;
-  double bytes_per_token = sft::kDefaultBytesPerToken;
-  int per_task_cap = 33;
-  std::uint64_t seed = 0;
-  std::string pairing = "one";
-  std::vector<std::string> heldout;
-  bool no_reasoning = false;
-  bool json = false;
-  bool force = false;  // fixit/kernelgen: an earlier export; coverage: an existing file
-  // mine
-  session::RunConfig teacher;  // endpoint, turn budget, speedup target, concurrency
-  int limit = 0;
-  bool dry_run = false;
-};
-
-// The items of a comma-separated option, each given once or repeated. An empty item (a
-// doubled comma, or one at an end) is refused: it is a typo that would silently drop a name.
-Result<std::vector<std::string>> comma_list(const std::string& option,
-                                            const std::vector<std::string>& values) {
-  std::vector<std::string> out;
-  for (const auto& v : values)
-    for (const auto& part : split(v, ',')) {
-      if (trim(part).empty())
-        return make_error(
-            option + " " + v + ": an empty item (a doubled comma, or a comma at an end)",
-            "separate the names with single commas, e.g. " + option + " a,b");
-      out.emplace_back(trim(part));
-    }
-  return out;
-}
-
-Result<sft::Options> options_from(const SftArgs& a, sft::Mode mode) {
-  sft::Options o;
-  o.mode = mode;
-  if (!a.categories.empty()) {
-    PTXB_TRY(o.categories, comma_list("--categories", {a.categories}));
-  }
-  o.require_arch = !a.allow_missing_instructions;
-  PTXB_TRY(o.allowed_flags, comma_list("--allow-flag", a.allow_flags));
-  o.min_speedup = a.min_speedup;
-  o.max_tokens = a.max_tokens;
-  o.bytes_per_token = a.bytes_per_token;
-  o.per_task_cap = a.per_task_cap;
-  o.seed = a.seed;
-  if (a.pairing != "one" && a.pairing != "all") return make_error("--pairing must be one or all");
-  o.pairing = a.pairing == "one" ? sft::Pairing::one : sft::Pairing::all;
-  PTXB_TRY(o.heldout_tasks, comma_list("--heldout-task", a.heldout));
-  o.include_reasoning = !a.no_reasoning;
-  PTXB_TRY_STATUS(o.validate());
-  return o;
-}
-
-Result<sft::Corpus> corpus_from(const SftArgs& a) {
-  std::vector<std::filesystem::path> paths(a.stores.begin(), a.stores.end());
-  return sft::load_corpus(paths);
-}
-
-int fail(Context& ctx, const Error& e, int code) {
-  ctx.err << "error: " << e.to_string() << "\n";
-  return code;
-}
 
 void print_dropped(Context& ctx, const sft::Dataset& d) {
   if (d.dropped.empty()) return;
@@ -164,12 +82,14 @@ Status check_heldout(const std::vector<std::string>& heldout, const Paths& paths
 }
 
 int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
+  // Ctrl-C or kill: the export stops between two files, removes what it wrote and its lock.
+  InterruptScope interrupts;
   auto o = options_from(a, mode);
-  if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
+  if (!o.ok()) return sft_fail(ctx, o.error(), exit_code::bad_input);
   if (auto st = check_heldout(o->heldout_tasks, ctx.paths); !st.ok())
-    return fail(ctx, st.error(), exit_code::bad_input);
+    return sft_fail(ctx, st.error(), exit_code::bad_input);
   if (auto st = check_out_folder(a.out, a.stores, a.force); !st.ok())
-    return fail(ctx, st.error(), exit_code::bad_input);
+    return sft_fail(ctx, st.error(), exit_code::bad_input);
   // Two exports into one folder at once: each holds OUT.lock (beside the folder) while it
   // writes and checks the folder again once it holds it, so the second is refused instead of
   // writing over the first (second campaign of 2026-12-05, F23). A lock left by a killed export
@@ -177,7 +97,7 @@ int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
   const std::string lock_path = std::filesystem::path(a.out).lexically_normal().string() + ".lock";
   auto lock = FileLock::create(lock_path);
   if (!lock.ok()) lock = FileLock::lock(lock_path);
-  if (!lock.ok()) return fail(ctx, lock.error(), exit_code::bad_input);
+  if (!lock.ok()) return sft_fail(ctx, lock.error(), exit_code::bad_input);
   struct Unlink {  // the lock file goes on every path out, while it is still held
     std::string path;
     ~Unlink() {
@@ -186,11 +106,15 @@ int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
     }
   } unlink{lock_path};
   if (auto st = check_out_folder(a.out, a.stores, a.force); !st.ok())
-    return fail(ctx, st.error(), exit_code::bad_input);
+    return sft_fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);
-  if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
+  if (!corpus.ok()) return sft_fail(ctx, corpus.error(), exit_code::bad_input);
   auto r = sft::export_dataset(*corpus, *o, a.out, PTXBENCH_VERSION);
-  if (!r.ok()) return fail(ctx, r.error(), exit_code::internal);
+  if (!r.ok() && interrupted()) {
+    ctx.err << "ptxbench sft " << to_string(mode) << ": " << r.error().message << "\n";
+    return interrupted_exit_code(interrupt_signal());
+  }
+  if (!r.ok()) return sft_fail(ctx, r.error(), exit_code::internal);
   ctx.out << r->dataset.coverage.table();
   print_dropped(ctx, r->dataset);
   ctx.out << "wrote " << r->dataset.train.size() << " train and " << r->dataset.heldout.size()
@@ -201,12 +125,12 @@ int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
 
 int run_coverage(const SftArgs& a, Context& ctx) {
   auto o = options_from(a, sft::Mode::fixit);
-  if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
+  if (!o.ok()) return sft_fail(ctx, o.error(), exit_code::bad_input);
   if (!a.out.empty())
     if (auto st = check_out_file(a.out, a.stores, a.force); !st.ok())
-      return fail(ctx, st.error(), exit_code::bad_input);
+      return sft_fail(ctx, st.error(), exit_code::bad_input);
   auto corpus = corpus_from(a);
-  if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
+  if (!corpus.ok()) return sft_fail(ctx, corpus.error(), exit_code::bad_input);
   sft::Dataset d = sft::build_dataset(*corpus, *o);
   if (a.json) {
     const std::string text = to_text(Json{{"sources", sft::sources_json(*corpus)},
@@ -220,137 +144,25 @@ int run_coverage(const SftArgs& a, Context& ctx) {
       return exit_code::ok;
     }
     if (auto st = make_output_folder(a.out); !st.ok())
-      return fail(ctx, st.error(), exit_code::internal);
+      return sft_fail(ctx, st.error(), exit_code::internal);
     if (auto st = write_file_atomic(a.out, text, a.force ? Replace::yes : Replace::no); !st.ok())
-      return fail(ctx, st.error(), exit_code::internal);
+      return sft_fail(ctx, st.error(), exit_code::internal);
     ctx.out << "wrote the coverage report (JSON) to " << a.out << "\n";
     return exit_code::ok;
   }
   if (!a.out.empty()) {
     if (auto st = make_output_folder(a.out); !st.ok())
-      return fail(ctx, st.error(), exit_code::internal);
+      return sft_fail(ctx, st.error(), exit_code::internal);
     if (auto st =
             write_file_atomic(a.out, d.coverage.table(), a.force ? Replace::yes : Replace::no);
         !st.ok())
-      return fail(ctx, st.error(), exit_code::internal);
+      return sft_fail(ctx, st.error(), exit_code::internal);
     ctx.out << "wrote the coverage report to " << a.out << "\n";
   } else {
     ctx.out << d.coverage.table();
   }
   print_dropped(ctx, d);
   return exit_code::ok;
-}
-
-// An existing --out is resumed only when mine made it: a run file of `ptxbench run` is refused
-// (campaign 3b N07: the teacher's trajectories were written into another run's file).
-Status check_mine_out(const std::string& out) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(out, ec)) return {};
-  auto store = store::RunStore::open_read_only(out);
-  if (!store.ok()) return {};  // not a run store: mine's own open says so
-  auto run = store->run();
-  if (run.ok() && run->config.is_object() && run->config.contains("sft_mine")) return {};
-  return make_error("--out " + out + " is a run file of `ptxbench run`, not a mine store",
-                    "write the teacher's trajectories to a new file, e.g. --out mine.db");
-}
-
-// Runs the selected seeds through the session loop with the teacher endpoint.
-int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corpus, Context& ctx) {
-  if (!path_variables_ok(ctx, "sft mine")) return exit_code::bad_input;
-  const session::RunConfig& rc = a.teacher;
-  if (rc.model.id.empty() || rc.model.base_url.empty())
-    return fail(
-        ctx,
-        make_error("sft mine needs a teacher", "pass --model ID --base-url URL (or --dry-run)"),
-        exit_code::bad_input);
-  if (a.out.empty()) return fail(ctx, make_error("no --out MINE.db given"), exit_code::bad_input);
-  for (const auto& s : a.stores)  // the input stores are never modified
-    if (std::error_code ec; std::filesystem::equivalent(s, a.out, ec))
-      return fail(ctx,
-                  make_error("--out " + a.out + " is one of the run stores mine reads",
-                             "write the teacher's trajectories to a new file, e.g. --out mine.db"),
-                  exit_code::bad_input);
-  if (auto st = check_mine_out(a.out); !st.ok()) return fail(ctx, st.error(), exit_code::bad_input);
-  if (std::error_code ec; std::filesystem::is_directory(a.out, ec))
-    return fail(ctx,
-                make_error("--out " + a.out + " is a folder; it names the store to write",
-                           "e.g. --out " + (std::filesystem::path(a.out) / "mine.db").string()),
-                exit_code::bad_input);
-  auto tasks = task::load_tasks(ctx.paths.tasks());
-  if (!tasks.ok()) return fail(ctx, tasks.error(), exit_code::bad_input);
-  auto client = session::make_model_client(rc.model);
-  if (!client.ok()) return fail(ctx, client.error(), exit_code::bad_input);
-  session::SharedClientFactory clients(*client);
-  SystemProcessRunner runner;
-  judge::JudgeOptions so;
-  so.gpu = eval::Evaluator::gpu_available();
-  if (!so.gpu)
-    ctx.err << "warning: no GPU here: teacher kernels are compiled only, so none can be a repair "
-               "(correct and executing); mine on the GPU machine\n";
-  session::StagePipeline pipeline(ctx.paths, runner, so);
-  InterruptScope interrupts;  // Ctrl-C stops nvcc, the workers and the teacher's requests
-  sft::SessionRepairRunner repair(rc, *tasks, pipeline, clients, [](const std::string& reply) {
-    return llm::extract_code(reply);
-  });
-  sft::MineConfig mc;
-  mc.teacher_model = rc.model_label();
-  mc.limit = a.limit;
-  mc.concurrency = rc.concurrency;
-  mc.config = rc.to_json();
-  mc.config["sft_mine"] = o.to_json();
-  mc.config["sft_mine"]["stores"] = a.stores;
-  mc.provenance = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
-  mc.provenance["pipeline"] = pipeline.describe();
-  auto r = sft::mine(corpus, o, mc, a.out, repair);
-  if (!r.ok()) return fail(ctx, r.error(), exit_code::bad_input);
-  if (const int sig = interrupt_signal(); sig != 0) {
-    ctx.err << "ptxbench sft mine: interrupted (" << interrupt_name(sig) << "): " << r->interrupted
-            << " teacher trajector" << (r->interrupted == 1 ? "y" : "ies")
-            << " stopped or not started; finished ones are in " << a.out
-            << "; the same command goes on where this one stopped\n";
-    return interrupted_exit_code(sig);
-  }
-  ctx.out << r->coverage.table();
-  const int failed = static_cast<int>(r->errors.size());
-  ctx.out << r->selected << " seed(s): " << r->ran << " run now, " << failed << " failed, "
-          << r->already_done << " done before, " << r->repaired
-          << " repaired (correct and executing); teacher trajectories in " << a.out << "\n";
-  for (const auto& err : r->errors) ctx.err << "failed: " << err << "\n";
-  if (failed == 0) {
-    ctx.out << "next: ptxbench sft fixit " << a.out << " --out DIR\n";
-    return exit_code::ok;
-  }
-  ctx.err << "error: " << failed << " of " << r->selected
-          << " teacher trajectories failed (see above); the same command tries them again\n";
-  return exit_code::internal;
-}
-
-int run_mine(const SftArgs& a, Context& ctx) {
-  auto o = options_from(a, sft::Mode::fixit);
-  if (!o.ok()) return fail(ctx, o.error(), exit_code::bad_input);
-  auto corpus = corpus_from(a);
-  if (!corpus.ok()) return fail(ctx, corpus.error(), exit_code::bad_input);
-  if (a.dry_run) {
-    sft::Coverage cov;
-    auto jobs = sft::select_seeds(*corpus, *o, a.limit, cov);
-    if (a.json) {
-      for (const auto& j : jobs)
-        ctx.out << to_text(Json{{"sample", j.sample},
-                                {"seed", j.seed.to_json()},
-                                {"request", j.opening.at(1).content}})
-                << "\n";
-      return exit_code::ok;
-    }
-    ctx.out << cov.table();
-    for (const auto& j : jobs)
-      ctx.out << "seed " << j.sample << ": " << j.seed.task << " " << j.seed.arch << " "
-              << j.seed.category << " turn " << j.seed.turn << " (" << j.seed.model
-              << ", trajectory " << j.seed.origin_trajectory << " of " << j.seed.origin_path
-              << ")\n";
-    ctx.out << jobs.size() << " failing turn(s) would be sent to the teacher\n";
-    return exit_code::ok;
-  }
-  return run_teacher(a, *o, *corpus, ctx);
 }
 
 // The run stores and the options that choose from them. kernelgen exports correct turns,

@@ -31,20 +31,22 @@ void print_turns(std::ostream& out, const report::RunData& d) {
   out << "\ntrajectories:\n";
   for (const auto& t : d.trajectories) {
     out << fmt::format("  {} {} {} #{}: {} ({})\n", t.key.model, t.key.task, t.key.arch,
-                       t.key.sample, t.status, t.stop_reason.empty() ? "-" : t.stop_reason);
+                       t.key.sample, store::to_string(t.status),
+                       t.stop_reason.empty() ? "-" : t.stop_reason);
     for (const auto& p : t.turns)
       out << fmt::format(
           "    turn {}: {}{}; tokens {} + {} ({} reasoning), request {:.1f} s, nvcc {:.1f} CPU-s, "
           "GPU {:.1f} s\n",
-          p.turn, p.category, p.speedup ? fmt::format(", speedup {:.3f}x", *p.speedup) : "",
-          p.cost.prompt_tokens, p.cost.completion_tokens, p.cost.reasoning_tokens, p.cost.request_s,
-          p.cost.compile_cpu_s, p.cost.gpu_s);
+          p.turn, judge::to_string(p.category),
+          p.speedup ? fmt::format(", speedup {:.3f}x", *p.speedup) : "", p.cost.prompt_tokens,
+          p.cost.completion_tokens, p.cost.reasoning_tokens, p.cost.request_s, p.cost.compile_cpu_s,
+          p.cost.gpu_s);
   }
 }
 
 int fail(Context& ctx, const Error& e) {
   ctx.err << "ptxbench show: " << e.to_string() << "\n";
-  return exit_code::bad_input;
+  return exit_code_for(e, exit_code::bad_input);
 }
 
 Result<report::RunData> load(const std::string& file) {

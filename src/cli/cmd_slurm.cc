@@ -16,6 +16,7 @@
 #include "cli/command.h"
 #include "cli/run_setup.h"
 #include "core/fs.h"
+#include "core/interrupt.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "core/utf8.h"
@@ -254,8 +255,15 @@ int submit(SlurmOptions& o, Context& ctx) {
   ProcessSpec spec;
   spec.argv = {"bash", script.string()};
   spec.limits.wall = std::chrono::seconds(300);
+  InterruptScope interrupts;  // Ctrl-C stops the script and its sbatch at once (campaign 4, X16)
   auto r = runner.run(spec);
   if (!r.ok()) return fail(ctx, "submit", r.error());
+  if (r->interrupted) {
+    ctx.err << "ptxbench slurm submit: interrupted (" << interrupt_name(r->interrupted)
+            << "): " << script.string()
+            << " and its sbatch were stopped; check squeue for what was already submitted\n";
+    return interrupted_exit_code(r->interrupted);
+  }
   ctx.out << to_console_text(r->stdout_text);
   ctx.err << to_console_text(r->stderr_text);
   if (r->succeeded()) return exit_code::ok;

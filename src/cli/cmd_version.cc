@@ -3,9 +3,9 @@
 #include <ostream>
 
 #include "cli/command.h"
-#include "core/sandbox.h"
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "sandbox/sandbox.h"
 
 namespace ptxbench::cli {
 namespace {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/paths.h"
+#include "core/result.h"
 
 namespace ptxbench::cli {
 
@@ -47,6 +48,15 @@ CLI::Validator finite_above(double lo, double hi);
 // while the command line is parsed, never by the work it would have started.
 CLI::Validator whole_range(long long lo, long long hi);
 
+// The names of an enum's values in its table's order (kLibraryPlans, kContracts, ...): the
+// choices of an option, derived from the one name table (to_string) instead of spelled again.
+template <class E, std::size_t N>
+std::vector<std::string> names_of(const E (&all)[N]) {
+  std::vector<std::string> out;
+  for (E e : all) out.emplace_back(to_string(e));
+  return out;
+}
+
 // The name of a subcommand spelled like `word` (edit distance), or "" when none is close.
 std::string closest_command(std::string_view word);
 
@@ -71,5 +81,20 @@ inline constexpr int internal = 1;   // ptxbench's own machinery failed
 inline constexpr int bad_input = 2;  // missing file, unknown task/arch, malformed spec, usage
 // SIGINT / SIGTERM: 128 + the signal (core/interrupt.h), 130 and 143.
 }  // namespace exit_code
+
+// A command's exit code for `e`: `usual` (bad_input, mostly), but internal for a failure of the
+// machine (ErrorCause::environment: a full disk, a file-size limit), never called bad input, and
+// bad_input for an output in a place the user may not write (ErrorCause::unwritable_place).
+inline int exit_code_for(const Error& e, int usual) {
+  switch (e.cause) {
+    case ErrorCause::environment:
+      return exit_code::internal;
+    case ErrorCause::unwritable_place:
+      return exit_code::bad_input;
+    case ErrorCause::unspecified:
+      break;
+  }
+  return usual;
+}
 
 }  // namespace ptxbench::cli

@@ -176,12 +176,13 @@ std::string help_footer() {
   16 correct, but the target instructions did not execute
   17 gate: correct but slower than --min-speedup, or not evaluated (no GPU here)
   1  ptxbench's own failure (a tool, the store, an endpoint that kept failing, a task
-     whose own library baseline fails its rule)
+     whose own library baseline fails its rule, a full disk or file-size limit)
   2  bad input: nothing was judged (a missing file, an unknown task, a bad option, a
      PTXBENCH_* variable naming a path that is not there, a run file another process
      is writing)
   130, 143, 129  interrupted by SIGINT / SIGTERM / SIGHUP (nvcc and workers stopped,
-            nothing cached; `run` says how to resume)
+            nothing cached; `run` says how to resume; `merge` and `sft` exports
+            leave nothing half-written)
 
 Environment:
   PTXBENCH_ROOT     the folder with tasks/, context/, kernels/, trajectories/ (your own

@@ -23,7 +23,7 @@ void add_judging_options(CLI::App& sub, session::JudgingSettings& s) {
                  "heuristic's top 8, cuDNN SDPA's fastest of heuristic mode A's plans) or "
                  "heuristic (the library heuristic's first choice, untimed: how ptxbench "
                  "measured before 2026-12-01, for comparing with results made then)")
-      ->check(CLI::IsMember({"fastest", "heuristic"}))
+      ->check(CLI::IsMember(names_of(gpu::kLibraryPlans)))
       ->capture_default_str();
 }
 

@@ -1,5 +1,10 @@
 #include "cli/report_outputs.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 namespace ptxbench::cli {
 namespace {
 
@@ -48,20 +53,45 @@ Status check_output(const std::string& option, const std::filesystem::path& out,
     return make_error(
         option + " " + out.string() + " is not a regular file (a device, pipe or socket)",
         "name a file to write; the output is never written through a device");
-  for (const auto& in : inputs) {
+  for (const auto& in : inputs)
     if (fs::equivalent(in, out, ec))
       return make_error(option + " " + out.string() + " is also an input (" + in + ")",
                         "write the output to another file");
+  PTXB_TRY_STATUS(check_output_place(option, out, inputs));
+  // A link to nowhere is no file another process made meanwhile (campaign 4, H04).
+  if (!force && fs::is_symlink(fs::symlink_status(out, ec)) && !fs::exists(out, ec))
+    return make_error(option + " " + out.string() + " is a dangling symbolic link (to " +
+                          fs::read_symlink(out, ec).string() + ")",
+                      "remove it or name a new file, or pass --force to write over the link");
+  if (!force && fs::exists(out, ec))
+    return make_error(option + " " + out.string() + " already exists",
+                      "name a new file, or pass --force to write over it");
+  return {};
+}
+
+Status check_output_place(const std::string& option, const std::filesystem::path& out,
+                          const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  for (const auto& in : inputs)
     if (is_sqlite_companion(in, out))
       return make_error(option + " " + out.string() +
                             " is the SQLite companion file of the input " + in +
                             " (writing it would lose the run's last commits)",
                         "write the output to another file");
+  std::error_code ec;
+  for (fs::path q = out.has_parent_path() ? out.parent_path() : fs::path(".");;
+       q = q.parent_path()) {
+    if (fs::is_directory(q, ec)) {
+      if (::access(q.c_str(), W_OK | X_OK) != 0)
+        return make_error("cannot write " + option + " " + out.string() + ": " +
+                              std::strerror(errno) + " (its folder " + q.string() +
+                              " is not writable)",
+                          "write it in a folder you may write");
+      return {};
+    }
+    if (q.empty() || q == q.parent_path()) return {};
+    if (!q.has_parent_path()) q = "./" + q.string();  // a relative path's first folder: in .
   }
-  if (!force && fs::exists(out, ec))
-    return make_error(option + " " + out.string() + " already exists",
-                      "name a new file, or pass --force to write over it");
-  return {};
 }
 
 Status make_output_folder(const std::filesystem::path& out) {

@@ -20,6 +20,15 @@ namespace ptxbench::cli {
 Status check_output(const std::string& option, const std::filesystem::path& out,
                     const std::vector<std::string>& inputs, bool force);
 
+// The checks every command that writes `out` beside its `inputs` makes (report, gate, sft,
+// rejudge, merge): bad input when `out` is the -wal, -journal or -shm file of one of `inputs`
+// (writing it would lose the input's last commits: campaign 3b X28, campaign 4 X35, X36), or
+// when the folder it goes in (the nearest one on its path that is there) is not writable by
+// this user ("cannot write OUT: Permission denied (its folder DIR is not writable)": campaign 4,
+// J01, F22).
+Status check_output_place(const std::string& option, const std::filesystem::path& out,
+                          const std::vector<std::string>& inputs);
+
 // The folders on the path to `out` that are not there yet, made just before it is written.
 Status make_output_folder(const std::filesystem::path& out);
 

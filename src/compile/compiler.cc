@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <system_error>
 
@@ -19,9 +20,9 @@
 #include "compile/tvm_ffi_install.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
-#include "core/landlock.h"
 #include "core/sha256.h"
 #include "core/text.h"
+#include "sandbox/landlock.h"
 
 namespace ptxbench::compile {
 namespace {
@@ -48,13 +49,36 @@ std::string first_errors(const std::string& log, int max_lines) {
 // own output or temporary files: the cache folder's fault, never the kernel's (the campaign
 // of 2026-12-05, A04: a relative PTXBENCH_CACHE made every kernel a cached compile_error).
 std::string output_write_failure(const std::string& log) {
-  static constexpr std::string_view kSigns[] = {
-      "Could not open output file", "cannot open output file", "No space left on device",
-      "Disk quota exceeded", "Read-only file system"};
+  static constexpr std::string_view kSigns[] = {"Could not open output file",
+                                                "cannot open output file", "Read-only file system"};
   for (const auto& line : split_lines(log))
     for (std::string_view sign : kSigns)
       if (line.find(sign) != std::string::npos) return std::string(trim(line));
   return {};
+}
+
+// What says that nvcc (or a tool it runs) ran out of room for its own files: a full disk, a
+// quota, or a file-size limit (ulimit -f), told by EFBIG ("File too large", as ptxbench ignores
+// SIGXFSZ and its children inherit that) or by SIGXFSZ where a tool restored it. The machine's
+// failure, never the kernel's (campaign 4, C59: a correct kernel cached as compile_error).
+std::string out_of_room(const ProcessResult& p, const std::string& log) {
+  if (p.signal == SIGXFSZ) return "nvcc was " + p.describe_end();
+  static constexpr std::string_view kSigns[] = {"File too large", "No space left on device",
+                                                "Disk quota exceeded"};
+  for (const auto& line : split_lines(log))
+    for (std::string_view sign : kSigns)
+      if (line.find(sign) != std::string::npos) return std::string(trim(line));
+  return {};
+}
+
+// `what` could not be written for want of room: exit 1 (ErrorCause::environment), nothing cached.
+Error out_of_room_error(const std::string& what, const std::string& why) {
+  Error e = make_error(
+      "cannot write " + what + ": the disk is full or a file-size limit was reached (" + why + ")",
+      "free space on its disk, or raise the limit (ulimit -f), and run the "
+      "command again; nothing was cached");
+  e.cause = ErrorCause::environment;
+  return e;
 }
 
 // Each violation on its own line; each rule's explanation once, at the end.
@@ -341,6 +365,10 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
                 "less unrolling)";
     return r;
   }
+  if (!p.succeeded())
+    if (const std::string why = out_of_room(p, r.log); !why.empty())
+      return out_of_room_error("nvcc's files under the compile cache " + cache.root().string(),
+                               why);
   PTXB_TRY_STATUS(write_file_atomic(dir.path() / "compile.log", r.log + "\n"));
   if (!p.succeeded()) {
     if (const std::string line = output_write_failure(r.log); !line.empty())

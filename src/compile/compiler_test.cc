@@ -16,7 +16,7 @@
 #include "compile/elf_symbols.h"
 #include "compile/result_json.h"
 #include "core/fs.h"
-#include "core/landlock.h"
+#include "sandbox/landlock.h"
 
 namespace ptxbench::compile {
 namespace {

@@ -15,7 +15,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "core/sandbox.h"
+#include "sandbox/sandbox.h"
 
 namespace ptxbench::compile {
 

@@ -3,12 +3,18 @@
 namespace ptxbench {
 
 std::string_view to_string(Contract c) {
-  return c == Contract::tvm_ffi ? "tvm-ffi" : "native";
+  switch (c) {  // a contract added without its name is a compile error (-Wswitch)
+    case Contract::native:
+      return "native";
+    case Contract::tvm_ffi:
+      return "tvm-ffi";
+  }
+  return "native";
 }
 
 std::optional<Contract> contract_from_string(std::string_view s) {
-  if (s == "native") return Contract::native;
-  if (s == "tvm-ffi") return Contract::tvm_ffi;
+  for (Contract c : kContracts)
+    if (to_string(c) == s) return c;
   return std::nullopt;
 }
 

@@ -13,6 +13,7 @@
 namespace ptxbench {
 
 enum class Contract { native, tvm_ffi };
+inline constexpr Contract kContracts[] = {Contract::native, Contract::tvm_ffi};
 
 std::string_view to_string(Contract c);  // "native" | "tvm-ffi"
 std::optional<Contract> contract_from_string(std::string_view s);

@@ -58,6 +58,30 @@ Result<FileHead> read_file_head(const std::filesystem::path& path, std::size_t m
 
 namespace {
 
+// `path` (never the temporary file beside it) could not be written for `err`: a full disk or a
+// file-size limit is the machine's (exit 1), a folder this user may not write, or one that takes
+// no files, the place the user named (exit 2); campaign 4, H17, J01, F22.
+Error cannot_write(const std::filesystem::path& path, int err) {
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  if (err == ENOSPC || err == EFBIG || err == EDQUOT) {
+    Error e = make_error("cannot write " + path.string() +
+                             ": the disk is full or a file-size limit was reached (" +
+                             std::strerror(err) + ")",
+                         "free space on its disk, or raise the limit (ulimit -f), and run the "
+                         "command again");
+    e.cause = ErrorCause::environment;
+    return e;
+  }
+  if (err == EACCES || err == EPERM || err == EROFS || err == ENOENT || err == ENOTDIR) {
+    Error e = make_error("cannot write " + path.string() + ": " + std::strerror(err) +
+                             " (its folder " + dir.string() + " is not writable)",
+                         "write it in a folder you may write");
+    e.cause = ErrorCause::unwritable_place;
+    return e;
+  }
+  return make_error("cannot write " + path.string() + ": " + std::strerror(err));
+}
+
 // Moves the finished temporary file `tmp` to `path`: renamed over it, or linked when it must not
 // replace a file (EEXIST: another process made it meanwhile).
 Status publish_temporary(const std::string& tmp, const std::filesystem::path& path,
@@ -87,16 +111,16 @@ Status write_file_atomic(const std::filesystem::path& path, std::string_view dat
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
   std::string tmp = path.string() + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return make_error("cannot write " + tmp + ": " + std::strerror(errno));
+  if (fd < 0) return cannot_write(path, errno);
   std::size_t done = 0;
   while (done < data.size()) {
     ssize_t n = ::write(fd, data.data() + done, data.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      std::string why = std::strerror(errno);
+      const int err = errno;
       ::close(fd);
       ::unlink(tmp.c_str());
-      return make_error("cannot write " + tmp + ": " + why);
+      return cannot_write(path, err);
     }
     done += static_cast<std::size_t>(n);
   }
@@ -113,9 +137,14 @@ Result<TempDir> TempDir::create(std::string_view prefix, std::filesystem::path p
   std::error_code ec;
   std::filesystem::create_directories(parent, ec);
   std::string templ = (parent / (std::string(prefix) + "XXXXXX")).string();
-  if (::mkdtemp(templ.data()) == nullptr)
-    return make_error("cannot create a temporary directory under " + parent.string() + ": " +
-                      std::strerror(errno));
+  if (::mkdtemp(templ.data()) == nullptr) {
+    const int err = errno;
+    Error e = make_error("cannot create a temporary directory under " + parent.string() + ": " +
+                         std::strerror(err));
+    if (err == EACCES || err == EPERM || err == EROFS || err == ENOENT || err == ENOTDIR)
+      e.cause = ErrorCause::unwritable_place;  // the caller names its output (cannot_write)
+    return e;
+  }
   return TempDir(templ);
 }
 

@@ -1,33 +1,36 @@
 #include "core/outcome.h"
 
-#include <array>
-#include <utility>
-
 namespace ptxbench {
-namespace {
-constexpr std::array<std::pair<Outcome, std::string_view>, 10> kNames{{
-    {Outcome::passed, "passed"},
-    {Outcome::incorrect, "incorrect"},
-    {Outcome::no_code, "no_code"},
-    {Outcome::policy_violation, "policy_violation"},
-    {Outcome::compile_error, "compile_error"},
-    {Outcome::compile_timeout, "compile_timeout"},
-    {Outcome::runtime_error, "runtime_error"},
-    {Outcome::timeout, "timeout"},
-    {Outcome::not_run, "not_run"},
-    {Outcome::harness_error, "harness_error"},
-}};
-}  // namespace
-
+// A switch, so that an Outcome added without its stored name is a compile error (-Wswitch).
 std::string_view to_string(Outcome o) {
-  for (const auto& [k, v] : kNames)
-    if (k == o) return v;
+  switch (o) {
+    case Outcome::passed:
+      return "passed";
+    case Outcome::incorrect:
+      return "incorrect";
+    case Outcome::no_code:
+      return "no_code";
+    case Outcome::policy_violation:
+      return "policy_violation";
+    case Outcome::compile_error:
+      return "compile_error";
+    case Outcome::compile_timeout:
+      return "compile_timeout";
+    case Outcome::runtime_error:
+      return "runtime_error";
+    case Outcome::timeout:
+      return "timeout";
+    case Outcome::not_run:
+      return "not_run";
+    case Outcome::harness_error:
+      return "harness_error";
+  }
   return "unknown";
 }
 
 std::optional<Outcome> outcome_from_string(std::string_view s) {
-  for (const auto& [k, v] : kNames)
-    if (v == s) return k;
+  for (int i = 0; i <= static_cast<int>(Outcome::harness_error); ++i)
+    if (to_string(static_cast<Outcome>(i)) == s) return static_cast<Outcome>(i);
   return std::nullopt;
 }
 

@@ -18,7 +18,8 @@ enum class Outcome {
   runtime_error,     // CUDA error, crash, trap, illegal address in the candidate
   timeout,           // the candidate's worker ran past its wall-clock limit
   not_run,           // a stage that could not run here (e.g. no GPU); not a failure
-  harness_error,     // ptxbench's own machinery failed (worker missing, ...)
+  harness_error,     // ptxbench's own machinery failed (worker missing, ...); last:
+                     // outcome_from_string reads the names up to it
 };
 
 std::string_view to_string(Outcome o);

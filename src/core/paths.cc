@@ -64,6 +64,27 @@ std::filesystem::path cache_folder(const std::string& home) {
   return ec ? std::filesystem::path(dir) : abs.lexically_normal();
 }
 
+// The compile cache, or a folder above it, that is a file: bad input ("a file where a folder
+// should be", README), told before any work, not as exit 1 once nvcc is due (campaign 4, G14,
+// G38). `var`: the variable the place came from.
+Status check_cache_folder(const std::string& home) {
+  const auto set = [](const char* v) { return std::getenv(v) && *std::getenv(v); };
+  const std::string var = set("PTXBENCH_CACHE")   ? "PTXBENCH_CACHE"
+                          : set("XDG_CACHE_HOME") ? "XDG_CACHE_HOME"
+                                                  : "HOME";
+  const std::filesystem::path cache = cache_folder(home);
+  for (std::filesystem::path p = cache; !p.empty(); p = p.parent_path()) {
+    std::error_code ec;
+    const auto st = std::filesystem::status(p, ec);
+    if (std::filesystem::exists(st) && !std::filesystem::is_directory(st))
+      return make_error("the compile cache " + cache.string() + " (from " + var +
+                            ") cannot be made: " + p.string() + " is a file, not a folder",
+                        "set PTXBENCH_CACHE to a folder, or move the file away");
+    if (p == p.parent_path()) break;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string expand_home(const std::string& path, const std::string& home) {
@@ -110,7 +131,8 @@ Status check_path_variables() {
   PTXB_TRY_STATUS(check_folder_variable("PTXBENCH_DLPACK_INCLUDE", "dlpack/dlpack.h"));
   // The apache-tvm-ffi package's tvm_ffi/ folder (compile/tvm_ffi_install.h).
   PTXB_TRY_STATUS(check_folder_variable("PTXBENCH_TVM_FFI_ROOT", "include/tvm/ffi/c_api.h"));
-  return check_folder_variable("PTXBENCH_BIN_DIR", "");
+  PTXB_TRY_STATUS(check_folder_variable("PTXBENCH_BIN_DIR", ""));
+  return check_cache_folder(env_or("HOME", "/tmp"));
 }
 
 Result<std::filesystem::path> Paths::tool(const std::string& name) const {

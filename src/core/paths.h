@@ -49,7 +49,8 @@ std::string tool_variable(std::string_view name);
 // PTXBENCH_DLPACK_INCLUDE a folder holding dlpack/dlpack.h, PTXBENCH_BIN_DIR a folder. A typo
 // would otherwise be passed over (another cuobjdump found on PATH, another dlpack.h) or
 // fail only half-way through judging. The Error names the variable and the path. Commands
-// that compile or judge call it before any work (a bad variable is bad input, exit 2).
+// that compile or judge call it before any work (a bad variable is bad input, exit 2). So is a
+// compile cache (PTXBENCH_CACHE, XDG_CACHE_HOME) whose place, or a folder above it, is a file.
 Status check_path_variables();
 
 }  // namespace ptxbench

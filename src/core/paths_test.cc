@@ -69,6 +69,29 @@ TEST(Paths, PathVariablesMustNameWhatIsThere) {
   ASSERT_FALSE(bin.ok());
   EXPECT_NE(bin.error().message.find("which is not a folder"), std::string::npos);
 
+  // A compile cache that is a file, or under one: bad input (campaign 4, G14, G38).
+  const char* was = std::getenv("PTXBENCH_CACHE");
+  const std::string saved = was ? was : "";
+  ::setenv("PTXBENCH_CACHE", "/etc/passwd", 1);
+  auto cache_file = check_path_variables();
+  ::setenv("PTXBENCH_CACHE", "/etc/passwd/c", 1);
+  auto under_file = check_path_variables();
+  ::unsetenv("PTXBENCH_CACHE");
+  ::setenv("XDG_CACHE_HOME", "/etc/passwd", 1);
+  auto xdg_file = check_path_variables();
+  ::unsetenv("XDG_CACHE_HOME");
+  if (was) ::setenv("PTXBENCH_CACHE", saved.c_str(), 1);
+  ASSERT_FALSE(cache_file.ok());
+  EXPECT_EQ(cache_file.error().message,
+            "the compile cache /etc/passwd (from PTXBENCH_CACHE) cannot be made: /etc/passwd is "
+            "a file, not a folder");
+  ASSERT_FALSE(under_file.ok());
+  EXPECT_NE(under_file.error().message.find("/etc/passwd is a file"), std::string::npos);
+  ASSERT_FALSE(xdg_file.ok());
+  EXPECT_NE(xdg_file.error().message.find("/etc/passwd/ptxbench (from XDG_CACHE_HOME)"),
+            std::string::npos)
+      << xdg_file.error().message;
+
   ::setenv("PTXBENCH_NVDISASM", "/bin/sh", 1);  // an executable: fine
   EXPECT_TRUE(check_path_variables().ok());
   ::unsetenv("PTXBENCH_NVDISASM");

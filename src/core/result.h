@@ -12,16 +12,24 @@
 
 namespace ptxbench {
 
+// What an expected failure is due to, where a caller's answer depends on it: `environment` is
+// the machine's, not the input's (a full disk, a file-size limit): the CLI exits 1 for it
+// whatever a command's errors otherwise exit with (2, bad input); `unwritable_place` is an
+// output path the user named in a folder this user may not write (or that takes no files,
+// /proc): bad input, exit 2, even where a failed write is otherwise exit 1 (campaign 4, H17).
+enum class ErrorCause { unspecified, environment, unwritable_place };
+
 // An expected failure: what went wrong and, where we know it, what the user should do.
 struct Error {
   std::string message;
   std::string hint;  // "what to do"; may be empty
+  ErrorCause cause = ErrorCause::unspecified;
 
   std::string to_string() const { return hint.empty() ? message : message + " (" + hint + ")"; }
 };
 
 inline Error make_error(std::string message, std::string hint = {}) {
-  return Error{std::move(message), std::move(hint)};
+  return Error{std::move(message), std::move(hint), ErrorCause::unspecified};
 }
 
 // E is the error type: Error for messages meant for people; an enum where the caller

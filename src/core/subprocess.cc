@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -16,7 +17,6 @@
 #include <cstring>
 
 #include "core/interrupt.h"
-#include "core/landlock.h"
 #include "core/output_capture.h"
 
 extern char** environ;
@@ -102,6 +102,16 @@ void reset_signals() {
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
+// Between fork and exec (one thread; async-signal-safe): no_new_privs, then the Landlock ruleset
+// the parent built (sandbox/landlock.h build_child_ruleset). 0, or the errno of the failed step.
+int enter_landlock_view(int ruleset_fd) {
+#ifndef SYS_landlock_restrict_self
+  constexpr long SYS_landlock_restrict_self = 446;
+#endif
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+  return ::syscall(SYS_landlock_restrict_self, ruleset_fd, 0) == 0 ? 0 : errno;
+}
+
 // Why a child could not start: the step that failed and its errno, sent through the status pipe.
 enum class StartStep : int { chdir, setgroups, setresgid, setresuid, landlock, exec };
 
@@ -177,7 +187,7 @@ void switch_identity(const ProcessSpec& spec, int status_fd) {
   switch_identity(spec, status_fd);
   if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) fail_start(status_fd, StartStep::chdir);
   if (spec.landlock_ruleset_fd >= 0) {
-    if (int e = landlock::enforce_in_child(spec.landlock_ruleset_fd); e != 0) {
+    if (int e = enter_landlock_view(spec.landlock_ruleset_fd); e != 0) {
       errno = e;
       fail_start(status_fd, StartStep::landlock);
     }

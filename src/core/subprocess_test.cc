@@ -9,8 +9,6 @@
 #include <thread>
 
 #include "core/interrupt.h"
-#include "core/landlock.h"
-#include "core/sandbox.h"
 
 namespace ptxbench {
 namespace {
@@ -70,29 +68,6 @@ TEST(Subprocess, StopsTheChildWhenInterrupted) {
   EXPECT_LT(r.wall_seconds, 5.0);
   EXPECT_NE(r.describe_end().find("interrupted (SIGINT)"), std::string::npos);
   EXPECT_EQ(interrupt_signal(), SIGINT);
-}
-
-// A child in a Landlock view opens only what the view grants.
-TEST(Subprocess, RunsInALandlockView) {
-  const int abi = landlock::abi_version();
-  if (abi == 0) GTEST_SKIP() << "no Landlock here";
-  SandboxPolicy view;
-  view.read_paths = {"/usr", "/bin", "/lib", "/lib64"};
-  landlock::Outcome out;
-  auto fd = landlock::build_child_ruleset(view, abi, out);
-  ASSERT_TRUE(fd.ok()) << fd.error().to_string();
-  SystemProcessRunner runner;
-  ProcessSpec spec;
-  spec.argv = {"/bin/sh", "-c",
-               "test -r /usr/include/stdio.h && head -c1 /usr/include/stdio.h && echo usr; cat "
-               "/etc/hostname"};
-  spec.landlock_ruleset_fd = *fd;
-  auto r = runner.run(spec);
-  ::close(*fd);
-  ASSERT_TRUE(r.ok()) << r.error().to_string();
-  EXPECT_NE(r->stdout_text.find("usr"), std::string::npos) << r->stderr_text;
-  EXPECT_NE(r->stderr_text.find("Permission denied"), std::string::npos) << r->stderr_text;
-  EXPECT_FALSE(r->succeeded());
 }
 
 TEST(Subprocess, ReportsSignals) {

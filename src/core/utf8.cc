@@ -1,5 +1,6 @@
 #include "core/utf8.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ptxbench {
@@ -81,6 +82,30 @@ std::string to_console_text(std::string_view s) {
     i += len;
   }
   return out;
+}
+
+Utf16 utf16_of(std::string_view head) {
+  if (head.starts_with("\xFF\xFE")) return Utf16::little_endian;
+  if (head.starts_with("\xFE\xFF")) return Utf16::big_endian;
+  const std::size_t pairs = std::min<std::size_t>(head.size(), 4096) / 2;
+  if (pairs < 2) return Utf16::no;
+  std::size_t zero_even = 0, zero_odd = 0;  // zero bytes at even and at odd offsets
+  for (std::size_t i = 0; i < pairs; ++i) {
+    zero_even += head[2 * i] == '\0';
+    zero_odd += head[2 * i + 1] == '\0';
+  }
+  // ASCII in UTF-16 has a zero in every pair, on one side only; a binary file has zeros on both.
+  if (zero_odd * 10 >= pairs * 9 && zero_even * 20 <= pairs) return Utf16::little_endian;
+  if (zero_even * 10 >= pairs * 9 && zero_odd * 20 <= pairs) return Utf16::big_endian;
+  return Utf16::no;
+}
+
+const char* to_string(Utf16 u) {
+  return u == Utf16::big_endian ? "UTF-16 BE" : "UTF-16 LE";
+}
+
+std::string_view without_utf8_bom(std::string_view s) {
+  return s.starts_with("\xEF\xBB\xBF") ? s.substr(3) : s;
 }
 
 }  // namespace ptxbench

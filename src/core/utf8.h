@@ -27,4 +27,14 @@ std::string to_valid_utf8(std::string_view s);
 // cursor, retitle the window or hide what came before it.
 std::string to_console_text(std::string_view s);
 
+// Whether a text file's first bytes are UTF-16 (Windows' editors and PowerShell save it): a
+// byte-order mark (FF FE, FE FF), or without one, mostly ASCII text with a zero byte every other
+// byte. Read as UTF-8 such a file has no line a reader looks for (campaign 3b: E12).
+enum class Utf16 { no, little_endian, big_endian };
+Utf16 utf16_of(std::string_view head);
+const char* to_string(Utf16 u);  // "UTF-16 LE", "UTF-16 BE"
+
+// `s` without a UTF-8 byte-order mark (EF BB BF) at its start.
+std::string_view without_utf8_bom(std::string_view s);
+
 }  // namespace ptxbench

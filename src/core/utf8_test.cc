@@ -49,5 +49,32 @@ TEST(Utf8, JsonTextNeverThrowsOnInvalidBytes) {
   EXPECT_EQ(to_text(Json{{"a", 1}}, 2), "{\n  \"a\": 1\n}");
 }
 
+// A reply or kernel saved as UTF-16 (campaign 3b: E12) is told apart from UTF-8 and from a
+// binary file, with or without its byte-order mark.
+TEST(Utf8, Utf16IsRecognizedWithAndWithoutByteOrderMark) {
+  const std::string ascii = "Code:\n```cuda\n__global__ void k() {}\n```\n";
+  std::string le, be;
+  for (char c : ascii) {
+    le += std::string{c, '\0'};
+    be += std::string{'\0', c};
+  }
+  EXPECT_EQ(utf16_of("\xFF\xFE" + le), Utf16::little_endian);
+  EXPECT_EQ(utf16_of(le), Utf16::little_endian);
+  EXPECT_EQ(utf16_of("\xFE\xFF" + be), Utf16::big_endian);
+  EXPECT_EQ(utf16_of(be), Utf16::big_endian);
+  EXPECT_EQ(utf16_of(ascii), Utf16::no);
+  EXPECT_EQ(utf16_of(std::string("\x7f"
+                                 "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0",
+                                 20)),
+            Utf16::no);
+  EXPECT_EQ(utf16_of(""), Utf16::no);
+  EXPECT_EQ(std::string(to_string(Utf16::little_endian)), "UTF-16 LE");
+}
+
+TEST(Utf8, Utf8ByteOrderMarkIsDropped) {
+  EXPECT_EQ(without_utf8_bom("\xEF\xBB\xBF#include <x>"), "#include <x>");
+  EXPECT_EQ(without_utf8_bom("#include <x>"), "#include <x>");
+}
+
 }  // namespace
 }  // namespace ptxbench

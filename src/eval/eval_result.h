@@ -95,7 +95,7 @@ struct EvalResult {
   std::string memcheck_report;       // the error lines, when it found errors
   Json provenance = Json::object();  // GPU, driver, CUDA runtime, nvcc, clocks
   bool network_isolated = false;
-  Json sandbox = Json::object();          // what the candidate's process ran under (core/sandbox.h)
+  Json sandbox = Json::object();  // what the candidate's process ran under (sandbox/sandbox.h)
   std::optional<AuditTrace> audit_trace;  // the audited calls' counts (EvalOptions::audit)
   std::vector<TimelineSpan> timeline;     // where the wall time went (EvalOptions::timeline)
   // What the candidate's host process printed (its code's output), and the broker's own output

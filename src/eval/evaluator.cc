@@ -8,7 +8,6 @@
 #include "compile/tvm_ffi_install.h"
 #include "core/fs.h"
 #include "core/gpu_select.h"
-#include "core/sandbox.h"
 #include "core/text.h"
 #include "eval/judge_session.h"
 #include "eval/outcome_mapping.h"
@@ -16,6 +15,7 @@
 #include "eval/plan.h"
 #include "eval/session_decision.h"
 #include "eval/worker_spec.h"
+#include "sandbox/sandbox.h"
 
 namespace ptxbench::eval {
 namespace fs = std::filesystem;

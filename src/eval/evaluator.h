@@ -4,7 +4,7 @@
 // session_protocol.h): a trusted verifier process that owns every buffer, prepares and checks
 // every call and times the library; a trusted broker that holds the CUDA context and runs the
 // candidate's device code; and the candidate's host process, with no GPU, under the OS sandbox
-// (core/sandbox.h); all unprivileged, with cleared environments, resource limits and no
+// (sandbox/sandbox.h); all unprivileged, with cleared environments, resource limits and no
 // network. Optionally a second short session with the broker under compute-sanitizer memcheck
 // (EvalOptions::memcheck); after a runtime error, that session names the faulting kernel.
 //
@@ -72,7 +72,7 @@ struct EvalOptions {
   std::string audit_workload;              // "" = the task's largest hidden workload by FLOPs
   std::vector<std::string> ncu_arguments;  // nvtx: ncu's options (audit::ncu_session_arguments)
   std::chrono::seconds ncu_timeout{300};
-  // Judge even where a sandbox mechanism is missing (core/sandbox.h); the result says which.
+  // Judge even where a sandbox mechanism is missing (sandbox/sandbox.h); the result says which.
   bool allow_weaker_sandbox = false;
   // The library baseline's plan (eval/gpu/library_plan.h): its fastest, or its heuristic's
   // first choice for comparing with results made before 2026-12-01.

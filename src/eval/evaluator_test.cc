@@ -17,10 +17,10 @@
 #include <thread>
 
 #include "core/fs.h"
-#include "core/refusal.h"
 #include "eval/call_failure.h"
 #include "eval/plan.h"
 #include "eval/test_support.h"
+#include "sandbox/refusal.h"
 
 namespace ptxbench::eval {
 namespace {
@@ -47,7 +47,7 @@ gpu::CompareStats stats(bool pass, std::int64_t unwritten = 0) {
 Reply ok_reply(double event_ms = 0) {
   Reply r;
   r.ok = true;
-  r.status = "ok";
+  r.status = BrokerStatus::ok;
   r.event_ms = event_ms;
   return r;
 }
@@ -132,8 +132,13 @@ class FakeProcess : public WorkerProcess {
       s.broker_calls.emplace_back();
       s.broker_requests.push_back(request);  // ready once its slots are mapped ("map")
       if (s.broker_setup_died) {
-        queue_.push_back(Reply{
-            false, "harness_error", "broker set-up: cudaErrorMemoryAllocation", "", 0, {}, {}});
+        queue_.push_back(Reply{false,
+                               BrokerStatus::harness_error,
+                               "broker set-up: cudaErrorMemoryAllocation",
+                               "",
+                               0,
+                               {},
+                               {}});
         gone_ = true;
       }
     }
@@ -150,7 +155,8 @@ class FakeProcess : public WorkerProcess {
         queue_.push_back(ok_reply());  // ready, candidate not loaded yet
       } else if (op == "noop") {
         if (!s_.noop_ok(broker_)) {
-          queue_.push_back(Reply{false, "harness_error", "cudaErrorUnknown", "", 0, {}, {}});
+          queue_.push_back(
+              Reply{false, BrokerStatus::harness_error, "cudaErrorUnknown", "", 0, {}, {}});
           return {};
         }
         if (s_.sleep_noop_ms)
@@ -234,10 +240,11 @@ class FakeProcess : public WorkerProcess {
         slots.push_back(repeated(w.at("slots").get<int>(), slot));
       r.extra =
           Json{{"slots", slots}, {"provenance", {{"gpu", "NVIDIA H200"}, {"driver", "580.00"}}}};
-      if (!s_.verifier_ready) r = Reply{false, "harness_error", "out of memory", "", 0, {}, {}};
+      if (!s_.verifier_ready)
+        r = Reply{false, VerifierStatus::harness_error, "out of memory", "", 0, {}, {}};
       if (s_.verifier_no_device)
         r = Reply{false,
-                  "no_device",
+                  VerifierStatus::no_device,
                   "cudaErrorNoDevice: no CUDA-capable device is detected",
                   "opening the GPU",
                   0,
@@ -249,14 +256,16 @@ class FakeProcess : public WorkerProcess {
     if (op == "scrub") s_.ends.push_back("slots scrubbed");
     if (op == "close") {
       s_.ends.push_back("verifier closed");
-      queue_.push_back(s_.close_fails ? Reply{false, "harness_error", "busy", "", 0, {}, {}}
-                                      : Reply{true, "ok", "", "", 0, {}, {{"closed", true}}});
+      queue_.push_back(s_.close_fails
+                           ? Reply{false, VerifierStatus::harness_error, "busy", "", 0, {}, {}}
+                           : Reply{true, VerifierStatus::ok, "", "", 0, {}, {{"closed", true}}});
       return {};
     }
     if (op == "heat") {
       s_.slot_log.emplace_back("heat", -1);
-      queue_.push_back(s_.heat_fails ? Reply{false, "library_failed", "no plan", "heat", 0, {}, {}}
-                                     : ok_reply());
+      queue_.push_back(
+          s_.heat_fails ? Reply{false, VerifierStatus::library_failed, "no plan", "heat", 0, {}, {}}
+                        : ok_reply());
       return {};
     }
     const auto slot = std::make_pair(cmd.value("workload", 0), cmd.value("slot", 0));
@@ -1112,37 +1121,39 @@ void expect_nothing_hidden(const EvalResult& r, const HiddenCall& h, const std::
 
 TEST_F(EvaluatorTest, AHiddenCallsFailureNamesWhatFailedNotTheCandidatesWords) {
   struct Case {
-    const char* status;
+    BrokerStatus status;
     Outcome outcome;
     const char* says;
   };
   const HiddenCall h = first_hidden(task_, opts_);
-  for (const Case& c : {Case{"candidate_error", Outcome::runtime_error, "threw an exception"},
-                        Case{"cuda_error", Outcome::runtime_error, "a CUDA error"},
-                        Case{"call_timeout", Outcome::timeout, "did not finish"},
-                        Case{"host_protocol", Outcome::runtime_error, "host protocol"},
-                        Case{"refused_request", Outcome::runtime_error, "refused a request"},
-                        Case{"policy_refused", Outcome::policy_violation, "off the allow-list"},
-                        Case{"host_ended", Outcome::runtime_error, "process ended"}}) {
-    const std::string status = c.status;
+  for (const Case& c :
+       {Case{BrokerStatus::candidate_error, Outcome::runtime_error, "threw an exception"},
+        Case{BrokerStatus::cuda_error, Outcome::runtime_error, "a CUDA error"},
+        Case{BrokerStatus::call_timeout, Outcome::timeout, "did not finish"},
+        Case{BrokerStatus::host_protocol, Outcome::runtime_error, "host protocol"},
+        Case{BrokerStatus::refused_request, Outcome::runtime_error, "refused a request"},
+        Case{BrokerStatus::policy_refused, Outcome::policy_violation, "off the allow-list"},
+        Case{BrokerStatus::host_ended, Outcome::runtime_error, "process ended"}}) {
+    const BrokerStatus status = c.status;
     script_.call = [status, h](int n) -> std::optional<Reply> {
       if (n != 2) return ok_reply(2.0);
       return Reply{false, status, h.shape, "", 0, {}, {}};
     };
     script_.host_end.exit_code = 100;  // the candidate's own exit code is its words too
     EvalResult r = eval();
-    EXPECT_EQ(r.outcome, c.outcome) << c.status << ": " << r.message;
-    EXPECT_EQ(r.failed_on, FailedOn::hidden) << c.status;
-    EXPECT_NE(r.message.find(c.says), std::string::npos) << c.status << ": " << r.message;
+    EXPECT_EQ(r.outcome, c.outcome) << to_string(c.status) << ": " << r.message;
+    EXPECT_EQ(r.failed_on, FailedOn::hidden) << to_string(c.status);
+    EXPECT_NE(r.message.find(c.says), std::string::npos)
+        << to_string(c.status) << ": " << r.message;
     EXPECT_NE(r.message.find("on a hidden workload"), std::string::npos) << r.message;
     EXPECT_EQ(r.message.find("exit code 100"), std::string::npos) << r.message;
     EXPECT_EQ(r.phase.rfind(kHiddenPhase, 0), 0u) << r.phase;  // and the kind in words
     EXPECT_NE(r.message.find("on " + r.phase), std::string::npos) << r.message;
-    ASSERT_TRUE(r.failed_kind.has_value()) << c.status;
+    ASSERT_TRUE(r.failed_kind.has_value()) << to_string(c.status);
     EXPECT_NE(r.phase.find(task::describe(*r.failed_kind, task::Family::gemm)), std::string::npos);
-    expect_nothing_hidden(r, h, c.status);
+    expect_nothing_hidden(r, h, std::string(to_string(c.status)));
     EXPECT_NE(r.withheld.find(h.label), std::string::npos) << r.withheld;
-    if (status != "host_ended") {
+    if (status != BrokerStatus::host_ended) {
       EXPECT_NE(r.withheld.find(h.shape), std::string::npos) << r.withheld;
     }
     EXPECT_EQ(r.to_json().at("failed_on"), "hidden");
@@ -1154,7 +1165,8 @@ TEST_F(EvaluatorTest, ASandboxRefusalOnAHiddenCallIsNamedWithoutItsPath) {
   const HiddenCall h = first_hidden(task_, opts_);
   script_.call = [](int n) -> std::optional<Reply> {
     if (n != 2) return ok_reply(2.0);
-    return Reply{false, "host_ended", "the candidate's process closed its end", "", 0, {}, {}};
+    return Reply{
+        false, BrokerStatus::host_ended, "the candidate's process closed its end", "", 0, {}, {}};
   };
   script_.host_end.exit_code = kSandboxRefusalExit;
   script_.host_end.stderr_text =
@@ -1172,7 +1184,8 @@ TEST_F(EvaluatorTest, TheTimedWorkloadsFailureShowsTheCandidatesWordsUntilItRanA
   const HiddenCall h = first_hidden(task_, opts_);
   script_.call = [](int n) -> std::optional<Reply> {
     if (n != 0) return ok_reply(2.0);
-    return Reply{false, "candidate_error", "no tuned configuration for M=256", "", 0, {}, {}};
+    return Reply{
+        false, BrokerStatus::candidate_error, "no tuned configuration for M=256", "", 0, {}, {}};
   };
   EvalResult r = eval();
   EXPECT_EQ(r.failed_on, FailedOn::timed);
@@ -1180,7 +1193,7 @@ TEST_F(EvaluatorTest, TheTimedWorkloadsFailureShowsTheCandidatesWordsUntilItRanA
   EXPECT_TRUE(r.withheld.empty());
   script_.call = [h](int n) -> std::optional<Reply> {
     if (n != 7) return ok_reply(2.0);
-    return Reply{false, "candidate_error", h.shape, "", 0, {}, {}};
+    return Reply{false, BrokerStatus::candidate_error, h.shape, "", 0, {}, {}};
   };
   r = eval();
   EXPECT_EQ(r.outcome, Outcome::runtime_error);
@@ -1283,12 +1296,17 @@ TEST_F(EvaluatorTest, WritingAnInputIsInputsModified) {
 TEST_F(EvaluatorTest, RunnerRepliesMapToTheCandidatesOutcome) {
   script_.call = [](int n) -> std::optional<Reply> {
     if (n < 2) return ok_reply(2.0);
-    return Reply{false, "call_timeout", "did not finish within 20 s", "", 0, {}, {}};
+    return Reply{false, BrokerStatus::call_timeout, "did not finish within 20 s", "", 0, {}, {}};
   };
   EXPECT_EQ(eval().outcome, Outcome::timeout);
   script_.call = [](int) -> std::optional<Reply> {
-    return Reply{
-        false, "cuda_error", "cudaErrorIllegalAddress: an illegal memory access", "", 0, {}, {}};
+    return Reply{false,
+                 BrokerStatus::cuda_error,
+                 "cudaErrorIllegalAddress: an illegal memory access",
+                 "",
+                 0,
+                 {},
+                 {}};
   };
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::runtime_error);
@@ -1311,7 +1329,7 @@ TEST_F(EvaluatorTest, ABrokerThatDiesDuringACallIsTheCandidatesWhenItWorksWithou
 // The same failure when a broker without the candidate fails too: the harness's.
 TEST_F(EvaluatorTest, ABrokerThatFailsWithoutTheCandidateTooIsOurs) {
   script_.call = [](int) -> std::optional<Reply> {
-    return Reply{false, "harness_error", "cudaErrorUnknown", "", 0, {}, {}};
+    return Reply{false, BrokerStatus::harness_error, "cudaErrorUnknown", "", 0, {}, {}};
   };
   script_.noop_ok = [](int broker) { return broker == 0; };  // only the first calibrates
   EvalResult r = eval();
@@ -1322,7 +1340,7 @@ TEST_F(EvaluatorTest, ABrokerThatFailsWithoutTheCandidateTooIsOurs) {
 // Forged blame: a broker "harness_error" reply caused by the candidate is tried again without it.
 TEST_F(EvaluatorTest, ABrokerHarnessErrorDuringACallIsCheckedWithoutTheCandidate) {
   script_.call = [](int) -> std::optional<Reply> {
-    return Reply{false, "harness_error", "PTXBENCH-ESCAPE forged", "", 0, {}, {}};
+    return Reply{false, BrokerStatus::harness_error, "PTXBENCH-ESCAPE forged", "", 0, {}, {}};
   };
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::runtime_error) << r.message;
@@ -1331,32 +1349,39 @@ TEST_F(EvaluatorTest, ABrokerHarnessErrorDuringACallIsCheckedWithoutTheCandidate
 // Whatever the host does is the candidate's: each broker status maps to its verdict.
 TEST_F(EvaluatorTest, HostFailuresAreTheCandidates) {
   struct Case {
-    const char* status;
+    BrokerStatus status;
     Outcome outcome;
     const char* says;
   };
-  for (const Case& c : {Case{"host_protocol", Outcome::runtime_error, "host protocol"},
-                        Case{"refused_request", Outcome::runtime_error, "refused a request"},
-                        Case{"policy_refused", Outcome::policy_violation, "cuCtxResetPersisting"},
-                        Case{"candidate_error", Outcome::runtime_error, "boom"},
-                        Case{"call_timeout", Outcome::timeout, "boom"},
-                        Case{"host_ended", Outcome::runtime_error, "ended during the call"}}) {
-    const std::string status = c.status;
+  for (const Case& c :
+       {Case{BrokerStatus::host_protocol, Outcome::runtime_error, "host protocol"},
+        Case{BrokerStatus::refused_request, Outcome::runtime_error, "refused a request"},
+        Case{BrokerStatus::policy_refused, Outcome::policy_violation, "cuCtxResetPersisting"},
+        Case{BrokerStatus::candidate_error, Outcome::runtime_error, "boom"},
+        Case{BrokerStatus::call_timeout, Outcome::timeout, "boom"},
+        Case{BrokerStatus::host_ended, Outcome::runtime_error, "ended during the call"}}) {
+    const BrokerStatus status = c.status;
     script_.call = [status](int n) -> std::optional<Reply> {
       if (n < 1) return ok_reply(2.0);
-      return Reply{
-          false, status, status == "policy_refused" ? "cuCtxResetPersistingL2Cache" : "boom", "", 0,
-          {},    {}};
+      return Reply{false,
+                   status,
+                   status == BrokerStatus::policy_refused ? "cuCtxResetPersistingL2Cache" : "boom",
+                   "",
+                   0,
+                   {},
+                   {}};
     };
     EvalResult r = eval();
-    EXPECT_EQ(r.outcome, c.outcome) << c.status << ": " << r.message;
-    EXPECT_NE(r.message.find(c.says), std::string::npos) << c.status << ": " << r.message;
+    EXPECT_EQ(r.outcome, c.outcome) << to_string(c.status) << ": " << r.message;
+    EXPECT_NE(r.message.find(c.says), std::string::npos)
+        << to_string(c.status) << ": " << r.message;
   }
 }
 
 TEST_F(EvaluatorTest, ASandboxRefusalIsAPolicyViolationNamingTheCall) {
   script_.call = [](int) -> std::optional<Reply> {
-    return Reply{false, "host_ended", "the candidate's process closed its end", "", 0, {}, {}};
+    return Reply{
+        false, BrokerStatus::host_ended, "the candidate's process closed its end", "", 0, {}, {}};
   };
   script_.host_end.exit_code = kSandboxRefusalExit;
   script_.host_end.stderr_text = "hello\nptxbench-sandbox: refused system call 41 socket\n";
@@ -1396,12 +1421,13 @@ TEST_F(EvaluatorTest, ASideStreamTheBrokerSawIsFlagged) {
 }
 
 TEST_F(EvaluatorTest, ALoadErrorIsTheCandidatesAndAVerifierFailureIsOurs) {
-  script_.broker_ready = Reply{false, "load_error", "undefined symbol: foo", "", 0, {}, {}};
+  script_.broker_ready =
+      Reply{false, BrokerStatus::load_error, "undefined symbol: foo", "", 0, {}, {}};
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::runtime_error);
   EXPECT_NE(r.message.find("undefined symbol"), std::string::npos);
   // The host ended while the candidate's constructors ran, refused a file: a policy violation.
-  script_.broker_ready = Reply{false, "host_ended", "closed its end", "", 0, {}, {}};
+  script_.broker_ready = Reply{false, BrokerStatus::host_ended, "closed its end", "", 0, {}, {}};
   script_.host_end.exit_code = kSandboxRefusalExit;
   script_.host_end.stderr_text = "ptxbench-sandbox: refused system call 257 openat /etc/passwd\n";
   r = eval();

@@ -80,7 +80,7 @@ enum class MsgType : std::uint16_t {
   call_done = 18,    // no payload: the entry point returned
   call_threw = 19,   // Text: the entry point threw (its message)
   refused_driver_function = 20,  // Text: a driver function off the allow-list (host exits 87)
-  sandbox = 21,  // Text: the host's sandbox report (core/sandbox.h SandboxReport::to_json and
+  sandbox = 21,  // Text: the host's sandbox report (sandbox/sandbox.h SandboxReport::to_json and
                  // "applied"), sent before the candidate is loaded
   launch = 32,
   memset = 33,
@@ -342,7 +342,7 @@ struct HostRequest {
   Contract contract = Contract::native;
   std::string tvm_ffi_library;  // tvm_ffi: libtvm_ffi.so, loaded before the candidate
   std::string shim_dir;         // the folder holding the shims libcudart.so.13 and libcuda.so.1
-  bool sandbox = true;          // confine before loading the candidate (core/sandbox.h)
+  bool sandbox = true;          // confine before loading the candidate (sandbox/sandbox.h)
   Json to_json() const;
   static Result<HostRequest> from_json(const Json& j);
 };

@@ -10,12 +10,12 @@
 #include "compile/driver_allow_list.h"
 #include "core/elapsed.h"
 #include "core/fs.h"
-#include "core/refusal.h"
 #include "core/text.h"
 #include "eval/eval_result.h"
 #include "eval/judge_session_peers.h"
 #include "eval/verifier_host.h"
 #include "eval/worker_spec.h"
+#include "sandbox/refusal.h"
 
 namespace ptxbench::eval {
 namespace fs = std::filesystem;

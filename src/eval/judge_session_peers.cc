@@ -11,9 +11,9 @@
 #include "compile/driver_allow_list.h"
 #include "core/elapsed.h"
 #include "core/fs.h"
-#include "core/refusal.h"
 #include "eval/verifier_host.h"
 #include "eval/worker_spec.h"
+#include "sandbox/refusal.h"
 
 namespace ptxbench::eval {
 namespace fs = std::filesystem;
@@ -290,8 +290,7 @@ void JudgeSession::broker_failed(Peers& p, const Received& got, const PlannedCal
 // broker that failed on its own (harness_error, a crash, no reply) can be the harness's, and only
 // when a fresh broker fails the same way without the candidate (broker_works_without_candidate).
 JudgeSession::CallVerdict JudgeSession::call_verdict(Peers& p, const Received& got, bool loading) {
-  const auto status =
-      got.reply ? broker_status_from_string(got.reply->status) : std::optional<BrokerStatus>{};
+  const auto status = got.reply ? got.reply->status.broker() : std::optional<BrokerStatus>{};
   const std::string error = got.reply ? got.reply->error : got.text;
   stop_broker(p);
   if (auto refused = host_refusal(p.host_end))
@@ -324,6 +323,7 @@ JudgeSession::CallVerdict JudgeSession::call_verdict(Peers& p, const Received& g
       case BrokerStatus::ok:
       case BrokerStatus::bad_request:
       case BrokerStatus::harness_error:
+      case BrokerStatus::audit_error:  // not a call's reply: the broker broke the protocol
         break;
     }
   const std::string what = got.reply ? error : p.broker_end.describe_end();

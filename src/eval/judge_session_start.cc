@@ -39,9 +39,7 @@ std::string no_gpu_message(const std::string& cuda_error) {
 std::string no_device_cause(const Received& ready, std::unique_ptr<WorkerProcess>& verifier,
                             ProcessResult& end) {
   if (ready.reply)
-    return verifier_status_from_string(ready.reply->status) == VerifierStatus::no_device
-               ? ready.reply->error
-               : std::string();
+    return ready.reply->status == VerifierStatus::no_device ? ready.reply->error : std::string();
   if (ready.failure != ReceiveFailure::closed) return {};
   end = verifier->finish(milliseconds(2000));
   verifier.reset();

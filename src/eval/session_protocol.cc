@@ -1,6 +1,6 @@
 #include "eval/session_protocol.h"
 
-#include <cmath>
+#include "eval/session_json.h"
 
 namespace ptxbench::eval {
 namespace {
@@ -9,15 +9,6 @@ Result<gpu::Distribution> dist_from(const std::string& s) {
   gpu::Distribution d{};
   if (gpu::distribution_from_string(s, d)) return d;
   return make_error("unknown input distribution '" + s + "'");
-}
-
-template <class F>
-auto guarded(const char* what, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::exception& e) {
-    return make_error(std::string("malformed ") + what + ": " + e.what());
-  }
 }
 
 Json int_pair(int workload, int slot) {
@@ -159,56 +150,6 @@ Result<MapCommand> map_from_json(const Json& j) {
   });
 }
 
-namespace {
-constexpr std::pair<BrokerStatus, std::string_view> kBrokerStatuses[] = {
-    {BrokerStatus::ok, "ok"},
-    {BrokerStatus::call_timeout, "call_timeout"},
-    {BrokerStatus::cuda_error, "cuda_error"},
-    {BrokerStatus::candidate_error, "candidate_error"},
-    {BrokerStatus::host_protocol, "host_protocol"},
-    {BrokerStatus::host_ended, "host_ended"},
-    {BrokerStatus::refused_request, "refused_request"},
-    {BrokerStatus::policy_refused, "policy_refused"},
-    {BrokerStatus::load_error, "load_error"},
-    {BrokerStatus::bad_request, "bad_request"},
-    {BrokerStatus::harness_error, "harness_error"},
-};
-}  // namespace
-
-std::string_view to_string(BrokerStatus s) {
-  for (const auto& [v, name] : kBrokerStatuses)
-    if (v == s) return name;
-  return "harness_error";
-}
-
-std::optional<BrokerStatus> broker_status_from_string(std::string_view s) {
-  for (const auto& [v, name] : kBrokerStatuses)
-    if (name == s) return v;
-  return std::nullopt;
-}
-
-namespace {
-constexpr std::pair<VerifierStatus, std::string_view> kVerifierStatuses[] = {
-    {VerifierStatus::ok, "ok"},
-    {VerifierStatus::no_device, "no_device"},
-    {VerifierStatus::bad_request, "bad_request"},
-    {VerifierStatus::library_failed, "library_failed"},
-    {VerifierStatus::harness_error, "harness_error"},
-};
-}  // namespace
-
-std::string_view to_string(VerifierStatus s) {
-  for (const auto& [v, name] : kVerifierStatuses)
-    if (v == s) return name;
-  return "harness_error";
-}
-
-std::optional<VerifierStatus> verifier_status_from_string(std::string_view s) {
-  for (const auto& [v, name] : kVerifierStatuses)
-    if (name == s) return v;
-  return std::nullopt;
-}
-
 Json BrokerRequest::to_json() const {
   return Json{{"mode", "broker"},
               {"dir", dir},
@@ -276,89 +217,6 @@ Json CallCommand::to_json(const char* op) const {
   if (function_times) j["function_times"] = true;
   if (sm_load) j["sm_load"] = true;
   return j;
-}
-
-bool CallCheck::passed() const {
-  if (outputs.empty() || !inputs_modified.empty()) return false;
-  for (const auto& o : outputs)
-    if (!o.passed) return false;
-  return true;
-}
-
-Json CallCheck::to_json() const {
-  Json outs = Json::array();
-  for (const auto& o : outputs) outs.push_back(o.to_json());
-  return Json{{"outputs", outs},
-              {"inputs_modified", inputs_modified},
-              {"all_unwritten", all_unwritten},
-              {"matches_previous", matches_previous}};
-}
-
-Result<CallCheck> CallCheck::from_json(const Json& j) {
-  return guarded("call check", [&]() -> Result<CallCheck> {
-    CallCheck c;
-    for (const auto& o : j.at("outputs")) c.outputs.push_back(gpu::compare_stats_from_json(o));
-    c.inputs_modified = j.value("inputs_modified", std::vector<std::string>{});
-    c.all_unwritten = j.value("all_unwritten", false);
-    c.matches_previous = j.value("matches_previous", false);
-    return c;
-  });
-}
-
-Json Reply::to_json() const {
-  Json j{{"ok", ok}, {"status", status}, {"event_ms", event_ms}};
-  if (!error.empty()) j["error"] = error;
-  if (!phase.empty()) j["phase"] = phase;
-  if (check) j["check"] = check->to_json();
-  if (!extra.empty()) j["extra"] = extra;
-  return j;
-}
-
-Result<Reply> Reply::parse(const std::string& line) {
-  Json j = Json::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return make_error("a reply line is not a JSON object");
-  return guarded("reply", [&]() -> Result<Reply> {
-    Reply r;
-    r.ok = j.at("ok").get<bool>();
-    r.status = j.value("status", std::string(r.ok ? "ok" : "harness_error"));
-    r.error = j.value("error", std::string{});
-    r.phase = j.value("phase", std::string{});
-    r.event_ms = j.value("event_ms", 0.0);
-    if (j.contains("check")) {
-      PTXB_TRY(auto c, CallCheck::from_json(j.at("check")));
-      r.check = std::move(c);
-    }
-    if (j.contains("extra")) r.extra = j.at("extra");
-    return r;
-  });
-}
-
-void set_events(Reply& r, const std::vector<double>& events_ms) {
-  r.event_ms = 0;
-  for (double ms : events_ms) r.event_ms += ms;
-  r.extra["events_ms"] = events_ms;
-}
-
-std::vector<double> events_of(const Reply& r) {
-  std::vector<double> v;
-  auto it = r.extra.is_object() ? r.extra.find("events_ms") : r.extra.end();
-  if (it == r.extra.end() || !it->is_array()) return v;
-  for (const auto& x : *it) {
-    if (!x.is_number()) return {};
-    v.push_back(x.get<double>());
-  }
-  return v;
-}
-
-std::vector<std::pair<std::string, double>> function_times_of(const Json& call) {
-  std::vector<std::pair<std::string, double>> out;
-  if (!call.is_array()) return out;
-  for (const auto& e : call) {
-    if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_number()) continue;
-    const double ms = e[1].get<double>();
-    if (std::isfinite(ms) && ms >= 0) out.emplace_back(e[0].get<std::string>(), ms);
-  }
-  return out;
 }
 
 Result<Command> Command::parse(const std::string& line) {

@@ -18,7 +18,7 @@
 //             stream between its own events (worker/broker_calls.h), then waits once. It never
 //             sees a seed, a reference or whether a call is checked: every call is verified.
 //   host      (ptxbench-host): the candidate's process, with no GPU, under the OS sandbox
-//             (core/sandbox.h): loads the candidate's shared object and runs its host code; its
+//             (sandbox/sandbox.h): loads the candidate's shared object and runs its host code; its
 //             CUDA runtime and driver are shims speaking the host protocol (host_protocol.h) to
 //             the broker, the only process it can talk to. Nothing it says decides blame.
 //   parent    (ptxbench, no CUDA; eval/judge_session.h) plans the calls, measures the wall time
@@ -138,7 +138,7 @@ struct BrokerRequest {
   std::string dir;
   std::string candidate;  // a copy of the candidate's shared object: only its device code is read
   double call_timeout_seconds = 20;
-  bool sandbox = true;                    // apply core/sandbox.h after CUDA is set up
+  bool sandbox = true;                    // apply sandbox/sandbox.h after CUDA is set up
   std::vector<std::string> sandbox_read;  // extra read-only paths (ncu's folder)
   Instrument instrument = Instrument::none;
   // Under Nsight Compute (instrument nvtx): the sandbox also allows sockets (ncu's injected
@@ -294,8 +294,11 @@ enum class BrokerStatus {
   load_error,       // the candidate could not be loaded (error: why)
   bad_request,      // the parent's command was malformed
   harness_error,    // the broker itself failed
+  // audit_arm / audit_collect: the broker's instrumentation (CUPTI) could not arm or collect; the
+  // audit fails, not the session (the broker goes on serving). Last: broker_status_from_string.
+  audit_error,
 };
-std::string_view to_string(BrokerStatus s);
+std::string_view to_string(BrokerStatus s);  // a switch: a status without its name won't compile
 std::optional<BrokerStatus> broker_status_from_string(std::string_view s);
 
 // How a verifier command ended (its reply's status).
@@ -306,15 +309,35 @@ enum class VerifierStatus {
   no_device,
   bad_request,     // the parent's command was malformed, or out of turn
   library_failed,  // the library baseline failed ("heat": the session goes on without it)
-  harness_error,   // the verifier itself failed (its error may name any workload, hidden too)
+  harness_error,   // the verifier itself failed (its error may name any workload, hidden too);
+                   // last: verifier_status_from_string
 };
 std::string_view to_string(VerifierStatus s);
 std::optional<VerifierStatus> verifier_status_from_string(std::string_view s);
 
+// A reply's status: the BrokerStatus or VerifierStatus its process wrote. On the wire it is the
+// status's name (ok, bad_request and harness_error are names of both); a name of neither makes
+// the reply malformed (Reply::parse). Readers ask for the enum of the process they talk to.
+class ReplyStatus {
+ public:
+  ReplyStatus() = default;                                // harness_error
+  ReplyStatus(BrokerStatus s) : name_(to_string(s)) {}    // NOLINT: implicit on purpose
+  ReplyStatus(VerifierStatus s) : name_(to_string(s)) {}  // NOLINT: implicit on purpose
+  static std::optional<ReplyStatus> from_name(std::string_view name);
+  std::optional<BrokerStatus> broker() const { return broker_status_from_string(name_); }
+  std::optional<VerifierStatus> verifier() const { return verifier_status_from_string(name_); }
+  std::string_view name() const { return name_; }
+  bool operator==(BrokerStatus s) const { return name_ == to_string(s); }
+  bool operator==(VerifierStatus s) const { return name_ == to_string(s); }
+
+ private:
+  std::string_view name_ = "harness_error";  // a name of the two tables (static storage)
+};
+
 // One reply line of either process.
 struct Reply {
   bool ok = false;
-  std::string status;  // a BrokerStatus's or a VerifierStatus's name (ok: both)
+  ReplyStatus status;
   std::string error;
   std::string phase;
   double event_ms = 0;             // call / baseline / library: time between the events (sum)

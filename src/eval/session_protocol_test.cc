@@ -124,12 +124,35 @@ TEST(SessionProtocol, VerifierStatusesHaveOneNameEach) {
   EXPECT_EQ(verifier_status_from_string("escape"), std::nullopt);
 }
 
+// A reply's status crosses the pipe as its name and comes back as the enum of the process that
+// wrote it; a name of neither process makes the reply malformed (never a string compared later).
+TEST(SessionProtocol, ReplyStatusIsTypedOnBothEnds) {
+  Reply r;
+  r.status = BrokerStatus::audit_error;
+  auto back = Reply::parse(to_text(r.to_json()));
+  ASSERT_TRUE(back.ok()) << back.error().to_string();
+  EXPECT_EQ(back->status.broker(), BrokerStatus::audit_error);
+  EXPECT_EQ(back->status.verifier(), std::nullopt);
+  r.status = VerifierStatus::no_device;
+  back = Reply::parse(to_text(r.to_json()));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->status.verifier(), VerifierStatus::no_device);
+  EXPECT_EQ(back->status.broker(), std::nullopt);
+  // shared names read as either process's
+  r.status = BrokerStatus::harness_error;
+  back = Reply::parse(to_text(r.to_json()));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->status.verifier(), VerifierStatus::harness_error);
+  EXPECT_FALSE(Reply::parse(R"({"ok":false,"status":"escaped"})").ok());
+  EXPECT_EQ(Reply().status, BrokerStatus::harness_error);  // a default reply blames nobody else
+}
+
 TEST(SessionProtocol, BrokerStatusesHaveOneNameEach) {
   for (BrokerStatus st :
        {BrokerStatus::ok, BrokerStatus::call_timeout, BrokerStatus::cuda_error,
         BrokerStatus::candidate_error, BrokerStatus::host_protocol, BrokerStatus::host_ended,
         BrokerStatus::refused_request, BrokerStatus::policy_refused, BrokerStatus::load_error,
-        BrokerStatus::bad_request, BrokerStatus::harness_error})
+        BrokerStatus::bad_request, BrokerStatus::harness_error, BrokerStatus::audit_error})
     EXPECT_EQ(broker_status_from_string(to_string(st)), st);
   EXPECT_EQ(broker_status_from_string("escape"), std::nullopt);
   BrokerRequest r = gemm_broker_request();
@@ -232,7 +255,7 @@ TEST(SessionProtocol, ABurstNamesDistinctSlots) {
 TEST(SessionProtocol, ReplyWithCheckRoundTrip) {
   Reply r;
   r.ok = true;
-  r.status = "ok";
+  r.status = BrokerStatus::ok;
   r.event_ms = 1.25;
   CallCheck c;
   gpu::CompareStats s;

@@ -3,7 +3,7 @@
 #include <cstdlib>
 
 #include "core/gpu_select.h"
-#include "core/identity.h"
+#include "sandbox/identity.h"
 
 namespace ptxbench::eval {
 

@@ -7,7 +7,7 @@
 //                GPU-selection variables and LD_LIBRARY_PATH of the parent; CUDA_VISIBLE_DEVICES
 //                pinned to `device` (core/gpu_select.h; -1 leaves it as inherited)
 //   network      an empty network namespace where the OS allows it
-//   user         nobody when ptxbench runs as root (core/identity.h): give_private_dir() hands
+//   user         nobody when ptxbench runs as root (sandbox/identity.h): give_private_dir() hands
 //                the directory to that user
 //   limits       wall clock `wall`, CPU time 2 x wall + 60 s, 64 MiB files, 4096 descriptors
 #pragma once

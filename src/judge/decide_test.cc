@@ -2,24 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "judge/testing/reports.h"
+
 namespace ptxbench::judge {
 namespace {
 
-JudgeReport compiled() {
-  JudgeReport r;
-  r.has_code = true;
-  r.compile = compile::CompileResult{};
-  r.compile->outcome = Outcome::passed;
-  return r;
-}
-
-JudgeReport evaluated(Outcome o, std::string message = "") {
-  JudgeReport r = compiled();
-  r.eval = eval::EvalResult{};
-  r.eval->outcome = o;
-  r.eval->message = std::move(message);
-  return r;
-}
+using testing::compiled;
+using testing::evaluated;
 
 audit::AuditResult audit_result(bool runtime, bool metric_passed) {
   audit::AuditResult a;

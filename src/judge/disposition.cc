@@ -91,6 +91,8 @@ bool is_correct(Disposition d) {
   return d == Disposition::passed || d == Disposition::passed_missing_instructions;
 }
 
+// Every disposition named (no default), so that one added without deciding this is a compile
+// error (-Wswitch; tests/format/exhaustive_enums.sh keeps it so).
 bool is_failure(Disposition d) {
   switch (d) {
     case Disposition::passed:
@@ -98,9 +100,16 @@ bool is_failure(Disposition d) {
     case Disposition::harness_error:
     case Disposition::task_suite_error:
       return false;
-    default:
+    case Disposition::no_code:
+    case Disposition::policy_violation:
+    case Disposition::compile_error:
+    case Disposition::runtime_error:
+    case Disposition::timeout:
+    case Disposition::incorrect:
+    case Disposition::passed_missing_instructions:
       return true;
   }
+  return true;
 }
 
 }  // namespace ptxbench::judge

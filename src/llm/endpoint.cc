@@ -90,6 +90,13 @@ Status check_base_url(const std::string& url) {
     const int n = std::stoi(std::string(port));
     if (n < 1 || n > 65535) return bad("has port " + std::to_string(n) + ", outside 1..65535");
   }
+  // /chat/completions is appended to the base URL: after a query or fragment it would land in
+  // it, not in the path (campaign 4, R36, R37, N20).
+  if (const std::size_t q = rest.find_first_of("?#"); q != std::string_view::npos)
+    return make_error("--base-url '" + url + "' has a " +
+                          (rest[q] == '?' ? "query ('?...')" : "fragment ('#...')"),
+                      "pass the base URL without it, e.g. http://host:8000/v1: ptxbench appends "
+                      "/chat/completions to it");
   return {};
 }
 

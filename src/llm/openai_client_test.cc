@@ -171,6 +171,9 @@ TEST(BaseUrl, ParsedWhole) {
       {"http:///v1", "names no host"},
       {"http://h/v 1", "space or a control"},
       {"h:80/v1", "does not start with http"},
+      {"http://h:8000/v1?x=1", "has a query"},
+      {"http://h:8000/v1#frag", "has a fragment"},
+      {"http://h?x=1", "has a query"},
   };
   for (const auto& [url, why] : bad) {
     auto s = check_base_url(url);

@@ -43,12 +43,8 @@ std::string speed(const std::optional<double>& s) {
   return s ? fmt::format("{:.3f}x", *s) : std::string("-");
 }
 
-std::string category(const std::optional<std::string>& c) {
-  return c.value_or("(absent)");
-}
-
-Json opt(const std::optional<std::string>& v) {
-  return v ? Json(*v) : Json(nullptr);
+Json opt(const std::optional<judge::Disposition>& v) {
+  return v ? Json(judge::to_string(*v)) : Json(nullptr);
 }
 
 Json opt(const std::optional<double>& v) {
@@ -73,12 +69,12 @@ Comparison compare_runs(const RunData& before, const RunData& after) {
   for (const auto& [k, p] : a) {
     TurnPair& t = pairs[k];
     t.key = k.first, t.turn = k.second, t.before = p->category, t.before_speedup = p->speedup;
-    ++c.categories[p->category].first;
+    ++c.categories[std::string(judge::to_string(p->category))].first;
   }
   for (const auto& [k, p] : b) {
     TurnPair& t = pairs[k];
     t.key = k.first, t.turn = k.second, t.after = p->category, t.after_speedup = p->speedup;
-    ++c.categories[p->category].second;
+    ++c.categories[std::string(judge::to_string(p->category))].second;
   }
   for (auto& [k, t] : pairs) {
     if (!t.after) {
@@ -88,13 +84,17 @@ Comparison compare_runs(const RunData& before, const RunData& after) {
     } else {
       ++c.both;
       if (t.changed())
-        ++c.changes[{*t.before, *t.after}];
+        ++c.changes[{category_name(t.before), category_name(t.after)}];
       else
         ++c.same;
     }
     c.turns.push_back(std::move(t));
   }
   return c;
+}
+
+std::string category_name(const std::optional<judge::Disposition>& c) {
+  return c ? std::string(judge::to_string(*c)) : std::string("(absent)");
 }
 
 void print_comparison(std::ostream& out, const Comparison& c, bool all_turns) {
@@ -119,7 +119,7 @@ void print_comparison(std::ostream& out, const Comparison& c, bool all_turns) {
     if (!header) s << (all_turns ? "\nturns:\n" : "\nchanged turns:\n");
     header = true;
     s << fmt::format("  {} turn {}: {} -> {} (speedup {} -> {})\n", t.key.to_string(), t.turn,
-                     category(t.before), category(t.after), speed(t.before_speedup),
+                     category_name(t.before), category_name(t.after), speed(t.before_speedup),
                      speed(t.after_speedup));
   }
   out << to_console_text(s.str());

@@ -22,7 +22,7 @@ namespace ptxbench::report {
 struct TurnPair {
   store::TrajectoryKey key;
   int turn = 0;
-  std::optional<std::string> before, after;  // category; empty: the turn is not in that run
+  std::optional<judge::Disposition> before, after;  // verdict; empty: the turn is not in that run
   std::optional<double> before_speedup, after_speedup;
   bool changed() const { return before != after; }
 };
@@ -46,6 +46,9 @@ Comparison compare_runs(const RunData& before, const RunData& after);
 // The header (both runs), the counts per category, the shares per task and the categories
 // per task, the changes, and with `all_turns` every turn (else the changed ones). Text from the
 // runs is escaped for the console.
+// A turn's verdict as the comparison prints it: its stored name, or "(absent)".
+std::string category_name(const std::optional<judge::Disposition>& c);
+
 void print_comparison(std::ostream& out, const Comparison& c, bool all_turns);
 Json to_json(const Comparison& c);
 

@@ -4,7 +4,8 @@
 
 #include <sstream>
 
-#include "session/golden.h"
+#include "core/testing/golden.h"
+#include "judge/testing/named.h"
 
 namespace ptxbench::report {
 namespace {
@@ -12,7 +13,12 @@ namespace {
 // Without a GPU a compiled turn is not_evaluated: its GPU stages were skipped.
 TurnPoint tp(int turn, const std::string& cat, std::optional<double> speedup = {}) {
   bool compiled = cat != "no_code" && cat != "compile_error";
-  return {turn,    cat, cat.starts_with("passed"), cat == "passed", speedup, cat == "not_evaluated",
+  return {turn,
+          judge::testing::named(cat),
+          cat.starts_with("passed"),
+          cat == "passed",
+          speedup,
+          cat == "not_evaluated",
           compiled};
 }
 
@@ -24,11 +30,11 @@ std::pair<RunData, RunData> cpu_run_and_rejudge() {
   cpu.provenance = {
       {"host", "ci"}, {"git_commit", "0123456789abcdef0123"}, {"gpus", Json::array()}};
   cpu.trajectories = {{{"gemma", "gemm", "sm_90a", 0},
-                       "done",
+                       store::TrajectoryStatus::done,
                        "turn_budget",
                        {tp(1, "compile_error"), tp(2, "not_evaluated")}},
                       {{"gemma", "mha", "sm_90a", 0},
-                       "done",
+                       store::TrajectoryStatus::done,
                        "turn_budget",
                        {tp(1, "no_code"), tp(2, "not_evaluated"), tp(3, "not_evaluated")}}};
   RunData h200 = cpu;
@@ -39,7 +45,8 @@ std::pair<RunData, RunData> cpu_run_and_rejudge() {
   h200.trajectories[0].turns[1] = tp(2, "incorrect");
   h200.trajectories[1].turns[1] = tp(2, "passed_missing_instructions", 0.2);
   h200.trajectories[1].turns.pop_back();  // a turn the rejudge did not get to
-  h200.trajectories.push_back({{"gemma", "gemm", "sm_90a", 1}, "done", "", {tp(1, "passed", 1.1)}});
+  h200.trajectories.push_back(
+      {{"gemma", "gemm", "sm_90a", 1}, store::TrajectoryStatus::done, "", {tp(1, "passed", 1.1)}});
   return {cpu, h200};
 }
 

@@ -189,7 +189,7 @@ void print_costs(std::ostream& out, const Summary& s) {
 }
 
 void print_summary(std::ostream& out, const Summary& s) {
-  out << fmt::format("run {} (created {}, {})\n", s.path, s.created_at, s.status);
+  out << fmt::format("run {} (created {}, {})\n", s.path, s.created_at, store::to_string(s.status));
   if (s.groups.empty()) {
     out << "no trajectories yet\n";
     return;

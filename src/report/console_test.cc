@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "session/golden.h"
+#include "core/testing/golden.h"
 
 namespace ptxbench::report {
 namespace {
@@ -13,28 +13,28 @@ RunData golden_run() {
   RunData d;
   d.path = "runs/example.db";
   d.created_at = "2026-11-29T09:00:00.000Z";
-  d.status = "done";
+  d.status = store::RunStatus::done;
   d.trajectories = {
       {{"scripted/v1", "gemm_n7168_k5120", "sm_90a", 0},
-       "done",
+       store::TrajectoryStatus::done,
        "script_end",
-       {{1, "compile_error", false, {}, {}, false, false},
-        {2, "incorrect", false, false, {}, false, true},
-        {3, "passed_missing_instructions", true, false, 0.031, false, true},
-        {4, "passed", true, true, 0.874, false, true}}},
+       {{1, judge::Disposition::compile_error, false, {}, {}, false, false},
+        {2, judge::Disposition::incorrect, false, false, {}, false, true},
+        {3, judge::Disposition::passed_missing_instructions, true, false, 0.031, false, true},
+        {4, judge::Disposition::passed, true, true, 0.874, false, true}}},
       {{"scripted/v1", "mha_with_lse_d128", "sm_90a", 0},
-       "done",
+       store::TrajectoryStatus::done,
        "target_reached",
-       {{1, "compile_error", false, {}, {}, false, false},
-        {2, "passed", true, true, 1.25, false, true}}},
+       {{1, judge::Disposition::compile_error, false, {}, {}, false, false},
+        {2, judge::Disposition::passed, true, true, 1.25, false, true}}},
       {{"scripted/v1", "gemm_n7168_k5120", "sm_100a", 0},
-       "done",
+       store::TrajectoryStatus::done,
        "script_end",
-       {{1, "compile_error", false, {}, {}, true, false},
-        {2, "not_evaluated", false, {}, {}, true, true, true, {"tcgen05"}}}},
+       {{1, judge::Disposition::compile_error, false, {}, {}, true, false},
+        {2, judge::Disposition::not_evaluated, false, {}, {}, true, true, true, {"tcgen05"}}}},
       // An endpoint that never answered: failed, not a score of 0.
       {{"scripted/v1", "mha_with_lse_d128", "sm_90a", 1},
-       "failed",
+       store::TrajectoryStatus::failed,
        "error: model: chat request failed after 3 attempts",
        {}},
   };
@@ -86,7 +86,8 @@ TEST(Console, ControlBytesFromTheRunAreEscaped) {
 // A summary taken mid-run: a running trajectory is not a score of 0 (nor of anything yet).
 TEST(Console, RunningTrajectoriesAreNotScoredYet) {
   RunData d = golden_run();
-  d.trajectories[1].status = "running";  // mha_with_lse_d128 #0: its passed turn 2 not final
+  d.trajectories[1].status =
+      store::TrajectoryStatus::running;  // mha_with_lse_d128 #0: its passed turn 2 not final
   Summary s = summarize(d);
   bool seen = false;
   for (const auto& g : s.groups) {
@@ -106,7 +107,7 @@ TEST(Console, RunningTrajectoriesAreNotScoredYet) {
 TEST(Console, EmptyRun) {
   RunData d;
   d.path = "x.db";
-  d.status = "running";
+  d.status = store::RunStatus::running;
   std::ostringstream out;
   print_console(out, summarize(d));
   EXPECT_NE(out.str().find("no trajectories yet"), std::string::npos);

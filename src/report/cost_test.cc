@@ -110,7 +110,9 @@ TEST(CostSummary, FromAStoredRun) {
     e.trajectory_id = id;
     e.assistant.content = "reply";
     e.turn.turn = turn;
-    e.turn.category = correct ? (arch ? "passed" : "passed_missing_instructions") : "incorrect";
+    e.turn.category = correct ? (arch ? judge::Disposition::passed
+                                      : judge::Disposition::passed_missing_instructions)
+                              : judge::Disposition::incorrect;
     e.turn.correct = correct;
     e.turn.arch_executed = arch;
     e.turn.llm = kLlm;
@@ -128,7 +130,8 @@ TEST(CostSummary, FromAStoredRun) {
     if (sample == 0) {
       record(*id, 2, true, true, "target_reached");
     } else {
-      ASSERT_TRUE(st->finish_trajectory(*id, "failed", "error: model: gone").ok());
+      ASSERT_TRUE(
+          st->finish_trajectory(*id, store::TrajectoryStatus::failed, "error: model: gone").ok());
     }
   }
   auto data = load_run(*st);

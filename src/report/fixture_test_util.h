@@ -29,20 +29,21 @@ inline RunDetail synthetic_run() {
   r.label = "synthetic.db";
   r.data.path = "synthetic.db";
   r.data.created_at = "2026-12-01T00:00:00.000Z";
-  r.data.status = "done";
+  r.data.status = store::RunStatus::done;
   store::TrajectoryKey failed{"m<&>", "gemm_n7168_k5120", "sm_90a", 0};
   store::TrajectoryKey no_gpu{"m<&>", "gemm_n7168_k5120", "sm_90a", 1};
-  r.data.trajectories = {{failed, "failed", "error: endpoint \"x\" <down>", {}},
-                         {no_gpu,
-                          "done",
-                          "budget",
-                          {{1, "not_evaluated", false, {}, {}, true, true, true, {"wgmma"}}}}};
+  r.data.trajectories = {
+      {failed, store::TrajectoryStatus::failed, "error: endpoint \"x\" <down>", {}},
+      {no_gpu,
+       store::TrajectoryStatus::done,
+       "budget",
+       {{1, judge::Disposition::not_evaluated, false, {}, {}, true, true, true, {"wgmma"}}}}};
   r.data.trajectories[1].turns[0].cost.prompt_tokens = 1200;  // what the turn spent (cost.h)
   r.data.trajectories[1].turns[0].cost.completion_tokens = 800;
   r.summary = summarize(r.data);
   TurnDetail d;
   d.turn = 1;
-  d.category = "not_evaluated";
+  d.category = judge::Disposition::not_evaluated;
   d.gpu_skipped = true;
   d.feedback = "Turn 1: <script>alert('x')</script>, \"quoted\"\nsecond line \x1b[2J";
   d.families = {{"wgmma", "static", true}};
@@ -50,8 +51,8 @@ inline RunDetail synthetic_run() {
   d.compile_s = 1.5;
   d.prompt_tokens = 1200;
   d.completion_tokens = 800;
-  r.trajectories = {{failed, "failed", "error: endpoint \"x\" <down>", {}},
-                    {no_gpu, "done", "budget", {d}}};
+  r.trajectories = {{failed, store::TrajectoryStatus::failed, "error: endpoint \"x\" <down>", {}},
+                    {no_gpu, store::TrajectoryStatus::done, "budget", {d}}};
   r.provenance.date = r.data.created_at;
   return r;
 }

@@ -40,24 +40,55 @@ footer { margin-top: 32px; font-size: 11.5px; color: #555; border-top: 1px solid
                details { break-inside: avoid; } }
 )css";
 
+namespace {
+
+// A colour per verdict (the Okabe-Ito palette first); a switch, so that a disposition added
+// without its colour is a compile error (-Wswitch, tests/format/exhaustive_enums.sh).
+const char* color_of(judge::Disposition d) {
+  using judge::Disposition;
+  switch (d) {
+    case Disposition::passed:
+      return "#009E73";
+    case Disposition::passed_missing_instructions:
+      return "#E69F00";
+    case Disposition::incorrect:
+      return "#CC79A7";
+    case Disposition::runtime_error:
+      return "#D55E00";
+    case Disposition::timeout:
+      return "#8c564b";
+    case Disposition::compile_error:
+      return "#0072B2";
+    case Disposition::policy_violation:
+      return "#000000";
+    case Disposition::no_code:
+      return "#999999";
+    case Disposition::not_evaluated:
+      return "#56B4E9";
+    case Disposition::harness_error:
+      return "#7f7f7f";
+    case Disposition::task_suite_error:
+      return "#bcbd22";
+  }
+  return "#7f7f7f";
+}
+
+}  // namespace
+
 const std::vector<std::pair<std::string, std::string>>& category_colors() {
   using judge::Disposition;
-  static const std::pair<Disposition, const char*> kColors[] = {
-      {Disposition::passed, "#009E73"},
-      {Disposition::passed_missing_instructions, "#E69F00"},
-      {Disposition::incorrect, "#CC79A7"},
-      {Disposition::runtime_error, "#D55E00"},
-      {Disposition::timeout, "#8c564b"},
-      {Disposition::compile_error, "#0072B2"},
-      {Disposition::policy_violation, "#000000"},
-      {Disposition::no_code, "#999999"},
-      {Disposition::not_evaluated, "#56B4E9"},
-      {Disposition::harness_error, "#7f7f7f"},
-      {Disposition::task_suite_error, "#bcbd22"}};
-  static_assert(std::size(kColors) == 11, "a color for every disposition");
+  // The legend's order: from the best verdict for a candidate to the ones that say nothing of it.
+  static const Disposition kOrder[] = {
+      Disposition::passed,           Disposition::passed_missing_instructions,
+      Disposition::incorrect,        Disposition::runtime_error,
+      Disposition::timeout,          Disposition::compile_error,
+      Disposition::policy_violation, Disposition::no_code,
+      Disposition::not_evaluated,    Disposition::harness_error,
+      Disposition::task_suite_error};
+  static_assert(std::size(kOrder) == 11, "every disposition in the legend");
   static const std::vector<std::pair<std::string, std::string>> k = [] {
     std::vector<std::pair<std::string, std::string>> v;
-    for (const auto& [d, color] : kColors) v.emplace_back(judge::to_string(d), color);
+    for (Disposition d : kOrder) v.emplace_back(judge::to_string(d), color_of(d));
     return v;
   }();
   return k;

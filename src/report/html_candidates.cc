@@ -88,7 +88,7 @@ std::string turn_folds(const TurnDetail& d, const TurnDetail* before) {
 std::string turn_row(const TurnDetail& d, const TurnDetail* before) {
   std::string flags;
   for (const auto& f : d.flags) flags += (flags.empty() ? "" : ", ") + f;
-  std::string verdict = escape_markup(d.category);
+  std::string verdict = escape_markup(judge::to_string(d.category));
   if (const std::string where = failed_on_text(d); !where.empty())
     verdict += "<br><span class=\"note\">on " + escape_markup(where) + "</span>";
   return fmt::format(
@@ -115,7 +115,8 @@ std::string section_candidates(const std::vector<RunDetail>& runs) {
   for (const auto& r : runs)
     for (const auto& t : r.trajectories) {
       std::string path;
-      for (const auto& d : t.turns) path += (path.empty() ? "" : " \u2192 ") + d.category;
+      for (const auto& d : t.turns)
+        path += (path.empty() ? "" : " \u2192 ") + std::string(judge::to_string(d.category));
       s += fmt::format(
           "<details><summary><b>{}</b> {} {} #{}{}: {} ({}) \u2014 {}</summary>\n"
           "<table><tr><th>turn</th><th class=\"l\">verdict</th><th>speedup</th>"
@@ -123,8 +124,8 @@ std::string section_candidates(const std::vector<RunDetail>& runs) {
           "<th class=\"l\">families</th><th>coverage</th><th class=\"l\">flags</th></tr>\n",
           escape_markup(t.key.task), escape_markup(t.key.model), escape_markup(t.key.arch),
           t.key.sample, runs.size() > 1 ? " [" + escape_markup(r.label) + "]" : "",
-          escape_markup(t.status), escape_markup(t.stop_reason.empty() ? "-" : t.stop_reason),
-          escape_markup(path));
+          escape_markup(store::to_string(t.status)),
+          escape_markup(t.stop_reason.empty() ? "-" : t.stop_reason), escape_markup(path));
       for (std::size_t i = 0; i < t.turns.size(); ++i)
         s += turn_row(t.turns[i], i ? &t.turns[i - 1] : nullptr);
       s += "</table></details>\n";

@@ -27,9 +27,7 @@ std::map<TurnKey, const TurnDetail*> turns_by_key(const RunDetail& r) {
 
 // How good a verdict is for a candidate, to mark a change better or worse; none where it says
 // nothing of the candidate (not evaluated, the harness's or the task suite's error).
-std::optional<int> rank(const std::optional<std::string>& category) {
-  if (!category) return std::nullopt;
-  const auto d = judge::disposition_from_string(*category);
+std::optional<int> rank(const std::optional<judge::Disposition>& d) {
   if (!d) return std::nullopt;
   switch (*d) {
     case judge::Disposition::passed:
@@ -128,8 +126,7 @@ std::string turns_table(const Comparison& c, const RunDetail& before, const RunD
                      cls.empty() ? "" : " class=\"" + cls + "\"", escape_markup(p.key.to_string()),
                      p.turn);
     s += fmt::format("<td class=\"l\">{}</td><td class=\"l\">{}</td>",
-                     escape_markup(p.before.value_or("(absent)")),
-                     escape_markup(p.after.value_or("(absent)")));
+                     escape_markup(category_name(p.before)), escape_markup(category_name(p.after)));
     s += cell(db ? speedup_with_interval(db->speedup, db->speedup_rel_ci95) : "\u2013", faster);
     s += cell(da ? speedup_with_interval(da->speedup, da->speedup_rel_ci95) : "\u2013", faster) +
          "</tr>\n";

@@ -210,7 +210,7 @@ std::string section_categories(const Entry& e) {
   std::set<std::string> seen;
   for (const auto& t : e.run->data.trajectories)
     if (t.key.model == e.all->model && t.key.arch == e.all->arch)
-      for (const auto& p : t.turns) seen.insert(p.category);
+      for (const auto& p : t.turns) seen.insert(std::string(judge::to_string(p.category)));
   std::vector<std::string> order;
   for (const auto& [name, col] : category_colors())
     if (seen.count(name)) {
@@ -225,7 +225,7 @@ std::string section_categories(const Entry& e) {
       if (t.key.model != e.all->model || t.key.arch != e.all->arch) continue;
       for (const auto& p : t.turns)
         if (p.turn == turn) {
-          auto it = std::find(order.begin(), order.end(), p.category);
+          auto it = std::find(order.begin(), order.end(), judge::to_string(p.category));
           if (it != order.end()) bar.parts[static_cast<std::size_t>(it - order.begin())] += 1;
           ++total;
         }

@@ -98,13 +98,13 @@ TEST(Html, SettingsAndAGlossaryOfEveryVerdictKindAndFlag) {
 TEST(Html, AFailingTurnNamesItsWorkloadKindAndASpeedupItsInterval) {
   RunDetail r = testing::synthetic_run();
   TurnDetail& d = r.trajectories[1].turns[0];
-  d.category = "incorrect";
+  d.category = judge::Disposition::incorrect;
   d.failed_on = eval::FailedOn::hidden;
   d.failed_kind = task::HiddenKind::ragged;
   d.failed_under_load = true;
   TurnDetail fast = d;
   fast.turn = 2;
-  fast.category = "passed";
+  fast.category = judge::Disposition::passed;
   fast.failed_on = eval::FailedOn::none;
   fast.speedup = 1.2;
   fast.speedup_rel_ci95 = 0.01;
@@ -135,8 +135,8 @@ TEST(Html, TwoRunsAreComparedSideBySideWithTheirDifferencesMarked) {
   after.label = "after.db";
   // One turn worse in the second run, and a setting changed.
   auto& turn = after.data.trajectories[0].turns[0];
-  const std::string was = turn.category;
-  turn.category = "no_code";
+  const std::string was(judge::to_string(turn.category));
+  turn.category = judge::Disposition::no_code;
   for (auto& s : after.settings)
     if (s.key == "turns") s.value = "4";
   const std::string html = render_html({before, after});

@@ -22,7 +22,8 @@ struct Case {
 
 std::string verdict_path(const TrajectoryDetail& t) {
   std::string s;
-  for (const auto& d : t.turns) s += (s.empty() ? "" : " -> ") + d.category;
+  for (const auto& d : t.turns)
+    s += (s.empty() ? "" : " -> ") + std::string(judge::to_string(d.category));
   return s.empty() ? "no turns" : s;
 }
 
@@ -30,25 +31,26 @@ Case judge_case(const TrajectoryDetail& t) {
   Case c{&t, CaseResult::passed, "", "", 0};
   for (const auto& d : t.turns)
     c.seconds += d.compile_s.value_or(0) + d.eval_s.value_or(0) + d.audit_s.value_or(0);
-  const bool passed = std::any_of(t.turns.begin(), t.turns.end(),
-                                  [](const TurnDetail& d) { return d.category == "passed"; });
+  const bool passed = std::any_of(t.turns.begin(), t.turns.end(), [](const TurnDetail& d) {
+    return d.category == judge::Disposition::passed;
+  });
   const bool gpu_skipped = std::any_of(t.turns.begin(), t.turns.end(),
                                        [](const TurnDetail& d) { return d.gpu_skipped; });
   if (passed) return c;
-  if (t.status == "failed") {
+  if (t.status == store::TrajectoryStatus::failed) {
     c.result = CaseResult::error;
     c.type = "trajectory_failed";
     c.message =
         "the trajectory failed (" + (t.stop_reason.empty() ? "-" : t.stop_reason) + "): no score";
-  } else if (t.status != "done") {
+  } else if (t.status != store::TrajectoryStatus::done) {
     c.result = CaseResult::skipped;
-    c.message = "unfinished (" + t.status + ")";
+    c.message = "unfinished (" + std::string(store::to_string(t.status)) + ")";
   } else if (gpu_skipped) {
     c.result = CaseResult::skipped;
     c.message = "not evaluated: the GPU stages were skipped (no GPU); " + verdict_path(t);
   } else {
     c.result = CaseResult::failure;
-    c.type = t.turns.empty() ? "no_turns" : t.turns.back().category;
+    c.type = t.turns.empty() ? "no_turns" : std::string(judge::to_string(t.turns.back().category));
     c.message = fmt::format("no correct turn with its target instructions executed in {} turns: {}",
                             t.turns.size(), verdict_path(t));
   }
@@ -56,10 +58,11 @@ Case judge_case(const TrajectoryDetail& t) {
 }
 
 std::string turns_text(const TrajectoryDetail& t) {
-  std::string s = fmt::format("{} {} {} #{}: {} ({})\n", t.key.model, t.key.task, t.key.arch,
-                              t.key.sample, t.status, t.stop_reason.empty() ? "-" : t.stop_reason);
+  std::string s =
+      fmt::format("{} {} {} #{}: {} ({})\n", t.key.model, t.key.task, t.key.arch, t.key.sample,
+                  store::to_string(t.status), t.stop_reason.empty() ? "-" : t.stop_reason);
   for (const auto& d : t.turns) {
-    s += fmt::format("turn {}: {}", d.turn, d.category);
+    s += fmt::format("turn {}: {}", d.turn, judge::to_string(d.category));
     if (d.speedup) s += fmt::format(", speedup {:.3f}x", *d.speedup);
     for (const auto& f : d.flags) s += ", " + f;
     s += "\n";

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/testing/golden.h"
 #include "report/fixture_test_util.h"
-#include "session/golden.h"
 
 namespace ptxbench::report {
 namespace {

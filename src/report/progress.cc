@@ -61,15 +61,16 @@ void ProgressDisplay::on_event(const session::ProgressEvent& e) {
       if (tty_)
         out_ << "\r\033[2K" << to_console_text(status_line()) << std::flush;
       else
-        print_line(
-            fmt::format("turn   {} {}/{}: {}", label(e.key), e.turn, max_turns_, e.category));
+        print_line(fmt::format("turn   {} {}/{}: {}", label(e.key), e.turn, max_turns_,
+                               judge::to_string(e.category)));
       break;
     case Kind::finished:
       running_.erase(e.key);
       ++done_;
       reached_ += e.stop_reason == "target_reached";
-      failed_ += e.status != "done";
-      print_line(fmt::format("{} {} after {} turn{}: {}", e.status == "done" ? "done  " : "FAILED",
+      failed_ += e.status != store::TrajectoryStatus::done;
+      print_line(fmt::format("{} {} after {} turn{}: {}",
+                             e.status == store::TrajectoryStatus::done ? "done  " : "FAILED",
                              label(e.key), e.turn, e.turn == 1 ? "" : "s", e.stop_reason));
       break;
   }

@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "judge/testing/named.h"
+
 namespace ptxbench::report {
 namespace {
 
@@ -12,9 +14,9 @@ using Kind = session::ProgressEvent::Kind;
 session::ProgressEvent ev(Kind k, int turn, std::string cat = {}, std::string reason = {}) {
   session::ProgressEvent e{k, {"m", "gemm", "sm_90a", 0}};
   e.turn = turn;
-  e.category = std::move(cat);
-  e.correct = e.category == "passed";
-  e.status = "done";
+  if (!cat.empty()) e.category = judge::testing::named(cat);
+  e.correct = e.category == judge::Disposition::passed;
+  e.status = store::TrajectoryStatus::done;
   e.stop_reason = std::move(reason);
   return e;
 }

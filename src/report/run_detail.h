@@ -25,7 +25,7 @@ struct FamilyVerdict {
 
 struct TurnDetail {
   int turn = 0;
-  std::string category;  // judge::Disposition's stored name
+  judge::Disposition category = judge::Disposition::harness_error;
   bool correct = false;
   std::optional<bool> arch_executed;
   std::optional<double> speedup;  // library median time / candidate median time
@@ -55,7 +55,7 @@ struct TurnDetail {
 
 struct TrajectoryDetail {
   store::TrajectoryKey key;
-  std::string status;  // pending | running | done | failed
+  store::TrajectoryStatus status = store::TrajectoryStatus::pending;
   std::string stop_reason;
   std::vector<TurnDetail> turns;
 };

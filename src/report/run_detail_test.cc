@@ -35,7 +35,7 @@ TEST(RunDetail, SettingsAreFlattenedAndAUrlsSecretIsMasked) {
 TEST(RunDetail, ATurnReadsItsSourceIntervalAndWhereItFailed) {
   store::TurnRow u;
   u.turn = 2;
-  u.category = "incorrect";
+  u.category = judge::Disposition::incorrect;
   u.source = "__global__ void k() {}\n";
   u.compile = Json::parse(R"({"outcome": "passed", "census": {"targets_met": true}})");
   u.eval = Json::parse(R"({"failed_on": "hidden", "failed_kind": "ragged",
@@ -50,7 +50,7 @@ TEST(RunDetail, ATurnReadsItsSourceIntervalAndWhereItFailed) {
   EXPECT_EQ(d.speedup_rel_ci95, 0.02);
   // An older run file: none of them recorded, none invented.
   store::TurnRow old;
-  old.category = "compile_error";
+  old.category = judge::Disposition::compile_error;
   old.compile = Json::parse(R"({"outcome": "compile_error"})");
   const TurnDetail o = turn_detail(old);
   EXPECT_EQ(o.compiled, false);

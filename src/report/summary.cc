@@ -73,7 +73,8 @@ BudgetStats budget_stats(const std::vector<const TrajectoryData*>& ts, const Run
   s.budget = budget;
   s.fast.assign(run.fast_p.size(), 0.0);
   for (const auto* t : ts) {
-    if (t->status != "done") continue;  // failed, or not finished yet: not scored
+    if (t->status != store::TrajectoryStatus::done)
+      continue;  // failed, or not finished yet: not scored
     Best b = best_within(*t, budget);
     s.correct_rate += b.correct;
     s.arch_rate += b.arch;
@@ -105,18 +106,19 @@ GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const
   g.gpu_stages = gpu_stages_of(ts);
   int compiled_any = 0, with_targets = 0;
   for (const auto* t : ts) {
-    g.finished += t->status == "done";
+    g.finished += t->status == store::TrajectoryStatus::done;
     g.turns += static_cast<int>(t->turns.size());
     g.target_reached += t->stop_reason == "target_reached";
     for (const auto& p : t->turns) {
-      ++g.categories[p.category];
+      ++g.categories[std::string(judge::to_string(p.category))];
       g.cost.add(p.cost, p.correct, p.arch_executed.value_or(false));
     }
-    if (t->status == "failed") {
+    if (t->status == store::TrajectoryStatus::failed) {
       ++g.failed;
       continue;
     }
-    if (t->status != "done") {  // a summary taken mid-run, or of an interrupted run
+    if (t->status !=
+        store::TrajectoryStatus::done) {  // a summary taken mid-run, or of an interrupted run
       ++g.unfinished;
       continue;
     }
@@ -244,9 +246,12 @@ Json to_json(const Summary& s) {
          {"categories", g.categories},
          {"cost", to_json(g.cost)}});
   }
-  return Json{{"run", s.path},      {"created_at", s.created_at},
-              {"status", s.status}, {"turn_budgets", s.budgets},
-              {"fast_p", s.fast_p}, {"groups", groups}};
+  return Json{{"run", s.path},
+              {"created_at", s.created_at},
+              {"status", store::to_string(s.status)},
+              {"turn_budgets", s.budgets},
+              {"fast_p", s.fast_p},
+              {"groups", groups}};
 }
 
 }  // namespace ptxbench::report

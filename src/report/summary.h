@@ -18,6 +18,7 @@
 
 #include "core/json.h"
 #include "core/result.h"
+#include "judge/disposition.h"
 #include "report/cost.h"
 #include "store/store.h"
 
@@ -25,7 +26,7 @@ namespace ptxbench::report {
 
 struct TurnPoint {
   int turn = 0;
-  std::string category;
+  judge::Disposition category = judge::Disposition::harness_error;
   bool correct = false;
   std::optional<bool> arch_executed;
   std::optional<double> speedup;
@@ -38,7 +39,7 @@ struct TurnPoint {
 
 struct TrajectoryData {
   store::TrajectoryKey key;
-  std::string status;
+  store::TrajectoryStatus status = store::TrajectoryStatus::pending;
   std::string stop_reason;
   std::vector<TurnPoint> turns;
 };
@@ -46,7 +47,7 @@ struct TrajectoryData {
 struct RunData {
   std::string path;
   std::string created_at;
-  std::string status;
+  store::RunStatus status = store::RunStatus::running;
   Json config;
   Json provenance;
   std::vector<int> budgets = {1, 4, 8};
@@ -99,7 +100,7 @@ struct GroupSummary {
 struct Summary {
   std::string path;
   std::string created_at;
-  std::string status;
+  store::RunStatus status = store::RunStatus::running;
   std::vector<int> budgets;
   std::vector<double> fast_p;
   std::vector<GroupSummary>

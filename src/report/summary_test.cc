@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/fs.h"
+#include "judge/testing/named.h"
 
 namespace ptxbench::report {
 namespace {
@@ -10,29 +11,32 @@ namespace {
 TurnPoint tp(int turn, const std::string& cat, bool correct = false, std::optional<bool> arch = {},
              std::optional<double> speedup = {}) {
   const bool built = cat != "no_code" && cat != "policy" && cat != "compile_error";
-  return {turn, cat, correct, arch, speedup, false, built};
+  return {turn, judge::testing::named(cat), correct, arch, speedup, false, built};
 }
 
 RunData sample_run() {
   RunData d;
   d.path = "runs/x.db";
   d.created_at = "2026-11-29T09:00:00.000Z";
-  d.status = "done";
+  d.status = store::RunStatus::done;
   d.budgets = {1, 4, 8};
   d.fast_p = {0.5, 1.0};
   d.trajectories = {
       {{"m", "gemm", "sm_90a", 0},
-       "done",
+       store::TrajectoryStatus::done,
        "turn_budget",
        {tp(1, "compile_error"), tp(2, "incorrect"),
         tp(3, "passed_missing_instructions", true, false, 0.05), tp(4, "passed", true, true, 0.9),
         tp(5, "passed", true, true, 1.1)}},
-      {{"m", "gemm", "sm_90a", 1}, "done", "target_reached", {tp(1, "passed", true, true, 1.3)}},
+      {{"m", "gemm", "sm_90a", 1},
+       store::TrajectoryStatus::done,
+       "target_reached",
+       {tp(1, "passed", true, true, 1.3)}},
       {{"m", "gemm", "sm_90a", 2},
-       "done",
+       store::TrajectoryStatus::done,
        "turn_budget",
        {tp(1, "compile_error"), tp(2, "no_code")}},
-      {{"m", "mha", "sm_90a", 0}, "running", "", {tp(1, "incorrect")}},
+      {{"m", "mha", "sm_90a", 0}, store::TrajectoryStatus::running, "", {tp(1, "incorrect")}},
   };
   return d;
 }
@@ -81,7 +85,7 @@ TEST(Summary, RatesAndSpeedupsPerBudget) {
 TEST(Summary, CorrectWithoutArchNeverCountsForFastP) {
   RunData d = sample_run();
   d.trajectories = {{{"m", "gemm", "sm_90a", 0},
-                     "done",
+                     store::TrajectoryStatus::done,
                      "turn_budget",
                      {tp(1, "passed_missing_instructions", true, false, 3.0)}}};
   Summary s = summarize(d);
@@ -93,7 +97,10 @@ TEST(Summary, CorrectWithoutArchNeverCountsForFastP) {
 
 TEST(Summary, SpeedupEqualToPIsNotFaster) {
   RunData d = sample_run();
-  d.trajectories = {{{"m", "gemm", "sm_90a", 0}, "done", "x", {tp(1, "passed", true, true, 1.0)}}};
+  d.trajectories = {{{"m", "gemm", "sm_90a", 0},
+                     store::TrajectoryStatus::done,
+                     "x",
+                     {tp(1, "passed", true, true, 1.0)}}};
   Summary s = summarize(d);
   EXPECT_DOUBLE_EQ(s.groups[0].at[0].fast[0], 1.0);
   EXPECT_DOUBLE_EQ(s.groups[0].at[0].fast[1], 0.0);
@@ -101,8 +108,10 @@ TEST(Summary, SpeedupEqualToPIsNotFaster) {
 
 TEST(Summary, SeparateGroupsPerArch) {
   RunData d = sample_run();
-  d.trajectories.push_back(
-      {{"m", "gemm", "sm_100a", 0}, "done", "script_end", {tp(1, "not_evaluated")}});
+  d.trajectories.push_back({{"m", "gemm", "sm_100a", 0},
+                            store::TrajectoryStatus::done,
+                            "script_end",
+                            {tp(1, "not_evaluated")}});
   d.trajectories.back().turns[0].gpu_skipped = true;
   Summary s = summarize(d);
   ASSERT_EQ(s.groups.size(), 5u);
@@ -116,7 +125,8 @@ TEST(Summary, SeparateGroupsPerArch) {
 TEST(Summary, ATrajectoryThatFailedIsCountedApartNotScoredZero) {
   RunData d = sample_run();
   d.trajectories.resize(2);  // gemm #0 and #1
-  d.trajectories.push_back({{"m", "gemm", "sm_90a", 2}, "failed", "error: model: refused", {}});
+  d.trajectories.push_back(
+      {{"m", "gemm", "sm_90a", 2}, store::TrajectoryStatus::failed, "error: model: refused", {}});
   Summary s = summarize(d);
   const GroupSummary& g = s.groups.at(0);
   EXPECT_EQ(g.trajectories, 3);
@@ -126,7 +136,8 @@ TEST(Summary, ATrajectoryThatFailedIsCountedApartNotScoredZero) {
   EXPECT_DOUBLE_EQ(g.compile_rate, 1.0);
 
   RunData dead;  // every trajectory failed on the endpoint: nothing is known
-  dead.trajectories = {{{"m", "gemm", "sm_90a", 0}, "failed", "error: model: refused", {}}};
+  dead.trajectories = {
+      {{"m", "gemm", "sm_90a", 0}, store::TrajectoryStatus::failed, "error: model: refused", {}}};
   Summary none = summarize(dead);
   EXPECT_EQ(none.groups.at(0).scored, 0);
   Json j = to_json(none);
@@ -143,7 +154,7 @@ TEST(Summary, ATrajectoryThatFailedIsCountedApartNotScoredZero) {
 TEST(Summary, WhenNoTurnCompiledTheGpuStagesWereNotReached) {
   RunData d;
   d.trajectories = {{{"m", "gemm", "sm_90a", 0},
-                     "done",
+                     store::TrajectoryStatus::done,
                      "turn_budget",
                      {tp(1, "compile_error"), tp(2, "policy"), tp(3, "no_code")}}};
   const Summary s = summarize(d);
@@ -169,13 +180,13 @@ TEST(Summary, WithoutAGpuTheStaticEvidenceIsSummarised) {
   };
   d.trajectories = {
       {{"m", "gemm", "sm_90a", 0},
-       "done",
+       store::TrajectoryStatus::done,
        "script_end",
        {skipped(tp(1, "compile_error"), {}, false), skipped(tp(2, "not_evaluated"), {}, false),
         skipped(tp(3, "not_evaluated"), {"tma"}, false),
         skipped(tp(4, "not_evaluated"), {"wgmma", "tma"}, true)}},
       {{"m", "gemm", "sm_90a", 1},
-       "done",
+       store::TrajectoryStatus::done,
        "script_end",
        {skipped(tp(1, "not_evaluated"), {}, false)}}};
   const Summary s = summarize(d);
@@ -202,7 +213,7 @@ TEST(Summary, CompiledComesFromTheStoredCompileStage) {
     e.trajectory_id = *id;
     e.assistant.content = "reply";
     e.turn.turn = n;
-    e.turn.category = category;
+    e.turn.category = judge::testing::named(category);
     e.turn.feedback = "fb";
     e.turn.compile = std::move(compile);
     e.feedback_message = "fb";

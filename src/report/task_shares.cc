@@ -15,8 +15,8 @@ using RowKey = std::pair<std::string, std::string>;  // (arch, task); task "all"
 // Adds one turn; the GPU stages ran when some compiled turn was not skipped.
 void add(TurnShares& s, const TurnPoint& p, bool& ran, bool& skipped) {
   ++s.turns;
-  s.with_code += p.category != "no_code";
-  s.compile_errors += p.category == "compile_error";
+  s.with_code += p.category != judge::Disposition::no_code;
+  s.compile_errors += p.category == judge::Disposition::compile_error;
   s.correct += p.correct;
   s.correct_with_arch += p.correct && p.arch_executed.value_or(false);
   ran = ran || (p.compiled && !p.gpu_skipped);
@@ -42,7 +42,7 @@ std::map<RowKey, Tally> tally(const RunData& d,
       for (const RowKey& k : {RowKey{t.key.arch, t.key.task}, RowKey{t.key.arch, ""}}) {
         Tally& x = out[k];
         add(x.shares, p, x.ran, x.skipped);
-        auto& n = cats[k][p.category];
+        auto& n = cats[k][std::string(judge::to_string(p.category))];
         ++(before ? n.first : n.second);
       }
   for (auto& [k, x] : out) x.finish();

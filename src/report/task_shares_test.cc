@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "judge/testing/named.h"
+
 namespace ptxbench::report {
 namespace {
 
@@ -11,7 +13,7 @@ namespace {
 TurnPoint cpu_turn(int turn, const std::string& cat) {
   TurnPoint p;
   p.turn = turn;
-  p.category = cat;
+  p.category = judge::testing::named(cat);
   p.compiled = cat == "not_evaluated";
   p.gpu_skipped = p.compiled;
   return p;
@@ -20,7 +22,7 @@ TurnPoint cpu_turn(int turn, const std::string& cat) {
 TurnPoint gpu_turn(int turn, const std::string& cat, bool arch) {
   TurnPoint p;
   p.turn = turn;
-  p.category = cat;
+  p.category = judge::testing::named(cat);
   p.compiled = cat != "no_code" && cat != "compile_error";
   p.correct = cat.starts_with("passed");
   if (p.compiled) p.arch_executed = arch;
@@ -30,23 +32,28 @@ TurnPoint gpu_turn(int turn, const std::string& cat, bool arch) {
 // A base model and the same model fine-tuned, both run without a GPU.
 std::pair<RunData, RunData> base_and_tuned() {
   RunData base, tuned;
-  base.trajectories = {
-      {{"m", "gemm", "sm_90a", 0}, "done", "", {cpu_turn(1, "no_code"), cpu_turn(2, "no_code")}},
-      {{"m", "gemm", "sm_90a", 1},
-       "done",
-       "",
-       {cpu_turn(1, "compile_error"), cpu_turn(2, "no_code")}},
-      {{"m", "mha", "sm_90a", 0}, "done", "", {cpu_turn(1, "no_code"), cpu_turn(2, "no_code")}}};
+  base.trajectories = {{{"m", "gemm", "sm_90a", 0},
+                        store::TrajectoryStatus::done,
+                        "",
+                        {cpu_turn(1, "no_code"), cpu_turn(2, "no_code")}},
+                       {{"m", "gemm", "sm_90a", 1},
+                        store::TrajectoryStatus::done,
+                        "",
+                        {cpu_turn(1, "compile_error"), cpu_turn(2, "no_code")}},
+                       {{"m", "mha", "sm_90a", 0},
+                        store::TrajectoryStatus::done,
+                        "",
+                        {cpu_turn(1, "no_code"), cpu_turn(2, "no_code")}}};
   tuned.trajectories = {{{"m", "gemm", "sm_90a", 0},
-                         "done",
+                         store::TrajectoryStatus::done,
                          "",
                          {cpu_turn(1, "compile_error"), cpu_turn(2, "not_evaluated")}},
                         {{"m", "gemm", "sm_90a", 1},
-                         "done",
+                         store::TrajectoryStatus::done,
                          "",
                          {cpu_turn(1, "compile_error"), cpu_turn(2, "no_code")}},
                         {{"m", "mha", "sm_90a", 0},
-                         "done",
+                         store::TrajectoryStatus::done,
                          "",
                          {cpu_turn(1, "compile_error"), cpu_turn(2, "no_code")}}};
   return {base, tuned};
@@ -98,12 +105,12 @@ TEST(TaskShares, CorrectIsUnknownWhereTheGpuStagesWereSkipped) {
 TEST(TaskShares, CorrectAndCorrectWithArchOnAGpu) {
   RunData before, after;
   before.trajectories = {{{"m", "gemm", "sm_90a", 0},
-                          "done",
+                          store::TrajectoryStatus::done,
                           "",
                           {gpu_turn(1, "incorrect", false), gpu_turn(2, "compile_error", false)}}};
   after.trajectories = {
       {{"m", "gemm", "sm_90a", 0},
-       "done",
+       store::TrajectoryStatus::done,
        "",
        {gpu_turn(1, "passed_missing_instructions", false), gpu_turn(2, "passed", true),
         gpu_turn(3, "passed", true), gpu_turn(4, "no_code", false)}}};

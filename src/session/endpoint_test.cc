@@ -64,13 +64,13 @@ TEST(Endpoint, LoopTalksToAChatCompletionsServer) {
   EXPECT_EQ(trajs[0].stop_reason.value_or(""), "target_reached");
   auto turns = st->turns(trajs[0].id).value();
   ASSERT_EQ(turns.size(), 2u);
-  EXPECT_EQ(turns[0].category, "no_code");
+  EXPECT_EQ(turns[0].category, judge::Disposition::no_code);
   EXPECT_EQ(turns[0].llm["attempts"], 2);
   EXPECT_EQ(turns[0].llm["prompt_tokens"], 11);
   EXPECT_FALSE(turns[0].llm.contains("reasoning_tokens"));  // none reported: absent
   // The request's wall time counts the failed attempt and the wait too.
   EXPECT_GE(turns[0].llm["total_s"].get<double>(), turns[0].llm["latency_s"].get<double>());
-  EXPECT_EQ(turns[1].category, "passed");
+  EXPECT_EQ(turns[1].category, judge::Disposition::passed);
   EXPECT_EQ(turns[1].llm["completion_tokens"], 30);
   EXPECT_EQ(turns[1].llm["reasoning_tokens"], 12);
   auto msgs = st->messages(trajs[0].id).value();

@@ -143,7 +143,7 @@ inline std::string dump_run(const store::RunStore& s) {
   std::vector<store::TrajectoryRow> rows = *trajs;
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
   for (const auto& t : rows) {
-    out += fmt::format("== {} status={} stop={}\n", t.key.to_string(), t.status,
+    out += fmt::format("== {} status={} stop={}\n", t.key.to_string(), store::to_string(t.status),
                        t.stop_reason.value_or("-"));
     auto msgs = s.messages(t.id).value();
     auto turns = s.turns(t.id).value();
@@ -152,7 +152,7 @@ inline std::string dump_run(const store::RunStore& s) {
     for (const auto& u : turns)
       out += fmt::format(
           "turn {} {} hash={} correct={} arch={} speedup={} reached={} compile={} eval={}\n",
-          u.turn, u.category, u.source_hash.value_or("-"), u.correct,
+          u.turn, judge::to_string(u.category), u.source_hash.value_or("-"), u.correct,
           u.arch_executed ? (*u.arch_executed ? "1" : "0") : "null",
           u.speedup ? fmt::format("{:.3f}", *u.speedup) : "null", u.target_reached,
           u.compile.dump(), u.eval.dump());

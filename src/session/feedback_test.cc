@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "session/golden.h"
+#include "core/testing/golden.h"
 
 namespace ptxbench::session {
 namespace {

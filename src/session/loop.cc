@@ -21,14 +21,17 @@ void emit(LoopDeps& deps, ProgressEvent e) {
 }
 
 Result<TrajectoryOutcome> finish(LoopDeps& deps, const store::TrajectoryRow& row,
-                                 const std::string& status, const std::string& reason, int turns) {
+                                 store::TrajectoryStatus status, const std::string& reason,
+                                 int turns) {
   PTXB_TRY_STATUS(deps.store.finish_trajectory(row.id, status, reason));
   ProgressEvent e{ProgressEvent::Kind::finished, row.key};
   e.turn = turns;
   e.status = status;
   e.stop_reason = reason;
   emit(deps, e);
-  return TrajectoryOutcome{status, reason, turns};
+  return TrajectoryOutcome{
+      status == store::TrajectoryStatus::done ? TrajectoryEnd::done : TrajectoryEnd::failed, reason,
+      turns};
 }
 
 std::vector<llm::Message> to_history(const std::vector<store::MessageRow>& rows) {
@@ -87,7 +90,7 @@ store::TurnRow turn_row(int turn, const std::optional<std::string>& source, cons
   t.turn = turn;
   t.source = source;
   if (source) t.source_hash = source_hash(*source);
-  t.category = std::string(judge::to_string(v.disposition));
+  t.category = v.disposition;
   t.feedback = feedback;
   t.compile = v.compile_json;
   t.eval = v.eval_json;
@@ -116,7 +119,7 @@ std::string source_hash(const std::string& source) {
 Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
                                          const task::TaskSpec& task, const RunConfig& config,
                                          StageSlots& slots, LoopDeps& deps) {
-  if (interrupted()) return TrajectoryOutcome{"interrupted", "", 0};
+  if (interrupted()) return TrajectoryOutcome{TrajectoryEnd::interrupted, "", 0};
   PTXB_TRY(std::vector<store::MessageRow> msgs, prepare_history(row, task, config, deps));
   PTXB_TRY(std::vector<store::TurnRow> stored, deps.store.turns(row.id));
   int done = static_cast<int>(stored.size());
@@ -124,28 +127,30 @@ Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
   started.turn = done;
   emit(deps, started);
   if (done > 0 && stored.back().target_reached)
-    return finish(deps, row, "done", "target_reached", done);
-  if (done >= config.turns) return finish(deps, row, "done", "turn_budget", done);
+    return finish(deps, row, store::TrajectoryStatus::done, "target_reached", done);
+  if (done >= config.turns)
+    return finish(deps, row, store::TrajectoryStatus::done, "turn_budget", done);
 
   PTXB_TRY(std::shared_ptr<llm::ChatClient> client, deps.clients.client_for(row.key));
   std::vector<llm::Message> history = to_history(msgs);
   for (int turn = done + 1; turn <= config.turns; ++turn) {
-    if (interrupted()) return TrajectoryOutcome{"interrupted", "", turn - 1};
+    if (interrupted()) return TrajectoryOutcome{TrajectoryEnd::interrupted, "", turn - 1};
     llm::ChatRequest req{history, config.model.temperature, config.model.top_p,
                          config.model.max_tokens};
     auto reply = client->complete(req);
-    if (interrupted()) return TrajectoryOutcome{"interrupted", "", turn - 1};
+    if (interrupted()) return TrajectoryOutcome{TrajectoryEnd::interrupted, "", turn - 1};
     if (!reply.ok())
-      return finish(deps, row, "failed", "error: model: " + reply.error().to_string(), turn - 1);
+      return finish(deps, row, store::TrajectoryStatus::failed,
+                    "error: model: " + reply.error().to_string(), turn - 1);
     if (reply->finish_reason == kEndOfScript)
-      return finish(deps, row, "done", "script_end", turn - 1);
+      return finish(deps, row, store::TrajectoryStatus::done, "script_end", turn - 1);
 
     std::optional<std::string> source = deps.extract(reply->content);
     TurnVerdict v;
     if (source) v = deps.pipeline.evaluate(*source, task, row.key.arch, slots);
     // A turn judged while the stages were being stopped is not a verdict: not recorded,
     // so a resumed run does it again.
-    if (interrupted()) return TrajectoryOutcome{"interrupted", "", turn - 1};
+    if (interrupted()) return TrajectoryOutcome{TrajectoryEnd::interrupted, "", turn - 1};
     std::string fb =
         build_feedback(v, TurnContext{turn, config.turns, config.speedup_target, row.key.arch});
     bool reached = target_reached(v, config.speedup_target);
@@ -165,10 +170,10 @@ Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
     if (e.stop_reason) {
       ProgressEvent fe{ProgressEvent::Kind::finished, row.key};
       fe.turn = turn;
-      fe.status = "done";
+      fe.status = store::TrajectoryStatus::done;
       fe.stop_reason = *e.stop_reason;
       emit(deps, fe);
-      return TrajectoryOutcome{"done", *e.stop_reason, turn};
+      return TrajectoryOutcome{TrajectoryEnd::done, *e.stop_reason, turn};
     }
     history.push_back({"assistant", reply->content, reply->reasoning});
     history.push_back({"user", fb, ""});
@@ -206,7 +211,7 @@ Result<RunTotals> run_all(const RunConfig& config, const std::vector<store::Traj
     PTXB_TRY(std::int64_t id, deps.store.add_trajectory(key));
     PTXB_TRY(store::TrajectoryRow row, deps.store.trajectory(id));
     ++totals.trajectories;
-    if (row.status == "done")
+    if (row.status == store::TrajectoryStatus::done)
       ++totals.skipped_done;
     else
       todo.push_back(row);
@@ -219,18 +224,18 @@ Result<RunTotals> run_all(const RunConfig& config, const std::vector<store::Traj
     const store::TrajectoryRow& row = todo[i];
     auto r = run_trajectory(row, *by_name.at(row.key.task), config, slots, deps);
     std::lock_guard lock(mu);
-    if (r.ok() && r->status == "done") {
+    if (r.ok() && r->status == TrajectoryEnd::done) {
       ++totals.done;
       return;
     }
-    if (r.ok() && r->status == "interrupted") {
+    if (r.ok() && r->status == TrajectoryEnd::interrupted) {
       ++totals.interrupted;
       return;
     }
     ++totals.failed;
     std::string why = r.ok() ? r->stop_reason : "error: " + r.error().to_string();
     totals.errors.push_back(row.key.to_string() + ": " + why);
-    if (!r.ok()) (void)deps.store.finish_trajectory(row.id, "failed", why);
+    if (!r.ok()) (void)deps.store.finish_trajectory(row.id, store::TrajectoryStatus::failed, why);
   });
   // Finished, failed trajectories included (the summary counts them; --resume retries them
   // and marks the run running again); only an interrupted run stays running.

@@ -71,8 +71,12 @@ std::string source_hash(const std::string& source);
 store::TurnRow turn_row(int turn, const std::optional<std::string>& source, const TurnVerdict& v,
                         const std::string& feedback, bool reached);
 
+// How run_trajectory ended: stored done or failed, or interrupted (SIGINT/SIGTERM: the
+// trajectory is left stored as it was, running, for --resume).
+enum class TrajectoryEnd { done, failed, interrupted };
+
 struct TrajectoryOutcome {
-  std::string status;  // done | failed | interrupted (SIGINT/SIGTERM: stored as it was)
+  TrajectoryEnd status = TrajectoryEnd::failed;
   std::string stop_reason;
   int turns = 0;  // stored turns at the end
 };

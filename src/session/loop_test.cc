@@ -44,7 +44,7 @@ TEST_F(LoopTest, StopsAtTargetOrBudgetWithFullHistory) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->trajectories, 3);
   EXPECT_EQ(r->done, 3);
-  EXPECT_EQ(store_->run()->status, "done");
+  EXPECT_EQ(store::to_string(store_->run()->status), "done");
   auto trajs = store_->trajectories().value();
   for (const auto& t : trajs) {
     auto turns = store_->turns(t.id).value();
@@ -53,10 +53,10 @@ TEST_F(LoopTest, StopsAtTargetOrBudgetWithFullHistory) {
     if (t.key.task == "fast") {
       ASSERT_EQ(turns.size(), 4u);
       EXPECT_EQ(t.stop_reason.value_or(""), "target_reached");
-      EXPECT_EQ(turns[0].category, "compile_error");
-      EXPECT_EQ(turns[1].category, "incorrect");
-      EXPECT_EQ(turns[2].category, "passed_missing_instructions");
-      EXPECT_EQ(turns[3].category, "passed");
+      EXPECT_EQ(turns[0].category, judge::Disposition::compile_error);
+      EXPECT_EQ(turns[1].category, judge::Disposition::incorrect);
+      EXPECT_EQ(turns[2].category, judge::Disposition::passed_missing_instructions);
+      EXPECT_EQ(turns[3].category, judge::Disposition::passed);
       EXPECT_TRUE(turns[3].target_reached);
       EXPECT_NEAR(turns[3].speedup.value_or(0), 1.3, 1e-9);
       // The model saw the feedback of every earlier turn, in order.
@@ -66,7 +66,7 @@ TEST_F(LoopTest, StopsAtTargetOrBudgetWithFullHistory) {
       ASSERT_EQ(turns.size(), 6u);
       EXPECT_EQ(t.stop_reason.value_or(""), "turn_budget");
     } else {
-      EXPECT_EQ(turns[1].category, "no_code");
+      EXPECT_EQ(turns[1].category, judge::Disposition::no_code);
       EXPECT_FALSE(turns[1].source.has_value());
     }
   }
@@ -97,9 +97,9 @@ TEST_F(LoopTest, WithoutGpuTurnsAreNotEvaluatedAndSaySo) {
   for (const auto& t : trajs) {
     auto turns = store_->turns(t.id).value();
     ASSERT_EQ(turns.size(), 3u);
-    EXPECT_EQ(turns[0].category, "compile_error");
+    EXPECT_EQ(turns[0].category, judge::Disposition::compile_error);
     const auto& last = turns[2];
-    EXPECT_EQ(last.category, "not_evaluated");
+    EXPECT_EQ(last.category, judge::Disposition::not_evaluated);
     EXPECT_TRUE(last.gpu_skipped);
     EXPECT_FALSE(last.correct);
     EXPECT_FALSE(last.arch_executed.has_value());
@@ -146,13 +146,13 @@ TEST_F(LoopTest, ASetupFailureMarksTheTrajectoryFailedAndResumeRetriesIt) {
   auto r = run(db, p, bad);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->failed, 3);
-  EXPECT_EQ(store_->run()->status, "done");  // finished, with failed trajectories
-  EXPECT_EQ(store_->trajectories().value()[0].status, "failed");
+  EXPECT_EQ(store::to_string(store_->run()->status), "done");  // finished, with failed trajectories
+  EXPECT_EQ(store::to_string(store_->trajectories().value()[0].status), "failed");
   FakeClients good;
   auto again = run(db, p, good);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->done, 3);
-  EXPECT_EQ(store_->run()->status, "done");
+  EXPECT_EQ(store::to_string(store_->run()->status), "done");
 }
 
 TEST(SourceHash, IgnoresLineEndsAndTrailingSpace) {

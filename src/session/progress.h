@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "judge/disposition.h"
 #include "store/store.h"
 
 namespace ptxbench::session {
@@ -12,12 +13,12 @@ struct ProgressEvent {
   enum class Kind { started, turn_done, finished };
   Kind kind = Kind::started;
   store::TrajectoryKey key;
-  int turn = 0;          // turn_done: the turn; started: turns already stored (resume)
-  std::string category;  // turn_done
+  int turn = 0;  // turn_done: the turn; started: turns already stored (resume)
+  judge::Disposition category = judge::Disposition::harness_error;  // turn_done
   bool correct = false;
   bool target_reached = false;
-  std::string status;       // finished: done | failed
-  std::string stop_reason;  // finished
+  store::TrajectoryStatus status = store::TrajectoryStatus::done;  // finished: done | failed
+  std::string stop_reason;                                         // finished
 };
 
 class ProgressSink {

@@ -88,17 +88,19 @@ Status copy_trajectory(Copy& c, const store::TrajectoryRow& row, const task::Tas
       c.totals.interrupted = true;
       return {};
     }
-    const bool last = i + 1 == turns.size() && row.status == "done";
+    const bool last = i + 1 == turns.size() && row.status == store::TrajectoryStatus::done;
     PTXB_TRY_STATUS(copy_turn(c, row, id, task, turns[i], msgs, last));
   }
   if (interrupted()) {
     c.totals.interrupted = true;
     return {};
   }
-  if (turns.empty() && row.status == "done")
-    PTXB_TRY_STATUS(c.target.finish_trajectory(id, "done", row.stop_reason.value_or("")));
-  if (row.status == "failed")
-    PTXB_TRY_STATUS(c.target.finish_trajectory(id, "failed", row.stop_reason.value_or("")));
+  if (turns.empty() && row.status == store::TrajectoryStatus::done)
+    PTXB_TRY_STATUS(c.target.finish_trajectory(id, store::TrajectoryStatus::done,
+                                               row.stop_reason.value_or("")));
+  if (row.status == store::TrajectoryStatus::failed)
+    PTXB_TRY_STATUS(c.target.finish_trajectory(id, store::TrajectoryStatus::failed,
+                                               row.stop_reason.value_or("")));
   if (notice)
     notice(fmt::format("{}: {} turn{}, {} changed", row.key.to_string(), turns.size(),
                        turns.size() == 1 ? "" : "s", c.totals.changed - changed_before));

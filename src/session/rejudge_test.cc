@@ -48,7 +48,7 @@ struct RejudgeTest : ::testing::Test {
 std::vector<std::string> categories(const store::RunStore& s, std::int64_t id) {
   std::vector<std::string> out;
   const std::vector<store::TurnRow> turns = s.turns(id).value();
-  for (const auto& t : turns) out.push_back(t.category);
+  for (const auto& t : turns) out.push_back(std::string(judge::to_string(t.category)));
   return out;
 }
 
@@ -72,7 +72,7 @@ TEST_F(RejudgeTest, ACpuRecordedRunJudgedOnAGpu) {
   ASSERT_EQ(after.size(), 2u);
   for (std::size_t i = 0; i < after.size(); ++i) {
     EXPECT_EQ(after[i].key, before[i].key);
-    EXPECT_EQ(after[i].status, "done");
+    EXPECT_EQ(store::to_string(after[i].status), "done");
     // Every message as stored: the replies and the feedback the model was shown.
     const auto a = source->messages(before[i].id).value(),
                b = target->messages(after[i].id).value();
@@ -105,7 +105,8 @@ TEST_F(RejudgeTest, AGpuRecordedRunJudgedWithoutAGpu) {
   ASSERT_TRUE(id.ok());
   ASSERT_TRUE(
       source->start_trajectory(*id, {0, 0, "system", "s", ""}, {1, 0, "user", "u", ""}).ok());
-  ASSERT_TRUE(source->finish_trajectory(*id, "failed", "error: model: gone").ok());
+  ASSERT_TRUE(
+      source->finish_trajectory(*id, store::TrajectoryStatus::failed, "error: model: gone").ok());
 
   FakePipeline cpu(/*gpu=*/false);
   auto totals = rejudge_into(*source, "cpu.db", cpu);
@@ -117,7 +118,7 @@ TEST_F(RejudgeTest, AGpuRecordedRunJudgedWithoutAGpu) {
                                       "not_evaluated"}));
   EXPECT_EQ(after[0].stop_reason.value_or(""), "target_not_reached_on_rejudge");
   EXPECT_TRUE(target->turns(after[0].id).value()[1].gpu_skipped);
-  EXPECT_EQ(after[2].status, "failed");
+  EXPECT_EQ(store::to_string(after[2].status), "failed");
   EXPECT_EQ(after[2].stop_reason.value_or(""), "error: model: gone");
   EXPECT_EQ(cpu.evaluations, 0);
 }

@@ -119,7 +119,7 @@ void ResumeTest::kill_then_resume(int min_turns) {
   {
     auto s = store::RunStore::open(killed_db);
     ASSERT_TRUE(s.ok());
-    EXPECT_EQ(s->run()->status, "running");
+    EXPECT_EQ(store::to_string(s->run()->status), "running");
   }
   FakePipeline resumed;
   auto r = run(killed_db, resumed);
@@ -131,7 +131,7 @@ void ResumeTest::kill_then_resume(int min_turns) {
   EXPECT_EQ(last_dump, reference);
   auto s = store::RunStore::open(killed_db);
   ASSERT_TRUE(s.ok());
-  EXPECT_EQ(s->run()->status, "done");
+  EXPECT_EQ(store::to_string(s->run()->status), "done");
 }
 
 TEST_F(ResumeTest, ResumeOfAFinishedTrajectoryWithoutItsEndMarkFinishesIt) {
@@ -145,7 +145,7 @@ TEST_F(ResumeTest, ResumeOfAFinishedTrajectoryWithoutItsEndMarkFinishesIt) {
   store::TurnEvent e;
   e.trajectory_id = *id;
   e.turn.turn = 1;
-  e.turn.category = "passed";
+  e.turn.category = judge::Disposition::passed;
   e.turn.correct = true;
   e.turn.target_reached = true;
   e.turn.feedback = e.feedback_message = "done";

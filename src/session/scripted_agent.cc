@@ -1,6 +1,7 @@
 #include "session/scripted_agent.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -24,7 +25,17 @@ Result<ScriptedTurn> parse_turn(const Paths& paths, const toml::table& t,
   ScriptedTurn turn;
   PTXB_TRY(turn.text, str_field(t, "text", where, true));
   PTXB_TRY(turn.kernel, str_field(t, "kernel", where, false));
-  PTXB_TRY(turn.expect, str_field(t, "expect", where, false));
+  PTXB_TRY(std::string expect, str_field(t, "expect", where, false));
+  if (!expect.empty()) {  // a name no verdict has is a broken trajectory (campaign 4, O28)
+    turn.expect = judge::disposition_from_string(expect);
+    if (!turn.expect) {
+      std::vector<std::string> names;
+      for (judge::Disposition d : judge::all_dispositions())
+        names.emplace_back(judge::to_string(d));
+      return make_error(fmt::format("{}: expect = \"{}\" is not a verdict", where, expect),
+                        fmt::format("use one of {}", fmt::join(names, ", ")));
+    }
+  }
   if (!turn.kernel.empty()) {
     auto code = read_file(paths.root / turn.kernel);
     if (!code.ok())

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -16,6 +17,7 @@
 
 #include "core/paths.h"
 #include "core/result.h"
+#include "judge/disposition.h"
 #include "llm/chat.h"
 #include "session/loop.h"
 
@@ -26,8 +28,9 @@ inline constexpr std::string_view kEndOfScript = "end_of_script";
 struct ScriptedTurn {
   std::string text;    // what the "model" says before its code
   std::string kernel;  // repository-relative path; empty: a reply without code
-  std::string expect;  // the category this turn should get on a GPU (documentation and tests)
-  std::string code;    // the kernel file's content, loaded
+  // The verdict this turn should get on a GPU (documentation and tests); none when not given.
+  std::optional<judge::Disposition> expect;
+  std::string code;  // the kernel file's content, loaded
 };
 
 struct ScriptedTrajectory {

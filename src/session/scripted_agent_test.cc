@@ -45,7 +45,7 @@ TEST_F(ScriptedTest, ReplaysTurnsByCountingAssistantMessages) {
   auto t = load_scripted(paths, scripted_file(paths, "v9", "gemm", "sm_90a"));
   ASSERT_TRUE(t.ok()) << t.error().message;
   ASSERT_EQ(t->turns.size(), 3u);
-  EXPECT_EQ(t->turns[0].expect, "compile_error");
+  EXPECT_EQ(t->turns[0].expect, judge::Disposition::compile_error);
   ScriptedClient c(*t);
   EXPECT_EQ(c.model_id(), "scripted/v9");
   llm::ChatRequest req;
@@ -77,6 +77,19 @@ TEST_F(ScriptedTest, RejectsMissingKernelsAndMisnamedFiles) {
   auto m = load_scripted(paths, scripted_file(paths, "v9", "other", "sm_90a"));
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.error().message.find("gemm.sm_90a.toml"), std::string::npos);
+}
+
+// An expectation no verdict has is a broken trajectory, not replayed (campaign 4, O28).
+TEST_F(ScriptedTest, RejectsAnExpectationThatIsNoVerdict) {
+  std::string bad = kGood;
+  bad.replace(bad.find("\"passed\""), 8, "\"sparkling\"");
+  write("gemm.sm_90a.toml", bad);
+  auto t = load_scripted(paths, scripted_file(paths, "v9", "gemm", "sm_90a"));
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("turn 3: expect = \"sparkling\" is not a verdict"),
+            std::string::npos)
+      << t.error().message;
+  EXPECT_NE(t.error().hint.find("passed_missing_instructions"), std::string::npos);
 }
 
 // Issue 38 (R62/R63): the factory reads every file of a plan before a run file exists; the
@@ -136,8 +149,9 @@ TEST(ShippedTrajectories, V1LoadsAndFollowsTheProtocol) {
     ASSERT_FALSE(t.turns.empty()) << t.file;
     // Every shipped trajectory ends with a kernel expected to pass on a GPU (sm_90a)
     // or to compile (sm_100a, which the lent machines cannot run).
-    const std::string& last = t.turns.back().expect;
-    EXPECT_TRUE(last == "passed" || last == "not_evaluated") << t.file << ": " << last;
+    const auto last = t.turns.back().expect;
+    EXPECT_TRUE(last == judge::Disposition::passed || last == judge::Disposition::not_evaluated)
+        << t.file;
     for (const auto& turn : t.turns)
       EXPECT_FALSE(turn.code.empty() && !turn.kernel.empty()) << t.file;
   }

@@ -77,7 +77,8 @@ void add_fixit(const Episode& e, const Options& o, Coverage& cov, Candidates& ou
     if (contains(o.categories, e.seed->category)) failing.emplace_back(e.seed->category, 0);
   } else {
     for (const auto& t : e.turns)
-      if (contains(o.categories, t.category)) failing.emplace_back(t.category, t.turn);
+      if (const std::string c(judge::to_string(t.category)); contains(o.categories, c))
+        failing.emplace_back(c, t.turn);
   }
   for (const auto& [category, turn] : failing) {
     const int stratum_turn = e.seed ? e.seed->turn : turn;

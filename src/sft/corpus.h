@@ -11,6 +11,7 @@
 
 #include "core/json.h"
 #include "core/result.h"
+#include "judge/disposition.h"
 #include "sft/seeds.h"
 
 namespace ptxbench::sft {
@@ -28,7 +29,7 @@ struct SourceInfo {
 
 struct TurnView {
   int turn = 0;
-  std::string category;  // as stored: compile_error, ..., passed
+  judge::Disposition category = judge::Disposition::harness_error;
   bool correct = false;
   std::optional<bool> arch_executed;
   std::optional<double> speedup;

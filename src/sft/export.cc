@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "core/fs.h"
+#include "core/interrupt.h"
 #include "core/sha256.h"
 #include "sft/rows.h"
 
@@ -26,6 +27,42 @@ Result<Written> write_lines(const std::filesystem::path& dir, const std::string&
 
 Json meta_row(const Example& x) {
   return x.meta();
+}
+
+// What an export makes in its folder, removed again unless it completes (an export stopped by
+// an error, Ctrl-C or kill leaves no half-written folder: campaign 3b X21): the files it added
+// and the folder when it made it. Files that were there before (an earlier export written over
+// with --force) are left.
+class Unfinished {
+ public:
+  explicit Unfinished(std::filesystem::path dir) : dir_(std::move(dir)) {
+    std::error_code ec;
+    made_dir_ = !std::filesystem::exists(dir_, ec);
+    for (const auto& name : export_file_names())
+      if (!std::filesystem::exists(dir_ / name, ec)) added_.push_back(dir_ / name);
+  }
+  Unfinished(const Unfinished&) = delete;
+  Unfinished& operator=(const Unfinished&) = delete;
+  ~Unfinished() {
+    if (done_) return;
+    std::error_code ec;
+    for (const auto& f : added_) std::filesystem::remove(f, ec);
+    if (made_dir_) std::filesystem::remove(dir_, ec);  // only when empty
+  }
+  void done() { done_ = true; }
+
+ private:
+  std::filesystem::path dir_;
+  bool made_dir_ = false, done_ = false;
+  std::vector<std::filesystem::path> added_;
+};
+
+// Between two files: an Error once the command's InterruptScope has seen Ctrl-C or kill.
+Status not_interrupted(const std::filesystem::path& dir) {
+  if (const int sig = interrupt_signal(); sig != 0)
+    return make_error(std::string("interrupted (") + interrupt_name(sig) +
+                      "): nothing was written to " + dir.string());
+  return {};
 }
 
 }  // namespace
@@ -57,6 +94,7 @@ Result<ExportResult> export_dataset(const Corpus& corpus, const Options& options
                                     const std::filesystem::path& out_dir,
                                     const std::string& version) {
   PTXB_TRY_STATUS(options.validate());
+  Unfinished unfinished(out_dir);
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec)
@@ -68,6 +106,7 @@ Result<ExportResult> export_dataset(const Corpus& corpus, const Options& options
   for (const auto& [prefix, rows] :
        {std::pair<std::string, const std::vector<Example>*>{"train", &r.dataset.train},
         {"heldout", &r.dataset.heldout}}) {
+    PTXB_TRY_STATUS(not_interrupted(out_dir));
     PTXB_TRY(Written a, write_lines(out_dir, prefix + ".jsonl", *rows, messages_row));
     PTXB_TRY(Written b, write_lines(out_dir, prefix + "_prompt_completion.jsonl", *rows,
                                     prompt_completion_row));
@@ -97,7 +136,9 @@ Result<ExportResult> export_dataset(const Corpus& corpus, const Options& options
         {"train_meta.jsonl", "line i describes row i: task, category, turns, speedup, provenance"},
         {"heldout*", "the same three formats for the held-out tasks"}}},
       {"outputs", outputs}};
+  PTXB_TRY_STATUS(not_interrupted(out_dir));
   PTXB_TRY_STATUS(write_file_atomic(out_dir / "manifest.json", to_text(r.manifest, 2) + "\n"));
+  unfinished.done();
   return r;
 }
 

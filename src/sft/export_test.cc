@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <limits>
 
 #include "core/fs.h"
+#include "core/interrupt.h"
 #include "core/sha256.h"
 #include "core/text.h"
 #include "sft/testing/synthetic_store.h"
@@ -126,6 +128,29 @@ TEST_F(ExportTest, SameInputsGiveTheSameFiles) {
   ASSERT_TRUE(export_dataset(corpus, o, dir->path() / "b", "1").ok());
   for (const char* f : {"train.jsonl", "manifest.json"})
     EXPECT_EQ(*read_file(dir->path() / "a" / f), *read_file(dir->path() / "b" / f)) << f;
+}
+
+// Campaign 3b X21: an export stopped by Ctrl-C or kill (the command's InterruptScope) leaves no
+// half-written folder, and never removes a file that was there before it.
+TEST_F(ExportTest, AnInterruptedExportLeavesNothingItMade) {
+  {
+    InterruptScope scope;
+    std::raise(SIGTERM);  // recorded, not acted on: the export stops between two files
+    auto r = export_dataset(corpus, Options{}, dir->path() / "new", "1");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message,
+              "interrupted (SIGTERM): nothing was written to " + (dir->path() / "new").string());
+    EXPECT_FALSE(std::filesystem::exists(dir->path() / "new"));
+    const auto old = dir->path() / "old";
+    std::filesystem::create_directories(old);
+    ASSERT_TRUE(write_file_atomic(old / "train.jsonl", "kept\n").ok());
+    ASSERT_TRUE(write_file_atomic(old / "notes.txt", "mine\n").ok());
+    ASSERT_FALSE(export_dataset(corpus, Options{}, old, "1").ok());
+    EXPECT_EQ(*read_file(old / "train.jsonl"), "kept\n");
+    EXPECT_EQ(*read_file(old / "notes.txt"), "mine\n");
+    EXPECT_FALSE(std::filesystem::exists(old / "manifest.json"));
+  }
+  EXPECT_TRUE(export_dataset(corpus, Options{}, dir->path() / "new", "1").ok());
 }
 
 TEST_F(ExportTest, BadOptionsAreUsageErrors) {

@@ -28,7 +28,7 @@ Seed make_seed(const Corpus& corpus, const Episode& e, const TurnView& t) {
   s.task = e.task;
   s.arch = e.arch;
   s.turn = t.turn;
-  s.category = t.category;
+  s.category = std::string(judge::to_string(t.category));
   s.system = e.system;
   s.task_message = e.task_message;
   s.wrong = t.assistant;
@@ -47,7 +47,7 @@ bool repaired(store::RunStore& rs, std::int64_t id) {
   auto turns = rs.turns(id);
   if (!turns.ok()) return false;
   return std::any_of(turns->begin(), turns->end(), [](const store::TurnRow& t) {
-    return judge::disposition_from_string(t.category) == judge::Disposition::passed;
+    return t.category == judge::Disposition::passed;
   });
 }
 
@@ -88,12 +88,13 @@ std::vector<SeedJob> select_seeds(const Corpus& corpus, const Options& o, int li
   for (const auto& e : corpus.episodes) {
     if (e.seed) continue;
     for (const auto& t : e.turns) {
-      if (!contains(o.categories, t.category) || t.assistant.empty()) continue;
-      cov.count("failing", e.task, t.category, t.turn);
+      const std::string category(judge::to_string(t.category));
+      if (!contains(o.categories, category) || t.assistant.empty()) continue;
+      cov.count("failing", e.task, category, t.turn);
       Example x;
       x.task = e.task;
       x.arch = e.arch;
-      x.category = t.category;
+      x.category = category;
       x.turn = t.turn;
       x.key = e.key() + "/" + std::to_string(t.turn);
       x.dedup_hash = e.task + "\n" + e.arch + "\n" +
@@ -133,8 +134,12 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
   const bool resume = std::filesystem::exists(out, ec);
   auto opened = resume ? store::RunStore::open(out)
                        : store::RunStore::create(out, cfg.config, cfg.provenance);
-  if (!opened.ok())
-    return make_error(out.string() + ": " + opened.error().message, opened.error().hint);
+  if (!opened.ok()) {
+    Error e = opened.error();  // its cause kept (a full disk is no bad input)
+    if (e.message.find(out.string()) == std::string::npos)
+      e.message = out.string() + ": " + e.message;
+    return e;
+  }
   store::RunStore rs = std::move(opened).value();
   PTXB_TRY(store::Db db, store::Db::open(out, /*create=*/false));
   PTXB_TRY_STATUS(ensure_seed_table(db));
@@ -150,7 +155,9 @@ Result<MineReport> mine(const Corpus& corpus, const Options& o, const MineConfig
             out.string() + " holds teacher trajectories mined from other failing turns",
             "mine into a new --out file, or pass the same stores, --seed and filters as before");
       auto t = find_trajectory(rs, key);
-      if (t && t->status == "done") {  // a failed one (e.g. the endpoint) is tried again
+      if (t &&
+          t->status ==
+              store::TrajectoryStatus::done) {  // a failed one (e.g. the endpoint) is tried again
         ++report.already_done;
         report.repaired += repaired(rs, t->id) ? 1 : 0;
         continue;

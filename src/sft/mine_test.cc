@@ -34,7 +34,7 @@ class FakeTeacher : public RepairRunner {
     e.assistant.reasoning = "minimal change";
     e.turn.turn = 1;
     e.turn.source = "fixed " + key.task + " " + std::to_string(key.sample);
-    e.turn.category = fixes ? "passed" : "incorrect";
+    e.turn.category = fixes ? judge::Disposition::passed : judge::Disposition::incorrect;
     e.turn.compile = Json{{"outcome", "passed"}};
     e.turn.eval = Json{{"outcome", fixes ? "passed" : "incorrect"}};
     e.turn.correct = fixes;

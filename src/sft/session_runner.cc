@@ -36,8 +36,8 @@ Status SessionRepairRunner::run(store::RunStore& store, const store::TrajectoryK
                          nullptr};
   auto outcome = session::run_trajectory(row, spec->second, config_, slots_, deps);
   if (!outcome.ok()) return outcome.error();
-  if (outcome->status == "failed") return make_error(outcome->stop_reason);
-  if (outcome->status == "interrupted") return make_error("interrupted");
+  if (outcome->status == session::TrajectoryEnd::failed) return make_error(outcome->stop_reason);
+  if (outcome->status == session::TrajectoryEnd::interrupted) return make_error("interrupted");
   return {};
 }
 

@@ -17,6 +17,18 @@ namespace {
 // The first 16 bytes of every SQLite 3 database file.
 constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
 
+// The first 8 bytes of a rollback journal that holds a transaction (sqlite.org/fileformat.html,
+// "The Rollback Journal"): a journal whose header was zeroed or that is empty holds none.
+constexpr std::string_view kJournalMagic{"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7", 8};
+
+// Whether `path`-journal holds a transaction its writer did not finish (it stopped mid-write):
+// until a connection with write access rolls it back, the file itself reads as damaged.
+bool hot_journal(const std::filesystem::path& path) {
+  std::ifstream in(path.string() + "-journal", std::ios::binary);
+  std::string head(kJournalMagic.size(), '\0');
+  return in.read(head.data(), static_cast<std::streamsize>(head.size())) && head == kJournalMagic;
+}
+
 Status check_sqlite_header(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
@@ -32,6 +44,13 @@ Status check_sqlite_header(const std::filesystem::path& path) {
         path.string() + " is not an SQLite database (" +
             (std::filesystem::file_size(path, ec) == 0 ? "it is empty" : "wrong header") + ")",
         "pass the .db file that `ptxbench run` wrote (see --out)");
+  if (hot_journal(path))  // read without it, the file would look malformed (campaign 3b D54)
+    return make_error(path.string() +
+                          "-journal holds an unfinished transaction (its writer "
+                          "stopped mid-write): " +
+                          path.string() + " reads as damaged until it is rolled back",
+                      "open it once with write access to roll it back, e.g. sqlite3 " +
+                          path.string() + " 'pragma integrity_check'");
   return {};
 }
 
@@ -47,20 +66,50 @@ std::string file_uri(const std::filesystem::path& path, std::string_view query) 
   return query.empty() ? uri : uri + "?" + std::string(query);
 }
 
-Error sqlite_error(sqlite3* db, std::string_view what) {
-  return make_error(std::string(what) + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
+// SQLite's failure `rc` (extended) on `file` while doing `what` (a statement): a damaged file,
+// a full disk or a file-size limit is told by its code, with the file and what to do and
+// without the SQL (campaign 3b: D50, X01); anything else with the statement it came from.
+Error sqlite_error(sqlite3* db, int rc, const std::string& file, std::string_view what) {
+  const std::string sqlite = std::string("SQLite: ") + (db ? sqlite3_errmsg(db) : "out of memory");
+  switch (rc & 0xff) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return make_error(file + " is damaged (" + sqlite + ")",
+                        "use an intact copy of it; `sqlite3 " + file +
+                            " 'pragma integrity_check'` lists the damage");
+    case SQLITE_FULL:
+    case SQLITE_IOERR: {
+      const bool read = rc == SQLITE_IOERR_READ || rc == SQLITE_IOERR_SHORT_READ;
+      Error e = read ? make_error("cannot read " + file + " (" + sqlite + ")",
+                                  "check the disk it is on (dmesg may say more)")
+                     : make_error("cannot write " + file +
+                                      ": the disk is full or a file-size limit was reached (" +
+                                      sqlite + ")",
+                                  "free space on its disk, or raise the limit (ulimit -f), and "
+                                  "run the command again");
+      e.cause = ErrorCause::environment;
+      return e;
+    }
+    default:
+      return make_error(file + ": " + std::string(what) + ": " +
+                        (db ? sqlite3_errmsg(db) : "out of memory"));
+  }
 }
 
 }  // namespace
 
 Stmt::Stmt(Stmt&& o) noexcept
-    : db_(std::exchange(o.db_, nullptr)), s_(std::exchange(o.s_, nullptr)), bind_rc_(o.bind_rc_) {}
+    : db_(std::exchange(o.db_, nullptr)),
+      s_(std::exchange(o.s_, nullptr)),
+      file_(std::move(o.file_)),
+      bind_rc_(o.bind_rc_) {}
 
 Stmt& Stmt::operator=(Stmt&& o) noexcept {
   if (this != &o) {
     if (s_) sqlite3_finalize(s_);
     db_ = std::exchange(o.db_, nullptr);
     s_ = std::exchange(o.s_, nullptr);
+    file_ = std::move(o.file_);
     bind_rc_ = o.bind_rc_;
   }
   return *this;
@@ -107,7 +156,8 @@ Result<bool> Stmt::step() {
   int rc = sqlite3_step(s_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  return sqlite_error(db_, std::string("`") + sqlite3_sql(s_) + "`");
+  return sqlite_error(db_, sqlite3_extended_errcode(db_), file_,
+                      std::string("`") + sqlite3_sql(s_) + "`");
 }
 
 Status Stmt::run() {
@@ -146,23 +196,27 @@ std::optional<std::int64_t> Stmt::opt_int64(int c) const {
   return int64(c);
 }
 
-Result<Db> Db::open(const std::filesystem::path& path, bool create) {
-  return open_with(path, create, /*uri=*/false);
+Result<Db> Db::open(const std::filesystem::path& path, bool create,
+                    const std::filesystem::path& name) {
+  return open_with(path, create, /*uri=*/false, name);
 }
 
-Result<Db> Db::open_attaching(const std::filesystem::path& path, bool create) {
-  return open_with(path, create, /*uri=*/true);
+Result<Db> Db::open_attaching(const std::filesystem::path& path, bool create,
+                              const std::filesystem::path& name) {
+  return open_with(path, create, /*uri=*/true, name);
 }
 
-Result<Db> Db::open_with(const std::filesystem::path& path, bool create, bool uri) {
+Result<Db> Db::open_with(const std::filesystem::path& path, bool create, bool uri,
+                         const std::filesystem::path& name) {
   sqlite3* raw = nullptr;
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
-  const std::string name = uri ? file_uri(path, "") : path.string();
-  int rc = sqlite3_open_v2(name.c_str(), &raw, flags | (uri ? SQLITE_OPEN_URI : 0), nullptr);
+  const std::string target = uri ? file_uri(path, "") : path.string();
+  int rc = sqlite3_open_v2(target.c_str(), &raw, flags | (uri ? SQLITE_OPEN_URI : 0), nullptr);
   Db db(raw, path);
+  if (!name.empty()) db.set_name(name);
   if (rc != SQLITE_OK)
     return make_error(
-        "cannot open " + path.string() + ": " + (raw ? sqlite3_errmsg(raw) : "out of memory"),
+        "cannot open " + db.name().string() + ": " + (raw ? sqlite3_errmsg(raw) : "out of memory"),
         create ? "check that its folder exists and is writable"
                : "check the path; `ptxbench run --out FILE` creates a run database");
   sqlite3_busy_timeout(raw, 10000);
@@ -224,13 +278,15 @@ Result<Db> Db::open_read_only(const std::filesystem::path& path, ReadOnly how) {
   return db;
 }
 
-Db::Db(Db&& o) noexcept : db_(std::exchange(o.db_, nullptr)), path_(std::move(o.path_)) {}
+Db::Db(Db&& o) noexcept
+    : db_(std::exchange(o.db_, nullptr)), path_(std::move(o.path_)), name_(std::move(o.name_)) {}
 
 Db& Db::operator=(Db&& o) noexcept {
   if (this != &o) {
     if (db_) sqlite3_close_v2(db_);
     db_ = std::exchange(o.db_, nullptr);
     path_ = std::move(o.path_);
+    name_ = std::move(o.name_);
   }
   return *this;
 }
@@ -244,9 +300,9 @@ Status Db::exec(std::string_view sql) {
   std::string s(sql);
   int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &msg);
   if (rc == SQLITE_OK) return {};
-  std::string text = msg ? msg : sqlite3_errmsg(db_);
   sqlite3_free(msg);
-  return make_error(path_.string() + ": `" + s.substr(0, 80) + "`: " + text);
+  return sqlite_error(db_, sqlite3_extended_errcode(db_), name_.string(),
+                      "`" + s.substr(0, 80) + "`");
 }
 
 Status Db::attach_read_only(const std::filesystem::path& path, std::string_view alias) {
@@ -263,8 +319,10 @@ Status Db::detach(std::string_view alias) {
 Result<Stmt> Db::prepare(std::string_view sql) {
   sqlite3_stmt* s = nullptr;
   int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &s, nullptr);
-  if (rc != SQLITE_OK) return sqlite_error(db_, "preparing `" + std::string(sql) + "`");
-  return Stmt(db_, s);
+  if (rc != SQLITE_OK)
+    return sqlite_error(db_, sqlite3_extended_errcode(db_), name_.string(),
+                        "preparing `" + std::string(sql) + "`");
+  return Stmt(db_, s, name_.string());
 }
 
 std::int64_t Db::last_insert_rowid() const {

@@ -1,5 +1,7 @@
 // A thin RAII layer over SQLite3: a connection, prepared statements and transactions.
-// Every failure is an Error carrying SQLite's message; nothing here throws.
+// Every failure is an Error carrying SQLite's message and naming the file; nothing here throws.
+// A damaged file ("X is damaged (SQLite: ...)"), a full disk or file-size limit ("cannot write
+// X: ...", ErrorCause::environment) are told by SQLite's result code, without the SQL.
 #pragma once
 
 #include <cstdint>
@@ -53,11 +55,12 @@ class Stmt {
 
  private:
   friend class Db;
-  Stmt(sqlite3* db, sqlite3_stmt* s) : db_(db), s_(s) {}
+  Stmt(sqlite3* db, sqlite3_stmt* s, std::string file) : db_(db), s_(s), file_(std::move(file)) {}
   Error bind_error(int i) const;
   sqlite3* db_ = nullptr;
   sqlite3_stmt* s_ = nullptr;
-  int bind_rc_ = 0;  // the first failed bind, reported by step()
+  std::string file_;  // the file its errors name (Db::name)
+  int bind_rc_ = 0;   // the first failed bind, reported by step()
 };
 
 class Db {
@@ -65,10 +68,13 @@ class Db {
   // Opens (creating when `create`) the file; sets WAL, synchronous=FULL, foreign keys
   // and a busy timeout. Only for a file that this program writes (a run it created, or
   // one whose schema a read-only open has checked first).
-  static Result<Db> open(const std::filesystem::path& path, bool create);
+  // `name`, when given, is the name its errors use (Db::name).
+  static Result<Db> open(const std::filesystem::path& path, bool create,
+                         const std::filesystem::path& name = {});
   // The same for a file that will attach others (attach_read_only): opened by a file: URI,
   // so that SQLite reads the attached files' URIs as such.
-  static Result<Db> open_attaching(const std::filesystem::path& path, bool create);
+  static Result<Db> open_attaching(const std::filesystem::path& path, bool create,
+                                   const std::filesystem::path& name = {});
   // How a read-only open treats the write-ahead log (`-wal`) and its index (`-shm`).
   enum class ReadOnly {
     // A file known to be ptxbench's (its schema checked): without a `-wal` immutable (also
@@ -99,12 +105,18 @@ class Db {
   Result<Stmt> prepare(std::string_view sql);
   std::int64_t last_insert_rowid() const;
   const std::filesystem::path& path() const { return path_; }
+  // The file its errors name: path() unless set (a file written under a temporary name, to
+  // be renamed to the one the user gave, is named as that one).
+  const std::filesystem::path& name() const { return name_; }
+  void set_name(std::filesystem::path name) { name_ = std::move(name); }
 
  private:
-  static Result<Db> open_with(const std::filesystem::path& path, bool create, bool uri);
-  Db(sqlite3* db, std::filesystem::path p) : db_(db), path_(std::move(p)) {}
+  static Result<Db> open_with(const std::filesystem::path& path, bool create, bool uri,
+                              const std::filesystem::path& name);
+  Db(sqlite3* db, std::filesystem::path p) : db_(db), path_(p), name_(std::move(p)) {}
   sqlite3* db_ = nullptr;
   std::filesystem::path path_;
+  std::filesystem::path name_;
 };
 
 // BEGIN IMMEDIATE on creation; ROLLBACK on destruction unless commit() succeeded.

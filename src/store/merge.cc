@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "core/interrupt.h"
 #include "core/text.h"
 #include "store/db.h"
 #include "store/store.h"
@@ -241,9 +242,10 @@ Status stage_inputs(Db& db, const std::vector<fs::path>& inputs,
   return {};
 }
 
-Status write_merged(const fs::path& tmp, const std::vector<fs::path>& inputs,
+// Its errors name `out`, the file the user asked for, never the temporary one.
+Status write_merged(const fs::path& tmp, const fs::path& out, const std::vector<fs::path>& inputs,
                     const MergedRun& merged) {
-  PTXB_TRY(Db db, Db::open_attaching(tmp, /*create=*/true));
+  PTXB_TRY(Db db, Db::open_attaching(tmp, /*create=*/true, out));
   PTXB_TRY_STATUS(db.attach_read_only(inputs.front(), "merge_in"));
   auto schema = schema_sql(db, "merge_in");
   PTXB_TRY_STATUS(db.detach("merge_in"));
@@ -265,6 +267,7 @@ Status write_merged(const fs::path& tmp, const std::vector<fs::path>& inputs,
       PTXB_TRY_STATUS(copy_run(db, t, merged, maps));
     } else {
       Status st = copy_table(db, t, maps);
+      if (!st.ok() && st.error().cause == ErrorCause::environment) return st;  // a full disk
       if (!st.ok())
         return make_error("cannot merge the table " + t.name + ": " + st.error().message,
                           inputs.size() > 1
@@ -295,7 +298,10 @@ Status merge_run_files(const std::vector<fs::path>& inputs, const fs::path& out,
   const fs::path tmp =
       dir / fmt::format(".{}.merging-{}", out.filename().string(), static_cast<long>(getpid()));
   remove_with_side_files(tmp);  // a merge of this process id that was killed
-  Status st = write_merged(tmp, inputs, merged);
+  Status st = write_merged(tmp, out, inputs, merged);
+  if (st.ok() && interrupted())  // Ctrl-C (the caller's InterruptScope): nothing is published
+    st = make_error(fmt::format("interrupted ({}): nothing was written to {}",
+                                interrupt_name(interrupt_signal()), out.string()));
   // link() never replaces a file made meanwhile; where a file system has no hard links, rename.
   if (st.ok() && ::link(tmp.c_str(), out.c_str()) != 0) {
     const int err = errno;

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 #include "core/fs.h"
+#include "core/interrupt.h"
 #include "store/db.h"
 #include "store/store.h"
 
@@ -37,7 +40,8 @@ struct MergeTest : ::testing::Test {
         e.assistant.content = task + " reply " + std::to_string(t);
         e.turn.turn = t;
         e.turn.source = task + " source " + std::to_string(t);
-        e.turn.category = t == turns ? "passed" : "compile_error";
+        e.turn.category =
+            t == turns ? judge::Disposition::passed : judge::Disposition::compile_error;
         e.turn.compile = Json{{"outcome", t == turns ? "passed" : "compile_error"}};
         if (t == turns) e.turn.eval = Json{{"outcome", "passed"}};
         e.turn.feedback = "fb";
@@ -79,6 +83,23 @@ constexpr const char* kTurnView =
     "|| coalesce(u.speedup, '') || ':' || (SELECT group_concat(m.content, '|') FROM messages m "
     "WHERE m.trajectory_id = t.id AND m.turn = u.turn) FROM turns u JOIN trajectories t ON t.id "
     "= u.trajectory_id ORDER BY t.task, u.turn";
+
+// Campaign 3b M19: a merge stopped by Ctrl-C or kill (the command's InterruptScope) publishes
+// nothing and leaves no temporary file (nor its -journal, -wal, -shm) beside --out.
+TEST_F(MergeTest, AnInterruptedMergeLeavesNothing) {
+  auto s0 = make_run("s0.db", {"a"}, 1);
+  const fs::path out = dir->path() / "merged.db";
+  {
+    InterruptScope scope;
+    std::raise(SIGINT);  // recorded, not acted on
+    Status st = merge_run_files({s0}, out, {Json::object(), true});
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message, "interrupted (SIGINT): nothing was written to " + out.string());
+  }
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir->path())) left.push_back(e.path().filename());
+  EXPECT_EQ(left, std::vector<std::string>{"s0.db"});
+}
 
 TEST_F(MergeTest, CopiesEveryRowWithTrajectoriesInPlanOrder) {
   auto whole = make_run("whole.db", {"a", "b", "c", "d"}, 2);

@@ -13,6 +13,7 @@
 #include "core/file_lock.h"
 #include "core/fs.h"
 #include "core/json.h"
+#include "store/damage.h"
 #include "store/db.h"
 #include "store/schema.h"
 
@@ -29,39 +30,6 @@ struct RunStore::Impl {
 };
 
 namespace {
-
-constexpr std::string_view kUseAnIntactCopy =
-    "use an intact copy of the run file; `ptxbench rejudge` cannot repair it";
-
-// A run file whose rows are not what ptxbench wrote: `what` names the row and what is wrong.
-Error damaged(const std::filesystem::path& file, const std::string& what) {
-  return make_error(file.string() + ": " + what + ": the run file is damaged",
-                    std::string(kUseAnIntactCopy));
-}
-
-// A stored JSON column: null when empty; an Error when it is not JSON (a damaged run file),
-// never a string or a null that a reader would count as another verdict (issue 38).
-Result<Json> stored_json(const std::optional<std::string>& s, const std::filesystem::path& file,
-                         const std::string& where) {
-  if (!s || s->empty()) return Json(nullptr);
-  Json j = parse_json(*s);
-  if (j.is_discarded())
-    return make_error(file.string() + ": " + where +
-                          " is not valid JSON: the run file is damaged (a changed or cut byte)",
-                      std::string(kUseAnIntactCopy));
-  return j;
-}
-
-// The run's settings: a JSON object, as every run is created with; null, empty or another
-// type would be read as a run of no turn budgets and no settings (issue 38: S21, S22).
-Result<Json> stored_settings(const std::optional<std::string>& s,
-                             const std::filesystem::path& file) {
-  PTXB_TRY(Json j, stored_json(s, file, "the run's configuration"));
-  if (j.is_object()) return j;
-  const std::string found = !s || s->empty() ? std::string("empty") : j.type_name();
-  return damaged(file, "the run's stored settings (its configuration) are missing or invalid (" +
-                           found + ", not an object)");
-}
 
 std::optional<std::string> json_or_null(const Json& j) {
   if (j.is_null()) return std::nullopt;
@@ -100,7 +68,11 @@ Status insert_turn(Db& db, std::int64_t traj, const TurnRow& t, const std::strin
                "llm_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   std::optional<std::int64_t> arch;
   if (t.arch_executed) arch = *t.arch_executed ? 1 : 0;
-  s.bind(1, traj).bind(2, t.turn).bind(3, t.source).bind(4, t.source_hash).bind(5, t.category);
+  s.bind(1, traj)
+      .bind(2, t.turn)
+      .bind(3, t.source)
+      .bind(4, t.source_hash)
+      .bind(5, std::string(judge::to_string(t.category)));
   s.bind(6, t.feedback).bind(7, json_or_null(t.compile)).bind(8, json_or_null(t.eval));
   s.bind(9, json_or_null(t.audit)).bind(10, t.correct ? 1 : 0).bind(11, arch).bind(12, t.speedup);
   s.bind(13, t.target_reached ? 1 : 0).bind(14, t.gpu_skipped ? "skipped" : "run");
@@ -108,21 +80,25 @@ Status insert_turn(Db& db, std::int64_t traj, const TurnRow& t, const std::strin
   return s.run();
 }
 
-Status set_trajectory_end(Db& db, std::int64_t id, const std::string& status,
+Status set_trajectory_end(Db& db, std::int64_t id, TrajectoryStatus status,
                           const std::string& reason) {
   PTXB_TRY(
       Stmt s,
       db.prepare(
           "UPDATE trajectories SET status = ?, stop_reason = ?, finished_at = ? WHERE id = ?"));
-  s.bind(1, status).bind(2, reason).bind(3, utc_now()).bind(4, id);
+  s.bind(1, std::string(to_string(status))).bind(2, reason).bind(3, utc_now()).bind(4, id);
   return s.run();
 }
 
-TrajectoryRow read_trajectory(const Stmt& s) {
+Result<TrajectoryRow> read_trajectory(const Stmt& s, const std::filesystem::path& file) {
   TrajectoryRow r;
   r.id = s.int64(0);
   r.key = {s.text(1), s.text(2), s.text(3), static_cast<int>(s.int64(4))};
-  r.status = s.text(5);
+  const auto status = trajectory_status_from_string(s.text(5));
+  if (!status)  // refused when the file is opened (damage.cc); a file changed since
+    return damaged(file,
+                   "trajectory " + std::to_string(r.id) + ": its " + unknown_status(s.text(5)));
+  r.status = *status;
   r.stop_reason = s.opt_text(6);
   return r;
 }
@@ -154,7 +130,7 @@ RunStore& RunStore::operator=(RunStore&&) noexcept = default;
 RunStore::~RunStore() = default;
 
 Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json& config,
-                                  const Json& provenance) {
+                                  const Json& provenance, const std::filesystem::path& shown_as) {
   std::error_code ec;
   auto exists = [&] {
     return make_error(
@@ -166,7 +142,7 @@ Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json&
   // Made and locked at once: of two processes creating it, one gets "already exists".
   auto lock = FileLock::create(path);
   if (!lock.ok()) return std::filesystem::exists(path, ec) ? exists() : lock.error();
-  auto made = create_new(path, config, provenance, std::move(*lock));
+  auto made = create_new(path, config, provenance, std::move(*lock), shown_as);
   if (!made.ok())
     for (const char* suffix : {"", "-wal", "-shm", "-journal"})
       std::filesystem::remove(path.string() + suffix, ec);
@@ -174,8 +150,9 @@ Result<RunStore> RunStore::create(const std::filesystem::path& path, const Json&
 }
 
 Result<RunStore> RunStore::create_new(const std::filesystem::path& path, const Json& config,
-                                      const Json& provenance, FileLock lock) {
-  PTXB_TRY(Db db, Db::open(path, /*create=*/true));
+                                      const Json& provenance, FileLock lock,
+                                      const std::filesystem::path& shown_as) {
+  PTXB_TRY(Db db, Db::open(path, /*create=*/true, shown_as));
   PTXB_TRY(Transaction tx, Transaction::begin(db));
   PTXB_TRY_STATUS(create_schema(db));
   PTXB_TRY(Stmt s,
@@ -273,71 +250,6 @@ Status schema_in_copy_with_log(const std::filesystem::path& path) {
   return check_schema(db);
 }
 
-std::string count_of(std::int64_t n, std::string_view noun) {
-  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
-}
-
-// Turns and messages whose trajectory the file does not hold (its row deleted, its id changed):
-// a reader would drop them without a word, and merge would fail on them in SQL (issue 38: S30,
-// M10).
-Status check_references(Db& db) {
-  constexpr std::string_view kMissing = "trajectory_id NOT IN (SELECT id FROM trajectories)";
-  PTXB_TRY(Stmt s, db.prepare(fmt::format(
-                       "SELECT (SELECT COUNT(*) FROM turns WHERE {0}), (SELECT COUNT(*) FROM "
-                       "messages WHERE {0}), (SELECT 'turn ' || turn || ' of trajectory ' || "
-                       "trajectory_id FROM turns WHERE {0} ORDER BY trajectory_id, turn LIMIT 1), "
-                       "(SELECT 'message ' || seq || ' of trajectory ' || trajectory_id FROM "
-                       "messages WHERE {0} ORDER BY trajectory_id, seq LIMIT 1)",
-                       kMissing)));
-  PTXB_TRY(bool row, s.step());
-  PTXB_CHECK(row, "COUNT() returns a row");
-  const std::int64_t turns = s.int64(0), messages = s.int64(1);
-  if (turns == 0 && messages == 0) return {};
-  std::string rows = turns > 0 ? count_of(turns, "turn") : count_of(messages, "message");
-  if (turns > 0 && messages > 0) rows += " and " + count_of(messages, "message");
-  return damaged(db.path(), fmt::format("{} {} to trajectories that do not exist (the first: {})",
-                                        rows, turns + messages == 1 ? "refers" : "refer",
-                                        turns > 0 ? s.text(2) : s.text(3)));
-}
-
-// The columns turn_damage reads, one row per turn.
-constexpr std::string_view kTurnFacts =
-    "SELECT trajectory_id, turn, category, compile_json IS NULL, correct, eval_json IS NULL, "
-    "typeof(speedup), speedup FROM turns ORDER BY trajectory_id, turn";
-
-// What of a turn's row (kTurnFacts) is not as ptxbench writes it, or "": a judged turn has its
-// compile stage (all but no_code, and harness_error, whose machinery may have failed before
-// it), a correct one its evaluation, a speedup is a number above 0. Read otherwise they would be
-// numbers that contradict each other ("compiled 0.00" beside "correct 1.00") or a speedup of
-// 0.000 (issue 38: S24, S25, S26).
-std::string turn_damage(const Stmt& s) {
-  const std::string category = s.text(2);
-  if (category != "no_code" && category != "harness_error" && s.int64(3) != 0)
-    return "its stored compile stage is missing or invalid (a " + category + " turn without one)";
-  if (s.int64(4) != 0 && s.int64(5) != 0)
-    return "its stored evaluation is missing or invalid (a correct turn without one)";
-  const std::string type = s.text(6);
-  if (type == "null") return {};
-  if (type != "real" && type != "integer")
-    return "its stored speedup is missing or invalid (" + type + ", not a number)";
-  const double speedup = s.real(7);
-  if (std::isfinite(speedup) && speedup > 0) return {};
-  return fmt::format("its stored speedup is missing or invalid ({:g}, not a number above 0)",
-                     speedup);
-}
-
-// Every turn's row, as turn_damage says: the first damaged one named.
-Status check_turn_rows(Db& db) {
-  PTXB_TRY(Stmt s, db.prepare(kTurnFacts));
-  while (true) {
-    PTXB_TRY(bool row, s.step());
-    if (!row) return {};
-    if (std::string what = turn_damage(s); !what.empty())
-      return damaged(db.path(),
-                     fmt::format("turn {} of trajectory {}: {}", s.int64(1), s.int64(0), what));
-  }
-}
-
 }  // namespace
 
 // A file is opened so that nothing can change it, or anything beside it, until its schema
@@ -362,8 +274,7 @@ Result<RunStore> RunStore::open_read_only(const std::filesystem::path& path) {
   }
   // Rows no command could read as ptxbench wrote them: named now, before any command reads,
   // judges or writes anything (issue 38).
-  PTXB_TRY_STATUS(check_references(db));
-  PTXB_TRY_STATUS(check_turn_rows(db));
+  PTXB_TRY_STATUS(check_rows(db));
   return RunStore(std::make_unique<Impl>(std::move(db)));
 }
 
@@ -383,7 +294,10 @@ Result<RunRow> RunStore::run() const {
   r.created_at = s.text(1);
   PTXB_TRY(r.config, stored_settings(s.opt_text(2), path()));
   PTXB_TRY(r.provenance, stored_json(s.text(3), path(), "the run's provenance"));
-  r.status = s.text(4);
+  const auto status = run_status_from_string(s.text(4));
+  if (!status)  // refused when the file is opened (damage.cc); a file changed since
+    return damaged(path(), "the run's " + unknown_status(s.text(4)));
+  r.status = *status;
   r.finished_at = s.opt_text(5);
   return r;
 }
@@ -427,7 +341,8 @@ Result<std::vector<TrajectoryRow>> RunStore::trajectories() const {
   while (true) {
     PTXB_TRY(bool row, s.step());
     if (!row) break;
-    out.push_back(read_trajectory(s));
+    PTXB_TRY(TrajectoryRow t, read_trajectory(s, path()));
+    out.push_back(std::move(t));
   }
   return out;
 }
@@ -439,7 +354,7 @@ Result<TrajectoryRow> RunStore::trajectory(std::int64_t id) const {
   PTXB_TRY(bool row, s.step());
   if (!row)
     return make_error("no trajectory with id " + std::to_string(id) + " in " + path().string());
-  return read_trajectory(s);
+  return read_trajectory(s, path());
 }
 
 Status RunStore::start_trajectory(std::int64_t id, const MessageRow& system,
@@ -480,13 +395,15 @@ Status RunStore::record_turn(const TurnEvent& e) {
   PTXB_TRY_STATUS(insert_message(db, e.trajectory_id,
                                  MessageRow{seq + 1, e.turn.turn, "user", e.feedback_message, ""}));
   if (e.stop_reason)
-    PTXB_TRY_STATUS(set_trajectory_end(db, e.trajectory_id, "done", *e.stop_reason));
+    PTXB_TRY_STATUS(
+        set_trajectory_end(db, e.trajectory_id, TrajectoryStatus::done, *e.stop_reason));
   return tx.commit();
 }
 
-Status RunStore::finish_trajectory(std::int64_t id, const std::string& status,
+Status RunStore::finish_trajectory(std::int64_t id, TrajectoryStatus status,
                                    const std::string& stop_reason) {
-  PTXB_CHECK(status == "done" || status == "failed", "finish_trajectory: status is done or failed");
+  PTXB_CHECK(status == TrajectoryStatus::done || status == TrajectoryStatus::failed,
+             "finish_trajectory: status is done or failed");
   std::lock_guard lock(impl_->mu);
   return set_trajectory_end(impl_->db, id, status, stop_reason);
 }
@@ -522,7 +439,11 @@ Result<std::vector<TurnRow>> RunStore::turns(std::int64_t trajectory_id) const {
     t.turn = static_cast<int>(s.int64(0));
     t.source = s.opt_text(1);
     t.source_hash = s.opt_text(2);
-    t.category = s.text(3);
+    const auto category = judge::disposition_from_string(s.text(3));
+    if (!category)  // refused when the file is opened (damage.cc); a file changed since
+      return damaged(path(), "turn " + std::to_string(t.turn) + " of trajectory " +
+                                 std::to_string(trajectory_id) + ": " + unknown_verdict(s.text(3)));
+    t.category = *category;
     t.feedback = s.text(4);
     const std::string where = "turn " + std::to_string(t.turn) + " of trajectory " +
                               std::to_string(trajectory_id) + ": its stored ";

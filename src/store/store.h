@@ -14,6 +14,8 @@
 #include "core/file_lock.h"
 #include "core/json.h"
 #include "core/result.h"
+#include "judge/disposition.h"
+#include "store/status.h"
 
 namespace ptxbench::store {
 
@@ -22,7 +24,7 @@ struct RunRow {
   std::string created_at;
   Json config;
   Json provenance;
-  std::string status;  // running | done
+  RunStatus status = RunStatus::running;
   std::optional<std::string> finished_at;
 };
 
@@ -38,7 +40,7 @@ struct TrajectoryKey {
 struct TrajectoryRow {
   std::int64_t id = 0;
   TrajectoryKey key;
-  std::string status;  // pending | running | done | failed
+  TrajectoryStatus status = TrajectoryStatus::pending;
   std::optional<std::string> stop_reason;
 };
 
@@ -54,7 +56,8 @@ struct TurnRow {
   int turn = 0;  // 1-based
   std::optional<std::string> source;
   std::optional<std::string> source_hash;
-  std::string category;  // no_code ... passed, harness_error
+  // The turn's verdict; stored as its name (judge::to_string: "policy" for policy_violation).
+  judge::Disposition category = judge::Disposition::harness_error;
   std::string feedback;
   Json compile;  // null when the stage did not run
   Json eval;
@@ -84,8 +87,10 @@ class RunStore {
   // fails half-way the file is removed again. A store opened to write (create, open) holds
   // an exclusive lock on its file until it is destroyed or the process ends in any way
   // (core/file_lock.h): a second writer of the same file is refused, naming the first.
+  // `shown_as`, when given, is the name its errors use (a file made under a temporary name).
   static Result<RunStore> create(const std::filesystem::path& path, const Json& config,
-                                 const Json& provenance);
+                                 const Json& provenance,
+                                 const std::filesystem::path& shown_as = {});
   // An existing run file to write to (--resume): its schema is checked through a
   // read-only open first, so a file that is not a run is refused unchanged; so is one this
   // process may not write, or whose folder it may not make the -wal in ("X is read-only",
@@ -124,7 +129,8 @@ class RunStore {
   // reason) the trajectory's end. Refuses a turn that is already stored.
   Status record_turn(const TurnEvent& event);
   // Ends a trajectory without a new turn (budget reached at resume, agent ended, error).
-  Status finish_trajectory(std::int64_t id, const std::string& status,
+  // `status`: done or failed.
+  Status finish_trajectory(std::int64_t id, TrajectoryStatus status,
                            const std::string& stop_reason);
 
   Result<std::vector<MessageRow>> messages(std::int64_t trajectory_id) const;
@@ -134,7 +140,8 @@ class RunStore {
   struct Impl;
   explicit RunStore(std::unique_ptr<Impl> impl);
   static Result<RunStore> create_new(const std::filesystem::path& path, const Json& config,
-                                     const Json& provenance, FileLock lock);
+                                     const Json& provenance, FileLock lock,
+                                     const std::filesystem::path& shown_as);
   std::unique_ptr<Impl> impl_;
 };
 

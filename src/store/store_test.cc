@@ -10,6 +10,7 @@
 
 #include "core/fs.h"
 #include "core/paths.h"
+#include "judge/testing/named.h"
 #include "store/db.h"
 #include "store/schema.h"
 
@@ -34,7 +35,7 @@ TurnEvent sample_turn(std::int64_t traj, int turn, std::optional<std::string> st
   e.turn.turn = turn;
   e.turn.source = "__global__ void k() {}";
   e.turn.source_hash = "abc";
-  e.turn.category = turn == 1 ? "compile_error" : "passed";
+  e.turn.category = turn == 1 ? judge::Disposition::compile_error : judge::Disposition::passed;
   e.turn.feedback = "feedback " + std::to_string(turn);
   e.turn.compile = Json{{"outcome", "passed"}};
   if (turn > 1) e.turn.eval = Json{{"outcome", "passed"}};
@@ -62,9 +63,9 @@ TEST_F(StoreTest, RunConfigAndProvenanceRoundTrip) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->config, config);
   EXPECT_EQ(r->provenance, prov);
-  EXPECT_EQ(r->status, "running");
+  EXPECT_EQ(store::to_string(r->status), "running");
   ASSERT_TRUE(s->finish_run().ok());
-  EXPECT_EQ(s->run()->status, "done");
+  EXPECT_EQ(store::to_string(s->run()->status), "done");
   EXPECT_TRUE(s->run()->finished_at.has_value());
 }
 
@@ -237,7 +238,7 @@ TEST_F(StoreTest, ASecondWriterIsRefusedWhileTheFirstIsOpen) {
   {
     auto reader = RunStore::open_read_only(db_path());
     ASSERT_TRUE(reader.ok()) << reader.error().to_string();
-    EXPECT_EQ(reader->run()->status, "running");
+    EXPECT_EQ(store::to_string(reader->run()->status), "running");
   }
   ASSERT_TRUE(writer->add_trajectory({"m", "t", "sm_90a", 0}).ok());  // still writable
   { RunStore done = std::move(*writer); }
@@ -262,7 +263,7 @@ TEST_F(StoreTest, TrajectoriesAreUniquePerKey) {
   auto all = s->trajectories();
   ASSERT_TRUE(all.ok());
   ASSERT_EQ(all->size(), 2u);
-  EXPECT_EQ((*all)[0].status, "pending");
+  EXPECT_EQ(store::to_string((*all)[0].status), "pending");
   EXPECT_EQ((*all)[1].key.sample, 1);
 }
 
@@ -295,7 +296,7 @@ TEST_F(StoreTest, TurnsAndMessagesRoundTripInOrder) {
   ASSERT_TRUE(turns.ok());
   ASSERT_EQ(turns->size(), 2u);
   const TurnRow& t1 = (*turns)[0];
-  EXPECT_EQ(t1.category, "compile_error");
+  EXPECT_EQ(t1.category, judge::Disposition::compile_error);
   EXPECT_FALSE(t1.correct);
   EXPECT_FALSE(t1.arch_executed.has_value());
   EXPECT_FALSE(t1.speedup.has_value());
@@ -312,7 +313,7 @@ TEST_F(StoreTest, TurnsAndMessagesRoundTripInOrder) {
 
   auto tr = s->trajectory(*id);
   ASSERT_TRUE(tr.ok());
-  EXPECT_EQ(tr->status, "done");
+  EXPECT_EQ(store::to_string(tr->status), "done");
   EXPECT_EQ(tr->stop_reason, std::optional<std::string>("target_reached"));
 }
 
@@ -335,8 +336,8 @@ TEST_F(StoreTest, AFailedEventRollsBackAsAWhole) {
   auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
   ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
   TurnEvent bad = sample_turn(*id, 1);
-  bad.turn.category =
-      "not_a_category";  // rejected by the CHECK after the assistant message was inserted
+  bad.turn.turn =
+      0;  // rejected by the turns table's CHECK after the assistant message was inserted
   EXPECT_FALSE(s->record_turn(bad).ok());
   EXPECT_EQ(s->messages(*id)->size(), 2u);
   EXPECT_TRUE(s->turns(*id)->empty());
@@ -383,10 +384,9 @@ TEST_F(StoreTest, DamagedStoredJsonIsReportedNotMisread) {
       ASSERT_TRUE(db.ok());
       ASSERT_TRUE(db->exec(sql).ok()) << sql;
     }
-    auto s = RunStore::open_read_only(db_path());
-    ASSERT_TRUE(s.ok());
-    auto turns = s->turns(traj);
-    auto run = s->run();
+    auto s = RunStore::open_read_only(db_path());  // the configuration is checked here
+    auto turns = s.ok() ? s->turns(traj) : Result<std::vector<TurnRow>>(s.error());
+    auto run = s.ok() ? s->run() : Result<RunRow>(s.error());
     const Error* e = !turns.ok() ? &turns.error() : !run.ok() ? &run.error() : nullptr;
     ASSERT_NE(e, nullptr) << sql;
     EXPECT_NE(e->message.find("is not valid JSON: the run file is damaged"), std::string::npos)
@@ -437,11 +437,62 @@ TEST_F(StoreTest, RowsPtxbenchNeverWritesAreNamedDamaged) {
       {"DELETE FROM trajectories",
        "2 turns and 6 messages refer to trajectories that do not exist (the first: turn 1 of "
        "trajectory 1)"},
+      // Campaign 3b: a stored configuration of other types or impossible values (D02, D05,
+      // D06, D07), stages that are JSON but no object (D23), a turn number past the run's (D29).
+      {"UPDATE runs SET config_json = json_set(config_json, '$.turns', 'eight')",
+       "the stored configuration's turns is not a whole number (string)"},
+      {"UPDATE runs SET config_json = json_set(config_json, '$.fast_p', json('[\"a\",null]'))",
+       "the stored configuration's fast_p is not a list of numbers (it holds string)"},
+      {"UPDATE runs SET config_json = json_set(config_json, '$.model', json('{\"id\": 42}'))",
+       "the stored configuration's model.id is not a string (number)"},
+      {"UPDATE runs SET config_json = json_set(config_json, '$.turn_budgets', json('[]'))",
+       "the stored configuration's turn_budgets is empty (a run has at least one)"},
+      {"UPDATE runs SET config_json = json_set(config_json, '$.turn_budgets', json('[0,100]'))",
+       "the stored configuration's turn_budgets holds 0, not a turn number (1 or more)"},
+      {"UPDATE runs SET config_json = json_set(config_json, '$.turn_budgets', json('[2,1]'))",
+       "the stored configuration's turn_budgets is not in increasing order"},
+      {"UPDATE runs SET config_json = json_set(config_json, '$.turns', -3)",
+       "the stored configuration's turns is -3, not at least 1"},
+      {"UPDATE turns SET compile_json = '3'",
+       "turn 1 of trajectory 1: its stored compile stage is invalid (JSON integer, not an "
+       "object)"},
+      {"UPDATE turns SET eval_json = '[1,2]' WHERE turn = 2",
+       "turn 2 of trajectory 1: its stored evaluation is invalid (JSON array, not an object)"},
+      {"UPDATE turns SET audit_json = '\"str\"'",
+       "turn 1 of trajectory 1: its stored audit is invalid (JSON string, not an object)"},
+      {"UPDATE turns SET turn = turn + 9223372036854775000",
+       "turn 9223372036854775001 of trajectory 1: its turn number is not one of the run's 2 "
+       "turns"},
+      // A verdict no ptxbench writes (the turns table's CHECK bypassed): a turn is read as a
+      // judge::Disposition, never as a string some reader compares.
+      {"PRAGMA ignore_check_constraints = ON; UPDATE turns SET category = 'bogus' WHERE turn = 2",
+       "turn 2 of trajectory 1: its stored category 'bogus' is no verdict ptxbench writes"},
+      // States and roles no ptxbench writes (campaign 4: D34, D37).
+      {"PRAGMA ignore_check_constraints = ON; UPDATE runs SET status = 'paused'",
+       "the run's stored status 'paused' is no state ptxbench writes"},
+      {"PRAGMA ignore_check_constraints = ON; UPDATE trajectories SET status = 'resting'",
+       "trajectory 1: its stored status 'resting' is no state ptxbench writes"},
+      {"PRAGMA ignore_check_constraints = ON; UPDATE messages SET role = 'tool' WHERE seq = 2",
+       "message 2 of trajectory 1: its stored role 'tool' is none of system, user, assistant"},
+      // What inside a stage or the configuration no ptxbench writes (campaign 4: D03, D39,
+      // D41, D42).
+      {"UPDATE runs SET config_json = json_set(config_json, '$.archs', json('[\"sm_75\"]'))",
+       "the stored configuration's archs holds 'sm_75', not an architecture ptxbench judges"},
+      {"UPDATE turns SET flags_json = '[\"side_stream\", 5]'",
+       "turn 1 of trajectory 1: its stored flags are not a list of flag names"},
+      {"UPDATE turns SET compile_json = json_set(compile_json, '$.outcome', 'exploded')",
+       "turn 1 of trajectory 1: its stored compile stage's outcome 'exploded' is no outcome "
+       "ptxbench writes"},
+      {"UPDATE turns SET audit_json = json('{\"families\": \"none\"}') WHERE turn = 2",
+       "turn 2 of trajectory 1: its stored audit's families are invalid (JSON string, not a "
+       "list)"},
   };
   for (const Case& c : cases) {
     std::filesystem::remove(db_path());
     {
-      auto s = RunStore::create(db_path(), Json{{"turns", 2}}, Json::object());
+      const Json config{
+          {"model", {{"id", "m"}}}, {"turns", 2}, {"turn_budgets", {1, 2}}, {"fast_p", {0.5, 1.0}}};
+      auto s = RunStore::create(db_path(), config, Json::object());
       ASSERT_TRUE(s.ok());
       auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
       ASSERT_TRUE(id.ok());
@@ -480,7 +531,7 @@ TEST_F(StoreTest, TurnsWithoutStagesAsTheJudgeWritesThemAreRead) {
     ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
     for (const char* category : {"no_code", "harness_error"}) {
       TurnEvent e = sample_turn(*id, category == std::string("no_code") ? 1 : 2);
-      e.turn.category = category;
+      e.turn.category = judge::testing::named(category);
       e.turn.compile = e.turn.eval = nullptr;
       e.turn.correct = false;
       e.turn.arch_executed.reset();
@@ -514,8 +565,10 @@ TEST_F(StoreTest, ATruncatedRunFileIsDamagedNotForeign) {
 TEST_F(StoreTest, FinishTrajectoryRecordsFailure) {
   auto s = RunStore::create(db_path(), Json::object(), Json::object());
   auto id = s->add_trajectory({"m", "t", "sm_90a", 0});
-  ASSERT_TRUE(s->finish_trajectory(*id, "failed", "error: endpoint unreachable").ok());
-  EXPECT_EQ(s->trajectory(*id)->status, "failed");
+  ASSERT_TRUE(
+      s->finish_trajectory(*id, store::TrajectoryStatus::failed, "error: endpoint unreachable")
+          .ok());
+  EXPECT_EQ(store::to_string(s->trajectory(*id)->status), "failed");
   EXPECT_EQ(s->trajectory(*id)->stop_reason.value_or(""), "error: endpoint unreachable");
 }
 
@@ -534,7 +587,7 @@ std::map<std::string, int> categories(const RunStore& s) {
   std::vector<TrajectoryRow> trajectories = s.trajectories().value();
   for (const auto& t : trajectories) {
     std::vector<TurnRow> turns = s.turns(t.id).value();
-    for (const auto& u : turns) ++out[u.category];
+    for (const auto& u : turns) ++out[std::string(judge::to_string(u.category))];
   }
   return out;
 }
@@ -561,7 +614,7 @@ TEST_F(StoreTest, AVersionOneFileIsReadAndUpgradedOnResume) {
   ASSERT_TRUE(id.ok());
   ASSERT_TRUE(s->start_trajectory(*id, {0, 0, "system", "S", ""}, {1, 0, "user", "T", ""}).ok());
   TurnEvent e = sample_turn(*id, 1);
-  e.turn.category = "task_suite_error";
+  e.turn.category = judge::Disposition::task_suite_error;
   EXPECT_TRUE(s->record_turn(e).ok());
   EXPECT_TRUE(s->reopen_run().ok());  // already upgraded: nothing to do
 }

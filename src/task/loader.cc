@@ -348,9 +348,13 @@ class SpecReader {
     PTXB_TRY(s.tolerance.matched_ratio,
              num(*t, "matched_ratio", "tolerance.", s.tolerance.matched_ratio));
     PTXB_TRY(s.tolerance.max_rel_l2, num(*t, "max_rel_l2", "tolerance.", s.tolerance.max_rel_l2));
-    if (s.tolerance.atol < 0 || s.tolerance.rtol < 0 || s.tolerance.max_rel_l2 <= 0)
-      return fail("tolerance", "atol and rtol must be >= 0 and max_rel_l2 > 0");
-    if (s.tolerance.matched_ratio <= 0 || s.tolerance.matched_ratio > 1)
+    // nan or inf would pass every element (campaign 4, O09, O10): finite numbers only.
+    for (const auto& [key, v] : {std::pair{"atol", s.tolerance.atol}, {"rtol", s.tolerance.rtol}})
+      if (!(v >= 0) || !std::isfinite(v))
+        return fail(std::string("tolerance.") + key, "is not a finite number of at least 0");
+    if (!(s.tolerance.max_rel_l2 > 0) || !std::isfinite(s.tolerance.max_rel_l2))
+      return fail("tolerance.max_rel_l2", "is not a finite number above 0");
+    if (!(s.tolerance.matched_ratio > 0) || s.tolerance.matched_ratio > 1)
       return fail("tolerance.matched_ratio", "must be in (0, 1]");
     bool bf16_out = std::any_of(s.outputs.begin(), s.outputs.end(),
                                 [](const TensorSpec& o) { return o.dtype == DType::bf16; });

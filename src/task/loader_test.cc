@@ -147,6 +147,17 @@ TEST(Loader, RejectsASpecWithoutAPromise) {
 TEST(Loader, ToleranceBounds) {
   std::string text = std::string(kGood) + "[tolerance]\nmatched_ratio = 1.5\n";
   EXPECT_NE(load_error(text).find("tolerance.matched_ratio: must be in (0, 1]"), std::string::npos);
+  // Not a number, infinite or negative: every element would pass (campaign 4, O09, O10).
+  const std::pair<const char*, const char*> bad[] = {
+      {"rtol = nan", "tolerance.rtol: is not a finite number of at least 0"},
+      {"atol = inf", "tolerance.atol: is not a finite number of at least 0"},
+      {"atol = -0.5", "tolerance.atol: is not a finite number of at least 0"},
+      {"max_rel_l2 = inf", "tolerance.max_rel_l2: is not a finite number above 0"},
+      {"matched_ratio = nan", "tolerance.matched_ratio: must be in (0, 1]"}};
+  for (const auto& [line, why] : bad)
+    EXPECT_NE(load_error(std::string(kGood) + "[tolerance]\n" + line + "\n").find(why),
+              std::string::npos)
+        << line;
 }
 
 // The toy with [constraints] M = { min = 16, max = 1024, multiple_of = 32 }, whose timed

@@ -25,6 +25,10 @@
 #               campaign 3 did (issue 38): runs.config_json 'null' or ''; every turn's
 #               compile_json, eval_json and audit_json NULL; every speedup -1 or 'fast'; every
 #               trajectory row deleted; every turn's trajectory_id + 1000
+#   turns_text.db, budgets_beyond.db, stages_typed.db, turn_huge.db, zeroed_pages.db,
+#   hot_journal.db  ditto, as the bad-input campaign 3b did: a configuration's turns "eight" or
+#               turn_budgets [0,100]; stages of JSON that is no object; turn numbers near 2^63;
+#               two pages zeroed; a writer killed mid-transaction (its hot -journal beside it)
 #   bad_trajectory/, missing_kernel/  a ptxbench root (tasks/, context/, kernels/ linked to
 #               PTXBENCH_ROOT's) whose scripted trajectory for gemm_n7168_k5120 on sm_90a is
 #               not valid TOML, or names a kernel file that does not exist
@@ -102,7 +106,8 @@ PY
       } >hidden_listed/tasks/gemm/gemm_n7168_k5120.toml ;;
     finished.db|finished_wal.db|no_trajectories.db|no_llm_column.db|settings_null.db|\
     settings_empty.db|compile_missing.db|speedup_negative.db|speedup_text.db|\
-    trajectories_deleted.db|orphan_turns.db)
+    trajectories_deleted.db|orphan_turns.db|turns_text.db|budgets_beyond.db|stages_typed.db|\
+    turn_huge.db|zeroed_pages.db|hot_journal.db)
       cp "$PTXBENCH_ROOT/tests/report/recorded/h200-2026-11-30-main.db" "$1" && chmod u+w "$1" &&
       case $1 in
         finished_wal.db) head -c 8192 /dev/urandom >finished_wal.db-wal ;;
@@ -116,6 +121,18 @@ PY
         speedup_text.db) sqlite3 "$1" "UPDATE turns SET speedup = 'fast'" ;;
         trajectories_deleted.db) sqlite3 "$1" "DELETE FROM trajectories" ;;
         orphan_turns.db) sqlite3 "$1" "UPDATE turns SET trajectory_id = trajectory_id + 1000" ;;
+        turns_text.db) sqlite3 "$1" "UPDATE runs SET config_json = json_set(config_json, '\$.turns', 'eight')" ;;
+        budgets_beyond.db)
+          sqlite3 "$1" "UPDATE runs SET config_json = json_set(config_json, '\$.turn_budgets', json('[0,100]'))" ;;
+        stages_typed.db) sqlite3 "$1" "UPDATE turns SET eval_json = '[1,2]', audit_json = '\"str\"', compile_json = '3'" ;;
+        turn_huge.db) sqlite3 "$1" "UPDATE turns SET turn = turn + 9223372036854775000" ;;
+        zeroed_pages.db) dd if=/dev/zero of="$1" bs=4096 seek=5 count=2 conv=notrunc 2>/dev/null ;;
+        hot_journal.db)  # a writer killed mid-transaction: its rollback journal is left (hot)
+          sqlite3 "$1" "PRAGMA journal_mode=DELETE" >/dev/null &&
+          python3 -c 'import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.isolation_level = None; c.execute("PRAGMA cache_size=1")
+c.execute("BEGIN"); c.execute("UPDATE messages SET content = content || 1"); os._exit(0)' "$1" &&
+          test -s hot_journal.db-journal ;;
       esac ;;
     bad_trajectory/|missing_kernel/)
       mkdir -p "$1trajectories/v1" &&

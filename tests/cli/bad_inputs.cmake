@@ -53,6 +53,13 @@ ptxbench_bad_input(audit_unknown_workload 2 "task ${_gemm} has no workload 'bogu
   ARGS ${_p} audit ${_kernel} --task ${_gemm} --workload bogus)
 ptxbench_bad_input(eval_negative_input_seed 2 "--input-seed: '-1' is not a whole number"
   ARGS ${_p} eval ${_kernel} --task ${_gemm} --input-seed -1)
+# A reply or kernel saved as UTF-16 (with or without its byte-order mark) is named so, never
+# "has no code block" (campaign 3b: E12).
+foreach(_bom "" "_with_bom")
+  ptxbench_bad_input(eval_reply_utf16${_bom} 2 "^ptxbench eval: r.md is UTF-16 LE text, not UTF-8 \\(save it as UTF-8"
+    OPTIONS --creates r.md
+    ARGS sh -c "{ printf 'Code:\\n```cuda\\n'; cat ${_kernel}; printf '```\\n'; } | iconv -f utf-8 -t utf-16le > r.md && if [ -n '${_bom}' ]; then { printf '\\377\\376'; cat r.md; } > r2 && mv r2 r.md; fi && ${_p} eval r.md --task ${_gemm} --reply")
+endforeach()
 ptxbench_bad_input(audit_negative_seed 2 "--seed: '-5' is not a whole number"
   ARGS ${_p} audit ${_kernel} --task ${_gemm} --seed -5)
 
@@ -114,6 +121,13 @@ ptxbench_bad_input(run_url_port_out_of_range 2 "--base-url 'http://127.0.0.1:999
   ARGS ${_run1} --model m --base-url http://127.0.0.1:99999/v1)
 ptxbench_bad_input(run_url_unclosed_ipv6 2 "--base-url 'http://\\[::1/v1' opens an IPv6 address with \\[ and never closes it"
   ARGS ${_run1} --model m --base-url http://[::1/v1)
+# A query or fragment would take the appended /chat/completions (campaign 4, R36, R37, N20).
+ptxbench_bad_input(run_url_with_query 2 "--base-url 'http://127.0.0.1:8000/v1\\?x=1' has a query"
+  OPTIONS --grep "ptxbench appends /chat/completions" ARGS ${_run1} --model m --base-url http://127.0.0.1:8000/v1?x=1)
+ptxbench_bad_input(run_url_with_fragment 2 "--base-url 'http://127.0.0.1:8000/v1#frag' has a fragment"
+  ARGS ${_run1} --model m --base-url "http://127.0.0.1:8000/v1#frag" --out r.db)
+ptxbench_bad_input(sft_mine_url_with_query 2 "--base-url 'http://127.0.0.1:8000/v1\\?x=1' has a query"
+  ARGS ${_p} sft mine ${CMAKE_CURRENT_SOURCE_DIR}/../report/recorded/h200-2026-11-30-main.db --model m --base-url http://127.0.0.1:8000/v1?x=1 --out m.db)
 ptxbench_bad_input(run_unset_key_variable 2 "environment variable PTXB_NEVER_SET_KEY \\(the API key\\) is not set"
   ARGS ${_run1} ${_ep} --api-key-env PTXB_NEVER_SET_KEY)
 ptxbench_bad_input(run_negative_temperature 2 "--temperature must be a number >= 0"
@@ -185,6 +199,18 @@ ptxbench_bad_input(sft_mine_dead_teacher 1 ""
   OPTIONS --creates seed.db --creates mine.db --max-s 90
           --grep "1 seed\\(s\\): 0 run now, 1 failed" --grep "error: 1 of 1 teacher trajectories failed"
   ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && ${_fake_endpoint} dead -- ${_p} sft mine seed.db --model m --base-url {URL} --out mine.db")
+# sft mine's own store (its config holds its default --speedup-target 0, "stop at the first
+# correct, executing turn") is read back by show and sft fixit and resumed by a second mine; a
+# negative target is still damage (campaign 4, N06, N12).
+ptxbench_bad_input(sft_mine_store_reads_back 0 ""
+  OPTIONS --creates seed.db --creates mine.db --max-s 90
+          --grep "^run mine.db \\(created .*, done\\)"
+          --grep "^TOTAL" --grep "error: 1 of 1 teacher trajectories failed" --lacks "damaged"
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out seed.db --no-progress >/dev/null 2>&1 && { ${_fake_endpoint} dead -- ${_p} sft mine seed.db --model m --base-url {URL} --out mine.db --attempts 1 >/dev/null 2>&1; test $? = 1; } && { ${_fake_endpoint} dead -- ${_p} sft mine seed.db --model m --base-url {URL} --out mine.db --attempts 1 2>&1; test $? = 1; } && ${_p} sft fixit mine.db --out fx && rm -r fx && ${_p} show mine.db")
+ptxbench_bad_input(show_negative_speedup_target 2
+  "^ptxbench show: r.db: the stored configuration's speedup_target is not a number of at least 0: "
+  OPTIONS --creates r.db --max-s 90
+  ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && sqlite3 r.db \"UPDATE runs SET config_json = json_set(config_json, '$.speedup_target', -1)\" && ${_p} show r.db")
 
 # NaN is not a number of seconds.
 ptxbench_bad_input(eval_sample_budget_nan 2 "--sample-budget: 'nan' is not a number in"
@@ -273,6 +299,19 @@ ptxbench_bad_input(rejudge_foreign_file 2 "foreign.db is not a ptxbench run data
   SETUP foreign.db ARGS ${_p} rejudge foreign.db --out new.db)
 ptxbench_bad_input(rejudge_empty_file 2 "empty.db is not an SQLite database"
   SETUP empty.db ARGS ${_p} rejudge empty.db --out new.db)
+# An output in a place that takes no files, a dangling link as an output, an input's SQLite
+# companion as an output: bad input, naming the output (campaign 4: H04, H17, J01, X35, X36).
+ptxbench_bad_input(report_html_dangling_link 2 "^ptxbench report: --html dl.html is a dangling symbolic link \\(to nowhere.html\\)"
+  SETUP finished.db OPTIONS --grep "pass --force"
+  ARGS sh -c "ln -s nowhere.html dl.html; ${_p} report finished.db --html dl.html; c=$?; rm dl.html; test -e nowhere.html && exit 9; exit $c")
+ptxbench_bad_input(report_html_in_proc 2 "^ptxbench report: cannot write /proc/o.html: .* \\(its folder /proc is not writable\\)"
+  SETUP finished.db OPTIONS --lacks "tmp" ARGS ${_p} report finished.db --html /proc/o.html)
+ptxbench_bad_input(rejudge_out_in_proc 2 "^ptxbench rejudge: cannot write --out /proc/n.db"
+  SETUP finished.db ARGS ${_p} rejudge finished.db --out /proc/n.db)
+ptxbench_bad_input(rejudge_out_is_input_shm 2 "^ptxbench rejudge: --out finished.db-shm is the SQLite companion file of the input finished.db"
+  SETUP finished.db ARGS ${_p} rejudge finished.db --out finished.db-shm)
+ptxbench_bad_input(merge_out_is_input_wal 2 "^ptxbench merge: --out finished.db-wal is the SQLite companion file of the input finished.db"
+  SETUP finished.db ARGS ${_p} merge finished.db --out finished.db-wal)
 # Issue 38: a run that is not finished (killed, or still being written) is refused, or with
 # --allow-partial rejudged into a run that says it is partial.
 set(_unfinished "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && sqlite3 r.db \"UPDATE runs SET status = 'running'\"")
@@ -767,11 +806,58 @@ foreach(_row
       SETUP finished.db ${_fixture}.db ARGS ${_p} ${_args})
   endforeach()
 endforeach()
-# Stored JSON that parses but holds a value of another type than ptxbench wrote: a named
-# failure (exit 1), never an abort.
-ptxbench_bad_input(show_wrong_type_in_stored_json 1 "" OPTIONS --creates r.db --max-s 90
-  --grep "a stored or received JSON value is not what ptxbench wrote"
+# Stored JSON that parses but holds a value of another type than ptxbench wrote, or one no run
+# has: the field named when the file is opened (campaign 3b: D02, D05-D07, D23, D29).
+ptxbench_bad_input(show_wrong_type_in_stored_json 2
+  "^ptxbench show: r.db: the stored configuration's turn_budgets is not a list of whole numbers \\(string\\): ${_damaged}"
+  OPTIONS --creates r.db --max-s 90
   ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && sqlite3 r.db \"UPDATE runs SET config_json = json_set(config_json, '$.turn_budgets', 'x')\" && ${_p} show r.db")
+foreach(_row
+    "turns_text|the stored configuration's turns is not a whole number \\(string\\)"
+    "budgets_beyond|the stored configuration's turn_budgets holds 0, not a turn number \\(1 or more\\)"
+    "stages_typed|turn 1 of trajectory 1: its stored compile stage is invalid \\(JSON integer, not an object\\)"
+    "turn_huge|turn 9223372036854775001 of trajectory 1: its turn number is not one of the run's 8 turns")
+  string(REPLACE "|" ";" _f "${_row}")
+  list(GET _f 0 _fixture)
+  list(GET _f 1 _says)
+  foreach(_cmd "show|show FILE --turns" "show_json|show FILE --json" "report|report FILE --html o.html"
+      "sft_fixit|sft fixit FILE --out o" "rejudge|rejudge FILE --out n.db")
+    string(REPLACE "|" ";" _c "${_cmd}")
+    list(GET _c 0 _name)
+    list(GET _c 1 _args)
+    string(REPLACE "FILE" "${_fixture}.db" _args "${_args}")
+    separate_arguments(_args)
+    ptxbench_bad_input(${_name}_damaged_${_fixture} 2 "${_fixture}.db: ${_says}: ${_damaged}"
+      SETUP ${_fixture}.db ARGS ${_p} ${_args})
+  endforeach()
+endforeach()
+# SQLite's own damage is named by its code, with the file and what to do, never the SQL
+# (campaign 3b: D50, DJ16, D54, J05, M21).
+ptxbench_bad_input(sft_fixit_zeroed_pages 2
+  "^error: zeroed_pages.db is damaged \\(SQLite: database disk image is malformed\\) \\(use an intact copy"
+  OPTIONS --lacks "SELECT" SETUP zeroed_pages.db ARGS ${_p} sft fixit zeroed_pages.db --out o)
+# (exit 2 since the store checks the trajectories' states when it opens the file: damage is bad input)
+ptxbench_bad_input(rejudge_zeroed_pages 2 "" OPTIONS --lacks "SELECT"
+  --grep "^ptxbench rejudge: zeroed_pages.db is damaged \\(SQLite: database disk image is malformed\\)"
+  SETUP zeroed_pages.db ARGS ${_p} rejudge zeroed_pages.db --out n.db)
+foreach(_cmd "show|show hot_journal.db" "report|report hot_journal.db --csv o.csv"
+    "sft_fixit|sft fixit hot_journal.db --out o" "rejudge|rejudge hot_journal.db --out n.db"
+    "merge|merge hot_journal.db --out m.db")
+  string(REPLACE "|" ";" _c "${_cmd}")
+  list(GET _c 0 _name)
+  list(GET _c 1 _args)
+  separate_arguments(_args)
+  ptxbench_bad_input(${_name}_hot_journal 2
+    "hot_journal.db-journal holds an unfinished transaction \\(its writer stopped mid-write\\): hot_journal.db reads as damaged until it is rolled back \\(open it once with write access to roll it back, e.g. sqlite3 hot_journal.db 'pragma integrity_check'\\)"
+    SETUP hot_journal.db ARGS ${_p} ${_args})
+endforeach()
+# A full disk or a file-size limit is the machine's failure (exit 1), named for the file the
+# user asked for (not a temporary one), with nothing left behind (campaign 3b: X01, X02, M17).
+set(_limit "the disk is full or a file-size limit was reached \\(SQLite: ")
+ptxbench_bad_input(run_file_size_limit 1 "^ptxbench run: cannot write n.db: ${_limit}"
+  ARGS sh -c "ulimit -f 10 && exec ${_p} run --tasks ${_gemm} --turns 1 --out n.db --no-progress")
+ptxbench_bad_input(merge_file_size_limit 1 "^ptxbench merge: cannot write m.db: ${_limit}"
+  SETUP finished.db ARGS sh -c "ulimit -f 40 && exec ${_p} merge finished.db --out m.db")
 ptxbench_bad_input(merge_output_folder_is_made 0 "" OPTIONS --creates r.db --max-s 90
   --grep "ptxbench merge: 1 of 1 shard .* -> new/m.db"
   ARGS sh -c "${_p} run --tasks ${_gemm} --turns 1 --out r.db --no-progress >/dev/null 2>&1 && ${_p} merge r.db --out new/m.db && test -s new/m.db && rm -r new")
@@ -846,6 +932,16 @@ ptxbench_bad_input(run_scripted_trajectory_missing_kernel 2
 ptxbench_bad_input(tasks_empty_task_folder 2 "no task files \\(\\*\\.toml\\) were found under .*empty_root/tasks"
   SETUP empty_root/tasks/ OPTIONS --grep "PTXBENCH_ROOT"
   ARGS env PTXBENCH_ROOT=empty_root ${_p} tasks)
+# A tolerance that is nan, inf or negative would pass every element (campaign 4, O09, O10).
+set(_src_root ${CMAKE_CURRENT_SOURCE_DIR}/../..)
+foreach(_row "rtol_nan|rtol = nan|rtol" "atol_inf|atol = inf|atol")
+  string(REPLACE "|" ";" _f "${_row}")
+  list(GET _f 0 _n)
+  list(GET _f 1 _line)
+  list(GET _f 2 _key)
+  ptxbench_bad_input(tasks_tolerance_${_n} 2 "^ptxbench tasks: .*gemm_n7168_k5120.toml: tolerance.${_key}: is not a finite number of at least 0"
+    ARGS sh -c "mkdir -p rt/tasks && cp ${_src_root}/tasks/gemm/gemm_n7168_k5120.toml rt/tasks/ && sed -i '/^\\[tolerance\\]/,/^\\[/{/^${_key} *=/d}' rt/tasks/gemm_n7168_k5120.toml && sed -i 's/^\\[tolerance\\]/[tolerance]\\n${_line}/' rt/tasks/gemm_n7168_k5120.toml && PTXBENCH_ROOT=rt ${_p} tasks; c=$?; rm -r rt; exit $c")
+endforeach()
 ptxbench_bad_input(run_empty_task_folder 2 "no task files \\(\\*\\.toml\\) were found under .*empty_root/tasks"
   SETUP empty_root/tasks/ ARGS env PTXBENCH_ROOT=empty_root ${_p} run --out r.db)
 # E12: an integer option's value past its type is refused, never wrapped or saturated.

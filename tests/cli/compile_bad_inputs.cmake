@@ -171,6 +171,25 @@ ptxbench_bad_input(compile_relative_xdg_cache 11 "^compile: compile_error"
 ptxbench_bad_input(compile_tilde_cache 11 "^compile: compile_error"
   OPTIONS --grep "fake error"
   ARGS sh -c "mkdir home; HOME=$PWD/home PTXBENCH_CACHE='~/c' ${_fake_out} $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}; c=$?; test -d home/c && ! test -e '~' || exit 9; rm -r home; exit $c")
+# A compile cache that is a file (PTXBENCH_CACHE, XDG_CACHE_HOME): a file where a folder should
+# be is bad input, told before nvcc runs (campaign 4, G14, G38).
+ptxbench_bad_input(compile_cache_is_a_file 2 "^ptxbench compile: the compile cache .*/empty.cu \\(from PTXBENCH_CACHE\\) cannot be made: .*/empty.cu is a file, not a folder"
+  ARGS env PTXBENCH_CACHE=${_cli}/empty.cu ${_c} ${_plain} --task ${_t})
+ptxbench_bad_input(compile_xdg_cache_is_a_file 2 "^ptxbench compile: the compile cache .*/empty.cu/ptxbench \\(from XDG_CACHE_HOME\\) cannot be made"
+  ARGS env -u PTXBENCH_CACHE XDG_CACHE_HOME=${_cli}/empty.cu ${_c} ${_plain} --task ${_t})
+# nvcc out of room for its own files (a file-size limit: "File too large", or SIGXFSZ; a full
+# disk) is the machine's failure (exit 1), never cached as the kernel's compile_error: the next
+# compile builds it again (campaign 4, C59).
+ptxbench_bad_input(compile_nvcc_file_too_large 1 "cannot write nvcc's files under the compile cache .*: the disk is full or a file-size limit was reached \\(.*File too large\\)"
+  OPTIONS --lacks "cache hit|compile_error"
+  ARGS sh -c "${_fake_out} FAKE_NVCC_FULL=1 $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t} --no-cache; ${_fake_out} FAKE_NVCC_FULL=1 $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}")
+ptxbench_bad_input(compile_nvcc_sigxfsz 1 "cannot write nvcc's files under the compile cache .*: the disk is full or a file-size limit was reached \\(nvcc was killed by signal 25"
+  OPTIONS --lacks "cache hit|compile_error"
+  ARGS sh -c "${_fake_out} FAKE_NVCC_XFSZ=1 $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}; ${_fake_out} FAKE_NVCC_XFSZ=1 $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}")
+# The real nvcc under ulimit -f: exit 1, and the same kernel then compiles (nothing cached).
+ptxbench_bad_input(compile_file_size_limit_caches_nothing 0 "the disk is full or a file-size limit was reached"
+  OPTIONS --grep "^compile: passed" --lacks "cache hit|compile_error"
+  ARGS sh -c "(ulimit -f 50; $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t} --no-cache 2>&1; test $? = 1) && $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}")
 ptxbench_bad_input(compile_cache_unwritable 1 "the compile cache folder .* cannot be written: nvcc fatal"
   OPTIONS --lacks "cache hit|compile_error"
   ARGS sh -c "${_fake_out} FAKE_NVCC_UNWRITABLE=1 $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}; ${_fake_out} FAKE_NVCC_UNWRITABLE=1 $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}")

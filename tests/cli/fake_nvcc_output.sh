@@ -7,6 +7,10 @@ if [ "${1:-}" = "--version" ]; then
   echo "Cuda compilation tools, release 13.0, V13.0.88 (fake, fails)"
   exit 0
 fi
+# FAKE_NVCC_FULL=1: it runs out of room for its files (a file-size limit or a full disk);
+# FAKE_NVCC_XFSZ=1: it dies of SIGXFSZ (a tool that restored the signal's default).
+[ "${FAKE_NVCC_FULL:-0}" = 1 ] && { echo "<built-in>: fatal error: when writing output to keep/kernel.cpp4.ii: File too large" >&2; exit 1; }
+[ "${FAKE_NVCC_XFSZ:-0}" = 1 ] && exec env --default-signal=XFSZ /bin/kill -s XFSZ $$
 case "${TMPDIR:-}" in
   /*) [ "${FAKE_NVCC_UNWRITABLE:-0}" = 1 ] || { echo "kernel.cu(1): error: fake error" >&2; exit 1; } ;;
 esac

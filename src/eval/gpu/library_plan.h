@@ -15,14 +15,22 @@
 namespace ptxbench::gpu {
 
 enum class LibraryPlan { fastest, heuristic };
+inline constexpr LibraryPlan kLibraryPlans[] = {LibraryPlan::fastest, LibraryPlan::heuristic};
 
 inline std::string_view to_string(LibraryPlan p) {
-  return p == LibraryPlan::heuristic ? "heuristic" : "fastest";
+  switch (p) {  // a plan added without its name is a compile error (-Wswitch)
+    case LibraryPlan::fastest:
+      return "fastest";
+    case LibraryPlan::heuristic:
+      return "heuristic";
+  }
+  return "fastest";
 }
 
+// The names (`--library-plan`, the stored judging settings) of kLibraryPlans.
 inline std::optional<LibraryPlan> library_plan_from_string(std::string_view s) {
-  if (s == "fastest") return LibraryPlan::fastest;
-  if (s == "heuristic") return LibraryPlan::heuristic;
+  for (LibraryPlan p : kLibraryPlans)
+    if (to_string(p) == s) return p;
   return std::nullopt;
 }
 

@@ -7,7 +7,7 @@
 
 #include <thread>
 
-#include "core/identity.h"
+#include "sandbox/identity.h"
 
 namespace ptxbench::eval::host::testing {
 namespace {

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "compile/driver_allow_list.h"
-#include "core/refusal.h"
 #include "eval/host/broker_fixture.h"
+#include "sandbox/refusal.h"
 
 namespace ptxbench::eval::host::testing {
 namespace {

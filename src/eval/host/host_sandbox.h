@@ -1,4 +1,4 @@
-// The sandbox of ptxbench-host, the candidate's host process (core/sandbox.h, profile host):
+// The sandbox of ptxbench-host, the candidate's host process (sandbox/sandbox.h, profile host):
 // applied after the shims (and the TVM-FFI runtime) are loaded and every descriptor but 0-4
 // is closed, before the candidate is loaded, so its constructors run confined too.
 //   Landlock  read (and map) the candidate's shared object, this program (its own copy: the
@@ -6,7 +6,7 @@
 //             (the shims, the C and C++ runtimes, the TVM-FFI runtime: a traceback reads their
 //             symbols), one rule per file; no directory, nothing to write, no device file (no
 //             /dev/nvidia*, not /dev/null).
-//   seccomp   the host profile (core/sandbox_profile.h): no device ioctl, threads, timers,
+//   seccomp   the host profile (sandbox/sandbox_profile.h): no device ioctl, threads, timers,
 //             fresh executable memory, page-cache residency or eviction, machine-wide memory;
 //             file locks answer EPERM; everything the gpu profile refuses.
 // A refused call ends the process with the refusal line and exit 87. Where a mechanism is
@@ -19,8 +19,8 @@
 
 #include "core/json.h"
 #include "core/result.h"
-#include "core/sandbox.h"
 #include "eval/host_protocol.h"
+#include "sandbox/sandbox.h"
 
 namespace ptxbench::eval::host {
 

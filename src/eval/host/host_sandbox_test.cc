@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <optional>
 
-#include "core/identity.h"
 #include "core/json.h"
-#include "core/refusal.h"
-#include "core/sandbox.h"
 #include "eval/host/broker_fixture.h"
+#include "sandbox/identity.h"
+#include "sandbox/refusal.h"
+#include "sandbox/sandbox.h"
 
 namespace ptxbench::eval::host::testing {
 namespace {

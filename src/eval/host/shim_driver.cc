@@ -8,9 +8,9 @@
 #include <string>
 
 #include "compile/driver_allow_list.h"
-#include "core/refusal.h"
 #include "eval/host/shim_function.h"
 #include "eval/host/shim_state.h"
+#include "sandbox/refusal.h"
 
 namespace ptxbench::eval::host::shim {
 namespace {

@@ -3,8 +3,8 @@
 #include "eval/gpu/baseline.h"
 #include "eval/gpu/compare.h"
 #include "eval/gpu/reference.h"
+#include "eval/worker/baseline_timing.h"
 #include "eval/worker/session.h"
-#include "eval/worker/timing_loop.h"
 
 namespace ptxbench::eval::worker {
 namespace {

@@ -36,7 +36,7 @@ struct Ended : std::runtime_error {
 Reply reply_of(BrokerStatus s, const std::string& error = {}) {
   Reply r;
   r.ok = s == BrokerStatus::ok;
-  r.status = std::string(to_string(s));
+  r.status = s;
   r.error = error;
   return r;
 }
@@ -271,10 +271,8 @@ class Broker {
     std::string error = audit_error_;
     if (req_.instrument != Instrument::cupti || !cupti_ok_ ||
         !instrument::cupti_arm(c.function, error)) {
-      Reply r = reply_of(BrokerStatus::harness_error,
-                         error.empty() ? "this broker is not instrumented" : error);
-      r.status = "audit_error";
-      return r;
+      return reply_of(BrokerStatus::audit_error,
+                      error.empty() ? "this broker is not instrumented" : error);
     }
     return reply_of(BrokerStatus::ok);
   }
@@ -285,9 +283,7 @@ class Broker {
       return reply_of(BrokerStatus::ok);
     }
     if (req_.instrument != Instrument::cupti) {
-      Reply r = reply_of(BrokerStatus::harness_error, "not instrumented");
-      r.status = "audit_error";
-      return r;
+      return reply_of(BrokerStatus::audit_error, "not instrumented");
     }
     instrument::Collected c = instrument::cupti_collect();
     Json records = Json::array();
@@ -437,7 +433,8 @@ int run_broker(const BrokerRequest& req, CommandChannel& channel) {
                        3);
       }
       if (!channel.reply(to_text(r.to_json())).ok()) return 3;
-      if (!r.ok && r.status != "audit_error") return 0;  // a load error ends the session
+      if (!r.ok && r.status != BrokerStatus::audit_error)
+        return 0;  // a load error ends the session
     } catch (const Ended& e) {
       reply_and_exit(channel, reply_of(e.status, e.what()), 0);
     } catch (const CallTimeout& e) {

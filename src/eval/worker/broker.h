@@ -2,7 +2,7 @@
 // judging session's CUDA context and runs the candidate's device code on the candidate's behalf.
 //
 // Order: it initialises CUDA (and CUPTI when the audit needs it), maps the verifier's slots
-// (CUDA IPC, "map"), confines itself (core/sandbox.h: it parses the candidate's device code and
+// (CUDA IPC, "map"), confines itself (sandbox/sandbox.h: it parses the candidate's device code and
 // runs it, so it is sandboxed too), then calibrates ("noop": its own memsets between its own
 // events) and, at "load", loads the candidate's device code (its fatbinaries, never its shared
 // object), waits for the host process's Ready and sends it the Hello. For every "call" (a burst

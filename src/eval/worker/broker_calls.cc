@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "eval/worker/broker_frames.h"
 #include "eval/worker/tensor_map_span.h"
 
 namespace ptxbench::eval::worker {
@@ -14,12 +15,22 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+std::string hex(std::uint64_t v) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  do s.insert(s.begin(), digits[v & 15]), v >>= 4;
+  while (v);
+  return "0x" + s;
+}
+
+}  // namespace
+
 // Launch attributes a candidate may set (cudaLaunchAttributeID = CUlaunchAttributeID): how its
 // blocks are grouped and scheduled. Refused: access-policy windows (persisting L2 lines outlive
 // the call and change what the next timed run finds), stream synchronisation policies, events
 // (programmatic and completion: objects the harness owns), graph-node updates and anything
 // newer than this list.
-bool allowed_attribute(std::int32_t id) {
+bool allowed_launch_attribute(std::int32_t id) {
   switch (id) {
     case CU_LAUNCH_ATTRIBUTE_IGNORE:
     case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
@@ -36,24 +47,6 @@ bool allowed_attribute(std::int32_t id) {
       return false;
   }
 }
-
-std::string hex(std::uint64_t v) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  do s.insert(s.begin(), digits[v & 15]), v >>= 4;
-  while (v);
-  return "0x" + s;
-}
-
-template <class T>
-std::optional<T> decoded(const host::Frame& f, std::string& why) {
-  auto d = host::decode<T>(f.payload);
-  if (d.ok()) return std::move(*d);
-  why = d.error().message;
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::uint64_t KernelInfo::param_bytes() const {
   std::uint64_t end = 0;
@@ -237,7 +230,7 @@ std::optional<CallExecutor::Failure> CallExecutor::check_launch(const host::Laun
                                          " bytes of parameters; its device code takes " +
                                          std::to_string(k->second.param_bytes())};
   for (const auto& a : l.attributes) {
-    if (!allowed_attribute(a.id))
+    if (!allowed_launch_attribute(a.id))
       return Failure{CallEnd::refused,
                      "a launch of '" + l.function + "' with launch attribute " +
                          std::to_string(a.id) +
@@ -361,122 +354,6 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
   held_ -= it->second;
   workspace_.erase(it);
   return std::nullopt;
-}
-
-double CallExecutor::remaining_seconds() const {
-  return std::max(0.0, std::chrono::duration<double>(deadline_ - Clock::now()).count());
-}
-
-std::optional<CallExecutor::Failure> CallExecutor::reply(std::int32_t status, std::uint64_t value,
-                                                         std::string bytes) {
-  host::ReplyMsg r{status, value, std::move(bytes)};
-  if (!host_.send(host::MsgType::reply, host::encode(r)))
-    return Failure{CallEnd::host_ended, "the candidate's process is gone"};
-  return std::nullopt;
-}
-
-std::pair<std::int32_t, std::uint64_t> CallExecutor::allocate(const host::MallocAsync& m) {
-  note_stream(m.stream);
-  if (m.size == 0) return {cudaSuccess, 0};
-  if (m.size > limits_.quota - held_) return {cudaErrorMemoryAllocation, 0};
-  const auto ptr = device_.allocate(m.size);
-  if (!ptr) return {cudaErrorMemoryAllocation, 0};
-  workspace_[*ptr] = m.size;
-  held_ += m.size;
-  return {cudaSuccess, *ptr};
-}
-
-std::pair<std::int32_t, std::string> CallExecutor::encode(const host::EncodeTensorMap& m) {
-  const auto span = tensor_map_span(m);
-  if (!span || !inside(m.global_address, *span)) return {CUDA_ERROR_INVALID_VALUE, {}};
-  auto r = device_.encode(m);
-  if (r.first == CUDA_SUCCESS && r.second.size() == host::kTensorMapBytes)
-    remember_map(r.second, *span);
-  return r;
-}
-
-std::pair<std::int32_t, std::string> CallExecutor::replace_address(const host::ReplaceAddress& m) {
-  auto known = tensor_maps_.find(m.tensor_map);
-  if (known == tensor_maps_.end() || !inside(m.global_address, known->second))
-    return {CUDA_ERROR_INVALID_VALUE, {}};
-  const std::uint64_t span = known->second;
-  auto r = device_.replace_address(m.tensor_map, m.global_address);
-  if (r.first == CUDA_SUCCESS && r.second.size() == host::kTensorMapBytes)
-    remember_map(r.second, span);
-  return r;
-}
-
-void CallExecutor::remember_map(const std::string& bytes, std::uint64_t span) {
-  if (tensor_maps_.emplace(bytes, span).second) tensor_map_order_.push_back(bytes);
-  while (tensor_map_order_.size() > kMaxTensorMaps) {
-    tensor_maps_.erase(tensor_map_order_.front());
-    tensor_map_order_.pop_front();
-  }
-}
-
-std::optional<CallExecutor::Failure> CallExecutor::answer(const host::Frame& f) {
-  std::string why;
-  auto bad = [&] { return Failure{CallEnd::host_protocol, why}; };
-  switch (f.type) {
-    case host::MsgType::malloc_async: {
-      auto m = decoded<host::MallocAsync>(f, why);
-      if (!m) return bad();
-      const auto [status, ptr] = allocate(*m);
-      return reply(status, ptr);
-    }
-    case host::MsgType::encode_tensor_map: {
-      auto m = decoded<host::EncodeTensorMap>(f, why);
-      if (!m) return bad();
-      auto [status, bytes] = encode(*m);
-      return reply(status, 0, std::move(bytes));
-    }
-    case host::MsgType::replace_address: {
-      auto m = decoded<host::ReplaceAddress>(f, why);
-      if (!m) return bad();
-      auto [status, bytes] = replace_address(*m);
-      return reply(status, 0, std::move(bytes));
-    }
-    case host::MsgType::occupancy: {
-      auto m = decoded<host::Occupancy>(f, why);
-      if (!m) return bad();
-      if (!kernels_.count(m->function)) return reply(cudaErrorInvalidDeviceFunction);
-      for (const auto& a : m->attributes)
-        if (!allowed_attribute(a.id) || a.value.size() != host::kLaunchAttributeValueBytes)
-          return reply(cudaErrorInvalidValue);
-      const auto [status, value] = device_.occupancy(*m);
-      return reply(status, static_cast<std::uint64_t>(value));
-    }
-    case host::MsgType::func_set_attribute: {
-      auto m = decoded<host::FuncSetAttribute>(f, why);
-      if (!m) return bad();
-      if (!kernels_.count(m->function)) return reply(cudaErrorInvalidDeviceFunction);
-      if (auto failed = flush()) return failed;  // the work before it, with the value before it
-      return reply(device_.set_attribute(m->function, m->attribute, m->value));
-    }
-    case host::MsgType::stream_sync: {
-      auto m = decoded<host::StreamSync>(f, why);
-      if (!m) return bad();
-      note_stream(m->stream);
-      if (auto failed = flush()) return failed;
-      if (timing_) device_.wait(remaining_seconds());
-      return reply(cudaSuccess);
-    }
-    case host::MsgType::memcpy_d2h: {
-      auto m = decoded<host::MemcpyD2H>(f, why);
-      if (!m) return bad();
-      note_stream(m->stream);
-      begin_timing();  // what the host computes from device data is the call's time
-      if (auto failed = flush()) return failed;
-      if (!inside(m->src, m->count))
-        return Failure{CallEnd::refused,
-                       "cudaMemcpyAsync to the host from " + where(m->src, m->count)};
-      if (m->count > host::kMaxPayloadBytes - 16)
-        return Failure{CallEnd::refused, "a device-to-host copy larger than the protocol carries"};
-      return reply(cudaSuccess, 0, device_.copy_d2h(m->src, m->count, remaining_seconds()));
-    }
-    default:
-      return Failure{CallEnd::host_protocol, "not a request"};
-  }
 }
 
 }  // namespace ptxbench::eval::worker

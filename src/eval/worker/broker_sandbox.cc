@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "core/sandbox.h"
+#include "sandbox/sandbox.h"
 
 namespace ptxbench::eval::worker {
 namespace fs = std::filesystem;

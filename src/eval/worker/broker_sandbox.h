@@ -1,6 +1,6 @@
 // The broker's confinement: the sandbox policy of the process that holds the session's CUDA
 // context and runs the candidate's device code (which files the CUDA stack may read, the private
-// directory it may write, the GPU device files), applied with core/sandbox.h (its GPU-process
+// directory it may write, the GPU device files), applied with sandbox/sandbox.h (its GPU-process
 // profile). Called after CUDA is initialised and the slots are mapped, before the candidate's
 // device code is loaded. Returns the sandbox report (JSON). The candidate's host code runs
 // elsewhere, under the stricter host profile (src/eval/host/host_sandbox.h).
@@ -11,8 +11,8 @@
 
 #include "core/json.h"
 #include "core/result.h"
-#include "core/sandbox.h"
 #include "eval/session_protocol.h"
+#include "sandbox/sandbox.h"
 
 namespace ptxbench::eval::worker {
 

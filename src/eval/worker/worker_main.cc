@@ -12,7 +12,7 @@
 //   baseline  one-shot: times the library baseline alone and checks it (bench/baselines);
 //             writes <dir>/response.json
 // Exit status 0: the session ended normally (whatever the candidate did). Anything else (a
-// crash, a kill, a sandbox refusal: core/sandbox.h) is interpreted by the parent.
+// crash, a kill, a sandbox refusal: sandbox/sandbox.h) is interpreted by the parent.
 #include <unistd.h>
 
 #include <cstdio>

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "judge/disposition.h"
+#include "judge/testing/named.h"
 #include "store/store.h"
 
 namespace ptxbench::sft::testing {
@@ -55,7 +56,7 @@ class SyntheticStore {
                     .ok());
     for (std::size_t i = 0; i < turns.size(); ++i)
       record(*id, task, sample, static_cast<int>(i) + 1, turns[i]);
-    EXPECT_TRUE(store_->finish_trajectory(*id, "done", "turn_budget").ok());
+    EXPECT_TRUE(store_->finish_trajectory(*id, store::TrajectoryStatus::done, "turn_budget").ok());
     return *id;
   }
 
@@ -79,7 +80,7 @@ class SyntheticStore {
     e.assistant.reasoning = t.reasoning;
     e.turn.turn = turn;
     e.turn.source = kernel;
-    e.turn.category = t.category;
+    e.turn.category = judge::testing::named(t.category);
     e.turn.feedback = feedback(task, sample, turn, t.category);
     e.turn.correct = is_correct(t.category);
     // As the judge stores them: every judged turn's compile stage, a correct one's evaluation

@@ -32,8 +32,8 @@
 #include <string>
 #include <vector>
 
-#include "core/identity.h"
-#include "core/sandbox.h"
+#include "sandbox/identity.h"
+#include "sandbox/sandbox.h"
 
 namespace {
 

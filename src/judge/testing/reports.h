@@ -1,0 +1,30 @@
+// For tests: JudgeReports at a stage, as the judge leaves them before decide() (decide_test.cc,
+// format_test.cc).
+#pragma once
+
+#include <string>
+
+#include "judge/report.h"
+
+namespace ptxbench::judge::testing {
+
+// A candidate with code whose compile stage ended with `outcome` (its log `log`).
+inline JudgeReport compiled(Outcome outcome = Outcome::passed, std::string log = "") {
+  JudgeReport r;
+  r.has_code = true;
+  r.compile = compile::CompileResult{};
+  r.compile->outcome = outcome;
+  r.compile->log = std::move(log);
+  return r;
+}
+
+// A compiled candidate whose evaluation ended with `outcome` and `message`.
+inline JudgeReport evaluated(Outcome outcome, std::string message = "") {
+  JudgeReport r = compiled();
+  r.eval = eval::EvalResult{};
+  r.eval->outcome = outcome;
+  r.eval->message = std::move(message);
+  return r;
+}
+
+}  // namespace ptxbench::judge::testing
