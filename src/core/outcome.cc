@@ -1,6 +1,13 @@
 #include "core/outcome.h"
 
 namespace ptxbench {
+
+const std::array<Outcome, 11> kOutcomes{
+    Outcome::passed,        Outcome::incorrect,     Outcome::no_code,
+    Outcome::policy_violation, Outcome::compile_error, Outcome::compile_timeout,
+    Outcome::runtime_error, Outcome::timeout,       Outcome::not_run,
+    Outcome::harness_error, Outcome::task_suite_error};
+
 // A switch, so that an Outcome added without its stored name is a compile error (-Wswitch).
 std::string_view to_string(Outcome o) {
   switch (o) {
@@ -24,13 +31,15 @@ std::string_view to_string(Outcome o) {
       return "not_run";
     case Outcome::harness_error:
       return "harness_error";
+    case Outcome::task_suite_error:
+      return "task_suite_error";
   }
   return "unknown";
 }
 
 std::optional<Outcome> outcome_from_string(std::string_view s) {
-  for (int i = 0; i <= static_cast<int>(Outcome::harness_error); ++i)
-    if (to_string(static_cast<Outcome>(i)) == s) return static_cast<Outcome>(i);
+  for (Outcome o : kOutcomes)
+    if (to_string(o) == s) return o;
   return std::nullopt;
 }
 

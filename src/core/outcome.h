@@ -3,6 +3,7 @@
 // on a candidate is judge::Disposition (src/judge/disposition.h), decided from these.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string_view>
 
@@ -18,9 +19,14 @@ enum class Outcome {
   runtime_error,     // CUDA error, crash, trap, illegal address in the candidate
   timeout,           // the candidate's worker ran past its wall-clock limit
   not_run,           // a stage that could not run here (e.g. no GPU); not a failure
-  harness_error,     // ptxbench's own machinery failed (worker missing, ...); last:
-                     // outcome_from_string reads the names up to it
+  harness_error,     // ptxbench's own machinery failed (worker missing, ...)
+  task_suite_error,  // the candidate failed the rule on inputs where the task's own library
+                     // fails it too, and is as accurate as the library there: the task suite
+                     // is wrong, neither the candidate nor the harness (judge/decide.h)
 };
+
+// Every Outcome, in declaration order (the name table's rows; outcome_from_string reads them).
+extern const std::array<Outcome, 11> kOutcomes;
 
 std::string_view to_string(Outcome o);
 std::optional<Outcome> outcome_from_string(std::string_view s);

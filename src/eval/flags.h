@@ -27,7 +27,8 @@ enum class Flag {
   memcheck_timeout,
   cached_result,
   inputs_modified,
-  library_fails_task_rule,
+  library_fails_task_rule,  // written up to ce4b8dc beside harness_error; now the outcome
+                            // task_suite_error says it (kept to describe old run files)
   schedule_dependent,
   schedule_not_varied,
   library_misses_rule,

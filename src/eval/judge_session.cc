@@ -264,9 +264,9 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
   if (p.verifier) {
     const auto t0 = Clock::now();
     // A hosted verifier is given back once its session is closed, unless anything in the
-    // session failed on the harness's side (a verifier that timed out may still be answering).
+    // session failed on the harness's side (verifier_reusable_after).
     // A session whose broker ran under a tool never had one (hosted()).
-    if (hosted(o) && r.outcome != Outcome::harness_error &&
+    if (hosted(o) && verifier_reusable_after(r.outcome) &&
         p.verifier
             ->send(
                 Json{{"op", "close"}, {"library_ms", r.timing ? r.timing->baseline.median : 0.0}})
@@ -393,8 +393,8 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
                   detail(y.why);
       return;
     }
-    r.add_flag(Flag::library_fails_task_rule);  // the judge's task_suite_error
-    r.outcome = Outcome::harness_error;
+    // Neither the candidate's fault nor the harness's: the verifier is healthy and is kept.
+    r.outcome = Outcome::task_suite_error;
     r.message =
         "the library itself fails this task's correctness rule on the inputs the candidate "
         "failed on, and the candidate is as accurate as the library there" +

@@ -174,4 +174,10 @@ bool known_slow(const std::vector<CallRecord>& calls, double library_ms, double 
 // kernel fast on repeats only is then caught by its timing calls).
 bool faster_since_checks(const std::vector<CallRecord>& calls);
 
+// May a warm verifier be given back for the next session after one that ended with `outcome`?
+// Not after harness_error (something on the trusted side failed: a verifier that timed out may
+// still be answering); after every outcome of the candidate's, and after task_suite_error (the
+// library's own check failed the task's rule: the verifier did its work), it may.
+bool verifier_reusable_after(Outcome outcome);
+
 }  // namespace ptxbench::eval

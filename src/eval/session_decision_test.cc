@@ -512,5 +512,11 @@ TEST(SessionDecision, ChecksSecondsCountOnlyCheckedCalls) {
   EXPECT_LT(checks_seconds(calls), kChecksBudgetCalls * 20);
 }
 
+TEST(SessionDecision, TheVerifierIsKeptAfterATaskSuiteErrorAndQuitAfterAHarnessError) {
+  EXPECT_FALSE(verifier_reusable_after(Outcome::harness_error));
+  for (Outcome o : kOutcomes)
+    if (o != Outcome::harness_error) EXPECT_TRUE(verifier_reusable_after(o)) << to_string(o);
+}
+
 }  // namespace
 }  // namespace ptxbench::eval

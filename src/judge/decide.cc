@@ -33,7 +33,7 @@ struct EvalRow {
   Disposition disposition;
   std::string_view if_silent;
 };
-constexpr std::array<EvalRow, 6> kEvalRows{{
+constexpr std::array<EvalRow, 7> kEvalRows{{
     {Outcome::incorrect, Disposition::incorrect, "the outputs fail the task's correctness rule"},
     {Outcome::runtime_error, Disposition::runtime_error, "the candidate's run failed"},
     {Outcome::timeout, Disposition::timeout, "the candidate ran past its limit"},
@@ -41,14 +41,12 @@ constexpr std::array<EvalRow, 6> kEvalRows{{
      "the sandbox refused a call of the candidate"},
     {Outcome::not_run, Disposition::not_evaluated, "the evaluation did not run"},
     {Outcome::harness_error, Disposition::harness_error, "the evaluation failed"},
+    {Outcome::task_suite_error, Disposition::task_suite_error,
+     "the task's library baseline fails the task's own correctness rule, so the candidate's "
+     "failure says nothing about it"},
 }};
 
 Decision eval_decision(const eval::EvalResult& e) {
-  if (library_fails_task_rule(e))  // whatever outcome the evaluation gave the failure
-    return {Disposition::task_suite_error,
-            or_default(e.message,
-                       "the task's library baseline fails the task's own correctness rule, so "
-                       "the candidate's failure says nothing about it")};
   for (const auto& row : kEvalRows)
     if (row.outcome == e.outcome)
       return {row.disposition, or_default(e.message, std::string(row.if_silent))};
@@ -77,10 +75,6 @@ Decision audit_decision(const JudgeReport& r) {
 }
 
 }  // namespace
-
-bool library_fails_task_rule(const eval::EvalResult& r) {
-  return r.has_flag(eval::Flag::library_fails_task_rule);
-}
 
 Decision decide(const JudgeReport& r) {
   if (!r.has_code) return {Disposition::no_code, "the reply has no fenced code block"};

@@ -27,11 +27,5 @@ struct Decision {
 // Reads the stage fields of `r` (not r.disposition / r.message).
 Decision decide(const JudgeReport& r);
 
-// The evaluation's signal that the task's own library baseline fails the task's correctness
-// rule on the inputs the candidate failed on, and the candidate is as accurate as the library
-// there (eval::Flag::library_fails_task_rule). A failed evaluation with this signal is
-// task_suite_error, whatever its outcome (incorrect, or harness_error); a passed one stays
-// passed.
-bool library_fails_task_rule(const eval::EvalResult& r);
 
 }  // namespace ptxbench::judge

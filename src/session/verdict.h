@@ -62,8 +62,9 @@ struct Mismatch {
 };
 
 struct EvalFacts {
-  Outcome outcome =
-      Outcome::not_run;  // passed | incorrect | runtime_error | timeout | not_run | harness_error
+  // passed | incorrect | runtime_error | timeout | policy_violation | not_run | harness_error |
+  // task_suite_error
+  Outcome outcome = Outcome::not_run;
   std::string error;     // runtime error / timeout / harness text
   std::string workload;  // where a runtime error or timeout happened
   bool workload_hidden = false;

@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 cases=(
   "src/eval/flags.h|^  above_peak,|src/eval/flags.cc"
   "src/judge/disposition.h|^  task_suite_error,|src/judge/disposition.cc src/report/html.cc"
-  "src/core/outcome.h|^  harness_error, |src/core/outcome.cc"
+  "src/core/outcome.h|^  task_suite_error,  // the candidate failed|src/core/outcome.cc"
   "src/eval/session_protocol.h|^  audit_error,|src/eval/session_reply.cc src/eval/judge_session_peers.cc"
   "src/eval/session_protocol.h|^  harness_error,   // the verifier|src/eval/session_reply.cc"
   "src/store/status.h|^  done,     // every trajectory ended|src/store/status.cc"
