@@ -82,8 +82,9 @@ Json SkippedFunction::to_json() const {
 
 Json TrialReport::to_json() const {
   return Json{
-      {"index", index}, {"label", label},   {"workload", workload},           {"hidden", hidden},
-      {"seed", seed},   {"passed", passed}, {"outputs", stats_array(outputs)}};
+      {"index", index},       {"label", label},   {"workload", workload},
+      {"hidden", hidden},     {"seed", seed},     {"passed", passed},
+      {"after_hidden", after_hidden}, {"outputs", stats_array(outputs)}};
 }
 
 Json TimingReport::to_json() const {
@@ -197,7 +198,7 @@ std::string EvalResult::feedback() const {
              "):";
         for (const auto& o : t.outputs)
           if (!o.passed)  // counts and positions would give a hidden workload's sizes away
-            s += "\n    " + (t.hidden ? o.tensor + ": wrong values" : gpu::describe(o));
+            s += "\n    " + (t.figures_shown() ? gpu::describe(o) : o.tensor + ": wrong values");
       }
       return s;
     }

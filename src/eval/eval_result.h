@@ -32,6 +32,12 @@ struct TrialReport {
   // kind, failed_kind says that). Read as data, never parsed out of `label`.
   std::string workload;
   bool hidden = false;  // on a hidden workload
+  // On a public workload, made after the candidate's process had run a hidden one: its wrong
+  // values' counts, positions and sizes may carry that workload's sizes, so they are shown to a
+  // person (the JSON, `withheld`), never to a model (feedback()).
+  bool after_hidden = false;
+  // Whether the figures of this trial's wrong outputs may reach a model.
+  bool figures_shown() const { return !hidden && !after_hidden; }
   std::uint64_t seed = 0;
   bool passed = false;
   std::vector<gpu::CompareStats> outputs;

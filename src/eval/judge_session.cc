@@ -42,6 +42,7 @@ TrialReport trial_of(const CallRecord& c, bool hidden, const std::string& name) 
   t.label = c.plan.label;
   t.workload = hidden ? std::string() : name;
   t.hidden = hidden;
+  t.after_hidden = !hidden && c.after_hidden;
   t.seed = c.plan.transform_seed;
   t.passed = c.check && c.check->passed();
   if (c.check) t.outputs = c.check->outputs;
@@ -126,7 +127,11 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   cmd.function_times = time_functions_ && !timing && !p.audit_armed;
   for (const auto& c : burst) cmd.sm_load = cmd.sm_load || c.sm_load;
   heat(p, o);
-  for (const auto& c : burst) p.host_ran_hidden = p.host_ran_hidden || hidden_workload(c.workload);
+  std::vector<bool> after_hidden;  // per call of the burst: the host had run a hidden call before
+  for (const auto& c : burst) {
+    after_hidden.push_back(p.host_ran_hidden);
+    p.host_ran_hidden = p.host_ran_hidden || hidden_workload(c.workload);
+  }
   const auto t0 = Clock::now();
   if (!p.broker->send(cmd.to_json()).ok()) {
     broker_failed(p, Received{std::nullopt, ReceiveFailure::closed, "the broker is gone"},
@@ -173,6 +178,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     if (side && i < side->size() && (*side)[i].is_array() && !(*side)[i].empty())
       r.add_flag(Flag::side_stream);
     rec.audited = p.audit_armed;
+    rec.after_hidden = after_hidden[i];
     rec.broker = p.brokers;
     if (launches && i < launches->size() && (*launches)[i].is_array())
       for (const auto& e : (*launches)[i])
@@ -373,15 +379,20 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
     if (r.failed_on == FailedOn::hidden) {
       r.withheld = bad.plan.label;
       r.phase = where;
+    } else if (bad.after_hidden) {  // a public workload: its label stays, its figures do not
+      r.withheld = bad.plan.label +
+                   ": the wrong values' figures (the candidate's process had run a hidden "
+                   "workload before this call; they are in `trials`)";
     }
     const CallCheck candidate = *bad.check;  // library_fails_too adds to calls_
+    const bool figures_withheld = r.failed_on == FailedOn::hidden || bad.after_hidden;
     const CallCheck* library = c.flags.empty() ? library_fails_too(bad, r) : nullptr;
     if (!library) return;
     // The library misses the rule too: the yardstick decides (session_decision.h). Its figures
-    // (counts, errors) could size a hidden workload: on one they are withheld.
+    // (counts, errors) could size a hidden workload: on one, or after one, they are withheld.
     const Yardstick y = compare_with_library(candidate, *library);
     auto detail = [&](const std::string& figures) {
-      if (r.failed_on != FailedOn::hidden) return " (" + figures + ")";
+      if (!figures_withheld) return " (" + figures + ")";
       r.withheld += "; " + figures;
       return std::string();
     };

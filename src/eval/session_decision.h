@@ -61,6 +61,9 @@ struct CallRecord {
   double wall_ms = 0;        // measured by the parent around the command
   std::optional<CallCheck> check;
   bool audited = false;  // made while the instruction audit was armed (audit_trace.h)
+  // The candidate's host process had made a call on a hidden workload before this one: what
+  // this call outputs is the candidate's and may carry that workload's sizes.
+  bool after_hidden = false;
   int broker = 0;        // which broker process of the session made it (1 = the first)
   // Kernel launches the broker's instrumentation saw in this call, (function, count).
   std::vector<std::pair<std::string, int>> launches;

@@ -91,8 +91,19 @@ std::string hidden_mismatch_text(const Mismatch& m) {
       m.non_finite ? ", and the output contains NaN or Inf" : "");
 }
 
+// A public workload's mismatch after a hidden call: the same, for the same reason (the figures
+// are the kernel's, and it had seen the hidden workload's sizes).
+std::string withheld_mismatch_text(const Mismatch& m) {
+  return fmt::format(
+      "- output {} on {}: wrong values{} (counts, positions and error sizes are not shown: your "
+      "code had already run on a hidden workload in this session).\n",
+      m.output, workload_name(m.workload, false),
+      m.non_finite ? ", and the output contains NaN or Inf" : "");
+}
+
 std::string mismatch_text(const Mismatch& m) {
   if (m.hidden) return hidden_mismatch_text(m);
+  if (m.figures_withheld) return withheld_mismatch_text(m);
   std::string out = fmt::format("- output {} on {}: {} of {} elements outside tolerance", m.output,
                                 workload_name(m.workload, false), m.bad_elements, m.total_elements);
   if (m.non_finite) out += "; the output contains NaN or Inf";
@@ -122,7 +133,7 @@ std::string speedup_text(const EvalFacts& e, double target) {
 std::string family_line(const FamilyVerdict& f) {
   std::string what;
   if (f.verdict == "executed")
-    what = fmt::format("executed ({} predicated-on threads)", f.thread_count);
+    what = "executed";  // no count (FamilyVerdict says why)
   else if (f.verdict == "present_not_executed")
     what = "in the SASS but never executed (predicated off or on a path not taken)";
   else if (f.verdict == "present")

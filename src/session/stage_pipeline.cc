@@ -34,6 +34,18 @@ Mismatch hidden_mismatch(const gpu::CompareStats& o, const std::string& where) {
   return m;
 }
 
+// On a public workload after a hidden call (eval::TrialReport::after_hidden): its name, which
+// output, NaN or Inf; the figures stay with the judge (the candidate chose them, knowing the
+// hidden sizes).
+Mismatch withheld_mismatch(const gpu::CompareStats& o, const std::string& workload) {
+  Mismatch m;
+  m.output = o.tensor;
+  m.workload = workload;
+  m.figures_withheld = true;
+  m.non_finite = o.nonfinite > 0;
+  return m;
+}
+
 // The family's four most frequent opcodes; `opcodes`: count per opcode, summed over kernels.
 std::vector<std::string> opcodes_of(const std::string& family,
                                     const std::map<std::string, std::int64_t>& opcodes) {
@@ -101,7 +113,9 @@ EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s) {
     }
     for (const auto& o : t.outputs) {
       if (o.passed || f.mismatches.size() >= 3) continue;
-      f.mismatches.push_back(hidden ? hidden_mismatch(o, where) : mismatch(o, name));
+      f.mismatches.push_back(hidden            ? hidden_mismatch(o, where)
+                             : t.after_hidden ? withheld_mismatch(o, name)
+                                              : mismatch(o, name));
     }
   }
   if (f.workload.empty() && !f.workload_hidden) f.workload = "timed";
@@ -128,8 +142,7 @@ AuditFacts audit_facts(const audit::AuditResult& r) {
     if (!fr.target) continue;
     std::string verdict(audit::to_string(fr.verdict));
     if (fr.verdict == audit::Verdict::present_not_audited) verdict = "present";
-    a.families.push_back({fr.name, verdict, opcodes_of(fr.name, opcodes),
-                          static_cast<std::int64_t>(fr.thread_pred_on)});
+    a.families.push_back({fr.name, verdict, opcodes_of(fr.name, opcodes)});
   }
   if (r.instruction_metric_evaluated) a.metric_pass = r.instruction_metric_passed;
   if (r.coverage.available) a.coverage = r.coverage.ratio;

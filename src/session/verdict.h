@@ -47,6 +47,9 @@ struct Mismatch {
   std::string output;    // "C", "O", "LSE", "dQ", ...
   std::string workload;  // name; hidden workloads are never described to the model
   bool hidden = false;
+  // A public workload's call made after the candidate's process had run a hidden one: the
+  // figures below are left empty (they are the candidate's and may carry the hidden sizes).
+  bool figures_withheld = false;
   std::int64_t bad_elements = 0;
   std::int64_t total_elements = 0;
   double max_abs_error = 0;
@@ -82,7 +85,8 @@ struct FamilyVerdict {
   std::string family;   // "wgmma"
   std::string verdict;  // executed | present_not_executed | absent | present (static census only)
   std::vector<std::string> opcodes;  // SASS opcodes seen, e.g. "HGMMA.64x128x16.F32.BF16"
-  std::int64_t thread_count = 0;     // predicated-on threads (run-time audit)
+  // No executed counts: the audited calls come after hidden ones, and an exact count the kernel
+  // controls would carry their sizes to the model (the audit's JSON keeps them for people).
 };
 
 struct AuditFacts {

@@ -4,7 +4,14 @@
 // (eval/call_failure.h), the judge's decision, the turn's facts, the feedback the model reads
 // and the SFT repair prompt made from it. None of them may carry the shape or the label; the
 // timed workload's failure still shows the candidate's words.
+// Numbers the candidate controls after a hidden call (redteam34/gemm_leak_*): the figures of a
+// public workload's wrong values once its process had run a hidden workload, and the executed
+// counts of the instruction audit (its calls always follow the hidden checks).
 #include <gtest/gtest.h>
+
+#include <optional>
+
+#include "audit/audit_result.h"
 
 #include "eval/call_failure.h"
 #include "judge/decide.h"
@@ -73,13 +80,42 @@ eval::EvalResult hidden_wrong_values() {
   return r;
 }
 
+// Wrong values on the timed workload, on a call made after the process had run a hidden one:
+// the kernel wrote the hidden M into its error count and its first bad element.
+eval::EvalResult timed_wrong_values_after_hidden(bool after_hidden) {
+  eval::EvalResult r = with_candidate_output(
+      Outcome::incorrect, "call 7 of the session (timed workload): the outputs fail the rule");
+  r.failed_on = eval::FailedOn::timed;
+  r.phase = "timed workload timed (K=5120 M=8192 N=7168), input set 2 permuted";
+  r.worker_stderr_tail.clear();  // the candidate's text is not what this test is about
+  r.worker_stdout_tail.clear();
+  r.memcheck_report.clear();
+  eval::TrialReport t;
+  t.index = 6;
+  t.label = r.phase;
+  t.workload = "timed";
+  t.after_hidden = after_hidden;
+  gpu::CompareStats c;
+  c.tensor = "C";
+  c.numel = 8192 * 7168;
+  c.failed = 1000;  // = the hidden M
+  c.max_abs_err = 10.4;
+  c.rel_l2 = 0.3225;
+  c.first_bad.push_back({896 * 7168, {896, 0}, 0, 0, 0.0f, 1.5f});
+  t.outputs = {c};
+  r.trials = {t};
+  return r;
+}
+
 // What the model reads after the turn, and the SFT repair prompt made from it.
-std::pair<std::string, std::string> model_text(const eval::EvalResult& e) {
+std::pair<std::string, std::string> model_text(const eval::EvalResult& e,
+                                               std::optional<audit::AuditResult> audit = {}) {
   judge::JudgeReport report;
   report.has_code = true;
   report.compile = compile::CompileResult{};
   report.compile->outcome = Outcome::passed;
   report.eval = e;
+  report.audit = std::move(audit);
   const judge::Decision d = judge::decide(report);
   report.disposition = d.disposition;
   report.message = d.message;
@@ -149,6 +185,47 @@ TEST(FeedbackLeak, TheTimedWorkloadsFailureShowsTheCandidatesWords) {
   EXPECT_NE(feedback.find(kShape), std::string::npos) << feedback;
   EXPECT_NE(feedback.find("Invalid __global__ read"), std::string::npos) << feedback;
   EXPECT_NE(prompt.find(kShape), std::string::npos);
+}
+
+// A public workload's wrong values after a hidden call: which output and which workload, never
+// the figures (the control: the same call before any hidden one shows them).
+TEST(FeedbackLeak, WrongValuesAfterAHiddenCallShowNoFigures) {
+  const eval::EvalResult after = timed_wrong_values_after_hidden(true);
+  const auto [feedback, prompt] = model_text(after);
+  for (const char* leak : {"1000", "896", "10.4", "0.3225"}) {
+    EXPECT_EQ(feedback.find(leak), std::string::npos) << "leaks " << leak << ":\n" << feedback;
+    EXPECT_EQ(prompt.find(leak), std::string::npos) << "(SFT) leaks " << leak;
+    EXPECT_EQ(after.feedback().find(leak), std::string::npos) << "eval leaks " << leak;
+  }
+  EXPECT_NE(feedback.find("output C on workload `timed`: wrong values"), std::string::npos)
+      << feedback;
+  const auto [before, before_prompt] = model_text(timed_wrong_values_after_hidden(false));
+  EXPECT_NE(before.find("1000 of"), std::string::npos) << before;
+  EXPECT_NE(timed_wrong_values_after_hidden(false).feedback().find("1000"), std::string::npos);
+}
+
+// The audit's executed counts never reach a model: its calls follow the hidden checks.
+TEST(FeedbackLeak, AnExecutedFamilyShowsNoCount) {
+  eval::EvalResult e;
+  e.outcome = Outcome::passed;
+  audit::AuditResult a;
+  a.route = audit::Route::cupti;
+  a.runtime_run = true;
+  a.rule = "any";
+  audit::FamilyResult w;
+  w.name = "wgmma";
+  w.target = true;
+  w.verdict = audit::Verdict::executed;
+  w.warp_executed = 7168000;
+  w.thread_pred_on = 1000 * 7168;
+  a.families = {w};
+  a.target_families = {"wgmma"};
+  a.instruction_metric_evaluated = true;
+  a.instruction_metric_passed = true;
+  const auto [feedback, prompt] = model_text(e, a);
+  EXPECT_NE(feedback.find("wgmma: executed"), std::string::npos) << feedback;
+  for (const char* leak : {"7168000", "1000"})
+    EXPECT_EQ(feedback.find(leak), std::string::npos) << "leaks " << leak << ":\n" << feedback;
 }
 
 }  // namespace
