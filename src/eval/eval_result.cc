@@ -202,6 +202,8 @@ std::string EvalResult::feedback() const {
       }
       return s;
     }
+    case Outcome::task_suite_error:  // the message says why, and what the candidate did
+      return "TASK SUITE ERROR (not the candidate's fault): " + message;
     default:
       return std::string(to_string(outcome)) + (message.empty() ? "" : ": " + message);
   }

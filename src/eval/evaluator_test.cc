@@ -1259,10 +1259,14 @@ TEST_F(EvaluatorTest, WhenTheLibraryFailsTheSameInputsItIsATaskSuiteError) {
     c.outputs = {stats(n < 2)};  // the candidate's third call, then the library's check, fail
     return c;
   };
+  opts_.verifier_host = std::make_shared<VerifierHost>();
   EvalResult r = eval();
-  EXPECT_EQ(r.outcome, Outcome::harness_error);
+  EXPECT_EQ(r.outcome, Outcome::task_suite_error);
   EXPECT_TRUE(r.has_flag(Flag::baseline_incorrect));
+  EXPECT_FALSE(r.has_flag(Flag::library_fails_task_rule));  // the outcome says it
   EXPECT_NE(r.message.find("task suite"), std::string::npos);
+  // The verifier did its work: it is given back for the next session, not quit.
+  EXPECT_EQ(opts_.verifier_host->warm(), 1u);
 }
 
 TEST_F(EvaluatorTest, SkippingARepeatedCallIsACachedResult) {

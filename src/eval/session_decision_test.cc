@@ -514,8 +514,11 @@ TEST(SessionDecision, ChecksSecondsCountOnlyCheckedCalls) {
 
 TEST(SessionDecision, TheVerifierIsKeptAfterATaskSuiteErrorAndQuitAfterAHarnessError) {
   EXPECT_FALSE(verifier_reusable_after(Outcome::harness_error));
-  for (Outcome o : kOutcomes)
-    if (o != Outcome::harness_error) EXPECT_TRUE(verifier_reusable_after(o)) << to_string(o);
+  for (Outcome o : kOutcomes) {
+    if (o != Outcome::harness_error) {
+      EXPECT_TRUE(verifier_reusable_after(o)) << to_string(o);
+    }
+  }
 }
 
 }  // namespace

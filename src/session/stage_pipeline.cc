@@ -13,8 +13,15 @@ namespace ptxbench::session {
 namespace {
 
 Mismatch mismatch(const gpu::CompareStats& o, const std::string& workload) {
-  Mismatch m{o.tensor,      workload,      false,    o.failed,        o.numel,
-             o.max_abs_err, o.max_rel_err, o.rel_l2, o.nonfinite > 0, {}};
+  Mismatch m;
+  m.output = o.tensor;
+  m.workload = workload;
+  m.bad_elements = o.failed;
+  m.total_elements = o.numel;
+  m.max_abs_error = o.max_abs_err;
+  m.max_rel_error = o.max_rel_err;
+  m.rel_l2_error = o.rel_l2;
+  m.non_finite = o.nonfinite > 0;
   for (const auto& b : o.first_bad)
     if (m.first_bad.size() < 3) m.first_bad.push_back({b.index, b.out, b.ref});
   return m;
@@ -162,7 +169,7 @@ AuditFacts static_audit_facts(const compile::Census& c) {
   for (const auto& fam : c.target_families) {
     auto it = c.family_totals.find(fam);
     bool present = it != c.family_totals.end() && it->second > 0;
-    a.families.push_back({fam, present ? "present" : "absent", opcodes_of(fam, opcodes), 0});
+    a.families.push_back({fam, present ? "present" : "absent", opcodes_of(fam, opcodes)});
   }
   return a;
 }
