@@ -54,6 +54,7 @@ Result<CandidateInput> load_candidate_input(const Paths& paths, const std::strin
   const std::size_t bom = head.bytes.size() - without_utf8_bom(head.bytes).size();
   in.source = head.bytes.substr(bom);  // a UTF-8 byte-order mark is no part of the code
   in.source_bytes = head.size - bom;
+  in.whole = head.whole();
   PTXB_TRY(in.spec, task::load_task_by_name(paths, task));
   if (!in.spec.supports(arch))
     return make_error("task '" + task + "' has no targets for " + arch,

@@ -13,9 +13,14 @@
 
 namespace ptxbench::cli {
 
+// `eval`/`audit --reply`: the largest reply file read (its code block is then the source, held to
+// --max-source-bytes as in `run`).
+inline constexpr std::size_t kMaxReplyBytes = std::size_t{64} << 20;
+
 struct CandidateInput {
   std::string source;              // the whole file, or its first max_source_bytes + 1 bytes
   std::uint64_t source_bytes = 0;  // the file's size (compile::CompileOptions::source_bytes)
+  bool whole = false;              // `source` is the whole file (it was within the bound)
   task::TaskSpec spec;
 };
 

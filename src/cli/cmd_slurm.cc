@@ -185,6 +185,8 @@ fi
 exec {run} --shard "$SLURM_ARRAY_TASK_ID/{n}" --out "$file"
 PTXBENCH_SHARD
 )
+# A job id is short; anything long is no id (and bash's ${{x%%;*}} takes quadratic time on it).
+if [ "${{#array}}" -gt 200 ]; then array="${{#array}} characters"; fi
 array=${{array%%;*}}
 case "$array" in ''|*[!0-9_]*)
   echo "ptxbench: sbatch printed no job id for the shards ('$array'): nothing was submitted that this script can follow; check Slurm (sinfo, squeue) and submit again" >&2
@@ -197,6 +199,7 @@ export PTXBENCH_ROOT={root}
 exec {exe} merge {shards} --out {dir_q}/merged.db
 PTXBENCH_MERGE
 )
+if [ "${{#merge}}" -gt 200 ]; then merge="${{#merge}} characters"; fi
 merge=${{merge%%;*}}
 case "$merge" in ''|*[!0-9_]*)
   echo "ptxbench: sbatch printed no job id for the merge ('$merge'); the shards are job $array: run ptxbench merge by hand when they end" >&2

@@ -90,6 +90,7 @@ inline int exit_code_for(const Error& e, int usual) {
     case ErrorCause::environment:
       return exit_code::internal;
     case ErrorCause::unwritable_place:
+    case ErrorCause::damaged_input:
       return exit_code::bad_input;
     case ErrorCause::unspecified:
       break;

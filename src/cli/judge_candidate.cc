@@ -1,5 +1,6 @@
 #include "cli/judge_candidate.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include "cli/candidate_input.h"
@@ -24,10 +25,20 @@ int judge_candidate(Context& ctx, std::string_view command, const std::string& f
                     const std::string& task, const judge::JudgeOptions& options, bool json,
                     bool from_reply) {
   if (!path_variables_ok(ctx, command)) return exit_code::bad_input;
-  auto input = load_candidate_input(ctx.paths, file, task, options.compile.arch,
-                                    options.compile.max_source_bytes);
+  // A reply is read whole (up to kMaxReplyBytes): its code block, not the file, is the source
+  // the size limit applies to, as in `run` (a block cut at the limit would be judged as a
+  // different kernel: campaign 5, E33).
+  const std::size_t bound = from_reply ? std::max(options.compile.max_source_bytes, kMaxReplyBytes)
+                                       : options.compile.max_source_bytes;
+  auto input = load_candidate_input(ctx.paths, file, task, options.compile.arch, bound);
   if (!input.ok()) {
     ctx.err << "ptxbench " << command << ": " << input.error().to_string() << "\n";
+    return exit_code::bad_input;
+  }
+  if (from_reply && !input->whole) {
+    ctx.err << "ptxbench " << command << ": the reply in " << to_console_text(file) << " is "
+            << input->source_bytes << " bytes, more than a reply may be (" << kMaxReplyBytes
+            << " bytes)\n  pass its code block as the kernel file instead (without --reply)\n";
     return exit_code::bad_input;
   }
   if (from_reply) {  // the code block a run would take from this reply

@@ -34,7 +34,7 @@ constexpr char kIncludeMsg[] =
     "an #include may name only a header of the CUDA toolkit, the C/C++ standard library or "
     "DLPack by its usual relative name (<cuda_runtime.h>, <cuda/barrier>, <dlpack/dlpack.h>): "
     "absolute paths, `..`, computed includes (#include MACRO), #embed, `#pragma GCC dependency` "
-    "and `.incbin` are not allowed";
+    "and the assembler's `.incbin` and `.include` (in any case) are not allowed";
 constexpr char kInternalsMsg[] =
     "redefining ptxbench internals is not allowed (no PTXBENCH_* macros, no ptxbench namespace); "
     "a function that would interpose the CUDA runtime or driver is refused when the built object "
@@ -81,8 +81,9 @@ const std::vector<PatternRule>& code_rules() {
       {rule::ptxbench_internals, kInternalsMsg, re(R"(\bnamespace\s+ptxbench\b|\bptxbench\s*::)")},
       {rule::include_path, kIncludeMsg,
        re(R"(^\s*(#|%:)\s*(embed\b|pragma\s+GCC\s+dependency\b))")},
-      // .incbin outside a literal: a stringizing macro's argument, asm(S(.incbin "...")).
-      {rule::include_path, kIncludeMsg, re(R"(\.incbin\b)")},
+      // .incbin outside a literal: a stringizing macro's argument, asm(S(.incbin "...")). The
+      // assembler reads its directives in any case (.INCBIN), and .include reads a file too.
+      {rule::include_path, kIncludeMsg, re(R"((?i)\.(incbin|include)\b)")},
   };
   return kRules;
 }
@@ -222,7 +223,7 @@ class Checker {
         R"((^|\s)(-l(cublas|cublasLt|cudnn|cuda|dl)\b|-Wl,|--whole-archive))");
     static const Pattern kPragmaComment(R"(^\s*comment\s*\()");
     static const Pattern kPragmaDependency(R"(^\s*GCC\s+dependency\b)");
-    static const Pattern kIncbin(R"(\.incbin\b)");
+    static const Pattern kIncbin(R"((?i)\.(incbin|include)\b)");  // the assembler's file reads
     // Adjacent literals are one string to the compiler (".inc" "bin \"/etc/passwd\""): each run
     // of them is joined once, and a literal followed by more text of its run is reported when
     // the run's last `.incbin` starts at or after it.

@@ -213,6 +213,11 @@ TEST(Policy, IncludesStayInTheIncludeDirectories) {
   EXPECT_EQ(found("#pragma GCC dependency \"/etc/passwd\"\n"), one);
   EXPECT_EQ(found("_Pragma(\"GCC dependency \\\"/etc/passwd\\\"\")\n"), one);
   EXPECT_EQ(found("asm(\".incbin \\\"/etc/passwd\\\"\");\n"), one);
+  // The assembler reads directives in any case, and .include reads a file (campaign 5, C04/C05).
+  EXPECT_EQ(found("asm(\".INCBIN \\\"/etc/hostname\\\"\");\n"), one);
+  EXPECT_EQ(found("asm(\".include \\\"/etc/passwd\\\"\");\n"), one);
+  EXPECT_EQ(found("#define S(x) #x\nasm(S(.Include \"/etc/passwd\"));\n"),
+            std::vector<std::string>{"2:include_path"});
   EXPECT_EQ(found("#if __has_include(</etc/shadow>)\n#endif\n"), one);
   EXPECT_EQ(found("#if __has_include(\"../x.h\")\n#endif\n"), one);
   // The toolkit's, the standard library's and DLPack's headers by their usual names.

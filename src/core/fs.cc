@@ -24,6 +24,23 @@ Result<std::string> read_file(const std::filesystem::path& path) {
   return ss.str();
 }
 
+Result<std::string> read_file_inside(const std::filesystem::path& dir,
+                                     const std::filesystem::path& relative) {
+  namespace fs = std::filesystem;
+  const fs::path path = dir / relative;
+  for (const auto& part : relative)
+    if (part == "..") return make_error(path.string() + ": a path with `..` is not allowed here");
+  if (relative.empty() || relative.is_absolute())
+    return make_error(relative.string() + ": the path must be relative to " + dir.string());
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);  // follows links
+  if (ec) return make_error("cannot read " + path.string() + ": " + ec.message());
+  if (!fs::is_regular_file(st))
+    return make_error("cannot read " + path.string() +
+                      ": it is not a regular file (a folder, FIFO, socket or device)");
+  return read_file(path);
+}
+
 Result<FileHead> read_file_head(const std::filesystem::path& path, std::size_t max_bytes) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))

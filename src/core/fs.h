@@ -14,6 +14,15 @@ namespace ptxbench {
 
 Result<std::string> read_file(const std::filesystem::path& path);
 
+// A file of a folder ptxbench reads its own data from (a root's context fragments, a scripted
+// trajectory's kernels): `relative` must be a relative path without `..` (an absolute path or a
+// climb out of `dir` is refused: a typo there would read an unrelated file), and name a regular
+// file. Symbolic links are followed: a root may link shared folders (its owner made them). An
+// Error names the file and why: such a path, not a regular file (a FIFO would block the read),
+// or not readable.
+Result<std::string> read_file_inside(const std::filesystem::path& dir,
+                                     const std::filesystem::path& relative);
+
 // At most the first `max_bytes` bytes of a file, and its whole size in bytes (from fstat,
 // or what was read when that is more): a file too large to accept is refused without
 // reading it whole. An Error when it cannot be opened or read, or is a folder.

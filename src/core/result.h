@@ -16,8 +16,11 @@ namespace ptxbench {
 // the machine's, not the input's (a full disk, a file-size limit): the CLI exits 1 for it
 // whatever a command's errors otherwise exit with (2, bad input); `unwritable_place` is an
 // output path the user named in a folder this user may not write (or that takes no files,
-// /proc): bad input, exit 2, even where a failed write is otherwise exit 1 (campaign 4, H17).
-enum class ErrorCause { unspecified, environment, unwritable_place };
+// /proc): bad input, exit 2, even where a failed write is otherwise exit 1 (campaign 4, H17);
+// `damaged_input` is an input file that holds what ptxbench never writes (a damaged run file):
+// bad input, exit 2, also where it is found deep inside a command whose other failures are
+// exit 1 (rejudge reading its turns: campaign 5, D60).
+enum class ErrorCause { unspecified, environment, unwritable_place, damaged_input };
 
 // An expected failure: what went wrong and, where we know it, what the user should do.
 struct Error {

@@ -91,7 +91,7 @@ Result<ContextManifest> parse_manifest(std::string_view toml_text,
 }
 
 Result<ContextManifest> load_manifest(const std::filesystem::path& context_dir) {
-  auto text = read_file(context_dir / "levels.toml");
+  auto text = read_file_inside(context_dir, "levels.toml");
   if (!text.ok())
     return make_error("cannot read the context manifest " + (context_dir / "levels.toml").string() +
                           ": " + text.error().message,
@@ -109,7 +109,7 @@ Result<std::string> context_fingerprint(const ContextManifest& manifest) {
       }
   Sha256 h;
   for (const auto& f : files) {
-    PTXB_TRY(std::string text, read_file(manifest.dir / f));
+    PTXB_TRY(std::string text, read_file_inside(manifest.dir, f));
     h.update(f).update("\n").update(text).update("\n");
   }
   return h.hex_digest();
@@ -120,11 +120,12 @@ Result<std::string> assemble_system_prompt(const ContextManifest& manifest, std:
   PTXB_TRY(std::vector<std::string> fragments, manifest.fragments_for(level, arch, contract));
   std::string out;
   for (const auto& rel : fragments) {
-    auto text = read_file(manifest.dir / rel);
+    auto text = read_file_inside(manifest.dir, rel);
     if (!text.ok())
       return make_error("context fragment " + (manifest.dir / rel).string() + " (level '" +
-                            std::string(level) + "', arch " + std::string(arch) + ") is missing",
-                        "add the file or fix context/levels.toml");
+                            std::string(level) + "', arch " + std::string(arch) +
+                            ") cannot be used: " + text.error().message,
+                        "add the file (a regular file inside context/) or fix context/levels.toml");
     std::string body = rtrim(*text);
     if (body.empty())
       return make_error("context fragment " + (manifest.dir / rel).string() + " is empty");

@@ -37,7 +37,7 @@ Result<ScriptedTurn> parse_turn(const Paths& paths, const toml::table& t,
     }
   }
   if (!turn.kernel.empty()) {
-    auto code = read_file(paths.root / turn.kernel);
+    auto code = read_file_inside(paths.root, turn.kernel);
     if (!code.ok())
       return make_error(
           where + ": kernel " + turn.kernel + " cannot be read (" + code.error().message + ")",

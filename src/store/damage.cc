@@ -14,18 +14,23 @@
 namespace ptxbench::store {
 
 Error damaged(const std::filesystem::path& file, const std::string& what) {
-  return make_error(file.string() + ": " + what + ": the run file is damaged",
-                    std::string(kUseAnIntactCopy));
+  Error e = make_error(file.string() + ": " + what + ": the run file is damaged",
+                       std::string(kUseAnIntactCopy));
+  e.cause = ErrorCause::damaged_input;
+  return e;
 }
 
 Result<Json> stored_json(const std::optional<std::string>& s, const std::filesystem::path& file,
                          const std::string& where) {
   if (!s || s->empty()) return Json(nullptr);
   Json j = parse_json(*s);
-  if (j.is_discarded())
-    return make_error(file.string() + ": " + where +
-                          " is not valid JSON: the run file is damaged (a changed or cut byte)",
-                      std::string(kUseAnIntactCopy));
+  if (j.is_discarded()) {
+    Error e = make_error(file.string() + ": " + where +
+                             " is not valid JSON: the run file is damaged (a changed or cut byte)",
+                         std::string(kUseAnIntactCopy));
+    e.cause = ErrorCause::damaged_input;
+    return e;
+  }
   return j;
 }
 
@@ -93,8 +98,11 @@ constexpr std::string_view kTurnFacts =
     "json_extract(compile_json, '$.outcome') END, "
     "CASE WHEN json_valid(eval_json) AND json_type(eval_json) = 'object' THEN "
     "json_extract(eval_json, '$.outcome') END, "
-    "json_valid(flags_json) AND json_type(flags_json) = 'array' AND NOT EXISTS (SELECT 1 FROM "
-    "json_each(flags_json) WHERE type != 'text'), "
+    // json_each gets valid JSON only: SQLite runs it even where the CASE is not taken, and it
+    // fails the whole query on JSON nested past its depth limit (campaign 5, D04).
+    "CASE WHEN json_valid(flags_json) THEN json_type(flags_json) = 'array' AND NOT EXISTS ("
+    "SELECT 1 FROM json_each(CASE WHEN json_valid(flags_json) THEN flags_json ELSE '[]' END) "
+    "WHERE type != 'text') ELSE 0 END, "
     "CASE WHEN json_valid(audit_json) AND json_type(audit_json) = 'object' THEN "
     "coalesce(json_type(audit_json, '$.families'), 'null') ELSE 'null' END "
     "FROM turns ORDER BY trajectory_id, turn";

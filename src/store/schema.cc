@@ -102,10 +102,12 @@ const std::vector<TableColumns>& expected_columns() {
 // A file that says it is a run (its meta table's schema_version) but lacks part of one: a
 // table, a column, its run row (issue 38: "no such table" from deep inside a command).
 Error incomplete(const Db& db, const std::string& what) {
-  return make_error(db.path().string() + " is not a complete ptxbench run file (" + what +
-                        "): the run file is damaged, or was changed by another program",
-                    "use an intact copy of the run file, as `ptxbench run` wrote it; "
-                    "`ptxbench rejudge` cannot repair it");
+  Error e = make_error(db.path().string() + " is not a complete ptxbench run file (" + what +
+                           "): the run file is damaged, or was changed by another program",
+                       "use an intact copy of the run file, as `ptxbench run` wrote it; "
+                       "`ptxbench rejudge` cannot repair it");
+  e.cause = ErrorCause::damaged_input;
+  return e;
 }
 
 Status check_tables(Db& db) {

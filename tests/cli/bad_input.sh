@@ -29,9 +29,13 @@
 #   hot_journal.db  ditto, as the bad-input campaign 3b did: a configuration's turns "eight" or
 #               turn_budgets [0,100]; stages of JSON that is no object; turn numbers near 2^63;
 #               two pages zeroed; a writer killed mid-transaction (its hot -journal beside it)
+#   flags_deep.db, eval_deep.db  ditto, every turn's flags_json or eval_json a list nested
+#               200,000 deep (campaign 5: D04, D60)
 #   bad_trajectory/, missing_kernel/  a ptxbench root (tasks/, context/, kernels/ linked to
 #               PTXBENCH_ROOT's) whose scripted trajectory for gemm_n7168_k5120 on sm_90a is
 #               not valid TOML, or names a kernel file that does not exist
+#   absolute_kernel/  the same root, whose trajectory names the kernel /etc/passwd (campaign 5, O30)
+#   fifo_fragment/  a root whose context/common/role.md is a FIFO nobody writes (campaign 5, O14)
 #   NAME/       a folder
 #   NAME        any other name: a small text file
 # It passes when
@@ -107,7 +111,7 @@ PY
     finished.db|finished_wal.db|no_trajectories.db|no_llm_column.db|settings_null.db|\
     settings_empty.db|compile_missing.db|speedup_negative.db|speedup_text.db|\
     trajectories_deleted.db|orphan_turns.db|turns_text.db|budgets_beyond.db|stages_typed.db|\
-    turn_huge.db|zeroed_pages.db|hot_journal.db)
+    turn_huge.db|zeroed_pages.db|hot_journal.db|flags_deep.db|eval_deep.db)
       cp "$PTXBENCH_ROOT/tests/report/recorded/h200-2026-11-30-main.db" "$1" && chmod u+w "$1" &&
       case $1 in
         finished_wal.db) head -c 8192 /dev/urandom >finished_wal.db-wal ;;
@@ -126,6 +130,11 @@ PY
           sqlite3 "$1" "UPDATE runs SET config_json = json_set(config_json, '\$.turn_budgets', json('[0,100]'))" ;;
         stages_typed.db) sqlite3 "$1" "UPDATE turns SET eval_json = '[1,2]', audit_json = '\"str\"', compile_json = '3'" ;;
         turn_huge.db) sqlite3 "$1" "UPDATE turns SET turn = turn + 9223372036854775000" ;;
+        flags_deep.db|eval_deep.db)  # JSON nested 200,000 deep (past SQLite's JSON depth limit)
+          python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE turns SET %s = ?" % sys.argv[2], ("[" * 200000 + "]" * 200000,))
+c.commit()' "$1" "$([ "$1" = flags_deep.db ] && echo flags_json || echo eval_json)" ;;
         zeroed_pages.db) dd if=/dev/zero of="$1" bs=4096 seek=5 count=2 conv=notrunc 2>/dev/null ;;
         hot_journal.db)  # a writer killed mid-transaction: its rollback journal is left (hot)
           sqlite3 "$1" "PRAGMA journal_mode=DELETE" >/dev/null &&
@@ -134,13 +143,21 @@ c = sqlite3.connect(sys.argv[1]); c.isolation_level = None; c.execute("PRAGMA ca
 c.execute("BEGIN"); c.execute("UPDATE messages SET content = content || 1"); os._exit(0)' "$1" &&
           test -s hot_journal.db-journal ;;
       esac ;;
-    bad_trajectory/|missing_kernel/)
+    bad_trajectory/|missing_kernel/|absolute_kernel/)
       mkdir -p "$1trajectories/v1" &&
       for d in tasks context kernels; do ln -s "$PTXBENCH_ROOT/$d" "$1$d" || return 1; done &&
       { printf 'version = "v1"\ntask = "gemm_n7168_k5120"\narch = "sm_90a"\n'
-        if [ "$1" = bad_trajectory/ ]; then printf '[[turn]\ntext = "x"\n'
-        else printf '[[turn]]\ntext = "x"\nkernel = "kernels/no_such_kernel.cu"\n'; fi
+        case "$1" in
+          bad_trajectory/) printf '[[turn]\ntext = "x"\n' ;;
+          missing_kernel/) printf '[[turn]]\ntext = "x"\nkernel = "kernels/no_such_kernel.cu"\n' ;;
+          *) printf '[[turn]]\ntext = "x"\nkernel = "/etc/passwd"\n' ;;
+        esac
       } >"$1trajectories/v1/gemm_n7168_k5120.sm_90a.toml" ;;
+    fifo_fragment/)  # campaign 5, O14: a context fragment that is a FIFO with no writer
+      mkdir -p "$1" &&
+      for d in tasks kernels trajectories; do ln -s "$PTXBENCH_ROOT/$d" "$1$d" || return 1; done &&
+      cp -r "$PTXBENCH_ROOT/context" "$1context" && rm "$1context/common/role.md" &&
+      mkfifo "$1context/common/role.md" ;;
     */) mkdir -p "$1" ;;
     *) echo "a file that is not a run" >"$1" ;;
   esac

@@ -100,6 +100,12 @@ ptxbench_bad_input(run_attempts_too_many 2 "--attempts 1000 is out of range"
   ARGS ${_run1} ${_ep} --attempts 1000)
 ptxbench_bad_input(run_max_tokens_too_many 2 "--max-tokens 2000000000 is out of range"
   ARGS ${_run1} ${_ep} --max-tokens 2000000000)
+# Campaign 5, R02: the sampling options are bounded as sft mine bounds them.
+ptxbench_bad_input(run_temperature_huge 2 "--temperature 1e\\+308 is out of range"
+  ARGS ${_run1} ${_ep} --temperature 1e308)
+ptxbench_bad_input(run_temperature_negative 2 "--temperature -0.5 is out of range"
+  ARGS ${_run1} ${_ep} --temperature -0.5)
+ptxbench_bad_input(run_top_p_zero 2 "--top-p 0 is out of range" ARGS ${_run1} ${_ep} --top-p 0)
 ptxbench_bad_input(run_plan_too_large 2 "the plan has [0-9]+ trajectories .*, more than 20000"
   ARGS ${_run} --tasks all --samples 1000)
 ptxbench_bad_input(run_bad_fast_p 2 "--fast-p: 'x' is not a number" ARGS ${_run1} --fast-p 0.5,x)
@@ -539,6 +545,12 @@ foreach(_file shard-0-of-2.db shard-1-of-2.db merged.db)
     SETUP d/ OPTIONS --grep "choose another --dir, or remove .*/d/${_file}"
     ARGS sh -c "mkdir fakebin && printf '#!/bin/sh\\ncat >/dev/null\\necho 1\\n' >fakebin/sbatch && chmod +x fakebin/sbatch && touch d/${_file} && PATH=$PWD/fakebin:$PATH ${_p} slurm submit --shards 2 --dir d; c=$?; rm -r fakebin d/${_file}; exit $c")
 endforeach()
+# Campaign 5, L23: an sbatch that prints megabytes on one line (no job id) is told apart at once
+# (the script's ${array%%;*} took quadratic time on it: it ran for minutes, printing nothing).
+ptxbench_bad_input(slurm_submit_sbatch_prints_megabytes 1
+  "^ptxbench: sbatch printed no job id for the shards \\('5000000 characters'\\)"
+  SETUP d/ OPTIONS --max-s 30
+  ARGS sh -c "mkdir fakebin && printf '#!/bin/sh\\ncat >/dev/null\\ndd if=/dev/zero bs=1000 count=5000 2>/dev/null | tr -c 7 7\\n' >fakebin/sbatch && chmod +x fakebin/sbatch && PATH=$PWD/fakebin:$PATH ${_p} slurm submit --shards 2 --dir d; c=$?; rm -r fakebin d/submit.sh d/logs; exit $c")
 ptxbench_bad_input(slurm_submit_with_a_stand_in_sbatch 0 "^shards: job array 1 \\(2 tasks\\). merge: job 1 -> .*/d/merged.db"
   SETUP d/
   ARGS sh -c "mkdir fakebin && printf '#!/bin/sh\\ncat >/dev/null\\necho 1\\n' >fakebin/sbatch && chmod +x fakebin/sbatch && PATH=$PWD/fakebin:$PATH ${_p} slurm submit --shards 2 --dir d && test -s d/submit.sh && rm -r fakebin d/submit.sh d/logs")
@@ -816,7 +828,8 @@ foreach(_row
     "turns_text|the stored configuration's turns is not a whole number \\(string\\)"
     "budgets_beyond|the stored configuration's turn_budgets holds 0, not a turn number \\(1 or more\\)"
     "stages_typed|turn 1 of trajectory 1: its stored compile stage is invalid \\(JSON integer, not an object\\)"
-    "turn_huge|turn 9223372036854775001 of trajectory 1: its turn number is not one of the run's 8 turns")
+    "turn_huge|turn 9223372036854775001 of trajectory 1: its turn number is not one of the run's 8 turns"
+    "flags_deep|turn 1 of trajectory 1: its stored flags are not a list of flag names")
   string(REPLACE "|" ";" _f "${_row}")
   list(GET _f 0 _fixture)
   list(GET _f 1 _says)
@@ -831,6 +844,11 @@ foreach(_row
       SETUP ${_fixture}.db ARGS ${_p} ${_args})
   endforeach()
 endforeach()
+# Campaign 5, D60: damage found while rejudge reads the turns (not when the file is opened) is
+# bad input too, exit 2, as it is for show and report.
+ptxbench_bad_input(rejudge_damaged_eval_deep 2 "^ptxbench rejudge eval_deep.db -> n.db"
+  OPTIONS --grep "eval_deep.db: turn 1 of trajectory 1: its stored evaluation is not valid JSON: the run file is damaged"
+  SETUP eval_deep.db ARGS ${_p} rejudge eval_deep.db --out n.db)
 # SQLite's own damage is named by its code, with the file and what to do, never the SQL
 # (campaign 3b: D50, DJ16, D54, J05, M21).
 ptxbench_bad_input(sft_fixit_zeroed_pages 2
@@ -925,6 +943,15 @@ ptxbench_bad_input(gate_blank_junit 2 "^ptxbench: --junit was given a blank valu
 ptxbench_bad_input(run_invalid_scripted_trajectory 2
   "^ptxbench run: the scripted agent's trajectories: bad_trajectory/+trajectories/v1/gemm_n7168_k5120.sm_90a.toml:4:[0-9]+: not valid TOML"
   SETUP bad_trajectory/ ARGS env PTXBENCH_ROOT=bad_trajectory ${_run1} --out r.db)
+# Campaign 5: O30, a scripted kernel named by an absolute path; O14, a context fragment that is
+# a FIFO (the prompt waited for a writer forever).
+ptxbench_bad_input(run_scripted_trajectory_absolute_kernel 2
+  "kernel /etc/passwd cannot be read \\(/etc/passwd: the path must be relative to"
+  SETUP absolute_kernel/ ARGS env PTXBENCH_ROOT=absolute_kernel ${_run1} --out r.db)
+ptxbench_bad_input(prompt_fifo_context_fragment 2
+  "context fragment .*role.md .* cannot be used: cannot read .*: it is not a regular file"
+  SETUP fifo_fragment/ OPTIONS --max-s 20
+  ARGS env PTXBENCH_ROOT=fifo_fragment ${_p} prompt ${_gemm} --context none)
 ptxbench_bad_input(run_scripted_trajectory_missing_kernel 2
   "^ptxbench run: the scripted agent's trajectories: .*gemm_n7168_k5120.sm_90a.toml: turn 1: kernel kernels/no_such_kernel.cu cannot be read"
   SETUP missing_kernel/ ARGS env PTXBENCH_ROOT=missing_kernel ${_run1} --out r.db)

@@ -149,6 +149,14 @@ ptxbench_bad_input(eval_reply_without_code 15 "verdict: NO CODE BLOCK" SETUP rep
 ptxbench_bad_input(audit_reply_without_code_json 15 "" SETUP reply.md
   OPTIONS --json --grep "\"disposition\": \"no_code\""
   ARGS $<TARGET_FILE:ptxbench> audit reply.md --task ${_t} --reply --json)
+# Campaign 5, E33: a reply whose code block is larger than --max-source-bytes is that block's
+# policy violation, as in run and compile; it was cut at the limit and judged as another kernel.
+ptxbench_bad_input(eval_reply_code_block_over_the_limit 12 ""
+  OPTIONS --grep "source_size" --grep "at most 1000 bytes"
+  ARGS sh -c "{ printf 'Here it is:\\n```cuda\\n'; cat ${_plain}; printf '```\\nDone.\\n'; } > r.md && $<TARGET_FILE:ptxbench> eval r.md --task ${_t} --reply --max-source-bytes 1000; c=$?; rm r.md; exit $c")
+ptxbench_bad_input(audit_reply_code_block_over_the_limit 12 ""
+  OPTIONS --grep "source_size"
+  ARGS sh -c "{ printf 'Here it is:\\n```cuda\\n'; cat ${_plain}; printf '```\\nDone.\\n'; } > r.md && $<TARGET_FILE:ptxbench> audit r.md --task ${_t} --reply --max-source-bytes 1000; c=$?; rm r.md; exit $c")
 # Issue 38 (N19): PTXBENCH_ASSUME_GPU=1 where no GPU can be used (none visible here, or no
 # driver: the verifier cannot open a CUDA device, which names no workload) is named as the
 # cause, with what to do; never "the verifier could not prepare the session's inputs".
