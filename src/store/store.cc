@@ -211,7 +211,16 @@ Status check_writable(const std::filesystem::path& path) {
 
 }  // namespace
 
-Result<RunStore> RunStore::open(const std::filesystem::path& path) {
+Result<RunStore> RunStore::open(const std::filesystem::path& given) {
+  // A link is followed to its file: the lock, SQLite's journal and the writes are the file's
+  // (the lock refuses to follow one, so `run --resume LINK` said "Too many levels of symbolic
+  // links": campaign 5, RS08).
+  std::error_code ec;
+  const std::filesystem::path path =
+      std::filesystem::is_symlink(given, ec) ? std::filesystem::canonical(given, ec) : given;
+  if (ec)
+    return make_error("cannot follow the symbolic link " + given.string() + ": " + ec.message(),
+                      "pass the run file itself");
   PTXB_TRY_STATUS(open_read_only(path));  // a run file, checked without writing to it
   PTXB_TRY_STATUS(check_writable(path));
   PTXB_TRY(FileLock lock, FileLock::lock(path));  // no other process writes it meanwhile

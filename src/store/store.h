@@ -95,7 +95,8 @@ class RunStore {
   // read-only open first, so a file that is not a run is refused unchanged; so is one this
   // process may not write, or whose folder it may not make the -wal in ("X is read-only",
   // with what to do; never SQLite's "attempt to write a readonly database"); then it is
-  // locked (an Error "X is being written by another process (pid N: ...)" when it is).
+  // locked (an Error "X is being written by another process (pid N: ...)" when it is). A
+  // symbolic link is followed: the file it names is opened, locked and written.
   static Result<RunStore> open(const std::filesystem::path& path);
   // An existing run file to read (`show`, `sft`): nothing is ever written to it, and until
   // its schema shows it is a run nothing beside it either (Db::ReadOnly::untouched, then a

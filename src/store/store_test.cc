@@ -76,6 +76,26 @@ TEST_F(StoreTest, CreateRefusesAnExistingFile) {
   EXPECT_NE(again.error().hint.find("--resume"), std::string::npos);
 }
 
+// A symbolic link to a run file is followed (campaign 5, RS08: the lock refused to follow it and
+// `run --resume LINK` said "Too many levels of symbolic links"); a dangling one is named.
+TEST_F(StoreTest, OpenFollowsASymbolicLinkToItsRunFile) {
+  ASSERT_TRUE(RunStore::create(db_path(), Json::object(), Json::object()).ok());
+  const auto link = db_path().parent_path() / "link.db";
+  std::filesystem::create_symlink(db_path(), link);
+  {
+    auto s = RunStore::open(link);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    ASSERT_TRUE(s->finish_run().ok());
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(link));  // still the link, the file written
+  EXPECT_EQ(store::to_string(RunStore::open_read_only(db_path())->run()->status), "done");
+  const auto dangling = db_path().parent_path() / "dangling.db";
+  std::filesystem::create_symlink(db_path().parent_path() / "gone.db", dangling);
+  auto d = RunStore::open(dangling);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().message.find("cannot follow the symbolic link"), std::string::npos);
+}
+
 TEST_F(StoreTest, OpenRejectsMissingAndForeignFiles) {
   EXPECT_FALSE(RunStore::open(db_path()).ok());
   {
