@@ -81,29 +81,20 @@ std::string workload_name(const std::string& name, bool hidden) {
   return (judges_words ? name : std::string(eval::kHiddenPhase)) + " (its sizes are not shown)";
 }
 
-// A hidden workload's mismatch: which output, and NaN/Inf; counts, positions and error sizes
-// would give its sizes away (stage_pipeline.cc hidden_mismatch).
-std::string hidden_mismatch_text(const Mismatch& m) {
-  return fmt::format(
-      "- output {} on {}: wrong values{} (counts, positions and error sizes are not shown for a "
-      "hidden workload).\n",
-      m.output, workload_name(m.workload, true),
-      m.non_finite ? ", and the output contains NaN or Inf" : "");
-}
-
-// A public workload's mismatch after a hidden call: the same, for the same reason (the figures
-// are the kernel's, and it had seen the hidden workload's sizes).
-std::string withheld_mismatch_text(const Mismatch& m) {
-  return fmt::format(
-      "- output {} on {}: wrong values{} (counts, positions and error sizes are not shown: your "
-      "code had already run on a hidden workload in this session).\n",
-      m.output, workload_name(m.workload, false),
-      m.non_finite ? ", and the output contains NaN or Inf" : "");
+// A mismatch without figures (stage_pipeline.cc figureless_mismatch): which output, and NaN/Inf.
+// On a hidden workload its counts, positions and error sizes would give its sizes away; on a
+// public one after a hidden call they are the kernel's, and it had seen the hidden sizes.
+std::string figureless_mismatch_text(const Mismatch& m) {
+  return fmt::format("- output {} on {}: wrong values{} (counts, positions and error sizes are not "
+                     "shown{}).\n",
+                     m.output, workload_name(m.workload, m.hidden),
+                     m.non_finite ? ", and the output contains NaN or Inf" : "",
+                     m.hidden ? " for a hidden workload"
+                              : ": your code had already run on a hidden workload in this session");
 }
 
 std::string mismatch_text(const Mismatch& m) {
-  if (m.hidden) return hidden_mismatch_text(m);
-  if (m.figures_withheld) return withheld_mismatch_text(m);
+  if (m.hidden || m.figures_withheld) return figureless_mismatch_text(m);
   std::string out = fmt::format("- output {} on {}: {} of {} elements outside tolerance", m.output,
                                 workload_name(m.workload, false), m.bad_elements, m.total_elements);
   if (m.non_finite) out += "; the output contains NaN or Inf";

@@ -27,28 +27,19 @@ Mismatch mismatch(const gpu::CompareStats& o, const std::string& workload) {
   return m;
 }
 
-// On a hidden workload only which output is wrong and whether it holds NaN or Inf: its counts,
-// positions and error sizes together give its sizes away (a ragged tail's first bad row and
-// share of bad elements solve for M).
-// `where`: the judge's words for the hidden workload ("a hidden workload with a small M (below
-// 64)", eval/call_failure.h hidden_phase), never its label.
-Mismatch hidden_mismatch(const gpu::CompareStats& o, const std::string& where) {
-  Mismatch m;
-  m.output = o.tensor;
-  m.hidden = true;
-  m.workload = where;
-  m.non_finite = o.nonfinite > 0;
-  return m;
-}
-
-// On a public workload after a hidden call (eval::TrialReport::after_hidden): its name, which
-// output, NaN or Inf; the figures stay with the judge (the candidate chose them, knowing the
-// hidden sizes).
-Mismatch withheld_mismatch(const gpu::CompareStats& o, const std::string& workload) {
+// Which output is wrong on which workload, and whether it holds NaN or Inf; no figures:
+// - on a hidden workload (`hidden`), its counts, positions and error sizes together give its
+//   sizes away (a ragged tail's first bad row and share of bad elements solve for M); `workload`
+//   is then the judge's words for it ("a hidden workload with a small M (below 64)",
+//   eval/call_failure.h hidden_phase), never its label;
+// - on a public workload after a hidden call (eval::TrialReport::after_hidden), the figures are
+//   the candidate's choice, made knowing the hidden sizes; `workload` is its name.
+Mismatch figureless_mismatch(const gpu::CompareStats& o, const std::string& workload, bool hidden) {
   Mismatch m;
   m.output = o.tensor;
   m.workload = workload;
-  m.figures_withheld = true;
+  m.hidden = hidden;
+  m.figures_withheld = !hidden;
   m.non_finite = o.nonfinite > 0;
   return m;
 }
@@ -120,9 +111,8 @@ EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s) {
     }
     for (const auto& o : t.outputs) {
       if (o.passed || f.mismatches.size() >= 3) continue;
-      f.mismatches.push_back(hidden            ? hidden_mismatch(o, where)
-                             : t.after_hidden ? withheld_mismatch(o, name)
-                                              : mismatch(o, name));
+      f.mismatches.push_back(t.figures_shown() ? mismatch(o, name)
+                                               : figureless_mismatch(o, hidden ? where : name, hidden));
     }
   }
   if (f.workload.empty() && !f.workload_hidden) f.workload = "timed";
