@@ -12,6 +12,7 @@
 #include "core/fs.h"
 #include "core/interrupt.h"
 #include "core/text.h"
+#include "llm/endpoint.h"
 #include "session/config.h"
 #include "sft/export.h"
 #include "sft/mine.h"
@@ -258,7 +259,7 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   mine->add_option("--api-key-env", t.model.api_key_env,
                    "environment variable holding the API key");
   mine->add_option("--temperature", t.model.temperature, "sampling temperature")
-      ->check(finite_range(0, session::kMaxTemperature))
+      ->check(finite_range(0, llm::kMaxTemperature))
       ->capture_default_str();
   mine->add_option("--max-tokens", t.model.max_tokens, "completion token limit")
       ->check(whole_range(1, session::kMaxCompletionTokens))

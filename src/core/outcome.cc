@@ -3,10 +3,10 @@
 namespace ptxbench {
 
 const std::array<Outcome, 11> kOutcomes{
-    Outcome::passed,        Outcome::incorrect,     Outcome::no_code,
-    Outcome::policy_violation, Outcome::compile_error, Outcome::compile_timeout,
-    Outcome::runtime_error, Outcome::timeout,       Outcome::not_run,
-    Outcome::harness_error, Outcome::task_suite_error};
+    Outcome::passed,           Outcome::incorrect,       Outcome::no_code,
+    Outcome::policy_violation, Outcome::compile_error,   Outcome::compile_timeout,
+    Outcome::runtime_error,    Outcome::timeout,         Outcome::not_run,
+    Outcome::harness_error,    Outcome::task_suite_error};
 
 // A switch, so that an Outcome added without its stored name is a compile error (-Wswitch).
 std::string_view to_string(Outcome o) {

@@ -9,6 +9,7 @@
 #include <limits>
 #include <set>
 
+#include "eval/gpu/poison.h"
 #include "eval/gpu/rng.h"
 #include "eval/gpu/row_scale.h"
 
@@ -246,6 +247,32 @@ TEST(Rng, DistributionNamesRoundTrip) {
   Distribution x = Distribution::spiky;
   EXPECT_FALSE(distribution_from_string("uniform", x));
   EXPECT_EQ(x, Distribution::spiky);
+}
+
+// No correct output can hold a call's poison: the finite draws lie at 2^100 and above, far past
+// any output (wide_range GEMM outputs reach about 2^70; with the old 2^13..2^22 range, ~800
+// elements of a correct C equalled the poison on the H100 and counted as unwritten).
+TEST(Poison, FiniteDrawsLieFarAboveEveryOutputAndNaNDrawsAreNaN) {
+  int finite = 0, nan = 0;
+  for (std::uint64_t seed = 1; seed <= 4000; ++seed) {
+    const Poison p = poison_from_seed(seed);
+    const float b = bf16_bits_to_float(p.bf16);
+    float f;
+    std::memcpy(&f, &p.f32, sizeof f);
+    ASSERT_EQ(std::isnan(b), std::isnan(f)) << seed;  // one kind per call, both types
+    if (std::isnan(b)) {
+      ++nan;
+      continue;
+    }
+    ++finite;
+    EXPECT_TRUE(std::isfinite(b) && std::isfinite(f)) << seed;
+    EXPECT_GE(std::fabs(b), std::ldexp(1.0f, 100)) << seed;
+    EXPECT_GE(std::fabs(f), std::ldexp(1.0f, 100)) << seed;
+    // The largest wide_range GEMM output, rounded to bf16, is no poison.
+    EXPECT_NE(float_to_bf16_bits(std::ldexp(1.5f, 70)), p.bf16) << seed;
+  }
+  EXPECT_GT(finite, 1800);  // about half and half
+  EXPECT_GT(nan, 1800);
 }
 
 }  // namespace

@@ -81,10 +81,14 @@ Json SkippedFunction::to_json() const {
 }
 
 Json TrialReport::to_json() const {
-  return Json{
-      {"index", index},       {"label", label},   {"workload", workload},
-      {"hidden", hidden},     {"seed", seed},     {"passed", passed},
-      {"after_hidden", after_hidden}, {"outputs", stats_array(outputs)}};
+  return Json{{"index", index},
+              {"label", label},
+              {"workload", workload},
+              {"hidden", hidden},
+              {"seed", seed},
+              {"passed", passed},
+              {"after_hidden", after_hidden},
+              {"outputs", stats_array(outputs)}};
 }
 
 Json TimingReport::to_json() const {

@@ -305,6 +305,8 @@ bool faster_since_checks(const std::vector<CallRecord>& calls) {
          percentile(later, 0.5) < kRepeatRatio * percentile(checked, 0.5);
 }
 
-bool verifier_reusable_after(Outcome outcome) { return outcome != Outcome::harness_error; }
+bool verifier_reusable_after(Outcome outcome) {
+  return outcome != Outcome::harness_error;
+}
 
 }  // namespace ptxbench::eval

@@ -64,7 +64,7 @@ struct CallRecord {
   // The candidate's host process had made a call on a hidden workload before this one: what
   // this call outputs is the candidate's and may carry that workload's sizes.
   bool after_hidden = false;
-  int broker = 0;        // which broker process of the session made it (1 = the first)
+  int broker = 0;  // which broker process of the session made it (1 = the first)
   // Kernel launches the broker's instrumentation saw in this call, (function, count).
   std::vector<std::pair<std::string, int>> launches;
   // GPU time of each function's launches in this call, measured by the broker (CallCommand::

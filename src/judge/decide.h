@@ -27,5 +27,4 @@ struct Decision {
 // Reads the stage fields of `r` (not r.disposition / r.message).
 Decision decide(const JudgeReport& r);
 
-
 }  // namespace ptxbench::judge

@@ -1,5 +1,7 @@
 #include "llm/endpoint.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -127,8 +129,9 @@ Status EndpointConfig::validate() const {
                       "use 1..10000000");
   if (connect_timeout.count() <= 0 || stall_timeout.count() <= 0)
     return make_error("the connect and stall timeouts must be positive");
-  if (!(temperature >= 0 && std::isfinite(temperature)))
-    return make_error("--temperature must be a number >= 0", "e.g. --temperature 0.7");
+  if (!(temperature >= 0 && temperature <= kMaxTemperature))  // 1e308 reached the server
+    return make_error(fmt::format("--temperature must be a number in 0..{}", kMaxTemperature),
+                      "e.g. --temperature 0.7");
   if (!(top_p > 0 && top_p <= 1)) return make_error("--top-p must be in (0, 1]");
   if (max_tokens < 1) return make_error("--max-tokens must be at least 1");
   if (!extra_body.is_object()) return make_error("extra request body must be a JSON object");

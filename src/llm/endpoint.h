@@ -15,6 +15,9 @@
 
 namespace ptxbench::llm {
 
+// The largest sampling temperature accepted (run --temperature, sft mine --temperature).
+inline constexpr double kMaxTemperature = 10;
+
 struct EndpointConfig {
   std::string base_url;  // e.g. "http://127.0.0.1:8000/v1"; POSTs go to {base_url}/chat/completions
   std::string model;     // the server's model id, e.g. "Qwen/Qwen3-8B"

@@ -58,14 +58,6 @@ Status RunConfig::validate() const {
       return make_error(fmt::format("--max-tokens {} is out of range", model.max_tokens),
                         fmt::format("use 1..{}", kMaxCompletionTokens));
   }
-  // The sampling options are sent as given: bounded as `sft mine` bounds them (an endpoint that
-  // takes 1e308 would sample noise; one that refuses it fails every trajectory).
-  if (!(model.temperature >= 0 && model.temperature <= kMaxTemperature))
-    return make_error(fmt::format("--temperature {} is out of range", model.temperature),
-                      fmt::format("use a number in 0..{}", kMaxTemperature));
-  if (!(model.top_p > 0 && model.top_p <= 1))
-    return make_error(fmt::format("--top-p {} is out of range", model.top_p),
-                      "use a number above 0, at most 1");
   if (scripted() && !model.base_url.empty())
     return make_error("--base-url needs --model (without --model the scripted agent runs)",
                       "pass the id the server serves, e.g. --model Qwen/Qwen3-8B");

@@ -35,7 +35,6 @@ inline constexpr std::size_t kMaxPlan = 20000;  // trajectories in one run file
 inline constexpr int kMaxTurns = 64;
 inline constexpr int kMaxAttempts = 100;                 // tries per request
 inline constexpr int kMaxCompletionTokens = 10'000'000;  // --max-tokens
-inline constexpr double kMaxTemperature = 10;              // --temperature (run, sft mine)
 inline constexpr double kMaxSeconds = 1e6;  // --request-timeout, --stall-timeout, --retry-max-s
 
 // How each candidate of a run is judged, where the run sets it (cli/judging_options.h: --trials,

@@ -85,12 +85,13 @@ std::string workload_name(const std::string& name, bool hidden) {
 // On a hidden workload its counts, positions and error sizes would give its sizes away; on a
 // public one after a hidden call they are the kernel's, and it had seen the hidden sizes.
 std::string figureless_mismatch_text(const Mismatch& m) {
-  return fmt::format("- output {} on {}: wrong values{} (counts, positions and error sizes are not "
-                     "shown{}).\n",
-                     m.output, workload_name(m.workload, m.hidden),
-                     m.non_finite ? ", and the output contains NaN or Inf" : "",
-                     m.hidden ? " for a hidden workload"
-                              : ": your code had already run on a hidden workload in this session");
+  return fmt::format(
+      "- output {} on {}: wrong values{} (counts, positions and error sizes are not "
+      "shown{}).\n",
+      m.output, workload_name(m.workload, m.hidden),
+      m.non_finite ? ", and the output contains NaN or Inf" : "",
+      m.hidden ? " for a hidden workload"
+               : ": your code had already run on a hidden workload in this session");
 }
 
 std::string mismatch_text(const Mismatch& m) {

@@ -191,8 +191,7 @@ TEST(Feedback, NotEvaluatedWithoutGpu) {
   v.audit->ran = true;
   v.audit->route = "static";
   v.audit->rule = "any";
-  v.audit->families = {{"wgmma", "present", {"HGMMA.64x256x16.F32.BF16"}},
-                       {"tma", "absent", {}}};
+  v.audit->families = {{"wgmma", "present", {"HGMMA.64x256x16.F32.BF16"}}, {"tma", "absent", {}}};
   check(v, Disposition::not_evaluated, "not_evaluated");
   EXPECT_FALSE(arch_executed(v).has_value());
   EXPECT_FALSE(is_correct(v));

@@ -111,8 +111,9 @@ EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s) {
     }
     for (const auto& o : t.outputs) {
       if (o.passed || f.mismatches.size() >= 3) continue;
-      f.mismatches.push_back(t.figures_shown() ? mismatch(o, name)
-                                               : figureless_mismatch(o, hidden ? where : name, hidden));
+      f.mismatches.push_back(t.figures_shown()
+                                 ? mismatch(o, name)
+                                 : figureless_mismatch(o, hidden ? where : name, hidden));
     }
   }
   if (f.workload.empty() && !f.workload_hidden) f.workload = "timed";

@@ -12,7 +12,6 @@
 #include <optional>
 
 #include "audit/audit_result.h"
-
 #include "eval/call_failure.h"
 #include "judge/decide.h"
 #include "session/feedback.h"
