@@ -115,7 +115,22 @@ std::string tool_variable(std::string_view name) {
   return var;
 }
 
+// A path variable set to only blanks names a folder called " " (campaign 6, G46: a cache folder
+// named " " appeared in the working folder): refused, as a blank option value is.
+Status check_not_blank(const std::string& var) {
+  const char* v = std::getenv(var.c_str());
+  if (!v || !*v) return {};
+  for (const char* c = v; *c; ++c)
+    if (!std::isspace(static_cast<unsigned char>(*c))) return {};
+  return make_error(var + " is set to blanks only ('" + v + "'), which names no path",
+                    "unset " + var + " or set it to a path");
+}
+
 Status check_path_variables() {
+  for (const char* var : {"PTXBENCH_ROOT", "PTXBENCH_CACHE", "XDG_CACHE_HOME",
+                          "PTXBENCH_DLPACK_INCLUDE", "PTXBENCH_TVM_FFI_ROOT", "PTXBENCH_BIN_DIR"})
+    PTXB_TRY_STATUS(check_not_blank(var));
+  for (std::string_view tool : kTools) PTXB_TRY_STATUS(check_not_blank(tool_variable(tool)));
   for (std::string_view tool : kTools) {
     const std::string var = tool_variable(tool);
     const char* v = std::getenv(var.c_str());

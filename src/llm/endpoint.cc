@@ -141,10 +141,22 @@ Status EndpointConfig::validate() const {
       return make_error(
           "environment variable " + api_key_env + " (the API key) is not set",
           "export " + api_key_env + "=<key>, or name no key variable for a local server");
+    // A line break in a header value starts another header (campaign 6, R29: a key with
+    // "\r\nX-Injected: 1" sent an extra header to the server). The key is never printed.
+    for (const char* c = key; *c; ++c)
+      if (static_cast<unsigned char>(*c) < 0x20 || *c == 0x7F)
+        return make_error("environment variable " + api_key_env +
+                              " (the API key) holds a line break or another control character",
+                          "set it to the key alone, e.g. export " + api_key_env +
+                              "=\"$(printf %s \"$" + api_key_env + "\" | tr -d '\\r\\n')\"");
   }
-  for (const auto& h : extra_headers)
+  for (const auto& h : extra_headers) {
     if (h.find(':') == std::string::npos)
       return make_error("extra header '" + h + "' is not 'Name: value'");
+    for (char c : h)
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
+        return make_error("extra header '" + h + "' holds a line break or a control character");
+  }
   return {};
 }
 

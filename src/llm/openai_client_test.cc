@@ -135,6 +135,28 @@ TEST(OpenAIClient, MissingKeyVariableIsAClearError) {
   EXPECT_NE(cl.error().hint.find("export"), std::string::npos);
 }
 
+// A key with a line break would add headers to every request (campaign 6, R29 and N06); the
+// key itself never appears in the message.
+TEST(OpenAIClient, AKeyWithALineBreakIsRefused) {
+  EndpointConfig c;
+  c.base_url = "http://127.0.0.1:1/v1";
+  c.model = "m";
+  c.api_key_env = "PTXB_TEST_KEY_CRLF";
+  for (const char* key : {"s3cret\r\nX-Injected: 1", "s3cret\nX-Injected: 2", "a\x01b"}) {
+    ::setenv("PTXB_TEST_KEY_CRLF", key, 1);
+    auto cl = OpenAIClient::create(c);
+    ASSERT_FALSE(cl.ok()) << key;
+    EXPECT_NE(cl.error().message.find("holds a line break"), std::string::npos);
+    EXPECT_EQ(cl.error().to_string().find("s3cret"), std::string::npos);
+  }
+  ::setenv("PTXB_TEST_KEY_CRLF", "s3cret", 1);
+  EXPECT_TRUE(OpenAIClient::create(c).ok());
+  ::unsetenv("PTXB_TEST_KEY_CRLF");
+  c.api_key_env.clear();
+  c.extra_headers = {"X-A: 1\r\nX-B: 2"};
+  EXPECT_FALSE(OpenAIClient::create(c).ok());
+}
+
 TEST(OpenAIClient, BadConfigRejected) {
   EndpointConfig c;
   c.model = "m";

@@ -101,9 +101,9 @@ Result<ChatReply> parse_chat_reply(std::string_view body) {
   if (j.contains("error") && !j.contains("choices"))
     return make_error("the server returned an error: " + error_text(body));
   auto choices = j.find("choices");
-  if (choices == j.end() || !choices->is_array() || choices->empty() || !(*choices)[0].is_object())
-    return make_error("the server's reply has no choices: '" + head(body) + "'");
-  const Json& choice = (*choices)[0];
+  const Json* first = choices == j.end() ? nullptr : first_choice(*choices);
+  if (!first) return make_error("the server's reply has no choices: '" + head(body) + "'");
+  const Json& choice = *first;
   auto msg = choice.find("message");
   if (msg == choice.end() || !msg->is_object())
     return make_error("the server's reply has no choices[0].message: '" + head(body) + "'");
@@ -122,6 +122,20 @@ Result<ChatReply> parse_chat_reply(std::string_view body) {
   r.response_id = string_or_empty(j, "id");
   if (auto usage = j.find("usage"); usage != j.end() && usage->is_object()) take_usage(r, *usage);
   return r;
+}
+
+const Json* first_choice(const Json& choices) {
+  if (!choices.is_array()) return nullptr;
+  bool indexed = false;
+  for (const Json& c : choices) {
+    if (!c.is_object()) continue;
+    auto i = c.find("index");
+    if (i == c.end()) continue;
+    indexed = true;
+    if (i->is_number_integer() && i->get<long long>() == 0) return &c;
+  }
+  if (indexed || choices.empty() || !choices[0].is_object()) return nullptr;
+  return &choices[0];
 }
 
 std::string error_text(std::string_view body) {

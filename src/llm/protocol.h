@@ -28,6 +28,12 @@ inline constexpr double kMaxTokenCount = 1e12;
 // nonsense is never stored or summed. Also the rule `show` reads stored counts by.
 std::optional<long> token_count(const Json& v);
 
+// The first answer among a reply's or a stream chunk's `choices`: the one whose `index` is 0,
+// or, where no choice carries an index, the first in the list; nullptr when there is none (a
+// chunk may carry only another answer's piece: with n > 1, pieces of several answers arrive
+// interleaved, and their order in a chunk says nothing; campaign 6, P51).
+const Json* first_choice(const Json& choices);
+
 // Reads usage[key] into `to` by token_count: absent stays absent; a value that is not a token
 // count leaves `to` absent and is named in `refused` ("prompt_tokens = -5").
 void take_token_count(std::optional<long>& to, const Json& usage, const char* key,

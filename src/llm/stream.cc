@@ -41,8 +41,10 @@ Status take_chunk(ChatReply& r, std::string_view data) {
     return j.contains("usage")
                ? Status{}
                : make_error("a streamed event has no choices: '" + head(data) + "'");
-  if (choices->empty() || !(*choices)[0].is_object()) return {};  // the usage-only chunk
-  const Json& choice = (*choices)[0];
+  // The usage-only chunk, or a chunk of another answer than the first (n > 1).
+  const Json* first = first_choice(*choices);
+  if (!first) return {};
+  const Json& choice = *first;
   if (auto f = choice.find("finish_reason"); f != choice.end() && f->is_string())
     r.finish_reason = f->get<std::string>();
   auto delta = choice.find("delta");

@@ -23,6 +23,28 @@ TEST(Stream, JoinsDeltasAndTakesTheUsageChunk) {
   EXPECT_EQ(s->reply.response_id, "chatcmpl-test");
 }
 
+// With n > 1 a server interleaves the answers' pieces, each chunk's choices in any order: the
+// first answer is the one whose index is 0 (campaign 6, P51: it was the first in the list).
+TEST(Stream, TheFirstAnswerIsTheOneWithIndexZero) {
+  const std::string body =
+      "data: {\"choices\":[{\"index\":1,\"delta\":{\"content\":\"YYY\"}},"
+      "{\"index\":0,\"delta\":{\"content\":\"AAA\"}}]}\n\n"
+      "data: {\"choices\":[{\"index\":1,\"delta\":{\"content\":\"ZZZ\"}}]}\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"BBB\"},"
+      "\"finish_reason\":\"stop\"}]}\n\n"
+      "data: [DONE]\n\n";
+  auto s = parse_chat_stream(body);
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_EQ(s->reply.content, "AAABBB");
+  EXPECT_EQ(s->reply.finish_reason, "stop");
+  // A reply in one piece: the same rule.
+  auto whole = parse_chat_reply(
+      "{\"choices\":[{\"index\":1,\"message\":{\"content\":\"no\"}},"
+      "{\"index\":0,\"message\":{\"content\":\"yes\"}}]}");
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(whole->content, "yes");
+}
+
 TEST(Stream, ReasoningDeltasAndThinkTags) {
   auto s = parse_chat_stream(
       ChatTestServer::stream_body("answer", 2, 1, 2, true, "reasoning_content", "hmm"));

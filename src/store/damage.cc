@@ -220,6 +220,16 @@ Status check_states(Db& db) {
     return damaged(db.path(), fmt::format("message {} of trajectory {}: its stored role '{}' is "
                                           "none of system, user, assistant",
                                           m.int64(1), m.int64(0), m.text(2)));
+  // A trajectory's messages are numbered 0, 1, ... as they are written (store.cc next_seq); a
+  // negative or non-integer number puts them out of order, and an export would read the system
+  // and task messages as empty (campaign 6, D31).
+  PTXB_TRY(Stmt q, db.prepare("SELECT trajectory_id, seq FROM messages WHERE typeof(seq) != "
+                              "'integer' OR seq < 0 ORDER BY trajectory_id, id LIMIT 1"));
+  PTXB_TRY(bool bad_seq, q.step());
+  if (bad_seq)
+    return damaged(db.path(), fmt::format("a message of trajectory {}: its stored number '{}' is "
+                                          "not a message number (0 or more)",
+                                          q.int64(0), q.text(1)));
   return {};
 }
 

@@ -170,6 +170,9 @@ ptxbench_bad_input(eval_assumed_gpu_unusable 1 ""
 # A03-A05), a leading "~/" expanded from HOME, and nvcc failing to write its own files is an
 # error of the machine (exit 1), never cached as the kernel's verdict.
 set(_fake_out "env PTXBENCH_NVCC=${_cli}/fake_nvcc_output.sh")
+# Campaign 6, G46: a blank path variable made a cache folder named " " in the working folder.
+ptxbench_bad_input(compile_blank_cache 2 "^ptxbench compile: PTXBENCH_CACHE is set to blanks only"
+  ARGS env "PTXBENCH_CACHE= " ${_c} ${_plain} --task ${_t})
 ptxbench_bad_input(compile_relative_cache 11 "^compile: compile_error"
   OPTIONS --grep "fake error" --lacks "Could not open"
   ARGS sh -c "${_fake_out} PTXBENCH_CACHE=rel/cache $<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t}; c=$?; rm -r rel; exit $c")

@@ -46,8 +46,10 @@ inline Poison poison_from_seed(std::uint64_t seed) {
     p.bf16 = static_cast<std::uint16_t>(sign16 | 0x7F80u | (man16 ? man16 : 0x25u));
     p.f32 = sign32 | 0x7F800000u | (man32 ? man32 : 0x25A5A5u);
   } else {
-    const std::uint32_t e16 = kMinFinitePoisonExponent + static_cast<std::uint32_t>((h >> 40) % 10u);
-    const std::uint32_t e32 = kMinFinitePoisonExponent + static_cast<std::uint32_t>((h >> 48) % 10u);
+    const std::uint32_t e16 =
+        kMinFinitePoisonExponent + static_cast<std::uint32_t>((h >> 40) % 10u);
+    const std::uint32_t e32 =
+        kMinFinitePoisonExponent + static_cast<std::uint32_t>((h >> 48) % 10u);
     p.bf16 = static_cast<std::uint16_t>(sign16 | (e16 << 7) | man16);
     p.f32 = sign32 | (e32 << 23) | man32;
   }
