@@ -38,9 +38,14 @@ Status check_out_folder(const std::string& out, const std::vector<std::string>& 
                         bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(out, ec)) && !fs::exists(out, ec))  // campaign 6, F23
+    return make_error("--out " + out + " is a symbolic link to " +
+                          fs::read_symlink(out, ec).string() + ", which is not there",
+                      "pass a folder, or make the one the link names");
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     return make_error("--out " + out + " is a file; it names the folder to write the rows to",
                       "pass a folder, e.g. --out sft_data");
+  PTXB_TRY_STATUS(check_output_place("--out", out, inputs));  // a file on its path (F02)
   for (const auto& name : sft::export_file_names()) {
     const fs::path file = fs::path(out) / name;
     for (const auto& in : inputs)

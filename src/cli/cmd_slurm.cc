@@ -215,9 +215,10 @@ echo "shards: job array $array ({n} tasks); merge: job $merge ->" {merged_q}
       fmt::arg("shards", sh_words(shards)));
 }
 
+// Bad input (2), unless the error is the machine's: a full disk is exit 1 (campaign 6, L29).
 int fail(Context& ctx, std::string_view cmd, const Error& e) {
   ctx.err << "ptxbench slurm " << cmd << ": " << to_console_text(e.to_string()) << "\n";
-  return exit_code::bad_input;
+  return exit_code_for(e, exit_code::bad_input);
 }
 
 int print_script(SlurmOptions& o, Context& ctx) {

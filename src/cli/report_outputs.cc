@@ -81,6 +81,10 @@ Status check_output_place(const std::string& option, const std::filesystem::path
   std::error_code ec;
   for (fs::path q = out.has_parent_path() ? out.parent_path() : fs::path(".");;
        q = q.parent_path()) {
+    if (fs::exists(q, ec) && !fs::is_directory(q, ec))  // out lies under a file (campaign 6, F02)
+      return make_error("cannot write " + option + " " + out.string() + ": " + q.string() +
+                            " is a file, not a folder",
+                        "write it in a folder");
     if (fs::is_directory(q, ec)) {
       if (::access(q.c_str(), W_OK | X_OK) != 0)
         return make_error("cannot write " + option + " " + out.string() + ": " +

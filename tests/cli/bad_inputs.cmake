@@ -549,6 +549,20 @@ ptxbench_bad_input(slurm_submit_sbatch_prints_megabytes 1
   "^ptxbench: sbatch printed no job id for the shards \\('5000000 characters'\\)"
   SETUP d/ OPTIONS --max-s 30
   ARGS sh -c "mkdir fakebin && printf '#!/bin/sh\\ncat >/dev/null\\ndd if=/dev/zero bs=1000 count=5000 2>/dev/null | tr -c 7 7\\n' >fakebin/sbatch && chmod +x fakebin/sbatch && PATH=$PWD/fakebin:$PATH ${_p} slurm submit --shards 2 --dir d; c=$?; rm -r fakebin d/submit.sh d/logs; exit $c")
+# Campaign 6, F02: an export folder under a file; F23: an export folder that is a dangling link.
+ptxbench_bad_input(sft_fixit_out_under_a_file 2
+  "cannot write --out finished.db/x: finished.db is a file, not a folder"
+  SETUP finished.db ARGS ${_p} sft fixit finished.db --out finished.db/x)
+ptxbench_bad_input(sft_fixit_out_dangling_link 2
+  "--out o is a symbolic link to nowhere, which is not there"
+  SETUP finished.db
+  ARGS sh -c "ln -s nowhere o && ${_p} sft fixit finished.db --out o; c=$?; rm o; exit $c")
+# Campaign 6, L29: a script that cannot be written for want of room is the machine's failure,
+# exit 1 (a file-size limit stands in for a full disk here: no mount needed).
+ptxbench_bad_input(slurm_submit_no_room_for_the_script 1
+  "^ptxbench slurm submit: cannot write .*submit.sh: the disk is full or a file-size limit was reached"
+  SETUP d/
+  ARGS sh -c "mkdir fakebin && printf '#!/bin/sh\\ncat >/dev/null\\necho 1\\n' >fakebin/sbatch && chmod +x fakebin/sbatch && (ulimit -f 0; PATH=$PWD/fakebin:$PATH ${_p} slurm submit --shards 2 --dir d); c=$?; rm -rf fakebin d/logs; exit $c")
 ptxbench_bad_input(slurm_submit_with_a_stand_in_sbatch 0 "^shards: job array 1 \\(2 tasks\\). merge: job 1 -> .*/d/merged.db"
   SETUP d/
   ARGS sh -c "mkdir fakebin && printf '#!/bin/sh\\ncat >/dev/null\\necho 1\\n' >fakebin/sbatch && chmod +x fakebin/sbatch && PATH=$PWD/fakebin:$PATH ${_p} slurm submit --shards 2 --dir d && test -s d/submit.sh && rm -r fakebin d/submit.sh d/logs")
