@@ -112,6 +112,11 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
 int run_mine(const SftArgs& a, Context& ctx) {
   auto o = options_from(a, sft::Mode::fixit);
   if (!o.ok()) return sft_fail(ctx, o.error(), exit_code::bad_input);
+  if (a.json && !a.dry_run)  // it was ignored, and the model called (campaign 6, N16)
+    return sft_fail(ctx,
+                    make_error("--json needs --dry-run (it prints the selected seeds as JSON)",
+                               "add --dry-run, or drop --json to call the model"),
+                    exit_code::bad_input);
   auto corpus = corpus_from(a);
   if (!corpus.ok()) return sft_fail(ctx, corpus.error(), exit_code::bad_input);
   if (a.dry_run) {

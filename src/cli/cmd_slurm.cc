@@ -102,6 +102,11 @@ Status check_options(SlurmOptions& o, const Context& ctx) {
                       "use 0..64");
   if (!o.time.empty()) PTXB_TRY_STATUS(check_time(o.time));
   PTXB_TRY_STATUS(check_run_args(o));
+  // sbatch takes a word that is no option as the batch script's name (campaign 6, L13).
+  for (const auto& a : o.sbatch_args)
+    if (a.empty() || a[0] != '-')
+      return make_error("--sbatch-arg '" + a + "' is not an sbatch option (they start with -)",
+                        "e.g. --sbatch-arg=--qos=high or --sbatch-arg=--constraint=h100");
   PTXB_TRY_STATUS(check_one_line("--dir", o.dir));
   PTXB_TRY_STATUS(check_one_line("the ptxbench root (PTXBENCH_ROOT)", ctx.paths.root.string()));
   for (const auto& a : o.run_args) PTXB_TRY_STATUS(check_one_line("a run option", a));

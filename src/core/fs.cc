@@ -30,6 +30,8 @@ Result<std::string> read_file_inside(const std::filesystem::path& dir,
   const fs::path path = dir / relative;
   for (const auto& part : relative)
     if (part == "..") return make_error(path.string() + ": a path with `..` is not allowed here");
+  if (relative.native().find('\0') != std::string::npos)  // cut there by every system call
+    return make_error(dir.string() + ": a file name holding a NUL character is not allowed");
   if (relative.empty() || relative.is_absolute())
     return make_error(relative.string() + ": the path must be relative to " + dir.string());
   std::error_code ec;

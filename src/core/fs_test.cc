@@ -102,5 +102,18 @@ TEST(Fs, AtomicWriteWithoutReplaceRefusesAnExistingFile) {
   EXPECT_EQ(n, 1);
 }
 
+// Paths of a root's own files (core read_file_inside): relative, no '..', no NUL (a system
+// call would read the name cut there: campaign 6, O07), a regular file (campaign 5, O14).
+TEST(Fs, ReadFileInsideRefusesPathsThatNameAnotherFile) {
+  auto dir = TempDir::create("ptxb-inside-");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(write_file_atomic(dir->path() / "role.md", "hello").ok());
+  EXPECT_EQ(*read_file_inside(dir->path(), "role.md"), "hello");
+  EXPECT_FALSE(read_file_inside(dir->path(), std::string("role.md\0.txt", 12)).ok());
+  EXPECT_FALSE(read_file_inside(dir->path(), "../role.md").ok());
+  EXPECT_FALSE(read_file_inside(dir->path(), "/etc/passwd").ok());
+  EXPECT_FALSE(read_file_inside(dir->path(), ".").ok());  // a folder
+}
+
 }  // namespace
 }  // namespace ptxbench

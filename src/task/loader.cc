@@ -398,6 +398,14 @@ Result<std::vector<TaskSpec>> load_tasks(const std::filesystem::path& dir) {
   for (; !ec && it != end; it.increment(ec)) {
     std::error_code kind;  // a dangling link is no task file, not a failed listing
     if (it->is_regular_file(kind) && it->path().extension() == ".toml") files.push_back(it->path());
+    // ... but one named like a task file is named, never skipped (campaign 6, O01).
+    if (it->is_symlink(kind) && !it->exists(kind) && it->path().extension() == ".toml") {
+      std::error_code link;
+      return make_error("task file " + it->path().string() + " is a symbolic link to " +
+                            std::filesystem::read_symlink(it->path(), link).string() +
+                            ", which is not there",
+                        "remove the link or make the file it names");
+    }
   }
   if (ec)
     return make_error("cannot list the task folder " + dir.string() + ": " + ec.message(),

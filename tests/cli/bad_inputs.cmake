@@ -557,6 +557,15 @@ ptxbench_bad_input(sft_fixit_out_dangling_link 2
   "--out o is a symbolic link to nowhere, which is not there"
   SETUP finished.db
   ARGS sh -c "ln -s nowhere o && ${_p} sft fixit finished.db --out o; c=$?; rm o; exit $c")
+# Campaign 6: O01, a task file that is a dangling link; N16, sft mine --json without --dry-run
+# (ignored, and the model was called); L13, an --sbatch-arg that is no option.
+ptxbench_bad_input(tasks_dangling_task_link 2 "task file .*zz.toml is a symbolic link to nowhere.toml, which is not there"
+  ARGS sh -c "mkdir -p r/tasks/gemm && cp $PTXBENCH_ROOT/tasks/gemm/gemm_n7168_k5120.toml r/tasks/gemm/ && ln -s nowhere.toml r/tasks/gemm/zz.toml && PTXBENCH_ROOT=$PWD/r ${_p} tasks; c=$?; rm -r r; exit $c")
+ptxbench_bad_input(sft_mine_json_without_dry_run 2 "--json needs --dry-run"
+  SETUP finished.db
+  ARGS ${_p} sft mine finished.db --model m --base-url http://127.0.0.1:9/v1 --json --out m.db)
+ptxbench_bad_input(slurm_script_sbatch_arg_no_option 2 "--sbatch-arg 'not-an-option' is not an sbatch option"
+  ARGS ${_p} slurm script --shards 2 --sbatch-arg not-an-option)
 # Campaign 6, L29: a script that cannot be written for want of room is the machine's failure,
 # exit 1 (a file-size limit stands in for a full disk here: no mount needed).
 ptxbench_bad_input(slurm_submit_no_room_for_the_script 1
