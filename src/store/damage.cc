@@ -157,10 +157,15 @@ std::string turn_damage(const Stmt& s, std::optional<int> turns) {
   const std::string category = s.text(2);
   const auto verdict = judge::disposition_from_string(category);
   if (!verdict) return unknown_verdict(category);
+  // A stage is missing when it is NULL, empty or JSON null (columns 8, 9: its JSON type): a
+  // stage ptxbench reached is always an object (campaign 6, D13: eval_json 'null' on a correct
+  // turn was exported as one).
+  const bool no_compile = s.int64(3) != 0 || s.text(8) == "null";
+  const bool no_eval = s.int64(5) != 0 || s.text(9) == "null";
   if (*verdict != judge::Disposition::no_code && *verdict != judge::Disposition::harness_error &&
-      s.int64(3) != 0)
+      no_compile)
     return "its stored compile stage is missing or invalid (a " + category + " turn without one)";
-  if (s.int64(4) != 0 && s.int64(5) != 0)
+  if (s.int64(4) != 0 && no_eval)
     return "its stored evaluation is missing or invalid (a correct turn without one)";
   const std::string type = s.text(6);
   if (type == "null") return {};

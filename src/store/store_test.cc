@@ -494,6 +494,9 @@ TEST_F(StoreTest, RowsPtxbenchNeverWritesAreNamedDamaged) {
        "trajectory 1: its stored status 'resting' is no state ptxbench writes"},
       {"PRAGMA ignore_check_constraints = ON; UPDATE messages SET role = 'tool' WHERE seq = 2",
        "message 2 of trajectory 1: its stored role 'tool' is none of system, user, assistant"},
+      {"UPDATE turns SET eval_json = 'null' WHERE correct = 1",  // campaign 6, D13
+       "turn 2 of trajectory 1: its stored evaluation is missing or invalid (a correct turn "
+       "without one)"},
       {"UPDATE messages SET seq = -seq - 1",  // campaign 6, D31
        "a message of trajectory 1: its stored number '-1' is not a message number (0 or more)"},
       // What inside a stage or the configuration no ptxbench writes (campaign 4: D03, D39,
