@@ -7,6 +7,7 @@
 #include "core/subprocess.h"
 #include "eval/evaluator.h"
 #include "judge/judge.h"
+#include "llm/endpoint.h"
 #include "llm/extract.h"
 #include "session/model_client.h"
 #include "session/provenance.h"
@@ -112,6 +113,10 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
 int run_mine(const SftArgs& a, Context& ctx) {
   auto o = options_from(a, sft::Mode::fixit);
   if (!o.ok()) return sft_fail(ctx, o.error(), exit_code::bad_input);
+  // A --base-url given with --dry-run is checked as run checks it (campaign 7, X45: ftp:// passed).
+  if (!a.teacher.model.base_url.empty())
+    if (auto st = llm::check_base_url(a.teacher.model.base_url); !st.ok())
+      return sft_fail(ctx, st.error(), exit_code::bad_input);
   if (a.json && !a.dry_run)  // it was ignored, and the model called (campaign 6, N16)
     return sft_fail(ctx,
                     make_error("--json needs --dry-run (it prints the selected seeds as JSON)",

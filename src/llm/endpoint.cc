@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -136,6 +138,14 @@ Status EndpointConfig::validate() const {
   if (max_tokens < 1) return make_error("--max-tokens must be at least 1");
   if (!extra_body.is_object()) return make_error("extra request body must be a JSON object");
   if (!api_key_env.empty()) {
+    // A variable's name (campaign 7, Q24: 'A=B' was looked up, and the hint said export A=B=...).
+    const bool name =
+        (std::isalpha(static_cast<unsigned char>(api_key_env[0])) || api_key_env[0] == '_') &&
+        std::all_of(api_key_env.begin(), api_key_env.end(),
+                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!name)
+      return make_error("--api-key-env '" + api_key_env + "' is not an environment variable's name",
+                        "name the variable that holds the key, e.g. --api-key-env OPENAI_API_KEY");
     const char* key = std::getenv(api_key_env.c_str());
     if (key == nullptr || *key == '\0')
       return make_error(

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/text.h"
+#include "eval/flags.h"
 #include "judge/disposition.h"
 
 namespace ptxbench::sft {
@@ -48,6 +49,15 @@ Status Options::validate() const {
   if (!(bytes_per_token > 0) || !std::isfinite(bytes_per_token))
     return make_error("--bytes-per-token must be a number > 0");
   if (per_task_cap < 0) return make_error("--per-task-cap must be >= 0 (0: no cap)");
+  // A guard flag's name (eval/flags.h): a typo would allow nothing (campaign 7, X42).
+  for (const auto& f : allowed_flags)
+    if (!eval::flag_from_string(f) || !eval::is_guard(*eval::flag_from_string(f))) {
+      std::vector<std::string> guards;
+      for (eval::Flag g : eval::all_flags())
+        if (eval::is_guard(g)) guards.emplace_back(eval::to_string(g));
+      return make_error("--allow-flag: '" + f + "' is not a guard flag",
+                        "use one of " + join(guards, ", "));
+    }
   return {};
 }
 

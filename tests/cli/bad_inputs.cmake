@@ -566,6 +566,14 @@ ptxbench_bad_input(sft_mine_json_without_dry_run 2 "--json needs --dry-run"
   ARGS ${_p} sft mine finished.db --model m --base-url http://127.0.0.1:9/v1 --json --out m.db)
 ptxbench_bad_input(slurm_script_sbatch_arg_no_option 2 "--sbatch-arg 'not-an-option' is not an sbatch option"
   ARGS ${_p} slurm script --shards 2 --sbatch-arg not-an-option)
+# Campaign 7: X42, a typo in --allow-flag allowed nothing; X45, sft mine --dry-run took an ftp://
+# base URL; Q24, --api-key-env 'A=B' was looked up as a variable.
+ptxbench_bad_input(sft_kernelgen_allow_flag_bogus 2 "--allow-flag: 'bogus_flag' is not a guard flag"
+  SETUP finished.db ARGS ${_p} sft kernelgen finished.db --out ex --allow-flag bogus_flag)
+ptxbench_bad_input(sft_mine_dry_run_ftp_base_url 2 "ftp://x"
+  SETUP finished.db ARGS ${_p} sft mine finished.db --model m --dry-run --base-url ftp://x)
+ptxbench_bad_input(run_api_key_env_not_a_name 2 "--api-key-env 'A=B' is not an environment variable's name"
+  ARGS ${_run1} ${_ep} --api-key-env A=B)
 # Campaign 6, L29: a script that cannot be written for want of room is the machine's failure,
 # exit 1 (a file-size limit stands in for a full disk here: no mount needed).
 ptxbench_bad_input(slurm_submit_no_room_for_the_script 1
