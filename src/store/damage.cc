@@ -157,6 +157,11 @@ std::string turn_damage(const Stmt& s, std::optional<int> turns) {
   const std::string category = s.text(2);
   const auto verdict = judge::disposition_from_string(category);
   if (!verdict) return unknown_verdict(category);
+  // correct is written from the verdict (judge::is_correct): a row where they disagree would be
+  // counted one way in the table and another in the costs (campaign 7, D10).
+  if ((s.int64(4) != 0) != judge::is_correct(*verdict))
+    return fmt::format("its stored correct = {} contradicts its verdict '{}'", s.int64(4),
+                       category);
   // A stage is missing when it is NULL, empty or JSON null (columns 8, 9: its JSON type): a
   // stage ptxbench reached is always an object (campaign 6, D13: eval_json 'null' on a correct
   // turn was exported as one).
@@ -228,6 +233,14 @@ Status check_states(Db& db) {
   // A trajectory's messages are numbered 0, 1, ... as they are written (store.cc next_seq); a
   // negative or non-integer number puts them out of order, and an export would read the system
   // and task messages as empty (campaign 6, D31).
+  // A trajectory's sample is a whole number from 0 (campaign 7, D17: 1.5 was exported).
+  PTXB_TRY(Stmt smp, db.prepare("SELECT id, sample FROM trajectories WHERE typeof(sample) != "
+                                "'integer' OR sample < 0 ORDER BY id LIMIT 1"));
+  PTXB_TRY(bool bad_sample, smp.step());
+  if (bad_sample)
+    return damaged(db.path(), fmt::format("trajectory {}: its stored sample '{}' is not a sample "
+                                          "number (0 or more)",
+                                          smp.int64(0), smp.text(1)));
   PTXB_TRY(Stmt q, db.prepare("SELECT trajectory_id, seq FROM messages WHERE typeof(seq) != "
                               "'integer' OR seq < 0 ORDER BY trajectory_id, id LIMIT 1"));
   PTXB_TRY(bool bad_seq, q.step());

@@ -497,6 +497,10 @@ TEST_F(StoreTest, RowsPtxbenchNeverWritesAreNamedDamaged) {
       {"UPDATE turns SET eval_json = 'null' WHERE correct = 1",  // campaign 6, D13
        "turn 2 of trajectory 1: its stored evaluation is missing or invalid (a correct turn "
        "without one)"},
+      {"UPDATE turns SET correct = 0 WHERE correct = 1",  // campaign 7, D10
+       "turn 2 of trajectory 1: its stored correct = 0 contradicts its verdict 'passed'"},
+      {"UPDATE trajectories SET sample = 1.5",  // campaign 7, D17
+       "trajectory 1: its stored sample '1.5' is not a sample number (0 or more)"},
       {"UPDATE messages SET seq = -seq - 1",  // campaign 6, D31
        "a message of trajectory 1: its stored number '-1' is not a message number (0 or more)"},
       // What inside a stage or the configuration no ptxbench writes (campaign 4: D03, D39,
