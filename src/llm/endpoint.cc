@@ -7,11 +7,21 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "core/text.h"
 
 namespace ptxbench::llm {
 namespace {
+
+// A line break or another control character (a tab too, unless `tab_allowed`): in a header it
+// would start another header or break the request line (campaign 6, R29).
+bool has_control_character(std::string_view s, bool tab_allowed = false) {
+  return std::any_of(s.begin(), s.end(), [&](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && !(tab_allowed && c == '\t')) || u == 0x7F;
+  });
+}
 
 bool is_hex(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -153,19 +163,17 @@ Status EndpointConfig::validate() const {
           "export " + api_key_env + "=<key>, or name no key variable for a local server");
     // A line break in a header value starts another header (campaign 6, R29: a key with
     // "\r\nX-Injected: 1" sent an extra header to the server). The key is never printed.
-    for (const char* c = key; *c; ++c)
-      if (static_cast<unsigned char>(*c) < 0x20 || *c == 0x7F)
-        return make_error("environment variable " + api_key_env +
-                              " (the API key) holds a line break or another control character",
-                          "set it to the key alone, e.g. export " + api_key_env +
-                              "=\"$(printf %s \"$" + api_key_env + "\" | tr -d '\\r\\n')\"");
+    if (has_control_character(key))
+      return make_error("environment variable " + api_key_env +
+                            " (the API key) holds a line break or another control character",
+                        "set it to the key alone, e.g. export " + api_key_env +
+                            "=\"$(printf %s \"$" + api_key_env + "\" | tr -d '\\r\\n')\"");
   }
   for (const auto& h : extra_headers) {
     if (h.find(':') == std::string::npos)
       return make_error("extra header '" + h + "' is not 'Name: value'");
-    for (char c : h)
-      if (static_cast<unsigned char>(c) < 0x20 && c != '\t')
-        return make_error("extra header '" + h + "' holds a line break or a control character");
+    if (has_control_character(h, /*tab_allowed=*/true))
+      return make_error("extra header '" + h + "' holds a line break or a control character");
   }
   return {};
 }

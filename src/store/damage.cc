@@ -205,6 +205,21 @@ Result<std::optional<int>> check_config(Db& db) {
   return stored_turns(config);
 }
 
+// The first row of `table` whose `column` is no whole number from 0, named by its `owner`
+// column through `who` ("trajectory {}"): "WHO: its stored FIELD 'V' is not a NOUN number".
+Status check_numbering(Db& db, std::string_view table, std::string_view column,
+                       std::string_view owner, std::string_view who, std::string_view field,
+                       std::string_view noun) {
+  PTXB_TRY(Stmt q, db.prepare(fmt::format("SELECT {2}, {1} FROM {0} WHERE typeof({1}) != "
+                                          "'integer' OR {1} < 0 ORDER BY {2}, id LIMIT 1",
+                                          table, column, owner)));
+  PTXB_TRY(bool bad, q.step());
+  if (!bad) return {};
+  return damaged(db.path(), fmt::format(fmt::runtime(who), q.int64(0)) +
+                                fmt::format(": its stored {} '{}' is not a {} number (0 or more)",
+                                            field, q.text(1), noun));
+}
+
 // The run's and its trajectories' stored states are ones ptxbench writes (status.h), and so are
 // the messages' roles: read otherwise a run "paused" or a message of role "tool" would be shown
 // as if it were (campaign 4: D34, D37). The tables' CHECKs list the same names; a file written
@@ -230,24 +245,14 @@ Status check_states(Db& db) {
     return damaged(db.path(), fmt::format("message {} of trajectory {}: its stored role '{}' is "
                                           "none of system, user, assistant",
                                           m.int64(1), m.int64(0), m.text(2)));
-  // A trajectory's messages are numbered 0, 1, ... as they are written (store.cc next_seq); a
-  // negative or non-integer number puts them out of order, and an export would read the system
-  // and task messages as empty (campaign 6, D31).
-  // A trajectory's sample is a whole number from 0 (campaign 7, D17: 1.5 was exported).
-  PTXB_TRY(Stmt smp, db.prepare("SELECT id, sample FROM trajectories WHERE typeof(sample) != "
-                                "'integer' OR sample < 0 ORDER BY id LIMIT 1"));
-  PTXB_TRY(bool bad_sample, smp.step());
-  if (bad_sample)
-    return damaged(db.path(), fmt::format("trajectory {}: its stored sample '{}' is not a sample "
-                                          "number (0 or more)",
-                                          smp.int64(0), smp.text(1)));
-  PTXB_TRY(Stmt q, db.prepare("SELECT trajectory_id, seq FROM messages WHERE typeof(seq) != "
-                              "'integer' OR seq < 0 ORDER BY trajectory_id, id LIMIT 1"));
-  PTXB_TRY(bool bad_seq, q.step());
-  if (bad_seq)
-    return damaged(db.path(), fmt::format("a message of trajectory {}: its stored number '{}' is "
-                                          "not a message number (0 or more)",
-                                          q.int64(0), q.text(1)));
+  // A trajectory's sample is a whole number from 0 (campaign 7, D17: 1.5 was exported); its
+  // messages are numbered 0, 1, ... as they are written (store.cc next_seq): a negative or
+  // non-integer number puts them out of order, and an export read the system and task messages
+  // as empty (campaign 6, D31).
+  PTXB_TRY_STATUS(
+      check_numbering(db, "trajectories", "sample", "id", "trajectory {}", "sample", "sample"));
+  PTXB_TRY_STATUS(check_numbering(db, "messages", "seq", "trajectory_id",
+                                  "a message of trajectory {}", "number", "message"));
   return {};
 }
 
