@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdlib>
 #include <system_error>
 
@@ -20,6 +19,7 @@
 #include "compile/tvm_ffi_install.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
+#include "core/room.h"
 #include "core/sha256.h"
 #include "core/text.h"
 #include "sandbox/landlock.h"
@@ -45,38 +45,30 @@ std::string first_errors(const std::string& log, int max_lines) {
   return join(picked, "\n");
 }
 
-// The line of an nvcc log saying that nvcc (or the host compiler it runs) could not write its
-// own output or temporary files: the cache folder's fault, never the kernel's (the campaign
-// of 2026-12-05, A04: a relative PTXBENCH_CACHE made every kernel a cached compile_error).
-std::string output_write_failure(const std::string& log) {
-  static constexpr std::string_view kSigns[] = {"Could not open output file",
-                                                "cannot open output file", "Read-only file system"};
-  for (const auto& line : split_lines(log))
-    for (std::string_view sign : kSigns)
-      if (line.find(sign) != std::string::npos) return std::string(trim(line));
-  return {};
-}
+// A trial write after nvcc failed (core/room.h): 64 MiB, more than nvcc's files for any kernel
+// it builds within its limits. nvcc's own words ("File too large", "Could not open output file")
+// cannot decide the blame: the log carries the kernel's `#error` text too.
+constexpr std::uint64_t kRoomProbeBytes = 64ull << 20;
+// No file nvcc writes may be larger (RLIMIT_FSIZE): a kernel whose preprocessing or unrolling
+// would fill the disk fails there, as its own compile_error, before the machine runs out of room.
+constexpr std::uint64_t kMaxCompilerFileBytes = 1ull << 30;
 
-// What says that nvcc (or a tool it runs) ran out of room for its own files: a full disk, a
-// quota, or a file-size limit (ulimit -f), told by EFBIG ("File too large", as ptxbench ignores
-// SIGXFSZ and its children inherit that) or by SIGXFSZ where a tool restored it. The machine's
-// failure, never the kernel's (campaign 4, C59: a correct kernel cached as compile_error).
-std::string out_of_room(const ProcessResult& p, const std::string& log) {
-  if (p.signal == SIGXFSZ) return "nvcc was " + p.describe_end();
-  static constexpr std::string_view kSigns[] = {"File too large", "No space left on device",
-                                                "Disk quota exceeded"};
-  for (const auto& line : split_lines(log))
-    for (std::string_view sign : kSigns)
-      if (line.find(sign) != std::string::npos) return std::string(trim(line));
-  return {};
-}
-
-// `what` could not be written for want of room: exit 1 (ErrorCause::environment), nothing cached.
-Error out_of_room_error(const std::string& what, const std::string& why) {
-  Error e = make_error(
-      "cannot write " + what + ": the disk is full or a file-size limit was reached (" + why + ")",
-      "free space on its disk, or raise the limit (ulimit -f), and run the "
-      "command again; nothing was cached");
+// nvcc failed where the compile cache had no room or took no files (a trial write there failed):
+// the machine's failure, exit 1, never the kernel's and never cached (campaign 4, C59; the
+// campaign of 2026-12-05, A04; CI of 2026-12-05, where the host compiler said "Invalid argument"
+// under `ulimit -f`).
+Error cache_cannot_take_files(const fs::path& root, const RoomCheck& room) {
+  Error e = room.verdict == RoomCheck::Verdict::full
+                ? make_error("cannot write nvcc's files under the compile cache " + root.string() +
+                                 ": the disk is full or a file-size limit was reached (a trial "
+                                 "write of 64 MiB there failed: " +
+                                 room.error.message() + ")",
+                             "free space on its disk, or raise the limit (ulimit -f), and run the "
+                             "command again; nothing was cached")
+                : make_error("the compile cache folder " + root.string() +
+                                 " cannot be written (a trial file there could not be made: " +
+                                 room.error.message() + ")",
+                             "set PTXBENCH_CACHE to a writable folder; nothing was cached");
   e.cause = ErrorCause::environment;
   return e;
 }
@@ -340,6 +332,7 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
   spec.cwd = dir.path();
   spec.env["TMPDIR"] = (dir.path() / "keep").string();
   spec.limits.wall = time_left;
+  spec.limits.file_size_bytes = kMaxCompilerFileBytes;
   // Capture generously (the ptxas report is parsed from the whole log), store it capped.
   spec.limits.output_cap_bytes = std::max<std::size_t>(options.log_cap_bytes, 4 << 20);
   spec.landlock_ruleset_fd = ruleset;
@@ -365,16 +358,15 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
                 "less unrolling)";
     return r;
   }
-  if (!p.succeeded())
-    if (const std::string why = out_of_room(p, r.log); !why.empty())
-      return out_of_room_error("nvcc's files under the compile cache " + cache.root().string(),
-                               why);
+  if (!p.succeeded()) {
+    // nvcc's leftovers first: a kernel that filled the disk with them is its own compile_error.
+    fs::remove_all(dir.path() / "keep", ec);
+    fs::remove(dir.path() / "kernel.so", ec);
+    if (const RoomCheck room = trial_write(dir.path(), kRoomProbeBytes); !room.fits())
+      return cache_cannot_take_files(cache.root(), room);
+  }
   PTXB_TRY_STATUS(write_file_atomic(dir.path() / "compile.log", r.log + "\n"));
   if (!p.succeeded()) {
-    if (const std::string line = output_write_failure(r.log); !line.empty())
-      return make_error(
-          "the compile cache folder " + cache.root().string() + " cannot be written: " + line,
-          "set PTXBENCH_CACHE to a writable folder; nothing was cached");
     r.outcome = Outcome::compile_error;
     std::string errors = first_errors(r.log, 5);
     r.summary = "nvcc failed (" + p.describe_end() + ")" + (errors.empty() ? "" : ":\n" + errors);

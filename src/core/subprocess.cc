@@ -36,9 +36,16 @@ struct Pipe {
   }
 };
 
+// Lowers `resource` to `v` (soft and hard), never above the hard limit ptxbench itself was
+// given: a limit set by the user (`ulimit -f 50`) binds the children too, even as root, who
+// could raise it.
 void set_limit(int resource, const std::optional<std::uint64_t>& v) {
   if (!v) return;
-  rlimit rl{static_cast<rlim_t>(*v), static_cast<rlim_t>(*v)};
+  rlimit now{};
+  rlim_t want = static_cast<rlim_t>(*v);
+  if (::getrlimit(resource, &now) == 0 && now.rlim_max != RLIM_INFINITY)
+    want = std::min(want, now.rlim_max);
+  rlimit rl{want, want};
   ::setrlimit(resource, &rl);
 }
 

@@ -20,6 +20,8 @@
 
 namespace ptxbench {
 
+// Limits set in the child before exec, soft and hard alike; each is capped by the hard limit
+// this process has, so a child never gets more than ptxbench was given.
 struct ProcessLimits {
   std::chrono::milliseconds wall{std::chrono::minutes(5)};
   std::optional<std::uint64_t> address_space_bytes;  // RLIMIT_AS

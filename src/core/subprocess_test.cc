@@ -2,6 +2,7 @@
 
 #include <grp.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,6 +113,27 @@ TEST(Subprocess, MemoryLimitStopsAHog) {
   l.address_space_bytes = 256ull << 20;
   auto r = run_sh("python3 -c 'x = bytearray(1 << 30)' 2>/dev/null || exit 9", l);
   EXPECT_EQ(r.exit_code, 9);
+}
+
+// Under a file-size hard limit of 50 KiB, a child asked to get 1 GiB (and 64 open files) gets
+// 50 KiB (and 64): exits 0 when its /proc/self/limits says so.
+[[noreturn]] void run_child_under_a_small_file_size_limit() {
+  rlimit small{51200, 51200};
+  ::setrlimit(RLIMIT_FSIZE, &small);
+  ProcessLimits l;
+  l.file_size_bytes = 1ull << 30;
+  l.open_files = 64;
+  const ProcessResult r =
+      run_sh("grep -E '^Max (file size|open files)' /proc/self/limits | tr -s ' '", l);
+  std::exit(r.stdout_text == "Max file size 51200 51200 bytes \nMax open files 64 64 files \n" ? 0
+                                                                                               : 1);
+}
+
+// A child's limit is capped by the hard limit this process has: `ulimit -f 50` around ptxbench
+// binds nvcc too, even as root, who could raise it (CI, 2026-12-05: nvcc under a raised limit
+// never ran out of room). In a death-test child, so the test process keeps its limits.
+TEST(Subprocess, NeverRaisesALimitAboveItsOwnHardLimit) {
+  EXPECT_EXIT(run_child_under_a_small_file_size_limit(), ::testing::ExitedWithCode(0), "");
 }
 
 TEST(Subprocess, NetworkIsolationWhenAllowed) {

@@ -108,6 +108,11 @@ struct EvalResult {
   // (trusted: compute-sanitizer's and ncu's reports under those tools).
   std::string worker_stdout_tail, worker_stderr_tail;
   std::string broker_output_tail;
+  // How the broker's process ended: its exit status (-1 when a signal or a timeout ended it).
+  // Under --memcheck the process is compute-sanitizer's, and its exit status is the evidence
+  // of memory errors (kMemcheckErrorExit): the output above also carries the candidate's device
+  // printf, so its words decide nothing. Kept in memory only, never stored.
+  int broker_exit_code = -1;
   double seconds = 0;
   // Which session of its verifier process this was: 1 a new process, more a warm verifier of
   // the run (verifier_host.h); 0 when no verifier answered.

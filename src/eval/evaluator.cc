@@ -153,12 +153,12 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   EvalOptions mo = o;
   mo.worker_timeout = o.memcheck_timeout;
   mo.call_timeout_seconds = std::max(o.call_timeout_seconds, 120.0);
-  SessionSetup setup{
-      paths_.worker(),
-      {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode", "86"},
-      false,
-      true,
-      Instrument::none};
+  SessionSetup setup{paths_.worker(),
+                     {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10",
+                      "--error-exitcode", std::to_string(kMemcheckErrorExit)},
+                     false,
+                     true,
+                     Instrument::none};
   if (auto st = set_contract(o, setup); !st.ok()) {
     r.add_flag(Flag::memcheck_unavailable);
     return;
@@ -171,7 +171,9 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
     r.add_flag(Flag::memcheck_timeout);
     return;
   }
-  if (sanitizer_found_errors(report)) {
+  // compute-sanitizer's exit status, never its report's words: the candidate's device printf
+  // shares that output and could print a clean "ERROR SUMMARY: 0 errors" before the real one.
+  if (m.broker_exit_code == kMemcheckErrorExit) {
     r.add_flag(Flag::memcheck_errors);
     r.memcheck_report = sanitizer_summary(report);
     if (r.faulting_kernel.empty()) r.faulting_kernel = faulting_kernel_from_sanitizer(report);

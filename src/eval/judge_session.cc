@@ -291,11 +291,13 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
   }
   r.network_isolated = p.host_end.network_isolated && p.broker_end.network_isolated;
   if (p.broker && !r.network_isolated) r.add_flag(Flag::network_not_isolated);
-  // What the candidate printed (its host process), and the broker's own output (compute-
-  // sanitizer's report under --memcheck, ncu's), kept apart.
+  // What the candidate printed (its host process), and the broker's output (compute-sanitizer's
+  // report under --memcheck, and the candidate's device printf), kept apart.
   r.worker_stdout_tail = tail(p.host_end.stdout_text);
   r.worker_stderr_tail = tail(p.host_end.stderr_text);
   r.broker_output_tail = tail(p.broker_end.stdout_text + p.broker_end.stderr_text);
+  if (!p.broker_end.timed_out && p.broker_end.signal == 0)
+    r.broker_exit_code = p.broker_end.exit_code;
 }
 
 void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const EvalOptions& o,

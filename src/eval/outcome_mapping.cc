@@ -89,10 +89,4 @@ std::string sanitizer_summary(const std::string& report, std::size_t max_lines) 
   return join(keep, "\n");
 }
 
-bool sanitizer_found_errors(const std::string& report) {
-  static const Pattern summary(R"(ERROR SUMMARY:\s+([0-9]+)\s+error)");
-  if (auto m = summary.find(report)) return std::stoll(m->str(1)) > 0;
-  return false;
-}
-
 }  // namespace ptxbench::eval

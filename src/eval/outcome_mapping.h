@@ -34,7 +34,9 @@ std::string faulting_kernel_from_sanitizer(const std::string& report);
 // at most `max_lines`.
 std::string sanitizer_summary(const std::string& report, std::size_t max_lines = 12);
 
-// Did compute-sanitizer report errors? ("ERROR SUMMARY: N errors" with N > 0)
-bool sanitizer_found_errors(const std::string& report);
+// The exit status compute-sanitizer is told to end with when it found memory errors
+// (--error-exitcode): under --memcheck, the only evidence of errors. Its report's words are not:
+// the candidate's device printf shares that output.
+inline constexpr int kMemcheckErrorExit = 86;
 
 }  // namespace ptxbench::eval

@@ -81,8 +81,6 @@ TEST(Sanitizer, FaultingKernelBothFormats) {
       "=========     at 0x2c0 in gemm_kernel(const DLTensor *)\n"
       "=========     by thread (5,0,0) in block (3,0,0)\n";
   EXPECT_EQ(faulting_kernel_from_sanitizer(new_style), "gemm_kernel(const DLTensor *)");
-  EXPECT_TRUE(sanitizer_found_errors(old_style));
-  EXPECT_FALSE(sanitizer_found_errors("========= ERROR SUMMARY: 0 errors\n"));
   EXPECT_EQ(faulting_kernel_from_sanitizer("nothing here"), "");
   EXPECT_NE(sanitizer_summary(old_style).find("Invalid __global__ write"), std::string::npos);
 }

@@ -102,7 +102,18 @@ int main(int argc, char** argv) {
   }
   const std::string mode = j.value("mode", std::string{});
   if (mode == "verifier") return run_session_mode<VerifierRequest>(j, worker::run_verifier);
-  if (mode == "broker") return run_session_mode<BrokerRequest>(j, worker::run_broker);
+  if (mode == "broker") {
+    // The candidate's device code runs here, and its printf lands on fd 1. Under Nsight Compute
+    // fd 1 is the pipe ncu writes its report to (audit/ncu_route.cc parses it): a kernel's printf
+    // could add rows to the judge's own instruction counts. Before any CUDA call, fd 1 becomes
+    // a copy of fd 2, whose text is only ever shown, never parsed. The broker writes nothing to
+    // stdout itself.
+    if (::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+      std::cerr << "ptxbench-worker: cannot point the broker's stdout at its stderr\n";
+      return 2;
+    }
+    return run_session_mode<BrokerRequest>(j, worker::run_broker);
+  }
   auto req = WorkerRequest::from_json(j);
   if (!req.ok() || req->mode != "baseline") {
     std::cerr << "ptxbench-worker: unknown or malformed request (mode '" << mode << "')\n";

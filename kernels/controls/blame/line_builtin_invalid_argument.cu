@@ -1,0 +1,14 @@
+// ptxbench control (gemm_n7168_k5120, sm_90a): compile_error, never the machine's failure.
+// A #line directive names the file "<built-in>", so an #error reads like the host compiler's own
+// fatal error on its output file ("Invalid argument", as gcc said under `ulimit -f` on CI).
+// At 5dc2f17 ptxbench read such words in nvcc's log as the machine's failure (exit 1, "the disk
+// is full" or "the compile cache cannot be written", nothing cached), not as the kernel's verdict.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#line 1 "<built-in>"
+#error "fatal error: when writing output to keep/kernel.cpp4.ii: Invalid argument"
+
+extern "C" void launch(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int,
+                       cudaStream_t) {}
