@@ -198,8 +198,8 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
     w.slots = i == 0 ? kTimedSlots : 1;
     w.baseline = i == 0;
     plan.verifier.workloads.push_back(std::move(w));
-    plan.labels.push_back(fmt::format("{} workload {} ({})", order[i]->role, order[i]->name,
-                                      describe_axes(*order[i])));
+    plan.labels.push_back(fmt::format("{} workload {} ({})", task::to_string(order[i]->role),
+                                      order[i]->name, describe_axes(*order[i])));
     plan.hidden.push_back(i != 0);
     plan.kinds.push_back(i == 0 ? std::nullopt : std::optional(drawn[i - 1].kind));
     plan.workload_flops.push_back(flops_of(task, *order[i]));

@@ -80,7 +80,7 @@ Workload draw_workload(const TaskSpec& task, HiddenKind kind, const std::vector<
                        Stream& s) {
   Workload w = task.timed();
   w.name = "hidden_" + std::string(to_string(kind));
-  w.role = "hidden";
+  w.role = WorkloadRole::hidden;
   const double most = work(task, task.timed());
   for (int attempt = 0; attempt < 64; ++attempt) {
     for (const AxisDraw& d : draws) {

@@ -13,7 +13,7 @@ TaskSpec gemm_task() {
   t.family = Family::gemm;
   t.axes = {{"M", {8192}}, {"N", {7168}}, {"K", {5120}}};
   t.constraints["M"] = AxisConstraint{1, 16384, 1};
-  t.workloads = {{"timed", "timed", {{"M", 8192}, {"N", 7168}, {"K", 5120}}}};
+  t.workloads = {{"timed", WorkloadRole::timed, {{"M", 8192}, {"N", 7168}, {"K", 5120}}}};
   return t;
 }
 
@@ -25,7 +25,7 @@ TaskSpec attention_task() {
   t.constraints["B"] = AxisConstraint{1, 8, 1};
   t.constraints["H"] = AxisConstraint{1, 64, 1};
   t.constraints["S"] = AxisConstraint{128, 8192, 128};
-  t.workloads = {{"timed", "timed", {{"B", 4}, {"H", 48}, {"S", 4096}, {"D", 128}}}};
+  t.workloads = {{"timed", WorkloadRole::timed, {{"B", 4}, {"H", 48}, {"S", 4096}, {"D", 128}}}};
   return t;
 }
 
@@ -42,7 +42,7 @@ TEST(HiddenDraw, GemmDrawsEachKindWithinThePromise) {
     auto d = draw_hidden_workloads(t, seed);
     ASSERT_EQ(d.size(), 5u);
     for (const auto& h : d) {
-      EXPECT_EQ(h.workload.role, "hidden");
+      EXPECT_EQ(h.workload.role, WorkloadRole::hidden);
       EXPECT_EQ(h.workload.name, "hidden_" + std::string(to_string(h.kind)));
       EXPECT_TRUE(t.constraints.at("M").admits(h.workload.axes.at("M")));
       EXPECT_EQ(h.workload.axes.at("N"), 7168);  // fixed axes keep the timed value

@@ -21,7 +21,7 @@ Json to_json(const TaskSpec& s, bool with_source) {
   for (const auto& w : s.workloads) {
     auto flops = s.flop_count(w);
     workloads.push_back({{"name", w.name},
-                         {"role", w.role},
+                         {"role", std::string(to_string(w.role))},
                          {"axes", w.axes},
                          {"flops", flops.ok() ? *flops : 0.0}});
   }

@@ -171,14 +171,16 @@ class SpecReader {
     PTXB_TRY_STATUS(known_keys(t, {"name", "role", "axes"}, field + "."));
     Workload w;
     PTXB_TRY(w.name, str(t, "name", field + "."));
-    PTXB_TRY(w.role, str(t, "role", field + "."));
-    if (w.role == "hidden")
+    PTXB_TRY(std::string role, str(t, "role", field + "."));
+    const std::optional<WorkloadRole> r = workload_role_from_string(role);
+    if (r == WorkloadRole::hidden)
       return fail(field + ".role",
                   "a task file lists no hidden workload: each session draws its own from "
                   "[constraints] (docs/task-spec.md, \"Hidden workloads\"), and a listed one is "
                   "public; remove it and state the range in [constraints]");
-    if (w.role != "timed")
-      return fail(field + ".role", "must be \"timed\", not \"" + w.role + "\"");
+    if (r != WorkloadRole::timed)
+      return fail(field + ".role", "must be \"timed\", not \"" + role + "\"");
+    w.role = *r;
     const toml::table* a = t.get_as<toml::table>("axes");
     if (!a) return fail(field + ".axes", "missing (a table axis = value)");
     for (const auto& [k, v] : *a) {
@@ -304,7 +306,7 @@ class SpecReader {
       s.workloads.push_back(std::move(w));
     }
     auto timed = std::count_if(s.workloads.begin(), s.workloads.end(),
-                               [](const Workload& w) { return w.role == "timed"; });
+                               [](const Workload& w) { return w.role == WorkloadRole::timed; });
     if (timed != 1) return fail("workloads", "need exactly one workload with role = \"timed\"");
     if (s.constraints.empty())
       return fail("constraints",

@@ -25,6 +25,22 @@ std::optional<Family> family_from_string(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view to_string(WorkloadRole r) {
+  switch (r) {
+    case WorkloadRole::timed:
+      return "timed";
+    case WorkloadRole::hidden:
+      return "hidden";
+  }
+  return "unknown";
+}
+
+std::optional<WorkloadRole> workload_role_from_string(std::string_view s) {
+  for (WorkloadRole r : kWorkloadRoles)
+    if (to_string(r) == s) return r;
+  return std::nullopt;
+}
+
 std::string_view to_string(DType d) {
   switch (d) {
     case DType::bf16:
@@ -54,7 +70,7 @@ std::string AxisConstraint::describe() const {
 
 const Workload& TaskSpec::timed() const {
   auto it = std::find_if(workloads.begin(), workloads.end(),
-                         [](const Workload& w) { return w.role == "timed"; });
+                         [](const Workload& w) { return w.role == WorkloadRole::timed; });
   PTXB_CHECK(it != workloads.end(),
              "task " + name + " has no timed workload (loader validates this)");
   return *it;

@@ -18,6 +18,13 @@ enum class Family { gemm, attention_fwd, attention_bwd };
 std::string_view to_string(Family f);
 std::optional<Family> family_from_string(std::string_view s);
 
+// What a workload is for: `timed` is measured and shown to the model; `hidden` is checked for
+// correctness but never shown (generalisation), drawn per session (task/hidden_draw.h).
+enum class WorkloadRole { timed, hidden };
+inline constexpr WorkloadRole kWorkloadRoles[] = {WorkloadRole::timed, WorkloadRole::hidden};
+std::string_view to_string(WorkloadRole r);
+std::optional<WorkloadRole> workload_role_from_string(std::string_view s);
+
 enum class DType { bf16, fp16, fp32 };
 std::string_view to_string(DType d);
 std::optional<DType> dtype_from_string(std::string_view s);
@@ -31,13 +38,12 @@ struct TensorSpec {
   std::string description;
 };
 
-// One concrete size of the task. role "timed" is measured and shown to the model; "hidden"
-// is checked for correctness but never shown (generalisation). A task file lists only its
-// timed workload: the hidden ones are drawn per session from the task's promise
-// (task/hidden_draw.h), since a hidden workload anyone can read is a public one.
+// One concrete size of the task, and its role (WorkloadRole). A task file lists only its timed
+// workload: the hidden ones are drawn per session from the task's promise (task/hidden_draw.h),
+// since a hidden workload anyone can read is a public one.
 struct Workload {
   std::string name;
-  std::string role;  // "timed" | "hidden"
+  WorkloadRole role = WorkloadRole::timed;
   std::map<std::string, std::int64_t> axes;
 };
 

@@ -25,6 +25,8 @@ cases=(
   "src/core/contract.h|^enum class Contract \\{ native, tvm_ffi|src/core/contract.cc"
   "src/eval/gpu/library_plan.h|^enum class LibraryPlan \\{|src/cli/judging_options.cc"
   "src/audit/auditor.h|^enum class RouteChoice \\{|src/audit/auditor.cc"
+  "src/eval/gpu/rng.h|^  near_cancel = 4,|src/eval/session_protocol.cc"
+  "src/task/spec.h|^enum class WorkloadRole \\{|src/task/spec.cc"
 )
 
 compile_command() {  # the build's command for $1, writing nothing, with $2 first on the path

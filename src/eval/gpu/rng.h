@@ -200,19 +200,32 @@ constexpr double mean_square(Distribution dist) {
   return 1.0 + (scale2 - 1.0) / static_cast<double>(kSpikyOneIn);
 }
 
-// Names, for the protocol and the reports, in the enum's order.
-inline constexpr const char* kDistributionNames[] = {"normal", "spiky", "large_scores",
-                                                     "wide_range", "near_cancel"};
-inline constexpr int kDistributionCount =
-    static_cast<int>(sizeof kDistributionNames / sizeof kDistributionNames[0]);
+// Every distribution, in the enum's order, and each one's name (for the protocol and the
+// reports): a switch without default, so a distribution added without its name is a compile
+// error (tests/format/exhaustive_enums.sh).
+inline constexpr Distribution kDistributions[] = {
+    Distribution::normal, Distribution::spiky, Distribution::large_scores, Distribution::wide_range,
+    Distribution::near_cancel};
 inline const char* to_string(Distribution d) {
-  return kDistributionNames[static_cast<int>(d)];
+  switch (d) {
+    case Distribution::normal:
+      return "normal";
+    case Distribution::spiky:
+      return "spiky";
+    case Distribution::large_scores:
+      return "large_scores";
+    case Distribution::wide_range:
+      return "wide_range";
+    case Distribution::near_cancel:
+      return "near_cancel";
+  }
+  return "unknown";
 }
 // False for a name that is none of them.
 inline bool distribution_from_string(const std::string& s, Distribution& out) {
-  for (int i = 0; i < kDistributionCount; ++i)
-    if (s == kDistributionNames[i]) {
-      out = static_cast<Distribution>(i);
+  for (Distribution d : kDistributions)
+    if (s == to_string(d)) {
+      out = d;
       return true;
     }
   return false;
