@@ -54,7 +54,6 @@ int run_audit(const AuditArgs& a, Context& ctx) {
   o.audit.workload = a.workload;
   o.eval.seed = a.seed;
   o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
-  o.gpu = eval::Evaluator::gpu_available();
   return judge_candidate(ctx, "audit", a.file, a.task, o, a.json, a.reply);
 }
 

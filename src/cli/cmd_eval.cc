@@ -21,7 +21,7 @@ struct EvalArgs {
   bool json = false, memcheck = false, no_timing = false;
   bool no_audit = false, timeline = false, reply = false;
   std::optional<std::uint64_t> seed, input_seed;
-  session::JudgingSettings judging;  // --trials, --call-timeout, --sample-budget, --library-plan
+  run::JudgingSettings judging;  // --trials, --call-timeout, --sample-budget, --library-plan
   int timeout_s = 240;
   bool allow_weaker_sandbox = false;
   double sustained_load_ms = 0;
@@ -44,7 +44,6 @@ judge::JudgeOptions judge_options(const EvalArgs& a) {
   o.eval.sustained_load_ms = a.sustained_load_ms;
   o.eval.timeline = a.timeline;
   o.run_audit = !a.no_audit;
-  o.gpu = eval::Evaluator::gpu_available();
   return o;
 }
 

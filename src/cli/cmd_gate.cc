@@ -45,7 +45,7 @@ struct GateArgs {
   bool force = false;  // write over --junit/--json files that exist
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
   ContractChoice contract;
-  session::JudgingSettings judging;  // --trials, --call-timeout, --sample-budget, --library-plan
+  run::JudgingSettings judging;  // --trials, --call-timeout, --sample-budget, --library-plan
 };
 
 judge::JudgeOptions judge_options(const GateArgs& a) {
@@ -57,7 +57,6 @@ judge::JudgeOptions judge_options(const GateArgs& a) {
   o.eval.timeline = a.timeline;
   apply_judging(a.judging, o.eval);
   o.run_audit = true;
-  o.gpu = eval::Evaluator::gpu_available();
   return o;
 }
 
@@ -125,6 +124,12 @@ int gate_main(const GateArgs& a, Context& ctx) {
               << "): --shared-inputs does not apply here, each kernel is judged on input sets "
                  "of its own (eval/evaluator.h session_input_seed)\n";
   SystemProcessRunner runner;
+  judge::JudgeOptions base = judge_options(a);
+  set_run_inputs(base, a.shared_inputs);  // --shared-inputs: one input seed for every kernel
+  if (Status machine = set_judging_machine(base, ctx.paths, runner); !machine.ok()) {
+    ctx.err << "ptxbench gate: " << to_console_text(machine.error().to_string()) << "\n";
+    return exit_code::internal;
+  }
   judge::ToolStages stages(ctx.paths, runner);
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers
   std::vector<report::GateCase> cases;
@@ -145,8 +150,6 @@ int gate_main(const GateArgs& a, Context& ctx) {
   // warm verifier process (eval/verifier_host.h).
   const auto choices = std::make_shared<eval::LibraryChoices>();
   const auto verifiers = std::make_shared<eval::VerifierHost>();
-  judge::JudgeOptions base = judge_options(a);
-  set_run_inputs(base, a.shared_inputs);  // --shared-inputs: one input seed for every kernel
   for (std::size_t i = 0; i < inputs->size(); ++i) {
     const CandidateInput& in = (*inputs)[i];
     judge::JudgeOptions o = base;

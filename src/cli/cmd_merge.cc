@@ -12,7 +12,7 @@
 #include "cli/report_outputs.h"
 #include "core/interrupt.h"
 #include "core/utf8.h"
-#include "session/shard.h"
+#include "run/shard.h"
 #include "store/merge.h"
 #include "store/store.h"
 
@@ -29,7 +29,7 @@ struct MergeOptions {
 
 // One input as merge sees it, with its provenance for the merged file's.
 struct Input {
-  session::ShardFile file;
+  run::ShardFile file;
   Json provenance;
   std::size_t trajectories = 0;
 };
@@ -37,7 +37,7 @@ struct Input {
 Result<Input> read_input(const std::string& path) {
   PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(path));
   PTXB_TRY(store::RunRow row, s.run());
-  PTXB_TRY(session::Shard shard, session::Shard::from_provenance(row.provenance));
+  PTXB_TRY(run::Shard shard, run::Shard::from_provenance(row.provenance));
   PTXB_TRY(std::vector<store::TrajectoryRow> t, s.trajectories());
   return Input{
       {path, row.config, shard, row.status == store::RunStatus::done}, row.provenance, t.size()};
@@ -116,7 +116,7 @@ int merge(const MergeOptions& o, Context& ctx) {
   std::stable_sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) {
     return a.file.shard.index < b.file.shard.index;
   });
-  std::vector<session::ShardFile> files;
+  std::vector<run::ShardFile> files;
   std::vector<fs::path> paths;
   std::size_t trajectories = 0;
   for (const auto& in : inputs) {
@@ -124,9 +124,9 @@ int merge(const MergeOptions& o, Context& ctx) {
     paths.emplace_back(in.file.path);
     trajectories += in.trajectories;
   }
-  if (auto st = session::check_shard_set(files, o.allow_partial); !st.ok())
+  if (auto st = run::check_shard_set(files, o.allow_partial); !st.ok())
     return fail(ctx, st.error());
-  const std::vector<int> missing = session::missing_shards(files);
+  const std::vector<int> missing = run::missing_shards(files);
   const bool done = missing.empty() && std::all_of(files.begin(), files.end(),
                                                    [](const auto& f) { return f.finished; });
   store::MergedRun merged{merged_provenance(inputs, missing, ctx), done};

@@ -1,6 +1,6 @@
 // `ptxbench rejudge RUN.db --out NEW.db`: every stored candidate of a run judged again on
 // this machine (another GPU, a newer judge) through the one judging driver, into a new run
-// file with the same messages (session/rejudge.h); its provenance is this machine's, with
+// file with the same messages (run/rejudge.h); its provenance is this machine's, with
 // the source run's under "rejudge_of". The new file is written in a temporary folder beside
 // --out and renamed into place only when complete: a failure or Ctrl-C leaves nothing.
 // Without a GPU the judge's no-GPU path applies: the candidates are compiled and statically
@@ -26,10 +26,10 @@
 #include "eval/evaluator.h"
 #include "report/compare.h"
 #include "report/summary.h"
-#include "session/config.h"
-#include "session/provenance.h"
-#include "session/rejudge.h"
-#include "session/stage_pipeline.h"
+#include "run/config.h"
+#include "run/provenance.h"
+#include "run/rejudge.h"
+#include "run/stage_pipeline.h"
 #include "task/loader.h"
 
 namespace ptxbench::cli {
@@ -76,8 +76,8 @@ Status check_out(const RejudgeOptions& o) {
 
 // This machine's provenance, with the source run's under "rejudge_of".
 Json provenance(Context& ctx, ProcessRunner& runner, const store::RunRow& run,
-                const store::RunStore& source, const session::CandidatePipeline& pipeline) {
-  Json p = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
+                const store::RunStore& source, const run::CandidatePipeline& pipeline) {
+  Json p = run::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
   p["pipeline"] = pipeline.describe();
   p["rejudge_of"] = {{"run", fs::absolute(source.path()).string()},
                      {"created_at", run.created_at},
@@ -110,15 +110,18 @@ struct Work {
 
 // The rejudged run, in `dir`; then published as --out.
 int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& run,
-                 const session::RunConfig& config, const TempDir& dir) {
+                 const run::RunConfig& config, const TempDir& dir) {
   Context& ctx = w.ctx;
   judge::JudgeOptions so;
-  so.gpu = eval::Evaluator::gpu_available();
+  if (Status machine = set_judging_machine(so, ctx.paths, w.runner); !machine.ok()) {
+    ctx.err << "ptxbench rejudge: " << to_console_text(machine.error().to_string()) << "\n";
+    return exit_code::internal;
+  }
   so.eval.memcheck = w.o.memcheck;
   set_run_inputs(so, w.o.shared_inputs);
   so.compile.contract = config.contract;
   apply_judging(config.judging, so.eval);  // the run's own judging settings
-  session::StagePipeline pipeline(ctx.paths, w.runner, so);
+  run::StagePipeline pipeline(ctx.paths, w.runner, so);
   ctx.err << fmt::format(
       "ptxbench rejudge {} -> {}\n{}\n", w.o.file, w.o.out,
       so.gpu ? "GPU: every candidate is checked, timed and audited again"
@@ -131,8 +134,8 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
         store::RunStore::create(made, run.config, provenance(ctx, w.runner, run, source, pipeline),
                                 w.o.out);  // its errors name --out, not the temporary file
     if (!target.ok()) return fail(ctx, target.error(), exit_code::internal);
-    session::StageSlots slots(1, 1);
-    auto totals = session::rejudge(
+    run::StageSlots slots(1, 1);
+    auto totals = run::rejudge(
         source, *target, w.tasks, pipeline, slots,
         [&](const std::string& line) { ctx.err << "  " << to_console_text(line) << "\n"; });
     if (!totals.ok()) return fail(ctx, totals.error(), exit_code::internal);
@@ -187,13 +190,13 @@ int rejudge_command(RejudgeOptions& o, Context& ctx) {
                                 "finish it with `ptxbench run --resume " + o.file +
                                     "`, or pass --allow-partial to rejudge the turns it has "
                                     "(the new run then says it is partial)"));
-  auto config = session::RunConfig::from_json(run->config);
+  auto config = run::RunConfig::from_json(run->config);
   if (!config.ok())
     return fail(ctx, make_error(o.file + ": its stored configuration cannot be read (" +
                                 config.error().message + ")"));
   auto tasks = task::load_tasks(ctx.paths.tasks());
   if (!tasks.ok()) return fail(ctx, tasks.error());
-  auto unknown = session::unknown_tasks(*source, *tasks);
+  auto unknown = run::unknown_tasks(*source, *tasks);
   if (!unknown.ok()) return fail(ctx, unknown.error());
   if (!unknown->empty())
     return fail(ctx, make_error("the run's tasks " + join(*unknown, ", ") +

@@ -28,12 +28,12 @@
 #include "report/console.h"
 #include "report/progress.h"
 #include "report/summary.h"
-#include "session/loop.h"
-#include "session/model_client.h"
-#include "session/provenance.h"
-#include "session/scripted_agent.h"
-#include "session/shard.h"
-#include "session/stage_pipeline.h"
+#include "run/loop.h"
+#include "run/model_client.h"
+#include "run/provenance.h"
+#include "run/scripted_agent.h"
+#include "run/shard.h"
+#include "run/stage_pipeline.h"
 #include "task/loader.h"
 
 namespace ptxbench::cli {
@@ -41,41 +41,40 @@ namespace {
 
 // The agent's clients, and (scripted agent only) which task/arch pairs it has a trajectory for.
 struct Clients {
-  std::shared_ptr<session::ClientFactory> factory;
+  std::shared_ptr<run::ClientFactory> factory;
   std::function<bool(const std::string&, const std::string&)> available;  // empty: all
-  std::shared_ptr<session::ScriptedClientFactory> scripted;               // the scripted agent's
+  std::shared_ptr<run::ScriptedClientFactory> scripted;                   // the scripted agent's
 };
 
-Result<Clients> make_clients(const session::RunConfig& c, const Paths& paths,
-                             session::Notice waiting) {
+Result<Clients> make_clients(const run::RunConfig& c, const Paths& paths, run::Notice waiting) {
   if (c.scripted()) {
-    auto scripted = std::make_shared<session::ScriptedClientFactory>(paths, c.scripted_version);
+    auto scripted = std::make_shared<run::ScriptedClientFactory>(paths, c.scripted_version);
     return Clients{
         scripted,
         [scripted](const std::string& t, const std::string& a) { return scripted->has(t, a); },
         scripted};
   }
   PTXB_TRY(std::shared_ptr<llm::ChatClient> client,
-           session::make_model_client(c.model, std::move(waiting)));
-  return Clients{std::make_shared<session::SharedClientFactory>(std::move(client)), {}};
+           run::make_model_client(c.model, std::move(waiting)));
+  return Clients{std::make_shared<run::SharedClientFactory>(std::move(client)), {}};
 }
 
-session::PromptFn prompt_fn(const Paths& paths, double speedup_target, Contract contract) {
-  return [paths, speedup_target, contract](
-             const task::TaskSpec& t, const std::string& arch,
-             const std::string& level) -> Result<session::PromptMessages> {
-    prompt::PromptOptions po;
-    po.speedup_target = speedup_target;
-    po.contract = contract;
-    PTXB_TRY(prompt::PromptBundle b, prompt::build_messages(t, arch, level, paths, po));
-    return session::PromptMessages{b.system, b.user};
-  };
+run::PromptFn prompt_fn(const Paths& paths, double speedup_target, Contract contract) {
+  return
+      [paths, speedup_target, contract](const task::TaskSpec& t, const std::string& arch,
+                                        const std::string& level) -> Result<run::PromptMessages> {
+        prompt::PromptOptions po;
+        po.speedup_target = speedup_target;
+        po.contract = contract;
+        PTXB_TRY(prompt::PromptBundle b, prompt::build_messages(t, arch, level, paths, po));
+        return run::PromptMessages{b.system, b.user};
+      };
 }
 
 // Every planned (task, arch) pair's first prompt builds: the prompt options (--context,
 // --speedup-target) are right before any file is made.
 Status check_prompts(const std::vector<store::TrajectoryKey>& plan,
-                     const std::vector<task::TaskSpec>& all, const session::PromptFn& prompt,
+                     const std::vector<task::TaskSpec>& all, const run::PromptFn& prompt,
                      const std::string& context) {
   std::set<std::pair<std::string, std::string>> seen;
   for (const auto& k : plan) {
@@ -114,7 +113,7 @@ Status settle_config(RunOptions& o, const CLI::App& sub, const std::vector<task:
   PTXB_TRY_STATUS(check_resume_options(sub));
   PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(o.resume));
   PTXB_TRY(store::RunRow row, s.run());
-  PTXB_TRY(o.config, session::RunConfig::from_json(row.config));
+  PTXB_TRY(o.config, run::RunConfig::from_json(row.config));
   // The stored input policy (StagePipeline::describe); a run from before it: each its own.
   const Json pipeline =
       row.provenance.is_object() ? row.provenance.value("pipeline", Json::object()) : Json();
@@ -123,11 +122,11 @@ Status settle_config(RunOptions& o, const CLI::App& sub, const std::vector<task:
 }
 
 // The shard this run is: a resumed run's stored one, else --shard, else the scheduler's.
-Result<session::Shard> settle_shard(const RunOptions& o, const CLI::App& sub) {
+Result<run::Shard> settle_shard(const RunOptions& o, const CLI::App& sub) {
   if (!o.resume.empty()) {
     PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(o.resume));
     PTXB_TRY(store::RunRow row, s.run());
-    return session::Shard::from_provenance(row.provenance);
+    return run::Shard::from_provenance(row.provenance);
   }
   const std::optional<int> count =
       sub.count("--shard-count") > 0 ? std::optional<int>(o.shard_count) : std::nullopt;
@@ -137,11 +136,11 @@ Result<session::Shard> settle_shard(const RunOptions& o, const CLI::App& sub) {
           "--shard I/N already says the shard count; --shard-count is for "
           "JOB_COMPLETION_INDEX",
           "drop --shard-count");
-    return session::parse_shard(o.shard);
+    return run::parse_shard(o.shard);
   }
-  PTXB_TRY(std::optional<session::Shard> env,
-           session::shard_from_environment([](const char* n) { return std::getenv(n); }, count));
-  return env.value_or(session::Shard{});
+  PTXB_TRY(std::optional<run::Shard> env,
+           run::shard_from_environment([](const char* n) { return std::getenv(n); }, count));
+  return env.value_or(run::Shard{});
 }
 
 // The whole plan of a configuration and the agent's clients: the endpoint options are valid,
@@ -151,10 +150,10 @@ struct Planned {
   std::vector<store::TrajectoryKey> plan;
 };
 
-Result<Planned> plan_run(const session::RunConfig& c, const Paths& paths,
-                         const std::vector<task::TaskSpec>& all, session::Notice waiting) {
+Result<Planned> plan_run(const run::RunConfig& c, const Paths& paths,
+                         const std::vector<task::TaskSpec>& all, run::Notice waiting) {
   PTXB_TRY(Clients clients, make_clients(c, paths, std::move(waiting)));
-  auto plan = session::plan_trajectories(c, all, clients.available);
+  auto plan = run::plan_trajectories(c, all, clients.available);
   if (plan.empty())
     return make_error("nothing to run: no selected task supports the selected architectures" +
                           std::string(c.scripted() ? " with a scripted trajectory (trajectories/" +
@@ -170,19 +169,19 @@ Result<Planned> plan_run(const session::RunConfig& c, const Paths& paths,
 struct Prepared {
   Clients clients;
   std::vector<store::TrajectoryKey> plan;  // this shard's
-  session::Shard shard;
+  run::Shard shard;
   std::size_t planned = 0;  // the whole plan's trajectories
 };
 
 Result<Prepared> prepare(RunOptions& o, const CLI::App& sub, Context& ctx,
                          const std::vector<task::TaskSpec>& all, bool gpu_here,
-                         session::Notice waiting) {
+                         run::Notice waiting) {
   PTXB_TRY_STATUS(settle_config(o, sub, all));
-  PTXB_TRY(session::Shard shard, settle_shard(o, sub));
+  PTXB_TRY(run::Shard shard, settle_shard(o, sub));
   PTXB_TRY_STATUS(check_gpus(o.config.gpus, gpu_here));
   PTXB_TRY(Planned p, plan_run(o.config, ctx.paths, all, std::move(waiting)));
   const std::size_t planned = p.plan.size();
-  std::vector<store::TrajectoryKey> mine = session::select_shard(p.plan, shard);
+  std::vector<store::TrajectoryKey> mine = run::select_shard(p.plan, shard);
   // The scripted agent's files this shard replays, read whole before the run file exists.
   if (p.clients.scripted) PTXB_TRY_STATUS(p.clients.scripted->load(mine));
   return Prepared{std::move(p.clients), std::move(mine), shard, planned};
@@ -219,9 +218,9 @@ Result<store::RunStore> open_run(RunOptions& o, Context& ctx, const Json& pipeli
             << "; its stored configuration is used)\n";
     return s;
   }
-  Json prov = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
+  Json prov = run::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
   prov["pipeline"] = pipeline_info;
-  if (prepared.shard.source != session::ShardSource::whole)
+  if (prepared.shard.source != run::ShardSource::whole)
     prov["shard"] = prepared.shard.to_json(prepared.planned, prepared.plan.size());
   return store::RunStore::create(o.out, o.config.to_json(), prov);
 }
@@ -231,7 +230,7 @@ std::string resume_line(const store::RunStore& st) {
 }
 
 // What the end of a run prints besides the summary, and its exit code.
-int finish(Context& ctx, const store::RunStore& st, const session::RunTotals& totals) {
+int finish(Context& ctx, const store::RunStore& st, const run::RunTotals& totals) {
   if (const int sig = interrupt_signal(); sig != 0) {
     ctx.err << fmt::format(
         "ptxbench run: interrupted ({}): {} trajector{} stopped; every finished turn is in "
@@ -255,7 +254,8 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers; finish() says how to resume
   SystemProcessRunner runner;
   judge::JudgeOptions so;
-  so.gpu = eval::Evaluator::gpu_available();
+  if (Status machine = set_judging_machine(so, ctx.paths, runner); !machine.ok())
+    return fail(ctx, machine.error());
   so.eval.memcheck = o.memcheck;
   set_run_inputs(so, o.shared_inputs);
   // Drawn with \r and escape sequences on the raw stderr; its notes are escaped by the display.
@@ -276,11 +276,11 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   }
   so.compile.contract = o.config.contract;   // as settled (a resumed run's stored one)
   apply_judging(o.config.judging, so.eval);  // likewise
-  session::StagePipeline pipeline(ctx.paths, runner, so);
+  run::StagePipeline pipeline(ctx.paths, runner, so);
   if (interrupted()) return interrupted_exit_code(interrupt_signal());  // nothing made yet
   auto st = open_run(o, ctx, pipeline.describe(), *prepared, runner);
   if (!st.ok()) return fail(ctx, st.error());
-  const session::RunConfig& c = o.config;
+  const run::RunConfig& c = o.config;
   ctx.err << fmt::format(
       "ptxbench run -> {}\nagent: {}; tasks: {}; arch: {}; {}\n", st->path().string(),
       c.model_label(), join(c.tasks, ","), join(c.archs, ","),
@@ -291,16 +291,16 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
                               : "inputs: each candidate its own\n");
   if (prepared->shard.count > 1)
     ctx.err << fmt::format("shard {} (from {}): {} of the plan's {} trajectories\n",
-                           prepared->shard.label(), session::to_string(prepared->shard.source),
+                           prepared->shard.label(), run::to_string(prepared->shard.source),
                            prepared->plan.size(), prepared->planned);
 
-  session::LoopDeps deps{*st,
-                         pipeline,
-                         *prepared->clients.factory,
-                         prompt_fn(ctx.paths, c.speedup_target, c.contract.for_prompt()),
-                         [](const std::string& reply) { return llm::extract_code(reply); },
-                         &progress};
-  auto totals = session::run_all(c, prepared->plan, *all, deps);
+  run::LoopDeps deps{*st,
+                     pipeline,
+                     *prepared->clients.factory,
+                     prompt_fn(ctx.paths, c.speedup_target, c.contract.for_prompt()),
+                     [](const std::string& reply) { return llm::extract_code(reply); },
+                     &progress};
+  auto totals = run::run_all(c, prepared->plan, *all, deps);
   progress.close();
   if (!totals.ok()) {
     ctx.err << "ptxbench run: " << totals.error().to_string() << "\n" << resume_line(*st);
@@ -319,7 +319,7 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
 
 // run's options, into `o`: the command's own, and the parser of check_run_options.
 void add_run_options(CLI::App& sub, RunOptions& o) {
-  session::RunConfig& c = o.config;
+  run::RunConfig& c = o.config;
   sub.add_option("--model", c.model.id,
                  "model id on the endpoint (omit: the embedded scripted agent)");
   sub.add_option("--base-url", c.model.base_url,

@@ -13,7 +13,7 @@
 #include "core/interrupt.h"
 #include "core/text.h"
 #include "llm/endpoint.h"
-#include "session/config.h"
+#include "run/config.h"
 #include "sft/export.h"
 #include "sft/mine.h"
 #include "sft/pipeline.h"
@@ -255,7 +255,7 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   auto* mine = sub.add_subcommand(
       "mine", "repair selected failing turns with a teacher model into --out MINE.db");
   add_selection(*mine, *a, sft::Mode::fixit);
-  session::RunConfig& t = a->teacher;
+  run::RunConfig& t = a->teacher;
   t.turns = 1;
   t.speedup_target = 0;
   mine->add_option("--model", t.model.id, "the teacher's model id on the endpoint");
@@ -267,10 +267,10 @@ void attach_sft(CLI::App& sub, Context& ctx) {
       ->check(finite_range(0, llm::kMaxTemperature))
       ->capture_default_str();
   mine->add_option("--max-tokens", t.model.max_tokens, "completion token limit")
-      ->check(whole_range(1, session::kMaxCompletionTokens))
+      ->check(whole_range(1, run::kMaxCompletionTokens))
       ->capture_default_str();
   mine->add_option("--turns", t.turns, "turn budget of a teacher trajectory")
-      ->check(whole_range(1, session::kMaxTurns))
+      ->check(whole_range(1, run::kMaxTurns))
       ->capture_default_str();
   mine->add_option("--speedup-target", t.speedup_target,
                    "a teacher trajectory stops at its first correct, executing turn this fast "
@@ -279,27 +279,27 @@ void attach_sft(CLI::App& sub, Context& ctx) {
       ->capture_default_str();
   mine->add_option("--request-timeout", t.model.request_timeout_s,
                    "seconds one request attempt may take (the whole reply)")
-      ->check(finite_above(0, session::kMaxSeconds))
+      ->check(finite_above(0, run::kMaxSeconds))
       ->capture_default_str();
   mine->add_flag("--stream", t.model.stream,
                  "ask for each reply as an event stream (stream: true, with usage): a long reply "
                  "arrives piece by piece and one that stops arriving is caught by --stall-timeout");
   mine->add_option("--stall-timeout", t.model.stall_timeout_s,
                    "seconds without a byte, once a reply has started, that end the attempt")
-      ->check(finite_above(0, session::kMaxSeconds))
+      ->check(finite_above(0, run::kMaxSeconds))
       ->capture_default_str();
   mine->add_option("--attempts", t.model.attempts, "tries per request")
-      ->check(whole_range(1, session::kMaxAttempts))
+      ->check(whole_range(1, run::kMaxAttempts))
       ->capture_default_str();
   mine->add_option("--retry-max-s", t.model.retry_max_s,
                    "seconds a request may spend on attempts and waits before it fails")
-      ->check(finite_range(0, session::kMaxSeconds))
+      ->check(finite_range(0, run::kMaxSeconds))
       ->capture_default_str();
   mine->add_option("--concurrency", t.concurrency, "teacher trajectories in flight")
-      ->check(whole_range(1, session::kMaxConcurrency))
+      ->check(whole_range(1, run::kMaxConcurrency))
       ->capture_default_str();
   mine->add_option("--cpu-jobs", t.cpu_jobs, "compiles at a time")
-      ->check(whole_range(1, session::kMaxConcurrency))
+      ->check(whole_range(1, run::kMaxConcurrency))
       ->capture_default_str();
   mine->add_option("--out", a->out,
                    "the store the teacher trajectories go to (resumed when it exists)");

@@ -2,6 +2,7 @@
 // loop (docs/sft.md); its trajectories go to a mine store that `sft fixit` reads.
 #include <filesystem>
 
+#include "cli/judge_candidate.h"
 #include "cli/sft_args.h"
 #include "core/interrupt.h"
 #include "core/subprocess.h"
@@ -9,9 +10,9 @@
 #include "judge/judge.h"
 #include "llm/endpoint.h"
 #include "llm/extract.h"
-#include "session/model_client.h"
-#include "session/provenance.h"
-#include "session/stage_pipeline.h"
+#include "run/model_client.h"
+#include "run/provenance.h"
+#include "run/stage_pipeline.h"
 #include "sft/mine.h"
 #include "sft/pipeline.h"
 #include "sft/session_runner.h"
@@ -37,7 +38,7 @@ Status check_mine_out(const std::string& out) {
 // Runs the selected seeds through the session loop with the teacher endpoint.
 int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corpus, Context& ctx) {
   if (!path_variables_ok(ctx, "sft mine")) return exit_code::bad_input;
-  const session::RunConfig& rc = a.teacher;
+  const run::RunConfig& rc = a.teacher;
   if (rc.model.id.empty() || rc.model.base_url.empty())
     return sft_fail(
         ctx,
@@ -61,16 +62,17 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
                     exit_code::bad_input);
   auto tasks = task::load_tasks(ctx.paths.tasks());
   if (!tasks.ok()) return sft_fail(ctx, tasks.error(), exit_code::bad_input);
-  auto client = session::make_model_client(rc.model);
+  auto client = run::make_model_client(rc.model);
   if (!client.ok()) return sft_fail(ctx, client.error(), exit_code::bad_input);
-  session::SharedClientFactory clients(*client);
+  run::SharedClientFactory clients(*client);
   SystemProcessRunner runner;
   judge::JudgeOptions so;
-  so.gpu = eval::Evaluator::gpu_available();
+  if (Status machine = set_judging_machine(so, ctx.paths, runner); !machine.ok())
+    return sft_fail(ctx, machine.error(), exit_code::internal);
   if (!so.gpu)
     ctx.err << "warning: no GPU here: teacher kernels are compiled only, so none can be a repair "
                "(correct and executing); mine on the GPU machine\n";
-  session::StagePipeline pipeline(ctx.paths, runner, so);
+  run::StagePipeline pipeline(ctx.paths, runner, so);
   InterruptScope interrupts;  // Ctrl-C stops nvcc, the workers and the teacher's requests
   sft::SessionRepairRunner repair(rc, *tasks, pipeline, clients, [](const std::string& reply) {
     return llm::extract_code(reply);
@@ -82,7 +84,7 @@ int run_teacher(const SftArgs& a, const sft::Options& o, const sft::Corpus& corp
   mc.config = rc.to_json();
   mc.config["sft_mine"] = o.to_json();
   mc.config["sft_mine"]["stores"] = a.stores;
-  mc.provenance = session::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
+  mc.provenance = run::collect_provenance(ctx.paths, runner, PTXBENCH_VERSION, ctx.argv);
   mc.provenance["pipeline"] = pipeline.describe();
   auto r = sft::mine(corpus, o, mc, a.out, repair);
   if (!r.ok()) return sft_fail(ctx, r.error(), exit_code::bad_input);

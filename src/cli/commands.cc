@@ -195,7 +195,7 @@ Environment:
                     the tool to run (default: PATH, then $CUDA_HOME/bin (/usr/local/cuda),
                     then .deps/bin)
   PTXBENCH_NO_GPU=1 act as on a machine without a GPU (compile and static audit only)
-  PTXBENCH_ASSUME_GPU=1  assume a GPU without probing for one
+  PTXBENCH_ASSUME_GPU=1  assume a GPU that runs sm_90a without probing for one
   PTXBENCH_BIN_DIR  where ptxbench-worker is (default: beside ptxbench)
   PTXBENCH_DLPACK_INCLUDE  the folder holding dlpack/dlpack.h for candidates' builds
   PTXBENCH_TVM_FFI_ROOT  the apache-tvm-ffi package's tvm_ffi/ folder (include/, lib/) for

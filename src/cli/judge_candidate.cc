@@ -7,6 +7,8 @@
 #include "core/interrupt.h"
 #include "core/subprocess.h"
 #include "core/utf8.h"
+#include "eval/device_arch.h"
+#include "eval/evaluator.h"
 #include "eval/plan.h"
 #include "judge/format.h"
 #include "llm/extract.h"
@@ -62,6 +64,11 @@ int judge_candidate(Context& ctx, std::string_view command, const std::string& f
   judge::JudgeOptions o = options;
   o.compile.source_bytes = input->source_bytes;
   SystemProcessRunner runner;
+  if (Status machine = set_judging_machine(o, ctx.paths, runner); !machine.ok()) {
+    ctx.err << "ptxbench " << command << ": " << to_console_text(machine.error().to_string())
+            << "\n";
+    return exit_code::internal;
+  }
   judge::ToolStages stages(ctx.paths, runner);
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers
   judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, o);
@@ -92,6 +99,16 @@ void add_reply_option(CLI::App& sub, bool& reply) {
   sub.add_flag("--reply", reply,
                "the file is a model's reply: its code block is judged, as `run` judges a reply "
                "(none: the verdict no_code, exit 15)");
+}
+
+Status set_judging_machine(judge::JudgeOptions& options, const Paths& paths,
+                           ProcessRunner& runner) {
+  options.gpu = eval::Evaluator::gpu_available();
+  if (!options.gpu || eval::Evaluator::gpu_assumed()) return {};
+  PTXB_TRY(eval::DeviceArch device, eval::probe_device_arch(runner, paths.worker()));
+  options.gpu_arch = device.arch;
+  options.gpu_none_why = device.why_none;
+  return {};
 }
 
 void set_run_inputs(judge::JudgeOptions& options, bool shared) {

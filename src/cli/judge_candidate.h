@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "cli/command.h"
+#include "core/subprocess.h"
 #include "judge/judge.h"
 
 namespace ptxbench::cli {
@@ -28,6 +29,12 @@ void add_shared_inputs_option(CLI::App& sub, bool& shared);
 // With `shared`, the command's input seed (eval::EvalOptions::input_seed), drawn once for every
 // candidate it judges; otherwise none (every candidate on base input sets of its own).
 void set_run_inputs(judge::JudgeOptions& options, bool shared);
+
+// The machine the GPU stages run on: `options.gpu` (eval::Evaluator::gpu_available) and, with a
+// GPU, the target it runs, asked of the device (eval/device_arch.h): sm_90a on 9.0, sm_100a on
+// 10.0, none elsewhere (`gpu_none_why`). PTXBENCH_ASSUME_GPU=1 assumes sm_90a without asking.
+// An Error (the machine's: exit 1) when a GPU is there but cannot be asked.
+Status set_judging_machine(judge::JudgeOptions& options, const Paths& paths, ProcessRunner& runner);
 
 // After judging within an InterruptScope (core/interrupt.h): when ptxbench was interrupted,
 // says so ("ptxbench COMMAND: interrupted (SIGINT): ...") and returns the exit code, 128 + the

@@ -4,7 +4,7 @@
 
 namespace ptxbench::cli {
 
-void add_judging_options(CLI::App& sub, session::JudgingSettings& s) {
+void add_judging_options(CLI::App& sub, run::JudgingSettings& s) {
   sub.add_option("--trials", s.trials, "correctness trials on fresh inputs (>= 3)")
       ->check(CLI::Range(3, 100))
       ->capture_default_str();
@@ -27,7 +27,7 @@ void add_judging_options(CLI::App& sub, session::JudgingSettings& s) {
       ->capture_default_str();
 }
 
-void apply_judging(const session::JudgingSettings& s, eval::EvalOptions& o) {
+void apply_judging(const run::JudgingSettings& s, eval::EvalOptions& o) {
   o.trials = s.trials;
   o.call_timeout_seconds = s.call_timeout_s;
   o.sample_budget_seconds = s.sample_budget_s;

@@ -10,13 +10,13 @@
 
 #include "cli/command.h"
 #include "eval/evaluator.h"
-#include "session/config.h"
+#include "run/config.h"
 
 namespace ptxbench::cli {
 
-void add_judging_options(CLI::App& sub, session::JudgingSettings& s);
+void add_judging_options(CLI::App& sub, run::JudgingSettings& s);
 
 // `s` into the options of one judging session.
-void apply_judging(const session::JudgingSettings& s, eval::EvalOptions& o);
+void apply_judging(const run::JudgingSettings& s, eval::EvalOptions& o);
 
 }  // namespace ptxbench::cli

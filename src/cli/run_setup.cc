@@ -129,7 +129,7 @@ Status check_out_path(const std::string& out) {
 }
 
 Status build_config(RunOptions& o, const std::vector<task::TaskSpec>& all) {
-  session::RunConfig& c = o.config;
+  run::RunConfig& c = o.config;
   c.task_selector = o.tasks;
   PTXB_TRY(c.tasks, resolve_tasks(o.tasks, all));
   c.archs.clear();

@@ -9,19 +9,19 @@
 
 #include "core/paths.h"
 #include "core/result.h"
-#include "session/config.h"
+#include "run/config.h"
 #include "task/spec.h"
 
 namespace ptxbench::cli {
 
 struct RunOptions {
-  session::RunConfig config;
+  run::RunConfig config;
   std::string tasks = "core";
   std::string archs = "sm_90a";
   std::string fast_p;
   std::string out;
   std::string resume;
-  std::string shard;    // --shard I/N; empty: from the environment (session/shard.h)
+  std::string shard;    // --shard I/N; empty: from the environment (run/shard.h)
   int shard_count = 0;  // --shard-count N, with JOB_COMPLETION_INDEX; 0: not given
   bool json = false;
   bool no_progress = false;

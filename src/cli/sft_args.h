@@ -9,7 +9,7 @@
 
 #include "cli/command.h"
 #include "core/result.h"
-#include "session/config.h"
+#include "run/config.h"
 #include "sft/corpus.h"
 #include "sft/options.h"
 
@@ -37,7 +37,7 @@ struct SftArgs {
   bool json = false;
   bool force = false;  // fixit/kernelgen: an earlier export; coverage: an existing file
   // mine
-  session::RunConfig teacher;  // endpoint, turn budget, speedup target, concurrency
+  run::RunConfig teacher;  // endpoint, turn budget, speedup target, concurrency
   int limit = 0;
   bool dry_run = false;
 };

@@ -28,9 +28,12 @@ struct JudgeOptions {
   // false: no timing. With run_audit too, the judging session checks and audits its calls
   // (`ptxbench audit`); without it, no GPU stage runs (`ptxbench compile`).
   bool evaluate = true;
-  bool run_audit = true;            // false: no instruction audit (`ptxbench eval --no-audit`)
-  bool gpu = false;                 // a GPU is here (eval::Evaluator::gpu_available())
-  std::string gpu_arch = "sm_90a";  // the architecture it runs; others get the static stages
+  bool run_audit = true;  // false: no instruction audit (`ptxbench eval --no-audit`)
+  bool gpu = false;       // a GPU is here (eval::Evaluator::gpu_available())
+  // The target the GPU runs, asked of the device (eval/device_arch.h); candidates of another
+  // get the static stages only. Empty: a GPU that runs neither target, `gpu_none_why` says why.
+  std::string gpu_arch = "sm_90a";
+  std::string gpu_none_why;
 };
 
 // How a caller that judges several candidates at once rations its machines (the run

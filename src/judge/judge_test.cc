@@ -101,6 +101,23 @@ TEST_F(JudgeTest, AnArchitectureTheGpuCannotRunIsNotEvaluated) {
   EXPECT_EQ(stages.calls.size(), 1u);
 }
 
+TEST_F(JudgeTest, OnABlackwellGpuAHopperCandidateIsNotEvaluated) {
+  options.gpu_arch = "sm_100a";  // as eval/device_arch.h says on a B200
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::not_evaluated);
+  EXPECT_EQ(r.eval_skipped, "the GPU here runs sm_100a, not sm_90a");
+  EXPECT_EQ(stages.calls.size(), 1u);
+}
+
+TEST_F(JudgeTest, AGpuOfNeitherTargetRunsNothingAndSaysWhy) {
+  options.gpu_arch.clear();
+  options.gpu_none_why = "NVIDIA A100: compute capability 8.0 runs neither target";
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::not_evaluated);
+  EXPECT_EQ(r.eval_skipped, "NVIDIA A100: compute capability 8.0 runs neither target");
+  EXPECT_EQ(stages.calls.size(), 1u);
+}
+
 TEST_F(JudgeTest, IncorrectIsNotAudited) {
   stages.eval_outcome = Outcome::incorrect;
   JudgeReport r = run();

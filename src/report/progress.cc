@@ -8,7 +8,7 @@
 
 namespace ptxbench::report {
 
-using Kind = session::ProgressEvent::Kind;
+using Kind = run::ProgressEvent::Kind;
 
 void ProgressDisplay::plan(int trajectories, int already_done, int max_turns) {
   std::lock_guard lock(mu_);
@@ -46,7 +46,7 @@ void ProgressDisplay::print_line(const std::string& line) {
     out_ << to_console_text(line) << "\n" << std::flush;
 }
 
-void ProgressDisplay::on_event(const session::ProgressEvent& e) {
+void ProgressDisplay::on_event(const run::ProgressEvent& e) {
   std::lock_guard lock(mu_);
   switch (e.kind) {
     case Kind::started:

@@ -10,15 +10,15 @@
 #include <mutex>
 #include <string>
 
-#include "session/progress.h"
+#include "run/progress.h"
 
 namespace ptxbench::report {
 
-class ProgressDisplay final : public session::ProgressSink {
+class ProgressDisplay final : public run::ProgressSink {
  public:
   ProgressDisplay(std::ostream& out, bool tty) : out_(out), tty_(tty) {}
   void plan(int trajectories, int already_done, int max_turns) override;
-  void on_event(const session::ProgressEvent& e) override;
+  void on_event(const run::ProgressEvent& e) override;
   // A line of its own (e.g. a request still waiting for its reply), from any thread.
   void note(const std::string& text);
   // Ends the status line (terminal mode).

@@ -9,10 +9,10 @@
 namespace ptxbench::report {
 namespace {
 
-using Kind = session::ProgressEvent::Kind;
+using Kind = run::ProgressEvent::Kind;
 
-session::ProgressEvent ev(Kind k, int turn, std::string cat = {}, std::string reason = {}) {
-  session::ProgressEvent e{k, {"m", "gemm", "sm_90a", 0}};
+run::ProgressEvent ev(Kind k, int turn, std::string cat = {}, std::string reason = {}) {
+  run::ProgressEvent e{k, {"m", "gemm", "sm_90a", 0}};
   e.turn = turn;
   if (!cat.empty()) e.category = judge::testing::named(cat);
   e.correct = e.category == judge::Disposition::passed;

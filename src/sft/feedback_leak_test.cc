@@ -14,11 +14,11 @@
 #include "audit/audit_result.h"
 #include "eval/call_failure.h"
 #include "judge/decide.h"
-#include "session/feedback.h"
-#include "session/stage_pipeline.h"
+#include "run/feedback.h"
+#include "run/stage_pipeline.h"
 #include "sft/mine.h"
 
-namespace ptxbench::session {
+namespace ptxbench::run {
 namespace {
 
 constexpr const char* kShape = "no tuned configuration for M=1000 N=7168 K=5120";
@@ -228,4 +228,4 @@ TEST(FeedbackLeak, AnExecutedFamilyShowsNoCount) {
 }
 
 }  // namespace
-}  // namespace ptxbench::session
+}  // namespace ptxbench::run

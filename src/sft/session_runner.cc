@@ -2,11 +2,10 @@
 
 namespace ptxbench::sft {
 
-SessionRepairRunner::SessionRepairRunner(session::RunConfig config,
+SessionRepairRunner::SessionRepairRunner(run::RunConfig config,
                                          const std::vector<task::TaskSpec>& tasks,
-                                         session::CandidatePipeline& pipeline,
-                                         session::ClientFactory& clients,
-                                         session::ExtractFn extract)
+                                         run::CandidatePipeline& pipeline,
+                                         run::ClientFactory& clients, run::ExtractFn extract)
     : config_(std::move(config)),
       pipeline_(pipeline),
       clients_(clients),
@@ -25,19 +24,19 @@ Status SessionRepairRunner::run(store::RunStore& store, const store::TrajectoryK
     return make_error("a repair opening must be a system and a user message");
   PTXB_TRY(std::int64_t id, store.add_trajectory(key));
   PTXB_TRY(store::TrajectoryRow row, store.trajectory(id));
-  session::LoopDeps deps{store,
-                         pipeline_,
-                         clients_,
-                         [&opening](const task::TaskSpec&, const std::string&,
-                                    const std::string&) -> Result<session::PromptMessages> {
-                           return session::PromptMessages{opening[0].content, opening[1].content};
-                         },
-                         extract_,
-                         nullptr};
-  auto outcome = session::run_trajectory(row, spec->second, config_, slots_, deps);
+  run::LoopDeps deps{store,
+                     pipeline_,
+                     clients_,
+                     [&opening](const task::TaskSpec&, const std::string&,
+                                const std::string&) -> Result<run::PromptMessages> {
+                       return run::PromptMessages{opening[0].content, opening[1].content};
+                     },
+                     extract_,
+                     nullptr};
+  auto outcome = run::run_trajectory(row, spec->second, config_, slots_, deps);
   if (!outcome.ok()) return outcome.error();
-  if (outcome->status == session::TrajectoryEnd::failed) return make_error(outcome->stop_reason);
-  if (outcome->status == session::TrajectoryEnd::interrupted) return make_error("interrupted");
+  if (outcome->status == run::TrajectoryEnd::failed) return make_error(outcome->stop_reason);
+  if (outcome->status == run::TrajectoryEnd::interrupted) return make_error("interrupted");
   return {};
 }
 

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "core/fs.h"
-#include "session/fakes_test.h"
+#include "run/fakes_test.h"
 #include "sft/pipeline.h"
 #include "sft/testing/synthetic_store.h"
 
@@ -35,14 +35,14 @@ TEST(SessionRepairRunner, TeacherTrajectoriesBecomeRepairRows) {
   const TempDir* dir = &seeds.dir;
   const auto* corpus = &seeds.corpus;
 
-  session::RunConfig config;
+  run::RunConfig config;
   config.model.id = "teacher";
   config.turns = 4;           // the fake model is correct and executing from attempt 4 on
   config.speedup_target = 0;  // stop at the first correct, executing turn
-  session::testing::FakePipeline pipeline;
-  session::testing::FakeClients clients;
-  SessionRepairRunner runner(config, {session::testing::fake_task("gemm")}, pipeline, clients,
-                             session::testing::fake_extract);
+  run::testing::FakePipeline pipeline;
+  run::testing::FakeClients clients;
+  SessionRepairRunner runner(config, {run::testing::fake_task("gemm")}, pipeline, clients,
+                             run::testing::fake_extract);
   MineConfig cfg;
   cfg.teacher_model = "teacher";
   cfg.concurrency = 2;  // the loop, the fakes and the store are thread-safe
@@ -78,7 +78,7 @@ TEST(SessionRepairRunner, TeacherTrajectoriesBecomeRepairRows) {
 
 // An endpoint that never answers: every seed's teacher trajectory fails, and mine()
 // reports each one as an error (the CLI then exits non-zero with the counts).
-class DeadClients final : public session::ClientFactory {
+class DeadClients final : public run::ClientFactory {
  public:
   class Dead final : public llm::ChatClient {
    public:
@@ -96,12 +96,12 @@ TEST(SessionRepairRunner, ADeadTeacherIsAnErrorPerSeedAndIsTriedAgain) {
   TwoSeeds seeds;
   const TempDir* dir = &seeds.dir;
   const auto* corpus = &seeds.corpus;
-  session::RunConfig config;
+  run::RunConfig config;
   config.model.id = "teacher";
-  session::testing::FakePipeline pipeline;
+  run::testing::FakePipeline pipeline;
   DeadClients clients;
-  SessionRepairRunner runner(config, {session::testing::fake_task("gemm")}, pipeline, clients,
-                             session::testing::fake_extract);
+  SessionRepairRunner runner(config, {run::testing::fake_task("gemm")}, pipeline, clients,
+                             run::testing::fake_extract);
   MineConfig cfg;
   cfg.teacher_model = "teacher";
   for (int round = 0; round < 2; ++round) {  // the second round retries the failed seeds
@@ -117,7 +117,7 @@ TEST(SessionRepairRunner, ADeadTeacherIsAnErrorPerSeedAndIsTriedAgain) {
 // The session's fake client writes comment-only kernels ("// attempt k of TASK sample
 // S"), which all normalise to the same text; this one adds a line of code per attempt so
 // that the kernels differ as real ones do.
-class CodeClients final : public session::ClientFactory {
+class CodeClients final : public run::ClientFactory {
  public:
   Result<std::shared_ptr<llm::ChatClient>> client_for(const store::TrajectoryKey& k) override {
     PTXB_TRY(std::shared_ptr<llm::ChatClient> inner, fake_.client_for(k));
@@ -144,32 +144,31 @@ class CodeClients final : public session::ClientFactory {
     std::string tag_;
     int n_ = 0;
   };
-  session::testing::FakeClients fake_;
+  run::testing::FakeClients fake_;
 };
 
-// A run as `ptxbench run` makes it (session::run_all), with the session's fakes, whose
+// A run as `ptxbench run` makes it (run::run_all), with the session's fakes, whose
 // attempts follow the embedded scripted agent: compile error, incorrect, correct without
 // the target instructions, then correct and executing. Each trajectory's repair appears
 // once, paired with the turn just before it; --pairing all pairs every failing turn.
 TEST(RunExport, EveryRepairOfARunAppearsOnce) {
   auto dir = TempDir::create("sft_run_export");
   ASSERT_TRUE(dir.ok());
-  session::RunConfig config;
+  run::RunConfig config;
   config.model.id = "fake";
   config.tasks = {"gemm", "mha"};
   config.samples = 2;
   config.turns = 8;
-  std::vector<task::TaskSpec> tasks = {session::testing::fake_task("gemm"),
-                                       session::testing::fake_task("mha")};
+  std::vector<task::TaskSpec> tasks = {run::testing::fake_task("gemm"),
+                                       run::testing::fake_task("mha")};
   {
     auto rs = store::RunStore::create(dir->path() / "run.db", config.to_json(), Json::object());
     ASSERT_TRUE(rs.ok()) << rs.error().to_string();
-    session::testing::FakePipeline pipeline;
+    run::testing::FakePipeline pipeline;
     CodeClients clients;
-    session::LoopDeps deps{
-        *rs,    pipeline, clients, session::testing::fake_prompt, session::testing::fake_extract,
-        nullptr};
-    auto totals = session::run_all(config, session::plan_trajectories(config, tasks), tasks, deps);
+    run::LoopDeps deps{
+        *rs, pipeline, clients, run::testing::fake_prompt, run::testing::fake_extract, nullptr};
+    auto totals = run::run_all(config, run::plan_trajectories(config, tasks), tasks, deps);
     ASSERT_TRUE(totals.ok()) << totals.error().to_string();
     ASSERT_EQ(totals->done, 4);
   }
@@ -202,10 +201,9 @@ TEST(SessionRepairRunner, UnknownTaskIsAnError) {
   ASSERT_TRUE(dir.ok());
   auto rs = store::RunStore::create(dir->path() / "m.db", Json::object(), Json::object());
   ASSERT_TRUE(rs.ok());
-  session::testing::FakePipeline pipeline;
-  session::testing::FakeClients clients;
-  SessionRepairRunner runner(session::RunConfig{}, {}, pipeline, clients,
-                             session::testing::fake_extract);
+  run::testing::FakePipeline pipeline;
+  run::testing::FakeClients clients;
+  SessionRepairRunner runner(run::RunConfig{}, {}, pipeline, clients, run::testing::fake_extract);
   Status st = runner.run(*rs, {"t", "nope", "sm_90a", 0}, {{"system", "s", ""}, {"user", "u", ""}});
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("nope"), std::string::npos);

@@ -2,7 +2,7 @@
 // table by table and column by column as the inputs' own schema has them, so that every
 // row and every column (a column or table a later ptxbench adds included) is copied as
 // stored. Whether the inputs belong together (one configuration, disjoint shards) is the
-// caller's to check (session/shard.h); here only that they are runs of one schema.
+// caller's to check (run/shard.h); here only that they are runs of one schema.
 #pragma once
 
 #include <filesystem>

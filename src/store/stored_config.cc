@@ -18,7 +18,7 @@ struct Field {
   Kind kind;
 };
 
-// Every field session::RunConfig::to_json writes (and `sft mine`'s own, an object).
+// Every field run::RunConfig::to_json writes (and `sft mine`'s own, an object).
 constexpr Field kFields[] = {
     {"model", Kind::object},
     {"model.id", Kind::string},

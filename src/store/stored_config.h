@@ -1,4 +1,4 @@
-// The run's stored configuration (runs.config_json, session::RunConfig::to_json) as a reader
+// The run's stored configuration (runs.config_json, run::RunConfig::to_json) as a reader
 // relies on it: every field ptxbench writes, of its type, and the values a run can have. A
 // field that is absent is the reader's to default or refuse (older runs, tests' stores).
 #pragma once

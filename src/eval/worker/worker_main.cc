@@ -11,12 +11,15 @@
 //             the host protocol on fds 5 and 6
 //   baseline  one-shot: times the library baseline alone and checks it (bench/baselines);
 //             writes <dir>/response.json
+//
+//   ptxbench-worker --compute-capability   prints "MAJOR.MINOR NAME" of device 0 (device_arch.h)
 // Exit status 0: the session ended normally (whatever the candidate did). Anything else (a
 // crash, a kill, a sandbox refusal: sandbox/sandbox.h) is interpreted by the parent.
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
+#include <string_view>
 
 #include "core/command_channel.h"
 #include "core/fs.h"
@@ -82,9 +85,25 @@ int run_session_mode(const Json& j, Run run) {
   return rc;
 }
 
+// `ptxbench-worker --compute-capability`: "MAJOR.MINOR NAME" of device 0 (as
+// CUDA_VISIBLE_DEVICES leaves it), for eval/device_arch.h. Exit 0, or 3 with CUDA's error.
+int print_compute_capability() {
+  try {
+    cudaDeviceProp prop{};
+    PTXB_CUDA(cudaGetDeviceProperties(&prop, 0));
+    std::cout << prop.major << "." << prop.minor << " " << prop.name << "\n";
+    return 0;
+  } catch (const gpu::CudaError& e) {
+    std::cerr << "ptxbench-worker: " << e.what() << "\n";
+    return 3;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string_view(argv[1]) == "--compute-capability")
+    return print_compute_capability();
   if (argc != 2) {
     std::cerr << "usage: ptxbench-worker REQUEST.json (ptxbench starts this program; see "
                  "src/eval/session_protocol.h)\n";

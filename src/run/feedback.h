@@ -1,0 +1,20 @@
+// The feedback the model sees after each turn: a text headed by the turn's disposition
+// (judge::headline) that carries the facts that matter for the next attempt. A pure
+// function of a TurnVerdict, so every disposition has a golden test (testdata/feedback/).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "run/verdict.h"
+
+namespace ptxbench::run {
+
+std::string build_feedback(const TurnVerdict& v, const TurnContext& ctx);
+
+// The compiler log cut to what helps: error lines (with the source line and caret
+// nvcc prints under them), temporary directories stripped from file names, at most
+// `max_errors` errors; "(N more errors not shown)" when cut.
+std::string trim_compiler_log(std::string_view log, int max_errors = 12);
+
+}  // namespace ptxbench::run
