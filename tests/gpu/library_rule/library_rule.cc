@@ -81,7 +81,7 @@ bool selected(const task::TaskSpec& t, const Options& o) {
 // `t` with `w` as its timed workload (benchmark_baseline runs the timed one).
 task::TaskSpec timed_at(task::TaskSpec t, const task::Workload& w) {
   task::Workload timed = w;
-  timed.role = "timed";
+  timed.role = task::WorkloadRole::timed;
   t.workloads = {timed};
   return t;
 }
