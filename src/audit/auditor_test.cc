@@ -288,6 +288,27 @@ TEST_F(AuditorTest, NcuThatProfiledNothingSaysSo) {
   EXPECT_TRUE(said);
 }
 
+// ncu's own "==ERROR== ERR_NVGPUCTRPERM" line is the machine's; the same word inside a kernel
+// name in the CSV (words/ncu_perm_word_kernel_name.cu) is not: the rows are read as usual.
+TEST_F(AuditorTest, OnlyNcusOwnErrorLineSaysTheCountersAreRestricted) {
+  eval::AuditTrace t = ncu_trace("ncu_raw_reference_gemm.csv");
+  t.ncu_output =
+      "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access "
+      "NVIDIA GPU Performance Counters on the target device 0.\n";
+  auto denied = audit(&t);
+  ASSERT_FALSE(denied.ok());
+  EXPECT_NE(denied.error().message.find("may not read the GPU performance counters"),
+            std::string::npos);
+
+  eval::AuditTrace named = ncu_trace("ncu_raw_reference_gemm.csv");
+  const std::string kernel = "gemm_tile_ERR_NVGPUCTRPERM";
+  named.ncu_output =
+      "==PROF== Connected to process 1 (ptxbench-worker) " + kernel + "\n" + named.ncu_output;
+  auto r = audit(&named);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->family("wgmma")->verdict, Verdict::executed);
+}
+
 TEST_F(AuditorTest, UnknownArchIsAnError) {
   Auditor auditor(paths_, runner_);
   EXPECT_FALSE(auditor.audit(so_, task_, "sm_100b", nullptr, AuditOptions{}).ok());

@@ -57,9 +57,24 @@ std::vector<std::string> ncu_session_arguments() {
           "raw"};
 }
 
+namespace {
+
+// Whether ncu said, in a line of its own ("==ERROR== ERR_NVGPUCTRPERM ..."), that it may not
+// read the counters. Never a search of its whole output: the CSV rows carry kernel names, which
+// the candidate chooses (red team of 2026-12-06, words/ncu_perm_word_kernel_name.cu: a kernel
+// named gemm_tile_ERR_NVGPUCTRPERM was judged a harness error with an administrator's hint).
+bool ncu_lacks_counter_permission(const std::string& out) {
+  for (const auto& line : split_lines(out))
+    if (starts_with(line, "==ERROR==") && line.find("ERR_NVGPUCTRPERM") != std::string::npos)
+      return true;
+  return false;
+}
+
+}  // namespace
+
 Status ncu_kernels(AuditContext& c, const eval::AuditTrace& t) {
   const std::string& out = t.ncu_output;
-  if (out.find("ERR_NVGPUCTRPERM") != std::string::npos)
+  if (ncu_lacks_counter_permission(out))
     return make_error("Nsight Compute may not read the GPU performance counters",
                       profiling_permission_hint());
   auto parsed = parse_ncu_raw(out);

@@ -43,6 +43,10 @@ struct CompileResult {
   // What the built object runs at load/unload time or lacks (RELRO, BIND_NOW), one line
   // each with what to do instead (elf_hardening.h).
   std::vector<std::string> object_problems;
+  // The sha256 of each fatbinary nvcc wrote for this build (its --keep folder), recorded when the
+  // entry was built: the object's .nv_fatbin must hold exactly these (device_code.h). Empty in
+  // entries made before the check: those are built again.
+  std::vector<std::string> device_code_sha256;
   std::vector<KernelResources> resources;  // ptxas -v, per function
   std::vector<PtxasWarning> warnings;      // ptxas warnings / performance notes
   Census census;                           // empty unless the object was built

@@ -45,6 +45,13 @@ bool is_relative(std::uint16_t machine, std::uint32_t type) {
   return (machine == elf::kEmX86_64 && type == 8) || (machine == elf::kEmAarch64 && type == 1027);
 }
 
+// R_X86_64_IRELATIVE, R_AARCH64_IRELATIVE: a slot filled by calling a resolver at load time.
+bool is_irelative(std::uint16_t machine, std::uint32_t type) {
+  return (machine == elf::kEmX86_64 && type == 37) || (machine == elf::kEmAarch64 && type == 1032);
+}
+
+constexpr std::uint8_t kSttGnuIfunc = 10;
+
 std::string demangled(const std::string& name) {
   int status = 0;
   char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
@@ -106,6 +113,7 @@ class Resolver {
   }
 
   const std::vector<elf::Symbol>& symtab() const { return symtab_; }
+  const std::vector<elf::Relocation>& relocs() const { return relocs_; }
 
  private:
   explicit Resolver(const elf::File& f) : file_(f) {}
@@ -144,6 +152,7 @@ class Checker {
       if (s.name == "__gmon_start__" && s.shndx != 0)
         add("the object defines __gmon_start__, which the toolchain's _init stub calls when the "
             "library is loaded: rename that function");
+    PTXB_TRY_STATUS(check_indirect_functions());
     check_relro();
     check_segments();
     return std::move(out_);
@@ -171,6 +180,25 @@ class Checker {
         add("`" + what + "` runs when the library is unloaded or the worker exits (a destructor: " +
             "__attribute__((destructor)) or a .fini_array entry), " + kUnloadAdvice);
     }
+    return {};
+  }
+
+  // GNU indirect functions: the loader calls their resolvers inside dlopen, before any
+  // constructor, so they are load-time code too (red team of 2026-12-06,
+  // kernels/controls/words/ifunc_load_time_output.cu). Told by an IRELATIVE relocation (a
+  // local one) or an STT_GNU_IFUNC symbol the object defines (an exported one, bound at load).
+  Status check_indirect_functions() {
+    bool found = false;
+    for (const auto& rel : r_.relocs()) found = found || is_irelative(f_.machine(), rel.type);
+    PTXB_TRY(std::vector<elf::Symbol> dynsym, f_.symbols(elf::kShtDynsym));
+    const std::vector<elf::Symbol>* tables[] = {&r_.symtab(), &dynsym};
+    for (const auto* table : tables)
+      for (const auto& s : *table) found = found || (s.type == kSttGnuIfunc && s.shndx != 0);
+    if (found)
+      add(std::string("the object has a GNU indirect function (__attribute__((ifunc)), or asm "
+                      "`.type NAME, @gnu_indirect_function`): its resolver runs when the library "
+                      "is loaded, ") +
+          kLoadAdvice);
     return {};
   }
 

@@ -6,7 +6,7 @@
 //     initialisation _GLOBAL__sub_I_*, each at most once), the .fini_array only crtbegin's
 //     __do_global_dtors_aux; DT_INIT/DT_FINI only the toolchain's _init/_fini stubs (whose
 //     one callee, __gmon_start__, the object may not define); no .preinit_array, .ctors or
-//     .dtors;
+//     .dtors; no GNU indirect function (its resolver runs inside dlopen);
 //   - full RELRO (PT_GNU_RELRO covering .init_array, .fini_array, .dynamic and the GOT) and
 //     immediate binding (DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW), so relocated pointers are
 //     read-only once loaded; no writable+executable segment, executable stack or text

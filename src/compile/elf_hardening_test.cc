@@ -61,6 +61,16 @@ TEST(ElfHardening, DefiningGmonStartIsRefused) {
   EXPECT_TRUE(mentions(p, "defines __gmon_start__")) << joined(p);
 }
 
+// The red team's ifunc_load_time_output (2026-12-06): a resolver runs inside dlopen.
+TEST(ElfHardening, IndirectFunctionsAreLoadTimeCode) {
+  for (const char* probe : {PTXBENCH_ELF_PROBE_IFUNC_LOCAL, PTXBENCH_ELF_PROBE_IFUNC_EXPORTED}) {
+    auto p = problems(probe);
+    ASSERT_EQ(p.size(), 1u) << probe << "\n" << joined(p);
+    EXPECT_TRUE(mentions(p, "GNU indirect function")) << joined(p);
+    EXPECT_TRUE(mentions(p, "inside ptxbench_launch")) << joined(p);
+  }
+}
+
 TEST(ElfHardening, LazyBindingAndNoRelroAreRefused) {
   auto p = problems(PTXBENCH_ELF_PROBE_LAZY);
   EXPECT_TRUE(mentions(p, "not linked with RELRO")) << joined(p);

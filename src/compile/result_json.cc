@@ -70,6 +70,7 @@ Json to_json(const CompileResult& r) {
               {"forbidden_exports", r.forbidden_exports},
               {"symbol_reasons", r.symbol_reasons},
               {"object_problems", r.object_problems},
+              {"device_code_sha256", r.device_code_sha256},
               {"resources", array_of(r.resources)},
               {"warnings", array_of(r.warnings)},
               {"census", to_json(r.census)},
@@ -159,6 +160,8 @@ Result<CompileResult> compile_result_from_json(const Json& j) {
     r.symbol_reasons = j.at("symbol_reasons").get<std::vector<std::string>>();
     // Absent from results stored before the load-time check existed.
     r.object_problems = j.value("object_problems", std::vector<std::string>{});
+    // Absent from results stored before the device-code check (device_code.h).
+    r.device_code_sha256 = j.value("device_code_sha256", std::vector<std::string>{});
     for (const auto& k : j.at("resources")) r.resources.push_back(resources_from(k));
     for (const auto& w : j.at("warnings"))
       r.warnings.push_back({w.at("code").get<std::string>(), w.at("function").get<std::string>(),

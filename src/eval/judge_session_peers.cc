@@ -293,7 +293,13 @@ JudgeSession::CallVerdict JudgeSession::call_verdict(Peers& p, const Received& g
   const auto status = got.reply ? got.reply->status.broker() : std::optional<BrokerStatus>{};
   const std::string error = got.reply ? got.reply->error : got.text;
   stop_broker(p);
-  if (auto refused = host_refusal(p.host_end))
+  // The host's own end (its words on stderr, its exit status) is read only when the broker saw
+  // it end (or its pipe break mid-frame): a host that threw or hung cannot turn that into a
+  // refusal by printing a refusal line (red team of 2026-12-06,
+  // words/forged_driver_refusal_line.cu).
+  const bool host_ended =
+      !status || *status == BrokerStatus::host_ended || *status == BrokerStatus::host_protocol;
+  if (auto refused = host_ended ? host_refusal(p.host_end) : std::nullopt)
     return {Outcome::policy_violation, CallFault::syscall_refused, *refused};
   if (status) switch (*status) {
       case BrokerStatus::call_timeout:

@@ -300,9 +300,10 @@ std::optional<RefusedCall> parse_call(std::string_view text, std::size_t at,
 }  // namespace
 
 std::optional<RefusedCall> parse_refusal(std::string_view text) {
-  std::size_t at = text.find(kPrefix);
-  if (at == std::string_view::npos) return std::nullopt;
-  return parse_call(text, at, kPrefix);
+  for (std::size_t at = text.rfind(kPrefix); at != std::string_view::npos;
+       at = at == 0 ? std::string_view::npos : text.rfind(kPrefix, at - 1))
+    if (auto call = parse_call(text, at, kPrefix)) return call;
+  return std::nullopt;
 }
 
 std::vector<RefusedCall> parse_would_refuse(std::string_view text) {
@@ -317,7 +318,12 @@ std::optional<RefusedCall> refusal_of(const ProcessResult& r) {
   if (r.timed_out) return std::nullopt;
   if (r.signal == SIGSYS) return RefusedCall{-1, "unknown"};
   if (r.signal != 0 || r.exit_code != kSandboxRefusalExit) return std::nullopt;
-  return parse_refusal(r.stderr_text);
+  // The reporter writes to fd 2, which the process may have pointed at fd 1 (red team of
+  // 2026-12-06, words/silenced_sandbox_refusal.cu); without a line the call is unknown, still a
+  // refusal (only the reporter ends a process with this status, or a candidate failing itself).
+  if (auto call = parse_refusal(r.stderr_text)) return call;
+  if (auto call = parse_refusal(r.stdout_text)) return call;
+  return RefusedCall{-1, "unknown", {}};
 }
 
 Status install_refusal_reporter(int report_fd) {

@@ -49,12 +49,15 @@ struct RefusedCall {
   }
 };
 
-// The first refusal line in `text` (a process's stderr or a report file), if any. Lines
-// without a path (the SIGSYS reporter's) give an empty path.
+// The last refusal line in `text` (a process's stderr or a report file), if any: the reporter's
+// line is the last a refused process writes, so a line the candidate printed before it cannot
+// name another call (red team of 2026-12-06, words/laundered_refusal_reason.cu). Lines without
+// a path (the SIGSYS reporter's) give an empty path.
 std::optional<RefusedCall> parse_refusal(std::string_view text);
 
-// The refusal that ended `r`: exit kSandboxRefusalExit with a refusal line on stderr, or death
-// by SIGSYS (the reporter could not run; the call is then unknown). nullopt otherwise.
+// The refusal that ended `r`: exit kSandboxRefusalExit (its call read from the last refusal line
+// on stderr, else on stdout, else unknown), or death by SIGSYS (the reporter could not run; the
+// call is then unknown). nullopt otherwise.
 std::optional<RefusedCall> refusal_of(const ProcessResult& r);
 
 // The line the reporters write for call `number` named `name` (with its newline), and the

@@ -13,12 +13,29 @@ TEST(Refusal, ParsesTheReportersLine) {
   EXPECT_EQ(call->name, "socket");
 }
 
-TEST(Refusal, FindsTheLineAmongOtherOutput) {
+// The last line is the reporter's: one the candidate printed before it names nothing.
+TEST(Refusal, FindsTheLastLineAmongOtherOutput) {
   auto call = parse_refusal(
       "warming up\nptxbench-sandbox: refused system call 20 i386:getpid\nmore\n"
       "ptxbench-sandbox: refused system call 41 socket\n");
   ASSERT_TRUE(call.has_value());
-  EXPECT_EQ(*call, (RefusedCall{20, "i386:getpid"}));
+  EXPECT_EQ(*call, (RefusedCall{41, "socket"}));
+  // A forged line left without its newline, then the reporter's.
+  EXPECT_EQ(parse_refusal("ptxbench-sandbox: refused system call 39 getpid"
+                          "ptxbench-sandbox: refused system call 41 socket\n"),
+            (RefusedCall{41, "socket"}));
+}
+
+// The reporter's status with its line on stdout (fd 2 pointed at fd 1), or with no line at all.
+TEST(Refusal, TheReportersStatusIsARefusalWhereverItsLineWent) {
+  ProcessResult r;
+  r.exit_code = kSandboxRefusalExit;
+  r.stdout_text = "ptxbench-sandbox: refused system call 41 socket\n";
+  EXPECT_EQ(refusal_of(r), (RefusedCall{41, "socket"}));
+  r.stdout_text.clear();
+  EXPECT_EQ(refusal_of(r), (RefusedCall{-1, "unknown"}));
+  r.exit_code = 1;
+  EXPECT_FALSE(refusal_of(r).has_value());
 }
 
 TEST(Refusal, RoundTripsTheLineItWrites) {

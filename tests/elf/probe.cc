@@ -31,7 +31,27 @@ extern "C" void __gmon_start__() {
 }
 #endif
 
+#if defined(PROBE_IFUNC_LOCAL) || defined(PROBE_IFUNC_EXPORTED)
+// A GNU indirect function: the loader calls its resolver inside dlopen (an IRELATIVE relocation
+// when local, an STT_GNU_IFUNC symbol bound at load when exported).
+static int pick_one() {
+  return 5;
+}
+extern "C" int (*pick_resolver())() {
+  probe_value = 6;  // load-time code
+  return pick_one;
+}
+#if defined(PROBE_IFUNC_LOCAL)
+static int pick() __attribute__((ifunc("pick_resolver")));
+#else
+extern "C" int pick() __attribute__((ifunc("pick_resolver")));
+#endif
+#endif
+
 extern "C" int probe_launch() {
+#if defined(PROBE_IFUNC_LOCAL) || defined(PROBE_IFUNC_EXPORTED)
+  return pick();
+#endif
 #if defined(PROBE_STATIC_INIT)
   return probe_value + table[2];
 #else

@@ -2,8 +2,7 @@
 
 #include <cstring>
 
-#include "compile/elf_file.h"
-#include "core/fs.h"
+#include "compile/device_code.h"
 
 namespace ptxbench::eval::worker {
 namespace {
@@ -16,47 +15,12 @@ std::string driver_error(CUresult r) {
   return std::string(name ? name : "CUDA_ERROR_UNKNOWN") + ": " + (text ? text : "unknown");
 }
 
-std::uint64_t le(const std::string& s, std::size_t at, int bytes) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i)
-    v |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[at + i])) << (8 * i);
-  return v;
-}
-
 }  // namespace
 
-Result<std::vector<std::string>> split_fatbinaries(const std::string& section) {
-  constexpr std::uint32_t kFatbinMagic = 0xBA55ED50;
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while (at + 16 <= section.size()) {
-    if (le(section, at, 4) != kFatbinMagic) {  // padding between fatbinaries
-      at += 8;
-      continue;
-    }
-    const std::uint64_t header = le(section, at + 6, 2), payload = le(section, at + 8, 8);
-    if (header < 16 || payload > section.size() || header + payload > section.size() - at)
-      return make_error("a fatbinary in the candidate runs past the end of its section");
-    out.push_back(section.substr(at, header + payload));
-    at += header + payload;
-  }
-  if (out.empty()) return make_error("the candidate's shared object holds no device code");
-  return out;
-}
-
-Result<std::string> device_code_of(const std::string& shared_object) {
-  PTXB_TRY(std::string bytes, read_file(shared_object));
-  PTXB_TRY(compile::elf::File elf, compile::elf::File::parse(bytes));
-  const compile::elf::Section* s = elf.section(".nv_fatbin");
-  if (!s) return make_error("the candidate's shared object holds no device code (.nv_fatbin)");
-  if (s->offset > bytes.size() || s->size > bytes.size() - s->offset)
-    return make_error("the candidate's .nv_fatbin section runs past the end of its file");
-  return bytes.substr(s->offset, s->size);
-}
-
 Result<CandidateModule> CandidateModule::load(const std::string& shared_object) {
-  PTXB_TRY(std::string section, device_code_of(shared_object));
-  PTXB_TRY(std::vector<std::string> images, split_fatbinaries(section));
+  PTXB_TRY(std::string section, compile::device_code_of(shared_object));
+  PTXB_TRY(compile::FatbinSplit split, compile::split_fatbinaries(section));
+  const std::vector<std::string>& images = split.images;
   CandidateModule m;
   std::string refused;
   // nvcc also emits a device-link fatbinary (registration glue) beside the code; one image the

@@ -1,7 +1,8 @@
 // CandidateModule: the candidate's DEVICE code in the broker's context, and nothing else of it.
 // The broker reads the fatbinaries out of (a copy of) the candidate's shared object as data (its
-// .nv_fatbin section: nvcc's fatbinaries, back to back, read with compile/elf_file.h's
-// bounds-checked reader) and loads each with cuModuleLoadData. The shared object is never
+// .nv_fatbin section: nvcc's fatbinaries, back to back, read by compile/device_code.h, whose
+// check at build time makes them exactly what nvcc compiled) and loads each with
+// cuModuleLoadData. The shared object is never
 // loaded here, so none of its host code runs in the broker (it runs in the host process,
 // host_protocol.h).
 //
@@ -43,13 +44,5 @@ class CandidateModule {
   std::vector<CUmodule> modules_;
   std::map<std::string, CUfunction> functions_;
 };
-
-// Splits the bytes of a .nv_fatbin section into its fatbinaries (each starts with the fatbin
-// magic 0xBA55ED50, a header size and a payload size). Host-only; an Error when the bytes hold
-// none or one runs past the end.
-Result<std::vector<std::string>> split_fatbinaries(const std::string& section);
-
-// The bytes of the shared object's .nv_fatbin section (host-only).
-Result<std::string> device_code_of(const std::string& shared_object);
 
 }  // namespace ptxbench::eval::worker
