@@ -7,11 +7,11 @@
 #include <system_error>
 
 #include "compile/allow_list.h"
+#include "compile/built_object.h"
 #include "compile/census.h"
 #include "compile/compile_cache.h"
 #include "compile/compiler_view.h"
 #include "compile/contract_detect.h"
-#include "compile/device_code.h"
 #include "compile/elf_hardening.h"
 #include "compile/elf_symbols.h"
 #include "compile/policy.h"
@@ -93,49 +93,6 @@ std::string policy_summary(const std::vector<PolicyViolation>& v) {
   return s;
 }
 
-// The sha256 of every fatbinary nvcc wrote in its --keep folder (the code and its device-link
-// glue), sorted: what the object's .nv_fatbin must hold (device_code.h).
-Result<std::vector<std::string>> fatbin_digests(const fs::path& keep) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(keep, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path().extension() != ".fatbin") continue;
-    PTXB_TRY(std::string bytes, read_file(it->path()));
-    out.push_back(sha256_hex(bytes));
-  }
-  if (ec) return make_error("cannot list nvcc's files in " + keep.string() + ": " + ec.message());
-  if (out.empty()) return make_error("nvcc wrote no fatbinary in " + keep.string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// The largest built object accepted. nvcc's files are each bounded (kMaxCompilerFileBytes), but
-// the object is copied for every broker of a session and kept in the compile cache: a kernel
-// that builds a 1 GB object (a large constant table) would fill the judge's disk and be blamed on
-// the machine (red team of 2026-12-06, kernels/controls/words/object_size_bloat.cu).
-constexpr std::uintmax_t kMaxObjectBytes = 128ull << 20;
-
-// The object's size, as a problem of the candidate's when it is over kMaxObjectBytes.
-std::vector<std::string> object_size_check(const CompileResult& r) {
-  std::error_code ec;
-  const std::uintmax_t bytes = fs::file_size(r.shared_object, ec);
-  if (ec || bytes <= kMaxObjectBytes) return {};
-  return {"the built object is " + std::to_string(bytes >> 20) + " MiB, more than the " +
-          std::to_string(kMaxObjectBytes >> 20) +
-          " MiB ptxbench accepts: compute large tables at run time (or in a kernel) instead of "
-          "building them into the object"};
-}
-
-// The object's device code against nvcc's own fatbinaries (device_code.h); a section that is
-// missing or malformed is the object's problem too, never an error of ptxbench.
-std::vector<std::string> device_code_check(const CompileResult& r) {
-  auto section = device_code_of(r.shared_object);
-  if (!section.ok()) return {section.error().message};
-  auto split = split_fatbinaries(*section);
-  if (!split.ok()) return {split.error().message};
-  return device_code_problems(*split, r.device_code_sha256);
-}
-
 std::string symbol_summary_text(const std::vector<std::string>& reasons) {
   std::string s = "the built shared object imports or defines symbols that are not allowed:";
   for (const auto& r : reasons) s += "\n" + r;
@@ -206,8 +163,7 @@ Status judge(const task::TaskSpec& task, const std::string& listing, CompileResu
   if (!hardening.ok())
     return make_error("cannot read the built object's ELF: " + hardening.error().message);
   r.object_problems = hardening->problems;
-  for (std::string& p : device_code_check(r)) r.object_problems.push_back(std::move(p));
-  for (std::string& p : object_size_check(r)) r.object_problems.push_back(std::move(p));
+  for (std::string& p : built_object_problems(r)) r.object_problems.push_back(std::move(p));
   std::string tool = r.census.tool;
   r.census = build_census(parse_sass(listing), r.arch, task.targets_for(r.arch));
   r.census.tool = tool;
@@ -436,7 +392,7 @@ Status Compiler::analyse(const task::TaskSpec& task, const fs::path& dir, const 
   PTXB_TRY(std::string bytes, read_file(so));
   r.shared_object = so.string();
   r.shared_object_sha256 = sha256_hex(bytes);
-  PTXB_TRY(r.device_code_sha256, fatbin_digests(dir / "keep"));
+  PTXB_TRY(r.device_code_sha256, nvcc_fatbin_digests(dir / "keep"));
   PTXB_TRY(fs::path cubin, move_if_exists(dir / "keep" / "kernel.cubin", dir / "kernel.cubin"));
   PTXB_TRY(fs::path ptx, move_if_exists(dir / "keep" / "kernel.ptx", dir / "kernel.ptx"));
   r.cubin = cubin.string();

@@ -99,9 +99,11 @@ TEST(Refusal, ReadsAProcessEnd) {
   file.stderr_text = "ptxbench-sandbox: refused system call 257 openat /etc/hostname\n";
   EXPECT_EQ(refusal_of(file), (RefusedCall{257, "openat", "/etc/hostname"}));
 
-  ProcessResult plain_87;  // exit 87 without the line: the process's own choice
+  // Exit 87 without the line (fd 2 closed before the refused call, or the process's own exit):
+  // a refusal of an unknown call since 2026-12-06, never an ordinary crash that hides one.
+  ProcessResult plain_87;
   plain_87.exit_code = kSandboxRefusalExit;
-  EXPECT_FALSE(refusal_of(plain_87).has_value());
+  EXPECT_EQ(refusal_of(plain_87), (RefusedCall{-1, "unknown"}));
 
   ProcessResult line_but_ok = r;  // a line on stderr does not make a success a refusal
   line_but_ok.exit_code = 0;
