@@ -18,7 +18,7 @@ void add_candidate_options(CLI::App& sub, std::string& file, std::string& task, 
 void add_source_limit_option(CLI::App& sub, std::size_t& max_source_bytes) {
   sub.add_option("--max-source-bytes", max_source_bytes,
                  "the largest kernel source accepted (a larger one is a policy violation)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))
+      ->check(whole_range(1, 1ll << 30))
       ->capture_default_str();
 }
 

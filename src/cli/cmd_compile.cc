@@ -70,7 +70,7 @@ void attach_compile(CLI::App& sub, Context& ctx) {
   add_contract_option(sub, args->contract, kCandidateContractHelp);
   sub.add_option("--timeout", args->timeout_s,
                  "the compile stage's wall-clock limit in seconds (source checks, then nvcc)")
-      ->check(CLI::Range(1, 3600))
+      ->check(whole_range(1, 3600))
       ->capture_default_str();
   sub.callback([args, &ctx] { ctx.exit_code = run_compile(*args, ctx); });
 }

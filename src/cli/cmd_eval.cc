@@ -69,7 +69,7 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   sub.add_flag("--no-audit", args->no_audit,
                "skip the instruction audit (which target instructions executed)");
   sub.add_option("--timeout", args->timeout_s, "the candidate worker's wall-clock limit in seconds")
-      ->check(CLI::Range(10, 3600))
+      ->check(whole_range(10, 3600))
       ->capture_default_str();
   sub.add_option("--sustained-load-ms", args->sustained_load_ms,
                  "milliseconds of the library run back to back before every burst of the "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -125,6 +126,25 @@ CLI::Validator finite_above(double lo, double hi) {
       fmt::format("FLOAT in ({} - {}]", lo, hi));
 }
 
+namespace {
+
+// ": it holds the byte 0xC2 (position 2), not a digit" for the first byte of `v` that no whole
+// number has (a no-break space pasted after "3" looks like "3 " and is invisible: campaign 7,
+// V00h-V02h); "" when every byte is a digit or a leading sign.
+std::string first_non_digit(std::string_view v) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(v[i]);
+    if (std::isdigit(c) || (i == 0 && (c == '-' || c == '+'))) continue;
+    return fmt::format(": it holds {} (position {}), not a digit",
+                       c >= 0x21 && c < 0x7F ? fmt::format("'{}'", static_cast<char>(c))
+                                             : fmt::format("the byte 0x{:02X}", c),
+                       i + 1);
+  }
+  return {};
+}
+
+}  // namespace
+
 CLI::Validator whole_range(long long lo, long long hi) {
   return CLI::Validator(
       [lo, hi](std::string& v) -> std::string {
@@ -132,7 +152,8 @@ CLI::Validator whole_range(long long lo, long long hi) {
         const char* end = v.data() + v.size();
         const auto [ptr, ec] = std::from_chars(v.data(), end, x);
         if (v.empty() || ec != std::errc() || ptr != end || x < lo || x > hi)
-          return fmt::format("'{}' is not a whole number in [{}, {}]", v, lo, hi);
+          return fmt::format("'{}' is not a whole number in [{}, {}]{}", v, lo, hi,
+                             first_non_digit(v));
         return {};
       },
       fmt::format("INT in [{} - {}]", lo, hi));

@@ -6,7 +6,7 @@ namespace ptxbench::cli {
 
 void add_judging_options(CLI::App& sub, run::JudgingSettings& s) {
   sub.add_option("--trials", s.trials, "correctness trials on fresh inputs (>= 3)")
-      ->check(CLI::Range(3, 100))
+      ->check(whole_range(3, 100))
       ->capture_default_str();
   sub.add_option("--sample-budget", s.sample_budget_s,
                  "timing: seconds of sampling before stopping short of a +-0.5% 95% interval "

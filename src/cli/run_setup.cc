@@ -41,6 +41,13 @@ Result<std::vector<std::string>> resolve_tasks(const std::string& selector,
     if (n.empty()) continue;
     bool known =
         std::any_of(all.begin(), all.end(), [&](const task::TaskSpec& t) { return t.name == n; });
+    const bool suite = n == "core" || n == "extended" || n == "all";
+    if (suite)  // campaign 7, X73: the hint offered the very value refused
+      return make_error("'" + n +
+                            "' is a suite, and a suite is --tasks' whole value, never one "
+                            "item of a list ('" +
+                            selector + "')",
+                        "pass --tasks " + n + " alone, or list task names (`ptxbench tasks`)");
     if (!known)
       return make_error("unknown task '" + n + "'",
                         "`ptxbench tasks` lists them; or pass core, extended, all");

@@ -84,6 +84,10 @@ ptxbench_bad_input(run_unknown_context 2 "unknown context level 'bogus'"
 ptxbench_bad_input(run_speedup_nan 2 "--speedup-target must be a positive number"
   ARGS ${_run1} --speedup-target nan)
 ptxbench_bad_input(run_unknown_task 2 "unknown task 'no_such_task'" ARGS ${_run} --tasks no_such_task)
+# Campaign 7, X73: a suite inside a list is named as such, with a hint that does not offer it again.
+ptxbench_bad_input(run_suite_in_a_list 2 "'core' is a suite, and a suite is --tasks' whole value, never one item of a list \\('core,extended,all'\\)"
+  OPTIONS --grep "pass --tasks core alone" --lacks "or pass core, extended, all"
+  ARGS ${_run} --tasks core,extended,all)
 ptxbench_bad_input(run_unknown_contract 2 "--contract: bogus not in \\{native,tvm-ffi,auto\\}"
   ARGS ${_run} --contract bogus)
 ptxbench_bad_input(run_unknown_arch 2 "unknown architecture 'sm_80'" ARGS ${_run1} --arch sm_80)
@@ -1022,8 +1026,12 @@ ptxbench_bad_input(gate_help_says_what_shared_inputs_does_under_a_weaker_sandbox
   ARGS ${_p} gate --help)
 
 # The judging option group (cli/judging_options.h) is the same in every judging command.
-ptxbench_bad_input(gate_trials_too_few 2 "--trials: Value 2 not in range 3 to 100"
+ptxbench_bad_input(gate_trials_too_few 2 "--trials: '2' is not a whole number in \\[3, 100\\]$"
   ARGS ${_p} gate ${_kernel} --task ${_gemm} --trials 2)
+# Campaign 7, V02h: "3" followed by a no-break space was "Value 3  not in range 3 to 100", a value
+# that looks in range; the byte that is not a digit is named.
+ptxbench_bad_input(eval_trials_no_break_space 2 "--trials: '3.+' is not a whole number in \\[3, 100\\]: it holds the byte 0xC2 \\(position 2\\), not a digit"
+  ARGS sh -c "${_p} eval ${_kernel} --task ${_gemm} --trials \"$(printf '3\\302\\240')\"")
 ptxbench_bad_input(gate_call_timeout_nan 2 "--call-timeout: 'nan' is not a number in"
   ARGS ${_p} gate ${_kernel} --task ${_gemm} --call-timeout nan)
 ptxbench_bad_input(run_library_plan_bogus 2 "--library-plan: bogus not in \\{fastest,heuristic\\}"

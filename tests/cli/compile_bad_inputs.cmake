@@ -105,6 +105,12 @@ ptxbench_bad_input(compile_zero_source_limit 2 "--max-source-bytes"
   ARGS ${_c} ${_plain} --task ${_t} --max-source-bytes 0)
 ptxbench_bad_input(compile_zero_timeout 2 "--timeout"
   ARGS ${_c} ${_plain} --task ${_t} --timeout 0)
+# Campaign 7, V00h and V01h: a no-break space after the number is named, not "Value 3 not in
+# range 1 to 3600".
+ptxbench_bad_input(compile_timeout_no_break_space 2 "--timeout: '3.+' is not a whole number in \\[1, 3600\\]: it holds the byte 0xC2 \\(position 2\\), not a digit"
+  ARGS sh -c "$<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t} --timeout \"$(printf '3\\302\\240')\"")
+ptxbench_bad_input(compile_max_source_bytes_no_break_space 2 "--max-source-bytes: '3.+' is not a whole number in \\[1, 1073741824\\]: it holds the byte 0xC2"
+  ARGS sh -c "$<TARGET_FILE:ptxbench> compile ${_plain} --task ${_t} --max-source-bytes \"$(printf '3\\302\\240')\"")
 ptxbench_bad_input(compile_no_task 2 "--task is required"
   ARGS ${_c} ${_plain})
 ptxbench_bad_input(compile_unknown_task 2 "^ptxbench compile: .*no_such_task"
