@@ -148,8 +148,14 @@ std::string audit_text(const AuditFacts& a, const std::string& arch) {
 }
 
 std::string no_code(const TurnContext& ctx) {
-  return header(ctx, Disposition::no_code) +
-         "Your reply had no fenced code block, so nothing was compiled. Put the whole kernel file "
+  const std::string what =
+      ctx.all_reasoning
+          ? "Your reply's answer was empty: all of it was reasoning (a <think> that was never "
+            "closed, or reasoning alone), so nothing was compiled; it may have been cut at the "
+            "token limit. After the reasoning, put the whole kernel file "
+          : "Your reply had no fenced code block, so nothing was compiled. Put the whole kernel "
+            "file ";
+  return header(ctx, Disposition::no_code) + what +
          "(includes, kernels and the extern \"C\" ptxbench_launch entry point) in one ```cuda "
          "block.\n" +
          footer(ctx);

@@ -63,6 +63,18 @@ TEST(Feedback, NoCode) {
   check(v, Disposition::no_code, "no_code");
 }
 
+// Campaign 7, P34: a reply that opened <think> and never closed it is all reasoning; the model is
+// told that, not "no fenced code block" (its code block was inside the reasoning).
+TEST(Feedback, NoCodeWhenTheReplyWasAllReasoning) {
+  TurnVerdict v;
+  TurnContext ctx = kCtx;
+  ctx.all_reasoning = all_reasoning("", "let me write the kernel\n```cuda\n...\n```");
+  ASSERT_TRUE(ctx.all_reasoning);
+  EXPECT_FALSE(all_reasoning("```cuda\nx\n```", "thoughts"));
+  EXPECT_FALSE(all_reasoning(" \n", ""));
+  check(v, Disposition::no_code, "no_code_all_reasoning", ctx);
+}
+
 TEST(Feedback, Policy) {
   TurnVerdict v = compiled();
   v.compile.outcome = Outcome::policy_violation;

@@ -151,8 +151,9 @@ Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
     // A turn judged while the stages were being stopped is not a verdict: not recorded,
     // so a resumed run does it again.
     if (interrupted()) return TrajectoryOutcome{TrajectoryEnd::interrupted, "", turn - 1};
-    std::string fb =
-        build_feedback(v, TurnContext{turn, config.turns, config.speedup_target, row.key.arch});
+    TurnContext ctx{turn, config.turns, config.speedup_target, row.key.arch};
+    ctx.all_reasoning = all_reasoning(reply->content, reply->reasoning);
+    std::string fb = build_feedback(v, ctx);
     bool reached = target_reached(v, config.speedup_target);
     store::TurnEvent e = make_event(row.id, turn, *reply, source, v, fb, reached);
     if (reached)

@@ -59,8 +59,9 @@ Status copy_turn(Copy& c, const store::TrajectoryRow& row, std::int64_t id,
     v = c.pipeline.evaluate(*old.source, task, row.key.arch, c.slots);
     ++c.totals.judged;
   }
-  const std::string fb = build_feedback(
-      v, TurnContext{old.turn, c.config.turns, c.config.speedup_target, row.key.arch});
+  TurnContext ctx{old.turn, c.config.turns, c.config.speedup_target, row.key.arch};
+  ctx.all_reasoning = all_reasoning(reply->content, reply->reasoning);
+  const std::string fb = build_feedback(v, ctx);
   const bool reached = target_reached(v, c.config.speedup_target);
   store::TurnEvent e;
   e.trajectory_id = id;

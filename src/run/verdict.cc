@@ -2,9 +2,14 @@
 
 #include <algorithm>
 
+#include "core/text.h"
 #include "eval/flags.h"
 
 namespace ptxbench::run {
+
+bool all_reasoning(std::string_view content, std::string_view reasoning) {
+  return trim(content).empty() && !trim(reasoning).empty();
+}
 
 bool is_correct(const TurnVerdict& v) {
   return judge::is_correct(v.disposition);

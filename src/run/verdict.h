@@ -122,7 +122,14 @@ struct TurnContext {
   int max_turns = 8;
   double speedup_target = 1.2;
   std::string arch;
+  // The reply's answer was empty and all of it was reasoning (a leading <think> never closed, or
+  // the server's reasoning field alone): no_code's feedback says so (campaign 7, P34).
+  bool all_reasoning = false;
 };
+
+// Whether a reply of `content` (after its reasoning was split off) and `reasoning` is all
+// reasoning: no answer at all, some reasoning.
+bool all_reasoning(std::string_view content, std::string_view reasoning);
 
 bool is_correct(const TurnVerdict& v);
 // The instruction metric: empty when it could not be decided (no run-time audit).
