@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "core/json.h"
 #include "core/text.h"
+#include "core/utf8.h"
 #include "prompt/context.h"
 #include "prompt/prompt.h"
 #include "prompt/tokens.h"
@@ -27,7 +28,7 @@ struct PromptArgs {
   ContractChoice contract;
 };
 
-int list_levels(Context& ctx, const std::string& wanted) {
+int list_levels(Context& ctx, const std::string& wanted, bool json) {
   auto m = prompt::load_manifest(ctx.paths.context());
   if (!m.ok()) {
     ctx.err << "ptxbench prompt: " << m.error().to_string() << "\n";
@@ -38,6 +39,13 @@ int list_levels(Context& ctx, const std::string& wanted) {
     for (const auto& [name, l] : m->levels)
       ctx.err << fmt::format("  {:<10} {}\n", name, l.description);
     return exit_code::bad_input;
+  }
+  if (json) {  // campaign 7, X05: --json was ignored here
+    Json levels = Json::array();
+    for (const auto& [name, level] : m->levels)
+      levels.push_back({{"name", name}, {"description", level.description}});
+    ctx.out << to_text(Json{{"context_version", m->version}, {"levels", levels}}, 2) << "\n";
+    return exit_code::ok;
   }
   ctx.out << "context version " << m->version << "\n";
   for (const auto& [name, level] : m->levels)
@@ -62,7 +70,12 @@ Json to_json(const task::TaskSpec& t, const std::string& arch, Contract contract
 }
 
 int run_prompt(const PromptArgs& a, Context& ctx) {
-  if (a.list_levels) return list_levels(ctx, a.level);
+  if (a.list_levels && !a.task.empty()) {  // campaign 7, X05: the task was silently ignored
+    ctx.err << "ptxbench prompt: --levels lists the context levels and takes no task ('"
+            << to_console_text(a.task) << "'): drop one of them\n";
+    return exit_code::bad_input;
+  }
+  if (a.list_levels) return list_levels(ctx, a.level, a.json);
   if (a.task.empty()) {
     ctx.err << "ptxbench prompt: name a task (ptxbench tasks lists them), or pass --levels\n";
     return exit_code::bad_input;
@@ -109,7 +122,8 @@ void attach_prompt(CLI::App& sub, Context& ctx) {
       ->capture_default_str();
   add_contract_option(sub, a->contract,
                       "the kernel contract the prompt presents: native, tvm-ffi, or auto (native)");
-  sub.add_flag("--levels", a->list_levels, "list the context levels and exit");
+  sub.add_flag("--levels", a->list_levels,
+               "list the context levels and exit (with --json: as JSON; takes no task)");
   sub.add_flag("--json", a->json, "print the messages and estimates as JSON");
   sub.callback([a, &ctx] { ctx.exit_code = run_prompt(*a, ctx); });
 }

@@ -64,6 +64,12 @@ ptxbench_bad_input(audit_negative_seed 2 "--seed: '-5' is not a whole number"
   ARGS ${_p} audit ${_kernel} --task ${_gemm} --seed -5)
 
 # prompt
+# Campaign 7, X05: `prompt --levels --json extra` printed the text table, ignoring both.
+ptxbench_bad_input(prompt_levels_with_a_task 2 "^ptxbench prompt: --levels lists the context levels and takes no task \\('extra'\\)"
+  ARGS ${_p} prompt --levels --json extra)
+ptxbench_bad_input(prompt_levels_json 0 "^\\{"
+  OPTIONS --grep "\"context_version\"" --grep "\"name\": \"reference\""
+  ARGS ${_p} prompt --levels --json)
 ptxbench_bad_input(prompt_speedup_nan 2 "--speedup-target nan is not a positive number"
   ARGS ${_p} prompt ${_gemm} --speedup-target nan)
 ptxbench_bad_input(prompt_speedup_negative 2 "--speedup-target -1 is not a positive number"
