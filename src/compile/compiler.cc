@@ -62,8 +62,9 @@ Error cache_cannot_take_files(const fs::path& root, const RoomCheck& room) {
   Error e = room.verdict == RoomCheck::Verdict::full
                 ? make_error("cannot write nvcc's files under the compile cache " + root.string() +
                                  ": the disk is full or a file-size limit was reached (a trial "
-                                 "write of 64 MiB there failed: " +
-                                 room.error.message() + ")",
+                                 "write of " +
+                                 std::to_string(kRoomProbeBytes >> 20) +
+                                 " MiB there failed: " + room.error.message() + ")",
                              "free space on its disk, or raise the limit (ulimit -f), and run the "
                              "command again; nothing was cached")
                 : make_error("the compile cache folder " + root.string() +

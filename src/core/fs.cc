@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/room.h"
+
 namespace ptxbench {
 
 Result<std::string> read_file(const std::filesystem::path& path) {
@@ -82,7 +84,7 @@ namespace {
 // no files, the place the user named (exit 2); campaign 4, H17, J01, F22.
 Error cannot_write(const std::filesystem::path& path, int err) {
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-  if (err == ENOSPC || err == EFBIG || err == EDQUOT) {
+  if (is_out_of_room(err)) {
     Error e = make_error("cannot write " + path.string() +
                              ": the disk is full or a file-size limit was reached (" +
                              std::strerror(err) + ")",

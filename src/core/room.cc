@@ -13,8 +13,7 @@ namespace {
 
 RoomCheck failed(int err) {
   RoomCheck r;
-  r.verdict = err == ENOSPC || err == EDQUOT || err == EFBIG ? RoomCheck::Verdict::full
-                                                             : RoomCheck::Verdict::unwritable;
+  r.verdict = is_out_of_room(err) ? RoomCheck::Verdict::full : RoomCheck::Verdict::unwritable;
   r.error = std::error_code(err, std::generic_category());
   return r;
 }
@@ -34,6 +33,10 @@ int fill(int fd, std::uint64_t bytes) {
 }
 
 }  // namespace
+
+bool is_out_of_room(int err) {
+  return err == ENOSPC || err == EDQUOT || err == EFBIG;
+}
 
 RoomCheck trial_write(const std::filesystem::path& dir, std::uint64_t bytes) {
   std::string name = (dir / ".ptxbench-room-XXXXXX").string();

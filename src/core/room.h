@@ -12,6 +12,10 @@
 
 namespace ptxbench {
 
+// Whether a write's errno says the machine had no room for it: ENOSPC (a full disk), EDQUOT (a
+// quota) or EFBIG (a file-size limit such as `ulimit -f`, with SIGXFSZ ignored).
+bool is_out_of_room(int err);
+
 // What happened to a trial write: `fits` (it was written and removed), `full` (ENOSPC, EDQUOT or
 // EFBIG: a full disk, a quota, or a file-size limit such as `ulimit -f`; SIGXFSZ must be ignored,
 // as ptxbench does, for EFBIG to be seen), or `unwritable` (the folder takes no files: missing,
