@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "core/text.h"
+
 namespace ptxbench::compile {
 namespace {
 
@@ -47,14 +49,11 @@ std::string driver_function_advice() {
          "state belong to the harness: enqueue all work with kernel launches on the given stream";
 }
 
-std::string refused_driver_function(std::string_view worker_stderr) {
-  for (std::size_t at = worker_stderr.find(kDriverRefusalPrefix); at != std::string_view::npos;
-       at = worker_stderr.find(kDriverRefusalPrefix, at + 1)) {
-    if (at != 0 && worker_stderr[at - 1] != '\n') continue;  // only at the start of a line
-    std::string_view rest = worker_stderr.substr(at + kDriverRefusalPrefix.size());
-    return std::string(rest.substr(0, rest.find('\n')));
-  }
-  return {};
+std::string refused_driver_function(std::string_view worker_output) {
+  const std::size_t at = last_line_starting(worker_output, kDriverRefusalPrefix);
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = worker_output.substr(at + kDriverRefusalPrefix.size());
+  return std::string(rest.substr(0, rest.find('\n')));
 }
 
 std::string driver_refusal_message(std::string_view name) {

@@ -27,8 +27,9 @@ std::string driver_function_advice();
 inline constexpr std::string_view kDriverRefusalPrefix =
     "ptxbench-sandbox: refused driver function ";
 
-// The function named by the first refusal line in a worker's stderr (one that starts a
-// line); empty when there is none. The parent reads it together with the exit status.
+// The function named by the last refusal line in a worker's output (one that starts a line:
+// the shim writes it last, right before it exits); empty when there is none. The parent reads
+// it only when the exit status says a reporter ended the process (JudgeSession::host_refusal).
 std::string refused_driver_function(std::string_view worker_stderr);
 
 // The verdict message for a refused lookup of `name`: what happened and what to use instead.

@@ -54,7 +54,7 @@ TEST(DriverAllowList, RefusalLineIsParsedBack) {
   EXPECT_EQ(refused_driver_function("x ptxbench-sandbox: refused driver function cuA\n"
                                     "ptxbench-sandbox: refused driver function cuB\n"
                                     "ptxbench-sandbox: refused driver function cuC\n"),
-            "cuB");
+            "cuC");  // the last line: the shim writes it right before it exits
   EXPECT_EQ(refused_driver_function("loading\n"), "");
   // Only at the start of a line (a candidate printing the phrase mid-line is not a refusal).
   EXPECT_EQ(refused_driver_function("x ptxbench-sandbox: refused driver function cuY\n"), "");

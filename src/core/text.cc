@@ -34,6 +34,13 @@ std::vector<std::string> split_lines(std::string_view s) {
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.starts_with(prefix);
 }
+std::size_t last_line_starting(std::string_view s, std::string_view prefix) {
+  if (prefix.empty()) return std::string_view::npos;
+  for (std::size_t at = s.rfind(prefix); at != std::string_view::npos;
+       at = at == 0 ? std::string_view::npos : s.rfind(prefix, at - 1))
+    if (at == 0 || s[at - 1] == '\n') return at;
+  return std::string_view::npos;
+}
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.ends_with(suffix);
 }

@@ -167,12 +167,9 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   session.run(task, so, mo, m);
   r.memcheck_ran = true;
   const std::string report = m.broker_output_tail;  // compute-sanitizer runs the broker
-  if (m.outcome == Outcome::timeout) {
-    r.add_flag(Flag::memcheck_timeout);
-    return;
-  }
-  // compute-sanitizer's exit status, never its report's words: the candidate's device printf
-  // shares that output and could print a clean "ERROR SUMMARY: 0 errors" before the real one.
+  // compute-sanitizer's exit status first, never its report's words (the candidate's device
+  // printf shares that output and could print a clean "ERROR SUMMARY: 0 errors" before the real
+  // one), and whatever the session did after it: errors it saw before a hang still count.
   if (m.broker_exit_code == kMemcheckErrorExit) {
     r.add_flag(Flag::memcheck_errors);
     r.memcheck_report = sanitizer_summary(report);
@@ -182,7 +179,41 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
       r.message = "compute-sanitizer memcheck found memory errors";
       r.failed_on = FailedOn::timed;  // its session's one call (checks_only_first)
     }
+    return;
   }
+  if (m.outcome == Outcome::timeout) r.add_flag(Flag::memcheck_timeout);
+  if (r.outcome == Outcome::passed) adopt_memcheck_failure(m, r);
+}
+
+// The memcheck session is one of the candidate's judged sessions: a candidate that fails or
+// never finishes under the tool (a kernel can tell it is instrumented: its memory accesses get
+// slower) does not keep the pass of the session without it (red team of 2026-12-06,
+// words/memcheck_hang_when_instrumented.cu). Blame is the session's own (call_verdict): a
+// trusted side that failed under the tool is the tool's, and leaves the verdict with a note.
+void Evaluator::adopt_memcheck_failure(const EvalResult& m, EvalResult& r) {
+  switch (m.outcome) {
+    case Outcome::passed:
+    case Outcome::not_run:
+    case Outcome::no_code:  // the three below are the compile stage's: never a session's
+    case Outcome::compile_error:
+    case Outcome::compile_timeout:
+      return;
+    case Outcome::harness_error:
+    case Outcome::task_suite_error:
+      r.add_flag(Flag::memcheck_unavailable);
+      return;
+    case Outcome::incorrect:
+    case Outcome::policy_violation:
+    case Outcome::runtime_error:
+    case Outcome::timeout:
+      break;
+  }
+  r.outcome = m.outcome;
+  r.message = "under compute-sanitizer memcheck: " + m.message;
+  r.phase = m.phase;
+  r.failed_on = m.failed_on;
+  r.failed_kind = m.failed_kind;
+  r.withheld = m.withheld;
 }
 
 Status Evaluator::set_contract(const EvalOptions& o, SessionSetup& setup) const {

@@ -124,6 +124,12 @@ class Evaluator {
   // reference (bench/baselines).
   EvalResult benchmark_baseline(const task::TaskSpec& task, const EvalOptions& options);
 
+  // A passing `r` takes the failure of its memcheck session `memcheck` (outcome, message under
+  // "under compute-sanitizer memcheck: ", failing workload, withheld text): that session is the
+  // candidate's too. A harness or task-suite failure there is the tool's: only the flag
+  // memcheck_unavailable.
+  static void adopt_memcheck_failure(const EvalResult& memcheck, EvalResult& r);
+
  private:
   struct WorkerRun;
   // `device`: the GPU the worker is pinned to (EvalOptions::device; -1 = as inherited).

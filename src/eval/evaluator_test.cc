@@ -18,6 +18,7 @@
 
 #include "core/fs.h"
 #include "eval/call_failure.h"
+#include "eval/outcome_mapping.h"
 #include "eval/plan.h"
 #include "eval/test_support.h"
 #include "sandbox/refusal.h"
@@ -68,6 +69,8 @@ struct Script {
   };
   // call number n -> the broker's reply (nullopt: the process dies without a reply).
   std::function<std::optional<Reply>(int n)> call = [](int) { return ok_reply(2.0); };
+  // set: call number n of broker process `broker` (0 = the first) -> its reply, before `call`.
+  std::function<std::optional<Reply>(int broker, int n)> broker_call;
   double baseline_ms = 3.0;
   double library_best_ms = 0;  // the verifier's best of earlier sessions (0: none)
   double alone_ms = 0;         // set: the library's time once the session's broker has ended
@@ -115,6 +118,7 @@ struct Script {
   }();
   // The candidate's host process: how it ended (its refusal line, its output), and how many.
   ProcessResult host_end = broker_end;
+  std::function<ProcessResult(int broker)> broker_end_of;  // set: how broker `broker` ended
   int hosts = 0;
   std::vector<LaunchPipes> pipes;  // every launch's wiring, in order
   // A broker's calibration no-op, by the broker's number (0 = the first): false fails it.
@@ -206,7 +210,7 @@ class FakeProcess : public WorkerProcess {
             launches.push_back(s_.launches);
             continue;
           }
-          auto r = s_.call(calls_++);
+          auto r = s_.broker_call ? s_.broker_call(broker_, calls_++) : s_.call(calls_++);
           if (!r) return {};
           if (!r->ok) {
             queue_.push_back(*r);
@@ -314,7 +318,7 @@ class FakeProcess : public WorkerProcess {
       return s_.verifier_end.value_or(p);
     }
     s_.ends.push_back("broker ended");
-    return s_.broker_end;
+    return s_.broker_end_of ? s_.broker_end_of(broker_) : s_.broker_end;
   }
   std::vector<Json> commands;
 
@@ -994,6 +998,94 @@ TEST_F(EvaluatorTest, ASessionWithARunnerUnderAToolLeavesTheWarmVerifierAlone) {
   ASSERT_EQ(eval().verifier_session, 2);  // the next session: the warm one
 }
 
+// The memcheck session is the candidate's too (Evaluator::adopt_memcheck_failure): a call
+// that never finishes under compute-sanitizer ends the pass (red team of 2026-12-06,
+// words/memcheck_hang_when_instrumented.cu); errors the sanitizer saw before it count first
+// (its exit status); a trusted side that fails under the tool leaves the verdict with a note.
+class MemcheckSessionTest : public EvaluatorTest {
+ protected:
+  void SetUp() override {
+    EvaluatorTest::SetUp();
+    opts_.memcheck = true;
+    ::setenv("PTXBENCH_COMPUTE_SANITIZER", "/bin/true", 1);  // never run: the launcher is fake
+  }
+  void TearDown() override { ::unsetenv("PTXBENCH_COMPUTE_SANITIZER"); }
+  // The memcheck session's broker is the second one (a passing session starts one).
+  static constexpr int kMemcheckBroker = 1;
+  void memcheck_call_replies(BrokerStatus status) {
+    script_.broker_call = [status](int broker, int) -> std::optional<Reply> {
+      if (broker != kMemcheckBroker) return ok_reply(2.0);
+      return Reply{false, status, "under the tool", "", 0, {}, {}};
+    };
+  }
+};
+
+TEST_F(MemcheckSessionTest, ACleanMemcheckSessionKeepsThePass) {
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_TRUE(r.memcheck_ran);
+  EXPECT_EQ(script_.broker_calls.size(), 2u);  // kMemcheckBroker is the memcheck session's
+  EXPECT_FALSE(r.has_flag(Flag::memcheck_timeout));
+}
+
+TEST_F(MemcheckSessionTest, ACallThatHangsOnlyUnderTheToolIsATimeout) {
+  memcheck_call_replies(BrokerStatus::call_timeout);
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::timeout) << r.message;
+  EXPECT_TRUE(r.has_flag(Flag::memcheck_timeout));
+  EXPECT_EQ(r.message.rfind("under compute-sanitizer memcheck: ", 0), 0u) << r.message;
+}
+
+TEST_F(MemcheckSessionTest, AFaultOnlyUnderTheToolIsARuntimeError) {
+  memcheck_call_replies(BrokerStatus::cuda_error);
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::runtime_error) << r.message;
+  EXPECT_FALSE(r.has_flag(Flag::memcheck_errors));  // the exit status did not say errors
+}
+
+TEST_F(MemcheckSessionTest, ErrorsTheToolSawBeforeAHangAreMemoryErrors) {
+  memcheck_call_replies(BrokerStatus::call_timeout);
+  script_.broker_end_of = [this](int broker) {
+    ProcessResult p = script_.broker_end;
+    if (broker == kMemcheckBroker) p.exit_code = kMemcheckErrorExit;
+    return p;
+  };
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::runtime_error) << r.message;
+  EXPECT_TRUE(r.has_flag(Flag::memcheck_errors));
+  EXPECT_FALSE(r.has_flag(Flag::memcheck_timeout));
+}
+
+TEST_F(MemcheckSessionTest, AnExitStatusOtherThanTheErrorStatusIsNoMemoryError) {
+  script_.broker_end_of = [this](int broker) {
+    ProcessResult p = script_.broker_end;
+    if (broker == kMemcheckBroker) p.exit_code = kMemcheckErrorExit + 1;
+    return p;
+  };
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_FALSE(r.has_flag(Flag::memcheck_errors));
+}
+
+// A failure the judge's side has under the tool is the tool's: not the candidate's verdict.
+TEST_F(MemcheckSessionTest, TheJudgesOwnFailureUnderTheToolLeavesTheVerdictWithANote) {
+  EvalResult m;
+  m.outcome = Outcome::harness_error;
+  m.message = "the judge's broker failed";
+  EvalResult r;
+  r.outcome = Outcome::passed;
+  Evaluator::adopt_memcheck_failure(m, r);
+  EXPECT_EQ(r.outcome, Outcome::passed);
+  EXPECT_TRUE(r.has_flag(Flag::memcheck_unavailable));
+  m.outcome = Outcome::incorrect;
+  m.failed_on = FailedOn::hidden;
+  m.withheld = "the hidden call's own words";
+  Evaluator::adopt_memcheck_failure(m, r);
+  EXPECT_EQ(r.outcome, Outcome::incorrect);
+  EXPECT_EQ(r.failed_on, FailedOn::hidden);
+  EXPECT_EQ(r.withheld, m.withheld);  // withheld stays withheld
+}
+
 // 0.4x against the opening check is not known slow: timed as usual, then the slow stop.
 TEST_F(EvaluatorTest, ACandidateNotFarBelowTheLibraryIsTimedAsUsual) {
   script_.call = [](int n) -> std::optional<Reply> { return ok_reply(7.5 * (1 + 0.01 * (n % 3))); };
@@ -1393,6 +1485,32 @@ TEST_F(EvaluatorTest, ASandboxRefusalIsAPolicyViolationNamingTheCall) {
   EXPECT_EQ(r.outcome, Outcome::policy_violation);
   EXPECT_NE(r.message.find("socket"), std::string::npos);
   EXPECT_NE(r.worker_stderr_tail.find("hello"), std::string::npos);  // what the candidate printed
+}
+
+// The refusal lines are words of the candidate's process: read only when a reporter ended it
+// (exit kSandboxRefusalExit), and then the last one of either kind names the call (red team of
+// 2026-12-06, words2/driver_line_then_exit.cu and words2/driver_line_launders_socket.cu).
+TEST_F(EvaluatorTest, ARefusalLineCountsOnlyWithTheReportersExitAndTheLastOneNamesTheCall) {
+  script_.call = [](int) -> std::optional<Reply> {
+    return Reply{
+        false, BrokerStatus::host_ended, "the candidate's process closed its end", "", 0, {}, {}};
+  };
+  const std::string driver_line =
+      "ptxbench-sandbox: refused driver function cuTensorMapEncodeTiled\n";
+  script_.host_end.exit_code = 3;  // its own exit after a forged line: no reporter ended it
+  script_.host_end.stderr_text = driver_line;
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::runtime_error) << r.message;
+  script_.host_end.exit_code = kSandboxRefusalExit;  // a forged driver line, then a real refusal
+  script_.host_end.stderr_text = driver_line + "ptxbench-sandbox: refused system call 41 socket\n";
+  r = eval();
+  EXPECT_EQ(r.outcome, Outcome::policy_violation);
+  EXPECT_NE(r.message.find("socket"), std::string::npos) << r.message;
+  EXPECT_EQ(r.message.find("cuTensorMapEncodeTiled"), std::string::npos) << r.message;
+  script_.host_end.stderr_text = "ptxbench-sandbox: refused system call 41 socket\n" + driver_line;
+  r = eval();  // the shim's line last: its refusal
+  EXPECT_EQ(r.outcome, Outcome::policy_violation);
+  EXPECT_NE(r.message.find("cuTensorMapEncodeTiled"), std::string::npos) << r.message;
 }
 
 // A library slower than this verifier measured it in earlier sessions is timed again once the

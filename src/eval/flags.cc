@@ -30,7 +30,8 @@ constexpr std::array<FlagInfo, 17> kFlags{{
     {Flag::network_not_isolated, "network_not_isolated", false,
      "the worker could not be put in an empty network namespace"},
     {Flag::memcheck_unavailable, "memcheck_unavailable", false,
-     "compute-sanitizer was not available"},
+     "compute-sanitizer memcheck could not judge here (not installed, or the judge's own side "
+     "failed under it)"},
     {Flag::memcheck_timeout, "memcheck_timeout", false,
      "compute-sanitizer memcheck ran out of time"},
     {Flag::cached_result, "cached_result", true,

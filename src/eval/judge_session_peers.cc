@@ -11,6 +11,7 @@
 #include "compile/driver_allow_list.h"
 #include "core/elapsed.h"
 #include "core/fs.h"
+#include "core/text.h"
 #include "eval/verifier_host.h"
 #include "eval/worker_spec.h"
 #include "sandbox/refusal.h"
@@ -233,18 +234,29 @@ void JudgeSession::stop_broker(Peers& p) {
   }
 }
 
-// Why the candidate's host process ended, when that decides the verdict: a system call or a
-// driver function the sandbox refused (policy_violation, with its name).
+// Why the candidate's host process ended, when a reporter ended it (exit kSandboxRefusalExit, or
+// death by SIGSYS: refusal_of), never from words alone: a system call or a driver function the
+// sandbox refused (policy_violation). Its name comes from the last reporter line of either kind
+// (the driver shim's or the sandbox's) in the output refusal_of reads, stderr before stdout:
+// the reporter writes its line last, right before the exit (red team of 2026-12-06,
+// words2/driver_line_then_exit.cu, words2/driver_line_launders_socket.cu). Both reporters run in
+// the candidate's process, so the name is its report, not the judge's observation (judging.md).
 std::optional<std::string> JudgeSession::host_refusal(const ProcessResult& e) {
-  if (auto fn = compile::refused_driver_function(e.stderr_text); !fn.empty())
-    return compile::driver_refusal_message(fn);
-  if (auto refused = refusal_of(e))
-    return "the sandbox refused the system call " + refused->name +
-           (refused->number >= 0 ? " (number " + std::to_string(refused->number) + ")" : "") +
-           (refused->path.empty() ? "" : " on " + refused->path) +
-           ": a kernel's host code may not open files, create sockets, threads or processes, "
-           "signal other processes or make code at run time";
-  return std::nullopt;
+  const std::optional<RefusedCall> refused = refusal_of(e);
+  if (!refused) return std::nullopt;
+  for (std::string_view text : {std::string_view(e.stderr_text), std::string_view(e.stdout_text)}) {
+    const std::size_t driver = last_line_starting(text, compile::kDriverRefusalPrefix);
+    const std::size_t call = last_line_starting(text, kRefusalLinePrefix);
+    if (driver == std::string_view::npos && call == std::string_view::npos) continue;
+    if (driver != std::string_view::npos && (call == std::string_view::npos || driver > call))
+      return compile::driver_refusal_message(compile::refused_driver_function(text));
+    break;
+  }
+  return "the sandbox refused the system call " + refused->name +
+         (refused->number >= 0 ? " (number " + std::to_string(refused->number) + ")" : "") +
+         (refused->path.empty() ? "" : " on " + refused->path) +
+         ": a kernel's host code may not open files, create sockets, threads or processes, "
+         "signal other processes or make code at run time";
 }
 
 std::string JudgeSession::workload_name(int w) const {

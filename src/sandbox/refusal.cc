@@ -16,7 +16,7 @@
 namespace ptxbench {
 namespace {
 
-constexpr std::string_view kPrefix = "ptxbench-sandbox: refused system call ";
+constexpr std::string_view kPrefix = kRefusalLinePrefix;
 constexpr std::string_view kLearnPrefix = "ptxbench-sandbox: would refuse ";
 constexpr int kTableSize = 1024;  // beyond every architecture's highest call number today
 constexpr int kNameLength = 32;   // longer names are cut (none is today)

@@ -36,6 +36,8 @@
 namespace ptxbench {
 
 inline constexpr int kSandboxRefusalExit = 87;
+// How every refusal line starts (the reporters' lines above).
+inline constexpr std::string_view kRefusalLinePrefix = "ptxbench-sandbox: refused system call ";
 
 inline constexpr std::size_t kShownPathBytes = 240;
 

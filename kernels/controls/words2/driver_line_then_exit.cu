@@ -1,0 +1,113 @@
+// ptxbench red-team control (gemm_n7168_k5120, sm_90a): driver_line_then_exit.
+//
+// KIND: the candidate's printed words decide its verdict class (a variation that gets around the
+// fix of words/forged_driver_refusal_line.cu).
+//
+// WHAT IT DOES. A correct FFMA GEMM. On its FIRST call the host code writes the driver shim's
+// refusal line for an ALLOWED function to stderr,
+//     ptxbench-sandbox: refused driver function cuTensorMapEncodeTiled
+// and then ends its own process with a raw exit_group(3) (no exception this time). Nothing was
+// refused; no refused_driver_function frame reaches the broker.
+//
+// CODE PATH TARGETED. src/eval/judge_session_peers.cc JudgeSession::call_verdict: the fix reads
+// the host's end only when the broker saw it end (host_ended = status host_ended/host_protocol),
+// which is exactly what an exit does. host_refusal then asks compile::refused_driver_function
+// (src/compile/driver_allow_list.cc) FIRST, on stderr alone, with no condition on the exit status:
+// the shim's real refusal ends with exit 87 (shim_driver.cc refuse_driver_function), this one
+// with 3. So the verdict is policy_violation "fetched the CUDA driver function
+// `cuTensorMapEncodeTiled` ... which is not allowed" for a process that exited on its own (the
+// same with abort(), a segfault, or a hang the host watchdog ends... as long as the broker
+// reports host_ended).
+//
+// SOUND VERDICT: runtime_error ("the candidate's process ended during the call: exit code 3").
+// A driver refusal is the shim's frame (BrokerStatus::policy_refused) or at least exit 87 plus
+// the line; an exit code the candidate chose plus text it printed is neither.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <dlpack/dlpack.h>
+#include <stdint.h>
+
+#include <cstdio>
+#include <stdexcept>
+
+// Own FFMA GEMM core (words controls): C[m][n] = sum_k A[m][k] * B[n][k], bf16 in, fp32
+// accumulate, bf16 out; a 64x64 tile per 256-thread block, 4x4 outputs per thread, K staged 16 at
+// a time in shared memory as fp32. Correct for any M >= 1 (N = 7168, K = 5120 for this task).
+constexpr int kTile = 64;
+constexpr int kSlice = 16;
+
+__device__ __forceinline__ void words_gemm_tile(const __nv_bfloat16* __restrict__ A,
+                                                const __nv_bfloat16* __restrict__ B,
+                                                __nv_bfloat16* __restrict__ C, int M, int N,
+                                                int K) {
+  __shared__ float As[kSlice][kTile + 1];
+  __shared__ float Bs[kSlice][kTile + 1];
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int m0 = blockIdx.y * kTile, n0 = blockIdx.x * kTile;
+  float acc[4][4] = {};
+  for (int k0 = 0; k0 < K; k0 += kSlice) {
+    for (int i = threadIdx.x; i < kTile * kSlice; i += blockDim.x) {
+      const int r = i / kSlice, kk = i % kSlice, gk = k0 + kk;
+      As[kk][r] = (m0 + r < M && gk < K) ? __bfloat162float(A[size_t(m0 + r) * K + gk]) : 0.f;
+      Bs[kk][r] = (n0 + r < N && gk < K) ? __bfloat162float(B[size_t(n0 + r) * K + gk]) : 0.f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < kSlice; ++kk) {
+      float a[4], b[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) a[i] = As[kk][ty + 16 * i];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) b[j] = Bs[kk][tx + 16 * j];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int gm = m0 + ty + 16 * i, gn = n0 + tx + 16 * j;
+      if (gm < M && gn < N) C[size_t(gm) * N + gn] = __float2bfloat16_rn(acc[i][j]);
+    }
+}
+
+__global__ void __launch_bounds__(256) words_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B,
+                                                  __nv_bfloat16* C, int M, int N, int K) {
+  words_gemm_tile(A, B, C, M, N, K);
+}
+
+
+// A raw Linux x86-64 system call written as the instruction's two opcode bytes (0f 05), as
+// kernels/controls/sandbox/raw_kill.cu does: number in rax, arguments in rdi, rsi, rdx; the
+// kernel clobbers rcx and r11. Returns -errno on failure.
+static long raw_call(long nr, long a = 0, long b = 0, long c = 0) {
+  long ret;
+  asm volatile(".byte 0x0f, 0x05"
+               : "=a"(ret)
+               : "a"(nr), "D"(a), "S"(b), "d"(c)
+               : "rcx", "r11", "memory");
+  return ret;
+}
+constexpr long kNrSocket = 41, kNrDup2 = 33, kNrPipe2 = 293, kNrExitGroup = 231;
+constexpr long kAfInet = 2, kSockStream = 1;
+
+static bool g_done = false;
+
+extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,
+                                cudaStream_t stream) {
+  if (!g_done) {
+    g_done = true;
+    std::fputs("ptxbench-sandbox: refused driver function cuTensorMapEncodeTiled\n", stderr);
+    std::fflush(stderr);
+    raw_call(kNrExitGroup, 3);  // an ordinary exit, status 3
+  }
+  const int M = int(A->shape[0]), K = int(A->shape[1]), N = int(B->shape[0]);
+  const dim3 grid((N + kTile - 1) / kTile, (M + kTile - 1) / kTile);
+  words_gemm<<<grid, 256, 0, stream>>>(static_cast<const __nv_bfloat16*>(A->data),
+                                       static_cast<const __nv_bfloat16*>(B->data),
+                                       static_cast<__nv_bfloat16*>(C->data), M, N, K);
+}
