@@ -307,6 +307,12 @@ TEST_F(AuditorTest, OnlyNcusOwnErrorLineSaysTheCountersAreRestricted) {
   auto r = audit(&named);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_EQ(r->family("wgmma")->verdict, Verdict::executed);
+  // An error line of ncu's that quotes the kernel's name (words2/ncu_error_line_kernel_name.cu).
+  named = ncu_trace("ncu_raw_reference_gemm.csv");
+  named.ncu_output = "==ERROR== Failed to profile \"words_ERR_NVGPUCTRPERM_probe\" in process 1\n" +
+                     named.ncu_output;
+  r = audit(&named);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
 }
 
 TEST_F(AuditorTest, UnknownArchIsAnError) {

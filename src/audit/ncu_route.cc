@@ -63,10 +63,12 @@ namespace {
 // read the counters. Never a search of its whole output: the CSV rows carry kernel names, which
 // the candidate chooses (red team of 2026-12-06, words/ncu_perm_word_kernel_name.cu: a kernel
 // named gemm_tile_ERR_NVGPUCTRPERM was judged a harness error with an administrator's hint).
+// ncu's own line is "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission ...": the
+// code right after the prefix, never anywhere in an error line, which can quote a kernel's name
+// (second red team of 2026-12-06, words2/ncu_error_line_kernel_name.cu).
 bool ncu_lacks_counter_permission(const std::string& out) {
   for (const auto& line : split_lines(out))
-    if (starts_with(line, "==ERROR==") && line.find("ERR_NVGPUCTRPERM") != std::string::npos)
-      return true;
+    if (starts_with(line, "==ERROR== ERR_NVGPUCTRPERM - ")) return true;
   return false;
 }
 

@@ -41,4 +41,14 @@ std::vector<std::string> built_object_problems(const CompileResult& r) {
   return problems;
 }
 
+std::vector<std::string> device_function_problems(const std::vector<SassFunction>& functions) {
+  std::vector<std::string> problems;
+  for (const SassFunction& f : functions)
+    if (f.name.starts_with("_ZN8ptxbench") || f.demangled.starts_with("ptxbench::"))
+      problems.push_back("the device function " + (f.demangled.empty() ? f.name : f.demangled) +
+                         " is in the ptxbench namespace, which belongs to the judge: rename the "
+                         "namespace");
+  return problems;
+}
+
 }  // namespace ptxbench::compile

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compile/compile_result.h"
+#include "compile/sass_parser.h"
 #include "core/result.h"
 
 namespace ptxbench::compile {
@@ -28,5 +29,12 @@ Result<std::vector<std::string>> nvcc_fatbin_digests(const std::filesystem::path
 // a missing or malformed .nv_fatbin), and a size over kMaxObjectBytes. Problems of the object,
 // never errors of ptxbench.
 std::vector<std::string> built_object_problems(const CompileResult& r);
+
+// One line per device function of the built code (its SASS listing) that lies in the ptxbench
+// namespace (mangled _ZN8ptxbench..., demangled ptxbench::...): the source rule against ptxbench's
+// names reads the text before the preprocessor, so a macro (`#define NS ptxbench` / `namespace NS
+// {`) passed it (second red team of 2026-12-06, words2/ptxbench_namespace_by_macro.cu); the built
+// names cannot hide it.
+std::vector<std::string> device_function_problems(const std::vector<SassFunction>& functions);
 
 }  // namespace ptxbench::compile

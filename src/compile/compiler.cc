@@ -165,8 +165,11 @@ Status judge(const task::TaskSpec& task, const std::string& listing, CompileResu
     return make_error("cannot read the built object's ELF: " + hardening.error().message);
   r.object_problems = hardening->problems;
   for (std::string& p : built_object_problems(r)) r.object_problems.push_back(std::move(p));
+  const std::vector<SassFunction> functions = parse_sass(listing);
+  for (std::string& p : device_function_problems(functions))
+    r.object_problems.push_back(std::move(p));
   std::string tool = r.census.tool;
-  r.census = build_census(parse_sass(listing), r.arch, task.targets_for(r.arch));
+  r.census = build_census(functions, r.arch, task.targets_for(r.arch));
   r.census.tool = tool;
   const bool ok = check.ok() && r.object_problems.empty();
   r.outcome = ok ? Outcome::passed : Outcome::policy_violation;

@@ -113,6 +113,9 @@ struct EvalResult {
   // of memory errors (kMemcheckErrorExit): the output above also carries the candidate's device
   // printf, so its words decide nothing. Kept in memory only, never stored.
   int broker_exit_code = -1;
+  // The report the tool the broker ran under wrote to its own file (SessionSetup::broker_tool_log:
+  // compute-sanitizer's), its tail; nothing the candidate's code prints reaches it. In memory only.
+  std::string broker_tool_log;
   double seconds = 0;
   // Which session of its verifier process this was: 1 a new process, more a warm verifier of
   // the run (verifier_host.h); 0 when no verifier answered.

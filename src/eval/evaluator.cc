@@ -153,12 +153,14 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   EvalOptions mo = o;
   mo.worker_timeout = o.memcheck_timeout;
   mo.call_timeout_seconds = std::max(o.call_timeout_seconds, 120.0);
-  SessionSetup setup{paths_.worker(),
-                     {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10",
-                      "--error-exitcode", std::to_string(kMemcheckErrorExit)},
-                     false,
-                     true,
-                     Instrument::none};
+  SessionSetup setup{
+      paths_.worker(),
+      {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode",
+       std::to_string(kMemcheckErrorExit), "--log-file", std::string(kMemcheckLog)},
+      false,
+      true,
+      Instrument::none};
+  setup.broker_tool_log = std::string(kMemcheckLog);
   if (auto st = set_contract(o, setup); !st.ok()) {
     r.add_flag(Flag::memcheck_unavailable);
     return;
@@ -166,7 +168,10 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   JudgeSession session(launcher_, std::move(setup));
   session.run(task, so, mo, m);
   r.memcheck_ran = true;
-  const std::string report = m.broker_output_tail;  // compute-sanitizer runs the broker
+  // compute-sanitizer's own file: the broker's output also carries the kernel's device printf,
+  // which could name another kernel as the faulting one (second red team of 2026-12-06,
+  // words2/memcheck_forged_faulting_kernel.cu).
+  const std::string& report = m.broker_tool_log;
   // compute-sanitizer's exit status first, never its report's words (the candidate's device
   // printf shares that output and could print a clean "ERROR SUMMARY: 0 errors" before the real
   // one), and whatever the session did after it: errors it saw before a hang still count.

@@ -119,6 +119,8 @@ struct Script {
   // The candidate's host process: how it ended (its refusal line, its output), and how many.
   ProcessResult host_end = broker_end;
   std::function<ProcessResult(int broker)> broker_end_of;  // set: how broker `broker` ended
+  // What a tool the broker runs under writes to its --log-file (in the broker's folder).
+  std::string tool_log;
   int hosts = 0;
   std::vector<LaunchPipes> pipes;  // every launch's wiring, in order
   // A broker's calibration no-op, by the broker's number (0 = the first): false fails it.
@@ -357,6 +359,10 @@ class FakeLauncher : public WorkerLauncher {
                                                 const LaunchPipes& pipes) override {
     specs.push_back(spec);
     s_.pipes.push_back(pipes);
+    for (std::size_t i = 0; i + 1 < spec.argv.size(); ++i)
+      if (spec.argv[i] == "--log-file" && !s_.tool_log.empty())
+        PTXB_CHECK(write_file_atomic(spec.cwd / spec.argv[i + 1], s_.tool_log).ok(),
+                   "fake launcher: the tool's log");
     auto text = read_file(spec.argv.back());
     PTXB_CHECK(text.ok(), "fake launcher: no request");
     Json req = Json::parse(*text);
@@ -1054,6 +1060,31 @@ TEST_F(MemcheckSessionTest, ErrorsTheToolSawBeforeAHangAreMemoryErrors) {
   EXPECT_EQ(r.outcome, Outcome::runtime_error) << r.message;
   EXPECT_TRUE(r.has_flag(Flag::memcheck_errors));
   EXPECT_FALSE(r.has_flag(Flag::memcheck_timeout));
+}
+
+// The report and the faulting kernel come from compute-sanitizer's own file, never from the
+// broker's output, where the kernel's printf can write a report naming the judge's kernel
+// (words2/memcheck_forged_faulting_kernel.cu).
+TEST_F(MemcheckSessionTest, TheReportIsTheToolsFileNotTheBrokersOutput) {
+  script_.broker_end_of = [this](int broker) {
+    ProcessResult p = script_.broker_end;
+    if (broker == kMemcheckBroker) {
+      p.exit_code = kMemcheckErrorExit;
+      p.stderr_text =
+          "========= Invalid __global__ read of size 4 bytes\n"
+          "=========     at ptxbench::gpu::compare_kernel(const float *)+0x70\n";
+    }
+    return p;
+  };
+  script_.tool_log =
+      "========= Invalid __global__ read of size 16 bytes\n"
+      "=========     at words_probe(const float *, int)+0x1f0\n"
+      "========= ERROR SUMMARY: 1 error\n";
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::runtime_error) << r.message;
+  EXPECT_EQ(r.faulting_kernel, "words_probe(const float *, int)");
+  EXPECT_NE(r.memcheck_report.find("size 16 bytes"), std::string::npos) << r.memcheck_report;
+  EXPECT_EQ(r.memcheck_report.find("compare_kernel"), std::string::npos) << r.memcheck_report;
 }
 
 TEST_F(MemcheckSessionTest, AnExitStatusOtherThanTheErrorStatusIsNoMemoryError) {

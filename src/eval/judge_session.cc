@@ -298,6 +298,9 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
   r.broker_output_tail = tail(p.broker_end.stdout_text + p.broker_end.stderr_text);
   if (!p.broker_end.timed_out && p.broker_end.signal == 0)
     r.broker_exit_code = p.broker_end.exit_code;
+  if (!setup_.broker_tool_log.empty() && p.broker_dir)
+    if (auto log = read_file(p.broker_dir->path() / setup_.broker_tool_log); log.ok())
+      r.broker_tool_log = tail(*log);
 }
 
 void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const EvalOptions& o,

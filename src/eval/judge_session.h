@@ -46,6 +46,10 @@ struct SessionSetup {
   // The candidate's contract; tvm_ffi: the libtvm_ffi.so the host process loads.
   Contract contract = Contract::native;
   std::string tvm_ffi_library;
+  // A file the tool in broker_prefix writes in the broker's folder (compute-sanitizer's
+  // --log-file), relative to it; empty: none. Its text (the last broker's) is the tool's report,
+  // EvalResult::broker_tool_log: the broker's own output also carries the kernel's device printf.
+  std::string broker_tool_log;
 };
 
 inline constexpr int kCalibrationCalls = 8;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/outcome.h"
@@ -38,5 +39,8 @@ std::string sanitizer_summary(const std::string& report, std::size_t max_lines =
 // (--error-exitcode): under --memcheck, the only evidence of errors. Its report's words are not:
 // the candidate's device printf shares that output.
 inline constexpr int kMemcheckErrorExit = 86;
+// The file compute-sanitizer writes its report to (--log-file), in the broker's folder: read for
+// the report and the faulting kernel, never the broker's output, which the kernel's printf shares.
+inline constexpr std::string_view kMemcheckLog = "memcheck.log";
 
 }  // namespace ptxbench::eval
