@@ -32,8 +32,11 @@ FunctionCensus census_of(const SassFunction& fn, std::string_view arch) {
   return c;
 }
 
-ProcessSpec tool_spec(std::vector<std::string> argv, const std::filesystem::path& nvdisasm_dir,
-                      std::chrono::steady_clock::time_point deadline) {
+}  // namespace
+
+ProcessSpec tool_process_spec(std::vector<std::string> argv,
+                              const std::filesystem::path& nvdisasm_dir,
+                              std::chrono::steady_clock::time_point deadline) {
   ProcessSpec spec;
   spec.argv = std::move(argv);
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -44,8 +47,6 @@ ProcessSpec tool_spec(std::vector<std::string> argv, const std::filesystem::path
   if (!nvdisasm_dir.empty()) spec.env["NVDISASM_PATH"] = nvdisasm_dir.string();
   return spec;
 }
-
-}  // namespace
 
 Census build_census(const std::vector<SassFunction>& functions, std::string_view arch,
                     const task::ArchTargets* targets) {
@@ -126,15 +127,15 @@ Result<std::string> disassemble(const Paths& paths, ProcessRunner& runner,
     return true;
   };
   if (auto cuobjdump = paths.tool("cuobjdump"); cuobjdump.ok()) {
-    auto r = runner.run(tool_spec({cuobjdump->string(), "-sass", shared_object.string()},
-                                  nvdisasm_dir, options.deadline));
+    auto r = runner.run(tool_process_spec({cuobjdump->string(), "-sass", shared_object.string()},
+                                          nvdisasm_dir, options.deadline));
     if (take("cuobjdump", r)) return std::move(r->stdout_text);
   } else {
     failure = cuobjdump.error().message;
   }
   if (nvdisasm.ok() && !cubin.empty() && std::filesystem::exists(cubin)) {
-    auto r =
-        runner.run(tool_spec({nvdisasm->string(), "-c", cubin.string()}, {}, options.deadline));
+    auto r = runner.run(
+        tool_process_spec({nvdisasm->string(), "-c", cubin.string()}, {}, options.deadline));
     if (take("nvdisasm", r)) return std::move(r->stdout_text);
   } else if (!nvdisasm.ok()) {
     failure += "; " + nvdisasm.error().message;

@@ -54,6 +54,12 @@ struct DisassembleOptions {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
+// A run of a CUDA binary tool (cuobjdump, nvdisasm) on built code: at most 120 s and never past
+// `deadline`, 256 MiB of output; NVDISASM_PATH set when `nvdisasm_dir` is given.
+ProcessSpec tool_process_spec(std::vector<std::string> argv,
+                              const std::filesystem::path& nvdisasm_dir,
+                              std::chrono::steady_clock::time_point deadline);
+
 // Disassembles `shared_object` with cuobjdump -sass; when cuobjdump is missing, fails or prints
 // a listing that lacks an expected function, and `cubin` exists, with nvdisasm on the cubin.
 // Returns the listing and sets *tool. An Error when neither tool produces a listing (the hint

@@ -47,12 +47,17 @@ struct CompileResult {
   // entry was built: the object's .nv_fatbin must hold exactly these (device_code.h). Empty in
   // entries made before the check: those are built again.
   std::vector<std::string> device_code_sha256;
-  std::vector<KernelResources> resources;  // ptxas -v, per function
-  std::vector<PtxasWarning> warnings;      // ptxas warnings / performance notes
-  Census census;                           // empty unless the object was built
-  std::string shared_object;               // absolute path inside the cache entry; empty if none
-  std::string cubin;                       // the device image (for nvdisasm); empty if none
-  std::string sass;                        // the SASS listing file the census came from
+  // Per function of the built code: its figures from the code, ptxas -v's where they agree
+  // (resource_usage.h reconcile_resources).
+  std::vector<KernelResources> resources;
+  // The resources above were checked against the built code; false in entries made before the
+  // check (those are built again).
+  bool resources_from_code = false;
+  std::vector<PtxasWarning> warnings;  // ptxas warnings / performance notes
+  Census census;                       // empty unless the object was built
+  std::string shared_object;           // absolute path inside the cache entry; empty if none
+  std::string cubin;                   // the device image (for nvdisasm); empty if none
+  std::string sass;                    // the SASS listing file the census came from
   std::string shared_object_sha256;
   std::string cache_key;  // sha256 of source, flags, arch and nvcc --version
   bool cache_hit = false;

@@ -16,6 +16,7 @@
 #include "compile/elf_symbols.h"
 #include "compile/policy.h"
 #include "compile/ptxas_report.h"
+#include "compile/resource_usage.h"
 #include "compile/sass_parser.h"
 #include "compile/tvm_ffi_install.h"
 #include "core/fs.h"
@@ -143,6 +144,7 @@ Result<fs::path> move_if_exists(const fs::path& from, const fs::path& to) {
 bool listing_complete(const CompileResult& r) {
   if (r.shared_object.empty()) return true;        // nothing was built: no listing
   if (r.device_code_sha256.empty()) return false;  // built before the device-code check
+  if (!r.resources_from_code) return false;        // resources read from the log alone
   auto expected = cubin_functions(r.cubin);
   auto listing = read_file(r.sass);
   return expected.ok() && listing.ok() && check_listing(*listing, *expected).ok();
@@ -390,7 +392,6 @@ Result<CompileResult> Compiler::build(const task::TaskSpec& task, std::string_vi
 Status Compiler::analyse(const task::TaskSpec& task, const fs::path& dir, const std::string& log,
                          Clock::time_point deadline, CompileResult& r) {
   PtxasReport report = parse_ptxas_report(log);
-  r.resources = std::move(report.functions);
   r.warnings = std::move(report.warnings);
   const fs::path so = dir / "kernel.so";
   PTXB_TRY(std::string bytes, read_file(so));
@@ -400,6 +401,11 @@ Status Compiler::analyse(const task::TaskSpec& task, const fs::path& dir, const 
   PTXB_TRY(fs::path cubin, move_if_exists(dir / "keep" / "kernel.cubin", dir / "kernel.cubin"));
   PTXB_TRY(fs::path ptx, move_if_exists(dir / "keep" / "kernel.ptx", dir / "kernel.ptx"));
   r.cubin = cubin.string();
+  PTXB_TRY(ResourceUsage built,
+           read_resource_usage(paths_, runner_, so,
+                               std::max(deadline, Clock::now() + std::chrono::seconds(30))));
+  r.resources = reconcile_resources(report.functions, built);
+  r.resources_from_code = true;
 
   std::string tool;
   DisassembleOptions d;

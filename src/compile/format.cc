@@ -22,6 +22,11 @@ std::string short_name(const std::string& name, const std::string& demangled) {
   return s.substr(0, 57) + "...";
 }
 
+// -1: not known (resource_usage.h).
+std::string figure(std::int64_t v) {
+  return v < 0 ? std::string("?") : std::to_string(v);
+}
+
 }  // namespace
 
 std::string format_resources(const std::vector<KernelResources>& resources) {
@@ -35,7 +40,7 @@ std::string format_resources(const std::vector<KernelResources>& resources) {
                     (k.entry ? "" : "(device) ") + short_name(k.name, k.demangled),
                     k.registers < 0 ? std::string("-") : std::to_string(k.registers),
                     k.barriers < 0 ? std::string("-") : std::to_string(k.barriers), k.shared_bytes,
-                    k.stack_frame_bytes, k.spill_store_bytes, k.spill_load_bytes);
+                    k.stack_frame_bytes, figure(k.spill_store_bytes), figure(k.spill_load_bytes));
   }
   return out;
 }

@@ -10,16 +10,6 @@
 namespace ptxbench::compile {
 namespace {
 
-KernelResources& find_or_add(PtxasReport& r, const std::string& name) {
-  for (auto& f : r.functions)
-    if (f.name == name) return f;
-  KernelResources k;
-  k.name = name;
-  k.demangled = demangle(name);
-  r.functions.push_back(k);
-  return r.functions.back();
-}
-
 std::int64_t to_int(const std::string& s) {
   return std::strtoll(s.c_str(), nullptr, 10);
 }
@@ -91,22 +81,33 @@ PtxasReport parse_ptxas_report(std::string_view log) {
   static const Pattern kEntry(R"(Compiling entry function '([^']+)' for '([^']+)')");
   static const Pattern kProps(R"(Function properties for (\S+))");
   PtxasReport r;
-  std::string entry, props;  // the entry being compiled; the function whose properties follow
+  auto add = [&](const std::string& name) {
+    KernelResources k;
+    k.name = name;
+    k.demangled = demangle(name);
+    r.functions.push_back(std::move(k));
+    return r.functions.size() - 1;
+  };
+  // The block being read: the entry being compiled (its "Used" line follows), and the function
+  // whose properties follow (its frame line); kNone when there is none.
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t entry = kNone, props = kNone;
   for (const std::string& raw : split_lines(log)) {
     std::string line(trim(raw));
     if (const auto e = kEntry.find(line)) {
-      entry = e->str(1);
-      KernelResources& k = find_or_add(r, entry);
-      k.entry = true;
-      k.arch = e->str(2);
+      entry = add(e->str(1));
+      r.functions[entry].entry = true;
+      r.functions[entry].arch = e->str(2);
+      props = kNone;
     } else if (const auto p = kProps.find(line)) {
-      props = p->str(1);
-      find_or_add(r, props);
-    } else if (line.find("bytes stack frame") != std::string::npos && !props.empty()) {
-      parse_frame(line, find_or_add(r, props));
+      props = entry != kNone && r.functions[entry].name == p->str(1) ? entry : add(p->str(1));
+    } else if (line.find("bytes stack frame") != std::string::npos && props != kNone) {
+      parse_frame(line, r.functions[props]);
+      props = kNone;
     } else if (line.find("Used ") != std::string::npos &&
-               line.find("registers") != std::string::npos && !entry.empty()) {
-      parse_usage(line, find_or_add(r, entry));
+               line.find("registers") != std::string::npos && entry != kNone) {
+      parse_usage(line, r.functions[entry]);
+      entry = kNone;
     }
     maybe_warning(line, r);
   }

@@ -21,6 +21,7 @@ struct KernelResources {
   std::int64_t shared_bytes = 0;    // static shared memory ("smem")
   std::int64_t constant_bytes = 0;  // cmem[0] when reported
   std::int64_t stack_frame_bytes = 0;
+  // -1: not known (the log's blocks for this function disagree: resource_usage.h).
   std::int64_t spill_store_bytes = 0;
   std::int64_t spill_load_bytes = 0;
   std::int64_t cumulative_stack_bytes = 0;
@@ -33,7 +34,13 @@ struct PtxasWarning {
 };
 
 struct PtxasReport {
-  std::vector<KernelResources> functions;  // in report order
+  // One per block of the report, in order. nvcc's log also holds the candidate's own diagnostics
+  // (a #pragma message can print lines that read as ptxas's), so a function may have more than
+  // one block, and a block may name a function that does not exist: only reconcile_resources
+  // (resource_usage.h), against the built code, makes facts of them.
+  std::vector<KernelResources> functions;
+  // ptxas's warnings and notes as the log shows them: the candidate can print more (never hide
+  // ptxas's own), so they are shown as what the log says.
   std::vector<PtxasWarning> warnings;
 };
 

@@ -72,6 +72,7 @@ Json to_json(const CompileResult& r) {
               {"object_problems", r.object_problems},
               {"device_code_sha256", r.device_code_sha256},
               {"resources", array_of(r.resources)},
+              {"resources_from_code", r.resources_from_code},
               {"warnings", array_of(r.warnings)},
               {"census", to_json(r.census)},
               {"shared_object", r.shared_object},
@@ -163,6 +164,7 @@ Result<CompileResult> compile_result_from_json(const Json& j) {
     // Absent from results stored before the device-code check (device_code.h).
     r.device_code_sha256 = j.value("device_code_sha256", std::vector<std::string>{});
     for (const auto& k : j.at("resources")) r.resources.push_back(resources_from(k));
+    r.resources_from_code = j.value("resources_from_code", false);  // absent before the check
     for (const auto& w : j.at("warnings"))
       r.warnings.push_back({w.at("code").get<std::string>(), w.at("function").get<std::string>(),
                             w.at("text").get<std::string>()});

@@ -15,6 +15,7 @@
 #include "eval/plan.h"
 #include "eval/session_decision.h"
 #include "eval/worker_spec.h"
+#include "sandbox/refusal.h"
 #include "sandbox/sandbox.h"
 
 namespace ptxbench::eval {
@@ -161,6 +162,12 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
       true,
       Instrument::none};
   setup.broker_tool_log = std::string(kMemcheckLog);
+  setup.broker_under_tool = true;
+  // The sanitizer's injected libraries load from its installation, inside the broker's sandbox.
+  std::error_code ec;
+  const fs::path real = fs::canonical(*sanitizer, ec);
+  for (const fs::path& d : {sanitizer->parent_path(), real.parent_path()})
+    if (!d.empty()) setup.broker_read.push_back(d.string());
   if (auto st = set_contract(o, setup); !st.ok()) {
     r.add_flag(Flag::memcheck_unavailable);
     return;
@@ -184,6 +191,13 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
       r.message = "compute-sanitizer memcheck found memory errors";
       r.failed_on = FailedOn::timed;  // its session's one call (checks_only_first)
     }
+    return;
+  }
+  // The broker is ptxbench's: a system call its sandbox refused in the memcheck session is the
+  // tool's (its injected library), never the candidate's, whose device code makes none (seen on
+  // an H100, 2026-12-06: exit 87 while the candidate's module was loaded under the tool).
+  if (m.broker_exit_code == kSandboxRefusalExit) {
+    r.add_flag(Flag::memcheck_unavailable);
     return;
   }
   if (m.outcome == Outcome::timeout) r.add_flag(Flag::memcheck_timeout);

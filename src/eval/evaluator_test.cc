@@ -1098,6 +1098,23 @@ TEST_F(MemcheckSessionTest, AnExitStatusOtherThanTheErrorStatusIsNoMemoryError) 
   EXPECT_FALSE(r.has_flag(Flag::memcheck_errors));
 }
 
+// The memcheck session's broker is ptxbench's: a refusal of its sandbox there is the tool's
+// injected library's (seen on an H100), and it gets the profiled broker's allowances.
+TEST_F(MemcheckSessionTest, ABrokerRefusalUnderTheToolIsTheTools) {
+  memcheck_call_replies(BrokerStatus::harness_error);
+  script_.broker_end_of = [this](int broker) {
+    ProcessResult p = script_.broker_end;
+    if (broker == kMemcheckBroker) p.exit_code = kSandboxRefusalExit;
+    return p;
+  };
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_TRUE(r.has_flag(Flag::memcheck_unavailable));
+  ASSERT_GE(script_.broker_requests.size(), 2u);
+  EXPECT_FALSE(script_.broker_requests[0].value("profiled", false));
+  EXPECT_TRUE(script_.broker_requests[kMemcheckBroker].value("profiled", false));
+}
+
 // A failure the judge's side has under the tool is the tool's: not the candidate's verdict.
 TEST_F(MemcheckSessionTest, TheJudgesOwnFailureUnderTheToolLeavesTheVerdictWithANote) {
   EvalResult m;

@@ -50,6 +50,10 @@ struct SessionSetup {
   // --log-file), relative to it; empty: none. Its text (the last broker's) is the tool's report,
   // EvalResult::broker_tool_log: the broker's own output also carries the kernel's device printf.
   std::string broker_tool_log;
+  // The broker runs under a tool that injects a library into it (compute-sanitizer): it gets the
+  // allowances Nsight Compute's profiled broker gets (BrokerRequest::profiled: local sockets, the
+  // locale files, the cgroup's limits), as the ncu route does.
+  bool broker_under_tool = false;
 };
 
 inline constexpr int kCalibrationCalls = 8;

@@ -82,7 +82,8 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   BrokerRequest& breq = p.broker_request;
   breq.call_timeout_seconds = o.call_timeout_seconds;
   breq.instrument = setup_.audit;
-  breq.profiled = setup_.audit == Instrument::nvtx;  // under ncu: sockets allowed
+  // Under ncu or compute-sanitizer: sockets allowed (their injected libraries need them).
+  breq.profiled = setup_.audit == Instrument::nvtx || setup_.broker_under_tool;
   breq.sandbox_read = setup_.broker_read;
   breq.workspace_quota = o.workspace_quota;
   host::HostRequest& hreq = p.host_request;

@@ -56,7 +56,9 @@ std::string resources_text(const CompileFacts& c) {
   for (const auto& r : c.resources) {
     out += fmt::format("- {}: {} registers, {} bytes shared memory, {} bytes stack", r.kernel,
                        r.registers, r.shared_bytes, r.stack_bytes);
-    if (r.spill_store_bytes || r.spill_load_bytes)
+    if (r.spill_store_bytes < 0 || r.spill_load_bytes < 0)
+      out += ", spills not known (the compiler log's report disagrees with the built code)";
+    else if (r.spill_store_bytes || r.spill_load_bytes)
       out += fmt::format(", SPILLS {} bytes stored / {} bytes loaded", r.spill_store_bytes,
                          r.spill_load_bytes);
     out += "\n";

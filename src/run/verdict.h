@@ -21,7 +21,7 @@ struct KernelResources {
   std::string kernel;  // mangled or demangled name as ptxas printed it
   int registers = 0;
   std::int64_t shared_bytes = 0;
-  std::int64_t spill_store_bytes = 0;
+  std::int64_t spill_store_bytes = 0;  // -1: not known (compile/resource_usage.h)
   std::int64_t spill_load_bytes = 0;
   std::int64_t stack_bytes = 0;
 };
