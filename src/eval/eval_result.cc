@@ -166,6 +166,7 @@ Json EvalResult::to_json() const {
          {"worker_stdout_tail", worker_stdout_tail},
          {"worker_stderr_tail", worker_stderr_tail},
          {"broker_output_tail", broker_output_tail},
+         {"memcheck_output_tail", memcheck_output_tail},
          {"seconds", seconds},
          {"verifier_session", verifier_session}};
   if (!timeline.empty()) {  // only when asked for (EvalOptions::timeline)

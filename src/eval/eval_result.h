@@ -98,6 +98,9 @@ struct EvalResult {
   std::vector<gpu::CompareStats> baseline_check;
   std::string baseline_check_error;
   bool memcheck_ran = false;
+  // The memcheck session's broker output, for people only (never parsed: the kernel's printf
+  // shares it with compute-sanitizer's own messages).
+  std::string memcheck_output_tail;
   std::string memcheck_report;       // the error lines, when it found errors
   Json provenance = Json::object();  // GPU, driver, CUDA runtime, nvcc, clocks
   bool network_isolated = false;

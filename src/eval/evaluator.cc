@@ -175,6 +175,7 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   JudgeSession session(launcher_, std::move(setup));
   session.run(task, so, mo, m);
   r.memcheck_ran = true;
+  r.memcheck_output_tail = m.broker_output_tail;  // for people: the kernel's printf is in it
   // compute-sanitizer's own file: the broker's output also carries the kernel's device printf,
   // which could name another kernel as the faulting one (second red team of 2026-12-06,
   // words2/memcheck_forged_faulting_kernel.cu).
@@ -189,7 +190,9 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
     if (r.outcome == Outcome::passed) {
       r.outcome = Outcome::runtime_error;
       r.message = "compute-sanitizer memcheck found memory errors";
-      r.failed_on = FailedOn::timed;  // its session's one call (checks_only_first)
+      // Its session's one call (checks_only_first: the least-work workload, often a hidden one).
+      r.failed_on =
+          !m.trials.empty() && m.trials.front().hidden ? FailedOn::hidden : FailedOn::timed;
     }
     return;
   }

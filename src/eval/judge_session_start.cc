@@ -2,7 +2,9 @@
 // the first broker and host pair, the slots they share, and the broker's calibration calls.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "core/elapsed.h"
 #include "eval/eval_result.h"
@@ -49,6 +51,22 @@ std::string no_device_cause(const Received& ready, std::unique_ptr<WorkerProcess
   return "the NVIDIA driver's library libcuda.so.1 cannot be loaded";
 }
 
+// The memcheck session's one call: the plan's check on the workload with the least work (the
+// first such). compute-sanitizer slows a kernel 10-1000x: an FFMA GEMM's timed workload ran past
+// 100 s under it on an H100 (2026-12-06), and a call past the session's limit is the candidate's
+// timeout (Evaluator::adopt_memcheck_failure).
+PlannedCall least_work_check(const SessionPlan& plan) {
+  auto work = [&](const PlannedCall& c) {
+    const auto w = static_cast<std::size_t>(c.workload);
+    return w < plan.workload_flops.size() && plan.workload_flops[w] > 0
+               ? plan.workload_flops[w]
+               : std::numeric_limits<double>::infinity();
+  };
+  return *std::min_element(
+      plan.checks.begin(), plan.checks.end(),
+      [&](const PlannedCall& a, const PlannedCall& b) { return work(a) < work(b); });
+}
+
 }  // namespace
 
 bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& so,
@@ -59,7 +77,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   auto planned = plan_session(task, o.trials, r.seed, o.audit_workload, o.input_seed);
   if (!planned.ok()) return fail(Outcome::harness_error, planned.error().to_string(), "planning");
   plan_ = std::move(*planned);
-  if (setup_.checks_only_first) plan_.checks.resize(1);
+  if (setup_.checks_only_first) plan_.checks = {least_work_check(plan_)};
   p.so = so;
 
   // The verifier: this GPU's warm one from the run (verifier_host.h), else a new process. Its
