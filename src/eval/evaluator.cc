@@ -154,13 +154,17 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   EvalOptions mo = o;
   mo.worker_timeout = o.memcheck_timeout;
   mo.call_timeout_seconds = std::max(o.call_timeout_seconds, 120.0);
-  SessionSetup setup{
-      paths_.worker(),
-      {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10", "--error-exitcode",
-       std::to_string(kMemcheckErrorExit), "--log-file", std::string(kMemcheckLog)},
-      false,
-      true,
-      Instrument::none};
+  SessionSetup setup{paths_.worker(),
+                     // Memory errors only (--report-api-errors no): a failed API call is not one,
+                     // and the broker's own walk over the driver's error codes (make_hello) failed
+                     // 1,001 times per session, so every candidate "had memory errors" (H100,
+                     // 2026-12-06). The candidate's failed calls are the broker's to report.
+                     {sanitizer->string(), "--tool", "memcheck", "--print-limit", "10",
+                      "--error-exitcode", std::to_string(kMemcheckErrorExit), "--report-api-errors",
+                      "no", "--log-file", std::string(kMemcheckLog)},
+                     false,
+                     true,
+                     Instrument::none};
   setup.broker_tool_log = std::string(kMemcheckLog);
   setup.broker_under_tool = true;
   // The sanitizer's injected libraries load from its installation, inside the broker's sandbox.

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/fs.h"
+#include "core/text.h"
 #include "eval/call_failure.h"
 #include "eval/outcome_mapping.h"
 #include "eval/plan.h"
@@ -1032,6 +1033,14 @@ TEST_F(MemcheckSessionTest, ACleanMemcheckSessionKeepsThePass) {
   EXPECT_TRUE(r.memcheck_ran);
   EXPECT_EQ(script_.broker_calls.size(), 2u);  // kMemcheckBroker is the memcheck session's
   EXPECT_FALSE(r.has_flag(Flag::memcheck_timeout));
+  // The sanitizer counts memory errors only, and writes its report to its own file.
+  const auto sanitized = std::find_if(specs_.begin(), specs_.end(), [](const ProcessSpec& s) {
+    return !s.argv.empty() && s.argv.front() == "/bin/true";
+  });
+  ASSERT_NE(sanitized, specs_.end());
+  const std::string argv = join(sanitized->argv, " ");
+  EXPECT_NE(argv.find("--report-api-errors no"), std::string::npos) << argv;
+  EXPECT_NE(argv.find("--log-file memcheck.log"), std::string::npos) << argv;
 }
 
 TEST_F(MemcheckSessionTest, ACallThatHangsOnlyUnderTheToolIsATimeout) {
