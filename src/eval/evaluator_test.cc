@@ -1019,6 +1019,17 @@ class MemcheckSessionTest : public EvaluatorTest {
   void TearDown() override { ::unsetenv("PTXBENCH_COMPUTE_SANITIZER"); }
   // The memcheck session's broker is the second one (a passing session starts one).
   static constexpr int kMemcheckBroker = 1;
+  // The memcheck session's broker (the sanitizer's process) ends with `code`, printing `text`.
+  void memcheck_broker_ends(int code, std::string text = {}) {
+    script_.broker_end_of = [this, code, text](int broker) {
+      ProcessResult p = script_.broker_end;
+      if (broker == kMemcheckBroker) {
+        p.exit_code = code;
+        p.stderr_text = text;
+      }
+      return p;
+    };
+  }
   void memcheck_call_replies(BrokerStatus status) {
     script_.broker_call = [status](int broker, int) -> std::optional<Reply> {
       if (broker != kMemcheckBroker) return ok_reply(2.0);
@@ -1060,11 +1071,7 @@ TEST_F(MemcheckSessionTest, AFaultOnlyUnderTheToolIsARuntimeError) {
 
 TEST_F(MemcheckSessionTest, ErrorsTheToolSawBeforeAHangAreMemoryErrors) {
   memcheck_call_replies(BrokerStatus::call_timeout);
-  script_.broker_end_of = [this](int broker) {
-    ProcessResult p = script_.broker_end;
-    if (broker == kMemcheckBroker) p.exit_code = kMemcheckErrorExit;
-    return p;
-  };
+  memcheck_broker_ends(kMemcheckErrorExit);
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::runtime_error) << r.message;
   EXPECT_TRUE(r.has_flag(Flag::memcheck_errors));
@@ -1075,16 +1082,9 @@ TEST_F(MemcheckSessionTest, ErrorsTheToolSawBeforeAHangAreMemoryErrors) {
 // broker's output, where the kernel's printf can write a report naming the judge's kernel
 // (words2/memcheck_forged_faulting_kernel.cu).
 TEST_F(MemcheckSessionTest, TheReportIsTheToolsFileNotTheBrokersOutput) {
-  script_.broker_end_of = [this](int broker) {
-    ProcessResult p = script_.broker_end;
-    if (broker == kMemcheckBroker) {
-      p.exit_code = kMemcheckErrorExit;
-      p.stderr_text =
-          "========= Invalid __global__ read of size 4 bytes\n"
-          "=========     at ptxbench::gpu::compare_kernel(const float *)+0x70\n";
-    }
-    return p;
-  };
+  memcheck_broker_ends(kMemcheckErrorExit,
+                       "========= Invalid __global__ read of size 4 bytes\n"
+                       "=========     at ptxbench::gpu::compare_kernel(const float *)+0x70\n");
   script_.tool_log =
       "========= Invalid __global__ read of size 16 bytes\n"
       "=========     at words_probe(const float *, int)+0x1f0\n"
@@ -1097,11 +1097,7 @@ TEST_F(MemcheckSessionTest, TheReportIsTheToolsFileNotTheBrokersOutput) {
 }
 
 TEST_F(MemcheckSessionTest, AnExitStatusOtherThanTheErrorStatusIsNoMemoryError) {
-  script_.broker_end_of = [this](int broker) {
-    ProcessResult p = script_.broker_end;
-    if (broker == kMemcheckBroker) p.exit_code = kMemcheckErrorExit + 1;
-    return p;
-  };
+  memcheck_broker_ends(kMemcheckErrorExit + 1);
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
   EXPECT_FALSE(r.has_flag(Flag::memcheck_errors));
@@ -1111,11 +1107,7 @@ TEST_F(MemcheckSessionTest, AnExitStatusOtherThanTheErrorStatusIsNoMemoryError) 
 // injected library's (seen on an H100), and it gets the profiled broker's allowances.
 TEST_F(MemcheckSessionTest, ABrokerRefusalUnderTheToolIsTheTools) {
   memcheck_call_replies(BrokerStatus::harness_error);
-  script_.broker_end_of = [this](int broker) {
-    ProcessResult p = script_.broker_end;
-    if (broker == kMemcheckBroker) p.exit_code = kSandboxRefusalExit;
-    return p;
-  };
+  memcheck_broker_ends(kSandboxRefusalExit);
   EvalResult r = eval();
   EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
   EXPECT_TRUE(r.has_flag(Flag::memcheck_unavailable));
