@@ -926,6 +926,10 @@ set(_recorded ${CMAKE_CURRENT_SOURCE_DIR}/../report/recorded/h200-2026-11-30-mai
 ptxbench_bad_input(run_resume_finished_run 0
   "^ptxbench run: finished.db is finished \\(5 trajectories done\\): nothing to resume"
   SETUP finished.db ARGS ${_p} run --resume finished.db)
+# Campaign 6, R10: with --json the finished run's summary is printed as JSON on stdout.
+ptxbench_bad_input(run_resume_finished_run_json 0 "finished.db is finished .*nothing to resume"
+  SETUP finished.db
+  ARGS sh -c "${_p} run --resume finished.db --json | python3 -c 'import json, sys; assert json.load(sys.stdin)'")
 ptxbench_bad_input(run_resume_finished_run_beside_a_garbage_wal 0
   "^ptxbench run: finished_wal.db is finished \\(5 trajectories done\\): nothing to resume"
   SETUP finished_wal.db ARGS ${_p} run --resume finished_wal.db --no-progress)
