@@ -26,14 +26,35 @@ std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
   return size * n;
 }
 
+// Is `v` a Content-Length a reply may have: digits only, at most kMaxReplyBytes?
+bool sane_length(std::string_view v) {
+  if (v.empty() || v.size() > 12) return false;
+  for (char c : v)
+    if (c < '0' || c > '9') return false;
+  return std::stoull(std::string(v)) <= kMaxReplyBytes;
+}
+
+// The response's headers, and a Content-Length that ended the transfer at once.
+struct HeaderSink {
+  std::map<std::string, std::string>* headers = nullptr;
+  std::string refused_length;
+};
+
 std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
-  auto* headers = static_cast<std::map<std::string, std::string>*>(user);
+  auto* sink = static_cast<HeaderSink*>(user);
   std::string_view line(data, size * n);
   auto colon = line.find(':');
-  if (colon != std::string_view::npos)
-    (*headers)[to_lower(trim(line.substr(0, colon)))] = std::string(trim(line.substr(colon + 1)));
-  else if (starts_with(line, "HTTP/"))
-    headers->clear();  // a new response (after 100-continue or a redirect) starts
+  if (colon != std::string_view::npos) {
+    const std::string name = to_lower(trim(line.substr(0, colon)));
+    const std::string value(trim(line.substr(colon + 1)));
+    (*sink->headers)[name] = value;
+    if (name == "content-length" && !sane_length(value)) {
+      sink->refused_length = value.substr(0, 40);
+      return 0;  // libcurl ends the transfer (CURLE_WRITE_ERROR)
+    }
+  } else if (starts_with(line, "HTTP/")) {
+    sink->headers->clear();  // a new response (after 100-continue or a redirect) starts
+  }
   return size * n;
 }
 
@@ -124,7 +145,8 @@ HttpResponse http_post(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &resp.body);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &resp.headers);
+  HeaderSink sink{&resp.headers, {}};
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &sink);
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
   curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // whatever libcurl can decode
   Watch watch;
@@ -141,11 +163,16 @@ HttpResponse http_post(const HttpRequest& request) {
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &resp.status);
   } else {
     resp.stalled = watch.stalled;
-    resp.transport_error = watch.stalled
-                               ? fmt::format("the reply stopped arriving (no byte for {:.1f} s)",
-                                             request.stall_timeout.count() / 1000.0)
-                           : errbuf[0] != '\0' ? std::string(errbuf)
-                                               : curl_easy_strerror(rc);
+    resp.transport_error =
+        !sink.refused_length.empty()
+            ? fmt::format(
+                  "the server announced a reply of Content-Length {}, not a size a reply "
+                  "can have (at most {} bytes): check the base URL and the server",
+                  sink.refused_length, kMaxReplyBytes)
+        : watch.stalled     ? fmt::format("the reply stopped arriving (no byte for {:.1f} s)",
+                                          request.stall_timeout.count() / 1000.0)
+        : errbuf[0] != '\0' ? std::string(errbuf)
+                            : curl_easy_strerror(rc);
     resp.timed_out = rc == CURLE_OPERATION_TIMEDOUT || watch.stalled;
     resp.interrupted = rc == CURLE_ABORTED_BY_CALLBACK && !watch.stalled;
     resp.connection_failed = is_connection_error(rc);

@@ -40,6 +40,10 @@ struct HttpResponse {
   bool transport_ok() const { return transport_error.empty(); }
 };
 
+// The largest reply accepted (bytes): a Content-Length above it (or one that is not a number)
+// ends the exchange at once with a transport error that names it.
+inline constexpr unsigned long long kMaxReplyBytes = 256ull << 20;
+
 HttpResponse http_post(const HttpRequest& request);
 
 }  // namespace ptxbench::llm

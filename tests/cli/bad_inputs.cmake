@@ -196,6 +196,12 @@ ptxbench_bad_input(run_stream_headers_then_nothing 1 "ptxbench run -> r.db"
           --grep "raise --stall-timeout" --lacks "raise --request-timeout"
   ARGS ${_fake_endpoint} headers -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db
        --stream --stall-timeout 2 --attempts 1)
+# Campaign 6, P34: an impossible Content-Length is named at once, not waited on for 60 s.
+ptxbench_bad_input(run_impossible_content_length 1 "ptxbench run -> r.db"
+  OPTIONS --creates r.db --max-s 30
+          --grep "Content-Length 99999999999999999999, not a size a reply can have"
+  ARGS ${_fake_endpoint} bigclen -- ${_run1} --model m --base-url {URL} --turns 1 --out r.db
+       --attempts 1)
 # show tells what happened: a run whose trajectories all failed is finished (done), its
 # compile rate unknown (null), not 0.0; a run where no turn compiled (the scripted agent's
 # turn 1 is a compile error) did not reach the GPU stages, it did not "run" them.

@@ -12,6 +12,8 @@ COMMAND's exit code. MODE:
           event stream when the request asks for one
   bad_usage  answers 200 with a reply without code whose usage is no token count
           (prompt_tokens -5, completion_tokens 1e30: issue 38, EP12)
+  bigclen answers 200 with Content-Length 99999999999999999999 and a short body, and keeps
+          the connection open (campaign 6, P34)
 """
 import json
 import os
@@ -108,6 +110,11 @@ def serve(listener, mode):
         if mode == "silent":
             held.append(conn)
             continue
+        if mode == "bigclen":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 99999999999999999999\r\n\r\n{}")
+            held.append(conn)
+            continue
         if mode == "headers":
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                          b"Connection: close\r\n\r\n")
@@ -129,7 +136,7 @@ def serve(listener, mode):
 def main():
     mode, sep, command = sys.argv[1], sys.argv[2], sys.argv[3:]
     assert sep == "--" and mode in ("dead", "silent", "error", "stall", "hostile", "headers",
-                                    "bad_usage"), __doc__
+                                    "bad_usage", "bigclen"), __doc__
     if mode == "dead":
         port = free_port()
     else:
