@@ -507,6 +507,8 @@ TEST_F(StoreTest, RowsPtxbenchNeverWritesAreNamedDamaged) {
       // D41, D42).
       {"UPDATE runs SET config_json = json_set(config_json, '$.archs', json('[\"sm_75\"]'))",
        "the stored configuration's archs holds 'sm_75', not an architecture ptxbench judges"},
+      {"UPDATE runs SET config_json = json_set(config_json, '$.archs', json('[]'))",  // campaign 6
+       "the stored configuration's archs is empty (a run judges at least one architecture)"},
       {"UPDATE turns SET flags_json = '[\"side_stream\", 5]'",
        "turn 1 of trajectory 1: its stored flags are not a list of flag names"},
       {"UPDATE turns SET compile_json = json_set(compile_json, '$.outcome', 'exploded')",

@@ -147,6 +147,9 @@ std::string value_damage(const Json& c) {
   // turn", docs/sft.md), which its own store holds (campaign 4, N06, N12).
   if (c.contains("speedup_target") && !(c["speedup_target"].get<double>() >= 0))
     return field_damage("speedup_target", "is not a number of at least 0");
+  // (campaign 6: D10, an empty list was read as a run of nothing)
+  if (c.contains("archs") && c["archs"].empty())
+    return field_damage("archs", "is empty (a run judges at least one architecture)");
   if (c.contains("archs"))  // (campaign 4: D03; a newer ptxbench's arch: its schema says so first)
     for (const Json& a : c["archs"])
       if (!task::is_known_arch(a.get<std::string>()))
