@@ -104,7 +104,8 @@ constexpr std::string_view kTurnFacts =
     "SELECT 1 FROM json_each(CASE WHEN json_valid(flags_json) THEN flags_json ELSE '[]' END) "
     "WHERE type != 'text') ELSE 0 END, "
     "CASE WHEN json_valid(audit_json) AND json_type(audit_json) = 'object' THEN "
-    "coalesce(json_type(audit_json, '$.families'), 'null') ELSE 'null' END "
+    "coalesce(json_type(audit_json, '$.families'), 'null') ELSE 'null' END, "
+    "arch_executed IS NULL OR arch_executed IN (0, 1) "
     "FROM turns ORDER BY trajectory_id, turn";
 #undef PTXB_STAGE_TYPE
 
@@ -162,6 +163,9 @@ std::string turn_damage(const Stmt& s, std::optional<int> turns) {
   if ((s.int64(4) != 0) != judge::is_correct(*verdict))
     return fmt::format("its stored correct = {} contradicts its verdict '{}'", s.int64(4),
                        category);
+  // 0, 1 or NULL (the schema's CHECK, which a changed file may have skipped): read as a truth
+  // value, 7 was counted once in the summary and twice in the costs (campaign 6, D44).
+  if (s.int64(15) == 0) return "its stored arch_executed is not 0, 1 or empty";
   // A stage is missing when it is NULL, empty or JSON null (columns 8, 9: its JSON type): a
   // stage ptxbench reached is always an object (campaign 6, D13: eval_json 'null' on a correct
   // turn was exported as one).

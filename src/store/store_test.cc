@@ -499,6 +499,8 @@ TEST_F(StoreTest, RowsPtxbenchNeverWritesAreNamedDamaged) {
        "without one)"},
       {"UPDATE turns SET correct = 0 WHERE correct = 1",  // campaign 7, D10
        "turn 2 of trajectory 1: its stored correct = 0 contradicts its verdict 'passed'"},
+      {"PRAGMA ignore_check_constraints = ON; UPDATE turns SET arch_executed = 7",  // c6, D44
+       "turn 1 of trajectory 1: its stored arch_executed is not 0, 1 or empty"},
       {"UPDATE trajectories SET sample = 1.5",  // campaign 7, D17
        "trajectory 1: its stored sample '1.5' is not a sample number (0 or more)"},
       {"UPDATE messages SET seq = -seq - 1",  // campaign 6, D31
