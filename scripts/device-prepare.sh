@@ -7,7 +7,10 @@
 #   contract builds against them and the runner loads the library), the forward-attention sweep
 #   builds, and a compile cache holding every
 #   control and reference kernel, compiled with the very flags the device computes (same paths
-#   through /work/main, same nvcc 13.0), so ptxbench finds them there without nvcc work.
+#   through /work/main, same nvcc 13.0). Its keys also hold the host compiler's version, and the
+#   GPU machine's differs from this one's (seen 2026-12-06: 1 hit in 53), so there the cache
+#   serves as this machine's static check only: NO_CACHE=1 skips it, and the device-run.sh phase
+#   `cache` compiles everything on the GPU machine's 16 cores (about 50 s for 200 entries).
 # Then call the device tool with carry [".devpack"] (and ".public" when made) and
 #   scripts/device-run.sh PHASE...      (see docs/results/README.md)
 set -euo pipefail
