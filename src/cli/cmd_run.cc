@@ -271,11 +271,8 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
           "ptxbench run: {} is finished ({} trajector{} done): nothing to resume (`ptxbench "
           "show {}` prints its summary; the file is left as it is)\n",
           o.resume, **finished, **finished == 1 ? "y" : "ies", o.resume);
-      // --json: the finished run's summary, as a run that just finished prints it (campaign 6,
-      // R10).
-      if (o.json) {
-        auto st = store::RunStore::open_read_only(o.resume);
-        auto data = st.ok() ? report::load_run(*st) : Result<report::RunData>(st.error());
+      if (o.json) {  // the finished run's summary, as a run that just finished prints it (R10)
+        auto data = report::load_run_file(o.resume);
         if (!data.ok()) return fail(ctx, data.error());
         report::print_json(ctx.out, report::summarize(*data));
       }

@@ -49,11 +49,6 @@ int fail(Context& ctx, const Error& e) {
   return exit_code_for(e, exit_code::bad_input);
 }
 
-Result<report::RunData> load(const std::string& file) {
-  PTXB_TRY(store::RunStore st, store::RunStore::open_read_only(file));
-  return report::load_run(st);
-}
-
 // The two runs to compare, before then after; empty when there is one run to show.
 Result<std::vector<std::string>> compared(const ShowOptions& o) {
   if (o.compare.empty()) return o.files.size() == 2 ? o.files : std::vector<std::string>{};
@@ -66,9 +61,9 @@ int compare(const std::vector<std::string>& files, const ShowOptions& o, Context
   if (o.price_in || o.price_out)
     return fail(ctx, make_error("--price-in/--price-out go with one run, not a comparison",
                                 "show each run with its prices"));
-  auto before = load(files[0]);
+  auto before = report::load_run_file(files[0]);
   if (!before.ok()) return fail(ctx, before.error());
-  auto after = load(files[1]);
+  auto after = report::load_run_file(files[1]);
   if (!after.ok()) return fail(ctx, after.error());
   report::Comparison c = report::compare_runs(*before, *after);
   if (o.json)
@@ -82,7 +77,7 @@ int show(const ShowOptions& o, Context& ctx) {
   auto pair = compared(o);
   if (!pair.ok()) return fail(ctx, pair.error());
   if (!pair->empty()) return compare(*pair, o, ctx);
-  auto data = load(o.files[0]);
+  auto data = report::load_run_file(o.files[0]);
   if (!data.ok()) return fail(ctx, data.error());
   report::Summary s = report::summarize(*data, report::Prices{o.price_in, o.price_out});
   if (o.json) {

@@ -149,6 +149,11 @@ std::string_view to_string(GpuStages s) {
   return "not_reached";
 }
 
+Result<RunData> load_run_file(const std::string& path) {
+  PTXB_TRY(store::RunStore st, store::RunStore::open_read_only(path));
+  return load_run(st);
+}
+
 Result<RunData> load_run(const store::RunStore& st) {
   RunData d;
   d.path = st.path().string();

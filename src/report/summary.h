@@ -56,6 +56,8 @@ struct RunData {
 };
 
 Result<RunData> load_run(const store::RunStore& store);
+// The run file at `path`, opened read-only (store::RunStore::open_read_only's errors).
+Result<RunData> load_run_file(const std::string& path);
 
 struct BudgetStats {
   int budget = 0;
