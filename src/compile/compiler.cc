@@ -401,18 +401,18 @@ Status Compiler::analyse(const task::TaskSpec& task, const fs::path& dir, const 
   PTXB_TRY(fs::path cubin, move_if_exists(dir / "keep" / "kernel.cubin", dir / "kernel.cubin"));
   PTXB_TRY(fs::path ptx, move_if_exists(dir / "keep" / "kernel.ptx", dir / "kernel.ptx"));
   r.cubin = cubin.string();
-  PTXB_TRY(ResourceUsage built,
-           read_resource_usage(paths_, runner_, so,
-                               std::max(deadline, Clock::now() + std::chrono::seconds(30))));
+  // The binary tools run within the compile's time, but never less than 30 s: a build that used
+  // the time to the last second is still read and disassembled, not turned into ptxbench's error.
+  const Clock::time_point tools_deadline =
+      std::max(deadline, Clock::now() + std::chrono::seconds(30));
+  PTXB_TRY(ResourceUsage built, read_resource_usage(paths_, runner_, so, tools_deadline));
   r.resources = reconcile_resources(report.functions, built);
   r.resources_from_code = true;
 
   std::string tool;
   DisassembleOptions d;
   PTXB_TRY(d.expected, cubin_functions(cubin));
-  // Within the compile's time, but never less than 30 s: a build that used the time to the last
-  // second is still disassembled, not turned into an error of ptxbench.
-  d.deadline = std::max(deadline, Clock::now() + std::chrono::seconds(30));
+  d.deadline = tools_deadline;
   PTXB_TRY(std::string listing, disassemble(paths_, runner_, so, cubin, &tool, d));
   PTXB_TRY_STATUS(write_file_atomic(dir / "kernel.sass", listing));
   r.sass = (dir / "kernel.sass").string();

@@ -48,7 +48,6 @@ ResourceUsage parse_resource_usage(std::string_view text) {
     b.registers = static_cast<int>(field(line, "REG"));
     b.stack_bytes = std::max<std::int64_t>(0, field(line, "STACK"));
     b.shared_bytes = std::max<std::int64_t>(0, field(line, "SHARED"));
-    b.local_bytes = std::max<std::int64_t>(0, field(line, "LOCAL"));
     b.constant_bytes = std::max<std::int64_t>(0, field(line, "CONSTANT[0]"));
     out[current] = b;
     current.clear();

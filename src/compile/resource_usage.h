@@ -1,9 +1,10 @@
 // What ptxas allotted each function of the built code, read from the code itself
 // (`cuobjdump --dump-resource-usage`): registers, stack frame, static shared, local and constant
-// bank 0 bytes. The `-Xptxas -v` report is read from nvcc's log, which the candidate's own
-// diagnostics share: a host-pass `#pragma message` prints lines that read as ptxas's, after
-// ptxas's own (second red team of 2026-12-06, words2/ptxas_report_forged_by_pragma.cu). The
-// figures below cannot be printed over; the log's blocks are kept only where they agree with them.
+// bank 0 bytes (LOCAL and the rest are not read). The `-Xptxas -v` report is read from nvcc's log,
+// which the candidate's own diagnostics share: a host-pass `#pragma message` prints lines that read
+// as ptxas's, after ptxas's own (second red team of 2026-12-06,
+// words2/ptxas_report_forged_by_pragma.cu). The figures below cannot be printed over; the log's
+// blocks are kept only where they agree with them.
 #pragma once
 
 #include <chrono>
@@ -25,7 +26,6 @@ struct BuiltResources {
   int registers = -1;
   std::int64_t stack_bytes = 0;     // STACK: the function's stack frame
   std::int64_t shared_bytes = 0;    // SHARED: static shared memory
-  std::int64_t local_bytes = 0;     // LOCAL
   std::int64_t constant_bytes = 0;  // CONSTANT[0]: bank 0 (a kernel's parameters among them)
 };
 using ResourceUsage = std::map<std::string, BuiltResources>;  // by mangled name

@@ -85,6 +85,15 @@ void add_timing_flags(const TimingReport& t, EvalResult& r) {
   if (t.percent_of_peak && *t.percent_of_peak > 105.0) r.add_flag(Flag::above_peak);
 }
 
+// A tool the broker runs under (ncu, compute-sanitizer) injects libraries from its
+// installation: its folder, and the folder its path resolves to, readable in the broker's sandbox.
+void read_tool_folders(const fs::path& tool, SessionSetup& setup) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(tool, ec);
+  for (const fs::path& d : {tool.parent_path(), real.parent_path()})
+    if (!d.empty()) setup.broker_read.push_back(d.string());
+}
+
 }  // namespace
 
 namespace {
@@ -167,11 +176,7 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
                      Instrument::none};
   setup.broker_tool_log = std::string(kMemcheckLog);
   setup.broker_under_tool = true;
-  // The sanitizer's injected libraries load from its installation, inside the broker's sandbox.
-  std::error_code ec;
-  const fs::path real = fs::canonical(*sanitizer, ec);
-  for (const fs::path& d : {sanitizer->parent_path(), real.parent_path()})
-    if (!d.empty()) setup.broker_read.push_back(d.string());
+  read_tool_folders(*sanitizer, setup);
   if (auto st = set_contract(o, setup); !st.ok()) {
     r.add_flag(Flag::memcheck_unavailable);
     return;
@@ -194,7 +199,7 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
     if (r.outcome == Outcome::passed) {
       r.outcome = Outcome::runtime_error;
       r.message = "compute-sanitizer memcheck found memory errors";
-      // Its session's one call (checks_only_first: the least-work workload, often a hidden one).
+      // Its session's one call (one_least_work_check: the least-work workload, often a hidden one).
       r.failed_on =
           !m.trials.empty() && m.trials.front().hidden ? FailedOn::hidden : FailedOn::timed;
     }
@@ -299,11 +304,7 @@ EvalResult Evaluator::evaluate(const task::TaskSpec& task, const fs::path& so,
       return fail(Outcome::harness_error,
                   "the Nsight Compute audit route needs ncu: " + ncu.error().to_string());
     setup.broker_prefix.push_back(ncu->string());
-    // ncu's injected libraries load from its installation, inside the broker's sandbox.
-    std::error_code ec;
-    const fs::path real = fs::canonical(*ncu, ec);
-    for (const fs::path& d : {ncu->parent_path(), real.parent_path()})
-      if (!d.empty()) setup.broker_read.push_back(d.string());
+    read_tool_folders(*ncu, setup);
     for (const auto& a : o.ncu_arguments) setup.broker_prefix.push_back(a);
   }
   EvalOptions eo = o;

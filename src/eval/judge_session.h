@@ -37,7 +37,7 @@ struct SessionSetup {
   std::vector<std::string> broker_prefix;  // e.g. compute-sanitizer ... (memcheck), ncu ...
   bool timing = true;
   // memcheck: one checked call only, the plan's check on its least-work workload
-  bool checks_only_first = false;
+  bool one_least_work_check = false;
   // The instruction audit's calls (audit_trace.h); nvtx expects broker_prefix to be ncu's.
   Instrument audit = Instrument::none;
   std::vector<std::string> broker_read;  // more read-only paths for the broker (ncu's folder)

@@ -77,7 +77,7 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   auto planned = plan_session(task, o.trials, r.seed, o.audit_workload, o.input_seed);
   if (!planned.ok()) return fail(Outcome::harness_error, planned.error().to_string(), "planning");
   plan_ = std::move(*planned);
-  if (setup_.checks_only_first) plan_.checks = {least_work_check(plan_)};
+  if (setup_.one_least_work_check) plan_.checks = {least_work_check(plan_)};
   p.so = so;
 
   // The verifier: this GPU's warm one from the run (verifier_host.h), else a new process. Its
