@@ -7,7 +7,8 @@
 #   reference   the eval worker's reference kernels against a CPU double computation
 #   baselines   cuBLASLt / cuDNN SDPA TFLOP/s on the core suite, each checked
 #   library     the library meets every task's rule: every workload of every task, checked
-#               (tests/gpu/library_rule; SHARDS=N parallel processes, default 8)
+#               (tests/gpu/library_rule; SHARDS=N parallel processes, default 8; LIBRARY_ARGS:
+#               more library_rule options, e.g. "--family attention_bwd")
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr;
 #               CONTROLS="gemm judge" runs only those manifests of kernels/controls/)
 #   cases       the same on the hostile cases handed to the project (.devbin/cases/{judge,compat,oracle})
@@ -90,7 +91,7 @@ for phase in "$@"; do
              python3 tests/controls/static_check.py --ptxbench $bin/ptxbench --jobs 16 --runtime-may-refuse --manifest $bin/cases/judge/manifest.toml --manifest $bin/cases/compat/manifest.toml --manifest $bin/cases/oracle/manifest.toml" ;;
     reference) run reference "$bin/reference_test" ;;
     baselines) run baselines "$bin/ptxbench-bench-baselines" --suite core --budget "${BUDGET:-1}" ;;
-    library) run library tests/gpu/library_rule/run_shards.sh "$bin/library_rule" "$out/library" "${SHARDS:-8}" ;;
+    library) run library tests/gpu/library_rule/run_shards.sh "$bin/library_rule" "$out/library" "${SHARDS:-8}" ${LIBRARY_ARGS:-} ;;
     controls) run "controls${CONTROLS:+-${CONTROLS// /-}}" python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast \
              --log "$out/controls${CONTROLS:+-${CONTROLS// /-}}" $(for c in ${CONTROLS:-}; do echo --manifest "kernels/controls/$c.toml"; done) --only "${ONLY:-}" ;;
     cases) run cases python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/cases" \

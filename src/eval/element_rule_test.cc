@@ -38,6 +38,26 @@ TEST(ElementRule, RuleRatioExceedsOneExactlyWhenTheElementFails) {
   EXPECT_NEAR(rule_ratio(1.109f, 1.097f, ElementRule{0.044f, 1e-2f}), 0.012f / 0.044f, 1e-4);
 }
 
+// The backward's per-element term: an element whose terms are large (q) may err by up to
+// term_factor·q even where |ref| is near 0; without a term (q = 0) the rule is unchanged.
+TEST(ElementRule, PerElementTermAllowsErrorsOfTheTermsSize) {
+  const ElementRule r{1e-2f, 1e-2f, 0.0259f};
+  EXPECT_TRUE(element_fails(0.05f, 0.0f, r));          // no term: the plain rule
+  EXPECT_TRUE(element_fails(0.05f, 0.0f, r, 1.0f));    // 0.05 > 0.0259·1
+  EXPECT_FALSE(element_fails(0.05f, 0.0f, r, 2.0f));   // 0.05 <= 0.0518
+  EXPECT_FALSE(element_fails(-0.05f, 0.0f, r, 2.0f));  // either sign
+  EXPECT_TRUE(element_fails(std::numeric_limits<float>::quiet_NaN(), 0.0f, r, 1e30f));
+  EXPECT_TRUE(element_fails(0.05f, 0.0f, ElementRule{1e-2f, 1e-2f, 0.0f}, 1e30f));  // factor 0
+  for (float q : {0.0f, 0.1f, 0.5f, 2.0f, 40.0f})
+    for (float ref : {0.0f, 0.3f, -1.097f, 4.4f})
+      for (float d : {0.0f, 0.004f, 0.0101f, 0.012f, 0.05f, 0.3f, 1.8f}) {
+        const float out = ref + d;
+        EXPECT_EQ(rule_ratio(out, ref, r, q) > 1.0f, element_fails(out, ref, r, q))
+            << "q " << q << " ref " << ref << " d " << d;
+      }
+  EXPECT_NEAR(rule_ratio(0.05f, 0.0f, r, 4.0f), 0.05f / (0.0259f * 4.0f), 1e-5);
+}
+
 TEST(ElementRule, NonFiniteAlwaysFails) {
   ElementRule r;
   float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();

@@ -195,7 +195,8 @@ std::string EvalResult::feedback() const {
     case Outcome::incorrect: {
       std::string s =
           "INCORRECT: outputs differ from the reference (element fails iff |out-ref| > atol AND "
-          "|out-ref|/(|ref|+1e-8) > rtol; no NaN/Inf; every element written; small relative L2)";
+          "|out-ref|/(|ref|+1e-8) > rtol, and for the attention backward also beyond the "
+          "prompt's per-element term; no NaN/Inf; every element written; small relative L2)";
       if (!message.empty()) s += "\n  " + message;
       for (const auto& t : trials) {
         if (t.passed) continue;

@@ -90,14 +90,24 @@ std::string correctness_section(const TaskSpec& t) {
       tol.matched_ratio >= 1.0
           ? "every element must pass"
           : fmt::format("at least {:g}% of the elements must pass", tol.matched_ratio * 100);
+  // The backward's per-element term (task/tolerance.h), in words a kernel writer can act on.
+  const std::string term =
+      tol.term_factor > 0
+          ? fmt::format(
+                " AND |out - ref| > {:.4g} * q, where q = sqrt(sum of the squares of the products "
+                "the element adds up: P[i,j]*dO[i,d] for dV, scale*dS[i,j]*K[j,d] for dQ, "
+                "scale*dS[i,j]*Q[i,d] for dK), which leaves room for rounding P and dS to bf16 "
+                "before the second-stage products and no more",
+                tol.term_factor)
+          : std::string();
   return fmt::format(
       "## Correctness\n\n"
       "Outputs are compared with a reference computed from the same inputs. An element "
-      "fails when |out - ref| > {} AND |out - ref| / (|ref| + 1e-8) > {}; {}; no output may "
+      "fails when |out - ref| > {} AND |out - ref| / (|ref| + 1e-8) > {}{}; {}; no output may "
       "be NaN or Inf; and the relative L2 error ||out - ref|| / ||ref|| must be at most {} for "
       "every output. Inputs are random ({}) and fresh for each check, and the check runs at "
       "several sizes.\n",
-      fmt::format("{:.4g}", tol.atol), num(tol.rtol), share, num(tol.max_rel_l2),
+      fmt::format("{:.4g}", tol.atol), num(tol.rtol), term, share, num(tol.max_rel_l2),
       t.family == task::Family::gemm
           ? "normal(0, 1), and also inputs scaled by large or small powers of two (2^-8 to "
             "2^20): keep bf16 inputs and fp32 accumulation, never fp16"

@@ -272,6 +272,17 @@ TEST(UserPrompt, StatesTheDerivedGemmRule) {
   EXPECT_TRUE(contains(*build_user_prompt(*core, "sm_90a"), "|out - ref| > 0.01 AND"));
 }
 
+// The backward's rule has the per-element term (task/tolerance.h); the forward's has none.
+TEST(UserPrompt, StatesTheBackwardsPerElementTerm) {
+  auto bwd = task::load_task_by_name(Paths::discover(), "mha_bwd_d64_causal");
+  auto fwd = task::load_task_by_name(Paths::discover(), "mha_with_lse_d64");
+  ASSERT_TRUE(bwd.ok() && fwd.ok());
+  auto p = build_user_prompt(*bwd, "sm_90a");
+  ASSERT_TRUE(p.ok());
+  EXPECT_TRUE(contains(*p, "> 0.01 AND |out - ref| > 0.02591 * q, where q = sqrt(")) << *p;
+  EXPECT_FALSE(contains(*build_user_prompt(*fwd, "sm_90a"), "* q, where q")) << *p;
+}
+
 TEST(UserPrompt, AttentionMentionsCausality) {
   auto t = task::load_task_by_name(Paths::discover(), "mha_with_lse_d128_causal");
   ASSERT_TRUE(t.ok()) << t.error().to_string();

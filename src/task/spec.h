@@ -69,6 +69,10 @@ struct Tolerance {
   double rtol = 1e-2;
   double matched_ratio = 1.0;
   double max_rel_l2 = 1e-2;
+  // Derived, never read from a task file (task/tolerance.h): the factor of the per-element
+  // term an element may also stay within, term_factor · q, q being the reference's term scale of
+  // that element (the attention backward); 0: no such term.
+  double term_factor = 0;
 };
 
 // The target instruction families for one architecture (names from families.h).

@@ -27,8 +27,19 @@ double gemm_derived_atol(std::int64_t K, double rms_a, double rms_b, double rtol
          (1.0 - kBf16UnitRoundoff / rtol);
 }
 
+double attention_bwd_term_factor(double rtol, bool bf16_outputs) {
+  const double sigma = kBf16UnitRoundoff / std::sqrt(3.0);  // per term, relative
+  if (!bf16_outputs) return kTailSigmas * sigma;
+  PTXB_CHECK(rtol > kBf16UnitRoundoff, "rtol must exceed bf16's rounding (the loader checks it)");
+  return kTailSigmas * sigma / (1.0 - kBf16UnitRoundoff / rtol);
+}
+
 Tolerance derive_tolerance(const TaskSpec& task, const Workload& w, double input_rms) {
   Tolerance t = task.tolerance;
+  if (task.family == Family::attention_bwd)
+    t.term_factor = attention_bwd_term_factor(
+        t.rtol, std::any_of(task.outputs.begin(), task.outputs.end(),
+                            [](const TensorSpec& o) { return o.dtype == DType::bf16; }));
   if (task.family != Family::gemm) return t;
   auto k = w.axes.find("K");
   PTXB_CHECK(k != w.axes.end(), "GEMM workload " + w.name + " has no axis K");

@@ -39,13 +39,22 @@
 //
 // Attention keeps the spec's atol (1e-2). The forward's outputs do not grow with any axis (O is
 // a softmax-weighted mean of rows of V, LSE a logarithm) and the library meets 1e-2 on every
-// workload with room (worst element 0.64 of its allowance). The backward is open: a library
-// that rounds P and dS to bf16 for its second-stage products (cuDNN, FlashAttention) errs on
-// an element v = sum_j t_j by (2^-8/sqrt(3))·sqrt(sum_j t_j²) whatever v is, and that term
-// scale varies by 50x between elements (causal early keys, outlier rows), so no atol derived
-// from shapes bounds it: cuDNN fails 1e-2 on a few elements of the large workloads, mostly on
-// spiky inputs (docs/results/2026-11-30-task-rules.md). A per-element term computed by the
-// reference would; see docs/task-spec.md.
+// workload with room (worst element 0.64 of its allowance).
+//
+// The backward adds a per-element term. A library that rounds P and dS to bf16 for its
+// second-stage products (cuDNN, FlashAttention) errs on an output element v = Σ_j t_j
+// (dV = Pᵀ·dO, dQ = scale·dS·K, dK = scale·dSᵀ·Q) by Σ_j δ_j·t_j, δ_j the relative rounding
+// error of t_j's bf16 factor: uniform within half an ulp, i.e. a standard deviation of at most
+// 2^-8/sqrt(3). So sigma <= (2^-8/sqrt(3))·q with q = sqrt(Σ_j t_j²), whatever v is: where the
+// terms cancel (|v| << q) neither rtol nor an atol fit for the other elements covers it, and q
+// varies by 50x between elements (the first keys of a causal head, rows an outlier hits), so no
+// atol derived from shapes bounds it (cuDNN failed 1e-2 on 1-100 elements of the large
+// workloads, mostly on spiky inputs: docs/results/2026-11-30-task-rules.md). The reference
+// computes q for every element (gpu/reference.h BwdTermScales), and an element also passes
+// within term_factor·q, term_factor = 7·(2^-8/sqrt(3)) / (1 - 2^-8/rtol): 7 standard
+// deviations (step 5), with room for the output's own bf16 rounding (step 4) = 0.0260 at
+// rtol = 1e-2. (With few terms the sum is bounded outright: |Σ δ_j t_j| <= 2^-8·Σ|t_j| <=
+// 2^-8·sqrt(n)·q, under the term for n <= 16.) See docs/task-spec.md.
 #pragma once
 
 #include <cstdint>
@@ -72,9 +81,14 @@ GemmAccumulationSigma gemm_accumulation_sigma(std::int64_t K, double rms_a, doub
 // before the floor. `rtol` must exceed 2^-8 (the loader ensures it for bf16 outputs).
 double gemm_derived_atol(std::int64_t K, double rms_a, double rms_b, double rtol);
 
+// The attention backward's term_factor (above) for `rtol`; without the room for the output's
+// rounding when the outputs are not bf16. bf16 outputs need rtol > 2^-8 (the loader's check).
+double attention_bwd_term_factor(double rtol, bool bf16_outputs);
+
 // The rule `task` is judged by at workload `w` when its inputs have RMS `input_rms` (the
 // largest of the distributions its trials draw from): the spec's tolerance, with atol raised
-// to gemm_derived_atol for GEMM. Attention: the spec's tolerance unchanged.
+// to gemm_derived_atol for GEMM, and term_factor set for the attention backward. The forward:
+// the spec's tolerance unchanged.
 Tolerance derive_tolerance(const TaskSpec& task, const Workload& w, double input_rms);
 
 }  // namespace ptxbench::task

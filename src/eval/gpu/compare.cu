@@ -42,7 +42,7 @@ __device__ __forceinline__ std::int64_t ref_index(std::int64_t i, const RefView&
 
 __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n, bool bf16,
                                ElementRule set_rule, int max_bad, Poison poison, RefView view,
-                               RowScale rows, Accum* acc) {
+                               RowScale rows, const float* term, Accum* acc) {
   unsigned long long failed = 0, nonfinite = 0, unwritten = 0;
   double d2 = 0, r2 = 0;
   float max_abs = 0, max_rel = 0, worst = 0;
@@ -51,6 +51,7 @@ __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n
     bool poisoned = false;
     const std::int64_t ri = ref_index(i, view);
     float o = load_out(out, i, bf16, poison, &poisoned), r = ref[ri];
+    const float q = term ? term[ri] : 0.0f;
     ElementRule rule = set_rule;
     if (rows.on)
       rule.atol *=
@@ -61,12 +62,12 @@ __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n
       d2 += static_cast<double>(d) * d;
       max_abs = fmaxf(max_abs, d);
       max_rel = fmaxf(max_rel, relative_error(o, r));
-      worst = fmaxf(worst, rule_ratio(o, r, rule));
+      worst = fmaxf(worst, rule_ratio(o, r, rule, q));
     }
     r2 += static_cast<double>(r) * r;
     nonfinite += finite ? 0 : 1;
     unwritten += poisoned ? 1 : 0;
-    if (element_fails(o, r, rule)) {
+    if (element_fails(o, r, rule, q)) {
       ++failed;
       atomicMin(&acc->first_bad, static_cast<unsigned long long>(i));
       if (acc->bad_slots < static_cast<unsigned>(max_bad)) {
@@ -142,7 +143,8 @@ std::int64_t host_ref_index(std::int64_t i, const RefView& v) {
 
 CompareStats compare_output(const void* out, const float* ref, const TensorDesc& desc,
                             const Tolerances& tol, cudaStream_t stream, int max_bad,
-                            const Poison& poison, const RefView& view, const RowScale& rows) {
+                            const Poison& poison, const RefView& view, const RowScale& rows,
+                            const float* term) {
   max_bad = std::clamp(max_bad, 1, kMaxBad);
   DeviceBuffer dev(sizeof(Accum));
   Accum init{};
@@ -151,7 +153,7 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
   std::int64_t n = desc.numel();
   unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 132 * 16));
   compare_kernel<<<blocks, 256, 0, stream>>>(out, ref, n, desc.type == ElemType::bf16,
-                                             tol.element_rule(), max_bad, poison, view, rows,
+                                             tol.element_rule(), max_bad, poison, view, rows, term,
                                              dev.as<Accum>());
   PTXB_CUDA(cudaGetLastError());
   Accum a{};

@@ -19,10 +19,11 @@ namespace ptxbench::gpu {
 // against reference element view(i) (transform.h; the default view is the identity).
 // Elements still holding `poison` count as unwritten. Bad elements are reported at their
 // index in `out`, with the reference value they were compared against. `rows` scales the
-// rule's atol per reference row (row_scale.h).
+// rule's atol per reference row (row_scale.h). `term` (null: none) holds the reference's term
+// scale per reference element, the q of the rule's per-element term (element_rule.h).
 CompareStats compare_output(const void* out, const float* ref, const TensorDesc& desc,
                             const Tolerances& tol, cudaStream_t stream, int max_bad = 8,
                             const Poison& poison = {}, const RefView& view = {},
-                            const RowScale& rows = {});
+                            const RowScale& rows = {}, const float* term = nullptr);
 
 }  // namespace ptxbench::gpu

@@ -164,7 +164,8 @@ Json to_json(const Problem& p) {
                {{"atol", p.tolerance.atol},
                 {"rtol", p.tolerance.rtol},
                 {"matched_ratio", p.tolerance.matched_ratio},
-                {"max_rel_l2", p.tolerance.max_rel_l2}}}};
+                {"max_rel_l2", p.tolerance.max_rel_l2},
+                {"term_factor", p.tolerance.term_factor}}}};
 }
 
 Result<Problem> problem_from_json(const Json& j) {
@@ -178,7 +179,8 @@ Result<Problem> problem_from_json(const Json& j) {
     p.outputs = tensors_from_json(j.at("outputs"));
     const Json& t = j.at("tolerance");
     p.tolerance = {t.at("atol").get<double>(), t.at("rtol").get<double>(),
-                   t.at("matched_ratio").get<double>(), t.at("max_rel_l2").get<double>()};
+                   t.at("matched_ratio").get<double>(), t.at("max_rel_l2").get<double>(),
+                   t.at("term_factor").get<double>()};
     PTXB_TRY_STATUS(p.validate());
     return p;
   } catch (const Json::exception& e) {

@@ -30,7 +30,10 @@ struct TensorDesc {
 
 struct Tolerances {
   double atol = 1e-2, rtol = 1e-2, matched_ratio = 1.0, max_rel_l2 = 1e-2;
-  ElementRule element_rule() const { return {static_cast<float>(atol), static_cast<float>(rtol)}; }
+  double term_factor = 0;  // task::Tolerance::term_factor
+  ElementRule element_rule() const {
+    return {static_cast<float>(atol), static_cast<float>(rtol), static_cast<float>(term_factor)};
+  }
 };
 
 // gemm: inputs A[M,K], B[N,K]; output C[M,N] (C = A Bᵀ).

@@ -147,6 +147,14 @@ __global__ void to_f32_kernel(const std::uint16_t* in, float* out, std::int64_t 
     out[i] = bf16_bits_to_float(in[i]);
 }
 
+// x[i] = x[i]² (kSqrt false) or sqrt(x[i]) (true), in place.
+template <bool kSqrt>
+__global__ void square_or_root_kernel(float* x, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    x[i] = kSqrt ? sqrtf(x[i]) : x[i] * x[i];
+}
+
 __global__ void to_bf16_kernel(const float* in, std::uint16_t* out, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
@@ -160,6 +168,12 @@ unsigned grid_for(std::int64_t n) {
 // n bf16 values at `in` (element offset `first`) -> fp32 `out`.
 void to_f32(const void* in, std::int64_t first, float* out, std::int64_t n, cudaStream_t s) {
   to_f32_kernel<<<grid_for(n), 256, 0, s>>>(static_cast<const std::uint16_t*>(in) + first, out, n);
+  PTXB_CUDA(cudaGetLastError());
+}
+
+template <bool kSqrt>
+void square_or_root(float* x, std::int64_t n, cudaStream_t s) {
+  square_or_root_kernel<kSqrt><<<grid_for(n), 256, 0, s>>>(x, n);
   PTXB_CUDA(cudaGetLastError());
 }
 
@@ -282,16 +296,18 @@ void reference_attention_fwd_chunked(const void* Q, const void* K, const void* V
 
 void reference_attention_bwd(const void* Q, const void* K, const void* V, const void* O,
                              const void* dO, const float* LSE, float* dQ, float* dK, float* dV,
-                             const AttentionDims& d, cudaStream_t s) {
+                             const AttentionDims& d, cudaStream_t s, BwdTermScales terms) {
   reference_attention_bwd_chunked(Q, K, V, O, dO, LSE, dQ, dK, dV, d, heads_within_budget(d, 2, 4),
-                                  s);
+                                  s, terms);
 }
 
 void reference_attention_bwd_chunked(const void* Q, const void* K, const void* V, const void* O,
                                      const void* dO, const float* LSE, float* dQ, float* dK,
                                      float* dV, const AttentionDims& d, std::int64_t max_heads,
-                                     cudaStream_t s) {
+                                     cudaStream_t s, BwdTermScales terms) {
   check_dims(d, max_heads);
+  PTXB_CHECK(!terms.dQ == !terms.dK && !terms.dK == !terms.dV,
+             "reference attention backward: term scales for all three outputs or none");
   const std::int64_t S = d.S, D = d.D, sd = S * D, ss = S * S, heads = d.B * d.H;
   const std::int64_t chunk = chunk_heads(d, max_heads);
   DeviceBuffer delta = floats(d.rows());
@@ -322,7 +338,21 @@ void reference_attention_bwd_chunked(const void* Q, const void* K, const void* V
     // dK[j,d] = scale·Σ_i dS[i,j]Q[i,d]: col-major dKᵀ[d,j] = op_N(Q: D×S)·op_T(dS: S×S).
     gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, D, S, S, d.scale, {q.as<float>(), D, sd},
          {dp.as<float>(), S, ss}, dK + h0 * sd, D, sd, n);
+    if (!terms.dQ) continue;
+    // The same three products of the squared operands: Σ_j t_j² for every output element.
+    for (float* x : {p.as<float>(), dp.as<float>()}) square_or_root<false>(x, n * ss, s);
+    for (float* x : {q.as<float>(), k.as<float>(), dout.as<float>()})
+      square_or_root<false>(x, n * sd, s);
+    const float scale2 = d.scale * d.scale;
+    gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, D, S, S, 1.0f, {dout.as<float>(), D, sd},
+         {p.as<float>(), S, ss}, terms.dV + h0 * sd, D, sd, n);
+    gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, D, S, S, scale2, {k.as<float>(), D, sd},
+         {dp.as<float>(), S, ss}, terms.dQ + h0 * sd, D, sd, n);
+    gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, D, S, S, scale2, {q.as<float>(), D, sd},
+         {dp.as<float>(), S, ss}, terms.dK + h0 * sd, D, sd, n);
   }
+  if (terms.dQ)
+    for (float* x : {terms.dQ, terms.dK, terms.dV}) square_or_root<true>(x, heads * sd, s);
   PTXB_CUDA(cudaStreamSynchronize(s));  // the scratch is freed when this returns
 }
 
@@ -335,26 +365,31 @@ AttentionDims attention_dims(const Problem& p) {
   return AttentionDims{p.axis("B"), p.axis("H"), p.axis("S"), p.axis("D"), p.causal, p.scale()};
 }
 
-std::vector<DeviceBuffer> run_reference(TensorSet& t, cudaStream_t s) {
+ReferenceOutputs run_reference(TensorSet& t, cudaStream_t s) {
   const Problem& p = t.problem();
-  std::vector<DeviceBuffer> out;
+  ReferenceOutputs out;
   for (const auto& o : p.outputs)
-    out.emplace_back(static_cast<std::size_t>(o.numel()) * sizeof(float));
+    out.values.emplace_back(static_cast<std::size_t>(o.numel()) * sizeof(float));
+  auto value = [&](std::size_t k) { return out.values[k].as<float>(); };
   switch (p.kind) {
     case Kind::gemm:
-      reference_gemm(t.input(0).get(), t.input(1).get(), out[0].as<float>(), p.axis("M"),
-                     p.axis("N"), p.axis("K"), s);
+      reference_gemm(t.input(0).get(), t.input(1).get(), value(0), p.axis("M"), p.axis("N"),
+                     p.axis("K"), s);
       break;
     case Kind::attention_fwd:
-      reference_attention_fwd(t.input(0).get(), t.input(1).get(), t.input(2).get(),
-                              out[0].as<float>(), out[1].as<float>(), attention_dims(p), s);
+      reference_attention_fwd(t.input(0).get(), t.input(1).get(), t.input(2).get(), value(0),
+                              value(1), attention_dims(p), s);
       break;
-    case Kind::attention_bwd:
+    case Kind::attention_bwd: {
+      for (const auto& o : p.outputs)
+        out.term_scales.emplace_back(static_cast<std::size_t>(o.numel()) * sizeof(float));
+      const BwdTermScales terms{out.term_scales[0].as<float>(), out.term_scales[1].as<float>(),
+                                out.term_scales[2].as<float>()};
       reference_attention_bwd(t.input(0).get(), t.input(1).get(), t.input(2).get(),
-                              t.input(3).get(), t.input(4).get(), t.input(5).as<float>(),
-                              out[0].as<float>(), out[1].as<float>(), out[2].as<float>(),
-                              attention_dims(p), s);
+                              t.input(3).get(), t.input(4).get(), t.input(5).as<float>(), value(0),
+                              value(1), value(2), attention_dims(p), s, terms);
       break;
+    }
   }
   PTXB_CUDA(cudaStreamSynchronize(s));
   return out;

@@ -47,11 +47,24 @@ inline constexpr std::int64_t kAttentionScratchBytes = 2ll << 30;
 void reference_attention_fwd(const void* Q, const void* K, const void* V, float* O, float* LSE,
                              const AttentionDims& d, cudaStream_t s);
 
+// Where the backward writes each output's term scale (fp32, shaped as the output; null: not
+// computed): for an output element v = Σ_j t_j, q = sqrt(Σ_j t_j²), the root sum of squares of
+// the terms added into it (dV[j,d]: t_i = P[i,j]·dO[i,d]; dQ[i,d]: t_j = scale·dS[i,j]·K[j,d];
+// dK[j,d]: t_i = scale·dS[i,j]·Q[i,d]). A kernel that rounds P and dS to bf16 errs on v by a
+// multiple of q whatever v is (task/tolerance.h): the rule's per-element term (element_rule.h).
+// Costs three more fp32 GEMMs per chunk (the squares of the same operands).
+struct BwdTermScales {
+  float* dQ = nullptr;
+  float* dK = nullptr;
+  float* dV = nullptr;
+};
+
 // dQ, dK, dV (fp32) from bf16 Q,K,V,O,dO and fp32 LSE (standard attention backward:
-// P = exp(scale·QKᵀ - LSE), Delta = rowsum(dO∘O), dS = P∘(dO·Vᵀ - Delta)). Errors as above.
+// P = exp(scale·QKᵀ - LSE), Delta = rowsum(dO∘O), dS = P∘(dO·Vᵀ - Delta)), and their term
+// scales where `terms` says. Errors as above.
 void reference_attention_bwd(const void* Q, const void* K, const void* V, const void* O,
                              const void* dO, const float* LSE, float* dQ, float* dK, float* dV,
-                             const AttentionDims& d, cudaStream_t s);
+                             const AttentionDims& d, cudaStream_t s, BwdTermScales terms = {});
 
 // The same with at most `max_heads` (> 0) of the B·H heads per chunk instead of as many as fit
 // kAttentionScratchBytes: for tests that need several chunks and a ragged last one.
@@ -61,14 +74,24 @@ void reference_attention_fwd_chunked(const void* Q, const void* K, const void* V
 void reference_attention_bwd_chunked(const void* Q, const void* K, const void* V, const void* O,
                                      const void* dO, const float* LSE, float* dQ, float* dK,
                                      float* dV, const AttentionDims& d, std::int64_t max_heads,
-                                     cudaStream_t s);
+                                     cudaStream_t s, BwdTermScales terms = {});
 
 // fp32 -> bf16 (round to nearest even), n elements.
 void convert_f32_to_bf16(const float* in, void* out, std::int64_t n, cudaStream_t s);
 
-// Runs the reference for the problem of `t` on its current inputs and returns one fp32
-// buffer per output, in the task's output order.
-std::vector<DeviceBuffer> run_reference(TensorSet& t, cudaStream_t s);
+// The reference of one set of inputs: per output (the task's order) its fp32 values and, for
+// the attention backward, its term scales (BwdTermScales; the rule's per-element term).
+struct ReferenceOutputs {
+  std::vector<DeviceBuffer> values;
+  std::vector<DeviceBuffer> term_scales;  // empty, or one per output
+  const float* value(std::size_t k) const { return values.at(k).as<float>(); }
+  const float* term(std::size_t k) const {  // nullptr where the reference computes none
+    return k < term_scales.size() ? term_scales[k].as<float>() : nullptr;
+  }
+};
+
+// Runs the reference for the problem of `t` on its current inputs.
+ReferenceOutputs run_reference(TensorSet& t, cudaStream_t s);
 
 AttentionDims attention_dims(const Problem& p);
 

@@ -48,7 +48,7 @@ void expect_close(const char* what, const std::vector<float>& gpu, const std::ve
 void test_gemm(std::int64_t M, std::int64_t N, std::int64_t K, cudaStream_t s) {
   TensorSet t(gemm_problem(M, N, K));
   generate_inputs(t, 5, Distribution::normal, s);
-  auto ref = run_reference(t, s);
+  auto ref = run_reference(t, s).values;
   auto A = to_host_bf16(t.input(0), M * K), B = to_host_bf16(t.input(1), N * K);
   std::vector<double> C(static_cast<std::size_t>(M * N));
   for (std::int64_t m = 0; m < M; ++m)
@@ -66,6 +66,7 @@ void test_gemm(std::int64_t M, std::int64_t N, std::int64_t K, cudaStream_t s) {
 // CPU attention for one (b,h): P, O, LSE, and optionally the backward.
 struct CpuAttn {
   std::vector<double> O, LSE, dQ, dK, dV;
+  std::vector<double> dQ_q, dK_q, dV_q;  // the term scales sqrt(Σ t²) (reference.h)
 };
 
 CpuAttn cpu_attention(const std::vector<float>& Q, const std::vector<float>& K,
@@ -76,7 +77,7 @@ CpuAttn cpu_attention(const std::vector<float>& Q, const std::vector<float>& K,
   double scale = 1.0 / std::sqrt(double(D));
   r.O.assign(static_cast<std::size_t>(BH * S * D), 0);
   r.LSE.assign(static_cast<std::size_t>(BH * S), 0);
-  r.dQ = r.dK = r.dV = r.O;
+  r.dQ = r.dK = r.dV = r.dQ_q = r.dK_q = r.dV_q = r.O;
   for (std::int64_t bh = 0; bh < BH; ++bh) {
     std::int64_t base = bh * S * D;
     std::vector<double> P(static_cast<std::size_t>(S * S), 0.0);
@@ -116,33 +117,47 @@ CpuAttn cpu_attention(const std::vector<float>& Q, const std::vector<float>& K,
           dp += double((*dO)[base + i * D + k]) * V[base + j * D + k];
         double ds = p * (dp - delta);
         for (std::int64_t k = 0; k < D; ++k) {
-          r.dV[base + j * D + k] += p * (*dO)[base + i * D + k];
-          r.dQ[base + i * D + k] += scale * ds * K[base + j * D + k];
-          r.dK[base + j * D + k] += scale * ds * Q[base + i * D + k];
+          const double tv = p * (*dO)[base + i * D + k], tq = scale * ds * K[base + j * D + k],
+                       tk = scale * ds * Q[base + i * D + k];
+          r.dV[base + j * D + k] += tv;
+          r.dQ[base + i * D + k] += tq;
+          r.dK[base + j * D + k] += tk;
+          r.dV_q[base + j * D + k] += tv * tv;
+          r.dQ_q[base + i * D + k] += tq * tq;
+          r.dK_q[base + j * D + k] += tk * tk;
         }
       }
     }
   }
+  for (auto* v : {&r.dQ_q, &r.dK_q, &r.dV_q})
+    for (double& x : *v) x = std::sqrt(x);
   return r;
 }
 
-// The reference's outputs for `t`: run_reference (max_heads 0), or the chunked entry points
-// with at most max_heads heads per chunk.
+// The reference's outputs for `t` (then, for the backward, its three term scales):
+// run_reference (max_heads 0), or the chunked entry points with at most max_heads heads per
+// chunk.
 std::vector<DeviceBuffer> reference(TensorSet& t, std::int64_t max_heads, cudaStream_t s) {
-  if (max_heads == 0) return run_reference(t, s);
-  const Problem& p = t.problem();
   std::vector<DeviceBuffer> out;
-  for (const auto& o : p.outputs)
-    out.emplace_back(static_cast<std::size_t>(o.numel()) * sizeof(float));
+  if (max_heads == 0) {
+    ReferenceOutputs r = run_reference(t, s);
+    for (auto* v : {&r.values, &r.term_scales})
+      for (auto& b : *v) out.push_back(std::move(b));
+    return out;
+  }
+  const Problem& p = t.problem();
+  for (int copies = p.kind == Kind::attention_bwd ? 2 : 1; copies > 0; --copies)
+    for (const auto& o : p.outputs)
+      out.emplace_back(static_cast<std::size_t>(o.numel()) * sizeof(float));
   AttentionDims d = attention_dims(p);
+  auto f = [&](std::size_t k) { return out[k].as<float>(); };
   if (p.kind == Kind::attention_fwd)
-    reference_attention_fwd_chunked(t.input(0).get(), t.input(1).get(), t.input(2).get(),
-                                    out[0].as<float>(), out[1].as<float>(), d, max_heads, s);
+    reference_attention_fwd_chunked(t.input(0).get(), t.input(1).get(), t.input(2).get(), f(0),
+                                    f(1), d, max_heads, s);
   else
     reference_attention_bwd_chunked(t.input(0).get(), t.input(1).get(), t.input(2).get(),
                                     t.input(3).get(), t.input(4).get(), t.input(5).as<float>(),
-                                    out[0].as<float>(), out[1].as<float>(), out[2].as<float>(), d,
-                                    max_heads, s);
+                                    f(0), f(1), f(2), d, max_heads, s, {f(3), f(4), f(5)});
   return out;
 }
 
@@ -189,9 +204,10 @@ void test_attention(std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t
          LSE = to_host_f32(t.input(5), rows);
     auto cpu = cpu_attention(to_host_bf16(t.input(0), n), to_host_bf16(t.input(1), n),
                              to_host_bf16(t.input(2), n), &O, &dO, &LSE, B * H, S, D, causal);
-    const char* names[] = {"dQ", "dK", "dV"};
-    const std::vector<double>* want[] = {&cpu.dQ, &cpu.dK, &cpu.dV};
-    for (int k = 0; k < 3; ++k) {
+    const char* names[] = {"dQ", "dK", "dV", "dQ q", "dK q", "dV q"};
+    const std::vector<double>* want[] = {&cpu.dQ,   &cpu.dK,   &cpu.dV,
+                                         &cpu.dQ_q, &cpu.dK_q, &cpu.dV_q};
+    for (int k = 0; k < 6; ++k) {
       std::snprintf(name, sizeof name, "attn bwd %s S=%lld D=%lld%s%s%s", names[k], (long long)S,
                     (long long)D, causal ? " causal" : "",
                     dist == Distribution::spiky ? " spiky" : "", chunks);

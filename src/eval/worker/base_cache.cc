@@ -19,7 +19,8 @@ std::size_t device_bytes(BaseEntry& e) {
     for (std::size_t i = 0; i < e.inputs->num_inputs(); ++i) n += e.inputs->input(i).capacity();
     for (std::size_t i = 0; i < e.inputs->num_outputs(); ++i) n += e.inputs->output(i).capacity();
   }
-  for (const auto& r : e.refs) n += r.capacity();
+  for (const auto& r : e.refs.values) n += r.capacity();
+  for (const auto& r : e.refs.term_scales) n += r.capacity();
   return n;
 }
 

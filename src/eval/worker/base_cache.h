@@ -20,6 +20,7 @@
 
 #include "eval/gpu/device_buffer.h"
 #include "eval/gpu/problem.h"
+#include "eval/gpu/reference.h"
 #include "eval/gpu/rng.h"
 #include "eval/gpu/tensors.h"
 
@@ -27,7 +28,7 @@ namespace ptxbench::eval::worker {
 
 struct BaseEntry {
   std::unique_ptr<gpu::TensorSet> inputs;  // the base inputs (its outputs are not used)
-  std::vector<gpu::DeviceBuffer> refs;     // per output of the problem, fp32
+  gpu::ReferenceOutputs refs;              // the reference of the base inputs
   std::size_t bytes = 0;                   // device memory held (bytes())
   std::uint64_t used = 0;                  // BaseCache's clock at its last find or add
   std::uint64_t seed = 0;                  // the inputs' seed and distribution: the rule's atol

@@ -10,8 +10,7 @@ namespace ptxbench::eval::worker {
 namespace {
 
 // The rule scaled for the inputs' distribution (gpu/rng.h output_scale, gpu/compare.h RowScale).
-std::vector<gpu::CompareStats> compare_all(gpu::TensorSet& t,
-                                           const std::vector<gpu::DeviceBuffer>& ref,
+std::vector<gpu::CompareStats> compare_all(gpu::TensorSet& t, const gpu::ReferenceOutputs& ref,
                                            std::uint64_t seed, gpu::Distribution dist,
                                            cudaStream_t st) {
   const gpu::Problem& p = t.problem();
@@ -19,8 +18,8 @@ std::vector<gpu::CompareStats> compare_all(gpu::TensorSet& t,
   rule.atol *= gpu::output_scale(seed, dist);
   std::vector<gpu::CompareStats> out;
   for (std::size_t k = 0; k < p.outputs.size(); ++k)
-    out.push_back(gpu::compare_output(t.output(k).get(), ref[k].as<float>(), p.outputs[k], rule, st,
-                                      8, {}, {}, gpu::row_scale_of(p, k, seed, dist)));
+    out.push_back(gpu::compare_output(t.output(k).get(), ref.value(k), p.outputs[k], rule, st, 8,
+                                      {}, {}, gpu::row_scale_of(p, k, seed, dist), ref.term(k)));
   return out;
 }
 
