@@ -102,7 +102,6 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   breq.instrument = setup_.audit;
   // Under ncu or compute-sanitizer: sockets allowed (their injected libraries need them).
   breq.profiled = setup_.audit == Instrument::nvtx || setup_.broker_under_tool;
-  breq.wait_blocking = setup_.broker_under_tool;
   breq.sandbox_read = setup_.broker_read;
   breq.workspace_quota = o.workspace_quota;
   host::HostRequest& hreq = p.host_request;

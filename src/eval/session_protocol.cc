@@ -159,7 +159,6 @@ Json BrokerRequest::to_json() const {
               {"sandbox_read", sandbox_read},
               {"instrument", std::string(to_string(instrument))},
               {"profiled", profiled},
-              {"wait_blocking", wait_blocking},
               {"workspace_quota", workspace_quota}};
 }
 
@@ -175,7 +174,6 @@ Result<BrokerRequest> BrokerRequest::from_json(const Json& j) {
     if (!inst) return make_error("unknown broker instrument");
     r.instrument = *inst;
     r.profiled = j.value("profiled", false);
-    r.wait_blocking = j.value("wait_blocking", false);
     r.workspace_quota = j.value("workspace_quota", kDefaultWorkspaceQuota);
     return r;
   });

@@ -144,9 +144,6 @@ struct BrokerRequest {
   // Under Nsight Compute (instrument nvtx): the sandbox also allows sockets (ncu's injected
   // library talks to ncu over them), reported as a weaker sandbox.
   bool profiled = false;
-  // Under compute-sanitizer: wait for the candidate's work with blocking synchronisation
-  // (worker/device_sync.h sync_blocking_with_deadline), never by polling the stream.
-  bool wait_blocking = false;
   std::uint64_t workspace_quota = kDefaultWorkspaceQuota;
   Json to_json() const;
   static Result<BrokerRequest> from_json(const Json& j);

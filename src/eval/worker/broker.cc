@@ -190,7 +190,7 @@ class Broker {
                                                        "' instead of saying it was loaded");
     if (!link_.send(host::MsgType::hello, host::encode(make_hello(*module_, req_.workspace_quota))))
       return reply_of(BrokerStatus::host_ended, "the candidate's process is gone");
-    device_ = std::make_unique<CudaBrokerDevice>(stream_, *flush_, *module_, req_.wait_blocking);
+    device_ = std::make_unique<CudaBrokerDevice>(stream_, *flush_, *module_);
     executor_ = std::make_unique<CallExecutor>(
         *device_, link_, module_->kernels(),
         CallExecutor::Limits{req_.workspace_quota, resident_threads_});

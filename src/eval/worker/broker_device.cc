@@ -64,8 +64,8 @@ CUlaunchConfig config_of(const host::Dim3& grid, const host::Dim3& block, std::u
 }  // namespace
 
 CudaBrokerDevice::CudaBrokerDevice(cudaStream_t stream, gpu::L2Flush& flush,
-                                   const CandidateModule& module, bool wait_blocking)
-    : stream_(stream), flush_(flush), module_(module), wait_blocking_(wait_blocking) {}
+                                   const CandidateModule& module)
+    : stream_(stream), flush_(flush), module_(module) {}
 
 CudaBrokerDevice::~CudaBrokerDevice() {
   for (cudaEvent_t e : events_) cudaEventDestroy(e);
@@ -298,10 +298,7 @@ std::pair<std::int32_t, std::string> CudaBrokerDevice::replace_address(const std
 
 void CudaBrokerDevice::wait(double seconds) {
   try {
-    if (wait_blocking_)
-      sync_blocking_with_deadline(stream_, seconds);
-    else
-      sync_with_deadline(stream_, seconds);
+    sync_with_deadline(stream_, seconds);
   } catch (const CallTimeout& e) {
     throw DeviceTimeout(e.what());
   } catch (const gpu::CudaError& e) {

@@ -23,9 +23,7 @@ namespace ptxbench::eval::worker {
 
 class CudaBrokerDevice final : public BrokerDevice {
  public:
-  // wait_blocking: BrokerRequest::wait_blocking, wait() synchronises blocking (device_sync.h).
-  CudaBrokerDevice(cudaStream_t stream, gpu::L2Flush& flush, const CandidateModule& module,
-                   bool wait_blocking = false);
+  CudaBrokerDevice(cudaStream_t stream, gpu::L2Flush& flush, const CandidateModule& module);
   ~CudaBrokerDevice() override;
   CudaBrokerDevice(const CudaBrokerDevice&) = delete;
   CudaBrokerDevice& operator=(const CudaBrokerDevice&) = delete;
@@ -77,7 +75,6 @@ class CudaBrokerDevice final : public BrokerDevice {
   };
   bool launch_timed();  // records the start event of the next timed launch, or counts it untimed
   bool time_launches_ = false;
-  bool wait_blocking_ = false;
   std::vector<cudaEvent_t> launch_events_;
   std::vector<TimedLaunch> timed_;  // this burst's, in launch order
   std::vector<int> timed_in_call_, untimed_in_call_;
