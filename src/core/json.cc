@@ -1,6 +1,45 @@
 #include "core/json.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
 namespace ptxbench {
+namespace {
+
+bool number_char(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+}  // namespace
+
+std::string quote_overflowing_numbers(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '"') {  // a string, escapes and all
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
+      j = std::min(j + 1, text.size());
+      out.append(text.substr(i, j - i));
+      i = j;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t j = i + 1;
+      while (j < text.size() && number_char(text[j])) ++j;
+      const std::string token(text.substr(i, j - i));
+      if (std::isinf(std::strtod(token.c_str(), nullptr)))
+        out += '"' + token + '"';
+      else
+        out += token;
+      i = j;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  return out;
+}
 
 bool json_nests_deeper_than(std::string_view text, int max_depth) {
   int depth = 0;

@@ -30,4 +30,11 @@ Json parse_json(std::string_view text);
 // recursion.
 bool json_nests_deeper_than(std::string_view text, int max_depth);
 
+// `text` with every number literal too large for a double (1e400; nlohmann refuses the whole
+// document for one) written as a JSON string of the same characters, so the rest stays readable
+// and the field's reader refuses the one value. Strings are copied as they are. Linear. For
+// text from a server (llm/protocol.h parse_server_json), never for ptxbench's own files, whose
+// damage must stay visible.
+std::string quote_overflowing_numbers(std::string_view text);
+
 }  // namespace ptxbench

@@ -33,4 +33,17 @@ TEST(ParseJson, DeepNestingIsRefused) {
 }
 
 }  // namespace
+// A number too large for a double becomes a string of its characters; nothing else changes,
+// strings (with escaped quotes) included.
+TEST(QuoteOverflowingNumbers, QuotesOnlyNumbersADoubleCannotHold) {
+  EXPECT_EQ(quote_overflowing_numbers(R"({"a":1e400,"b":-2E+999,"c":1e30,"d":[0.5,-7]})"),
+            R"({"a":"1e400","b":"-2E+999","c":1e30,"d":[0.5,-7]})");
+  const std::string strings = R"({"x 1e400":"1e400 \" 9e999","y":"\\"})";
+  EXPECT_EQ(quote_overflowing_numbers(strings), strings);
+  EXPECT_EQ(quote_overflowing_numbers("[1e400"), "[\"1e400\"");  // unterminated: still linear
+  EXPECT_EQ(quote_overflowing_numbers("\"open 1e400"), "\"open 1e400");
+  EXPECT_TRUE(parse_json(R"({"a":1e400})").is_discarded());
+  EXPECT_EQ(parse_json(quote_overflowing_numbers(R"({"a":1e400})"))["a"], "1e400");
+}
+
 }  // namespace ptxbench

@@ -31,6 +31,13 @@ void take_usage(ChatReply& r, const Json& usage) {
 
 }  // namespace
 
+Json parse_server_json(std::string_view text) {
+  Json j = parse_json(text);
+  if (!j.is_discarded()) return j;
+  const std::string kept = quote_overflowing_numbers(text);
+  return kept.size() == text.size() ? j : parse_json(kept);
+}
+
 std::optional<long> token_count(const Json& v) {
   if (v.is_number_unsigned()) {
     const auto n = v.get<std::uint64_t>();
@@ -92,7 +99,7 @@ Json chat_request_body(std::string_view model, const ChatRequest& request, const
 }
 
 Result<ChatReply> parse_chat_reply(std::string_view body) {
-  Json j = parse_json(body);
+  Json j = parse_server_json(body);
   if (j.is_discarded())
     return make_error("the server's reply is not valid JSON: '" + head(body) + "'",
                       "check that the base URL points at an OpenAI-compatible /v1 endpoint");
@@ -139,7 +146,7 @@ const Json* first_choice(const Json& choices) {
 }
 
 std::string error_text(std::string_view body) {
-  Json j = parse_json(body);
+  Json j = parse_server_json(body);
   if (!j.is_discarded() && j.is_object()) {
     if (auto e = j.find("error"); e != j.end()) {
       if (e->is_string()) return e->get<std::string>();

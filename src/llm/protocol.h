@@ -23,6 +23,13 @@ Json chat_request_body(std::string_view model, const ChatRequest& request, const
 // The largest token count believed from a server's usage (no request spends 10^12 tokens).
 inline constexpr double kMaxTokenCount = 1e12;
 
+// A server's reply, or one streamed event, parsed as core/json.h parse_json does; when that fails
+// only because a number overflows a double, the number is kept as a string
+// (quote_overflowing_numbers) and the rest stays readable: a "prompt_tokens": 1e400 failed a
+// whole trajectory as "not valid JSON" (bad-input campaign 6, P13); now only the count is
+// refused, with the warning every refused count gets.
+Json parse_server_json(std::string_view text);
+
 // A usage value as a token count: a whole number (an integer, or a float with no fraction) in
 // 0..kMaxTokenCount; anything else (negative, 1e30, 2.5, a string) is none, so that a server's
 // nonsense is never stored or summed. Also the rule `show` reads stored counts by.

@@ -69,6 +69,20 @@ TEST(Protocol, UsageThatIsNoTokenCountIsNotReported) {
                                       "completion_tokens_details.reasoning_tokens = 2.5"}));
 }
 
+// Bad-input campaign 6, P13: a count past a double's range made the whole reply "not valid
+// JSON" (nlohmann refuses the document); the reply is kept and the one count refused.
+TEST(Protocol, ACountPastADoublesRangeIsRefusedAndTheReplyKept) {
+  auto r = parse_chat_reply(
+      R"({"choices":[{"message":{"content":"kernel"}}],"usage":{"prompt_tokens":1e400,)"
+      R"("completion_tokens":7}})");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->content, "kernel");
+  EXPECT_FALSE(r->prompt_tokens);
+  EXPECT_EQ(r->completion_tokens, 7);
+  EXPECT_EQ(r->usage_refused, (std::vector<std::string>{R"(prompt_tokens = "1e400")"}));
+  EXPECT_FALSE(parse_chat_reply("{not json 1e400").ok());  // other damage still refused
+}
+
 TEST(Protocol, TokenCountIsAWholeNumberUpTo1e12) {
   EXPECT_EQ(token_count(Json(0)), 0);
   EXPECT_EQ(token_count(Json(1234)), 1234);

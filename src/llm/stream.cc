@@ -28,7 +28,7 @@ void take_usage(ChatReply& r, const Json& usage) {
 
 // One chunk: its delta appended to the reply being built.
 Status take_chunk(ChatReply& r, std::string_view data) {
-  Json j = parse_json(data);
+  Json j = parse_server_json(data);
   if (j.is_discarded() || !j.is_object())
     return make_error("a streamed event is not a JSON object: '" + head(data) + "'");
   if (j.contains("error"))

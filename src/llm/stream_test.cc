@@ -23,6 +23,21 @@ TEST(Stream, JoinsDeltasAndTakesTheUsageChunk) {
   EXPECT_EQ(s->reply.response_id, "chatcmpl-test");
 }
 
+// Campaign 6, P13 streamed: the usage chunk's count past a double's range is refused, the
+// stream kept.
+TEST(Stream, ACountPastADoublesRangeIsRefusedAndTheStreamKept) {
+  const std::string body =
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"k\"}}]}\n\n"
+      "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":9e999,\"completion_tokens\":3}}\n\n"
+      "data: [DONE]\n\n";
+  auto s = parse_chat_stream(body);
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_EQ(s->reply.content, "k");
+  EXPECT_FALSE(s->reply.prompt_tokens);
+  EXPECT_EQ(s->reply.completion_tokens, 3);
+  EXPECT_EQ(s->reply.usage_refused, (std::vector<std::string>{R"(prompt_tokens = "9e999")"}));
+}
+
 // With n > 1 a server interleaves the answers' pieces, each chunk's choices in any order: the
 // first answer is the one whose index is 0 (campaign 6, P51: it was the first in the list).
 TEST(Stream, TheFirstAnswerIsTheOneWithIndexZero) {
