@@ -196,7 +196,8 @@ std::string EvalResult::feedback() const {
       std::string s =
           "INCORRECT: outputs differ from the reference (element fails iff |out-ref| > atol AND "
           "|out-ref|/(|ref|+1e-8) > rtol, and for the attention backward also beyond the "
-          "prompt's per-element term; no NaN/Inf; every element written; small relative L2)";
+          "prompt's per-element term; no NaN/Inf; every element written; small relative L2; "
+          "no output scaled as a whole)";
       if (!message.empty()) s += "\n  " + message;
       for (const auto& t : trials) {
         if (t.passed) continue;

@@ -74,7 +74,8 @@ Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Worklo
   PTXB_TRY(p.inputs, tensors(task, w, task.inputs));
   PTXB_TRY(p.outputs, tensors(task, w, task.outputs));
   const task::Tolerance rule = task::derive_tolerance(task, w, input_rms(task.family));
-  p.tolerance = {rule.atol, rule.rtol, rule.matched_ratio, rule.max_rel_l2, rule.term_factor};
+  p.tolerance = {rule.atol,       rule.rtol,        rule.matched_ratio,
+                 rule.max_rel_l2, rule.term_factor, rule.max_scale_bias};
   auto st = p.validate();
   if (!st.ok())
     return make_error("task " + task.name + ", workload " + w.name + ": " + st.error().message);

@@ -157,6 +157,36 @@ TEST(CompareStats, VerdictRule) {
 namespace ptxbench::eval {
 namespace {
 
+// The outputs' common scaling (red team of 2026-12-06, kernels/controls/bwdterm/t01: every
+// element 0.93% too large passes rtol and the relative L2 limit): beyond 2^-10, and beyond
+// 7 standard errors of what chance gives, the output fails; the figures survive JSON.
+TEST(Protocol, AnOutputScaledAsAWholeFails) {
+  gpu::Tolerances tol;
+  gpu::CompareStats s;
+  s.numel = 1000000;
+  s.scale_bias = 0.0093, s.scale_bias_se = 1e-5;
+  gpu::finish_verdict(s, tol);
+  EXPECT_FALSE(s.passed);
+  EXPECT_NE(gpu::describe(s).find("scaled by 1+9.300e-03 as a whole"), std::string::npos)
+      << gpu::describe(s);
+  s.scale_bias = -0.0009;  // under 2^-10
+  gpu::finish_verdict(s, tol);
+  EXPECT_TRUE(s.passed);
+  s.scale_bias = 0.004, s.scale_bias_se = 0.001;  // a small noisy output: within 7 SE
+  gpu::finish_verdict(s, tol);
+  EXPECT_TRUE(s.passed);
+  s.scale_bias_se = 0.0005;
+  gpu::finish_verdict(s, tol);
+  EXPECT_FALSE(s.passed);
+  const gpu::CompareStats back = gpu::compare_stats_from_json(s.to_json());
+  EXPECT_EQ(back.scale_bias, 0.004);
+  EXPECT_EQ(back.scale_bias_se, 0.0005);
+  Json old = s.to_json();  // files written before the figure existed
+  old.erase("scale_bias");
+  old.erase("scale_bias_se");
+  EXPECT_EQ(gpu::compare_stats_from_json(old).scale_bias, 0.0);
+}
+
 // An output that still holds the NaN poison has NaN error figures; JSON writes them as
 // null, and the check worker's response must still parse (seen on the H200 with the
 // half_output control, 2026-11-29).

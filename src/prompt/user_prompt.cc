@@ -104,10 +104,12 @@ std::string correctness_section(const TaskSpec& t) {
       "## Correctness\n\n"
       "Outputs are compared with a reference computed from the same inputs. An element "
       "fails when |out - ref| > {} AND |out - ref| / (|ref| + 1e-8) > {}{}; {}; no output may "
-      "be NaN or Inf; and the relative L2 error ||out - ref|| / ||ref|| must be at most {} for "
-      "every output. Inputs are random ({}) and fresh for each check, and the check runs at "
-      "several sizes.\n",
-      fmt::format("{:.4g}", tol.atol), num(tol.rtol), term, share, num(tol.max_rel_l2),
+      "be NaN or Inf; the relative L2 error ||out - ref|| / ||ref|| must be at most {} for "
+      "every output; and no output may be scaled as a whole: the least-squares slope "
+      "sum((out - ref) * ref) / sum(ref^2) must be within {} (beyond chance). Inputs are random "
+      "({}) and fresh for each check, and the check runs at several sizes.\n",
+      fmt::format("{:.4g}", tol.atol), num(tol.rtol), term, share,
+      fmt::format("{:.4g}", tol.max_rel_l2), fmt::format("{:.4g}", tol.max_scale_bias),
       t.family == task::Family::gemm
           ? "normal(0, 1), and also inputs scaled by large or small powers of two (2^-8 to "
             "2^20): keep bf16 inputs and fp32 accumulation, never fp16"

@@ -73,6 +73,9 @@ struct Tolerance {
   // term an element may also stay within, term_factor · q, q being the reference's term scale of
   // that element (the attention backward); 0: no such term.
   double term_factor = 0;
+  // Derived too: the largest common scaling of an output, |Σ(out-ref)·ref / Σref²|, beyond what
+  // chance gives (eval/gpu/compare_stats.h): 2^-10, a quarter of bf16's rounding unit.
+  double max_scale_bias = 0x1p-10;
 };
 
 // The target instruction families for one architecture (names from families.h).

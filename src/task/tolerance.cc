@@ -34,12 +34,18 @@ double attention_bwd_term_factor(double rtol, bool bf16_outputs) {
   return kTailSigmas * sigma / (1.0 - kBf16UnitRoundoff / rtol);
 }
 
+double attention_bwd_max_rel_l2() {
+  return kBwdRelL2Room * std::sqrt(2.0) * kBf16UnitRoundoff / std::sqrt(3.0);
+}
+
 Tolerance derive_tolerance(const TaskSpec& task, const Workload& w, double input_rms) {
   Tolerance t = task.tolerance;
-  if (task.family == Family::attention_bwd)
+  if (task.family == Family::attention_bwd) {
+    t.max_rel_l2 = std::min(t.max_rel_l2, attention_bwd_max_rel_l2());
     t.term_factor = attention_bwd_term_factor(
         t.rtol, std::any_of(task.outputs.begin(), task.outputs.end(),
                             [](const TensorSpec& o) { return o.dtype == DType::bf16; }));
+  }
   if (task.family != Family::gemm) return t;
   auto k = w.axes.find("K");
   PTXB_CHECK(k != w.axes.end(), "GEMM workload " + w.name + " has no axis K");

@@ -89,6 +89,11 @@ TEST(Tolerance, AttentionKeepsTheSpecRuleAndTheBackwardAddsItsTerm) {
   EXPECT_NEAR(r.term_factor, 0.025907, 5e-6);
   EXPECT_EQ(derive_tolerance(fwd, fwd.timed(), 1.0).term_factor, 0.0);
   EXPECT_EQ(derive_tolerance(gemm, gemm.timed(), 1.0).term_factor, 0.0);
+  // the relative L2 limit: 1.5 x sqrt(2) x 2^-8/sqrt(3), under the spec's 1e-2; others keep it
+  EXPECT_NEAR(r.max_rel_l2, 0.0047843, 1e-6);
+  EXPECT_EQ(derive_tolerance(fwd, fwd.timed(), 1.0).max_rel_l2, fwd.tolerance.max_rel_l2);
+  EXPECT_EQ(derive_tolerance(gemm, gemm.timed(), 1.0).max_rel_l2, gemm.tolerance.max_rel_l2);
+  EXPECT_EQ(r.max_scale_bias, 0x1p-10);
   // fp32 outputs need no room for their own rounding, and any rtol will do
   EXPECT_NEAR(attention_bwd_term_factor(1e-3, false), 7 * 0x1p-8 / std::sqrt(3.0), 1e-9);
 }

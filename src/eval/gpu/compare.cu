@@ -14,7 +14,7 @@ constexpr int kMaxBad = 64;
 
 struct Accum {
   unsigned long long failed, nonfinite, unwritten;
-  double sum_d2, sum_r2;
+  double sum_d2, sum_r2, sum_dr, sum_r2d2;
   unsigned int max_abs_bits, max_rel_bits;  // non-negative floats order like their bits
   unsigned int worst_ratio_bits;
   unsigned long long first_bad;  // lowest failing flat index
@@ -44,7 +44,7 @@ __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n
                                ElementRule set_rule, int max_bad, Poison poison, RefView view,
                                RowScale rows, const float* term, Accum* acc) {
   unsigned long long failed = 0, nonfinite = 0, unwritten = 0;
-  double d2 = 0, r2 = 0;
+  double d2 = 0, r2 = 0, dr = 0, r2d2 = 0;
   float max_abs = 0, max_rel = 0, worst = 0;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
@@ -60,6 +60,9 @@ __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n
     if (finite) {
       float d = abs_value(o - r);
       d2 += static_cast<double>(d) * d;
+      const double signed_d = static_cast<double>(o) - r, rr = static_cast<double>(r) * r;
+      dr += signed_d * r;
+      r2d2 += rr * signed_d * signed_d;
       max_abs = fmaxf(max_abs, d);
       max_rel = fmaxf(max_rel, relative_error(o, r));
       worst = fmaxf(worst, rule_ratio(o, r, rule, q));
@@ -82,6 +85,8 @@ __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n
     unwritten += __shfl_down_sync(0xffffffffu, unwritten, off);
     d2 += __shfl_down_sync(0xffffffffu, d2, off);
     r2 += __shfl_down_sync(0xffffffffu, r2, off);
+    dr += __shfl_down_sync(0xffffffffu, dr, off);
+    r2d2 += __shfl_down_sync(0xffffffffu, r2d2, off);
     max_abs = fmaxf(max_abs, __shfl_down_sync(0xffffffffu, max_abs, off));
     max_rel = fmaxf(max_rel, __shfl_down_sync(0xffffffffu, max_rel, off));
     worst = fmaxf(worst, __shfl_down_sync(0xffffffffu, worst, off));
@@ -92,6 +97,8 @@ __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n
   if (unwritten) atomicAdd(&acc->unwritten, unwritten);
   atomicAdd(&acc->sum_d2, d2);
   atomicAdd(&acc->sum_r2, r2);
+  atomicAdd(&acc->sum_dr, dr);
+  atomicAdd(&acc->sum_r2d2, r2d2);
   atomicMax(&acc->max_abs_bits, __float_as_uint(max_abs));
   atomicMax(&acc->max_rel_bits, __float_as_uint(max_rel));
   atomicMax(&acc->worst_ratio_bits, __float_as_uint(worst));
@@ -170,6 +177,10 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
   s.max_rel_err = bits_to_float(a.max_rel_bits);
   s.worst_rule_ratio = bits_to_float(a.worst_ratio_bits);
   s.rel_l2 = a.sum_r2 > 0 ? std::sqrt(a.sum_d2 / a.sum_r2) : (a.sum_d2 > 0 ? 1e30 : 0.0);
+  if (a.sum_r2 > 0) {
+    s.scale_bias = a.sum_dr / a.sum_r2;
+    s.scale_bias_se = std::sqrt(a.sum_r2d2) / a.sum_r2;
+  }
   if (s.failed > 0) {
     std::vector<std::int64_t> idx{static_cast<std::int64_t>(a.first_bad)};
     for (unsigned k = 0; k < std::min<unsigned>(a.bad_slots, static_cast<unsigned>(max_bad)); ++k)

@@ -2,16 +2,24 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace ptxbench::gpu {
+
+bool scale_bias_within(const CompareStats& s, const Tolerances& tol) {
+  if (tol.max_scale_bias <= 0) return true;  // no bound (tests of the other parts)
+  return std::fabs(s.scale_bias) <=
+         std::max(tol.max_scale_bias, kScaleBiasSigmas * s.scale_bias_se);
+}
 
 void finish_verdict(CompareStats& s, const Tolerances& tol) {
   s.mismatch_ratio =
       s.numel > 0 ? static_cast<double>(s.failed) / static_cast<double>(s.numel) : 0.0;
   double matched = 1.0 - s.mismatch_ratio;
   s.passed = s.numel > 0 && s.nonfinite == 0 && s.unwritten == 0 && matched >= tol.matched_ratio &&
-             s.rel_l2 <= tol.max_rel_l2;
+             s.rel_l2 <= tol.max_rel_l2 && scale_bias_within(s, tol);
 }
 
 Json CompareStats::to_json() const {
@@ -30,6 +38,8 @@ Json CompareStats::to_json() const {
               {"max_abs_err", max_abs_err},
               {"max_rel_err", max_rel_err},
               {"rel_l2", rel_l2},
+              {"scale_bias", scale_bias},
+              {"scale_bias_se", scale_bias_se},
               {"mismatch_ratio", mismatch_ratio},
               {"worst_rule_ratio", worst_rule_ratio},
               {"passed", passed},
@@ -54,6 +64,8 @@ CompareStats compare_stats_from_json(const Json& j) {
   s.max_abs_err = number_or_nan(j.at("max_abs_err"));
   s.max_rel_err = number_or_nan(j.at("max_rel_err"));
   s.rel_l2 = number_or_nan(j.at("rel_l2"));
+  s.scale_bias = j.contains("scale_bias") ? number_or_nan(j.at("scale_bias")) : 0;  // older files
+  s.scale_bias_se = j.contains("scale_bias_se") ? number_or_nan(j.at("scale_bias_se")) : 0;
   s.mismatch_ratio = number_or_nan(j.at("mismatch_ratio"));
   s.worst_rule_ratio = j.contains("worst_rule_ratio") ? number_or_nan(j.at("worst_rule_ratio")) : 0;
   s.passed = j.at("passed").get<bool>();
@@ -79,6 +91,9 @@ std::string describe(const CompareStats& s) {
   if (s.nonfinite > s.unwritten) out += fmt::format(", {} NaN/Inf", s.nonfinite - s.unwritten);
   out += fmt::format(", max abs err {:.4g}, max rel err {:.4g}, rel L2 {:.3e}", s.max_abs_err,
                      s.max_rel_err, s.rel_l2);
+  if (s.scale_bias != 0)
+    out +=
+        fmt::format(", outputs scaled by 1{:+.3e} as a whole (least-squares slope)", s.scale_bias);
   for (std::size_t i = 0; i < s.first_bad.size() && i < 3; ++i) {
     const auto& b = s.first_bad[i];
     out += fmt::format("; {} [{}] (128x128 tile {},{}) got {:.5g} expected {:.5g}",

@@ -22,12 +22,18 @@ struct BadElement {
 struct CompareStats {
   std::string tensor;
   std::int64_t numel = 0;
-  std::int64_t failed = 0;            // elements failing the rule (includes NaN/Inf/unwritten)
-  std::int64_t nonfinite = 0;         // NaN or Inf outputs (includes unwritten)
-  std::int64_t unwritten = 0;         // still holding the poison pattern
-  double max_abs_err = 0;             // over finite outputs
-  double max_rel_err = 0;             // over finite outputs
-  double rel_l2 = 0;                  // ||out-ref|| / ||ref|| over finite outputs
+  std::int64_t failed = 0;     // elements failing the rule (includes NaN/Inf/unwritten)
+  std::int64_t nonfinite = 0;  // NaN or Inf outputs (includes unwritten)
+  std::int64_t unwritten = 0;  // still holding the poison pattern
+  double max_abs_err = 0;      // over finite outputs
+  double max_rel_err = 0;      // over finite outputs
+  double rel_l2 = 0;           // ||out-ref|| / ||ref|| over finite outputs
+  // The outputs' common scaling, out ~ (1 + scale_bias)·ref: the least-squares slope
+  // Σ(out-ref)·ref / Σref² over finite outputs, and its standard error were the errors zero-mean
+  // and independent, sqrt(Σref²·(out-ref)²) / Σref². A kernel off by a constant factor within
+  // rtol and the relative L2 limit (exp(s - LSE + eps), a biased exp) shows here.
+  double scale_bias = 0;
+  double scale_bias_se = 0;
   double worst_rule_ratio = 0;        // max rule_ratio (element_rule.h) over finite outputs
   double mismatch_ratio = 0;          // failed / numel
   std::vector<BadElement> first_bad;  // the lowest-index bad element first, then others
@@ -39,6 +45,11 @@ struct CompareStats {
 // Fills the derived fields (mismatch_ratio, passed) from the counts: the rule in one
 // place, host-only, unit-tested.
 void finish_verdict(CompareStats& s, const Tolerances& tol);
+
+// Whether the outputs' common scaling is within the rule: |scale_bias| <= max(max_scale_bias,
+// kScaleBiasSigmas·scale_bias_se), i.e. beyond what chance gives errors of the size seen.
+inline constexpr double kScaleBiasSigmas = 7;
+bool scale_bias_within(const CompareStats& s, const Tolerances& tol);
 
 CompareStats compare_stats_from_json(const Json& j);
 

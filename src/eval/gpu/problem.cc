@@ -165,7 +165,8 @@ Json to_json(const Problem& p) {
                 {"rtol", p.tolerance.rtol},
                 {"matched_ratio", p.tolerance.matched_ratio},
                 {"max_rel_l2", p.tolerance.max_rel_l2},
-                {"term_factor", p.tolerance.term_factor}}}};
+                {"term_factor", p.tolerance.term_factor},
+                {"max_scale_bias", p.tolerance.max_scale_bias}}}};
 }
 
 Result<Problem> problem_from_json(const Json& j) {
@@ -178,9 +179,9 @@ Result<Problem> problem_from_json(const Json& j) {
     p.inputs = tensors_from_json(j.at("inputs"));
     p.outputs = tensors_from_json(j.at("outputs"));
     const Json& t = j.at("tolerance");
-    p.tolerance = {t.at("atol").get<double>(), t.at("rtol").get<double>(),
+    p.tolerance = {t.at("atol").get<double>(),          t.at("rtol").get<double>(),
                    t.at("matched_ratio").get<double>(), t.at("max_rel_l2").get<double>(),
-                   t.at("term_factor").get<double>()};
+                   t.at("term_factor").get<double>(),   t.at("max_scale_bias").get<double>()};
     PTXB_TRY_STATUS(p.validate());
     return p;
   } catch (const Json::exception& e) {

@@ -30,7 +30,8 @@ struct TensorDesc {
 
 struct Tolerances {
   double atol = 1e-2, rtol = 1e-2, matched_ratio = 1.0, max_rel_l2 = 1e-2;
-  double term_factor = 0;  // task::Tolerance::term_factor
+  double term_factor = 0;           // task::Tolerance::term_factor
+  double max_scale_bias = 0x1p-10;  // task::Tolerance::max_scale_bias
   ElementRule element_rule() const {
     return {static_cast<float>(atol), static_cast<float>(rtol), static_cast<float>(term_factor)};
   }
