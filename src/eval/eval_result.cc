@@ -138,37 +138,42 @@ Json EvalResult::PhaseSeconds::to_json() const {
 }
 
 Json EvalResult::to_json() const {
+  // The candidate chooses its kernels' names and where it reads: on a hidden call the faulting
+  // kernel and the sanitizer's report could name the workload (memcheck_broker/
+  // hidden_shape_via_sanitizer_report.cu), so they are kept only for public ones.
+  const bool hidden = failed_on == FailedOn::hidden;
   Json trials_j = Json::array();
   for (const auto& t : trials) trials_j.push_back(t.to_json());
-  Json j{{"outcome", std::string(to_string(outcome))},
-         {"task", task},
-         {"arch", arch},
-         {"seed", seed},
-         {"input_seed", input_seed ? Json(*input_seed) : Json(nullptr)},
-         {"phase_seconds", phase_seconds.to_json()},
-         {"message", message},
-         {"phase", phase},
-         {"failed_on", std::string(to_string(failed_on))},
-         {"failed_kind", failed_kind ? Json(std::string(task::to_string(*failed_kind))) : Json()},
-         {"failed_under_load", failed_under_load},
-         {"withheld", withheld},
-         {"faulting_kernel", faulting_kernel},
-         {"flags", flag_names(flags)},
-         {"trials", trials_j},
-         {"timing", timing ? timing->to_json() : Json(nullptr)},
-         {"baseline_check", stats_array(baseline_check)},
-         {"baseline_check_error", baseline_check_error},
-         {"memcheck", {{"ran", memcheck_ran}, {"report", memcheck_report}}},
-         {"sandbox", sandbox},
-         {"audit_trace", audit_trace ? audit_trace->to_json() : Json(nullptr)},
-         {"provenance", provenance},
-         {"network_isolated", network_isolated},
-         {"worker_stdout_tail", worker_stdout_tail},
-         {"worker_stderr_tail", worker_stderr_tail},
-         {"broker_output_tail", broker_output_tail},
-         {"memcheck_output_tail", memcheck_output_tail},
-         {"seconds", seconds},
-         {"verifier_session", verifier_session}};
+  Json j{
+      {"outcome", std::string(to_string(outcome))},
+      {"task", task},
+      {"arch", arch},
+      {"seed", seed},
+      {"input_seed", input_seed ? Json(*input_seed) : Json(nullptr)},
+      {"phase_seconds", phase_seconds.to_json()},
+      {"message", message},
+      {"phase", phase},
+      {"failed_on", std::string(to_string(failed_on))},
+      {"failed_kind", failed_kind ? Json(std::string(task::to_string(*failed_kind))) : Json()},
+      {"failed_under_load", failed_under_load},
+      {"withheld", withheld},
+      {"faulting_kernel", hidden ? std::string() : faulting_kernel},
+      {"flags", flag_names(flags)},
+      {"trials", trials_j},
+      {"timing", timing ? timing->to_json() : Json(nullptr)},
+      {"baseline_check", stats_array(baseline_check)},
+      {"baseline_check_error", baseline_check_error},
+      {"memcheck", {{"ran", memcheck_ran}, {"report", hidden ? std::string() : memcheck_report}}},
+      {"sandbox", sandbox},
+      {"audit_trace", audit_trace ? audit_trace->to_json() : Json(nullptr)},
+      {"provenance", provenance},
+      {"network_isolated", network_isolated},
+      {"worker_stdout_tail", worker_stdout_tail},
+      {"worker_stderr_tail", worker_stderr_tail},
+      {"broker_output_tail", broker_output_tail},
+      {"memcheck_output_tail", memcheck_output_tail},
+      {"seconds", seconds},
+      {"verifier_session", verifier_session}};
   if (!timeline.empty()) {  // only when asked for (EvalOptions::timeline)
     Json spans = Json::array();
     for (const auto& t : timeline) spans.push_back(t.to_json());

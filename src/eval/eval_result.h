@@ -71,6 +71,10 @@ struct TimingReport {
   Json to_json() const;
 };
 
+// In place of an output tail of a session that made a hidden call (EvalResult::ran_hidden).
+inline constexpr const char* kOutputWithheld =
+    "(withheld: the session ran a hidden workload, and what the candidate printed could name it)";
+
 struct EvalResult {
   Outcome outcome = Outcome::not_run;
   std::string task, arch;
@@ -98,6 +102,7 @@ struct EvalResult {
   std::vector<gpu::CompareStats> baseline_check;
   std::string baseline_check_error;
   bool memcheck_ran = false;
+  bool ran_hidden = false;  // the session made a hidden call: the output tails are withheld
   // The memcheck session's broker output, for people only (never parsed: the kernel's printf
   // shares it with compute-sanitizer's own messages).
   std::string memcheck_output_tail;
@@ -109,6 +114,7 @@ struct EvalResult {
   std::vector<TimelineSpan> timeline;     // where the wall time went (EvalOptions::timeline)
   // What the candidate's host process printed (its code's output), and the broker's own output
   // (trusted: compute-sanitizer's and ncu's reports under those tools).
+  // What the candidate's processes printed, or kOutputWithheld once the session made a hidden call.
   std::string worker_stdout_tail, worker_stderr_tail;
   std::string broker_output_tail;
   // How the broker's process ended: its exit status (-1 when a signal or a timeout ended it).

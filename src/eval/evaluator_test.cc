@@ -1523,6 +1523,35 @@ TEST_F(EvaluatorTest, HostFailuresAreTheCandidates) {
   }
 }
 
+// Once the session made a hidden call, what the candidate printed (host and device printf) could
+// name it: the JSON of eval/gate carries a note instead (red team of 2026-12-06,
+// memcheck_broker/printf_hidden_workload_dump.cu).
+TEST_F(EvaluatorTest, WhatTheCandidatePrintedIsWithheldOnceAHiddenCallWasMade) {
+  script_.host_end.stdout_text = "M=1000 N=7168 K=5120\n";
+  script_.host_end.stderr_text = "A[0]=0.25\n";
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_TRUE(r.ran_hidden);
+  EXPECT_EQ(r.worker_stdout_tail, kOutputWithheld);
+  EXPECT_EQ(r.worker_stderr_tail, kOutputWithheld);
+  EXPECT_EQ(r.broker_output_tail, kOutputWithheld);
+  EXPECT_EQ(to_text(r.to_json()).find("M=1000"), std::string::npos);
+}
+
+// The faulting kernel and the sanitizer's report of a hidden call's failure are the candidate's
+// choice of names and addresses: kept in JSON only for a public workload's failure.
+TEST(EvalResultJson, AHiddenFailuresKernelNameAndSanitizerReportAreNotWritten) {
+  EvalResult r;
+  r.outcome = Outcome::runtime_error;
+  r.faulting_kernel = "mb_leak<3>";
+  r.memcheck_ran = true;
+  r.memcheck_report = "Invalid __global__ read of size 4 bytes at mb_leak<3>";
+  r.failed_on = FailedOn::hidden;
+  EXPECT_EQ(to_text(r.to_json()).find("mb_leak"), std::string::npos);
+  r.failed_on = FailedOn::timed;
+  EXPECT_NE(to_text(r.to_json()).find("mb_leak"), std::string::npos);
+}
+
 TEST_F(EvaluatorTest, ASandboxRefusalIsAPolicyViolationNamingTheCall) {
   script_.call = [](int) -> std::optional<Reply> {
     return Reply{

@@ -131,6 +131,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   for (const auto& c : burst) {
     after_hidden.push_back(p.host_ran_hidden);
     p.host_ran_hidden = p.host_ran_hidden || hidden_workload(c.workload);
+    p.session_ran_hidden = p.session_ran_hidden || hidden_workload(c.workload);
   }
   const auto t0 = Clock::now();
   if (!p.broker->send(cmd.to_json()).ok()) {
@@ -293,9 +294,16 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
   if (p.broker && !r.network_isolated) r.add_flag(Flag::network_not_isolated);
   // What the candidate printed (its host process), and the broker's output (compute-sanitizer's
   // report under --memcheck, and the candidate's device printf), kept apart.
-  r.worker_stdout_tail = tail(p.host_end.stdout_text);
-  r.worker_stderr_tail = tail(p.host_end.stderr_text);
-  r.broker_output_tail = tail(p.broker_end.stdout_text + p.broker_end.stderr_text);
+  // Once a hidden call was made, what the candidate printed (host printf, device printf in the
+  // broker's output) could name its sizes or inputs, and the JSON of eval/gate goes to agents and
+  // trainers: withheld (red team of 2026-12-06, memcheck_broker/printf_hidden_workload_dump.cu).
+  r.ran_hidden = p.session_ran_hidden;
+  auto printed = [&](const std::string& text) {
+    return r.ran_hidden ? std::string(kOutputWithheld) : tail(text);
+  };
+  r.worker_stdout_tail = printed(p.host_end.stdout_text);
+  r.worker_stderr_tail = printed(p.host_end.stderr_text);
+  r.broker_output_tail = printed(p.broker_end.stdout_text + p.broker_end.stderr_text);
   if (!p.broker_end.timed_out && p.broker_end.signal == 0)
     r.broker_exit_code = p.broker_end.exit_code;
   if (!setup_.broker_tool_log.empty() && p.broker_dir)

@@ -54,6 +54,7 @@ struct JudgeSession::Peers {
   // The current host process has been given a call on a hidden workload: what the candidate
   // says from then on may carry it (call_failure.h, Withhold::after_hidden_call).
   bool host_ran_hidden = false;
+  bool session_ran_hidden = false;  // any call of the session, whichever host process made it
 };
 
 }  // namespace ptxbench::eval
