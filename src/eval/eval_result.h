@@ -112,9 +112,9 @@ struct EvalResult {
   Json sandbox = Json::object();  // what the candidate's process ran under (sandbox/sandbox.h)
   std::optional<AuditTrace> audit_trace;  // the audited calls' counts (EvalOptions::audit)
   std::vector<TimelineSpan> timeline;     // where the wall time went (EvalOptions::timeline)
-  // What the candidate's host process printed (its code's output), and the broker's own output
-  // (trusted: compute-sanitizer's and ncu's reports under those tools).
-  // What the candidate's processes printed, or kOutputWithheld once the session made a hidden call.
+  // What the candidate's host process printed (its code's output), and the broker's output
+  // (compute-sanitizer's and ncu's reports under those tools, and the kernel's device printf);
+  // kOutputWithheld instead once the session made a hidden call.
   std::string worker_stdout_tail, worker_stderr_tail;
   std::string broker_output_tail;
   // How the broker's process ended: its exit status (-1 when a signal or a timeout ended it).

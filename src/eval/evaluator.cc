@@ -199,11 +199,9 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
     if (r.outcome == Outcome::passed) {
       r.outcome = Outcome::runtime_error;
       r.message = "compute-sanitizer memcheck found memory errors";
-      // Its session's one call (one_least_work_check: the least-work workload, often a hidden one).
-      // A failed call records no trial: the session's own account of its calls decides.
-      r.failed_on = m.ran_hidden || (!m.trials.empty() && m.trials.front().hidden)
-                        ? FailedOn::hidden
-                        : FailedOn::timed;
+      // Its session's one call (one_least_work_check: the least-work workload, often a hidden
+      // one). A failed call records no trial: the session's own account of its calls decides.
+      r.failed_on = m.ran_hidden ? FailedOn::hidden : FailedOn::timed;
     }
     return;
   }

@@ -293,9 +293,8 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
   r.network_isolated = p.host_end.network_isolated && p.broker_end.network_isolated;
   if (p.broker && !r.network_isolated) r.add_flag(Flag::network_not_isolated);
   // What the candidate printed (its host process), and the broker's output (compute-sanitizer's
-  // report under --memcheck, and the candidate's device printf), kept apart.
-  // Once a hidden call was made, what the candidate printed (host printf, device printf in the
-  // broker's output) could name its sizes or inputs, and the JSON of eval/gate goes to agents and
+  // report under --memcheck, and the candidate's device printf), kept apart. Once a hidden call
+  // was made they could name its sizes or inputs, and the JSON of eval/gate goes to agents and
   // trainers: withheld (red team of 2026-12-06, memcheck_broker/printf_hidden_workload_dump.cu).
   r.ran_hidden = p.session_ran_hidden;
   auto printed = [&](const std::string& text) {
