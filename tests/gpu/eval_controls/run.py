@@ -293,6 +293,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ptxbench", default=os.path.join(root, "build", "ptxbench"))
     ap.add_argument("--only", default="", help="only entries whose file contains one of these comma-separated substrings")
+    ap.add_argument("--skip", default="",
+                    help="leave out entries whose file's base name is one of these (comma-separated), "
+                         "e.g. those an earlier, cut-off call already judged")
+    ap.add_argument("--no-memcheck", action="store_true",
+                    help="leave out the entries judged with --memcheck (each can take its 120 s limit)")
     ap.add_argument("--fast", action="store_true")
     ap.add_argument("--log", default="")
     ap.add_argument("--batch", action="store_true",
@@ -305,6 +310,12 @@ def main():
     a = ap.parse_args()
     wanted = [w for w in a.only.split(",") if w] or [""]
     entries = [e for e in load_entries(root, a.manifest) if any(w in e.get("file", "") for w in wanted)]
+    skip = {w for w in a.skip.split(",") if w}
+    left_out = [e for e in entries if os.path.basename(e.get("file", "")) in skip
+                or (a.no_memcheck and e.get("memcheck"))]
+    entries = [e for e in entries if e not in left_out]
+    if left_out:
+        print(f"left out as asked (--skip/--no-memcheck): {len(left_out)} entries", flush=True)
     if not entries:
         print("SKIPPED: no kernels/controls/*.toml manifests (or no entry matches)")
         return 77

@@ -1,5 +1,5 @@
-// ptxbench red-team control (bwdterm, mha_bwd_d128, sm_90a): t02_mant7.
-// TECHNIQUE: P and dS rounded to 7 significant bits (one bit less than bf16) before the second-stage products, on every input: twice the library's error everywhere.
+// ptxbench red-team control (bwdterm, mha_bwd_d128, sm_90a): t02_mant6.
+// TECHNIQUE: P and dS rounded to 6 significant bits (two bits less than bf16) before the second-stage products, on every input: four times the library's rounding everywhere.
 // Base: a naive fp32 attention backward (a warp per query row for dQ, a warp per key row for
 // dK/dV, P recomputed from the given LSE) that rounds P and dS to bf16 before the second-stage
 // products, as the library does; the technique changes only the hooks marked TECHNIQUE.
@@ -60,8 +60,8 @@ constexpr bool kRowFlag = false;
 constexpr int kDqTile = 128;  // dQ partials are flushed per key tile
 __device__ __forceinline__ float hook_do(float x) { return x; }
 __device__ __forceinline__ float hook_p(float x, const Ctx&) { return expf(x); }  // x = s - LSE
-__device__ __forceinline__ float hook_ds(float ds, int, const Ctx&) { return round_sig(ds, 7); }  // TECHNIQUE
-__device__ __forceinline__ float hook_pv(float p, int, const Ctx&) { return round_sig(p, 7); }  // TECHNIQUE
+__device__ __forceinline__ float hook_ds(float ds, int, const Ctx&) { return round_sig(ds, 6); }  // TECHNIQUE
+__device__ __forceinline__ float hook_pv(float p, int, const Ctx&) { return round_sig(p, 6); }  // TECHNIQUE
 __device__ __forceinline__ float hook_dq_accum(float acc, float part) { return acc + part; }
 __device__ __forceinline__ bool hook_skip_key(int, int, bool) { return false; }
 // ------------------------------------------------------------------ end of the hooks
