@@ -37,6 +37,10 @@ for p in "${programs[@]}"; do
   cp "$src" "$d/$(basename "$src")" && strip --strip-debug "$d/$(basename "$src")"
 done
 cp -r /usr/include/dlpack "$d/include/"
+# Shared libraries ptxbench links that the GPU machine lacks (cpp-httplib for `serve`, and the
+# brotli it was built with): into .devbin/lib, which device-run.sh puts on LD_LIBRARY_PATH.
+mkdir -p "$d/lib"
+ldd "$d/ptxbench" | awk '/libcpp-httplib|libbrotli/ { print $3 }' | xargs -r cp -L -t "$d/lib"
 # The candidate's host process loads these CUDA shims by full path (beside ptxbench).
 rm -rf "$d/host_shims" && cp -r "$build/host_shims" "$d/host_shims"
 strip --strip-debug "$d/host_shims"/*

@@ -74,7 +74,7 @@ fi
 export PTXBENCH_ROOT=/work/main PTXBENCH_CACHE=$cachedir/.devcache PTXBENCH_DLPACK_INCLUDE=$bin/include
 export PTXBENCH_TVM_FFI_ROOT=$bin/tvm_ffi  # scripts/device-prepare.sh carries it
 export PATH=/usr/local/cuda/bin:$PATH
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:$bin/lib
 cap=${PHASE_TIMEOUT:-300}
 status=0
 pack() {

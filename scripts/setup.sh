@@ -32,7 +32,7 @@ APACHE_TVM_FFI_VERSION=0.1.15.post2
 debs=(cmake ninja-build g++ pkg-config python3-pip unzip
       libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libdlpack-dev
       libcurl4-openssl-dev libfmt-dev libsqlite3-dev libgtest-dev libgmock-dev sqlite3
-      libseccomp-dev libre2-dev libdtl-dev)
+      libseccomp-dev libre2-dev libdtl-dev libcpp-httplib-dev)
 # What only the tests use (scripts/test.sh asks): clang-format (format_check), and clang with
 # libFuzzer (libclang-rt-14-dev) for the fuzz targets (tests/fuzz).
 if [ "${PTXBENCH_WITH_TEST_TOOLS:-0}" = 1 ]; then debs+=(clang-format clang libclang-rt-14-dev); fi

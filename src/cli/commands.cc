@@ -29,6 +29,7 @@ void attach_merge(CLI::App& sub, Context& ctx);    // shards into one run (issue
 void attach_slurm(CLI::App& sub, Context& ctx);    // Slurm job arrays (issue 18)
 void attach_report(CLI::App& sub, Context& ctx);   // HTML, JUnit, CSV reports (issue 19)
 void attach_gate(CLI::App& sub, Context& ctx);     // CI gate (issue 19)
+void attach_serve(CLI::App& sub, Context& ctx);    // reward service (issue 35)
 
 std::span<const Command> commands() {
   static const std::array kCommands = {
@@ -74,6 +75,10 @@ std::span<const Command> commands() {
               "CI gate: judge kernels (JUnit: --junit); fails an incorrect one, one below "
               "--min-speedup, or (--require-arch) one without its target instructions",
               attach_gate},
+      Command{"serve",
+              "the judge as an HTTP reward service for RL trainers: jobs in, verdicts and rewards "
+              "out (docs/serve.md)",
+              attach_serve},
       Command{"sft",
               "SFT data from run files: fixit (repair pairs), kernelgen, coverage, mine (teacher "
               "repairs)",
@@ -226,6 +231,7 @@ Environment:
                     `run` without --shard: the shard of a Slurm job array task
   JOB_COMPLETION_INDEX  `run --shard-count N` without --shard: the shard of a Kubernetes
                     Indexed Job
+  PTXBENCH_SERVE_TOKEN  `serve` without --token-file: the bearer token requests must carry
   TMPDIR            where temporary folders are made
   the variable named by --api-key-env  the endpoint's API key (read per request)
 )";

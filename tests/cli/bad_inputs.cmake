@@ -18,7 +18,7 @@ ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, 
   ARGS ${_p} --help)
 # Every command's help ends with the same exit codes and environment (a command with a
 # footer of its own, such as run's, keeps them).
-foreach(_cmd tasks compile eval audit prompt run show rejudge report gate sft "sft fixit"
+foreach(_cmd tasks compile eval audit prompt run show rejudge report gate serve sft "sft fixit"
     "sft mine" merge slurm "slurm script" "slurm submit" version)
   string(REPLACE " " "_" _name "${_cmd}")
   separate_arguments(_words UNIX_COMMAND "${_cmd}")
@@ -1091,3 +1091,18 @@ ptxbench_bad_input(sft_mine_out_is_a_run_file 2 "--out s0.db is a run file of `p
 ptxbench_bad_input(gate_json_file_size_limit 1 ""
   OPTIONS --grep "writing j.jsonl failed: File too large \\(the cut file was removed\\)"
   ARGS sh -c "ulimit -f 1; ${_p} gate ${_kernel} --task ${_gemm} --max-source-bytes 2 --json j.jsonl; c=$?; ls j.jsonl* >/dev/null 2>&1 && exit 9; exit $c")
+
+# serve: options are refused before anything listens (the service itself: tests/cli/serve.sh
+# and src/serve/*_test.cc).
+ptxbench_bad_input(serve_public_address_without_token 2
+  "^ptxbench serve: --host 0.0.0.0 is reachable from other machines, and no token was given"
+  ARGS env -u PTXBENCH_SERVE_TOKEN ${_p} serve --host 0.0.0.0 --store s.db)
+ptxbench_bad_input(serve_short_token 2 "^ptxbench serve: the token in t.txt is 5 characters long" OPTIONS --creates t.txt
+  ARGS bash -c "echo short > t.txt && exec \"$0\" serve --token-file t.txt --store s.db" ${_p})
+ptxbench_bad_input(serve_missing_token_file 2 "^ptxbench serve: .*nothere.txt"
+  ARGS ${_p} serve --token-file nothere.txt --store s.db)
+ptxbench_bad_input(serve_port_out_of_range 2 "--port" ARGS ${_p} serve --port 70000)
+ptxbench_bad_input(serve_too_many_gpus 2 "^ptxbench serve: --gpus 2 but this process may use 0 GPU"
+  ARGS ${_p} serve --gpus 2 --store s.db)
+ptxbench_bad_input(serve_store_in_missing_folder 1 "^ptxbench serve: .*no/such/folder/s.db"
+  ARGS ${_p} serve --store no/such/folder/s.db --port 0)

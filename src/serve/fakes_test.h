@@ -1,0 +1,107 @@
+// For the serve tests: a task, verdicts by hand, and a Judger that answers from the source's
+// first word ("passed", "incorrect", ...) and can hold jobs until released.
+#pragma once
+
+#include <unistd.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <string>
+
+#include "judge/testing/named.h"
+#include "serve/service.h"
+
+namespace ptxbench::serve::testing {
+
+inline task::TaskSpec fake_task(const std::string& name) {
+  task::TaskSpec t;
+  t.name = name;
+  t.archs = {{"sm_90a", {"wgmma", "tma"}, "any"}};
+  return t;
+}
+
+// passed: correct, every family executed, coverage 0.8, speedup 2 (interval +-5%).
+inline run::TurnVerdict verdict_named(const std::string& name) {
+  run::TurnVerdict v;
+  v.disposition = judge::testing::named(name);
+  v.message = "because " + name;
+  v.compile.outcome = name == "compile_error" ? Outcome::compile_error : Outcome::passed;
+  if (name == "compile_error") return v;
+  run::EvalFacts e;
+  e.outcome = name == "passed" ? Outcome::passed : Outcome::incorrect;
+  e.speedup = 2.0;
+  v.eval = e;
+  v.eval_json =
+      Json{{"outcome", to_string(e.outcome)}, {"speedup_rel_ci95", 0.05}, {"gpu_seconds", 1.5}};
+  run::AuditFacts a;
+  a.ran = a.runtime = true;
+  a.metric_pass = true;
+  a.coverage = 0.8;
+  v.audit = a;
+  return v;
+}
+
+class FakeJudger : public Judger {
+ public:
+  run::TurnVerdict judge(const JobRequest& r, const task::TaskSpec&, run::StageSlots&) override {
+    std::unique_lock lock(mu_);
+    ++calls_;
+    ++started_;
+    started_cv_.notify_all();
+    cv_.wait(lock, [this] { return !holding_; });
+    const std::string first = r.source.substr(0, r.source.find(' '));
+    return verdict_named(first);
+  }
+  std::string feedback(const run::TurnVerdict& v, const JobRequest&) override {
+    return std::string("feedback: ") + std::string(judge::to_string(v.disposition));
+  }
+  Json describe() const override { return Json{{"version", "test"}, {"gpu", false}}; }
+
+  void hold() {
+    std::lock_guard lock(mu_);
+    holding_ = true;
+  }
+  void release() {
+    {
+      std::lock_guard lock(mu_);
+      holding_ = false;
+    }
+    cv_.notify_all();
+  }
+  // Blocks until `n` jobs have reached judge().
+  void wait_started(int n) {
+    std::unique_lock lock(mu_);
+    started_cv_.wait(lock, [&] { return started_ >= n; });
+  }
+  int calls() {
+    std::lock_guard lock(mu_);
+    return calls_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_, started_cv_;
+  bool holding_ = false;
+  int calls_ = 0, started_ = 0;
+};
+
+inline JobRequest request(const std::string& source, int priority = 0) {
+  JobRequest r;
+  r.task = "gemm_test";
+  r.source = source;
+  r.priority = priority;
+  return r;
+}
+
+// A fresh folder for a store file, removed at the end of the test.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/ptxbench_serve_test_XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+}  // namespace ptxbench::serve::testing

@@ -1,0 +1,200 @@
+#include "serve/http_api.h"
+
+#include <fmt/format.h>
+#include <httplib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include "task/json.h"
+
+namespace ptxbench::serve {
+namespace {
+
+constexpr double kMaxWaitS = 60;
+constexpr std::size_t kMaxBatch = 1024;
+
+void reply(httplib::Response& res, int status, const Json& body) {
+  res.status = status;
+  res.set_content(to_text(body) + "\n", "application/json");
+}
+
+void error(httplib::Response& res, int status, const std::string& message) {
+  reply(res, status, Json{{"error", message}});
+}
+
+int status_of(SubmitError e) {
+  switch (e) {
+    case SubmitError::bad_request:
+      return 400;
+    case SubmitError::queue_full:
+      return 429;
+    case SubmitError::stopping:
+      return 503;
+    case SubmitError::store_failed:
+      return 500;
+  }
+  return 500;
+}
+
+Json accepted_json(const Submitted& s) {
+  return Json{{"id", s.id},
+              {"state", s.cached ? "done" : "queued"},
+              {"duplicate", s.duplicate},
+              {"cached", s.cached}};
+}
+
+}  // namespace
+
+bool is_loopback(const std::string& host) {
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+struct HttpServer::Impl {
+  Service& service;
+  HttpOptions options;
+  httplib::Server server;
+  std::thread thread;
+
+  Impl(Service& s, HttpOptions o) : service(s), options(std::move(o)) {}
+
+  bool authorised(const httplib::Request& req) const {
+    if (options.token.empty() || req.path == "/v1/health") return true;
+    return req.get_header_value("Authorization") == "Bearer " + options.token;
+  }
+
+  // One job of a submission: its JSON answer and status.
+  std::pair<int, Json> submit_one(const Json& body) {
+    auto request = parse_job_request(body);
+    if (!request.ok()) return {400, Json{{"error", request.error().to_string()}}};
+    auto s = service.submit(*request);
+    if (!s.ok()) return {status_of(s.error().kind), Json{{"error", s.error().message}}};
+    return {202, accepted_json(*s)};
+  }
+
+  void post_jobs(const httplib::Request& req, httplib::Response& res) {
+    const Json body = parse_json(req.body);
+    if (body.is_discarded()) return error(res, 400, "the body is not JSON");
+    if (body.is_object() && body.contains("jobs")) {
+      if (!body["jobs"].is_array() || body.size() != 1)
+        return error(res, 400, "a batch is {\"jobs\": [job, ...]} and nothing else");
+      if (body["jobs"].size() > kMaxBatch)
+        return error(res, 400, fmt::format("a batch holds at most {} jobs", kMaxBatch));
+      Json out = Json::array();
+      bool full = false;
+      for (const Json& job : body["jobs"]) {
+        auto [status, answer] = submit_one(job);
+        full = full || status == 429;
+        out.push_back(std::move(answer));
+      }
+      if (full) res.set_header("Retry-After", fmt::format("{}", retry_after()));
+      return reply(res, 202, Json{{"jobs", out}});
+    }
+    auto [status, answer] = submit_one(body);
+    if (status == 429) res.set_header("Retry-After", fmt::format("{}", retry_after()));
+    reply(res, status, answer);
+  }
+
+  int retry_after() const { return 5; }
+
+  void get_job(const httplib::Request& req, httplib::Response& res) {
+    const JobId id = std::stoll(req.matches[1]);
+    double wait_s = 0;
+    if (req.has_param("wait")) {
+      const std::string w = req.get_param_value("wait");
+      char* end = nullptr;
+      wait_s = std::strtod(w.c_str(), &end);
+      if (w.empty() || *end != '\0' || !std::isfinite(wait_s) || wait_s < 0)
+        return error(res, 400, "wait must be a number of seconds, 0 to 60");
+      wait_s = std::min(wait_s, kMaxWaitS);
+    }
+    auto job = service.wait(id, wait_s);
+    if (!job.ok()) return error(res, 500, job.error().to_string());
+    if (!*job) return error(res, 404, fmt::format("no job {}", id));
+    reply(res, 200, **job);
+  }
+
+  void delete_job(const httplib::Request& req, httplib::Response& res) {
+    const JobId id = std::stoll(req.matches[1]);
+    switch (service.cancel(id)) {
+      case CancelAnswer::cancelled:
+        return reply(res, 200, Json{{"id", id}, {"state", "cancelled"}});
+      case CancelAnswer::already_final:
+        return error(res, 409, fmt::format("job {} has already ended", id));
+      case CancelAnswer::running:
+        return error(res, 409,
+                     fmt::format("job {} is being judged; it ends within its judging budget", id));
+      case CancelAnswer::unknown:
+        return error(res, 404, fmt::format("no job {}", id));
+    }
+  }
+
+  void routes() {
+    server.set_payload_max_length(options.max_body_bytes);
+    server.new_task_queue = [n = options.threads] { return new httplib::ThreadPool(n); };
+    server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      if (authorised(req)) return httplib::Server::HandlerResponse::Unhandled;
+      res.set_header("WWW-Authenticate", "Bearer");
+      error(res, 401,
+            "this service needs \"Authorization: Bearer TOKEN\" (ptxbench serve --token)");
+      return httplib::Server::HandlerResponse::Handled;
+    });
+    server.Post("/v1/jobs", [this](const auto& req, auto& res) { post_jobs(req, res); });
+    server.Get(R"(/v1/jobs/(\d{1,18}))", [this](const auto& req, auto& res) { get_job(req, res); });
+    server.Delete(R"(/v1/jobs/(\d{1,18}))",
+                  [this](const auto& req, auto& res) { delete_job(req, res); });
+    server.Get("/v1/tasks", [this](const auto&, auto& res) {
+      Json tasks = Json::array();
+      for (const auto& t : service.tasks()) tasks.push_back(task::to_json(t));
+      reply(res, 200, Json{{"tasks", tasks}});
+    });
+    server.Get("/v1/health", [this](const auto&, auto& res) { reply(res, 200, service.health()); });
+    server.Get("/v1/metrics", [this](const auto&, auto& res) {
+      res.set_content(service.metrics_text(), "text/plain; version=0.0.4");
+    });
+    server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+      if (!res.body.empty()) return;  // a handler's own answer
+      if (res.status == 413)
+        return error(res, 413, "the body is larger than this service accepts (--max-body)");
+      error(res, res.status,
+            fmt::format("{} {}: no such endpoint (docs/serve.md)", req.method, req.path));
+    });
+    server.set_exception_handler(
+        [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+          error(res, 500, "the service failed on this request");
+        });
+  }
+};
+
+HttpServer::HttpServer(Service& service, HttpOptions options)
+    : impl_(std::make_unique<Impl>(service, std::move(options))) {
+  impl_->routes();
+}
+
+HttpServer::~HttpServer() {
+  stop();
+}
+
+Status HttpServer::start() {
+  const auto& o = impl_->options;
+  if (o.port == 0) {
+    port_ = impl_->server.bind_to_any_port(o.host);
+    if (port_ <= 0) return make_error(fmt::format("cannot listen on {} (any port)", o.host));
+  } else {
+    if (!impl_->server.bind_to_port(o.host, o.port))
+      return make_error(fmt::format("cannot listen on {}:{}", o.host, o.port),
+                        "is another service on that port? pick another with --port");
+    port_ = o.port;
+  }
+  impl_->thread = std::thread([this] { impl_->server.listen_after_bind(); });
+  return Status();
+}
+
+void HttpServer::stop() {
+  if (!impl_) return;
+  impl_->server.stop();
+  if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+}  // namespace ptxbench::serve

@@ -1,0 +1,163 @@
+#include "serve/http_api.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include "serve/fakes_test.h"
+
+namespace ptxbench::serve {
+namespace {
+
+using testing::FakeJudger;
+
+struct Api {
+  testing::TempDir dir;
+  FakeJudger judger;
+  std::unique_ptr<Service> service;
+  std::unique_ptr<HttpServer> http;
+  std::unique_ptr<httplib::Client> client;
+
+  explicit Api(HttpOptions o = {}, ServiceOptions so = {}) {
+    auto store = JobStore::open(dir.path / "jobs.db");
+    service = std::make_unique<Service>(so, std::vector{testing::fake_task("gemm_test")}, judger,
+                                        std::move(*store));
+    EXPECT_TRUE(service->start().ok());
+    o.port = 0;
+    http = std::make_unique<HttpServer>(*service, o);
+    auto st = http->start();
+    EXPECT_TRUE(st.ok()) << st.error().to_string();
+    client = std::make_unique<httplib::Client>("127.0.0.1", http->port());
+  }
+  ~Api() {
+    judger.release();
+    http->stop();
+    service->stop();
+  }
+  httplib::Result post(const Json& body) {
+    return client->Post("/v1/jobs", to_text(body), "application/json");
+  }
+};
+
+Json job(const std::string& source) {
+  return Json{{"task", "gemm_test"}, {"source", source}};
+}
+
+Json body_of(const httplib::Result& r) {
+  return parse_json(r->body);
+}
+
+TEST(HttpApi, SubmitThenLongPollForTheResult) {
+  Api api;
+  auto r = api.post(job("passed k"));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 202);
+  const JobId id = body_of(r)["id"];
+  auto done = api.client->Get("/v1/jobs/" + std::to_string(id) + "?wait=10");
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->status, 200);
+  const Json j = body_of(done);
+  EXPECT_EQ(j["state"], "done");
+  EXPECT_EQ(j["result"]["disposition"], "passed");
+  EXPECT_EQ(done->get_header_value("Content-Type"), "application/json");
+}
+
+TEST(HttpApi, ABatchAnswersEachJob) {
+  Api api;
+  auto r =
+      api.post(Json{{"jobs", Json::array({job("passed a"), Json{{"task", "nope"}, {"source", "x"}},
+                                          job("incorrect b")})}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 202);
+  const Json jobs = body_of(r)["jobs"];
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_TRUE(jobs[0].contains("id"));
+  EXPECT_NE(jobs[1]["error"].get<std::string>().find("unknown task"), std::string::npos);
+  EXPECT_TRUE(jobs[2].contains("id"));
+}
+
+TEST(HttpApi, BadRequestsGetAnErrorAndAStatus) {
+  HttpOptions o;
+  o.max_body_bytes = 4096;
+  Api api(o);
+  auto not_json = api.client->Post("/v1/jobs", "{oops", "application/json");
+  EXPECT_EQ(not_json->status, 400);
+  EXPECT_EQ(body_of(not_json)["error"], "the body is not JSON");
+  auto no_source = api.post(Json{{"task", "gemm_test"}});
+  EXPECT_EQ(no_source->status, 400);
+  auto unknown = api.post(Json{{"task", "gemm_nope"}, {"source", "x"}});
+  EXPECT_EQ(unknown->status, 400);
+  auto big = api.post(job(std::string(5000, 'x')));
+  EXPECT_EQ(big->status, 413);
+  EXPECT_NE(body_of(big)["error"].get<std::string>().find("--max-body"), std::string::npos);
+  auto missing = api.client->Get("/v1/jobs/12345");
+  EXPECT_EQ(missing->status, 404);
+  auto bad_wait = api.client->Get("/v1/jobs/1?wait=soon");
+  EXPECT_EQ(bad_wait->status, 400);
+  auto nowhere = api.client->Get("/v2/jobs");
+  EXPECT_EQ(nowhere->status, 404);
+  EXPECT_NE(body_of(nowhere)["error"].get<std::string>().find("no such endpoint"),
+            std::string::npos);
+}
+
+TEST(HttpApi, CancelAndItsConflicts) {
+  ServiceOptions so;
+  so.workers = 1;
+  Api api({}, so);
+  api.judger.hold();
+  const JobId running = body_of(api.post(job("passed 0")))["id"];
+  api.judger.wait_started(1);
+  const JobId queued = body_of(api.post(job("passed 1")))["id"];
+  EXPECT_EQ(api.client->Delete("/v1/jobs/" + std::to_string(queued))->status, 200);
+  EXPECT_EQ(api.client->Delete("/v1/jobs/" + std::to_string(queued))->status, 409);
+  EXPECT_EQ(api.client->Delete("/v1/jobs/" + std::to_string(running))->status, 409);
+  EXPECT_EQ(api.client->Delete("/v1/jobs/999")->status, 404);
+}
+
+TEST(HttpApi, AFullQueueAnswers429WithRetryAfter) {
+  ServiceOptions so;
+  so.workers = 1;
+  so.max_queued = 0;
+  Api api({}, so);
+  auto r = api.post(job("passed"));
+  EXPECT_EQ(r->status, 429);
+  EXPECT_EQ(r->get_header_value("Retry-After"), "5");
+}
+
+TEST(HttpApi, ATokenGuardsEverythingButHealth) {
+  HttpOptions o;
+  o.token = "s3cret";
+  Api api(o);
+  auto r = api.post(job("passed"));
+  EXPECT_EQ(r->status, 401);
+  EXPECT_EQ(r->get_header_value("WWW-Authenticate"), "Bearer");
+  api.client->set_bearer_token_auth("wrong");
+  EXPECT_EQ(api.client->Get("/v1/tasks")->status, 401);
+  EXPECT_EQ(api.client->Get("/v1/health")->status, 200);
+  api.client->set_bearer_token_auth("s3cret");
+  EXPECT_EQ(api.post(job("passed"))->status, 202);
+}
+
+TEST(HttpApi, TasksHealthAndMetrics) {
+  Api api;
+  auto tasks = api.client->Get("/v1/tasks");
+  EXPECT_EQ(tasks->status, 200);
+  EXPECT_EQ(body_of(tasks)["tasks"][0]["name"], "gemm_test");
+  auto health = api.client->Get("/v1/health");
+  EXPECT_EQ(body_of(health)["status"], "ok");
+  EXPECT_EQ(body_of(health)["judge"]["version"], "test");
+  auto metrics = api.client->Get("/v1/metrics");
+  EXPECT_EQ(metrics->status, 200);
+  EXPECT_NE(metrics->body.find("# TYPE ptxbench_jobs_submitted_total counter"), std::string::npos);
+  EXPECT_EQ(metrics->get_header_value("Content-Type"), "text/plain; version=0.0.4");
+}
+
+TEST(HttpApi, LoopbackAddresses) {
+  EXPECT_TRUE(is_loopback("127.0.0.1"));
+  EXPECT_TRUE(is_loopback("localhost"));
+  EXPECT_TRUE(is_loopback("::1"));
+  EXPECT_FALSE(is_loopback("0.0.0.0"));
+  EXPECT_FALSE(is_loopback("10.0.0.5"));
+}
+
+}  // namespace
+}  // namespace ptxbench::serve

@@ -1,0 +1,63 @@
+// JobStore: the service's jobs in one SQLite file (`ptxbench serve --store FILE`), written
+// before a submission is acknowledged, so that after a crash (kill -9) and a restart every
+// accepted job completes exactly once: a job is `done` only with its result, written in one
+// statement; jobs found queued or running at open are queued again (unfinished()).
+// Not thread-safe: the service serialises its calls.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/result.h"
+#include "serve/job.h"
+#include "store/db.h"
+
+namespace ptxbench::serve {
+
+using JobId = std::int64_t;
+
+struct JobRow {
+  JobId id = 0;
+  JobRequest request;
+  std::string cache_key;
+  JobState state = JobState::queued;
+  double submitted = 0;            // Unix seconds
+  std::optional<double> deadline;  // Unix seconds
+  std::optional<double> started, finished;
+  std::optional<Json> result;  // when done: the job's result (service.h result_json)
+  bool cached = false;         // the result was served from an earlier job's
+};
+
+class JobStore {
+ public:
+  // Opens (creating) the file. An Error names the file and what SQLite said.
+  static Result<JobStore> open(const std::filesystem::path& path);
+
+  struct Inserted {
+    JobId id = 0;
+    bool duplicate = false;  // the idempotency key was known: `id` is the earlier job
+  };
+  // A new queued job; with a known idempotency key, the earlier job instead.
+  Result<Inserted> insert(const JobRequest& r, const std::string& cache_key, double now);
+  Status set_running(JobId id, double now);
+  Status set_final(JobId id, JobState state, double now);  // cancelled | expired
+  Status set_done(JobId id, const Json& result, bool cached, double now);
+  Status requeue(JobId id);  // running -> queued
+  Result<std::optional<JobRow>> get(JobId id);
+  // Jobs not final, oldest first: what a restarted service queues again.
+  Result<std::vector<JobRow>> unfinished();
+  // The result of a done job with this cache key whose verdict may be reused (not
+  // harness_error, which says nothing of the candidate), if any.
+  Result<std::optional<Json>> cached_result(const std::string& cache_key);
+
+ private:
+  explicit JobStore(store::Db db) : db_(std::move(db)) {}
+  Result<JobRow> row_of(store::Stmt& s);
+  store::Db db_;
+};
+
+}  // namespace ptxbench::serve

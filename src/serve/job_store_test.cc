@@ -1,0 +1,103 @@
+#include "serve/job_store.h"
+
+#include <gtest/gtest.h>
+
+#include "serve/fakes_test.h"
+
+namespace ptxbench::serve {
+namespace {
+
+using testing::request;
+using testing::TempDir;
+
+TEST(JobStore, InsertGetAndFinish) {
+  TempDir dir;
+  auto s = JobStore::open(dir.path / "jobs.db");
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  auto a = s->insert(request("passed"), "key-a", 100);
+  ASSERT_TRUE(a.ok());
+  EXPECT_FALSE(a->duplicate);
+  auto row = s->get(a->id);
+  ASSERT_TRUE(row.ok() && *row);
+  EXPECT_EQ((*row)->state, JobState::queued);
+  EXPECT_EQ((*row)->request.source, "passed");
+  EXPECT_EQ((*row)->submitted, 100);
+  ASSERT_TRUE(s->set_running(a->id, 101).ok());
+  ASSERT_TRUE(s->set_done(a->id, Json{{"disposition", "passed"}}, false, 102).ok());
+  // A final job never changes again.
+  ASSERT_TRUE(s->set_final(a->id, JobState::cancelled, 103).ok());
+  row = s->get(a->id);
+  EXPECT_EQ((*row)->state, JobState::done);
+  EXPECT_EQ((*row)->result->at("disposition"), "passed");
+  EXPECT_EQ(*(*row)->finished, 102);
+  auto none = s->get(999);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(*none);
+}
+
+TEST(JobStore, IdempotencyKeyReturnsTheEarlierJob) {
+  TempDir dir;
+  auto s = JobStore::open(dir.path / "jobs.db");
+  auto r = request("passed");
+  r.idempotency_key = "rollout-1";
+  auto a = s->insert(r, "k", 1);
+  r.source = "incorrect";  // same key, other body: still the first job
+  auto b = s->insert(r, "k2", 2);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->id, b->id);
+  EXPECT_TRUE(b->duplicate);
+  EXPECT_EQ((*s->get(a->id))->request.source, "passed");
+}
+
+TEST(JobStore, UnfinishedJobsSurviveReopening) {
+  TempDir dir;
+  JobId queued = 0, running = 0;
+  {
+    auto s = JobStore::open(dir.path / "jobs.db");
+    queued = s->insert(request("passed"), "k1", 1)->id;
+    running = s->insert(request("passed"), "k2", 1)->id;
+    const JobId done = s->insert(request("passed"), "k3", 1)->id;
+    ASSERT_TRUE(s->set_running(running, 2).ok());
+    ASSERT_TRUE(s->set_done(done, Json::object(), false, 3).ok());
+  }  // the process "ends" here
+  auto s = JobStore::open(dir.path / "jobs.db");
+  auto rows = s->unfinished();
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0].id, queued);
+  EXPECT_EQ((*rows)[1].id, running);
+  EXPECT_EQ((*rows)[1].state, JobState::running);
+  ASSERT_TRUE(s->requeue(running).ok());
+  EXPECT_EQ((*s->get(running))->state, JobState::queued);
+}
+
+TEST(JobStore, CachedResultSkipsHarnessErrorsAndCopies) {
+  TempDir dir;
+  auto s = JobStore::open(dir.path / "jobs.db");
+  const JobId a = s->insert(request("x"), "same", 1)->id;
+  ASSERT_TRUE(s->set_done(a, Json{{"disposition", "harness_error"}}, false, 2).ok());
+  EXPECT_FALSE(*s->cached_result("same"));
+  const JobId b = s->insert(request("x"), "same", 3)->id;
+  ASSERT_TRUE(s->set_done(b, Json{{"disposition", "incorrect"}}, false, 4).ok());
+  auto hit = s->cached_result("same");
+  ASSERT_TRUE(hit.ok() && *hit);
+  EXPECT_EQ((**hit)["disposition"], "incorrect");
+  EXPECT_FALSE(*s->cached_result("other"));
+}
+
+TEST(JobStore, ADamagedRowIsAnErrorNamingTheFile) {
+  TempDir dir;
+  auto s = JobStore::open(dir.path / "jobs.db");
+  const JobId a = s->insert(request("x"), "k", 1)->id;
+  {
+    auto db = store::Db::open(dir.path / "jobs.db", false);
+    ASSERT_TRUE(db->exec("UPDATE serve_jobs SET state = 'exploded'").ok());
+  }
+  auto row = s->get(a);
+  ASSERT_FALSE(row.ok());
+  EXPECT_NE(row.error().to_string().find("jobs.db"), std::string::npos);
+  EXPECT_NE(row.error().to_string().find("exploded"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptxbench::serve

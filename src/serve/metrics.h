@@ -1,0 +1,52 @@
+// The service's counters and histograms, written in the Prometheus text exposition format
+// (version 0.0.4: https://prometheus.io/docs/instrumenting/exposition_formats/) for
+// GET /v1/metrics. Not thread-safe: the service calls it under its lock.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxbench::serve {
+
+// A cumulative histogram over fixed upper bounds (seconds).
+class Histogram {
+ public:
+  explicit Histogram(std::vector<double> bounds)
+      : bounds_(std::move(bounds)), counts_(bounds_.size()) {}
+  void observe(double v);
+  // "# HELP", "# TYPE", one _bucket line per bound and +Inf, _sum and _count.
+  std::string text(std::string_view name, std::string_view help) const;
+
+ private:
+  std::vector<double> bounds_;
+  std::vector<std::uint64_t> counts_;  // per bound, not cumulative
+  std::uint64_t count_ = 0;
+  double sum_ = 0;
+};
+
+struct Gauges {
+  std::size_t queued = 0;
+  int running = 0;
+  int gpus = 0;
+};
+
+class Metrics {
+ public:
+  Metrics();
+  void submitted(bool cached);
+  void refused(std::string_view reason);  // bad_request | queue_full | stopping | store_failed
+  void finished(std::string_view disposition, double latency_s, double queue_s, double gpu_s);
+  void ended_unjudged(std::string_view state);  // cancelled | expired
+  std::string text(const Gauges& g) const;
+
+ private:
+  std::uint64_t submitted_ = 0, cached_ = 0;
+  std::map<std::string, std::uint64_t> refused_, dispositions_, unjudged_;
+  double gpu_seconds_ = 0;
+  Histogram latency_, queue_wait_;
+};
+
+}  // namespace ptxbench::serve

@@ -1,0 +1,75 @@
+#include "serve/reward.h"
+
+#include <algorithm>
+
+#include "judge/disposition.h"
+
+namespace ptxbench::serve {
+
+std::string_view to_string(RewardPreset p) {
+  switch (p) {
+    case RewardPreset::ptxbench:
+      return "ptxbench";
+    case RewardPreset::kernelgym:
+      return "kernelgym";
+  }
+  return "ptxbench";
+}
+
+std::optional<RewardPreset> reward_preset_from_string(std::string_view s) {
+  for (RewardPreset p : kRewardPresets)
+    if (to_string(p) == s) return p;
+  return std::nullopt;
+}
+
+RewardComponents reward_components(const run::TurnVerdict& v) {
+  RewardComponents c;
+  c.compiled = v.compile.outcome == Outcome::passed;
+  c.correct = run::is_correct(v);
+  c.executed = run::arch_executed(v);
+  c.evaluated = !v.gpu_skipped && v.eval && v.eval->outcome != Outcome::not_run;
+  if (v.audit) c.coverage = v.audit->coverage;
+  if (v.eval) {
+    c.speedup = v.eval->speedup;
+    const Json& e = v.eval_json;
+    if (c.speedup && e.is_object() && e.contains("speedup_rel_ci95") &&
+        e["speedup_rel_ci95"].is_number()) {
+      const double half = e["speedup_rel_ci95"].get<double>() * *c.speedup;
+      c.speedup_low = std::max(0.0, *c.speedup - half);
+      c.speedup_high = *c.speedup + half;
+    }
+    c.guard_flag = std::any_of(v.eval->flags.begin(), v.eval->flags.end(),
+                               [](eval::Flag f) { return eval::is_guard(f); });
+  }
+  return c;
+}
+
+double reward(const RewardComponents& c, RewardPreset preset) {
+  if (!c.correct || c.guard_flag) return 0.0;
+  const double speedup = c.speedup.value_or(0.0);
+  switch (preset) {
+    case RewardPreset::ptxbench:
+      return (1.0 + (c.executed.value_or(false) ? 1.0 : 0.0) + std::min(speedup, 4.0) / 4.0) / 3.0;
+    case RewardPreset::kernelgym:
+      return 0.5 + 0.5 * std::min(speedup, 3.0) + 0.5 * c.coverage.value_or(0.0);
+  }
+  return 0.0;
+}
+
+Json reward_json(const RewardComponents& c, RewardPreset preset) {
+  auto opt = [](const auto& o) { return o ? Json(*o) : Json(nullptr); };
+  return Json{{"preset", std::string(to_string(preset))},
+              {"value", reward(c, preset)},
+              {"components",
+               {{"compiled", c.compiled},
+                {"correct", c.correct},
+                {"executed", opt(c.executed)},
+                {"coverage", opt(c.coverage)},
+                {"speedup", opt(c.speedup)},
+                {"speedup_low", opt(c.speedup_low)},
+                {"speedup_high", opt(c.speedup_high)},
+                {"guard_flag", c.guard_flag},
+                {"evaluated", c.evaluated}}}};
+}
+
+}  // namespace ptxbench::serve

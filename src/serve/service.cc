@@ -1,0 +1,293 @@
+#include "serve/service.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+
+#include "core/interrupt.h"
+#include "serve/reward.h"
+
+namespace ptxbench::serve {
+namespace {
+
+double system_now() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+std::string_view refusal_name(SubmitError e) {
+  switch (e) {
+    case SubmitError::bad_request:
+      return "bad_request";
+    case SubmitError::queue_full:
+      return "queue_full";
+    case SubmitError::stopping:
+      return "stopping";
+    case SubmitError::store_failed:
+      return "store_failed";
+  }
+  return "bad_request";
+}
+
+double gpu_seconds_of(const run::TurnVerdict& v) {
+  const Json& e = v.eval_json;
+  return e.is_object() && e.contains("gpu_seconds") && e["gpu_seconds"].is_number()
+             ? e["gpu_seconds"].get<double>()
+             : 0.0;
+}
+
+}  // namespace
+
+Service::Service(ServiceOptions options, std::vector<task::TaskSpec> tasks, Judger& judger,
+                 JobStore store)
+    : options_(std::move(options)),
+      tasks_(std::move(tasks)),
+      judger_(judger),
+      judge_description_(judger.describe()),
+      slots_(options_.cpu_slots, options_.gpus),
+      store_(std::move(store)) {}
+
+Service::~Service() {
+  stop();
+}
+
+double Service::now() const {
+  return options_.clock ? options_.clock() : system_now();
+}
+
+const task::TaskSpec* Service::find_task(const std::string& name) const {
+  for (const auto& t : tasks_)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+Status Service::start() {
+  std::lock_guard lock(mu_);
+  PTXB_CHECK(!started_, "Service::start twice");
+  PTXB_TRY(std::vector<JobRow> rows, store_.unfinished());
+  for (const JobRow& row : rows) {
+    // Running when the last process ended: it never wrote a result, so it runs again, once.
+    if (row.state == JobState::running) PTXB_TRY_STATUS(store_.requeue(row.id));
+    queue_.insert({row.request.priority, row.id});
+    priority_of_[row.id] = row.request.priority;
+  }
+  started_ = true;
+  for (int i = 0; i < std::max(1, options_.workers); ++i)
+    threads_.emplace_back([this] { worker_loop(); });
+  return Status();
+}
+
+void Service::stop() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  work_.notify_all();
+  done_.notify_all();
+  for (auto& t : threads_)
+    if (t.joinable()) t.join();
+  threads_.clear();
+}
+
+Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& r) {
+  std::lock_guard lock(mu_);
+  auto refuse = [this](SubmitError kind, std::string message) {
+    metrics_.refused(refusal_name(kind));
+    return SubmitRefusal{kind, std::move(message)};
+  };
+  if (stopping_)
+    return refuse(SubmitError::stopping, "the service is stopping; submit to another instance");
+  const task::TaskSpec* task = find_task(r.task);
+  if (!task)
+    return refuse(SubmitError::bad_request,
+                  fmt::format("unknown task \"{}\" (GET /v1/tasks lists the tasks)", r.task));
+  if (!task->supports(r.arch))
+    return refuse(SubmitError::bad_request,
+                  fmt::format("task \"{}\" has no {} version", r.task, r.arch));
+  const std::string key = cache_key(r, judge_description_);
+  auto earlier = store_.cached_result(key);
+  if (!earlier.ok()) return refuse(SubmitError::store_failed, earlier.error().to_string());
+  if (!*earlier && queue_.size() >= options_.max_queued && !r.idempotency_key)
+    return refuse(SubmitError::queue_full,
+                  fmt::format("{} jobs are queued, the most this service holds", queue_.size()));
+  const double t = now();
+  auto inserted = store_.insert(r, key, t);
+  if (!inserted.ok()) return refuse(SubmitError::store_failed, inserted.error().to_string());
+  Submitted s{inserted->id, inserted->duplicate, false};
+  if (s.duplicate) return s;
+  if (*earlier) {
+    Json result = **earlier;
+    result["cached"] = true;
+    if (auto st = store_.set_done(s.id, result, /*cached=*/true, t); !st.ok())
+      return refuse(SubmitError::store_failed, st.error().to_string());
+    s.cached = true;
+    metrics_.submitted(true);
+    done_.notify_all();
+    return s;
+  }
+  queue_.insert({r.priority, s.id});
+  priority_of_[s.id] = r.priority;
+  metrics_.submitted(false);
+  work_.notify_one();
+  return s;
+}
+
+std::optional<JobRow> Service::next_job() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    work_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (stopping_) return std::nullopt;  // queued jobs stay queued in the store
+    const Queued q = *queue_.begin();
+    queue_.erase(queue_.begin());
+    priority_of_.erase(q.id);
+    auto row = store_.get(q.id);
+    if (!row.ok() || !*row) {
+      std::cerr << "ptxbench serve: job " << q.id
+                << " could not be read: " << (row.ok() ? "it is gone" : row.error().to_string())
+                << "\n";
+      continue;
+    }
+    JobRow job = std::move(**row);
+    const double t = now();
+    if (job.deadline && t > *job.deadline) {
+      (void)store_.set_final(job.id, JobState::expired, t);
+      metrics_.ended_unjudged("expired");
+      done_.notify_all();
+      continue;
+    }
+    if (auto st = store_.set_running(job.id, t); !st.ok()) {
+      std::cerr << "ptxbench serve: job " << job.id << ": " << st.error().to_string() << "\n";
+      continue;
+    }
+    job.state = JobState::running;
+    job.started = t;
+    ++running_;
+    return job;
+  }
+}
+
+void Service::worker_loop() {
+  while (auto job = next_job()) run_job(*job);
+}
+
+void Service::run_job(const JobRow& row) {
+  const task::TaskSpec* task = find_task(row.request.task);
+  PTXB_CHECK(task != nullptr, "run_job: submit() checked the task");
+  const double started = *row.started;
+  run::TurnVerdict v = judger_.judge(row.request, *task, slots_);
+  const double finished = now();
+  if (interrupted()) {  // SIGINT/SIGTERM stopped its stages: no verdict; the next start judges it
+    std::lock_guard lock(mu_);
+    (void)store_.requeue(row.id);
+    --running_;
+    done_.notify_all();
+    return;
+  }
+  Json result = result_json(row, v, started, finished);
+  std::lock_guard lock(mu_);
+  if (auto st = store_.set_done(row.id, result, false, finished); !st.ok())
+    std::cerr << "ptxbench serve: job " << row.id
+              << ": its result could not be stored: " << st.error().to_string() << "\n";
+  --running_;
+  metrics_.finished(judge::to_string(v.disposition), finished - row.submitted,
+                    started - row.submitted, gpu_seconds_of(v));
+  done_.notify_all();
+}
+
+Json Service::result_json(const JobRow& row, const run::TurnVerdict& v, double started,
+                          double finished) {
+  const RewardComponents c = reward_components(v);
+  Json flags = Json::array();
+  if (v.eval)
+    for (const auto& f : eval::flag_names(v.eval->flags)) flags.push_back(f);
+  Json deadline = nullptr;
+  if (row.deadline)
+    deadline = Json{{"deadline_s", row.request.deadline_s.value_or(0)},
+                    {"met", finished <= *row.deadline}};
+  return Json{
+      {"disposition", std::string(judge::to_string(v.disposition))},
+      {"message", v.message},
+      {"reward", reward_json(c, row.request.reward)},
+      {"flags", flags},
+      {"feedback", judger_.feedback(v, row.request)},
+      {"report", {{"compile", v.compile_json}, {"eval", v.eval_json}, {"audit", v.audit_json}}},
+      {"costs",
+       {{"queue_s", started - row.submitted},
+        {"judge_s", finished - started},
+        {"gpu_s", gpu_seconds_of(v)}}},
+      {"deadline", deadline},
+      {"cached", false},
+      {"provenance", judge_description_}};
+}
+
+Json Service::job_json(const JobRow& row) const {
+  auto opt = [](const std::optional<double>& d) { return d ? Json(*d) : Json(nullptr); };
+  Json j{{"id", row.id},
+         {"state", std::string(to_string(row.state))},
+         {"task", row.request.task},
+         {"arch", row.request.arch},
+         {"priority", row.request.priority},
+         {"submitted", row.submitted},
+         {"started", opt(row.started)},
+         {"finished", opt(row.finished)},
+         {"cached", row.cached}};
+  if (row.request.idempotency_key) j["idempotency_key"] = *row.request.idempotency_key;
+  if (row.result) j["result"] = *row.result;
+  return j;
+}
+
+Result<std::optional<Json>> Service::get(JobId id) {
+  return wait(id, 0);
+}
+
+Result<std::optional<Json>> Service::wait(JobId id, double wait_s) {
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(wait_s));
+  std::unique_lock lock(mu_);
+  for (;;) {
+    PTXB_TRY(std::optional<JobRow> row, store_.get(id));
+    if (!row) return std::optional<Json>{};
+    if (is_final(row->state) || stopping_ || std::chrono::steady_clock::now() >= until)
+      return std::optional<Json>{job_json(*row)};
+    done_.wait_until(lock, until);
+  }
+}
+
+CancelAnswer Service::cancel(JobId id) {
+  std::lock_guard lock(mu_);
+  auto row = store_.get(id);
+  if (!row.ok() || !*row) return CancelAnswer::unknown;
+  if (is_final((*row)->state)) return CancelAnswer::already_final;
+  if ((*row)->state == JobState::running) return CancelAnswer::running;
+  if (auto st = store_.set_final(id, JobState::cancelled, now()); !st.ok())
+    return CancelAnswer::unknown;
+  if (auto it = priority_of_.find(id); it != priority_of_.end()) {
+    queue_.erase({it->second, id});
+    priority_of_.erase(it);
+  }
+  metrics_.ended_unjudged("cancelled");
+  done_.notify_all();
+  return CancelAnswer::cancelled;
+}
+
+Json Service::health() {
+  std::lock_guard lock(mu_);
+  return Json{{"status", stopping_ ? "stopping" : "ok"},
+              {"queued", queue_.size()},
+              {"running", running_},
+              {"workers", options_.workers},
+              {"cpu_slots", options_.cpu_slots},
+              {"gpus", options_.gpus},
+              {"max_queued", options_.max_queued},
+              {"tasks", tasks_.size()},
+              {"judge", judge_description_}};
+}
+
+std::string Service::metrics_text() {
+  std::lock_guard lock(mu_);
+  return metrics_.text(Gauges{queue_.size(), running_, options_.gpus});
+}
+
+}  // namespace ptxbench::serve

@@ -1,0 +1,130 @@
+// Service: the judge as a reward service (`ptxbench serve`, docs/serve.md), apart from HTTP
+// (http_api.h binds it to paths). Trainers submit candidates; each becomes a job in the
+// JobStore before submit() returns (nothing accepted is lost on a crash), waits in a priority
+// queue (higher priority first, then oldest), and is judged by one of `workers` threads through
+// the Judger seam: compiles take CPU slots and run ahead while another job holds the GPU, one
+// judging session at a time on each GPU (run/slots.h), so the GPU is not idle while nvcc runs.
+// A full queue refuses new jobs (SubmitError::queue_full: HTTP 429 with Retry-After); a job
+// whose deadline passes while queued ends `expired` without being judged; a candidate that
+// hangs or crashes ends as its own verdict within the judge's per-phase budgets. Results for
+// the same candidate and judge (job.h cache_key) are served from the store, marked cached.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/json.h"
+#include "run/slots.h"
+#include "run/verdict.h"
+#include "serve/job_store.h"
+#include "serve/metrics.h"
+#include "task/spec.h"
+
+namespace ptxbench::serve {
+
+// The seam between the service and the judge: the real one judges with judge::Judge through
+// run::StagePipeline (cli/serve_judger.h); tests use fakes. judge() never throws: a
+// candidate's failure, or ptxbench's, is in the verdict.
+class Judger {
+ public:
+  virtual ~Judger() = default;
+  virtual run::TurnVerdict judge(const JobRequest& r, const task::TaskSpec& task,
+                                 run::StageSlots& slots) = 0;
+  // The feedback a model would get after this verdict in a multi-turn run (run/feedback.h).
+  virtual std::string feedback(const run::TurnVerdict& v, const JobRequest& r) = 0;
+  // Versions, GPU, driver, options: part of every cache key and of each result's provenance.
+  virtual Json describe() const = 0;
+};
+
+struct ServiceOptions {
+  int workers = 4;                // jobs judged at once (compiles overlap the GPU's queue)
+  int cpu_slots = 2;              // compiles at once
+  int gpus = 1;                   // judging sessions at once, one per GPU
+  std::size_t max_queued = 1024;  // queued jobs before submit() answers queue_full
+  double retry_after_s = 5;       // what a queue_full answer suggests
+  std::function<double()> clock;  // Unix seconds; empty: the system clock
+};
+
+enum class SubmitError { bad_request, queue_full, stopping, store_failed };
+
+struct Submitted {
+  JobId id = 0;
+  bool duplicate = false;  // the idempotency key was known: the earlier job
+  bool cached = false;     // done at once from an earlier job's result
+};
+
+struct SubmitRefusal {
+  SubmitError kind = SubmitError::bad_request;
+  std::string message;
+};
+
+enum class CancelAnswer { cancelled, already_final, running, unknown };
+
+class Service {
+ public:
+  Service(ServiceOptions options, std::vector<task::TaskSpec> tasks, Judger& judger,
+          JobStore store);
+  ~Service();  // stop()
+  Service(const Service&) = delete;
+  Service& operator=(const Service&) = delete;
+
+  // Queues again the jobs a previous process left unfinished, then starts the workers.
+  Status start();
+  // No new jobs; waits for the running ones (each within its judging budget). Idempotent.
+  void stop();
+
+  Result<Submitted, SubmitRefusal> submit(const JobRequest& r);
+  // The job as the API shows it (job_json), or nullopt when there is none with this id.
+  Result<std::optional<Json>> get(JobId id);
+  // get(), after waiting up to `wait_s` seconds for the job to become final (a long poll).
+  Result<std::optional<Json>> wait(JobId id, double wait_s);
+  CancelAnswer cancel(JobId id);
+
+  const std::vector<task::TaskSpec>& tasks() const { return tasks_; }
+  Json health();
+  std::string metrics_text();
+
+ private:
+  struct Queued {
+    int priority;
+    JobId id;
+    bool operator<(const Queued& o) const {
+      return priority != o.priority ? priority > o.priority : id < o.id;
+    }
+  };
+  double now() const;
+  const task::TaskSpec* find_task(const std::string& name) const;
+  void worker_loop();
+  std::optional<JobRow> next_job();
+  void run_job(const JobRow& row);
+  Json result_json(const JobRow& row, const run::TurnVerdict& v, double started, double finished);
+  Json job_json(const JobRow& row) const;
+
+  ServiceOptions options_;
+  std::vector<task::TaskSpec> tasks_;
+  Judger& judger_;
+  Json judge_description_;
+  run::StageSlots slots_;
+  Metrics metrics_;
+
+  std::mutex mu_;                 // guards everything below, and the store
+  std::condition_variable work_;  // a job was queued, or stopping
+  std::condition_variable done_;  // a job became final
+  JobStore store_;
+  std::set<Queued> queue_;
+  std::map<JobId, int> priority_of_;  // queued jobs
+  int running_ = 0;
+  bool stopping_ = false;
+  bool started_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace ptxbench::serve

@@ -1,0 +1,213 @@
+#include "serve/service.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "serve/fakes_test.h"
+
+namespace ptxbench::serve {
+namespace {
+
+using testing::FakeJudger;
+using testing::request;
+using testing::TempDir;
+
+struct Fixture {
+  TempDir dir;
+  FakeJudger judger;
+  std::atomic<double> clock{1000};
+  std::unique_ptr<Service> service;
+
+  void open(ServiceOptions o = {}) {
+    o.clock = [this] { return clock.load(); };
+    auto store = JobStore::open(dir.path / "jobs.db");
+    ASSERT_TRUE(store.ok()) << store.error().to_string();
+    service = std::make_unique<Service>(std::move(o), std::vector{testing::fake_task("gemm_test")},
+                                        judger, std::move(*store));
+  }
+  ServiceOptions one_worker() {
+    ServiceOptions o;
+    o.workers = 1;
+    return o;
+  }
+  Json wait_done(JobId id) {
+    auto j = service->wait(id, 10);
+    EXPECT_TRUE(j.ok() && *j);
+    return j.ok() && *j ? **j : Json();
+  }
+};
+
+TEST(Service, JudgesAJobIntoAResultWithItsReward) {
+  Fixture f;
+  f.open();
+  ASSERT_TRUE(f.service->start().ok());
+  auto s = f.service->submit(request("passed"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const Json job = f.wait_done(s->id);
+  EXPECT_EQ(job["state"], "done");
+  const Json& r = job["result"];
+  EXPECT_EQ(r["disposition"], "passed");
+  EXPECT_EQ(r["reward"]["preset"], "ptxbench");
+  EXPECT_DOUBLE_EQ(r["reward"]["value"].get<double>(), 2.5 / 3);
+  EXPECT_EQ(r["feedback"], "feedback: passed");
+  EXPECT_EQ(r["costs"]["gpu_s"], 1.5);
+  EXPECT_EQ(r["provenance"]["version"], "test");
+  EXPECT_EQ(r["cached"], false);
+}
+
+TEST(Service, RefusesUnknownTasksAndArchitectures) {
+  Fixture f;
+  f.open();
+  auto r = request("passed");
+  r.task = "gemm_nope";
+  auto s = f.service->submit(r);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().kind, SubmitError::bad_request);
+  EXPECT_NE(s.error().message.find("GET /v1/tasks"), std::string::npos);
+  r = request("passed");
+  r.arch = "sm_100a";
+  s = f.service->submit(r);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("no sm_100a version"), std::string::npos);
+}
+
+TEST(Service, AFullQueueRefusesButAKnownKeyIsStillAnswered) {
+  Fixture f;
+  auto o = f.one_worker();
+  o.max_queued = 1;
+  f.open(o);
+  f.judger.hold();
+  ASSERT_TRUE(f.service->start().ok());
+  auto first = f.service->submit(request("passed a"));
+  f.judger.wait_started(1);  // the worker holds it: the queue is empty again
+  auto keyed = request("passed b");
+  keyed.idempotency_key = "k";
+  auto second = f.service->submit(keyed);
+  ASSERT_TRUE(first.ok() && second.ok());
+  auto third = f.service->submit(request("passed c"));
+  ASSERT_FALSE(third.ok());
+  EXPECT_EQ(third.error().kind, SubmitError::queue_full);
+  auto again = f.service->submit(keyed);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->duplicate);
+  EXPECT_EQ(again->id, second->id);
+  f.judger.release();
+  EXPECT_EQ(f.wait_done(second->id)["state"], "done");
+  EXPECT_NE(f.service->metrics_text().find("ptxbench_jobs_refused_total{reason=\"queue_full\"} 1"),
+            std::string::npos);
+}
+
+TEST(Service, HigherPriorityFirstThenOldest) {
+  Fixture f;
+  f.open(f.one_worker());
+  f.judger.hold();
+  ASSERT_TRUE(f.service->start().ok());
+  const JobId blocker = f.service->submit(request("passed 0"))->id;
+  f.judger.wait_started(1);
+  const JobId low = f.service->submit(request("passed 1", -1))->id;
+  const JobId normal = f.service->submit(request("passed 2"))->id;
+  const JobId high = f.service->submit(request("passed 3", 5))->id;
+  f.judger.release();
+  const double t_blocker = f.wait_done(blocker)["finished"];
+  (void)t_blocker;
+  // One worker: started times follow the order the queue gave out.
+  const Json h = f.wait_done(high), n = f.wait_done(normal), l = f.wait_done(low);
+  EXPECT_LE(h["started"].get<double>(), n["started"].get<double>());
+  EXPECT_LE(n["started"].get<double>(), l["started"].get<double>());
+  EXPECT_EQ(f.judger.calls(), 4);
+}
+
+TEST(Service, CancelAQueuedJobNotARunningOne) {
+  Fixture f;
+  f.open(f.one_worker());
+  f.judger.hold();
+  ASSERT_TRUE(f.service->start().ok());
+  const JobId running = f.service->submit(request("passed 0"))->id;
+  f.judger.wait_started(1);
+  const JobId queued = f.service->submit(request("passed 1"))->id;
+  EXPECT_EQ(f.service->cancel(running), CancelAnswer::running);
+  EXPECT_EQ(f.service->cancel(queued), CancelAnswer::cancelled);
+  EXPECT_EQ(f.service->cancel(queued), CancelAnswer::already_final);
+  EXPECT_EQ(f.service->cancel(4242), CancelAnswer::unknown);
+  f.judger.release();
+  f.wait_done(running);
+  EXPECT_EQ(f.wait_done(queued)["state"], "cancelled");
+  EXPECT_EQ(f.judger.calls(), 1);
+}
+
+TEST(Service, AJobPastItsDeadlineInTheQueueExpiresUnjudged) {
+  Fixture f;
+  f.open(f.one_worker());
+  f.judger.hold();
+  ASSERT_TRUE(f.service->start().ok());
+  const JobId running = f.service->submit(request("passed 0"))->id;
+  f.judger.wait_started(1);
+  auto late = request("passed 1");
+  late.deadline_s = 30;
+  const JobId id = f.service->submit(late)->id;
+  f.clock = 1031;  // the deadline passes while it waits
+  f.judger.release();
+  f.wait_done(running);
+  EXPECT_EQ(f.wait_done(id)["state"], "expired");
+  EXPECT_EQ(f.judger.calls(), 1);
+}
+
+TEST(Service, TheSameCandidateAgainIsServedFromTheStore) {
+  Fixture f;
+  f.open();
+  ASSERT_TRUE(f.service->start().ok());
+  const JobId a = f.service->submit(request("incorrect x"))->id;
+  f.wait_done(a);
+  auto b = f.service->submit(request("incorrect x"));
+  ASSERT_TRUE(b.ok());
+  EXPECT_TRUE(b->cached);
+  const Json job = f.wait_done(b->id);
+  EXPECT_EQ(job["cached"], true);
+  EXPECT_EQ(job["result"]["cached"], true);
+  EXPECT_EQ(job["result"]["disposition"], "incorrect");
+  EXPECT_EQ(f.judger.calls(), 1);
+}
+
+TEST(Service, JobsLeftByAKilledProcessCompleteExactlyOnce) {
+  TempDir dir;
+  JobId queued = 0, running = 0;
+  {  // what a process killed with -9 leaves: one job queued, one taken by a worker
+    auto s = JobStore::open(dir.path / "jobs.db");
+    queued = s->insert(request("passed q"), "k1", 1)->id;
+    running = s->insert(request("incorrect r"), "k2", 1)->id;
+    ASSERT_TRUE(s->set_running(running, 2).ok());
+  }
+  FakeJudger judger;
+  auto store = JobStore::open(dir.path / "jobs.db");
+  Service service({}, {testing::fake_task("gemm_test")}, judger, std::move(*store));
+  ASSERT_TRUE(service.start().ok());
+  auto q = service.wait(queued, 10), r = service.wait(running, 10);
+  EXPECT_EQ((**q)["result"]["disposition"], "passed");
+  EXPECT_EQ((**r)["result"]["disposition"], "incorrect");
+  service.stop();
+  EXPECT_EQ(judger.calls(), 2);
+  auto reopened = JobStore::open(dir.path / "jobs.db");
+  EXPECT_TRUE(reopened->unfinished()->empty());
+}
+
+TEST(Service, StoppingRefusesNewJobsAndKeepsQueuedOnes) {
+  Fixture f;
+  f.open(f.one_worker());
+  f.judger.hold();
+  ASSERT_TRUE(f.service->start().ok());
+  const JobId running = f.service->submit(request("passed 0"))->id;
+  f.judger.wait_started(1);
+  const JobId queued = f.service->submit(request("passed 1"))->id;
+  std::thread stopper([&] { f.service->stop(); });
+  while (f.service->health()["status"] != "stopping") std::this_thread::yield();
+  f.judger.release();
+  stopper.join();
+  EXPECT_EQ(f.service->submit(request("passed 2")).error().kind, SubmitError::stopping);
+  EXPECT_EQ((**f.service->get(running))["state"], "done");
+  EXPECT_EQ((**f.service->get(queued))["state"], "queued");  // the next start judges it
+  EXPECT_EQ(f.service->health()["status"], "stopping");
+}
+
+}  // namespace
+}  // namespace ptxbench::serve
