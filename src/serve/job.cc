@@ -6,6 +6,8 @@
 
 #include "core/sha256.h"
 #include "core/utf8.h"
+#include "llm/extract.h"
+#include "llm/protocol.h"
 #include "task/spec.h"
 
 namespace ptxbench::serve {
@@ -62,8 +64,9 @@ Result<JobRequest> parse_job_request(const Json& body, const RequestLimits& limi
   if (!body.is_object())
     return make_error("the request body must be a JSON object",
                       "send {\"task\": ..., \"source\": ...} (docs/serve.md)");
-  static constexpr std::string_view kFields[] = {
-      "task", "source", "arch", "contract", "idempotency_key", "priority", "deadline_s", "reward"};
+  static constexpr std::string_view kFields[] = {"task",     "source",     "reply",
+                                                 "arch",     "contract",   "idempotency_key",
+                                                 "priority", "deadline_s", "reward"};
   for (const auto& [key, value] : body.items()) {
     bool known = false;
     for (auto f : kFields) known = known || key == f;
@@ -72,11 +75,20 @@ Result<JobRequest> parse_job_request(const Json& body, const RequestLimits& limi
   JobRequest r;
   PTXB_TRY(auto task, string_field(body, "task", 200));
   PTXB_TRY(auto source, string_field(body, "source", limits.max_source_bytes));
+  PTXB_TRY(auto reply, string_field(body, "reply", limits.max_source_bytes));
+  if (source && reply) return field_error("reply", "and \"source\" were both given: send one");
+  if (reply) {
+    source = std::move(reply);
+    r.from_reply = true;
+  }
   if (!task || task->empty())
     return field_error("task", "is required (ptxbench tasks, GET /v1/tasks)");
   if (!source || source->empty())
-    return field_error("source", "is required: the kernel's .cu text");
-  if (!is_valid_utf8(*source)) return field_error("source", "is not UTF-8 text");
+    return field_error(r.from_reply ? "reply" : "source",
+                       "is required: the kernel's .cu text (\"source\") or a model's reply "
+                       "(\"reply\")");
+  if (!is_valid_utf8(*source))
+    return field_error(r.from_reply ? "reply" : "source", "is not UTF-8 text");
   r.task = std::move(*task);
   r.source = std::move(*source);
   PTXB_TRY(auto arch, string_field(body, "arch", 32));
@@ -112,7 +124,7 @@ Result<JobRequest> parse_job_request(const Json& body, const RequestLimits& limi
 }
 
 Json to_json(const JobRequest& r) {
-  Json j{{"task", r.task},         {"source", r.source},
+  Json j{{"task", r.task},         {r.from_reply ? "reply" : "source", r.source},
          {"arch", r.arch},         {"contract", std::string(to_string(r.contract))},
          {"priority", r.priority}, {"reward", std::string(to_string(r.reward))}};
   if (r.idempotency_key) j["idempotency_key"] = *r.idempotency_key;
@@ -125,6 +137,17 @@ std::string cache_key(const JobRequest& r, const Json& judge_description) {
   h.update(sha256_hex(r.source)).update("\n").update(r.task).update("\n").update(r.arch);
   h.update("\n").update(to_string(r.contract)).update("\n").update(to_text(judge_description));
   return h.hex_digest();
+}
+
+}  // namespace ptxbench::serve
+
+namespace ptxbench::serve {
+
+std::optional<std::string> code_of_reply(std::string_view reply) {
+  llm::ChatReply r;
+  r.content = std::string(reply);
+  llm::split_think(r);
+  return llm::extract_code(r.content);
 }
 
 }  // namespace ptxbench::serve

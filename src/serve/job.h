@@ -3,7 +3,10 @@
 //   {"task": "gemm_n7168_k5120", "source": "<the .cu text>", "arch": "sm_90a",
 //    "contract": "auto" | "native" | "tvm-ffi", "idempotency_key": "...", "priority": 0,
 //    "deadline_s": 120, "reward": "ptxbench" | "kernelgym"}
-// Only task and source are required. Sources come only in the body, never as paths.
+// task and one of source or reply are required: "reply" is a model's whole reply (Markdown),
+// whose code block is judged as `ptxbench run` judges it (a leading <think>...</think> is
+// reasoning; a reply without a code block is the verdict no_code). Sources come only in the
+// body, never as paths.
 #pragma once
 
 #include <cstdint>
@@ -35,7 +38,8 @@ struct RequestLimits {
 
 struct JobRequest {
   std::string task;
-  std::string source;
+  std::string source;       // the .cu text, or (from_reply) the model's reply
+  bool from_reply = false;  // the request gave "reply", not "source"
   std::string arch = "sm_90a";
   ContractChoice contract;  // auto unless the request names one
   std::optional<std::string> idempotency_key;
@@ -50,6 +54,10 @@ Result<JobRequest> parse_job_request(const Json& body, const RequestLimits& limi
 
 // The request as stored with its job (parse_job_request reads it back).
 Json to_json(const JobRequest& r);
+
+// The code block `ptxbench run` would judge in a model's reply, or nullopt (no_code): its
+// reasoning (a leading <think>...</think>, or all of it when never closed) is not searched.
+std::optional<std::string> code_of_reply(std::string_view reply);
 
 // What decides a cached result: the source's SHA-256, the task, arch, contract and the judge's
 // description (versions, GPU, options: Judger::describe()). Equal keys, equal verdicts.

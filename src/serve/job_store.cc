@@ -55,6 +55,13 @@ Result<JobStore::Inserted> JobStore::insert(const JobRequest& r, const std::stri
   return Inserted{id, false};
 }
 
+Result<std::optional<JobId>> JobStore::find_key(const std::string& key) {
+  PTXB_TRY(store::Stmt q, db_.prepare("SELECT id FROM serve_jobs WHERE idempotency_key = ?"));
+  q.bind(1, key);
+  PTXB_TRY(bool found, q.step());
+  return found ? std::optional<JobId>(q.int64(0)) : std::nullopt;
+}
+
 Status JobStore::set_running(JobId id, double now) {
   PTXB_TRY(store::Stmt s, db_.prepare("UPDATE serve_jobs SET state = 'running', started = ? "
                                       "WHERE id = ? AND state = 'queued'"));

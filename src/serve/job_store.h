@@ -43,6 +43,8 @@ class JobStore {
   };
   // A new queued job; with a known idempotency key, the earlier job instead.
   Result<Inserted> insert(const JobRequest& r, const std::string& cache_key, double now);
+  // The job of an idempotency key, if any.
+  Result<std::optional<JobId>> find_key(const std::string& key);
   Status set_running(JobId id, double now);
   Status set_final(JobId id, JobState state, double now);  // cancelled | expired
   Status set_done(JobId id, const Json& result, bool cached, double now);

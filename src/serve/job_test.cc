@@ -112,3 +112,28 @@ TEST(JobState, NamesRoundTrip) {
 
 }  // namespace
 }  // namespace ptxbench::serve
+
+namespace ptxbench::serve {
+namespace {
+
+TEST(JobRequest, AReplyInsteadOfASource) {
+  Json j{{"task", "t"}, {"reply", "Here:\n```cuda\n__global__ void k() {}\n```\n"}};
+  auto r = parse_job_request(j);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(r->from_reply);
+  EXPECT_EQ(to_json(*r)["reply"], j["reply"]);
+  EXPECT_FALSE(to_json(*r).contains("source"));
+  j["source"] = "x";
+  EXPECT_NE(error_of(j).find("were both given"), std::string::npos);
+}
+
+TEST(CodeOfReply, TheBlockRunWouldJudgeNotOneInTheReasoning) {
+  EXPECT_EQ(code_of_reply("Here:\n```cuda\nint a;\n```\n"), "int a;\n");
+  EXPECT_EQ(code_of_reply("<think>```cuda\nint draft;\n```</think>\n```cuda\nint a;\n```\n"),
+            "int a;\n");
+  EXPECT_FALSE(code_of_reply("<think>```cuda\nint draft;\n```\n"));  // never closed: reasoning
+  EXPECT_FALSE(code_of_reply("no code here"));
+}
+
+}  // namespace
+}  // namespace ptxbench::serve

@@ -90,7 +90,7 @@ void Service::stop() {
   threads_.clear();
 }
 
-Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& r) {
+Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
   std::lock_guard lock(mu_);
   auto refuse = [this](SubmitError kind, std::string message) {
     metrics_.refused(refusal_name(kind));
@@ -98,17 +98,33 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& r) {
   };
   if (stopping_)
     return refuse(SubmitError::stopping, "the service is stopping; submit to another instance");
-  const task::TaskSpec* task = find_task(r.task);
+  const task::TaskSpec* task = find_task(given.task);
   if (!task)
     return refuse(SubmitError::bad_request,
-                  fmt::format("unknown task \"{}\" (GET /v1/tasks lists the tasks)", r.task));
-  if (!task->supports(r.arch))
+                  fmt::format("unknown task \"{}\" (GET /v1/tasks lists the tasks)", given.task));
+  if (!task->supports(given.arch))
     return refuse(SubmitError::bad_request,
-                  fmt::format("task \"{}\" has no {} version", r.task, r.arch));
+                  fmt::format("task \"{}\" has no {} version", given.task, given.arch));
+  if (given.idempotency_key) {  // a known key is answered even when the queue is full
+    auto known = store_.find_key(*given.idempotency_key);
+    if (!known.ok()) return refuse(SubmitError::store_failed, known.error().to_string());
+    if (*known) return Submitted{**known, true, false};
+  }
+  JobRequest r = given;
+  bool no_code = false;
+  if (r.from_reply) {  // judged as `ptxbench run` judges a reply: its code block, or no_code
+    if (auto code = code_of_reply(r.source)) {
+      r.source = std::move(*code);
+      r.from_reply = false;
+    } else {
+      no_code = true;
+    }
+  }
   const std::string key = cache_key(r, judge_description_);
-  auto earlier = store_.cached_result(key);
+  auto earlier =
+      no_code ? Result<std::optional<Json>>(std::optional<Json>{}) : store_.cached_result(key);
   if (!earlier.ok()) return refuse(SubmitError::store_failed, earlier.error().to_string());
-  if (!*earlier && queue_.size() >= options_.max_queued && !r.idempotency_key)
+  if (!no_code && !*earlier && queue_.size() >= options_.max_queued)
     return refuse(SubmitError::queue_full,
                   fmt::format("{} jobs are queued, the most this service holds", queue_.size()));
   const double t = now();
@@ -116,13 +132,15 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& r) {
   if (!inserted.ok()) return refuse(SubmitError::store_failed, inserted.error().to_string());
   Submitted s{inserted->id, inserted->duplicate, false};
   if (s.duplicate) return s;
-  if (*earlier) {
-    Json result = **earlier;
-    result["cached"] = true;
-    if (auto st = store_.set_done(s.id, result, /*cached=*/true, t); !st.ok())
+  if (no_code || *earlier) {
+    Json result =
+        no_code ? no_code_result(JobRow{s.id, r, key, JobState::queued, t}, t) : **earlier;
+    if (!no_code) result["cached"] = true;
+    if (auto st = store_.set_done(s.id, result, /*cached=*/!no_code, t); !st.ok())
       return refuse(SubmitError::store_failed, st.error().to_string());
-    s.cached = true;
-    metrics_.submitted(true);
+    s.cached = !no_code;
+    metrics_.submitted(s.cached);
+    if (no_code) metrics_.finished("no_code", 0, 0, 0);
     done_.notify_all();
     return s;
   }
@@ -131,6 +149,13 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& r) {
   metrics_.submitted(false);
   work_.notify_one();
   return s;
+}
+
+Json Service::no_code_result(const JobRow& row, double t) {
+  run::TurnVerdict v;
+  v.disposition = judge::Disposition::no_code;
+  v.message = "the reply has no code block (a fenced ```cuda block) outside its reasoning";
+  return result_json(row, v, t, t);
 }
 
 std::optional<JobRow> Service::next_job() {

@@ -81,7 +81,7 @@ class Service {
   // No new jobs; waits for the running ones (each within its judging budget). Idempotent.
   void stop();
 
-  Result<Submitted, SubmitRefusal> submit(const JobRequest& r);
+  Result<Submitted, SubmitRefusal> submit(const JobRequest& given);
   // The job as the API shows it (job_json), or nullopt when there is none with this id.
   Result<std::optional<Json>> get(JobId id);
   // get(), after waiting up to `wait_s` seconds for the job to become final (a long poll).
@@ -107,6 +107,7 @@ class Service {
   void run_job(const JobRow& row);
   Json result_json(const JobRow& row, const run::TurnVerdict& v, double started, double finished);
   Json job_json(const JobRow& row) const;
+  Json no_code_result(const JobRow& row, double t);
 
   ServiceOptions options_;
   std::vector<task::TaskSpec> tasks_;

@@ -211,3 +211,27 @@ TEST(Service, StoppingRefusesNewJobsAndKeepsQueuedOnes) {
 
 }  // namespace
 }  // namespace ptxbench::serve
+
+namespace ptxbench::serve {
+namespace {
+
+TEST(Service, AReplyIsJudgedByItsCodeBlockAndWithoutOneIsNoCode) {
+  Fixture f;
+  f.open();
+  ASSERT_TRUE(f.service->start().ok());
+  auto with = request("Sure.\n```cuda\npassed kernel\n```\n");
+  with.from_reply = true;
+  EXPECT_EQ(f.wait_done(f.service->submit(with)->id)["result"]["disposition"], "passed");
+  auto without = request("I cannot write this kernel.");
+  without.from_reply = true;
+  auto s = f.service->submit(without);
+  ASSERT_TRUE(s.ok());
+  const Json job = f.wait_done(s->id);
+  EXPECT_EQ(job["state"], "done");
+  EXPECT_EQ(job["result"]["disposition"], "no_code");
+  EXPECT_EQ(job["result"]["reward"]["value"], 0.0);
+  EXPECT_EQ(f.judger.calls(), 1);
+}
+
+}  // namespace
+}  // namespace ptxbench::serve
