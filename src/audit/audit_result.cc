@@ -61,9 +61,12 @@ Json kernel_json(const KernelAudit& k) {
           {"opcodes", ops}};
 }
 
+// Whole percents, as docs/judging.md promises the model: a finer share is a channel for what
+// the candidate learned on hidden calls (kernels/controls/withheld/audit_share_decimals.cu).
 std::string percent(double r) {
+  if (r > 0 && r < 0.005) return "under 1%";
   char buf[32];
-  std::snprintf(buf, sizeof buf, r < 0.01 ? "%.3g%%" : "%.1f%%", 100.0 * r);
+  std::snprintf(buf, sizeof buf, "%.0f%%", 100.0 * r);
   return buf;
 }
 

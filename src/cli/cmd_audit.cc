@@ -21,7 +21,7 @@ namespace {
 
 struct AuditArgs {
   std::string file, task, arch = "sm_90a", route = "auto", workload;
-  std::uint64_t seed = 1;
+  std::optional<std::uint64_t> seed;  // default: random, as eval (a fixed one makes the hidden sizes public)
   bool json = false, reply = false;
   bool allow_weaker_sandbox = false;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;
@@ -71,9 +71,9 @@ void attach_audit(CLI::App& sub, Context& ctx) {
   sub.add_option("--workload", args->workload,
                  "the second audited workload (default: the task's largest hidden one; the timed "
                  "workload is always audited)");
-  sub.add_option("--seed", args->seed, "input seed")
-      ->check(unsigned_number())
-      ->capture_default_str();
+  sub.add_option("--seed", args->seed,
+                 "the session's seed (default: random, as eval's; always recorded)")
+      ->check(unsigned_number());
   sub.add_flag("--allow-weaker-sandbox", args->allow_weaker_sandbox,
                "judge even where this machine cannot give the candidate the full sandbox (the "
                "result records what was missing)");

@@ -141,10 +141,12 @@ Json EvalResult::to_json() const {
   // The candidate chooses its kernels' names and where it reads: on a hidden call the faulting
   // kernel and the sanitizer's report could name the workload (memcheck_broker/
   // hidden_shape_via_sanitizer_report.cu), so they are kept only for public ones.
-  const bool hidden = failed_on == FailedOn::hidden;
+  const bool hidden = failed_on == FailedOn::hidden || memcheck_ran_hidden;
   Json trials_j = Json::array();
   for (const auto& t : trials) trials_j.push_back(t.to_json());
-  Json memcheck_j{{"ran", memcheck_ran}, {"report", hidden ? std::string() : memcheck_report}};
+  Json memcheck_j{{"ran", memcheck_ran},
+                  {"ran_hidden", memcheck_ran_hidden},
+                  {"report", hidden ? std::string() : memcheck_report}};
   Json j{{"outcome", std::string(to_string(outcome))},
          {"task", task},
          {"arch", arch},

@@ -107,6 +107,9 @@ struct EvalResult {
   // shares it with compute-sanitizer's own messages).
   std::string memcheck_output_tail;
   std::string memcheck_report;       // the error lines, when it found errors
+  // The memcheck session made a hidden call: its report and the kernel it names may carry the
+  // hidden sizes, whatever call the main verdict failed on (kept for people, never fed back).
+  bool memcheck_ran_hidden = false;
   Json provenance = Json::object();  // GPU, driver, CUDA runtime, nvcc, clocks
   bool network_isolated = false;
   Json sandbox = Json::object();  // what the candidate's process ran under (sandbox/sandbox.h)

@@ -184,6 +184,7 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   JudgeSession session(launcher_, std::move(setup));
   session.run(task, so, mo, m);
   r.memcheck_ran = true;
+  r.memcheck_ran_hidden = m.ran_hidden;
   r.memcheck_output_tail = m.broker_output_tail;  // for people: the kernel's printf is in it
   // compute-sanitizer's own file: the broker's output also carries the kernel's device printf,
   // which could name another kernel as the faulting one (second red team of 2026-12-06,

@@ -39,7 +39,7 @@ namespace ptxbench::eval {
 struct EvalOptions {
   std::string arch = "sm_90a";
   int trials = 3;                     // correctness trials (>= 3), plus one after timing
-  std::optional<std::uint64_t> seed;  // none: drawn from the clock; always recorded
+  std::optional<std::uint64_t> seed;  // none: drawn from std::random_device; always recorded
   // The seed of every workload's base input sets (plan.h plan_session), recorded with the
   // result. `run`, `rejudge` and `gate` with --shared-inputs draw one for all their candidates:
   // each candidate's calls are still fresh permutations of them with fresh poisons, and the

@@ -325,16 +325,17 @@ void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const Eva
 }
 
 // The checked calls past their session budget (session_decision.h kChecksBudgetCalls): the
-// session ends, `timeout`. The message names no call, so no hidden workload.
+// session ends, `timeout`. The message names no call and no figure the candidate chose (how long
+// its calls took can encode a hidden workload's sizes: withheld/checks_budget_seconds.cu).
 bool JudgeSession::checks_over_budget(const EvalOptions& o, EvalResult& r) const {
   const double budget = kChecksBudgetCalls * o.call_timeout_seconds;
   const double spent = checks_seconds(calls_);
   if (spent <= budget) return false;
   r.outcome = Outcome::timeout;
   r.message = fmt::format(
-      "the checked calls took {:.0f} s together, past the session's budget of {:.0f} s ({:g} call "
+      "the checked calls took more than the session's budget of {:.0f} s together ({:g} call "
       "limits): time spent on calls that are not timed is the candidate's too",
-      spent, budget, kChecksBudgetCalls);
+      budget, kChecksBudgetCalls);
   r.phase = "correctness checks";
   return true;
 }

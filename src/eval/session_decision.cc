@@ -219,10 +219,12 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
   if (rep.size() >= min_repeats && t.repeats.median < kRepeatRatio * fresh_median) {
     add_flag(t.flags, Flag::cached_result);
     t.incorrect = true;
+    // No figures: the candidate sets both times, and after the hidden checks they can encode
+    // a hidden workload's sizes (withheld/repeat_speed_figures.cu); t.repeats keeps them.
     t.message = fmt::format(
-        "calls that repeated an earlier call's inputs took {:.3f} ms (median of {}), calls with "
-        "new inputs {:.3f} ms: the kernel recognises inputs it has seen and skips work",
-        t.repeats.median, rep.size(), fresh_median);
+        "calls that repeated an earlier call's inputs took under {:g} of the time of calls with "
+        "new inputs (medians): the kernel recognises inputs it has seen and skips work",
+        kRepeatRatio);
   }
   if (t.baseline.n > 0 && t.candidate.median > 0 && t.baseline.median > 0) {
     if (side) {
