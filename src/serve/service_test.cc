@@ -31,6 +31,15 @@ struct Fixture {
     o.workers = 1;
     return o;
   }
+  // One worker, started, judging a first job it holds until judger.release(): that job's id.
+  JobId start_holding_one() {
+    open(one_worker());
+    judger.hold();
+    EXPECT_TRUE(service->start().ok());
+    const JobId id = service->submit(request("passed 0"))->id;
+    judger.wait_started(1);
+    return id;
+  }
   Json wait_done(JobId id) {
     auto j = service->wait(id, 10);
     EXPECT_TRUE(j.ok() && *j);
@@ -100,11 +109,7 @@ TEST(Service, AFullQueueRefusesButAKnownKeyIsStillAnswered) {
 
 TEST(Service, HigherPriorityFirstThenOldest) {
   Fixture f;
-  f.open(f.one_worker());
-  f.judger.hold();
-  ASSERT_TRUE(f.service->start().ok());
-  const JobId blocker = f.service->submit(request("passed 0"))->id;
-  f.judger.wait_started(1);
+  const JobId blocker = f.start_holding_one();
   const JobId low = f.service->submit(request("passed 1", -1))->id;
   const JobId normal = f.service->submit(request("passed 2"))->id;
   const JobId high = f.service->submit(request("passed 3", 5))->id;
@@ -120,11 +125,7 @@ TEST(Service, HigherPriorityFirstThenOldest) {
 
 TEST(Service, CancelAQueuedJobNotARunningOne) {
   Fixture f;
-  f.open(f.one_worker());
-  f.judger.hold();
-  ASSERT_TRUE(f.service->start().ok());
-  const JobId running = f.service->submit(request("passed 0"))->id;
-  f.judger.wait_started(1);
+  const JobId running = f.start_holding_one();
   const JobId queued = f.service->submit(request("passed 1"))->id;
   EXPECT_EQ(f.service->cancel(running), CancelAnswer::running);
   EXPECT_EQ(f.service->cancel(queued), CancelAnswer::cancelled);
@@ -138,11 +139,7 @@ TEST(Service, CancelAQueuedJobNotARunningOne) {
 
 TEST(Service, AJobPastItsDeadlineInTheQueueExpiresUnjudged) {
   Fixture f;
-  f.open(f.one_worker());
-  f.judger.hold();
-  ASSERT_TRUE(f.service->start().ok());
-  const JobId running = f.service->submit(request("passed 0"))->id;
-  f.judger.wait_started(1);
+  const JobId running = f.start_holding_one();
   auto late = request("passed 1");
   late.deadline_s = 30;
   const JobId id = f.service->submit(late)->id;
@@ -193,11 +190,7 @@ TEST(Service, JobsLeftByAKilledProcessCompleteExactlyOnce) {
 
 TEST(Service, StoppingRefusesNewJobsAndKeepsQueuedOnes) {
   Fixture f;
-  f.open(f.one_worker());
-  f.judger.hold();
-  ASSERT_TRUE(f.service->start().ok());
-  const JobId running = f.service->submit(request("passed 0"))->id;
-  f.judger.wait_started(1);
+  const JobId running = f.start_holding_one();
   const JobId queued = f.service->submit(request("passed 1"))->id;
   std::thread stopper([&] { f.service->stop(); });
   while (f.service->health()["status"] != "stopping") std::this_thread::yield();

@@ -1,0 +1,76 @@
+"""Reward functions for RL trainers, each backed by a `ptxbench serve` (docs/serve.md):
+
+* TRL (GRPOTrainer(reward_funcs=[...])): `trl_reward_func(client)` returns
+  f(prompts, completions, **kwargs) -> list[float]; the task of each sample comes from the
+  dataset column `task` (kwargs["task"]), completions are strings or chat messages.
+* verl (custom_reward_function): `compute_score(data_source, solution_str, ground_truth,
+  extra_info=None)` -> {"score": float, ...}; the task is extra_info["task"], else
+  ground_truth; the service from PTXBENCH_SERVE_URL (and PTXBENCH_SERVE_TOKEN).
+* verifiers (Rubric(funcs=[...])): `verifiers_reward_func(client)` returns an async
+  f(completion, answer, **kwargs) -> float; the task is `answer` (or info["task"]).
+
+Every one submits the model's whole reply (`reply`): the code block is chosen as `ptxbench run`
+chooses it, a reply without one scores 0 (no_code)."""
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from .client import AsyncClient, Client
+
+
+def _text_of(completion: Any) -> str:
+    """A completion as text: a string, or the content of a chat's last assistant message."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, list) and completion and isinstance(completion[-1], dict):
+        return str(completion[-1].get("content", ""))
+    if isinstance(completion, dict):
+        return str(completion.get("content", ""))
+    raise TypeError(f"a completion is text or chat messages, not {type(completion).__name__}")
+
+
+def trl_reward_func(client: Client, reward: str = "ptxbench", arch: str = "sm_90a",
+                    timeout: Optional[float] = 900) -> Callable[..., List[float]]:
+    def ptxbench_reward(prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any) -> List[float]:
+        tasks = kwargs.get("task")
+        if tasks is None:
+            raise KeyError("the dataset needs a `task` column (a ptxbench task name per prompt)")
+        jobs = [{"task": t, "reply": _text_of(c), "reward": reward, "arch": arch}
+                for t, c in zip(tasks, completions)]
+        ids = client.submit_batch(jobs)
+        return [0.0 if isinstance(i, Exception) else client.wait(i, timeout).reward for i in ids]
+
+    ptxbench_reward.__name__ = f"ptxbench_{reward}"
+    return ptxbench_reward
+
+
+def compute_score(data_source: str, solution_str: str, ground_truth: Any,
+                  extra_info: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    client = Client(os.environ.get("PTXBENCH_SERVE_URL", "http://127.0.0.1:8765"),
+                    token=os.environ.get("PTXBENCH_SERVE_TOKEN") or None)
+    task = (extra_info or {}).get("task") or ground_truth
+    job = client.judge(task=str(task), reply=solution_str,
+                       reward=(extra_info or {}).get("reward", "ptxbench"), timeout=900)
+    components = (job.result or {}).get("reward", {}).get("components", {})
+    return {"score": job.reward, "disposition": job.disposition or job.state,
+            "correct": float(bool(components.get("correct"))),
+            "speedup": float(components.get("speedup") or 0.0)}
+
+
+def verifiers_reward_func(client: AsyncClient, reward: str = "ptxbench") -> Callable[..., Any]:
+    async def ptxbench_reward(completion: Any, answer: Any = None, **kwargs: Any) -> float:
+        task = answer or (kwargs.get("info") or {}).get("task")
+        if not task:
+            raise KeyError("the task name goes in `answer` (or info['task'])")
+        job = await client.judge(task=str(task), reply=_text_of(completion), reward=reward, timeout=900)
+        return job.reward
+
+    ptxbench_reward.__name__ = f"ptxbench_{reward}"
+    return ptxbench_reward
+
+
+def run_sync(coro: Any) -> Any:
+    """For tests and scripts: run a coroutine to completion."""
+    return asyncio.run(coro)

@@ -1,0 +1,158 @@
+"""Tests of ptxbench_client: retries and errors against a scripted HTTP server, and every call
+and adapter against a real `ptxbench serve` on this machine (PTXBENCH: the binary; without a GPU
+every verdict is not_evaluated, and a reply without code no_code).
+    PTXBENCH=build/ptxbench python3 clients/python/tests/test_client.py"""
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from ptxbench_client import AsyncClient, Client, ServeError  # noqa: E402
+from ptxbench_client import adapters  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+KERNEL = open(os.path.join(ROOT, "tests", "kernels", "sm90_plain.cu")).read()
+TASK = "gemm_n7168_k5120"
+
+
+class Scripted(http.server.BaseHTTPRequestHandler):
+    """Answers POST /v1/jobs from a script of (status, headers, body); records each body."""
+    script, seen = [], []
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        Scripted.seen.append(body)
+        status, headers, answer = Scripted.script.pop(0)
+        self.send_response(status)
+        for k, v in headers.items():
+            self.send_header(k, v)
+        data = json.dumps(answer).encode()
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+class Retries(unittest.TestCase):
+    def setUp(self):
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.client = Client(f"http://127.0.0.1:{self.server.server_port}", retries=3, backoff=0.01)
+        Scripted.seen = []
+
+    def tearDown(self):
+        self.server.shutdown()
+
+    def test_429_then_accepted_is_one_job(self):
+        Scripted.script = [(429, {"Retry-After": "0"}, {"error": "full"}), (503, {}, {"error": "stopping"}),
+                           (202, {}, {"id": 7, "state": "queued"})]
+        self.assertEqual(self.client.submit(TASK, source="x"), 7)
+        keys = {b["idempotency_key"] for b in Scripted.seen}
+        self.assertEqual(len(Scripted.seen), 3)
+        self.assertEqual(len(keys), 1, "a retried POST must carry the same idempotency key")
+
+    def test_a_refusal_is_raised_at_once_with_the_services_words(self):
+        Scripted.script = [(400, {}, {"error": "unknown task \"x\""})]
+        with self.assertRaises(ServeError) as e:
+            self.client.submit("x", source="y")
+        self.assertEqual(e.exception.status, 400)
+        self.assertIn("unknown task", str(e.exception))
+        self.assertEqual(len(Scripted.seen), 1)
+
+    def test_gives_up_after_its_retries(self):
+        Scripted.script = [(500, {}, {"error": "boom"})] * 4
+        with self.assertRaises(ServeError) as e:
+            self.client.submit(TASK, source="x")
+        self.assertEqual(e.exception.status, 500)
+        self.assertEqual(len(Scripted.seen), 4)
+
+    def test_source_or_reply_exactly_one(self):
+        with self.assertRaises(ValueError):
+            self.client.submit(TASK)
+        with self.assertRaises(ValueError):
+            self.client.submit(TASK, source="a", reply="b")
+
+
+@unittest.skipUnless(os.environ.get("PTXBENCH"), "PTXBENCH (the ptxbench binary) is not set")
+class AgainstARealService(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        env = dict(os.environ, PTXBENCH_NO_GPU="1", PTXBENCH_ROOT=ROOT,
+                   PTXBENCH_CACHE=os.path.join(cls.dir.name, "cache"))
+        env.pop("PTXBENCH_SERVE_TOKEN", None)
+        cls.log = open(os.path.join(cls.dir.name, "serve.log"), "w+")
+        cls.proc = subprocess.Popen([os.environ["PTXBENCH"], "serve", "--port", "0", "--store",
+                                     os.path.join(cls.dir.name, "jobs.db")], env=env, stderr=cls.log)
+        for _ in range(100):
+            cls.log.seek(0)
+            m = re.search(r"listening on (http://127\.0\.0\.1:\d+)/v1", cls.log.read())
+            if m:
+                break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError("ptxbench serve did not start")
+        cls.url = m.group(1)
+        cls.client = Client(cls.url)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.proc.terminate()
+        cls.proc.wait(30)
+        cls.dir.cleanup()
+
+    def test_judge_a_source(self):
+        job = self.client.judge(TASK, source=KERNEL, timeout=300)
+        self.assertEqual(job.state, "done")
+        self.assertEqual(job.disposition, "not_evaluated")
+        self.assertEqual(job.reward, 0.0)
+        self.assertIn("GPU stages skipped", job.feedback)
+        self.assertTrue(job.result["reward"]["components"]["compiled"])
+
+    def test_tasks_health_cancel(self):
+        names = {t["name"] for t in self.client.tasks()}
+        self.assertIn(TASK, names)
+        self.assertEqual(self.client.health()["status"], "ok")
+        self.assertIn("# TYPE ptxbench_jobs_submitted_total counter", self.client.metrics())
+        job_id = self.client.submit(TASK, source=KERNEL)
+        self.client.wait(job_id, timeout=300)
+        self.assertFalse(self.client.cancel(job_id))  # already ended: 409 -> False
+        with self.assertRaises(ServeError) as e:
+            self.client.get(123456)
+        self.assertEqual(e.exception.status, 404)
+
+    def test_trl_reward_func_with_chat_completions(self):
+        f = adapters.trl_reward_func(self.client)
+        rewards = f(prompts=["p1", "p2"],
+                    completions=[[{"role": "assistant", "content": f"```cuda\n{KERNEL}```"}],
+                                 [{"role": "assistant", "content": "I cannot."}]],
+                    task=[TASK, TASK])
+        self.assertEqual(rewards, [0.0, 0.0])
+        self.assertEqual(f.__name__, "ptxbench_ptxbench")
+
+    def test_verl_compute_score(self):
+        os.environ["PTXBENCH_SERVE_URL"] = self.url
+        out = adapters.compute_score("ptxbench", "no code at all", TASK, extra_info={"task": TASK})
+        self.assertEqual(out["score"], 0.0)
+        self.assertEqual(out["disposition"], "no_code")
+
+    def test_verifiers_reward_func_and_async_many(self):
+        ac = AsyncClient(self.url, concurrency=4)
+        f = adapters.verifiers_reward_func(ac)
+        self.assertEqual(adapters.run_sync(f("```cuda\n" + KERNEL + "```", answer=TASK)), 0.0)
+        jobs = adapters.run_sync(ac.judge_many([{"task": TASK, "source": KERNEL},
+                                                {"task": TASK, "reply": "nothing"}], timeout=300))
+        self.assertEqual([j.disposition for j in jobs], ["not_evaluated", "no_code"])
+
+
+if __name__ == "__main__":
+    unittest.main()
