@@ -21,7 +21,8 @@ namespace {
 
 struct AuditArgs {
   std::string file, task, arch = "sm_90a", route = "auto", workload;
-  std::optional<std::uint64_t> seed;  // default: random, as eval (a fixed one makes the hidden sizes public)
+  std::optional<std::uint64_t>
+      seed;  // default: random, as eval (a fixed one makes the hidden sizes public)
   bool json = false, reply = false;
   bool allow_weaker_sandbox = false;
   std::size_t max_source_bytes = compile::kDefaultMaxSourceBytes;

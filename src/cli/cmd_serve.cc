@@ -42,19 +42,24 @@ int fail(Context& ctx, const Error& e, int code) {
   return exit_code_for(e, code);
 }
 
-// The token from --token-file (first line) or PTXBENCH_SERVE_TOKEN; empty when neither.
+// The token from --token-file (first line) or PTXBENCH_SERVE_TOKEN, at least 16 characters,
+// spaces around it dropped; empty when neither is given.
 Result<std::string> read_token(const ServeArgs& a) {
+  std::string from, token;
   if (!a.token_file.empty()) {
     PTXB_TRY(std::string text, read_file(a.token_file));
-    const std::string token(trim(std::string_view(text).substr(0, text.find('\n'))));
-    if (token.size() < 16)
-      return make_error(
-          fmt::format("the token in {} is {} characters long", a.token_file, token.size()),
-          "use at least 16 random characters, e.g. `openssl rand -hex 32 > FILE`");
-    return token;
+    from = "the token in " + a.token_file;
+    token = std::string(trim(std::string_view(text).substr(0, text.find('\n'))));
+  } else if (const char* env = std::getenv("PTXBENCH_SERVE_TOKEN"); env && *env) {
+    from = "PTXBENCH_SERVE_TOKEN";
+    token = std::string(trim(env));
+  } else {
+    return std::string();
   }
-  const char* env = std::getenv("PTXBENCH_SERVE_TOKEN");
-  return std::string(env ? env : "");
+  if (token.size() < 16)
+    return make_error(fmt::format("{} is {} characters long", from, token.size()),
+                      "use at least 16 random characters, e.g. `openssl rand -hex 32`");
+  return token;
 }
 
 int serve_main(ServeArgs a, Context& ctx) {
@@ -100,6 +105,11 @@ int serve_main(ServeArgs a, Context& ctx) {
   if (Status st = service.start(); !st.ok()) return fail(ctx, st.error(), exit_code::internal);
   serve::HttpServer http(service, a.http);
   if (Status st = http.start(); !st.ok()) return fail(ctx, st.error(), exit_code::internal);
+  if (service.requeued() > 0)
+    ctx.err << fmt::format(
+        "ptxbench serve: {} job(s) an earlier process left unfinished are "
+        "queued again\n",
+        service.requeued());
   ctx.err << fmt::format(
       "ptxbench serve: listening on http://{}:{}/v1 (store {}; {} workers, {} compile slots, {}; "
       "{})\n",
@@ -112,6 +122,7 @@ int serve_main(ServeArgs a, Context& ctx) {
       "ptxbench serve: {}: stopping (jobs being judged are judged again at "
       "the next start)\n",
       interrupt_name(interrupt_signal()));
+  service.begin_stop();  // long polls answer at once, so the HTTP server stops without waiting
   http.stop();
   service.stop();
   return exit_code::ok;

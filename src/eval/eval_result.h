@@ -106,7 +106,7 @@ struct EvalResult {
   // The memcheck session's broker output, for people only (never parsed: the kernel's printf
   // shares it with compute-sanitizer's own messages).
   std::string memcheck_output_tail;
-  std::string memcheck_report;       // the error lines, when it found errors
+  std::string memcheck_report;  // the error lines, when it found errors
   // The memcheck session made a hidden call: its report and the kernel it names may carry the
   // hidden sizes, whatever call the main verdict failed on (kept for people, never fed back).
   bool memcheck_ran_hidden = false;

@@ -91,9 +91,11 @@ EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s) {
   f.error = r.message;  // the judge's: on a hidden call a fixed sentence (eval/call_failure.h)
   f.workload_hidden = r.failed_on == eval::FailedOn::hidden;
   // compute-sanitizer's report holds what the kernel printed: not after a hidden call's failure,
-  // nor from a memcheck session that made a hidden call (withheld/memcheck_report_after_public_fault).
+  // nor from a memcheck session that made a hidden call
+  // (withheld/memcheck_report_after_public_fault).
   const bool tool_words = !f.workload_hidden && !r.memcheck_ran_hidden;
-  if (tool_words && !r.faulting_kernel.empty()) f.error += "\nfaulting kernel: " + r.faulting_kernel;
+  if (tool_words && !r.faulting_kernel.empty())
+    f.error += "\nfaulting kernel: " + r.faulting_kernel;
   if (tool_words && !r.memcheck_report.empty()) f.error += "\n" + r.memcheck_report;
   f.flags = r.flags;
   f.timeout_s = call_timeout_s;

@@ -4,8 +4,11 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "task/json.h"
 
@@ -40,7 +43,7 @@ int status_of(SubmitError e) {
 
 Json accepted_json(const Submitted& s) {
   return Json{{"id", s.id},
-              {"state", s.cached ? "done" : "queued"},
+              {"state", std::string(to_string(s.state))},
               {"duplicate", s.duplicate},
               {"cached", s.cached}};
 }
@@ -61,21 +64,36 @@ struct HttpServer::Impl {
 
   bool authorised(const httplib::Request& req) const {
     if (options.token.empty() || req.path == "/v1/health") return true;
-    return req.get_header_value("Authorization") == "Bearer " + options.token;
+    // The scheme is case-insensitive (RFC 9110, 11.1); the token is compared whole.
+    const std::string h = req.get_header_value("Authorization");
+    if (h.size() != 7 + options.token.size()) return false;
+    std::string scheme = h.substr(0, 7);
+    for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return scheme == "bearer " && h.compare(7, std::string::npos, options.token) == 0;
   }
 
-  // One job of a submission: its JSON answer and status.
+  // One job of a submission: its JSON answer and status (a batch item's answer names its status
+  // too, so that a client retries only the items refused for a full queue).
   std::pair<int, Json> submit_one(const Json& body) {
     auto request = parse_job_request(body);
-    if (!request.ok()) return {400, Json{{"error", request.error().to_string()}}};
+    if (!request.ok()) {
+      service.note_refused("bad_request");
+      return {400, Json{{"error", request.error().to_string()}, {"status", 400}}};
+    }
     auto s = service.submit(*request);
-    if (!s.ok()) return {status_of(s.error().kind), Json{{"error", s.error().message}}};
+    if (!s.ok()) {
+      const int status = status_of(s.error().kind);
+      return {status, Json{{"error", s.error().message}, {"status", status}}};
+    }
     return {202, accepted_json(*s)};
   }
 
   void post_jobs(const httplib::Request& req, httplib::Response& res) {
     const Json body = parse_json(req.body);
-    if (body.is_discarded()) return error(res, 400, "the body is not JSON");
+    if (body.is_discarded()) {
+      service.note_refused("bad_request");
+      return error(res, 400, "the body is not JSON");
+    }
     if (body.is_object() && body.contains("jobs")) {
       if (!body["jobs"].is_array() || body.size() != 1)
         return error(res, 400, "a batch is {\"jobs\": [job, ...]} and nothing else");
@@ -100,19 +118,51 @@ struct HttpServer::Impl {
 
   void get_job(const httplib::Request& req, httplib::Response& res) {
     const JobId id = std::stoll(req.matches[1]);
-    double wait_s = 0;
-    if (req.has_param("wait")) {
-      const std::string w = req.get_param_value("wait");
-      char* end = nullptr;
-      wait_s = std::strtod(w.c_str(), &end);
-      if (w.empty() || *end != '\0' || !std::isfinite(wait_s) || wait_s < 0)
-        return error(res, 400, "wait must be a number of seconds, 0 to 60");
-      wait_s = std::min(wait_s, kMaxWaitS);
-    }
-    auto job = service.wait(id, wait_s);
+    auto wait_s = wait_of(req);
+    if (!wait_s) return error(res, 400, "wait must be a number of seconds, 0 to 60");
+    auto job = service.wait(id, *wait_s);
     if (!job.ok()) return error(res, 500, job.error().to_string());
     if (!*job) return error(res, 404, fmt::format("no job {}", id));
     reply(res, 200, **job);
+  }
+
+  // GET /v1/jobs?ids=1,2,3[&wait=S]: every job, after waiting up to S seconds for all to end.
+  void get_jobs(const httplib::Request& req, httplib::Response& res) {
+    std::vector<JobId> ids;
+    const std::string list = req.get_param_value("ids");
+    for (std::size_t at = 0; at < list.size();) {
+      const std::size_t comma = std::min(list.find(',', at), list.size());
+      const std::string one = list.substr(at, comma - at);
+      if (one.empty() || one.size() > 18 ||
+          one.find_first_not_of("0123456789") != std::string::npos)
+        return error(res, 400, "ids must be job ids separated by commas, e.g. ?ids=1,2,3");
+      ids.push_back(std::stoll(one));
+      at = comma + 1;
+    }
+    if (ids.empty() || ids.size() > kMaxBatch)
+      return error(res, 400, fmt::format("give 1 to {} ids (?ids=1,2,3)", kMaxBatch));
+    auto wait_s = wait_of(req);
+    if (!wait_s) return error(res, 400, "wait must be a number of seconds, 0 to 60");
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(*wait_s);
+    Json jobs = Json::array();
+    for (JobId id : ids) {
+      const double left = std::max(
+          0.0, std::chrono::duration<double>(until - std::chrono::steady_clock::now()).count());
+      auto job = service.wait(id, left);
+      if (!job.ok()) return error(res, 500, job.error().to_string());
+      jobs.push_back(*job ? **job : Json{{"id", id}, {"error", "no such job"}});
+    }
+    reply(res, 200, Json{{"jobs", jobs}});
+  }
+
+  // The `wait` parameter in seconds, capped at 60; nullopt when it is not a number.
+  static std::optional<double> wait_of(const httplib::Request& req) {
+    if (!req.has_param("wait")) return 0.0;
+    const std::string w = req.get_param_value("wait");
+    char* end = nullptr;
+    const double v = std::strtod(w.c_str(), &end);
+    if (w.empty() || *end != '\0' || !std::isfinite(v) || v < 0) return std::nullopt;
+    return std::min(v, kMaxWaitS);
   }
 
   void delete_job(const httplib::Request& req, httplib::Response& res) {
@@ -132,15 +182,23 @@ struct HttpServer::Impl {
 
   void routes() {
     server.set_payload_max_length(options.max_body_bytes);
+    // SO_REUSEADDR only: cpp-httplib's default also sets SO_REUSEPORT, which lets a second
+    // service bind the same port and take half of the requests (new-user trial, 2026-12-06).
+    server.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     server.new_task_queue = [n = options.threads] { return new httplib::ThreadPool(n); };
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (authorised(req)) return httplib::Server::HandlerResponse::Unhandled;
       res.set_header("WWW-Authenticate", "Bearer");
       error(res, 401,
-            "this service needs \"Authorization: Bearer TOKEN\" (ptxbench serve --token)");
+            "this service needs \"Authorization: Bearer TOKEN\" (the token of ptxbench serve "
+            "--token-file or PTXBENCH_SERVE_TOKEN)");
       return httplib::Server::HandlerResponse::Handled;
     });
     server.Post("/v1/jobs", [this](const auto& req, auto& res) { post_jobs(req, res); });
+    server.Get("/v1/jobs", [this](const auto& req, auto& res) { get_jobs(req, res); });
     server.Get(R"(/v1/jobs/(\d{1,18}))", [this](const auto& req, auto& res) { get_job(req, res); });
     server.Delete(R"(/v1/jobs/(\d{1,18}))",
                   [this](const auto& req, auto& res) { delete_job(req, res); });
@@ -153,10 +211,15 @@ struct HttpServer::Impl {
     server.Get("/v1/metrics", [this](const auto&, auto& res) {
       res.set_content(service.metrics_text(), "text/plain; version=0.0.4");
     });
-    server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (!res.body.empty()) return;  // a handler's own answer
-      if (res.status == 413)
-        return error(res, 413, "the body is larger than this service accepts (--max-body)");
+      if (res.status == 413) {
+        service.note_refused("too_large");
+        return error(res, 413,
+                     fmt::format("the body is larger than the {} bytes this service "
+                                 "accepts (ptxbench serve --max-body)",
+                                 options.max_body_bytes));
+      }
       error(res, res.status,
             fmt::format("{} {}: no such endpoint (docs/serve.md)", req.method, req.path));
     });

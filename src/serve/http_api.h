@@ -5,6 +5,8 @@
 //                                413 body over --max-body, 429 queue full (Retry-After), 503
 //                                stopping
 //   GET    /v1/jobs/ID[?wait=S]  the job, after waiting up to S seconds (at most 60) for it to end
+//   GET    /v1/jobs?ids=1,2[&wait=S]  {"jobs": [...]}: each (or {"id", "error"}), after waiting up
+//                                to S seconds for all of them to end
 //   DELETE /v1/jobs/ID           cancel a queued job (409 when running or already ended)
 //   GET    /v1/tasks             the tasks and their promises (as `ptxbench tasks --json`)
 //   GET    /v1/health            service state, queue depths, the judge's versions and GPU

@@ -161,3 +161,53 @@ TEST(HttpApi, LoopbackAddresses) {
 
 }  // namespace
 }  // namespace ptxbench::serve
+
+namespace ptxbench::serve {
+namespace {
+
+TEST(HttpApi, WaitForSeveralJobsAtOnce) {
+  Api api;
+  const JobId a = body_of(api.post(job("passed a")))["id"];
+  const JobId b = body_of(api.post(job("incorrect b")))["id"];
+  auto r = api.client->Get("/v1/jobs?ids=" + std::to_string(a) + "," + std::to_string(b) +
+                           ",999&wait=10");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  const Json jobs = body_of(r)["jobs"];
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0]["result"]["disposition"], "passed");
+  EXPECT_EQ(jobs[1]["result"]["disposition"], "incorrect");
+  EXPECT_EQ(jobs[2]["error"], "no such job");
+  EXPECT_EQ(api.client->Get("/v1/jobs?ids=1,x")->status, 400);
+  EXPECT_EQ(api.client->Get("/v1/jobs")->status, 400);
+}
+
+TEST(HttpApi, BatchItemsNameTheirStatusAndRefusalsAreCounted) {
+  ServiceOptions so;
+  so.workers = 1;
+  so.max_queued = 0;
+  Api api({}, so);
+  auto r = api.post(Json{{"jobs", Json::array({job("passed a"), Json{{"task", "gemm_test"}}})}});
+  const Json jobs = body_of(r)["jobs"];
+  EXPECT_EQ(jobs[0]["status"], 429);
+  EXPECT_EQ(jobs[1]["status"], 400);
+  EXPECT_EQ(r->get_header_value("Retry-After"), "5");
+  api.client->Post("/v1/jobs", "{oops", "application/json");
+  const std::string m = api.client->Get("/v1/metrics")->body;
+  EXPECT_NE(m.find("ptxbench_jobs_refused_total{reason=\"bad_request\"} 2"), std::string::npos)
+      << m;
+  EXPECT_NE(m.find("ptxbench_jobs_refused_total{reason=\"queue_full\"} 1"), std::string::npos) << m;
+}
+
+TEST(HttpApi, TheBearerSchemeIsCaseInsensitiveTheTokenIsNot) {
+  HttpOptions o;
+  o.token = "0123456789abcdef";
+  Api api(o);
+  httplib::Headers lower{{"Authorization", "bearer 0123456789abcdef"}};
+  EXPECT_EQ(api.client->Get("/v1/tasks", lower)->status, 200);
+  httplib::Headers wrong{{"Authorization", "Bearer 0123456789ABCDEF"}};
+  EXPECT_EQ(api.client->Get("/v1/tasks", wrong)->status, 401);
+}
+
+}  // namespace
+}  // namespace ptxbench::serve

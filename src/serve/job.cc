@@ -83,10 +83,11 @@ Result<JobRequest> parse_job_request(const Json& body, const RequestLimits& limi
   }
   if (!task || task->empty())
     return field_error("task", "is required (ptxbench tasks, GET /v1/tasks)");
-  if (!source || source->empty())
-    return field_error(r.from_reply ? "reply" : "source",
-                       "is required: the kernel's .cu text (\"source\") or a model's reply "
-                       "(\"reply\")");
+  if (!source)
+    return field_error("source",
+                       "is required: the kernel's .cu text (\"source\") or a model's "
+                       "reply (\"reply\")");
+  if (source->empty()) return field_error(r.from_reply ? "reply" : "source", "is empty");
   if (!is_valid_utf8(*source))
     return field_error(r.from_reply ? "reply" : "source", "is not UTF-8 text");
   r.task = std::move(*task);
@@ -102,6 +103,8 @@ Result<JobRequest> parse_job_request(const Json& body, const RequestLimits& limi
     r.contract = *c;
   }
   PTXB_TRY(r.idempotency_key, string_field(body, "idempotency_key", limits.max_key_bytes));
+  if (r.idempotency_key && r.idempotency_key->empty())
+    return field_error("idempotency_key", "is empty: leave it out, or give a key of your own");
   if (auto it = body.find("priority"); it != body.end() && !it->is_null()) {
     if (!it->is_number_integer() || it->get<long long>() < -100 || it->get<long long>() > 100)
       return field_error("priority", "must be a whole number from -100 to 100");

@@ -30,8 +30,9 @@ constexpr std::string_view kColumns =
 
 Result<JobStore> JobStore::open(const std::filesystem::path& path) {
   PTXB_TRY(store::Db db, store::Db::open(path, /*create=*/true));
+  PTXB_TRY(FileLock lock, FileLock::lock(path));
   PTXB_TRY_STATUS(db.exec(kSchema));
-  return JobStore(std::move(db));
+  return JobStore(std::move(lock), std::move(db));
 }
 
 Result<JobStore::Inserted> JobStore::insert(const JobRequest& r, const std::string& cache_key,

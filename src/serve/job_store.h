@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/file_lock.h"
 #include "core/json.h"
 #include "core/result.h"
 #include "serve/job.h"
@@ -34,7 +35,9 @@ struct JobRow {
 
 class JobStore {
  public:
-  // Opens (creating) the file. An Error names the file and what SQLite said.
+  // Opens (creating) the file and locks it (core/file_lock.h): a second service on the same
+  // file would judge its jobs again. An Error names the file and what SQLite said, or the
+  // process that holds the lock.
   static Result<JobStore> open(const std::filesystem::path& path);
 
   struct Inserted {
@@ -57,8 +60,9 @@ class JobStore {
   Result<std::optional<Json>> cached_result(const std::string& cache_key);
 
  private:
-  explicit JobStore(store::Db db) : db_(std::move(db)) {}
+  JobStore(FileLock lock, store::Db db) : lock_(std::move(lock)), db_(std::move(db)) {}
   Result<JobRow> row_of(store::Stmt& s);
+  FileLock lock_;  // declared first: released after the connection closes (file_lock.h)
   store::Db db_;
 };
 

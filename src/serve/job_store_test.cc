@@ -85,6 +85,15 @@ TEST(JobStore, CachedResultSkipsHarnessErrorsAndCopies) {
   EXPECT_FALSE(*s->cached_result("other"));
 }
 
+TEST(JobStore, OneServiceAtATimeOnAFile) {
+  TempDir dir;
+  auto first = JobStore::open(dir.path / "jobs.db");
+  ASSERT_TRUE(first.ok());
+  auto second = JobStore::open(dir.path / "jobs.db");
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.error().to_string().find("jobs.db"), std::string::npos);
+}
+
 TEST(JobStore, ADamagedRowIsAnErrorNamingTheFile) {
   TempDir dir;
   auto s = JobStore::open(dir.path / "jobs.db");

@@ -68,6 +68,12 @@ TEST(JobRequest, RefusalsNameTheField) {
   j["arch"] = "sm_80";
   EXPECT_NE(error_of(j).find("\"arch\""), std::string::npos);
   j = minimal();
+  j["idempotency_key"] = "";
+  EXPECT_NE(error_of(j).find("\"idempotency_key\" is empty"), std::string::npos);
+  j = minimal();
+  j["source"] = "";
+  EXPECT_NE(error_of(j).find("\"source\" is empty"), std::string::npos);
+  j = minimal();
   j["reward"] = "best";
   EXPECT_NE(error_of(j).find("\"reward\""), std::string::npos);
   j = minimal();

@@ -62,7 +62,7 @@ Json reward_json(const RewardComponents& c, RewardPreset preset) {
               {"value", reward(c, preset)},
               {"components",
                {{"compiled", c.compiled},
-                {"correct", c.correct},
+                {"correct", c.evaluated ? Json(c.correct) : Json(nullptr)},
                 {"executed", opt(c.executed)},
                 {"coverage", opt(c.coverage)},
                 {"speedup", opt(c.speedup)},
@@ -70,6 +70,26 @@ Json reward_json(const RewardComponents& c, RewardPreset preset) {
                 {"speedup_high", opt(c.speedup_high)},
                 {"guard_flag", c.guard_flag},
                 {"evaluated", c.evaluated}}}};
+}
+
+RewardComponents components_from_json(const Json& j) {
+  RewardComponents c;
+  if (!j.is_object()) return c;
+  auto flag = [&](const char* k) { return j.contains(k) && j[k].is_boolean() && j[k].get<bool>(); };
+  auto number = [&](const char* k) {
+    return j.contains(k) && j[k].is_number() ? std::optional<double>(j[k].get<double>())
+                                             : std::nullopt;
+  };
+  c.compiled = flag("compiled");
+  c.correct = flag("correct");
+  if (j.contains("executed") && j["executed"].is_boolean()) c.executed = j["executed"].get<bool>();
+  c.coverage = number("coverage");
+  c.speedup = number("speedup");
+  c.speedup_low = number("speedup_low");
+  c.speedup_high = number("speedup_high");
+  c.guard_flag = flag("guard_flag");
+  c.evaluated = flag("evaluated");
+  return c;
 }
 
 }  // namespace ptxbench::serve

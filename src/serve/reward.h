@@ -38,7 +38,11 @@ struct RewardComponents {
 
 RewardComponents reward_components(const run::TurnVerdict& v);
 double reward(const RewardComponents& c, RewardPreset preset);
-// {"preset", "value", "components": {...}}; absent values are null.
+// {"preset", "value", "components": {...}}; absent values are null, and so is `correct` when
+// nothing was evaluated (a compile-only machine: not checked, rather than wrong).
 Json reward_json(const RewardComponents& c, RewardPreset preset);
+// The components back from reward_json's "components" (a stored result), to give a cached
+// result the preset its new request asked for.
+RewardComponents components_from_json(const Json& components);
 
 }  // namespace ptxbench::serve

@@ -72,19 +72,29 @@ Status Service::start() {
     queue_.insert({row.request.priority, row.id});
     priority_of_[row.id] = row.request.priority;
   }
+  requeued_ = static_cast<int>(rows.size());
   started_ = true;
   for (int i = 0; i < std::max(1, options_.workers); ++i)
     threads_.emplace_back([this] { worker_loop(); });
   return Status();
 }
 
-void Service::stop() {
+void Service::begin_stop() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
   }
   work_.notify_all();
   done_.notify_all();
+}
+
+void Service::note_refused(std::string_view reason) {
+  std::lock_guard lock(mu_);
+  metrics_.refused(reason);
+}
+
+void Service::stop() {
+  begin_stop();
   for (auto& t : threads_)
     if (t.joinable()) t.join();
   threads_.clear();
@@ -108,7 +118,11 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
   if (given.idempotency_key) {  // a known key is answered even when the queue is full
     auto known = store_.find_key(*given.idempotency_key);
     if (!known.ok()) return refuse(SubmitError::store_failed, known.error().to_string());
-    if (*known) return Submitted{**known, true, false};
+    if (*known) {
+      auto row = store_.get(**known);
+      if (!row.ok() || !*row) return refuse(SubmitError::store_failed, "the store lost a job");
+      return Submitted{**known, true, (*row)->cached, (*row)->state};
+    }
   }
   JobRequest r = given;
   bool no_code = false;
@@ -130,12 +144,12 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
   const double t = now();
   auto inserted = store_.insert(r, key, t);
   if (!inserted.ok()) return refuse(SubmitError::store_failed, inserted.error().to_string());
-  Submitted s{inserted->id, inserted->duplicate, false};
+  Submitted s{inserted->id, inserted->duplicate, false, JobState::queued};
   if (s.duplicate) return s;
   if (no_code || *earlier) {
-    Json result =
-        no_code ? no_code_result(JobRow{s.id, r, key, JobState::queued, t}, t) : **earlier;
-    if (!no_code) result["cached"] = true;
+    Json result = no_code ? no_code_result(JobRow{s.id, r, key, JobState::queued, t}, t)
+                          : cached_result(**earlier, r);
+    s.state = JobState::done;
     if (auto st = store_.set_done(s.id, result, /*cached=*/!no_code, t); !st.ok())
       return refuse(SubmitError::store_failed, st.error().to_string());
     s.cached = !no_code;
@@ -149,6 +163,17 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
   metrics_.submitted(false);
   work_.notify_one();
   return s;
+}
+
+// An earlier job's result for an equal candidate: its verdict, the reward in the preset this
+// request asked for, and no costs (nothing was spent on this job).
+Json Service::cached_result(Json earlier, const JobRequest& r) const {
+  const RewardComponents c = components_from_json(earlier["reward"]["components"]);
+  earlier["reward"] = reward_json(c, r.reward);
+  earlier["costs"] = Json{{"queue_s", 0.0}, {"judge_s", 0.0}, {"gpu_s", 0.0}};
+  earlier["deadline"] = nullptr;
+  earlier["cached"] = true;
+  return earlier;
 }
 
 Json Service::no_code_result(const JobRow& row, double t) {
@@ -176,9 +201,7 @@ std::optional<JobRow> Service::next_job() {
     JobRow job = std::move(**row);
     const double t = now();
     if (job.deadline && t > *job.deadline) {
-      (void)store_.set_final(job.id, JobState::expired, t);
-      metrics_.ended_unjudged("expired");
-      done_.notify_all();
+      expire_if_late(job);
       continue;
     }
     if (auto st = store_.set_running(job.id, t); !st.ok()) {
@@ -274,10 +297,30 @@ Result<std::optional<Json>> Service::wait(JobId id, double wait_s) {
   for (;;) {
     PTXB_TRY(std::optional<JobRow> row, store_.get(id));
     if (!row) return std::optional<Json>{};
+    if (row->state == JobState::queued && row->deadline && now() > *row->deadline) {
+      expire_if_late(*row);  // a long poll does not wait for a worker to reach it
+      continue;
+    }
     if (is_final(row->state) || stopping_ || std::chrono::steady_clock::now() >= until)
       return std::optional<Json>{job_json(*row)};
-    done_.wait_until(lock, until);
+    auto wake = until;
+    if (row->state == JobState::queued && row->deadline)  // wake at its deadline too
+      wake = std::min(wake, std::chrono::steady_clock::now() +
+                                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(*row->deadline - now() + 0.01)));
+    done_.wait_until(lock, wake);
   }
+}
+
+// Under the lock: a queued job past its deadline ends expired and leaves the queue.
+void Service::expire_if_late(const JobRow& row) {
+  (void)store_.set_final(row.id, JobState::expired, now());
+  if (auto it = priority_of_.find(row.id); it != priority_of_.end()) {
+    queue_.erase({it->second, row.id});
+    priority_of_.erase(it);
+  }
+  metrics_.ended_unjudged("expired");
+  done_.notify_all();
 }
 
 CancelAnswer Service::cancel(JobId id) {

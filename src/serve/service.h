@@ -57,8 +57,9 @@ enum class SubmitError { bad_request, queue_full, stopping, store_failed };
 
 struct Submitted {
   JobId id = 0;
-  bool duplicate = false;  // the idempotency key was known: the earlier job
-  bool cached = false;     // done at once from an earlier job's result
+  bool duplicate = false;             // the idempotency key was known: the earlier job
+  bool cached = false;                // done at once from an earlier job's result
+  JobState state = JobState::queued;  // as it stands now (a duplicate may be done already)
 };
 
 struct SubmitRefusal {
@@ -78,8 +79,13 @@ class Service {
 
   // Queues again the jobs a previous process left unfinished, then starts the workers.
   Status start();
-  // No new jobs; waits for the running ones (each within its judging budget). Idempotent.
+  int requeued() const { return requeued_; }  // how many start() found unfinished
+  // No new jobs, and long polls answer at once; returns without waiting. Idempotent.
+  void begin_stop();
+  // begin_stop(), then waits for the running jobs (each within its judging budget).
   void stop();
+  // A request refused before it reached submit() (not JSON, too large): counted in metrics.
+  void note_refused(std::string_view reason);
 
   Result<Submitted, SubmitRefusal> submit(const JobRequest& given);
   // The job as the API shows it (job_json), or nullopt when there is none with this id.
@@ -108,6 +114,8 @@ class Service {
   Json result_json(const JobRow& row, const run::TurnVerdict& v, double started, double finished);
   Json job_json(const JobRow& row) const;
   Json no_code_result(const JobRow& row, double t);
+  Json cached_result(Json earlier, const JobRequest& r) const;
+  void expire_if_late(const JobRow& row);
 
   ServiceOptions options_;
   std::vector<task::TaskSpec> tasks_;
@@ -125,6 +133,7 @@ class Service {
   int running_ = 0;
   bool stopping_ = false;
   bool started_ = false;
+  int requeued_ = 0;
   std::vector<std::thread> threads_;
 };
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "serve/fakes_test.h"
 
@@ -176,13 +178,14 @@ TEST(Service, JobsLeftByAKilledProcessCompleteExactlyOnce) {
     ASSERT_TRUE(s->set_running(running, 2).ok());
   }
   FakeJudger judger;
-  auto store = JobStore::open(dir.path / "jobs.db");
-  Service service({}, {testing::fake_task("gemm_test")}, judger, std::move(*store));
-  ASSERT_TRUE(service.start().ok());
-  auto q = service.wait(queued, 10), r = service.wait(running, 10);
-  EXPECT_EQ((**q)["result"]["disposition"], "passed");
-  EXPECT_EQ((**r)["result"]["disposition"], "incorrect");
-  service.stop();
+  {
+    auto store = JobStore::open(dir.path / "jobs.db");
+    Service service({}, {testing::fake_task("gemm_test")}, judger, std::move(*store));
+    ASSERT_TRUE(service.start().ok());
+    auto q = service.wait(queued, 10), r = service.wait(running, 10);
+    EXPECT_EQ((**q)["result"]["disposition"], "passed");
+    EXPECT_EQ((**r)["result"]["disposition"], "incorrect");
+  }
   EXPECT_EQ(judger.calls(), 2);
   auto reopened = JobStore::open(dir.path / "jobs.db");
   EXPECT_TRUE(reopened->unfinished()->empty());
@@ -224,6 +227,71 @@ TEST(Service, AReplyIsJudgedByItsCodeBlockAndWithoutOneIsNoCode) {
   EXPECT_EQ(job["result"]["disposition"], "no_code");
   EXPECT_EQ(job["result"]["reward"]["value"], 0.0);
   EXPECT_EQ(f.judger.calls(), 1);
+}
+
+}  // namespace
+}  // namespace ptxbench::serve
+
+namespace ptxbench::serve {
+namespace {
+
+TEST(Service, ACachedResultHasTheAskedPresetNoCostsAndStateDone) {
+  Fixture f;
+  f.open();
+  ASSERT_TRUE(f.service->start().ok());
+  f.wait_done(f.service->submit(request("passed x"))->id);
+  auto again = request("passed x");
+  again.reward = RewardPreset::kernelgym;
+  auto s = f.service->submit(again);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->state, JobState::done);
+  const Json r = f.wait_done(s->id)["result"];
+  EXPECT_EQ(r["reward"]["preset"], "kernelgym");
+  EXPECT_DOUBLE_EQ(r["reward"]["value"].get<double>(), 0.5 + 1.0 + 0.4);
+  EXPECT_EQ(r["costs"]["judge_s"], 0.0);
+  EXPECT_EQ(f.judger.calls(), 1);
+}
+
+TEST(Service, ADuplicateKeyAnswersTheJobsStateNow) {
+  Fixture f;
+  f.open();
+  ASSERT_TRUE(f.service->start().ok());
+  auto r = request("passed k");
+  r.idempotency_key = "k";
+  const JobId id = f.service->submit(r)->id;
+  f.wait_done(id);
+  auto again = f.service->submit(r);
+  EXPECT_TRUE(again->duplicate);
+  EXPECT_EQ(again->id, id);
+  EXPECT_EQ(again->state, JobState::done);
+}
+
+TEST(Service, ALongPollEndsAtAQueuedJobsDeadline) {
+  Fixture f;
+  f.start_holding_one();
+  auto late = request("passed 1");
+  late.deadline_s = 30;
+  const JobId id = f.service->submit(late)->id;
+  f.clock = 1031;
+  auto job = f.service->wait(id, 5);  // no worker reaches it: the poll expires it
+  EXPECT_EQ((**job)["state"], "expired");
+  f.judger.release();
+}
+
+TEST(Service, StoppingAnswersLongPollsAtOnce) {
+  Fixture f;
+  f.start_holding_one();
+  const JobId queued = f.service->submit(request("passed 1"))->id;
+  std::thread poll([&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto job = f.service->wait(queued, 60);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+    EXPECT_EQ((**job)["state"], "queued");
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  f.service->begin_stop();
+  poll.join();
+  f.judger.release();
 }
 
 }  // namespace

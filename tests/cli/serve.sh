@@ -26,6 +26,11 @@ start() {  # start LOG: the service on a free port; sets pid and port
 api() { python3 "$here/serve_client.py" "$port" "$@"; }
 
 start err1
+# One service per store, and per port: a second one is refused (exit 1), saying why.
+"$ptxbench" serve --port 0 --store "$store" 2>"$scratch/second" && fail "a second service on the store started"
+grep -q "jobs.db" "$scratch/second" || fail "the second service did not name the store: $(cat "$scratch/second")"
+"$ptxbench" serve --port "$port" --store "$scratch/other.db" 2>"$scratch/third" && fail "a second service on the port started"
+grep -q "cannot listen on 127.0.0.1:$port" "$scratch/third" || fail "no port message: $(cat "$scratch/third")"
 api submit-and-wait "$here/../kernels/sm90_plain.cu" > "$scratch/one.json" || fail "the first job"
 grep -q '"disposition": "not_evaluated"' "$scratch/one.json" || fail "no verdict: $(cat "$scratch/one.json")"
 api submit-and-wait "$here/../kernels/sm90_plain.cu" > "$scratch/two.json" || fail "the same job again"
@@ -37,6 +42,7 @@ kill -9 $pid; wait $pid 2>/dev/null
 left=$(sqlite3 "$store" "SELECT count(*) FROM serve_jobs WHERE state IN ('queued','running')")
 [ "$left" -ge 1 ] || fail "every job ended before the kill (the test proves nothing)"
 start err2
+grep -q "job(s) an earlier process left unfinished are queued again" "$scratch/err2" || fail "the restart did not say what it queued again"
 for id in $ids; do
   api wait "$id" > "$scratch/w.json" || fail "job $id after the restart"
   grep -q '"state": "done"' "$scratch/w.json" || fail "job $id not done: $(cat "$scratch/w.json")"

@@ -2,7 +2,11 @@
 
 * TRL (GRPOTrainer(reward_funcs=[...])): `trl_reward_func(client)` returns
   f(prompts, completions, **kwargs) -> list[float]; the task of each sample comes from the
-  dataset column `task` (kwargs["task"]), completions are strings or chat messages.
+  dataset column `task` (kwargs["task"]), completions are strings or chat messages; all of a
+  step's completions are submitted and waited for together (Client.judge_batch).
+
+Every adapter raises (ServeError, JobNotEnded) when a job is refused (an unknown task) or does
+not end in time: a silent 0 would train on a wrong reward.
 * verl (custom_reward_function): `compute_score(data_source, solution_str, ground_truth,
   extra_info=None)` -> {"score": float, ...}; the task is extra_info["task"], else
   ground_truth; the service from PTXBENCH_SERVE_URL (and PTXBENCH_SERVE_TOKEN).
@@ -39,15 +43,16 @@ def trl_reward_func(client: Client, reward: str = "ptxbench", arch: str = "sm_90
             raise KeyError("the dataset needs a `task` column (a ptxbench task name per prompt)")
         jobs = [{"task": t, "reply": _text_of(c), "reward": reward, "arch": arch}
                 for t, c in zip(tasks, completions)]
-        ids = client.submit_batch(jobs)
-        return [0.0 if isinstance(i, Exception) else client.wait(i, timeout).reward for i in ids]
+        # A refused job (an unknown task) or one that did not end in time raises: a silent 0
+        # would train on a wrong reward.
+        return [job.reward for job in client.judge_batch(jobs, timeout)]
 
     ptxbench_reward.__name__ = f"ptxbench_{reward}"
     return ptxbench_reward
 
 
 def compute_score(data_source: str, solution_str: str, ground_truth: Any,
-                  extra_info: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+                  extra_info: Optional[Dict[str, Any]] = None, **kwargs: Any) -> Dict[str, Any]:
     client = Client(os.environ.get("PTXBENCH_SERVE_URL", "http://127.0.0.1:8765"),
                     token=os.environ.get("PTXBENCH_SERVE_TOKEN") or None)
     task = (extra_info or {}).get("task") or ground_truth

@@ -31,6 +31,10 @@ class ServeError(RuntimeError):
         self.message = message
 
 
+class JobNotEnded(TimeoutError):
+    """A job's reward or feedback was asked for before it ended (a wait that timed out)."""
+
+
 @dataclass
 class Job:
     """A job as GET /v1/jobs/ID returns it; `result` is set once it is done."""
@@ -54,13 +58,20 @@ class Job:
 
     @property
     def reward(self) -> float:
-        """The preset's reward; 0.0 for a job that ended without a result (cancelled, expired)."""
+        """The preset's reward; 0.0 for a job that ended without a result (cancelled, expired).
+        A job that has not ended raises JobNotEnded: a timeout is not a reward of 0."""
+        self._ended()
         return float(self.result["reward"]["value"]) if self.result else 0.0
 
     @property
     def feedback(self) -> str:
         """The text a model may be shown (never show it `result['report']`: docs/serve.md)."""
+        self._ended()
         return self.result["feedback"] if self.result else f"the job ended {self.state}, unjudged"
+
+    def _ended(self) -> None:
+        if not self.final:
+            raise JobNotEnded(f"job {self.id} is still {self.state}: wait longer (Client.wait)")
 
 
 def _job(d: Dict[str, Any]) -> Job:
@@ -70,8 +81,11 @@ def _job(d: Dict[str, Any]) -> Job:
 class Client:
     def __init__(self, base_url: str = "http://127.0.0.1:8765", token: Optional[str] = None,
                  timeout: float = 90.0, retries: int = 5, backoff: float = 0.5):
+        # The URL serve prints ends in /v1; the paths below carry it.
         self.base_url = base_url.rstrip("/")
-        self.token = token
+        if self.base_url.endswith("/v1"):
+            self.base_url = self.base_url[:-3]
+        self.token = token.strip() if token else None  # a token read from a file keeps its newline
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
@@ -85,10 +99,12 @@ class Client:
         return int(self._call("POST", "/v1/jobs", body)["id"])
 
     def submit_batch(self, jobs: Sequence[Dict[str, Any]]) -> List[Any]:
-        """Several jobs in one request: per job its id (int), or a ServeError for a refused one."""
+        """Up to 1024 jobs in one request: per job its id (int), or a ServeError (with the item's
+        status: 429 for a full queue, 400 for a bad job) for a refused one. judge_batch retries."""
         bodies = [dict(j, idempotency_key=j.get("idempotency_key") or uuid.uuid4().hex) for j in jobs]
         answers = self._call("POST", "/v1/jobs", {"jobs": bodies})["jobs"]
-        return [int(a["id"]) if "id" in a else ServeError(400, a.get("error", "refused")) for a in answers]
+        return [int(a["id"]) if "id" in a else ServeError(int(a.get("status", 400)), a.get("error", "refused"))
+                for a in answers]
 
     def get(self, job_id: int, wait: float = 0.0) -> Job:
         path = f"/v1/jobs/{int(job_id)}" + (f"?wait={min(max(wait, 0.0), 60.0):g}" if wait else "")
@@ -106,6 +122,49 @@ class Client:
     def judge(self, task: str, source: Optional[str] = None, reply: Optional[str] = None,
               timeout: Optional[float] = None, **options: Any) -> Job:
         return self.wait(self.submit(task, source, reply, **options), timeout)
+
+    def wait_many(self, job_ids: Sequence[int], timeout: Optional[float] = None) -> List[Job]:
+        """Long-polls several jobs at once (GET /v1/jobs?ids=..., 1024 at a time) until all end
+        (or `timeout` seconds: then as they stand); in the order given."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        jobs: Dict[int, Job] = {}
+        while True:
+            pending = [i for i in job_ids if i not in jobs or not jobs[i].final]
+            if not pending or (deadline is not None and time.monotonic() >= deadline):
+                return [jobs[i] for i in job_ids]
+            left = 60.0 if deadline is None else max(0.0, min(60.0, deadline - time.monotonic()))
+            for at in range(0, len(pending), 1024):
+                ids = ",".join(str(int(i)) for i in pending[at:at + 1024])
+                for d in self._call("GET", f"/v1/jobs?ids={ids}&wait={left:g}")["jobs"]:
+                    if "error" in d:
+                        raise ServeError(404, f"job {d.get('id')}: {d['error']}")
+                    jobs[int(d["id"])] = _job(d)
+
+    def judge_batch(self, jobs: Sequence[Dict[str, Any]], timeout: Optional[float] = None) -> List[Job]:
+        """Every job ({task, source or reply, options...}) submitted in batches of 1024 and waited
+        for together. Items refused for a full queue (429) are submitted again after a pause; any
+        other refusal raises ServeError naming the item."""
+        ids: List[Optional[int]] = [None] * len(jobs)
+        bodies = [self._job_body(j["task"], j.get("source"), j.get("reply"),
+                                 {k: v for k, v in j.items() if k not in ("task", "source", "reply")})
+                  for j in jobs]
+        for attempt in range(self.retries + 1):
+            todo = [k for k, i in enumerate(ids) if i is None]
+            if not todo:
+                break
+            for at in range(0, len(todo), 1024):
+                chunk = todo[at:at + 1024]
+                answers = self._call("POST", "/v1/jobs", {"jobs": [bodies[k] for k in chunk]})["jobs"]
+                for k, a in zip(chunk, answers):
+                    if "id" in a:
+                        ids[k] = int(a["id"])
+                    elif a.get("status") != 429:
+                        raise ServeError(int(a.get("status", 400)), f"job {k} of the batch: {a.get('error')}")
+            if any(i is None for i in ids) and attempt < self.retries:
+                time.sleep(self.backoff * 2 ** attempt)
+        if any(i is None for i in ids):
+            raise ServeError(429, "the service's queue stayed full; try again later or add instances")
+        return self.wait_many([int(i) for i in ids if i is not None], timeout)
 
     def cancel(self, job_id: int) -> bool:
         """True when cancelled; False when it was already running or ended."""
@@ -186,10 +245,13 @@ class AsyncClient:
 
     def __init__(self, *args: Any, concurrency: int = 32, **kwargs: Any):
         self.sync = Client(*args, **kwargs)
-        self._limit = asyncio.Semaphore(concurrency)
+        self._concurrency = concurrency
+        self._limits: Dict[int, asyncio.Semaphore] = {}  # one per event loop (a trainer may start several)
 
     async def _run(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        async with self._limit:
+        loop = asyncio.get_running_loop()
+        limit = self._limits.setdefault(id(loop), asyncio.Semaphore(self._concurrency))
+        async with limit:
             return await asyncio.to_thread(fn, *args, **kwargs)
 
     async def submit(self, task: str, source: Optional[str] = None, reply: Optional[str] = None, **options: Any) -> int:

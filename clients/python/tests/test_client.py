@@ -14,7 +14,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ptxbench_client import AsyncClient, Client, ServeError  # noqa: E402
+from ptxbench_client import AsyncClient, Client, JobNotEnded, ServeError  # noqa: E402
 from ptxbench_client import adapters  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
@@ -38,6 +38,15 @@ class Scripted(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def do_GET(self):  # every job asked for is done, reward 1
+        ids = self.path.split("ids=")[1].split("&")[0].split(",")
+        data = json.dumps({"jobs": [{"id": int(i), "state": "done", "result": {
+            "disposition": "passed", "reward": {"value": 1.0}, "feedback": "ok"}} for i in ids]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def log_message(self, *args):
         pass
 
@@ -51,6 +60,7 @@ class Retries(unittest.TestCase):
 
     def tearDown(self):
         self.server.shutdown()
+        self.server.server_close()
 
     def test_429_then_accepted_is_one_job(self):
         Scripted.script = [(429, {"Retry-After": "0"}, {"error": "full"}), (503, {}, {"error": "stopping"}),
@@ -74,6 +84,27 @@ class Retries(unittest.TestCase):
             self.client.submit(TASK, source="x")
         self.assertEqual(e.exception.status, 500)
         self.assertEqual(len(Scripted.seen), 4)
+
+    def test_judge_batch_submits_again_only_what_a_full_queue_refused(self):
+        Scripted.script = [(202, {"Retry-After": "5"}, {"jobs": [{"id": 1, "state": "queued"},
+                                                                 {"error": "full", "status": 429}]}),
+                           (202, {}, {"jobs": [{"id": 2, "state": "queued"}]})]
+        jobs = self.client.judge_batch([{"task": TASK, "reply": "a"}, {"task": TASK, "reply": "b"}])
+        self.assertEqual([j.id for j in jobs], [1, 2])
+        self.assertEqual([j.reward for j in jobs], [1.0, 1.0])
+        self.assertEqual([b["reply"] for b in Scripted.seen[1]["jobs"]], ["b"])
+        self.assertEqual(Scripted.seen[0]["jobs"][1]["idempotency_key"], Scripted.seen[1]["jobs"][0]["idempotency_key"])
+
+    def test_judge_batch_raises_for_a_bad_item(self):
+        Scripted.script = [(202, {}, {"jobs": [{"error": "unknown task \"x\"", "status": 400}]})]
+        with self.assertRaises(ServeError) as e:
+            self.client.judge_batch([{"task": "x", "reply": "a"}])
+        self.assertIn("job 0 of the batch: unknown task", str(e.exception))
+
+    def test_url_and_token_as_users_write_them(self):
+        c = Client("http://127.0.0.1:1/v1/", token="abc\n")
+        self.assertEqual(c.base_url, "http://127.0.0.1:1")
+        self.assertEqual(c.token, "abc")
 
     def test_source_or_reply_exactly_one(self):
         with self.assertRaises(ValueError):
@@ -139,6 +170,20 @@ class AgainstARealService(unittest.TestCase):
         self.assertEqual(rewards, [0.0, 0.0])
         self.assertEqual(f.__name__, "ptxbench_ptxbench")
 
+    def test_an_unended_job_has_no_reward(self):
+        job_id = self.client.submit(TASK, source="// unended\n" + KERNEL)
+        job = self.client.get(job_id)
+        if not job.final:
+            with self.assertRaises(JobNotEnded):
+                job.reward
+        self.assertEqual(self.client.wait(job_id, timeout=300).state, "done")
+
+    def test_trl_adapter_raises_for_an_unknown_task(self):
+        f = adapters.trl_reward_func(self.client)
+        with self.assertRaises(ServeError) as e:
+            f(prompts=["p"], completions=["x"], task=["gemm_typo"])
+        self.assertIn("unknown task", str(e.exception))
+
     def test_verl_compute_score(self):
         os.environ["PTXBENCH_SERVE_URL"] = self.url
         out = adapters.compute_score("ptxbench", "no code at all", TASK, extra_info={"task": TASK})
@@ -146,9 +191,10 @@ class AgainstARealService(unittest.TestCase):
         self.assertEqual(out["disposition"], "no_code")
 
     def test_verifiers_reward_func_and_async_many(self):
-        ac = AsyncClient(self.url, concurrency=4)
+        ac = AsyncClient(self.url + "/v1", concurrency=4)
         f = adapters.verifiers_reward_func(ac)
         self.assertEqual(adapters.run_sync(f("```cuda\n" + KERNEL + "```", answer=TASK)), 0.0)
+        self.assertEqual(adapters.run_sync(f("no code", answer=TASK)), 0.0)  # a second event loop
         jobs = adapters.run_sync(ac.judge_many([{"task": TASK, "source": KERNEL},
                                                 {"task": TASK, "reply": "nothing"}], timeout=300))
         self.assertEqual([j.disposition for j in jobs], ["not_evaluated", "no_code"])
