@@ -275,6 +275,8 @@ Json Service::job_json(const JobRow& row) const {
          {"state", std::string(to_string(row.state))},
          {"task", row.request.task},
          {"arch", row.request.arch},
+         {"contract", std::string(to_string(row.request.contract))},
+         {"reward", std::string(to_string(row.request.reward))},
          {"priority", row.request.priority},
          {"submitted", row.submitted},
          {"started", opt(row.started)},
