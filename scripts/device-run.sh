@@ -42,6 +42,8 @@
 #               and leaves the warm one: eval.verifier_session counts up across the run)
 #   torchcheck  the library baseline against the same library through PyTorch, one process
 #               (tests/gpu/library_vs_torch/run.py; PyTorch's own cuDNN, so LD_LIBRARY_PATH unset)
+#   serveload   `ptxbench serve` under a stream of never-compiled candidates (bench/serve_load.py:
+#               RATE per second, default 1; the judging_cost set): throughput, latency, GPU busy
 #   CMD         anything else is run as a shell command with the environment set up
 # PHASE_TIMEOUT (seconds, default 300) caps each phase. PACK=1 packs everything under
 # $OUT into $OUT/results.tgz at the end (the device tool returns at most 8 files).
@@ -101,6 +103,8 @@ for phase in "$@"; do
              --manifest "$bin/cases/oracle/manifest.toml" --only "${ONLY:-}" --skip "${SKIP:-}" ;;
     isolation) run isolation python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/isolation" \
              --manifest "$bin/cases/isolation/manifest.toml" --only "${ONLY:-}" ;;
+    serveload) run serveload python3 bench/serve_load.py --ptxbench "$bin/ptxbench" --rate "${RATE:-1}" \
+             --agree --out "$out/serveload.jsonl" ;;
     public) run public scripts/device-public.sh "$out/public" "$bin" /work/main/.devbin-old ;;
     costoldbatch) run costoldbatch env PTXBENCH_CASES="$bin/cases" PTXBENCH_CACHE=/work/main/.devbin-old/cache python3 bench/judging_cost.py --batch \
              --ptxbench /work/main/.devbin-old/ptxbench $(for m in ${COST_MANIFESTS:-}; do echo --manifest "$m"; done) --out "$out/costoldbatch.jsonl" ;;
