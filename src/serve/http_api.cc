@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -59,6 +60,16 @@ struct HttpServer::Impl {
   HttpOptions options;
   httplib::Server server;
   std::thread thread;
+  std::atomic<int> polling{0};  // long polls waiting now
+
+  // A long poll's wait: as asked while there is room for it, else 0 (answered at once).
+  struct PollSlot {
+    std::atomic<int>& n;
+    bool held;
+    PollSlot(std::atomic<int>& count, int room) : n(count), held(++count <= room) {}
+    ~PollSlot() { --n; }
+  };
+  int poll_room() const { return std::max(1, options.threads - 8); }
 
   Impl(Service& s, HttpOptions o) : service(s), options(std::move(o)) {}
 
@@ -120,7 +131,8 @@ struct HttpServer::Impl {
     const JobId id = std::stoll(req.matches[1]);
     auto wait_s = wait_of(req);
     if (!wait_s) return error(res, 400, "wait must be a number of seconds, 0 to 60");
-    auto job = service.wait(id, *wait_s);
+    PollSlot slot(polling, poll_room());
+    auto job = service.wait(id, slot.held ? *wait_s : 0.0);
     if (!job.ok()) return error(res, 500, job.error().to_string());
     if (!*job) return error(res, 404, fmt::format("no job {}", id));
     reply(res, 200, **job);
@@ -143,7 +155,9 @@ struct HttpServer::Impl {
       return error(res, 400, fmt::format("give 1 to {} ids (?ids=1,2,3)", kMaxBatch));
     auto wait_s = wait_of(req);
     if (!wait_s) return error(res, 400, "wait must be a number of seconds, 0 to 60");
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(*wait_s);
+    PollSlot slot(polling, poll_room());
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(slot.held ? *wait_s : 0.0);
     Json jobs = Json::array();
     for (JobId id : ids) {
       const double left = std::max(

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <chrono>
+#include <thread>
+#include <vector>
+
 #include "serve/fakes_test.h"
 
 namespace ptxbench::serve {
@@ -207,6 +211,35 @@ TEST(HttpApi, TheBearerSchemeIsCaseInsensitiveTheTokenIsNot) {
   EXPECT_EQ(api.client->Get("/v1/tasks", lower)->status, 200);
   httplib::Headers wrong{{"Authorization", "Bearer 0123456789ABCDEF"}};
   EXPECT_EQ(api.client->Get("/v1/tasks", wrong)->status, 401);
+}
+
+}  // namespace
+}  // namespace ptxbench::serve
+
+namespace ptxbench::serve {
+namespace {
+
+TEST(HttpApi, LongPollsNeverHoldEveryThread) {
+  HttpOptions o;
+  o.threads = 10;  // room for 2 waiting polls
+  ServiceOptions so;
+  so.workers = 1;
+  Api api(o, so);
+  api.judger.hold();
+  const std::string path =
+      "/v1/jobs/" + std::to_string(body_of(api.post(job("passed 0")))["id"].get<JobId>());
+  api.judger.wait_started(1);
+  std::vector<std::thread> polls;
+  for (int i = 0; i < 2; ++i)
+    polls.emplace_back(
+        [&] { httplib::Client("127.0.0.1", api.http->port()).Get(path + "?wait=3"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto third = api.client->Get(path + "?wait=3");  // no room: answered at once
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(1500));
+  EXPECT_EQ(body_of(third)["state"], "running");
+  EXPECT_EQ(api.client->Get("/v1/health")->status, 200);
+  for (auto& t : polls) t.join();
 }
 
 }  // namespace

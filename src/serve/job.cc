@@ -135,9 +135,10 @@ Json to_json(const JobRequest& r) {
   return j;
 }
 
-std::string cache_key(const JobRequest& r, const Json& judge_description) {
+std::string cache_key(const JobRequest& r, const Json& task_spec, const Json& judge_description) {
   Sha256 h;
   h.update(sha256_hex(r.source)).update("\n").update(r.task).update("\n").update(r.arch);
+  h.update("\n").update(to_text(task_spec));
   h.update("\n").update(to_string(r.contract)).update("\n").update(to_text(judge_description));
   return h.hex_digest();
 }

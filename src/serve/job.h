@@ -59,8 +59,9 @@ Json to_json(const JobRequest& r);
 // reasoning (a leading <think>...</think>, or all of it when never closed) is not searched.
 std::optional<std::string> code_of_reply(std::string_view reply);
 
-// What decides a cached result: the source's SHA-256, the task, arch, contract and the judge's
+// What decides a cached result: the source's SHA-256, the task as the service loaded it (its
+// whole specification, so an edited task file is another key), arch, contract and the judge's
 // description (versions, GPU, options: Judger::describe()). Equal keys, equal verdicts.
-std::string cache_key(const JobRequest& r, const Json& judge_description);
+std::string cache_key(const JobRequest& r, const Json& task_spec, const Json& judge_description);
 
 }  // namespace ptxbench::serve

@@ -90,22 +90,25 @@ TEST(JobRequest, RefusalsNameTheField) {
 TEST(JobRequest, CacheKeyCoversWhatDecidesTheVerdict) {
   auto base = *parse_job_request(minimal());
   const Json judge{{"version", "1"}};
-  const std::string key = cache_key(base, judge);
-  EXPECT_EQ(key, cache_key(base, judge));
+  const Json spec{{"name", "gemm"}, {"rtol", 0.01}};
+  EXPECT_NE(cache_key(base, Json{{"name", "gemm"}, {"rtol", 0.02}}, judge),
+            cache_key(base, spec, judge));
+  const std::string key = cache_key(base, spec, judge);
+  EXPECT_EQ(key, cache_key(base, spec, judge));
   auto other = base;
   other.source += " ";
-  EXPECT_NE(cache_key(other, judge), key);
+  EXPECT_NE(cache_key(other, spec, judge), key);
   other = base;
   other.task = "mha";
-  EXPECT_NE(cache_key(other, judge), key);
+  EXPECT_NE(cache_key(other, spec, judge), key);
   other = base;
   other.contract = *contract_choice_from_string("native");
-  EXPECT_NE(cache_key(other, judge), key);
-  EXPECT_NE(cache_key(base, Json{{"version", "2"}}), key);
+  EXPECT_NE(cache_key(other, spec, judge), key);
+  EXPECT_NE(cache_key(base, spec, Json{{"version", "2"}}), key);
   other = base;
   other.priority = 9;  // not part of the verdict
   other.idempotency_key = "k";
-  EXPECT_EQ(cache_key(other, judge), key);
+  EXPECT_EQ(cache_key(other, spec, judge), key);
 }
 
 TEST(JobState, NamesRoundTrip) {

@@ -7,6 +7,7 @@
 
 #include "core/interrupt.h"
 #include "serve/reward.h"
+#include "task/json.h"
 
 namespace ptxbench::serve {
 namespace {
@@ -67,12 +68,19 @@ Status Service::start() {
   PTXB_CHECK(!started_, "Service::start twice");
   PTXB_TRY(std::vector<JobRow> rows, store_.unfinished());
   for (const JobRow& row : rows) {
+    // A job for a task (or arch) this process does not have: the task suite changed between
+    // the two processes. It ends with that said, never judged against another task.
+    if (const task::TaskSpec* t = find_task(row.request.task);
+        !t || !t->supports(row.request.arch)) {
+      PTXB_TRY_STATUS(store_.set_done(row.id, gone_task_result(row), false, now()));
+      continue;
+    }
     // Running when the last process ended: it never wrote a result, so it runs again, once.
     if (row.state == JobState::running) PTXB_TRY_STATUS(store_.requeue(row.id));
     queue_.insert({row.request.priority, row.id});
     priority_of_[row.id] = row.request.priority;
+    ++requeued_;
   }
-  requeued_ = static_cast<int>(rows.size());
   started_ = true;
   for (int i = 0; i < std::max(1, options_.workers); ++i)
     threads_.emplace_back([this] { worker_loop(); });
@@ -134,7 +142,7 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
       no_code = true;
     }
   }
-  const std::string key = cache_key(r, judge_description_);
+  const std::string key = cache_key(r, task::to_json(*task), judge_description_);
   auto earlier =
       no_code ? Result<std::optional<Json>>(std::optional<Json>{}) : store_.cached_result(key);
   if (!earlier.ok()) return refuse(SubmitError::store_failed, earlier.error().to_string());
@@ -174,6 +182,19 @@ Json Service::cached_result(Json earlier, const JobRequest& r) const {
   earlier["deadline"] = nullptr;
   earlier["cached"] = true;
   return earlier;
+}
+
+// A job a restart cannot judge: its task left the suite. harness_error (never cached, no reward):
+// the service's doing, not the candidate's.
+Json Service::gone_task_result(const JobRow& row) {
+  run::TurnVerdict v;
+  v.disposition = judge::Disposition::harness_error;
+  v.message = fmt::format(
+      "the task \"{}\" ({}) is not in this service's task suite any more "
+      "(it changed between the process that accepted the job and this one)",
+      row.request.task, row.request.arch);
+  const double t = now();
+  return result_json(row, v, t, t);
 }
 
 Json Service::no_code_result(const JobRow& row, double t) {

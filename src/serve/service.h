@@ -114,6 +114,7 @@ class Service {
   Json result_json(const JobRow& row, const run::TurnVerdict& v, double started, double finished);
   Json job_json(const JobRow& row) const;
   Json no_code_result(const JobRow& row, double t);
+  Json gone_task_result(const JobRow& row);
   Json cached_result(Json earlier, const JobRequest& r) const;
   void expire_if_late(const JobRow& row);
 

@@ -296,3 +296,31 @@ TEST(Service, StoppingAnswersLongPollsAtOnce) {
 
 }  // namespace
 }  // namespace ptxbench::serve
+
+namespace ptxbench::serve {
+namespace {
+
+TEST(Service, ARestartWithoutAJobsTaskEndsItInsteadOfCrashing) {
+  TempDir dir;
+  JobId gone = 0;
+  {
+    auto s = JobStore::open(dir.path / "jobs.db");
+    auto r = request("passed");
+    r.task = "task_removed_since";
+    gone = s->insert(r, "k", 1)->id;
+  }
+  FakeJudger judger;
+  auto store = JobStore::open(dir.path / "jobs.db");
+  Service service({}, {testing::fake_task("gemm_test")}, judger, std::move(*store));
+  ASSERT_TRUE(service.start().ok());
+  EXPECT_EQ(service.requeued(), 0);
+  const Json job = **service.get(gone);
+  EXPECT_EQ(job["state"], "done");
+  EXPECT_EQ(job["result"]["disposition"], "harness_error");
+  EXPECT_NE(job["result"]["message"].get<std::string>().find("task_removed_since"),
+            std::string::npos);
+  EXPECT_EQ(judger.calls(), 0);
+}
+
+}  // namespace
+}  // namespace ptxbench::serve
