@@ -116,6 +116,10 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
   };
   if (stopping_)
     return refuse(SubmitError::stopping, "the service is stopping; submit to another instance");
+  if (!store_error_.empty())
+    return refuse(SubmitError::store_failed,
+                  "the service cannot store results (" + store_error_ +
+                      "); it takes no jobs until it is restarted with a store it can write");
   const task::TaskSpec* task = find_task(given.task);
   if (!task)
     return refuse(SubmitError::bad_request,
@@ -255,9 +259,14 @@ void Service::run_job(const JobRow& row) {
   }
   Json result = result_json(row, v, started, finished);
   std::lock_guard lock(mu_);
-  if (auto st = store_.set_done(row.id, result, false, finished); !st.ok())
+  if (auto st = store_.set_done(row.id, result, false, finished); !st.ok()) {
+    // A result that cannot be stored is lost, and so would every later one be: the service
+    // stops taking jobs and says why (health: degraded); the job is judged again at a restart.
+    store_error_ = st.error().to_string();
     std::cerr << "ptxbench serve: job " << row.id
-              << ": its result could not be stored: " << st.error().to_string() << "\n";
+              << ": its result could not be stored: " << store_error_
+              << "; no new jobs are taken until a restart\n";
+  }
   --running_;
   metrics_.finished(judge::to_string(v.disposition), finished - row.submitted,
                     started - row.submitted, gpu_seconds_of(v));
@@ -365,7 +374,10 @@ CancelAnswer Service::cancel(JobId id) {
 
 Json Service::health() {
   std::lock_guard lock(mu_);
-  return Json{{"status", stopping_ ? "stopping" : "ok"},
+  return Json{{"status", stopping_               ? "stopping"
+                         : !store_error_.empty() ? "degraded"
+                                                 : "ok"},
+              {"error", store_error_.empty() ? Json(nullptr) : Json(store_error_)},
               {"queued", queue_.size()},
               {"running", running_},
               {"workers", options_.workers},

@@ -135,6 +135,7 @@ class Service {
   bool stopping_ = false;
   bool started_ = false;
   int requeued_ = 0;
+  std::string store_error_;  // a result could not be stored: no new jobs (health: degraded)
   std::vector<std::thread> threads_;
 };
 

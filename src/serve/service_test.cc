@@ -324,3 +324,27 @@ TEST(Service, ARestartWithoutAJobsTaskEndsItInsteadOfCrashing) {
 
 }  // namespace
 }  // namespace ptxbench::serve
+
+namespace ptxbench::serve {
+namespace {
+
+TEST(Service, AResultThatCannotBeStoredStopsNewJobsAndSaysSo) {
+  Fixture f;
+  f.start_holding_one();
+  {
+    auto db = store::Db::open(f.dir.path / "jobs.db", false);
+    ASSERT_TRUE(db->exec("DROP TABLE serve_jobs").ok());
+  }
+  f.judger.release();
+  for (int i = 0; i < 500 && f.service->health()["status"] != "degraded"; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const Json h = f.service->health();
+  EXPECT_EQ(h["status"], "degraded");
+  EXPECT_NE(h["error"].get<std::string>().find("serve_jobs"), std::string::npos) << h;
+  auto refused = f.service->submit(request("passed 1"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().kind, SubmitError::store_failed);
+}
+
+}  // namespace
+}  // namespace ptxbench::serve
