@@ -18,6 +18,7 @@
 #include "core/fs.h"
 #include "core/gpu_select.h"
 #include "core/interrupt.h"
+#include "core/sha256.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "core/utf8.h"
@@ -98,8 +99,17 @@ int serve_main(ServeArgs a, Context& ctx) {
   so.max_queued = a.max_queued;
   auto store = serve::JobStore::open(a.store);
   if (!store.ok()) return fail(ctx, store.error(), exit_code::internal);
-  serve::PipelineJudger judger(ctx.paths, runner, base,
-                               Json{{"ptxbench", PTXBENCH_VERSION}, {"gpus", so.gpus}});
+  // Everything that can change a verdict is in the provenance and so in every cache key: the
+  // build itself (the binary's SHA-256: the version string is the same across commits), the
+  // judging settings and the sandbox (serve red team T2).
+  auto build = read_file("/proc/self/exe");
+  serve::PipelineJudger judger(
+      ctx.paths, runner, base,
+      Json{{"ptxbench", PTXBENCH_VERSION},
+           {"build_sha256", build.ok() ? sha256_hex(*build) : std::string("unknown")},
+           {"judging", a.judging.to_json()},
+           {"allow_weaker_sandbox", a.allow_weaker_sandbox},
+           {"gpus", so.gpus}});
   InterruptScope interrupts;  // SIGINT/SIGTERM: stop taking jobs, stop the judged ones
   serve::Service service(so, std::move(*tasks), judger, std::move(*store));
   if (Status st = service.start(); !st.ok()) return fail(ctx, st.error(), exit_code::internal);

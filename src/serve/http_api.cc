@@ -1,7 +1,9 @@
 #include "serve/http_api.h"
 
+#include <arpa/inet.h>
 #include <fmt/format.h>
 #include <httplib.h>
+#include <netinet/in.h>
 
 #include <algorithm>
 #include <atomic>
@@ -18,6 +20,7 @@ namespace {
 
 constexpr double kMaxWaitS = 60;
 constexpr std::size_t kMaxBatch = 1024;
+constexpr std::size_t kMaxAnswerBytes = 64u << 20;
 
 void reply(httplib::Response& res, int status, const Json& body) {
   res.status = status;
@@ -38,6 +41,8 @@ int status_of(SubmitError e) {
       return 503;
     case SubmitError::store_failed:
       return 500;
+    case SubmitError::key_conflict:
+      return 409;
   }
   return 500;
 }
@@ -52,7 +57,11 @@ Json accepted_json(const Submitted& s) {
 }  // namespace
 
 bool is_loopback(const std::string& host) {
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+  if (host == "localhost") return true;
+  in_addr v4{};
+  if (inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  return inet_pton(AF_INET6, host.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
 }
 
 struct HttpServer::Impl {
@@ -75,6 +84,10 @@ struct HttpServer::Impl {
 
   bool authorised(const httplib::Request& req) const {
     if (options.token.empty() || req.path == "/v1/health") return true;
+    return token_matches(req);
+  }
+
+  bool token_matches(const httplib::Request& req) const {
     // The scheme is case-insensitive (RFC 9110, 11.1); the token is compared whole.
     const std::string h = req.get_header_value("Authorization");
     if (h.size() != 7 + options.token.size()) return false;
@@ -158,13 +171,27 @@ struct HttpServer::Impl {
     PollSlot slot(polling, poll_room());
     const auto until =
         std::chrono::steady_clock::now() + std::chrono::duration<double>(slot.held ? *wait_s : 0.0);
+    std::vector<JobId> sorted = ids;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      return error(res, 400, "an id is given twice");
+    // The answer stops growing at kMaxAnswerBytes (a big report times 1024 ids would otherwise
+    // be gigabytes from one small request: serve red team T3); the rest are named, to ask again.
     Json jobs = Json::array();
+    std::size_t bytes = 0;
     for (JobId id : ids) {
+      if (bytes > kMaxAnswerBytes) {
+        jobs.push_back(
+            Json{{"id", id}, {"error", "not in this answer (its size limit): ask again"}});
+        continue;
+      }
       const double left = std::max(
           0.0, std::chrono::duration<double>(until - std::chrono::steady_clock::now()).count());
       auto job = service.wait(id, left);
       if (!job.ok()) return error(res, 500, job.error().to_string());
-      jobs.push_back(*job ? **job : Json{{"id", id}, {"error", "no such job"}});
+      Json one = *job ? **job : Json{{"id", id}, {"error", "no such job"}};
+      bytes += to_text(one).size();
+      jobs.push_back(std::move(one));
     }
     reply(res, 200, Json{{"jobs", jobs}});
   }
@@ -221,7 +248,12 @@ struct HttpServer::Impl {
       for (const auto& t : service.tasks()) tasks.push_back(task::to_json(t));
       reply(res, 200, Json{{"tasks", tasks}});
     });
-    server.Get("/v1/health", [this](const auto&, auto& res) { reply(res, 200, service.health()); });
+    server.Get("/v1/health", [this](const auto& req, auto& res) {
+      Json h = service.health();
+      // Without the token (health needs none, for load balancers): its status only.
+      if (!options.token.empty() && !token_matches(req)) h = Json{{"status", h["status"]}};
+      reply(res, 200, h);
+    });
     server.Get("/v1/metrics", [this](const auto&, auto& res) {
       res.set_content(service.metrics_text(), "text/plain; version=0.0.4");
     });

@@ -136,8 +136,11 @@ TEST(HttpApi, ATokenGuardsEverythingButHealth) {
   EXPECT_EQ(r->get_header_value("WWW-Authenticate"), "Bearer");
   api.client->set_bearer_token_auth("wrong");
   EXPECT_EQ(api.client->Get("/v1/tasks")->status, 401);
-  EXPECT_EQ(api.client->Get("/v1/health")->status, 200);
+  auto health = api.client->Get("/v1/health");
+  EXPECT_EQ(health->status, 200);
+  EXPECT_EQ(body_of(health), (Json{{"status", "ok"}}));  // without the token: the status only
   api.client->set_bearer_token_auth("s3cret");
+  EXPECT_TRUE(body_of(api.client->Get("/v1/health")).contains("queued"));
   EXPECT_EQ(api.post(job("passed"))->status, 202);
 }
 
@@ -161,6 +164,8 @@ TEST(HttpApi, LoopbackAddresses) {
   EXPECT_TRUE(is_loopback("::1"));
   EXPECT_FALSE(is_loopback("0.0.0.0"));
   EXPECT_FALSE(is_loopback("10.0.0.5"));
+  EXPECT_TRUE(is_loopback("127.0.0.2"));
+  EXPECT_FALSE(is_loopback("127.attacker.example"));  // a name, not an address (red team T16)
 }
 
 }  // namespace
@@ -183,6 +188,7 @@ TEST(HttpApi, WaitForSeveralJobsAtOnce) {
   EXPECT_EQ(jobs[1]["result"]["disposition"], "incorrect");
   EXPECT_EQ(jobs[2]["error"], "no such job");
   EXPECT_EQ(api.client->Get("/v1/jobs?ids=1,x")->status, 400);
+  EXPECT_EQ(api.client->Get("/v1/jobs?ids=1,1")->status, 400);  // amplification (red team T3)
   EXPECT_EQ(api.client->Get("/v1/jobs")->status, 400);
 }
 

@@ -135,6 +135,10 @@ Json to_json(const JobRequest& r) {
   return j;
 }
 
+bool verdict_reusable(std::string_view d) {
+  return d == "compile_error" || d == "policy" || d == "no_code" || d == "not_evaluated";
+}
+
 std::string cache_key(const JobRequest& r, const Json& task_spec, const Json& judge_description) {
   Sha256 h;
   h.update(sha256_hex(r.source)).update("\n").update(r.task).update("\n").update(r.arch);

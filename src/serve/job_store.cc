@@ -151,7 +151,7 @@ Result<std::optional<Json>> JobStore::cached_result(const std::string& cache_key
     PTXB_TRY(bool more, s.step());
     if (!more) return std::optional<Json>{};
     Json j = parse_json(s.text(0));
-    if (j.is_object() && j.value("disposition", "") != "harness_error")
+    if (j.is_object() && verdict_reusable(j.value("disposition", "")))
       return std::optional<Json>{std::move(j)};
   }
 }

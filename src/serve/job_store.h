@@ -55,8 +55,8 @@ class JobStore {
   Result<std::optional<JobRow>> get(JobId id);
   // Jobs not final, oldest first: what a restarted service queues again.
   Result<std::vector<JobRow>> unfinished();
-  // The result of a done job with this cache key whose verdict may be reused (not
-  // harness_error, which says nothing of the candidate), if any.
+  // The result of a done job with this cache key whose verdict may be reused (job.h
+  // verdict_reusable), if any.
   Result<std::optional<Json>> cached_result(const std::string& cache_key);
 
  private:

@@ -17,6 +17,13 @@ double system_now() {
   return duration<double>(system_clock::now().time_since_epoch()).count();
 }
 
+// The text a job judges: its source, or its reply's code block (the reply itself without one).
+std::string judged_text(const JobRequest& r) {
+  if (!r.from_reply) return "source:" + r.source;
+  auto code = code_of_reply(r.source);
+  return code ? "source:" + *code : "reply:" + r.source;
+}
+
 std::string_view refusal_name(SubmitError e) {
   switch (e) {
     case SubmitError::bad_request:
@@ -27,6 +34,8 @@ std::string_view refusal_name(SubmitError e) {
       return "stopping";
     case SubmitError::store_failed:
       return "store_failed";
+    case SubmitError::key_conflict:
+      return "key_conflict";
   }
   return "bad_request";
 }
@@ -133,6 +142,16 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
     if (*known) {
       auto row = store_.get(**known);
       if (!row.ok() || !*row) return refuse(SubmitError::store_failed, "the store lost a job");
+      // The same key with another candidate is a mistake (or another client's key): answering
+      // the first job would give this candidate that one's reward (serve red team T9).
+      const JobRequest& first = (*row)->request;
+      if (first.task != given.task || first.arch != given.arch ||
+          to_string(first.contract) != to_string(given.contract) ||
+          judged_text(first) != judged_text(given))
+        return refuse(SubmitError::key_conflict,
+                      fmt::format("the idempotency key is job {}'s, which judged another "
+                                  "candidate: use a key of its own",
+                                  **known));
       return Submitted{**known, true, (*row)->cached, (*row)->state};
     }
   }

@@ -53,7 +53,8 @@ struct ServiceOptions {
   std::function<double()> clock;  // Unix seconds; empty: the system clock
 };
 
-enum class SubmitError { bad_request, queue_full, stopping, store_failed };
+// key_conflict: a known idempotency key with another candidate (task, arch, contract, text).
+enum class SubmitError { bad_request, queue_full, stopping, store_failed, key_conflict };
 
 struct Submitted {
   JobId id = 0;

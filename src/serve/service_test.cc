@@ -156,16 +156,19 @@ TEST(Service, TheSameCandidateAgainIsServedFromTheStore) {
   Fixture f;
   f.open();
   ASSERT_TRUE(f.service->start().ok());
-  const JobId a = f.service->submit(request("incorrect x"))->id;
+  const JobId a = f.service->submit(request("compile_error x"))->id;
   f.wait_done(a);
-  auto b = f.service->submit(request("incorrect x"));
+  auto b = f.service->submit(request("compile_error x"));
   ASSERT_TRUE(b.ok());
   EXPECT_TRUE(b->cached);
   const Json job = f.wait_done(b->id);
   EXPECT_EQ(job["cached"], true);
   EXPECT_EQ(job["result"]["cached"], true);
-  EXPECT_EQ(job["result"]["disposition"], "incorrect");
+  EXPECT_EQ(job["result"]["disposition"], "compile_error");
   EXPECT_EQ(f.judger.calls(), 1);
+  // A verdict a judging session decided is one draw: the same candidate is judged again.
+  f.wait_done(f.service->submit(request("incorrect y"))->id);
+  EXPECT_FALSE(f.service->submit(request("incorrect y"))->cached);
 }
 
 TEST(Service, JobsLeftByAKilledProcessCompleteExactlyOnce) {
@@ -239,15 +242,15 @@ TEST(Service, ACachedResultHasTheAskedPresetNoCostsAndStateDone) {
   Fixture f;
   f.open();
   ASSERT_TRUE(f.service->start().ok());
-  f.wait_done(f.service->submit(request("passed x"))->id);
-  auto again = request("passed x");
+  f.wait_done(f.service->submit(request("not_evaluated x"))->id);
+  auto again = request("not_evaluated x");
   again.reward = RewardPreset::kernelgym;
   auto s = f.service->submit(again);
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->state, JobState::done);
   const Json r = f.wait_done(s->id)["result"];
   EXPECT_EQ(r["reward"]["preset"], "kernelgym");
-  EXPECT_DOUBLE_EQ(r["reward"]["value"].get<double>(), 0.5 + 1.0 + 0.4);
+  EXPECT_EQ(r["reward"]["value"], 0.0);  // not checked: no reward in either preset
   EXPECT_EQ(r["costs"]["judge_s"], 0.0);
   EXPECT_EQ(f.judger.calls(), 1);
 }
@@ -344,6 +347,31 @@ TEST(Service, AResultThatCannotBeStoredStopsNewJobsAndSaysSo) {
   auto refused = f.service->submit(request("passed 1"));
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().kind, SubmitError::store_failed);
+}
+
+}  // namespace
+}  // namespace ptxbench::serve
+
+namespace ptxbench::serve {
+namespace {
+
+TEST(Service, AKnownKeyWithAnotherCandidateIsAConflict) {
+  Fixture f;
+  f.open();
+  ASSERT_TRUE(f.service->start().ok());
+  auto r = request("passed k\n");
+  r.idempotency_key = "k";
+  const JobId id = f.service->submit(r)->id;
+  auto same_code_as_reply = r;
+  same_code_as_reply.from_reply = true;
+  same_code_as_reply.source = "Here:\n```cuda\npassed k\n```\n";
+  EXPECT_EQ(f.service->submit(same_code_as_reply)->id, id);  // the same candidate: the job
+  auto other = r;
+  other.source = "passed other";
+  auto s = f.service->submit(other);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().kind, SubmitError::key_conflict);
+  EXPECT_NE(s.error().message.find("use a key of its own"), std::string::npos);
 }
 
 }  // namespace

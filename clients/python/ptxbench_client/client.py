@@ -58,20 +58,22 @@ class Job:
 
     @property
     def reward(self) -> float:
-        """The preset's reward; 0.0 for a job that ended without a result (cancelled, expired).
-        A job that has not ended raises JobNotEnded: a timeout is not a reward of 0."""
+        """The preset's reward. A job that has not ended, or ended unjudged (cancelled, expired),
+        raises JobNotEnded: a timeout or another client's cancel is not a reward of 0."""
         self._ended()
-        return float(self.result["reward"]["value"]) if self.result else 0.0
+        return float(self.result["reward"]["value"])
 
     @property
     def feedback(self) -> str:
         """The text a model may be shown (never show it `result['report']`: docs/serve.md)."""
         self._ended()
-        return self.result["feedback"] if self.result else f"the job ended {self.state}, unjudged"
+        return self.result["feedback"]
 
     def _ended(self) -> None:
         if not self.final:
             raise JobNotEnded(f"job {self.id} is still {self.state}: wait longer (Client.wait)")
+        if self.result is None:  # cancelled or expired: there is no verdict to reward
+            raise JobNotEnded(f"job {self.id} ended {self.state}, unjudged: no reward")
 
 
 def _job(d: Dict[str, Any]) -> Job:
@@ -115,9 +117,11 @@ class Client:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             left = 60.0 if deadline is None else max(0.0, min(60.0, deadline - time.monotonic()))
+            asked = time.monotonic()
             job = self.get(job_id, wait=left)
             if job.final or (deadline is not None and time.monotonic() >= deadline):
                 return job
+            _pause_if_early(asked, left)
 
     def judge(self, task: str, source: Optional[str] = None, reply: Optional[str] = None,
               timeout: Optional[float] = None, **options: Any) -> Job:
@@ -133,12 +137,17 @@ class Client:
             if not pending or (deadline is not None and time.monotonic() >= deadline):
                 return [jobs[i] for i in job_ids]
             left = 60.0 if deadline is None else max(0.0, min(60.0, deadline - time.monotonic()))
-            for at in range(0, len(pending), 1024):
-                ids = ",".join(str(int(i)) for i in pending[at:at + 1024])
+            asked = time.monotonic()
+            # 256 ids a request: a URL of 1024 large ids passes the server's 8 KiB line limit.
+            for at in range(0, len(pending), 256):
+                ids = ",".join(str(int(i)) for i in pending[at:at + 256])
                 for d in self._call("GET", f"/v1/jobs?ids={ids}&wait={left:g}")["jobs"]:
+                    if "error" in d and "not in this answer" in d["error"]:
+                        continue  # the answer's size limit: asked again next round
                     if "error" in d:
                         raise ServeError(404, f"job {d.get('id')}: {d['error']}")
                     jobs[int(d["id"])] = _job(d)
+            _pause_if_early(asked, left)
 
     def judge_batch(self, jobs: Sequence[Dict[str, Any]], timeout: Optional[float] = None) -> List[Job]:
         """Every job ({task, source or reply, options...}) submitted in batches of 1024 and waited
@@ -224,6 +233,13 @@ class Client:
             if attempt < self.retries:
                 time.sleep(delay)
         raise last
+
+
+def _pause_if_early(asked: float, wait: float) -> None:
+    """A long poll the service answered well before its wait (it had no room to wait): pause a
+    little, so that pollers never spin against it."""
+    if wait > 0 and time.monotonic() - asked < min(wait, 1.0) / 2:
+        time.sleep(min(wait, 1.0))
 
 
 def _error_text(e: urllib.error.HTTPError) -> str:
