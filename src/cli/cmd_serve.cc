@@ -70,8 +70,8 @@ int serve_main(ServeArgs a, Context& ctx) {
   a.http.token = *token;
   if (a.http.token.empty() && !serve::is_loopback(a.http.host))
     return fail(ctx,
-                make_error(fmt::format("--host {} is reachable from other machines, and no token "
-                                       "was given",
+                make_error(fmt::format("--host {} is not a loopback address (127.0.0.0/8, ::1, "
+                                       "localhost), and no token was given",
                                        a.http.host),
                            "give --token-file FILE (or PTXBENCH_SERVE_TOKEN), or serve on "
                            "127.0.0.1 behind your own proxy"),

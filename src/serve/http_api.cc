@@ -243,6 +243,16 @@ struct HttpServer::Impl {
     server.Get(R"(/v1/jobs/(\d{1,18}))", [this](const auto& req, auto& res) { get_job(req, res); });
     server.Delete(R"(/v1/jobs/(\d{1,18}))",
                   [this](const auto& req, auto& res) { delete_job(req, res); });
+    // Other methods on the API's paths: 405 with the ones allowed (not a 400 or 404).
+    for (const char* path : {"/v1/jobs", R"(/v1/jobs/(\d{1,18}))"}) {
+      auto not_allowed = [allow = std::string(path) == "/v1/jobs" ? "GET, POST" : "GET, DELETE"](
+                             const httplib::Request& req, httplib::Response& res) {
+        res.set_header("Allow", allow);
+        error(res, 405, fmt::format("{} is not allowed here (allowed: {})", req.method, allow));
+      };
+      server.Put(path, not_allowed);
+      server.Patch(path, not_allowed);
+    }
     server.Get("/v1/tasks", [this](const auto&, auto& res) {
       Json tasks = Json::array();
       for (const auto& t : service.tasks()) tasks.push_back(task::to_json(t));

@@ -97,6 +97,9 @@ TEST(HttpApi, BadRequestsGetAnErrorAndAStatus) {
   EXPECT_EQ(missing->status, 404);
   auto bad_wait = api.client->Get("/v1/jobs/1?wait=soon");
   EXPECT_EQ(bad_wait->status, 400);
+  auto put = api.client->Put("/v1/jobs/1", "{}", "application/json");
+  EXPECT_EQ(put->status, 405);
+  EXPECT_EQ(put->get_header_value("Allow"), "GET, DELETE");
   auto nowhere = api.client->Get("/v2/jobs");
   EXPECT_EQ(nowhere->status, 404);
   EXPECT_NE(body_of(nowhere)["error"].get<std::string>().find("no such endpoint"),

@@ -1095,7 +1095,7 @@ ptxbench_bad_input(gate_json_file_size_limit 1 ""
 # serve: options are refused before anything listens (the service itself: tests/cli/serve.sh
 # and src/serve/*_test.cc).
 ptxbench_bad_input(serve_public_address_without_token 2
-  "^ptxbench serve: --host 0.0.0.0 is reachable from other machines, and no token was given"
+  "^ptxbench serve: --host 0.0.0.0 is not a loopback address \\(127.0.0.0/8, ::1, localhost\\), and no token was given"
   ARGS env -u PTXBENCH_SERVE_TOKEN ${_p} serve --host 0.0.0.0 --store s.db)
 ptxbench_bad_input(serve_short_token 2 "^ptxbench serve: the token in t.txt is 5 characters long" OPTIONS --creates t.txt
   ARGS bash -c "echo short > t.txt && exec \"$0\" serve --token-file t.txt --store s.db" ${_p})
