@@ -20,6 +20,7 @@ namespace {
 
 constexpr double kMaxWaitS = 60;
 constexpr std::size_t kMaxBatch = 1024;
+constexpr int kRetryAfterS = 5;  // what a 429 (a full queue) suggests
 constexpr std::size_t kMaxAnswerBytes = 64u << 20;
 
 void reply(httplib::Response& res, int status, const Json& body) {
@@ -130,15 +131,13 @@ struct HttpServer::Impl {
         full = full || status == 429;
         out.push_back(std::move(answer));
       }
-      if (full) res.set_header("Retry-After", fmt::format("{}", retry_after()));
+      if (full) res.set_header("Retry-After", std::to_string(kRetryAfterS));
       return reply(res, 202, Json{{"jobs", out}});
     }
     auto [status, answer] = submit_one(body);
-    if (status == 429) res.set_header("Retry-After", fmt::format("{}", retry_after()));
+    if (status == 429) res.set_header("Retry-After", std::to_string(kRetryAfterS));
     reply(res, status, answer);
   }
-
-  int retry_after() const { return 5; }
 
   void get_job(const httplib::Request& req, httplib::Response& res) {
     const JobId id = std::stoll(req.matches[1]);

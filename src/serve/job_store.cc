@@ -39,10 +39,8 @@ Result<JobStore::Inserted> JobStore::insert(const JobRequest& r, const std::stri
                                             double now) {
   PTXB_TRY(store::Transaction tx, store::Transaction::begin(db_));
   if (r.idempotency_key) {
-    PTXB_TRY(store::Stmt q, db_.prepare("SELECT id FROM serve_jobs WHERE idempotency_key = ?"));
-    q.bind(1, *r.idempotency_key);
-    PTXB_TRY(bool found, q.step());
-    if (found) return Inserted{q.int64(0), true};
+    PTXB_TRY(std::optional<JobId> known, find_key(*r.idempotency_key));
+    if (known) return Inserted{*known, true};
   }
   PTXB_TRY(store::Stmt s,
            db_.prepare("INSERT INTO serve_jobs(idempotency_key, cache_key, request, state, "

@@ -363,13 +363,18 @@ Result<std::optional<Json>> Service::wait(JobId id, double wait_s) {
   }
 }
 
+// Under the lock: the job leaves the in-memory queue (if it is there).
+void Service::dequeue(JobId id) {
+  if (auto it = priority_of_.find(id); it != priority_of_.end()) {
+    queue_.erase({it->second, id});
+    priority_of_.erase(it);
+  }
+}
+
 // Under the lock: a queued job past its deadline ends expired and leaves the queue.
 void Service::expire_if_late(const JobRow& row) {
   (void)store_.set_final(row.id, JobState::expired, now());
-  if (auto it = priority_of_.find(row.id); it != priority_of_.end()) {
-    queue_.erase({it->second, row.id});
-    priority_of_.erase(it);
-  }
+  dequeue(row.id);
   metrics_.ended_unjudged("expired");
   done_.notify_all();
 }
@@ -382,10 +387,7 @@ CancelAnswer Service::cancel(JobId id) {
   if ((*row)->state == JobState::running) return CancelAnswer::running;
   if (auto st = store_.set_final(id, JobState::cancelled, now()); !st.ok())
     return CancelAnswer::unknown;
-  if (auto it = priority_of_.find(id); it != priority_of_.end()) {
-    queue_.erase({it->second, id});
-    priority_of_.erase(it);
-  }
+  dequeue(id);
   metrics_.ended_unjudged("cancelled");
   done_.notify_all();
   return CancelAnswer::cancelled;

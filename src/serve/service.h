@@ -49,7 +49,6 @@ struct ServiceOptions {
   int cpu_slots = 2;              // compiles at once
   int gpus = 1;                   // judging sessions at once, one per GPU
   std::size_t max_queued = 1024;  // queued jobs before submit() answers queue_full
-  double retry_after_s = 5;       // what a queue_full answer suggests
   std::function<double()> clock;  // Unix seconds; empty: the system clock
 };
 
@@ -118,6 +117,7 @@ class Service {
   Json gone_task_result(const JobRow& row);
   Json cached_result(Json earlier, const JobRequest& r) const;
   void expire_if_late(const JobRow& row);
+  void dequeue(JobId id);
 
   ServiceOptions options_;
   std::vector<task::TaskSpec> tasks_;
