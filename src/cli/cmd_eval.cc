@@ -1,9 +1,9 @@
 // `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--input-seed N]
 //  [--trials N] [--memcheck] [--no-timing] [--no-audit] [--library-plan fastest|heuristic]
-//  [--timeline]`: judges one kernel (judge::Judge): compile (or hit the compile cache), check
-//  correctness on fresh inputs in an isolated GPU worker, time against the vendor baseline,
-//  audit the executed instructions, and print one verdict. Exit code: the disposition's
-//  (judge::exit_code, README "Exit codes"); 2 bad input.
+//  [--timeline] [--candidate-output FILE]`: judges one kernel (judge::Judge): compile (or hit the
+//  compile cache), check correctness on fresh inputs in an isolated GPU worker, time against the
+//  vendor baseline, audit the executed instructions, and print one verdict. Exit code: the
+//  disposition's (judge::exit_code, README "Exit codes"); 2 bad input.
 #include <ostream>
 #include <string>
 
@@ -11,6 +11,8 @@
 #include "cli/command.h"
 #include "cli/judge_candidate.h"
 #include "cli/judging_options.h"
+#include "core/utf8.h"
+#include "eval/candidate_output.h"
 #include "eval/evaluator.h"
 
 namespace ptxbench::cli {
@@ -20,6 +22,7 @@ struct EvalArgs {
   std::string file, task, arch = "sm_90a";
   bool json = false, memcheck = false, no_timing = false;
   bool no_audit = false, timeline = false, reply = false;
+  std::string candidate_output;  // --candidate-output FILE: for a person, never a model
   std::optional<std::uint64_t> seed, input_seed;
   run::JudgingSettings judging;  // --trials, --call-timeout, --sample-budget, --library-plan
   int timeout_s = 240;
@@ -43,6 +46,7 @@ judge::JudgeOptions judge_options(const EvalArgs& a) {
   o.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
   o.eval.sustained_load_ms = a.sustained_load_ms;
   o.eval.timeline = a.timeline;
+  o.eval.candidate_output = a.candidate_output;
   o.run_audit = !a.no_audit;
   return o;
 }
@@ -85,7 +89,14 @@ void attach_eval(CLI::App& sub, Context& ctx) {
   sub.add_flag("--allow-weaker-sandbox", args->allow_weaker_sandbox,
                "judge even where this machine lacks part of the candidate's sandbox (Landlock, "
                "seccomp, an unprivileged user); the result records what was missing");
+  sub.add_option("--candidate-output", args->candidate_output, kCandidateOutputHelp);
   sub.callback([args, &ctx] {
+    if (!args->candidate_output.empty())
+      if (auto st = eval::start_candidate_output(args->candidate_output); !st.ok()) {
+        ctx.err << "ptxbench eval: " << to_console_text(st.error().to_string()) << "\n";
+        ctx.exit_code = exit_code::bad_input;
+        return;
+      }
     ctx.exit_code = judge_candidate(ctx, "eval", args->file, args->task, judge_options(*args),
                                     args->json, args->reply);
   });

@@ -1,6 +1,6 @@
 // `ptxbench gate KERNEL.cu... --task T [--arch A] [--min-speedup X] [--require-arch]
-//  [--junit OUT.xml] [--json OUT.jsonl [--timeline]]`: a CI gate. Judges each kernel through the
-//  one judging driver
+//  [--junit OUT.xml] [--json OUT.jsonl [--timeline]] [--candidate-output DIR]`: a CI gate. Judges
+//  each kernel through the one judging driver
 // (judge::Judge, as `ptxbench eval` does: compile, check, time against the library, audit),
 // holds each verdict against the gate's rule (report/gate.h), prints one line per kernel and
 // writes JUnit XML, and with --json one JSON line per kernel as it is judged (its gate verdict
@@ -13,6 +13,7 @@
 // evaluated: on a machine without a GPU nothing can pass).
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -29,6 +30,7 @@
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "core/utf8.h"
+#include "eval/candidate_output.h"
 #include "eval/evaluator.h"
 #include "report/gate.h"
 #include "sandbox/sandbox.h"
@@ -39,6 +41,7 @@ namespace {
 struct GateArgs {
   std::vector<std::string> files;
   std::string task, arch = "sm_90a", junit, json;
+  std::string candidate_output;  // a folder: one file per kernel, for a person
   std::optional<double> min_speedup;
   bool require_arch = false, timeline = false;
   bool allow_weaker_sandbox = false, shared_inputs = false;
@@ -95,6 +98,15 @@ std::string verdict_text(const report::GateCase& c) {
                                         c.verdict.reason);
 }
 
+// A kernel's file name as a name of a --candidate-output file: its letters, digits, '.', '_'
+// and '-', anything else as '_'.
+std::string candidate_output_name(const std::string& file) {
+  std::string name = std::filesystem::path(file).filename().string();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
+  return name;
+}
+
 int gate_main(const GateArgs& a, Context& ctx) {
   if (!path_variables_ok(ctx, "gate")) return exit_code::bad_input;
   for (const auto& [option, path] : {std::pair{"--junit", a.junit}, {"--json", a.json}})
@@ -108,6 +120,19 @@ int gate_main(const GateArgs& a, Context& ctx) {
       ctx.err << "ptxbench gate: " << to_console_text(st.error().to_string()) << "\n";
       return exit_code::bad_input;
     }
+  if (!a.candidate_output.empty()) {
+    std::error_code ec;
+    const bool file_there = std::filesystem::exists(a.candidate_output, ec) &&
+                            !std::filesystem::is_directory(a.candidate_output, ec);
+    if (!file_there) std::filesystem::create_directories(a.candidate_output, ec);
+    if (file_there || ec || !std::filesystem::is_directory(a.candidate_output)) {
+      ctx.err << "ptxbench gate: --candidate-output "
+              << to_console_text(a.candidate_output + " is not a folder that can be made: " +
+                                 (file_there || !ec ? "a file is there" : ec.message()))
+              << "\n";
+      return exit_code::bad_input;
+    }
+  }
   auto inputs = load_all(a, ctx);
   if (!inputs.ok()) {
     ctx.err << "ptxbench gate: " << to_console_text(inputs.error().to_string()) << "\n";
@@ -156,6 +181,13 @@ int gate_main(const GateArgs& a, Context& ctx) {
     o.eval.library_choices = choices;
     o.eval.verifier_host = verifiers;
     o.compile.source_bytes = in.source_bytes;
+    if (!a.candidate_output.empty()) {
+      o.eval.candidate_output =
+          std::filesystem::path(a.candidate_output) /
+          fmt::format("{:03}-{}.txt", i + 1, candidate_output_name(a.files[i]));
+      if (auto st = eval::start_candidate_output(o.eval.candidate_output); !st.ok())
+        ctx.err << "ptxbench gate: warning: " << to_console_text(st.error().to_string()) << "\n";
+    }
     judge::JudgeReport r = judge::Judge(stages).judge(in.spec, in.source, o);
     if (auto code = report_interrupt(ctx, "gate")) return *code;
     report::GateVerdict v = report::gate_verdict(r, rule);
@@ -212,6 +244,7 @@ void attach_gate(CLI::App& sub, Context& ctx) {
                "judge even where this machine lacks part of the candidate's sandbox");
   add_shared_inputs_option(sub, a->shared_inputs);
   add_judging_options(sub, a->judging);
+  sub.add_option("--candidate-output", a->candidate_output, kCandidateOutputHelp);
   sub.footer(with_help_footer(
       "Exit: 0 when every kernel passes its gate; else the first failing kernel's code: its "
       "verdict's (10-16, 1), or 17 when it is correct but misses the gate (slower than "

@@ -16,6 +16,13 @@ namespace ptxbench::cli {
 
 void add_judging_options(CLI::App& sub, run::JudgingSettings& s);
 
+// --candidate-output's help (eval: a file; gate: a folder of one file per kernel).
+inline constexpr const char* kCandidateOutputHelp =
+    "write, for a person testing the judge, everything the candidate's processes printed (its "
+    "host process and the broker), also what the result withholds after a hidden call: it may "
+    "name hidden workloads, so never give it to a model (eval: FILE; gate: a folder, one "
+    "NNN-NAME.txt per kernel)";
+
 // `s` into the options of one judging session.
 void apply_judging(const run::JudgingSettings& s, eval::EvalOptions& o);
 

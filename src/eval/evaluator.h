@@ -92,6 +92,9 @@ struct EvalOptions {
   std::uint64_t workspace_quota = kDefaultWorkspaceQuota;
   // Record where the session's wall time went (EvalResult::timeline, timeline.h).
   bool timeline = false;
+  // Where the trusted parent appends, for a person, everything the candidate's processes printed,
+  // withheld or not (candidate_output.h); empty: nowhere.
+  std::filesystem::path candidate_output;
 };
 
 struct SessionSetup;  // judge_session.h

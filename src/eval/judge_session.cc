@@ -167,8 +167,8 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     rec.index = static_cast<int>(calls_.size());
     rec.plan = burst[i];
     rec.timing = timing;
-    // The host's time before its work began is not the call's: the broker measured it (it is
-    // trusted) and its events start after it; the wall-clock check sees the rest.
+    // The host's time before its work began is not the call's: the broker measured it (trusted),
+    // its events start after it; the wall-clock check sees the rest.
     const double host = host_ms && i < host_ms->size() && (*host_ms)[i].is_number()
                             ? (*host_ms)[i].get<double>()
                             : 0.0;
@@ -292,11 +292,11 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
   }
   r.network_isolated = p.host_end.network_isolated && p.broker_end.network_isolated;
   if (p.broker && !r.network_isolated) r.add_flag(Flag::network_not_isolated);
-  // What the candidate printed (its host process), and the broker's output (compute-sanitizer's
-  // report under --memcheck, and the candidate's device printf), kept apart. Once a hidden call
-  // was made they could name its sizes or inputs, and the JSON of eval/gate goes to agents and
-  // trainers: withheld (red team of 2026-12-06, memcheck_broker/printf_hidden_workload_dump.cu).
+  // What the candidate's host process printed and the broker's output (device printf, a tool's
+  // report): after a hidden call they could name its sizes, so withheld from the result
+  // (memcheck_broker/printf_hidden_workload_dump.cu), whole in --candidate-output.
   r.ran_hidden = p.session_ran_hidden;
+  keep_candidate_output(o, p);
   auto printed = [&](const std::string& text) {
     return r.ran_hidden ? std::string(kOutputWithheld) : tail(text);
   };
@@ -392,11 +392,11 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
     if (r.failed_on == FailedOn::hidden) {
       r.withheld = bad.plan.label;
       r.phase = where;
-    } else if (bad.after_hidden) {  // a public workload: its label stays, its figures do not
-      r.withheld = bad.plan.label +
-                   ": the wrong values' figures (the candidate's process had run a hidden "
-                   "workload before this call; they are in `trials`)";
+    } else if (bad.after_hidden) {  // a public workload: which call and its figures withheld
+      r.phase = "the timed workload, after the hidden calls";
+      r.withheld = bad.plan.label + ": the wrong values' figures (run after a hidden call)";
     }
+    if (!c.withheld.empty()) r.withheld += (r.withheld.empty() ? "" : "; ") + c.withheld;
     const CallCheck candidate = *bad.check;  // library_fails_too adds to calls_
     const bool figures_withheld = r.failed_on == FailedOn::hidden || bad.after_hidden;
     const CallCheck* library = c.flags.empty() ? library_fails_too(bad, r) : nullptr;

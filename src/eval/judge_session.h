@@ -162,6 +162,9 @@ class JudgeSession {
   const CallCheck* library_fails_too(const CallRecord& bad, EvalResult& r);
   void check_library_speed(Peers& p, EvalResult& r);
   void finish(Peers& p, const EvalOptions& o, EvalResult& r);
+  // EvalOptions::candidate_output: this session's block (candidate_output.h); a failed write is a
+  // warning on stderr, never the verdict.
+  void keep_candidate_output(const EvalOptions& o, const Peers& p) const;
   Peers* peers_ = nullptr;  // while run() is on
 
   WorkerLauncher& launcher_;

@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <iostream>
 
 #include "compile/driver_allow_list.h"
 #include "core/elapsed.h"
 #include "core/fs.h"
 #include "core/text.h"
+#include "eval/candidate_output.h"
 #include "eval/verifier_host.h"
 #include "eval/worker_spec.h"
 #include "sandbox/refusal.h"
@@ -161,6 +163,7 @@ bool JudgeSession::launch_broker(Peers& p, const EvalOptions& o, EvalResult& r) 
   if (!link.open()) return fail("cannot make the pipes between the broker and the host");
   const seconds wall =
       setup_.audit == Instrument::nvtx ? o.worker_timeout + o.ncu_timeout : o.worker_timeout;
+  p.device = o.device;
   ProcessSpec spec =
       worker_spec(setup_.worker, p.broker_dir->path(), bfile, o.device, wall, setup_.broker_prefix);
   if (setup_.audit == Instrument::nvtx) {
@@ -364,7 +367,10 @@ bool JudgeSession::broker_works_without_candidate(Peers& p) {
   req.instrument = Instrument::none;
   const fs::path file = dir->path() / "request.json";
   if (!write_file_atomic(file, to_text(req.to_json(), 1)).ok()) return false;
-  auto b = launcher_.launch(worker_spec(setup_.worker, dir->path(), file, -1, seconds(120), {}));
+  // On the session's GPU, as its own broker (leak3/fresh_broker_unpinned.cu: unpinned, it ran on
+  // GPU 0 and could not map another GPU's slots, blaming the harness).
+  auto b =
+      launcher_.launch(worker_spec(setup_.worker, dir->path(), file, p.device, seconds(120), {}));
   if (!b.ok()) return false;
   WorkerProcess& broker = **b;
   bool works = broker.send(p.broker_map.to_json()).ok();
@@ -378,6 +384,17 @@ bool JudgeSession::broker_works_without_candidate(Peers& p) {
   (void)broker.send(Json{{"op", "quit"}});
   (void)broker.finish(milliseconds(5000));
   return works;
+}
+
+void JudgeSession::keep_candidate_output(const EvalOptions& o, const Peers& p) const {
+  if (o.candidate_output.empty()) return;
+  const std::string broker = p.broker_end.stdout_text + p.broker_end.stderr_text;
+  const std::string what =
+      setup_.broker_under_tool ? "a session with its broker under a tool" : "a judging session";
+  auto st = append_candidate_output(o.candidate_output,
+                                    what + (p.session_ran_hidden ? ", hidden calls made" : ""),
+                                    {p.host_end.stdout_text, p.host_end.stderr_text, broker});
+  if (!st.ok()) std::cerr << "ptxbench: warning: " << st.error().to_string() << "\n";
 }
 
 }  // namespace ptxbench::eval

@@ -45,6 +45,7 @@ struct JudgeSession::Peers {
   bool broker_ended = false;
   std::filesystem::path so;
   BrokerRequest broker_request;    // without dir and candidate
+  int device = -1;                 // the GPU every broker of the session is pinned to
   host::HostRequest host_request;  // without dir and library
   MapCommand broker_map;           // the verifier's slots, every broker's first command
   std::string broker_audit_error;  // the broker's instrumentation could not start

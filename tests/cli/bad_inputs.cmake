@@ -760,6 +760,14 @@ ptxbench_bad_input(gate_json_is_the_junit 2 "--junit and --json name the same fi
   ARGS ${_p} gate ${_plain} --task ${_gemm} --json g.out --junit g.out)
 ptxbench_bad_input(gate_timeline_without_json 2 "--timeline requires --json"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --timeline)
+# --candidate-output: a folder for gate (one file per kernel), a file for eval; checked before
+# anything is judged.
+ptxbench_bad_input(gate_candidate_output_is_a_file 2
+  "--candidate-output f.txt is not a folder that can be made: a file is there"
+  SETUP f.txt ARGS ${_p} gate ${_plain} --task ${_gemm} --candidate-output f.txt)
+ptxbench_bad_input(eval_candidate_output_is_a_folder 2
+  "ptxbench eval: cannot write the candidate's output to out: Is a directory"
+  SETUP out/ ARGS ${_p} eval ${_kernel} --task ${_gemm} --candidate-output out)
 # --shared-inputs is a flag (run, rejudge, gate): a value is refused.
 ptxbench_bad_input(gate_shared_inputs_value 2 "Could not convert: --shared-inputs = maybe"
   ARGS ${_p} gate ${_plain} --task ${_gemm} --shared-inputs=maybe)

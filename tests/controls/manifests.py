@@ -7,7 +7,9 @@ expect_families, purpose; optional expect_coverage, memcheck, caught_by ("timing
 timing phase's evidence reaches the verdict), seeds (the run seeds the GPU check judges it at,
 default [1234]: evidence drawn at random, such as the timing phase's repeat calls, must not
 depend on the draw), expect_audit ("declined": too slow to instrument;
-no credit then), and, for controls that only the
+no credit then), expect_credit (true/false: whether the target instructions earn the task's
+instruction credit, the audit's instruction_metric.passed, where it was evaluated), and, for
+controls that only the
 run-time sandbox can stop (kernels/controls/sandbox.toml), expect_refused (the system call or
 driver function that must be refused and named in the verdict's message) and expect_not_created
 (paths the candidate tries to create that must not exist after the evaluation).

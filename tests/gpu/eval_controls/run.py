@@ -45,8 +45,10 @@ import argparse
 import concurrent.futures
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "controls"))
@@ -72,9 +74,32 @@ def clear_not_created(e):
 
 
 def timed_run(cmd):
+    """Runs one command; an `eval` also writes everything the candidate printed to a file of its
+    own (--candidate-output: the JSON withholds it after a hidden call, and an escape line there
+    must still be seen), kept as p.candidate_output."""
+    out_path = None
+    if cmd[1] == "eval":
+        fd, out_path = tempfile.mkstemp(prefix="ptxbench-candidate-", suffix=".txt")
+        os.close(fd)
+        cmd = cmd + ["--candidate-output", out_path]
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    return p, time.time() - t0
+    secs = time.time() - t0
+    p.candidate_output = read_and_remove(out_path)
+    return p, secs
+
+
+def read_and_remove(path):
+    if not path:
+        return ""
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
 
 
 def judge(e, p, secs, name, log_dir, log_name):
@@ -82,11 +107,14 @@ def judge(e, p, secs, name, log_dir, log_name):
     if log_dir:
         with open(os.path.join(log_dir, log_name + ".json"), "w") as f:
             f.write(p.stdout + "\n--- stderr ---\n" + p.stderr)
+        if p.candidate_output:
+            with open(os.path.join(log_dir, log_name + ".candidate.txt"), "w") as f:
+                f.write(p.candidate_output)
     try:
         out = json.loads(p.stdout)
     except json.JSONDecodeError:
         return False, f"FAIL {name}: no JSON from ptxbench (exit {p.returncode}): {p.stderr.strip()[-400:]}", secs
-    return check(e, out, name, f"exit {p.returncode}, {secs:.1f}s", secs) + (secs,)
+    return check(e, out, name, f"exit {p.returncode}, {secs:.1f}s", secs, p.candidate_output) + (secs,)
 
 
 def precompile(ptxbench, src, e):
@@ -168,7 +196,7 @@ def model_text_leaks(e, ev):
     return [b for b in banned if b in text]
 
 
-def check(e, out, name, how, secs=None):
+def check(e, out, name, how, secs=None, candidate_output=""):
     """Holds one judge report (eval --json, or a gate --json line's report) against its entry.
     With `secs` (one eval's wall time), also its max_judging_seconds."""
     flags = e.get("expect_flags", [])
@@ -183,7 +211,10 @@ def check(e, out, name, how, secs=None):
     refused = e.get("expect_refused", "") if got == want else ""
     created = [path for path in not_created if os.path.lexists(path)]
     # A control's attack that worked, whatever the verdict (kernels/controls/isolation.toml).
-    escapes = escape_lines(ev.get("worker_stderr_tail"), ev.get("worker_stdout_tail"), message) if ev else []
+    # The whole of what the candidate printed (--candidate-output) as well: the JSON withholds it
+    # once a hidden call was made.
+    escapes = escape_lines(ev.get("worker_stderr_tail"), ev.get("worker_stdout_tail"), message,
+                           candidate_output) if ev else []
     leaks = model_text_leaks(e, ev)
     slow = secs is not None and "max_judging_seconds" in e and secs > e["max_judging_seconds"]
     ok = (got in wants and all(f in got_flags for f in flags) and refused in message and not created
@@ -201,6 +232,10 @@ def check(e, out, name, how, secs=None):
             if fams.get(fam, "absent") != verdict:
                 ok = False
                 detail += f" {fam} {fams.get(fam, 'absent')} (want {verdict});"
+        metric = audit.get("instruction_metric") or {}
+        if "expect_credit" in e and metric.get("evaluated") and metric.get("passed") != e["expect_credit"]:
+            ok = False
+            detail += f" instruction credit {metric.get('passed')} (want {e['expect_credit']});"
         cov = (audit.get("coverage") or {})
         if "expect_coverage" in e and cov.get("available"):
             lo, hi = e["expect_coverage"]
@@ -243,8 +278,9 @@ def run_batch(ptxbench, entries, log_dir, shared_inputs=False):
                 if os.path.lexists(path):
                     os.remove(path)
         out_file = os.path.join(log_dir or "/tmp", f"gate-{task}-{arch}.jsonl")
+        out_dir = tempfile.mkdtemp(prefix="ptxbench-gate-candidates-")
         cmd = [ptxbench, "gate", *[e["_src"] for e in group], "--task", task, "--arch", arch,
-               "--json", out_file, "--force"] + (["--shared-inputs"] if shared_inputs else [])
+               "--json", out_file, "--force", "--candidate-output", out_dir] + (["--shared-inputs"] if shared_inputs else [])
         t0 = time.time()
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
         secs = time.time() - t0
@@ -253,16 +289,24 @@ def run_batch(ptxbench, entries, log_dir, shared_inputs=False):
             with open(out_file) as f:
                 lines = [json.loads(x) for x in f if x.strip()]
         by_file = {x["file"]: x for x in lines}
-        for e in group:
+        for i, e in enumerate(group):
             x = by_file.get(e["_src"])
             name = os.path.basename(e["file"])
+            printed = read_and_remove(os.path.join(out_dir, f"{i + 1:03}-{gate_output_name(e['_src'])}.txt"))
             if x is None:
                 yield False, f"FAIL {name}: no line in {out_file} (gate exit {p.returncode}): {p.stderr.strip()[-300:]}"
                 continue
             session = ((x["report"].get("eval") or {}).get("verifier_session"))
-            yield check(e, x["report"], name, f"gate of {len(group)} ({secs:.1f}s), verifier session {session}")
+            yield check(e, x["report"], name, f"gate of {len(group)} ({secs:.1f}s), verifier session {session}",
+                        candidate_output=printed)
+        shutil.rmtree(out_dir, ignore_errors=True)
         if shared_inputs:
             yield shared_inputs_check(task, lines)
+
+
+def gate_output_name(src):
+    """gate --candidate-output's name for a kernel file (src/cli/cmd_gate.cc candidate_output_name)."""
+    return "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in os.path.basename(src))
 
 
 SHARED = "gate's shared inputs, task"
