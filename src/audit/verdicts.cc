@@ -16,6 +16,14 @@ bool exists_on(const task::InstructionFamily& f, std::string_view arch) {
   return std::find(f.arches.begin(), f.arches.end(), arch) != f.arches.end();
 }
 
+// An executed tensor-math family whose counted FLOPs fall short of kMinTensorCoverage.
+bool below_coverage(const AuditResult& r, const std::string& name) {
+  if (!r.coverage.available || r.coverage.ratio >= kMinTensorCoverage) return false;
+  for (const auto& fam : task::instruction_families())
+    if (fam.name == name) return fam.tensor_math;
+  return false;
+}
+
 }  // namespace
 
 std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunction>& listing,
@@ -119,7 +127,7 @@ void apply_instruction_metric(AuditResult& r) {
   int executed = 0, unknown = 0;
   for (const auto& name : r.target_families) {
     const FamilyResult* f = r.family(name);
-    if (f && f->verdict == Verdict::executed) ++executed;
+    if (f && f->verdict == Verdict::executed && !below_coverage(r, name)) ++executed;
     if (f && f->verdict == Verdict::present_not_audited) ++unknown;
   }
   r.instruction_metric_passed =

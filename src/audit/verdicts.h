@@ -24,8 +24,17 @@ std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunct
 Coverage compute_coverage(const std::vector<KernelAudit>& kernels, const task::ArchTargets* targets,
                           double task_flops);
 
-// Sets instruction_metric_evaluated/passed from families, target_families and rule;
-// not evaluated when it would fail only for lack of counts (present_not_audited).
+// A tensor-math target family (task/families.h tensor_math: wgmma, tcgen05) earns credit only
+// when it did at least this share of the task's FLOPs at the audited workload (Coverage::ratio):
+// one token MMA per call on zero tiles, the math done elsewhere, is not the task done on the
+// tensor cores (red team, token_wgmma; judging.md). Its verdict stays `executed` (a fact); where
+// the coverage cannot be counted (tcgen05 keeps its shape in a descriptor, a task without a FLOP
+// formula) it counts as before, and the coverage's note says why.
+inline constexpr double kMinTensorCoverage = 0.5;
+
+// Sets instruction_metric_evaluated/passed from families, target_families, rule and the
+// coverage (kMinTensorCoverage); not evaluated when it would fail only for lack of counts
+// (present_not_audited).
 void apply_instruction_metric(AuditResult& r);
 
 }  // namespace ptxbench::audit
