@@ -1372,10 +1372,11 @@ TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
   const auto passing = script_.verify;
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  ASSERT_EQ(script_.sm_load_workloads.size(), 1u);
-  EXPECT_EQ(d.names[static_cast<std::size_t>(script_.sm_load_workloads[0])], "hidden_ragged");
+  ASSERT_EQ(script_.sm_load_workloads.size(), 2u);  // a timed-workload check and the ragged one
+  EXPECT_EQ(script_.sm_load_workloads[0], 0);
+  EXPECT_EQ(d.names[static_cast<std::size_t>(script_.sm_load_workloads[1])], "hidden_ragged");
   EXPECT_FALSE(r.has_flag(Flag::schedule_not_varied));
-  const int loaded = script_.sm_load_workloads[0];
+  const int loaded = script_.sm_load_workloads[1];
   int calls_on_it = 0;  // the broker's call index of the loaded call: the last check
   script_.verify = [&](int, const Json& prepare) {
     CallCheck c;
@@ -1469,6 +1470,27 @@ TEST_F(EvaluatorTest, ABrokerThatDiesDuringACallIsTheCandidatesWhenItWorksWithou
   EXPECT_NE(r.message.find("signal 11"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("without the candidate works"), std::string::npos) << r.message;
   EXPECT_EQ(requests_.back()["mode"], "broker");  // the reproduction: no host beside it
+}
+
+// The reproduction runs on the session's GPU, as every other worker of the session does
+// (leak3/fresh_broker_unpinned.cu: unpinned, it ran on GPU 0 of a --gpus run and could not map
+// another GPU's slots, so a candidate on GPU 1 could blame the harness).
+TEST_F(EvaluatorTest, TheBrokerThatReproducesAFailureIsPinnedToTheSessionsGpu) {
+  unsetenv("CUDA_VISIBLE_DEVICES");
+  opts_.device = 1;
+  script_.call = [](int) -> std::optional<Reply> { return std::nullopt; };
+  script_.broker_end.exit_code = -1;
+  script_.broker_end.signal = 11;
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::runtime_error) << r.message;
+  ASSERT_EQ(requests_.back()["mode"], "broker");  // the reproduction was launched last
+  int gpu_workers = 0;
+  for (const ProcessSpec& spec : specs_) {
+    if (!spec.env.count("CUDA_VISIBLE_DEVICES")) continue;  // the host: no GPU
+    EXPECT_EQ(spec.env.at("CUDA_VISIBLE_DEVICES"), "1");
+    ++gpu_workers;
+  }
+  EXPECT_GE(gpu_workers, 3);  // the verifier, the broker and its reproduction
 }
 
 // The same failure when a broker without the candidate fails too: the harness's.

@@ -220,7 +220,21 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   // The timed workload's other sets: each at least once, every set switching buffer sets.
   for (int k = 0; fresh_calls < trials || k < 2 * (timed_bases - 1); ++k, ++fresh_calls)
     call(0, k % 2 == 0 ? 1 : 0, Content::transformed, k < 2 ? 1 : (k / 2 + 1) % timed_bases);
-  // Another schedule: the ragged hidden workload again, new inputs, half the SMs busy.
+  // Another schedule, twice. One timed-workload check, new inputs, half the SMs busy, at a place
+  // the seed draws among the timed workload's checks after the first two: a kernel cannot tell it
+  // from the checks beside it by its shape or its place (leak3/schedule_check_predicted.cu: a
+  // lone loaded call, always last and the only repeated hidden M, was predictable).
+  const std::size_t first_timed = 2 + drawn.size();  // after the repeat and the hidden calls
+  if (plan.checks.size() > first_timed) {
+    call(0, 0, Content::transformed, static_cast<int>(fresh() % timed_bases));
+    PlannedCall loaded = std::move(plan.checks.back());
+    plan.checks.pop_back();
+    loaded.sm_load = true;
+    loaded.label += ", half the SMs busy (another schedule)";
+    const std::size_t at = first_timed + fresh() % (plan.checks.size() - first_timed + 1);
+    plan.checks.insert(plan.checks.begin() + static_cast<std::ptrdiff_t>(at), std::move(loaded));
+  }
+  // And the ragged hidden workload again, new inputs, half the SMs busy.
   for (std::size_t h = 0; h < drawn.size(); ++h)
     if (drawn[h].kind == task::HiddenKind::ragged) {
       call(static_cast<int>(h) + 1, 0, Content::transformed, 0);

@@ -123,20 +123,30 @@ TEST(Plan, AnInputSeedSharesTheBaseSetsAndNothingElse) {
   EXPECT_NE(unknown.error().to_string().find("drawn per session"), std::string::npos);
 }
 
-// One check runs under another schedule: the ragged hidden workload again, with new inputs.
-TEST(Plan, OneCheckRunsUnderAnotherSchedule) {
-  auto plan = plan_session(testing::gemm_task(), 3, 11);
-  ASSERT_TRUE(plan.ok());
-  std::vector<const PlannedCall*> loaded;
-  for (const auto& c : plan->checks)
-    if (c.sm_load) loaded.push_back(&c);
-  ASSERT_EQ(loaded.size(), 1u);
-  EXPECT_EQ(
-      plan->verifier.workloads[static_cast<std::size_t>(loaded[0]->workload)].problem.workload,
-      "hidden_ragged");
-  EXPECT_EQ(loaded[0]->content, Content::transformed);
-  EXPECT_EQ(&plan->checks.back(), loaded[0]);  // after the ordinary check of that workload
-  EXPECT_NE(loaded[0]->label.find("another schedule"), std::string::npos);
+// Two checks run under another schedule: one of the timed workload's, at a place the seed draws
+// among its checks (so no shape or place marks it), and the ragged hidden workload again.
+TEST(Plan, TwoChecksRunUnderAnotherScheduleOneOfThemAtADrawnPlace) {
+  std::set<std::size_t> places;
+  for (std::uint64_t seed = 1; seed < 40; ++seed) {
+    auto plan = plan_session(testing::gemm_task(), 3, seed);
+    ASSERT_TRUE(plan.ok());
+    std::vector<std::size_t> loaded;
+    for (std::size_t i = 0; i < plan->checks.size(); ++i)
+      if (plan->checks[i].sm_load) loaded.push_back(i);
+    ASSERT_EQ(loaded.size(), 2u);
+    const PlannedCall& timed = plan->checks[loaded[0]];
+    EXPECT_EQ(timed.workload, 0);
+    EXPECT_EQ(timed.content, Content::transformed);
+    EXPECT_GE(loaded[0], 2u + 5u);  // after the first call, its repeat and the 5 hidden ones
+    places.insert(loaded[0]);
+    const PlannedCall& ragged = plan->checks[loaded[1]];
+    EXPECT_EQ(plan->verifier.workloads[static_cast<std::size_t>(ragged.workload)].problem.workload,
+              "hidden_ragged");
+    EXPECT_EQ(loaded[1], plan->checks.size() - 1);  // after the ordinary check of that workload
+    for (std::size_t i : loaded)
+      EXPECT_NE(plan->checks[i].label.find("another schedule"), std::string::npos);
+  }
+  EXPECT_GE(places.size(), 3u);  // the timed one's place varies with the seed
 }
 
 // Two sessions with different seeds check different hidden sizes; one seed, the same sizes.

@@ -77,7 +77,8 @@ struct CorrectnessFindings {
   bool passed = true;
   int failing_call = -1;  // index into the records
   std::vector<Flag> flags;
-  std::string message;
+  std::string message;   // names no call and no input the candidate chose after a hidden call
+  std::string withheld;  // then: which call and which inputs, for people (EvalResult::withheld)
 };
 // The checked calls' session budget: together they may take kChecksBudgetCalls call limits
 // (each is also held to one). A candidate's time on calls nobody times (the hidden checks) is its

@@ -117,13 +117,22 @@ std::vector<AxisDraw> gemm_draws(const TaskSpec& task, HiddenKind kind) {
 
 std::vector<AxisDraw> attention_draws(const TaskSpec& task, HiddenKind kind) {
   const std::int64_t st = task.timed().axes.at("S");
+  // B or H above the timed workload's, where the promise goes higher (else anywhere in it): every
+  // session checks more batches and heads than the timed launch, so a grid sized for the timed
+  // ones fails each session, not one in two (red team 34, attn_fwd_undrawn_batch).
+  auto above_timed = [&](const std::string& a) {
+    auto c = task.constraints.find(a);
+    const std::int64_t hi = c == task.constraints.end() ? 1 : c->second.max;
+    const std::int64_t t = task.timed().axes.count(a) ? task.timed().axes.at(a) : 1;
+    return AxisDraw{a, t < hi ? t + 1 : 1, hi};
+  };
   auto odd = [](std::int64_t v) { return v % 2 == 1; };
   auto odd_tiles = [](std::int64_t v) { return v % 128 != 0 || (v / 128) % 2 == 1; };
   switch (kind) {
     case HiddenKind::small:
       return {{"S", 1, 768}, {"B", 1, 4, odd}, {"H", 1, 8, odd}};
     case HiddenKind::ragged:
-      return {{"S", 384, st, odd_tiles}, {"B", 1, 3}, {"H", 1, 16}};
+      return {{"S", 384, st, odd_tiles}, above_timed("B"), above_timed("H")};
     case HiddenKind::large:
       return {{"S", st + 1, 2 * st}, {"B", 1, 2}, {"H", 1, 4}};
     case HiddenKind::audit:
@@ -170,7 +179,8 @@ std::string_view describe(HiddenKind k, Family f) {
       return gemm ? "a small M (below 64)" : "a short sequence, B*H odd";
     case HiddenKind::ragged:
       return gemm ? "an M that is not a multiple of 8 (below 1024)"
-                  : "a sequence length that is an odd multiple of 128";
+                  : "a sequence length that is an odd multiple of 128, more batches and "
+                    "heads than the timed workload";
     case HiddenKind::large:
       return gemm ? "a large M that is not a multiple of 128"
                   : "a sequence longer than the timed one";

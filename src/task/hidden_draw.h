@@ -18,7 +18,8 @@
 //              red team 2026-12-04)
 //   attention (B, H and S vary; S a multiple of 128 where promised; timed Bt, Ht, St)
 //     small    S up to 768, B in {1, 3}, H in {1, 3, 5, 7}: B*H odd (heads taken in pairs)
-//     ragged   S/128 odd and at least 3 (no multiple of 256), S up to St, B up to 3, H up to 16
+//     ragged   S/128 odd and at least 3 (no multiple of 256), S up to St, B in (Bt, max B] and
+//              H in (Ht, max H] where the promise goes above the timed ones (else anywhere)
 //     large    S above St (up to the promise), B up to 2, H up to 4
 //     audit    S in [768, 2048], B up to 2, H in [2, 8]
 //     any      B, H and S anywhere in the promise, redrawn until its work B*H*S² is at most

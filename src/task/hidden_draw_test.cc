@@ -93,6 +93,9 @@ TEST(HiddenDraw, AttentionDrawsOtherShapesThanTheTimedOne) {
     EXPECT_EQ(axis(d, HiddenKind::small, "B") * axis(d, HiddenKind::small, "H") % 2, 1);
     const std::int64_t tiles = axis(d, HiddenKind::ragged, "S") / 128;
     EXPECT_TRUE(tiles >= 3 && tiles % 2 == 1) << tiles;  // no multiple of 256
+    // More batches and heads than the timed B = 4, H = 48, in every session.
+    EXPECT_GT(axis(d, HiddenKind::ragged, "B"), 4);
+    EXPECT_GT(axis(d, HiddenKind::ragged, "H"), 48);
     EXPECT_GT(axis(d, HiddenKind::large, "S"), 4096);
     const std::int64_t audit = axis(d, HiddenKind::audit, "S");
     EXPECT_TRUE(audit >= 768 && audit <= 2048);
