@@ -242,6 +242,10 @@ void Service::run_job(const Taken& job) {
   const double started = *row.started;
   run::TurnVerdict v = judger_.judge(row.request, *task, slots_, *job.cancelled);
   const double finished = now();
+  // The result is built outside the lock (the feedback takes a while); a cancel that comes
+  // meanwhile is seen below, under the lock, and wins.
+  const bool judged = !job.cancelled->load() && !interrupted();
+  Json result = judged ? result_json(row, v, started, finished) : Json();
   std::lock_guard lock(mu_);
   running_flags_.erase(row.id);
   --running_;
@@ -250,11 +254,10 @@ void Service::run_job(const Taken& job) {
     metrics_.discarded(gpu_seconds_of(v));
     return;
   }
-  if (interrupted()) {  // SIGINT/SIGTERM stopped its stages: no verdict; the next start judges it
+  if (!judged) {  // SIGINT/SIGTERM stopped its stages: no verdict; the next start judges it
     (void)store_.requeue(row.id);
     return;
   }
-  Json result = result_json(row, v, started, finished);
   if (auto st = store_.set_done(row.id, result, false, finished); !st.ok()) {
     // A result that cannot be stored is lost, and so would every later one be: the service
     // stops taking jobs and says why (health: degraded); the job is judged again at a restart.
