@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every dependency of ptxbench, configures and builds it.
 # Idempotent: a second run only rebuilds what changed.
-#   Debian packages: compilers, CMake/Ninja, header and library packages; headless Chromium
+#   Debian packages: compilers, CMake/Ninja, header and library packages, HAProxy (in front of
+#   several `ptxbench serve` instances, and tests/cli/serve_haproxy.sh); headless Chromium
 #   (scripts/setup-chromium.sh) for the HTML report's test.
 #   PyPI wheels (unpacked, not installed into any Python): cuobjdump and nvdisasm
 #   (the CPU machines lack them), the header-only cudnn-frontend, and apache-tvm-ffi (the
@@ -32,7 +33,7 @@ APACHE_TVM_FFI_VERSION=0.1.15.post2
 debs=(cmake ninja-build g++ pkg-config python3-pip unzip
       libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libdlpack-dev
       libcurl4-openssl-dev libfmt-dev libsqlite3-dev libgtest-dev libgmock-dev sqlite3
-      libseccomp-dev libre2-dev libdtl-dev libcpp-httplib-dev)
+      libseccomp-dev libre2-dev libdtl-dev libcpp-httplib-dev haproxy)
 # What only the tests use (scripts/test.sh asks): clang-format (format_check), and clang with
 # libFuzzer (libclang-rt-14-dev) for the fuzz targets (tests/fuzz).
 if [ "${PTXBENCH_WITH_TEST_TOOLS:-0}" = 1 ]; then debs+=(clang-format clang libclang-rt-14-dev); fi

@@ -1,5 +1,6 @@
-// `ptxbench serve [--host H] [--port P] [--store FILE] [--token-file F] [--workers N]
-//  [--cpu-slots N] [--gpus N] [--max-queued N] [--max-body BYTES] [judging options]`:
+// `ptxbench serve [--host H] [--port P] [--store FILE] [--instance NAME] [--token-file F]
+//  [--workers N] [--cpu-slots N] [--gpus N] [--max-queued N] [--max-body BYTES] [judging
+//  options]`:
 // the judge as a reward service for RL trainers (docs/serve.md). Jobs go into the --store file
 // before they are acknowledged; a restart judges what the last process left queued or running.
 // Loopback only unless a bearer token is given (--token-file or PTXBENCH_SERVE_TOKEN: never on
@@ -10,6 +11,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <thread>
 
 #include "cli/command.h"
@@ -23,15 +25,20 @@
 #include "core/text.h"
 #include "core/utf8.h"
 #include "serve/http_api.h"
+#include "serve/job_id.h"
 #include "serve/pipeline_judger.h"
 #include "task/loader.h"
 
 namespace ptxbench::cli {
+
+CLI::App* attach_serve_lb_config(CLI::App& serve, Context& ctx);  // cmd_serve_lb.cc
+
 namespace {
 
 struct ServeArgs {
   serve::HttpOptions http;
   std::string store = "ptxbench-serve.db", token_file;
+  std::optional<std::string> instance;
   int workers = 0, cpu_slots = 0, gpus = -1;
   std::size_t max_queued = 1024;
   bool allow_weaker_sandbox = false;
@@ -99,6 +106,13 @@ int serve_main(ServeArgs a, Context& ctx) {
   so.max_queued = a.max_queued;
   auto store = serve::JobStore::open(a.store);
   if (!store.ok()) return fail(ctx, store.error(), exit_code::internal);
+  // The prefix of every job id: --instance, else the one the store was first served under,
+  // else this machine's host name (job_id.h).
+  char host[256] = {};
+  (void)gethostname(host, sizeof host - 1);
+  auto instance = store->claim_instance(a.instance, serve::default_instance_name(host));
+  if (!instance.ok()) return fail(ctx, instance.error(), exit_code::bad_input);
+  so.instance = *instance;
   // Everything that can change a verdict is in the provenance and so in every cache key: the
   // build itself (the binary's SHA-256: the version string is the same across commits), the
   // judging settings and the sandbox (serve red team T2).
@@ -121,9 +135,9 @@ int serve_main(ServeArgs a, Context& ctx) {
         "queued again\n",
         service.requeued());
   ctx.err << fmt::format(
-      "ptxbench serve: listening on http://{}:{}/v1 (store {}; {} workers, {} compile slots, {}; "
-      "{})\n",
-      a.http.host, http.port(), a.store, so.workers, so.cpu_slots,
+      "ptxbench serve: listening on http://{}:{}/v1 (instance {}, store {}; {} workers, {} "
+      "compile slots, {}; {})\n",
+      a.http.host, http.port(), so.instance, a.store, so.workers, so.cpu_slots,
       so.gpus > 0 ? fmt::format("{} GPU(s), {}", so.gpus, base.gpu_arch)
                   : "no GPU: compile and static audit only, every verdict not_evaluated",
       a.http.token.empty() ? "no token, loopback only" : "bearer token required");
@@ -152,6 +166,15 @@ void attach_serve(CLI::App& sub, Context& ctx) {
                  "SQLite file of the jobs: written before each is acknowledged, kept across "
                  "restarts; results of equal candidates are served from it")
       ->capture_default_str();
+  sub.add_option("--instance", a->instance,
+                 "this instance's name, the prefix of its job ids (NAME.N), so that several "
+                 "instances behind one balancer never share an id; default: the one the store "
+                 "was first served under, else the host name's first label")
+      ->check([](const std::string& v) {
+        return serve::valid_instance_name(v)
+                   ? std::string()
+                   : "--instance must be " + std::string(serve::kInstanceNameRule);
+      });
   sub.add_option("--token-file", a->token_file,
                  "file whose first line is the bearer token every request must carry (else "
                  "PTXBENCH_SERVE_TOKEN; none: loopback only)");
@@ -174,9 +197,13 @@ void attach_serve(CLI::App& sub, Context& ctx) {
   add_judging_options(sub, a->judging);
   sub.footer(with_help_footer(
       "API (docs/serve.md): POST /v1/jobs, GET /v1/jobs/ID?wait=S, DELETE /v1/jobs/ID, GET "
-      "/v1/tasks, /v1/health, /v1/metrics. Exit: 0 after SIGINT/SIGTERM; 2 bad options; 1 when "
-      "the store or the port cannot be opened."));
-  sub.callback([a, &ctx] { ctx.exit_code = serve_main(*a, ctx); });
+      "/v1/tasks, /v1/health, /v1/metrics. Several instances behind HAProxy: `ptxbench serve "
+      "lb-config --help`. Exit: 0 after SIGINT/SIGTERM; 2 bad options or an --instance the "
+      "store was not served under; 1 when the store or the port cannot be opened."));
+  CLI::App* lb = attach_serve_lb_config(sub, ctx);
+  sub.callback([a, lb, &ctx] {
+    if (!lb->parsed()) ctx.exit_code = serve_main(*a, ctx);
+  });
 }
 
 }  // namespace ptxbench::cli

@@ -1,11 +1,15 @@
 // For the serve tests: a task, verdicts by hand, and a Judger that answers from the source's
-// first word ("passed", "incorrect", ...) and can hold jobs until released.
+// first word ("passed", "incorrect", ...) and can hold jobs until released (or cancelled).
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -44,12 +48,15 @@ inline run::TurnVerdict verdict_named(const std::string& name) {
 
 class FakeJudger : public Judger {
  public:
-  run::TurnVerdict judge(const JobRequest& r, const task::TaskSpec&, run::StageSlots&) override {
+  // A held job waits until release(), or until it is cancelled (its checkpoint: it stops).
+  run::TurnVerdict judge(const JobRequest& r, const task::TaskSpec&, run::StageSlots&,
+                         const std::atomic<bool>& cancelled) override {
     std::unique_lock lock(mu_);
     ++calls_;
     ++started_;
     started_cv_.notify_all();
-    cv_.wait(lock, [this] { return !holding_; });
+    while (holding_ && !cancelled.load()) cv_.wait_for(lock, std::chrono::milliseconds(5));
+    if (cancelled.load()) ++stopped_;
     const std::string first = r.source.substr(0, r.source.find(' '));
     return verdict_named(first);
   }
@@ -78,12 +85,17 @@ class FakeJudger : public Judger {
     std::lock_guard lock(mu_);
     return calls_;
   }
+  // Jobs that saw their cancellation and stopped.
+  int stopped() {
+    std::lock_guard lock(mu_);
+    return stopped_;
+  }
 
  private:
   std::mutex mu_;
   std::condition_variable cv_, started_cv_;
   bool holding_ = false;
-  int calls_ = 0, started_ = 0;
+  int calls_ = 0, started_ = 0, stopped_ = 0;
 };
 
 inline JobRequest request(const std::string& source, int priority = 0) {
@@ -102,6 +114,41 @@ struct TempDir {
     path = mkdtemp(tmpl);
   }
   ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+// A service over a FakeJudger and a store in a fresh folder, on a clock the test moves.
+struct Fixture {
+  TempDir dir;
+  FakeJudger judger;
+  std::atomic<double> clock{1000};
+  std::unique_ptr<Service> service;
+
+  void open(ServiceOptions o = {}) {
+    o.clock = [this] { return clock.load(); };
+    auto store = JobStore::open(dir.path / "jobs.db");
+    ASSERT_TRUE(store.ok()) << store.error().to_string();
+    service = std::make_unique<Service>(std::move(o), std::vector{fake_task("gemm_test")}, judger,
+                                        std::move(*store));
+  }
+  ServiceOptions one_worker() {
+    ServiceOptions o;
+    o.workers = 1;
+    return o;
+  }
+  // One worker, started, judging a first job it holds until judger.release(): that job's id.
+  JobId start_holding_one() {
+    open(one_worker());
+    judger.hold();
+    EXPECT_TRUE(service->start().ok());
+    const JobId id = service->submit(request("passed 0"))->id;
+    judger.wait_started(1);
+    return id;
+  }
+  Json wait_done(JobId id) {
+    auto j = service->wait(id, 10);
+    EXPECT_TRUE(j.ok() && *j);
+    return j.ok() && *j ? **j : Json();
+  }
 };
 
 }  // namespace ptxbench::serve::testing

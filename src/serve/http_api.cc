@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "serve/job_id.h"
 #include "task/json.h"
 
 namespace ptxbench::serve {
@@ -22,6 +23,8 @@ constexpr double kMaxWaitS = 60;
 constexpr std::size_t kMaxBatch = 1024;
 constexpr int kRetryAfterS = 5;  // what a 429 (a full queue) suggests
 constexpr std::size_t kMaxAnswerBytes = 64u << 20;
+// A job's path: its id (job_id.h) is checked by the handler, which names what was wrong.
+constexpr const char* kJobPath = R"(/v1/jobs/([A-Za-z0-9_.\-]{1,80}))";
 
 void reply(httplib::Response& res, int status, const Json& body) {
   res.status = status;
@@ -48,8 +51,8 @@ int status_of(SubmitError e) {
   return 500;
 }
 
-Json accepted_json(const Submitted& s) {
-  return Json{{"id", s.id},
+Json accepted_json(const Submitted& s, const Service& service) {
+  return Json{{"id", service.id_text(s.id)},
               {"state", std::string(to_string(s.state))},
               {"duplicate", s.duplicate},
               {"cached", s.cached}};
@@ -110,7 +113,7 @@ struct HttpServer::Impl {
       const int status = status_of(s.error().kind);
       return {status, Json{{"error", s.error().message}, {"status", status}}};
     }
-    return {202, accepted_json(*s)};
+    return {202, accepted_json(*s, service)};
   }
 
   void post_jobs(const httplib::Request& req, httplib::Response& res) {
@@ -139,32 +142,77 @@ struct HttpServer::Impl {
     reply(res, status, answer);
   }
 
+  // 421 Misdirected Request: the ids of `owners` (other instances) reached this one.
+  void misdirected(httplib::Response& res, const std::string& what,
+                   const std::vector<std::string>& owners) {
+    std::string names;
+    for (const auto& o : owners) names += (names.empty() ? "" : ", ") + o;
+    Json body{{"error", fmt::format("{} of instance {}, and this is instance {}: send the "
+                                    "request to {} (behind a balancer, route /v1/jobs/NAME.* "
+                                    "and ?ids=NAME.* to instance NAME: ptxbench serve lb-config)",
+                                    what, names, service.instance(),
+                                    owners.size() == 1 ? "it" : "each, one batch per instance")},
+              {"instance", service.instance()}};
+    if (owners.size() == 1) body["owner"] = owners.front();
+    body["owners"] = owners;
+    reply(res, 421, body);
+  }
+
+  // The number of the job that the id `text` names on this instance; else the answer is sent
+  // (404: no such id; 421: another instance's job) and nullopt returned.
+  std::optional<JobId> own_job(const std::string& text, httplib::Response& res) {
+    auto ref = parse_job_id(text);
+    if (!ref) {
+      error(res, 404,
+            fmt::format("no job {} (this instance's ids are {}.N)", text, service.instance()));
+      return std::nullopt;
+    }
+    if (!ref->instance.empty() && ref->instance != service.instance()) {
+      misdirected(res, fmt::format("job {} is one", text), {ref->instance});
+      return std::nullopt;
+    }
+    return ref->n;
+  }
+
   void get_job(const httplib::Request& req, httplib::Response& res) {
-    const JobId id = std::stoll(req.matches[1]);
+    const auto own = own_job(req.matches[1], res);
+    if (!own) return;
+    const JobId id = *own;
     auto wait_s = wait_of(req);
     if (!wait_s) return error(res, 400, "wait must be a number of seconds, 0 to 60");
     PollSlot slot(polling, poll_room());
     auto job = service.wait(id, slot.held ? *wait_s : 0.0);
     if (!job.ok()) return error(res, 500, job.error().to_string());
-    if (!*job) return error(res, 404, fmt::format("no job {}", id));
+    if (!*job) return error(res, 404, fmt::format("no job {}", service.id_text(id)));
     reply(res, 200, **job);
   }
 
-  // GET /v1/jobs?ids=1,2,3[&wait=S]: every job, after waiting up to S seconds for all to end.
+  // GET /v1/jobs?ids=n1.1,n1.2[&wait=S]: every job, after waiting up to S seconds for all to
+  // end. Every id must be this instance's (or a bare number): a batch with another instance's
+  // ids is 421, naming them, so that a balancer's routing on the first id is never half right.
   void get_jobs(const httplib::Request& req, httplib::Response& res) {
     std::vector<JobId> ids;
+    std::vector<std::string> owners;
     const std::string list = req.get_param_value("ids");
     for (std::size_t at = 0; at < list.size();) {
       const std::size_t comma = std::min(list.find(',', at), list.size());
-      const std::string one = list.substr(at, comma - at);
-      if (one.empty() || one.size() > 18 ||
-          one.find_first_not_of("0123456789") != std::string::npos)
-        return error(res, 400, "ids must be job ids separated by commas, e.g. ?ids=1,2,3");
-      ids.push_back(std::stoll(one));
+      auto ref = parse_job_id(std::string_view(list).substr(at, comma - at));
+      if (!ref)
+        return error(res, 400,
+                     fmt::format("ids must be job ids separated by commas, e.g. ?ids={0}.1,{0}.2",
+                                 service.instance()));
+      if (!ref->instance.empty() && ref->instance != service.instance()) {
+        if (std::find(owners.begin(), owners.end(), ref->instance) == owners.end())
+          owners.push_back(ref->instance);
+      }
+      ids.push_back(ref->n);
       at = comma + 1;
     }
+    if (!owners.empty()) return misdirected(res, "the batch holds jobs", owners);
     if (ids.empty() || ids.size() > kMaxBatch)
-      return error(res, 400, fmt::format("give 1 to {} ids (?ids=1,2,3)", kMaxBatch));
+      return error(res, 400,
+                   fmt::format("give 1 to {} ids (?ids={}.1,{}.2)", kMaxBatch, service.instance(),
+                               service.instance()));
     auto wait_s = wait_of(req);
     if (!wait_s) return error(res, 400, "wait must be a number of seconds, 0 to 60");
     PollSlot slot(polling, poll_room());
@@ -180,15 +228,15 @@ struct HttpServer::Impl {
     std::size_t bytes = 0;
     for (JobId id : ids) {
       if (bytes > kMaxAnswerBytes) {
-        jobs.push_back(
-            Json{{"id", id}, {"error", "not in this answer (its size limit): ask again"}});
+        jobs.push_back(Json{{"id", service.id_text(id)},
+                            {"error", "not in this answer (its size limit): ask again"}});
         continue;
       }
       const double left = std::max(
           0.0, std::chrono::duration<double>(until - std::chrono::steady_clock::now()).count());
       auto job = service.wait(id, left);
       if (!job.ok()) return error(res, 500, job.error().to_string());
-      Json one = *job ? **job : Json{{"id", id}, {"error", "no such job"}};
+      Json one = *job ? **job : Json{{"id", service.id_text(id)}, {"error", "no such job"}};
       bytes += to_text(one).size();
       jobs.push_back(std::move(one));
     }
@@ -206,15 +254,22 @@ struct HttpServer::Impl {
   }
 
   void delete_job(const httplib::Request& req, httplib::Response& res) {
-    const JobId id = std::stoll(req.matches[1]);
-    switch (service.cancel(id)) {
+    const auto own = own_job(req.matches[1], res);
+    if (!own) return;
+    const std::string id = service.id_text(*own);
+    switch (service.cancel(*own)) {
       case CancelAnswer::cancelled:
-        return reply(res, 200, Json{{"id", id}, {"state", "cancelled"}});
+        return reply(res, 200, Json{{"id", id}, {"state", "cancelled"}, {"was", "queued"}});
+      case CancelAnswer::stopping:
+        return reply(res, 200,
+                     Json{{"id", id},
+                          {"state", "cancelled"},
+                          {"was", "running"},
+                          {"message",
+                           "its judging stops at its next checkpoint (a stage under way ends "
+                           "within its budget); no verdict will be stored"}});
       case CancelAnswer::already_final:
         return error(res, 409, fmt::format("job {} has already ended", id));
-      case CancelAnswer::running:
-        return error(res, 409,
-                     fmt::format("job {} is being judged; it ends within its judging budget", id));
       case CancelAnswer::unknown:
         return error(res, 404, fmt::format("no job {}", id));
     }
@@ -230,7 +285,10 @@ struct HttpServer::Impl {
     });
     server.new_task_queue = [n = options.threads] { return new httplib::ThreadPool(n); };
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-      if (authorised(req)) return httplib::Server::HandlerResponse::Unhandled;
+      if (authorised(req)) {
+        res.set_header("X-Ptxbench-Instance", service.instance());  // which one answered
+        return httplib::Server::HandlerResponse::Unhandled;
+      }
       res.set_header("WWW-Authenticate", "Bearer");
       error(res, 401,
             "this service needs \"Authorization: Bearer TOKEN\" (the token of ptxbench serve "
@@ -239,11 +297,10 @@ struct HttpServer::Impl {
     });
     server.Post("/v1/jobs", [this](const auto& req, auto& res) { post_jobs(req, res); });
     server.Get("/v1/jobs", [this](const auto& req, auto& res) { get_jobs(req, res); });
-    server.Get(R"(/v1/jobs/(\d{1,18}))", [this](const auto& req, auto& res) { get_job(req, res); });
-    server.Delete(R"(/v1/jobs/(\d{1,18}))",
-                  [this](const auto& req, auto& res) { delete_job(req, res); });
+    server.Get(kJobPath, [this](const auto& req, auto& res) { get_job(req, res); });
+    server.Delete(kJobPath, [this](const auto& req, auto& res) { delete_job(req, res); });
     // Other methods on the API's paths: 405 with the ones allowed (not a 400 or 404).
-    for (const char* path : {"/v1/jobs", R"(/v1/jobs/(\d{1,18}))"}) {
+    for (const char* path : {"/v1/jobs", kJobPath}) {
       auto not_allowed = [allow = std::string(path) == "/v1/jobs" ? "GET, POST" : "GET, DELETE"](
                              const httplib::Request& req, httplib::Response& res) {
         res.set_header("Allow", allow);

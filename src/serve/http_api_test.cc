@@ -55,8 +55,9 @@ TEST(HttpApi, SubmitThenLongPollForTheResult) {
   auto r = api.post(job("passed k"));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 202);
-  const JobId id = body_of(r)["id"];
-  auto done = api.client->Get("/v1/jobs/" + std::to_string(id) + "?wait=10");
+  const std::string id = body_of(r)["id"];
+  EXPECT_EQ(id.rfind("serve.", 0), 0u) << id;  // the instance's name, then its number
+  auto done = api.client->Get("/v1/jobs/" + id + "?wait=10");
   ASSERT_TRUE(done);
   EXPECT_EQ(done->status, 200);
   const Json j = body_of(done);
@@ -111,13 +112,50 @@ TEST(HttpApi, CancelAndItsConflicts) {
   so.workers = 1;
   Api api({}, so);
   api.judger.hold();
-  const JobId running = body_of(api.post(job("passed 0")))["id"];
+  const std::string running = body_of(api.post(job("passed 0")))["id"];
   api.judger.wait_started(1);
-  const JobId queued = body_of(api.post(job("passed 1")))["id"];
-  EXPECT_EQ(api.client->Delete("/v1/jobs/" + std::to_string(queued))->status, 200);
-  EXPECT_EQ(api.client->Delete("/v1/jobs/" + std::to_string(queued))->status, 409);
-  EXPECT_EQ(api.client->Delete("/v1/jobs/" + std::to_string(running))->status, 409);
-  EXPECT_EQ(api.client->Delete("/v1/jobs/999")->status, 404);
+  const std::string queued = body_of(api.post(job("passed 1")))["id"];
+  auto first = api.client->Delete("/v1/jobs/" + queued);
+  EXPECT_EQ(first->status, 200);
+  EXPECT_EQ(body_of(first)["was"], "queued");
+  EXPECT_EQ(api.client->Delete("/v1/jobs/" + queued)->status, 409);
+  auto stopping = api.client->Delete("/v1/jobs/" + running);  // running: cancelled, stops
+  EXPECT_EQ(stopping->status, 200);
+  EXPECT_EQ(body_of(stopping)["state"], "cancelled");
+  EXPECT_EQ(body_of(stopping)["was"], "running");
+  EXPECT_EQ(body_of(api.client->Get("/v1/jobs/" + running))["state"], "cancelled");
+  EXPECT_EQ(api.client->Delete("/v1/jobs/" + running)->status, 409);
+  EXPECT_EQ(api.client->Delete("/v1/jobs/serve.999")->status, 404);
+}
+
+// Another instance's job (its id's prefix) is 421 Misdirected Request naming the owner, never a
+// 404 that would read as "no such job"; a bare number is this instance's own (older stores).
+TEST(HttpApi, AnotherInstancesJobIsMisdirected) {
+  ServiceOptions so;
+  so.instance = "n1";
+  Api api({}, so);
+  const std::string id = body_of(api.post(job("passed a")))["id"];
+  EXPECT_EQ(id.rfind("n1.", 0), 0u) << id;
+  auto get = api.client->Get("/v1/jobs/n2.5");
+  EXPECT_EQ(get->status, 421);
+  const Json g = body_of(get);
+  EXPECT_EQ(g["owner"], "n2");
+  EXPECT_EQ(g["instance"], "n1");
+  EXPECT_NE(g["error"].get<std::string>().find("job n2.5 is one of instance n2, and this is "
+                                               "instance n1"),
+            std::string::npos)
+      << g;
+  EXPECT_EQ(get->get_header_value("X-Ptxbench-Instance"), "n1");
+  EXPECT_EQ(api.client->Delete("/v1/jobs/n2.5")->status, 421);
+  auto batch = api.client->Get("/v1/jobs?ids=" + id + ",n2.1,n3.4,n2.2");
+  EXPECT_EQ(batch->status, 421);
+  EXPECT_EQ(body_of(batch)["owners"], Json::array({"n2", "n3"}));
+  const std::string bare = id.substr(3);
+  auto own = api.client->Get("/v1/jobs/" + bare + "?wait=10");
+  EXPECT_EQ(own->status, 200);
+  EXPECT_EQ(body_of(own)["id"], id);
+  EXPECT_EQ(api.client->Get("/v1/jobs/n1.x")->status, 404);
+  EXPECT_EQ(api.client->Get("/v1/jobs/9n.5")->status, 404);
 }
 
 TEST(HttpApi, AFullQueueAnswers429WithRetryAfter) {
@@ -179,10 +217,9 @@ namespace {
 
 TEST(HttpApi, WaitForSeveralJobsAtOnce) {
   Api api;
-  const JobId a = body_of(api.post(job("passed a")))["id"];
-  const JobId b = body_of(api.post(job("incorrect b")))["id"];
-  auto r = api.client->Get("/v1/jobs?ids=" + std::to_string(a) + "," + std::to_string(b) +
-                           ",999&wait=10");
+  const std::string a = body_of(api.post(job("passed a")))["id"];
+  const std::string b = body_of(api.post(job("incorrect b")))["id"];
+  auto r = api.client->Get("/v1/jobs?ids=" + a + "," + b + ",999&wait=10");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
   const Json jobs = body_of(r)["jobs"];
@@ -190,6 +227,7 @@ TEST(HttpApi, WaitForSeveralJobsAtOnce) {
   EXPECT_EQ(jobs[0]["result"]["disposition"], "passed");
   EXPECT_EQ(jobs[1]["result"]["disposition"], "incorrect");
   EXPECT_EQ(jobs[2]["error"], "no such job");
+  EXPECT_EQ(jobs[2]["id"], "serve.999");
   EXPECT_EQ(api.client->Get("/v1/jobs?ids=1,x")->status, 400);
   EXPECT_EQ(api.client->Get("/v1/jobs?ids=1,1")->status, 400);  // amplification (red team T3)
   EXPECT_EQ(api.client->Get("/v1/jobs")->status, 400);
@@ -236,7 +274,7 @@ TEST(HttpApi, LongPollsNeverHoldEveryThread) {
   Api api(o, so);
   api.judger.hold();
   const std::string path =
-      "/v1/jobs/" + std::to_string(body_of(api.post(job("passed 0")))["id"].get<JobId>());
+      "/v1/jobs/" + body_of(api.post(job("passed 0")))["id"].get<std::string>();
   api.judger.wait_started(1);
   std::vector<std::thread> polls;
   for (int i = 0; i < 2; ++i)

@@ -21,6 +21,7 @@ CREATE TABLE IF NOT EXISTS serve_jobs(
   cached INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS serve_jobs_cache ON serve_jobs(cache_key, state);
 CREATE INDEX IF NOT EXISTS serve_jobs_state ON serve_jobs(state);
+CREATE TABLE IF NOT EXISTS serve_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 )sql";
 
 constexpr std::string_view kColumns =
@@ -33,6 +34,30 @@ Result<JobStore> JobStore::open(const std::filesystem::path& path) {
   PTXB_TRY(FileLock lock, FileLock::lock(path));
   PTXB_TRY_STATUS(db.exec(kSchema));
   return JobStore(std::move(lock), std::move(db));
+}
+
+Result<std::string> JobStore::claim_instance(const std::optional<std::string>& asked,
+                                             const std::string& fallback) {
+  PTXB_TRY(store::Transaction tx, store::Transaction::begin(db_));
+  PTXB_TRY(store::Stmt q, db_.prepare("SELECT value FROM serve_meta WHERE key = 'instance'"));
+  PTXB_TRY(bool found, q.step());
+  if (found) {
+    std::string held = q.text(0);
+    if (asked && *asked != held)
+      return make_error(
+          fmt::format("{} holds the jobs of instance \"{}\" (their ids are {}.N), not \"{}\"",
+                      db_.name().string(), held, held, *asked),
+          fmt::format("give --instance {} (or leave it out) to serve this store, or a new "
+                      "--store for instance {}",
+                      held, *asked));
+    return held;
+  }
+  const std::string name = asked.value_or(fallback);
+  PTXB_TRY(store::Stmt s, db_.prepare("INSERT INTO serve_meta(key, value) VALUES('instance', ?)"));
+  s.bind(1, name);
+  PTXB_TRY_STATUS(s.run());
+  PTXB_TRY_STATUS(tx.commit());
+  return name;
 }
 
 Result<JobStore::Inserted> JobStore::insert(const JobRequest& r, const std::string& cache_key,

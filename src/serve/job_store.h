@@ -15,11 +15,10 @@
 #include "core/json.h"
 #include "core/result.h"
 #include "serve/job.h"
+#include "serve/job_id.h"
 #include "store/db.h"
 
 namespace ptxbench::serve {
-
-using JobId = std::int64_t;
 
 struct JobRow {
   JobId id = 0;
@@ -44,6 +43,12 @@ class JobStore {
     JobId id = 0;
     bool duplicate = false;  // the idempotency key was known: `id` is the earlier job
   };
+  // The instance name this store's jobs are known by (job_id.h): the one it was first served
+  // under, kept in the store so that ids stay the same across restarts. A first start claims
+  // `asked`, else `fallback`; a later start that asks for another name is an Error (its jobs'
+  // ids would change, and polls of them would be sent elsewhere).
+  Result<std::string> claim_instance(const std::optional<std::string>& asked,
+                                     const std::string& fallback);
   // A new queued job; with a known idempotency key, the earlier job instead.
   Result<Inserted> insert(const JobRequest& r, const std::string& cache_key, double now);
   // The job of an idempotency key, if any.

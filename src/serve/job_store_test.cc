@@ -35,6 +35,47 @@ TEST(JobStore, InsertGetAndFinish) {
   EXPECT_FALSE(*none);
 }
 
+// The first start names the store's instance; later ones keep it (ids stay the same), and one
+// that asks for another name is refused, naming both.
+TEST(JobStore, KeepsTheInstanceNameItWasFirstServedUnder) {
+  TempDir dir;
+  {
+    auto s = JobStore::open(dir.path / "jobs.db");
+    ASSERT_TRUE(s.ok());
+    auto name = s->claim_instance(std::nullopt, "host-a");
+    ASSERT_TRUE(name.ok()) << name.error().to_string();
+    EXPECT_EQ(*name, "host-a");
+  }
+  auto s = JobStore::open(dir.path / "jobs.db");
+  ASSERT_TRUE(s.ok());
+  auto same = s->claim_instance(std::nullopt, "host-b");  // a new host name: the store's stays
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(*same, "host-a");
+  EXPECT_TRUE(s->claim_instance(std::string("host-a"), "x").ok());
+  auto other = s->claim_instance(std::string("n2"), "x");
+  ASSERT_FALSE(other.ok());
+  const std::string e = other.error().to_string();
+  EXPECT_NE(e.find("holds the jobs of instance \"host-a\""), std::string::npos) << e;
+  EXPECT_NE(e.find("--instance host-a"), std::string::npos) << e;
+}
+
+// A store written before instance names (no serve_meta row) is claimed by its next start; its
+// jobs keep their numbers.
+TEST(JobStore, AnOlderStoreIsClaimedWithItsJobs) {
+  TempDir dir;
+  JobId id = 0;
+  {
+    auto s = JobStore::open(dir.path / "jobs.db");
+    ASSERT_TRUE(s.ok());
+    id = s->insert(request("passed"), "k", 1)->id;
+  }
+  auto s = JobStore::open(dir.path / "jobs.db");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(*s->claim_instance(std::string("n1"), "x"), "n1");
+  auto row = s->get(id);
+  ASSERT_TRUE(row.ok() && *row);
+}
+
 TEST(JobStore, IdempotencyKeyReturnsTheEarlierJob) {
   TempDir dir;
   auto s = JobStore::open(dir.path / "jobs.db");

@@ -66,6 +66,11 @@ void Metrics::ended_unjudged(std::string_view state) {
   ++unjudged_[std::string(state)];
 }
 
+void Metrics::discarded(double gpu_s) {
+  ++discarded_;
+  gpu_seconds_ += gpu_s;
+}
+
 std::string Metrics::text(const Gauges& g) const {
   std::string out;
   counter(out, "ptxbench_jobs_submitted_total", "Jobs accepted (cached ones included).",
@@ -78,6 +83,8 @@ std::string Metrics::text(const Gauges& g) const {
            dispositions_);
   labelled(out, "ptxbench_jobs_unjudged_total", "Jobs that ended without a verdict, by state.",
            "state", unjudged_);
+  counter(out, "ptxbench_jobs_discarded_total",
+          "Verdicts thrown away: their job was cancelled while it was judged.", discarded_);
   out += fmt::format(
       "# HELP ptxbench_gpu_busy_seconds_total GPU seconds spent judging.\n"
       "# TYPE ptxbench_gpu_busy_seconds_total counter\nptxbench_gpu_busy_seconds_total {:g}\n",

@@ -40,10 +40,13 @@ class Metrics {
   void refused(std::string_view reason);  // bad_request | queue_full | stopping | store_failed
   void finished(std::string_view disposition, double latency_s, double queue_s, double gpu_s);
   void ended_unjudged(std::string_view state);  // cancelled | expired
+  // A job cancelled while it was judged: its judging ended and its verdict was thrown away
+  // (counted, with the GPU seconds it still spent).
+  void discarded(double gpu_s);
   std::string text(const Gauges& g) const;
 
  private:
-  std::uint64_t submitted_ = 0, cached_ = 0;
+  std::uint64_t submitted_ = 0, cached_ = 0, discarded_ = 0;
   std::map<std::string, std::uint64_t> refused_, dispositions_, unjudged_;
   double gpu_seconds_ = 0;
   Histogram latency_, queue_wait_;

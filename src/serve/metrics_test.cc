@@ -24,14 +24,15 @@ TEST(Metrics, CountsByLabel) {
   m.finished("passed", 3, 1, 1.25);
   m.finished("incorrect", 2, 0.5, 0.5);
   m.ended_unjudged("expired");
+  m.discarded(0.25);
   const std::string t = m.text(Gauges{4, 1, 1});
   for (const char* line :
        {"ptxbench_jobs_submitted_total 2\n", "ptxbench_jobs_cached_total 1\n",
         "ptxbench_jobs_refused_total{reason=\"queue_full\"} 1\n",
         "ptxbench_jobs_judged_total{disposition=\"passed\"} 1\n",
         "ptxbench_jobs_judged_total{disposition=\"incorrect\"} 1\n",
-        "ptxbench_jobs_unjudged_total{state=\"expired\"} 1\n",
-        "ptxbench_gpu_busy_seconds_total 1.75\n", "ptxbench_jobs_queued 4\n",
+        "ptxbench_jobs_unjudged_total{state=\"expired\"} 1\n", "ptxbench_jobs_discarded_total 1\n",
+        "ptxbench_gpu_busy_seconds_total 2\n", "ptxbench_jobs_queued 4\n",
         "ptxbench_jobs_running 1\n", "ptxbench_gpus 1\n", "ptxbench_job_latency_seconds_count 2\n",
         "ptxbench_job_queue_seconds_sum 1.5\n"})
     EXPECT_NE(t.find(line), std::string::npos) << line << " missing from\n" << t;

@@ -1,5 +1,7 @@
 #include "serve/pipeline_judger.h"
 
+#include <memory>
+
 #include "eval/library_choices.h"
 #include "eval/verifier_host.h"
 #include "run/feedback.h"
@@ -12,26 +14,54 @@ PipelineJudger::PipelineJudger(Paths paths, ProcessRunner& runner, judge::JudgeO
       runner_(runner),
       base_(std::move(base)),
       about_(std::move(about)),
-      speedup_target_(speedup_target) {
+      speedup_target_(speedup_target),
+      stages_(paths_, runner_) {
   if (!base_.eval.library_choices)
     base_.eval.library_choices = std::make_shared<eval::LibraryChoices>();
   if (!base_.eval.verifier_host) base_.eval.verifier_host = std::make_shared<eval::VerifierHost>();
 }
 
-run::StagePipeline& PipelineJudger::pipeline_for(const ContractChoice& c) {
-  std::lock_guard lock(mu_);
-  auto& p = pipelines_[std::string(to_string(c))];
-  if (!p) {
-    judge::JudgeOptions o = base_;
-    o.compile.contract = c;
-    p = std::make_unique<run::StagePipeline>(paths_, runner_, o);
+namespace {
+constexpr std::string_view kCancelled = "the job was cancelled; this stage was not run";
+}  // namespace
+
+Result<judge::Compiled> CancellableStages::compile(const task::TaskSpec& task,
+                                                   std::string_view source,
+                                                   const compile::CompileOptions& options) {
+  if (cancelled_.load()) return make_error(std::string(kCancelled));
+  return inner_.compile(task, source, options);
+}
+
+eval::EvalResult CancellableStages::evaluate(const task::TaskSpec& task,
+                                             const std::filesystem::path& shared_object,
+                                             const eval::EvalOptions& options) {
+  if (cancelled_.load()) {
+    eval::EvalResult r;
+    r.outcome = Outcome::not_run;
+    r.message = std::string(kCancelled);
+    return r;
   }
-  return *p;
+  return inner_.evaluate(task, shared_object, options);
+}
+
+Result<audit::AuditResult> CancellableStages::audit(const std::filesystem::path& shared_object,
+                                                    const task::TaskSpec& task,
+                                                    std::string_view arch,
+                                                    const eval::AuditTrace* trace,
+                                                    const audit::AuditOptions& options,
+                                                    const std::string& why_static) {
+  if (cancelled_.load()) return make_error(std::string(kCancelled));
+  return inner_.audit(shared_object, task, arch, trace, options, why_static);
 }
 
 run::TurnVerdict PipelineJudger::judge(const JobRequest& r, const task::TaskSpec& task,
-                                       run::StageSlots& slots) {
-  return pipeline_for(r.contract).evaluate(r.source, task, r.arch, slots);
+                                       run::StageSlots& slots, const std::atomic<bool>& cancelled) {
+  // A pipeline per job over the shared stages, so that its checkpoints see this job's flag;
+  // the library plan and the warm verifier are shared through base_ (set above).
+  judge::JudgeOptions o = base_;
+  o.compile.contract = r.contract;
+  run::StagePipeline pipeline(std::make_unique<CancellableStages>(stages_, cancelled), o);
+  return pipeline.evaluate(r.source, task, r.arch, slots);
 }
 
 std::string PipelineJudger::feedback(const run::TurnVerdict& v, const JobRequest& r) {

@@ -151,7 +151,7 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
         return refuse(SubmitError::key_conflict,
                       fmt::format("the idempotency key is job {}'s, which judged another "
                                   "candidate: use a key of its own",
-                                  **known));
+                                  id_text(**known)));
       return Submitted{**known, true, (*row)->cached, (*row)->state};
     }
   }
@@ -196,38 +196,7 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
   return s;
 }
 
-// An earlier job's result for an equal candidate: its verdict, the reward in the preset this
-// request asked for, and no costs (nothing was spent on this job).
-Json Service::cached_result(Json earlier, const JobRequest& r) const {
-  const RewardComponents c = components_from_json(earlier["reward"]["components"]);
-  earlier["reward"] = reward_json(c, r.reward);
-  earlier["costs"] = Json{{"queue_s", 0.0}, {"judge_s", 0.0}, {"gpu_s", 0.0}};
-  earlier["deadline"] = nullptr;
-  earlier["cached"] = true;
-  return earlier;
-}
-
-// A job a restart cannot judge: its task left the suite. harness_error (never cached, no reward):
-// the service's doing, not the candidate's.
-Json Service::gone_task_result(const JobRow& row) {
-  run::TurnVerdict v;
-  v.disposition = judge::Disposition::harness_error;
-  v.message = fmt::format(
-      "the task \"{}\" ({}) is not in this service's task suite any more "
-      "(it changed between the process that accepted the job and this one)",
-      row.request.task, row.request.arch);
-  const double t = now();
-  return result_json(row, v, t, t);
-}
-
-Json Service::no_code_result(const JobRow& row, double t) {
-  run::TurnVerdict v;
-  v.disposition = judge::Disposition::no_code;
-  v.message = "the reply has no code block (a fenced ```cuda block) outside its reasoning";
-  return result_json(row, v, t, t);
-}
-
-std::optional<JobRow> Service::next_job() {
+std::optional<Service::Taken> Service::next_job() {
   std::unique_lock lock(mu_);
   for (;;) {
     work_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
@@ -237,7 +206,7 @@ std::optional<JobRow> Service::next_job() {
     priority_of_.erase(q.id);
     auto row = store_.get(q.id);
     if (!row.ok() || !*row) {
-      std::cerr << "ptxbench serve: job " << q.id
+      std::cerr << "ptxbench serve: job " << id_text(q.id)
                 << " could not be read: " << (row.ok() ? "it is gone" : row.error().to_string())
                 << "\n";
       continue;
@@ -249,13 +218,16 @@ std::optional<JobRow> Service::next_job() {
       continue;
     }
     if (auto st = store_.set_running(job.id, t); !st.ok()) {
-      std::cerr << "ptxbench serve: job " << job.id << ": " << st.error().to_string() << "\n";
+      std::cerr << "ptxbench serve: job " << id_text(job.id) << ": " << st.error().to_string()
+                << "\n";
       continue;
     }
     job.state = JobState::running;
     job.started = t;
     ++running_;
-    return job;
+    auto flag = std::make_shared<std::atomic<bool>>(false);
+    running_flags_[job.id] = flag;
+    return Taken{std::move(job), std::move(flag)};
   }
 }
 
@@ -263,33 +235,39 @@ void Service::worker_loop() {
   while (auto job = next_job()) run_job(*job);
 }
 
-void Service::run_job(const JobRow& row) {
+void Service::run_job(const Taken& job) {
+  const JobRow& row = job.row;
   const task::TaskSpec* task = find_task(row.request.task);
   PTXB_CHECK(task != nullptr, "run_job: submit() checked the task");
   const double started = *row.started;
-  run::TurnVerdict v = judger_.judge(row.request, *task, slots_);
+  run::TurnVerdict v = judger_.judge(row.request, *task, slots_, *job.cancelled);
   const double finished = now();
-  if (interrupted()) {  // SIGINT/SIGTERM stopped its stages: no verdict; the next start judges it
-    std::lock_guard lock(mu_);
-    (void)store_.requeue(row.id);
-    --running_;
-    done_.notify_all();
+  // The result is built outside the lock (the feedback takes a while); a cancel that comes
+  // meanwhile is seen below, under the lock, and wins.
+  const bool judged = !job.cancelled->load() && !interrupted();
+  Json result = judged ? result_json(row, v, started, finished) : Json();
+  std::lock_guard lock(mu_);
+  running_flags_.erase(row.id);
+  --running_;
+  done_.notify_all();
+  if (job.cancelled->load()) {  // cancelled while judged: the store says so; the verdict goes
+    metrics_.discarded(gpu_seconds_of(v));
     return;
   }
-  Json result = result_json(row, v, started, finished);
-  std::lock_guard lock(mu_);
+  if (!judged) {  // SIGINT/SIGTERM stopped its stages: no verdict; the next start judges it
+    (void)store_.requeue(row.id);
+    return;
+  }
   if (auto st = store_.set_done(row.id, result, false, finished); !st.ok()) {
     // A result that cannot be stored is lost, and so would every later one be: the service
     // stops taking jobs and says why (health: degraded); the job is judged again at a restart.
     store_error_ = st.error().to_string();
-    std::cerr << "ptxbench serve: job " << row.id
+    std::cerr << "ptxbench serve: job " << id_text(row.id)
               << ": its result could not be stored: " << store_error_
               << "; no new jobs are taken until a restart\n";
   }
-  --running_;
   metrics_.finished(judge::to_string(v.disposition), finished - row.submitted,
                     started - row.submitted, gpu_seconds_of(v));
-  done_.notify_all();
 }
 
 Json Service::result_json(const JobRow& row, const run::TurnVerdict& v, double started,
@@ -316,24 +294,6 @@ Json Service::result_json(const JobRow& row, const run::TurnVerdict& v, double s
       {"deadline", deadline},
       {"cached", false},
       {"provenance", judge_description_}};
-}
-
-Json Service::job_json(const JobRow& row) const {
-  auto opt = [](const std::optional<double>& d) { return d ? Json(*d) : Json(nullptr); };
-  Json j{{"id", row.id},
-         {"state", std::string(to_string(row.state))},
-         {"task", row.request.task},
-         {"arch", row.request.arch},
-         {"contract", std::string(to_string(row.request.contract))},
-         {"reward", std::string(to_string(row.request.reward))},
-         {"priority", row.request.priority},
-         {"submitted", row.submitted},
-         {"started", opt(row.started)},
-         {"finished", opt(row.finished)},
-         {"cached", row.cached}};
-  if (row.request.idempotency_key) j["idempotency_key"] = *row.request.idempotency_key;
-  if (row.result) j["result"] = *row.result;
-  return j;
 }
 
 Result<std::optional<Json>> Service::get(JobId id) {
@@ -384,13 +344,24 @@ CancelAnswer Service::cancel(JobId id) {
   auto row = store_.get(id);
   if (!row.ok() || !*row) return CancelAnswer::unknown;
   if (is_final((*row)->state)) return CancelAnswer::already_final;
-  if ((*row)->state == JobState::running) return CancelAnswer::running;
+  const bool running = (*row)->state == JobState::running;
+  // Cancelled in the store first: a crash now leaves it cancelled, never judged again.
   if (auto st = store_.set_final(id, JobState::cancelled, now()); !st.ok())
     return CancelAnswer::unknown;
-  dequeue(id);
+  if (running) {
+    if (auto it = running_flags_.find(id); it != running_flags_.end()) it->second->store(true);
+  } else {
+    dequeue(id);
+  }
   metrics_.ended_unjudged("cancelled");
   done_.notify_all();
-  return CancelAnswer::cancelled;
+  return running ? CancelAnswer::stopping : CancelAnswer::cancelled;
+}
+
+int Service::cancelling() const {
+  int n = 0;
+  for (const auto& [id, flag] : running_flags_) n += flag->load() ? 1 : 0;
+  return n;
 }
 
 Json Service::health() {
@@ -401,6 +372,8 @@ Json Service::health() {
               {"error", store_error_.empty() ? Json(nullptr) : Json(store_error_)},
               {"queued", queue_.size()},
               {"running", running_},
+              {"cancelling", cancelling()},
+              {"instance", options_.instance},
               {"workers", options_.workers},
               {"cpu_slots", options_.cpu_slots},
               {"gpus", options_.gpus},

@@ -8,12 +8,23 @@
 // whose deadline passes while queued ends `expired` without being judged; a candidate that
 // hangs or crashes ends as its own verdict within the judge's per-phase budgets. Results for
 // the same candidate and judge (job.h cache_key) are served from the store, marked cached.
+// Jobs are numbered in the store and shown as "INSTANCE.N" (job_id.h), so that the ids of
+// several services behind one balancer never meet.
+//
+// Cancelling a running job (cancel() -> CancelAnswer::stopping): the job is `cancelled` in the
+// store at once (a poll sees it, a restart does not judge it again) and its job's flag is set;
+// the judging stops at its next checkpoint (the Judger looks at the flag between stages:
+// before compiling, before the judging session, before the audit), and a stage already under
+// way ends within its own budget. The worker keeps the job's GPU lease until then, so the GPU
+// is never handed to another job while the cancelled one still runs on it (no orphan), and the
+// verdict is thrown away (never stored, never a cached answer; metrics: discarded).
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -36,8 +47,10 @@ namespace ptxbench::serve {
 class Judger {
  public:
   virtual ~Judger() = default;
+  // `cancelled` becomes true when the job is cancelled while judged: stop at the next
+  // checkpoint (any verdict returned then is thrown away).
   virtual run::TurnVerdict judge(const JobRequest& r, const task::TaskSpec& task,
-                                 run::StageSlots& slots) = 0;
+                                 run::StageSlots& slots, const std::atomic<bool>& cancelled) = 0;
   // The feedback a model would get after this verdict in a multi-turn run (run/feedback.h).
   virtual std::string feedback(const run::TurnVerdict& v, const JobRequest& r) = 0;
   // Versions, GPU, driver, options: part of every cache key and of each result's provenance.
@@ -45,11 +58,12 @@ class Judger {
 };
 
 struct ServiceOptions {
-  int workers = 4;                // jobs judged at once (compiles overlap the GPU's queue)
-  int cpu_slots = 2;              // compiles at once
-  int gpus = 1;                   // judging sessions at once, one per GPU
-  std::size_t max_queued = 1024;  // queued jobs before submit() answers queue_full
-  std::function<double()> clock;  // Unix seconds; empty: the system clock
+  std::string instance = "serve";  // the prefix of every job id (job_id.h valid_instance_name)
+  int workers = 4;                 // jobs judged at once (compiles overlap the GPU's queue)
+  int cpu_slots = 2;               // compiles at once
+  int gpus = 1;                    // judging sessions at once, one per GPU
+  std::size_t max_queued = 1024;   // queued jobs before submit() answers queue_full
+  std::function<double()> clock;   // Unix seconds; empty: the system clock
 };
 
 // key_conflict: a known idempotency key with another candidate (task, arch, contract, text).
@@ -67,7 +81,9 @@ struct SubmitRefusal {
   std::string message;
 };
 
-enum class CancelAnswer { cancelled, already_final, running, unknown };
+// cancelled: a queued job, now cancelled. stopping: a running job, now cancelled; its judging
+// stops at the next checkpoint (above). already_final: done, cancelled or expired before.
+enum class CancelAnswer { cancelled, stopping, already_final, unknown };
 
 class Service {
  public:
@@ -95,6 +111,8 @@ class Service {
   CancelAnswer cancel(JobId id);
 
   const std::vector<task::TaskSpec>& tasks() const { return tasks_; }
+  const std::string& instance() const { return options_.instance; }
+  std::string id_text(JobId id) const { return job_id_text(options_.instance, id); }
   Json health();
   std::string metrics_text();
 
@@ -106,11 +124,16 @@ class Service {
       return priority != o.priority ? priority > o.priority : id < o.id;
     }
   };
+  using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+  struct Taken {
+    JobRow row;
+    CancelFlag cancelled;
+  };
   double now() const;
   const task::TaskSpec* find_task(const std::string& name) const;
   void worker_loop();
-  std::optional<JobRow> next_job();
-  void run_job(const JobRow& row);
+  std::optional<Taken> next_job();
+  void run_job(const Taken& job);
   Json result_json(const JobRow& row, const run::TurnVerdict& v, double started, double finished);
   Json job_json(const JobRow& row) const;
   Json no_code_result(const JobRow& row, double t);
@@ -118,6 +141,7 @@ class Service {
   Json cached_result(Json earlier, const JobRequest& r) const;
   void expire_if_late(const JobRow& row);
   void dequeue(JobId id);
+  int cancelling() const;  // running jobs cancelled, whose judging has not stopped yet
 
   ServiceOptions options_;
   std::vector<task::TaskSpec> tasks_;
@@ -131,7 +155,8 @@ class Service {
   std::condition_variable done_;  // a job became final
   JobStore store_;
   std::set<Queued> queue_;
-  std::map<JobId, int> priority_of_;  // queued jobs
+  std::map<JobId, int> priority_of_;           // queued jobs
+  std::map<JobId, CancelFlag> running_flags_;  // running jobs: set when cancelled
   int running_ = 0;
   bool stopping_ = false;
   bool started_ = false;

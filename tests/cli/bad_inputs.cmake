@@ -18,7 +18,7 @@ ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, 
   ARGS ${_p} --help)
 # Every command's help ends with the same exit codes and environment (a command with a
 # footer of its own, such as run's, keeps them).
-foreach(_cmd tasks compile eval audit prompt run show rejudge report gate serve sft "sft fixit"
+foreach(_cmd tasks compile eval audit prompt run show rejudge report gate serve "serve lb-config" sft "sft fixit"
     "sft mine" merge slurm "slurm script" "slurm submit" version)
   string(REPLACE " " "_" _name "${_cmd}")
   separate_arguments(_words UNIX_COMMAND "${_cmd}")
@@ -1114,3 +1114,24 @@ ptxbench_bad_input(serve_too_many_gpus 2 "^ptxbench serve: --gpus 2 but this pro
   ARGS ${_p} serve --gpus 2 --store s.db)
 ptxbench_bad_input(serve_store_in_missing_folder 1 "^ptxbench serve: .*no/such/folder/s.db"
   ARGS ${_p} serve --store no/such/folder/s.db --port 0)
+ptxbench_bad_input(serve_instance_with_a_dot 2 "--instance must be 1 to 40 letters, digits"
+  ARGS ${_p} serve --instance node.7 --store s.db)
+# serve lb-config: the HAProxy configuration for several instances (its text: src/serve/
+# lb_config_test.cc; a real HAProxy in front of two instances: tests/cli/serve_haproxy.sh).
+ptxbench_bad_input(serve_lb_config_without_backends 2 "--backend is required"
+  ARGS ${_p} serve lb-config)
+ptxbench_bad_input(serve_lb_config_backend_without_name 2
+  "^ptxbench serve lb-config: --backend \"10.0.0.7:8765\": it is not HOST:PORT:NAME.*give HOST:PORT:NAME, e.g. 10.0.0.7:8765:gpu-node-7"
+  ARGS ${_p} serve lb-config --backend 10.0.0.7:8765)
+ptxbench_bad_input(serve_lb_config_bad_port 2
+  "^ptxbench serve lb-config: --backend \"h:99999:n1\": the port is not a number from 1 to 65535"
+  ARGS ${_p} serve lb-config --backend h:99999:n1)
+ptxbench_bad_input(serve_lb_config_same_name_twice 2
+  "^ptxbench serve lb-config: two backends are named \"n1\".*its own .ptxbench serve --instance."
+  ARGS ${_p} serve lb-config --backend a:1:n1 --backend b:1:n1)
+ptxbench_bad_input(serve_lb_config_bad_bind 2
+  "^ptxbench serve lb-config: --bind \"8765\" is not ADDR:PORT"
+  ARGS ${_p} serve lb-config --backend a:1:n1 --bind 8765)
+ptxbench_bad_input(serve_lb_config_prints_a_config 0 "^# HAProxy in front of 2"
+  OPTIONS --grep "use-server n2 if \\{ path_beg /v1/jobs/n2\\. \\}" --grep "balance leastconn"
+  ARGS ${_p} serve lb-config --backend a:1:n1 --backend b:2:n2)

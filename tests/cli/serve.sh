@@ -55,4 +55,10 @@ done_rows=$(sqlite3 "$store" "SELECT count(*) FROM serve_jobs WHERE state = 'don
 kill -TERM $pid; wait $pid; rc=$?
 [ "$rc" = 0 ] || fail "SIGTERM: exit $rc, not 0"
 grep -q "SIGTERM: stopping" "$scratch/err2" || fail "SIGTERM was not said"
-echo "ok: judged, cached, $left unfinished jobs judged once after kill -9, SIGTERM exit 0"
+# The store keeps the instance name its ids carry: another --instance on it is refused (exit 2).
+instance=$(sed -nE 's|.*listening on http://[^ ]+ \(instance ([^,]+),.*|\1|p' "$scratch/err2")
+for id in $ids; do [[ $id == "$instance".* ]] || fail "job id $id does not carry the instance $instance"; done
+"$ptxbench" serve --port 0 --store "$store" --instance not-"$instance" 2>"$scratch/renamed"; rc=$?
+[ "$rc" = 2 ] || fail "a start under another instance name: exit $rc, not 2"
+grep -q "holds the jobs of instance \"$instance\"" "$scratch/renamed" || fail "no instance message: $(cat "$scratch/renamed")"
+echo "ok: judged, cached, $left unfinished jobs judged once after kill -9, SIGTERM exit 0, instance $instance kept"

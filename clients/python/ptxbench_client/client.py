@@ -4,15 +4,21 @@
     job = client.judge(task="gemm_n7168_k5120", reply=model_reply)   # submit and wait
     job.reward, job.disposition, job.feedback
 
-Retries: a 429 waits for its Retry-After, a 5xx or a lost connection backs off exponentially,
-up to `retries` times; every submission carries an idempotency key (one of its own unless given),
-so a retried POST never makes a second job."""
+Retries: a 429 waits for its Retry-After, a 5xx, a 421 (a job's instance is down behind a
+balancer) or a lost connection backs off exponentially, up to `retries` times; every submission
+carries an idempotency key (one of its own unless given), so a retried POST never makes a second
+job on one service (behind a balancer a retry may reach another instance: docs/serve.md).
+
+Job ids are strings "INSTANCE.N" (the service's --instance name, then a number): several
+services behind one balancer never share an id, and a batch poll asks each instance for its own
+ids."""
 from __future__ import annotations
 
 import asyncio
 import json
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from dataclasses import dataclass, field
@@ -37,9 +43,10 @@ class JobNotEnded(TimeoutError):
 
 @dataclass
 class Job:
-    """A job as GET /v1/jobs/ID returns it; `result` is set once it is done."""
+    """A job as GET /v1/jobs/ID returns it; `result` is set once it is done. `id` is the
+    service's "INSTANCE.N"."""
 
-    id: int
+    id: str
     state: str
     raw: Dict[str, Any] = field(repr=False, default_factory=dict)
 
@@ -77,7 +84,16 @@ class Job:
 
 
 def _job(d: Dict[str, Any]) -> Job:
-    return Job(id=int(d["id"]), state=str(d["state"]), raw=d)
+    return Job(id=str(d["id"]), state=str(d["state"]), raw=d)
+
+
+def _instance(job_id: str) -> str:
+    """The instance an id names (the part before its first dot; '' for a bare number)."""
+    return job_id.split(".", 1)[0] if "." in job_id else ""
+
+
+def _path_id(job_id: Any) -> str:
+    return urllib.parse.quote(str(job_id), safe="")
 
 
 class Client:
@@ -94,25 +110,25 @@ class Client:
 
     # -- the API -----------------------------------------------------------------------------
     def submit(self, task: str, source: Optional[str] = None, reply: Optional[str] = None,
-               **options: Any) -> int:
+               **options: Any) -> str:
         """One job: `source` (.cu text) or `reply` (a model's reply); options: arch, contract,
-        idempotency_key, priority, deadline_s, reward. Returns the job id."""
+        idempotency_key, priority, deadline_s, reward. Returns the job id ("INSTANCE.N")."""
         body = self._job_body(task, source, reply, options)
-        return int(self._call("POST", "/v1/jobs", body)["id"])
+        return str(self._call("POST", "/v1/jobs", body)["id"])
 
     def submit_batch(self, jobs: Sequence[Dict[str, Any]]) -> List[Any]:
-        """Up to 1024 jobs in one request: per job its id (int), or a ServeError (with the item's
+        """Up to 1024 jobs in one request: per job its id (str), or a ServeError (with the item's
         status: 429 for a full queue, 400 for a bad job) for a refused one. judge_batch retries."""
         bodies = [dict(j, idempotency_key=j.get("idempotency_key") or uuid.uuid4().hex) for j in jobs]
         answers = self._call("POST", "/v1/jobs", {"jobs": bodies})["jobs"]
-        return [int(a["id"]) if "id" in a else ServeError(int(a.get("status", 400)), a.get("error", "refused"))
+        return [str(a["id"]) if "id" in a else ServeError(int(a.get("status", 400)), a.get("error", "refused"))
                 for a in answers]
 
-    def get(self, job_id: int, wait: float = 0.0) -> Job:
-        path = f"/v1/jobs/{int(job_id)}" + (f"?wait={min(max(wait, 0.0), 60.0):g}" if wait else "")
+    def get(self, job_id: str, wait: float = 0.0) -> Job:
+        path = f"/v1/jobs/{_path_id(job_id)}" + (f"?wait={min(max(wait, 0.0), 60.0):g}" if wait else "")
         return _job(self._call("GET", path))
 
-    def wait(self, job_id: int, timeout: Optional[float] = None) -> Job:
+    def wait(self, job_id: str, timeout: Optional[float] = None) -> Job:
         """Long-polls until the job ends (or `timeout` seconds: then the job as it stands)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -127,33 +143,40 @@ class Client:
               timeout: Optional[float] = None, **options: Any) -> Job:
         return self.wait(self.submit(task, source, reply, **options), timeout)
 
-    def wait_many(self, job_ids: Sequence[int], timeout: Optional[float] = None) -> List[Job]:
-        """Long-polls several jobs at once (GET /v1/jobs?ids=..., 1024 at a time) until all end
-        (or `timeout` seconds: then as they stand); in the order given."""
+    def wait_many(self, job_ids: Sequence[str], timeout: Optional[float] = None) -> List[Job]:
+        """Long-polls several jobs at once (GET /v1/jobs?ids=..., 256 at a time, one batch per
+        instance) until all end (or `timeout` seconds: then as they stand); in the order given."""
+        job_ids = [str(i) for i in job_ids]
         deadline = None if timeout is None else time.monotonic() + timeout
-        jobs: Dict[int, Job] = {}
+        jobs: Dict[str, Job] = {}
         while True:
             pending = [i for i in job_ids if i not in jobs or not jobs[i].final]
             if not pending or (deadline is not None and time.monotonic() >= deadline):
                 return [jobs[i] for i in job_ids]
             left = 60.0 if deadline is None else max(0.0, min(60.0, deadline - time.monotonic()))
             asked = time.monotonic()
-            # 256 ids a request: a URL of 1024 large ids passes the server's 8 KiB line limit.
-            for at in range(0, len(pending), 256):
-                ids = ",".join(str(int(i)) for i in pending[at:at + 256])
-                for d in self._call("GET", f"/v1/jobs?ids={ids}&wait={left:g}")["jobs"]:
-                    if "error" in d and "not in this answer" in d["error"]:
-                        continue  # the answer's size limit: asked again next round
-                    if "error" in d:
-                        raise ServeError(404, f"job {d.get('id')}: {d['error']}")
-                    jobs[int(d["id"])] = _job(d)
+            # One batch per instance (a balancer routes a batch by its first id; an instance
+            # answers 421 to another's ids), 256 ids a request: a URL of 1024 large ids passes
+            # the server's 8 KiB line limit.
+            groups: Dict[str, List[str]] = {}
+            for i in pending:
+                groups.setdefault(_instance(i), []).append(i)
+            for group in groups.values():
+                for at in range(0, len(group), 256):
+                    ids = ",".join(_path_id(i) for i in group[at:at + 256])
+                    for d in self._call("GET", f"/v1/jobs?ids={ids}&wait={left:g}")["jobs"]:
+                        if "error" in d and "not in this answer" in d["error"]:
+                            continue  # the answer's size limit: asked again next round
+                        if "error" in d:
+                            raise ServeError(404, f"job {d.get('id')}: {d['error']}")
+                        jobs[str(d["id"])] = _job(d)
             _pause_if_early(asked, left)
 
     def judge_batch(self, jobs: Sequence[Dict[str, Any]], timeout: Optional[float] = None) -> List[Job]:
         """Every job ({task, source or reply, options...}) submitted in batches of 1024 and waited
         for together. Items refused for a full queue (429) are submitted again after a pause; any
         other refusal raises ServeError naming the item."""
-        ids: List[Optional[int]] = [None] * len(jobs)
+        ids: List[Optional[str]] = [None] * len(jobs)
         bodies = [self._job_body(j["task"], j.get("source"), j.get("reply"),
                                  {k: v for k, v in j.items() if k not in ("task", "source", "reply")})
                   for j in jobs]
@@ -166,19 +189,20 @@ class Client:
                 answers = self._call("POST", "/v1/jobs", {"jobs": [bodies[k] for k in chunk]})["jobs"]
                 for k, a in zip(chunk, answers):
                     if "id" in a:
-                        ids[k] = int(a["id"])
+                        ids[k] = str(a["id"])
                     elif a.get("status") != 429:
                         raise ServeError(int(a.get("status", 400)), f"job {k} of the batch: {a.get('error')}")
             if any(i is None for i in ids) and attempt < self.retries:
                 time.sleep(self.backoff * 2 ** attempt)
         if any(i is None for i in ids):
             raise ServeError(429, "the service's queue stayed full; try again later or add instances")
-        return self.wait_many([int(i) for i in ids if i is not None], timeout)
+        return self.wait_many([i for i in ids if i is not None], timeout)
 
-    def cancel(self, job_id: int) -> bool:
-        """True when cancelled; False when it was already running or ended."""
+    def cancel(self, job_id: str) -> bool:
+        """True when cancelled (a queued job; or a running one, whose judging then stops at its
+        next checkpoint and whose verdict is thrown away); False when it had already ended."""
         try:
-            self._call("DELETE", f"/v1/jobs/{int(job_id)}")
+            self._call("DELETE", f"/v1/jobs/{_path_id(job_id)}")
             return True
         except ServeError as e:
             if e.status == 409:
@@ -223,7 +247,7 @@ class Client:
                 last = ServeError(e.code, message)
                 if e.code == 429:
                     delay = _retry_after(e, self.backoff * 2 ** attempt)
-                elif e.code >= 500:
+                elif e.code >= 500 or e.code == 421:  # 421: the job's instance is down for now
                     delay = self.backoff * 2 ** attempt
                 else:
                     raise last from None
@@ -270,10 +294,10 @@ class AsyncClient:
         async with limit:
             return await asyncio.to_thread(fn, *args, **kwargs)
 
-    async def submit(self, task: str, source: Optional[str] = None, reply: Optional[str] = None, **options: Any) -> int:
+    async def submit(self, task: str, source: Optional[str] = None, reply: Optional[str] = None, **options: Any) -> str:
         return await self._run(self.sync.submit, task, source, reply, **options)
 
-    async def wait(self, job_id: int, timeout: Optional[float] = None) -> Job:
+    async def wait(self, job_id: str, timeout: Optional[float] = None) -> Job:
         return await self._run(self.sync.wait, job_id, timeout)
 
     async def judge(self, task: str, source: Optional[str] = None, reply: Optional[str] = None,

@@ -24,7 +24,7 @@ TASK = "gemm_n7168_k5120"
 
 class Scripted(http.server.BaseHTTPRequestHandler):
     """Answers POST /v1/jobs from a script of (status, headers, body); records each body."""
-    script, seen = [], []
+    script, seen, gets = [], [], []
 
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -39,8 +39,9 @@ class Scripted(http.server.BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self):  # every job asked for is done, reward 1
+        Scripted.gets.append(self.path)
         ids = self.path.split("ids=")[1].split("&")[0].split(",")
-        data = json.dumps({"jobs": [{"id": int(i), "state": "done", "result": {
+        data = json.dumps({"jobs": [{"id": i, "state": "done", "result": {
             "disposition": "passed", "reward": {"value": 1.0}, "feedback": "ok"}} for i in ids]}).encode()
         self.send_response(200)
         self.send_header("Content-Length", str(len(data)))
@@ -64,8 +65,8 @@ class Retries(unittest.TestCase):
 
     def test_429_then_accepted_is_one_job(self):
         Scripted.script = [(429, {"Retry-After": "0"}, {"error": "full"}), (503, {}, {"error": "stopping"}),
-                           (202, {}, {"id": 7, "state": "queued"})]
-        self.assertEqual(self.client.submit(TASK, source="x"), 7)
+                           (202, {}, {"id": "n1.7", "state": "queued"})]
+        self.assertEqual(self.client.submit(TASK, source="x"), "n1.7")
         keys = {b["idempotency_key"] for b in Scripted.seen}
         self.assertEqual(len(Scripted.seen), 3)
         self.assertEqual(len(keys), 1, "a retried POST must carry the same idempotency key")
@@ -86,11 +87,14 @@ class Retries(unittest.TestCase):
         self.assertEqual(len(Scripted.seen), 4)
 
     def test_judge_batch_submits_again_only_what_a_full_queue_refused(self):
-        Scripted.script = [(202, {"Retry-After": "5"}, {"jobs": [{"id": 1, "state": "queued"},
+        Scripted.script = [(202, {"Retry-After": "5"}, {"jobs": [{"id": "n1.1", "state": "queued"},
                                                                  {"error": "full", "status": 429}]}),
-                           (202, {}, {"jobs": [{"id": 2, "state": "queued"}]})]
+                           (202, {}, {"jobs": [{"id": "n2.1", "state": "queued"}]})]
+        Scripted.gets = []
         jobs = self.client.judge_batch([{"task": TASK, "reply": "a"}, {"task": TASK, "reply": "b"}])
-        self.assertEqual([j.id for j in jobs], [1, 2])
+        self.assertEqual([j.id for j in jobs], ["n1.1", "n2.1"])
+        # one batch poll per instance: a balancer routes a batch by its first id
+        self.assertEqual(sorted(g.split("ids=")[1].split("&")[0] for g in Scripted.gets), ["n1.1", "n2.1"])
         self.assertEqual([j.reward for j in jobs], [1.0, 1.0])
         self.assertEqual([b["reply"] for b in Scripted.seen[1]["jobs"]], ["b"])
         self.assertEqual(Scripted.seen[0]["jobs"][1]["idempotency_key"], Scripted.seen[1]["jobs"][0]["idempotency_key"])
@@ -157,9 +161,15 @@ class AgainstARealService(unittest.TestCase):
         job_id = self.client.submit(TASK, source=KERNEL)
         self.client.wait(job_id, timeout=300)
         self.assertFalse(self.client.cancel(job_id))  # already ended: 409 -> False
+        self.assertRegex(job_id, r"^[A-Za-z][A-Za-z0-9_-]*\.\d+$")  # INSTANCE.N
         with self.assertRaises(ServeError) as e:
-            self.client.get(123456)
+            self.client.get(job_id.split(".")[0] + ".123456")
         self.assertEqual(e.exception.status, 404)
+        quick = Client(self.url, retries=0)
+        with self.assertRaises(ServeError) as e:  # another instance's job: 421 naming it
+            quick.get("elsewhere.5")
+        self.assertEqual(e.exception.status, 421)
+        self.assertIn("instance elsewhere", str(e.exception))
 
     def test_trl_reward_func_with_chat_completions(self):
         f = adapters.trl_reward_func(self.client)
