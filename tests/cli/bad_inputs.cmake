@@ -19,7 +19,7 @@ ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, 
 # Every command's help ends with the same exit codes and environment (a command with a
 # footer of its own, such as run's, keeps them).
 foreach(_cmd tasks compile eval audit prompt run show rejudge report gate serve sft "sft fixit"
-    "sft mine" merge slurm "slurm script" "slurm submit" version)
+    "sft mine" merge slurm "slurm script" "slurm submit" version import-fib)
   string(REPLACE " " "_" _name "${_cmd}")
   separate_arguments(_words UNIX_COMMAND "${_cmd}")
   ptxbench_bad_input(${_name}_help_lists_exit_codes 0 ""
@@ -1106,3 +1106,31 @@ ptxbench_bad_input(serve_too_many_gpus 2 "^ptxbench serve: --gpus 2 but this pro
   ARGS ${_p} serve --gpus 2 --store s.db)
 ptxbench_bad_input(serve_store_in_missing_folder 1 "^ptxbench serve: .*no/such/folder/s.db"
   ARGS ${_p} serve --store no/such/folder/s.db --port 0)
+
+# import-fib: FlashInfer-Trace definitions in (issue 36, docs/interop.md)
+set(_fib ${CMAKE_CURRENT_SOURCE_DIR}/../../src/interop/testdata)
+ptxbench_bad_input(import_fib_needs_out 2 "--out is required"
+  ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json)
+ptxbench_bad_input(import_fib_missing_definition 2
+  "^ptxbench import-fib: the definition nothere.json does not exist$"
+  ARGS ${_p} import-fib nothere.json --out t)
+ptxbench_bad_input(import_fib_not_json 2 "^ptxbench import-fib: definition: not JSON"
+  SETUP def.json ARGS ${_p} import-fib def.json --out t)
+ptxbench_bad_input(import_fib_other_op_type 2
+  "^ptxbench import-fib: definition: op_type: 'moe' is not a family ptxbench judges"
+  ARGS ${_p} import-fib ${_fib}/unsupported_moe.json --out t)
+ptxbench_bad_input(import_fib_other_dtype 2
+  "^ptxbench import-fib: definition: inputs.A.dtype: 'float16' is not judged by ptxbench"
+  ARGS ${_p} import-fib ${_fib}/unsupported_fp16.json --out t)
+ptxbench_bad_input(import_fib_unknown_timed 2 "--timed nope: no workload has this uuid"
+  ARGS ${_p} import-fib ${_fib}/reference_mha_bwd_d128.json ${_fib}/reference_mha_bwd_d128.jsonl
+    --out t --timed nope)
+ptxbench_bad_input(import_fib_workloads_of_another 2
+  "^ptxbench import-fib: workloads line 1: definition: 'mha_bwd_d128' is not the definition"
+  ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json ${_fib}/reference_mha_bwd_d128.jsonl
+    --out t)
+ptxbench_bad_input(import_fib_out_under_a_file 2 "^ptxbench import-fib: --out"
+  SETUP t ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json --out t)
+ptxbench_bad_input(import_fib_writes_the_spec 0 "^wrote t/gemm/gemm_n7168_k5120.toml: gemm, timed"
+  SETUP t/gemm/ OPTIONS --creates t/gemm/gemm_n7168_k5120.toml --file-grep t/gemm/gemm_n7168_k5120.toml "^flops = "
+  ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json --out t)
