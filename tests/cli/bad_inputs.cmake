@@ -1107,7 +1107,7 @@ ptxbench_bad_input(serve_too_many_gpus 2 "^ptxbench serve: --gpus 2 but this pro
 ptxbench_bad_input(serve_store_in_missing_folder 1 "^ptxbench serve: .*no/such/folder/s.db"
   ARGS ${_p} serve --store no/such/folder/s.db --port 0)
 
-# import-fib: FlashInfer-Trace definitions in (issue 36, docs/interop.md)
+# import-fib and eval --task-config: FlashInfer-Trace (issue 36, docs/interop.md)
 set(_fib ${CMAKE_CURRENT_SOURCE_DIR}/../../src/interop/testdata)
 ptxbench_bad_input(import_fib_needs_out 2 "--out is required"
   ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json)
@@ -1134,3 +1134,25 @@ ptxbench_bad_input(import_fib_out_under_a_file 2 "^ptxbench import-fib: --out"
 ptxbench_bad_input(import_fib_writes_the_spec 0 "^wrote t/gemm/gemm_n7168_k5120.toml: gemm, timed"
   SETUP t/gemm/ OPTIONS --creates t/gemm/gemm_n7168_k5120.toml --file-grep t/gemm/gemm_n7168_k5120.toml "^flops = "
   ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json --out t)
+ptxbench_bad_input(eval_needs_task_or_config 2 "^ptxbench eval: --task or --task-config is required"
+  ARGS ${_p} eval ${_kernel})
+ptxbench_bad_input(eval_task_and_config 2 "excludes"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --task-config ${_fib}/reference_gemm_n7168_k5120.json)
+ptxbench_bad_input(eval_workloads_without_config 2 "requires --task-config|--workloads requires"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --workloads x.jsonl)
+ptxbench_bad_input(eval_config_other_op_type 2
+  "^ptxbench eval: --task-config .*unsupported_moe.json: definition: op_type: 'moe'"
+  ARGS ${_p} eval ${_kernel} --task-config ${_fib}/unsupported_moe.json)
+ptxbench_bad_input(eval_manifest_needs_trace_set 2
+  "^ptxbench eval: --task-config .* is the reference PTXBench's task manifest for definition 'gemm_n7168_k5120'"
+  ARGS ${_p} eval ${_kernel} --task-config ${_fib}/reference_task_gemm_n7168_k5120.json)
+ptxbench_bad_input(eval_manifest_trace_set_without_it 2 "no definition gemm_n7168_k5120.json under"
+  ARGS ${_p} eval ${_kernel} --task-config ${_fib}/reference_task_gemm_n7168_k5120.json
+    --trace-set ${_fib})
+# The reference's own invocation, on this machine without a GPU: compiled, not evaluated, and the
+# ptxbench.eval.v1 fields beside ptxbench's report (status INFRA_ERROR: no kernel was run).
+ptxbench_bad_input(eval_reference_invocation 0 "^\\{"
+  OPTIONS --json --grep "\"schema\": \"ptxbench.eval.v1\"" --grep "\"status\": \"INFRA_ERROR\""
+          --grep "\"task_id\": \"gemm-n7168-k5120-m8192-h100\"" --grep "\"disposition\": \"not_evaluated\""
+  ARGS ${_p} eval ${_kernel} --task-config ${_fib}/reference_task_gemm_n7168_k5120.json
+    --trace-set ${_fib}/trace_set --json)
