@@ -31,6 +31,7 @@ void attach_report(CLI::App& sub, Context& ctx);      // HTML, JUnit, CSV report
 void attach_gate(CLI::App& sub, Context& ctx);        // CI gate (issue 19)
 void attach_serve(CLI::App& sub, Context& ctx);       // reward service (issue 35)
 void attach_import_fib(CLI::App& sub, Context& ctx);  // FlashInfer-Trace in (issue 36)
+void attach_export_fib(CLI::App& sub, Context& ctx);  // FlashInfer-Trace out (issue 36)
 
 std::span<const Command> commands() {
   static const std::array kCommands = {
@@ -87,6 +88,10 @@ std::span<const Command> commands() {
       Command{"import-fib",
               "a FlashInfer-Trace definition (+ workloads) as a ptxbench task file (--out DIR)",
               attach_import_fib},
+      Command{"export-fib",
+              "run files as a FlashInfer-Trace dataset: solutions, traces, definitions, the "
+              "library baseline (--out DIR)",
+              attach_export_fib},
       Command{"version", "print ptxbench's version and toolchain", attach_version},
   };
   return kCommands;

@@ -19,7 +19,7 @@ ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, 
 # Every command's help ends with the same exit codes and environment (a command with a
 # footer of its own, such as run's, keeps them).
 foreach(_cmd tasks compile eval audit prompt run show rejudge report gate serve sft "sft fixit"
-    "sft mine" merge slurm "slurm script" "slurm submit" version import-fib)
+    "sft mine" merge slurm "slurm script" "slurm submit" version import-fib export-fib)
   string(REPLACE " " "_" _name "${_cmd}")
   separate_arguments(_words UNIX_COMMAND "${_cmd}")
   ptxbench_bad_input(${_name}_help_lists_exit_codes 0 ""
@@ -1107,7 +1107,7 @@ ptxbench_bad_input(serve_too_many_gpus 2 "^ptxbench serve: --gpus 2 but this pro
 ptxbench_bad_input(serve_store_in_missing_folder 1 "^ptxbench serve: .*no/such/folder/s.db"
   ARGS ${_p} serve --store no/such/folder/s.db --port 0)
 
-# import-fib and eval --task-config: FlashInfer-Trace (issue 36, docs/interop.md)
+# import-fib, export-fib and eval --task-config: FlashInfer-Trace (issue 36, docs/interop.md)
 set(_fib ${CMAKE_CURRENT_SOURCE_DIR}/../../src/interop/testdata)
 ptxbench_bad_input(import_fib_needs_out 2 "--out is required"
   ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json)
@@ -1134,6 +1134,16 @@ ptxbench_bad_input(import_fib_out_under_a_file 2 "^ptxbench import-fib: --out"
 ptxbench_bad_input(import_fib_writes_the_spec 0 "^wrote t/gemm/gemm_n7168_k5120.toml: gemm, timed"
   SETUP t/gemm/ OPTIONS --creates t/gemm/gemm_n7168_k5120.toml --file-grep t/gemm/gemm_n7168_k5120.toml "^flops = "
   ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json --out t)
+ptxbench_bad_input(export_fib_needs_out 2 "--out is required" SETUP finished.db
+  ARGS ${_p} export-fib finished.db)
+ptxbench_bad_input(export_fib_missing_run 2 "^ptxbench export-fib: nothere.db does not exist"
+  ARGS ${_p} export-fib nothere.db --out d)
+ptxbench_bad_input(export_fib_foreign_file 2 "^ptxbench export-fib: .*foreign.db.*not a ptxbench run"
+  SETUP foreign.db ARGS ${_p} export-fib foreign.db --out d)
+ptxbench_bad_input(export_fib_out_not_empty 2 "^ptxbench export-fib: --out . is a folder that is not empty"
+  SETUP finished.db ARGS ${_p} export-fib finished.db --out .)
+ptxbench_bad_input(export_fib_out_is_a_file 2 "^ptxbench export-fib: --out x is a file"
+  SETUP finished.db x ARGS ${_p} export-fib finished.db --out x)
 ptxbench_bad_input(eval_needs_task_or_config 2 "^ptxbench eval: --task or --task-config is required"
   ARGS ${_p} eval ${_kernel})
 ptxbench_bad_input(eval_task_and_config 2 "excludes"
