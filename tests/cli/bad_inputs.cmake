@@ -1166,3 +1166,10 @@ ptxbench_bad_input(eval_reference_invocation 0 "^\\{"
           --grep "\"task_id\": \"gemm-n7168-k5120-m8192-h100\"" --grep "\"disposition\": \"not_evaluated\""
   ARGS ${_p} eval ${_kernel} --task-config ${_fib}/reference_task_gemm_n7168_k5120.json
     --trace-set ${_fib}/trace_set --json)
+# A definition as --task-config, with its workloads (listed in workload_uuids); task_id is the
+# definition's name. Without a GPU: compiled, not evaluated, exit 0.
+ptxbench_bad_input(eval_definition_as_task_config 0 "^\\{"
+  OPTIONS --json --grep "\"schema\": \"ptxbench.eval.v1\"" --grep "\"task_id\": \"gemm_n7168_k5120\""
+          --grep "\"5f0e4a8e-3c1b-4d3e-9a55-0000000000a1\"" --grep "\"disposition\": \"not_evaluated\""
+  ARGS ${_p} eval ${_kernel} --task-config ${_fib}/reference_gemm_n7168_k5120.json
+    --workloads ${_fib}/trace_set/workloads/gemm/gemm_n7168_k5120.jsonl --json)
