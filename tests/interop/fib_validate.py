@@ -11,8 +11,8 @@ loader and validators (its pydantic models and TraceSet.from_path).
 
 flashinfer-bench's package imports torch and flashinfer at its top; only its data layer
 (flashinfer_bench/data) is used here, so the package's folder is registered without running
-its __init__, and where torch is not installed, empty stand-ins for torch and safetensors.torch
-are registered (the data layer names them at import but uses them only to store tensors).
+its __init__, and where torch or safetensors.torch is not installed, an empty stand-in is
+registered (the data layer names them at import but uses them only to store tensors).
 Exits 77 (skipped) when the package or pydantic cannot be imported: scripts/setup.sh installs
 them into .deps/wheels.
 """
@@ -37,6 +37,9 @@ def load_data_layer():
     sys.modules["flashinfer_bench"] = package
     if importlib.util.find_spec("torch") is None:
         sys.modules["torch"] = types.ModuleType("torch")
+    try:
+        import safetensors.torch  # noqa: F401
+    except ImportError:
         safetensors = types.ModuleType("safetensors")
         safetensors.torch = types.ModuleType("safetensors.torch")
         sys.modules["safetensors"] = safetensors
