@@ -7,7 +7,8 @@
 #   PyPI wheels (unpacked, not installed into any Python): cuobjdump and nvdisasm
 #   (the CPU machines lack them), the header-only cudnn-frontend, and apache-tvm-ffi (the
 #   headers and libtvm_ffi.so of the tvm-ffi kernel contract, .deps/wheels/apache-tvm-ffi/tvm_ffi;
-#   only its C++ side is used, so the wheel of any CPython serves).
+#   only its C++ side is used, so the wheel of any CPython serves); flashinfer-bench's data layer
+#   and pydantic (CPython 3.11 wheels) for the ctest interop_fib_loader (docs/interop.md).
 #   With PTXBENCH_WITH_SLURM=1 (scripts/test.sh): Slurm and munge too (scripts/setup-slurm.sh).
 #   With PTXBENCH_WITH_CHROMIUM=1 (scripts/test.sh): headless Chromium (scripts/setup-chromium.sh).
 #   With PTXBENCH_WITH_ENDPOINT=1 (scripts/test.sh): the local test endpoint
@@ -29,6 +30,15 @@ CUOBJDUMP_VERSION=13.2.86
 NVDISASM_VERSION=13.2.86
 CUDNN_FRONTEND_VERSION=1.16.0
 APACHE_TVM_FFI_VERSION=0.1.15.post2
+# FlashInfer-Bench's data layer (docs/interop.md): the ctest interop_fib_loader checks an
+# exported dataset with its own loader. Only flashinfer_bench/data is used (its pydantic models
+# and TraceSet), so torch and flashinfer are not fetched; pydantic and its dependencies are.
+FLASHINFER_BENCH_VERSION=0.1.2
+PYDANTIC_VERSION=2.13.4
+PYDANTIC_CORE_VERSION=2.46.4
+TYPING_EXTENSIONS_VERSION=4.15.0
+ANNOTATED_TYPES_VERSION=0.7.0
+TYPING_INSPECTION_VERSION=0.4.2
 
 debs=(cmake ninja-build g++ pkg-config python3-pip unzip
       libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libdlpack-dev
@@ -73,6 +83,12 @@ fetch_wheel nvidia-cuda-cuobjdump "$CUOBJDUMP_VERSION"
 fetch_wheel nvidia-cuda-nvdisasm "$NVDISASM_VERSION"
 fetch_wheel nvidia-cudnn-frontend "$CUDNN_FRONTEND_VERSION"
 fetch_wheel apache-tvm-ffi "$APACHE_TVM_FFI_VERSION"
+fetch_wheel flashinfer-bench "$FLASHINFER_BENCH_VERSION"
+fetch_wheel pydantic "$PYDANTIC_VERSION"
+fetch_wheel pydantic-core "$PYDANTIC_CORE_VERSION"
+fetch_wheel typing-extensions "$TYPING_EXTENSIONS_VERSION"
+fetch_wheel annotated-types "$ANNOTATED_TYPES_VERSION"
+fetch_wheel typing-inspection "$TYPING_INSPECTION_VERSION"
 ln -sf "$deps/wheels/nvidia-cuda-cuobjdump/nvidia/cu13/bin/cuobjdump" "$deps/bin/cuobjdump"
 ln -sf "$deps/wheels/nvidia-cuda-nvdisasm/nvidia/cu13/bin/nvdisasm" "$deps/bin/nvdisasm"
 chmod +x "$deps/bin/"* "$deps"/wheels/*/nvidia/cu13/bin/* 2>/dev/null || true

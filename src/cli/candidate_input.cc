@@ -9,10 +9,13 @@
 
 namespace ptxbench::cli {
 
-void add_candidate_options(CLI::App& sub, std::string& file, std::string& task, std::string& arch) {
+CLI::Option* add_candidate_options(CLI::App& sub, std::string& file, std::string& task,
+                                   std::string& arch, bool task_required) {
   sub.add_option("kernel", file, "the candidate .cu file")->required();
-  sub.add_option("--task", task, "the task the kernel implements (ptxbench tasks)")->required();
+  CLI::Option* t = sub.add_option("--task", task, "the task the kernel implements (ptxbench tasks)")
+                       ->required(task_required);
   sub.add_option("--arch", arch, "sm_90a (Hopper) or sm_100a (Blackwell)")->capture_default_str();
+  return t;
 }
 
 void add_source_limit_option(CLI::App& sub, std::size_t& max_source_bytes) {
@@ -36,7 +39,8 @@ void add_contract_option(CLI::App& sub, ContractChoice& choice, const std::strin
 
 Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
                                             const std::string& task, const std::string& arch,
-                                            std::size_t max_source_bytes) {
+                                            std::size_t max_source_bytes,
+                                            const task::TaskSpec* given) {
   if (!task::is_known_arch(arch))
     return make_error("unknown architecture '" + arch + "' (use sm_90a or sm_100a)");
   CandidateInput in;
@@ -55,9 +59,13 @@ Result<CandidateInput> load_candidate_input(const Paths& paths, const std::strin
   in.source = head.bytes.substr(bom);  // a UTF-8 byte-order mark is no part of the code
   in.source_bytes = head.size - bom;
   in.whole = head.whole();
-  PTXB_TRY(in.spec, task::load_task_by_name(paths, task));
+  if (given) {
+    in.spec = *given;
+  } else {
+    PTXB_TRY(in.spec, task::load_task_by_name(paths, task));
+  }
   if (!in.spec.supports(arch))
-    return make_error("task '" + task + "' has no targets for " + arch,
+    return make_error("task '" + in.spec.name + "' has no targets for " + arch,
                       "see `ptxbench tasks --arch " + arch + "`");
   return in;
 }

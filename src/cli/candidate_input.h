@@ -24,8 +24,10 @@ struct CandidateInput {
   task::TaskSpec spec;
 };
 
-// The options each of those commands takes: the kernel file, --task and --arch.
-void add_candidate_options(CLI::App& sub, std::string& file, std::string& task, std::string& arch);
+// The options each of those commands takes: the kernel file, --task and --arch. `task_required`
+// false: the command has another way to name the task (eval --task-config); returns --task.
+CLI::Option* add_candidate_options(CLI::App& sub, std::string& file, std::string& task,
+                                   std::string& arch, bool task_required = true);
 // --max-source-bytes: the largest candidate source the compile stage accepts.
 void add_source_limit_option(CLI::App& sub, std::size_t& max_source_bytes);
 // --contract native|tvm-ffi|auto (core/contract.h), into `choice`; `help` says what it decides
@@ -40,8 +42,10 @@ inline constexpr char kCandidateContractHelp[] =
 // The kernel file must be a regular file (not a folder, a device or a pipe). A file larger
 // than `max_source_bytes` is not read whole (its size is checked first): the compile stage
 // refuses it from source_bytes, without reading gigabytes.
+// `given`: the task itself (imported: eval --task-config) instead of `task` by name.
 Result<CandidateInput> load_candidate_input(const Paths& paths, const std::string& file,
                                             const std::string& task, const std::string& arch,
-                                            std::size_t max_source_bytes);
+                                            std::size_t max_source_bytes,
+                                            const task::TaskSpec* given = nullptr);
 
 }  // namespace ptxbench::cli

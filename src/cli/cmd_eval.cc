@@ -1,8 +1,11 @@
 // `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--input-seed N]
 //  [--trials N] [--memcheck] [--no-timing] [--no-audit] [--library-plan fastest|heuristic]
-//  [--timeline] [--candidate-output FILE]`: judges one kernel (judge::Judge): compile (or hit the
-//  compile cache), check correctness on fresh inputs in an isolated GPU worker, time against the
-//  vendor baseline, audit the executed instructions, and print one verdict. Exit code: the
+//  [--timeline] [--candidate-output FILE]`, or `--task-config DEFINITION.json [--workloads W.jsonl]` /
+//  `--task-config MANIFEST.json --trace-set DIR` in place of --task (a FlashInfer-Trace
+//  definition imported, interop/task_config.h; --json then adds the reference PTXBench's
+//  ptxbench.eval.v1 fields, interop/eval_v1.h): judges one kernel (judge::Judge): compile (or hit
+//  the compile cache), check correctness on fresh inputs in an isolated GPU worker, time against
+//  the vendor baseline, audit the executed instructions, and print one verdict. Exit code: the
 //  disposition's (judge::exit_code, README "Exit codes"); 2 bad input.
 #include <ostream>
 #include <string>
@@ -14,12 +17,15 @@
 #include "core/utf8.h"
 #include "eval/candidate_output.h"
 #include "eval/evaluator.h"
+#include "interop/task_config.h"
+#include "store/store.h"
 
 namespace ptxbench::cli {
 namespace {
 
 struct EvalArgs {
   std::string file, task, arch = "sm_90a";
+  std::string task_config, workloads, trace_set;
   bool json = false, memcheck = false, no_timing = false;
   bool no_audit = false, timeline = false, reply = false;
   std::string candidate_output;  // --candidate-output FILE: for a person, never a model
@@ -51,11 +57,51 @@ judge::JudgeOptions judge_options(const EvalArgs& a) {
   return o;
 }
 
+// eval --task-config: the imported task and the envelope's context; the manifest's architecture
+// unless --arch was given, and its sanitizer runs as --memcheck.
+int eval_with_config(Context& ctx, EvalArgs a, bool arch_given) {
+  auto c = interop::load_task_config(a.task_config, a.workloads, a.trace_set);
+  if (!c.ok()) {
+    ctx.err << "ptxbench eval: " << to_console_text(c.error().to_string()) << "\n";
+    return exit_code_for(c.error(), exit_code::bad_input);
+  }
+  if (c->arch && !arch_given) a.arch = *c->arch;
+  if (c->sanitizer_runs > 0) a.memcheck = true;
+  ImportedConfig config;
+  config.spec = c->task.spec;
+  config.v1.task_id = c->task_id;
+  config.v1.workload_uuids = c->workload_uuids;
+  config.v1.target_speedup = c->target_speedup;
+  config.v1.requested_sanitizer_runs =
+      c->sanitizer_runs > 0 ? c->sanitizer_runs : (a.memcheck ? 1 : 0);
+  config.v1.labels.definition = c->task.definition;
+  config.v1.labels.solution = "eval_kernel";
+  config.v1.labels.timestamp = store::utc_now();
+  config.v1.labels.timed_uuid = c->task.timed_uuid;
+  config.v1.labels.timed_axes = c->task.fib_timed_axes;
+  config.v1.labels.inputs = c->task.fib_inputs;
+  return judge_candidate(ctx, "eval", a.file, a.task, judge_options(a), a.json, a.reply, &config);
+}
+
 }  // namespace
 
 void attach_eval(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<EvalArgs>();
-  add_candidate_options(sub, args->file, args->task, args->arch);
+  CLI::Option* task = add_candidate_options(sub, args->file, args->task, args->arch, false);
+  CLI::Option* config =
+      sub.add_option("--task-config", args->task_config,
+                     "instead of --task: a FlashInfer-Trace definition (.json; imported as "
+                     "`import-fib` does), or the reference PTXBench's task manifest (with "
+                     "--trace-set); --json then adds the reference's ptxbench.eval.v1 fields "
+                     "(docs/interop.md)")
+          ->excludes(task);
+  sub.add_option("--workloads", args->workloads,
+                 "with a definition as --task-config: its workloads (.jsonl); one is timed")
+      ->needs(config);
+  sub.add_option("--trace-set", args->trace_set,
+                 "with a manifest as --task-config: the FlashInfer-Trace folder holding its "
+                 "definition and workloads")
+      ->needs(config);
   add_source_limit_option(sub, args->max_source_bytes);
   add_contract_option(sub, args->contract, kCandidateContractHelp);
   add_reply_option(sub, args->reply);
@@ -90,13 +136,24 @@ void attach_eval(CLI::App& sub, Context& ctx) {
                "judge even where this machine lacks part of the candidate's sandbox (Landlock, "
                "seccomp, an unprivileged user); the result records what was missing");
   sub.add_option("--candidate-output", args->candidate_output, kCandidateOutputHelp);
-  sub.callback([args, &ctx] {
+  CLI::Option* arch = sub.get_option("--arch");
+  sub.callback([args, arch, &ctx] {
+    if (args->task.empty() && args->task_config.empty()) {
+      ctx.err << "ptxbench eval: --task or --task-config is required (`ptxbench tasks` lists "
+                 "the tasks)\n";
+      ctx.exit_code = exit_code::bad_input;
+      return;
+    }
     if (!args->candidate_output.empty())
       if (auto st = eval::start_candidate_output(args->candidate_output); !st.ok()) {
         ctx.err << "ptxbench eval: " << to_console_text(st.error().to_string()) << "\n";
         ctx.exit_code = exit_code::bad_input;
         return;
       }
+    if (!args->task_config.empty()) {
+      ctx.exit_code = eval_with_config(ctx, *args, arch->count() > 0);
+      return;
+    }
     ctx.exit_code = judge_candidate(ctx, "eval", args->file, args->task, judge_options(*args),
                                     args->json, args->reply);
   });

@@ -18,18 +18,20 @@ namespace ptxbench::cli {
 void attach_version(CLI::App& sub, Context& ctx);
 void attach_compile(CLI::App& sub, Context& ctx);
 void attach_tasks(CLI::App& sub, Context& ctx);
-void attach_audit(CLI::App& sub, Context& ctx);    // audit stage (issue 4)
-void attach_eval(CLI::App& sub, Context& ctx);     // eval stage (issue 3)
-void attach_prompt(CLI::App& sub, Context& ctx);   // prompt stage (issue 6)
-void attach_run(CLI::App& sub, Context& ctx);      // session loop (issue 6)
-void attach_show(CLI::App& sub, Context& ctx);     // run summary (issue 6)
-void attach_rejudge(CLI::App& sub, Context& ctx);  // judge a stored run again (issue 17)
-void attach_sft(CLI::App& sub, Context& ctx);      // SFT data (issue 7)
-void attach_merge(CLI::App& sub, Context& ctx);    // shards into one run (issue 18)
-void attach_slurm(CLI::App& sub, Context& ctx);    // Slurm job arrays (issue 18)
-void attach_report(CLI::App& sub, Context& ctx);   // HTML, JUnit, CSV reports (issue 19)
-void attach_gate(CLI::App& sub, Context& ctx);     // CI gate (issue 19)
-void attach_serve(CLI::App& sub, Context& ctx);    // reward service (issue 35)
+void attach_audit(CLI::App& sub, Context& ctx);       // audit stage (issue 4)
+void attach_eval(CLI::App& sub, Context& ctx);        // eval stage (issue 3)
+void attach_prompt(CLI::App& sub, Context& ctx);      // prompt stage (issue 6)
+void attach_run(CLI::App& sub, Context& ctx);         // session loop (issue 6)
+void attach_show(CLI::App& sub, Context& ctx);        // run summary (issue 6)
+void attach_rejudge(CLI::App& sub, Context& ctx);     // judge a stored run again (issue 17)
+void attach_sft(CLI::App& sub, Context& ctx);         // SFT data (issue 7)
+void attach_merge(CLI::App& sub, Context& ctx);       // shards into one run (issue 18)
+void attach_slurm(CLI::App& sub, Context& ctx);       // Slurm job arrays (issue 18)
+void attach_report(CLI::App& sub, Context& ctx);      // HTML, JUnit, CSV reports (issue 19)
+void attach_gate(CLI::App& sub, Context& ctx);        // CI gate (issue 19)
+void attach_serve(CLI::App& sub, Context& ctx);       // reward service (issue 35)
+void attach_import_fib(CLI::App& sub, Context& ctx);  // FlashInfer-Trace in (issue 36)
+void attach_export_fib(CLI::App& sub, Context& ctx);  // FlashInfer-Trace out (issue 36)
 
 std::span<const Command> commands() {
   static const std::array kCommands = {
@@ -83,6 +85,13 @@ std::span<const Command> commands() {
               "SFT data from run files: fixit (repair pairs), kernelgen, coverage, mine (teacher "
               "repairs)",
               attach_sft},
+      Command{"import-fib",
+              "a FlashInfer-Trace definition (+ workloads) as a ptxbench task file (--out DIR)",
+              attach_import_fib},
+      Command{"export-fib",
+              "run files as a FlashInfer-Trace dataset: solutions, traces, definitions, the "
+              "library baseline (--out DIR)",
+              attach_export_fib},
       Command{"version", "print ptxbench's version and toolchain", attach_version},
   };
   return kCommands;

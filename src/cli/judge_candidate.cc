@@ -25,14 +25,15 @@ std::optional<int> report_interrupt(Context& ctx, std::string_view command) {
 
 int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
                     const std::string& task, const judge::JudgeOptions& options, bool json,
-                    bool from_reply) {
+                    bool from_reply, const ImportedConfig* config) {
   if (!path_variables_ok(ctx, command)) return exit_code::bad_input;
   // A reply is read whole (up to kMaxReplyBytes): its code block, not the file, is the source
   // the size limit applies to, as in `run` (a block cut at the limit would be judged as a
   // different kernel: campaign 5, E33).
   const std::size_t bound = from_reply ? std::max(options.compile.max_source_bytes, kMaxReplyBytes)
                                        : options.compile.max_source_bytes;
-  auto input = load_candidate_input(ctx.paths, file, task, options.compile.arch, bound);
+  auto input = load_candidate_input(ctx.paths, file, task, options.compile.arch, bound,
+                                    config ? &config->spec : nullptr);
   if (!input.ok()) {
     ctx.err << "ptxbench " << command << ": " << input.error().to_string() << "\n";
     return exit_code::bad_input;
@@ -75,10 +76,16 @@ int judge_candidate(Context& ctx, std::string_view command, const std::string& f
   if (auto code = report_interrupt(ctx, command)) return *code;
   if (r.disposition == judge::Disposition::harness_error)
     ctx.err << "ptxbench " << command << ": " << to_console_text(r.message) << "\n";
-  if (json)
-    ctx.out << to_text(r.to_json(), 2) << "\n";
-  else
+  if (json) {
+    Json j = r.to_json();
+    if (config) {
+      const Json v1 = interop::eval_v1_fields(r, config->v1, input->source);
+      for (const auto& [k, v] : v1.items()) j[k] = v;
+    }
+    ctx.out << to_text(j, 2) << "\n";
+  } else {
     ctx.out << to_console_text(judge::format_report(r));
+  }
   return judge::exit_code(r.disposition);
 }
 

@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "core/subprocess.h"
+#include "interop/eval_v1.h"
 #include "judge/judge.h"
 
 namespace ptxbench::cli {
@@ -17,9 +18,15 @@ namespace ptxbench::cli {
 // `command`: "eval" or "audit", for messages. The architecture is options.compile.arch.
 // `from_reply`: the file is a model's reply, judged as `run` judges one: its code block is the
 // candidate, and a reply without one is the verdict no_code (exit 15).
+// `config`: eval --task-config: the task is its imported one (`task` is unused), and the JSON
+// report has the reference's ptxbench.eval.v1 fields too (interop/eval_v1.h).
+struct ImportedConfig {
+  task::TaskSpec spec;
+  interop::EvalV1Context v1;
+};
 int judge_candidate(Context& ctx, std::string_view command, const std::string& file,
                     const std::string& task, const judge::JudgeOptions& options, bool json,
-                    bool from_reply = false);
+                    bool from_reply = false, const ImportedConfig* config = nullptr);
 
 // --reply (eval, audit): the kernel file is a model's reply (Markdown), into `reply`.
 void add_reply_option(CLI::App& sub, bool& reply);

@@ -19,7 +19,7 @@ ptxbench_bad_input(help_lists_exit_codes_and_environment 0 "^ptxbench: compile, 
 # Every command's help ends with the same exit codes and environment (a command with a
 # footer of its own, such as run's, keeps them).
 foreach(_cmd tasks compile eval audit prompt run show rejudge report gate serve "serve lb-config" sft "sft fixit"
-    "sft mine" merge slurm "slurm script" "slurm submit" version)
+    "sft mine" merge slurm "slurm script" "slurm submit" version import-fib export-fib)
   string(REPLACE " " "_" _name "${_cmd}")
   separate_arguments(_words UNIX_COMMAND "${_cmd}")
   ptxbench_bad_input(${_name}_help_lists_exit_codes 0 ""
@@ -1135,3 +1135,70 @@ ptxbench_bad_input(serve_lb_config_bad_bind 2
 ptxbench_bad_input(serve_lb_config_prints_a_config 0 "^# HAProxy in front of 2"
   OPTIONS --grep "use-server n2 if \\{ path_beg /v1/jobs/n2\\. \\}" --grep "balance leastconn"
   ARGS ${_p} serve lb-config --backend a:1:n1 --backend b:2:n2)
+
+# import-fib, export-fib and eval --task-config: FlashInfer-Trace (issue 36, docs/interop.md)
+set(_fib ${CMAKE_CURRENT_SOURCE_DIR}/../../src/interop/testdata)
+ptxbench_bad_input(import_fib_needs_out 2 "--out is required"
+  ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json)
+ptxbench_bad_input(import_fib_missing_definition 2
+  "^ptxbench import-fib: the definition nothere.json does not exist$"
+  ARGS ${_p} import-fib nothere.json --out t)
+ptxbench_bad_input(import_fib_not_json 2 "^ptxbench import-fib: definition: not JSON"
+  SETUP def.json ARGS ${_p} import-fib def.json --out t)
+ptxbench_bad_input(import_fib_other_op_type 2
+  "^ptxbench import-fib: definition: op_type: 'moe' is not a family ptxbench judges"
+  ARGS ${_p} import-fib ${_fib}/unsupported_moe.json --out t)
+ptxbench_bad_input(import_fib_other_dtype 2
+  "^ptxbench import-fib: definition: inputs.A.dtype: 'float16' is not judged by ptxbench"
+  ARGS ${_p} import-fib ${_fib}/unsupported_fp16.json --out t)
+ptxbench_bad_input(import_fib_unknown_timed 2 "--timed nope: no workload has this uuid"
+  ARGS ${_p} import-fib ${_fib}/reference_mha_bwd_d128.json ${_fib}/reference_mha_bwd_d128.jsonl
+    --out t --timed nope)
+ptxbench_bad_input(import_fib_workloads_of_another 2
+  "^ptxbench import-fib: workloads line 1: definition: 'mha_bwd_d128' is not the definition"
+  ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json ${_fib}/reference_mha_bwd_d128.jsonl
+    --out t)
+ptxbench_bad_input(import_fib_out_under_a_file 2 "^ptxbench import-fib: --out"
+  SETUP t ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json --out t)
+ptxbench_bad_input(import_fib_writes_the_spec 0 "^wrote t/gemm/gemm_n7168_k5120.toml: gemm, timed"
+  SETUP t/gemm/ OPTIONS --creates t/gemm/gemm_n7168_k5120.toml --file-grep t/gemm/gemm_n7168_k5120.toml "^flops = "
+  ARGS ${_p} import-fib ${_fib}/reference_gemm_n7168_k5120.json --out t)
+ptxbench_bad_input(export_fib_needs_out 2 "--out is required" SETUP finished.db
+  ARGS ${_p} export-fib finished.db)
+ptxbench_bad_input(export_fib_missing_run 2 "^ptxbench export-fib: nothere.db does not exist"
+  ARGS ${_p} export-fib nothere.db --out d)
+ptxbench_bad_input(export_fib_foreign_file 2 "^ptxbench export-fib: .*foreign.db.*not a ptxbench run"
+  SETUP foreign.db ARGS ${_p} export-fib foreign.db --out d)
+ptxbench_bad_input(export_fib_out_not_empty 2 "^ptxbench export-fib: --out . is a folder that is not empty"
+  SETUP finished.db ARGS ${_p} export-fib finished.db --out .)
+ptxbench_bad_input(export_fib_out_is_a_file 2 "^ptxbench export-fib: --out x is a file"
+  SETUP finished.db x ARGS ${_p} export-fib finished.db --out x)
+ptxbench_bad_input(eval_needs_task_or_config 2 "^ptxbench eval: --task or --task-config is required"
+  ARGS ${_p} eval ${_kernel})
+ptxbench_bad_input(eval_task_and_config 2 "excludes"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --task-config ${_fib}/reference_gemm_n7168_k5120.json)
+ptxbench_bad_input(eval_workloads_without_config 2 "requires --task-config|--workloads requires"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --workloads x.jsonl)
+ptxbench_bad_input(eval_config_other_op_type 2
+  "^ptxbench eval: --task-config .*unsupported_moe.json: definition: op_type: 'moe'"
+  ARGS ${_p} eval ${_kernel} --task-config ${_fib}/unsupported_moe.json)
+ptxbench_bad_input(eval_manifest_needs_trace_set 2
+  "^ptxbench eval: --task-config .* is the reference PTXBench's task manifest for definition 'gemm_n7168_k5120'"
+  ARGS ${_p} eval ${_kernel} --task-config ${_fib}/reference_task_gemm_n7168_k5120.json)
+ptxbench_bad_input(eval_manifest_trace_set_without_it 2 "no definition gemm_n7168_k5120.json under"
+  ARGS ${_p} eval ${_kernel} --task-config ${_fib}/reference_task_gemm_n7168_k5120.json
+    --trace-set ${_fib})
+# The reference's own invocation, on this machine without a GPU: compiled, not evaluated, and the
+# ptxbench.eval.v1 fields beside ptxbench's report (status INFRA_ERROR: no kernel was run).
+ptxbench_bad_input(eval_reference_invocation 0 "^\\{"
+  OPTIONS --json --grep "\"schema\": \"ptxbench.eval.v1\"" --grep "\"status\": \"INFRA_ERROR\""
+          --grep "\"task_id\": \"gemm-n7168-k5120-m8192-h100\"" --grep "\"disposition\": \"not_evaluated\""
+  ARGS ${_p} eval ${_kernel} --task-config ${_fib}/reference_task_gemm_n7168_k5120.json
+    --trace-set ${_fib}/trace_set --json)
+# A definition as --task-config, with its workloads (listed in workload_uuids); task_id is the
+# definition's name. Without a GPU: compiled, not evaluated, exit 0.
+ptxbench_bad_input(eval_definition_as_task_config 0 "^\\{"
+  OPTIONS --json --grep "\"schema\": \"ptxbench.eval.v1\"" --grep "\"task_id\": \"gemm_n7168_k5120\""
+          --grep "\"5f0e4a8e-3c1b-4d3e-9a55-0000000000a1\"" --grep "\"disposition\": \"not_evaluated\""
+  ARGS ${_p} eval ${_kernel} --task-config ${_fib}/reference_gemm_n7168_k5120.json
+    --workloads ${_fib}/trace_set/workloads/gemm/gemm_n7168_k5120.jsonl --json)

@@ -75,3 +75,16 @@ write("stored_json", "flipped.json", flipped)
 write("stored_json", "truncated.json", json.dumps(compile_result)[:57])
 write("stored_json", "deep.json", "[" * 600 + "]" * 600)
 write("stored_json", "strings.json", '["\\"[[[[", "\\u0000\\ud800", "\xff\xfe"]')
+
+# FlashInfer-Trace definitions and workloads (import-fib, eval --task-config: issue 36).
+fib_dir = os.path.join(here, "..", "..", "src", "interop", "testdata")
+for name in ("reference_gemm_n7168_k5120.json", "reference_mha_bwd_d128.json",
+             "reference_mha_with_lse_d128_causal.jsonl", "unsupported_moe.json"):
+    with open(os.path.join(fib_dir, name), encoding="utf-8") as f:
+        write("fib_definitions", name, f.read())
+gemm = {"name": "g", "op_type": "gemm", "axes": {"M": {"type": "var"}, "N": {"type": "const", "value": 8},
+        "K": {"type": "const", "value": 4}}, "constraints": ["M % 16 == 0", "M <= 0x10", "M>=99999999999999999"],
+        "inputs": {"A": {"shape": ["M", "K"], "dtype": "bfloat16"}, "B": {"shape": ["N", "K"], "dtype": "bfloat16"}},
+        "outputs": {"C": {"shape": ["M", "M"], "dtype": "bfloat16"}}, "reference": "def run(A, B): pass"}
+write("fib_definitions", "odd_constraints.json", json.dumps(gemm))
+write("fib_definitions", "deep_axes.json", '{"name":"x","op_type":"gemm","reference":"r","axes":' + "[" * 600 + "]" * 600 + "}")
