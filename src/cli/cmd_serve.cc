@@ -138,7 +138,9 @@ int serve_main(ServeArgs a, Context& ctx) {
       "ptxbench serve: listening on http://{}:{}/v1 (instance {}, store {}; {} workers, {} "
       "compile slots, {}; {})\n",
       a.http.host, http.port(), so.instance, a.store, so.workers, so.cpu_slots,
-      so.gpus > 0 ? fmt::format("{} GPU(s), {}", so.gpus, base.gpu_arch)
+      so.gpus > 0 ? fmt::format("{} GPU(s), {}", so.gpus,
+                                base.gpu_arch ? task::to_string(*base.gpu_arch)
+                                              : std::string_view("no target ptxbench judges"))
                   : "no GPU: compile and static audit only, every verdict not_evaluated",
       a.http.token.empty() ? "no token, loopback only" : "bearer token required");
   while (!interrupted()) std::this_thread::sleep_for(std::chrono::milliseconds(200));

@@ -252,6 +252,15 @@ std::string_view harmful_std_family(std::string_view s) {
 
 }  // namespace
 
+std::string_view banned_library_of(std::string_view symbol) {
+  const std::string_view s = base_name(symbol);
+  if (s.starts_with("cublasLt")) return "cuBLASLt";
+  if (s.starts_with("cublas")) return "cuBLAS";
+  if (s.starts_with("cudnn")) return "cuDNN";
+  if (s.find("cutlass") != std::string_view::npos) return "CUTLASS";
+  return {};
+}
+
 bool is_allowed_import(std::string_view symbol) {
   std::string_view s = base_name(symbol);
   if (exact_allowed().count(s)) return true;
@@ -289,9 +298,11 @@ std::string import_denial_reason(std::string_view symbol) {
     why =
         "is a synchronous or legacy-stream copy: use cudaMemcpyAsync/cudaMemsetAsync on the given "
         "stream";
-  else if (s.starts_with("cublas") || s.starts_with("cudnn") ||
-           s.find("cutlass") != std::string::npos)
-    why = "belongs to a banned library (cuBLAS/cuDNN/CUTLASS): write the kernel yourself";
+  else if (const std::string_view library = banned_library_of(s); !library.empty())
+    why = "calls " + std::string(library) +
+          ", a banned library (cuBLAS, cuBLASLt, cuDNN, CUTLASS and CuTe are not allowed): write "
+          "the kernel yourself with CUDA C++ and inline PTX (an #include of its header that "
+          "nothing calls is fine)";
   else if (any({"cudaSetDevice", "cudaDeviceReset", "cudaDeviceSetLimit",
                 "cudaDeviceSetCacheConfig", "cudaDeviceSetSharedMemConfig",
                 "cudaCtxResetPersistingL2Cache", "cudaStreamSetAttribute", "cudaDeviceSetMemPool"}))

@@ -16,6 +16,11 @@ namespace ptxbench::compile {
 // "cudaLaunchKernel@libcudart.so.13" and "cudaLaunchKernel_ptsz" count as cudaLaunchKernel.
 bool is_allowed_import(std::string_view symbol);
 
+// The banned library an imported symbol belongs to: "cuBLAS" (cublas*), "cuBLASLt" (cublasLt*),
+// "cuDNN" (cudnn*), "CUTLASS" (a mangled name holding cutlass); "" for any other. A candidate
+// may include their headers; the object calling one of their functions is refused.
+std::string_view banned_library_of(std::string_view symbol);
+
 // Why an import is not allowed (one sentence, with the fix); for any symbol.
 std::string import_denial_reason(std::string_view symbol);
 

@@ -96,6 +96,37 @@ TEST(AllowList, AllowListedDriverFunctionsMayBeImported) {
   for (const char* s : {"cuTensorMapEncodeTiled", "cuGetErrorString", "cuDeviceGetAttribute"})
     EXPECT_TRUE(is_allowed_import(s)) << s;
   EXPECT_TRUE(check_symbols({"cuTensorMapEncodeTiled"}, {}).disallowed_imports.empty());
+  // The same imports, versioned as the linker records them against libcuda.so.1, in both
+  // contracts alike (issue 36 item 4b).
+  for (Contract c : {Contract::native, Contract::tvm_ffi})
+    EXPECT_TRUE(check_symbols({"cuTensorMapEncodeTiled@libcuda.so.1", "cuGetErrorString",
+                               "cuFuncSetAttribute", "cuDeviceGetAttribute"},
+                              {}, c)
+                    .ok())
+        << to_string(c);
+  for (Contract c : {Contract::native, Contract::tvm_ffi})
+    EXPECT_EQ(check_symbols({"cuLaunchKernel@libcuda.so.1"}, {}, c).disallowed_imports,
+              std::vector<std::string>{"cuLaunchKernel"})
+        << to_string(c);
+}
+
+// A banned binary library is refused for its calls, with the library named (issue 36 item 4a);
+// its header alone imports nothing (policy.h).
+TEST(AllowList, BannedLibraryCallsNameTheLibrary) {
+  EXPECT_EQ(banned_library_of("cublasCreate_v2"), "cuBLAS");
+  EXPECT_EQ(banned_library_of("cublasLtMatmul@libcublasLt.so.13"), "cuBLASLt");
+  EXPECT_EQ(banned_library_of("cudnnCreate"), "cuDNN");
+  EXPECT_EQ(banned_library_of("_ZN7cutlass4gemm6kernelEv"), "CUTLASS");
+  EXPECT_EQ(banned_library_of("cudaLaunchKernel"), "");
+  for (Contract c : {Contract::native, Contract::tvm_ffi}) {
+    SymbolCheck check = check_symbols({"cublasCreate_v2", "cudaLaunchKernel"}, {}, c);
+    ASSERT_EQ(check.disallowed_imports, std::vector<std::string>{"cublasCreate_v2"});
+    ASSERT_EQ(check.reasons.size(), 1u);
+    EXPECT_EQ(check.reasons[0].rfind("cublasCreate_v2: calls cuBLAS, a banned library", 0), 0u)
+        << check.reasons[0];
+    EXPECT_NE(check.reasons[0].find("header that nothing calls is fine"), std::string::npos);
+  }
+  EXPECT_NE(import_denial_reason("cudnnSetStream").find("calls cuDNN"), std::string::npos);
 }
 
 TEST(AllowList, ReasonsSayWhatToDo) {

@@ -6,7 +6,9 @@
 //
 // Candidates are built with `-cudart shared` so that every CUDA runtime call they make is
 // an undefined dynamic symbol the allow-list can see (a static runtime would hide them),
-// and never with -lcuda or any other library. They are linked with -z relro -z now (full
+// and with -lcuda (the allow-listed driver functions called directly, in both contracts: the
+// host process's libcuda.so.1 is ptxbench's shim) but no other library (-ltvm_ffi in the
+// TVM-FFI contract). They are linked with -z relro -z now (full
 // RELRO), but not with --no-undefined: that would turn an import outside the allow-list
 // (say a driver function) into an nvcc link error instead of the allow-list's verdict,
 // which says what to use instead.

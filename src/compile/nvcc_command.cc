@@ -62,9 +62,12 @@ Result<std::vector<std::string>> Compiler::flags(std::string_view arch, Contract
     PTXB_TRY(TvmFfiInstall found, find_tvm_ffi(paths_));
     tvm = std::move(found);
   }
-  std::vector<std::string> f = {"-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC", "-lineinfo",
-                                "-Xptxas", "-v", "--expt-relaxed-constexpr", "-cudart", "shared",
-                                gencode,
+  // -DNDEBUG as the field builds release kernels (CMake's Release, Python extensions, the public
+  // kernels' Makefiles): `assert` compiled out on the host and the device (a device assert is a
+  // call that serialises a wgmma pipeline; docs/kernel-contract.md, "Compile flags").
+  std::vector<std::string> f = {"-std=c++17", "-O3", "-DNDEBUG", "-shared", "-Xcompiler", "-fPIC",
+                                "-lineinfo", "-Xptxas", "-v", "--expt-relaxed-constexpr", "-cudart",
+                                "shared", gencode,
                                 // Full RELRO: the GOT and the init/fini arrays are read-only
                                 // once loaded (elf_hardening.h checks the result).
                                 "-Xlinker", "-z,relro", "-Xlinker", "-z,now"};

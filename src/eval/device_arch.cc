@@ -4,12 +4,11 @@
 
 namespace ptxbench::eval {
 
-Result<std::string> arch_for_compute_capability(std::string_view cc) {
-  if (cc == "9.0") return std::string("sm_90a");
-  if (cc == "10.0") return std::string("sm_100a");
+Result<task::Arch> arch_for_compute_capability(std::string_view cc) {
+  if (auto arch = task::arch_for_capability(cc)) return *arch;
   return make_error("a GPU of compute capability " + std::string(cc) +
-                        " runs neither target ptxbench judges (sm_90a needs 9.0: H100, H200; "
-                        "sm_100a needs 10.0: B200, GB200)",
+                        " runs neither target ptxbench judges; ptxbench supports " +
+                        std::string(task::supported_archs_text()),
                     "judge on a Hopper or Blackwell B200 machine; here only the static stages "
                     "(compile, SASS census) run");
 }

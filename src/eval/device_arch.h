@@ -8,25 +8,28 @@
 // the static stages only, with the reason. Candidates of the other architecture likewise.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/paths.h"
 #include "core/result.h"
 #include "core/subprocess.h"
+#include "task/arch.h"
 
 namespace ptxbench::eval {
 
 // What the probe found: the GPU's target (empty when ptxbench judges none there) and, always,
 // words for the reports ("NVIDIA H200, compute capability 9.0").
 struct DeviceArch {
-  std::string arch;         // "sm_90a" | "sm_100a" | "" (none)
-  std::string description;  // the device's name and compute capability
-  std::string why_none;     // when arch is empty: why no target runs there, and what to do
+  std::optional<task::Arch> arch;  // none: ptxbench judges no target on this GPU
+  std::string description;         // the device's name and compute capability
+  std::string why_none;            // when arch is none: why no target runs there, what to do
 };
 
-// "9.0" -> "sm_90a", "10.0" -> "sm_100a"; an Error naming the capability for any other.
-Result<std::string> arch_for_compute_capability(std::string_view cc);
+// "9.0" -> sm_90a, "10.0" -> sm_100a (task::arch_for_capability); for any other an Error that
+// names the capability and the ones ptxbench supports.
+Result<task::Arch> arch_for_compute_capability(std::string_view cc);
 
 // Reads the probe's output "MAJOR.MINOR NAME" (NAME may hold spaces). An Error for other text.
 Result<DeviceArch> parse_device_probe(std::string_view output);

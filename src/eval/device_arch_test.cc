@@ -8,8 +8,8 @@ namespace ptxbench::eval {
 namespace {
 
 TEST(DeviceArch, HopperAndBlackwellB200RunTheirTargets) {
-  EXPECT_EQ(*arch_for_compute_capability("9.0"), "sm_90a");
-  EXPECT_EQ(*arch_for_compute_capability("10.0"), "sm_100a");
+  EXPECT_EQ(*arch_for_compute_capability("9.0"), task::Arch::sm_90a);
+  EXPECT_EQ(*arch_for_compute_capability("10.0"), task::Arch::sm_100a);
 }
 
 TEST(DeviceArch, OtherCapabilitiesRunNeitherTarget) {
@@ -17,20 +17,23 @@ TEST(DeviceArch, OtherCapabilitiesRunNeitherTarget) {
     auto a = arch_for_compute_capability(cc);
     ASSERT_FALSE(a.ok()) << cc;
     EXPECT_NE(a.error().message.find(std::string("compute capability ") + cc), std::string::npos);
+    EXPECT_NE(a.error().message.find("supports sm_90a (compute capability 9.0"), std::string::npos)
+        << a.error().message;
+    EXPECT_NE(a.error().message.find("sm_100a (compute capability 10.0"), std::string::npos);
   }
 }
 
 TEST(DeviceArch, ReadsTheProbesLine) {
   auto h200 = parse_device_probe("9.0 NVIDIA H200\n");
   ASSERT_TRUE(h200.ok());
-  EXPECT_EQ(h200->arch, "sm_90a");
+  EXPECT_EQ(h200->arch, task::Arch::sm_90a);
   EXPECT_EQ(h200->description, "NVIDIA H200, compute capability 9.0");
   auto b200 = parse_device_probe("10.0 NVIDIA B200");
   ASSERT_TRUE(b200.ok());
-  EXPECT_EQ(b200->arch, "sm_100a");
+  EXPECT_EQ(b200->arch, task::Arch::sm_100a);
   auto a100 = parse_device_probe("8.0 NVIDIA A100-SXM4-80GB");
   ASSERT_TRUE(a100.ok());
-  EXPECT_EQ(a100->arch, "");
+  EXPECT_FALSE(a100->arch.has_value());
   EXPECT_NE(a100->why_none.find("NVIDIA A100-SXM4-80GB: a GPU of compute capability 8.0"),
             std::string::npos);
 }
@@ -54,7 +57,7 @@ TEST(DeviceArch, AsksTheWorker) {
   SystemProcessRunner runner;
   auto got = probe_device_arch(runner, worker);
   ASSERT_TRUE(got.ok()) << got.error().to_string();
-  EXPECT_EQ(got->arch, "sm_100a");
+  EXPECT_EQ(got->arch, task::Arch::sm_100a);
 
   ASSERT_TRUE(
       write_file_atomic(worker, "#!/bin/sh\necho 'no CUDA-capable device' >&2\nexit 3\n").ok());

@@ -12,7 +12,7 @@ struct FlagInfo {
   std::string_view sentence;
 };
 
-constexpr std::array<FlagInfo, 17> kFlags{{
+constexpr std::array<FlagInfo, 21> kFlags{{
     {Flag::side_stream, "side_stream", true,
      "work was launched on another stream than the one you were given, or ran outside the timed "
      "region (side_stream): all work must be enqueued on `stream`"},
@@ -60,6 +60,26 @@ constexpr std::array<FlagInfo, 17> kFlags{{
     {Flag::above_peak, "above_peak", true,
      "the measured time implies more than the GPU's dense bf16 peak (above_peak): work was skipped "
      "or ran outside the timed region"},
+    {Flag::default_stream, "default_stream", true,
+     "work was enqueued on the legacy default stream (stream 0: a launch `<<<grid, block>>>` or "
+     "`<<<grid, block, smem>>>` without a stream, a copy or memset without one, cudaStreamLegacy) "
+     "or on cudaStreamPerThread instead of the stream you were given (default_stream): it ran on "
+     "the judge's stream anyway; pass `stream` to every launch, copy and memset"},
+    {Flag::stale_buffers, "stale_buffers", true,
+     "a kernel was launched with a pointer or a tensor map into the tensors of an earlier call, "
+     "not this call's (stale_buffers): every call gets its own buffers; take the pointers from "
+     "this call's tensors and encode tensor maps on every call (or replace their address), never "
+     "keep them in a static"},
+    {Flag::output_unwritten, "output_unwritten", false,
+     "an output was never written: every one of its elements still held the poison the judge "
+     "wrote before the call (output_unwritten); the kernel must store every element of every "
+     "output, LSE included"},
+    {Flag::workspace_kept, "workspace_kept", false,
+     "device memory from cudaMallocAsync in an earlier call was still held when a call began "
+     "(workspace_kept): the contract allows a workspace kept across calls, but what it holds "
+     "(pointers, tensor maps, metadata for an earlier call's shapes) must not decide this call's "
+     "outputs; if they fail, build that state on every call, or free the workspace with "
+     "cudaFreeAsync before returning"},
 }};
 
 constexpr bool in_declaration_order() {
@@ -106,6 +126,10 @@ std::string_view to_string(Flag f) {
     case Flag::library_misses_rule:
     case Flag::library_slowed:
     case Flag::above_peak:
+    case Flag::default_stream:
+    case Flag::stale_buffers:
+    case Flag::output_unwritten:
+    case Flag::workspace_kept:
       return row(f).name;
   }
   return "unknown";

@@ -34,6 +34,11 @@ enum class Flag {
   library_misses_rule,
   library_slowed,
   above_peak,
+  // Issue 36 item 4e/4d: what the broker saw the candidate's host code do (docs/judging.md).
+  default_stream,    // work enqueued on the legacy or per-thread default stream (0, 1, 2)
+  stale_buffers,     // a launch given a pointer or tensor map of another call's tensors
+  output_unwritten,  // an output of a failing call with every element still poisoned
+  workspace_kept,    // a call began while device memory of an earlier call was still held
 };
 
 std::span<const Flag> all_flags();   // in declaration order

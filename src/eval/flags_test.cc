@@ -18,16 +18,18 @@ TEST(Flags, EveryFlagHasItsOwnNameAndReadsBack) {
     EXPECT_EQ(flag_from_string(n), f) << n;
     EXPECT_FALSE(describe(f).empty()) << n;
   }
-  EXPECT_EQ(names.size(), 17u);
+  EXPECT_EQ(names.size(), 21u);
   EXPECT_FALSE(flag_from_string("bogus").has_value());
 }
 
 TEST(Flags, GuardsAreTheContractsRules) {
-  for (Flag f : {Flag::side_stream, Flag::memcheck_errors, Flag::cached_result,
-                 Flag::inputs_modified, Flag::schedule_dependent, Flag::above_peak})
+  for (Flag f :
+       {Flag::side_stream, Flag::memcheck_errors, Flag::cached_result, Flag::inputs_modified,
+        Flag::schedule_dependent, Flag::above_peak, Flag::default_stream, Flag::stale_buffers})
     EXPECT_TRUE(is_guard(f)) << to_string(f);
   for (Flag f : {Flag::throttled, Flag::timing_unstable, Flag::baseline_failed,
-                 Flag::library_fails_task_rule, Flag::library_slowed})
+                 Flag::library_fails_task_rule, Flag::library_slowed, Flag::output_unwritten,
+                 Flag::workspace_kept})
     EXPECT_FALSE(is_guard(f)) << to_string(f);
 }
 

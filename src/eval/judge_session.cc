@@ -157,7 +157,6 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   }
   const Json* launches = find_array(got.reply->extra, "launches");
   const Json* host_ms = find_array(got.reply->extra, "host_ms");
-  const Json* side = find_array(got.reply->extra, "side_streams");
   const Json* fn_ms = find_array(got.reply->extra, "function_ms");
   const Json* untimed = find_array(got.reply->extra, "untimed_launches");
   if (between) between();
@@ -174,10 +173,10 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
                             : 0.0;
     rec.wall_ms = std::max(0.0, wall / n - host);
     rec.event_ms = events[i];
-    // Work the candidate launched on another stream than the one it was given: the broker ran
-    // it on its own stream, inside the call's events, and says so.
-    if (side && i < side->size() && (*side)[i].is_array() && !(*side)[i].empty())
-      r.add_flag(Flag::side_stream);
+    // What the broker saw (call_diagnoses.h): the default stream or another (it ran the work on
+    // its own stream, inside the call's events), stale buffers, workspace kept.
+    rec.seen = call_diagnoses(got.reply->extra, i);
+    for (Flag f : diagnosis_flags(rec.seen)) r.add_flag(f);
     rec.audited = p.audit_armed;
     rec.after_hidden = after_hidden[i];
     rec.broker = p.brokers;

@@ -183,7 +183,16 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
           where, earlier);
     } else {
       f.message = fmt::format("{}: the outputs fail the correctness rule", where);
+      for (const auto& o : c.check->outputs)
+        if (o.numel > 0 && o.unwritten == o.numel) {
+          add_flag(f.flags, Flag::output_unwritten);
+          f.message += fmt::format(
+              "; output {} was never written (all {} elements still hold "
+              "the poison written before the call)",
+              o.tensor, o.numel);
+        }
     }
+    f.message += diagnosis_clause(c.seen, hidden || c.after_hidden);
     return f;
   }
   return f;

@@ -9,6 +9,10 @@
 //                    what the slot's PREVIOUS inputs give: a result carried over from an
 //                    earlier call. Also when repeated-input calls ran much faster than new-input
 //                    calls (below): the kernel recognised inputs it had seen.
+//   output_unwritten an output of the failing call with every element still poisoned (not
+//                    cached_result: no earlier call on the workload wrote it either).
+// The failing call's message ends with what the broker saw in it (call_diagnoses.h: a stale
+// pointer or tensor map, workspace kept from an earlier call, the default stream).
 // Timing consistency (the broker reports event times; the parent's wall clock around each call
 // cannot be forged from inside the broker):
 //   side_stream      the candidate's median wall-minus-event overhead exceeds the broker's own
@@ -40,6 +44,7 @@
 #include <vector>
 
 #include "core/outcome.h"
+#include "eval/call_diagnoses.h"
 #include "eval/flags.h"
 #include "eval/plan.h"
 #include "eval/session_protocol.h"
@@ -71,6 +76,7 @@ struct CallRecord {
   // function_times; checked calls only), and the launches past its bound (not measured).
   std::vector<std::pair<std::string, double>> function_ms;
   int untimed_launches = 0;
+  CallDiagnoses seen;  // what the broker saw the host code do (call_diagnoses.h)
 };
 
 struct CorrectnessFindings {

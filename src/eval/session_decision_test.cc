@@ -62,10 +62,55 @@ TEST(SessionDecision, UnwrittenOutputsAfterAWrittenCallAreACachedResult) {
   first.index = 0;
   auto g = judge_calls({first}, {false});
   EXPECT_FALSE(g.passed);
-  EXPECT_TRUE(g.flags.empty());
+  EXPECT_EQ(g.flags, std::vector<Flag>{Flag::output_unwritten});
+  EXPECT_NE(g.message.find("output C was never written (all 100 elements still hold the poison"),
+            std::string::npos)
+      << g.message;
   // ... and an earlier pass on ANOTHER workload does not count.
   auto h = judge_calls({call(0, true, Content::transformed, 1), first}, {false, true});
-  EXPECT_TRUE(h.flags.empty());
+  EXPECT_EQ(h.flags, std::vector<Flag>{Flag::output_unwritten});
+}
+
+// Issue 36 item 4e: an output never written is named (LSE left poisoned while O is right); one
+// written in part is not "never written".
+TEST(SessionDecision, AnOutputNeverWrittenIsNamed) {
+  auto c = call(0, false);
+  c.check->outputs = {out_stats(true), out_stats(false, 64, 64)};
+  c.check->outputs[1].tensor = "LSE";
+  auto f = judge_calls({c}, {false});
+  EXPECT_EQ(f.flags, std::vector<Flag>{Flag::output_unwritten});
+  EXPECT_NE(f.message.find("output LSE was never written"), std::string::npos) << f.message;
+  EXPECT_EQ(f.message.find("output C was never"), std::string::npos) << f.message;
+  c.check->outputs[1] = out_stats(false, 64, 63);
+  EXPECT_TRUE(judge_calls({c}, {false}).flags.empty());
+}
+
+// What the broker saw in the failing call ends its message (call_diagnoses.h): a pointer kept
+// from an earlier call, workspace kept, the default stream.
+TEST(SessionDecision, TheFailingCallsMessageSaysWhatTheBrokerSaw) {
+  auto c = call(1, false);
+  c.seen.stale = {
+      "a launch of 'k': bytes 0..8 point into input A of another call, not this "
+      "call's"};
+  c.seen.kept_bytes = 1024;
+  auto f = judge_calls({call(0, true), c}, {false});
+  EXPECT_NE(f.message.find("the outputs fail the correctness rule; the broker saw: a launch of "
+                           "'k': bytes 0..8 point into input A of another call"),
+            std::string::npos)
+      << f.message;
+  EXPECT_NE(f.message.find("1024 bytes of device memory that an earlier call allocated"),
+            std::string::npos);
+  // After a hidden call, the candidate's choices (its kernel's name, its allocation's size) are
+  // not repeated.
+  c.after_hidden = true;
+  auto g = judge_calls({call(0, true), c}, {false});
+  EXPECT_EQ(g.message.find("'k'"), std::string::npos) << g.message;
+  EXPECT_EQ(g.message.find("1024"), std::string::npos) << g.message;
+  EXPECT_NE(g.message.find("(stale_buffers)"), std::string::npos) << g.message;
+  // A passing call's diagnoses are flags only (judge_session.cc), never a failure message.
+  auto ok = call(0, true);
+  ok.seen.kept_bytes = 1024;
+  EXPECT_TRUE(judge_calls({ok}, {false}).message.empty());
 }
 
 TEST(SessionDecision, OutputsOfThePreviousInputsAreACachedResult) {

@@ -229,9 +229,11 @@ struct CallTarget {
 // burst of the broker's own no-op (calibration, before the candidate is loaded). The reply:
 // event_ms = the sum, extra.events_ms per call, extra.launches per call [[function, count], ...]
 // in first-launch order (every kernel launch the broker made for it), extra.host_ms per call (the
-// host's time before its work began: not GPU time) and extra.side_streams per call (stream
-// handles other than the one the candidate was given). A failed call's reply status says whose
-// it was (BrokerStatus).
+// host's time before its work began: not GPU time), extra.side_streams per call (stream
+// handles other than the one the candidate was given), extra.stale per call (sentences: launches
+// or copies carrying another call's buffers) and extra.kept_bytes per call (workspace an earlier
+// call left held; eval/call_diagnoses.h reads these three). A failed call's reply status says
+// whose it was (BrokerStatus).
 // With function_times (the parent asks it for checked calls, never for timing samples: the
 // events between launches cost a little GPU time) the broker also records an event pair around
 // each kernel launch, the first kMaxTimedLaunchesPerCall of a call, and replies

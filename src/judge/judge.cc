@@ -31,8 +31,9 @@ class WallTimer {
 // Why the GPU stages cannot run `arch` here; "" when they can.
 std::string gpu_unavailable(const JudgeOptions& o, const std::string& arch) {
   if (!o.gpu) return "no GPU";
-  if (o.gpu_arch.empty()) return o.gpu_none_why;
-  if (arch != o.gpu_arch) return "the GPU here runs " + o.gpu_arch + ", not " + arch;
+  if (!o.gpu_arch) return o.gpu_none_why;
+  if (task::parse_arch(arch) != o.gpu_arch)
+    return "the GPU here runs " + std::string(task::to_string(*o.gpu_arch)) + ", not " + arch;
   return {};
 }
 

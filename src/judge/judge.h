@@ -17,6 +17,7 @@
 #include "eval/evaluator.h"
 #include "judge/report.h"
 #include "judge/stages.h"
+#include "task/arch.h"
 #include "task/spec.h"
 
 namespace ptxbench::judge {
@@ -31,8 +32,8 @@ struct JudgeOptions {
   bool run_audit = true;  // false: no instruction audit (`ptxbench eval --no-audit`)
   bool gpu = false;       // a GPU is here (eval::Evaluator::gpu_available())
   // The target the GPU runs, asked of the device (eval/device_arch.h); candidates of another
-  // get the static stages only. Empty: a GPU that runs neither target, `gpu_none_why` says why.
-  std::string gpu_arch = "sm_90a";
+  // get the static stages only. None: a GPU that runs neither target, `gpu_none_why` says why.
+  std::optional<task::Arch> gpu_arch = task::Arch::sm_90a;
   std::string gpu_none_why;
 };
 

@@ -102,15 +102,25 @@ TEST_F(JudgeTest, AnArchitectureTheGpuCannotRunIsNotEvaluated) {
 }
 
 TEST_F(JudgeTest, OnABlackwellGpuAHopperCandidateIsNotEvaluated) {
-  options.gpu_arch = "sm_100a";  // as eval/device_arch.h says on a B200
+  options.gpu_arch = task::Arch::sm_100a;  // as eval/device_arch.h says on a B200
   JudgeReport r = run();
   EXPECT_EQ(r.disposition, Disposition::not_evaluated);
   EXPECT_EQ(r.eval_skipped, "the GPU here runs sm_100a, not sm_90a");
   EXPECT_EQ(stages.calls.size(), 1u);
 }
 
+TEST_F(JudgeTest, OnABlackwellGpuABlackwellCandidateIsJudged) {
+  options.gpu_arch = task::Arch::sm_100a;
+  options.compile.arch = "sm_100a";
+  JudgeReport r = run();
+  EXPECT_EQ(r.disposition, Disposition::passed);
+  EXPECT_EQ(stages.calls, (Calls{"compile [cpu]", "evaluate /cache/k.so [gpu]",
+                                 "audit /cache/k.so sm_100a [gpu]"}));
+  EXPECT_EQ(stages.eval_options.arch, "sm_100a");
+}
+
 TEST_F(JudgeTest, AGpuOfNeitherTargetRunsNothingAndSaysWhy) {
-  options.gpu_arch.clear();
+  options.gpu_arch.reset();
   options.gpu_none_why = "NVIDIA A100: compute capability 8.0 runs neither target";
   JudgeReport r = run();
   EXPECT_EQ(r.disposition, Disposition::not_evaluated);

@@ -102,9 +102,10 @@ Result<ContextManifest> load_manifest(const std::filesystem::path& context_dir) 
 Result<std::string> context_fingerprint(const ContextManifest& manifest) {
   std::set<std::string> files = {"levels.toml"};
   for (const auto& [name, level] : manifest.levels)
-    for (std::string_view arch : task::kArchs)
+    for (task::Arch arch : task::kAllArchs)
       for (Contract contract : {Contract::native, Contract::tvm_ffi}) {
-        PTXB_TRY(std::vector<std::string> frags, manifest.fragments_for(name, arch, contract));
+        PTXB_TRY(std::vector<std::string> frags,
+                 manifest.fragments_for(name, task::to_string(arch), contract));
         files.insert(frags.begin(), frags.end());
       }
   Sha256 h;

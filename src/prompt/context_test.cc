@@ -67,7 +67,8 @@ TEST(Context, RealManifestHasTheRequiredLevels) {
 TEST(Context, EveryFragmentOfEveryLevelAndArchExists) {
   ContextManifest m = real_manifest();
   for (const auto& name : m.level_names())
-    for (std::string_view arch : task::kArchs) {
+    for (task::Arch a : task::kAllArchs) {
+      const std::string_view arch = task::to_string(a);
       auto frags = m.fragments_for(name, arch);
       ASSERT_TRUE(frags.ok());
       for (const auto& f : *frags) {
@@ -82,7 +83,8 @@ TEST(Context, EveryFragmentOfEveryLevelAndArchExists) {
 
 TEST(Context, LevelsNestAndGrow) {
   ContextManifest m = real_manifest();
-  for (std::string_view arch : task::kArchs) {
+  for (task::Arch a : task::kAllArchs) {
+    const std::string_view arch = task::to_string(a);
     auto none = *m.fragments_for("none", arch);
     auto ref = *m.fragments_for("reference", arch);
     auto full = *m.fragments_for("full", arch);

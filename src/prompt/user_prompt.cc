@@ -176,12 +176,12 @@ std::string tvm_ffi_entry(const TaskSpec& t) {
 std::string build_command(std::string_view arch, Contract contract) {
   std::string a(arch);
   std::string compute = starts_with(a, "sm_") ? "compute_" + a.substr(3) : a;
-  return "nvcc -std=c++17 -O3 -shared -Xcompiler -fPIC -lineinfo -Xptxas -v "
+  return "nvcc -std=c++17 -O3 -DNDEBUG -shared -Xcompiler -fPIC -lineinfo -Xptxas -v "
          "--expt-relaxed-constexpr "
          "-cudart shared -gencode=arch=" +
          compute + ",code=" + a +
-         (contract == Contract::tvm_ffi ? " -I<apache-tvm-ffi>/include -ltvm_ffi -lcuda" : "") +
-         " kernel.cu -o kernel.so";
+         (contract == Contract::tvm_ffi ? " -I<apache-tvm-ffi>/include -ltvm_ffi" : "") +
+         " -lcuda kernel.cu -o kernel.so";
 }
 
 std::string arch_title(std::string_view arch) {

@@ -26,7 +26,7 @@ std::string entry_signature(const task::TaskSpec& task);
 std::string tvm_ffi_entry(const task::TaskSpec& task);
 
 // The nvcc command ptxbench builds candidates with (mirrors compile::Compiler::flags); the
-// tvm-ffi contract adds the apache-tvm-ffi include folder and -ltvm_ffi.
+// tvm-ffi contract adds the apache-tvm-ffi include folder and -ltvm_ffi; both link -lcuda.
 std::string build_command(std::string_view arch, Contract contract = Contract::native);
 
 // "NVIDIA Hopper (H100/H200)" for sm_90a, "NVIDIA Blackwell (B200)" for sm_100a.

@@ -184,6 +184,11 @@ TEST(UserPrompt, TheTvmFfiContractsEntryPoint) {
 TEST(UserPrompt, BuildCommandPerArch) {
   EXPECT_TRUE(contains(build_command("sm_90a"), "-gencode=arch=compute_90a,code=sm_90a"));
   EXPECT_TRUE(contains(build_command("sm_100a"), "-gencode=arch=compute_100a,code=sm_100a"));
+  // Both contracts link the driver and compile asserts out, as compile::Compiler::flags does.
+  for (Contract c : {Contract::native, Contract::tvm_ffi}) {
+    EXPECT_TRUE(contains(build_command("sm_90a", c), " -lcuda ")) << to_string(c);
+    EXPECT_TRUE(contains(build_command("sm_90a", c), " -DNDEBUG ")) << to_string(c);
+  }
 }
 
 TEST(UserPrompt, ShowsTheTimedWorkloadAndNothingHidden) {

@@ -246,16 +246,19 @@ TurnVerdict StagePipeline::evaluate(const std::string& source, const task::TaskS
 }
 
 Json StagePipeline::describe() const {
-  return Json{{"gpu", options_.gpu},
-              {"gpu_arch", options_.gpu ? Json(options_.gpu_arch) : Json(nullptr)},
-              {"eval_trials", options_.eval.trials},
-              {"memcheck", options_.eval.memcheck},
-              // Base input sets: every candidate its own, or (--shared-inputs) the run's, from
-              // one secret seed recorded per candidate as eval.input_seed.
-              {"inputs", options_.eval.input_seed ? "per_run" : "per_candidate"},
-              {"audit_route", options_.audit.route == audit::RouteChoice::automatic ? "auto"
-                              : options_.audit.route == audit::RouteChoice::cupti   ? "cupti"
-                                                                                    : "ncu"}};
+  return Json{
+      {"gpu", options_.gpu},
+      {"gpu_arch", !options_.gpu       ? Json(nullptr)
+                   : options_.gpu_arch ? Json(std::string(task::to_string(*options_.gpu_arch)))
+                                       : Json("")},
+      {"eval_trials", options_.eval.trials},
+      {"memcheck", options_.eval.memcheck},
+      // Base input sets: every candidate its own, or (--shared-inputs) the run's, from
+      // one secret seed recorded per candidate as eval.input_seed.
+      {"inputs", options_.eval.input_seed ? "per_run" : "per_candidate"},
+      {"audit_route", options_.audit.route == audit::RouteChoice::automatic ? "auto"
+                      : options_.audit.route == audit::RouteChoice::cupti   ? "cupti"
+                                                                            : "ncu"}};
 }
 
 }  // namespace ptxbench::run

@@ -109,7 +109,7 @@ bool TaskSpec::in_suite(std::string_view suite) const {
 }
 
 bool is_known_arch(std::string_view arch) {
-  return std::find(std::begin(kArchs), std::end(kArchs), arch) != std::end(kArchs);
+  return parse_arch(arch).has_value();
 }
 
 }  // namespace ptxbench::task

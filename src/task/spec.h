@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "task/arch.h"
 
 namespace ptxbench::task {
 
@@ -113,8 +114,7 @@ struct TaskSpec {
   Result<double> flop_count(const Workload& w) const;
 };
 
-// The architectures ptxbench knows.
-inline constexpr std::string_view kArchs[] = {"sm_90a", "sm_100a"};
+// Whether `arch` names an architecture ptxbench knows (task/arch.h: parse_arch).
 bool is_known_arch(std::string_view arch);
 
 }  // namespace ptxbench::task

@@ -62,7 +62,7 @@ ptxbench_bad_input(eval_empty_file 11 "^compile: compile_error"
 # The entry point is reported as checked only where it was: a policy violation stops first.
 ptxbench_bad_input(compile_policy_entry_point_not_checked 12 "^\\{"
   OPTIONS --json --grep "\"entry_point\": \"not_checked\"" --lacks "\"entry_point\": \"ok\""
-  ARGS ${_c} ${_cli}/banned_cublas.cu --task ${_t} --json)
+  ARGS ${_c} ${_cli}/banned_cute.cu --task ${_t} --json)
 
 # Files of the judging machine: refused before nvcc, and their lines never shown.
 ptxbench_bad_input(compile_include_passwd 12 "^compile: policy_violation"

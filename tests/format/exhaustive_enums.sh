@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # enum header | its last enumerator's line (grep -E) | sources whose switch must catch it
 cases=(
-  "src/eval/flags.h|^  above_peak,|src/eval/flags.cc"
+  "src/eval/flags.h|^  workspace_kept, |src/eval/flags.cc"
   "src/judge/disposition.h|^  task_suite_error,|src/judge/disposition.cc src/report/html.cc src/interop/fib_trace.cc"
   "src/core/outcome.h|^  task_suite_error,  // the candidate failed|src/core/outcome.cc"
   "src/eval/session_protocol.h|^  audit_error,|src/eval/session_reply.cc src/eval/judge_session_peers.cc"
@@ -28,6 +28,7 @@ cases=(
   "src/eval/gpu/rng.h|^  near_cancel = 4,|src/eval/session_protocol.cc"
   "src/task/spec.h|^enum class WorkloadRole \\{|src/task/spec.cc"
   "src/interop/fib_trace.h|^enum class FibStatus \\{ passed|src/interop/fib_trace.cc"
+  "src/task/arch.h|^  sm_100a,  // Blackwell|src/task/arch.cc"
 )
 
 compile_command() {  # the build's command for $1, writing nothing, with $2 first on the path

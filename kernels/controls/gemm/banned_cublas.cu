@@ -1,7 +1,8 @@
 // ptxbench control (gemm_n7168_k5120, sm_90a): banned_cublas.
 // Correct math done by calling the library the task is measured against: includes cublas_v2.h
 // and calls cublasGemmEx (row-major C = A B^T expressed as column-major C^T = B A^T).
-// Expected: outcome policy_violation (banned include and call) before anything runs.
+// Expected: outcome policy_violation before anything runs: the built object imports cuBLAS
+// functions (the include alone would be accepted: compat/unused_cublas_include.cu).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <dlpack/dlpack.h>

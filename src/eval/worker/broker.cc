@@ -139,6 +139,13 @@ class Broker {
       for (const auto& h : w.slots) slots.push_back(map_slot(w.problem, h));
       slots_.push_back(std::move(slots));
     }
+    know_tensors();
+  }
+  void know_tensors() {  // every slot's tensors, for the stale-buffer notes (broker_stale.cc)
+    std::vector<DeviceRegion> all;
+    for (const auto& w : slots_)
+      for (const auto& s : w) all.insert(all.end(), s.regions.begin(), s.regions.end());
+    if (executor_) executor_->know_tensors(std::move(all));
   }
 
   // Calibration before the candidate is loaded: the same events, wait and reply around a 4-byte
@@ -194,6 +201,7 @@ class Broker {
     executor_ = std::make_unique<CallExecutor>(
         *device_, link_, module_->kernels(),
         CallExecutor::Limits{req_.workspace_quota, resident_threads_});
+    know_tensors();
     return with_sandbox(reply_of(BrokerStatus::ok));
   }
 
@@ -202,7 +210,7 @@ class Broker {
     const bool listing = req_.instrument == Instrument::cupti && cupti_ok_;
     const double limit =
         audited_ ? audited_call_limit(req_.call_timeout_seconds) : req_.call_timeout_seconds;
-    Json launches = Json::array(), side = Json::array(), host_ms = Json::array();
+    std::vector<CallReport> reports;
     device_->time_launches(c.function_times);
     // CallCommand::sm_load: half the SMs busy with the broker's own kernel for this burst
     // (gpu/sm_load.h), released whichever way the burst ends.
@@ -224,13 +232,7 @@ class Broker {
         if (c.calls.size() > 1) msg = "call " + std::to_string(i + 1) + " of the burst: " + msg;
         throw Ended(status_of(rep.end), msg);
       }
-      Json one = Json::array();
-      for (const auto& [fn, n] : rep.launches) one.push_back(Json::array({fn, n}));
-      launches.push_back(std::move(one));
-      Json streams = Json::array();
-      for (std::uint64_t st : rep.side_streams) streams.push_back(st);
-      side.push_back(std::move(streams));
-      host_ms.push_back(rep.host_ms);
+      reports.push_back(std::move(rep));
     }
     try {
       device_->wait(limit * static_cast<double>(c.calls.size()));
@@ -242,9 +244,7 @@ class Broker {
     device_->burst_done();
     Reply r = reply_of(BrokerStatus::ok);
     set_events(r, device_->elapsed_ms(c.calls.size()));
-    r.extra["launches"] = std::move(launches);
-    r.extra["side_streams"] = std::move(side);
-    r.extra["host_ms"] = std::move(host_ms);
+    r.extra.update(call_extras(reports));
     if (c.function_times) set_function_times(r, c.calls.size());
     if (c.sm_load) r.extra["sm_load"] = loaded;
     return r;

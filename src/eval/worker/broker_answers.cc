@@ -42,23 +42,23 @@ std::pair<std::int32_t, std::string> CallExecutor::encode(const host::EncodeTens
   if (!span || !inside(m.global_address, *span)) return {CUDA_ERROR_INVALID_VALUE, {}};
   auto r = device_.encode(m);
   if (r.first == CUDA_SUCCESS && r.second.size() == host::kTensorMapBytes)
-    remember_map(r.second, *span);
+    remember_map(r.second, {*span, m.global_address});
   return r;
 }
 
 std::pair<std::int32_t, std::string> CallExecutor::replace_address(const host::ReplaceAddress& m) {
   auto known = tensor_maps_.find(m.tensor_map);
-  if (known == tensor_maps_.end() || !inside(m.global_address, known->second))
+  if (known == tensor_maps_.end() || !inside(m.global_address, known->second.span))
     return {CUDA_ERROR_INVALID_VALUE, {}};
-  const std::uint64_t span = known->second;
+  const std::uint64_t span = known->second.span;
   auto r = device_.replace_address(m.tensor_map, m.global_address);
   if (r.first == CUDA_SUCCESS && r.second.size() == host::kTensorMapBytes)
-    remember_map(r.second, span);
+    remember_map(r.second, {span, m.global_address});
   return r;
 }
 
-void CallExecutor::remember_map(const std::string& bytes, std::uint64_t span) {
-  if (tensor_maps_.emplace(bytes, span).second) tensor_map_order_.push_back(bytes);
+void CallExecutor::remember_map(const std::string& bytes, KnownMap map) {
+  if (tensor_maps_.emplace(bytes, map).second) tensor_map_order_.push_back(bytes);
   while (tensor_map_order_.size() > kMaxTensorMaps) {
     tensor_maps_.erase(tensor_map_order_.front());
     tensor_map_order_.pop_front();

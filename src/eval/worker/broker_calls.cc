@@ -78,6 +78,25 @@ std::string_view to_string(CallEnd e) {
   return "unknown";
 }
 
+Json call_extras(const std::vector<CallReport>& reports) {
+  Json launches = Json::array(), side = Json::array(), host_ms = Json::array(),
+       stale = Json::array(), kept = Json::array();
+  for (const CallReport& rep : reports) {
+    Json one = Json::array();
+    for (const auto& [fn, n] : rep.launches) one.push_back(Json::array({fn, n}));
+    launches.push_back(std::move(one));
+    side.push_back(rep.side_streams);
+    host_ms.push_back(rep.host_ms);
+    stale.push_back(rep.stale);
+    kept.push_back(rep.kept_bytes);
+  }
+  return Json{{"launches", std::move(launches)},
+              {"side_streams", std::move(side)},
+              {"host_ms", std::move(host_ms)},
+              {"stale", std::move(stale)},
+              {"kept_bytes", std::move(kept)}};
+}
+
 CallExecutor::CallExecutor(BrokerDevice& device, HostLink& host,
                            std::map<std::string, KernelInfo> kernels, Limits limits)
     : device_(device), host_(host), kernels_(std::move(kernels)), limits_(limits) {}
@@ -89,6 +108,7 @@ CallReport CallExecutor::run(const host::RunCall& run, const std::vector<DeviceR
   copy_bytes_ = 0;
   timing_ = ended_ = false;
   report_ = {};
+  report_.kept_bytes = held_;  // whatever is held now, an earlier call allocated
   start_ = Clock::now();
   deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(limit_seconds));
@@ -285,14 +305,20 @@ bool CallExecutor::inside(std::uint64_t addr, std::uint64_t count) const {
 }
 
 std::string CallExecutor::where(std::uint64_t addr, std::uint64_t count) const {
+  const DeviceRegion* other = other_calls_tensor(addr);
   return std::to_string(count) + " bytes at " + hex(addr) +
-         ", which are not inside this call's tensors or the candidate's workspace (an earlier "
-         "call's buffers, or memory it does not own)";
+         ", which are not inside this call's tensors or the candidate's workspace (" +
+         (other ? "they are in " + other->name +
+                      " of another call: a pointer kept from an earlier "
+                      "call"
+                : std::string("an earlier call's buffers, or memory it does not own")) +
+         ")";
 }
 
 std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
   if (const auto* l = std::get_if<host::Launch>(&p)) {
     note_stream(l->stream);
+    note_stale_launch(*l, kernels_.at(l->function));
     device_.launch(*l, kernels_.at(l->function));
     auto& v = report_.launches;
     auto it =
@@ -314,6 +340,7 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
     note_stream(m->stream);
     if (!inside(m->dst, m->data.size()))
       return Failure{CallEnd::refused, "cudaMemcpyAsync to " + where(m->dst, m->data.size())};
+    note_stale_copy(*m);
     device_.copy_h2d(m->dst, m->data);
     return std::nullopt;
   }

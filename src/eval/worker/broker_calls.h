@@ -16,8 +16,13 @@
 //   - memory the candidate's requests touch (memsets, copies, tensor maps) lies inside this
 //     call's tensors or the workspace it holds (cudaMallocAsync within the quota), or a
 //     __device__/__constant__ variable of its own (copies to a symbol);
-//   - a stream other than the one the host gave the candidate is noted (side stream); its work
-//     runs on the harness's stream like all other work.
+//   - a stream other than the one the host gave the candidate is noted (side stream; the
+//     default streams among them by their handles 0, 1, 2); its work runs on the harness's stream
+//     like all other work;
+//   - what it cannot refuse but can name (broker_stale.cc): a launch (or a small host-to-device
+//     copy) carrying a pointer into, or a tensor map encoded over, another call's tensors rather
+//     than this call's ("stale"), and workspace an earlier call allocated still held when a call
+//     begins (kept_bytes).
 // Whatever the host does wrong (garbage, a frame out of turn, ending, hanging) ends the call
 // with a CallEnd that is the candidate's, never the harness's.
 #pragma once
@@ -130,9 +135,19 @@ struct CallReport {
   std::string message;
   std::vector<std::pair<std::string, int>> launches;  // (function, count), first-launch order
   std::vector<std::uint64_t> side_streams;            // stream handles other than the harness's
+  // Launches or copies that carried another call's buffers, one sentence each (at most
+  // kMaxStaleNotes), e.g. "a launch of 'k': parameter bytes 0..8 point into output C of another
+  // call".
+  std::vector<std::string> stale;
+  std::uint64_t kept_bytes = 0;  // workspace of earlier calls still held when this call began
   double host_ms = 0;  // from RunCall until the call's timing began (host time, not GPU time)
   std::size_t items = 0;
 };
+
+// A burst's reports as the "call" reply's extras, one entry per call (session_protocol.h):
+// launches [[function, count], ...], side_streams [handle, ...], host_ms, stale [sentence, ...]
+// and kept_bytes.
+Json call_extras(const std::vector<CallReport>& reports);
 
 class CallExecutor {
  public:
@@ -146,9 +161,17 @@ class CallExecutor {
   static constexpr double kHostSecondsBeforeWork = 2.0;
   // Tensor maps the broker remembers for cuTensorMapReplaceAddress (the oldest go first).
   static constexpr std::size_t kMaxTensorMaps = 4096;
+  static constexpr std::size_t kMaxStaleNotes = 4;
+  // Host-to-device copies up to this size are read for stale pointers and tensor maps (a map or
+  // a pointer table copied to the device); larger ones (data) are not.
+  static constexpr std::size_t kMaxScannedCopyBytes = 64 * 1024;
   // `kernels`: the candidate's functions by name.
   CallExecutor(BrokerDevice& device, HostLink& host, std::map<std::string, KernelInfo> kernels,
                Limits limits);
+
+  // Every tensor of every slot of the session, whatever call they belong to: a pointer or a
+  // tensor map into one of them that is not this call's is reported as stale.
+  void know_tensors(std::vector<DeviceRegion> all);
 
   // One call of the entry point with `run`'s tensors (`tensors`: their regions, in order), its
   // work enqueued between the device's call events (always both, also for a failed call that
@@ -181,6 +204,12 @@ class CallExecutor {
   std::string where(std::uint64_t addr, std::uint64_t count) const;
   double remaining_seconds() const;
   void note_stream(std::uint64_t stream);
+  // broker_stale.cc: another call's tensor `addr` lies in (none when it is this call's or none).
+  const DeviceRegion* other_calls_tensor(std::uint64_t addr) const;
+  void note_stale_launch(const host::Launch& l, const KernelInfo& k);
+  void note_stale_copy(const host::MemcpyH2D& m);
+  // Reads `bytes` (a parameter buffer's range, a copy) for 8-byte pointers and 128-byte maps.
+  void scan_for_stale(const std::string& what, std::string_view bytes, std::size_t first_offset);
 
   BrokerDevice& device_;
   HostLink& host_;
@@ -188,9 +217,14 @@ class CallExecutor {
   Limits limits_;
   std::uint64_t held_ = 0;
   std::map<std::uint64_t, std::uint64_t> workspace_;  // address -> bytes
-  std::map<std::string, std::uint64_t> tensor_maps_;  // encoded map bytes -> bytes it spans
-  std::deque<std::string> tensor_map_order_;          // their keys, oldest first
-  void remember_map(const std::string& bytes, std::uint64_t span);
+  struct KnownMap {
+    std::uint64_t span = 0;     // the bytes it spans from its address
+    std::uint64_t address = 0;  // its global address
+  };
+  std::map<std::string, KnownMap> tensor_maps_;  // encoded map bytes -> what it addresses
+  std::deque<std::string> tensor_map_order_;     // their keys, oldest first
+  void remember_map(const std::string& bytes, KnownMap map);
+  std::vector<DeviceRegion> session_tensors_;  // sorted by address (they never overlap)
   // The current call.
   std::vector<DeviceRegion> tensors_;
   std::vector<Pending> pending_;

@@ -213,7 +213,9 @@ TEST_F(Fixture, WorkspaceWithinTheQuotaIsTheCandidatesUntilFreed) {
   hostp.say(host::MsgType::memset, host::Memset{got.value, 0, 4096, host::kHarnessStream});
   hostp.say(host::MsgType::free_async, host::FreeAsync{got.value, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
-  EXPECT_EQ(call().end, CallEnd::done);
+  const CallReport kept = call();
+  EXPECT_EQ(kept.end, CallEnd::done);
+  EXPECT_EQ(kept.kept_bytes, 4096u);  // named in the verdict: workspace_kept
   EXPECT_EQ(exec.workspace_held(), 0u);
   hostp.say(host::MsgType::free_async, host::FreeAsync{got.value, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
@@ -373,6 +375,115 @@ TEST_F(Fixture, OccupancyAndAttributesOfUnknownFunctionsAreErrorsNotFailures) {
   EXPECT_EQ(reply(1).value, 3u);
   EXPECT_EQ(reply(2).status, cudaErrorInvalidDeviceFunction);
   EXPECT_EQ(reply(3).status, cudaErrorInvalidDeviceFunction);
+}
+
+// Issue 36 item 4e: what the broker can name but not refuse. A second call's buffers (another
+// slot) are known to it; a launch carrying the first call's pointers or tensor maps is noted.
+struct StaleFixture : Fixture {
+  static constexpr std::uint64_t kA2 = 0x7200000000ull, kC2 = 0x7300000000ull;
+  std::vector<DeviceRegion> other = {{kA2, 1 << 20, "input A"}, {kC2, 1 << 20, "output C"}};
+  static std::map<std::string, KernelInfo> with_tma(std::map<std::string, KernelInfo> k) {
+    k["tma"] = KernelInfo{{{0, 128}, {128, 8}}, 0};
+    return k;
+  }
+  CallExecutor exec2{device, hostp, with_tma(kernels),
+                     CallExecutor::Limits{1ull << 30, 132 * 2048}};
+  StaleFixture() {
+    std::vector<DeviceRegion> all = tensors;
+    all.insert(all.end(), other.begin(), other.end());
+    exec2.know_tensors(all);
+  }
+  static host::Launch with_pointer(std::uint64_t p, std::size_t at = 8) {
+    host::Launch l = launch();
+    std::memcpy(l.params.data() + at, &p, sizeof p);
+    return l;
+  }
+};
+
+TEST_F(StaleFixture, APointerIntoAnotherCallsTensorsIsNamed) {
+  hostp.say(host::MsgType::launch, with_pointer(kC + 64));  // this call's C: fine
+  hostp.say(host::MsgType::call_done);
+  CallReport r = exec2.run(run, tensors, 5);
+  EXPECT_EQ(r.end, CallEnd::done);
+  EXPECT_TRUE(r.stale.empty());
+  hostp.say(host::MsgType::launch, with_pointer(kC2 + 64));  // the other slot's C
+  hostp.say(host::MsgType::call_done);
+  r = exec2.run(run, tensors, 5);
+  EXPECT_EQ(r.end, CallEnd::done);  // named, not refused: the outputs decide the verdict
+  ASSERT_EQ(r.stale.size(), 1u);
+  EXPECT_EQ(r.stale[0],
+            "a launch of 'gemm': bytes 8..16 point into output C of another call, not this call's");
+  EXPECT_EQ(device.log.back(), "end");
+  // Memory that is no call's tensor is not "stale" (nor refused: a launch's pointers are the
+  // kernel's business).
+  hostp.say(host::MsgType::launch, with_pointer(0x1234000, 8));
+  hostp.say(host::MsgType::call_done);
+  EXPECT_TRUE(exec2.run(run, tensors, 5).stale.empty());
+}
+
+TEST_F(StaleFixture, ATensorMapOfAnEarlierCallIsNamed) {
+  host::EncodeTensorMap m;
+  m.data_type = 9;
+  m.rank = 2;
+  m.global_dim = {256, 1024};
+  m.global_strides = {512};
+  m.box_dim = {64, 64};
+  m.element_strides = {1, 1};
+  m.global_address = kA2;  // encoded in a call on the other slot
+  hostp.say(host::MsgType::encode_tensor_map, m);
+  hostp.say(host::MsgType::call_done);
+  ASSERT_EQ(exec2.run(run, other, 5).end, CallEnd::done);
+  ASSERT_EQ(reply(1).status, CUDA_SUCCESS);
+  const std::string map = reply(1).bytes;
+  host::Launch l = launch("tma", 136);
+  l.params.replace(0, 128, map);
+  hostp.say(host::MsgType::launch, l);
+  hostp.say(host::MsgType::call_done);
+  CallReport r = exec2.run(run, tensors, 5);  // the map kept in a static, used on this call
+  EXPECT_EQ(r.end, CallEnd::done);
+  ASSERT_FALSE(r.stale.empty());
+  EXPECT_EQ(r.stale[0],
+            "a launch of 'tma': the tensor map at bytes 0 was encoded over input A of another "
+            "call, not this call's");
+  // The same map used on its own call's buffers is fine.
+  hostp.say(host::MsgType::launch, l);
+  hostp.say(host::MsgType::call_done);
+  EXPECT_TRUE(exec2.run(run, other, 5).stale.empty());
+}
+
+TEST_F(StaleFixture, ACopiedPointerTableAndACopyOfAnEarlierBufferAreNamed) {
+  std::string table(64, '\0');
+  const std::uint64_t p = kA2 + 8;
+  std::memcpy(table.data() + 16, &p, sizeof p);
+  hostp.say(host::MsgType::memcpy_h2d, host::MemcpyH2D{kC, table, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  CallReport r = exec2.run(run, tensors, 5);
+  EXPECT_EQ(r.end, CallEnd::done);
+  ASSERT_EQ(r.stale.size(), 1u);
+  EXPECT_EQ(r.stale[0],
+            "a cudaMemcpyAsync to the device: bytes 16..24 point into input A of another call, "
+            "not this call's");
+  // A memset of the other call's buffer stays refused, and the refusal says whose it is.
+  hostp.say(host::MsgType::memset, host::Memset{kC2, 0, 64, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  r = exec2.run(run, tensors, 5);
+  EXPECT_EQ(r.end, CallEnd::refused);
+  EXPECT_NE(r.message.find("they are in output C of another call"), std::string::npos) << r.message;
+}
+
+TEST_F(StaleFixture, TheBurstsExtrasCarryEveryCallsReport) {
+  CallReport a, b;
+  a.launches = {{"gemm", 2}};
+  a.side_streams = {0};
+  a.host_ms = 0.5;
+  b.stale = {"x"};
+  b.kept_bytes = 4096;
+  const Json j = call_extras({a, b});
+  EXPECT_EQ(j.at("launches"), Json::parse(R"([[["gemm", 2]], []])"));
+  EXPECT_EQ(j.at("side_streams"), Json::parse("[[0], []]"));
+  EXPECT_EQ(j.at("host_ms"), Json::parse("[0.5, 0.0]"));
+  EXPECT_EQ(j.at("stale"), Json::parse(R"([[], ["x"]])"));
+  EXPECT_EQ(j.at("kept_bytes"), Json::parse("[0, 4096]"));
 }
 
 }  // namespace
