@@ -27,6 +27,7 @@ cases=(
   "src/audit/auditor.h|^enum class RouteChoice \\{|src/audit/auditor.cc"
   "src/eval/gpu/rng.h|^  near_cancel = 4,|src/eval/session_protocol.cc"
   "src/task/spec.h|^enum class WorkloadRole \\{|src/task/spec.cc"
+  "src/eval/tool_session.h|^  no_verdict,|src/eval/tool_session.cc src/judge/judge.cc"
 )
 
 compile_command() {  # the build's command for $1, writing nothing, with $2 first on the path
