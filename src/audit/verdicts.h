@@ -24,8 +24,10 @@ std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunct
 Coverage compute_coverage(const std::vector<KernelAudit>& kernels, const task::ArchTargets* targets,
                           double task_flops);
 
-// Sets instruction_metric_evaluated/passed from families, target_families and rule;
-// not evaluated when it would fail only for lack of counts (present_not_audited).
+// Sets instruction_metric_evaluated/passed from families, target_families and rule, on every
+// route alike: evaluated whenever a run-time audit ran for target families; passed only when the
+// audited functions carry a measured share of at least eval::kAuditTimeTarget
+// (AuditResult::audited_time_share: none, not measured, is no credit) and the rule holds.
 void apply_instruction_metric(AuditResult& r);
 
 }  // namespace ptxbench::audit
