@@ -132,11 +132,17 @@ std::string AuditResult::feedback() const {
   if (!not_executed.empty())
     out += "In the SASS but never executed at run time (predicated-on thread count 0): " +
            join(not_executed, ", ") + ". ";
-  if (audited_time_share && *audited_time_share < eval::kAuditTimeTarget)
+  if (!audited_time_share) {
+    if (!target_families.empty() && !instruction_metric_passed)
+      out +=
+          "The audited kernel functions' share of the candidate's kernel time was not "
+          "measured: the target instructions earn no credit for work the audit cannot size. ";
+  } else if (*audited_time_share < eval::kAuditTimeTarget) {
     out += "The audited kernel functions carry only " + percent(*audited_time_share) +
            " of the candidate's kernel time (the audit needs " + percent(eval::kAuditTimeTarget) +
            ", in at most " + std::to_string(eval::kMaxAuditedFunctions) +
            " functions): the target instructions earn no credit for work it did not see. ";
+  }
   if (instruction_metric_evaluated && !instruction_metric_passed)
     out += "The task needs " + std::string(rule == "all" ? "all" : "at least one") + " of " +
            join(target_families, ", ") + " to execute. ";

@@ -84,11 +84,11 @@ struct AuditResult {
   std::map<std::string, double> corroborating;
   std::vector<std::string> target_families;
   std::string rule = "any";
-  // The share of the candidate's kernel time (checked calls, measured by the broker) carried by
-  // the kernel functions the audit recorded (or that no audited call launched): below
-  // eval::kAuditTimeTarget the target instructions earn no credit (apply_instruction_metric).
-  // None when the times were not measured and every launched function was audited (ncu: every
-  // function of the audited calls is profiled).
+  // The share of the candidate's kernel time (the timed workload's checked calls, measured by the
+  // broker) carried by the chosen kernel functions the audit recorded, on either route (one its
+  // broker never launched in the audited calls carries nothing): below eval::kAuditTimeTarget the
+  // target instructions earn no credit (apply_instruction_metric). None when the times were not
+  // measured: no credit either.
   std::optional<double> audited_time_share;
   bool instruction_metric_evaluated = false;
   bool instruction_metric_passed = false;

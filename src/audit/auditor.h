@@ -8,9 +8,12 @@
 //          joined by (function, PC offset) to the listing. No scaling by launch count.
 //   ncu    Nsight Compute ran the session's runner and reported per-opcode warp and
 //          predicated-on thread counts for every launch in the audited calls, plus unpatched
-//          hardware counters (gmma pipe, TMA, ldsm/stsm) as corroboration.
+//          hardware counters (gmma pipe, TMA, ldsm/stsm) as corroboration; only the functions
+//          the session chose (eval/audit_selection.h) count.
 //   auto   cupti; the judge runs a second session under ncu when CUPTI could not profile or
-//          missed a kernel function launched in the audited calls (needs_ncu).
+//          missed a chosen kernel function its broker launched in the audited calls (needs_ncu).
+// On every route the target instructions earn credit only when the recorded chosen functions
+// carry a measured share of at least eval::kAuditTimeTarget (AuditResult::audited_time_share).
 // Without a GPU (or without a trace) the result is the static census only, and says so.
 #pragma once
 

@@ -63,15 +63,36 @@ eval::AuditTrace cupti_trace(const std::string& recorded, std::vector<std::strin
     if (!f.recorded) f.note = "CUPTI returned no records for this function";
     t.functions.push_back(std::move(f));
   }
+  // The broker measured the functions' times: equal shares.
+  t.shares_measured = true;
+  for (auto& f : t.functions) f.share = 1.0 / static_cast<double>(t.functions.size());
   return t;
 }
 
-eval::AuditTrace ncu_trace(const std::string& recorded) {
+// The reference GEMM's function (sass_reference_gemm.txt) as the session names it.
+const std::string kReferenceGemm =
+    "_ZN52_GLOBAL__N__91902b47_19_gemm_n7168_k5120_cu_9377dfb521gemm_tma_wgmma_"
+    "kernelE14CUtensorMap_"
+    "stS0_P13__nv_bfloat16iii";
+
+// An ncu trace from a recorded raw page, the session having chosen `chosen` (name, share) by
+// their measured times.
+eval::AuditTrace ncu_trace(const std::string& recorded,
+                           std::vector<std::pair<std::string, double>> chosen = {
+                               {kReferenceGemm, 1.0}}) {
   eval::AuditTrace t;
   t.route = eval::Instrument::nvtx;
   t.workloads = {"m1000"};
   t.flops = kM1000Flops;
   t.ncu_output = testdata(recorded);
+  t.shares_measured = true;
+  for (auto& [name, share] : chosen) {
+    eval::TracedFunction f;
+    f.name = name;
+    f.launches = 1;
+    f.share = share;
+    t.functions.push_back(std::move(f));
+  }
   return t;
 }
 
@@ -236,7 +257,7 @@ TEST_F(AuditorTest, ALaunchFloodThatHidTheSharesEarnsNoCredit) {
   auto t = cupti_trace("cupti_reference_gemm.json", {"m1000"});
   auto r = audit(&t);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
-  EXPECT_TRUE(r->instruction_metric_passed);  // shares not asked for: the metric as before
+  EXPECT_TRUE(r->instruction_metric_passed);  // shares measured: the metric as usual
   t.shares_unknown = true;
   r = audit(&t);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
@@ -280,7 +301,9 @@ TEST_F(AuditorTest, NcuThatProfiledNothingSaysSo) {
   t.ncu_output = "==PROF== Disconnected\n";
   auto r = audit(&t);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
-  EXPECT_TRUE(r->kernels.empty());
+  ASSERT_EQ(r->kernels.size(), 1u);  // the chosen function, with its static rows only
+  EXPECT_FALSE(r->kernels[0].recorded);
+  EXPECT_DOUBLE_EQ(*r->audited_time_share, 0);
   EXPECT_FALSE(r->instruction_metric_passed);
   bool said = false;
   for (const auto& m : r->messages)
@@ -313,6 +336,71 @@ TEST_F(AuditorTest, OnlyNcusOwnErrorLineSaysTheCountersAreRestricted) {
                      named.ncu_output;
   r = audit(&named);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
+}
+
+// A chosen function its own audit broker never launched in the audited calls (a host that
+// launches another function in a fresh process) did none of their work: its share is lost, and
+// it sends nobody to Nsight Compute (leak3/ncu_fallback_token_credit.cu).
+TEST_F(AuditorTest, AChosenFunctionItsBrokerNeverLaunchedCarriesNoShare) {
+  auto t = cupti_trace("cupti_reference_gemm.json", {"m1000"});
+  t.functions[0].share = 0.5;
+  eval::TracedFunction bottom;
+  bottom.name = "_Z9lk_bottomv";
+  bottom.share = 0.5;
+  bottom.note = std::string(eval::kNotLaunchedInAuditedCalls);
+  t.functions.push_back(bottom);
+  auto r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(needs_ncu(*r), "");
+  ASSERT_TRUE(r->audited_time_share);
+  EXPECT_NEAR(*r->audited_time_share, 0.5, 1e-12);
+  EXPECT_EQ(r->family("wgmma")->verdict, Verdict::executed);
+  EXPECT_FALSE(r->instruction_metric_passed);
+  EXPECT_TRUE(r->instruction_metric_evaluated);
+}
+
+// On the Nsight Compute route only the functions the session chose count, as on the CUPTI
+// route: a target family executed only in a function of small share (skipped) earns nothing
+// (leak3/ncu_route_no_share_rule.cu).
+TEST_F(AuditorTest, TheNcuRouteCountsOnlyTheChosenFunctions) {
+  const std::string prologue = "prologue_scale_probe(const __nv_bfloat16 *, long long, float *)";
+  auto t = ncu_trace("ncu_raw_two_kernels_gemm.csv", {{prologue, 0.97}});
+  t.skipped.push_back({kReferenceGemm, 0.03, 0.03, eval::AuditSkip::small_share});
+  auto r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->route, Route::ncu);
+  ASSERT_EQ(r->kernels.size(), 2u);
+  EXPECT_TRUE(r->kernels[0].recorded);
+  EXPECT_EQ(r->kernels[1].skipped, eval::AuditSkip::small_share);
+  EXPECT_FALSE(r->kernels[1].recorded);
+  EXPECT_EQ(r->family("wgmma")->verdict, Verdict::present_not_audited);
+  EXPECT_NEAR(*r->audited_time_share, 0.97, 1e-12);
+  EXPECT_FALSE(r->instruction_metric_passed);
+  EXPECT_TRUE(r->instruction_metric_evaluated);
+}
+
+// The share rule holds on the Nsight Compute route: the chosen functions' measured share must
+// reach the target, and without measured shares there is no credit at all.
+TEST_F(AuditorTest, TheNcuRouteHoldsTheShareRule) {
+  auto t = ncu_trace("ncu_raw_reference_gemm.csv");
+  auto r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(r->instruction_metric_passed);
+  t = ncu_trace("ncu_raw_reference_gemm.csv", {{kReferenceGemm, 0.5}});
+  t.skipped.push_back({"_Z7k_otherv", 1, 0.5, eval::AuditSkip::budget});
+  r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->family("wgmma")->verdict, Verdict::executed);
+  EXPECT_NEAR(*r->audited_time_share, 0.5, 1e-12);
+  EXPECT_FALSE(r->instruction_metric_passed);
+  t = ncu_trace("ncu_raw_reference_gemm.csv");
+  t.shares_measured = false;
+  r = audit(&t);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_FALSE(r->audited_time_share);
+  EXPECT_FALSE(r->instruction_metric_passed);
+  EXPECT_TRUE(r->instruction_metric_evaluated);
+  EXPECT_NE(r->feedback().find("was not measured"), std::string::npos) << r->feedback();
 }
 
 TEST_F(AuditorTest, UnknownArchIsAnError) {

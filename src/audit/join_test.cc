@@ -108,6 +108,7 @@ TEST(Join, DeadBranchWgmmaIsPresentNotExecuted) {
   a.runtime_run = true;
   a.families = fams;
   a.target_families = {"wgmma", "tma"};
+  a.audited_time_share = 1.0;
   apply_instruction_metric(a);
   EXPECT_TRUE(a.instruction_metric_evaluated);
   EXPECT_FALSE(a.instruction_metric_passed);

@@ -118,25 +118,22 @@ void apply_instruction_metric(AuditResult& r) {
     r.instruction_metric_passed = false;
     return;
   }
-  // The audited functions must carry the work (eval/audit_selection.h): whatever they ran, the
-  // target instructions earn no credit for kernel time nobody audited.
-  if (r.audited_time_share && *r.audited_time_share + 1e-9 < eval::kAuditTimeTarget) {
+  // The audited functions must carry the work (eval/audit_selection.h), on every route: whatever
+  // they ran, the target instructions earn no credit for kernel time nobody audited, nor without
+  // a measured share (red team of 2026-12-06, leak3/ncu_route_no_share_rule.cu).
+  if (!r.audited_time_share || *r.audited_time_share + 1e-9 < eval::kAuditTimeTarget) {
     r.instruction_metric_passed = false;
     return;
   }
-  int executed = 0, unknown = 0;
+  int executed = 0;
   for (const auto& name : r.target_families) {
     const FamilyResult* f = r.family(name);
     if (f && f->verdict == Verdict::executed && !below_coverage(r, name)) ++executed;
-    if (f && f->verdict == Verdict::present_not_audited) ++unknown;
   }
+  // The audited functions carry the work (a measured share at the target): what the others hold,
+  // counted or not, does not decide it.
   r.instruction_metric_passed =
       r.rule == "all" ? executed == static_cast<int>(r.target_families.size()) : executed > 0;
-  // A failure that rests on families nobody could count is no verdict, unless the audited
-  // functions carry the work (a measured share at the target): then what the others hold does
-  // not decide it.
-  if (!r.instruction_metric_passed && unknown > 0 && !r.audited_time_share)
-    r.instruction_metric_evaluated = false;
 }
 
 }  // namespace ptxbench::audit

@@ -32,9 +32,11 @@ Coverage compute_coverage(const std::vector<KernelAudit>& kernels, const task::A
 // formula) it counts as before, and the coverage's note says why.
 inline constexpr double kMinTensorCoverage = 0.5;
 
-// Sets instruction_metric_evaluated/passed from families, target_families, rule and the
-// coverage (kMinTensorCoverage); not evaluated when it would fail only for lack of counts
-// (present_not_audited).
+// Sets instruction_metric_evaluated/passed from families, target_families and rule, on every
+// route alike: evaluated whenever a run-time audit ran for target families; passed only when the
+// audited functions carry a measured share of at least eval::kAuditTimeTarget
+// (AuditResult::audited_time_share: none, not measured, is no credit), the rule holds, and each
+// tensor-core family counted did kMinTensorCoverage of the task's FLOPs.
 void apply_instruction_metric(AuditResult& r);
 
 }  // namespace ptxbench::audit

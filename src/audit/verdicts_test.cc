@@ -59,6 +59,7 @@ TEST(Verdicts, InstructionMetricRules) {
   r.target_families = {"wgmma", "tma"};
   r.families = {{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::absent}};
   r.rule = "any";
+  r.audited_time_share = 1.0;  // the audited functions carry all the measured kernel time
   apply_instruction_metric(r);
   EXPECT_TRUE(r.instruction_metric_passed);
   r.rule = "all";
@@ -71,7 +72,10 @@ TEST(Verdicts, InstructionMetricRules) {
   r.rule = "any";
   r.families = {{"wgmma", true, Verdict::present_not_audited}, {"tma", true, Verdict::absent}};
   apply_instruction_metric(r);
-  EXPECT_FALSE(r.instruction_metric_evaluated);  // unknown, not failed
+  // The audited functions carry the work and did not execute it: a failure, whatever the
+  // functions nobody counted hold.
+  EXPECT_TRUE(r.instruction_metric_evaluated);
+  EXPECT_FALSE(r.instruction_metric_passed);
 }
 
 // The audited functions carry too little of the measured kernel time (280 equal functions, one
@@ -91,9 +95,10 @@ TEST(Verdicts, UnprovenWorkEarnsNoCredit) {
   r.audited_time_share = eval::kAuditTimeTarget;  // at the target: credit
   apply_instruction_metric(r);
   EXPECT_TRUE(r.instruction_metric_passed);
-  r.audited_time_share.reset();  // not measured, nothing skipped: as before
+  r.audited_time_share.reset();  // not measured: no credit on any route
   apply_instruction_metric(r);
-  EXPECT_TRUE(r.instruction_metric_passed);
+  EXPECT_TRUE(r.instruction_metric_evaluated);
+  EXPECT_FALSE(r.instruction_metric_passed);
 }
 
 // A target family present only in a function skipped for its small share does not turn a
@@ -115,6 +120,7 @@ TEST(Verdicts, AFamilyOnlyInASmallSkippedFunctionDoesNotExcuse) {
 TEST(Verdicts, ATokenTensorCoreFamilyEarnsNoCredit) {
   AuditResult r;
   r.runtime_run = true;
+  r.audited_time_share = 1.0;  // the audited functions carry all the work
   r.target_families = {"wgmma", "tma"};
   r.families = {{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::absent}};
   r.coverage.available = true;
@@ -164,10 +170,12 @@ TEST(Coverage, Tcgen05HasNoShapeInSass) {
 TEST(Feedback, NamesMissingFamiliesAndLowCoverage) {
   AuditResult r;
   r.runtime_run = true;
+  r.audited_time_share = 1.0;
   r.target_families = {"wgmma", "tma"};
   r.families = {{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::absent}};
   r.coverage.available = true;
   r.coverage.ratio = 0.0004;
+  r.audited_time_share = 1.0;
   apply_instruction_metric(r);
   const std::string fb = r.feedback();
   EXPECT_NE(fb.find("absent from the SASS: tma"), std::string::npos);

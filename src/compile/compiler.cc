@@ -18,6 +18,7 @@
 #include "compile/ptxas_report.h"
 #include "compile/resource_usage.h"
 #include "compile/sass_parser.h"
+#include "compile/static_memory.h"
 #include "compile/tvm_ffi_install.h"
 #include "core/fs.h"
 #include "core/interrupt.h"
@@ -104,7 +105,8 @@ std::string symbol_summary_text(const std::vector<std::string>& reasons) {
 std::string object_summary_text(const std::vector<std::string>& problems) {
   std::string s =
       "the built shared object runs code of its own when it is loaded or unloaded, carries "
-      "device code nvcc did not compile from its source, or lacks ptxbench's hardening:";
+      "device code nvcc did not compile from its source or more static device memory than "
+      "ptxbench accepts, or lacks ptxbench's hardening:";
   for (const auto& p : problems) s += "\n" + p;
   return s;
 }
@@ -167,6 +169,8 @@ Status judge(const task::TaskSpec& task, const std::string& listing, CompileResu
     return make_error("cannot read the built object's ELF: " + hardening.error().message);
   r.object_problems = hardening->problems;
   for (std::string& p : built_object_problems(r)) r.object_problems.push_back(std::move(p));
+  PTXB_TRY(std::vector<std::string> memory, static_memory_problems_of(r.cubin));
+  for (std::string& p : memory) r.object_problems.push_back(std::move(p));
   const std::vector<SassFunction> functions = parse_sass(listing);
   for (std::string& p : device_function_problems(functions))
     r.object_problems.push_back(std::move(p));

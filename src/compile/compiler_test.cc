@@ -237,6 +237,31 @@ TEST_F(CompilerTest, BuiltObjectHasFullRelroAndOnlyToolchainInitialisers) {
   EXPECT_EQ(again->object_problems, ctor->object_problems);
 }
 
+// A __device__ array over the static device memory limit (static_memory.h; NOBITS, so the object
+// stays small) is refused as a policy violation that names the size and the limit, on the build
+// and on the cache hit (leak3/static_device_array_oom.cu); one under the limit passes.
+TEST_F(CompilerTest, StaticDeviceMemoryOverTheLimitIsRefused) {
+  auto with_array = [](const std::string& bytes) {
+    return probe_kernel("__device__ unsigned char ballast[" + bytes +
+                            "];\n__global__ void touch(int* o) { o[0] = ballast[threadIdx.x]; }\n",
+                        "1");
+  };
+  auto over = compile(with_array("(1ull << 30) + 1"));
+  ASSERT_TRUE(over.ok()) << over.error().to_string();
+  EXPECT_TRUE(over->violations.empty());
+  EXPECT_EQ(over->outcome, Outcome::policy_violation) << over->summary;
+  ASSERT_EQ(over->object_problems.size(), 1u) << over->summary;
+  EXPECT_NE(over->summary.find("1024.0 MiB of static device memory"), std::string::npos)
+      << over->summary;
+  auto again = compile(with_array("(1ull << 30) + 1"));
+  ASSERT_TRUE(again.ok()) << again.error().to_string();
+  EXPECT_TRUE(again->cache_hit);
+  EXPECT_EQ(again->outcome, Outcome::policy_violation);
+  auto under = compile(with_array("64 << 20"));
+  ASSERT_TRUE(under.ok()) << under.error().to_string();
+  EXPECT_EQ(under->outcome, Outcome::passed) << under->summary;
+}
+
 TEST_F(CompilerTest, CompileErrorKeepsTheLog) {
   auto r = compile(
       "#include <cuda_runtime.h>\n__global__ void k(float* p) { p[0] = undefined_name; }\n");

@@ -18,7 +18,10 @@
 //          calls, at most kMaxAuditedFunctions, within kAuditPhaseBudgetSeconds); `skipped`
 //          lists the others with why.
 //   ncu    the broker runs under Nsight Compute, which profiles every kernel launched inside
-//          the audit's NVTX range; `ncu_output` is its raw CSV page.
+//          the audit's NVTX range; `ncu_output` is its raw CSV page. The functions are chosen
+//          as on the cupti route (`functions`, `skipped`), and only the chosen ones' counts count.
+// A function's `launches` are those of its own broker's audited calls: one its broker never
+// launched there has nothing to record (kNotLaunchedInAuditedCalls) and carries no share.
 #pragma once
 
 #include <cstdint>
@@ -71,9 +74,9 @@ struct AuditTrace {
   std::string error;       // the instrumentation could not run at all
   std::string error_kind;  // permission | unsupported | cupti | ncu | ""
   int brokers = 0;         // broker processes the audit used
-  // The selection (audit_selection.h): were the functions' GPU times measured, the share the
-  // audited functions carry, and the functions not audited. Not used on the ncu route, which
-  // profiles every function launched in the audited calls.
+  // The selection (audit_selection.h), made alike on both routes: were the functions' GPU times
+  // measured, the share the audited functions carry, and the functions not audited (on the ncu
+  // route ncu profiles them too, but their counts are not used).
   bool shares_measured = false;
   // A checked call made more launches than the broker times (kMaxTimedLaunchesPerCall): the
   // shares are unknown, and no function earns instruction credit (a flood of launches must not

@@ -14,8 +14,8 @@
 #include "eval/peak.h"
 #include "eval/plan.h"
 #include "eval/session_decision.h"
+#include "eval/tool_session.h"
 #include "eval/worker_spec.h"
-#include "sandbox/refusal.h"
 #include "sandbox/sandbox.h"
 
 namespace ptxbench::eval {
@@ -206,10 +206,9 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
     }
     return;
   }
-  // The broker is ptxbench's: a system call its sandbox refused in the memcheck session is the
-  // tool's (its injected library), never the candidate's, whose device code makes none (seen on
-  // an H100, 2026-12-06: exit 87 while the candidate's module was loaded under the tool).
-  if (m.broker_exit_code == kSandboxRefusalExit) {
+  // The rule of every session under a tool (tool_session.h): a failure of the judge's side there
+  // (its broker's sandbox refusal included) is the tool's and only flags memcheck_unavailable.
+  if (tool_session_end(m) == ToolSessionEnd::judge_failed) {
     r.add_flag(Flag::memcheck_unavailable);
     return;
   }
@@ -217,35 +216,13 @@ void Evaluator::run_memcheck(const task::TaskSpec& task, const fs::path& so, Eva
   if (r.outcome == Outcome::passed) adopt_memcheck_failure(m, r);
 }
 
-// The memcheck session is one of the candidate's judged sessions: a candidate that fails or
-// never finishes under the tool (a kernel can tell it is instrumented: its memory accesses get
-// slower) does not keep the pass of the session without it (red team of 2026-12-06,
-// words/memcheck_hang_when_instrumented.cu). Blame is the session's own (call_verdict): a
-// trusted side that failed under the tool is the tool's, and leaves the verdict with a note.
+// The memcheck session is one of the candidate's judged sessions (tool_session.h): a candidate
+// that fails or never finishes under the tool does not keep the pass of the session without it
+// (red team of 2026-12-06, words/memcheck_hang_when_instrumented.cu).
 void Evaluator::adopt_memcheck_failure(const EvalResult& m, EvalResult& r) {
-  switch (m.outcome) {
-    case Outcome::passed:
-    case Outcome::not_run:
-    case Outcome::no_code:  // the three below are the compile stage's: never a session's
-    case Outcome::compile_error:
-    case Outcome::compile_timeout:
-      return;
-    case Outcome::harness_error:
-    case Outcome::task_suite_error:
-      r.add_flag(Flag::memcheck_unavailable);
-      return;
-    case Outcome::incorrect:
-    case Outcome::policy_violation:
-    case Outcome::runtime_error:
-    case Outcome::timeout:
-      break;
-  }
-  r.outcome = m.outcome;
-  r.message = "under compute-sanitizer memcheck: " + m.message;
-  r.phase = m.phase;
-  r.failed_on = m.failed_on;
-  r.failed_kind = m.failed_kind;
-  r.withheld = m.withheld;
+  if (adopt_tool_session_failure(m, "under compute-sanitizer memcheck: ", r) ==
+      ToolSessionEnd::judge_failed)
+    r.add_flag(Flag::memcheck_unavailable);
 }
 
 Status Evaluator::set_contract(const EvalOptions& o, SessionSetup& setup) const {

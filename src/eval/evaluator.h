@@ -127,10 +127,9 @@ class Evaluator {
   // reference (bench/baselines).
   EvalResult benchmark_baseline(const task::TaskSpec& task, const EvalOptions& options);
 
-  // A passing `r` takes the failure of its memcheck session `memcheck` (outcome, message under
-  // "under compute-sanitizer memcheck: ", failing workload, withheld text): that session is the
-  // candidate's too. A harness or task-suite failure there is the tool's: only the flag
-  // memcheck_unavailable.
+  // A passing `r` takes the candidate's failure in its memcheck session `memcheck` (the rule of
+  // every session under a tool, tool_session.h; message under "under compute-sanitizer memcheck:
+  // "). A failure of the judge's side there is the tool's: only the flag memcheck_unavailable.
   static void adopt_memcheck_failure(const EvalResult& memcheck, EvalResult& r);
 
  private:

@@ -97,7 +97,10 @@ struct Script {
   bool broker_setup_died = false;
   std::optional<Reply> broker_ready = ok_reply();
   // The broker's instrumentation: the launches every call reports, and the audit's state.
-  Json launches;      // [[function, count], ...]; null: not instrumented
+  Json launches;  // [[function, count], ...]; null: not instrumented
+  // Set: the launches of broker `broker` (0 = the session's first), instead of `launches`; its
+  // audit then records the armed function only when that broker launches it.
+  std::function<Json(int broker)> launches_of;
   Json side_streams;  // every call's [stream, ...]; null: none
   // [[function, ms], ...] every call asking for function times reports; null: none.
   Json function_ms;
@@ -179,11 +182,17 @@ class FakeProcess : public WorkerProcess {
         queue_.push_back(ok_reply());
       } else if (op == "audit_collect") {
         Reply r = ok_reply();
-        r.extra = Json{{"chip", "GH100"},
-                       {"enabled_for", s_.armed},
-                       {"records", Json::array({Json::array({s_.armed, 16, 4, 128})})},
-                       {"error", ""},
-                       {"error_kind", ""}};
+        bool seen = true;  // CUPTI saw the armed function launched after arming
+        if (s_.launches_of) {
+          seen = false;
+          for (const auto& l : s_.launches_of(broker_)) seen = seen || l.at(0) == s_.armed;
+        }
+        r.extra = Json{
+            {"chip", "GH100"},
+            {"enabled_for", seen ? s_.armed : std::string()},
+            {"records", seen ? Json::array({Json::array({s_.armed, 16, 4, 128})}) : Json::array()},
+            {"error", ""},
+            {"error_kind", ""}};
         s_.armed.clear();
         queue_.push_back(r);
       } else {  // a burst: the first call without a reply or a failed one ends it
@@ -210,7 +219,7 @@ class FakeProcess : public WorkerProcess {
             sleep_ms += ms;
             sum.event_ms += ev;
             events.push_back(ev);
-            launches.push_back(s_.launches);
+            launches.push_back(s_.launches_of ? s_.launches_of(broker_) : s_.launches);
             continue;
           }
           auto r = s_.broker_call ? s_.broker_call(broker_, calls_++) : s_.call(calls_++);
@@ -221,10 +230,10 @@ class FakeProcess : public WorkerProcess {
           }
           sum.event_ms += r->event_ms;
           events.push_back(r->event_ms);
-          launches.push_back(s_.launches);
+          launches.push_back(s_.launches_of ? s_.launches_of(broker_) : s_.launches);
         }
         sum.extra["events_ms"] = events;
-        if (!s_.launches.is_null()) sum.extra["launches"] = launches;
+        if (!s_.launches.is_null() || s_.launches_of) sum.extra["launches"] = launches;
         if (!s_.side_streams.is_null())
           sum.extra["side_streams"] = repeated(burst, s_.side_streams);
         if (sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
@@ -713,6 +722,64 @@ TEST_F(EvaluatorTest, TheAuditInstrumentsOnlyTheFunctionsCarryingTheWork) {
   EXPECT_EQ(r.audit_trace->skipped.size(), 27u);
   EXPECT_EQ(r.audit_trace->skipped.back().why, AuditSkip::unreachable);
   EXPECT_NEAR(r.audit_trace->audited_share, 1.0 / 28, 1e-9);
+}
+
+// A function is audited in its own broker, and its launches are that broker's: a host that
+// launches another function in a fresh process (lk_whole instead of lk_bottom) leaves the armed
+// one never launched there, which earns its share nothing and sends nobody to Nsight Compute
+// (red team of 2026-12-06, leak3/ncu_fallback_token_credit.cu); the function run instead was
+// launched only in audited calls: no_time.
+TEST_F(EvaluatorTest, AFunctionsLaunchesAreThoseOfItsOwnAuditBroker) {
+  opts_.audit = Instrument::cupti;
+  script_.launches_of = [](int broker) {
+    return Json::array({Json::array({"lk_top", 1}),
+                        Json::array({broker == 0 ? "lk_bottom" : "lk_whole", 1}),
+                        Json::array({"lk_token", 1})});
+  };
+  script_.function_ms = Json::array({Json::array({"lk_top", 0.5}), Json::array({"lk_bottom", 0.5}),
+                                     Json::array({"lk_token", 0.001})});
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_EQ(script_.armed_for, (std::vector<std::string>{"lk_top", "lk_bottom"}));
+  ASSERT_TRUE(r.audit_trace.has_value());
+  const AuditTrace& t = *r.audit_trace;
+  ASSERT_EQ(t.functions.size(), 2u);
+  EXPECT_EQ(t.functions[0].launches, 2);
+  EXPECT_TRUE(t.functions[0].recorded);
+  EXPECT_EQ(t.functions[1].name, "lk_bottom");
+  EXPECT_EQ(t.functions[1].launches, 0);  // its own broker never launched it
+  EXPECT_FALSE(t.functions[1].recorded);
+  EXPECT_EQ(t.functions[1].note, kNotLaunchedInAuditedCalls);
+  auto whole = std::find_if(t.skipped.begin(), t.skipped.end(),
+                            [](const SkippedFunction& s) { return s.name == "lk_whole"; });
+  ASSERT_NE(whole, t.skipped.end());
+  EXPECT_EQ(whole->why, AuditSkip::no_time);
+}
+
+// The Nsight Compute route chooses the functions as the CUPTI route does, from the session's
+// own measured times: the trace carries them and their shares, so the audit's share rule holds
+// there too (leak3/ncu_route_no_share_rule.cu).
+TEST_F(EvaluatorTest, TheNcuRouteChoosesTheFunctionsByTheirMeasuredShare) {
+  ::setenv("PTXBENCH_NCU", "/bin/true", 1);  // never run: the launcher is fake
+  opts_.audit = Instrument::nvtx;
+  opts_.timing = false;
+  script_.launches = Json::array({Json::array({"k_main", 1}), Json::array({"lk_token", 1})});
+  script_.function_ms =
+      Json::array({Json::array({"k_main", 0.99}), Json::array({"lk_token", 0.01})});
+  EvalResult r = eval();
+  ::unsetenv("PTXBENCH_NCU");
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_TRUE(r.audit_trace.has_value());
+  const AuditTrace& t = *r.audit_trace;
+  EXPECT_EQ(t.route, Instrument::nvtx);
+  EXPECT_TRUE(t.shares_measured);
+  ASSERT_EQ(t.functions.size(), 1u);
+  EXPECT_EQ(t.functions[0].name, "k_main");
+  EXPECT_NEAR(t.functions[0].share, 0.99, 1e-9);
+  EXPECT_EQ(t.functions[0].launches, 2);
+  ASSERT_EQ(t.skipped.size(), 1u);
+  EXPECT_EQ(t.skipped[0].name, "lk_token");
+  EXPECT_EQ(t.skipped[0].why, AuditSkip::small_share);
 }
 
 // --timeline: every round trip of the session as a span, in its phase; none unless asked for.

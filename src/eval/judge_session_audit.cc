@@ -56,6 +56,14 @@ std::vector<FunctionTime> function_times(const std::vector<CallRecord>& calls, b
   return out;
 }
 
+// How many times `fn` was launched in the audited calls of broker `broker`.
+int audited_launches(const std::vector<CallRecord>& calls, const std::string& fn, int broker) {
+  for (const auto& [name, n] :
+       launched(calls, [&](const CallRecord& c) { return c.audited && c.broker == broker; }))
+    if (name == fn) return n;
+  return 0;
+}
+
 void note_skipped(AuditTrace& t, FunctionTime f, AuditSkip why) {
   t.skipped.push_back({std::move(f.name), f.ms, f.share, why});
 }
@@ -258,6 +266,11 @@ void JudgeSession::audit_function(Peers& p, std::size_t k, TimingDraw& draw, con
   p.audit_armed = true;
   const bool calls_ok = audited_calls(p, draw, o, r, t);
   p.audit_armed = false;
+  // Its launches in the audited calls of its own broker, the one armed for it: a function that
+  // broker never launched (a host that behaves otherwise in a fresh process) has nothing to
+  // record and its share earns nothing; it is no reason to try another route (needs_ncu; red
+  // team of 2026-12-06, leak3/ncu_fallback_token_credit.cu).
+  f.launches = audited_launches(calls_, f.name, p.brokers);
   if (!calls_ok) return;
   if (!audit_command(p, Json{{"op", "audit_collect"}}, got, r) || !got.reply->ok) return;
   const Json& x = got.reply->extra;
@@ -298,10 +311,19 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     return;
   }
   if (setup_.audit == Instrument::nvtx) {
+    // The same choice as on the CUPTI route, from this session's own measured times: ncu profiles
+    // every launch, but only the chosen functions' counts count (audit/ncu_route.cc), and the
+    // credit rests on the share they carry.
+    choose_functions(t);
     Received got;
-    if (audit_command(p, AuditArmCommand{}.to_json(), got, r) && got.reply->ok &&
-        audited_calls(p, draw, o, r, t) &&
-        audit_command(p, Json{{"op", "audit_collect"}}, got, r)) {
+    bool calls_ok = false;
+    if (audit_command(p, AuditArmCommand{}.to_json(), got, r) && got.reply->ok) {
+      // Audited calls as on the CUPTI route (CallRecord::audited, the widened call limit).
+      p.audit_armed = true;
+      calls_ok = audited_calls(p, draw, o, r, t);
+      p.audit_armed = false;
+    }
+    if (calls_ok && audit_command(p, Json{{"op", "audit_collect"}}, got, r)) {
       stop_broker(p);
       t.ncu_output = p.broker_end.stdout_text;
       if (p.broker_end.exit_code != 0 && !p.broker_end.timed_out)
@@ -320,23 +342,19 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     }
     audit_functions(p, draw, o, r, t, phase_start);
   }
-  // Launches in the audited calls of the first audited broker (every broker makes the same
-  // calls).
-  auto first =
-      std::find_if(calls_.begin(), calls_.end(), [](const CallRecord& c) { return c.audited; });
-  const int audited_broker = first == calls_.end() ? -1 : first->broker;
-  for (const auto& [fn, n] : launched(
-           calls_, [&](const CallRecord& c) { return c.audited && c.broker == audited_broker; })) {
+  // Every function launched in the audited calls that was neither chosen nor skipped: launched
+  // only there, so no checked call measured it and it carries none of the measured work. The
+  // chosen functions' launches are their own brokers' (audit_function); on the ncu route the one
+  // broker's.
+  for (const auto& [fn, n] : launched(calls_, [](const CallRecord& c) { return c.audited; })) {
     auto it = std::find_if(t.functions.begin(), t.functions.end(),
                            [&](const TracedFunction& f) { return f.name == fn; });
-    if (it != t.functions.end())
-      it->launches = n;
-    else if (setup_.audit == Instrument::cupti &&
-             std::none_of(t.skipped.begin(), t.skipped.end(),
-                          [&](const SkippedFunction& s) { return s.name == fn; }))
-      // Launched only in the audited calls: no checked call measured it, so it carries none of
-      // the measured work; auditing it would cost a broker (or an ncu session) of its own.
+    if (it != t.functions.end()) {
+      if (setup_.audit == Instrument::nvtx) it->launches = n;
+    } else if (std::none_of(t.skipped.begin(), t.skipped.end(),
+                            [&](const SkippedFunction& s) { return s.name == fn; })) {
       note_skipped(t, {fn, 0, 0}, AuditSkip::no_time);
+    }
   }
   t.brokers = p.brokers - brokers_before + 1;
   r.audit_trace = std::move(t);

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "eval/tool_session.h"
 #include "judge/decide.h"
 
 namespace ptxbench::judge {
@@ -117,26 +118,28 @@ void Judge::run_gpu_stages(const task::TaskSpec& task, const JudgeOptions& o,
 }
 
 // `auto` after a CUPTI audit that missed a kernel function: a second session, untimed, with
-// the runner under Nsight Compute. Its calls are checked like every other, so wrong outputs
-// there are the candidate's verdict; any other failure may be ncu's own (its injected library
-// under the sandbox), so the CUPTI result stands and says so.
+// the runner under Nsight Compute. It is one of the candidate's judged sessions, as the memcheck
+// session is, by the same rule (eval/tool_session.h): the candidate's failure there (wrong
+// outputs, a throw, a fault, a hang, a refusal) becomes the verdict; only a failure of the
+// judge's side under the tool (its injected library under the broker's sandbox) leaves the CUPTI
+// result standing, with a message.
 void Judge::audit_with_ncu(const task::TaskSpec& task, eval::EvalOptions eo,
                            const audit::AuditOptions& ao, const std::string& why, JudgeReport& r,
                            Result<audit::AuditResult>& audited) const {
   eo.timing = false;
   eo.audit = eval::Instrument::nvtx;
   eval::EvalResult second = stages_.evaluate(task, r.compile->shared_object, eo);
-  if (second.outcome == Outcome::incorrect) {
-    auto timing = std::move(r.eval->timing);
-    r.eval = std::move(second);
-    if (!r.eval->timing) r.eval->timing = std::move(timing);
-    return;
-  }
-  if (second.outcome != Outcome::passed) {
-    if (audited.ok())
-      audited->messages.push_back("the Nsight Compute session ended " +
-                                  std::string(to_string(second.outcome)) + ": " + second.message);
-    return;
+  switch (eval::adopt_tool_session_failure(second, "under Nsight Compute: ", *r.eval)) {
+    case eval::ToolSessionEnd::passed:
+      break;
+    case eval::ToolSessionEnd::candidate_failed:
+      return;
+    case eval::ToolSessionEnd::judge_failed:
+    case eval::ToolSessionEnd::no_verdict:
+      if (audited.ok())
+        audited->messages.push_back("the Nsight Compute session ended " +
+                                    std::string(to_string(second.outcome)) + ": " + second.message);
+      return;
   }
   auto by_ncu = stages_.audit(r.compile->shared_object, task, r.arch,
                               second.audit_trace ? &*second.audit_trace : nullptr, ao);

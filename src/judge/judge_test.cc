@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "judge/testing/fake_stages.h"
+#include "sandbox/refusal.h"
 
 namespace ptxbench::judge {
 namespace {
@@ -217,15 +218,38 @@ TEST_F(JudgeTest, AWrongOutputInTheNcuSessionIsTheCandidatesVerdict) {
   EXPECT_EQ(r.eval->timing->speedup, 1.5);
 }
 
-TEST_F(JudgeTest, AnNcuSessionThatFailsOtherwiseLeavesTheCuptiAuditStanding) {
+// The ncu session is one of the candidate's judged sessions, as the memcheck session is
+// (eval/tool_session.h): a throw, a fault, a hang or a refused call there is its verdict, not
+// only wrong outputs (leak3/ncu_session_throw_keeps_pass.cu).
+TEST_F(JudgeTest, ACandidateFailureOfAnyKindInTheNcuSessionIsItsVerdict) {
   stages.cupti_misses_a_kernel = true;
-  stages.ncu_session_outcome = Outcome::policy_violation;  // e.g. ncu's own files refused
-  JudgeReport r = run();
-  EXPECT_EQ(r.disposition, Disposition::passed);
-  ASSERT_TRUE(r.audit.has_value());
-  EXPECT_EQ(r.audit->route, audit::Route::cupti);
-  ASSERT_FALSE(r.audit->messages.empty());
-  EXPECT_NE(r.audit->messages.back().find("Nsight Compute session ended"), std::string::npos);
+  const std::pair<Outcome, Disposition> cases[] = {
+      {Outcome::runtime_error, Disposition::runtime_error},
+      {Outcome::timeout, Disposition::timeout},
+      {Outcome::policy_violation, Disposition::policy_violation}};
+  for (const auto& [outcome, disposition] : cases) {
+    stages.ncu_session_outcome = outcome;
+    JudgeReport r = run();
+    EXPECT_EQ(r.disposition, disposition) << to_string(outcome);
+    EXPECT_EQ(r.message, "under Nsight Compute: the ncu session's words");
+  }
+}
+
+// Only a failure of the judge's side under ncu (a harness error, the broker's sandbox refusing
+// the tool's injected library) leaves the CUPTI audit standing, and says so.
+TEST_F(JudgeTest, TheJudgesOwnFailureInTheNcuSessionLeavesTheCuptiAuditStanding) {
+  stages.cupti_misses_a_kernel = true;
+  for (const auto& [outcome, exit] : {std::pair{Outcome::harness_error, -1},
+                                      std::pair{Outcome::runtime_error, kSandboxRefusalExit}}) {
+    stages.ncu_session_outcome = outcome;
+    stages.ncu_broker_exit = exit;
+    JudgeReport r = run();
+    EXPECT_EQ(r.disposition, Disposition::passed) << to_string(outcome);
+    ASSERT_TRUE(r.audit.has_value());
+    EXPECT_EQ(r.audit->route, audit::Route::cupti);
+    ASSERT_FALSE(r.audit->messages.empty());
+    EXPECT_NE(r.audit->messages.back().find("Nsight Compute session ended"), std::string::npos);
+  }
 }
 
 TEST_F(JudgeTest, AnExplicitCuptiRouteNeverFallsBack) {

@@ -29,6 +29,7 @@ cases=(
   "src/task/spec.h|^enum class WorkloadRole \\{|src/task/spec.cc"
   "src/interop/fib_trace.h|^enum class FibStatus \\{ passed|src/interop/fib_trace.cc"
   "src/task/arch.h|^  sm_100a,  // Blackwell|src/task/arch.cc"
+  "src/eval/tool_session.h|^  no_verdict,|src/eval/tool_session.cc src/judge/judge.cc"
 )
 
 compile_command() {  # the build's command for $1, writing nothing, with $2 first on the path

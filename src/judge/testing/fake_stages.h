@@ -26,6 +26,7 @@ class FakeStages final : public Stages {
   bool executed = true;                // the run-time audit's instruction metric
   bool cupti_misses_a_kernel = false;  // the cupti audit leaves a kernel unrecorded (auto: ncu)
   Outcome ncu_session_outcome = Outcome::passed;  // of the second (ncu) session
+  int ncu_broker_exit = -1;                       // its broker's exit status
   std::function<std::string()> note;
 
   // What they were given.
@@ -64,7 +65,11 @@ class FakeStages final : public Stages {
       r.audit_trace = eval::AuditTrace{};
       r.audit_trace->route = o.audit;
     }
-    if (o.audit == eval::Instrument::nvtx && !o.timing) r.outcome = ncu_session_outcome;
+    if (o.audit == eval::Instrument::nvtx && !o.timing) {
+      r.outcome = ncu_session_outcome;
+      r.message = "the ncu session's words";
+      r.broker_exit_code = ncu_broker_exit;
+    }
     if (eval_outcome == Outcome::passed && speedup) {
       r.timing = eval::TimingReport{};
       r.timing->speedup = speedup;
