@@ -392,7 +392,8 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
       r.withheld = bad.plan.label;
       r.phase = where;
     } else if (bad.after_hidden) {  // a public workload: which call and its figures withheld
-      r.phase = "the timed workload, after the hidden calls";
+      r.phase = bad.audited ? "an audited call on the timed workload, after the hidden calls"
+                            : "the timed workload, after the hidden calls";
       r.withheld = bad.plan.label + ": the wrong values' figures (run after a hidden call)";
     }
     if (!c.withheld.empty()) r.withheld += (r.withheld.empty() ? "" : "; ") + c.withheld;
