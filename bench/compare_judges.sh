@@ -8,6 +8,7 @@
 # OLD_ROOT (env): the old build's own task folder (PTXBENCH_ROOT) when the spec format changed.
 # MID_BIN (env): a third build, run between the two with this checkout's tasks (say, the commit
 # before a change, when OLD_BIN is the last release).
+# REFS (env): the references to judge (default: all five).
 # NEW_RUNS (env, default "heuristic fastest"): the new build runs once per entry PLAN[:MS]:
 # `--library-plan PLAN` ("heuristic" is the plan the old judges timed against, so their ratios
 # compare with it; "fastest" the default since 2026-12-01) and `--sustained-load-ms MS` when
@@ -15,7 +16,7 @@
 set -u
 old=$1 new=$2 out=$3 rounds=${4:-2}
 mkdir -p "$out"
-refs="gemm_n7168_k5120 mha_with_lse_d128 mha_with_lse_d128_causal mha_bwd_d128 mha_bwd_d128_causal"
+refs=${REFS:-"gemm_n7168_k5120 mha_with_lse_d128 mha_with_lse_d128_causal mha_bwd_d128 mha_bwd_d128_causal"}
 # Fill both compile caches first (in parallel), so the wall times below are judging only.
 for t in $refs; do
   for bin in "$old" ${MID_BIN:-} "$new"; do
