@@ -70,8 +70,8 @@ void attach_audit(CLI::App& sub, Context& ctx) {
                  "auto (CUPTI, Nsight Compute when CUPTI cannot profile), cupti or ncu")
       ->capture_default_str();
   sub.add_option("--workload", args->workload,
-                 "the second audited workload (default: the task's largest hidden one; the timed "
-                 "workload is always audited)");
+                 "the second audited workload (default: the session's hidden_audit workload, drawn "
+                 "from the task's promise with the seed; the timed workload is always audited)");
   sub.add_option("--seed", args->seed,
                  "the session's seed (default: random, as eval's; always recorded)")
       ->check(unsigned_number());
