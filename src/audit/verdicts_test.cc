@@ -129,7 +129,8 @@ TEST(Verdicts, ATokenTensorCoreFamilyEarnsNoCredit) {
   EXPECT_TRUE(r.instruction_metric_evaluated);
   EXPECT_FALSE(r.instruction_metric_passed);
   EXPECT_EQ(fam(r.families, "wgmma").verdict, Verdict::executed);
-  EXPECT_NE(r.feedback().find("earns credit only when it does at least that much"), std::string::npos)
+  EXPECT_NE(r.feedback().find("earns credit only when it does at least that much"),
+            std::string::npos)
       << r.feedback();
   r.coverage.ratio = kMinTensorCoverage;  // half the task's FLOPs on wgmma: credit
   apply_instruction_metric(r);

@@ -1,6 +1,7 @@
 // `ptxbench eval KERNEL.cu --task NAME [--arch sm_90a] [--json] [--seed N] [--input-seed N]
 //  [--trials N] [--memcheck] [--no-timing] [--no-audit] [--library-plan fastest|heuristic]
-//  [--timeline] [--candidate-output FILE]`, or `--task-config DEFINITION.json [--workloads W.jsonl]` /
+//  [--timeline] [--candidate-output FILE]`, or `--task-config DEFINITION.json [--workloads
+//  W.jsonl]` /
 //  `--task-config MANIFEST.json --trace-set DIR` in place of --task (a FlashInfer-Trace
 //  definition imported, interop/task_config.h; --json then adds the reference PTXBench's
 //  ptxbench.eval.v1 fields, interop/eval_v1.h): judges one kernel (judge::Judge): compile (or hit

@@ -107,11 +107,8 @@ BrokerStatus status_of(CallEnd e) {
   return BrokerStatus::harness_error;
 }
 
-// The longest the SM load holds (CallCommand::sm_load), in ms. Long enough to cover a whole
-// call of a timed or hidden workload (a few ms to tens of ms on an H100), short enough that a
-// persistent kernel, whose blocks past the free SMs wait for the load's SMs, pays little: at
-// 2000 ms every persistent GEMM waited 2 s in the timed workload's loaded check (the reference
-// GEMM's judging took 5.8 s instead of 3.9 s on the H100, docs/results/2026-12-06-h100-leak3.md).
+// The longest the SM load holds (CallCommand::sm_load), in ms: a whole call of a workload, and
+// little for a persistent kernel whose blocks wait for the load's SMs (2000 ms cost it 2 s).
 constexpr double kSmLoadMaxMs = 100;
 
 class Broker {
@@ -216,15 +213,12 @@ class Broker {
         audited_ ? audited_call_limit(req_.call_timeout_seconds) : req_.call_timeout_seconds;
     std::vector<CallReport> reports;
     device_->time_launches(c.function_times);
-    // CallCommand::sm_load: half the SMs busy with the broker's own kernel for this burst
-    // (gpu/sm_load.h), released whichever way the burst ends.
+    // CallCommand::sm_load: half the SMs busy with the broker's own kernel (gpu/sm_load.h) for at
+    // most a quarter of the call limit and kSmLoadMaxMs, released however the burst ends.
     struct Release {
       gpu::SmLoad& load;
       ~Release() { load.release(); }
     } release{sm_load_};
-    // At most a quarter of the call limit and 100 ms: a kernel that waits for all of its blocks to
-    // be resident (no forward-progress guarantee without a cooperative launch) is slowed, then
-    // runs.
     const bool loaded = c.sm_load && sm_load_.hold(std::min(250 * limit, kSmLoadMaxMs));
     for (std::size_t i = 0; i < c.calls.size(); ++i) {
       const MappedSlot& s = slot(c.calls[i]);
