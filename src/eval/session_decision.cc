@@ -183,16 +183,18 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
           where, earlier);
     } else {
       f.message = fmt::format("{}: the outputs fail the correctness rule", where);
+      // Its element count is the workload's size: on or after a hidden call, for people only.
       for (const auto& o : c.check->outputs)
         if (o.numel > 0 && o.unwritten == o.numel) {
           add_flag(f.flags, Flag::output_unwritten);
+          const std::string count = fmt::format("all {} elements", o.numel);
           f.message += fmt::format(
-              "; output {} was never written (all {} elements still hold "
-              "the poison written before the call)",
-              o.tensor, o.numel);
+              "; output {} was never written ({} still hold the poison written before the call)",
+              o.tensor, quiet ? "its elements" : count);
+          if (quiet) f.withheld += fmt::format(", output {}: {} unwritten", o.tensor, count);
         }
     }
-    f.message += diagnosis_clause(c.seen, hidden || c.after_hidden);
+    f.message += diagnosis_clause(c.seen, quiet);
     return f;
   }
   return f;

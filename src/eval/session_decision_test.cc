@@ -71,6 +71,22 @@ TEST(SessionDecision, UnwrittenOutputsAfterAWrittenCallAreACachedResult) {
   EXPECT_EQ(h.flags, std::vector<Flag>{Flag::output_unwritten});
 }
 
+// On a hidden call the never-written output's element count would be the hidden size (seen on the
+// H100: 379904 = 53 x 7168, M_small): the message names the output, withheld keeps the count.
+TEST(SessionDecision, AnUnwrittenOutputOnAHiddenCallGivesNoCount) {
+  auto c = call(0, false, Content::transformed, 1);
+  c.check->outputs = {out_stats(false, 379904, 379904)};
+  auto f = judge_calls({c}, {false, true});
+  EXPECT_EQ(f.flags, std::vector<Flag>{Flag::output_unwritten});
+  EXPECT_NE(f.message.find("output C was never written"), std::string::npos) << f.message;
+  EXPECT_EQ(f.message.find("379904"), std::string::npos) << f.message;
+  EXPECT_NE(f.withheld.find("379904"), std::string::npos) << f.withheld;
+  c.plan.workload = 0;  // the timed workload after a hidden call: the same
+  c.after_hidden = true;
+  f = judge_calls({c}, {false, true});
+  EXPECT_EQ(f.message.find("379904"), std::string::npos) << f.message;
+}
+
 // Issue 36 item 4e: an output never written is named (LSE left poisoned while O is right); one
 // written in part is not "never written".
 TEST(SessionDecision, AnOutputNeverWrittenIsNamed) {
