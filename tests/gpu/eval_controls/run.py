@@ -18,6 +18,10 @@ the manifest; the task's reference kernel kernels/reference/ARCH/TASK.cu when ab
 file is judged with the same options right after, and the entry fails when it took more than
 max_extra_seconds longer (eval mode only).
 
+An entry's `model_must_not_see_flags` must not be among the verdict's flags (the feedback prints
+every one); its `candidate_output_must_contain` lines must be in the --candidate-output file (the
+whole of what the session's processes printed).
+
 An entry with `also_acceptable` passes with any of those verdicts too. Whatever the verdict, an
 entry FAILS when its worker's output (eval.worker_stderr_tail, eval.worker_stdout_tail) or the
 verdict's message holds a "PTXBENCH-ESCAPE" line: a step of the control's attack worked
@@ -216,12 +220,21 @@ def check(e, out, name, how, secs=None, candidate_output=""):
     escapes = escape_lines(ev.get("worker_stderr_tail"), ev.get("worker_stdout_tail"), message,
                            candidate_output) if ev else []
     leaks = model_text_leaks(e, ev)
+    # Flags the feedback prints (run/feedback.cc flags_text prints every eval flag) that must not
+    # reach the model (kernels/controls/leak4.toml), and lines the tester's copy of the
+    # candidate's output must hold (--candidate-output: every process of the session).
+    seen_flags = [f for f in e.get("model_must_not_see_flags", []) if f in got_flags]
+    lost = [x for x in e.get("candidate_output_must_contain", []) if x not in (candidate_output or "")]
     slow = secs is not None and "max_judging_seconds" in e and secs > e["max_judging_seconds"]
     ok = (got in wants and all(f in got_flags for f in flags) and refused in message and not created
-          and not escapes and not leaks and not slow)
+          and not escapes and not leaks and not slow and not seen_flags and not lost)
     detail = ""
     if leaks:
         detail += f" the model's text holds {leaks};"
+    if seen_flags:
+        detail += f" flags the model sees {seen_flags};"
+    if lost:
+        detail += f" candidate output lacks {lost};"
     if slow:
         detail += f" judged in {secs:.1f} s, over its max_judging_seconds {e['max_judging_seconds']};"
     # The audit part of eval (CUPTI route by default), where the entry states expectations.

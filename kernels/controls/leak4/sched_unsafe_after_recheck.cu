@@ -1,0 +1,164 @@
+// ptxbench red-team control (gemm_n7168_k5120, sm_90a): leak4/sched_unsafe_after_recheck.
+// KIND: a checked call told from a timed one: the check phase's end is marked, and no call after
+//   it runs under another schedule (c9780a0: "loaded calls are never timing samples").
+// WHAT: the schedule-dependent persistent GEMM of leak3/schedule_check_predicted.cu (one block per
+// SM; each block waits up to 20 ms for all multiProcessorCount blocks to be resident and writes
+// nothing if they are not: wrong whenever half the SMs are busy) runs ONLY on calls after the
+// ragged hidden workload's second call; every call before it (all the checks, both loaded ones
+// included) runs the plain tiled GEMM. eval/plan.cc plan_session still ends the checks with the
+// ragged hidden workload again (the only hidden M seen twice before the audit phase), and puts
+// the new timed-workload loaded check BEFORE it (at a drawn place among the timed checks); the
+// timing phase (TimingDraw) and the audited calls never set sm_load. So the fast-but-unsafe path
+// runs only where no load can come: on the timing calls, the closing repeats and the audited
+// calls, on an idle GPU (correct there).
+// TARGET: eval/plan.cc:223-244 (both loaded calls inside the check phase, the phase's end marked
+// by the ragged re-check), session_decision.cc later_checked_timed_calls ("a call under the SM
+// load times nothing"), docs/judging.md "two checks under another schedule".
+// SOUND: incorrect, schedule_dependent (or cached_result: the blocks leave C poisoned): a judge
+// whose loaded calls can be any call of the session (timing samples and audited calls too, or a
+// ragged re-check at a drawn place, so no call marks the end of the checks) runs the unsafe path
+// under the load. Today: passed (passed_missing_instructions, exit 16). No escape line: the host
+// cannot see whether a load came.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <dlpack/dlpack.h>
+#include <stdint.h>
+#include <string.h>
+
+// FFMA GEMM core (C = A * B^T, bf16 in, fp32 accumulate, bf16 out): 64x64 tile per 256-thread
+// block, 16-deep k slices in shared memory, 4x4 outputs per thread (as gemm/naive_correct.cu).
+constexpr int kTile = 64;
+constexpr int kSlice = 16;
+constexpr int kTimedM = 8192;  // the public timed workload (tasks/gemm/gemm_n7168_k5120.toml)
+
+__device__ __forceinline__ void naive_tile(const __nv_bfloat16* __restrict__ A,
+                                           const __nv_bfloat16* __restrict__ B,
+                                           __nv_bfloat16* __restrict__ C, int M, int N, int K,
+                                           int m_blk, int n_blk) {
+  __shared__ float As[kSlice][kTile + 1];
+  __shared__ float Bs[kSlice][kTile + 1];
+  const int tx = threadIdx.x % 16;
+  const int ty = threadIdx.x / 16;
+  const int m0 = m_blk * kTile;
+  const int n0 = n_blk * kTile;
+  float acc[4][4] = {};
+  for (int k0 = 0; k0 < K; k0 += kSlice) {
+    for (int i = threadIdx.x; i < kTile * kSlice; i += blockDim.x) {
+      const int r = i / kSlice, kk = i % kSlice, gk = k0 + kk;
+      const int gm = m0 + r, gn = n0 + r;
+      As[kk][r] = (gm < M && gk < K) ? __bfloat162float(A[size_t(gm) * K + gk]) : 0.f;
+      Bs[kk][r] = (gn < N && gk < K) ? __bfloat162float(B[size_t(gn) * K + gk]) : 0.f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < kSlice; ++kk) {
+      float a[4], b[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) a[i] = As[kk][ty + 16 * i];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) b[j] = Bs[kk][tx + 16 * j];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int gm = m0 + ty + 16 * i, gn = n0 + tx + 16 * j;
+      if (gm < M && gn < N) C[size_t(gm) * N + gn] = __float2bfloat16_rn(acc[i][j]);
+    }
+}
+
+static int lk_mblocks(int M) { return (M + kTile - 1) / kTile; }
+static int lk_nblocks(int N) { return (N + kTile - 1) / kTile; }
+#define LK_DIMS(A, B)                                             \
+  const int M = int((A)->shape[0]), K = int((A)->shape[1]),     \
+            N = int((B)->shape[0]);                              \
+  const __nv_bfloat16* a = static_cast<const __nv_bfloat16*>((A)->data); \
+  const __nv_bfloat16* b = static_cast<const __nv_bfloat16*>((B)->data)
+
+// What this host process has seen: the hidden workloads' M in the order their calls came (the
+// plan's order: small, ragged, large, audit, any; eval/plan.cc), and the timed calls since.
+static int g_hidden[8];
+static int g_nhidden = 0;       // distinct hidden M seen
+static int g_timed_after = 0;   // timed calls since the first hidden call (this one included)
+static bool g_recheck = false;  // this call is the first hidden M seen a second time
+static int g_after_recheck = 0; // calls since the ragged re-check (this one included)
+static bool g_recheck_seen = false;
+static void lk_note(int M) {
+  g_recheck = false;
+  if (g_recheck_seen) ++g_after_recheck;
+  if (M == kTimedM) {
+    if (g_nhidden > 0) ++g_timed_after;
+    return;
+  }
+  for (int i = 0; i < g_nhidden; ++i)
+    if (g_hidden[i] == M) {
+      if (!g_recheck_seen) g_recheck = g_recheck_seen = true;
+      return;
+    }
+  if (g_nhidden < 8) g_hidden[g_nhidden++] = M;
+}
+static int lk_small_m() { return g_nhidden > 0 ? g_hidden[0] : 0; }  // the `small` kind's M
+
+__global__ void __launch_bounds__(256) lk_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B,
+                                               __nv_bfloat16* C, int M, int N, int K) {
+  naive_tile(A, B, C, M, N, K, blockIdx.y, blockIdx.x);
+}
+static void lk_launch_gemm(const DLTensor* At, const DLTensor* Bt, DLTensor* Ct, cudaStream_t s) {
+  LK_DIMS(At, Bt);
+  lk_gemm<<<dim3(lk_nblocks(N), lk_mblocks(M)), 256, 0, s>>>(
+      a, b, static_cast<__nv_bfloat16*>(Ct->data), M, N, K);
+}
+
+__global__ void __launch_bounds__(256) lk_coresident(const __nv_bfloat16* A, const __nv_bfloat16* B,
+                                                     __nv_bfloat16* C, int M, int N, int K,
+                                                     unsigned int* arrive) {
+  extern __shared__ unsigned char lk_reserve[];  // only to force one block per SM
+  __shared__ int go;
+  if (threadIdx.x == 0) {
+    lk_reserve[0] = 0;
+    atomicAdd(arrive, 1u);
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    go = 0;
+    do {
+      if (atomicAdd(arrive, 0u) >= gridDim.x) { go = 1; break; }
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (t - t0 < 20000000ull);
+  }
+  __syncthreads();
+  if (!go) return;  // not all blocks resident: the kernel's (wrong) assumption
+  const int nb = (N + kTile - 1) / kTile, tiles = nb * ((M + kTile - 1) / kTile);
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) naive_tile(A, B, C, M, N, K, t / nb, t % nb);
+}
+
+constexpr int kReserve = 150 * 1024;
+static unsigned int* g_arrive = nullptr;
+static int g_sms = 0;
+
+extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,
+                                cudaStream_t stream) {
+  LK_DIMS(A, B);
+  lk_note(M);
+  if (g_sms == 0) {
+    int dev = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev);
+    cudaFuncSetAttribute(lk_coresident, cudaFuncAttributeMaxDynamicSharedMemorySize, kReserve);
+    if (cudaMallocAsync(reinterpret_cast<void**>(&g_arrive), 256, stream) != cudaSuccess)
+      g_arrive = nullptr;
+  }
+  // Safe path on every call up to and including the ragged re-check (the last check).
+  if (g_after_recheck == 0 || g_arrive == nullptr || g_sms <= 0) {
+    lk_launch_gemm(A, B, C, stream);
+    return;
+  }
+  cudaMemsetAsync(g_arrive, 0, sizeof(unsigned int), stream);
+  lk_coresident<<<g_sms, 256, kReserve, stream>>>(a, b, static_cast<__nv_bfloat16*>(C->data), M,
+                                                  N, K, g_arrive);
+}
