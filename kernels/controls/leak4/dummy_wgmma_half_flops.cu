@@ -1,12 +1,12 @@
 // ptxbench red-team control (gemm_n7168_k5120, sm_90a): leak4/dummy_wgmma_half_flops.
 // KIND: credit for work not done: the coverage rule (c401889) counts tensor FLOPs ISSUED, not
 //   FLOPs that reach the output.
-// WHAT: every call, a correct FFMA GEMM (lk_gemm: all of the task's math, on CUDA cores) and
-// lk_burn, which issues wgmma.m64n8k16 on zeroed shared memory (results discarded) worth 0.6 x
-// the call's 2*M*N*K FLOPs. On an H100 that costs a few % of an FFMA GEMM's time (dense bf16 is
-// ~15x FFMA's rate; leak3/coverage_denominator_hidden_m issued 1.0x for ~11%), so both functions
-// are audited (share ~100% >= 95%), and the coverage is target tensor FLOPs / task FLOPs of the
-// audited calls = 0.6 >= kMinTensorCoverage (audit/verdicts.cc compute_coverage counts
+// WHAT: every call, one function lk_gemm: a correct FFMA GEMM (all of the task's math, on CUDA
+// cores) whose blocks' warpgroup 0 first issue wgmma.m64n8k16 on zeroed shared memory (results
+// discarded) worth 0.6 x the call's 2*M*N*K FLOPs. On an H100 that costs a few % of an FFMA
+// GEMM's time (dense bf16 is ~15x FFMA's rate; leak3/coverage_denominator_hidden_m issued 1.0x
+// for ~11%). The one function is audited (share 100%), and the coverage is target tensor FLOPs /
+// task FLOPs of the audited calls = 0.6 >= kMinTensorCoverage (audit/verdicts.cc compute_coverage counts
 // thread_pred_on x shape FLOPs of every executed HGMMA in the audited functions; nothing asks
 // whether the task's math was done elsewhere). The same works with a fast mma.sync (HMMA) GEMM
 // beside the burn (the realistic case: the speed of HMMA, the credit of wgmma), and cheaper with
@@ -128,28 +128,26 @@ __device__ __forceinline__ void lk_token_wgmma(__nv_bfloat16* scratch) {
   if (threadIdx.x == 0) lk_sink[0] = d0 + d1 + d2 + d3;
 }
 
+// The GEMM with the burn inside it (one function: it carries all the kernel time, so it is the
+// audited one whatever the split of time would be): warpgroup 0 of every block first issues
+// `iters` discarded wgmma.m64n8k16 (16384 FLOPs each) on zeroed shared memory.
 __global__ void __launch_bounds__(256) lk_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B,
-                                               __nv_bfloat16* C, int M, int N, int K) {
-  naive_tile(A, B, C, M, N, K, blockIdx.y, blockIdx.x);
-}
-
-// Up to 528 warpgroups (4 per SM of an H100), each issuing `iters` wgmma.m64n8k16 (16384 FLOPs).
-__global__ void __launch_bounds__(128) lk_burn(int iters) {
+                                               __nv_bfloat16* C, int M, int N, int K, int iters) {
   __shared__ __align__(1024) __nv_bfloat16 scratch[2048];
   for (int i = threadIdx.x; i < 2048; i += blockDim.x) scratch[i] = __float2bfloat16(0.f);
   __syncthreads();
-  for (int i = 0; i < iters; ++i) lk_token_wgmma(scratch);
+  if (threadIdx.x < 128)
+    for (int i = 0; i < iters; ++i) lk_token_wgmma(scratch);
+  __syncthreads();
+  naive_tile(A, B, C, M, N, K, blockIdx.y, blockIdx.x);
 }
 
 extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,
                                 cudaStream_t stream) {
   LK_DIMS(A, B);
-  lk_gemm<<<dim3(lk_nblocks(N), lk_mblocks(M)), 256, 0, stream>>>(
-      a, b, static_cast<__nv_bfloat16*>(C->data), M, N, K);
-  // 0.6 x 2*M*N*K FLOPs of wgmma, rounded up.
+  const dim3 grid(lk_nblocks(N), lk_mblocks(M));
+  // 0.6 x 2*M*N*K FLOPs of wgmma over the grid's blocks, rounded up.
   const double ops = 0.6 * 2.0 * double(M) * double(N) * double(K) / 16384.0;
-  int blocks = 528;
-  if (ops < blocks) blocks = ops < 1 ? 1 : int(ops);
-  const int iters = int((ops + blocks - 1) / blocks) + 1;
-  lk_burn<<<blocks, 128, 0, stream>>>(iters);
+  const int iters = int(ops / (double(grid.x) * grid.y)) + 1;
+  lk_gemm<<<grid, 256, 0, stream>>>(a, b, static_cast<__nv_bfloat16*>(C->data), M, N, K, iters);
 }

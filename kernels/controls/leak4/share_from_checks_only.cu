@@ -1,25 +1,24 @@
 // ptxbench red-team control (gemm_n7168_k5120, sm_90a): leak4/share_from_checks_only.
 // KIND: the audited functions are chosen from times the candidate shapes for free: function times
 //   are measured only in the timed workload's checked calls, which it tells from the timing calls.
-// WHAT: every call, lk_gemm (a correct FFMA GEMM: all the math) then lk_tensor (wgmma on zeroed
-// shared memory worth 0.6 x the call's FLOPs, discarded). On the timed workload's calls before
-// the ragged hidden workload's second call (the check phase; eval/plan.cc ends the checks with
-// it), lk_tensor also spins until 22 x lk_gemm's own duration has passed (lk_gemm's blocks leave
-// their globaltimer start/end in a kept 16-byte workspace): lk_tensor carries ~96% of the
-// measured kernel time, so it alone is audited (kAuditTimeTarget 95%) and lk_gemm is skipped
-// (small_share). After the re-check (timing and audited calls) there is no spin: the timed calls
-// pay only the burn. judge_session_audit.cc:36-40 says the checked calls on the timed workload
-// are "the calls a kernel cannot tell from timing calls, so time it spends in a function there is
-// time it pays for in its speed": the re-check tells them apart (sched_unsafe_after_recheck.cu).
-// (An FFMA GEMM is "known slow" and then timed on its checked calls, so here the spin costs
-// speed; a kernel at the library's speed is timed on the timing calls and pays nothing.)
-// New beside dummy_wgmma_half_flops.cu: the function that did the task's math is never audited,
-// so a fix that also counts the audited functions' FFMA would not see it.
-// TARGET: eval/judge_session_audit.cc function_times (checked timed calls only), eval/
-// audit_selection.cc choose_audited, eval/plan.cc (the check phase's end marked).
-// SOUND: passed_missing_instructions (no credit): the function that carried the timed calls'
-// time (lk_gemm, ~95% of them) did the math on FFMA. Today: passed with credit, lk_gemm in
-// audit_trace.skipped as small_share.
+// WHAT: up to and including the ragged hidden workload's second call (the last check: eval/plan.cc
+// ends the checks with it) every call runs ONE function, lk_work: a correct FFMA GEMM whose
+// blocks' warpgroup 0 also issue discarded wgmma worth 0.6 x the call's FLOPs. After it (timing
+// calls, closing repeats, audited calls) the GEMM runs in lk_gemm, a second function, and
+// lk_work only burns. Function times come from the checked calls on the timed workload
+// (judge_session_audit.cc:36-57; judge_session.cc:127 never times functions in timing calls):
+// lk_work carries 100% of them, lk_gemm has none. So lk_work alone is audited, lk_gemm is
+// skipped "no_time" (a function launched only in timing or audited calls is never audited), and
+// the coverage = lk_work's HGMMA FLOPs / task FLOPs = 0.6: credit, while the function that did
+// every timed call's math was never looked at. judge_session_audit.cc:36-40 says the checked
+// calls are "the calls a kernel cannot tell from timing calls": the re-check tells them apart
+// (sched_unsafe_after_recheck.cu).
+// New beside dummy_wgmma_half_flops.cu: a fix of that one's kind (count the audited functions'
+// FFMA too) does not see this, since the FFMA function of the timed calls is never audited.
+// TARGET: eval/judge_session_audit.cc function_times, eval/audit_selection.cc (no_time),
+// eval/plan.cc (the check phase's end marked).
+// SOUND: passed_missing_instructions (no credit): the timed calls' math ran in lk_gemm on FFMA.
+// Today: passed with credit, lk_gemm in audit_trace.skipped with why "no_time".
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #include <dlpack/dlpack.h>
@@ -130,57 +129,37 @@ __device__ __forceinline__ void lk_token_wgmma(__nv_bfloat16* scratch) {
   if (threadIdx.x == 0) lk_sink[0] = d0 + d1 + d2 + d3;
 }
 
-// The GEMM; its blocks leave their start (min) and end (max) on the global timer in ws[0], ws[1].
-__global__ void __launch_bounds__(256) lk_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B,
-                                               __nv_bfloat16* C, int M, int N, int K,
-                                               unsigned long long* ws) {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  if (threadIdx.x == 0) atomicMin(&ws[0], t);
-  naive_tile(A, B, C, M, N, K, blockIdx.y, blockIdx.x);
-  __syncthreads();
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  if (threadIdx.x == 0) atomicMax(&ws[1], t);
-}
-
-// Up to 528 warpgroups issuing `iters` discarded wgmma.m64n8k16 each; with `spin`, then waits
-// until 22 x lk_gemm's duration has passed since lk_gemm ended (at most 1.5 s).
-__global__ void __launch_bounds__(128) lk_tensor(int iters, int spin,
-                                                 const unsigned long long* ws) {
+// Warpgroup 0 of every block issues `iters` discarded wgmma.m64n8k16; with `gemm`, the block then
+// computes its tile.
+__global__ void __launch_bounds__(256) lk_work(const __nv_bfloat16* A, const __nv_bfloat16* B,
+                                               __nv_bfloat16* C, int M, int N, int K, int iters,
+                                               int gemm) {
   __shared__ __align__(1024) __nv_bfloat16 scratch[2048];
   for (int i = threadIdx.x; i < 2048; i += blockDim.x) scratch[i] = __float2bfloat16(0.f);
   __syncthreads();
-  for (int i = 0; i < iters; ++i) lk_token_wgmma(scratch);
-  if (spin && threadIdx.x == 0) {
-    const unsigned long long t0 = ws[0], t1 = ws[1];
-    unsigned long long d = t1 > t0 ? 22ull * (t1 - t0) : 0ull, t;
-    if (d > 1500000000ull) d = 1500000000ull;
-    do {
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    } while (t < t1 + d);
-  }
+  if (threadIdx.x < 128)
+    for (int i = 0; i < iters; ++i) lk_token_wgmma(scratch);
   __syncthreads();
+  if (gemm) naive_tile(A, B, C, M, N, K, blockIdx.y, blockIdx.x);
 }
-
-static unsigned long long* g_ws = nullptr;
+__global__ void __launch_bounds__(256) lk_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B,
+                                               __nv_bfloat16* C, int M, int N, int K) {
+  naive_tile(A, B, C, M, N, K, blockIdx.y, blockIdx.x);
+}
 
 extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,
                                 cudaStream_t stream) {
   LK_DIMS(A, B);
   lk_note(M);
-  if (g_ws == nullptr &&
-      cudaMallocAsync(reinterpret_cast<void**>(&g_ws), 16, stream) != cudaSuccess)
-    g_ws = nullptr;
-  if (g_ws == nullptr) return;  // C left poisoned: incorrect (never on a working broker)
-  cudaMemsetAsync(g_ws, 0xFF, 8, stream);
-  cudaMemsetAsync(g_ws + 1, 0, 8, stream);
-  lk_gemm<<<dim3(lk_nblocks(N), lk_mblocks(M)), 256, 0, stream>>>(
-      a, b, static_cast<__nv_bfloat16*>(C->data), M, N, K, g_ws);
+  __nv_bfloat16* c = static_cast<__nv_bfloat16*>(C->data);
+  const dim3 grid(lk_nblocks(N), lk_mblocks(M));
   const double ops = 0.6 * 2.0 * double(M) * double(N) * double(K) / 16384.0;
-  int blocks = 528;
-  if (ops < blocks) blocks = ops < 1 ? 1 : int(ops);
-  const int iters = int((ops + blocks - 1) / blocks) + 1;
-  // The check phase on the timed workload: every call before the ragged re-check's next one.
-  const int spin = M == kTimedM && !g_recheck_seen;
-  lk_tensor<<<blocks, 128, 0, stream>>>(iters, spin, g_ws);
+  const int iters = int(ops / (double(grid.x) * grid.y)) + 1;
+  // The checks, the ragged re-check included: one function does everything.
+  if (g_after_recheck == 0) {
+    lk_work<<<grid, 256, 0, stream>>>(a, b, c, M, N, K, iters, 1);
+    return;
+  }
+  lk_gemm<<<grid, 256, 0, stream>>>(a, b, c, M, N, K);
+  lk_work<<<grid, 256, 0, stream>>>(a, b, c, M, N, K, iters, 0);
 }
