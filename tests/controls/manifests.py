@@ -8,7 +8,10 @@ timing phase's evidence reaches the verdict), seeds (the run seeds the GPU check
 default [1234]: evidence drawn at random, such as the timing phase's repeat calls, must not
 depend on the draw), expect_audit ("declined": too slow to instrument;
 no credit then), expect_credit (true/false: whether the target instructions earn the task's
-instruction credit, the audit's instruction_metric.passed, where it was evaluated), and, for
+instruction credit, the audit's instruction_metric.passed, where it was evaluated),
+model_must_not_see_flags (flags that must not be among the verdict's flags, all of which the
+model's feedback prints), candidate_output_must_contain (lines the --candidate-output file must
+hold: what every process of the session printed), and, for
 controls that only the
 run-time sandbox can stop (kernels/controls/sandbox.toml), expect_refused (the system call or
 driver function that must be refused and named in the verdict's message) and expect_not_created

@@ -103,7 +103,8 @@ static void lk_note(int M) {
 }
 static int lk_small_m() { return g_nhidden > 0 ? g_hidden[0] : 0; }  // the `small` kind's M
 
-// One SPARSE wgmma (m64n8k32: A 64x32 at 2:4 sparsity, stored 64x16; zero operands and metadata)
+// One SPARSE wgmma (m64n8k32: A 64x32 at 2:4 sparsity, stored 64x16; zero operands, a valid
+// metadata pattern)
 // by warpgroup 0 of a block. Caller: threads 0..127, converged; scratch: 4 KiB of shared memory,
 // zeroed.
 __device__ float lk_sink[4];
@@ -123,7 +124,7 @@ __device__ __forceinline__ void lk_sparse_token(__nv_bfloat16* scratch) {
       "wgmma.commit_group.sync.aligned;\n"
       "wgmma.wait_group.sync.aligned 0;\n}\n"
       : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
-      : "l"(da), "l"(db), "r"(0), "r"(0u)
+      : "l"(da), "l"(db), "r"(0), "r"(0x44444444u)  // 2:4 metadata: elements 0 and 1 of each 4
       : "memory");
   if (threadIdx.x == 0) lk_sink[0] = d0 + d1 + d2 + d3;
 }

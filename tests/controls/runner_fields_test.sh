@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# tests/gpu/eval_controls/run.py: an entry's model_must_not_see_flags fails it when one of those
+# flags is among the verdict's flags (the feedback prints every one), and its
+# candidate_output_must_contain fails it when the --candidate-output file lacks a line
+# (kernels/controls/leak4.toml). A fake ptxbench stands in for the GPU: it answers $FLAGS as the
+# verdict's flags and writes $PRINTED into the file --candidate-output names.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/ptxbench" <<'FAKE'
+#!/usr/bin/env bash
+if [ "$1" = compile ]; then echo '{"compile":{"outcome":"passed"}}'; exit 0; fi
+while [ $# -gt 0 ]; do
+  if [ "$1" = --candidate-output ]; then printf '%s\n' "$PRINTED" >"$2"; fi
+  shift
+done
+printf '{"eval":{"outcome":"passed","flags":%s,"message":"","worker_stderr_tail":"","worker_stdout_tail":""}}\n' "$FLAGS"
+FAKE
+chmod +x "$tmp/ptxbench"
+cat >"$tmp/m.toml" <<'TOML'
+[[control]]
+file = "flags.cu"
+task = "gemm_n7168_k5120"
+expect_outcome = "passed"
+expect_flags = []
+model_must_not_see_flags = ["workspace_kept", "stale_buffers"]
+
+[[control]]
+file = "canary.cu"
+task = "gemm_n7168_k5120"
+expect_outcome = "passed"
+expect_flags = []
+candidate_output_must_contain = ["PTXBENCH-CANARY c: first host"]
+TOML
+fail() { echo "FAIL: $1"; echo "$out"; exit 1; }
+run() {  # run ONLY FLAGS PRINTED
+  FLAGS=$2 PRINTED=$3 python3 "$root/tests/gpu/eval_controls/run.py" \
+    --ptxbench "$tmp/ptxbench" --manifest "$tmp/m.toml" --only "$1" --log "$tmp/log"
+}
+out=$(run flags.cu '["side_stream"]' ""); rc=$?
+[ "$rc" -eq 0 ] || fail "a flag outside model_must_not_see_flags failed the entry: exit $rc"
+out=$(run flags.cu '["side_stream","stale_buffers"]' ""); rc=$?
+[ "$rc" -eq 1 ] && grep -q "flags the model sees \['stale_buffers'\]" <<<"$out" ||
+  fail "stale_buffers among the flags must fail the entry: exit $rc"
+out=$(run canary.cu '[]' "== session 1 ==
+PTXBENCH-CANARY c: first host, stdout"); rc=$?
+[ "$rc" -eq 0 ] || fail "the canary was in the candidate output: exit $rc"
+out=$(run canary.cu '[]' "== session 1 == (the last host only)"); rc=$?
+[ "$rc" -eq 1 ] && grep -q "candidate output lacks" <<<"$out" ||
+  fail "a missing canary must fail the entry: exit $rc"
+echo "ok: model_must_not_see_flags and candidate_output_must_contain fail an entry"
