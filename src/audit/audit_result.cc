@@ -86,6 +86,7 @@ Json AuditResult::to_json() const {
   j["instruction_metric"] = {{"evaluated", instruction_metric_evaluated},
                              {"passed", instruction_metric_passed}};
   j["audited_time_share"] = audited_time_share ? Json(*audited_time_share) : Json(nullptr);
+  j["timed_counts"] = timed_counts ? timed_counts->to_json() : Json(nullptr);
   Json fams = Json::array();
   for (const auto& f : families)
     fams.push_back({{"name", f.name},
@@ -143,6 +144,7 @@ std::string AuditResult::feedback() const {
            ", in at most " + std::to_string(eval::kMaxAuditedFunctions) +
            " functions): the target instructions earn no credit for work it did not see. ";
   }
+  out += timed_counts_feedback(*this);
   if (instruction_metric_evaluated && !instruction_metric_passed)
     out += "The task needs " + std::string(rule == "all" ? "all" : "at least one") + " of " +
            join(target_families, ", ") + " to execute. ";

@@ -90,6 +90,10 @@ struct AuditResult {
   // target instructions earn no credit (apply_instruction_metric). None when the times were not
   // measured: no credit either.
   std::optional<double> audited_time_share;
+  // What the timed calls themselves ran, from the hardware counters around every call
+  // (eval/timed_counts.h); nullopt when not counted by design (the ncu route, a chip without
+  // known counters): then the audit alone decides, as before.
+  std::optional<eval::TimedCounts> timed_counts;
   bool instruction_metric_evaluated = false;
   bool instruction_metric_passed = false;
   double seconds = 0;

@@ -191,6 +191,7 @@ Result<AuditResult> Auditor::audit(const std::filesystem::path& shared_object,
       evaluate_families(c.listing, c.result.kernels, c.result.arch, targets, c.result.runtime_run);
   if (c.result.runtime_run)
     c.result.coverage = compute_coverage(c.result.kernels, targets, trace->flops);
+  if (trace) c.result.timed_counts = trace->timed;
   apply_instruction_metric(c.result);
   c.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return std::move(c.result);

@@ -112,6 +112,35 @@ Coverage compute_coverage(const std::vector<KernelAudit>& kernels, const task::A
   return c;
 }
 
+bool timed_calls_back(const AuditResult& r, const std::string& family) {
+  if (!r.timed_counts || (family != "wgmma" && family != "tma")) return true;
+  const eval::TimedCounts& t = *r.timed_counts;
+  if (!t.counted) return false;
+  return family == "wgmma" ? t.min_tensor_share >= kMinTensorCoverage
+                           : t.min_tma_input_ratio >= kMinTmaInputRatio;
+}
+
+std::string timed_counts_feedback(const AuditResult& r) {
+  if (!r.timed_counts || !r.runtime_run) return {};
+  std::string out;
+  for (const auto& name : r.target_families) {
+    const FamilyResult* f = r.family(name);
+    if (!f || f->verdict != Verdict::executed || timed_calls_back(r, name)) continue;
+    if (!r.timed_counts->counted)
+      out +=
+          "The timed calls' hardware counters could not be read, so " + name + " earns no credit. ";
+    else if (name == "wgmma")
+      out +=
+          "In the timed calls, less than half of the task's FLOPs ran on wgmma: the "
+          "tensor-core instructions must do the timed work to earn credit. ";
+    else
+      out +=
+          "In the timed calls, TMA loaded less than half of the task's input bytes: the "
+          "operands must move by TMA in the timed work for it to earn credit. ";
+  }
+  return out;
+}
+
 void apply_instruction_metric(AuditResult& r) {
   r.instruction_metric_evaluated = r.runtime_run && !r.target_families.empty();
   if (!r.instruction_metric_evaluated) {
@@ -128,7 +157,9 @@ void apply_instruction_metric(AuditResult& r) {
   int executed = 0;
   for (const auto& name : r.target_families) {
     const FamilyResult* f = r.family(name);
-    if (f && f->verdict == Verdict::executed && !below_coverage(r, name)) ++executed;
+    if (f && f->verdict == Verdict::executed && !below_coverage(r, name) &&
+        timed_calls_back(r, name))
+      ++executed;
   }
   // The audited functions carry the work (a measured share at the target): what the others hold,
   // counted or not, does not decide it.

@@ -32,6 +32,22 @@ Coverage compute_coverage(const std::vector<KernelAudit>& kernels, const task::A
 // formula) it counts as before, and the coverage's note says why.
 inline constexpr double kMinTensorCoverage = 0.5;
 
+// TMA earns credit only when the timed calls' TMA loads brought at least this share of the
+// task's input bytes (eval/timed_counts.h; a tile loaded n times counts n times, so an honest TMA
+// pipeline is far above it: 45x for cuBLASLt's GEMM): one token TMA copy a call is not the
+// operands moved by TMA (judging.md, "One token TMA copy").
+inline constexpr double kMinTmaInputRatio = 0.5;
+
+// Whether the timed calls' own counters back a target family (AuditResult::timed_counts): wgmma
+// with kMinTensorCoverage of the task's FLOPs in every timed call, tma with kMinTmaInputRatio of
+// its input bytes; other families, and a result with nothing counted by design, are not gated.
+// Counting that was asked for and failed backs nothing.
+bool timed_calls_back(const AuditResult& r, const std::string& family);
+
+// One sentence for the model when the timed calls' counters withheld credit ("" otherwise): its
+// side of each line, never a figure.
+std::string timed_counts_feedback(const AuditResult& r);
+
 // Sets instruction_metric_evaluated/passed from families, target_families and rule, on every
 // route alike: evaluated whenever a run-time audit ran for target families; passed only when the
 // audited functions carry a measured share of at least eval::kAuditTimeTarget

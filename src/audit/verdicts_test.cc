@@ -147,6 +147,62 @@ TEST(Verdicts, ATokenTensorCoreFamilyEarnsNoCredit) {
   EXPECT_TRUE(r.instruction_metric_passed);
 }
 
+// The audited calls can be told apart (redteam/audit_sync_probe): the timed calls' own
+// hardware counters must back wgmma and TMA too (eval/timed_counts.h).
+TEST(Verdicts, TheTimedCallsCountersMustBackTheTargets) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.audited_time_share = 1.0;
+  r.target_families = {"wgmma", "tma"};
+  r.families = {{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::executed}};
+  r.coverage.available = true;
+  r.coverage.ratio = 1.0;  // the audited calls ran all the math on wgmma
+  eval::TimedCounts t;
+  t.counted = true;
+  t.calls = 12;
+  t.min_tensor_share = 0.0;  // ... the timed calls none of it
+  t.min_tma_input_ratio = 0.01;
+  r.timed_counts = t;
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_evaluated);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_EQ(fam(r.families, "wgmma").verdict, Verdict::executed);  // a fact, not credit
+  EXPECT_NE(r.feedback().find("less than half of the task's FLOPs ran on wgmma"), std::string::npos)
+      << r.feedback();
+  EXPECT_NE(r.feedback().find("TMA loaded less than half"), std::string::npos) << r.feedback();
+  EXPECT_EQ(r.feedback().find("0.01"), std::string::npos) << "no figure: " << r.feedback();
+  r.timed_counts->min_tma_input_ratio = kMinTmaInputRatio;  // TMA alone meets "any"
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+  r.rule = "all";
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  r.timed_counts->min_tensor_share = kMinTensorCoverage;
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+  r.timed_counts->counted = false;  // asked for and not read: nothing is backed
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_NE(r.feedback().find("could not be read"), std::string::npos) << r.feedback();
+  r.timed_counts.reset();  // not counted by design (ncu route, another chip): the audit decides
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+  EXPECT_TRUE(r.to_json().at("timed_counts").is_null());
+}
+
+TEST(Verdicts, OtherFamiliesAreNotGatedByTheCounters) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.audited_time_share = 1.0;
+  r.target_families = {"stmatrix"};
+  r.families = {{"stmatrix", true, Verdict::executed}};
+  r.timed_counts = eval::TimedCounts{};  // counted: false
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+  EXPECT_TRUE(timed_calls_back(r, "setmaxnreg"));
+  EXPECT_FALSE(timed_calls_back(r, "wgmma"));
+}
+
 TEST(Coverage, TargetAndOtherCountsCoverEveryLaunchUnscaled) {
   auto t = targets({"wgmma"});
   // 2 warpgroup instructions of 64x64x16 (256 predicated-on threads) over all 3 launches of the

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +35,7 @@
 #include "core/json.h"
 #include "eval/audit_selection.h"
 #include "eval/session_protocol.h"
+#include "eval/timed_counts.h"
 
 namespace ptxbench::eval {
 
@@ -85,6 +87,9 @@ struct AuditTrace {
   double audited_share = 1;
   std::vector<SkippedFunction> skipped;
   std::vector<std::string> messages;
+  // What the timed calls themselves ran (timed_counts.h); nullopt when they were not counted by
+  // design (another route, a chip without known counters).
+  std::optional<TimedCounts> timed;
   Json to_json() const;  // a summary (no per-PC counts)
 };
 

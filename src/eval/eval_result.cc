@@ -63,7 +63,8 @@ Json AuditTrace::to_json() const {
               {"shares_unknown", shares_unknown},
               {"audited_share", audited_share},
               {"skipped", skips},
-              {"messages", messages}};
+              {"messages", messages},
+              {"timed_counts", timed ? timed->to_json() : Json(nullptr)}};
 }
 
 void skip_for_budget(AuditTrace& t, std::size_t k) {

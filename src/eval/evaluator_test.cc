@@ -108,6 +108,8 @@ struct Script {
   std::vector<int> sm_load_workloads;  // per burst that asked for the SM load, its workload
   bool sm_load_fails = false;          // the broker cannot start the load
   std::string armed;                   // the function the audit is armed for ("" = not armed)
+  // "counters" (worker/call_counters.h): every call of the broker counted with these values.
+  double counted_flops = 0, counted_tma_bytes = 0;
   std::vector<std::string> armed_for;  // every arm, in order
   // Every timing-relevant command in order: {"call" or "library", slot} (a broker burst logs
   // each of its calls' slots).
@@ -176,6 +178,13 @@ class FakeProcess : public WorkerProcess {
         queue_.push_back(r);
       } else if (op == "load") {
         if (s_.broker_ready) queue_.push_back(*s_.broker_ready);
+      } else if (op == "counters") {
+        Reply r = ok_reply();
+        Json rows = Json::array();
+        for (int n = 1; n <= calls_; ++n)
+          rows.push_back(Json::array({n, s_.counted_flops, 1, 1, s_.counted_tma_bytes}));
+        r.extra = Json{{"counted", rows}, {"error", ""}, {"unsupported", false}};
+        queue_.push_back(r);
       } else if (op == "audit_arm") {
         s_.armed = cmd.value("function", "");
         s_.armed_for.push_back(s_.armed);
@@ -233,6 +242,7 @@ class FakeProcess : public WorkerProcess {
           launches.push_back(s_.launches_of ? s_.launches_of(broker_) : s_.launches);
         }
         sum.extra["events_ms"] = events;
+        for (int i = burst; i > 0; --i) sum.extra["call_numbers"].push_back(calls_ + 1 - i);
         if (!s_.launches.is_null() || s_.launches_of) sum.extra["launches"] = launches;
         if (!s_.side_streams.is_null())
           sum.extra["side_streams"] = repeated(burst, s_.side_streams);
@@ -504,6 +514,28 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   EXPECT_EQ(r.seed, 77u);
   EXPECT_TRUE(r.flags.empty()) << to_string(r.flags.front());
   EXPECT_NE(r.summary().find("speedup vs baseline: 1.500x"), std::string::npos);
+}
+
+// The timed session on the CUPTI route counts every call (timed_counts.h): the first broker is
+// asked to, the counters are read before the audit is armed, and the timed samples are joined to
+// them.
+TEST_F(EvaluatorTest, TheTimedCallsCountersAreReadBeforeTheAudit) {
+  opts_.audit = Instrument::cupti;
+  script_.launches = Json::array({Json::array({"k_main", 1})});
+  script_.counted_flops = 3e9;
+  script_.counted_tma_bytes = 5e6;
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_FALSE(script_.broker_requests.empty());
+  EXPECT_TRUE(script_.broker_requests[0].value("count_calls", false));
+  ASSERT_TRUE(r.audit_trace && r.audit_trace->timed);
+  const TimedCounts& t = *r.audit_trace->timed;
+  EXPECT_TRUE(t.counted) << t.why_not;
+  EXPECT_GT(t.calls, 0);
+  EXPECT_GT(t.task_flops, 0);
+  EXPECT_GT(t.input_bytes, 0);
+  EXPECT_DOUBLE_EQ(t.min_tensor_share, 3e9 / t.task_flops);
+  EXPECT_DOUBLE_EQ(t.min_tma_input_ratio, 5e6 / t.input_bytes);
 }
 
 // The broker is launched beside the verifier, before the slots exist: its request has none, and
@@ -810,9 +842,10 @@ TEST_F(EvaluatorTest, TheTimelineHasEveryRoundTripInItsPhaseWhenAskedFor) {
   EXPECT_GE((n[{P::checks, K::candidate_call}]), 4);
   EXPECT_GE((n[{P::timing, K::library}]), 10);
   EXPECT_GE((n[{P::timing, K::candidate_call}]), 10);
-  EXPECT_EQ((n[{P::audit, K::broker_start}]), 1);   // k_tail's broker
-  EXPECT_EQ((n[{P::audit, K::broker_stop}]), 1);    // the session's broker, for it
-  EXPECT_EQ((n[{P::audit, K::audit_command}]), 4);  // arm and collect, twice
+  EXPECT_EQ((n[{P::audit, K::broker_start}]), 1);  // k_tail's broker
+  EXPECT_EQ((n[{P::audit, K::broker_stop}]), 1);   // the session's broker, for it
+  // The timed calls' counters (read once), then arm and collect, twice.
+  EXPECT_EQ((n[{P::audit, K::audit_command}]), 5);
   EXPECT_EQ((n[{P::end, K::broker_stop}]), 1);
   EXPECT_EQ((n[{P::end, K::verifier_stop}]), 1);
   const Json j = r.to_json().at("timeline");

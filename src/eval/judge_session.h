@@ -99,6 +99,7 @@ class JudgeSession {
   bool scrub_slots(Peers& p, EvalResult& r);
   void stop_broker(Peers& p);
   // judge_session_audit.cc: the audited calls and what they collected.
+  void count_timed_calls(Peers& p, EvalResult& r, AuditTrace& t);
   void audit_phase(Peers& p, const EvalOptions& o, EvalResult& r);
   bool audited_calls(Peers& p, TimingDraw& draw, const EvalOptions& o, EvalResult& r,
                      AuditTrace& t);

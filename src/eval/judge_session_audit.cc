@@ -295,6 +295,17 @@ void JudgeSession::audit_function(Peers& p, std::size_t k, TimingDraw& draw, con
                  : "CUPTI returned no records for this function";
 }
 
+// What the timed calls themselves ran, from the first broker's counters (timed_counts.h), read
+// before anything is armed: counting ends with this command.
+void JudgeSession::count_timed_calls(Peers& p, EvalResult& r, AuditTrace& t) {
+  if (!p.broker_request.count_calls || p.brokers != 1 || plan_.workload_flops.empty()) return;
+  Received got;
+  if (!audit_command(p, Json{{"op", "counters"}}, got, r)) return;
+  const Json reply = got.reply->ok ? got.reply->extra : Json(nullptr);
+  t.timed = summarize_timed_counts(reply, calls_, plan_.workload_flops.front(),
+                                   plan_.workload_input_bytes.front());
+}
+
 void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   const auto phase_start = std::chrono::steady_clock::now();
   AuditTrace t;
@@ -302,6 +313,7 @@ void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   TimingDraw draw(plan_, gpu::mix64(r.seed ^ 0xA0D17CA11ull));
   const int brokers_before = p.brokers;
   audited_ = pick_audited(o, t);
+  count_timed_calls(p, r, t);
   for (int w : audited_) {
     t.workloads.push_back(plan_.verifier.workloads[static_cast<std::size_t>(w)].problem.workload);
     t.flops += plan_.workload_flops[static_cast<std::size_t>(w)];

@@ -138,6 +138,16 @@ double flops_of(const task::TaskSpec& task, const task::Workload& w) {
   return f.ok() ? *f : 0;
 }
 
+double input_bytes_of(const task::TaskSpec& task, const task::Workload& w) {
+  double bytes = 0;
+  for (const auto& t : task.inputs) {
+    double n = task::dtype_bytes(t.dtype);
+    for (std::int64_t d : task.shape_of(t, w)) n *= static_cast<double>(d);
+    bytes += n;
+  }
+  return bytes;
+}
+
 // The audit's second workload: the one named (the timed one or a drawn one by its name), else
 // the drawn audit workload.
 Result<int> pick_audit_workload(const task::TaskSpec& task,
@@ -204,6 +214,7 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
     plan.hidden.push_back(i != 0);
     plan.kinds.push_back(i == 0 ? std::nullopt : std::optional(drawn[i - 1].kind));
     plan.workload_flops.push_back(flops_of(task, *order[i]));
+    plan.workload_input_bytes.push_back(input_bytes_of(task, *order[i]));
   }
   auto call = [&](int w, int slot, Content c, int base) {
     PlannedCall p{w, slot, c, base, c == Content::repeat ? 0 : fresh(), fresh(), {}};

@@ -107,6 +107,8 @@ struct SessionPlan {
   // Per workload of `verifier`, its FLOPs (task::TaskSpec::flop_count; 0 when unknown): what
   // JudgeSession::pick_audited scales its estimates and orders the smaller hidden workloads by.
   std::vector<double> workload_flops;
+  // Per workload, the bytes of the task's inputs (timed_counts.h: TMA's share is against them).
+  std::vector<double> workload_input_bytes;
 };
 
 Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed,

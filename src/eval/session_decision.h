@@ -70,6 +70,9 @@ struct CallRecord {
   // this call outputs is the candidate's and may carry that workload's sizes.
   bool after_hidden = false;
   int broker = 0;  // which broker process of the session made it (1 = the first)
+  // That broker's number of the call (host::RunCall::call; 0 = not said): its counters' range
+  // (worker/call_counters.h, timed_counts.h).
+  std::uint64_t broker_call = 0;
   // Kernel launches the broker's instrumentation saw in this call, (function, count).
   std::vector<std::pair<std::string, int>> launches;
   // GPU time of each function's launches in this call, measured by the broker (CallCommand::

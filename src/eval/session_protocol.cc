@@ -159,7 +159,8 @@ Json BrokerRequest::to_json() const {
               {"sandbox_read", sandbox_read},
               {"instrument", std::string(to_string(instrument))},
               {"profiled", profiled},
-              {"workspace_quota", workspace_quota}};
+              {"workspace_quota", workspace_quota},
+              {"count_calls", count_calls}};
 }
 
 Result<BrokerRequest> BrokerRequest::from_json(const Json& j) {
@@ -175,6 +176,7 @@ Result<BrokerRequest> BrokerRequest::from_json(const Json& j) {
     r.instrument = *inst;
     r.profiled = j.value("profiled", false);
     r.workspace_quota = j.value("workspace_quota", kDefaultWorkspaceQuota);
+    r.count_calls = j.value("count_calls", false);
     return r;
   });
 }

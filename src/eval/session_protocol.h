@@ -145,6 +145,9 @@ struct BrokerRequest {
   // library talks to ncu over them), reported as a weaker sandbox.
   bool profiled = false;
   std::uint64_t workspace_quota = kDefaultWorkspaceQuota;
+  // Hardware counters around every call (worker/call_counters.h), read with "counters" before the
+  // audit: what the timed calls themselves ran on the tensor cores and TMA (timed_counts.h).
+  bool count_calls = false;
   Json to_json() const;
   static Result<BrokerRequest> from_json(const Json& j);
 };

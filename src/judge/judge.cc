@@ -141,6 +141,9 @@ void Judge::audit_with_ncu(const task::TaskSpec& task, eval::EvalOptions eo,
                                     std::string(to_string(second.outcome)) + ": " + second.message);
       return;
   }
+  // The second session is untimed: the timed calls' own counters are the first session's.
+  if (second.audit_trace && r.eval->audit_trace)
+    second.audit_trace->timed = r.eval->audit_trace->timed;
   auto by_ncu = stages_.audit(r.compile->shared_object, task, r.arch,
                               second.audit_trace ? &*second.audit_trace : nullptr, ao);
   if (by_ncu.ok() && by_ncu->runtime_run) {

@@ -1,7 +1,6 @@
 #include "eval/worker/broker.h"
 
 #include <cuda_runtime.h>
-#include <dlpack/dlpack.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -17,6 +16,8 @@
 #include "eval/gpu/sm_load.h"
 #include "eval/worker/broker_device.h"
 #include "eval/worker/broker_sandbox.h"
+#include "eval/worker/broker_slots.h"
+#include "eval/worker/call_counters.h"
 #include "eval/worker/candidate_module.h"
 #include "eval/worker/device_sync.h"
 #include "eval/worker/host_link.h"
@@ -39,49 +40,6 @@ Reply reply_of(BrokerStatus s, const std::string& error = {}) {
   r.status = s;
   r.error = error;
   return r;
-}
-
-// One mapped tensor: what the host sees (TensorArg) and what the broker checks (DeviceRegion).
-struct MappedSlot {
-  std::vector<host::TensorArg> args;
-  std::vector<DeviceRegion> regions;
-};
-
-std::uint64_t open_handle(const std::string& hex) {
-  auto bytes = from_hex(hex);
-  if (!bytes.ok() || bytes->size() != sizeof(cudaIpcMemHandle_t))
-    throw std::runtime_error("malformed IPC handle in the map command");
-  cudaIpcMemHandle_t h;
-  std::memcpy(&h, bytes->data(), sizeof h);
-  void* p = nullptr;
-  PTXB_CUDA(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
-  return reinterpret_cast<std::uintptr_t>(p);
-}
-
-MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h) {
-  if (h.inputs.size() != p.inputs.size() || h.outputs.size() != p.outputs.size())
-    throw std::runtime_error("the slot's handles do not match the problem's tensors");
-  MappedSlot s;
-  const std::size_t n = p.inputs.size() + p.outputs.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const bool in = i < p.inputs.size();
-    const auto& desc = in ? p.inputs[i] : p.outputs[i - p.inputs.size()];
-    const auto& hex = in ? h.inputs[i] : h.outputs[i - p.inputs.size()];
-    const std::uint64_t offset =
-        in ? h.input_offsets.at(i) : h.output_offsets.at(i - p.inputs.size());
-    if (offset % 256 != 0) throw std::runtime_error("a tensor offset that is not 256-aligned");
-    host::TensorArg t;
-    t.data = open_handle(hex) + offset;
-    const bool bf16 = desc.type == gpu::ElemType::bf16;
-    t.dtype_code = bf16 ? kDLBfloat : kDLFloat;
-    t.dtype_bits = bf16 ? 16 : 32;
-    t.shape = desc.shape;
-    std::uint64_t bytes = bf16 ? 2 : 4;
-    for (std::int64_t d : desc.shape) bytes *= static_cast<std::uint64_t>(d);
-    s.regions.push_back({t.data, bytes, (in ? "input " : "output ") + desc.name});
-    s.args.push_back(std::move(t));
-  }
-  return s;
 }
 
 BrokerStatus status_of(CallEnd e) {
@@ -110,6 +68,8 @@ BrokerStatus status_of(CallEnd e) {
 // The longest the SM load holds (CallCommand::sm_load), in ms: a whole call of a workload, and
 // little for a persistent kernel whose blocks wait for the load's SMs (2000 ms cost it 2 s).
 constexpr double kSmLoadMaxMs = 100;
+// Calls the counters keep ranges for (a session makes a few hundred; the rest go uncounted).
+constexpr std::size_t kMaxCountedCalls = 2048;
 
 class Broker {
  public:
@@ -121,6 +81,8 @@ class Broker {
     PTXB_CUDA(cudaSetDevice(0));
     PTXB_CUDA(cudaFree(nullptr));
     if (cupti && cupti_ok_ && !instrument::cupti_prepare(audit_error_)) cupti_ok_ = false;
+    if (req.count_calls)
+      counters_ = CallCounters::start(kMaxCountedCalls, counters_error_, counters_unsupported_);
     PTXB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PTXB_CUDA(cudaMalloc(&scratch_, 256));
     flush_ = std::make_unique<gpu::L2Flush>();
@@ -220,6 +182,7 @@ class Broker {
       ~Release() { load.release(); }
     } release{sm_load_};
     const bool loaded = c.sm_load && sm_load_.hold(std::min(250 * limit, kSmLoadMaxMs));
+    if (counters_) counters_->begin(calls_ + 1);  // one range per burst, named by its first call
     for (std::size_t i = 0; i < c.calls.size(); ++i) {
       const MappedSlot& s = slot(c.calls[i]);
       device_->select_call(i);
@@ -240,8 +203,11 @@ class Broker {
     } catch (const DeviceFailure& e) {
       throw Ended(BrokerStatus::cuda_error, e.what());
     }
+    if (counters_) counters_->end();
     device_->burst_done();
     Reply r = reply_of(BrokerStatus::ok);
+    for (std::size_t i = c.calls.size(); i > 0; --i)
+      r.extra["call_numbers"].push_back(calls_ + 1 - i);
     set_events(r, device_->elapsed_ms(c.calls.size()));
     r.extra.update(call_extras(reports));
     if (c.function_times) set_function_times(r, c.calls.size());
@@ -261,8 +227,22 @@ class Broker {
     r.extra["untimed_launches"] = device_->untimed_launches(calls);
   }
 
+  // The call counters' rows (call_counters.h), once: counting ends here.
+  Reply counters() {
+    std::string error = counters_ ? std::string() : counters_error_;
+    std::vector<CountedCall> rows;
+    if (counters_) rows = counters_->finish(error);
+    counters_.reset();
+    if (!counters_ && error.empty() && rows.empty() && !req_.count_calls)
+      error = "this broker was not asked to count its calls";
+    Reply r = reply_of(BrokerStatus::ok);
+    r.extra = counted_calls_json(rows, error, counters_unsupported_);
+    return r;
+  }
+
   Reply audit_arm(const AuditArmCommand& c) {
     audited_ = true;
+    counters_.reset();  // the profiler's counters end before CUPTI's SASS metrics begin
     if (req_.instrument == Instrument::nvtx) {
       instrument::nvtx_push();
       return reply_of(BrokerStatus::ok);
@@ -336,6 +316,9 @@ class Broker {
   std::unique_ptr<CallExecutor> executor_;
   std::uint32_t calls_ = 0;
   bool cupti_ok_ = true;
+  std::unique_ptr<CallCounters> counters_;  // BrokerRequest::count_calls
+  std::string counters_error_;
+  bool counters_unsupported_ = false;
   bool audited_ = false;
   std::string audit_error_;
 };
@@ -426,6 +409,8 @@ int run_broker(const BrokerRequest& req, CommandChannel& channel) {
         r = broker->audit_arm(parsed<AuditArmCommand>(channel, *cmd, audit_arm_from_json));
       } else if (cmd->op == "audit_collect" && loaded) {
         r = broker->audit_collect();
+      } else if (cmd->op == "counters" && loaded) {
+        r = broker->counters();
       } else {
         reply_and_exit(channel,
                        reply_of(BrokerStatus::bad_request, "unexpected command '" + cmd->op + "'"),

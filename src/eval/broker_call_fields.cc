@@ -1,0 +1,30 @@
+#include "eval/broker_call_fields.h"
+
+#include "eval/session_protocol.h"
+
+namespace ptxbench::eval {
+
+const Json* find_array(const Json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it != j.end() && it->is_array() ? &*it : nullptr;
+}
+
+void read_broker_call_fields(const Json& extra, std::size_t i, CallRecord& rec) {
+  const Json* launches = find_array(extra, "launches");
+  const Json* fn_ms = find_array(extra, "function_ms");
+  const Json* untimed = find_array(extra, "untimed_launches");
+  const Json* numbers = find_array(extra, "call_numbers");
+  if (launches && i < launches->size() && (*launches)[i].is_array())
+    for (const auto& e : (*launches)[i])
+      if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer())
+        rec.launches.emplace_back(e[0].get<std::string>(), e[1].get<int>());
+  if (fn_ms && i < fn_ms->size()) rec.function_ms = function_times_of((*fn_ms)[i]);
+  if (untimed && i < untimed->size() && (*untimed)[i].is_number_integer())
+    rec.untimed_launches = (*untimed)[i].get<int>();
+  if (numbers && i < numbers->size() && (*numbers)[i].is_number_integer() &&
+      (*numbers)[i].get<std::int64_t>() > 0)
+    rec.broker_call = (*numbers)[i].get<std::uint64_t>();
+}
+
+}  // namespace ptxbench::eval

@@ -1,0 +1,19 @@
+// What a broker's burst reply says of its i-th call (worker/broker.cc), read into that call's
+// record: the launches its instrumentation listed, each function's GPU time and the launches past
+// the bound (checked calls), and the broker's number of the call (the name of its counters' range,
+// worker/call_counters.h). Fields that are missing or malformed are left as they were.
+#pragma once
+
+#include <cstddef>
+
+#include "core/json.h"
+#include "eval/session_decision.h"
+
+namespace ptxbench::eval {
+
+// The array at `key` of a reply's object; nullptr when absent or not an array.
+const Json* find_array(const Json& j, const char* key);
+
+void read_broker_call_fields(const Json& extra, std::size_t i, CallRecord& rec);
+
+}  // namespace ptxbench::eval

@@ -1,0 +1,54 @@
+#include "eval/worker/broker_slots.h"
+
+#include <cuda_runtime.h>
+#include <dlpack/dlpack.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "eval/gpu/cuda_check.h"
+
+namespace ptxbench::eval::worker {
+namespace host = ptxbench::eval::host;
+namespace {
+
+std::uint64_t open_handle(const std::string& hex) {
+  auto bytes = from_hex(hex);
+  if (!bytes.ok() || bytes->size() != sizeof(cudaIpcMemHandle_t))
+    throw std::runtime_error("malformed IPC handle in the map command");
+  cudaIpcMemHandle_t h;
+  std::memcpy(&h, bytes->data(), sizeof h);
+  void* p = nullptr;
+  PTXB_CUDA(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
+  return reinterpret_cast<std::uintptr_t>(p);
+}
+
+}  // namespace
+
+MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h) {
+  if (h.inputs.size() != p.inputs.size() || h.outputs.size() != p.outputs.size())
+    throw std::runtime_error("the slot's handles do not match the problem's tensors");
+  MappedSlot s;
+  const std::size_t n = p.inputs.size() + p.outputs.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool in = i < p.inputs.size();
+    const auto& desc = in ? p.inputs[i] : p.outputs[i - p.inputs.size()];
+    const auto& hex = in ? h.inputs[i] : h.outputs[i - p.inputs.size()];
+    const std::uint64_t offset =
+        in ? h.input_offsets.at(i) : h.output_offsets.at(i - p.inputs.size());
+    if (offset % 256 != 0) throw std::runtime_error("a tensor offset that is not 256-aligned");
+    host::TensorArg t;
+    t.data = open_handle(hex) + offset;
+    const bool bf16 = desc.type == gpu::ElemType::bf16;
+    t.dtype_code = bf16 ? kDLBfloat : kDLFloat;
+    t.dtype_bits = bf16 ? 16 : 32;
+    t.shape = desc.shape;
+    std::uint64_t bytes = bf16 ? 2 : 4;
+    for (std::int64_t d : desc.shape) bytes *= static_cast<std::uint64_t>(d);
+    s.regions.push_back({t.data, bytes, (in ? "input " : "output ") + desc.name});
+    s.args.push_back(std::move(t));
+  }
+  return s;
+}
+
+}  // namespace ptxbench::eval::worker
