@@ -136,8 +136,10 @@ bool JudgeSession::launch_broker(Peers& p, const EvalOptions& o, EvalResult& r) 
   p.host_dir.emplace(std::move(*hdir));
   p.broker.reset();
   p.host.reset();
+  if (p.brokers > 0)
+    p.earlier_output.push_back({p.host_end.stdout_text, p.host_end.stderr_text,
+                                p.broker_end.stdout_text + p.broker_end.stderr_text});
   p.broker_ended = false;
-  p.host_ran_hidden = false;  // a new host process: it has seen nothing yet
   p.broker_end = {};
   p.host_end = {};
   auto for_broker = stage_candidate(p.so, p.broker_dir->path());
@@ -274,12 +276,12 @@ bool JudgeSession::hidden_workload(int w) const {
          plan_.hidden[static_cast<std::size_t>(w)];
 }
 
-// A call's text is withheld when the call was on a hidden workload, or when the candidate's
-// process had been given one before (it may repeat what it saw there). The load is neither.
+// A call's text is withheld when the call was on a hidden workload, or when the session had made
+// one before in any process (the candidate may repeat what it saw there). The load is neither.
 Withhold JudgeSession::withhold_for(const Peers& p, const PlannedCall& call) const {
   if (call.label == kLoadingLabel) return Withhold::none;
   if (hidden_workload(call.workload)) return Withhold::hidden_call;
-  return p.host_ran_hidden ? Withhold::after_hidden_call : Withhold::none;
+  return p.session_ran_hidden ? Withhold::after_hidden_call : Withhold::none;
 }
 
 // A call (or the load) that failed: its verdict (call_verdict), with its text withheld where it
@@ -365,6 +367,7 @@ bool JudgeSession::broker_works_without_candidate(Peers& p) {
   BrokerRequest req = p.broker_request;
   req.dir = dir->path().string();
   req.instrument = Instrument::none;
+  req.count_calls = false;
   const fs::path file = dir->path() / "request.json";
   if (!write_file_atomic(file, to_text(req.to_json(), 1)).ok()) return false;
   // On the session's GPU, as its own broker (leak3/fresh_broker_unpinned.cu: unpinned, it ran on
@@ -391,9 +394,20 @@ void JudgeSession::keep_candidate_output(const EvalOptions& o, const Peers& p) c
   const std::string broker = p.broker_end.stdout_text + p.broker_end.stderr_text;
   const std::string what =
       setup_.broker_under_tool ? "a session with its broker under a tool" : "a judging session";
-  auto st = append_candidate_output(o.candidate_output,
-                                    what + (p.session_ran_hidden ? ", hidden calls made" : ""),
-                                    {p.host_end.stdout_text, p.host_end.stderr_text, broker});
+  const std::string hidden = p.session_ran_hidden ? ", hidden calls made" : "";
+  Status st = {};
+  // Every broker/host pair of the session in order (the audit's further pairs too), the last one
+  // the pair that ended the session.
+  for (std::size_t i = 0; i < p.earlier_output.size() && st.ok(); ++i) {
+    const auto& [out, err, brk] = p.earlier_output[i];
+    st = append_candidate_output(
+        o.candidate_output, what + ", broker " + std::to_string(i + 1) + hidden, {out, err, brk});
+  }
+  if (st.ok())
+    st = append_candidate_output(
+        o.candidate_output,
+        what + (p.earlier_output.empty() ? "" : ", broker " + std::to_string(p.brokers)) + hidden,
+        {p.host_end.stdout_text, p.host_end.stderr_text, broker});
   if (!st.ok()) std::cerr << "ptxbench: warning: " << st.error().to_string() << "\n";
 }
 

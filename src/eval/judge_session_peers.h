@@ -1,6 +1,7 @@
 // Internal to judge_session.cc and judge_session_audit.cc: the processes of one session.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -52,10 +53,12 @@ struct JudgeSession::Peers {
   int brokers = 0;
   std::chrono::steady_clock::time_point broker_launched;  // the current broker's launch
   bool audit_armed = false;
-  // The current host process has been given a call on a hidden workload: what the candidate
+  // A call on a hidden workload was made, by any host process of the session: what the candidate
   // says from then on may carry it (call_failure.h, Withhold::after_hidden_call).
-  bool host_ran_hidden = false;
-  bool session_ran_hidden = false;  // any call of the session, whichever host process made it
+  bool session_ran_hidden = false;
+  // What the ended broker/host pairs of the session printed (host stdout, host stderr, broker),
+  // kept for --candidate-output before a further pair starts (red team, candidate_output_lost).
+  std::vector<std::array<std::string, 3>> earlier_output;
 };
 
 }  // namespace ptxbench::eval
