@@ -95,6 +95,12 @@ struct EvalOptions {
   // Where the trusted parent appends, for a person, everything the candidate's processes printed,
   // withheld or not (candidate_output.h); empty: nowhere.
   std::filesystem::path candidate_output;
+  // Hardware counters around every call of the timed CUPTI session (worker/call_counters.h,
+  // timed_counts.h). Off by default: measured on an H100 (2026-12-06), each call's counter range
+  // cost about 2 ms of wall time outside its events, which the side_stream check read as work
+  // outside the events (the references flagged, their speedups on the wall clock); the no-ops now
+  // carry a range too, so the calibration includes that cost, not yet measured on a GPU.
+  bool count_timed_calls = false;
 };
 
 struct SessionSetup;  // judge_session.h

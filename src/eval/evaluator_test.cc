@@ -521,6 +521,7 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
 // them.
 TEST_F(EvaluatorTest, TheTimedCallsCountersAreReadBeforeTheAudit) {
   opts_.audit = Instrument::cupti;
+  opts_.count_timed_calls = true;
   script_.launches = Json::array({Json::array({"k_main", 1})});
   script_.counted_flops = 3e9;
   script_.counted_tma_bytes = 5e6;
@@ -536,6 +537,17 @@ TEST_F(EvaluatorTest, TheTimedCallsCountersAreReadBeforeTheAudit) {
   EXPECT_GT(t.input_bytes, 0);
   EXPECT_DOUBLE_EQ(t.min_tensor_share, 3e9 / t.task_flops);
   EXPECT_DOUBLE_EQ(t.min_tma_input_ratio, 5e6 / t.input_bytes);
+}
+
+TEST_F(EvaluatorTest, WithoutCountingNoCountersAreAskedFor) {
+  opts_.audit = Instrument::cupti;
+  script_.launches = Json::array({Json::array({"k_main", 1})});
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  ASSERT_FALSE(script_.broker_requests.empty());
+  EXPECT_FALSE(script_.broker_requests[0].value("count_calls", true));
+  ASSERT_TRUE(r.audit_trace);
+  EXPECT_FALSE(r.audit_trace->timed.has_value());
 }
 
 // The broker is launched beside the verifier, before the slots exist: its request has none, and
@@ -844,8 +856,7 @@ TEST_F(EvaluatorTest, TheTimelineHasEveryRoundTripInItsPhaseWhenAskedFor) {
   EXPECT_GE((n[{P::timing, K::candidate_call}]), 10);
   EXPECT_EQ((n[{P::audit, K::broker_start}]), 1);  // k_tail's broker
   EXPECT_EQ((n[{P::audit, K::broker_stop}]), 1);   // the session's broker, for it
-  // The timed calls' counters (read once), then arm and collect, twice.
-  EXPECT_EQ((n[{P::audit, K::audit_command}]), 5);
+  EXPECT_EQ((n[{P::audit, K::audit_command}]), 4);  // arm and collect, twice
   EXPECT_EQ((n[{P::end, K::broker_stop}]), 1);
   EXPECT_EQ((n[{P::end, K::verifier_stop}]), 1);
   const Json j = r.to_json().at("timeline");

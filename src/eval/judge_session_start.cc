@@ -100,9 +100,9 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
   BrokerRequest& breq = p.broker_request;
   breq.call_timeout_seconds = o.call_timeout_seconds;
   breq.instrument = setup_.audit;
-  // The timed session on the CUPTI route counts every call (timed_counts.h); ncu owns the counters
-  // under its route, and a session without timing has no timed calls.
-  breq.count_calls = setup_.audit == Instrument::cupti && o.timing;
+  // The timed session on the CUPTI route counts every call when asked (timed_counts.h); ncu owns
+  // the counters under its route, and a session without timing has no timed calls.
+  breq.count_calls = o.count_timed_calls && setup_.audit == Instrument::cupti && o.timing;
   // Under ncu or compute-sanitizer: sockets allowed (their injected libraries need them).
   breq.profiled = setup_.audit == Instrument::nvtx || setup_.broker_under_tool;
   breq.sandbox_read = setup_.broker_read;
