@@ -854,8 +854,8 @@ TEST_F(EvaluatorTest, TheTimelineHasEveryRoundTripInItsPhaseWhenAskedFor) {
   EXPECT_GE((n[{P::checks, K::candidate_call}]), 4);
   EXPECT_GE((n[{P::timing, K::library}]), 10);
   EXPECT_GE((n[{P::timing, K::candidate_call}]), 10);
-  EXPECT_EQ((n[{P::audit, K::broker_start}]), 1);  // k_tail's broker
-  EXPECT_EQ((n[{P::audit, K::broker_stop}]), 1);   // the session's broker, for it
+  EXPECT_EQ((n[{P::audit, K::broker_start}]), 1);   // k_tail's broker
+  EXPECT_EQ((n[{P::audit, K::broker_stop}]), 1);    // the session's broker, for it
   EXPECT_EQ((n[{P::audit, K::audit_command}]), 4);  // arm and collect, twice
   EXPECT_EQ((n[{P::end, K::broker_stop}]), 1);
   EXPECT_EQ((n[{P::end, K::verifier_stop}]), 1);
