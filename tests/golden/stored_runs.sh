@@ -2,8 +2,9 @@
 # Old run files read and report identically (issue 37): what `show`, `report` and `sft` make of
 # the run files shipped in the repository (the H200 runs of 2026-11-29/30, a CPU run with the GPU
 # stages skipped) is compared byte for byte with goldens recorded by the binary before the
-# stored-turn types were unified (tests/golden/stored_runs/). A change that alters what a stored
-# run reads as fails here, naming the output; if the change is meant, record again:
+# stored-turn types were unified (every output's SHA-256 in tests/golden/stored_runs.sha256, the
+# text of the small ones in tests/golden/stored_runs/). A change that alters what a stored run
+# reads as fails here, naming the output; if the change is meant, record again:
 #   tests/golden/stored_runs.sh build/ptxbench --record   (and say why in the commit)
 set -euo pipefail
 ptxbench=$(realpath "$1")
@@ -72,13 +73,16 @@ if [[ $mode == --record ]]; then
   exit 0
 fi
 status=0
-(cd "$golden" && find . -type f | while read -r f; do
-  diff -u "$f" "$work/out/$f" | head -c 4000 >&2 || true
-done)
-if ! diff "$golden.sha256" "$work/sha256" >&2; then
-  echo "FAIL: the outputs above (< recorded, > now) differ from tests/golden/stored_runs.sha256," \
+while read -r f; do
+  if ! diff -u "$golden/$f" "out/$f" > "$work/one.diff"; then
+    head -c 4000 "$work/one.diff" >&2
+    status=1
+  fi
+done < <(cd "$golden" && find . -type f)
+diff "$golden.sha256" "$work/sha256" >&2 || status=1
+if [[ $status != 0 ]]; then
+  echo "FAIL: the outputs above (< recorded, > now) differ from tests/golden/stored_runs*," \
     "recorded before the change" >&2
-  status=1
+  exit 1
 fi
-[[ $status == 0 ]] && echo "ok: $(wc -l < "$work/sha256") outputs identical to their goldens"
-exit $status
+echo "ok: $(wc -l < "$work/sha256") outputs identical to their goldens"
