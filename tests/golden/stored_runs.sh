@@ -60,6 +60,9 @@ step sft_kernelgen_arch.log "$ptxbench" sft kernelgen "${all[@]}" --min-speedup 
 step sft_mine.txt "$ptxbench" sft mine "${all[@]}" --dry-run
 step sft_mine.jsonl "$ptxbench" sft mine "${all[@]}" --dry-run --json
 
+# What is not read from a run file: the exports' manifests name the ptxbench version.
+sed -i -E 's/^(  "ptxbench_version": )".*",$/\1"(version)",/' out/sft_*/manifest.json
+
 # The goldens: every output's SHA-256 (stored_runs.sha256), and the text of each output under
 # 20 KiB (the summaries, CSVs, JUnit, logs, the manifests), to show what changed.
 (cd out && find . -type f | LC_ALL=C sort | xargs sha256sum) > "$work/sha256"
