@@ -72,7 +72,7 @@ int report_main(const ReportOptions& o, Context& ctx) {
     runs.push_back(std::move(*detail));
   }
   std::size_t trajectories = 0;
-  for (const auto& r : runs) trajectories += r.trajectories.size();
+  for (const auto& r : runs) trajectories += r.data.trajectories.size();
   for (const auto& out : outputs) {
     auto st = make_output_folder(out.path);
     if (st.ok())

@@ -8,14 +8,7 @@ Json eval_v1_fields(const judge::JudgeReport& r, const EvalV1Context& ctx,
                     std::string_view kernel_source) {
   const std::string kernel_sha = sha256_hex(kernel_source);
   const std::uint64_t seed = r.eval ? r.eval->seed : 0;
-  JudgedCandidate c;
-  c.disposition = r.disposition;
-  c.message = r.message;
-  c.compile = r.compile_json();
-  c.eval = r.eval_json();
-  c.audit = r.audit_json();
-  if (c.eval.is_object() && c.eval.contains("flags")) c.flags = c.eval["flags"];
-  const Json trace = fib_trace(c, ctx.labels);
+  const Json trace = fib_trace(judged_candidate(r), ctx.labels);
   const std::optional<FibStatus> status = fib_status(r.disposition);
 
   Json traces = Json::array();

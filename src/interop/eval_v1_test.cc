@@ -95,6 +95,33 @@ TEST(EvalV1, Passed) {
   EXPECT_EQ(audit["tensor_flop_coverage"], 0.97);
 }
 
+// The report's flags reach the trace from the typed record (JudgeReport::flags_json), and a
+// judged candidate reads the same from the report as from the turn a run stores of it.
+TEST(EvalV1, TheReportAndItsStoredTurnAreOneJudgedCandidate) {
+  judge::JudgeReport r = evaluated(Outcome::passed, judge::Disposition::passed);
+  r.eval->trials = {trial(false, true, 0.002)};
+  r.eval->add_flag(eval::Flag::timing_unstable);
+  r.eval->message = "m";
+  r.message = "m";
+  const Json j = eval_v1_fields(r, context(), kSource);
+  EXPECT_EQ(j["traces"][0]["evaluation"]["correctness"]["extra"]["ptxbench"]["flags"],
+            Json::array({"timing_unstable"}));
+  store::TurnRow row;
+  row.category = r.disposition;
+  row.compile = r.compile_json();
+  row.eval = r.eval_json();
+  row.audit = r.audit_json();
+  row.flags = r.flags_json();
+  const JudgedCandidate a = judged_candidate(r), b = judged_candidate(row);
+  EXPECT_EQ(a.disposition, b.disposition);
+  EXPECT_EQ(a.message, b.message);
+  EXPECT_EQ(a.compile, b.compile);
+  EXPECT_EQ(a.eval, b.eval);
+  EXPECT_EQ(a.audit, b.audit);
+  EXPECT_EQ(a.flags, b.flags);
+  EXPECT_EQ(judged_candidate(judge::JudgeReport{}).flags, Json::array());  // no evaluation
+}
+
 TEST(EvalV1, SlowerThanTheTargetIsNotMet) {
   judge::JudgeReport r = evaluated(Outcome::passed, judge::Disposition::passed);
   eval::TimingReport t;

@@ -154,15 +154,7 @@ Result<ExportSummary> export_fib(const std::vector<fs::path>& runs, const Paths&
                 "; ptxbench's verdict: " + std::string(judge::to_string(turn.category)) + ".");
         if (Status s = w.json(sol_file, sol); !s.ok()) return s.error();
         ++sum.solutions;
-        JudgedCandidate c;
-        c.disposition = turn.category;
-        c.compile = turn.compile;
-        c.eval = turn.eval;
-        c.audit = turn.audit;
-        c.flags = turn.flags;
-        if (turn.eval.is_object() && turn.eval.contains("message") &&
-            turn.eval["message"].is_string())
-          c.message = turn.eval["message"].get<std::string>();
+        const JudgedCandidate c = judged_candidate(turn);
         TraceLabels l;
         l.definition = t.key.task;
         l.solution = name;

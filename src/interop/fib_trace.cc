@@ -127,6 +127,18 @@ Json fib_environment(const Json& eval) {
   return Json{{"hardware", hardware}, {"libs", libs}};
 }
 
+JudgedCandidate judged_candidate(const judge::JudgeReport& r) {
+  return {r.disposition, r.message,      r.compile_json(),
+          r.eval_json(), r.audit_json(), r.flags_json()};
+}
+
+JudgedCandidate judged_candidate(const store::TurnRow& turn) {
+  JudgedCandidate c{turn.category, "", turn.compile, turn.eval, turn.audit, turn.flags};
+  if (turn.eval.is_object() && turn.eval.contains("message") && turn.eval["message"].is_string())
+    c.message = turn.eval["message"].get<std::string>();
+  return c;
+}
+
 Json fib_trace(const JudgedCandidate& c, const TraceLabels& l) {
   const std::optional<FibStatus> status = fib_status(c.disposition);
   if (!status) return nullptr;

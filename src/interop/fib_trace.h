@@ -26,6 +26,8 @@
 
 #include "core/json.h"
 #include "judge/disposition.h"
+#include "judge/report.h"
+#include "store/store.h"
 
 namespace ptxbench::interop {
 
@@ -45,6 +47,13 @@ struct JudgedCandidate {
   Json compile, eval, audit;  // each stage's JSON (null: not reached)
   Json flags = Json::array();
 };
+
+// The judge's report as a judged candidate: its stored parts (JudgeReport::compile_json,
+// eval_json, audit_json) and its flags, typed until written (JudgeReport::flags_json).
+JudgedCandidate judged_candidate(const judge::JudgeReport& r);
+// A run file's turn: the same parts as stored; its message is the evaluation's (a turn row keeps
+// the judge's only in its feedback).
+JudgedCandidate judged_candidate(const store::TurnRow& turn);
 
 // Where the traces go: the definition and solution they name, when, and the timed workload.
 struct TraceLabels {

@@ -1,6 +1,7 @@
 #include "judge/report.h"
 
 #include "compile/result_json.h"
+#include "eval/flags.h"
 
 namespace ptxbench::judge {
 
@@ -26,6 +27,10 @@ Json JudgeReport::audit_json() const {
   if (gpu_stages_skipped && compile)
     return Json{{"route", "static"}, {"census", compile::to_json(compile->census)}};
   return nullptr;
+}
+
+Json JudgeReport::flags_json() const {
+  return eval ? Json(eval::flag_names(eval->flags)) : Json::array();
 }
 
 Json JudgeReport::to_json() const {

@@ -51,6 +51,9 @@ struct JudgeReport {
   Json compile_json() const;
   Json eval_json() const;
   Json audit_json() const;
+  // The evaluation's flags by name (eval/flags.h), [] when it did not run: a run file's
+  // flags_json, the traces' flags (interop/fib_trace.h).
+  Json flags_json() const;
   // {task, arch, disposition, message, exit_code, compile, eval, audit}.
   Json to_json() const;
 };

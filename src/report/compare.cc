@@ -25,8 +25,8 @@ RunLabel label_of(const RunData& d) {
   return l;
 }
 
-std::map<TurnKey, const TurnPoint*> turns_of(const RunData& d) {
-  std::map<TurnKey, const TurnPoint*> out;
+std::map<TurnKey, const store::StoredTurn*> turns_of(const RunData& d) {
+  std::map<TurnKey, const store::StoredTurn*> out;
   for (const auto& t : d.trajectories)
     for (const auto& p : t.turns) out[{t.key, p.turn}] = &p;
   return out;

@@ -11,15 +11,16 @@ namespace ptxbench::report {
 namespace {
 
 // Without a GPU a compiled turn is not_evaluated: its GPU stages were skipped.
-TurnPoint tp(int turn, const std::string& cat, std::optional<double> speedup = {}) {
-  bool compiled = cat != "no_code" && cat != "compile_error";
-  return {turn,
-          judge::testing::named(cat),
-          cat.starts_with("passed"),
-          cat == "passed",
-          speedup,
-          cat == "not_evaluated",
-          compiled};
+store::StoredTurn tp(int turn, const std::string& cat, std::optional<double> speedup = {}) {
+  store::StoredTurn p;
+  p.turn = turn;
+  p.category = judge::testing::named(cat);
+  p.correct = cat.starts_with("passed");
+  p.arch_executed = cat == "passed";
+  p.speedup = speedup;
+  p.gpu_skipped = cat == "not_evaluated";
+  p.compiled = cat != "no_code" && cat != "compile_error";
+  return p;
 }
 
 // A run recorded without a GPU, and its rejudge on the H200.

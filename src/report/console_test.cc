@@ -9,6 +9,25 @@
 namespace ptxbench::report {
 namespace {
 
+// A turn as the summary reads it: (turn, verdict, correct, arch, speedup, GPU skipped, compiled,
+// targets met in the SASS, target families in the SASS).
+store::StoredTurn point(int turn, judge::Disposition category, bool correct,
+                        std::optional<bool> arch, std::optional<double> speedup, bool gpu_skipped,
+                        bool compiled, bool targets_in_sass = false,
+                        std::vector<std::string> families_in_sass = {}) {
+  store::StoredTurn p;
+  p.turn = turn;
+  p.category = category;
+  p.correct = correct;
+  p.arch_executed = arch;
+  p.speedup = speedup;
+  p.gpu_skipped = gpu_skipped;
+  p.compiled = compiled;
+  p.targets_in_sass = targets_in_sass;
+  p.families_in_sass = std::move(families_in_sass);
+  return p;
+}
+
 RunData golden_run() {
   RunData d;
   d.path = "runs/example.db";
@@ -18,20 +37,20 @@ RunData golden_run() {
       {{"scripted/v1", "gemm_n7168_k5120", "sm_90a", 0},
        store::TrajectoryStatus::done,
        "script_end",
-       {{1, judge::Disposition::compile_error, false, {}, {}, false, false},
-        {2, judge::Disposition::incorrect, false, false, {}, false, true},
-        {3, judge::Disposition::passed_missing_instructions, true, false, 0.031, false, true},
-        {4, judge::Disposition::passed, true, true, 0.874, false, true}}},
+       {point(1, judge::Disposition::compile_error, false, {}, {}, false, false),
+        point(2, judge::Disposition::incorrect, false, false, {}, false, true),
+        point(3, judge::Disposition::passed_missing_instructions, true, false, 0.031, false, true),
+        point(4, judge::Disposition::passed, true, true, 0.874, false, true)}},
       {{"scripted/v1", "mha_with_lse_d128", "sm_90a", 0},
        store::TrajectoryStatus::done,
        "target_reached",
-       {{1, judge::Disposition::compile_error, false, {}, {}, false, false},
-        {2, judge::Disposition::passed, true, true, 1.25, false, true}}},
+       {point(1, judge::Disposition::compile_error, false, {}, {}, false, false),
+        point(2, judge::Disposition::passed, true, true, 1.25, false, true)}},
       {{"scripted/v1", "gemm_n7168_k5120", "sm_100a", 0},
        store::TrajectoryStatus::done,
        "script_end",
-       {{1, judge::Disposition::compile_error, false, {}, {}, true, false},
-        {2, judge::Disposition::not_evaluated, false, {}, {}, true, true, true, {"tcgen05"}}}},
+       {point(1, judge::Disposition::compile_error, false, {}, {}, true, false),
+        point(2, judge::Disposition::not_evaluated, false, {}, {}, true, true, true, {"tcgen05"})}},
       // An endpoint that never answered: failed, not a score of 0.
       {{"scripted/v1", "mha_with_lse_d128", "sm_90a", 1},
        store::TrajectoryStatus::failed,
@@ -43,7 +62,7 @@ RunData golden_run() {
   for (auto& t : d.trajectories)
     for (auto& p : t.turns)
       p.cost = {
-          1200, 300, 100, 2.0, p.compiled ? 3.0 : 0.0, p.compiled && !p.gpu_skipped ? 4.0 : 0.0};
+          1200, 300, 100, 2.0, *p.compiled ? 3.0 : 0.0, *p.compiled && !p.gpu_skipped ? 4.0 : 0.0};
   return d;
 }
 

@@ -15,54 +15,15 @@ const Json kLlm = {{"prompt_tokens", 1000}, {"completion_tokens", 400}, {"reason
 const Json kBuilt = {{"outcome", "passed"}, {"cache_hit", false}, {"compiler_cpu_seconds", 4.25}};
 const Json kJudged = {{"outcome", "passed"}, {"seconds", 5.0}, {"gpu_seconds", 6.5}};
 
-TEST(TurnCost, ReadsWhatATurnStores) {
-  TurnCost c = turn_cost(kLlm, kBuilt, kJudged);
-  EXPECT_EQ(c.prompt_tokens, 1000);
-  EXPECT_EQ(c.completion_tokens, 400);
-  EXPECT_EQ(c.reasoning_tokens, 150);
-  EXPECT_DOUBLE_EQ(c.request_s, 3.5);  // retries included
-  EXPECT_DOUBLE_EQ(c.compile_cpu_s, 4.25);
-  EXPECT_DOUBLE_EQ(c.gpu_s, 6.5);  // the GPU held, not only the session
-}
-
-TEST(TurnCost, ACacheHitSpentNoCompileTime) {
-  Json hit = kBuilt;
-  hit["cache_hit"] = true;
-  EXPECT_EQ(turn_cost(kLlm, hit, kJudged).compile_cpu_s, 0);
-}
-
-// Runs stored before 2026-12-01: latency for the request, the judging session's seconds for
-// the GPU; an evaluation that did not run (no GPU) spent no GPU time.
-TEST(TurnCost, OlderRunsAndSkippedStages) {
-  Json old_llm = {{"prompt_tokens", 10}, {"completion_tokens", 5}, {"latency_s", 1.5}};
-  Json old_eval = {{"outcome", "incorrect"}, {"seconds", 2.5}};
-  TurnCost c = turn_cost(old_llm, Json{{"outcome", "passed"}, {"cache_hit", false}}, old_eval);
-  EXPECT_EQ(c.reasoning_tokens, 0);
-  EXPECT_DOUBLE_EQ(c.request_s, 1.5);
-  EXPECT_EQ(c.compile_cpu_s, 0);
-  EXPECT_DOUBLE_EQ(c.gpu_s, 2.5);
-  Json skipped = {{"outcome", "not_run"}, {"reason", "no GPU"}};
-  EXPECT_EQ(turn_cost(old_llm, nullptr, skipped).gpu_s, 0);
-  TurnCost none = turn_cost(Json::object(), nullptr, nullptr);  // no code: nothing judged
-  EXPECT_EQ(none.prompt_tokens, 0);
-  EXPECT_EQ(none.gpu_s, 0);
-  EXPECT_EQ(turn_cost(Json{{"prompt_tokens", "many"}}, nullptr, nullptr).prompt_tokens, 0);
-}
-
-// Issue 38 (EP12): a run file an older ptxbench wrote with a server's nonsense usage (-5, 1e30,
-// 2.5) counts it as not reported, and totals never overflow into a negative.
-TEST(TurnCost, StoredUsageThatIsNoTokenCountCountsZero) {
-  const Json bad = {{"prompt_tokens", -5}, {"completion_tokens", 1e30}, {"reasoning_tokens", 2.5}};
-  TurnCost c = turn_cost(bad, nullptr, nullptr);
-  EXPECT_EQ(c.prompt_tokens, 0);
-  EXPECT_EQ(c.completion_tokens, 0);
-  EXPECT_EQ(c.reasoning_tokens, 0);
+// Issue 38 (EP12): totals of counts read from a file never overflow into a negative (a count
+// that is no token count reads 0: store/turn_cost_test.cc).
+TEST(CostSummary, TotalsSaturate) {
   CostSummary s;
   const Json most = {{"prompt_tokens", 1000000000000LL}, {"completion_tokens", 1000000000000LL}};
-  for (int i = 0; i < 20; ++i) s.add(turn_cost(most, nullptr, nullptr), false, false);
+  for (int i = 0; i < 20; ++i) s.add(store::turn_cost(most, nullptr, nullptr), false, false);
   EXPECT_EQ(s.total.prompt_tokens, 20 * 1000000000000L);
   s.total.prompt_tokens = std::numeric_limits<long>::max() - 1;
-  s.add(turn_cost(most, nullptr, nullptr), false, false);
+  s.add(store::turn_cost(most, nullptr, nullptr), false, false);
   EXPECT_EQ(s.total.prompt_tokens, std::numeric_limits<long>::max());  // saturated
   EXPECT_EQ(s.tokens(), std::numeric_limits<long>::max());
   EXPECT_GE(to_json(s)["prompt_tokens"].get<long>(), 0);
@@ -70,7 +31,7 @@ TEST(TurnCost, StoredUsageThatIsNoTokenCountCountsZero) {
 
 TEST(CostSummary, PerCorrectAndPerCorrectWithArchKernel) {
   CostSummary s;
-  TurnCost t = turn_cost(kLlm, kBuilt, kJudged);
+  store::TurnCost t = store::turn_cost(kLlm, kBuilt, kJudged);
   s.add(t, /*correct=*/false, false);
   s.add(t, /*correct=*/true, false);  // correct without the target instructions
   s.add(t, /*correct=*/true, true);
@@ -92,7 +53,7 @@ TEST(CostSummary, PerCorrectAndPerCorrectWithArchKernel) {
 
 TEST(CostSummary, NoKernelNoRatio) {
   CostSummary s;
-  s.add(turn_cost(kLlm, kBuilt, kJudged), false, false);
+  s.add(store::turn_cost(kLlm, kBuilt, kJudged), false, false);
   Json j = to_json(s);
   EXPECT_TRUE(j["per_correct_kernel"]["tokens"].is_null());
   EXPECT_TRUE(j["per_correct_with_arch_kernel"]["gpu_seconds"].is_null());

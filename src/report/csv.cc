@@ -18,14 +18,14 @@ std::string joined(const std::vector<std::string>& items) {
   return s;
 }
 
-std::string executed_families(const TurnDetail& d) {
+std::string executed_families(const store::StoredTurn& d) {
   std::vector<std::string> names;
   for (const auto& f : d.families)
     if (f.verdict == "executed") names.push_back(f.name);
   return joined(names);
 }
 
-std::string row(const RunDetail& r, const TrajectoryDetail& t, const TurnDetail& d) {
+std::string row(const RunDetail& r, const TrajectoryData& t, const store::StoredTurn& d) {
   const std::vector<std::string> fields = {r.label,
                                            t.key.model,
                                            t.key.task,
@@ -74,7 +74,7 @@ std::string csv_field(const std::string& s) {
 std::string to_csv(const std::vector<RunDetail>& runs) {
   std::string s = std::string(kCsvColumns) + "\n";
   for (const auto& r : runs)
-    for (const auto& t : r.trajectories)
+    for (const auto& t : r.data.trajectories)
       for (const auto& d : t.turns) s += row(r, t, d);
   return s;
 }

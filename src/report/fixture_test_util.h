@@ -32,27 +32,26 @@ inline RunDetail synthetic_run() {
   r.data.status = store::RunStatus::done;
   store::TrajectoryKey failed{"m<&>", "gemm_n7168_k5120", "sm_90a", 0};
   store::TrajectoryKey no_gpu{"m<&>", "gemm_n7168_k5120", "sm_90a", 1};
-  r.data.trajectories = {
-      {failed, store::TrajectoryStatus::failed, "error: endpoint \"x\" <down>", {}},
-      {no_gpu,
-       store::TrajectoryStatus::done,
-       "budget",
-       {{1, judge::Disposition::not_evaluated, false, {}, {}, true, true, true, {"wgmma"}}}}};
-  r.data.trajectories[1].turns[0].cost.prompt_tokens = 1200;  // what the turn spent (cost.h)
-  r.data.trajectories[1].turns[0].cost.completion_tokens = 800;
-  r.summary = summarize(r.data);
-  TurnDetail d;
+  store::StoredTurn d;
   d.turn = 1;
   d.category = judge::Disposition::not_evaluated;
   d.gpu_skipped = true;
+  d.compiled = true;
+  d.targets_in_sass = true;
+  d.families_in_sass = {"wgmma"};
   d.feedback = "Turn 1: <script>alert('x')</script>, \"quoted\"\nsecond line \x1b[2J";
+  d.shown_feedback = d.feedback;
   d.families = {{"wgmma", "static", true}};
   d.audit_route = "static";
   d.compile_s = 1.5;
   d.prompt_tokens = 1200;
   d.completion_tokens = 800;
-  r.trajectories = {{failed, store::TrajectoryStatus::failed, "error: endpoint \"x\" <down>", {}},
-                    {no_gpu, store::TrajectoryStatus::done, "budget", {d}}};
+  d.cost.prompt_tokens = 1200;  // what the turn spent (store/turn_cost.h)
+  d.cost.completion_tokens = 800;
+  r.data.trajectories = {
+      {failed, store::TrajectoryStatus::failed, "error: endpoint \"x\" <down>", {}},
+      {no_gpu, store::TrajectoryStatus::done, "budget", {d}}};
+  r.summary = summarize(r.data);
   r.provenance.date = r.data.created_at;
   return r;
 }

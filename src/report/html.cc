@@ -155,7 +155,7 @@ bool without_gpu(const std::vector<RunDetail>& runs) {
   bool any = false;
   for (const auto& r : runs) {
     if (r.gpu == true) return false;
-    for (const auto& t : r.trajectories)
+    for (const auto& t : r.data.trajectories)
       for (const auto& d : t.turns) {
         if (!r.gpu && !d.gpu_skipped) return false;  // older files: every turn must say so
         any = true;

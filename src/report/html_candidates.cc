@@ -12,7 +12,7 @@
 namespace ptxbench::report::html {
 namespace {
 
-std::string families_text(const TurnDetail& d) {
+std::string families_text(const store::StoredTurn& d) {
   std::string s;
   for (const auto& f : d.families) {
     if (f.verdict == "absent") continue;
@@ -22,7 +22,7 @@ std::string families_text(const TurnDetail& d) {
   return s.empty() ? "\u2013" : s;
 }
 
-std::string clocks_text(const TurnDetail& d) {
+std::string clocks_text(const store::StoredTurn& d) {
   if (!d.sm_mhz_before && !d.sm_mhz_after) return "\u2013";
   auto mhz = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("?"); };
   return fmt::format("{} \u2192 {} MHz (max {}){}", mhz(d.sm_mhz_before), mhz(d.sm_mhz_after),
@@ -30,7 +30,7 @@ std::string clocks_text(const TurnDetail& d) {
                      d.throttle.empty() || d.throttle == "none" ? "" : "; " + d.throttle);
 }
 
-std::string timing_text(const TurnDetail& d) {
+std::string timing_text(const store::StoredTurn& d) {
   if (!d.candidate_ms) return d.gpu_skipped ? "not run (no GPU)" : "\u2013";
   std::string s = fmt::format("{:.3f} ms vs {:.3f} ms", *d.candidate_ms, d.library_ms.value_or(0));
   if (!d.library.empty()) s += " (" + d.library + ")";
@@ -40,7 +40,7 @@ std::string timing_text(const TurnDetail& d) {
 
 // Which workload a failing call was on: the timed one, or a hidden one by its drawn kind (the
 // promise's class, never its sizes: task/hidden_draw.h), and whether half the SMs were busy.
-std::string failed_on_text(const TurnDetail& d) {
+std::string failed_on_text(const store::StoredTurn& d) {
   if (d.failed_on == eval::FailedOn::none) return "";
   std::string s = d.failed_on == eval::FailedOn::timed ? "the timed workload" : "a hidden workload";
   if (d.failed_kind) s += " (" + std::string(task::to_string(*d.failed_kind)) + ")";
@@ -68,7 +68,7 @@ std::string diff_markup(const LineDiff& diff) {
 }
 
 // The collapsed parts of a turn: feedback, source, and the diff from the turn before.
-std::string turn_folds(const TurnDetail& d, const TurnDetail* before) {
+std::string turn_folds(const store::StoredTurn& d, const store::StoredTurn* before) {
   std::string s = "<details><summary>feedback to the model</summary><pre>" +
                   escape_text(d.feedback) + "</pre></details>";
   if (d.source.empty()) return s;
@@ -85,7 +85,7 @@ std::string turn_folds(const TurnDetail& d, const TurnDetail* before) {
                  before->turn, diff.added, diff.removed, diff_markup(diff));
 }
 
-std::string turn_row(const TurnDetail& d, const TurnDetail* before) {
+std::string turn_row(const store::StoredTurn& d, const store::StoredTurn* before) {
   std::string flags;
   for (const auto& f : d.flags) flags += (flags.empty() ? "" : ", ") + f;
   std::string verdict = escape_markup(judge::to_string(d.category));
@@ -113,7 +113,7 @@ std::string section_candidates(const std::vector<RunDetail>& runs) {
       "coverage, flags, the feedback the model got, the source and its diff from the turn "
       "before.</p>\n";
   for (const auto& r : runs)
-    for (const auto& t : r.trajectories) {
+    for (const auto& t : r.data.trajectories) {
       std::string path;
       for (const auto& d : t.turns)
         path += (path.empty() ? "" : " \u2192 ") + std::string(judge::to_string(d.category));

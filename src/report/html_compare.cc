@@ -18,9 +18,9 @@ namespace {
 
 using TurnKey = std::pair<store::TrajectoryKey, int>;
 
-std::map<TurnKey, const TurnDetail*> turns_by_key(const RunDetail& r) {
-  std::map<TurnKey, const TurnDetail*> out;
-  for (const auto& t : r.trajectories)
+std::map<TurnKey, const store::StoredTurn*> turns_by_key(const RunDetail& r) {
+  std::map<TurnKey, const store::StoredTurn*> out;
+  for (const auto& t : r.data.trajectories)
     for (const auto& d : t.turns) out[{t.key, d.turn}] = &d;
   return out;
 }
@@ -60,7 +60,7 @@ std::string change_class(const TurnPair& p) {
 }
 
 // Do two speedups differ beyond their intervals (or by 5% where an interval is missing)?
-bool speedups_differ(const TurnDetail* a, const TurnDetail* b) {
+bool speedups_differ(const store::StoredTurn* a, const store::StoredTurn* b) {
   if (!a || !b || !a->speedup || !b->speedup) return a && b && a->speedup != b->speedup;
   const double ra = a->speedup_rel_ci95.value_or(0.05), rb = b->speedup_rel_ci95.value_or(0.05);
   const double lo_a = *a->speedup * (1 - ra), hi_a = *a->speedup * (1 + ra);
@@ -111,7 +111,7 @@ std::string categories_table(const Comparison& c) {
 
 std::string turns_table(const Comparison& c, const RunDetail& before, const RunDetail& after) {
   const auto b = turns_by_key(before), a = turns_by_key(after);
-  auto find = [](const std::map<TurnKey, const TurnDetail*>& m, const TurnPair& p) {
+  auto find = [](const std::map<TurnKey, const store::StoredTurn*>& m, const TurnPair& p) {
     auto it = m.find({p.key, p.turn});
     return it == m.end() ? nullptr : it->second;
   };
@@ -119,7 +119,7 @@ std::string turns_table(const Comparison& c, const RunDetail& before, const RunD
       "<table><tr><th class=\"l\">trajectory</th><th>turn</th><th class=\"l\">verdict before</th>"
       "<th class=\"l\">verdict after</th><th>speedup before</th><th>speedup after</th></tr>\n";
   for (const auto& p : c.turns) {
-    const TurnDetail *db = find(b, p), *da = find(a, p);
+    const store::StoredTurn *db = find(b, p), *da = find(a, p);
     const std::string cls = change_class(p);
     const bool faster = speedups_differ(db, da);
     s += fmt::format("<tr{}><td class=\"l\">{}</td><td>{}</td>",

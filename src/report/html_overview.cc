@@ -242,7 +242,7 @@ std::string section_categories(const Entry& e) {
 // The highest tensor-FLOP coverage among a trajectory group's audited turns.
 std::optional<double> best_coverage(const Entry& e, const std::string& task) {
   std::optional<double> best;
-  for (const auto& t : e.run->trajectories) {
+  for (const auto& t : e.run->data.trajectories) {
     if (t.key.task != task || t.key.model != e.all->model || t.key.arch != e.all->arch) continue;
     for (const auto& d : t.turns)
       if (d.coverage) best = std::max(best.value_or(0.0), *d.coverage);
@@ -309,7 +309,7 @@ std::string section_cost(const std::vector<Entry>& entries) {
 std::string library_names(const std::vector<RunDetail>& runs) {
   std::set<std::string> names;
   for (const auto& r : runs)
-    for (const auto& t : r.trajectories)
+    for (const auto& t : r.data.trajectories)
       for (const auto& d : t.turns)
         if (!d.library.empty())
           names.insert(d.library == "cublaslt"     ? "cuBLASLt"
@@ -347,7 +347,7 @@ std::string section_without_gpu(const std::vector<Entry>& entries) {
     for (const auto& task : tasks_of({e})) {
       int turns = 0, code = 0, compiled = 0, targets = 0;
       double compile_s = 0;
-      for (const auto& t : e.run->trajectories) {
+      for (const auto& t : e.run->data.trajectories) {
         if (t.key.task != task || t.key.model != e.all->model || t.key.arch != e.all->arch)
           continue;
         for (const auto& d : t.turns) {

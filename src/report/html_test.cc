@@ -97,18 +97,18 @@ TEST(Html, SettingsAndAGlossaryOfEveryVerdictKindAndFlag) {
 
 TEST(Html, AFailingTurnNamesItsWorkloadKindAndASpeedupItsInterval) {
   RunDetail r = testing::synthetic_run();
-  TurnDetail& d = r.trajectories[1].turns[0];
+  store::StoredTurn& d = r.data.trajectories[1].turns[0];
   d.category = judge::Disposition::incorrect;
   d.failed_on = eval::FailedOn::hidden;
   d.failed_kind = task::HiddenKind::ragged;
   d.failed_under_load = true;
-  TurnDetail fast = d;
+  store::StoredTurn fast = d;
   fast.turn = 2;
   fast.category = judge::Disposition::passed;
   fast.failed_on = eval::FailedOn::none;
   fast.speedup = 1.2;
   fast.speedup_rel_ci95 = 0.01;
-  r.trajectories[1].turns.push_back(fast);
+  r.data.trajectories[1].turns.push_back(fast);
   const std::string html = render_html({r});
   EXPECT_NE(html.find("on a hidden workload (ragged), under the SM load"), std::string::npos);
   EXPECT_NE(html.find("1.200\u00d7 (1.188\u20131.212, 95%)"), std::string::npos);
@@ -116,9 +116,9 @@ TEST(Html, AFailingTurnNamesItsWorkloadKindAndASpeedupItsInterval) {
 
 TEST(Html, ARunWithoutAGpuSaysWhatWasChecked) {
   RunDetail r = testing::synthetic_run();
-  r.trajectories[1].turns[0].source = "__global__ void k() {}";
-  r.trajectories[1].turns[0].compiled = true;
-  r.trajectories[1].turns[0].targets_in_sass = true;
+  r.data.trajectories[1].turns[0].source = "__global__ void k() {}";
+  r.data.trajectories[1].turns[0].compiled = true;
+  r.data.trajectories[1].turns[0].targets_in_sass = true;
   r.settings = {{"model.base_url", "http://127.0.0.1:8080/v1"}};
   const std::string html = render_html({r});
   EXPECT_NE(html.find("No GPU ran these turns"), std::string::npos);

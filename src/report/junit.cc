@@ -14,28 +14,28 @@ namespace {
 enum class CaseResult { passed, failure, error, skipped };
 
 struct Case {
-  const TrajectoryDetail* t = nullptr;
+  const TrajectoryData* t = nullptr;
   CaseResult result = CaseResult::passed;
   std::string type, message;
   double seconds = 0;
 };
 
-std::string verdict_path(const TrajectoryDetail& t) {
+std::string verdict_path(const TrajectoryData& t) {
   std::string s;
   for (const auto& d : t.turns)
     s += (s.empty() ? "" : " -> ") + std::string(judge::to_string(d.category));
   return s.empty() ? "no turns" : s;
 }
 
-Case judge_case(const TrajectoryDetail& t) {
+Case judge_case(const TrajectoryData& t) {
   Case c{&t, CaseResult::passed, "", "", 0};
   for (const auto& d : t.turns)
     c.seconds += d.compile_s.value_or(0) + d.eval_s.value_or(0) + d.audit_s.value_or(0);
-  const bool passed = std::any_of(t.turns.begin(), t.turns.end(), [](const TurnDetail& d) {
+  const bool passed = std::any_of(t.turns.begin(), t.turns.end(), [](const store::StoredTurn& d) {
     return d.category == judge::Disposition::passed;
   });
   const bool gpu_skipped = std::any_of(t.turns.begin(), t.turns.end(),
-                                       [](const TurnDetail& d) { return d.gpu_skipped; });
+                                       [](const store::StoredTurn& d) { return d.gpu_skipped; });
   if (passed) return c;
   if (t.status == store::TrajectoryStatus::failed) {
     c.result = CaseResult::error;
@@ -57,7 +57,7 @@ Case judge_case(const TrajectoryDetail& t) {
   return c;
 }
 
-std::string turns_text(const TrajectoryDetail& t) {
+std::string turns_text(const TrajectoryData& t) {
   std::string s =
       fmt::format("{} {} {} #{}: {} ({})\n", t.key.model, t.key.task, t.key.arch, t.key.sample,
                   store::to_string(t.status), t.stop_reason.empty() ? "-" : t.stop_reason);
@@ -71,7 +71,7 @@ std::string turns_text(const TrajectoryDetail& t) {
 }
 
 std::string testcase(const Case& c) {
-  const TrajectoryDetail& t = *c.t;
+  const TrajectoryData& t = *c.t;
   std::string s =
       fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n",
                   escape_markup("ptxbench." + t.key.model + "." + t.key.arch),
@@ -130,7 +130,7 @@ std::string to_junit(const std::vector<RunDetail>& runs) {
   double seconds = 0;
   for (const auto& r : runs) {
     std::map<std::tuple<std::string, std::string>, Suite> suites;  // (model, arch)
-    for (const auto& t : r.trajectories) {
+    for (const auto& t : r.data.trajectories) {
       Suite& s = suites[{t.key.model, t.key.arch}];
       s.name = fmt::format("{} {} ({})", t.key.model, t.key.arch, r.label);
       s.timestamp = r.data.created_at;

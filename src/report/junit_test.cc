@@ -30,7 +30,7 @@ TEST(Junit, FailedIsAnErrorNoGpuIsSkippedAndTextIsEscaped) {
 
 TEST(Junit, ACorrectTurnWithoutItsTargetsIsAFailure) {
   RunDetail r = testing::h200_run();
-  auto& t = r.trajectories.front();
+  auto& t = r.data.trajectories.front();
   t.turns.pop_back();  // drop the turn that passed: left with passed_missing_instructions
   const std::string xml = to_junit({r});
   EXPECT_NE(xml.find("failures=\"1\""), std::string::npos);

@@ -32,34 +32,5 @@ TEST(RunDetail, SettingsAreFlattenedAndAUrlsSecretIsMasked) {
             "http://h/a@b");
 }
 
-TEST(RunDetail, ATurnReadsItsSourceIntervalAndWhereItFailed) {
-  store::TurnRow u;
-  u.turn = 2;
-  u.category = judge::Disposition::incorrect;
-  u.source = "__global__ void k() {}\n";
-  u.compile = Json::parse(R"({"outcome": "passed", "census": {"targets_met": true}})");
-  u.eval = Json::parse(R"({"failed_on": "hidden", "failed_kind": "ragged",
-      "failed_under_load": true, "timing": {"speedup_rel_ci95": 0.02}})");
-  const TurnDetail d = turn_detail(u);
-  EXPECT_EQ(d.source, "__global__ void k() {}\n");
-  EXPECT_EQ(d.compiled, true);
-  EXPECT_EQ(d.targets_in_sass, true);
-  EXPECT_EQ(d.failed_on, eval::FailedOn::hidden);
-  EXPECT_EQ(d.failed_kind, task::HiddenKind::ragged);
-  EXPECT_TRUE(d.failed_under_load);
-  EXPECT_EQ(d.speedup_rel_ci95, 0.02);
-  // An older run file: none of them recorded, none invented.
-  store::TurnRow old;
-  old.category = judge::Disposition::compile_error;
-  old.compile = Json::parse(R"({"outcome": "compile_error"})");
-  const TurnDetail o = turn_detail(old);
-  EXPECT_EQ(o.compiled, false);
-  EXPECT_FALSE(o.targets_in_sass.has_value());
-  EXPECT_EQ(o.failed_on, eval::FailedOn::none);
-  EXPECT_FALSE(o.failed_kind.has_value());
-  EXPECT_FALSE(o.speedup_rel_ci95.has_value());
-  EXPECT_TRUE(o.source.empty());
-}
-
 }  // namespace
 }  // namespace ptxbench::report

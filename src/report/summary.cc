@@ -5,29 +5,8 @@
 #include <algorithm>
 #include <tuple>
 
-#include "core/outcome.h"
-
 namespace ptxbench::report {
 namespace {
-
-// The stored compile stage's outcome is passed (a compile timeout is a timeout turn
-// that did not compile).
-bool compiled(const Json& compile) {
-  return compile.is_object() && compile.contains("outcome") && compile["outcome"].is_string() &&
-         outcome_from_string(compile["outcome"].get<std::string>()) == Outcome::passed;
-}
-
-// The target families the stored static census found in the SASS, and whether they meet
-// the task's rule.
-void read_census(const Json& compile, TurnPoint& p) {
-  if (!compile.is_object() || !compile.contains("census")) return;
-  const Json& c = compile["census"];
-  if (!c.is_object()) return;
-  if (c.contains("targets_present") && c["targets_present"].is_array())
-    for (const auto& f : c["targets_present"])
-      if (f.is_string()) p.families_in_sass.push_back(f.get<std::string>());
-  p.targets_in_sass = c.value("targets_met", false);
-}
 
 // The best of one trajectory within the first `budget` turns.
 struct Best {
@@ -55,12 +34,12 @@ Best best_within(const TrajectoryData& t, int budget) {
 void add_static_evidence(GroupSummary& g, const TrajectoryData& t, int& with_targets) {
   bool met = false;
   for (const auto& p : t.turns) {
-    if (!p.compiled) continue;
+    if (!p.compiled.value_or(false)) continue;
     for (const auto& f : p.families_in_sass)
       if (std::find(g.families_in_sass.begin(), g.families_in_sass.end(), f) ==
           g.families_in_sass.end())
         g.families_in_sass.push_back(f);
-    if (!p.targets_in_sass) continue;
+    if (!p.targets_in_sass.value_or(false)) continue;
     met = true;
     if (!g.first_targets_turn || p.turn < *g.first_targets_turn) g.first_targets_turn = p.turn;
   }
@@ -93,7 +72,7 @@ GpuStages gpu_stages_of(const std::vector<const TrajectoryData*>& ts) {
   bool skipped = false;
   for (const auto* t : ts)
     for (const auto& p : t->turns) {
-      if (p.compiled && !p.gpu_skipped) return GpuStages::run;
+      if (p.compiled.value_or(false) && !p.gpu_skipped) return GpuStages::run;
       skipped = skipped || p.gpu_skipped;
     }
   return skipped ? GpuStages::skipped : GpuStages::not_reached;
@@ -122,8 +101,9 @@ GroupSummary summarize_group(const std::vector<const TrajectoryData*>& ts, const
       ++g.unfinished;
       continue;
     }
-    compiled_any += std::any_of(t->turns.begin(), t->turns.end(),
-                                [](const TurnPoint& p) { return p.compiled; });
+    compiled_any += std::any_of(t->turns.begin(), t->turns.end(), [](const store::StoredTurn& p) {
+      return p.compiled.value_or(false);
+    });
     add_static_evidence(g, *t, with_targets);
   }
   g.scored = g.finished;
@@ -168,14 +148,7 @@ Result<RunData> load_run(const store::RunStore& st) {
   PTXB_TRY(std::vector<store::TrajectoryRow> rows, st.trajectories());
   for (const auto& r : rows) {
     TrajectoryData t{r.key, r.status, r.stop_reason.value_or(""), {}};
-    PTXB_TRY(std::vector<store::TurnRow> turns, st.turns(r.id));
-    for (const auto& u : turns) {
-      TurnPoint p{u.turn,    u.category,    u.correct,          u.arch_executed,
-                  u.speedup, u.gpu_skipped, compiled(u.compile)};
-      read_census(u.compile, p);
-      p.cost = turn_cost(u);
-      t.turns.push_back(std::move(p));
-    }
+    PTXB_TRY(t.turns, store::stored_turns(st, r.id));
     d.trajectories.push_back(std::move(t));
   }
   return d;

@@ -21,27 +21,15 @@
 #include "judge/disposition.h"
 #include "report/cost.h"
 #include "store/store.h"
+#include "store/stored_turn.h"
 
 namespace ptxbench::report {
-
-struct TurnPoint {
-  int turn = 0;
-  judge::Disposition category = judge::Disposition::harness_error;
-  bool correct = false;
-  std::optional<bool> arch_executed;
-  std::optional<double> speedup;
-  bool gpu_skipped = false;
-  bool compiled = false;         // the compile stage built it (its stored outcome is passed)
-  bool targets_in_sass = false;  // the static census meets the task's rule
-  std::vector<std::string> families_in_sass;  // target families present in the SASS
-  TurnCost cost;                              // what the turn spent (cost.h)
-};
 
 struct TrajectoryData {
   store::TrajectoryKey key;
   store::TrajectoryStatus status = store::TrajectoryStatus::pending;
   std::string stop_reason;
-  std::vector<TurnPoint> turns;
+  std::vector<store::StoredTurn> turns;  // ascending turn (store/stored_turn.h)
 };
 
 struct RunData {

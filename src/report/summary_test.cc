@@ -8,10 +8,16 @@
 namespace ptxbench::report {
 namespace {
 
-TurnPoint tp(int turn, const std::string& cat, bool correct = false, std::optional<bool> arch = {},
-             std::optional<double> speedup = {}) {
-  const bool built = cat != "no_code" && cat != "policy" && cat != "compile_error";
-  return {turn, judge::testing::named(cat), correct, arch, speedup, false, built};
+store::StoredTurn tp(int turn, const std::string& cat, bool correct = false,
+                     std::optional<bool> arch = {}, std::optional<double> speedup = {}) {
+  store::StoredTurn p;
+  p.turn = turn;
+  p.category = judge::testing::named(cat);
+  p.correct = correct;
+  p.arch_executed = arch;
+  p.speedup = speedup;
+  p.compiled = cat != "no_code" && cat != "policy" && cat != "compile_error";
+  return p;
 }
 
 RunData sample_run() {
@@ -172,7 +178,7 @@ TEST(Summary, WhenNoTurnCompiledTheGpuStagesWereNotReached) {
 
 TEST(Summary, WithoutAGpuTheStaticEvidenceIsSummarised) {
   RunData d;
-  auto skipped = [](TurnPoint p, std::vector<std::string> families, bool met) {
+  auto skipped = [](store::StoredTurn p, std::vector<std::string> families, bool met) {
     p.gpu_skipped = true;
     p.families_in_sass = std::move(families);
     p.targets_in_sass = met;
@@ -229,11 +235,11 @@ TEST(Summary, CompiledComesFromTheStoredCompileStage) {
   ASSERT_TRUE(data.ok());
   const auto& turns = data->trajectories.at(0).turns;
   ASSERT_EQ(turns.size(), 4u);
-  EXPECT_FALSE(turns[0].compiled);
-  EXPECT_FALSE(turns[1].compiled);
-  EXPECT_TRUE(turns[2].compiled);
-  EXPECT_FALSE(turns[2].targets_in_sass);
-  EXPECT_TRUE(turns[3].targets_in_sass);
+  EXPECT_EQ(turns[0].compiled, false);
+  EXPECT_FALSE(turns[1].compiled.has_value());  // the stage did not run
+  EXPECT_EQ(turns[2].compiled, true);
+  EXPECT_FALSE(turns[2].targets_in_sass.has_value());  // no census stored
+  EXPECT_EQ(turns[3].targets_in_sass, true);
   EXPECT_EQ(turns[3].families_in_sass, (std::vector<std::string>{"wgmma", "tma"}));
   // The trajectory is still running (no stop recorded): its turns are shown, its rates wait.
   EXPECT_EQ(summarize(*data).groups.at(0).unfinished, 1);

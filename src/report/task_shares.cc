@@ -13,13 +13,13 @@ namespace {
 using RowKey = std::pair<std::string, std::string>;  // (arch, task); task "all" last
 
 // Adds one turn; the GPU stages ran when some compiled turn was not skipped.
-void add(TurnShares& s, const TurnPoint& p, bool& ran, bool& skipped) {
+void add(TurnShares& s, const store::StoredTurn& p, bool& ran, bool& skipped) {
   ++s.turns;
   s.with_code += p.category != judge::Disposition::no_code;
   s.compile_errors += p.category == judge::Disposition::compile_error;
   s.correct += p.correct;
   s.correct_with_arch += p.correct && p.arch_executed.value_or(false);
-  ran = ran || (p.compiled && !p.gpu_skipped);
+  ran = ran || (p.compiled.value_or(false) && !p.gpu_skipped);
   skipped = skipped || p.gpu_skipped;
 }
 

@@ -10,22 +10,22 @@ namespace ptxbench::report {
 namespace {
 
 // A turn as a run stores it. Without a GPU a compiled turn is not_evaluated, GPU skipped.
-TurnPoint cpu_turn(int turn, const std::string& cat) {
-  TurnPoint p;
+store::StoredTurn cpu_turn(int turn, const std::string& cat) {
+  store::StoredTurn p;
   p.turn = turn;
   p.category = judge::testing::named(cat);
   p.compiled = cat == "not_evaluated";
-  p.gpu_skipped = p.compiled;
+  p.gpu_skipped = *p.compiled;
   return p;
 }
 
-TurnPoint gpu_turn(int turn, const std::string& cat, bool arch) {
-  TurnPoint p;
+store::StoredTurn gpu_turn(int turn, const std::string& cat, bool arch) {
+  store::StoredTurn p;
   p.turn = turn;
   p.category = judge::testing::named(cat);
   p.compiled = cat != "no_code" && cat != "compile_error";
   p.correct = cat.starts_with("passed");
-  if (p.compiled) p.arch_executed = arch;
+  if (*p.compiled) p.arch_executed = arch;
   return p;
 }
 

@@ -15,7 +15,7 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 }
 
 // The kernel text a hash is taken of: the extracted source, else the whole message.
-const std::string& kernel_text(const TurnView& t) {
+const std::string& kernel_text(const store::StoredTurn& t) {
   return t.source.empty() ? t.assistant : t.source;
 }
 
@@ -32,8 +32,8 @@ std::size_t estimate_row_tokens(const std::vector<RowMessage>& messages, double 
 
 // The first later turn that is an acceptable repair; otherwise nullptr and the reason
 // the first correct later turn was rejected ("no_repair" when there was none).
-const TurnView* find_repair(const Episode& e, int after_turn, const Options& o,
-                            std::string& reason) {
+const store::StoredTurn* find_repair(const Episode& e, int after_turn, const Options& o,
+                                     std::string& reason) {
   reason = "no_repair";
   for (const auto& t : e.turns) {
     if (t.turn <= after_turn || !t.correct) continue;
@@ -44,7 +44,7 @@ const TurnView* find_repair(const Episode& e, int after_turn, const Options& o,
   return nullptr;
 }
 
-Example base_example(const Episode& e, const TurnView& repair) {
+Example base_example(const Episode& e, const store::StoredTurn& repair) {
   Example x;
   x.task = e.task;
   x.arch = e.arch;
@@ -63,7 +63,8 @@ Example base_example(const Episode& e, const TurnView& repair) {
   return x;
 }
 
-void finish(Example& x, const TurnView& repair, const Options& o, const std::string& wrong_kernel) {
+void finish(Example& x, const store::StoredTurn& repair, const Options& o,
+            const std::string& wrong_kernel) {
   x.messages.push_back({"assistant", repair_content(repair, o), 1});
   x.tokens = estimate_row_tokens(x.messages, o.bytes_per_token);
   std::string h = x.task + "\n" + x.arch + "\n" + normalized_hash(kernel_text(repair));
@@ -84,7 +85,7 @@ void add_fixit(const Episode& e, const Options& o, Coverage& cov, Candidates& ou
     const int stratum_turn = e.seed ? e.seed->turn : turn;
     cov.count("failing", e.task, category, stratum_turn);
     std::string reason;
-    const TurnView* repair = find_repair(e, turn, o, reason);
+    const store::StoredTurn* repair = find_repair(e, turn, o, reason);
     if (!repair) {
       ++out.dropped[reason];
       continue;
@@ -100,11 +101,12 @@ void add_fixit(const Episode& e, const Options& o, Coverage& cov, Candidates& ou
       x.messages.push_back({"user", e.seed->feedback, std::nullopt});
       wrong_kernel = e.seed->wrong_source.empty() ? e.seed->wrong : e.seed->wrong_source;
     } else {
-      const TurnView& f = *std::find_if(e.turns.begin(), e.turns.end(),
-                                        [&](const TurnView& t) { return t.turn == turn; });
+      const store::StoredTurn& f =
+          *std::find_if(e.turns.begin(), e.turns.end(),
+                        [&](const store::StoredTurn& t) { return t.turn == turn; });
       x.key = turn_key(e, turn);
       x.messages.push_back({"assistant", f.assistant, 0});
-      x.messages.push_back({"user", f.feedback, std::nullopt});
+      x.messages.push_back({"user", f.shown_feedback, std::nullopt});
       wrong_kernel = kernel_text(f);
     }
     finish(x, *repair, o, wrong_kernel);
@@ -134,7 +136,7 @@ void add_kernelgen(const Episode& e, const Options& o, Coverage& cov, Candidates
 
 }  // namespace
 
-std::string repair_rejection(const TurnView& t, const Options& o) {
+std::string repair_rejection(const store::StoredTurn& t, const Options& o) {
   if (o.require_arch && t.arch_executed != true) return "missing_instructions";
   for (const auto& f : t.flags)  // measurement notes (throttled, ...) do not disqualify
     if (eval::is_guard_flag(f) && !contains(o.allowed_flags, f)) return "guard_flagged";
@@ -142,7 +144,7 @@ std::string repair_rejection(const TurnView& t, const Options& o) {
   return "";
 }
 
-std::string repair_content(const TurnView& t, const Options& o) {
+std::string repair_content(const store::StoredTurn& t, const Options& o) {
   if (!o.include_reasoning || t.reasoning.empty()) return t.assistant;
   return "<think>\n" + t.reasoning + "\n</think>\n\n" + t.assistant;
 }

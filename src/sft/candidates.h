@@ -28,10 +28,10 @@ Candidates find_candidates(const Corpus& corpus, const Options& options, Coverag
 
 // Why a correct turn is not an acceptable repair ("" when it is): "missing_instructions",
 // "guard_flagged", "below_speedup_floor".
-std::string repair_rejection(const TurnView& t, const Options& options);
+std::string repair_rejection(const store::StoredTurn& t, const Options& options);
 
 // The repaired assistant message as trained on: "<think>\nREASONING\n</think>\n\n" + content
 // when the store has reasoning and options.include_reasoning.
-std::string repair_content(const TurnView& t, const Options& options);
+std::string repair_content(const store::StoredTurn& t, const Options& options);
 
 }  // namespace ptxbench::sft

@@ -1,7 +1,6 @@
 #include "sft/corpus.h"
 
 #include <algorithm>
-#include <map>
 #include <string_view>
 #include <system_error>
 
@@ -19,38 +18,6 @@ Result<std::string> store_sha256(store::Db& db) {
   (void)db.exec("PRAGMA wal_checkpoint(TRUNCATE)");  // best effort: a busy writer keeps its log
   PTXB_TRY(std::string bytes, read_file(db.path()));
   return sha256_hex(bytes);
-}
-
-std::vector<TurnView> join_turns(const std::vector<store::TurnRow>& turns,
-                                 const std::vector<store::MessageRow>& messages) {
-  std::map<int, const store::MessageRow*> assistant, user;
-  for (const auto& m : messages) {
-    if (m.turn < 1) continue;
-    if (m.role == "assistant") assistant[m.turn] = &m;
-    if (m.role == "user") user[m.turn] = &m;
-  }
-  std::vector<TurnView> out;
-  for (const auto& t : turns) {
-    TurnView v;
-    v.turn = t.turn;
-    v.category = t.category;
-    v.correct = t.correct;
-    v.arch_executed = t.arch_executed;
-    v.speedup = t.speedup;
-    v.gpu_skipped = t.gpu_skipped;
-    v.flags = flags_from_json(t.flags);
-    v.source = t.source.value_or("");
-    if (auto a = assistant.find(t.turn); a != assistant.end()) {
-      v.assistant = a->second->content;
-      v.reasoning = a->second->reasoning;
-    }
-    auto u = user.find(t.turn);
-    v.feedback = u != user.end() ? u->second->content : t.feedback;
-    out.push_back(std::move(v));
-  }
-  std::sort(out.begin(), out.end(),
-            [](const TurnView& a, const TurnView& b) { return a.turn < b.turn; });
-  return out;
 }
 
 std::string given_twice(const std::filesystem::path& a, const std::filesystem::path& b,
@@ -81,7 +48,6 @@ Status load_one(const std::filesystem::path& path, int index, Corpus& corpus) {
             [](const auto& a, const auto& b) { return a.id < b.id; });
   for (const auto& t : trajectories) {
     PTXB_TRY(auto messages, rs.messages(t.id));
-    PTXB_TRY(auto turns, rs.turns(t.id));
     Episode e;
     e.source_index = index;
     e.source_sha = info.sha256;
@@ -94,7 +60,7 @@ Status load_one(const std::filesystem::path& path, int index, Corpus& corpus) {
       if (m.seq == 0) e.system = m.content;
       if (m.seq == 1) e.task_message = m.content;
     }
-    e.turns = join_turns(turns, messages);
+    PTXB_TRY(e.turns, store::stored_turns(rs, t.id));
     if (auto s = seeds.find(SeedKey{e.task, e.arch, e.sample}); s != seeds.end()) {
       e.seed = s->second;
       ++info.mined_trajectories;
@@ -133,21 +99,6 @@ Status check_same_content(const Corpus& corpus) {
 
 std::string Episode::key() const {
   return source_sha.substr(0, 12) + "/" + std::to_string(trajectory_id);
-}
-
-std::vector<std::string> flags_from_json(const Json& flags) {
-  std::vector<std::string> out;
-  if (flags.is_array()) {
-    for (const auto& f : flags)
-      if (f.is_string()) out.push_back(f.get<std::string>());
-  } else if (flags.is_object()) {
-    for (const auto& [name, v] : flags.items()) {
-      bool set = v.is_boolean() ? v.get<bool>()
-                                : !(v.is_null() || (v.is_number() && v.get<double>() == 0));
-      if (set) out.push_back(name);
-    }
-  }
-  return out;
 }
 
 Result<Corpus> load_corpus(const std::vector<std::filesystem::path>& stores) {

@@ -1,6 +1,6 @@
 // The SFT corpus: every trajectory of one or more run stores, read through the
-// store's reader API (store/store.h), with each turn joined to the assistant message
-// it evaluates and the user message that answered it.
+// store's reader API (store/stored_turn.h: each turn joined to the assistant message
+// it evaluates and the user message that answered it).
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,8 @@
 
 #include "core/json.h"
 #include "core/result.h"
-#include "judge/disposition.h"
 #include "sft/seeds.h"
+#include "store/stored_turn.h"
 
 namespace ptxbench::sft {
 
@@ -27,30 +27,16 @@ struct SourceInfo {
   int mined_trajectories = 0;  // trajectories started by `ptxbench sft mine`
 };
 
-struct TurnView {
-  int turn = 0;
-  judge::Disposition category = judge::Disposition::harness_error;
-  bool correct = false;
-  std::optional<bool> arch_executed;
-  std::optional<double> speedup;
-  bool gpu_skipped = false;
-  std::vector<std::string> flags;  // guard flags (side_stream, cached_result, ...)
-  std::string source;              // the extracted kernel ("" when none)
-  std::string assistant;           // the assistant message this turn evaluates
-  std::string reasoning;           // its reasoning content, when the server returned it
-  std::string feedback;            // the exact user message that answered it
-};
-
 struct Episode {
   int source_index = 0;    // into Corpus::sources
   std::string source_sha;  // that store's sha256
   std::int64_t trajectory_id = 0;
   std::string model, task, arch;
   int sample = 0;
-  std::string system;           // seq 0
-  std::string task_message;     // seq 1
-  std::vector<TurnView> turns;  // ascending turn
-  std::optional<Seed> seed;     // set for a teacher trajectory of `sft mine`
+  std::string system;                    // seq 0
+  std::string task_message;              // seq 1
+  std::vector<store::StoredTurn> turns;  // ascending turn, with their messages
+  std::optional<Seed> seed;              // set for a teacher trajectory of `sft mine`
 
   // "<store sha256 prefix>/<trajectory id>": stable whatever the order of the stores.
   std::string key() const;
@@ -65,9 +51,5 @@ struct Corpus {
 // run database, schema version mismatch, a store given twice: the same file, or two
 // files with identical bytes, would count every trajectory twice, so it is refused).
 Result<Corpus> load_corpus(const std::vector<std::filesystem::path>& stores);
-
-// Flags of a turn from flags_json: an array of names, or an object whose truthy
-// members are the flags.
-std::vector<std::string> flags_from_json(const Json& flags);
 
 }  // namespace ptxbench::sft

@@ -215,13 +215,5 @@ TEST(LoadCorpus, AStoreGivenTwiceIsRefused) {
       << copied.error().message;
 }
 
-TEST(Flags, ArrayOrObject) {
-  EXPECT_EQ(flags_from_json(Json::array({"side_stream", "cached_result"})),
-            (std::vector<std::string>{"side_stream", "cached_result"}));
-  EXPECT_EQ(flags_from_json(Json{{"side_stream", true}, {"cached_result", false}, {"x", 1}}),
-            (std::vector<std::string>{"side_stream", "x"}));
-  EXPECT_TRUE(flags_from_json(Json()).empty());
-}
-
 }  // namespace
 }  // namespace ptxbench::sft

@@ -19,7 +19,7 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-Seed make_seed(const Corpus& corpus, const Episode& e, const TurnView& t) {
+Seed make_seed(const Corpus& corpus, const Episode& e, const store::StoredTurn& t) {
   Seed s;
   s.origin_path = corpus.sources[e.source_index].path.string();
   s.origin_sha256 = e.source_sha;
@@ -33,7 +33,7 @@ Seed make_seed(const Corpus& corpus, const Episode& e, const TurnView& t) {
   s.task_message = e.task_message;
   s.wrong = t.assistant;
   s.wrong_source = t.source;
-  s.feedback = t.feedback;
+  s.feedback = t.shown_feedback;
   return s;
 }
 

@@ -1,0 +1,112 @@
+#include "store/stored_turn.h"
+
+#include <gtest/gtest.h>
+
+#include "core/fs.h"
+
+namespace ptxbench::store {
+namespace {
+
+TEST(StoredTurn, ATurnReadsItsSourceIntervalAndWhereItFailed) {
+  TurnRow u;
+  u.turn = 2;
+  u.category = judge::Disposition::incorrect;
+  u.source = "__global__ void k() {}\n";
+  u.feedback = "Turn 2: wrong";
+  u.compile = Json::parse(R"({"outcome": "passed", "seconds": 3.5,
+      "census": {"targets_met": true, "targets_present": ["wgmma", "tma"]}})");
+  u.eval = Json::parse(R"({"failed_on": "hidden", "failed_kind": "ragged",
+      "failed_under_load": true, "timing": {"speedup_rel_ci95": 0.02},
+      "provenance": {"gpu": "NVIDIA H200", "cudnn": 91000}})");
+  u.flags = Json::array({"side_stream", "timing_unstable"});
+  u.llm = Json::parse(R"({"prompt_tokens": 12, "completion_tokens": -5})");
+  const StoredTurn d = read_turn(u);
+  EXPECT_EQ(d.source, "__global__ void k() {}\n");
+  EXPECT_EQ(d.compiled, true);
+  EXPECT_EQ(d.targets_in_sass, true);
+  EXPECT_EQ(d.families_in_sass, (std::vector<std::string>{"wgmma", "tma"}));
+  EXPECT_EQ(d.audit_route, "static");  // no run-time audit: the census's families
+  ASSERT_EQ(d.families.size(), 2u);
+  EXPECT_EQ(d.families[1].verdict, "static");
+  EXPECT_EQ(d.failed_on, eval::FailedOn::hidden);
+  EXPECT_EQ(d.failed_kind, task::HiddenKind::ragged);
+  EXPECT_TRUE(d.failed_under_load);
+  EXPECT_EQ(d.speedup_rel_ci95, 0.02);
+  ASSERT_TRUE(d.judged_on.has_value());
+  EXPECT_EQ(d.judged_on->gpu, "NVIDIA H200");
+  EXPECT_EQ(d.judged_on->cudnn, 91000);
+  EXPECT_FALSE(d.judged_on->cublaslt.has_value());
+  EXPECT_EQ(d.flags, (std::vector<std::string>{"side_stream", "timing_unstable"}));
+  EXPECT_EQ(d.compile_s, 3.5);
+  EXPECT_EQ(d.prompt_tokens, 12);
+  EXPECT_FALSE(d.completion_tokens.has_value());  // -5 is no count
+  EXPECT_EQ(d.cost.prompt_tokens, 12);
+  EXPECT_EQ(d.feedback, "Turn 2: wrong");
+  EXPECT_EQ(d.shown_feedback, "Turn 2: wrong");  // no messages read
+  // An older run file: none of them recorded, none invented.
+  TurnRow old;
+  old.category = judge::Disposition::compile_error;
+  old.compile = Json::parse(R"({"outcome": "compile_error"})");
+  const StoredTurn o = read_turn(old);
+  EXPECT_EQ(o.compiled, false);
+  EXPECT_FALSE(o.targets_in_sass.has_value());
+  EXPECT_TRUE(o.families_in_sass.empty());
+  EXPECT_EQ(o.failed_on, eval::FailedOn::none);
+  EXPECT_FALSE(o.failed_kind.has_value());
+  EXPECT_FALSE(o.speedup_rel_ci95.has_value());
+  EXPECT_FALSE(o.judged_on.has_value());
+  EXPECT_TRUE(o.source.empty());
+  EXPECT_TRUE(o.audit_route.empty());
+  // A stage that did not run: no outcome.
+  EXPECT_FALSE(read_turn(TurnRow{}).compiled.has_value());
+}
+
+TEST(StoredTurn, TheRunTimeAuditsFamiliesWinOverTheCensus) {
+  TurnRow u;
+  u.compile = Json::parse(R"({"outcome": "passed", "census": {"targets_present": ["wgmma"]}})");
+  u.audit = Json::parse(R"({"route": "cupti", "families": [{"name": "wgmma", "verdict":
+      "executed", "target": true}, {"name": "tma", "verdict": "absent"}],
+      "coverage": {"available": true, "ratio": 0.75}})");
+  const StoredTurn t = read_turn(u);
+  EXPECT_EQ(t.audit_route, "cupti");
+  ASSERT_EQ(t.families.size(), 2u);
+  EXPECT_EQ(t.families[0].verdict, "executed");
+  EXPECT_TRUE(t.families[0].target);
+  EXPECT_FALSE(t.families[1].target);
+  EXPECT_EQ(t.coverage, 0.75);
+  EXPECT_EQ(t.families_in_sass, (std::vector<std::string>{"wgmma"}));  // the census's, still
+}
+
+// Read through the store: each turn joined to the assistant message it evaluates and the user
+// message that answered it, which a rejudged run keeps as the model saw it.
+TEST(StoredTurn, TheStoreJoinsEachTurnToItsMessages) {
+  auto dir = TempDir::create("stored_turn_test");
+  ASSERT_TRUE(dir.ok());
+  auto st = RunStore::create(dir->path() / "r.db", Json::object(), Json::object());
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  auto id = st->add_trajectory({"m", "gemm", "sm_90a", 0});
+  ASSERT_TRUE(id.ok());
+  ASSERT_TRUE(st->start_trajectory(*id, {0, 0, "system", "s", ""}, {1, 0, "user", "u", ""}).ok());
+  for (int turn : {1, 2}) {
+    TurnEvent e;
+    e.trajectory_id = *id;
+    e.assistant.content = "reply " + std::to_string(turn);
+    e.assistant.reasoning = turn == 1 ? "thought" : "";
+    e.turn.turn = turn;
+    e.turn.category = judge::Disposition::incorrect;
+    e.turn.feedback = "rejudged " + std::to_string(turn);
+    e.feedback_message = "shown " + std::to_string(turn);
+    ASSERT_TRUE(st->record_turn(e).ok());
+  }
+  auto turns = stored_turns(*st, *id);
+  ASSERT_TRUE(turns.ok()) << turns.error().message;
+  ASSERT_EQ(turns->size(), 2u);
+  EXPECT_EQ((*turns)[0].turn, 1);
+  EXPECT_EQ((*turns)[0].assistant, "reply 1");
+  EXPECT_EQ((*turns)[0].reasoning, "thought");
+  EXPECT_EQ((*turns)[1].feedback, "rejudged 2");
+  EXPECT_EQ((*turns)[1].shown_feedback, "shown 2");
+}
+
+}  // namespace
+}  // namespace ptxbench::store

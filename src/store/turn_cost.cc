@@ -1,0 +1,42 @@
+#include "store/turn_cost.h"
+
+#include "llm/protocol.h"
+
+namespace ptxbench::store {
+namespace {
+
+double number(const Json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return 0;
+  return j[key].get<double>();
+}
+
+bool has_number(const Json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number();
+}
+
+// A stored token count by the rule it is received by (llm/protocol.h token_count): a value an
+// older ptxbench stored unchecked (-5, 1e30) counts as not reported, 0.
+long tokens(const Json& llm, const char* key) {
+  if (!llm.is_object()) return 0;
+  auto it = llm.find(key);
+  return it == llm.end() ? 0 : llm::token_count(*it).value_or(0);
+}
+
+}  // namespace
+
+TurnCost turn_cost(const Json& llm, const Json& compile, const Json& eval) {
+  TurnCost c;
+  c.prompt_tokens = tokens(llm, "prompt_tokens");
+  c.completion_tokens = tokens(llm, "completion_tokens");
+  c.reasoning_tokens = tokens(llm, "reasoning_tokens");
+  c.request_s = has_number(llm, "total_s") ? number(llm, "total_s") : number(llm, "latency_s");
+  const bool hit = compile.is_object() && compile.value("cache_hit", false);
+  if (!hit) c.compile_cpu_s = number(compile, "compiler_cpu_seconds");
+  if (has_number(eval, "gpu_seconds"))
+    c.gpu_s = number(eval, "gpu_seconds");
+  else if (eval.is_object() && eval.value("outcome", std::string()) != "not_run")
+    c.gpu_s = number(eval, "seconds");
+  return c;
+}
+
+}  // namespace ptxbench::store
