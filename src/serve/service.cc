@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "core/interrupt.h"
+#include "run/verdict_json.h"
 #include "serve/reward.h"
 #include "task/json.h"
 
@@ -291,6 +292,7 @@ Json Service::result_json(const JobRow& row, const run::TurnVerdict& v, double s
       {"reward", reward_json(c, row.request.reward)},
       {"flags", flags},
       {"feedback", judger_.feedback(v, row.request)},
+      {"verdict", run::to_json(v)},  // the whole verdict, for `ptxbench run --judge-url`
       {"report", {{"compile", v.compile_json}, {"eval", v.eval_json}, {"audit", v.audit_json}}},
       {"costs",
        {{"queue_s", started - row.submitted},
