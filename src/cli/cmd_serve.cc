@@ -222,8 +222,9 @@ void attach_serve(CLI::App& sub, Context& ctx) {
   add_judging_options(sub, a->judging);
   sub.footer(with_help_footer(
       "API (docs/serve.md): POST /v1/jobs, GET /v1/jobs/ID?wait=S, DELETE /v1/jobs/ID, GET "
-      "/v1/tasks, /v1/health, /v1/metrics. Several instances behind HAProxy: `ptxbench serve "
-      "lb-config --help`. Exit: 0 after SIGINT/SIGTERM; 2 bad options or an --instance the "
+      "/v1/tasks, /v1/health, /v1/metrics. Tenants (--tokens-file): each sees only its own "
+      "jobs. Several instances behind HAProxy: `ptxbench serve lb-config --help`. Exit: 0 after "
+      "SIGINT/SIGTERM; 2 bad options or an --instance the "
       "store was not served under; 1 when the store or the port cannot be opened."));
   CLI::App* lb = attach_serve_lb_config(sub, ctx);
   sub.callback([a, lb, &ctx] {
