@@ -47,13 +47,18 @@ Result<std::string> judge_base_url(const std::string& url) {
 struct RemoteJudge::Impl {
   RemoteJudgeOptions options;
   std::string base;
-  httplib::Client client;
 
-  Impl(RemoteJudgeOptions o, std::string b) : options(std::move(o)), base(b), client(b) {
-    client.set_connection_timeout(10);
-    client.set_read_timeout(static_cast<time_t>(options.poll_s + 30));
-    client.set_write_timeout(60);
-    if (!options.token.empty()) client.set_bearer_token_auth(options.token);
+  Impl(RemoteJudgeOptions o, std::string b) : options(std::move(o)), base(std::move(b)) {}
+
+  // A connection of one candidate's own: the loop judges several candidates at once (--concurrency)
+  // and one client serialises its requests, so a long poll would hold up the others' submissions.
+  std::unique_ptr<httplib::Client> connect() const {
+    auto c = std::make_unique<httplib::Client>(base);
+    c->set_connection_timeout(10);
+    c->set_read_timeout(static_cast<time_t>(options.poll_s + 30));
+    c->set_write_timeout(60);
+    if (!options.token.empty()) c->set_bearer_token_auth(options.token);
+    return c;
   }
 
   // One request with retries of 429 (its Retry-After), 5xx, 421 and lost connections for up to
@@ -101,7 +106,8 @@ Result<std::unique_ptr<RemoteJudge>> RemoteJudge::connect(RemoteJudgeOptions opt
   const double retry_max_s = std::max(options.retry_max_s, 1.0);
   auto impl = std::make_unique<Impl>(std::move(options), base);
   impl->options.retry_max_s = std::min(retry_max_s, 10.0);  // a first contact: fail fast
-  auto r = impl->call("GET /v1/health", [&] { return impl->client.Get("/v1/health"); });
+  auto client = impl->connect();
+  auto r = impl->call("GET /v1/health", [&] { return client->Get("/v1/health"); });
   impl->options.retry_max_s = retry_max_s;
   if (!r.ok())
     return make_error(fmt::format("cannot reach the judge at {}: {}", base, r.error().message),
@@ -160,20 +166,21 @@ Result<run::TurnVerdict> RemoteJudge::try_evaluate(const std::string& source,
                   {"contract", std::string(to_string(m.options.contract))},
                   {"idempotency_key", key}};
   const std::string text = to_text(body);
+  auto client = m.connect();
   PTXB_TRY(httplib::Response posted, m.call("a submission", [&] {
-    return m.client.Post("/v1/jobs", httplib::Headers{{"Idempotency-Key", key}}, text,
-                         "application/json");
+    return client->Post("/v1/jobs", httplib::Headers{{"Idempotency-Key", key}}, text,
+                        "application/json");
   }));
   if (posted.status != 202) return m.refused("a candidate of " + task.name, posted);
   const std::string id = parse_json(posted.body).value("id", "");
   const std::string path = fmt::format("/v1/jobs/{}?wait={:g}", id, m.options.poll_s);
   for (;;) {
     if (interrupted()) {  // stopped here: the job is not wanted any more
-      (void)m.client.Delete("/v1/jobs/" + id);
+      (void)client->Delete("/v1/jobs/" + id);
       return make_error(fmt::format("interrupted while job {} was judged", id));
     }
     PTXB_TRY(httplib::Response got,
-             m.call("a poll of job " + id, [&] { return m.client.Get(path); }));
+             m.call("a poll of job " + id, [&] { return client->Get(path); }));
     if (got.status != 200) return m.refused("a poll of job " + id, got);
     const Json job = parse_json(got.body);
     const std::string state = job.value("state", "");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_judge_url.sh PTXBENCH: `ptxbench run --judge-url` on a CPU machine (docs/serve.md, "A run
-# with a remote judge"). The embedded scripted agent's trajectory (4 turns of the GEMM task) is
-# run twice: judged in this process, and judged by a real `ptxbench serve` on loopback (no GPU
+# with a remote judge"). The embedded scripted agent's trajectories (2 samples of 4 turns of the
+# GEMM task, judged 2 at a time) are run twice: judged in this process, and judged by a real `ptxbench serve` on loopback (no GPU
 # there either: both skip the GPU stages with the same reason); the stored turns are the same
 # (category, feedback, correctness, flags, source, stage results but their timings). Then the
 # service is killed with -9 in the middle of a run: the run fails its trajectory, saying so and
@@ -17,7 +17,7 @@ trap 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$scratch
 cd "$scratch" || exit 1
 export PTXBENCH_NO_GPU=1 PTXBENCH_CACHE=$scratch/cache
 unset PTXBENCH_SERVE_TOKEN
-plan=(--tasks gemm_n7168_k5120 --turns 4 --no-progress)
+plan=(--tasks gemm_n7168_k5120 --turns 4 --samples 2 --concurrency 2 --no-progress)
 fail() {
   echo "FAIL: $*" >&2
   for f in "$scratch"/*.log; do echo "--- $f:" >&2; cat "$f" >&2; done
