@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run_judge_url.sh PTXBENCH: `ptxbench run --judge-url` on a CPU machine (docs/serve.md, "A run
 # with a remote judge"). The embedded scripted agent's trajectories (2 samples of 4 turns of the
-# GEMM task, judged 2 at a time) are run twice: judged in this process, and judged by a real `ptxbench serve` on loopback (no GPU
-# there either: both skip the GPU stages with the same reason); the stored turns are the same
+# GEMM task, judged 2 at a time) are run twice: judged in this process, and judged by a real
+# `ptxbench serve` on loopback (no GPU there either: both skip the GPU stages with the same
+# reason); the stored turns are the same
 # (category, feedback, correctness, flags, source, stage results but their timings). Then the
 # service is killed with -9 in the middle of a run: the run fails its trajectory, saying so and
 # how to resume, keeps its finished turns, and `run --resume --judge-url` at a restarted service
