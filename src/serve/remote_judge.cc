@@ -65,7 +65,9 @@ struct RemoteJudge::Impl {
   // retry_max_s; any other answer is returned as it is. An Error: nothing answered in time.
   Result<httplib::Response> call(const std::string& what,
                                  const std::function<httplib::Result()>& send) {
-    const auto until = Clock::now() + std::chrono::duration<double>(options.retry_max_s);
+    const Clock::time_point until =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(options.retry_max_s));
     double backoff = 0.25;
     for (;;) {
       httplib::Result r = send();
@@ -80,12 +82,16 @@ struct RemoteJudge::Impl {
       } else {
         return *r;
       }
-      if (interrupted() || Clock::now() + std::chrono::duration<double>(pause) > until)
+      // The last pause ends with the window (a Retry-After longer than what is left is cut
+      // short), and one more try is made then.
+      const auto left = until - Clock::now();
+      if (interrupted() || left <= Clock::duration::zero())
         return make_error(fmt::format("the judge at {} gave no answer to {} within {:g} s: {}",
                                       base, what, options.retry_max_s, why),
                           "is `ptxbench serve` running there? start it, then continue with "
                           "`ptxbench run --resume FILE --judge-url URL`");
-      std::this_thread::sleep_for(std::chrono::duration<double>(pause));
+      std::this_thread::sleep_for(std::min<Clock::duration>(
+          left, std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(pause))));
       backoff = std::min(backoff * 2, 8.0);
     }
   }
