@@ -39,6 +39,12 @@ PYDANTIC_CORE_VERSION=2.46.4
 TYPING_EXTENSIONS_VERSION=4.15.0
 ANNOTATED_TYPES_VERSION=0.7.0
 TYPING_INSPECTION_VERSION=0.4.2
+# verl's reward-function loader for the serve client's verl adapter (clients/python/tests,
+# docs/serve.md "From a trainer"): `import verl` needs torch (the PyPI wheel pulls the CUDA
+# stack), ray and tensordict, so the wheel is unpacked without its dependencies and the test
+# runs verl's own loader module (verl/utils/import_utils.py: the standard library only) and the
+# call its NaiveRewardManager makes, read from its source.
+VERL_VERSION=0.9.1
 
 debs=(cmake ninja-build g++ pkg-config python3-pip unzip
       libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libdlpack-dev
@@ -89,6 +95,7 @@ fetch_wheel pydantic-core "$PYDANTIC_CORE_VERSION"
 fetch_wheel typing-extensions "$TYPING_EXTENSIONS_VERSION"
 fetch_wheel annotated-types "$ANNOTATED_TYPES_VERSION"
 fetch_wheel typing-inspection "$TYPING_INSPECTION_VERSION"
+fetch_wheel verl "$VERL_VERSION"
 ln -sf "$deps/wheels/nvidia-cuda-cuobjdump/nvidia/cu13/bin/cuobjdump" "$deps/bin/cuobjdump"
 ln -sf "$deps/wheels/nvidia-cuda-nvdisasm/nvidia/cu13/bin/nvdisasm" "$deps/bin/nvdisasm"
 chmod +x "$deps/bin/"* "$deps"/wheels/*/nvidia/cu13/bin/* 2>/dev/null || true
@@ -104,6 +111,20 @@ if [ "${PTXBENCH_WITH_CHROMIUM:-0}" = 1 ]; then "$root/scripts/setup-chromium.sh
 if [ -n "${PTXBENCH_TRAINING_DEPS:-}" ]; then
   step "installing the training recipe's Python side (training/setup.sh)"
   "$root/training/setup.sh"
+fi
+
+# The trainer packages the serve client's adapters are tested against (verifiers, pinned in
+# clients/python/requirements-adapters.txt; ctest python_client_verifiers), into their own venv,
+# when asked (scripts/test.sh asks).
+if [ "${PTXBENCH_WITH_ADAPTERS:-0}" = 1 ]; then
+  venv="$deps/adapters-venv" req="$root/clients/python/requirements-adapters.txt"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  sum=$(sha256sum "$req" | cut -d' ' -f1)
+  if [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$sum" ]; then
+    step "installing the adapters' trainer packages into $venv (about 600 MB)"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$req"
+    echo "$sum" > "$venv/.requirements.sha256"
+  fi
 fi
 
 # The local test endpoint (ctest label `endpoint`): llama-server built from the pinned

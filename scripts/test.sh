@@ -8,8 +8,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # headless Chromium (the HTML report is rendered in it, tests/report) and the local model
 # endpoint (llama-server with Gemma 3 270M: the `endpoint` test, tests/endpoint), and the
 # training stack (torch, transformers, TRL, peft, gguf into .deps/training-venv: the Fixit loop's
-# test `fixit_e2e`, tests/fixit, and the recipe's `training_pytest_recipe`).
-PTXBENCH_WITH_TEST_TOOLS=1 PTXBENCH_WITH_SLURM=1 PTXBENCH_WITH_CHROMIUM=1 PTXBENCH_WITH_ENDPOINT=1 PTXBENCH_TRAINING_DEPS=1 \
+# test `fixit_e2e`, tests/fixit, and the recipe's `training_pytest_recipe`), and verifiers for
+# the serve client's adapter test (python_client_verifiers).
+PTXBENCH_WITH_ADAPTERS=1 PTXBENCH_WITH_TEST_TOOLS=1 PTXBENCH_WITH_SLURM=1 PTXBENCH_WITH_CHROMIUM=1 PTXBENCH_WITH_ENDPOINT=1 PTXBENCH_TRAINING_DEPS=1 \
   "$root/scripts/setup.sh"
 cd "${PTXBENCH_BUILD_DIR:-$root/build}"
 # setup.sh built the programs; the tests are built here.

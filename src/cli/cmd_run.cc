@@ -187,26 +187,6 @@ Result<Prepared> prepare(RunOptions& o, const CLI::App& sub, Context& ctx,
   return Prepared{std::move(p.clients), std::move(mine), shard, planned};
 }
 
-// On resume, the trajectories this run has finished (stored done), read without writing: when
-// the run is marked done and every trajectory of its plan is among them, there is nothing to
-// resume, and reopening the file would only rewrite it (its schema upgraded, finished_at
-// replaced, a stray -wal beside it removed; issue 38). A failed trajectory is run again, a
-// missing one added, and a run still marked running (killed after its last trajectory) is
-// resumed, to be marked done.
-Result<std::optional<std::size_t>> finished_run(const std::string& file,
-                                                const std::vector<store::TrajectoryKey>& plan) {
-  PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(file));
-  PTXB_TRY(store::RunRow row, s.run());
-  if (row.status != store::RunStatus::done) return std::optional<std::size_t>();
-  PTXB_TRY(std::vector<store::TrajectoryRow> rows, s.trajectories());
-  std::set<store::TrajectoryKey> done;
-  for (const auto& r : rows)
-    if (r.status == store::TrajectoryStatus::done) done.insert(r.key);
-  for (const auto& k : plan)
-    if (done.count(k) == 0) return std::optional<std::size_t>();
-  return std::optional<std::size_t>(plan.size());
-}
-
 // Creates the run file, or reopens it (resume).
 Result<store::RunStore> open_run(RunOptions& o, Context& ctx, const Json& pipeline_info,
                                  const Prepared& prepared, ProcessRunner& runner) {
@@ -281,7 +261,9 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   }
   so.compile.contract = o.config.contract;   // as settled (a resumed run's stored one)
   apply_judging(o.config.judging, so.eval);  // likewise
-  run::StagePipeline pipeline(ctx.paths, runner, so);
+  auto judge = make_judge(o, sub, ctx, runner, so);
+  if (!judge.ok()) return fail(ctx, judge.error());
+  run::CandidatePipeline& pipeline = **judge;
   if (interrupted()) return interrupted_exit_code(interrupt_signal());  // nothing made yet
   auto st = open_run(o, ctx, pipeline.describe(), *prepared, runner);
   if (!st.ok()) return fail(ctx, st.error());
@@ -289,8 +271,10 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   ctx.err << fmt::format(
       "ptxbench run -> {}\nagent: {}; tasks: {}; arch: {}; {}\n", st->path().string(),
       c.model_label(), join(c.tasks, ","), join(c.archs, ","),
-      so.gpu ? "GPU: full evaluation and run-time instruction audit"
-             : "no GPU: compile + static SASS census only; GPU stages are marked skipped");
+      (o.judge_url.empty() ? "" : "judge " + o.judge_url + ", ") +
+          (pipeline.gpu_available()
+               ? "GPU: full evaluation and run-time instruction audit"
+               : "no GPU: compile + static SASS census only; GPU stages are marked skipped"));
   ctx.err << (o.shared_inputs ? "inputs: shared by this run's candidates (one secret input seed, "
                                 "each candidate its own permutations; --shared-inputs)\n"
                               : "inputs: each candidate its own\n");
@@ -390,6 +374,7 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   sub.add_flag("--memcheck", o.memcheck,
                "also run each candidate under compute-sanitizer memcheck");
   add_shared_inputs_option(sub, o.shared_inputs);
+  add_judge_url_options(sub, o);
   add_judging_options(sub, o.config.judging);
   sub.add_flag("--no-progress", o.no_progress, "plain progress lines even on a terminal");
   sub.add_flag("--json", o.json, "print the summary as JSON");
@@ -434,7 +419,8 @@ void attach_run(CLI::App& sub, Context& ctx) {
       "error, wrong result, correct without target instructions, then the reference kernel). "
       "Without a GPU, turns are compiled and statically audited only. A killed or interrupted "
       "run continues with --resume FILE (its stored settings apply; no other option goes with "
-      "it but --json, --no-progress and --memcheck).\n\nShards (docs/scale-out.md): --shard I/N "
+      "it but --json, --no-progress, --memcheck and the --judge-* options).\n\nShards "
+      "(docs/scale-out.md): --shard I/N "
       "runs every N-th trajectory of the sorted plan (task x arch x sample), starting at the "
       "I-th; the N shards are disjoint and together the whole run, and `ptxbench merge` joins "
       "their files. Without --shard the shard comes from the scheduler: in a Slurm job array "

@@ -1,6 +1,6 @@
-// `ptxbench serve [--host H] [--port P] [--store FILE] [--instance NAME] [--token-file F]
-//  [--workers N] [--cpu-slots N] [--gpus N] [--max-queued N] [--max-body BYTES] [judging
-//  options]`:
+// `ptxbench serve [--host H] [--port P] [--store FILE] [--instance NAME] [--token-file F |
+//  --tokens-file F] [--max-queued-per-tenant N] [--workers N] [--cpu-slots N] [--gpus N]
+//  [--max-queued N] [--max-body BYTES] [judging options]`:
 // the judge as a reward service for RL trainers (docs/serve.md). Jobs go into the --store file
 // before they are acknowledged; a restart judges what the last process left queued or running.
 // Loopback only unless a bearer token is given (--token-file or PTXBENCH_SERVE_TOKEN: never on
@@ -37,10 +37,10 @@ namespace {
 
 struct ServeArgs {
   serve::HttpOptions http;
-  std::string store = "ptxbench-serve.db", token_file;
+  std::string store = "ptxbench-serve.db", token_file, tokens_file;
   std::optional<std::string> instance;
   int workers = 0, cpu_slots = 0, gpus = -1;
-  std::size_t max_queued = 1024;
+  std::size_t max_queued = 1024, max_queued_per_tenant = 0;
   bool allow_weaker_sandbox = false;
   run::JudgingSettings judging;
 };
@@ -50,9 +50,18 @@ int fail(Context& ctx, const Error& e, int code) {
   return exit_code_for(e, code);
 }
 
-// The token from --token-file (first line) or PTXBENCH_SERVE_TOKEN, at least 16 characters,
-// spaces around it dropped; empty when neither is given.
-Result<std::string> read_token(const ServeArgs& a) {
+// The tenants' tokens: --tokens-file (serve/tenants.h), or the default tenant's one token from
+// --token-file (first line) or PTXBENCH_SERVE_TOKEN, at least 16 characters, spaces around it
+// dropped; empty when none is given.
+Result<std::vector<serve::TenantToken>> read_tokens(const ServeArgs& a) {
+  if (!a.tokens_file.empty()) {
+    if (!a.token_file.empty())
+      return make_error("both --token-file and --tokens-file are given",
+                        "give one: --tokens-file names each tenant's token (put the single "
+                        "token there as \"default TOKEN\")");
+    PTXB_TRY(std::string text, read_file(a.tokens_file));
+    return serve::parse_tokens_file(text, a.tokens_file);
+  }
   std::string from, token;
   if (!a.token_file.empty()) {
     PTXB_TRY(std::string text, read_file(a.token_file));
@@ -62,27 +71,29 @@ Result<std::string> read_token(const ServeArgs& a) {
     from = "PTXBENCH_SERVE_TOKEN";
     token = std::string(trim(env));
   } else {
-    return std::string();
+    return std::vector<serve::TenantToken>{};
   }
-  if (token.size() < 16)
+  if (token.size() < serve::kMinTokenChars)
     return make_error(fmt::format("{} is {} characters long", from, token.size()),
                       "use at least 16 random characters, e.g. `openssl rand -hex 32`");
-  return token;
+  return std::vector<serve::TenantToken>{{std::string(serve::kDefaultTenant), token}};
 }
 
 int serve_main(ServeArgs a, Context& ctx) {
   if (!path_variables_ok(ctx, "serve")) return exit_code::bad_input;
-  auto token = read_token(a);
-  if (!token.ok()) return fail(ctx, token.error(), exit_code::bad_input);
-  a.http.token = *token;
-  if (a.http.token.empty() && !serve::is_loopback(a.http.host))
-    return fail(ctx,
-                make_error(fmt::format("--host {} is not a loopback address (127.0.0.0/8, ::1, "
-                                       "localhost), and no token was given",
-                                       a.http.host),
-                           "give --token-file FILE (or PTXBENCH_SERVE_TOKEN), or serve on "
-                           "127.0.0.1 behind your own proxy"),
-                exit_code::bad_input);
+  auto tokens = read_tokens(a);
+  if (!tokens.ok()) return fail(ctx, tokens.error(), exit_code::bad_input);
+  a.http.tokens = *tokens;
+  if (a.http.tokens.empty() && !serve::is_loopback(a.http.host))
+    return fail(
+        ctx,
+        make_error(
+            fmt::format("--host {} is not a loopback address (127.0.0.0/8, ::1, "
+                        "localhost), and no token was given",
+                        a.http.host),
+            "give --token-file FILE, --tokens-file FILE (or PTXBENCH_SERVE_TOKEN), or serve on "
+            "127.0.0.1 behind your own proxy"),
+        exit_code::bad_input);
   auto tasks = task::load_tasks(ctx.paths.tasks());
   if (!tasks.ok()) return fail(ctx, tasks.error(), exit_code::bad_input);
   SystemProcessRunner runner;
@@ -104,6 +115,7 @@ int serve_main(ServeArgs a, Context& ctx) {
   so.cpu_slots = a.cpu_slots > 0 ? a.cpu_slots : std::max(1u, std::thread::hardware_concurrency());
   so.workers = a.workers > 0 ? a.workers : so.cpu_slots + std::max(1, so.gpus);
   so.max_queued = a.max_queued;
+  so.max_queued_per_tenant = a.max_queued_per_tenant;
   auto store = serve::JobStore::open(a.store);
   if (!store.ok()) return fail(ctx, store.error(), exit_code::internal);
   // The prefix of every job id: --instance, else the one the store was first served under,
@@ -142,7 +154,10 @@ int serve_main(ServeArgs a, Context& ctx) {
                                 base.gpu_arch ? task::to_string(*base.gpu_arch)
                                               : std::string_view("no target ptxbench judges"))
                   : "no GPU: compile and static audit only, every verdict not_evaluated",
-      a.http.token.empty() ? "no token, loopback only" : "bearer token required");
+      a.http.tokens.empty() ? std::string("no token, loopback only")
+      : a.http.tokens.size() == 1
+          ? std::string("bearer token required")
+          : fmt::format("bearer tokens of {} tenants", a.http.tokens.size()));
   while (!interrupted()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
   ctx.err << fmt::format(
       "ptxbench serve: {}: stopping (jobs being judged are judged again at "
@@ -180,6 +195,9 @@ void attach_serve(CLI::App& sub, Context& ctx) {
   sub.add_option("--token-file", a->token_file,
                  "file whose first line is the bearer token every request must carry (else "
                  "PTXBENCH_SERVE_TOKEN; none: loopback only)");
+  sub.add_option("--tokens-file", a->tokens_file,
+                 "file of tenants: one \"TENANT TOKEN\" per line (or a JSON object); each "
+                 "tenant sees, polls and cancels only its own jobs (docs/serve.md, Tenants)");
   sub.add_option("--workers", a->workers,
                  "jobs judged at once (default: compile slots + GPUs, so compiles run ahead)")
       ->check(whole_range(1, 1024));
@@ -191,6 +209,11 @@ void attach_serve(CLI::App& sub, Context& ctx) {
                  "queued jobs before new ones get 429 with Retry-After")
       ->capture_default_str()
       ->check(whole_range(0, 1000000));
+  sub.add_option("--max-queued-per-tenant", a->max_queued_per_tenant,
+                 "queued jobs of one tenant before its new ones get 429 (0: no limit but "
+                 "--max-queued)")
+      ->capture_default_str()
+      ->check(whole_range(0, 1000000));
   sub.add_option("--max-body", a->http.max_body_bytes, "largest request body in bytes (413 above)")
       ->capture_default_str()
       ->check(whole_range(1024, 1LL << 30));
@@ -199,8 +222,9 @@ void attach_serve(CLI::App& sub, Context& ctx) {
   add_judging_options(sub, a->judging);
   sub.footer(with_help_footer(
       "API (docs/serve.md): POST /v1/jobs, GET /v1/jobs/ID?wait=S, DELETE /v1/jobs/ID, GET "
-      "/v1/tasks, /v1/health, /v1/metrics. Several instances behind HAProxy: `ptxbench serve "
-      "lb-config --help`. Exit: 0 after SIGINT/SIGTERM; 2 bad options or an --instance the "
+      "/v1/tasks, /v1/health, /v1/metrics. Tenants (--tokens-file): each sees only its own "
+      "jobs. Several instances behind HAProxy: `ptxbench serve lb-config --help`. Exit: 0 after "
+      "SIGINT/SIGTERM; 2 bad options or an --instance the "
       "store was not served under; 1 when the store or the port cannot be opened."));
   CLI::App* lb = attach_serve_lb_config(sub, ctx);
   sub.callback([a, lb, &ctx] {

@@ -1,7 +1,8 @@
 // `ptxbench serve lb-config --backend HOST:PORT:NAME... [--bind ADDR:PORT] [--stats ADDR:PORT]
 //  [--check-interval MS] [--server-maxconn N] [--dns]`: prints an HAProxy configuration that puts
 // several `ptxbench serve` instances behind one address (serve/lb_config.h, docs/serve.md
-// "Several instances"): new jobs to the least busy instance, a job's polls and cancels to the
+// "Several instances"): new jobs to the least busy instance (a keyed one to the instance its
+// Idempotency-Key's hash names), a job's polls and cancels to the
 // instance its id names, health checks on /v1/health.
 
 #include "cli/command.h"
@@ -60,7 +61,9 @@ CLI::App* attach_serve_lb_config(CLI::App& serve, Context& ctx) {
                "pod's new address); an unresolved one is down, not a failed start");
   lb->footer(with_help_footer(
       "Each instance needs its own --instance NAME (its job ids are NAME.N): polls are routed "
-      "by that prefix. Check the output with `haproxy -c -f FILE`. Exit: 0 printed; 2 a bad "
+      "by that prefix; a submission with an Idempotency-Key header goes to the instance the "
+      "key's hash names (the same key, the same instance), others to the least busy one. Check the "
+      "output with `haproxy -c -f FILE`. Exit: 0 printed; 2 a bad "
       "--backend, two with one name or address, or a bad address. docs/serve.md, \"Several "
       "instances\"."));
   lb->callback([a, &ctx] { ctx.exit_code = lb_main(*a, ctx); });

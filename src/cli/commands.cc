@@ -240,7 +240,8 @@ Environment:
                     `run` without --shard: the shard of a Slurm job array task
   JOB_COMPLETION_INDEX  `run --shard-count N` without --shard: the shard of a Kubernetes
                     Indexed Job
-  PTXBENCH_SERVE_TOKEN  `serve` without --token-file: the bearer token requests must carry
+  PTXBENCH_SERVE_TOKEN  `serve` without --token-file: the bearer token requests must carry;
+                    `run --judge-url`: the token it sends (unless --judge-token-env)
   TMPDIR            where temporary folders are made
   the variable named by --api-key-env  the endpoint's API key (read per request)
 )";

@@ -7,6 +7,8 @@
 #include <filesystem>
 
 #include "core/text.h"
+#include "run/stage_pipeline.h"
+#include "serve/remote_judge.h"
 #include "store/store.h"
 #include "task/loader.h"
 
@@ -78,7 +80,7 @@ Status check_resume_options(const CLI::App& sub) {
   std::vector<std::string> names = option_names(sub);
   std::erase_if(names, [](const std::string& n) {
     return n == "--resume" || n == "--json" || n == "--no-progress" || n == "--memcheck" ||
-           n == "--help";
+           n.starts_with("--judge-") || n == "--help";
   });
   std::vector<std::string> extra = given(sub, names);
   if (extra.empty()) return {};
@@ -163,6 +165,71 @@ std::string default_out() {
   char buf[64];
   std::strftime(buf, sizeof buf, "runs/%Y%m%d-%H%M%S.db", &tm);
   return buf;
+}
+
+// The run's judge: this process's stages, or (--judge-url) a `ptxbench serve` elsewhere.
+Result<std::unique_ptr<run::CandidatePipeline>> make_judge(const RunOptions& o, const CLI::App& sub,
+                                                           Context& ctx, ProcessRunner& runner,
+                                                           const judge::JudgeOptions& so) {
+  if (o.judge_url.empty()) {
+    for (const char* n : {"--judge-token-env", "--judge-retry-s"})
+      if (sub.count(n) > 0)
+        return make_error(std::string(n) + " needs --judge-url", "drop it, or give --judge-url");
+    return std::unique_ptr<run::CandidatePipeline>(
+        std::make_unique<run::StagePipeline>(ctx.paths, runner, so));
+  }
+  if (o.memcheck || o.shared_inputs)
+    return make_error(fmt::format("{} is this process's judging; with --judge-url the service "
+                                  "judges, with its own settings",
+                                  o.memcheck ? "--memcheck" : "--shared-inputs"),
+                      "drop it, or judge here without --judge-url");
+  serve::RemoteJudgeOptions ro;
+  ro.url = o.judge_url;
+  ro.contract = o.config.contract;
+  ro.retry_max_s = o.judge_retry_s;
+  if (const char* t = std::getenv(o.judge_token_env.c_str()); t && *t)
+    ro.token = std::string(trim(t));
+  else if (sub.count("--judge-token-env") > 0)
+    return make_error(
+        fmt::format("--judge-token-env {} but that variable is empty or unset", o.judge_token_env),
+        "export it with the service's token");
+  PTXB_TRY(std::unique_ptr<serve::RemoteJudge> remote, serve::RemoteJudge::connect(ro));
+  return std::unique_ptr<run::CandidatePipeline>(std::move(remote));
+}
+
+void add_judge_url_options(CLI::App& sub, RunOptions& o) {
+  sub.add_option("--judge-url", o.judge_url,
+                 "judge every candidate at this `ptxbench serve` (http://HOST:PORT/v1) instead "
+                 "of in this process; its judging settings apply (docs/serve.md); with --resume "
+                 "too");
+  sub.add_option("--judge-token-env", o.judge_token_env,
+                 "environment variable holding the service's bearer token (with --judge-url)")
+      ->capture_default_str();
+  sub.add_option("--judge-retry-s", o.judge_retry_s,
+                 "seconds a request to the judge is retried (a full queue, 5xx, a lost "
+                 "connection) before the trajectory fails (resume it later)")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 86400.0));
+}
+
+// On resume, the trajectories this run has finished (stored done), read without writing: when
+// the run is marked done and every trajectory of its plan is among them, there is nothing to
+// resume, and reopening the file would only rewrite it (its schema upgraded, finished_at
+// replaced, a stray -wal beside it removed; issue 38). A failed trajectory is run again, a
+// missing one added, and a run still marked running (killed after its last trajectory) is
+// resumed, to be marked done.
+Result<std::optional<std::size_t>> finished_run(const std::string& file,
+                                                const std::vector<store::TrajectoryKey>& plan) {
+  PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(file));
+  PTXB_TRY(store::RunRow row, s.run());
+  if (row.status != store::RunStatus::done) return std::optional<std::size_t>();
+  PTXB_TRY(std::vector<store::TrajectoryRow> rows, s.trajectories());
+  std::set<store::TrajectoryKey> done;
+  for (const auto& r : rows)
+    if (r.status == store::TrajectoryStatus::done) done.insert(r.key);
+  for (const auto& k : plan)
+    if (done.count(k) == 0) return std::optional<std::size_t>();
+  return std::optional<std::size_t>(plan.size());
 }
 
 }  // namespace ptxbench::cli

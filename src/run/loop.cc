@@ -147,7 +147,14 @@ Result<TrajectoryOutcome> run_trajectory(const store::TrajectoryRow& row,
 
     std::optional<std::string> source = deps.extract(reply->content);
     TurnVerdict v;
-    if (source) v = deps.pipeline.evaluate(*source, task, row.key.arch, slots);
+    if (source) {
+      auto judged = deps.pipeline.try_evaluate(*source, task, row.key.arch, slots);
+      if (interrupted()) return TrajectoryOutcome{TrajectoryEnd::interrupted, "", turn - 1};
+      if (!judged.ok())  // the judge gave no verdict (a remote one is down): not recorded
+        return finish(deps, row, store::TrajectoryStatus::failed,
+                      "error: judge: " + judged.error().to_string(), turn - 1);
+      v = std::move(judged).value();
+    }
     // A turn judged while the stages were being stopped is not a verdict: not recorded,
     // so a resumed run does it again.
     if (interrupted()) return TrajectoryOutcome{TrajectoryEnd::interrupted, "", turn - 1};

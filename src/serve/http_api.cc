@@ -87,28 +87,34 @@ struct HttpServer::Impl {
   Impl(Service& s, HttpOptions o) : service(s), options(std::move(o)) {}
 
   bool authorised(const httplib::Request& req) const {
-    if (options.token.empty() || req.path == "/v1/health") return true;
-    return token_matches(req);
+    return req.path == "/v1/health" || tenant_of(req).has_value();
   }
 
-  bool token_matches(const httplib::Request& req) const {
+  // The tenant whose token the request carries (kDefaultTenant without tokens), or nullopt.
+  std::optional<std::string> tenant_of(const httplib::Request& req) const {
+    if (options.tokens.empty()) return std::string(kDefaultTenant);
     // The scheme is case-insensitive (RFC 9110, 11.1); the token is compared whole.
     const std::string h = req.get_header_value("Authorization");
-    if (h.size() != 7 + options.token.size()) return false;
+    if (h.size() < 7) return std::nullopt;
     std::string scheme = h.substr(0, 7);
     for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return scheme == "bearer " && h.compare(7, std::string::npos, options.token) == 0;
+    if (scheme != "bearer ") return std::nullopt;
+    return tenant_of_token(options.tokens, std::string_view(h).substr(7));
+  }
+  // In a handler: the pre-routing handler has refused requests without a tenant.
+  std::string tenant(const httplib::Request& req) const {
+    return tenant_of(req).value_or(std::string(kDefaultTenant));
   }
 
   // One job of a submission: its JSON answer and status (a batch item's answer names its status
   // too, so that a client retries only the items refused for a full queue).
-  std::pair<int, Json> submit_one(const Json& body) {
+  std::pair<int, Json> submit_one(const Json& body, const std::string& who) {
     auto request = parse_job_request(body);
     if (!request.ok()) {
-      service.note_refused("bad_request");
+      service.note_refused("bad_request", who);
       return {400, Json{{"error", request.error().to_string()}, {"status", 400}}};
     }
-    auto s = service.submit(*request);
+    auto s = service.submit(*request, who);
     if (!s.ok()) {
       const int status = status_of(s.error().kind);
       return {status, Json{{"error", s.error().message}, {"status", status}}};
@@ -117,27 +123,49 @@ struct HttpServer::Impl {
   }
 
   void post_jobs(const httplib::Request& req, httplib::Response& res) {
-    const Json body = parse_json(req.body);
-    if (body.is_discarded()) {
-      service.note_refused("bad_request");
-      return error(res, 400, "the body is not JSON");
+    const std::string who = tenant(req);
+    auto refuse = [&](const std::string& message) {
+      service.note_refused("bad_request", who);
+      error(res, 400, message);
+    };
+    Json body = parse_json(req.body);
+    if (body.is_discarded()) return refuse("the body is not JSON");
+    // The Idempotency-Key header: what a balancer routes on (lb_config.h). Checked as the
+    // body's field is (not empty, at most 200 bytes).
+    std::optional<std::string> header_key;
+    if (req.has_header("Idempotency-Key")) {
+      header_key = req.get_header_value("Idempotency-Key");
+      if (header_key->empty() || header_key->size() > RequestLimits{}.max_key_bytes)
+        return refuse(fmt::format("the Idempotency-Key header must be 1 to {} bytes",
+                                  RequestLimits{}.max_key_bytes));
     }
     if (body.is_object() && body.contains("jobs")) {
       if (!body["jobs"].is_array() || body.size() != 1)
-        return error(res, 400, "a batch is {\"jobs\": [job, ...]} and nothing else");
+        return refuse("a batch is {\"jobs\": [job, ...]} and nothing else");
       if (body["jobs"].size() > kMaxBatch)
-        return error(res, 400, fmt::format("a batch holds at most {} jobs", kMaxBatch));
+        return refuse(fmt::format("a batch holds at most {} jobs", kMaxBatch));
+      // A batch's header only routes it (send a retried batch with the same header, and it
+      // reaches the instance that knows its items' keys); each item has its own key.
       Json out = Json::array();
       bool full = false;
       for (const Json& job : body["jobs"]) {
-        auto [status, answer] = submit_one(job);
+        auto [status, answer] = submit_one(job, who);
         full = full || status == 429;
         out.push_back(std::move(answer));
       }
       if (full) res.set_header("Retry-After", std::to_string(kRetryAfterS));
       return reply(res, 202, Json{{"jobs", out}});
     }
-    auto [status, answer] = submit_one(body);
+    if (header_key && body.is_object()) {
+      const auto field = body.find("idempotency_key");
+      if (field == body.end())
+        body["idempotency_key"] = *header_key;
+      else if (!field->is_string() || field->get<std::string>() != *header_key)
+        return refuse(
+            "the Idempotency-Key header and the body's idempotency_key differ: give one key "
+            "(the header is what a balancer routes on; docs/serve.md)");
+    }
+    auto [status, answer] = submit_one(body, who);
     if (status == 429) res.set_header("Retry-After", std::to_string(kRetryAfterS));
     reply(res, status, answer);
   }
@@ -181,7 +209,7 @@ struct HttpServer::Impl {
     auto wait_s = wait_of(req);
     if (!wait_s) return error(res, 400, "wait must be a number of seconds, 0 to 60");
     PollSlot slot(polling, poll_room());
-    auto job = service.wait(id, slot.held ? *wait_s : 0.0);
+    auto job = service.wait(id, slot.held ? *wait_s : 0.0, tenant(req));
     if (!job.ok()) return error(res, 500, job.error().to_string());
     if (!*job) return error(res, 404, fmt::format("no job {}", service.id_text(id)));
     reply(res, 200, **job);
@@ -191,6 +219,7 @@ struct HttpServer::Impl {
   // end. Every id must be this instance's (or a bare number): a batch with another instance's
   // ids is 421, naming them, so that a balancer's routing on the first id is never half right.
   void get_jobs(const httplib::Request& req, httplib::Response& res) {
+    const std::string who = tenant(req);
     std::vector<JobId> ids;
     std::vector<std::string> owners;
     const std::string list = req.get_param_value("ids");
@@ -234,7 +263,7 @@ struct HttpServer::Impl {
       }
       const double left = std::max(
           0.0, std::chrono::duration<double>(until - std::chrono::steady_clock::now()).count());
-      auto job = service.wait(id, left);
+      auto job = service.wait(id, left, who);
       if (!job.ok()) return error(res, 500, job.error().to_string());
       Json one = *job ? **job : Json{{"id", service.id_text(id)}, {"error", "no such job"}};
       bytes += to_text(one).size();
@@ -257,7 +286,7 @@ struct HttpServer::Impl {
     const auto own = own_job(req.matches[1], res);
     if (!own) return;
     const std::string id = service.id_text(*own);
-    switch (service.cancel(*own)) {
+    switch (service.cancel(*own, tenant(req))) {
       case CancelAnswer::cancelled:
         return reply(res, 200, Json{{"id", id}, {"state", "cancelled"}, {"was", "queued"}});
       case CancelAnswer::stopping:
@@ -291,8 +320,8 @@ struct HttpServer::Impl {
       }
       res.set_header("WWW-Authenticate", "Bearer");
       error(res, 401,
-            "this service needs \"Authorization: Bearer TOKEN\" (the token of ptxbench serve "
-            "--token-file or PTXBENCH_SERVE_TOKEN)");
+            "this service needs \"Authorization: Bearer TOKEN\" with a token it was given "
+            "(ptxbench serve --token-file, --tokens-file or PTXBENCH_SERVE_TOKEN)");
       return httplib::Server::HandlerResponse::Handled;
     });
     server.Post("/v1/jobs", [this](const auto& req, auto& res) { post_jobs(req, res); });
@@ -317,7 +346,7 @@ struct HttpServer::Impl {
     server.Get("/v1/health", [this](const auto& req, auto& res) {
       Json h = service.health();
       // Without the token (health needs none, for load balancers): its status only.
-      if (!options.token.empty() && !token_matches(req)) h = Json{{"status", h["status"]}};
+      if (!tenant_of(req)) h = Json{{"status", h["status"]}};
       reply(res, 200, h);
     });
     server.Get("/v1/metrics", [this](const auto&, auto& res) {
@@ -326,7 +355,7 @@ struct HttpServer::Impl {
     server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (!res.body.empty()) return;  // a handler's own answer
       if (res.status == 413) {
-        service.note_refused("too_large");
+        service.note_refused("too_large", tenant(req));
         return error(res, 413,
                      fmt::format("the body is larger than the {} bytes this service "
                                  "accepts (ptxbench serve --max-body)",

@@ -11,23 +11,32 @@
 //   GET    /v1/tasks             the tasks and their promises (as `ptxbench tasks --json`)
 //   GET    /v1/health            service state, queue depths, the judge's versions and GPU
 //   GET    /v1/metrics           Prometheus text format
-// With a token, every request but /v1/health must carry "Authorization: Bearer TOKEN" (401
-// otherwise). Errors are {"error": "..."} with a status code; never an HTML page.
+// With tokens, every request but /v1/health must carry "Authorization: Bearer TOKEN" (401
+// otherwise); the token names the tenant (tenants.h), who sees only its own jobs: another
+// tenant's job id is 404, as an unknown one. A submission's "Idempotency-Key" header is its
+// idempotency_key (the body's, when also given, must be the same: 400 otherwise), so that a
+// balancer can route equal keys to one instance (lb_config.h); on a batch it is the batch's
+// routing key only (its items carry their own keys). Errors are {"error": "..."} with a status
+// code; never an HTML page.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 #include "serve/service.h"
+#include "serve/tenants.h"
 
 namespace ptxbench::serve {
 
 struct HttpOptions {
   std::string host = "127.0.0.1";
-  int port = 8765;    // 0: any free port (HttpServer::port says which)
-  std::string token;  // empty: no authentication (loopback only; cmd_serve checks)
+  int port = 8765;  // 0: any free port (HttpServer::port says which)
+  // Each tenant's bearer token (tenants.h); empty: no authentication, every request is
+  // kDefaultTenant's (loopback only; cmd_serve checks).
+  std::vector<TenantToken> tokens;
   std::size_t max_body_bytes = 8u << 20;
   int threads = 8;  // connections served at once
 };

@@ -170,7 +170,7 @@ TEST(HttpApi, AFullQueueAnswers429WithRetryAfter) {
 
 TEST(HttpApi, ATokenGuardsEverythingButHealth) {
   HttpOptions o;
-  o.token = "s3cret";
+  o.tokens = {{"default", "s3cret"}};
   Api api(o);
   auto r = api.post(job("passed"));
   EXPECT_EQ(r->status, 401);
@@ -252,7 +252,7 @@ TEST(HttpApi, BatchItemsNameTheirStatusAndRefusalsAreCounted) {
 
 TEST(HttpApi, TheBearerSchemeIsCaseInsensitiveTheTokenIsNot) {
   HttpOptions o;
-  o.token = "0123456789abcdef";
+  o.tokens = {{"default", "0123456789abcdef"}};
   Api api(o);
   httplib::Headers lower{{"Authorization", "bearer 0123456789abcdef"}};
   EXPECT_EQ(api.client->Get("/v1/tasks", lower)->status, 200);

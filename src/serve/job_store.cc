@@ -18,14 +18,36 @@ CREATE TABLE IF NOT EXISTS serve_jobs(
   started REAL,
   finished REAL,
   result TEXT,
-  cached INTEGER NOT NULL DEFAULT 0);
+  cached INTEGER NOT NULL DEFAULT 0,
+  tenant TEXT NOT NULL DEFAULT 'default');
 CREATE INDEX IF NOT EXISTS serve_jobs_cache ON serve_jobs(cache_key, state);
 CREATE INDEX IF NOT EXISTS serve_jobs_state ON serve_jobs(state);
 CREATE TABLE IF NOT EXISTS serve_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 )sql";
 
 constexpr std::string_view kColumns =
-    "id, request, cache_key, state, submitted, deadline, started, finished, result, cached";
+    "id, request, cache_key, state, submitted, deadline, started, finished, result, cached, "
+    "tenant";
+
+// The idempotency_key column holds "TENANT/KEY": keys are scoped by tenant (a tenant name has
+// no '/'), and the column's UNIQUE constraint keeps one job per key of each tenant.
+std::string scoped_key(const std::string& tenant, const std::string& key) {
+  return tenant + "/" + key;
+}
+
+// A store written before tenants: its jobs and keys are the default tenant's.
+Status add_tenants(store::Db& db) {
+  PTXB_TRY(store::Stmt q, db.prepare("SELECT 1 FROM pragma_table_info('serve_jobs') "
+                                     "WHERE name = 'tenant'"));
+  PTXB_TRY(bool has, q.step());
+  if (has) return Status();
+  PTXB_TRY(store::Transaction tx, store::Transaction::begin(db));
+  PTXB_TRY_STATUS(
+      db.exec("ALTER TABLE serve_jobs ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default';"
+              "UPDATE serve_jobs SET idempotency_key = 'default/' || idempotency_key "
+              "WHERE idempotency_key IS NOT NULL;"));
+  return tx.commit();
+}
 
 }  // namespace
 
@@ -33,6 +55,7 @@ Result<JobStore> JobStore::open(const std::filesystem::path& path) {
   PTXB_TRY(store::Db db, store::Db::open(path, /*create=*/true));
   PTXB_TRY(FileLock lock, FileLock::lock(path));
   PTXB_TRY_STATUS(db.exec(kSchema));
+  PTXB_TRY_STATUS(add_tenants(db));
   return JobStore(std::move(lock), std::move(db));
 }
 
@@ -60,28 +83,32 @@ Result<std::string> JobStore::claim_instance(const std::optional<std::string>& a
   return name;
 }
 
-Result<JobStore::Inserted> JobStore::insert(const JobRequest& r, const std::string& cache_key,
-                                            double now) {
+Result<JobStore::Inserted> JobStore::insert(const JobRequest& r, const std::string& tenant,
+                                            const std::string& cache_key, double now) {
   PTXB_TRY(store::Transaction tx, store::Transaction::begin(db_));
   if (r.idempotency_key) {
-    PTXB_TRY(std::optional<JobId> known, find_key(*r.idempotency_key));
+    PTXB_TRY(std::optional<JobId> known, find_key(tenant, *r.idempotency_key));
     if (known) return Inserted{*known, true};
   }
   PTXB_TRY(store::Stmt s,
            db_.prepare("INSERT INTO serve_jobs(idempotency_key, cache_key, request, state, "
-                       "priority, submitted, deadline) VALUES(?, ?, ?, 'queued', ?, ?, ?)"));
-  s.bind(1, r.idempotency_key).bind(2, cache_key).bind(3, to_text(to_json(r)));
+                       "priority, submitted, deadline, tenant) "
+                       "VALUES(?, ?, ?, 'queued', ?, ?, ?, ?)"));
+  s.bind(1, r.idempotency_key ? std::optional<std::string>(scoped_key(tenant, *r.idempotency_key))
+                              : std::nullopt);
+  s.bind(2, cache_key).bind(3, to_text(to_json(r)));
   s.bind(4, r.priority).bind(5, now);
   s.bind(6, r.deadline_s ? std::optional<double>(now + *r.deadline_s) : std::nullopt);
+  s.bind(7, tenant);
   PTXB_TRY_STATUS(s.run());
   const JobId id = db_.last_insert_rowid();
   PTXB_TRY_STATUS(tx.commit());
   return Inserted{id, false};
 }
 
-Result<std::optional<JobId>> JobStore::find_key(const std::string& key) {
+Result<std::optional<JobId>> JobStore::find_key(const std::string& tenant, const std::string& key) {
   PTXB_TRY(store::Stmt q, db_.prepare("SELECT id FROM serve_jobs WHERE idempotency_key = ?"));
-  q.bind(1, key);
+  q.bind(1, scoped_key(tenant, key));
   PTXB_TRY(bool found, q.step());
   return found ? std::optional<JobId>(q.int64(0)) : std::nullopt;
 }
@@ -138,6 +165,7 @@ Result<JobRow> JobStore::row_of(store::Stmt& s) {
   row.finished = s.opt_real(7);
   if (auto text = s.opt_text(8)) row.result = parse_json(*text);
   row.cached = s.int64(9) != 0;
+  row.tenant = s.text(10);
   return row;
 }
 
@@ -166,10 +194,12 @@ Result<std::vector<JobRow>> JobStore::unfinished() {
   return rows;
 }
 
-Result<std::optional<Json>> JobStore::cached_result(const std::string& cache_key) {
-  PTXB_TRY(store::Stmt s, db_.prepare("SELECT result FROM serve_jobs WHERE cache_key = ? AND "
-                                      "state = 'done' AND cached = 0 ORDER BY id DESC"));
-  s.bind(1, cache_key);
+Result<std::optional<Json>> JobStore::cached_result(const std::string& cache_key,
+                                                    const std::string& tenant) {
+  PTXB_TRY(store::Stmt s,
+           db_.prepare("SELECT result FROM serve_jobs WHERE cache_key = ? AND tenant = ? AND "
+                       "state = 'done' AND cached = 0 ORDER BY id DESC"));
+  s.bind(1, cache_key).bind(2, tenant);
   for (;;) {
     PTXB_TRY(bool more, s.step());
     if (!more) return std::optional<Json>{};

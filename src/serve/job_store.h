@@ -2,7 +2,8 @@
 // before a submission is acknowledged, so that after a crash (kill -9) and a restart every
 // accepted job completes exactly once: a job is `done` only with its result, written in one
 // statement; jobs found queued or running at open are queued again (unfinished()).
-// Not thread-safe: the service serialises its calls.
+// Not thread-safe: the service serialises its calls. Stores written before tenants are the
+// default tenant's (open() adds the column).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "core/result.h"
 #include "serve/job.h"
 #include "serve/job_id.h"
+#include "serve/tenants.h"
 #include "store/db.h"
 
 namespace ptxbench::serve {
@@ -28,8 +30,9 @@ struct JobRow {
   double submitted = 0;            // Unix seconds
   std::optional<double> deadline;  // Unix seconds
   std::optional<double> started, finished;
-  std::optional<Json> result;  // when done: the job's result (service.h result_json)
-  bool cached = false;         // the result was served from an earlier job's
+  std::optional<Json> result;          // when done: the job's result (service.h result_json)
+  bool cached = false;                 // the result was served from an earlier job's
+  std::string tenant{kDefaultTenant};  // whose job it is (tenants.h): only they see it
 };
 
 class JobStore {
@@ -49,10 +52,12 @@ class JobStore {
   // ids would change, and polls of them would be sent elsewhere).
   Result<std::string> claim_instance(const std::optional<std::string>& asked,
                                      const std::string& fallback);
-  // A new queued job; with a known idempotency key, the earlier job instead.
-  Result<Inserted> insert(const JobRequest& r, const std::string& cache_key, double now);
-  // The job of an idempotency key, if any.
-  Result<std::optional<JobId>> find_key(const std::string& key);
+  // A new queued job of `tenant`; with an idempotency key the tenant already used, the earlier
+  // job instead (keys are scoped by tenant).
+  Result<Inserted> insert(const JobRequest& r, const std::string& tenant,
+                          const std::string& cache_key, double now);
+  // The job of one of `tenant`'s idempotency keys, if any.
+  Result<std::optional<JobId>> find_key(const std::string& tenant, const std::string& key);
   Status set_running(JobId id, double now);
   Status set_final(JobId id, JobState state, double now);  // cancelled | expired
   Status set_done(JobId id, const Json& result, bool cached, double now);
@@ -60,9 +65,11 @@ class JobStore {
   Result<std::optional<JobRow>> get(JobId id);
   // Jobs not final, oldest first: what a restarted service queues again.
   Result<std::vector<JobRow>> unfinished();
-  // The result of a done job with this cache key whose verdict may be reused (job.h
-  // verdict_reusable), if any.
-  Result<std::optional<Json>> cached_result(const std::string& cache_key);
+  // The result of a done job of `tenant` with this cache key whose verdict may be reused
+  // (job.h verdict_reusable), if any: results are not shared between tenants (a cached answer
+  // would tell one tenant what another submitted).
+  Result<std::optional<Json>> cached_result(const std::string& cache_key,
+                                            const std::string& tenant);
 
  private:
   JobStore(FileLock lock, store::Db db) : lock_(std::move(lock)), db_(std::move(db)) {}

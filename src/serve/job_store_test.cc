@@ -14,7 +14,7 @@ TEST(JobStore, InsertGetAndFinish) {
   TempDir dir;
   auto s = JobStore::open(dir.path / "jobs.db");
   ASSERT_TRUE(s.ok()) << s.error().to_string();
-  auto a = s->insert(request("passed"), "key-a", 100);
+  auto a = s->insert(request("passed"), "default", "key-a", 100);
   ASSERT_TRUE(a.ok());
   EXPECT_FALSE(a->duplicate);
   auto row = s->get(a->id);
@@ -67,7 +67,7 @@ TEST(JobStore, AnOlderStoreIsClaimedWithItsJobs) {
   {
     auto s = JobStore::open(dir.path / "jobs.db");
     ASSERT_TRUE(s.ok());
-    id = s->insert(request("passed"), "k", 1)->id;
+    id = s->insert(request("passed"), "default", "k", 1)->id;
   }
   auto s = JobStore::open(dir.path / "jobs.db");
   ASSERT_TRUE(s.ok());
@@ -81,13 +81,52 @@ TEST(JobStore, IdempotencyKeyReturnsTheEarlierJob) {
   auto s = JobStore::open(dir.path / "jobs.db");
   auto r = request("passed");
   r.idempotency_key = "rollout-1";
-  auto a = s->insert(r, "k", 1);
+  auto a = s->insert(r, "default", "k", 1);
   r.source = "incorrect";  // same key, other body: still the first job
-  auto b = s->insert(r, "k2", 2);
+  auto b = s->insert(r, "default", "k2", 2);
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->id, b->id);
   EXPECT_TRUE(b->duplicate);
   EXPECT_EQ((*s->get(a->id))->request.source, "passed");
+}
+
+TEST(JobStore, IdempotencyKeysAreScopedByTenant) {
+  TempDir dir;
+  auto s = JobStore::open(dir.path / "jobs.db");
+  auto r = request("passed");
+  r.idempotency_key = "rollout-1";
+  auto a = s->insert(r, "team-a", "k", 1);
+  auto b = s->insert(r, "team-b", "k", 2);
+  auto again = s->insert(r, "team-a", "k", 3);
+  ASSERT_TRUE(a.ok() && b.ok() && again.ok());
+  EXPECT_NE(a->id, b->id);
+  EXPECT_FALSE(b->duplicate);
+  EXPECT_EQ(again->id, a->id);
+  EXPECT_EQ((*s->get(b->id))->tenant, "team-b");
+  EXPECT_EQ(**s->find_key("team-b", "rollout-1"), b->id);
+  EXPECT_FALSE(*s->find_key("team-c", "rollout-1"));
+}
+
+TEST(JobStore, AStoreWrittenBeforeTenantsIsTheDefaultTenants) {
+  TempDir dir;
+  {  // the schema of a store written before tenants, with a keyed job
+    auto db = store::Db::open(dir.path / "jobs.db", true);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec("CREATE TABLE serve_jobs(id INTEGER PRIMARY KEY, idempotency_key TEXT "
+                         "UNIQUE, cache_key TEXT NOT NULL, request TEXT NOT NULL, state TEXT NOT "
+                         "NULL, priority INTEGER NOT NULL, submitted REAL NOT NULL, deadline "
+                         "REAL, started REAL, finished REAL, result TEXT, cached INTEGER NOT NULL "
+                         "DEFAULT 0);"
+                         "INSERT INTO serve_jobs(idempotency_key, cache_key, request, state, "
+                         "priority, submitted) VALUES('old-key', 'k', "
+                         "'{\"task\": \"t\", \"source\": \"x\"}', 'queued', 0, 1);")
+                    .ok());
+  }
+  auto s = JobStore::open(dir.path / "jobs.db");
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_EQ((*s->get(1))->tenant, "default");
+  EXPECT_EQ(**s->find_key("default", "old-key"), 1);
+  EXPECT_FALSE(*s->find_key("team-a", "old-key"));
 }
 
 TEST(JobStore, UnfinishedJobsSurviveReopening) {
@@ -95,9 +134,9 @@ TEST(JobStore, UnfinishedJobsSurviveReopening) {
   JobId queued = 0, running = 0;
   {
     auto s = JobStore::open(dir.path / "jobs.db");
-    queued = s->insert(request("passed"), "k1", 1)->id;
-    running = s->insert(request("passed"), "k2", 1)->id;
-    const JobId done = s->insert(request("passed"), "k3", 1)->id;
+    queued = s->insert(request("passed"), "default", "k1", 1)->id;
+    running = s->insert(request("passed"), "default", "k2", 1)->id;
+    const JobId done = s->insert(request("passed"), "default", "k3", 1)->id;
     ASSERT_TRUE(s->set_running(running, 2).ok());
     ASSERT_TRUE(s->set_done(done, Json::object(), false, 3).ok());
   }  // the process "ends" here
@@ -117,16 +156,17 @@ TEST(JobStore, OnlyVerdictsNoSessionDecidedAreReused) {
   auto s = JobStore::open(dir.path / "jobs.db");
   // A session's verdict is one draw of hidden workloads: never reused (serve red team T1).
   for (const char* d : {"harness_error", "passed", "incorrect", "timeout", "runtime_error"}) {
-    const JobId a = s->insert(request("x"), "same", 1)->id;
+    const JobId a = s->insert(request("x"), "default", "same", 1)->id;
     ASSERT_TRUE(s->set_done(a, Json{{"disposition", d}}, false, 2).ok());
-    EXPECT_FALSE(*s->cached_result("same")) << d;
+    EXPECT_FALSE(*s->cached_result("same", "default")) << d;
   }
-  const JobId b = s->insert(request("x"), "same", 3)->id;
+  const JobId b = s->insert(request("x"), "default", "same", 3)->id;
   ASSERT_TRUE(s->set_done(b, Json{{"disposition", "compile_error"}}, false, 4).ok());
-  auto hit = s->cached_result("same");
+  auto hit = s->cached_result("same", "default");
   ASSERT_TRUE(hit.ok() && *hit);
   EXPECT_EQ((**hit)["disposition"], "compile_error");
-  EXPECT_FALSE(*s->cached_result("other"));
+  EXPECT_FALSE(*s->cached_result("other", "default"));
+  EXPECT_FALSE(*s->cached_result("same", "team-b")) << "another tenant's result";
 }
 
 TEST(JobStore, OneServiceAtATimeOnAFile) {
@@ -141,7 +181,7 @@ TEST(JobStore, OneServiceAtATimeOnAFile) {
 TEST(JobStore, ADamagedRowIsAnErrorNamingTheFile) {
   TempDir dir;
   auto s = JobStore::open(dir.path / "jobs.db");
-  const JobId a = s->insert(request("x"), "k", 1)->id;
+  const JobId a = s->insert(request("x"), "default", "k", 1)->id;
   {
     auto db = store::Db::open(dir.path / "jobs.db", false);
     ASSERT_TRUE(db->exec("UPDATE serve_jobs SET state = 'exploded'").ok());

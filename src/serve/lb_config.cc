@@ -104,6 +104,10 @@ Result<std::string> haproxy_config(const LbOptions& o) {
       "    timeout queue 60s\n\n"
       "frontend ptxbench_serve\n"
       "    bind {}\n"
+      "    # A submission with an Idempotency-Key header goes to the instance the key's hash\n"
+      "    # names, so that a retried POST reaches the instance that knows its key.\n"
+      "    use_backend ptxbench_serve_keyed if {{ method POST }} {{ path /v1/jobs }} "
+      "{{ req.hdr(Idempotency-Key) -m found }}\n"
       "    default_backend ptxbench_serve\n\n"
       "backend ptxbench_serve\n"
       "    # New jobs: to the instance with the fewest open connections.\n"
@@ -123,6 +127,16 @@ Result<std::string> haproxy_config(const LbOptions& o) {
         b.name);
   for (const auto& b : o.backends)
     c += fmt::format("    server {} {}:{} check\n", b.name, b.host, b.port);
+  c += fmt::format(
+      "\nbackend ptxbench_serve_keyed\n"
+      "    # Keyed submissions: by the key's hash (consistent: adding or losing an instance\n"
+      "    # moves only that instance's keys); each server is up while its twin above is.\n"
+      "    balance hdr(Idempotency-Key)\n"
+      "    hash-type consistent\n"
+      "    default-server maxconn {}{}\n",
+      o.server_maxconn, o.dns ? " resolvers system init-addr last,libc,none" : "");
+  for (const auto& b : o.backends)
+    c += fmt::format("    server {0} {1}:{2} track ptxbench_serve/{0}\n", b.name, b.host, b.port);
   if (o.dns)
     c += "\n# The backends' names are resolved again while running (a restarted pod's new "
          "address).\n"

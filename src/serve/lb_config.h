@@ -1,6 +1,8 @@
 // An HAProxy configuration for several `ptxbench serve` instances behind one address
 // (`ptxbench serve lb-config`, docs/serve.md "Several instances"). Submissions go to the
-// instance with the fewest open connections (balance leastconn); every request about a job
+// instance with the fewest open connections (balance leastconn), but one with an
+// Idempotency-Key header to the instance the key's hash names (consistent hashing), so that
+// the same key reaches the same instance, which knows it (http_api.h); every request about a job
 // (GET /v1/jobs/ID, DELETE /v1/jobs/ID, GET /v1/jobs?ids=ID,...) goes to the instance its id
 // names (job_id.h: "INSTANCE.N"; a batch by its first id: serve answers 421 to a batch that
 // mixes instances); each instance is checked with GET /v1/health (no token needed) and taken

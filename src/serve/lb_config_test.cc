@@ -56,7 +56,11 @@ TEST(HaproxyConfig, RoutesJobsToTheirInstanceAndBalancesTheRest) {
         "    use-server n1 if { path_beg /v1/jobs/n1. }\n",
         "    use-server n2 if { path /v1/jobs } { url_param(ids) -m beg n2. }\n",
         "    server n1 127.0.0.1:9001 check\n", "    server n2 127.0.0.1:9002 check\n",
-        "    stats uri /stats\n", "    bind 127.0.0.1:9100\n", "    timeout server 90s\n"})
+        "    stats uri /stats\n", "    bind 127.0.0.1:9100\n", "    timeout server 90s\n",
+        "    use_backend ptxbench_serve_keyed if { method POST } { path /v1/jobs } "
+        "{ req.hdr(Idempotency-Key) -m found }\n",
+        "    balance hdr(Idempotency-Key)\n    hash-type consistent\n",
+        "    server n1 127.0.0.1:9001 track ptxbench_serve/n1\n"})
     EXPECT_NE(c->find(line), std::string::npos) << line << " missing from\n" << *c;
 }
 

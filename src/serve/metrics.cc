@@ -45,18 +45,21 @@ std::string Histogram::text(std::string_view name, std::string_view help) const 
 
 Metrics::Metrics() : latency_(latency_bounds()), queue_wait_(latency_bounds()) {}
 
-void Metrics::submitted(bool cached) {
+void Metrics::submitted(bool cached, const std::string& tenant) {
   ++submitted_;
+  ++tenant_submitted_[tenant];
   if (cached) ++cached_;
 }
 
-void Metrics::refused(std::string_view reason) {
+void Metrics::refused(std::string_view reason, const std::string& tenant) {
   ++refused_[std::string(reason)];
+  ++tenant_refused_[{tenant, std::string(reason)}];
 }
 
-void Metrics::finished(std::string_view disposition, double latency_s, double queue_s,
-                       double gpu_s) {
+void Metrics::finished(std::string_view disposition, double latency_s, double queue_s, double gpu_s,
+                       const std::string& tenant) {
   ++dispositions_[std::string(disposition)];
+  ++tenant_judged_[tenant];
   latency_.observe(latency_s);
   queue_wait_.observe(queue_s);
   gpu_seconds_ += gpu_s;
@@ -97,6 +100,21 @@ std::string Metrics::text(const Gauges& g) const {
       "# HELP ptxbench_gpus GPUs the service judges on (0: compile and static audit only).\n"
       "# TYPE ptxbench_gpus gauge\nptxbench_gpus {}\n",
       g.queued, g.running, g.gpus);
+  labelled(out, "ptxbench_tenant_jobs_submitted_total", "Jobs accepted, by tenant.", "tenant",
+           tenant_submitted_);
+  labelled(out, "ptxbench_tenant_jobs_judged_total", "Jobs ended with a verdict, by tenant.",
+           "tenant", tenant_judged_);
+  out +=
+      "# HELP ptxbench_tenant_jobs_refused_total Submissions refused, by tenant and reason.\n"
+      "# TYPE ptxbench_tenant_jobs_refused_total counter\n";
+  for (const auto& [k, v] : tenant_refused_)
+    out += fmt::format("ptxbench_tenant_jobs_refused_total{{tenant=\"{}\",reason=\"{}\"}} {}\n",
+                       k.first, k.second, v);
+  out +=
+      "# HELP ptxbench_tenant_jobs_queued Jobs waiting for a worker, by tenant.\n"
+      "# TYPE ptxbench_tenant_jobs_queued gauge\n";
+  for (const auto& [k, v] : g.queued_by_tenant)
+    out += fmt::format("ptxbench_tenant_jobs_queued{{tenant=\"{}\"}} {}\n", k, v);
   out += latency_.text("ptxbench_job_latency_seconds", "From submission to result, judged jobs.");
   out += queue_wait_.text("ptxbench_job_queue_seconds", "From submission to a worker taking it.");
   return out;

@@ -1,12 +1,14 @@
 // The service's counters and histograms, written in the Prometheus text exposition format
 // (version 0.0.4: https://prometheus.io/docs/instrumenting/exposition_formats/) for
-// GET /v1/metrics. Not thread-safe: the service calls it under its lock.
+// GET /v1/metrics; per-tenant series are labelled tenant="NAME". Not thread-safe: the service calls
+// it under its lock.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ptxbench::serve {
@@ -31,14 +33,18 @@ struct Gauges {
   std::size_t queued = 0;
   int running = 0;
   int gpus = 0;
+  std::map<std::string, std::size_t> queued_by_tenant;
 };
 
 class Metrics {
  public:
   Metrics();
-  void submitted(bool cached);
-  void refused(std::string_view reason);  // bad_request | queue_full | stopping | store_failed
-  void finished(std::string_view disposition, double latency_s, double queue_s, double gpu_s);
+  // Each counts for the service and for the tenant (tenants.h: its name, never a token).
+  void submitted(bool cached, const std::string& tenant);
+  // bad_request | queue_full | stopping | store_failed | key_conflict | too_large
+  void refused(std::string_view reason, const std::string& tenant);
+  void finished(std::string_view disposition, double latency_s, double queue_s, double gpu_s,
+                const std::string& tenant);
   void ended_unjudged(std::string_view state);  // cancelled | expired
   // A job cancelled while it was judged: its judging ended and its verdict was thrown away
   // (counted, with the GPU seconds it still spent).
@@ -48,6 +54,8 @@ class Metrics {
  private:
   std::uint64_t submitted_ = 0, cached_ = 0, discarded_ = 0;
   std::map<std::string, std::uint64_t> refused_, dispositions_, unjudged_;
+  std::map<std::string, std::uint64_t> tenant_submitted_, tenant_judged_;
+  std::map<std::pair<std::string, std::string>, std::uint64_t> tenant_refused_;  // (tenant, why)
   double gpu_seconds_ = 0;
   Histogram latency_, queue_wait_;
 };

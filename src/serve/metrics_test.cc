@@ -18,14 +18,14 @@ TEST(Histogram, BucketsAreCumulative) {
 
 TEST(Metrics, CountsByLabel) {
   Metrics m;
-  m.submitted(false);
-  m.submitted(true);
-  m.refused("queue_full");
-  m.finished("passed", 3, 1, 1.25);
-  m.finished("incorrect", 2, 0.5, 0.5);
+  m.submitted(false, "team-a");
+  m.submitted(true, "team-b");
+  m.refused("queue_full", "team-a");
+  m.finished("passed", 3, 1, 1.25, "team-a");
+  m.finished("incorrect", 2, 0.5, 0.5, "team-a");
   m.ended_unjudged("expired");
   m.discarded(0.25);
-  const std::string t = m.text(Gauges{4, 1, 1});
+  const std::string t = m.text(Gauges{4, 1, 1, {{"team-a", 3}, {"team-b", 1}}});
   for (const char* line :
        {"ptxbench_jobs_submitted_total 2\n", "ptxbench_jobs_cached_total 1\n",
         "ptxbench_jobs_refused_total{reason=\"queue_full\"} 1\n",
@@ -34,7 +34,12 @@ TEST(Metrics, CountsByLabel) {
         "ptxbench_jobs_unjudged_total{state=\"expired\"} 1\n", "ptxbench_jobs_discarded_total 1\n",
         "ptxbench_gpu_busy_seconds_total 2\n", "ptxbench_jobs_queued 4\n",
         "ptxbench_jobs_running 1\n", "ptxbench_gpus 1\n", "ptxbench_job_latency_seconds_count 2\n",
-        "ptxbench_job_queue_seconds_sum 1.5\n"})
+        "ptxbench_job_queue_seconds_sum 1.5\n",
+        "ptxbench_tenant_jobs_submitted_total{tenant=\"team-a\"} 1\n",
+        "ptxbench_tenant_jobs_submitted_total{tenant=\"team-b\"} 1\n",
+        "ptxbench_tenant_jobs_judged_total{tenant=\"team-a\"} 2\n",
+        "ptxbench_tenant_jobs_refused_total{tenant=\"team-a\",reason=\"queue_full\"} 1\n",
+        "ptxbench_tenant_jobs_queued{tenant=\"team-a\"} 3\n"})
     EXPECT_NE(t.find(line), std::string::npos) << line << " missing from\n" << t;
 }
 

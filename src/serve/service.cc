@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "core/interrupt.h"
+#include "run/verdict_json.h"
 #include "serve/reward.h"
 #include "task/json.h"
 
@@ -86,8 +87,7 @@ Status Service::start() {
     }
     // Running when the last process ended: it never wrote a result, so it runs again, once.
     if (row.state == JobState::running) PTXB_TRY_STATUS(store_.requeue(row.id));
-    queue_.insert({row.request.priority, row.id});
-    priority_of_[row.id] = row.request.priority;
+    enqueue(row.id, row.request.priority, row.tenant);
     ++requeued_;
   }
   started_ = true;
@@ -105,9 +105,9 @@ void Service::begin_stop() {
   done_.notify_all();
 }
 
-void Service::note_refused(std::string_view reason) {
+void Service::note_refused(std::string_view reason, const std::string& tenant) {
   std::lock_guard lock(mu_);
-  metrics_.refused(reason);
+  metrics_.refused(reason, tenant);
 }
 
 void Service::stop() {
@@ -117,10 +117,11 @@ void Service::stop() {
   threads_.clear();
 }
 
-Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
+Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given,
+                                                 const std::string& tenant) {
   std::lock_guard lock(mu_);
-  auto refuse = [this](SubmitError kind, std::string message) {
-    metrics_.refused(refusal_name(kind));
+  auto refuse = [this, &tenant](SubmitError kind, std::string message) {
+    metrics_.refused(refusal_name(kind), tenant);
     return SubmitRefusal{kind, std::move(message)};
   };
   if (stopping_)
@@ -137,7 +138,7 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
     return refuse(SubmitError::bad_request,
                   fmt::format("task \"{}\" has no {} version", given.task, given.arch));
   if (given.idempotency_key) {  // a known key is answered even when the queue is full
-    auto known = store_.find_key(*given.idempotency_key);
+    auto known = store_.find_key(tenant, *given.idempotency_key);
     if (!known.ok()) return refuse(SubmitError::store_failed, known.error().to_string());
     if (*known) {
       auto row = store_.get(**known);
@@ -166,14 +167,21 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
     }
   }
   const std::string key = cache_key(r, task::to_json(*task), judge_description_);
-  auto earlier =
-      no_code ? Result<std::optional<Json>>(std::optional<Json>{}) : store_.cached_result(key);
+  auto earlier = no_code ? Result<std::optional<Json>>(std::optional<Json>{})
+                         : store_.cached_result(key, tenant);
   if (!earlier.ok()) return refuse(SubmitError::store_failed, earlier.error().to_string());
   if (!no_code && !*earlier && queue_.size() >= options_.max_queued)
     return refuse(SubmitError::queue_full,
                   fmt::format("{} jobs are queued, the most this service holds", queue_.size()));
+  if (const std::size_t mine = queued_by_tenant_[tenant]; !no_code && !*earlier &&
+                                                          options_.max_queued_per_tenant > 0 &&
+                                                          mine >= options_.max_queued_per_tenant)
+    return refuse(SubmitError::queue_full,
+                  fmt::format("tenant {} has {} jobs queued, the most one tenant may have "
+                              "(ptxbench serve --max-queued-per-tenant)",
+                              tenant, mine));
   const double t = now();
-  auto inserted = store_.insert(r, key, t);
+  auto inserted = store_.insert(r, tenant, key, t);
   if (!inserted.ok()) return refuse(SubmitError::store_failed, inserted.error().to_string());
   Submitted s{inserted->id, inserted->duplicate, false, JobState::queued};
   if (s.duplicate) return s;
@@ -184,14 +192,13 @@ Result<Submitted, SubmitRefusal> Service::submit(const JobRequest& given) {
     if (auto st = store_.set_done(s.id, result, /*cached=*/!no_code, t); !st.ok())
       return refuse(SubmitError::store_failed, st.error().to_string());
     s.cached = !no_code;
-    metrics_.submitted(s.cached);
-    if (no_code) metrics_.finished("no_code", 0, 0, 0);
+    metrics_.submitted(s.cached, tenant);
+    if (no_code) metrics_.finished("no_code", 0, 0, 0, tenant);
     done_.notify_all();
     return s;
   }
-  queue_.insert({r.priority, s.id});
-  priority_of_[s.id] = r.priority;
-  metrics_.submitted(false);
+  enqueue(s.id, r.priority, tenant);
+  metrics_.submitted(false, tenant);
   work_.notify_one();
   return s;
 }
@@ -202,8 +209,7 @@ std::optional<Service::Taken> Service::next_job() {
     work_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (stopping_) return std::nullopt;  // queued jobs stay queued in the store
     const Queued q = *queue_.begin();
-    queue_.erase(queue_.begin());
-    priority_of_.erase(q.id);
+    dequeue(q.id);
     auto row = store_.get(q.id);
     if (!row.ok() || !*row) {
       std::cerr << "ptxbench serve: job " << id_text(q.id)
@@ -267,7 +273,7 @@ void Service::run_job(const Taken& job) {
               << "; no new jobs are taken until a restart\n";
   }
   metrics_.finished(judge::to_string(v.disposition), finished - row.submitted,
-                    started - row.submitted, gpu_seconds_of(v));
+                    started - row.submitted, gpu_seconds_of(v), row.tenant);
 }
 
 Json Service::result_json(const JobRow& row, const run::TurnVerdict& v, double started,
@@ -286,6 +292,7 @@ Json Service::result_json(const JobRow& row, const run::TurnVerdict& v, double s
       {"reward", reward_json(c, row.request.reward)},
       {"flags", flags},
       {"feedback", judger_.feedback(v, row.request)},
+      {"verdict", run::to_json(v)},  // the whole verdict, for `ptxbench run --judge-url`
       {"report", {{"compile", v.compile_json}, {"eval", v.eval_json}, {"audit", v.audit_json}}},
       {"costs",
        {{"queue_s", started - row.submitted},
@@ -296,18 +303,18 @@ Json Service::result_json(const JobRow& row, const run::TurnVerdict& v, double s
       {"provenance", judge_description_}};
 }
 
-Result<std::optional<Json>> Service::get(JobId id) {
-  return wait(id, 0);
+Result<std::optional<Json>> Service::get(JobId id, const std::string& tenant) {
+  return wait(id, 0, tenant);
 }
 
-Result<std::optional<Json>> Service::wait(JobId id, double wait_s) {
+Result<std::optional<Json>> Service::wait(JobId id, double wait_s, const std::string& tenant) {
   const auto until = std::chrono::steady_clock::now() +
                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                          std::chrono::duration<double>(wait_s));
   std::unique_lock lock(mu_);
   for (;;) {
     PTXB_TRY(std::optional<JobRow> row, store_.get(id));
-    if (!row) return std::optional<Json>{};
+    if (!row || row->tenant != tenant) return std::optional<Json>{};  // another's: no such job
     if (row->state == JobState::queued && row->deadline && now() > *row->deadline) {
       expire_if_late(*row);  // a long poll does not wait for a worker to reach it
       continue;
@@ -323,11 +330,25 @@ Result<std::optional<Json>> Service::wait(JobId id, double wait_s) {
   }
 }
 
+// Under the lock: the job joins the in-memory queue.
+void Service::enqueue(JobId id, int priority, const std::string& tenant) {
+  queue_.insert({priority, id});
+  priority_of_[id] = priority;
+  tenant_of_[id] = tenant;
+  ++queued_by_tenant_[tenant];
+}
+
 // Under the lock: the job leaves the in-memory queue (if it is there).
 void Service::dequeue(JobId id) {
   if (auto it = priority_of_.find(id); it != priority_of_.end()) {
     queue_.erase({it->second, id});
     priority_of_.erase(it);
+  }
+  if (auto it = tenant_of_.find(id); it != tenant_of_.end()) {
+    if (auto n = queued_by_tenant_.find(it->second);
+        n != queued_by_tenant_.end() && --n->second == 0)
+      queued_by_tenant_.erase(n);
+    tenant_of_.erase(it);
   }
 }
 
@@ -339,10 +360,10 @@ void Service::expire_if_late(const JobRow& row) {
   done_.notify_all();
 }
 
-CancelAnswer Service::cancel(JobId id) {
+CancelAnswer Service::cancel(JobId id, const std::string& tenant) {
   std::lock_guard lock(mu_);
   auto row = store_.get(id);
-  if (!row.ok() || !*row) return CancelAnswer::unknown;
+  if (!row.ok() || !*row || (*row)->tenant != tenant) return CancelAnswer::unknown;
   if (is_final((*row)->state)) return CancelAnswer::already_final;
   const bool running = (*row)->state == JobState::running;
   // Cancelled in the store first: a crash now leaves it cancelled, never judged again.
@@ -384,7 +405,7 @@ Json Service::health() {
 
 std::string Service::metrics_text() {
   std::lock_guard lock(mu_);
-  return metrics_.text(Gauges{queue_.size(), running_, options_.gpus});
+  return metrics_.text(Gauges{queue_.size(), running_, options_.gpus, queued_by_tenant_});
 }
 
 }  // namespace ptxbench::serve

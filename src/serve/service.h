@@ -37,6 +37,7 @@
 #include "run/verdict.h"
 #include "serve/job_store.h"
 #include "serve/metrics.h"
+#include "serve/tenants.h"
 #include "task/spec.h"
 
 namespace ptxbench::serve {
@@ -63,7 +64,8 @@ struct ServiceOptions {
   int cpu_slots = 2;               // compiles at once
   int gpus = 1;                    // judging sessions at once, one per GPU
   std::size_t max_queued = 1024;   // queued jobs before submit() answers queue_full
-  std::function<double()> clock;   // Unix seconds; empty: the system clock
+  std::size_t max_queued_per_tenant = 0;  // one tenant's queued jobs before queue_full; 0: none
+  std::function<double()> clock;          // Unix seconds; empty: the system clock
 };
 
 // key_conflict: a known idempotency key with another candidate (task, arch, contract, text).
@@ -101,14 +103,21 @@ class Service {
   // begin_stop(), then waits for the running jobs (each within its judging budget).
   void stop();
   // A request refused before it reached submit() (not JSON, too large): counted in metrics.
-  void note_refused(std::string_view reason);
+  void note_refused(std::string_view reason,
+                    const std::string& tenant = std::string(kDefaultTenant));
 
-  Result<Submitted, SubmitRefusal> submit(const JobRequest& given);
-  // The job as the API shows it (job_json), or nullopt when there is none with this id.
-  Result<std::optional<Json>> get(JobId id);
+  // Every call names the tenant asking (tenants.h): a job of another tenant is as unknown as
+  // one that does not exist (nullopt, CancelAnswer::unknown), and idempotency keys and cached
+  // results are the tenant's own.
+  Result<Submitted, SubmitRefusal> submit(const JobRequest& given,
+                                          const std::string& tenant = std::string(kDefaultTenant));
+  // The job as the API shows it (job_json), or nullopt when the tenant has none with this id.
+  Result<std::optional<Json>> get(JobId id,
+                                  const std::string& tenant = std::string(kDefaultTenant));
   // get(), after waiting up to `wait_s` seconds for the job to become final (a long poll).
-  Result<std::optional<Json>> wait(JobId id, double wait_s);
-  CancelAnswer cancel(JobId id);
+  Result<std::optional<Json>> wait(JobId id, double wait_s,
+                                   const std::string& tenant = std::string(kDefaultTenant));
+  CancelAnswer cancel(JobId id, const std::string& tenant = std::string(kDefaultTenant));
 
   const std::vector<task::TaskSpec>& tasks() const { return tasks_; }
   const std::string& instance() const { return options_.instance; }
@@ -140,6 +149,7 @@ class Service {
   Json gone_task_result(const JobRow& row);
   Json cached_result(Json earlier, const JobRequest& r) const;
   void expire_if_late(const JobRow& row);
+  void enqueue(JobId id, int priority, const std::string& tenant);
   void dequeue(JobId id);
   int cancelling() const;  // running jobs cancelled, whose judging has not stopped yet
 
@@ -155,7 +165,9 @@ class Service {
   std::condition_variable done_;  // a job became final
   JobStore store_;
   std::set<Queued> queue_;
-  std::map<JobId, int> priority_of_;           // queued jobs
+  std::map<JobId, int> priority_of_;        // queued jobs
+  std::map<JobId, std::string> tenant_of_;  // queued jobs
+  std::map<std::string, std::size_t> queued_by_tenant_;
   std::map<JobId, CancelFlag> running_flags_;  // running jobs: set when cancelled
   int running_ = 0;
   bool stopping_ = false;

@@ -142,8 +142,8 @@ TEST(Service, JobsLeftByAKilledProcessCompleteExactlyOnce) {
   JobId queued = 0, running = 0;
   {  // what a process killed with -9 leaves: one job queued, one taken by a worker
     auto s = JobStore::open(dir.path / "jobs.db");
-    queued = s->insert(request("passed q"), "k1", 1)->id;
-    running = s->insert(request("incorrect r"), "k2", 1)->id;
+    queued = s->insert(request("passed q"), "default", "k1", 1)->id;
+    running = s->insert(request("incorrect r"), "default", "k2", 1)->id;
     ASSERT_TRUE(s->set_running(running, 2).ok());
   }
   FakeJudger judger;
@@ -276,7 +276,7 @@ TEST(Service, ARestartWithoutAJobsTaskEndsItInsteadOfCrashing) {
     auto s = JobStore::open(dir.path / "jobs.db");
     auto r = request("passed");
     r.task = "task_removed_since";
-    gone = s->insert(r, "k", 1)->id;
+    gone = s->insert(r, "default", "k", 1)->id;
   }
   FakeJudger judger;
   auto store = JobStore::open(dir.path / "jobs.db");

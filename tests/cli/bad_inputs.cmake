@@ -1116,6 +1116,21 @@ ptxbench_bad_input(serve_store_in_missing_folder 1 "^ptxbench serve: .*no/such/f
   ARGS ${_p} serve --store no/such/folder/s.db --port 0)
 ptxbench_bad_input(serve_instance_with_a_dot 2 "--instance must be 1 to 40 letters, digits"
   ARGS ${_p} serve --instance node.7 --store s.db)
+# Tenants (--tokens-file, docs/serve.md "Tenants"; every mistake of the file: src/serve/
+# tenants_test.cc).
+ptxbench_bad_input(serve_tokens_file_bad_line 2
+  "^ptxbench serve: tenants.txt line 2: tenant team-b's token is 5 characters long"
+  OPTIONS --creates tenants.txt
+  ARGS bash -c "printf 'team-a 0123456789abcdef0\\nteam-b short\\n' > tenants.txt && exec \"$0\" serve --tokens-file tenants.txt --store s.db" ${_p})
+ptxbench_bad_input(serve_tokens_file_same_token_twice 2
+  "^ptxbench serve: tenants.txt: two tenants have the same token"
+  OPTIONS --creates tenants.txt
+  ARGS bash -c "printf 'a 0123456789abcdef0\\nb 0123456789abcdef0\\n' > tenants.txt && exec \"$0\" serve --tokens-file tenants.txt --store s.db" ${_p})
+ptxbench_bad_input(serve_token_file_and_tokens_file 2
+  "^ptxbench serve: both --token-file and --tokens-file are given"
+  ARGS ${_p} serve --token-file t.txt --tokens-file tenants.txt --store s.db)
+ptxbench_bad_input(serve_max_queued_per_tenant_negative 2 "--max-queued-per-tenant"
+  ARGS ${_p} serve --max-queued-per-tenant -1 --store s.db)
 # serve lb-config: the HAProxy configuration for several instances (its text: src/serve/
 # lb_config_test.cc; a real HAProxy in front of two instances: tests/cli/serve_haproxy.sh).
 ptxbench_bad_input(serve_lb_config_without_backends 2 "--backend is required"

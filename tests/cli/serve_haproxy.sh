@@ -4,7 +4,8 @@
 # CPU machine (compile and static audit only: every verdict not_evaluated). A batch submitted
 # through HAProxy reaches both instances (leastconn); every job is polled through HAProxy to its
 # end, one by one and in one batch per instance, each answered by the instance its id names;
-# a poll of n2's job at n1 is 421 naming n2; n2 killed with -9 is marked DOWN by the health
+# a poll of n2's job at n1 is 421 naming n2; the same Idempotency-Key header twice gives the
+# same job (HAProxy routes it by the key's hash) and different keys reach both; n2 killed with -9 is marked DOWN by the health
 # checks, new submissions still succeed (on n1), and a poll of n2's job says where it belongs.
 # Skipped (exit 77) when haproxy is not installed (scripts/setup.sh installs it).
 set -u
@@ -80,6 +81,19 @@ lbc "http://127.0.0.1:$port_n1" expect-421 "/v1/jobs/$n2_job" n2 >/dev/null || f
 lbc "$url" expect-421 "/v1/jobs?ids=$n1_job,$n2_job" n2 >/dev/null || fail "a mixed batch (n1 first)"
 lbc "$url" expect-421 "/v1/jobs?ids=$n2_job,$n1_job" n1 >/dev/null || fail "a mixed batch (n2 first)"
 
+# Idempotency keys through HAProxy (the Idempotency-Key header, hashed): the same key twice is
+# the same job whichever instance leastconn would have picked; different keys spread over both.
+keyed=""
+for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+  one=$(lbc "$url" submit-keyed "$kernel" "rollout-$k") || fail "a keyed submission"
+  two=$(lbc "$url" submit-keyed "$kernel" "rollout-$k") || fail "a keyed submission, again"
+  [ "${one% *}" = "${two% *}" ] || fail "key rollout-$k made two jobs: ${one% *} and ${two% *}"
+  [ "${one#* }" = new ] && [ "${two#* }" = duplicate ] || fail "key rollout-$k: $one, then $two"
+  keyed="$keyed ${one% *}"
+done
+echo "$keyed" | tr ' ' '\n' | grep -q '^n1\.' || fail "every key went to n2:$keyed"
+echo "$keyed" | tr ' ' '\n' | grep -q '^n2\.' || fail "every key went to n1:$keyed"
+
 # n2 dies: HAProxy marks it DOWN, new jobs go to n1, n2's jobs say where they belong.
 kill -9 "$pid_n2"
 status_is n2 DOWN
@@ -91,4 +105,4 @@ lbc "$url" poll $more >"$scratch/polled2" || fail "polling with n2 down"
 [ "$(grep -c ' done not_evaluated$' "$scratch/polled2")" = 2 ] || fail "after the kill: $(cat "$scratch/polled2")"
 lbc "$url" expect-421 "/v1/jobs/$n2_job" n2 >"$scratch/421" || fail "a poll of the dead n2's job"
 grep -q "job $n2_job is one of instance n2, and this is instance n1" "$scratch/421" || fail "421: $(cat "$scratch/421")"
-echo "ok: 4 jobs over n1 and n2 through HAProxy, each polled at its owner; n2 killed: DOWN, 2 more judged on n1, its job's poll 421 naming n2"
+echo "ok: 4 jobs over n1 and n2 through HAProxy, each polled at its owner; 12 keys each one job, over both; n2 killed: DOWN, 2 more judged on n1, its job's poll 421 naming n2"

@@ -2,6 +2,8 @@
 """The client side of tests/cli/serve_haproxy.sh (standard library only): talks to the balancer.
     serve_lb_client.py URL submit FILE N TAG      N jobs of FILE (each with a comment of its own,
                                                  TAG in it), one request each; prints the ids
+    serve_lb_client.py URL submit-keyed FILE KEY  one job of FILE with the header Idempotency-Key:
+                                                 KEY; prints "ID DUPLICATE"
     serve_lb_client.py URL poll ID...             long-polls each job until it ends, one by one
                                                  and as one batch per instance; checks that the
                                                  instance its id names answered; prints
@@ -16,10 +18,10 @@ import urllib.request
 TASK = "gemm_n7168_k5120"
 
 
-def call(url, method="GET", body=None):
+def call(url, method="GET", body=None, headers=None):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(url, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
+                                 headers={"Content-Type": "application/json", **(headers or {})})
     try:
         with urllib.request.urlopen(req, timeout=120) as r:
             return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read().decode()
@@ -73,6 +75,14 @@ def main():
                 sys.exit(f"POST /v1/jobs: {status} {text}")
             ids.append(json.loads(text)["id"])
         print(" ".join(ids))
+    elif what == "submit-keyed":
+        src = open(sys.argv[3]).read()
+        status, _, text = call(f"{url}/v1/jobs", "POST", {"task": TASK, "source": src},
+                               {"Idempotency-Key": sys.argv[4]})
+        if status != 202:
+            sys.exit(f"POST /v1/jobs (key {sys.argv[4]}): {status} {text}")
+        answer = json.loads(text)
+        print(answer["id"], "duplicate" if answer["duplicate"] else "new")
     elif what == "poll":
         poll(url, sys.argv[3:])
     elif what == "expect-421":

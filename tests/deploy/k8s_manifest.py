@@ -62,9 +62,21 @@ def main():
     replicas = sts["spec"]["replicas"]
     name, svc = sts["metadata"]["name"], headless["metadata"]["name"]
     pods = [f"{name}-{k}" for k in range(replicas)]
-    servers = [line.split()[1] for line in config.splitlines() if line.strip().startswith("server ")]
-    if servers != pods:
-        fail(f"HAProxy's servers {servers} are not the {replicas} pods {pods}")
+    # Each backend (new jobs by leastconn; keyed submissions by their key's hash) has one server
+    # per pod.
+    backends, current = {}, None
+    for line in config.splitlines():
+        words = line.split()
+        if line.startswith("backend "):
+            current = words[1]
+            backends[current] = []
+        elif current and words[:1] == ["server"]:
+            backends[current].append(words[1])
+    if not backends:
+        fail("the ConfigMap's haproxy.cfg has no backend")
+    for backend, servers in backends.items():
+        if servers != pods:
+            fail(f"HAProxy's servers of {backend} {servers} are not the {replicas} pods {pods}")
     ptxbench = os.environ.get("PTXBENCH")
     if ptxbench:
         argv = [ptxbench, "serve", "lb-config", "--bind", "0.0.0.0:8765", "--dns"]

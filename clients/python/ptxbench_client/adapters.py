@@ -7,10 +7,14 @@
 
 Every adapter raises (ServeError, JobNotEnded) when a job is refused (an unknown task) or does
 not end in time: a silent 0 would train on a wrong reward.
-* verl (custom_reward_function): `compute_score(data_source, solution_str, ground_truth,
+* verl (reward.custom_reward_function: path=pkg://ptxbench_client.adapters, or this file's
+  path; name=compute_score): `compute_score(data_source, solution_str, ground_truth,
   extra_info=None)` -> {"score": float, ...}; the task is extra_info["task"], else
   ground_truth; the service from PTXBENCH_SERVE_URL (and PTXBENCH_SERVE_TOKEN).
-* verifiers (Rubric(funcs=[...])): `verifiers_reward_func(client)` returns an async
+* verifiers >= 0.4 (verifiers.v1): `verifiers_reward(task, trace)`, plugged by import path into a
+  task's config (`rewards={"ptxbench": {"fn": "ptxbench_client.adapters:verifiers_reward"}}`);
+  the task is the task data's `ptxbench_task` (else `name`).
+* verifiers < 0.4 (Rubric(funcs=[...])): `verifiers_reward_func(client)` returns an async
   f(completion, answer, **kwargs) -> float; the task is `answer` (or info["task"]).
 
 Every one submits the model's whole reply (`reply`): the code block is chosen as `ptxbench run`
@@ -21,7 +25,9 @@ import asyncio
 import os
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from .client import AsyncClient, Client
+# Absolute, not relative: verl may load this file by its path (custom_reward_function.path),
+# with no package around it; ptxbench_client must be installed (pip install ./clients/python).
+from ptxbench_client.client import AsyncClient, Client
 
 
 def _text_of(completion: Any) -> str:
@@ -74,6 +80,31 @@ def verifiers_reward_func(client: AsyncClient, reward: str = "ptxbench") -> Call
 
     ptxbench_reward.__name__ = f"ptxbench_{reward}"
     return ptxbench_reward
+
+
+async def verifiers_reward(task: Any, trace: Any) -> float:
+    """verifiers >= 0.4 (`verifiers.v1`): a reward plugged into a task's config,
+    `vf.TaskConfig(rewards={"ptxbench": {"fn": "ptxbench_client.adapters:verifiers_reward"}})`
+    (or returned from a `@vf.reward` method). verifiers calls it with the task's data (`task`) and
+    the rollout (`trace`): the task name is `task.ptxbench_task` (a field of your TaskData
+    subclass), else `task.name`; the reply is the last model response
+    (`trace.assistant_messages`); the service from PTXBENCH_SERVE_URL (and PTXBENCH_SERVE_TOKEN).
+    The job's id and disposition go into `trace.info["ptxbench"]`."""
+    name = getattr(task, "ptxbench_task", None) or getattr(task, "name", None)
+    if not name:
+        raise KeyError("the task data needs `ptxbench_task` (or `name`): a ptxbench task name")
+    replies = getattr(trace, "assistant_messages", None) or []
+    content = replies[-1].content if replies else ""
+    if isinstance(content, list):  # content parts: the text ones
+        content = "".join(str(getattr(p, "text", p.get("text", "") if isinstance(p, dict) else ""))
+                          for p in content)
+    client = AsyncClient(os.environ.get("PTXBENCH_SERVE_URL", "http://127.0.0.1:8765"),
+                         token=os.environ.get("PTXBENCH_SERVE_TOKEN") or None)
+    job = await client.judge(task=str(name), reply=str(content or ""), timeout=900)
+    info = getattr(trace, "info", None)
+    if isinstance(info, dict):
+        info["ptxbench"] = {"job": job.id, "disposition": job.disposition or job.state}
+    return job.reward
 
 
 def run_sync(coro: Any) -> Any:

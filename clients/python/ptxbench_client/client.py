@@ -114,13 +114,17 @@ class Client:
         """One job: `source` (.cu text) or `reply` (a model's reply); options: arch, contract,
         idempotency_key, priority, deadline_s, reward. Returns the job id ("INSTANCE.N")."""
         body = self._job_body(task, source, reply, options)
-        return str(self._call("POST", "/v1/jobs", body)["id"])
+        # The key in the Idempotency-Key header too: a balancer routes on it (serve lb-config), so
+        # that a retried POST reaches the instance that knows the key.
+        return str(self._call("POST", "/v1/jobs", body, key=str(body["idempotency_key"]))["id"])
 
     def submit_batch(self, jobs: Sequence[Dict[str, Any]]) -> List[Any]:
         """Up to 1024 jobs in one request: per job its id (str), or a ServeError (with the item's
         status: 429 for a full queue, 400 for a bad job) for a refused one. judge_batch retries."""
         bodies = [dict(j, idempotency_key=j.get("idempotency_key") or uuid.uuid4().hex) for j in jobs]
-        answers = self._call("POST", "/v1/jobs", {"jobs": bodies})["jobs"]
+        # The batch's own key in the header: a retried batch reaches the same instance behind a
+        # balancer, which knows its items' keys.
+        answers = self._call("POST", "/v1/jobs", {"jobs": bodies}, key=uuid.uuid4().hex)["jobs"]
         return [str(a["id"]) if "id" in a else ServeError(int(a.get("status", 400)), a.get("error", "refused"))
                 for a in answers]
 
@@ -230,9 +234,12 @@ class Client:
         body.setdefault("idempotency_key", uuid.uuid4().hex)
         return body
 
-    def _call(self, method: str, path: str, body: Any = None, raw: bool = False) -> Any:
+    def _call(self, method: str, path: str, body: Any = None, raw: bool = False,
+              key: Optional[str] = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
         headers = {"Content-Type": "application/json"}
+        if key:
+            headers["Idempotency-Key"] = key
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         last = ServeError(0, "no attempt made")

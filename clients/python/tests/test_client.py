@@ -200,6 +200,40 @@ class AgainstARealService(unittest.TestCase):
         self.assertEqual(out["score"], 0.0)
         self.assertEqual(out["disposition"], "no_code")
 
+    def test_verl_loads_and_calls_compute_score_as_verl_does(self):
+        """verl 0.9.1's own loader (verl/utils/import_utils.py, pinned by scripts/setup.sh) loads
+        the adapter both ways its config names one (pkg:// and a file path), and the adapter is
+        called with the keywords verl's NaiveRewardManager passes, read from verl's source. The
+        rest of verl needs torch (and the CUDA stack with it), ray and tensordict: not loaded."""
+        verl = os.environ.get("PTXBENCH_VERL_DIR") or os.path.join(ROOT, ".deps", "wheels", "verl")
+        loader_py = os.path.join(verl, "verl", "utils", "import_utils.py")
+        naive_py = os.path.join(verl, "verl", "workers", "reward_manager", "naive.py")
+        if not os.path.exists(loader_py):
+            self.skipTest(f"verl is not unpacked at {verl} (scripts/setup.sh fetches it)")
+        import ast
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("verl_import_utils", loader_py)
+        loader = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(loader)
+        # The keywords NaiveRewardManager calls compute_score with, from its source.
+        with open(naive_py) as f:
+            tree = ast.parse(f.read())
+        calls = [n for n in ast.walk(tree)
+                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr == "compute_score"]
+        self.assertTrue(calls, "verl's NaiveRewardManager no longer calls compute_score")
+        keywords = {k.arg for k in calls[0].keywords}
+        self.assertEqual(keywords, {"data_source", "solution_str", "ground_truth", "extra_info"})
+        os.environ["PTXBENCH_SERVE_URL"] = self.url
+        adapters_py = os.path.join(ROOT, "clients", "python", "ptxbench_client", "adapters.py")
+        for path in ("pkg://ptxbench_client.adapters", adapters_py):
+            fn = loader.load_extern_object(module_path=path, object_name="compute_score")
+            args = {"data_source": "ptxbench", "ground_truth": TASK, "extra_info": {"task": TASK}}
+            out = fn(solution_str="```cuda\n" + KERNEL + "```", **args)
+            self.assertEqual((out["score"], out["disposition"]), (0.0, "not_evaluated"), path)
+            out = fn(solution_str="no code", **args)
+            self.assertEqual(out["disposition"], "no_code", path)
+
     def test_verifiers_reward_func_and_async_many(self):
         ac = AsyncClient(self.url + "/v1", concurrency=4)
         f = adapters.verifiers_reward_func(ac)
