@@ -349,8 +349,8 @@ struct HttpServer::Impl {
       if (!tenant_of(req)) h = Json{{"status", h["status"]}};
       reply(res, 200, h);
     });
-    server.Get("/v1/metrics", [this](const auto&, auto& res) {
-      res.set_content(service.metrics_text(), "text/plain; version=0.0.4");
+    server.Get("/v1/metrics", [this](const auto& req, auto& res) {
+      res.set_content(service.metrics_text(tenant(req)), "text/plain; version=0.0.4");
     });
     server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (!res.body.empty()) return;  // a handler's own answer

@@ -19,6 +19,14 @@ void labelled(std::string& out, std::string_view name, std::string_view help,
   for (const auto& [k, v] : values) out += fmt::format("{}{{{}=\"{}\"}} {}\n", name, label, k, v);
 }
 
+// Only the entry of `viewer`, when there is one.
+template <class V>
+std::map<std::string, V> only(const std::map<std::string, V>& m, const std::string& viewer) {
+  std::map<std::string, V> out;
+  if (auto it = m.find(viewer); it != m.end()) out.emplace(*it);
+  return out;
+}
+
 }  // namespace
 
 void Histogram::observe(double v) {
@@ -74,7 +82,7 @@ void Metrics::discarded(double gpu_s) {
   gpu_seconds_ += gpu_s;
 }
 
-std::string Metrics::text(const Gauges& g) const {
+std::string Metrics::text(const Gauges& g, const std::string& viewer) const {
   std::string out;
   counter(out, "ptxbench_jobs_submitted_total", "Jobs accepted (cached ones included).",
           submitted_);
@@ -101,19 +109,20 @@ std::string Metrics::text(const Gauges& g) const {
       "# TYPE ptxbench_gpus gauge\nptxbench_gpus {}\n",
       g.queued, g.running, g.gpus);
   labelled(out, "ptxbench_tenant_jobs_submitted_total", "Jobs accepted, by tenant.", "tenant",
-           tenant_submitted_);
+           only(tenant_submitted_, viewer));
   labelled(out, "ptxbench_tenant_jobs_judged_total", "Jobs ended with a verdict, by tenant.",
-           "tenant", tenant_judged_);
+           "tenant", only(tenant_judged_, viewer));
   out +=
       "# HELP ptxbench_tenant_jobs_refused_total Submissions refused, by tenant and reason.\n"
       "# TYPE ptxbench_tenant_jobs_refused_total counter\n";
   for (const auto& [k, v] : tenant_refused_)
-    out += fmt::format("ptxbench_tenant_jobs_refused_total{{tenant=\"{}\",reason=\"{}\"}} {}\n",
-                       k.first, k.second, v);
+    if (k.first == viewer)
+      out += fmt::format("ptxbench_tenant_jobs_refused_total{{tenant=\"{}\",reason=\"{}\"}} {}\n",
+                         k.first, k.second, v);
   out +=
       "# HELP ptxbench_tenant_jobs_queued Jobs waiting for a worker, by tenant.\n"
       "# TYPE ptxbench_tenant_jobs_queued gauge\n";
-  for (const auto& [k, v] : g.queued_by_tenant)
+  for (const auto& [k, v] : only(g.queued_by_tenant, viewer))
     out += fmt::format("ptxbench_tenant_jobs_queued{{tenant=\"{}\"}} {}\n", k, v);
   out += latency_.text("ptxbench_job_latency_seconds", "From submission to result, judged jobs.");
   out += queue_wait_.text("ptxbench_job_queue_seconds", "From submission to a worker taking it.");

@@ -1,7 +1,7 @@
 // The service's counters and histograms, written in the Prometheus text exposition format
 // (version 0.0.4: https://prometheus.io/docs/instrumenting/exposition_formats/) for
-// GET /v1/metrics; per-tenant series are labelled tenant="NAME". Not thread-safe: the service calls
-// it under its lock.
+// GET /v1/metrics; per-tenant series are labelled tenant="NAME", and each tenant's page has only
+// its own. Not thread-safe: the service calls it under its lock.
 #pragma once
 
 #include <cstdint>
@@ -49,7 +49,9 @@ class Metrics {
   // A job cancelled while it was judged: its judging ended and its verdict was thrown away
   // (counted, with the GPU seconds it still spent).
   void discarded(double gpu_s);
-  std::string text(const Gauges& g) const;
+  // The page for `viewer`: the service-wide series (totals over every tenant) and the per-tenant
+  // series of the viewer's tenant only, so a tenant learns no other tenant's name or load.
+  std::string text(const Gauges& g, const std::string& viewer) const;
 
  private:
   std::uint64_t submitted_ = 0, cached_ = 0, discarded_ = 0;

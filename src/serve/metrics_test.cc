@@ -25,7 +25,7 @@ TEST(Metrics, CountsByLabel) {
   m.finished("incorrect", 2, 0.5, 0.5, "team-a");
   m.ended_unjudged("expired");
   m.discarded(0.25);
-  const std::string t = m.text(Gauges{4, 1, 1, {{"team-a", 3}, {"team-b", 1}}});
+  const std::string t = m.text(Gauges{4, 1, 1, {{"team-a", 3}, {"team-b", 1}}}, "team-a");
   for (const char* line :
        {"ptxbench_jobs_submitted_total 2\n", "ptxbench_jobs_cached_total 1\n",
         "ptxbench_jobs_refused_total{reason=\"queue_full\"} 1\n",
@@ -36,11 +36,19 @@ TEST(Metrics, CountsByLabel) {
         "ptxbench_jobs_running 1\n", "ptxbench_gpus 1\n", "ptxbench_job_latency_seconds_count 2\n",
         "ptxbench_job_queue_seconds_sum 1.5\n",
         "ptxbench_tenant_jobs_submitted_total{tenant=\"team-a\"} 1\n",
-        "ptxbench_tenant_jobs_submitted_total{tenant=\"team-b\"} 1\n",
         "ptxbench_tenant_jobs_judged_total{tenant=\"team-a\"} 2\n",
         "ptxbench_tenant_jobs_refused_total{tenant=\"team-a\",reason=\"queue_full\"} 1\n",
         "ptxbench_tenant_jobs_queued{tenant=\"team-a\"} 3\n"})
     EXPECT_NE(t.find(line), std::string::npos) << line << " missing from\n" << t;
+  // A tenant's page names no other tenant (issue 35: per-tenant isolation).
+  EXPECT_EQ(t.find("team-b"), std::string::npos) << t;
+  const std::string b = m.text(Gauges{4, 1, 1, {{"team-a", 3}, {"team-b", 1}}}, "team-b");
+  EXPECT_NE(b.find("ptxbench_tenant_jobs_submitted_total{tenant=\"team-b\"} 1\n"),
+            std::string::npos)
+      << b;
+  EXPECT_NE(b.find("ptxbench_tenant_jobs_queued{tenant=\"team-b\"} 1\n"), std::string::npos) << b;
+  EXPECT_EQ(b.find("team-a"), std::string::npos) << b;
+  EXPECT_NE(b.find("ptxbench_jobs_submitted_total 2\n"), std::string::npos) << b;  // totals
 }
 
 }  // namespace

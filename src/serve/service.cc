@@ -403,9 +403,9 @@ Json Service::health() {
               {"judge", judge_description_}};
 }
 
-std::string Service::metrics_text() {
+std::string Service::metrics_text(const std::string& viewer) {
   std::lock_guard lock(mu_);
-  return metrics_.text(Gauges{queue_.size(), running_, options_.gpus, queued_by_tenant_});
+  return metrics_.text(Gauges{queue_.size(), running_, options_.gpus, queued_by_tenant_}, viewer);
 }
 
 }  // namespace ptxbench::serve

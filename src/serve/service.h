@@ -123,7 +123,7 @@ class Service {
   const std::string& instance() const { return options_.instance; }
   std::string id_text(JobId id) const { return job_id_text(options_.instance, id); }
   Json health();
-  std::string metrics_text();
+  std::string metrics_text(const std::string& viewer = std::string(kDefaultTenant));
 
  private:
   struct Queued {
