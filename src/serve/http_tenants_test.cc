@@ -118,13 +118,16 @@ TEST(HttpTenants, EachTenantHasItsOwnQueueLimit) {
   EXPECT_EQ(post(*b, job("passed 3"))->status, 202);  // B is not held back by A
   const std::string m = a->Get("/v1/metrics")->body;
   for (const char* line : {"ptxbench_tenant_jobs_queued{tenant=\"team-a\"} 1\n",
-                           "ptxbench_tenant_jobs_queued{tenant=\"team-b\"} 1\n",
                            "ptxbench_tenant_jobs_submitted_total{tenant=\"team-a\"} 2\n",
                            "ptxbench_tenant_jobs_refused_total{tenant=\"team-a\",reason=\"queue_"
                            "full\"} 1\n"})
     EXPECT_NE(m.find(line), std::string::npos) << line << " missing from\n" << m;
   EXPECT_EQ(m.find(kTokenA), std::string::npos);  // names, never tokens
   EXPECT_EQ(m.find(kTokenB), std::string::npos);
+  EXPECT_EQ(m.find("team-b"), std::string::npos) << "another tenant's series:\n" << m;
+  const std::string mb = b->Get("/v1/metrics")->body;  // B's page: its own queue, not A's
+  EXPECT_NE(mb.find("ptxbench_tenant_jobs_queued{tenant=\"team-b\"} 1\n"), std::string::npos) << mb;
+  EXPECT_EQ(mb.find("team-a"), std::string::npos) << mb;
 }
 
 TEST(HttpIdempotencyHeader, TheHeaderIsTheKey) {
