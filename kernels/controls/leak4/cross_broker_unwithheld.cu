@@ -28,6 +28,7 @@
 #include <cuda_runtime.h>
 #include <dlpack/dlpack.h>
 #include <stdint.h>
+#include <cstdint>
 #include <stdio.h>
 #include <stdexcept>
 #include <string>
