@@ -232,17 +232,20 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   for (int k = 0; fresh_calls < trials || k < 2 * (timed_bases - 1); ++k, ++fresh_calls)
     call(0, k % 2 == 0 ? 1 : 0, Content::transformed, k < 2 ? 1 : (k / 2 + 1) % timed_bases);
   // Another schedule, twice. One timed-workload check, new inputs, half the SMs busy, at a place
-  // the seed draws among the timed workload's checks after the first two: a kernel cannot tell it
-  // from the checks beside it by its shape or its place (leak3/schedule_check_predicted.cu: a
-  // lone loaded call, always last and the only repeated hidden M, was predictable).
+  // the seed draws among the timed workload's checks after the first two, in a buffer set drawn
+  // like theirs (0 or 1): a kernel cannot tell it from the checks beside it by its shape, its
+  // place or its buffers (leak3/schedule_check_predicted.cu: a lone loaded call, always last and
+  // the only repeated hidden M, was predictable; leak4/sched_check_slot0.cu: always slot 0).
   const std::size_t first_timed = 2 + drawn.size();  // after the repeat and the hidden calls
   if (plan.checks.size() > first_timed) {
-    call(0, 0, Content::transformed, static_cast<int>(fresh() % timed_bases));
+    // fresh() is odd (never the identity), so its lowest bit draws nothing: the bits above it do.
+    const int slot = static_cast<int>((fresh() >> 1) % 2);
+    call(0, slot, Content::transformed, static_cast<int>((fresh() >> 1) % timed_bases));
     PlannedCall loaded = std::move(plan.checks.back());
     plan.checks.pop_back();
     loaded.sm_load = true;
     loaded.label += ", half the SMs busy (another schedule)";
-    const std::size_t at = first_timed + fresh() % (plan.checks.size() - first_timed + 1);
+    const std::size_t at = first_timed + (fresh() >> 1) % (plan.checks.size() - first_timed + 1);
     plan.checks.insert(plan.checks.begin() + static_cast<std::ptrdiff_t>(at), std::move(loaded));
   }
   // And the ragged hidden workload again, new inputs, half the SMs busy.

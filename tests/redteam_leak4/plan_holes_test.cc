@@ -1,6 +1,6 @@
 // What a sound judge's session plan does about two controls of kernels/controls/leak4 (red team
-// of 2026-12-06 against a5d01d9). Both tests fail today: tests/redteam_leak4/CMakeLists.txt
-// registers them as expected failures.
+// of 2026-12-06 against a5d01d9). The second fails today: tests/redteam_leak4/CMakeLists.txt
+// registers it as an expected failure; the first passes since the loaded check's slot is drawn.
 #include <gtest/gtest.h>
 
 #include <set>
