@@ -1,5 +1,6 @@
 #include "audit/mma_shape.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -43,6 +44,11 @@ std::optional<MmaShape> mma_shape(std::string_view opcode) {
   std::string_view first = rest.substr(0, rest.find('.'));
   MmaShape s;
   if (base == "HGMMA" || base == "QGMMA" || base == "IGMMA" || base == "BGMMA") {
+    if (first == "SP") {  // HGMMA.SP.64x8x32...: the shape follows the sparsity suffix
+      s.sparse = true;
+      rest = rest.substr(std::min(rest.size(), first.size() + 1));
+      first = rest.substr(0, rest.find('.'));
+    }
     if (!parse_mnk(first, s)) return std::nullopt;
     s.threads_per_instruction = 128;
     s.warps_per_instruction = 4;

@@ -19,6 +19,20 @@ TEST(MmaShape, ReadsWarpgroupShapes) {
   EXPECT_EQ(q->k, 32);
 }
 
+// A sparse wgmma (2:4 A) spells its shape after .SP and does half the dense work of it (red team
+// leak4/sparse_wgmma_unshaped.cu: unread, it switched the coverage rule off).
+TEST(MmaShape, ReadsSparseWarpgroupShapesAtHalfTheirDenseWork) {
+  auto s = mma_shape("HGMMA.SP.64x8x32.F32.BF16");
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->sparse);
+  EXPECT_EQ(s->m, 64);
+  EXPECT_EQ(s->n, 8);
+  EXPECT_EQ(s->k, 32);
+  EXPECT_DOUBLE_EQ(s->flops_per_instruction(), 64.0 * 8 * 32);
+  EXPECT_FALSE(mma_shape("HGMMA.SP"));
+  EXPECT_FALSE(mma_shape("HGMMA.SP.F32"));
+}
+
 TEST(MmaShape, ReadsMmaSyncShapes) {
   auto s = mma_shape("HMMA.16816.F32.BF16");
   ASSERT_TRUE(s);

@@ -217,6 +217,15 @@ TEST(Coverage, TargetAndOtherCountsCoverEveryLaunchUnscaled) {
   EXPECT_DOUBLE_EQ(c.other_tensor_flops, 2.0 * 16 * 8 * 16);
 }
 
+// Only tcgen05 may leave the coverage unavailable: a wgmma spelling whose shape is not read counts
+// no FLOPs (an unread spelling must not switch the token rule off).
+TEST(Coverage, AnUnreadWgmmaShapeCountsNothing) {
+  task::ArchTargets t{"sm_90a", {"wgmma"}, "any"};
+  Coverage c = compute_coverage({kernel({{"HGMMA.ZZ.F32.BF16", 1, 4, 128}})}, &t, 1e9);
+  EXPECT_TRUE(c.available);
+  EXPECT_DOUBLE_EQ(c.ratio, 0.0);
+}
+
 TEST(Coverage, Tcgen05HasNoShapeInSass) {
   task::ArchTargets t{"sm_100a", {"tcgen05"}, "any"};
   Coverage c = compute_coverage({kernel({{"UTCHMMA", 1, 4, 1}})}, &t, 1e9);

@@ -1,6 +1,7 @@
 // What a sound judge's instruction credit does with two kernels of kernels/controls/leak4
-// (red team of 2026-12-06 against a5d01d9). Both tests fail today: tests/redteam_leak4/
-// CMakeLists.txt registers them as expected failures.
+// (red team of 2026-12-06 against a5d01d9). burn_counts_as_math fails today (registered as an
+// expected failure in tests/redteam_leak4/CMakeLists.txt); sparse_wgmma_unshaped passes since the
+// audit reads a sparse wgmma's shape and no unread wgmma shape switches the coverage rule off.
 #include <gtest/gtest.h>
 
 #include "audit/audit_result.h"
