@@ -64,6 +64,17 @@ bool json_nests_deeper_than(std::string_view text, int max_depth) {
   return false;
 }
 
+const Json* json_member(const Json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() || it->is_null() ? nullptr : &*it;
+}
+
+std::string json_text(const Json& j, const char* key) {
+  const Json* v = json_member(j, key);
+  return v && v->is_string() ? v->get<std::string>() : std::string();
+}
+
 Json parse_json(std::string_view text) {
   if (json_nests_deeper_than(text, kMaxJsonDepth)) return Json(Json::value_t::discarded);
   return Json::parse(text, nullptr, /*allow_exceptions=*/false);

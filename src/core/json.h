@@ -26,6 +26,11 @@ inline constexpr int kMaxJsonDepth = 512;
 // cache) parses through this, never Json::parse.
 Json parse_json(std::string_view text);
 
+// The member `key` of an object; nullptr when `j` is no object or the member is absent or null.
+const Json* json_member(const Json& j, const char* key);
+// The string member `key`; "" when absent or not a string.
+std::string json_text(const Json& j, const char* key);
+
 // Does `text` nest arrays and objects deeper than `max_depth` (strings skipped)? Linear, no
 // recursion.
 bool json_nests_deeper_than(std::string_view text, int max_depth);

@@ -5,17 +5,6 @@
 namespace ptxbench::report {
 namespace {
 
-const Json* member(const Json& j, const char* key) {
-  if (!j.is_object()) return nullptr;
-  auto it = j.find(key);
-  return it == j.end() || it->is_null() ? nullptr : &*it;
-}
-
-std::string text(const Json& j, const char* key) {
-  const Json* v = member(j, key);
-  return v && v->is_string() ? v->get<std::string>() : std::string();
-}
-
 // "https://user:secret@host/v1" -> "https://***@host/v1": a run's settings may be shared.
 std::string mask_userinfo(std::string v) {
   const auto scheme = v.find("://");
@@ -61,14 +50,14 @@ Provenance read_provenance(const RunData& run, const store::JudgedOn* judged_on)
   Provenance p;
   const Json& pv = run.provenance;
   p.date = run.created_at;
-  p.ptxbench = text(pv, "ptxbench");
-  p.nvcc = text(pv, "nvcc");
+  p.ptxbench = json_text(pv, "ptxbench");
+  p.nvcc = json_text(pv, "nvcc");
   if (auto pos = p.nvcc.find("release "); pos != std::string::npos) p.nvcc = p.nvcc.substr(pos);
-  p.commit = text(pv, "git_commit").substr(0, 12);
+  p.commit = json_text(pv, "git_commit").substr(0, 12);
   if (!p.commit.empty() && pv.value("git_dirty", false)) p.commit += "+dirty";
   // "NVIDIA H200, 580.159.04, 143771 MiB" as `run` recorded it; the worker's own record is
   // preferred where an evaluated turn has one.
-  if (const Json* gpus = member(pv, "gpus"); gpus && gpus->is_array() && !gpus->empty()) {
+  if (const Json* gpus = json_member(pv, "gpus"); gpus && gpus->is_array() && !gpus->empty()) {
     std::string g = (*gpus)[0].is_string() ? (*gpus)[0].get<std::string>() : "";
     auto comma = g.find(", ");
     p.gpu = g.substr(0, comma);
@@ -94,8 +83,8 @@ Provenance read_provenance(const RunData& run, const store::JudgedOn* judged_on)
 std::vector<Setting> run_settings(const Json& config, const Json& provenance) {
   std::vector<Setting> out;
   if (config.is_object()) flatten(config, "", out);
-  if (const Json* p = member(provenance, "pipeline")) flatten(*p, "pipeline", out);
-  if (const Json* a = member(provenance, "argv"); a && a->is_array()) {
+  if (const Json* p = json_member(provenance, "pipeline")) flatten(*p, "pipeline", out);
+  if (const Json* a = json_member(provenance, "argv"); a && a->is_array()) {
     std::string cmd;
     for (const Json& w : *a) cmd += (cmd.empty() ? "" : " ") + scalar_text(w);
     out.push_back({"command", cmd});
@@ -108,8 +97,8 @@ Result<RunDetail> load_detail(const store::RunStore& st) {
   PTXB_TRY(r.data, load_run(st));
   r.summary = summarize(r.data);
   r.settings = run_settings(r.data.config, r.data.provenance);
-  if (const Json* p = member(r.data.provenance, "pipeline"))
-    if (const Json* g = member(*p, "gpu"); g && g->is_boolean()) r.gpu = g->get<bool>();
+  if (const Json* p = json_member(r.data.provenance, "pipeline"))
+    if (const Json* g = json_member(*p, "gpu"); g && g->is_boolean()) r.gpu = g->get<bool>();
   r.label = std::filesystem::path(r.data.path).filename().string();
   // The machine as the worker described it, from the first evaluated turn that recorded it.
   const store::JudgedOn* judged_on = nullptr;

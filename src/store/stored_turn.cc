@@ -8,21 +8,10 @@
 namespace ptxbench::store {
 namespace {
 
-const Json* member(const Json& j, const char* key) {
-  if (!j.is_object()) return nullptr;
-  auto it = j.find(key);
-  return it == j.end() || it->is_null() ? nullptr : &*it;
-}
-
 std::optional<double> number(const Json& j, const char* key) {
-  const Json* v = member(j, key);
+  const Json* v = json_member(j, key);
   if (v && v->is_number()) return v->get<double>();
   return std::nullopt;
-}
-
-std::string text(const Json& j, const char* key) {
-  const Json* v = member(j, key);
-  return v && v->is_string() ? v->get<std::string>() : std::string();
 }
 
 std::optional<int> whole(const Json& j, const char* key) {
@@ -41,63 +30,65 @@ std::vector<std::string> names(const Json* list) {
 
 // The compile stage's outcome and its static census (targets_met, targets_present).
 void read_compile(const Json& compile, StoredTurn& t) {
-  if (auto o = outcome_from_string(text(compile, "outcome"))) t.compiled = *o == Outcome::passed;
-  const Json* census = member(compile, "census");
+  if (auto o = outcome_from_string(json_text(compile, "outcome")))
+    t.compiled = *o == Outcome::passed;
+  const Json* census = json_member(compile, "census");
   if (!census) return;
-  if (const Json* met = member(*census, "targets_met"); met && met->is_boolean())
+  if (const Json* met = json_member(*census, "targets_met"); met && met->is_boolean())
     t.targets_in_sass = met->get<bool>();
-  t.families_in_sass = names(member(*census, "targets_present"));
+  t.families_in_sass = names(json_member(*census, "targets_present"));
 }
 
 // Which workload a failing call was on (eval_result.h): absent in older run files.
 void read_failure(const Json& eval, StoredTurn& t) {
-  if (auto f = eval::failed_on_from_string(text(eval, "failed_on"))) t.failed_on = *f;
-  t.failed_kind = task::hidden_kind_from_string(text(eval, "failed_kind"));
-  if (const Json* l = member(eval, "failed_under_load"); l && l->is_boolean())
+  if (auto f = eval::failed_on_from_string(json_text(eval, "failed_on"))) t.failed_on = *f;
+  t.failed_kind = task::hidden_kind_from_string(json_text(eval, "failed_kind"));
+  if (const Json* l = json_member(eval, "failed_under_load"); l && l->is_boolean())
     t.failed_under_load = l->get<bool>();
 }
 
 void read_timing(const Json& eval, StoredTurn& t) {
-  const Json* timing = member(eval, "timing");
+  const Json* timing = json_member(eval, "timing");
   if (!timing) return;
   t.speedup_rel_ci95 = number(*timing, "speedup_rel_ci95");
-  if (const Json* c = member(*timing, "candidate")) t.candidate_ms = number(*c, "median_ms");
-  if (const Json* b = member(*timing, "baseline")) t.library_ms = number(*b, "median_ms");
-  t.library = text(*timing, "baseline_name");
+  if (const Json* c = json_member(*timing, "candidate")) t.candidate_ms = number(*c, "median_ms");
+  if (const Json* b = json_member(*timing, "baseline")) t.library_ms = number(*b, "median_ms");
+  t.library = json_text(*timing, "baseline_name");
   t.tflops = number(*timing, "tflops");
   t.library_tflops = number(*timing, "baseline_tflops");
-  if (const Json* c = member(*timing, "clocks_before")) {
+  if (const Json* c = json_member(*timing, "clocks_before")) {
     t.sm_mhz_before = whole(*c, "sm_clock_mhz");
     t.sm_mhz_max = whole(*c, "sm_clock_max_mhz");
   }
-  if (const Json* c = member(*timing, "clocks_after")) {
+  if (const Json* c = json_member(*timing, "clocks_after")) {
     t.sm_mhz_after = whole(*c, "sm_clock_mhz");
-    t.throttle = text(*c, "throttle_reasons");
+    t.throttle = json_text(*c, "throttle_reasons");
   }
 }
 
 void read_judged_on(const Json& eval, StoredTurn& t) {
-  const Json* p = member(eval, "provenance");
+  const Json* p = json_member(eval, "provenance");
   if (!p) return;
-  t.judged_on =
-      JudgedOn{text(*p, "gpu"), text(*p, "driver"), whole(*p, "cudnn"), whole(*p, "cublaslt")};
+  t.judged_on = JudgedOn{json_text(*p, "gpu"), json_text(*p, "driver"), whole(*p, "cudnn"),
+                         whole(*p, "cublaslt")};
 }
 
 // The run-time audit's verdict per family, or (GPU stages skipped) the static census's
 // families found in the SASS.
 void read_families(const Json& audit, const Json& compile, StoredTurn& t) {
-  if (const Json* fs = member(audit, "families"); fs && fs->is_array()) {
-    t.audit_route = text(audit, "route");
+  if (const Json* fs = json_member(audit, "families"); fs && fs->is_array()) {
+    t.audit_route = json_text(audit, "route");
     for (const Json& f : *fs)
-      t.families.push_back({text(f, "name"), text(f, "verdict"), f.value("target", false)});
-    if (const Json* c = member(audit, "coverage"); c && c->value("available", false))
+      t.families.push_back(
+          {json_text(f, "name"), json_text(f, "verdict"), f.value("target", false)});
+    if (const Json* c = json_member(audit, "coverage"); c && c->value("available", false))
       t.coverage = number(*c, "ratio");
     return;
   }
-  const Json* census = member(compile, "census");
+  const Json* census = json_member(compile, "census");
   if (!census) return;
   t.audit_route = "static";
-  for (const auto& f : names(member(*census, "targets_present")))
+  for (const auto& f : names(json_member(*census, "targets_present")))
     t.families.push_back({f, "static", true});
 }
 
@@ -122,9 +113,9 @@ StoredTurn read_turn(const TurnRow& u) {
   t.eval_s = number(u.eval, "seconds");
   t.audit_s = number(u.audit, "seconds");
   // As received (llm/protocol.h token_count): a stored value that is no count is not reported.
-  if (const Json* n = member(u.llm, "prompt_tokens"))
+  if (const Json* n = json_member(u.llm, "prompt_tokens"))
     if (auto c = llm::token_count(*n)) t.prompt_tokens = *c;
-  if (const Json* n = member(u.llm, "completion_tokens"))
+  if (const Json* n = json_member(u.llm, "completion_tokens"))
     if (auto c = llm::token_count(*n)) t.completion_tokens = *c;
   t.cost = turn_cost(u.llm, u.compile, u.eval);
   t.feedback = u.feedback;

@@ -233,12 +233,11 @@ class Broker {
 
   // The call counters' rows (call_counters.h), once: counting ends here.
   Reply counters() {
-    std::string error = counters_ ? std::string() : counters_error_;
+    std::string error =
+        req_.count_calls ? counters_error_ : "this broker was not asked to count its calls";
     std::vector<CountedCall> rows;
     if (counters_) rows = counters_->finish(error);
     counters_.reset();
-    if (!counters_ && error.empty() && rows.empty() && !req_.count_calls)
-      error = "this broker was not asked to count its calls";
     Reply r = reply_of(BrokerStatus::ok);
     r.extra = counted_calls_json(rows, error, counters_unsupported_);
     return r;

@@ -49,13 +49,15 @@ struct CallCounters::State {
   bool host_config(const char* chip, std::vector<std::uint8_t>& avail);
   bool data_image();
   bool set_config();
+  void pop() {
+    if (!in_range) return;
+    CUpti_RangeProfiler_PopRange_Params p{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = profiler;
+    in_range = false;
+    ok(cuptiRangeProfilerPopRange(&p), "cuptiRangeProfilerPopRange");
+  }
   void stop() {
-    if (in_range) {
-      CUpti_RangeProfiler_PopRange_Params p{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
-      p.pRangeProfilerObject = profiler;
-      ok(cuptiRangeProfilerPopRange(&p), "cuptiRangeProfilerPopRange");
-      in_range = false;
-    }
+    pop();
     if (started) {
       CUpti_RangeProfiler_Stop_Params p{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
       p.pRangeProfilerObject = profiler;
@@ -235,11 +237,7 @@ void CallCounters::begin(std::uint64_t call) {
 }
 
 void CallCounters::end() {
-  if (!s_->in_range) return;
-  CUpti_RangeProfiler_PopRange_Params p{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
-  p.pRangeProfilerObject = s_->profiler;
-  s_->in_range = false;
-  s_->ok(cuptiRangeProfilerPopRange(&p), "cuptiRangeProfilerPopRange");
+  s_->pop();
 }
 
 std::vector<CountedCall> CallCounters::finish(std::string& error) {
