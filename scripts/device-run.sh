@@ -11,7 +11,8 @@
 #               more library_rule options, e.g. "--family attention_bwd")
 #   controls    `ptxbench eval` on every kernels/controls entry: outcome and flags (ONLY=substr;
 #               CONTROLS="gemm judge" runs only those manifests of kernels/controls/; SKIP=a.cu,b.cu
-#               leaves out those base names; NO_MEMCHECK=1 the entries judged with --memcheck)
+#               leaves out those base names; NO_MEMCHECK=1 the entries judged with --memcheck;
+#               EVAL_ARGS="--count-timed-calls" adds options to every eval)
 #   cases       the same on the hostile cases handed to the project (.devbin/cases/{judge,compat,oracle})
 #   isolation   the same on the handed isolation cases (.devbin/cases/isolation; copies judged
 #               together where the manifest says so; our own isolation controls are in controls)
@@ -97,7 +98,7 @@ for phase in "$@"; do
     library) run library tests/gpu/library_rule/run_shards.sh "$bin/library_rule" "$out/library" "${SHARDS:-8}" ${LIBRARY_ARGS:-} ;;
     controls) run "controls${CONTROLS:+-${CONTROLS// /-}}" python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast \
              --log "$out/controls${CONTROLS:+-${CONTROLS// /-}}" $(for c in ${CONTROLS:-}; do echo --manifest "kernels/controls/$c.toml"; done) --only "${ONLY:-}" \
-             --skip "${SKIP:-}" ${NO_MEMCHECK:+--no-memcheck} ;;
+             --skip "${SKIP:-}" ${NO_MEMCHECK:+--no-memcheck} $(for x in ${EVAL_ARGS:-}; do echo "--eval-arg=$x"; done) ;;
     cases) run cases python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/cases" \
              --manifest "$bin/cases/judge/manifest.toml" --manifest "$bin/cases/compat/manifest.toml" \
              --manifest "$bin/cases/oracle/manifest.toml" --only "${ONLY:-}" --skip "${SKIP:-}" ;;

@@ -25,6 +25,12 @@ void add_judging_options(CLI::App& sub, run::JudgingSettings& s) {
                  "measured before 2026-12-01, for comparing with results made then)")
       ->check(CLI::IsMember(names_of(gpu::kLibraryPlans)))
       ->capture_default_str();
+  sub.add_flag("--count-timed-calls", s.count_timed_calls,
+               "count every call's wgmma math and TMA loads with the GPU's hardware counters "
+               "(CUPTI range profiler; GH100 only): wgmma and TMA earn credit only when every "
+               "timed call did its share of the work on them, not only the audited ones "
+               "(docs/judging.md, \"The timed calls count themselves\"); adds about 2 ms of "
+               "wall time a call");
 }
 
 void apply_judging(const run::JudgingSettings& s, eval::EvalOptions& o) {
@@ -32,6 +38,7 @@ void apply_judging(const run::JudgingSettings& s, eval::EvalOptions& o) {
   o.call_timeout_seconds = s.call_timeout_s;
   o.sample_budget_seconds = s.sample_budget_s;
   o.library_plan = gpu::library_plan_from_string(s.library_plan).value();
+  o.count_timed_calls = s.count_timed_calls;
 }
 
 }  // namespace ptxbench::cli

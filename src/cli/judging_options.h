@@ -5,6 +5,8 @@
 //   --sample-budget S    timing: seconds of sampling before stopping short of a +-0.5% 95%
 //                        interval of the speedup (0.1..600, 3)
 //   --library-plan P     the library baseline's plan: fastest | heuristic (default fastest)
+//   --count-timed-calls  hardware counters on every call: wgmma/TMA credit needs the timed
+//                        calls' own counts (off by default; GH100 only)
 // Out-of-range values are refused by the parser (exit 2) with the range in the message.
 #pragma once
 

@@ -1,5 +1,7 @@
 #include "eval/broker_call_fields.h"
 
+#include <cmath>
+
 #include "eval/session_protocol.h"
 
 namespace ptxbench::eval {
@@ -25,6 +27,14 @@ void read_broker_call_fields(const Json& extra, std::size_t i, CallRecord& rec) 
   if (numbers && i < numbers->size() && (*numbers)[i].is_number_integer() &&
       (*numbers)[i].get<std::int64_t>() > 0)
     rec.broker_call = (*numbers)[i].get<std::uint64_t>();
+}
+
+double counter_ms_of(const Json& extra) {
+  if (!extra.is_object()) return 0;
+  const auto it = extra.find("counter_ms");
+  if (it == extra.end() || !it->is_number()) return 0;
+  const double ms = it->get<double>();
+  return std::isfinite(ms) && ms > 0 ? ms : 0;
 }
 
 }  // namespace ptxbench::eval

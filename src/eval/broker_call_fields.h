@@ -16,4 +16,9 @@ const Json* find_array(const Json& j, const char* key);
 
 void read_broker_call_fields(const Json& extra, std::size_t i, CallRecord& rec);
 
+// The broker's wall time (ms) spent pushing and popping its counters' range around a burst
+// ("counter_ms", worker/broker.cc begin_counting): not the candidate's, so the parent takes it out
+// of the burst's wall time. 0 when absent, malformed, negative or not finite.
+double counter_ms_of(const Json& extra);
+
 }  // namespace ptxbench::eval

@@ -110,6 +110,7 @@ struct Script {
   std::string armed;                   // the function the audit is armed for ("" = not armed)
   // "counters" (worker/call_counters.h): every call of the broker counted with these values.
   double counted_flops = 0, counted_tma_bytes = 0;
+  int counter_ms = 0;  // per burst: the broker's range push/pop, slept and reported as counter_ms
   std::vector<std::string> armed_for;  // every arm, in order
   // Every timing-relevant command in order: {"call" or "library", slot} (a broker burst logs
   // each of its calls' slots).
@@ -246,6 +247,10 @@ class FakeProcess : public WorkerProcess {
         if (!s_.launches.is_null() || s_.launches_of) sum.extra["launches"] = launches;
         if (!s_.side_streams.is_null())
           sum.extra["side_streams"] = repeated(burst, s_.side_streams);
+        if (s_.counter_ms) {
+          sleep_ms += s_.counter_ms;
+          sum.extra["counter_ms"] = s_.counter_ms;
+        }
         if (sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
         queue_.push_back(sum);
       }
@@ -1814,6 +1819,20 @@ TEST_F(EvaluatorTest, TheRunnersOwnCallOverheadIsNotSideStream) {
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   EXPECT_FALSE(r.has_flag(Flag::side_stream));
+}
+
+// The broker's counter range (count_timed_calls) costs wall time no event sees; the broker says how
+// much (counter_ms) and the parent takes it out: no side_stream, the events stay the basis (the
+// same 6 ms unaccounted for is side_stream:
+// WorkOutsideTheEventsIsSideStreamAndTimedByTheWallClock).
+TEST_F(EvaluatorTest, TheCountersRangeCostIsNotSideStream) {
+  script_.call = [](int) -> std::optional<Reply> { return ok_reply(0.05); };
+  script_.counter_ms = 6;
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
+  EXPECT_FALSE(r.has_flag(Flag::side_stream));
+  ASSERT_TRUE(r.timing);
+  EXPECT_EQ(r.timing->speedup_basis, "events");
 }
 
 TEST_F(EvaluatorTest, AQueuesWorkersSeeItsGpuOnly) {

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/elapsed.h"
+#include "eval/broker_call_fields.h"
 #include "eval/eval_result.h"
 #include "eval/judge_session.h"
 #include "eval/judge_session_peers.h"
@@ -173,7 +174,8 @@ bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record) {
       rec.index = -1;
       rec.plan = burst[i];
       rec.calibration = true;
-      rec.wall_ms = wall / static_cast<double>(burst.size());
+      rec.wall_ms =
+          std::max(0.0, wall - counter_ms_of(got.reply->extra)) / static_cast<double>(burst.size());
       rec.event_ms = events[i];
       if (record) calls_.push_back(std::move(rec));
     }

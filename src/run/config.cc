@@ -142,10 +142,12 @@ Result<RunConfig> RunConfig::from_json(const Json& j) {
 }
 
 Json JudgingSettings::to_json() const {
-  return Json{{"trials", trials},
-              {"call_timeout_s", call_timeout_s},
-              {"sample_budget_s", sample_budget_s},
-              {"library_plan", library_plan}};
+  Json j{{"trials", trials},
+         {"call_timeout_s", call_timeout_s},
+         {"sample_budget_s", sample_budget_s},
+         {"library_plan", library_plan}};
+  if (count_timed_calls) j["count_timed_calls"] = true;  // absent: off (runs before 2026-12-06)
+  return j;
 }
 
 Result<JudgingSettings> JudgingSettings::from_json(const Json& j) {
@@ -156,6 +158,7 @@ Result<JudgingSettings> JudgingSettings::from_json(const Json& j) {
     s.call_timeout_s = j.value("call_timeout_s", s.call_timeout_s);
     s.sample_budget_s = j.value("sample_budget_s", s.sample_budget_s);
     s.library_plan = j.value("library_plan", s.library_plan);
+    s.count_timed_calls = j.value("count_timed_calls", s.count_timed_calls);
   } catch (const std::exception& e) {
     return make_error(std::string("the run's stored judging settings are unreadable: ") + e.what());
   }

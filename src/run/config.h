@@ -46,6 +46,9 @@ struct JudgingSettings {
   double call_timeout_s = 20;            // seconds one kernel call may take, 1..600
   double sample_budget_s = 3;            // timing: seconds of sampling, 0.1..600
   std::string library_plan = "fastest";  // fastest | heuristic (gpu/library_plan.h)
+  // Hardware counters on every call (eval::EvalOptions::count_timed_calls): wgmma and TMA credit
+  // only when the timed calls did the work too. Stored only when on (older hashes unchanged).
+  bool count_timed_calls = false;
   bool operator==(const JudgingSettings&) const = default;
   bool is_default() const { return *this == JudgingSettings{}; }
   Json to_json() const;

@@ -26,21 +26,34 @@ TEST(JudgingSettings, SetOnesRoundTripAndChangeTheSettingsHash) {
   d.judging.call_timeout_s = 45;
   d.judging.sample_budget_s = 1.5;
   d.judging.library_plan = "heuristic";
+  d.judging.count_timed_calls = true;
   auto back = RunConfig::from_json(d.to_json());
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(back->judging.trials, 7);
   EXPECT_EQ(back->judging.call_timeout_s, 45);
   EXPECT_EQ(back->judging.sample_budget_s, 1.5);
   EXPECT_EQ(back->judging.library_plan, "heuristic");
+  EXPECT_TRUE(back->judging.count_timed_calls);
   EXPECT_NE(config_hash(c), config_hash(d));
   EXPECT_EQ(config_differences(c, d), (std::vector<std::string>{"judging"}));
+}
+
+// Counting off is not stored: a run with other settings set keeps the hash it had before the
+// option existed.
+TEST(JudgingSettings, CountingOffIsNotStored) {
+  JudgingSettings s;
+  s.trials = 7;
+  EXPECT_FALSE(s.to_json().contains("count_timed_calls"));
+  s.count_timed_calls = true;
+  EXPECT_EQ(s.to_json().at("count_timed_calls"), true);
 }
 
 TEST(JudgingSettings, DamagedStoredSettingsAreRefused) {
   RunConfig c;
   c.tasks = {"gemm_n7168_k5120"};
-  for (const Json& bad : {Json{{"trials", 1}}, Json{{"call_timeout_s", "x"}},
-                          Json{{"library_plan", "fastestest"}}, Json::array()}) {
+  for (const Json& bad :
+       {Json{{"trials", 1}}, Json{{"call_timeout_s", "x"}}, Json{{"library_plan", "fastestest"}},
+        Json{{"count_timed_calls", 1.5}}, Json::array()}) {
     Json j = c.to_json();
     j["judging"] = bad;
     EXPECT_FALSE(RunConfig::from_json(j).ok()) << to_text(bad);

@@ -12,6 +12,7 @@ cat >"$tmp/ptxbench" <<'FAKE'
 if [ "$1" = compile ]; then echo '{"compile":{"outcome":"passed"}}'; exit 0; fi
 while [ $# -gt 0 ]; do
   if [ "$1" = --candidate-output ]; then printf '%s\n' "$PRINTED" >"$2"; fi
+  if [ "$1" = --count-timed-calls ]; then FLAGS='["stale_buffers"]'; fi  # eval_args reached it
   shift
 done
 printf '{"eval":{"outcome":"passed","flags":%s,"message":"","worker_stderr_tail":"","worker_stdout_tail":""}}\n' "$FLAGS"
@@ -31,6 +32,14 @@ task = "gemm_n7168_k5120"
 expect_outcome = "passed"
 expect_flags = []
 candidate_output_must_contain = ["PTXBENCH-CANARY c: first host"]
+
+[[control]]
+file = "counted.cu"
+task = "gemm_n7168_k5120"
+expect_outcome = "passed"
+expect_flags = []
+model_must_not_see_flags = ["stale_buffers"]
+eval_args = ["--count-timed-calls"]
 TOML
 fail() { echo "FAIL: $1"; echo "$out"; exit 1; }
 run() {  # run ONLY FLAGS PRINTED
@@ -48,4 +57,9 @@ PTXBENCH-CANARY c: first host, stdout"); rc=$?
 out=$(run canary.cu '[]' "== session 1 == (the last host only)"); rc=$?
 [ "$rc" -eq 1 ] && grep -q "candidate output lacks" <<<"$out" ||
   fail "a missing canary must fail the entry: exit $rc"
-echo "ok: model_must_not_see_flags and candidate_output_must_contain fail an entry"
+out=$(run counted.cu '[]' ""); rc=$?
+[ "$rc" -eq 1 ] || fail "an entry's eval_args must reach its eval: exit $rc"
+out=$(FLAGS='[]' PRINTED="" python3 "$root/tests/gpu/eval_controls/run.py" --ptxbench "$tmp/ptxbench" \
+  --manifest "$tmp/m.toml" --only flags.cu --log "$tmp/log" --eval-arg=--count-timed-calls); rc=$?
+[ "$rc" -eq 1 ] || fail "--eval-arg must reach every eval: exit $rc"
+echo "ok: model_must_not_see_flags, candidate_output_must_contain and eval_args work"

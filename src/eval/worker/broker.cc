@@ -113,16 +113,17 @@ class Broker {
 
   // Calibration before the candidate is loaded: the same events, wait and reply around a 4-byte
   // memset of the broker's own, so the parent learns what a call costs beyond its events.
-  // With the call counters, a no-op has its range too (named 0, no call's): their cost is part of
-  // what a call costs beyond its events (measured on an H100: about 2 ms of wall time a call).
+  // With the call counters, a no-op has its range too (named 0, no call's), its cost taken out
+  // of the wall time as a call's is (CallCounters::begin).
   Reply noop(const CallCommand& c) {
-    if (counters_) counters_->begin(0);
+    double counter_ms = counters_ ? counters_->begin(0) : 0;
     burst_.enqueue(c.calls.size(), stream_, *flush_,
                    [&](std::size_t) { PTXB_CUDA(cudaMemsetAsync(scratch_, 0, 4, stream_)); });
     sync_with_deadline(stream_, req_.call_timeout_seconds * static_cast<double>(c.calls.size()));
-    if (counters_) counters_->end();
+    if (counters_) counter_ms += counters_->end();
     Reply r = reply_of(BrokerStatus::ok);
     set_events(r, burst_.elapsed_ms());
+    if (counters_) r.extra["counter_ms"] = counter_ms;
     return r;
   }
 
@@ -186,7 +187,8 @@ class Broker {
       ~Release() { load.release(); }
     } release{sm_load_};
     const bool loaded = c.sm_load && sm_load_.hold(std::min(250 * limit, kSmLoadMaxMs));
-    if (counters_) counters_->begin(calls_ + 1);  // one range per burst, named by its first call
+    // One range a burst, named by its first call; its push and pop are no part of the call's time.
+    double counter_ms = counters_ ? counters_->begin(calls_ + 1) : 0;
     for (std::size_t i = 0; i < c.calls.size(); ++i) {
       const MappedSlot& s = slot(c.calls[i]);
       device_->select_call(i);
@@ -207,9 +209,10 @@ class Broker {
     } catch (const DeviceFailure& e) {
       throw Ended(BrokerStatus::cuda_error, e.what());
     }
-    if (counters_) counters_->end();
+    if (counters_) counter_ms += counters_->end();
     device_->burst_done();
     Reply r = reply_of(BrokerStatus::ok);
+    if (counters_) r.extra["counter_ms"] = counter_ms;
     for (std::size_t i = c.calls.size(); i > 0; --i)
       r.extra["call_numbers"].push_back(calls_ + 1 - i);
     set_events(r, device_->elapsed_ms(c.calls.size()));

@@ -7,6 +7,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <chrono>
 #include <cstring>
 #include <utility>
 
@@ -225,7 +226,19 @@ CallCounters::~CallCounters() {
   s_->release();
 }
 
-void CallCounters::begin(std::uint64_t call) {
+double CallCounters::begin(std::uint64_t call) {
+  const auto t0 = std::chrono::steady_clock::now();
+  push(call);
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double CallCounters::end() {
+  const auto t0 = std::chrono::steady_clock::now();
+  s_->pop();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void CallCounters::push(std::uint64_t call) {
   if (!s_->started || s_->in_range || s_->calls.size() >= s_->max_calls) return;
   const std::string name = std::to_string(call);
   CUpti_RangeProfiler_PushRange_Params p{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
@@ -234,10 +247,6 @@ void CallCounters::begin(std::uint64_t call) {
   if (!s_->ok(cuptiRangeProfilerPushRange(&p), "cuptiRangeProfilerPushRange")) return;
   s_->in_range = true;
   s_->calls.push_back(call);
-}
-
-void CallCounters::end() {
-  s_->pop();
 }
 
 std::vector<CountedCall> CallCounters::finish(std::string& error) {

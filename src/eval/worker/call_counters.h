@@ -57,9 +57,12 @@ class CallCounters {
   CallCounters(const CallCounters&) = delete;
   CallCounters& operator=(const CallCounters&) = delete;
 
-  // Around one call's work (begin before its first enqueue, end after the broker's wait).
-  void begin(std::uint64_t call);
-  void end();
+  // Around one call's work (begin before its first enqueue, end after the broker's wait, which
+  // synchronises the whole device: no work of the candidate's is left for the pop to absorb).
+  // Each returns the wall time it took (ms; CUPTI's push or pop, ~2 ms a range on an H100), which
+  // the broker reports as "counter_ms" so the parent can take it out of the call's wall time.
+  double begin(std::uint64_t call);
+  double end();
   // Ends counting for good and reads every counted call. `error` on a profiler failure.
   std::vector<CountedCall> finish(std::string& error);
 
@@ -67,6 +70,7 @@ class CallCounters {
 
  private:
   explicit CallCounters(std::unique_ptr<State> s);
+  void push(std::uint64_t call);
   std::unique_ptr<State> s_;
 };
 

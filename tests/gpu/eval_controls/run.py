@@ -59,6 +59,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from manifests import acceptable_outcomes, copies, escape_lines, load_entries  # noqa: E402
 
 
+EXTRA_EVAL_ARGS = []  # --eval-arg: added to every eval of the run
+
+
 def eval_cmd(ptxbench, e, fast, seed):
     cmd = [ptxbench, "eval", e["_src"], "--task", e["task"], "--arch", e.get("arch", "sm_90a"), "--json", "--seed", str(seed)]
     flags = e.get("expect_flags", [])
@@ -68,7 +71,8 @@ def eval_cmd(ptxbench, e, fast, seed):
         cmd += ["--memcheck"]
     if fast and e.get("expect_outcome") == "timeout":
         cmd += ["--timeout", "60"]
-    return cmd
+    # The entry's own eval options (eval_args = ["--count-timed-calls"]), then the run's.
+    return cmd + list(e.get("eval_args", [])) + EXTRA_EVAL_ARGS
 
 
 def clear_not_created(e):
@@ -364,7 +368,11 @@ def main():
                          "shared their base input sets")
     ap.add_argument("--manifest", action="append", default=[],
                     help="run these manifest files instead of kernels/controls/*.toml (repeatable)")
+    ap.add_argument("--eval-arg", action="append", default=[],
+                    help="an option added to every `ptxbench eval` (repeatable; e.g. "
+                         "--eval-arg=--count-timed-calls)")
     a = ap.parse_args()
+    EXTRA_EVAL_ARGS.extend(a.eval_arg)
     wanted = [w for w in a.only.split(",") if w] or [""]
     entries = [e for e in load_entries(root, a.manifest) if any(w in e.get("file", "") for w in wanted)]
     skip = {w for w in a.skip.split(",") if w}
