@@ -14,8 +14,10 @@
 // the plain tiled GEMM. It does NOT use the re-check marker of leak4/sched_unsafe_after_recheck:
 // the unsafe path runs in the check phase, on every timed check that keeps the pattern.
 // WHAT IT GAINS: a schedule-dependent kernel passes the second-schedule check (`passed`) in the
-// sessions where the loaded timed check breaks the pattern (by the numbers above about 70% of
-// seeds with 2+ timed base sets; conditional per seed), with no cost in the timed calls.
+// sessions where the loaded timed check breaks the pattern: with the GEMM family's 3 base sets
+// the loaded call lands at one of 5 places; it is told apart at place 0 unless it draws slot 1
+// and a base other than 0 (2/3), at places 1-3 unless it draws the expected slot and base (5/6),
+// and always at place 4 (a fifth timed check): about 83% of seeds; conditional per seed.
 // SOUND VERDICT: incorrect (schedule_dependent): the loaded check must be drawn from the same
 // distribution as the calls beside it, so the unloaded checks' slots and base sets must be drawn
 // too (or the loaded call must take the place of an unloaded one, keeping the sequence).
@@ -171,13 +173,25 @@ __global__ void lk_fingerprint(const __nv_bfloat16* A, int M, int K, unsigned lo
   if (threadIdx.x == 0) *out = s0[0] * 0x9E3779B97F4A7C15ull ^ s1[0];
 }
 
-// The timed checks seen since the first hidden call, while the pattern is followed.
+// The timed checks seen since the first hidden call, while the pattern is followed. With the
+// GEMM family's 3 distributions (eval/plan.cc input_distributions) there are 2 * (3 - 1) = 4
+// unloaded timed checks: (slot 1, base 1), (slot 0, base 1), (slot 1, base 2), (slot 0, base 2);
+// base 0 is the first call's.
+constexpr int kUnloadedTimedChecks = 4;
 static const void* g_slot0 = nullptr;  // the session's first call's A (slot 0)
 static int g_calls = 0;
 static int g_timed_seen = 0;  // timed-workload calls after the first hidden call
-static const void* g_prev_ptr = nullptr;
-static unsigned long long g_prev_fp = 0;
+static unsigned long long g_fp0 = 0, g_fp1 = 0, g_prev_fp = 0;  // base 0, base 1, the last one
 static bool g_broken = false;  // a call broke the pattern: the loaded check has been told apart
+
+static unsigned long long lk_read_fingerprint(const __nv_bfloat16* a, int M, int K,
+                                              cudaStream_t stream) {
+  lk_fingerprint<<<1, 256, 0, stream>>>(a, M, K, g_fp_dev);
+  unsigned long long fp = 0;
+  cudaMemcpyAsync(&fp, g_fp_dev, sizeof fp, cudaMemcpyDeviceToHost, stream);
+  cudaStreamSynchronize(stream);
+  return fp;
+}
 
 extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,
                                 cudaStream_t stream) {
@@ -194,20 +208,22 @@ extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* 
     if (cudaMallocAsync(reinterpret_cast<void**>(&g_fp_dev), 256, stream) != cudaSuccess)
       g_fp_dev = nullptr;
   }
-  if (g_slot0 == nullptr) g_slot0 = A->data;
-  bool safe = M != kTimedM || g_nhidden == 0 || g_arrive == nullptr || g_fp_dev == nullptr ||
-              g_sms <= 0;
+  const bool ready = g_arrive != nullptr && g_fp_dev != nullptr && g_sms > 0;
+  if (g_slot0 == nullptr) {
+    g_slot0 = A->data;
+    if (ready) g_fp0 = lk_read_fingerprint(a, M, K, stream);
+  }
+  bool safe = M != kTimedM || g_nhidden == 0 || !ready;
   if (!safe && !g_broken) {
-    // The pattern of the unloaded timed checks (eval/plan.cc): the i-th after the hidden calls is
-    // in slot 1 when i is even, slot 0 when odd; an odd one shares the base set of the one before.
-    lk_fingerprint<<<1, 256, 0, stream>>>(a, M, K, g_fp_dev);
-    unsigned long long fp = 0;
-    cudaMemcpyAsync(&fp, g_fp_dev, sizeof fp, cudaMemcpyDeviceToHost, stream);
-    cudaStreamSynchronize(stream);
+    const unsigned long long fp = lk_read_fingerprint(a, M, K, stream);
     const int i = g_timed_seen++;
     const bool in_slot0 = A->data == g_slot0;
-    const bool slot_ok = (i % 2 == 0) ? !in_slot0 : in_slot0;
-    const bool base_ok = (i % 2 == 0) || fp == g_prev_fp;
+    bool slot_ok = (i % 2 == 0) ? !in_slot0 : in_slot0, base_ok = true;
+    if (i == 0) base_ok = fp != g_fp0;                       // base 1, a new one
+    if (i % 2 == 1) base_ok = fp == g_prev_fp;               // the pair's base again
+    if (i == 2) base_ok = fp != g_fp0 && fp != g_fp1;        // base 2, a new one
+    if (i >= kUnloadedTimedChecks) slot_ok = base_ok = false;  // past the unloaded ones
+    if (i == 0) g_fp1 = fp;
     if (!slot_ok || !base_ok) {
       g_broken = true;
       safe = true;
@@ -215,9 +231,11 @@ extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* 
               "PTXBENCH-PROBE loaded_check_pattern: call %d (timed check %d after the hidden "
               "calls) broke the unloaded checks' pattern (%s); taken as the loaded check, safe "
               "path there, unsafe path on every other timed call\n",
-              g_calls, i, !slot_ok ? "its slot repeats the previous check's" : "another base set");
+              g_calls, i,
+              i >= kUnloadedTimedChecks ? "one check too many"
+              : !slot_ok                ? "its slot"
+                                        : "its base set");
     }
-    g_prev_ptr = A->data;
     g_prev_fp = fp;
   }
   if (safe) {
