@@ -11,7 +11,9 @@ no credit then), expect_credit (true/false: whether the target instructions earn
 instruction credit, the audit's instruction_metric.passed, where it was evaluated),
 model_must_not_see_flags (flags that must not be among the verdict's flags, all of which the
 model's feedback prints), candidate_output_must_contain (lines the --candidate-output file must
-hold: what every process of the session printed), and, for
+hold: what every process of the session printed), args (extra `ptxbench eval` options the
+entry is judged with, e.g. ["--count-timed-calls"]; run.py's --batch skips such entries, gate
+has none of them), and, for
 controls that only the
 run-time sandbox can stop (kernels/controls/sandbox.toml), expect_refused (the system call or
 driver function that must be refused and named in the verdict's message) and expect_not_created

@@ -69,10 +69,10 @@ def eval_cmd(ptxbench, e, fast, seed):
         cmd += ["--sample-budget", "1" if not flags else "2", "--call-timeout", "5"]
     if e.get("memcheck"):
         cmd += ["--memcheck"]
+    cmd += [str(a) for a in e.get("args", [])]  # the entry's own eval options (leak5.toml)
     if fast and e.get("expect_outcome") == "timeout":
         cmd += ["--timeout", "60"]
-    # The entry's own eval options (eval_args = ["--count-timed-calls"]), then the run's.
-    return cmd + list(e.get("eval_args", [])) + EXTRA_EVAL_ARGS
+    return cmd + EXTRA_EVAL_ARGS  # then the run's (--eval-arg)
 
 
 def clear_not_created(e):
@@ -284,6 +284,9 @@ def run_batch(ptxbench, entries, log_dir, shared_inputs=False):
     for e in entries:
         if e.get("memcheck"):
             yield True, f"skip {os.path.basename(e['file'])}: memcheck needs eval's --memcheck"
+            continue
+        if e.get("args"):  # eval options of its own: not one gate's sequence
+            yield True, f"skip {os.path.basename(e['file'])}: its args {e['args']} need eval"
             continue
         if copies(e)[0]:  # several evals of one file together: not a gate's sequence
             yield from run_copies(ptxbench, e, False, log_dir)
