@@ -120,7 +120,8 @@ bool timed_calls_back(const AuditResult& r, const std::string& family) {
   if (!r.timed_counts || (family != "wgmma" && family != "tma")) return true;
   const eval::TimedCounts& t = *r.timed_counts;
   if (!t.counted) return false;
-  return family == "wgmma" ? t.min_tensor_share >= kMinTensorCoverage
+  return family == "wgmma" ? t.min_tensor_share >= kMinTensorCoverage &&
+                                 t.max_other_math_share <= kMaxOtherMathShare
                            : t.min_tma_input_ratio >= kMinTmaInputRatio;
 }
 
@@ -133,10 +134,14 @@ std::string timed_counts_feedback(const AuditResult& r) {
     if (!r.timed_counts->counted)
       out +=
           "The timed calls' hardware counters could not be read, so " + name + " earns no credit. ";
-    else if (name == "wgmma")
+    else if (name == "wgmma" && r.timed_counts->min_tensor_share < kMinTensorCoverage)
       out +=
           "In the timed calls, less than half of the task's FLOPs ran on wgmma: the "
           "tensor-core instructions must do the timed work to earn credit. ";
+    else if (name == "wgmma")
+      out +=
+          "In the timed calls, other units ran enough instructions to do half of the task's "
+          "math or more: wgmma earns credit only when it does the math, not beside it. ";
     else
       out +=
           "In the timed calls, TMA loaded less than half of the task's input bytes: the "

@@ -38,8 +38,17 @@ inline constexpr double kMinTensorCoverage = 0.5;
 // operands moved by TMA (judging.md, "One token TMA copy").
 inline constexpr double kMinTmaInputRatio = 0.5;
 
+// wgmma earns credit only when, in every timed call, every other unit together could have done
+// at most this share of the task's multiply-adds (TimedCounts::max_other_math_share: the
+// call's thread instructions and mma.sync/DMMA/IMMA warp instructions at their most productive).
+// The task's outputs are checked, so its math was done somewhere: with at most half possible
+// elsewhere, wgmma did at least half of it, whatever discarded wgmma also ran (red team,
+// leak4/dummy_wgmma_half_flops, leak5/dfma_math_wgmma_burn).
+inline constexpr double kMaxOtherMathShare = 0.5;
+
 // Whether the timed calls' own counters back a target family (AuditResult::timed_counts): wgmma
-// with kMinTensorCoverage of the task's FLOPs in every timed call, tma with kMinTmaInputRatio of
+// with kMinTensorCoverage of the task's FLOPs in every timed call and at most kMaxOtherMathShare
+// possible elsewhere, tma with kMinTmaInputRatio of
 // its input bytes; other families, and a result with nothing counted by design, are not gated.
 // Counting that was asked for and failed backs nothing.
 bool timed_calls_back(const AuditResult& r, const std::string& family);

@@ -190,6 +190,33 @@ TEST(Verdicts, TheTimedCallsCountersMustBackTheTargets) {
   EXPECT_TRUE(r.to_json().at("timed_counts").is_null());
 }
 
+// wgmma beside the task's math done elsewhere (leak4/dummy_wgmma_half_flops: discarded wgmma
+// worth 0.6x the FLOPs, the GEMM on FFMA): the other units' instructions could have done half or
+// more of the math, so the wgmma FLOPs earn nothing.
+TEST(Verdicts, WgmmaBesideMathDoneElsewhereEarnsNothing) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.audited_time_share = 1.0;
+  r.target_families = {"wgmma"};
+  r.families = {{"wgmma", true, Verdict::executed}};
+  r.coverage.available = true;
+  r.coverage.ratio = 0.6;
+  eval::TimedCounts t;
+  t.counted = true;
+  t.calls = 12;
+  t.min_tensor_share = 0.6;
+  t.max_other_math_share = 1.0;  // FFMA enough for all of the task's multiply-adds
+  r.timed_counts = t;
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_FALSE(timed_calls_back(r, "wgmma"));
+  EXPECT_NE(r.feedback().find("not beside it"), std::string::npos) << r.feedback();
+  EXPECT_EQ(r.feedback().find("less than half of the task's FLOPs"), std::string::npos);
+  r.timed_counts->max_other_math_share = kMaxOtherMathShare;  // at the bound: backed
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+}
+
 TEST(Verdicts, OtherFamiliesAreNotGatedByTheCounters) {
   AuditResult r;
   r.runtime_run = true;

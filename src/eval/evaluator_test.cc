@@ -183,7 +183,14 @@ class FakeProcess : public WorkerProcess {
         Reply r = ok_reply();
         Json rows = Json::array();
         for (int n = 1; n <= calls_; ++n)
-          rows.push_back(Json::array({n, s_.counted_flops, 1, 1, s_.counted_tma_bytes}));
+          rows.push_back(Json{{"call", n},
+                              {"tensor_flops", s_.counted_flops},
+                              {"sparse_tensor_flops", 0},
+                              {"tma_load_bytes", s_.counted_tma_bytes},
+                              {"thread_instructions", 100},
+                              {"hmma_instructions", 0},
+                              {"dmma_instructions", 0},
+                              {"imma_instructions", 0}});
         r.extra = Json{{"counted", rows}, {"error", ""}, {"unsupported", false}};
         queue_.push_back(r);
       } else if (op == "audit_arm") {

@@ -1,6 +1,7 @@
 #include "eval/timed_counts.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace ptxbench::eval {
@@ -8,20 +9,34 @@ namespace {
 
 struct Row {
   double tensor_flops = 0, tma_load_bytes = 0;
+  double other_macs = 0;  // what every other unit could have done (kMacsPer* bounds)
 };
 
-// call number -> counters; malformed rows are skipped (their call then counts as missed).
+std::optional<double> number(const Json& r, const char* key) {
+  const auto it = r.find(key);
+  if (it == r.end() || !it->is_number()) return std::nullopt;
+  const double v = it->get<double>();
+  return std::isfinite(v) && v >= 0 ? std::optional<double>(v) : std::nullopt;
+}
+
+// call number -> counters (worker/call_counters.h counted_calls_json); malformed rows are
+// skipped (their call then counts as missed).
 std::map<std::uint64_t, Row> rows_of(const Json& reply) {
   std::map<std::uint64_t, Row> out;
   const auto it = reply.find("counted");
   if (it == reply.end() || !it->is_array()) return out;
   for (const Json& r : *it) {
-    if (!r.is_array() || r.size() != 5 || !r[0].is_number_integer() || r[0].get<std::int64_t>() < 0)
-      continue;
-    bool numbers = true;
-    for (std::size_t k = 1; k < 5; ++k) numbers = numbers && r[k].is_number();
-    if (!numbers) continue;
-    out[r[0].get<std::uint64_t>()] = Row{r[1].get<double>(), r[4].get<double>()};
+    if (!r.is_object()) continue;
+    const auto call = r.find("call");
+    if (call == r.end() || !call->is_number_integer() || call->get<std::int64_t>() < 0) continue;
+    const auto flops = number(r, "tensor_flops"), bytes = number(r, "tma_load_bytes"),
+               threads = number(r, "thread_instructions"), hmma = number(r, "hmma_instructions"),
+               dmma = number(r, "dmma_instructions"), imma = number(r, "imma_instructions");
+    if (!flops || !bytes || !threads || !hmma || !dmma || !imma) continue;
+    out[call->get<std::uint64_t>()] =
+        Row{*flops, *bytes,
+            kMacsPerThreadInstruction * *threads + kMacsPerHmma * *hmma + kMacsPerDmma * *dmma +
+                kMacsPerImma * *imma};
   }
   return out;
 }
@@ -40,7 +55,8 @@ Json TimedCounts::to_json() const {
               {"task_flops", task_flops},
               {"input_bytes", input_bytes},
               {"min_tensor_share", min_tensor_share},
-              {"min_tma_input_ratio", min_tma_input_ratio}};
+              {"min_tma_input_ratio", min_tma_input_ratio},
+              {"max_other_math_share", max_other_math_share}};
 }
 
 std::optional<TimedCounts> summarize_timed_counts(const Json& reply,
@@ -66,6 +82,9 @@ std::optional<TimedCounts> summarize_timed_counts(const Json& reply,
     const double ratio = input_bytes > 0 ? row->second.tma_load_bytes / input_bytes : 0;
     t.min_tensor_share = first ? share : std::min(t.min_tensor_share, share);
     t.min_tma_input_ratio = first ? ratio : std::min(t.min_tma_input_ratio, ratio);
+    // No task math: any other math is all of it.
+    const double other = task_flops > 0 ? row->second.other_macs / (task_flops / 2) : 1;
+    if (!c.plan.sm_load) t.max_other_math_share = std::max(t.max_other_math_share, other);
     first = false;
     ++t.calls;
   }

@@ -18,6 +18,18 @@
 
 namespace ptxbench::eval {
 
+// The most multiply-adds one instruction of each other unit can do for the task's math, to bound
+// what math a timed call could have done beside wgmma (the largest shape each unit has on sm_90):
+//   a thread instruction: 2 (HFMA2 on a pair of bf16 or fp16; FFMA and DFMA do 1). Integer dot
+//     products (IDP4A: 4) compute no bf16 product exactly and are not counted above 2.
+//   an mma.sync warp instruction (HMMA): 4096 (m16n8k32 sparse; dense m16n8k16 does 2048)
+//   an fp64 mma warp instruction (DMMA): 2048 (m16n8k16)
+//   an integer mma warp instruction (IMMA): 16384 (m16n8k128 sparse int4)
+inline constexpr double kMacsPerThreadInstruction = 2;
+inline constexpr double kMacsPerHmma = 4096;
+inline constexpr double kMacsPerDmma = 2048;
+inline constexpr double kMacsPerImma = 16384;
+
 struct TimedCounts {
   bool counted = false;    // every timed call of the first broker had its counters read
   std::string why_not;     // when not counted: the broker's error, or the call that was missed
@@ -28,6 +40,12 @@ struct TimedCounts {
   // input_bytes (a tile loaded n times counts n times).
   double min_tensor_share = 0;
   double min_tma_input_ratio = 0;
+  // Over the timed calls but a loaded one (the broker's SM load spins its own threads there),
+  // the most: the multiply-adds every other unit could have done (the k*Macs* bounds above, over
+  // all of the call's thread instructions and mma.sync, DMMA and IMMA warp instructions) / the
+  // task's multiply-adds (task_flops / 2). Below 1/2, at least half of the task's math was done
+  // on wgmma whatever else ran (audit/verdicts.h kMaxOtherMathShare).
+  double max_other_math_share = 0;
   Json to_json() const;
 };
 

@@ -14,8 +14,16 @@ CallRecord timed(int index, std::uint64_t broker_call) {
   return c;
 }
 
-Json row(std::uint64_t call, double flops, double tma_bytes) {
-  return Json::array({call, flops, 1000.0, 10.0, tma_bytes});
+Json row(std::uint64_t call, double flops, double tma_bytes, double threads = 0, double hmma = 0,
+         double dmma = 0, double imma = 0) {
+  return Json{{"call", call},
+              {"tensor_flops", flops},
+              {"sparse_tensor_flops", 0.0},
+              {"tma_load_bytes", tma_bytes},
+              {"thread_instructions", threads},
+              {"hmma_instructions", hmma},
+              {"dmma_instructions", dmma},
+              {"imma_instructions", imma}};
 }
 
 Json reply(Json rows, std::string error = "", bool unsupported = false) {
@@ -35,6 +43,27 @@ TEST(TimedCounts, TheLeastShareOverTheTimedCallsDecides) {
   EXPECT_EQ(t->calls, 2);
   EXPECT_DOUBLE_EQ(t->min_tensor_share, 0.6);
   EXPECT_DOUBLE_EQ(t->min_tma_input_ratio, 0.75);
+}
+
+// What every other unit could have done, over the task's multiply-adds (task_flops / 2): the
+// most over the timed calls, a loaded call aside (the broker's SM load spins there).
+TEST(TimedCounts, TheOtherUnitsMathIsBoundedByTheirInstructions) {
+  std::vector<CallRecord> calls = {timed(3, 7), timed(5, 9), timed(6, 10)};
+  calls[2].plan.sm_load = true;
+  // Task: 1000 FLOPs = 500 multiply-adds. Call 7: 50 thread instructions (100 MACs) and one
+  // DMMA (kMacsPerDmma); call 9: 10 thread instructions; call 10: loaded, 1e9 instructions.
+  auto t = summarize_timed_counts(
+      reply(Json::array({row(7, 1000, 40, 50, 0, 1, 0), row(9, 1000, 40, 10, 0, 0, 0),
+                         row(10, 1000, 40, 1e9, 0, 0, 0)})),
+      calls, 1000, 40);
+  ASSERT_TRUE(t && t->counted) << (t ? t->why_not : "");
+  EXPECT_DOUBLE_EQ(t->max_other_math_share,
+                   (kMacsPerThreadInstruction * 50 + kMacsPerDmma) / 500.0);
+  // One mma.sync warp instruction or IMMA counts at its unit's bound.
+  auto h = summarize_timed_counts(reply(Json::array({row(7, 1000, 40, 0, 1, 0, 2)})), {timed(3, 7)},
+                                  1e5, 40);
+  ASSERT_TRUE(h && h->counted);
+  EXPECT_DOUBLE_EQ(h->max_other_math_share, (kMacsPerHmma + 2 * kMacsPerImma) / 5e4);
 }
 
 TEST(TimedCounts, AMissedTimedCallLeavesTheCallsUncounted) {
@@ -60,7 +89,13 @@ TEST(TimedCounts, ACallWithoutABrokerNumberIsNotCounted) {
 }
 
 TEST(TimedCounts, MalformedRowsAndRepliesCountNothing) {
-  Json bad = Json::array({Json::array({7, "many", 1, 1, 1}), Json::array({9, 1, 1})});
+  Json many = row(7, 1, 1);
+  many["tensor_flops"] = "many";
+  Json negative = row(7, 1, 1);
+  negative["thread_instructions"] = -5.0;
+  Json unnamed = row(7, 1, 1);
+  unnamed.erase("call");
+  Json bad = Json::array({many, negative, unnamed, Json::array({7, 1, 1, 1, 1})});
   auto t = summarize_timed_counts(reply(bad), {timed(3, 7)}, 100, 40);
   ASSERT_TRUE(t.has_value());
   EXPECT_FALSE(t->counted);

@@ -11,18 +11,14 @@
 #include <cstring>
 #include <utility>
 
+#include "eval/worker/call_counter_metrics.h"
+
 namespace ptxbench::eval::worker {
 namespace {
 
-// The chip whose metric names these are; another chip is not counted (call_counters.h).
-constexpr const char* kChip = "GH100";
-constexpr const char* kMetrics[] = {
-    "sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32.sum",
-    "sm__inst_executed_pipe_tensor_op_gmma.sum",
-    "sm__inst_executed_pipe_tma.sum",
-    "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum",
-};
-constexpr std::size_t kNumMetrics = sizeof(kMetrics) / sizeof(kMetrics[0]);
+constexpr const char* kChip = kCallCounterChip;
+constexpr const auto& kMetrics = kCallCounterMetrics;
+constexpr std::size_t kNumMetrics = kNumCallCounterMetrics;
 
 std::string failed(CUptiResult r, const char* what) {
   const char* text = nullptr;
@@ -216,8 +212,14 @@ Json counted_calls_json(const std::vector<CountedCall>& rows, const std::string&
                         bool unsupported) {
   Json counted = Json::array();
   for (const CountedCall& c : rows)
-    counted.push_back(Json::array(
-        {c.call, c.tensor_flops, c.gmma_instructions, c.tma_instructions, c.tma_load_bytes}));
+    counted.push_back(Json{{"call", c.call},
+                           {"tensor_flops", c.tensor_flops},
+                           {"sparse_tensor_flops", c.sparse_tensor_flops},
+                           {"tma_load_bytes", c.tma_load_bytes},
+                           {"thread_instructions", c.thread_instructions},
+                           {"hmma_instructions", c.hmma_instructions},
+                           {"dmma_instructions", c.dmma_instructions},
+                           {"imma_instructions", c.imma_instructions}});
   return Json{{"counted", std::move(counted)}, {"error", error}, {"unsupported", unsupported}};
 }
 
@@ -295,9 +297,12 @@ std::vector<CountedCall> CallCounters::finish(std::string& error) {
     CountedCall c;
     c.call = ri.rangeName ? std::strtoull(ri.rangeName, nullptr, 10) : 0;
     c.tensor_flops = v[0];
-    c.gmma_instructions = v[1];
-    c.tma_instructions = v[2];
-    c.tma_load_bytes = v[3];
+    c.sparse_tensor_flops = v[1];
+    c.tma_load_bytes = v[2];
+    c.thread_instructions = v[3];
+    c.hmma_instructions = v[4];
+    c.dmma_instructions = v[5];
+    c.imma_instructions = v[6];
     out.push_back(c);
   }
   return out;
