@@ -55,6 +55,10 @@ struct TracedFunction {
   std::map<std::uint32_t, PcCounts> pcs;  // function-relative PC offset -> counts (cupti)
   std::string note;                       // why it was not recorded
   double share = 0;  // of the candidate's measured kernel time (audit_selection.h)
+  // Read back from a stored summary (eval_result_json.h), which keeps the number of PCs recorded,
+  // not their counts: that number, `pcs` staying empty.
+  std::size_t stored_pcs = 0;
+  std::size_t pc_count() const { return pcs.empty() ? stored_pcs : pcs.size(); }
 };
 
 // A function the candidate launched that the audit did not instrument, and why.

@@ -47,7 +47,7 @@ Json AuditTrace::to_json() const {
     fns.push_back({{"function", f.name},
                    {"launches", f.launches},
                    {"recorded", f.recorded},
-                   {"pcs", f.pcs.size()},
+                   {"pcs", f.pc_count()},
                    {"share", f.share},
                    {"note", f.note}});
   Json skips = Json::array();

@@ -112,13 +112,20 @@ TEST(EvalV1, TheReportAndItsStoredTurnAreOneJudgedCandidate) {
   row.eval = r.eval_json();
   row.audit = r.audit_json();
   row.flags = r.flags_json();
-  const JudgedCandidate a = judged_candidate(r), b = judged_candidate(row);
-  EXPECT_EQ(a.disposition, b.disposition);
-  EXPECT_EQ(a.message, b.message);
-  EXPECT_EQ(a.compile, b.compile);
-  EXPECT_EQ(a.eval, b.eval);
-  EXPECT_EQ(a.audit, b.audit);
-  EXPECT_EQ(a.flags, b.flags);
+  const JudgedCandidate a = judged_candidate(r);
+  auto b = judged_candidate(row);
+  ASSERT_TRUE(b.ok()) << b.error().to_string();
+  EXPECT_EQ(a.report.disposition, b->report.disposition);
+  EXPECT_EQ(a.report.message, b->report.message);
+  EXPECT_EQ(a.report.compile_json(), b->report.compile_json());
+  EXPECT_EQ(a.report.eval_json(), b->report.eval_json());
+  EXPECT_EQ(a.report.audit_json(), b->report.audit_json());
+  EXPECT_EQ(a.flags, b->flags);
+  EXPECT_EQ(fib_trace(a, context().labels), fib_trace(*b, context().labels));
+  row.eval = Json{{"outcome", "eaten"}};  // a part that is no evaluation is named
+  auto bad = judged_candidate(row);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().to_string().find("the eval part"), std::string::npos);
   EXPECT_EQ(judged_candidate(judge::JudgeReport{}).flags, Json::array());  // no evaluation
 }
 

@@ -25,12 +25,6 @@ std::string safe(std::string_view s) {
   return out.empty() || out[0] == '.' ? "_" + out : out;
 }
 
-double median_of(const Json& timing, const char* side) {
-  if (!timing.is_object() || !timing.contains(side) || !timing[side].is_object()) return 0;
-  const Json& m = timing[side].value("median_ms", Json(0.0));
-  return m.is_number() ? m.get<double>() : 0;
-}
-
 std::string library_note(const task::TaskSpec& spec) {
   return "// ptxbench's baseline for " + spec.name + ": the vendor library " + spec.baseline +
          (spec.baseline == "cublaslt" ? " (cublasLtMatmul, bf16 in and out, fp32 compute)"
@@ -63,27 +57,23 @@ Json solution_json(const std::string& name, const std::string& task, const std::
 
 // The library's trace in the session of `c` (timed there), or null.
 Json baseline_trace(const JudgedCandidate& c, const TraceLabels& l, const std::string& solution) {
-  const Json timing = c.eval.is_object() ? c.eval.value("timing", Json()) : Json();
-  const double ms = median_of(timing, "baseline");
+  const std::optional<eval::EvalResult>& e = c.report.eval;
+  const double ms = e && e->timing ? e->timing->baseline.median : 0;
   if (ms <= 0) return nullptr;
-  double max_abs = 0, max_rel = 0;
-  if (c.eval.contains("baseline_check") && c.eval["baseline_check"].is_array())
-    for (const Json& s : c.eval["baseline_check"])
-      if (s.is_object()) {
-        max_abs = std::max(max_abs, s.value("max_abs_err", 0.0));
-        max_rel = std::max(max_rel, s.value("max_rel_err", 0.0));
-      }
+  double max_abs = 0, max_rel = 0;  // a NaN figure loses to every number
+  for (const gpu::CompareStats& s : e->baseline_check) {
+    max_abs = std::max(max_abs, s.max_abs_err);
+    max_rel = std::max(max_rel, s.max_rel_err);
+  }
   Json evaluation{
       {"status", "PASSED"},
-      {"environment", fib_environment(c.eval)},
+      {"environment", fib_environment(e->provenance)},
       {"timestamp", l.timestamp},
       {"log", "ptxbench: the library baseline, timed in the judging session of " + l.solution},
       {"correctness",
        {{"max_relative_error", max_rel},
         {"max_absolute_error", max_abs},
-        {"extra",
-         {{"ptxbench",
-           {{"baseline_check_error", c.eval.value("baseline_check_error", std::string())}}}}}}},
+        {"extra", {{"ptxbench", {{"baseline_check_error", e->baseline_check_error}}}}}}},
       {"performance", {{"latency_ms", ms}, {"reference_latency_ms", ms}, {"speedup_factor", 1.0}}}};
   Json axes = Json::object();
   for (const auto& [a, v] : l.timed_axes) axes[a] = v;
@@ -142,7 +132,13 @@ Result<ExportSummary> export_fib(const std::vector<fs::path>& runs, const Paths&
                  "_s" + std::to_string(t.key.sample) + "_t" + std::to_string(turn.turn));
         for (int i = 2; names.count(name); ++i) name = safe(name + "_r" + std::to_string(i));
         names.insert(name);
-        const Json env = fib_environment(turn.eval);
+        auto judged = judged_candidate(turn);
+        if (!judged.ok())
+          return make_error(run.string() + ": turn " + std::to_string(turn.turn) + " of " +
+                                t.key.to_string() + ": " + judged.error().message,
+                            "the run file is damaged: export the other runs without it");
+        const JudgedCandidate& c = *judged;
+        const Json env = fib_environment(c.report.eval ? c.report.eval->provenance : Json(nullptr));
         const std::string hardware =
             env["hardware"] == "unknown" ? t.key.arch : env["hardware"].get<std::string>();
         const fs::path sol_file =
@@ -154,7 +150,6 @@ Result<ExportSummary> export_fib(const std::vector<fs::path>& runs, const Paths&
                 "; ptxbench's verdict: " + std::string(judge::to_string(turn.category)) + ".");
         if (Status s = w.json(sol_file, sol); !s.ok()) return s.error();
         ++sum.solutions;
-        const JudgedCandidate c = judged_candidate(turn);
         TraceLabels l;
         l.definition = t.key.task;
         l.solution = name;

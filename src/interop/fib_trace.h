@@ -1,6 +1,6 @@
 // A judged candidate as FlashInfer-Trace Trace records (the `traces` of FlashInfer-Bench and of
-// the reference PTXBench's `ptxbench.eval.v1`), from the judge's stored stages (the JSON of
-// judge::JudgeReport and of a run file's turn: compile, eval, audit).
+// the reference PTXBench's `ptxbench.eval.v1`), from the judge's typed record (judge::JudgeReport,
+// a run file's turn read back into one).
 //
 // Statuses: passed and passed_missing_instructions -> PASSED (the numbers were right; whether
 // the target instructions executed is in the extension), incorrect -> INCORRECT_NUMERICAL,
@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/result.h"
 #include "judge/disposition.h"
 #include "judge/report.h"
 #include "store/store.h"
@@ -42,18 +43,17 @@ std::optional<FibStatus> fib_status(judge::Disposition d);
 
 // One judged candidate, as the judge's report or a run file's turn holds it.
 struct JudgedCandidate {
-  judge::Disposition disposition = judge::Disposition::harness_error;
-  std::string message;        // why this disposition
-  Json compile, eval, audit;  // each stage's JSON (null: not reached)
-  Json flags = Json::array();
+  judge::JudgeReport report;   // its disposition, the judge's message and its stages, typed
+  Json flags = Json::array();  // by name (a run file's flags_json keeps a newer ptxbench's too)
 };
 
-// The judge's report as a judged candidate: its stored parts (JudgeReport::compile_json,
-// eval_json, audit_json) and its flags, typed until written (JudgeReport::flags_json).
+// The judge's report as a judged candidate, its flags typed until written
+// (JudgeReport::flags_json).
 JudgedCandidate judged_candidate(const judge::JudgeReport& r);
-// A run file's turn: the same parts as stored; its message is the evaluation's (a turn row keeps
-// the judge's only in its feedback).
-JudgedCandidate judged_candidate(const store::TurnRow& turn);
+// A run file's turn: its stages read back (store::stored_report); its message is the
+// evaluation's (a turn row keeps the judge's only in its feedback). An Error when a stage's part
+// is not that stage's JSON.
+Result<JudgedCandidate> judged_candidate(const store::TurnRow& turn);
 
 // Where the traces go: the definition and solution they name, when, and the timed workload.
 struct TraceLabels {
@@ -67,9 +67,9 @@ struct TraceLabels {
 // The trace (null when fib_status has none).
 Json fib_trace(const JudgedCandidate& c, const TraceLabels& labels);
 
-// The hardware and libraries of an evaluation (FlashInfer-Trace's Environment), from the eval
-// stage's provenance: {"hardware": GPU name or "unknown", "libs": {its text and whole-number
-// entries, as text}}.
-Json fib_environment(const Json& eval);
+// The hardware and libraries of an evaluation (FlashInfer-Trace's Environment), from its
+// provenance (eval::EvalResult::provenance; none: no evaluation): {"hardware": GPU name or
+// "unknown", "libs": {its text and whole-number entries, as text}}.
+Json fib_environment(const Json& provenance);
 
 }  // namespace ptxbench::interop

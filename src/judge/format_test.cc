@@ -88,5 +88,22 @@ TEST(Format, EveryDispositionsTextAndJsonAreGolden) {
   }
 }
 
+// The report of every disposition reads back from its --json (report_json.cc): the same JSON,
+// the same text, the same decision.
+TEST(Format, EveryDispositionsJsonReadsBackTheSameReport) {
+  for (const auto& [want, make] : cases()) {
+    JudgeReport r = make();
+    const Decision d = decide(r);
+    r.disposition = d.disposition;
+    r.message = d.message;
+    auto back = JudgeReport::from_json(r.to_json());
+    ASSERT_TRUE(back.ok()) << to_string(want) << ": " << back.error().to_string();
+    EXPECT_EQ(to_text(back->to_json(), 2), to_text(r.to_json(), 2)) << to_string(want);
+    EXPECT_EQ(format_report(*back), format_report(r)) << to_string(want);
+    EXPECT_EQ(decide(*back).disposition, want);
+    EXPECT_EQ(decide(*back).message, d.message) << to_string(want);
+  }
+}
+
 }  // namespace
 }  // namespace ptxbench::judge

@@ -10,6 +10,7 @@
 #include "audit/audit_result.h"
 #include "compile/compile_result.h"
 #include "core/json.h"
+#include "core/result.h"
 #include "eval/eval_result.h"
 #include "judge/disposition.h"
 
@@ -56,6 +57,17 @@ struct JudgeReport {
   Json flags_json() const;
   // {task, arch, disposition, message, exit_code, compile, eval, audit}.
   Json to_json() const;
+
+  // Read back (report_json.cc). The stage parts as the store keeps them (compile_json,
+  // eval_json, audit_json: each stage's state, above) typed again; task, arch, disposition and
+  // message are the caller's (a turn row's). What the parts do not hold is inferred: has_code
+  // (a compile part: the candidate had code), audit_off (no audit part after a passed
+  // evaluation, or after one skipped with a GPU at hand), gpu_stages_skipped (the static audit
+  // part). An Error names the part that is no stage's JSON.
+  static Result<JudgeReport> from_stages(const Json& compile, const Json& eval, const Json& audit);
+  // What to_json wrote (`ptxbench eval --json`); to_json of the result writes it again byte for
+  // byte.
+  static Result<JudgeReport> from_json(const Json& j);
 };
 
 }  // namespace ptxbench::judge

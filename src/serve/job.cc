@@ -135,8 +135,23 @@ Json to_json(const JobRequest& r) {
   return j;
 }
 
-bool verdict_reusable(std::string_view d) {
-  return d == "compile_error" || d == "policy" || d == "no_code" || d == "not_evaluated";
+bool verdict_reusable(judge::Disposition d) {
+  switch (d) {
+    case judge::Disposition::no_code:
+    case judge::Disposition::policy_violation:
+    case judge::Disposition::compile_error:
+    case judge::Disposition::not_evaluated:
+      return true;
+    case judge::Disposition::runtime_error:
+    case judge::Disposition::timeout:
+    case judge::Disposition::incorrect:
+    case judge::Disposition::passed_missing_instructions:
+    case judge::Disposition::passed:
+    case judge::Disposition::harness_error:
+    case judge::Disposition::task_suite_error:
+      return false;
+  }
+  return false;
 }
 
 std::string cache_key(const JobRequest& r, const Json& task_spec, const Json& judge_description) {

@@ -17,6 +17,7 @@
 #include "core/contract.h"
 #include "core/json.h"
 #include "core/result.h"
+#include "judge/disposition.h"
 #include "serve/reward.h"
 
 namespace ptxbench::serve {
@@ -55,12 +56,12 @@ Result<JobRequest> parse_job_request(const Json& body, const RequestLimits& limi
 // The request as stored with its job (parse_job_request reads it back).
 Json to_json(const JobRequest& r);
 
-// Whether an earlier job's verdict (its disposition's stored name) may answer an equal
+// Whether an earlier job's verdict may answer an equal
 // candidate: only verdicts no judging session decided (compile_error, policy, no_code,
 // not_evaluated), which compiling the same text decides the same way. A session's verdict is
 // one draw of hidden workloads and inputs: reusing it would freeze a lucky pass for every later
 // copy (serve red team T1), so a GPU-judged candidate is judged again each time.
-bool verdict_reusable(std::string_view disposition);
+bool verdict_reusable(judge::Disposition disposition);
 
 // The code block `ptxbench run` would judge in a model's reply, or nullopt (no_code): its
 // reasoning (a leading <think>...</think>, or all of it when never closed) is not searched.

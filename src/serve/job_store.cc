@@ -204,8 +204,8 @@ Result<std::optional<Json>> JobStore::cached_result(const std::string& cache_key
     PTXB_TRY(bool more, s.step());
     if (!more) return std::optional<Json>{};
     Json j = parse_json(s.text(0));
-    if (j.is_object() && verdict_reusable(j.value("disposition", "")))
-      return std::optional<Json>{std::move(j)};
+    const auto d = judge::disposition_from_string(json_text(j, "disposition"));
+    if (d && verdict_reusable(*d)) return std::optional<Json>{std::move(j)};
   }
 }
 

@@ -111,6 +111,15 @@ TEST(JobRequest, CacheKeyCoversWhatDecidesTheVerdict) {
   EXPECT_EQ(cache_key(other, spec, judge), key);
 }
 
+// Only verdicts no judging session decided answer an equal candidate again (serve red team T1).
+TEST(JobRequest, OnlyVerdictsNoSessionDecidedAreReused) {
+  std::vector<std::string> reusable;
+  for (judge::Disposition d : judge::all_dispositions())
+    if (verdict_reusable(d)) reusable.emplace_back(judge::to_string(d));
+  EXPECT_EQ(reusable,
+            (std::vector<std::string>{"no_code", "policy", "compile_error", "not_evaluated"}));
+}
+
 TEST(JobState, NamesRoundTrip) {
   for (JobState s : kJobStates) EXPECT_EQ(job_state_from_string(to_string(s)), s);
   EXPECT_FALSE(job_state_from_string("finished"));

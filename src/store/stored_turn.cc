@@ -123,6 +123,16 @@ StoredTurn read_turn(const TurnRow& u) {
   return t;
 }
 
+Result<judge::JudgeReport> stored_report(const TurnRow& row) {
+  PTXB_TRY(judge::JudgeReport r, judge::JudgeReport::from_stages(row.compile, row.eval, row.audit));
+  r.disposition = row.category;
+  if (r.eval) {
+    r.task = r.eval->task;
+    r.arch = r.eval->arch;
+  }
+  return r;
+}
+
 Result<std::vector<StoredTurn>> stored_turns(const RunStore& store, std::int64_t trajectory_id) {
   PTXB_TRY(std::vector<TurnRow> rows, store.turns(trajectory_id));
   PTXB_TRY(std::vector<MessageRow> messages, store.messages(trajectory_id));

@@ -14,6 +14,7 @@
 #include "core/result.h"
 #include "eval/eval_result.h"
 #include "judge/disposition.h"
+#include "judge/report.h"
 #include "store/store.h"
 #include "store/turn_cost.h"
 #include "task/hidden_draw.h"
@@ -87,6 +88,13 @@ struct StoredTurn {
 // One turn from its row alone (no messages: assistant and reasoning empty, shown_feedback the
 // row's feedback). Also used by tests.
 StoredTurn read_turn(const TurnRow& row);
+
+// The turn's stages typed again (judge::JudgeReport::from_stages on its compile, eval and audit
+// parts) with its category as the disposition; task and arch as the evaluation recorded them
+// (empty when none ran), no message (a run file keeps the feedback, not the judge's message). An
+// Error when a part is not its stage's JSON: a run file's rows were checked as JSON when it was
+// opened (damage.h), not as stage results.
+Result<judge::JudgeReport> stored_report(const TurnRow& row);
 
 // A trajectory's stored turns, ascending, each joined to the assistant message it evaluates
 // and the user message that answered it. The store's errors (RunStore::turns, messages).

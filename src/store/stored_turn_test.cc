@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/fs.h"
+#include "core/paths.h"
 
 namespace ptxbench::store {
 namespace {
@@ -106,6 +107,94 @@ TEST(StoredTurn, TheStoreJoinsEachTurnToItsMessages) {
   EXPECT_EQ((*turns)[0].reasoning, "thought");
   EXPECT_EQ((*turns)[1].feedback, "rejudged 2");
   EXPECT_EQ((*turns)[1].shown_feedback, "shown 2");
+}
+
+// Everything a stored part says, the part written again from the typed record says too (old run
+// files recorded fewer members, never other values): leaves compared as JSON values.
+void expect_says_again(const Json& written, const Json& stored, const std::string& where) {
+  if (stored.is_object()) {
+    ASSERT_TRUE(written.is_object()) << where;
+    for (const auto& [key, value] : stored.items()) {
+      ASSERT_TRUE(written.contains(key)) << where << "." << key << " is not written again";
+      expect_says_again(written[key], value, where + "." + key);
+    }
+  } else if (stored.is_array()) {
+    ASSERT_TRUE(written.is_array()) << where;
+    ASSERT_EQ(written.size(), stored.size()) << where;
+    for (std::size_t i = 0; i < stored.size(); ++i)
+      expect_says_again(written[i], stored[i], where + "[" + std::to_string(i) + "]");
+  } else {
+    EXPECT_EQ(written, stored) << where;
+  }
+}
+
+// The run files shipped in the repository (tests/golden/stored_runs.sh reads the same): every
+// turn's stages read back as a typed judge::JudgeReport that says what the stored parts say, and
+// agrees with what the stored turn reads from them.
+TEST(StoredTurn, EveryShippedRunFilesTurnReadsBackAsATypedReport) {
+  const auto root = Paths::discover().root;
+  int turns = 0, evaluated = 0, audited = 0;
+  for (const char* file :
+       {"tests/report/recorded/h200-2026-11-30-main.db",
+        "tests/sft/recorded/h200-2026-11-29-run1.db", "tests/sft/recorded/h200-2026-11-29-run2.db",
+        "tests/sft/recorded/h200-2026-11-29-main-run.db",
+        "docs/results/2026-12-01-cpu-fixit-e2e/base.db",
+        "docs/results/2026-12-01-cpu-fixit-e2e/adapted.db"}) {
+    auto st = RunStore::open_read_only(root / file);
+    ASSERT_TRUE(st.ok()) << file << ": " << st.error().to_string();
+    auto trajectories = st->trajectories();
+    ASSERT_TRUE(trajectories.ok()) << file;
+    for (const TrajectoryRow& trajectory : *trajectories) {
+      auto rows = st->turns(trajectory.id);
+      ASSERT_TRUE(rows.ok()) << file;
+      for (const TurnRow& row : *rows) {
+        const std::string where = std::string(file) + " turn " + std::to_string(row.turn);
+        ++turns;
+        auto r = stored_report(row);
+        ASSERT_TRUE(r.ok()) << where << ": " << r.error().to_string();
+        EXPECT_EQ(r->disposition, row.category);
+        expect_says_again(r->compile_json(), row.compile, where + " compile");
+        // timing.host_check: the in-process timing loop's host-clock check, written until
+        // 1436405 (the judging session replaced it) and read by nothing since.
+        Json eval = row.eval;
+        if (eval.is_object() && eval.contains("timing") && eval["timing"].is_object())
+          eval["timing"].erase("host_check");
+        expect_says_again(r->eval_json(), eval, where + " eval");
+        // The audit's "feedback" is made anew from its fields: the sentence of the day it ran
+        // is the one part of a stored audit the typed record does not keep.
+        Json audit = row.audit;
+        if (audit.is_object()) audit.erase("feedback");
+        expect_says_again(r->audit_json(), audit, where + " audit");
+
+        const StoredTurn t = read_turn(row);
+        EXPECT_EQ(t.compiled.has_value(), r->compile.has_value()) << where;
+        if (r->compile) {
+          EXPECT_EQ(*t.compiled, r->compile->outcome == Outcome::passed) << where;
+        }
+        if (r->eval) {
+          ++evaluated;
+          EXPECT_EQ(t.failed_on, r->eval->failed_on) << where;
+          if (r->eval->timing) {
+            EXPECT_EQ(t.candidate_ms, r->eval->timing->candidate.median) << where;
+            EXPECT_EQ(t.library, r->eval->timing->baseline_name) << where;
+            EXPECT_EQ(t.tflops, r->eval->timing->tflops) << where;
+          }
+        }
+        if (r->audit) {
+          ++audited;
+          EXPECT_EQ(t.audit_route, audit::to_string(r->audit->route)) << where;
+          ASSERT_EQ(t.families.size(), r->audit->families.size()) << where;
+          for (std::size_t i = 0; i < t.families.size(); ++i) {
+            EXPECT_EQ(t.families[i].name, r->audit->families[i].name) << where;
+            EXPECT_EQ(t.families[i].verdict, audit::to_string(r->audit->families[i].verdict));
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(turns, 79);  // as shipped: a change here means a run file changed
+  EXPECT_GT(evaluated, 40);
+  EXPECT_GT(audited, 20);
 }
 
 }  // namespace

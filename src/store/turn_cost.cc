@@ -1,5 +1,6 @@
 #include "store/turn_cost.h"
 
+#include "core/outcome.h"
 #include "llm/protocol.h"
 
 namespace ptxbench::store {
@@ -34,7 +35,7 @@ TurnCost turn_cost(const Json& llm, const Json& compile, const Json& eval) {
   if (!hit) c.compile_cpu_s = number(compile, "compiler_cpu_seconds");
   if (has_number(eval, "gpu_seconds"))
     c.gpu_s = number(eval, "gpu_seconds");
-  else if (eval.is_object() && eval.value("outcome", std::string()) != "not_run")
+  else if (eval.is_object() && outcome_from_string(json_text(eval, "outcome")) != Outcome::not_run)
     c.gpu_s = number(eval, "seconds");
   return c;
 }

@@ -38,6 +38,8 @@ TEST(TurnCost, OlderRunsAndSkippedStages) {
   EXPECT_DOUBLE_EQ(c.gpu_s, 2.5);
   Json skipped = {{"outcome", "not_run"}, {"reason", "no GPU"}};
   EXPECT_EQ(turn_cost(old_llm, nullptr, skipped).gpu_s, 0);
+  // An outcome that is no name (a damaged part) is read as one that ran, not thrown on.
+  EXPECT_DOUBLE_EQ(turn_cost(old_llm, nullptr, Json{{"outcome", 3}, {"seconds", 1.5}}).gpu_s, 1.5);
   TurnCost none = turn_cost(Json::object(), nullptr, nullptr);  // no code: nothing judged
   EXPECT_EQ(none.prompt_tokens, 0);
   EXPECT_EQ(none.gpu_s, 0);

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 # enum header | its last enumerator's line (grep -E) | sources whose switch must catch it
 cases=(
   "src/eval/flags.h|^  workspace_kept, |src/eval/flags.cc"
-  "src/judge/disposition.h|^  task_suite_error,|src/judge/disposition.cc src/report/html.cc src/interop/fib_trace.cc"
+  "src/judge/disposition.h|^  task_suite_error,|src/judge/disposition.cc src/report/html.cc src/interop/fib_trace.cc src/serve/job.cc"
   "src/core/outcome.h|^  task_suite_error,  // the candidate failed|src/core/outcome.cc"
   "src/eval/session_protocol.h|^  audit_error,|src/eval/session_reply.cc src/eval/judge_session_peers.cc"
   "src/eval/session_protocol.h|^  harness_error,   // the verifier|src/eval/session_reply.cc"
