@@ -254,9 +254,12 @@ class FakeProcess : public WorkerProcess {
         if (!s_.launches.is_null() || s_.launches_of) sum.extra["launches"] = launches;
         if (!s_.side_streams.is_null())
           sum.extra["side_streams"] = repeated(burst, s_.side_streams);
-        if (s_.counter_ms) {
-          sleep_ms += s_.counter_ms;
-          sum.extra["counter_ms"] = s_.counter_ms;
+        if (s_.counter_ms) {  // as the broker does: the time the range took, measured
+          const auto t0 = std::chrono::steady_clock::now();
+          std::this_thread::sleep_for(std::chrono::milliseconds(s_.counter_ms));
+          sum.extra["counter_ms"] =
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                  .count();
         }
         if (sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
         queue_.push_back(sum);
