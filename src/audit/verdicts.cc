@@ -121,7 +121,8 @@ bool timed_calls_back(const AuditResult& r, const std::string& family) {
   const eval::TimedCounts& t = *r.timed_counts;
   if (!t.counted) return false;
   return family == "wgmma" ? t.min_tensor_share >= kMinTensorCoverage &&
-                                 t.max_other_math_share <= kMaxOtherMathShare
+                                 t.max_other_math_share <= kMaxOtherMathShare &&
+                                 t.hidden_tensor_share.value_or(1) >= kMinTensorCoverage
                            : t.min_tma_input_ratio >= kMinTmaInputRatio;
 }
 
@@ -134,6 +135,11 @@ std::string timed_counts_feedback(const AuditResult& r) {
     if (!r.timed_counts->counted)
       out +=
           "The timed calls' hardware counters could not be read, so " + name + " earns no credit. ";
+    else if (name == "wgmma" &&
+             r.timed_counts->hidden_tensor_share.value_or(1) < kMinTensorCoverage)
+      out +=
+          "On the other shapes the task is checked at, less than half of the task's FLOPs ran "
+          "on wgmma: the tensor-core instructions must do the task at every shape. ";
     else if (name == "wgmma" && r.timed_counts->min_tensor_share < kMinTensorCoverage)
       out +=
           "In the timed calls, less than half of the task's FLOPs ran on wgmma: the "

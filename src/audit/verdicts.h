@@ -47,8 +47,8 @@ inline constexpr double kMinTmaInputRatio = 0.5;
 inline constexpr double kMaxOtherMathShare = 0.5;
 
 // Whether the timed calls' own counters back a target family (AuditResult::timed_counts): wgmma
-// with kMinTensorCoverage of the task's FLOPs in every timed call and at most kMaxOtherMathShare
-// possible elsewhere, tma with kMinTmaInputRatio of
+// with kMinTensorCoverage of the task's FLOPs in every timed call and in the hidden checks
+// together, and at most kMaxOtherMathShare possible elsewhere, tma with kMinTmaInputRatio of
 // its input bytes; other families, and a result with nothing counted by design, are not gated.
 // Counting that was asked for and failed backs nothing.
 bool timed_calls_back(const AuditResult& r, const std::string& family);

@@ -215,6 +215,14 @@ TEST(Verdicts, WgmmaBesideMathDoneElsewhereEarnsNothing) {
   r.timed_counts->max_other_math_share = kMaxOtherMathShare;  // at the bound: backed
   apply_instruction_metric(r);
   EXPECT_TRUE(r.instruction_metric_passed);
+  // wgmma at the timed shape only, the hidden shapes' math elsewhere (leak5/wgmma_public_m_only).
+  r.timed_counts->hidden_tensor_share = 0.2;
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_NE(r.feedback().find("at every shape"), std::string::npos) << r.feedback();
+  r.timed_counts->hidden_tensor_share = kMinTensorCoverage;
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
 }
 
 TEST(Verdicts, OtherFamiliesAreNotGatedByTheCounters) {

@@ -298,12 +298,20 @@ void JudgeSession::audit_function(Peers& p, std::size_t k, TimingDraw& draw, con
 // What the timed calls themselves ran, from the first broker's counters (timed_counts.h), read
 // before anything is armed: counting ends with this command.
 void JudgeSession::count_timed_calls(Peers& p, EvalResult& r, AuditTrace& t) {
-  if (!p.broker_request.count_calls || p.brokers != 1 || plan_.workload_flops.empty()) return;
+  if (!p.broker_request.count_calls || plan_.workload_flops.empty()) return;
+  // Counting asked for and not read backs nothing (audit/verdicts.h timed_calls_back).
+  if (p.brokers != 1) {
+    t.timed = TimedCounts{false, "a further broker ran before the counters were read"};
+    return;
+  }
   Received got;
   if (!audit_command(p, Json{{"op", "counters"}}, got, r)) return;
   const Json reply = got.reply->ok ? got.reply->extra : Json(nullptr);
-  t.timed = summarize_timed_counts(reply, calls_, plan_.workload_flops.front(),
-                                   plan_.workload_input_bytes.front());
+  std::vector<bool> hidden;
+  for (std::size_t w = 0; w < plan_.workload_flops.size(); ++w)
+    hidden.push_back(hidden_workload(static_cast<int>(w)));
+  t.timed = summarize_timed_counts(reply, calls_, plan_.workload_flops,
+                                   plan_.workload_input_bytes.front(), hidden);
 }
 
 void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {

@@ -46,6 +46,12 @@ bool is_timed_sample(const CallRecord& c) {
          (c.timing || c.checked_sample);
 }
 
+bool is_hidden_check(const CallRecord& c, const std::vector<bool>& hidden) {
+  const auto w = static_cast<std::size_t>(c.plan.workload);
+  return !c.baseline && !c.calibration && !c.audited && !c.timing && c.broker == 1 &&
+         c.plan.workload >= 0 && w < hidden.size() && hidden[w];
+}
+
 }  // namespace
 
 Json TimedCounts::to_json() const {
@@ -56,34 +62,45 @@ Json TimedCounts::to_json() const {
               {"input_bytes", input_bytes},
               {"min_tensor_share", min_tensor_share},
               {"min_tma_input_ratio", min_tma_input_ratio},
-              {"max_other_math_share", max_other_math_share}};
+              {"max_other_math_share", max_other_math_share},
+              {"hidden_tensor_share", hidden_tensor_share ? Json(*hidden_tensor_share) : Json()}};
 }
 
 std::optional<TimedCounts> summarize_timed_counts(const Json& reply,
                                                   const std::vector<CallRecord>& calls,
-                                                  double task_flops, double input_bytes) {
+                                                  const std::vector<double>& workload_flops,
+                                                  double input_bytes,
+                                                  const std::vector<bool>& hidden) {
   if (!reply.is_object()) return TimedCounts{false, "the broker did not answer \"counters\""};
   if (reply.value("unsupported", false)) return std::nullopt;
   TimedCounts t;
-  t.task_flops = task_flops;
+  t.task_flops = workload_flops.empty() ? 0 : workload_flops.front();
   t.input_bytes = input_bytes;
   const std::string error = reply.value("error", std::string{});
   const auto rows = rows_of(reply);
+  auto missed = [&](const CallRecord& c, const char* what) {
+    t.why_not = !error.empty()
+                    ? error
+                    : std::string(what) + " " + std::to_string(c.index) + " was not counted";
+  };
   bool first = true;
+  double hidden_tensor = 0, hidden_flops = 0;
   for (const CallRecord& c : calls) {
-    if (!is_timed_sample(c)) continue;
     const auto row = c.broker_call ? rows.find(c.broker_call) : rows.end();
-    if (row == rows.end()) {
-      t.why_not =
-          !error.empty() ? error : "timed call " + std::to_string(c.index) + " was not counted";
-      return t;
+    if (is_hidden_check(c, hidden)) {
+      if (row == rows.end()) return missed(c, "hidden check"), t;
+      hidden_tensor += row->second.tensor_flops;
+      hidden_flops += workload_flops[static_cast<std::size_t>(c.plan.workload)];
+      continue;
     }
-    const double share = task_flops > 0 ? row->second.tensor_flops / task_flops : 0;
+    if (!is_timed_sample(c)) continue;
+    if (row == rows.end()) return missed(c, "timed call"), t;
+    const double share = t.task_flops > 0 ? row->second.tensor_flops / t.task_flops : 0;
     const double ratio = input_bytes > 0 ? row->second.tma_load_bytes / input_bytes : 0;
     t.min_tensor_share = first ? share : std::min(t.min_tensor_share, share);
     t.min_tma_input_ratio = first ? ratio : std::min(t.min_tma_input_ratio, ratio);
     // No task math: any other math is all of it.
-    const double other = task_flops > 0 ? row->second.other_macs / (task_flops / 2) : 1;
+    const double other = t.task_flops > 0 ? row->second.other_macs / (t.task_flops / 2) : 1;
     if (!c.plan.sm_load) t.max_other_math_share = std::max(t.max_other_math_share, other);
     first = false;
     ++t.calls;
@@ -92,6 +109,7 @@ std::optional<TimedCounts> summarize_timed_counts(const Json& reply,
     t.why_not = "no timed call to count";
     return t;
   }
+  if (hidden_flops > 0) t.hidden_tensor_share = hidden_tensor / hidden_flops;
   t.counted = true;
   return t;
 }

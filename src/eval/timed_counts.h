@@ -46,15 +46,24 @@ struct TimedCounts {
   // task's multiply-adds (task_flops / 2). Below 1/2, at least half of the task's math was done
   // on wgmma whatever else ran (audit/verdicts.h kMaxOtherMathShare).
   double max_other_math_share = 0;
+  // The checked calls on the hidden workloads together: wgmma's bf16 FLOPs / their task FLOPs
+  // (nullopt: none was made). A kernel that runs wgmma only at the public timed shape and the
+  // math elsewhere on every other shape (red team, leak5/wgmma_public_m_only) is low here;
+  // summed, so a fallback for a tiny shape (M = 1) weighs as little as its FLOPs.
+  std::optional<double> hidden_tensor_share;
   Json to_json() const;
 };
 
 // The broker's reply to "counters" (worker/call_counters.h: counted_calls_json) joined to the
 // session's records: the timed samples (and checked samples of a candidate timed on its checked
-// calls) the first broker made. nullopt when the broker's chip has no known counters
-// ("unsupported": true in the reply): the credit then rests on the audit alone, as before.
+// calls) the first broker made, and its checked calls on hidden workloads. `workload_flops` and
+// `hidden` by workload (plan.h; workload 0 is the timed one), `input_bytes` of the timed one.
+// nullopt when the broker's chip has no known counters ("unsupported": true in the reply): the
+// credit then rests on the audit alone, as before.
 std::optional<TimedCounts> summarize_timed_counts(const Json& reply,
                                                   const std::vector<CallRecord>& calls,
-                                                  double task_flops, double input_bytes);
+                                                  const std::vector<double>& workload_flops,
+                                                  double input_bytes,
+                                                  const std::vector<bool>& hidden);
 
 }  // namespace ptxbench::eval
