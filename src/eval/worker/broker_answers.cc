@@ -30,6 +30,10 @@ std::pair<std::int32_t, std::uint64_t> CallExecutor::allocate(const host::Malloc
   note_stream(m.stream);
   if (m.size == 0) return {cudaSuccess, 0};
   if (m.size > limits_.quota - held_) return {cudaErrorMemoryAllocation, 0};
+  // The broker zeroes a new workspace on the call's stream: inside the call's events, so the
+  // zeroing is the candidate's time, not free work before its start (red team, leak5/
+  // malloc_zero_before_events.cu: a split-K accumulator zeroed for nothing).
+  begin_timing();
   const auto ptr = device_.allocate(m.size);
   if (!ptr) return {cudaErrorMemoryAllocation, 0};
   workspace_[*ptr] = m.size;

@@ -224,6 +224,14 @@ TEST_F(Fixture, WorkspaceWithinTheQuotaIsTheCandidatesUntilFreed) {
   EXPECT_NE(r.message.find("not an allocation"), std::string::npos);
 }
 
+// The workspace's zeroing (the device's allocate) comes after the call's start event.
+TEST_F(Fixture, AWorkspaceIsZeroedInsideTheCallsEvents) {
+  hostp.say(host::MsgType::malloc_async, host::MallocAsync{4096, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  EXPECT_EQ(device.log, (std::vector<std::string>{"begin", "alloc 4096", "end"}));
+}
+
 TEST_F(Fixture, ASideStreamIsNotedAndItsWorkTimedLikeTheRest) {
   host::Launch l = launch();
   l.stream = 0x2;  // cudaStreamPerThread
