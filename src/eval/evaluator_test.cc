@@ -106,6 +106,7 @@ struct Script {
   Json function_ms;
   int function_time_calls = 0;         // calls that asked for function times
   std::vector<int> sm_load_workloads;  // per burst that asked for the SM load, its workload
+  bool last_burst_loaded = false;      // the latest burst asked for it
   bool sm_load_fails = false;          // the broker cannot start the load
   std::string armed;                   // the function the audit is armed for ("" = not armed)
   // "counters" (worker/call_counters.h): every call of the broker counted with these values.
@@ -220,6 +221,7 @@ class FakeProcess : public WorkerProcess {
           if (s_.call_sleep_ms) sleep_ms += s_.call_sleep_ms(c.at(0).get<int>());
         }
         Reply sum = ok_reply();
+        s_.last_burst_loaded = cmd.value("sm_load", false);
         if (cmd.value("sm_load", false)) {
           s_.sm_load_workloads.push_back(cmd["calls"][0].at(0).get<int>());
           sum.extra["sm_load"] = !s_.sm_load_fails;
@@ -1498,9 +1500,13 @@ TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
   const auto passing = script_.verify;
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  ASSERT_EQ(script_.sm_load_workloads.size(), 2u);  // a timed-workload check and the ragged one
+  // A timed-workload check and the ragged one, then the timing phase's loaded rounds (at least
+  // one: TheTimingPhaseHasLoadedChecksToo), all on the timed workload.
+  ASSERT_GE(script_.sm_load_workloads.size(), 3u);
   EXPECT_EQ(script_.sm_load_workloads[0], 0);
   EXPECT_EQ(d.names[static_cast<std::size_t>(script_.sm_load_workloads[1])], "hidden_ragged");
+  for (std::size_t i = 2; i < script_.sm_load_workloads.size(); ++i)
+    EXPECT_EQ(script_.sm_load_workloads[i], 0);
   EXPECT_FALSE(r.has_flag(Flag::schedule_not_varied));
   const int loaded = script_.sm_load_workloads[1];
   int calls_on_it = 0;  // the broker's call index of the loaded call: the last check
@@ -1519,6 +1525,22 @@ TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
   r = eval();
   EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
   EXPECT_TRUE(r.has_flag(Flag::schedule_not_varied));
+}
+
+// The timing phase has loaded rounds too (plan.h kLoadedTimingOdds, at least one), checked and
+// not sampled: a kernel that tells the timing calls apart and runs an unsafe path only there
+// (red team leak5/timing_slot_marker) meets another schedule after the checks' own loaded calls.
+TEST_F(EvaluatorTest, TheTimingPhaseHasLoadedChecksToo) {
+  script_.verify = [&](int, const Json&) {
+    CallCheck c;  // wrong only under the load after the check phase's two loaded calls
+    c.outputs = {stats(!(script_.last_burst_loaded && script_.sm_load_workloads.size() > 2))};
+    return c;
+  };
+  EvalResult r = eval();
+  EXPECT_GT(script_.sm_load_workloads.size(), 2u);
+  EXPECT_EQ(script_.sm_load_workloads.back(), 0);  // the timed workload
+  EXPECT_EQ(r.outcome, Outcome::incorrect);
+  EXPECT_TRUE(r.has_flag(Flag::schedule_dependent)) << r.message;
 }
 
 TEST_F(EvaluatorTest, WhenTheLibraryFailsTheSameInputsItIsATaskSuiteError) {

@@ -161,7 +161,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     CallRecord rec;
     rec.index = static_cast<int>(calls_.size());
     rec.plan = burst[i];
-    rec.timing = timing;
+    rec.timing = timing && !burst[i].sm_load;  // a loaded timing round is a check (plan.h)
     // The host's time before its work began is not the call's: the broker measured it (trusted),
     // its events start after it; the wall-clock check sees the rest.
     const double host = host_ms && i < host_ms->size() && (*host_ms)[i].is_number()

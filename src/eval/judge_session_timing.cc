@@ -80,8 +80,12 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   const std::size_t before_known = calls_.size();
   bool closing = library_ok && known_slow(calls_, opening_ms, rule.slow_speedup) &&
                  slow_from_checks(p, rule, r, library_ok);
-  auto round = [&](bool sampled) {
-    const std::vector<PlannedCall> burst = draw.next_burst(sampled, kTimingBurst, closing);
+  bool loaded_seen = false;  // a sampled round under the SM load (plan.h kLoadedTimingOdds)
+  auto round = [&](bool sampled, bool force_loaded = false) {
+    const bool loaded = !closing && (force_loaded || draw.loaded_round());
+    loaded_seen = loaded_seen || (loaded && sampled);
+    const std::vector<PlannedCall> burst =
+        draw.next_burst(sampled, kTimingBurst, closing && !loaded, loaded);
     const int count = static_cast<int>(burst.size());
     return candidate_burst(p, burst, sampled, o, r, [&] {
       if (library_ok) library_ok = library_burst(p, count, burst.front().slot, sampled, r);
@@ -114,6 +118,8 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
       const CallRecord& c = calls_[i];
       if (c.baseline)
         base.push_back(c.event_ms);
+      else if (!c.timing)  // a loaded round: a check, not a sample
+        continue;
       else if (c.plan.content == Content::transformed)
         cand.push_back(c.event_ms);
       else if (timed_repeat(c))
@@ -143,6 +149,9 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     if (repeats >= kMinRepeats) break;
     closing = true;
   }
+  // At least one loaded round a timing phase, wherever the sampling stopped.
+  closing = false;
+  if (!loaded_seen && !round(true, true)) return;
   read_clocks(p, r.timing->clocks_after);
 }
 

@@ -289,7 +289,8 @@ PlannedCall TimingDraw::fresh_on(int workload, const std::string& what) {
   return p;
 }
 
-std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, bool force_repeat) {
+std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, bool force_repeat,
+                                                bool loaded) {
   const int slots = plan_->verifier.workloads.front().slots;
   const std::size_t want = static_cast<std::size_t>(size <= 0 || size > slots ? slots : size);
   std::vector<int> order;
@@ -297,7 +298,7 @@ std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, boo
   for (std::size_t i = order.size(); i > 1; --i)  // Fisher-Yates
     std::swap(order[i - 1], order[draw() % i]);
   std::vector<PlannedCall> burst;
-  if (allow_repeat && last_slot_ >= 0 && (force_repeat || draw() % 4 == 0)) {
+  if (!loaded && allow_repeat && last_slot_ >= 0 && (force_repeat || draw() % 4 == 0)) {
     PlannedCall p;
     p.workload = 0;
     p.slot = last_slot_;
@@ -309,6 +310,11 @@ std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, boo
   for (int s : order)
     if (burst.size() < want && (burst.empty() || s != burst.front().slot))
       burst.push_back(fresh(s));
+  if (loaded)
+    for (auto& c : burst) {
+      c.sm_load = true;
+      c.label += ", half the SMs busy (another schedule)";
+    }
   last_slot_ = burst.back().slot;
   return burst;
 }

@@ -92,6 +92,11 @@ inline constexpr int kTimedSlots = 4;
 // IQR of 3-5% on attention, timing_unstable; docs/results/2026-12-01-h200-bursts.md), single
 // calls converge in about 10 samples at a steady clock.
 inline constexpr int kTimingBurst = 1;
+// Timing rounds made under the SM load, as checks, 1 in this many (and at least one a timing
+// phase): the checks' own loaded calls end with the check phase, so a kernel that tells the
+// timing calls apart (their buffer sets, the library's runs between them: red team leak5/
+// timing_slot_marker, timing_gap_marker) would otherwise meet no other schedule from then on.
+inline constexpr std::uint64_t kLoadedTimingOdds = 6;
 
 struct SessionPlan {
   OpenCommand verifier;             // the verifier's "open"
@@ -128,7 +133,12 @@ class TimingDraw {
   TimingDraw(const SessionPlan& plan, std::uint64_t seed) : plan_(&plan), seed_(seed) {}
   // `size` calls (at most the slots; 0: every slot). With `force_repeat` the first call
   // repeats the previous call's inputs for certain (the timing phase's closing repeats).
-  std::vector<PlannedCall> next_burst(bool allow_repeat, int size = 0, bool force_repeat = false);
+  // With `loaded` every call is made while half the SMs run the broker's load (sm_load), with
+  // new inputs (no repeat): a check among the timing calls, not a sample.
+  std::vector<PlannedCall> next_burst(bool allow_repeat, int size = 0, bool force_repeat = false,
+                                      bool loaded = false);
+  // Whether the next timing round is loaded: one in kLoadedTimingOdds, drawn.
+  bool loaded_round() { return draw() % kLoadedTimingOdds == 0; }
   PlannedCall next_library();
   // New inputs (a random base under a new transform) on slot 0 of `workload`.
   PlannedCall fresh_on(int workload, const std::string& what);

@@ -211,6 +211,31 @@ TEST(Plan, TimingBurstsUseEverySlotOnceAndSometimesRepeatTheLastCall) {
   EXPECT_EQ(single_slots.size(), static_cast<std::size_t>(kTimedSlots));  // every buffer set used
 }
 
+// A loaded timing round: new inputs under the SM load on any buffer set, never a repeat; about
+// one round in kLoadedTimingOdds is drawn loaded.
+TEST(Plan, ALoadedTimingRoundIsAFreshCheckOnAnyBufferSet) {
+  auto task = testing::gemm_task();
+  auto plan = plan_session(task, 3, 5);
+  ASSERT_TRUE(plan.ok());
+  TimingDraw draw(*plan, 93);
+  (void)draw.next_burst(true, kTimingBurst);
+  std::set<int> slots;
+  int loaded = 0;
+  for (int i = 0; i < 600; ++i) {
+    const auto b = draw.next_burst(true, kTimingBurst, true, true);  // a repeat asked: refused
+    ASSERT_EQ(b.size(), 1u);
+    EXPECT_TRUE(b.front().sm_load);
+    EXPECT_EQ(b.front().content, Content::transformed);
+    EXPECT_NE(b.front().label.find("half the SMs busy"), std::string::npos);
+    slots.insert(b.front().slot);
+    loaded += draw.loaded_round();
+  }
+  EXPECT_EQ(slots.size(), static_cast<std::size_t>(kTimedSlots));
+  EXPECT_GT(loaded, 600 / static_cast<int>(kLoadedTimingOdds) / 2);
+  EXPECT_LT(loaded, 2 * 600 / static_cast<int>(kLoadedTimingOdds));
+  EXPECT_FALSE(draw.next_burst(true, kTimingBurst).front().sm_load);
+}
+
 TEST(Plan, AForcedRepeatAlwaysRepeatsThePreviousCall) {
   auto task = testing::gemm_task();
   auto plan = plan_session(task, 3, 5);
