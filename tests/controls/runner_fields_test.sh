@@ -67,6 +67,11 @@ out=$(run flags.cu '[]' ""); rc=$?
 out=$(FLAGS='[]' PRINTED="" ARGV_FILE="$tmp/argv" python3 "$root/tests/gpu/eval_controls/run.py" \
   --ptxbench "$tmp/ptxbench" --manifest "$tmp/m.toml" --only counted.cu --batch --log "$tmp/log")
 grep -q "skip counted.cu: its args" <<<"$out" || fail "--batch must skip an entry with args"
+out=$(run flags.cu '[]' "head
+[... 300000 bytes cut by ptxbench ...]
+tail"); rc=$?
+[ "$rc" -eq 1 ] && grep -q "cut in the middle" <<<"$out" ||
+  fail "a candidate output cut in the middle must leave the entry inconclusive: exit $rc"
 out=$(run flags.cu '[]' "" --eval-arg=--count-timed-calls); rc=$?
 grep -qx -- "--count-timed-calls" "$tmp/argv" || fail "--eval-arg must reach every eval"
 echo "ok: model_must_not_see_flags, candidate_output_must_contain, args and --eval-arg work"
