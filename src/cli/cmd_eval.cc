@@ -39,7 +39,7 @@ struct EvalArgs {
   ContractChoice contract;
 };
 
-judge::JudgeOptions judge_options(const EvalArgs& a) {
+judge::JudgeOptions eval_judge_options(const EvalArgs& a) {
   judge::JudgeOptions o;
   o.compile.arch = a.arch;
   o.compile.max_source_bytes = a.max_source_bytes;
@@ -81,7 +81,8 @@ int eval_with_config(Context& ctx, EvalArgs a, bool arch_given) {
   config.v1.labels.timed_uuid = c->task.timed_uuid;
   config.v1.labels.timed_axes = c->task.fib_timed_axes;
   config.v1.labels.inputs = c->task.fib_inputs;
-  return judge_candidate(ctx, "eval", a.file, a.task, judge_options(a), a.json, a.reply, &config);
+  return judge_candidate(ctx, "eval", a.file, a.task, eval_judge_options(a), a.json, a.reply,
+                         &config);
 }
 
 }  // namespace
@@ -155,7 +156,7 @@ void attach_eval(CLI::App& sub, Context& ctx) {
       ctx.exit_code = eval_with_config(ctx, *args, arch->count() > 0);
       return;
     }
-    ctx.exit_code = judge_candidate(ctx, "eval", args->file, args->task, judge_options(*args),
+    ctx.exit_code = judge_candidate(ctx, "eval", args->file, args->task, eval_judge_options(*args),
                                     args->json, args->reply);
   });
 }

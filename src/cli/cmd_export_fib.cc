@@ -22,7 +22,7 @@ struct ExportArgs {
   std::string out;
 };
 
-Status check_out(const ExportArgs& a) {
+Status check_export_out(const ExportArgs& a) {
   std::error_code ec;
   if (fs::exists(a.out, ec) && !fs::is_directory(a.out, ec))
     return make_error("--out " + a.out + " is a file; it names the folder to create");
@@ -35,12 +35,12 @@ Status check_out(const ExportArgs& a) {
   return check_output_place("--out", fs::path(a.out) / "definitions", a.runs);
 }
 
-int run_export(const ExportArgs& a, Context& ctx) {
+int run_fib_export(const ExportArgs& a, Context& ctx) {
   auto fail = [&](const Error& e) {
     ctx.err << "ptxbench export-fib: " << to_console_text(e.to_string()) << "\n";
     return exit_code_for(e, exit_code::bad_input);
   };
-  if (Status s = check_out(a); !s.ok()) return fail(s.error());
+  if (Status s = check_export_out(a); !s.ok()) return fail(s.error());
   const fs::path out = fs::absolute(a.out);
   if (Status s = make_output_folder(out); !s.ok()) return fail(s.error());
   auto tmp = TempDir::create("." + out.filename().string() + ".part-", out.parent_path());
@@ -80,7 +80,7 @@ void attach_export_fib(CLI::App& sub, Context& ctx) {
   sub.add_option("RUN", a->runs, "run files (ptxbench run, rejudge, merge)")->required();
   sub.add_option("--out", a->out, "the dataset folder to create (new, or an empty folder)")
       ->required();
-  sub.callback([a, &ctx] { ctx.exit_code = run_export(*a, ctx); });
+  sub.callback([a, &ctx] { ctx.exit_code = run_fib_export(*a, ctx); });
 }
 
 }  // namespace ptxbench::cli

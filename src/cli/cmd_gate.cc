@@ -51,7 +51,7 @@ struct GateArgs {
   run::JudgingSettings judging;  // --trials, --call-timeout, --sample-budget, --library-plan
 };
 
-judge::JudgeOptions judge_options(const GateArgs& a) {
+judge::JudgeOptions gate_judge_options(const GateArgs& a) {
   judge::JudgeOptions o;
   o.compile.arch = a.arch;
   o.compile.max_source_bytes = a.max_source_bytes;
@@ -149,7 +149,7 @@ int gate_main(const GateArgs& a, Context& ctx) {
               << "): --shared-inputs does not apply here, each kernel is judged on input sets "
                  "of its own (eval/evaluator.h session_input_seed)\n";
   SystemProcessRunner runner;
-  judge::JudgeOptions base = judge_options(a);
+  judge::JudgeOptions base = gate_judge_options(a);
   set_run_inputs(base, a.shared_inputs);  // --shared-inputs: one input seed for every kernel
   if (Status machine = set_judging_machine(base, ctx.paths, runner); !machine.ok()) {
     ctx.err << "ptxbench gate: " << to_console_text(machine.error().to_string()) << "\n";

@@ -23,7 +23,7 @@ struct ImportArgs {
 };
 
 // The input files: small JSON documents (a definition, its workloads), read whole.
-Result<std::string> read_input(const std::string& path, const char* what) {
+Result<std::string> read_fib_input(const std::string& path, const char* what) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return make_error(std::string(what) + " " + path + " does not exist");
   if (!fs::is_regular_file(path, ec))
@@ -38,11 +38,11 @@ int import(const ImportArgs& a, Context& ctx) {
     ctx.err << "ptxbench import-fib: " << to_console_text(e.to_string()) << "\n";
     return exit_code_for(e, exit_code::bad_input);
   };
-  auto def = read_input(a.definition, "the definition");
+  auto def = read_fib_input(a.definition, "the definition");
   if (!def.ok()) return fail(def.error());
   std::string workloads;
   if (!a.workloads.empty()) {
-    auto w = read_input(a.workloads, "the workloads file");
+    auto w = read_fib_input(a.workloads, "the workloads file");
     if (!w.ok()) return fail(w.error());
     workloads = std::move(*w);
   }

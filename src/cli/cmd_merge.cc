@@ -34,7 +34,7 @@ struct Input {
   std::size_t trajectories = 0;
 };
 
-Result<Input> read_input(const std::string& path) {
+Result<Input> read_merge_input(const std::string& path) {
   PTXB_TRY(store::RunStore s, store::RunStore::open_read_only(path));
   PTXB_TRY(store::RunRow row, s.run());
   PTXB_TRY(run::Shard shard, run::Shard::from_provenance(row.provenance));
@@ -96,7 +96,7 @@ Json merged_provenance(const std::vector<Input>& inputs, const std::vector<int>&
   return common;
 }
 
-int fail(Context& ctx, const Error& e) {
+int merge_fail(Context& ctx, const Error& e) {
   ctx.err << "ptxbench merge: " << to_console_text(e.to_string()) << "\n";
   if (const int sig = interrupt_signal(); sig != 0) return interrupted_exit_code(sig);
   return exit_code_for(e, exit_code::bad_input);
@@ -105,11 +105,11 @@ int fail(Context& ctx, const Error& e) {
 int merge(const MergeOptions& o, Context& ctx) {
   // Ctrl-C or kill: the merge stops before it publishes --out, and its temporary file goes.
   InterruptScope interrupts;
-  if (auto st = check_paths(o); !st.ok()) return fail(ctx, st.error());
+  if (auto st = check_paths(o); !st.ok()) return merge_fail(ctx, st.error());
   std::vector<Input> inputs;
   for (const auto& p : o.inputs) {
-    auto in = read_input(p);
-    if (!in.ok()) return fail(ctx, in.error());
+    auto in = read_merge_input(p);
+    if (!in.ok()) return merge_fail(ctx, in.error());
     inputs.push_back(std::move(*in));
   }
   // In shard order, whatever the order given: the merged run row is shard 0's.
@@ -125,14 +125,14 @@ int merge(const MergeOptions& o, Context& ctx) {
     trajectories += in.trajectories;
   }
   if (auto st = run::check_shard_set(files, o.allow_partial); !st.ok())
-    return fail(ctx, st.error());
+    return merge_fail(ctx, st.error());
   const std::vector<int> missing = run::missing_shards(files);
   const bool done = missing.empty() && std::all_of(files.begin(), files.end(),
                                                    [](const auto& f) { return f.finished; });
   store::MergedRun merged{merged_provenance(inputs, missing, ctx), done};
-  if (auto st = make_output_folder(o.out); !st.ok()) return fail(ctx, st.error());
+  if (auto st = make_output_folder(o.out); !st.ok()) return merge_fail(ctx, st.error());
   if (auto st = store::merge_run_files(paths, o.out, merged); !st.ok())
-    return fail(ctx, st.error());
+    return merge_fail(ctx, st.error());
   const int count = files.front().shard.count;
   ctx.err << to_console_text(fmt::format(
       "ptxbench merge: {} of {} shard{} ({} trajector{}) -> {}{}\n", files.size(), count,

@@ -46,13 +46,13 @@ struct RejudgeOptions {
   bool allow_partial = false;  // rejudge a run that is not done, and say so in the new one
 };
 
-int fail(Context& ctx, const Error& e, int code = exit_code::bad_input) {
+int rejudge_fail(Context& ctx, const Error& e, int code = exit_code::bad_input) {
   ctx.err << "ptxbench rejudge: " << to_console_text(e.to_string()) << "\n";
   return exit_code_for(e, code);
 }
 
 // --out names a new file, not the run itself.
-Status check_out(const RejudgeOptions& o) {
+Status check_rejudge_out(const RejudgeOptions& o) {
   std::error_code ec;
   if (fs::exists(o.out, ec) && fs::equivalent(o.file, o.out, ec))
     return make_error("--out " + o.out + " is the run being rejudged",
@@ -133,12 +133,12 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
     auto target =
         store::RunStore::create(made, run.config, provenance(ctx, w.runner, run, source, pipeline),
                                 w.o.out);  // its errors name --out, not the temporary file
-    if (!target.ok()) return fail(ctx, target.error(), exit_code::internal);
+    if (!target.ok()) return rejudge_fail(ctx, target.error(), exit_code::internal);
     run::StageSlots slots(1, 1);
     auto totals = run::rejudge(
         source, *target, w.tasks, pipeline, slots,
         [&](const std::string& line) { ctx.err << "  " << to_console_text(line) << "\n"; });
-    if (!totals.ok()) return fail(ctx, totals.error(), exit_code::internal);
+    if (!totals.ok()) return rejudge_fail(ctx, totals.error(), exit_code::internal);
     if (totals->interrupted || interrupted()) {
       const int sig = interrupt_signal();
       ctx.err << fmt::format(
@@ -147,7 +147,8 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
           interrupt_name(sig), w.o.out);
       return interrupted_exit_code(sig);
     }
-    if (auto st = target->finish_run(); !st.ok()) return fail(ctx, st.error(), exit_code::internal);
+    if (auto st = target->finish_run(); !st.ok())
+      return rejudge_fail(ctx, st.error(), exit_code::internal);
     if (run.status != store::RunStatus::done)
       ctx.err << fmt::format(
           "note: {} was not finished (status '{}'): {} holds only the turns it had, and its "
@@ -158,7 +159,8 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
         "category\n",
         totals->trajectories, totals->turns, totals->judged, totals->changed);
   }  // closed: the file is whole
-  if (auto st = publish(made, w.o.out); !st.ok()) return fail(ctx, st.error(), exit_code::internal);
+  if (auto st = publish(made, w.o.out); !st.ok())
+    return rejudge_fail(ctx, st.error(), exit_code::internal);
   auto before = report::load_run(source);
   auto after_store = store::RunStore::open_read_only(w.o.out);
   if (!before.ok() || !after_store.ok()) return exit_code::ok;
@@ -177,32 +179,33 @@ int rejudge_into(Work& w, const store::RunStore& source, const store::RunRow& ru
 int rejudge_command(RejudgeOptions& o, Context& ctx) {
   if (!path_variables_ok(ctx, "rejudge")) return exit_code::bad_input;
   auto source = store::RunStore::open_read_only(o.file);
-  if (!source.ok()) return fail(ctx, source.error());
-  if (auto st = check_out(o); !st.ok()) return fail(ctx, st.error());
+  if (!source.ok()) return rejudge_fail(ctx, source.error());
+  if (auto st = check_rejudge_out(o); !st.ok()) return rejudge_fail(ctx, st.error());
   auto run = source->run();
-  if (!run.ok()) return fail(ctx, run.error());
+  if (!run.ok()) return rejudge_fail(ctx, run.error());
   // A run that is not done (killed, interrupted, or still being written) has only some of its
   // turns: its rejudged copy would look like a whole run (issue 38).
   if (run->status != store::RunStatus::done && !o.allow_partial)
-    return fail(ctx, make_error(o.file + " is not a finished run (its status is '" +
-                                    std::string(store::to_string(run->status)) +
-                                    "': killed, interrupted or still being written)",
-                                "finish it with `ptxbench run --resume " + o.file +
-                                    "`, or pass --allow-partial to rejudge the turns it has "
-                                    "(the new run then says it is partial)"));
+    return rejudge_fail(ctx,
+                        make_error(o.file + " is not a finished run (its status is '" +
+                                       std::string(store::to_string(run->status)) +
+                                       "': killed, interrupted or still being written)",
+                                   "finish it with `ptxbench run --resume " + o.file +
+                                       "`, or pass --allow-partial to rejudge the turns it has "
+                                       "(the new run then says it is partial)"));
   auto config = run::RunConfig::from_json(run->config);
   if (!config.ok())
-    return fail(ctx, make_error(o.file + ": its stored configuration cannot be read (" +
-                                config.error().message + ")"));
+    return rejudge_fail(ctx, make_error(o.file + ": its stored configuration cannot be read (" +
+                                        config.error().message + ")"));
   auto tasks = task::load_tasks(ctx.paths.tasks());
-  if (!tasks.ok()) return fail(ctx, tasks.error());
+  if (!tasks.ok()) return rejudge_fail(ctx, tasks.error());
   auto unknown = run::unknown_tasks(*source, *tasks);
-  if (!unknown.ok()) return fail(ctx, unknown.error());
+  if (!unknown.ok()) return rejudge_fail(ctx, unknown.error());
   if (!unknown->empty())
-    return fail(ctx, make_error("the run's tasks " + join(*unknown, ", ") +
-                                    " are not in this ptxbench's tasks (" +
-                                    ctx.paths.tasks().string() + ")",
-                                "set PTXBENCH_ROOT to a folder with their specs"));
+    return rejudge_fail(ctx, make_error("the run's tasks " + join(*unknown, ", ") +
+                                            " are not in this ptxbench's tasks (" +
+                                            ctx.paths.tasks().string() + ")",
+                                        "set PTXBENCH_ROOT to a folder with their specs"));
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers; nothing is written
   const fs::path out(o.out);
   const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
@@ -213,9 +216,9 @@ int rejudge_command(RejudgeOptions& o, Context& ctx) {
     Error e = make_error("cannot write --out " + o.out + " (" + dir.error().message + ")",
                          "write it in a folder you may write");
     e.cause = ErrorCause::unwritable_place;
-    return fail(ctx, e, exit_code::internal);
+    return rejudge_fail(ctx, e, exit_code::internal);
   }
-  if (!dir.ok()) return fail(ctx, dir.error(), exit_code::internal);
+  if (!dir.ok()) return rejudge_fail(ctx, dir.error(), exit_code::internal);
   Work w{o, ctx, std::move(*tasks), {}};
   return rejudge_into(w, *source, *run, *config, *dir);
 }

@@ -96,7 +96,7 @@ Status check_gpus(int gpus, bool gpu_here) {
                     "give --gpus at most the number of GPUs (CUDA_VISIBLE_DEVICES limits it)");
 }
 
-int fail(Context& ctx, const Error& e) {
+int run_fail(Context& ctx, const Error& e) {
   ctx.err << "ptxbench run: " << e.to_string() << "\n";
   return exit_code_for(e, exit_code::bad_input);
 }
@@ -230,22 +230,22 @@ int finish(Context& ctx, const store::RunStore& st, const run::RunTotals& totals
 int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   if (!path_variables_ok(ctx, "run")) return exit_code::bad_input;
   auto all = task::load_tasks(ctx.paths.tasks());
-  if (!all.ok()) return fail(ctx, all.error());
+  if (!all.ok()) return run_fail(ctx, all.error());
   InterruptScope interrupts;  // Ctrl-C stops nvcc and the workers; finish() says how to resume
   SystemProcessRunner runner;
   judge::JudgeOptions so;
   if (Status machine = set_judging_machine(so, ctx.paths, runner); !machine.ok())
-    return fail(ctx, machine.error());
+    return run_fail(ctx, machine.error());
   so.eval.memcheck = o.memcheck;
   set_run_inputs(so, o.shared_inputs);
   // Drawn with \r and escape sequences on the raw stderr; its notes are escaped by the display.
   report::ProgressDisplay progress(std::cerr, !o.no_progress && isatty(STDERR_FILENO));
   auto prepared =
       prepare(o, sub, ctx, *all, so.gpu, [&progress](const std::string& n) { progress.note(n); });
-  if (!prepared.ok()) return fail(ctx, prepared.error());
+  if (!prepared.ok()) return run_fail(ctx, prepared.error());
   if (!o.resume.empty()) {
     auto finished = finished_run(o.resume, prepared->plan);
-    if (!finished.ok()) return fail(ctx, finished.error());
+    if (!finished.ok()) return run_fail(ctx, finished.error());
     if (*finished) {
       ctx.err << fmt::format(
           "ptxbench run: {} is finished ({} trajector{} done): nothing to resume (`ptxbench "
@@ -253,7 +253,7 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
           o.resume, **finished, **finished == 1 ? "y" : "ies", o.resume);
       if (o.json) {  // the finished run's summary, as a run that just finished prints it (R10)
         auto data = report::load_run_file(o.resume);
-        if (!data.ok()) return fail(ctx, data.error());
+        if (!data.ok()) return run_fail(ctx, data.error());
         report::print_json(ctx.out, report::summarize(*data));
       }
       return exit_code::ok;
@@ -262,11 +262,11 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   so.compile.contract = o.config.contract;   // as settled (a resumed run's stored one)
   apply_judging(o.config.judging, so.eval);  // likewise
   auto judge = make_judge(o, sub, ctx, runner, so);
-  if (!judge.ok()) return fail(ctx, judge.error());
+  if (!judge.ok()) return run_fail(ctx, judge.error());
   run::CandidatePipeline& pipeline = **judge;
   if (interrupted()) return interrupted_exit_code(interrupt_signal());  // nothing made yet
   auto st = open_run(o, ctx, pipeline.describe(), *prepared, runner);
-  if (!st.ok()) return fail(ctx, st.error());
+  if (!st.ok()) return run_fail(ctx, st.error());
   const run::RunConfig& c = o.config;
   ctx.err << fmt::format(
       "ptxbench run -> {}\nagent: {}; tasks: {}; arch: {}; {}\n", st->path().string(),
@@ -297,7 +297,7 @@ int run_command(RunOptions& o, const CLI::App& sub, Context& ctx) {
   }
   if (interrupted()) return finish(ctx, *st, *totals);  // no summary of a stopped run
   auto data = report::load_run(*st);
-  if (!data.ok()) return fail(ctx, data.error());
+  if (!data.ok()) return run_fail(ctx, data.error());
   report::Summary summary = report::summarize(*data);
   if (o.json)
     report::print_json(ctx.out, summary);

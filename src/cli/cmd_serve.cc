@@ -45,7 +45,7 @@ struct ServeArgs {
   run::JudgingSettings judging;
 };
 
-int fail(Context& ctx, const Error& e, int code) {
+int serve_fail(Context& ctx, const Error& e, int code) {
   ctx.err << "ptxbench serve: " << to_console_text(e.to_string()) << "\n";
   return exit_code_for(e, code);
 }
@@ -82,10 +82,10 @@ Result<std::vector<serve::TenantToken>> read_tokens(const ServeArgs& a) {
 int serve_main(ServeArgs a, Context& ctx) {
   if (!path_variables_ok(ctx, "serve")) return exit_code::bad_input;
   auto tokens = read_tokens(a);
-  if (!tokens.ok()) return fail(ctx, tokens.error(), exit_code::bad_input);
+  if (!tokens.ok()) return serve_fail(ctx, tokens.error(), exit_code::bad_input);
   a.http.tokens = *tokens;
   if (a.http.tokens.empty() && !serve::is_loopback(a.http.host))
-    return fail(
+    return serve_fail(
         ctx,
         make_error(
             fmt::format("--host {} is not a loopback address (127.0.0.0/8, ::1, "
@@ -95,17 +95,17 @@ int serve_main(ServeArgs a, Context& ctx) {
             "127.0.0.1 behind your own proxy"),
         exit_code::bad_input);
   auto tasks = task::load_tasks(ctx.paths.tasks());
-  if (!tasks.ok()) return fail(ctx, tasks.error(), exit_code::bad_input);
+  if (!tasks.ok()) return serve_fail(ctx, tasks.error(), exit_code::bad_input);
   SystemProcessRunner runner;
   judge::JudgeOptions base;
   base.eval.allow_weaker_sandbox = a.allow_weaker_sandbox;
   apply_judging(a.judging, base.eval);
   if (Status machine = set_judging_machine(base, ctx.paths, runner); !machine.ok())
-    return fail(ctx, machine.error(), exit_code::internal);
+    return serve_fail(ctx, machine.error(), exit_code::internal);
   const int visible =
       base.gpu ? visible_gpu_count(std::getenv("CUDA_VISIBLE_DEVICES"), machine_gpu_count()) : 0;
   if (a.gpus > visible)
-    return fail(
+    return serve_fail(
         ctx,
         make_error(fmt::format("--gpus {} but this process may use {} GPU(s)", a.gpus, visible),
                    "give --gpus at most that (CUDA_VISIBLE_DEVICES limits it)"),
@@ -117,13 +117,13 @@ int serve_main(ServeArgs a, Context& ctx) {
   so.max_queued = a.max_queued;
   so.max_queued_per_tenant = a.max_queued_per_tenant;
   auto store = serve::JobStore::open(a.store);
-  if (!store.ok()) return fail(ctx, store.error(), exit_code::internal);
+  if (!store.ok()) return serve_fail(ctx, store.error(), exit_code::internal);
   // The prefix of every job id: --instance, else the one the store was first served under,
   // else this machine's host name (job_id.h).
   char host[256] = {};
   (void)gethostname(host, sizeof host - 1);
   auto instance = store->claim_instance(a.instance, serve::default_instance_name(host));
-  if (!instance.ok()) return fail(ctx, instance.error(), exit_code::bad_input);
+  if (!instance.ok()) return serve_fail(ctx, instance.error(), exit_code::bad_input);
   so.instance = *instance;
   // Everything that can change a verdict is in the provenance and so in every cache key: the
   // build itself (the binary's SHA-256: the version string is the same across commits), the
@@ -138,9 +138,10 @@ int serve_main(ServeArgs a, Context& ctx) {
            {"gpus", so.gpus}});
   InterruptScope interrupts;  // SIGINT/SIGTERM: stop taking jobs, stop the judged ones
   serve::Service service(so, std::move(*tasks), judger, std::move(*store));
-  if (Status st = service.start(); !st.ok()) return fail(ctx, st.error(), exit_code::internal);
+  if (Status st = service.start(); !st.ok())
+    return serve_fail(ctx, st.error(), exit_code::internal);
   serve::HttpServer http(service, a.http);
-  if (Status st = http.start(); !st.ok()) return fail(ctx, st.error(), exit_code::internal);
+  if (Status st = http.start(); !st.ok()) return serve_fail(ctx, st.error(), exit_code::internal);
   if (service.requeued() > 0)
     ctx.err << fmt::format(
         "ptxbench serve: {} job(s) an earlier process left unfinished are "

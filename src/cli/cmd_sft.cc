@@ -87,7 +87,7 @@ Status check_heldout(const std::vector<std::string>& heldout, const Paths& paths
   return {};
 }
 
-int run_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
+int run_sft_export(const SftArgs& a, sft::Mode mode, Context& ctx) {
   // Ctrl-C or kill: the export stops between two files, removes what it wrote and its lock.
   InterruptScope interrupts;
   auto o = options_from(a, mode);
@@ -233,7 +233,7 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   add_filters(*fixit, *a, sft::Mode::fixit);
   fixit->add_option("--out", a->out, "output folder (new or empty)")->required();
   fixit->add_flag("--force", a->force, "write into --out even when it holds an earlier export");
-  fixit->callback([a, &ctx] { ctx.exit_code = run_export(*a, sft::Mode::fixit, ctx); });
+  fixit->callback([a, &ctx] { ctx.exit_code = run_sft_export(*a, sft::Mode::fixit, ctx); });
 
   auto* kernelgen = sub.add_subcommand(
       "kernelgen", "export correct, executing kernels (3 messages) to --out DIR");
@@ -241,7 +241,7 @@ void attach_sft(CLI::App& sub, Context& ctx) {
   add_filters(*kernelgen, *a, sft::Mode::kernelgen);
   kernelgen->add_option("--out", a->out, "output folder (new or empty)")->required();
   kernelgen->add_flag("--force", a->force, "write into --out even when it holds an earlier export");
-  kernelgen->callback([a, &ctx] { ctx.exit_code = run_export(*a, sft::Mode::kernelgen, ctx); });
+  kernelgen->callback([a, &ctx] { ctx.exit_code = run_sft_export(*a, sft::Mode::kernelgen, ctx); });
 
   auto* coverage =
       sub.add_subcommand("coverage", "print the fixit coverage report (task x category x turn)");

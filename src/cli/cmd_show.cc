@@ -44,7 +44,7 @@ void print_turns(std::ostream& out, const report::RunData& d) {
   }
 }
 
-int fail(Context& ctx, const Error& e) {
+int show_fail(Context& ctx, const Error& e) {
   ctx.err << "ptxbench show: " << e.to_string() << "\n";
   return exit_code_for(e, exit_code::bad_input);
 }
@@ -59,12 +59,12 @@ Result<std::vector<std::string>> compared(const ShowOptions& o) {
 
 int compare(const std::vector<std::string>& files, const ShowOptions& o, Context& ctx) {
   if (o.price_in || o.price_out)
-    return fail(ctx, make_error("--price-in/--price-out go with one run, not a comparison",
-                                "show each run with its prices"));
+    return show_fail(ctx, make_error("--price-in/--price-out go with one run, not a comparison",
+                                     "show each run with its prices"));
   auto before = report::load_run_file(files[0]);
-  if (!before.ok()) return fail(ctx, before.error());
+  if (!before.ok()) return show_fail(ctx, before.error());
   auto after = report::load_run_file(files[1]);
-  if (!after.ok()) return fail(ctx, after.error());
+  if (!after.ok()) return show_fail(ctx, after.error());
   report::Comparison c = report::compare_runs(*before, *after);
   if (o.json)
     ctx.out << to_text(report::to_json(c), 2) << "\n";
@@ -75,10 +75,10 @@ int compare(const std::vector<std::string>& files, const ShowOptions& o, Context
 
 int show(const ShowOptions& o, Context& ctx) {
   auto pair = compared(o);
-  if (!pair.ok()) return fail(ctx, pair.error());
+  if (!pair.ok()) return show_fail(ctx, pair.error());
   if (!pair->empty()) return compare(*pair, o, ctx);
   auto data = report::load_run_file(o.files[0]);
-  if (!data.ok()) return fail(ctx, data.error());
+  if (!data.ok()) return show_fail(ctx, data.error());
   report::Summary s = report::summarize(*data, report::Prices{o.price_in, o.price_out});
   if (o.json) {
     Json j = report::to_json(s);

@@ -221,24 +221,25 @@ echo "shards: job array $array ({n} tasks); merge: job $merge ->" {merged_q}
 }
 
 // Bad input (2), unless the error is the machine's: a full disk is exit 1 (campaign 6, L29).
-int fail(Context& ctx, std::string_view cmd, const Error& e) {
+int slurm_fail(Context& ctx, std::string_view cmd, const Error& e) {
   ctx.err << "ptxbench slurm " << cmd << ": " << to_console_text(e.to_string()) << "\n";
   return exit_code_for(e, exit_code::bad_input);
 }
 
 int print_script(SlurmOptions& o, Context& ctx) {
-  if (auto st = check_options(o, ctx); !st.ok()) return fail(ctx, "script", st.error());
+  if (auto st = check_options(o, ctx); !st.ok()) return slurm_fail(ctx, "script", st.error());
   ctx.out << make_script(o, ctx);
   return exit_code::ok;
 }
 
 int submit(SlurmOptions& o, Context& ctx) {
-  if (auto st = check_options(o, ctx); !st.ok()) return fail(ctx, "submit", st.error());
+  if (auto st = check_options(o, ctx); !st.ok()) return slurm_fail(ctx, "submit", st.error());
   if (find_on_path("sbatch").empty())
-    return fail(ctx, "submit",
-                make_error("sbatch (Slurm's job submission command) is not on PATH",
-                           "run this on a node of the Slurm cluster (a login node), or print the "
-                           "script with `ptxbench slurm script ...` and submit it there"));
+    return slurm_fail(
+        ctx, "submit",
+        make_error("sbatch (Slurm's job submission command) is not on PATH",
+                   "run this on a node of the Slurm cluster (a login node), or print the "
+                   "script with `ptxbench slurm script ...` and submit it there"));
   std::error_code ec;
   // A run file this run would write, already there (an earlier run's): its shard would resume
   // that run, with that run's settings, or the merge would fail at the end.
@@ -247,26 +248,28 @@ int submit(SlurmOptions& o, Context& ctx) {
   outputs.push_back(o.dir + "/merged.db");
   for (const auto& f : outputs)
     if (fs::exists(f, ec))
-      return fail(ctx, "submit",
-                  make_error("--dir " + o.dir + " already holds " + f +
-                                 ", a file this run would write (an earlier run's)",
-                             "choose another --dir, or remove " + f));
+      return slurm_fail(ctx, "submit",
+                        make_error("--dir " + o.dir + " already holds " + f +
+                                       ", a file this run would write (an earlier run's)",
+                                   "choose another --dir, or remove " + f));
   fs::create_directories(o.dir, ec);
-  if (ec) return fail(ctx, "submit", make_error("cannot create " + o.dir + ": " + ec.message()));
+  if (ec)
+    return slurm_fail(ctx, "submit", make_error("cannot create " + o.dir + ": " + ec.message()));
   const fs::path script = fs::path(o.dir) / "submit.sh";
   if (fs::exists(script, ec))
-    return fail(ctx, "submit",
-                make_error(script.string() + " already exists: this folder holds a submitted run",
-                           "choose another --dir"));
+    return slurm_fail(
+        ctx, "submit",
+        make_error(script.string() + " already exists: this folder holds a submitted run",
+                   "choose another --dir"));
   if (auto st = write_file_atomic(script, make_script(o, ctx)); !st.ok())
-    return fail(ctx, "submit", st.error());
+    return slurm_fail(ctx, "submit", st.error());
   SystemProcessRunner runner;
   ProcessSpec spec;
   spec.argv = {"bash", script.string()};
   spec.limits.wall = std::chrono::seconds(300);
   InterruptScope interrupts;  // Ctrl-C stops the script and its sbatch at once (campaign 4, X16)
   auto r = runner.run(spec);
-  if (!r.ok()) return fail(ctx, "submit", r.error());
+  if (!r.ok()) return slurm_fail(ctx, "submit", r.error());
   if (r->interrupted) {
     ctx.err << "ptxbench slurm submit: interrupted (" << interrupt_name(r->interrupted)
             << "): " << script.string()

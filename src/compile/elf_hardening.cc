@@ -137,9 +137,9 @@ std::string toolchain_finaliser(const elf::Symbol* s) {
   return s && s->bind == elf::kStbLocal && s->name == "__do_global_dtors_aux" ? s->name : "";
 }
 
-class Checker {
+class HardeningChecker {
  public:
-  Checker(const elf::File& f, const Resolver& r, std::map<std::int64_t, std::uint64_t> dyn)
+  HardeningChecker(const elf::File& f, const Resolver& r, std::map<std::int64_t, std::uint64_t> dyn)
       : f_(f), r_(r), dyn_(std::move(dyn)) {}
 
   Result<HardeningCheck> run() {
@@ -290,7 +290,7 @@ Result<HardeningCheck> check_hardening(std::string_view elf_bytes) {
   std::map<std::int64_t, std::uint64_t> dyn;
   for (const auto& [tag, value] : entries) dyn.emplace(tag, value);
   if (dyn.empty()) return make_error("the object has no dynamic section (not a shared object)");
-  return Checker(file, resolver, std::move(dyn)).run();
+  return HardeningChecker(file, resolver, std::move(dyn)).run();
 }
 
 Result<HardeningCheck> read_hardening(const std::filesystem::path& shared_object) {

@@ -27,7 +27,7 @@ using std::chrono::seconds;
 
 namespace {
 
-std::string tail(const std::string& s, std::size_t n = 4000) {
+std::string session_tail(const std::string& s, std::size_t n = 4000) {
   return s.size() > n ? s.substr(s.size() - n) : s;
 }
 
@@ -292,7 +292,7 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
   r.ran_hidden = p.session_ran_hidden;
   keep_candidate_output(o, p);
   auto printed = [&](const std::string& text) {
-    return r.ran_hidden ? std::string(kOutputWithheld) : tail(text);
+    return r.ran_hidden ? std::string(kOutputWithheld) : session_tail(text);
   };
   r.worker_stdout_tail = printed(p.host_end.stdout_text);
   r.worker_stderr_tail = printed(p.host_end.stderr_text);
@@ -301,7 +301,7 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
     r.broker_exit_code = p.broker_end.exit_code;
   if (!setup_.broker_tool_log.empty() && p.broker_dir)
     if (auto log = read_file(p.broker_dir->path() / setup_.broker_tool_log); log.ok())
-      r.broker_tool_log = tail(*log);
+      r.broker_tool_log = session_tail(*log);
 }
 
 void JudgeSession::run(const task::TaskSpec& task, const fs::path& so, const EvalOptions& o,

@@ -5,7 +5,7 @@
 namespace ptxbench::eval {
 namespace {
 
-Result<gpu::Distribution> dist_from(const std::string& s) {
+Result<gpu::Distribution> checked_dist_from(const std::string& s) {
   gpu::Distribution d{};
   if (gpu::distribution_from_string(s, d)) return d;
   return make_error("unknown input distribution '" + s + "'");
@@ -46,7 +46,7 @@ Result<OpenCommand> OpenCommand::from_json(const Json& j) {
       SessionWorkload s;
       PTXB_TRY(s.problem, gpu::problem_from_json(w.at("problem")));
       for (const auto& b : w.at("bases")) {
-        PTXB_TRY(auto d, dist_from(b.at("distribution").get<std::string>()));
+        PTXB_TRY(auto d, checked_dist_from(b.at("distribution").get<std::string>()));
         s.bases.push_back({b.at("seed").get<std::uint64_t>(), d, b.at("keep").get<bool>()});
       }
       s.slots = w.at("slots").get<int>();

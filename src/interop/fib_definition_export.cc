@@ -34,7 +34,7 @@ std::string reference_of(const task::TaskSpec& s) {
   return {};
 }
 
-Json tensors(const std::vector<task::TensorSpec>& ts) {
+Json tensors_json(const std::vector<task::TensorSpec>& ts) {
   Json o = Json::object();
   for (const auto& t : ts)
     o[t.name] = {{"shape", t.shape},
@@ -84,8 +84,8 @@ Json fib_definition_of(const task::TaskSpec& s) {
       {"tags", tags},
       {"axes", axes},
       {"constraints", constraints},
-      {"inputs", tensors(s.inputs)},
-      {"outputs", tensors(s.outputs)},
+      {"inputs", tensors_json(s.inputs)},
+      {"outputs", tensors_json(s.outputs)},
       {"reference", reference_of(s)}};
 }
 

@@ -7,7 +7,7 @@
 namespace ptxbench::interop {
 namespace {
 
-std::string string_list(const std::vector<std::string>& v) {
+std::string toml_string_list(const std::vector<std::string>& v) {
   std::vector<std::string> q;
   for (const auto& s : v) q.push_back(toml_string(s));
   return "[" + join(q, ", ") + "]";
@@ -20,10 +20,10 @@ std::string number(double v) {
   return s;
 }
 
-void tensors(std::string& out, const char* key, const std::vector<task::TensorSpec>& ts) {
+void toml_tensors(std::string& out, const char* key, const std::vector<task::TensorSpec>& ts) {
   for (const auto& t : ts) {
     out += fmt::format("\n[[{}]]\nname = {}\nshape = {}\ndtype = {}\n", key, toml_string(t.name),
-                       string_list(t.shape), toml_string(task::to_string(t.dtype)));
+                       toml_string_list(t.shape), toml_string(task::to_string(t.dtype)));
     if (!t.description.empty()) out += "description = " + toml_string(t.description) + "\n";
   }
 }
@@ -68,7 +68,7 @@ std::string spec_to_toml(const task::TaskSpec& s, const std::vector<std::string>
     for (const auto& line : split_lines(c)) comment(out, line);
   out += "name = " + toml_string(s.name) + "\n";
   out += "family = " + toml_string(task::to_string(s.family)) + "\n";
-  out += "suites = " + string_list(s.suites) + "\n";
+  out += "suites = " + toml_string_list(s.suites) + "\n";
   if (s.family != task::Family::gemm)
     out += std::string("causal = ") + (s.causal ? "true" : "false") + "\n";
   out += "description = " + toml_string(s.description) + "\n";
@@ -92,14 +92,14 @@ std::string spec_to_toml(const task::TaskSpec& s, const std::vector<std::string>
     out += fmt::format("\n[[workloads]]\nname = {}\nrole = {}\naxes = {{ {} }}\n",
                        toml_string(w.name), toml_string(task::to_string(w.role)), join(a, ", "));
   }
-  tensors(out, "inputs", s.inputs);
-  tensors(out, "outputs", s.outputs);
+  toml_tensors(out, "inputs", s.inputs);
+  toml_tensors(out, "outputs", s.outputs);
   out += fmt::format("\n[tolerance]\natol = {}\nrtol = {}\nmatched_ratio = {}\nmax_rel_l2 = {}\n",
                      number(s.tolerance.atol), number(s.tolerance.rtol),
                      number(s.tolerance.matched_ratio), number(s.tolerance.max_rel_l2));
   for (const auto& a : s.archs)
-    out += fmt::format("\n[arch.{}]\nfamilies = {}\nrule = {}\n", a.arch, string_list(a.families),
-                       toml_string(a.rule));
+    out += fmt::format("\n[arch.{}]\nfamilies = {}\nrule = {}\n", a.arch,
+                       toml_string_list(a.families), toml_string(a.rule));
   return out;
 }
 

@@ -7,7 +7,7 @@
 namespace ptxbench::llm {
 namespace {
 
-std::string head(std::string_view s, std::size_t n = 200) {
+std::string chunk_head(std::string_view s, std::size_t n = 200) {
   std::string out(s.substr(0, n));
   if (s.size() > n) out += "...";
   return out;
@@ -17,7 +17,7 @@ void append_string(std::string& to, const Json& obj, const char* key) {
   if (auto it = obj.find(key); it != obj.end() && it->is_string()) to += it->get<std::string>();
 }
 
-void take_usage(ChatReply& r, const Json& usage) {
+void take_chunk_usage(ChatReply& r, const Json& usage) {
   if (!usage.is_object()) return;  // null in the chunks before the last
   take_token_count(r.prompt_tokens, usage, "prompt_tokens", r.usage_refused);
   take_token_count(r.completion_tokens, usage, "completion_tokens", r.usage_refused);
@@ -30,17 +30,17 @@ void take_usage(ChatReply& r, const Json& usage) {
 Status take_chunk(ChatReply& r, std::string_view data) {
   Json j = parse_server_json(data);
   if (j.is_discarded() || !j.is_object())
-    return make_error("a streamed event is not a JSON object: '" + head(data) + "'");
+    return make_error("a streamed event is not a JSON object: '" + chunk_head(data) + "'");
   if (j.contains("error"))
     return make_error("the server's stream reported an error: " + error_text(data));
   if (auto v = j.find("id"); v != j.end() && v->is_string()) r.response_id = v->get<std::string>();
   if (auto v = j.find("model"); v != j.end() && v->is_string()) r.model = v->get<std::string>();
-  if (auto u = j.find("usage"); u != j.end()) take_usage(r, *u);
+  if (auto u = j.find("usage"); u != j.end()) take_chunk_usage(r, *u);
   auto choices = j.find("choices");
   if (choices == j.end() || !choices->is_array())
     return j.contains("usage")
                ? Status{}
-               : make_error("a streamed event has no choices: '" + head(data) + "'");
+               : make_error("a streamed event has no choices: '" + chunk_head(data) + "'");
   // The usage-only chunk, or a chunk of another answer than the first (n > 1).
   const Json* first = first_choice(*choices);
   if (!first) return {};
@@ -77,7 +77,7 @@ Result<StreamedReply> parse_chat_stream(std::string_view body) {
   }
   if (s.events == 0 && !s.finished)
     return make_error(
-        "the server's reply is neither an event stream nor JSON: '" + head(body) + "'",
+        "the server's reply is neither an event stream nor JSON: '" + chunk_head(body) + "'",
         "check that the base URL points at an OpenAI-compatible /v1 endpoint");
   if (s.reply.reasoning.empty()) split_think(s.reply);
   return s;

@@ -17,7 +17,7 @@ std::string rate(double r, bool unknown) {
   return unknown ? "-" : fmt::format("{:.2f}", r);
 }
 
-std::string speed(const std::optional<double>& s) {
+std::string console_speed(const std::optional<double>& s) {
   return s ? fmt::format("{:.3f}", *s) : std::string("-");
 }
 
@@ -89,7 +89,8 @@ void print_measured_row(std::ostream& out, const Summary& s, const GroupSummary&
       cells(g, [](const BudgetStats& b, bool n) { return rate(b.correct_rate, n); });
   std::string with_arch =
       cells(g, [](const BudgetStats& b, bool n) { return rate(b.arch_rate, n); });
-  std::string best = cells(g, [](const BudgetStats& b, bool) { return speed(b.best_speedup); });
+  std::string best =
+      cells(g, [](const BudgetStats& b, bool) { return console_speed(b.best_speedup); });
   out << fmt::format("{:<{}}  {:>3}  {}{:>8}  {:<{}}  |  {:<{}}  |  {:<{}}  |  {}\n", g.task, w,
                      g.trajectories, failed ? fmt::format("{:>6}  ", g.failed) : "",
                      rate(g.compile_rate, none), correct, budgets_header(s, "correct").size(),

@@ -16,7 +16,7 @@ std::optional<double> per(double v, int n) {
   return v / n;
 }
 
-Json opt(const std::optional<double>& v) {
+Json cost_opt(const std::optional<double>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
@@ -55,8 +55,8 @@ std::optional<double> CostSummary::per_arch(double v) const {
 Json to_json(const CostSummary& c) {
   const double tokens = static_cast<double>(c.tokens());
   auto per_kernel = [&](auto&& f) {
-    Json j{{"tokens", opt(f(tokens))}, {"gpu_seconds", opt(f(c.total.gpu_s))}};
-    if (c.usd) j["usd"] = opt(f(*c.usd));
+    Json j{{"tokens", cost_opt(f(tokens))}, {"gpu_seconds", cost_opt(f(c.total.gpu_s))}};
+    if (c.usd) j["usd"] = cost_opt(f(*c.usd));
     return j;
   };
   Json j{{"turns", c.turns},

@@ -8,7 +8,7 @@ namespace ptxbench::report {
 namespace {
 
 template <typename T>
-std::string opt(const std::optional<T>& v) {
+std::string csv_opt(const std::optional<T>& v) {
   return v ? fmt::format("{}", *v) : std::string();
 }
 
@@ -37,25 +37,25 @@ std::string row(const RunDetail& r, const TrajectoryData& t, const store::Stored
                                            std::string(judge::to_string(d.category)),
                                            d.correct ? "1" : "0",
                                            d.arch_executed ? (*d.arch_executed ? "1" : "0") : "",
-                                           opt(d.speedup),
+                                           csv_opt(d.speedup),
                                            d.gpu_skipped ? "1" : "0",
                                            joined(d.flags),
                                            executed_families(d),
-                                           opt(d.coverage),
-                                           opt(d.candidate_ms),
-                                           opt(d.library_ms),
+                                           csv_opt(d.coverage),
+                                           csv_opt(d.candidate_ms),
+                                           csv_opt(d.library_ms),
                                            d.library,
-                                           opt(d.tflops),
-                                           opt(d.library_tflops),
-                                           opt(d.sm_mhz_before),
-                                           opt(d.sm_mhz_after),
-                                           opt(d.sm_mhz_max),
+                                           csv_opt(d.tflops),
+                                           csv_opt(d.library_tflops),
+                                           csv_opt(d.sm_mhz_before),
+                                           csv_opt(d.sm_mhz_after),
+                                           csv_opt(d.sm_mhz_max),
                                            d.throttle,
-                                           opt(d.compile_s),
-                                           opt(d.eval_s),
-                                           opt(d.audit_s),
-                                           opt(d.prompt_tokens),
-                                           opt(d.completion_tokens)};
+                                           csv_opt(d.compile_s),
+                                           csv_opt(d.eval_s),
+                                           csv_opt(d.audit_s),
+                                           csv_opt(d.prompt_tokens),
+                                           csv_opt(d.completion_tokens)};
   std::string s;
   for (std::size_t i = 0; i < fields.size(); ++i) s += (i ? "," : "") + csv_field(fields[i]);
   return s + "\n";

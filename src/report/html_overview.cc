@@ -270,7 +270,7 @@ std::string section_coverage(const std::vector<Entry>& entries) {
   return svg::render(c, kFullWidth, 380);
 }
 
-std::string per_kernel(std::optional<double> v, const char* fmt_unit) {
+std::string per_kernel_cell(std::optional<double> v, const char* fmt_unit) {
   return v ? fmt::format(fmt::runtime(fmt_unit), *v) : std::string("\u2013 (none)");
 }
 
@@ -293,9 +293,9 @@ std::string section_cost(const std::vector<Entry>& entries) {
         "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td>{:.1f}</td><td>{}</td><td>{}</td><td>{:.1f}</td></tr>\n",
         escape_markup(e.name), c.turns, c.correct_kernels, c.arch_kernels, token_cell,
-        none ? "\u2013" : per_kernel(c.per_correct(static_cast<double>(c.tokens())), "{:.0f}"),
-        c.total.gpu_s, per_kernel(c.per_correct(c.total.gpu_s), "{:.1f} s"),
-        per_kernel(c.per_arch(c.total.gpu_s), "{:.1f} s"), c.total.compile_cpu_s);
+        none ? "\u2013" : per_kernel_cell(c.per_correct(static_cast<double>(c.tokens())), "{:.0f}"),
+        c.total.gpu_s, per_kernel_cell(c.per_correct(c.total.gpu_s), "{:.1f} s"),
+        per_kernel_cell(c.per_arch(c.total.gpu_s), "{:.1f} s"), c.total.compile_cpu_s);
   }
   s += "</table>\n<p class=\"note\">Every stored turn counts, failed trajectories' too. A correct "
        "kernel is a turn judged correct (passed, or passed without its target instructions); a "

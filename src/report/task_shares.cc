@@ -62,7 +62,7 @@ Json share_json(const TurnShares& s, int n, bool correct) {
   return static_cast<double>(n) / s.turns;
 }
 
-Json to_json(const TurnShares& s) {
+Json shares_json(const TurnShares& s) {
   return Json{{"turns", s.turns},
               {"with_code", s.with_code},
               {"compile_errors", s.compile_errors},
@@ -131,8 +131,8 @@ Json to_json(const std::vector<TaskShares>& rows) {
       cats[cat] = {{"before", n.first}, {"after", n.second}};
     out.push_back({{"task", r.task},
                    {"arch", r.arch},
-                   {"before", to_json(r.before)},
-                   {"after", to_json(r.after)},
+                   {"before", shares_json(r.before)},
+                   {"after", shares_json(r.after)},
                    {"categories", cats}});
   }
   return out;

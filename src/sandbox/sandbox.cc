@@ -129,7 +129,7 @@ Status apply_seccomp(const SandboxPolicy& policy, SandboxReport& report,
   return {};
 }
 
-std::string errno_text() {
+std::string errno_now_text() {
   return std::strerror(errno);
 }
 
@@ -156,10 +156,10 @@ Result<SandboxReport> apply_sandbox(const SandboxPolicy& policy) {
   SandboxReport report;
   report.profile = policy.profile;
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-    return make_error("sandbox: cannot set no_new_privs: " + errno_text());
+    return make_error("sandbox: cannot set no_new_privs: " + errno_now_text());
   report.no_new_privs = true;
   if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
-    return make_error("sandbox: cannot clear the dumpable flag: " + errno_text());
+    return make_error("sandbox: cannot clear the dumpable flag: " + errno_now_text());
   report.not_dumpable = true;
   std::optional<landlock::Outcome> enforced;
   PTXB_TRY_STATUS(apply_landlock(policy, report, enforced));

@@ -10,7 +10,7 @@
 namespace ptxbench::sft {
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& s) {
+bool contains_string(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
@@ -75,10 +75,10 @@ void finish(Example& x, const store::StoredTurn& repair, const Options& o,
 void add_fixit(const Episode& e, const Options& o, Coverage& cov, Candidates& out) {
   std::vector<std::pair<std::string, int>> failing;  // seed: one; on-policy: its failing turns
   if (e.seed) {
-    if (contains(o.categories, e.seed->category)) failing.emplace_back(e.seed->category, 0);
+    if (contains_string(o.categories, e.seed->category)) failing.emplace_back(e.seed->category, 0);
   } else {
     for (const auto& t : e.turns)
-      if (const std::string c(judge::to_string(t.category)); contains(o.categories, c))
+      if (const std::string c(judge::to_string(t.category)); contains_string(o.categories, c))
         failing.emplace_back(c, t.turn);
   }
   for (const auto& [category, turn] : failing) {
@@ -139,7 +139,7 @@ void add_kernelgen(const Episode& e, const Options& o, Coverage& cov, Candidates
 std::string repair_rejection(const store::StoredTurn& t, const Options& o) {
   if (o.require_arch && t.arch_executed != true) return "missing_instructions";
   for (const auto& f : t.flags)  // measurement notes (throttled, ...) do not disqualify
-    if (eval::is_guard_flag(f) && !contains(o.allowed_flags, f)) return "guard_flagged";
+    if (eval::is_guard_flag(f) && !contains_string(o.allowed_flags, f)) return "guard_flagged";
   if (o.min_speedup > 0 && (!t.speedup || *t.speedup < o.min_speedup)) return "below_speedup_floor";
   return "";
 }

@@ -8,14 +8,14 @@
 namespace ptxbench::store {
 namespace {
 
-std::optional<double> number(const Json& j, const char* key) {
+std::optional<double> opt_number(const Json& j, const char* key) {
   const Json* v = json_member(j, key);
   if (v && v->is_number()) return v->get<double>();
   return std::nullopt;
 }
 
 std::optional<int> whole(const Json& j, const char* key) {
-  auto v = number(j, key);
+  auto v = opt_number(j, key);
   if (!v) return std::nullopt;
   return static_cast<int>(*v);
 }
@@ -50,12 +50,13 @@ void read_failure(const Json& eval, StoredTurn& t) {
 void read_timing(const Json& eval, StoredTurn& t) {
   const Json* timing = json_member(eval, "timing");
   if (!timing) return;
-  t.speedup_rel_ci95 = number(*timing, "speedup_rel_ci95");
-  if (const Json* c = json_member(*timing, "candidate")) t.candidate_ms = number(*c, "median_ms");
-  if (const Json* b = json_member(*timing, "baseline")) t.library_ms = number(*b, "median_ms");
+  t.speedup_rel_ci95 = opt_number(*timing, "speedup_rel_ci95");
+  if (const Json* c = json_member(*timing, "candidate"))
+    t.candidate_ms = opt_number(*c, "median_ms");
+  if (const Json* b = json_member(*timing, "baseline")) t.library_ms = opt_number(*b, "median_ms");
   t.library = json_text(*timing, "baseline_name");
-  t.tflops = number(*timing, "tflops");
-  t.library_tflops = number(*timing, "baseline_tflops");
+  t.tflops = opt_number(*timing, "tflops");
+  t.library_tflops = opt_number(*timing, "baseline_tflops");
   if (const Json* c = json_member(*timing, "clocks_before")) {
     t.sm_mhz_before = whole(*c, "sm_clock_mhz");
     t.sm_mhz_max = whole(*c, "sm_clock_max_mhz");
@@ -82,7 +83,7 @@ void read_families(const Json& audit, const Json& compile, StoredTurn& t) {
       t.families.push_back(
           {json_text(f, "name"), json_text(f, "verdict"), f.value("target", false)});
     if (const Json* c = json_member(audit, "coverage"); c && c->value("available", false))
-      t.coverage = number(*c, "ratio");
+      t.coverage = opt_number(*c, "ratio");
     return;
   }
   const Json* census = json_member(compile, "census");
@@ -109,9 +110,9 @@ StoredTurn read_turn(const TurnRow& u) {
   read_timing(u.eval, t);
   read_judged_on(u.eval, t);
   read_families(u.audit, u.compile, t);
-  t.compile_s = number(u.compile, "seconds");
-  t.eval_s = number(u.eval, "seconds");
-  t.audit_s = number(u.audit, "seconds");
+  t.compile_s = opt_number(u.compile, "seconds");
+  t.eval_s = opt_number(u.eval, "seconds");
+  t.audit_s = opt_number(u.audit, "seconds");
   // As received (llm/protocol.h token_count): a stored value that is no count is not reported.
   if (const Json* n = json_member(u.llm, "prompt_tokens"))
     if (auto c = llm::token_count(*n)) t.prompt_tokens = *c;

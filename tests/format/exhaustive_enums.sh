@@ -3,8 +3,8 @@
 # without a default, so that an enumerator added without its name, its row or its decision is a
 # compile error (-Wswitch under -Werror). For each enum, this adds an enumerator after the last
 # one in a copy of its header, compiles the sources that must then fail (their commands from
-# BUILD_DIR/compile_commands.json, the copy first on the include path) and fails when one of them
-# still compiles or fails for another reason.
+# BUILD_DIR/compile_commands.json, a unity batch's for a file compiled in one; the copy first on
+# the include path) and fails when one of them still compiles or fails for another reason.
 set -euo pipefail
 build=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,9 +36,14 @@ compile_command() {  # the build's command for $1, writing nothing, with $2 firs
   python3 - "$db" "$root/$1" "$2" <<'PY'
 import json, shlex, sys
 db, src, first = sys.argv[1:]
+def holds(e):  # e compiles src: itself, or a unity batch that includes it (its target's flags)
+    if e["file"] == src: return True
+    if "/Unity/unity_" not in e["file"]: return False
+    with open(e["file"]) as f: return f'#include "{src}"' in f.read().splitlines()
 for e in json.load(open(db)):
-    if e["file"] == src:
+    if holds(e):
         args = shlex.split(e["command"]) if "command" in e else e["arguments"]
+        args = [src if a == e["file"] else a for a in args]
         out, skip = [], False
         for a in args:
             if skip: skip = False; continue

@@ -7,7 +7,7 @@
 namespace ptxbench::eval::worker {
 namespace {
 
-std::string driver_error(CUresult r) {
+std::string module_driver_error(CUresult r) {
   const char* name = nullptr;
   const char* text = nullptr;
   cuGetErrorName(r, &name);
@@ -29,16 +29,16 @@ Result<CandidateModule> CandidateModule::load(const std::string& shared_object) 
     CUmodule mod = nullptr;
     CUresult r = cuModuleLoadData(&mod, image.data());
     if (r != CUDA_SUCCESS) {
-      refused = driver_error(r);
+      refused = module_driver_error(r);
       continue;
     }
     m.modules_.push_back(mod);
     unsigned count = 0;
     if ((r = cuModuleGetFunctionCount(&count, mod)) != CUDA_SUCCESS)
-      return make_error("cannot list the candidate's kernels: " + driver_error(r));
+      return make_error("cannot list the candidate's kernels: " + module_driver_error(r));
     std::vector<CUfunction> fns(count);
     if (count > 0 && (r = cuModuleEnumerateFunctions(fns.data(), count, mod)) != CUDA_SUCCESS)
-      return make_error("cannot list the candidate's kernels: " + driver_error(r));
+      return make_error("cannot list the candidate's kernels: " + module_driver_error(r));
     for (CUfunction f : fns) {
       const char* name = nullptr;
       if (cuFuncGetName(&name, f) == CUDA_SUCCESS && name) m.functions_.emplace(name, f);
