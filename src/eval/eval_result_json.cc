@@ -81,6 +81,8 @@ TimedCounts timed_of(const Json& j) {
   t.input_bytes = json_or(j, "input_bytes", 0.0);
   t.min_tensor_share = json_or(j, "min_tensor_share", 0.0);
   t.min_tma_input_ratio = json_or(j, "min_tma_input_ratio", 0.0);
+  t.max_other_math_share = json_or(j, "max_other_math_share", 0.0);
+  t.hidden_tensor_share = json_optional<double>(j, "hidden_tensor_share");
   return t;
 }
 
