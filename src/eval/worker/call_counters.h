@@ -37,51 +37,51 @@
 
 #include "core/json.h"
 
-    namespace ptxbench::eval::worker {
+namespace ptxbench::eval::worker {
 
-  struct CountedCall {
-    std::uint64_t call = 0;  // the broker's call number (host::RunCall::call)
-    double tensor_flops = 0;
-    double sparse_tensor_flops = 0;
-    double tma_load_bytes = 0;
-    double thread_instructions = 0;
-    double hmma_instructions = 0;
-    double dmma_instructions = 0;
-    double imma_instructions = 0;
-  };
+struct CountedCall {
+  std::uint64_t call = 0;  // the broker's call number (host::RunCall::call)
+  double tensor_flops = 0;
+  double sparse_tensor_flops = 0;
+  double tma_load_bytes = 0;
+  double thread_instructions = 0;
+  double hmma_instructions = 0;
+  double dmma_instructions = 0;
+  double imma_instructions = 0;
+};
 
-  // The broker's reply to "counters": {"counted": [{"call": n, and each field of CountedCall by
-  // its name}, ...], "error": why none or not all were counted, or "", "unsupported": the chip has
-  // no known counters} (read by eval/timed_counts.h).
-  Json counted_calls_json(const std::vector<CountedCall>& rows, const std::string& error,
-                          bool unsupported);
+// The broker's reply to "counters": {"counted": [{"call": n, and each field of CountedCall by
+// its name}, ...], "error": why none or not all were counted, or "", "unsupported": the chip has
+// no known counters} (read by eval/timed_counts.h).
+Json counted_calls_json(const std::vector<CountedCall>& rows, const std::string& error,
+                        bool unsupported);
 
-  class CallCounters {
-   public:
-    // After the CUDA context exists, before the sandbox (the profiler loads its libraries). nullptr
-    // with `error` set when the profiler cannot start, and `unsupported` too when the chip has no
-    // known metrics.
-    static std::unique_ptr<CallCounters> start(std::size_t max_calls, std::string& error,
-                                               bool& unsupported);
-    ~CallCounters();  // stops and disables the profiler
-    CallCounters(const CallCounters&) = delete;
-    CallCounters& operator=(const CallCounters&) = delete;
+class CallCounters {
+ public:
+  // After the CUDA context exists, before the sandbox (the profiler loads its libraries). nullptr
+  // with `error` set when the profiler cannot start, and `unsupported` too when the chip has no
+  // known metrics.
+  static std::unique_ptr<CallCounters> start(std::size_t max_calls, std::string& error,
+                                             bool& unsupported);
+  ~CallCounters();  // stops and disables the profiler
+  CallCounters(const CallCounters&) = delete;
+  CallCounters& operator=(const CallCounters&) = delete;
 
-    // Around one call's work (begin before its first enqueue, end after the broker's wait, which
-    // synchronises the whole device: no work of the candidate's is left for the pop to absorb).
-    // Each returns the wall time it took (ms; CUPTI's push or pop, ~2 ms a range on an H100), which
-    // the broker reports as "counter_ms" so the parent can take it out of the call's wall time.
-    double begin(std::uint64_t call);
-    double end();
-    // Ends counting for good and reads every counted call. `error` on a profiler failure.
-    std::vector<CountedCall> finish(std::string& error);
+  // Around one call's work (begin before its first enqueue, end after the broker's wait, which
+  // synchronises the whole device: no work of the candidate's is left for the pop to absorb).
+  // Each returns the wall time it took (ms; CUPTI's push or pop, ~2 ms a range on an H100), which
+  // the broker reports as "counter_ms" so the parent can take it out of the call's wall time.
+  double begin(std::uint64_t call);
+  double end();
+  // Ends counting for good and reads every counted call. `error` on a profiler failure.
+  std::vector<CountedCall> finish(std::string& error);
 
-    struct State;
+  struct State;
 
-   private:
-    explicit CallCounters(std::unique_ptr<State> s);
-    void push(std::uint64_t call);
-    std::unique_ptr<State> s_;
-  };
+ private:
+  explicit CallCounters(std::unique_ptr<State> s);
+  void push(std::uint64_t call);
+  std::unique_ptr<State> s_;
+};
 
 }  // namespace ptxbench::eval::worker
