@@ -1,5 +1,6 @@
 #include "eval/broker_call_fields.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "eval/session_protocol.h"
@@ -29,12 +30,12 @@ void read_broker_call_fields(const Json& extra, std::size_t i, CallRecord& rec) 
     rec.broker_call = (*numbers)[i].get<std::uint64_t>();
 }
 
-double counter_ms_of(const Json& extra) {
-  if (!extra.is_object()) return 0;
+double wall_without_counters(double wall_ms, const Json& extra) {
+  if (!extra.is_object()) return wall_ms;
   const auto it = extra.find("counter_ms");
-  if (it == extra.end() || !it->is_number()) return 0;
+  if (it == extra.end() || !it->is_number()) return wall_ms;
   const double ms = it->get<double>();
-  return std::isfinite(ms) && ms > 0 ? ms : 0;
+  return std::isfinite(ms) && ms > 0 ? std::max(0.0, wall_ms - ms) : wall_ms;
 }
 
 }  // namespace ptxbench::eval

@@ -16,9 +16,9 @@ const Json* find_array(const Json& j, const char* key);
 
 void read_broker_call_fields(const Json& extra, std::size_t i, CallRecord& rec);
 
-// The broker's wall time (ms) spent pushing and popping its counters' range around a burst
-// ("counter_ms", worker/broker.cc begin_counting): not the candidate's, so the parent takes it out
-// of the burst's wall time. 0 when absent, malformed, negative or not finite.
-double counter_ms_of(const Json& extra);
+// A burst's wall time (ms, measured by the parent) less what the broker says it spent pushing and
+// popping its counters' range around the burst ("counter_ms", worker/call_counters.h): not the
+// candidate's time. A missing, malformed, negative or non-finite counter_ms takes nothing out.
+double wall_without_counters(double wall_ms, const Json& extra);
 
 }  // namespace ptxbench::eval

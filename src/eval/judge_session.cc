@@ -141,9 +141,9 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
       p.audit_armed ? audited_call_limit(o.call_timeout_seconds) : o.call_timeout_seconds;
   const double n = static_cast<double>(burst.size());
   Received got = p.broker->receive(milliseconds(static_cast<long long>(1000 * (limit * n + 15))));
-  double wall = ms_since(t0);
+  const double wall =
+      got.reply ? wall_without_counters(ms_since(t0), got.reply->extra) : ms_since(t0);
   timeline_.add(SpanKind::candidate_call, t0, burst.front().workload, p.brokers);
-  if (got.reply) wall = std::max(0.0, wall - counter_ms_of(got.reply->extra));
   const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
   if (!got.reply || !got.reply->ok) {
     broker_failed(p, got, burst.front(), r);

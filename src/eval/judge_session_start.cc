@@ -175,7 +175,7 @@ bool JudgeSession::calibrate(Peers& p, EvalResult& r, bool record) {
       rec.plan = burst[i];
       rec.calibration = true;
       rec.wall_ms =
-          std::max(0.0, wall - counter_ms_of(got.reply->extra)) / static_cast<double>(burst.size());
+          wall_without_counters(wall, got.reply->extra) / static_cast<double>(burst.size());
       rec.event_ms = events[i];
       if (record) calls_.push_back(std::move(rec));
     }

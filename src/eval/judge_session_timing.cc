@@ -82,7 +82,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
                  slow_from_checks(p, rule, r, library_ok);
   bool loaded_seen = false;  // a sampled round under the SM load (plan.h kLoadedTimingOdds)
   auto round = [&](bool sampled, bool force_loaded = false) {
-    const bool loaded = !closing && (force_loaded || draw.loaded_round());
+    const bool loaded = force_loaded || (!closing && draw.loaded_round());
     loaded_seen = loaded_seen || (loaded && sampled);
     const std::vector<PlannedCall> burst =
         draw.next_burst(sampled, kTimingBurst, closing && !loaded, loaded);
@@ -150,7 +150,6 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     closing = true;
   }
   // At least one loaded round a timing phase, wherever the sampling stopped.
-  closing = false;
   if (!loaded_seen && !round(true, true)) return;
   read_clocks(p, r.timing->clocks_after);
 }

@@ -11,14 +11,11 @@
 #include <cstring>
 #include <utility>
 
+#include "core/elapsed.h"
 #include "eval/worker/call_counter_metrics.h"
 
 namespace ptxbench::eval::worker {
 namespace {
-
-constexpr const char* kChip = kCallCounterChip;
-constexpr const auto& kMetrics = kCallCounterMetrics;
-constexpr std::size_t kNumMetrics = kNumCallCounterMetrics;
 
 std::string failed(CUptiResult r, const char* what) {
   const char* text = nullptr;
@@ -90,8 +87,8 @@ bool CallCounters::State::host_config(const char* chip, std::vector<std::uint8_t
   CUpti_Profiler_Host_ConfigAddMetrics_Params mp{
       CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
   mp.pHostObject = host;
-  mp.ppMetricNames = const_cast<const char**>(kMetrics);
-  mp.numMetrics = kNumMetrics;
+  mp.ppMetricNames = const_cast<const char**>(kCallCounterMetrics);
+  mp.numMetrics = kNumCallCounterMetrics;
   if (!ok(cuptiProfilerHostConfigAddMetrics(&mp), "cuptiProfilerHostConfigAddMetrics"))
     return false;
   CUpti_Profiler_Host_GetConfigImageSize_Params sp{
@@ -122,8 +119,8 @@ bool CallCounters::State::data_image() {
   CUpti_RangeProfiler_GetCounterDataSize_Params dp{
       CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
   dp.pRangeProfilerObject = profiler;
-  dp.pMetricNames = const_cast<const char**>(kMetrics);
-  dp.numMetrics = kNumMetrics;
+  dp.pMetricNames = const_cast<const char**>(kCallCounterMetrics);
+  dp.numMetrics = kNumCallCounterMetrics;
   dp.maxNumOfRanges = max_calls;
   dp.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_calls);
   if (!ok(cuptiRangeProfilerGetCounterDataSize(&dp), "cuptiRangeProfilerGetCounterDataSize"))
@@ -176,7 +173,7 @@ std::unique_ptr<CallCounters> CallCounters::start(std::size_t max_calls, std::st
     error = s->error;
     return nullptr;
   }
-  if (std::strcmp(cp.pChipName, kChip) != 0) {
+  if (std::strcmp(cp.pChipName, kCallCounterChip) != 0) {
     error = std::string("no call counters are known for the chip ") + cp.pChipName;
     unsupported = true;
     return nullptr;
@@ -231,13 +228,13 @@ CallCounters::~CallCounters() {
 double CallCounters::begin(std::uint64_t call) {
   const auto t0 = std::chrono::steady_clock::now();
   push(call);
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return ms_since(t0);
 }
 
 double CallCounters::end() {
   const auto t0 = std::chrono::steady_clock::now();
   s_->pop();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return ms_since(t0);
 }
 
 void CallCounters::push(std::uint64_t call) {
@@ -276,15 +273,15 @@ std::vector<CountedCall> CallCounters::finish(std::string& error) {
     ri.counterDataImageSize = s_->data.size();
     ri.rangeIndex = r;
     ri.rangeDelimiter = "/";
-    double v[kNumMetrics] = {};
+    double v[kNumCallCounterMetrics] = {};
     CUpti_Profiler_Host_EvaluateToGpuValues_Params ev{
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
     ev.pHostObject = s_->host;
     ev.pCounterDataImage = s_->data.data();
     ev.counterDataImageSize = s_->data.size();
     ev.rangeIndex = r;
-    ev.ppMetricNames = const_cast<const char**>(kMetrics);
-    ev.numMetrics = kNumMetrics;
+    ev.ppMetricNames = const_cast<const char**>(kCallCounterMetrics);
+    ev.numMetrics = kNumCallCounterMetrics;
     ev.pMetricValues = v;
     if (!s_->ok(cuptiRangeProfilerCounterDataGetRangeInfo(&ri),
                 "cuptiRangeProfilerCounterDataGetRangeInfo") ||
