@@ -1064,6 +1064,12 @@ ptxbench_bad_input(run_sample_budget_too_small 2 "--sample-budget: '0.01' is not
   ARGS ${_run1} --sample-budget 0.01)
 ptxbench_bad_input(run_resume_with_trials 2 "--resume continues a run with the settings stored in it. --trials would be ignored"
   SETUP foreign.db ARGS ${_p} run --resume foreign.db --trials 5)
+# --count-timed-calls is a flag: a value other than true/false is refused, and a resumed run
+# keeps the stored setting.
+ptxbench_bad_input(eval_count_timed_calls_value 2 "Could not convert: --count-timed-calls = maybe"
+  ARGS ${_p} eval ${_kernel} --task ${_gemm} --count-timed-calls=maybe)
+ptxbench_bad_input(run_resume_with_count_timed_calls 2 "--resume continues a run with the settings stored in it. --count-timed-calls would be ignored"
+  SETUP foreign.db ARGS ${_p} run --resume foreign.db --count-timed-calls)
 
 # An output ending in / that does not exist is refused before anything is made (campaign 3b
 # R15, V08, H21, H22: an empty folder was made, then the command failed).
