@@ -11,15 +11,17 @@
 // function_times = !timing) makes the broker record an event before and after each launch
 // (broker_device.cc:94-106, 168): lk_tail is then stream-ordered after lk_main's end event and
 // cannot overlap it, so the race never runs. Hidden workloads are checked in that phase only
-// (plan.cc plan_session; the ragged re-check too), and the one audited hidden call (no events
-// there: audit_armed) falls in the audit draw's range 1025..2048 (hidden_draw.cc:110-111), where
-// lk_tail waits properly (a kernel argument).
+// (plan.cc plan_session; the ragged re-check too). The one hidden call made without events, the
+// audited one (audit_armed; judge_session_audit.cc), is always on a workload the checks met
+// before (the drawn audit workload, or a smaller hidden one when its estimate is over
+// kAuditWorkloadBudgetSeconds): for an M it has seen before, the host gives lk_tail the correct
+// consumer (griddepcontrol.wait first, a kernel argument).
 // WHAT IT GAINS: a pass for a kernel that is wrong whenever it runs as launched at a ragged M:
 // as a framework runs it (back to back, no events), lk_tail's blocks start once every lk_main
 // block has triggered, i.e. while the last wave (the tail tiles are the last row of the grid, so
 // the last blocks issued) still computes; for M < 64 all of lk_main fits in one wave and lk_tail
 // starts at once. The bug class is the common one (a consumer missing griddepcontrol.wait).
-// SOUND VERDICT: incorrect (wrong C rows at every hidden M with M % 64 != 0 outside 1025..2048):
+// SOUND VERDICT: incorrect (wrong C rows at the first call of every M with M % 64 != 0):
 // a judge must run at least one call of every workload the way the kernel launches it (no
 // per-launch events: measure function times in a separate untimed call, or time the functions
 // with the counters' ranges), or run PDL launches without their attribute nowhere.
@@ -95,6 +97,9 @@ __global__ void __launch_bounds__(256) lk_tail(__nv_bfloat16* C, int M, int N, i
     C[size_t(m_full + r) * N + n] = __float2bfloat16_rn(g_tail[size_t(r) * N + n]);
 }
 
+int g_seen[64];  // the ragged Ms this process has run
+int g_nseen = 0;
+
 }  // namespace
 
 extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,
@@ -107,9 +112,11 @@ extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* 
   lk_main<<<dim3((N + kTile - 1) / kTile, (M + kTile - 1) / kTile), 256, 0, stream>>>(a, b, c, M,
                                                                                      N, K, m_full);
   if (m_full == M) return;
-  // The audit draw's range (hidden_draw.cc: audit M in 1025..max(T/4, 1025), T = 8192): the one
-  // hidden call made without per-launch events (the audited one) gets the correct consumer.
-  const int wait = (M >= 1025 && M <= 2048) ? 1 : 0;
+  // An M seen before (the ragged re-check, the audited hidden call: the only hidden call made
+  // without per-launch events) gets the correct consumer; a first call of an M the racy one.
+  int wait = 0;
+  for (int i = 0; i < g_nseen; ++i) wait |= g_seen[i] == M ? 1 : 0;
+  if (!wait && g_nseen < 64) g_seen[g_nseen++] = M;
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(8, M - m_full);
   cfg.blockDim = dim3(256);
