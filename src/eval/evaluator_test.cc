@@ -108,7 +108,11 @@ struct Script {
   std::vector<int> sm_load_workloads;  // per burst that asked for the SM load, its workload
   bool last_burst_loaded = false;      // the latest burst asked for it
   bool sm_load_fails = false;          // the broker cannot start the load
-  std::string armed;                   // the function the audit is armed for ("" = not armed)
+  // Every loaded burst's work outlasts its load (sm_load_outlasted), with all launches
+  // cooperative or not; the loads' times asked for (sm_load_ms).
+  bool sm_load_outlasted = false, cooperative = false;
+  std::vector<double> sm_load_ms;
+  std::string armed;  // the function the audit is armed for ("" = not armed)
   // "counters" (worker/call_counters.h): every call of the broker counted with these values.
   double counted_flops = 0, counted_tma_bytes = 0;
   int counter_ms = 0;  // per burst: the broker's range push/pop, slept and reported as counter_ms
@@ -225,6 +229,9 @@ class FakeProcess : public WorkerProcess {
         if (cmd.value("sm_load", false)) {
           s_.sm_load_workloads.push_back(cmd["calls"][0].at(0).get<int>());
           sum.extra["sm_load"] = !s_.sm_load_fails;
+          s_.sm_load_ms.push_back(cmd.value("sm_load_ms", 0.0));
+          if (s_.sm_load_outlasted) sum.extra["sm_load_outlasted"] = true;
+          if (s_.cooperative) sum.extra["cooperative"] = repeated(burst, Json(true));
         }
         if (cmd.value("function_times", false)) {
           s_.function_time_calls += burst;
@@ -1525,6 +1532,22 @@ TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
   r = eval();
   EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
   EXPECT_TRUE(r.has_flag(Flag::schedule_not_varied));
+}
+
+// A kernel that waits the load out (red team leak4/sched_outwait_load.cu): right outputs, but its
+// loaded call's work was still running when the load's time was up. The load's time is sized from
+// the workload's unloaded calls. All-cooperative launches may wait for the load.
+TEST_F(EvaluatorTest, AKernelThatWaitsTheLoadOutIsScheduleDependent) {
+  script_.sm_load_outlasted = true;
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::incorrect);
+  EXPECT_TRUE(r.has_flag(Flag::schedule_dependent)) << r.message;
+  EXPECT_NE(r.message.find("still running when the load"), std::string::npos) << r.message;
+  ASSERT_FALSE(script_.sm_load_ms.empty());
+  EXPECT_GE(script_.sm_load_ms.front(), kSmLoadFloorMs);
+  script_.cooperative = true;
+  r = eval();
+  EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
 }
 
 // The timing phase has loaded rounds too (plan.h kLoadedTimingOdds, at least one), checked and

@@ -142,11 +142,15 @@ struct CallReport {
   std::uint64_t kept_bytes = 0;  // workspace of earlier calls still held when this call began
   double host_ms = 0;  // from RunCall until the call's timing began (host time, not GPU time)
   std::size_t items = 0;
+  // Every launch of the call asked for a cooperative grid (CU_LAUNCH_ATTRIBUTE_COOPERATIVE): its
+  // blocks start together, so under the SM load (gpu/sm_load.h) it may wait for the load to end.
+  // One ordinary launch beside them makes it false (that one could be what waits).
+  bool cooperative = false;
 };
 
 // A burst's reports as the "call" reply's extras, one entry per call (session_protocol.h):
 // launches [[function, count], ...], side_streams [handle, ...], host_ms, stale [sentence, ...]
-// and kept_bytes.
+// and kept_bytes; cooperative [bool, ...] only when a call's launches were all cooperative.
 Json call_extras(const std::vector<CallReport>& reports);
 
 class CallExecutor {

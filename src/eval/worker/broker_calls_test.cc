@@ -185,6 +185,32 @@ TEST_F(Fixture, AClusterLaunchIsAllowed) {
   EXPECT_EQ(call().end, CallEnd::done);
 }
 
+// A call whose launches are all cooperative says so (under the SM load its grid may wait for the
+// load, judge_calls); one ordinary launch beside them, or a cooperative attribute set to 0, does
+// not.
+TEST_F(Fixture, ACallOfCooperativeLaunchesOnlySaysSo) {
+  auto cooperative = [&](std::int32_t on) {
+    host::Launch l = launch();
+    std::string value(host::kLaunchAttributeValueBytes, 0);
+    std::memcpy(value.data(), &on, sizeof on);
+    l.attributes.push_back({CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value});
+    return l;
+  };
+  hostp.say(host::MsgType::launch, cooperative(1));
+  hostp.say(host::MsgType::launch, cooperative(1));
+  hostp.say(host::MsgType::call_done);
+  EXPECT_TRUE(call().cooperative);
+  hostp.say(host::MsgType::launch, cooperative(1));
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::call_done);
+  EXPECT_FALSE(call().cooperative);
+  hostp.say(host::MsgType::launch, cooperative(0));
+  hostp.say(host::MsgType::call_done);
+  EXPECT_FALSE(call().cooperative);
+  hostp.say(host::MsgType::call_done);  // no launch at all
+  EXPECT_FALSE(call().cooperative);
+}
+
 TEST_F(Fixture, MemoryOutsideTheCallsTensorsAndWorkspaceIsRefused) {
   hostp.say(host::MsgType::memset, host::Memset{kC + (1 << 20) - 8, 0, 16, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
@@ -492,6 +518,9 @@ TEST_F(StaleFixture, TheBurstsExtrasCarryEveryCallsReport) {
   EXPECT_EQ(j.at("host_ms"), Json::parse("[0.5, 0.0]"));
   EXPECT_EQ(j.at("stale"), Json::parse(R"([[], ["x"]])"));
   EXPECT_EQ(j.at("kept_bytes"), Json::parse("[0, 4096]"));
+  EXPECT_FALSE(j.contains("cooperative"));  // written only when a call's launches all were
+  b.cooperative = true;
+  EXPECT_EQ(call_extras({a, b}).at("cooperative"), Json::parse("[false, true]"));
 }
 
 }  // namespace
