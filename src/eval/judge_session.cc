@@ -120,7 +120,8 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
                                    const std::function<void()>& between) {
   CallCommand cmd;
   if (!prepare_burst(p, burst, cmd, r)) return false;
-  cmd.function_times = time_functions_ && !timing && !p.audit_armed;
+  // Per-launch events serialise PDL: not on hidden checks (leak6/pdl_race_hidden.cu).
+  cmd.function_times = time_functions_ && !timing && !p.audit_armed && !burst.front().workload;
   for (const auto& c : burst) cmd.sm_load = cmd.sm_load || c.sm_load;
   if (cmd.sm_load) cmd.sm_load_ms = sm_load_ms(calls_, burst.front().workload);
   heat(p, o);
@@ -249,8 +250,7 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
 }
 
 // After a plain numeric failure: the library on exactly the same inputs (same base set and
-// permutation; fresh inputs, which only the slot holds: the slot's inputs again), checked by the
-// same rule. Needs the verifier still running.
+// permutation; fresh ones: the slot's again), by the same rule. Needs the verifier running.
 const CallCheck* JudgeSession::library_fails_too(const CallRecord& bad, EvalResult& r) {
   Peers& p = *peers_;
   if (!p.verifier) return nullptr;

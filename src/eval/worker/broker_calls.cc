@@ -354,7 +354,7 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
     note_stream(m->stream);
     if (!inside(m->dst, m->data.size()))
       return Failure{CallEnd::refused, "cudaMemcpyAsync to " + where(m->dst, m->data.size())};
-    note_stale_copy(*m);
+    note_stale_copy("a cudaMemcpyAsync to the device", m->data);
     device_.copy_h2d(m->dst, m->data);
     return std::nullopt;
   }
@@ -379,10 +379,12 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
                      "cudaMemcpyToSymbolAsync past the end of '" + m->symbol + "'"};
     if (m->data.empty() && !inside(m->src, count))
       return Failure{CallEnd::refused, "cudaMemcpyToSymbolAsync from " + where(m->src, count)};
-    if (m->data.empty())
+    if (m->data.empty()) {
       device_.copy_d2d(sym->begin + m->offset, m->src, count);
-    else
+    } else {
+      note_stale_copy("a cudaMemcpyToSymbolAsync to '" + m->symbol + "'", m->data);
       device_.copy_h2d(sym->begin + m->offset, m->data);
+    }
     return std::nullopt;
   }
   const auto& m = std::get<host::FreeAsync>(p);

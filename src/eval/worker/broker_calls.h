@@ -211,7 +211,9 @@ class CallExecutor {
   // broker_stale.cc: another call's tensor `addr` lies in (none when it is this call's or none).
   const DeviceRegion* other_calls_tensor(std::uint64_t addr) const;
   void note_stale_launch(const host::Launch& l, const KernelInfo& k);
-  void note_stale_copy(const host::MemcpyH2D& m);
+  // A host-to-device copy's bytes (to a buffer or to a symbol: red team leak6/stale_symbol_copy),
+  // up to kMaxScannedCopyBytes.
+  void note_stale_copy(const std::string& what, std::string_view data);
   // Reads `bytes` (a parameter buffer's range, a copy) for 8-byte pointers and 128-byte maps.
   void scan_for_stale(const std::string& what, std::string_view bytes, std::size_t first_offset);
 

@@ -505,6 +505,23 @@ TEST_F(StaleFixture, ACopiedPointerTableAndACopyOfAnEarlierBufferAreNamed) {
   EXPECT_NE(r.message.find("they are in output C of another call"), std::string::npos) << r.message;
 }
 
+// A pointer table copied to a `__device__` symbol is read as one copied to a buffer (red team
+// leak6/stale_symbol_copy: that branch had no scan).
+TEST_F(StaleFixture, APointerCopiedToASymbolIsNamed) {
+  std::string table(32, '\0');
+  const std::uint64_t p = kC2;
+  std::memcpy(table.data() + 8, &p, sizeof p);
+  hostp.say(host::MsgType::memcpy_to_symbol,
+            host::MemcpyToSymbol{"table", 0, table, 0, 0, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  CallReport r = exec2.run(run, tensors, 5);
+  EXPECT_EQ(r.end, CallEnd::done);
+  ASSERT_EQ(r.stale.size(), 1u);
+  EXPECT_EQ(r.stale[0],
+            "a cudaMemcpyToSymbolAsync to 'table': bytes 8..16 point into output C of another "
+            "call, not this call's");
+}
+
 TEST_F(StaleFixture, TheBurstsExtrasCarryEveryCallsReport) {
   CallReport a, b;
   a.launches = {{"gemm", 2}};
