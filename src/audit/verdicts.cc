@@ -116,14 +116,26 @@ Coverage compute_coverage(const std::vector<KernelAudit>& kernels, const task::A
   return c;
 }
 
+namespace {
+// What the hidden checks' counters say of a family (eval/timed_counts.h): wgmma did at least half
+// of their math together and of every substantial one alone, with at most half possible
+// elsewhere; TMA loaded at least half of their input bytes. Nothing said backs.
+bool hidden_checks_back(const eval::TimedCounts& t, const std::string& family) {
+  if (family == "tma") return t.hidden_tma_input_ratio.value_or(1) >= kMinTmaInputRatio;
+  return t.hidden_tensor_share.value_or(1) >= kMinTensorCoverage &&
+         t.min_substantial_hidden_share.value_or(1) >= kMinTensorCoverage &&
+         t.hidden_other_math_share.value_or(0) <= kMaxOtherMathShare;
+}
+}  // namespace
+
 bool timed_calls_back(const AuditResult& r, const std::string& family) {
   if (!r.timed_counts || (family != "wgmma" && family != "tma")) return true;
   const eval::TimedCounts& t = *r.timed_counts;
-  if (!t.counted) return false;
+  if (!t.counted || !hidden_checks_back(t, family)) return false;
   return family == "wgmma" ? t.min_tensor_share >= kMinTensorCoverage &&
-                                 t.max_other_math_share <= kMaxOtherMathShare &&
-                                 t.hidden_tensor_share.value_or(1) >= kMinTensorCoverage
-                           : t.min_tma_input_ratio >= kMinTmaInputRatio;
+                                 t.max_other_math_share <= kMaxOtherMathShare
+                           : t.min_tma_input_ratio >= kMinTmaInputRatio &&
+                                 t.min_tma_load_share.value_or(1) >= kMinTmaLoadShare;
 }
 
 std::string timed_counts_feedback(const AuditResult& r) {
@@ -135,11 +147,12 @@ std::string timed_counts_feedback(const AuditResult& r) {
     if (!r.timed_counts->counted)
       out +=
           "The timed calls' hardware counters could not be read, so " + name + " earns no credit. ";
-    else if (name == "wgmma" &&
-             r.timed_counts->hidden_tensor_share.value_or(1) < kMinTensorCoverage)
-      out +=
-          "On the other shapes the task is checked at, less than half of the task's FLOPs ran "
-          "on wgmma: the tensor-core instructions must do the task at every shape. ";
+    else if (!hidden_checks_back(*r.timed_counts, name))
+      out += name == "wgmma"
+                 ? "On the other shapes the task is checked at, wgmma did less than half of the "
+                   "task's math: the tensor-core instructions must do the task at every shape. "
+                 : "On the other shapes the task is checked at, TMA loaded less than half of the "
+                   "task's input bytes: the operands must move by TMA at every shape. ";
     else if (name == "wgmma" && r.timed_counts->min_tensor_share < kMinTensorCoverage)
       out +=
           "In the timed calls, less than half of the task's FLOPs ran on wgmma: the "
@@ -148,10 +161,14 @@ std::string timed_counts_feedback(const AuditResult& r) {
       out +=
           "In the timed calls, other units ran enough instructions to do half of the task's "
           "math or more: wgmma earns credit only when it does the math, not beside it. ";
-    else
+    else if (r.timed_counts->min_tma_input_ratio < kMinTmaInputRatio)
       out +=
           "In the timed calls, TMA loaded less than half of the task's input bytes: the "
           "operands must move by TMA in the timed work for it to earn credit. ";
+    else
+      out +=
+          "In the timed calls, TMA brought less than half of what the SMs read from memory: the "
+          "operands' traffic must move by TMA, not beside other loads, for it to earn credit. ";
   }
   return out;
 }

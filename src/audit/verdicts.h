@@ -37,6 +37,10 @@ inline constexpr double kMinTensorCoverage = 0.5;
 // pipeline is far above it: 45x for cuBLASLt's GEMM): one token TMA copy a call is not the
 // operands moved by TMA (judging.md, "One token TMA copy").
 inline constexpr double kMinTmaInputRatio = 0.5;
+// ... and only when, in every timed call, TMA brought at least this share of everything the SMs
+// read from L2 (TimedCounts::min_tma_load_share): the operands' traffic moved by TMA, not one
+// pass over them beside loads that carry the rest (red team leak6/tma_sliver).
+inline constexpr double kMinTmaLoadShare = 0.5;
 
 // wgmma earns credit only when, in every timed call, every other unit together could have done
 // at most this share of the task's multiply-adds (TimedCounts::max_other_math_share: the

@@ -223,6 +223,56 @@ TEST(Verdicts, WgmmaBesideMathDoneElsewhereEarnsNothing) {
   r.timed_counts->hidden_tensor_share = kMinTensorCoverage;
   apply_instruction_metric(r);
   EXPECT_TRUE(r.instruction_metric_passed);
+  // The hidden shapes' math done elsewhere beside a wgmma burn (leak6/hidden_checks_burn).
+  r.timed_counts->hidden_other_math_share = 0.9;
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_NE(r.feedback().find("at every shape"), std::string::npos) << r.feedback();
+  r.timed_counts->hidden_other_math_share = kMaxOtherMathShare;
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+  // One substantial hidden shape without wgmma, hidden in the sum (leak6/audit_range_ffma).
+  r.timed_counts->min_substantial_hidden_share = 0.0;
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_NE(r.feedback().find("at every shape"), std::string::npos) << r.feedback();
+  r.timed_counts->min_substantial_hidden_share = kMinTensorCoverage;
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+}
+
+// TMA at the public shape only (leak6/tma_public_m_only): the hidden checks' TMA bytes decide too.
+TEST(Verdicts, TmaMustMoveTheOperandsAtTheHiddenShapesToo) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.audited_time_share = 1.0;
+  r.rule = "any";
+  r.target_families = {"tma"};
+  r.families = {{"tma", true, Verdict::executed}};
+  eval::TimedCounts t;
+  t.counted = true;
+  t.calls = 12;
+  t.min_tma_input_ratio = 3;
+  t.hidden_tma_input_ratio = 0.01;
+  r.timed_counts = t;
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_NE(r.feedback().find("TMA loaded less than half of the task's input bytes: the operands "
+                              "must move by TMA at every shape"),
+            std::string::npos)
+      << r.feedback();
+  r.timed_counts->hidden_tma_input_ratio = kMinTmaInputRatio;
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+  // Each operand byte once by TMA, the traffic by other loads (leak6/tma_sliver).
+  r.timed_counts->min_tma_load_share = 0.016;
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_NE(r.feedback().find("less than half of what the SMs read"), std::string::npos)
+      << r.feedback();
+  r.timed_counts->min_tma_load_share = kMinTmaLoadShare;
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
 }
 
 TEST(Verdicts, OtherFamiliesAreNotGatedByTheCounters) {

@@ -18,6 +18,9 @@ void read_broker_call_fields(const Json& extra, std::size_t i, CallRecord& rec) 
   const Json* fn_ms = find_array(extra, "function_ms");
   const Json* untimed = find_array(extra, "untimed_launches");
   const Json* numbers = find_array(extra, "call_numbers");
+  const Json* cooperative = find_array(extra, "cooperative");
+  if (cooperative && i < cooperative->size() && (*cooperative)[i].is_boolean())
+    rec.cooperative = (*cooperative)[i].get<bool>();
   if (launches && i < launches->size() && (*launches)[i].is_array())
     for (const auto& e : (*launches)[i])
       if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer())

@@ -83,6 +83,10 @@ TimedCounts timed_of(const Json& j) {
   t.min_tma_input_ratio = json_or(j, "min_tma_input_ratio", 0.0);
   t.max_other_math_share = json_or(j, "max_other_math_share", 0.0);
   t.hidden_tensor_share = json_optional<double>(j, "hidden_tensor_share");
+  t.hidden_other_math_share = json_optional<double>(j, "hidden_other_math_share");
+  t.hidden_tma_input_ratio = json_optional<double>(j, "hidden_tma_input_ratio");
+  t.min_substantial_hidden_share = json_optional<double>(j, "min_substantial_hidden_share");
+  t.min_tma_load_share = json_optional<double>(j, "min_tma_load_share");
   return t;
 }
 

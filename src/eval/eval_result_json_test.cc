@@ -115,7 +115,7 @@ EvalResult everything() {
   trace.audited_share = 0.97;
   trace.skipped = {{"_Z5smallv", 0.01, 0.03, AuditSkip::small_share}};
   trace.messages = {"one"};
-  trace.timed = TimedCounts{true, "", 10, 3.75e11, 1e9, 0.98, 1.5, 0.07, 0.91};
+  trace.timed = TimedCounts{true, "", 10, 3.75e11, 1e9, 0.98, 1.5, 0.07, 0.91, 0.2, 0.3, 0.4, 0.6};
   r.audit_trace = trace;
   r.timeline = {{SessionPhase::checks, SpanKind::verify, 12.25, 1.5, 0, 1},
                 {SessionPhase::timing, SpanKind::library, 40.5, 0.75, -1, 0}};

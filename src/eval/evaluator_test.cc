@@ -104,11 +104,16 @@ struct Script {
   Json side_streams;  // every call's [stream, ...]; null: none
   // [[function, ms], ...] every call asking for function times reports; null: none.
   Json function_ms;
-  int function_time_calls = 0;         // calls that asked for function times
-  std::vector<int> sm_load_workloads;  // per burst that asked for the SM load, its workload
-  bool last_burst_loaded = false;      // the latest burst asked for it
-  bool sm_load_fails = false;          // the broker cannot start the load
-  std::string armed;                   // the function the audit is armed for ("" = not armed)
+  int function_time_calls = 0;            // calls that asked for function times
+  std::set<int> function_time_workloads;  // the workloads of those calls
+  std::vector<int> sm_load_workloads;     // per burst that asked for the SM load, its workload
+  bool last_burst_loaded = false;         // the latest burst asked for it
+  bool sm_load_fails = false;             // the broker cannot start the load
+  // Every loaded burst's work outlasts its load (sm_load_outlasted), with all launches
+  // cooperative or not; the loads' times asked for (sm_load_ms).
+  bool sm_load_outlasted = false, cooperative = false;
+  std::vector<double> sm_load_ms;
+  std::string armed;  // the function the audit is armed for ("" = not armed)
   // "counters" (worker/call_counters.h): every call of the broker counted with these values.
   double counted_flops = 0, counted_tma_bytes = 0;
   int counter_ms = 0;  // per burst: the broker's range push/pop, slept and reported as counter_ms
@@ -225,9 +230,13 @@ class FakeProcess : public WorkerProcess {
         if (cmd.value("sm_load", false)) {
           s_.sm_load_workloads.push_back(cmd["calls"][0].at(0).get<int>());
           sum.extra["sm_load"] = !s_.sm_load_fails;
+          s_.sm_load_ms.push_back(cmd.value("sm_load_ms", 0.0));
+          if (s_.sm_load_outlasted) sum.extra["sm_load_outlasted"] = true;
+          if (s_.cooperative) sum.extra["cooperative"] = repeated(burst, Json(true));
         }
         if (cmd.value("function_times", false)) {
           s_.function_time_calls += burst;
+          s_.function_time_workloads.insert(cmd["calls"][0].at(0).get<int>());
           if (!s_.function_ms.is_null()) sum.extra["function_ms"] = repeated(burst, s_.function_ms);
         }
         Json events = Json::array(), launches = Json::array();
@@ -758,8 +767,13 @@ TEST_F(EvaluatorTest, TheAuditInstrumentsOnlyTheFunctionsCarryingTheWork) {
   functions(0.99, 0.01 / 27);
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  // The checked calls ask for the times; timing samples and audited calls do not.
-  EXPECT_EQ(script_.function_time_calls, static_cast<int>(r.trials.size()));
+  // The checked calls on the timed workload ask for the times; timing samples, audited calls and
+  // the hidden checks do not: a burst with an event around every launch serialises programmatic
+  // dependent launches, so a race between them would never show on the hidden shapes (red team
+  // leak6/pdl_race_hidden.cu).
+  EXPECT_GT(script_.function_time_calls, 0);
+  EXPECT_LT(script_.function_time_calls, static_cast<int>(r.trials.size()));
+  EXPECT_EQ(script_.function_time_workloads, std::set<int>{0});
   ASSERT_TRUE(r.audit_trace.has_value());
   const AuditTrace& t = *r.audit_trace;
   EXPECT_EQ(t.brokers, 1);
@@ -1525,6 +1539,22 @@ TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
   r = eval();
   EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
   EXPECT_TRUE(r.has_flag(Flag::schedule_not_varied));
+}
+
+// A kernel that waits the load out (red team leak4/sched_outwait_load.cu): right outputs, but its
+// loaded call's work was still running when the load's time was up. The load's time is sized from
+// the workload's unloaded calls. All-cooperative launches may wait for the load.
+TEST_F(EvaluatorTest, AKernelThatWaitsTheLoadOutIsScheduleDependent) {
+  script_.sm_load_outlasted = true;
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::incorrect);
+  EXPECT_TRUE(r.has_flag(Flag::schedule_dependent)) << r.message;
+  EXPECT_NE(r.message.find("still running when the load"), std::string::npos) << r.message;
+  ASSERT_FALSE(script_.sm_load_ms.empty());
+  EXPECT_GE(script_.sm_load_ms.front(), kSmLoadFloorMs);
+  script_.cooperative = true;
+  r = eval();
+  EXPECT_EQ(r.outcome, Outcome::passed) << r.message;
 }
 
 // The timing phase has loaded rounds too (plan.h kLoadedTimingOdds, at least one), checked and

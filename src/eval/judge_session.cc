@@ -120,8 +120,10 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
                                    const std::function<void()>& between) {
   CallCommand cmd;
   if (!prepare_burst(p, burst, cmd, r)) return false;
-  cmd.function_times = time_functions_ && !timing && !p.audit_armed;
+  // Per-launch events serialise PDL: not on hidden checks (leak6/pdl_race_hidden.cu).
+  cmd.function_times = time_functions_ && !timing && !p.audit_armed && !burst.front().workload;
   for (const auto& c : burst) cmd.sm_load = cmd.sm_load || c.sm_load;
+  if (cmd.sm_load) cmd.sm_load_ms = sm_load_ms(calls_, burst.front().workload);
   heat(p, o);
   // Per call of the burst: the session had made a hidden call before, in any of its processes
   // (device code outlives a host process: memory a further broker's kernels can read, red team
@@ -184,6 +186,8 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     read_broker_call_fields(got.reply->extra, i, rec);
     // A load the broker could not start: the call ran on the usual schedule.
     rec.plan.sm_load = cmd.sm_load && got.reply->extra.value("sm_load", false);
+    rec.load_outlasted =
+        rec.plan.sm_load && !rec.cooperative && got.reply->extra.value("sm_load_outlasted", false);
     if (cmd.sm_load && !rec.plan.sm_load) r.add_flag(Flag::schedule_not_varied);
     const PlannedCall& call = burst[i];
     const auto v0 = Clock::now();
@@ -202,7 +206,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     }
     timeline_.add(SpanKind::verify, v0, call.workload);
     rec.check = checked.reply->check;
-    passed = passed && rec.check->passed();
+    passed = passed && rec.check->passed() && !rec.load_outlasted;
     calls_.push_back(std::move(rec));
   }
   return passed;
@@ -246,12 +250,12 @@ bool JudgeSession::baseline_call(Peers& p, const PlannedCall& call, bool timing,
 }
 
 // After a plain numeric failure: the library on exactly the same inputs (same base set and
-// permutation), checked by the same rule. Needs the verifier still running.
+// permutation; fresh ones: the slot's again), by the same rule. Needs the verifier running.
 const CallCheck* JudgeSession::library_fails_too(const CallRecord& bad, EvalResult& r) {
   Peers& p = *peers_;
   if (!p.verifier) return nullptr;
   PlannedCall same = bad.plan;
-  same.content = Content::transformed;
+  same.content = bad.plan.content == Content::fresh ? Content::repeat : Content::transformed;
   same.poison_seed ^= 0x11B4A7ull;
   same.label += ", the library on the same inputs";
   const std::size_t before = calls_.size();

@@ -311,7 +311,8 @@ void JudgeSession::count_timed_calls(Peers& p, EvalResult& r, AuditTrace& t) {
   for (std::size_t w = 0; w < plan_.workload_flops.size(); ++w)
     hidden.push_back(hidden_workload(static_cast<int>(w)));
   t.timed = summarize_timed_counts(reply, calls_, plan_.workload_flops,
-                                   plan_.workload_input_bytes.front(), hidden);
+                                   plan_.workload_input_bytes.front(), hidden,
+                                   plan_.workload_input_bytes);
 }
 
 void JudgeSession::audit_phase(Peers& p, const EvalOptions& o, EvalResult& r) {

@@ -120,7 +120,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
         base.push_back(c.event_ms);
       else if (!c.timing)  // a loaded round: a check, not a sample
         continue;
-      else if (c.plan.content == Content::transformed)
+      else if (new_inputs(c.plan.content))
         cand.push_back(c.event_ms);
       else if (timed_repeat(c))
         ++repeats;
@@ -209,8 +209,7 @@ bool JudgeSession::slow_from_checks(Peers& p, const StoppingRule& rule, EvalResu
     for (std::size_t i = first; i < calls_.size(); ++i) calls_[i].timing = false;
     return false;
   }
-  for (std::size_t i : later)
-    calls_[i].checked_sample = calls_[i].plan.content == Content::transformed;
+  for (std::size_t i : later) calls_[i].checked_sample = new_inputs(calls_[i].plan.content);
   r.timing->stop_reason =
       fmt::format("speedup: slow, from {} checked calls (95% interval +-{:.2f}%)", cand.size(),
                   100 * speedup_rel_ci95(cand, base));

@@ -264,15 +264,8 @@ std::uint64_t TimingDraw::draw() {
 }
 
 PlannedCall TimingDraw::fresh(int slot) {
-  const SessionWorkload& w = plan_->verifier.workloads.front();
-  PlannedCall p;
-  p.workload = 0;
+  PlannedCall p = fresh_on(0, "timing call");
   p.slot = slot;
-  p.content = Content::transformed;
-  p.base = static_cast<int>(draw() % w.bases.size());
-  p.transform_seed = draw() | 1u;
-  p.poison_seed = draw();
-  p.label = plan_->labels.front() + ", timing call";
   return p;
 }
 
@@ -281,11 +274,16 @@ PlannedCall TimingDraw::fresh_on(int workload, const std::string& what) {
   PlannedCall p;
   p.workload = workload;
   p.slot = 0;
-  p.content = Content::transformed;
+  // Inputs nobody saw before where the family's calls can be checked by sampling (the
+  // verifier draws them, gpu/sample_check.h), else a base under a new transform. The draws are
+  // made either way, so the draw stream does not depend on the family.
+  p.content = gpu::can_sample(w.problem.kind) ? Content::fresh : Content::transformed;
   p.base = static_cast<int>(draw() % w.bases.size());
   p.transform_seed = draw() | 1u;
   p.poison_seed = draw();
-  p.label = plan_->labels.at(static_cast<std::size_t>(workload)) + ", " + what;
+  if (p.content == Content::fresh) p.transform_seed = 0;
+  p.label = plan_->labels.at(static_cast<std::size_t>(workload)) + ", " + what +
+            (p.content == Content::fresh ? ", new inputs" : "");
   return p;
 }
 

@@ -183,7 +183,7 @@ TEST(Plan, TimingBurstsUseEverySlotOnceAndSometimesRepeatTheLastCall) {
       const PlannedCall& c = burst[k];
       EXPECT_EQ(c.workload, 0);
       slots.insert(c.slot);
-      if (c.content == Content::transformed) bases.insert(c.base);
+      if (c.content == Content::fresh) bases.insert(c.base);
       if (c.content == Content::repeat) {
         EXPECT_EQ(k, 0u);  // only first, on the slot the previous burst ended with
         EXPECT_EQ(c.slot, last_slot);
@@ -200,7 +200,7 @@ TEST(Plan, TimingBurstsUseEverySlotOnceAndSometimesRepeatTheLastCall) {
   EXPECT_EQ(bases.size(), 3u);
   TimingDraw fresh_only(*plan, 77);
   for (int i = 0; i < 50; ++i)
-    for (const auto& c : fresh_only.next_burst(false)) EXPECT_EQ(c.content, Content::transformed);
+    for (const auto& c : fresh_only.next_burst(false)) EXPECT_EQ(c.content, Content::fresh);
   TimingDraw single(*plan, 78);
   std::set<int> single_slots;
   for (int i = 0; i < 100; ++i) {
@@ -225,7 +225,7 @@ TEST(Plan, ALoadedTimingRoundIsAFreshCheckOnAnyBufferSet) {
     const auto b = draw.next_burst(true, kTimingBurst, true, true);  // a repeat asked: refused
     ASSERT_EQ(b.size(), 1u);
     EXPECT_TRUE(b.front().sm_load);
-    EXPECT_EQ(b.front().content, Content::transformed);
+    EXPECT_EQ(b.front().content, Content::fresh);
     EXPECT_NE(b.front().label.find("half the SMs busy"), std::string::npos);
     slots.insert(b.front().slot);
     loaded += draw.loaded_round();
@@ -251,11 +251,41 @@ TEST(Plan, AForcedRepeatAlwaysRepeatsThePreviousCall) {
   // Unforced, the stream goes on drawing fresh inputs most of the time.
   int fresh = 0;
   for (int i = 0; i < 40; ++i)
-    fresh += draw.next_burst(true, kTimingBurst).front().content == Content::transformed;
+    fresh += draw.next_burst(true, kTimingBurst).front().content == Content::fresh;
   EXPECT_GT(fresh, 20);
   // Before any call there is nothing to repeat, forced or not.
   TimingDraw cold(*plan, 92);
-  EXPECT_EQ(cold.next_burst(true, kTimingBurst, true).front().content, Content::transformed);
+  EXPECT_EQ(cold.next_burst(true, kTimingBurst, true).front().content, Content::fresh);
+}
+
+// The timing, audited and library calls get inputs nobody saw before (the verifier draws them and
+// checks the outputs at sampled positions: gpu/sample_check.h), so no memo of a base set's rows
+// serves them (red team redteam/memo_two_bases.cu). The attention backward cannot be sampled (its
+// O and LSE come from a forward): it keeps a base under a new transform. The draws are the same
+// either way: the stream of slots, bases and poisons does not depend on the family.
+TEST(Plan, TimedAndAuditedCallsGetFreshInputsWhereTheFamilyCanBeSampled) {
+  auto plan = plan_session(testing::gemm_task(), 3, 5);
+  ASSERT_TRUE(plan.ok());
+  SessionPlan bwd = *plan;
+  for (auto& w : bwd.verifier.workloads) w.problem.kind = gpu::Kind::attention_bwd;
+  TimingDraw gemm_draw(*plan, 17), bwd_draw(bwd, 17);
+  for (int i = 0; i < 50; ++i) {
+    const PlannedCall g = gemm_draw.next_burst(false, kTimingBurst).front();
+    const PlannedCall b = bwd_draw.next_burst(false, kTimingBurst).front();
+    EXPECT_EQ(g.content, Content::fresh);
+    EXPECT_EQ(g.transform_seed, 0u);  // the verifier's secret draws the inputs, not the plan
+    EXPECT_NE(g.label.find("new inputs"), std::string::npos);
+    EXPECT_EQ(b.content, Content::transformed);
+    EXPECT_NE(b.transform_seed, 0u);
+    EXPECT_EQ(g.slot, b.slot);
+    EXPECT_EQ(g.base, b.base);
+    EXPECT_EQ(g.poison_seed, b.poison_seed);
+  }
+  EXPECT_EQ(gemm_draw.fresh_on(1, "audited call").content, Content::fresh);
+  EXPECT_EQ(gemm_draw.next_library().content, Content::fresh);
+  EXPECT_EQ(bwd_draw.fresh_on(1, "audited call").content, Content::transformed);
+  // The checks keep base sets under transforms: every element against a known reference.
+  for (const auto& c : plan->checks) EXPECT_NE(c.content, Content::fresh);
 }
 
 // The repeat comes right after the call it repeats: same workload, slot and inputs.

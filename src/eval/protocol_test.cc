@@ -187,6 +187,25 @@ TEST(Protocol, AnOutputScaledAsAWholeFails) {
   EXPECT_EQ(gpu::compare_stats_from_json(old).scale_bias, 0.0);
 }
 
+// A sampled comparison (gpu/sample_check.h) says so: its counts are the sample's, the output's
+// size is kept beside them, and a comparison of every element writes nothing new.
+TEST(Protocol, ASampledComparisonSaysSoAndSurvivesJson) {
+  gpu::Tolerances tol;
+  gpu::CompareStats s;
+  s.tensor = "C";
+  s.numel = 65536;
+  s.sampled_from = 58720256;
+  s.failed = 3;
+  gpu::finish_verdict(s, tol);
+  EXPECT_FALSE(s.passed);
+  EXPECT_NE(gpu::describe(s).find("3/65536 sampled elements fail"), std::string::npos)
+      << gpu::describe(s);
+  EXPECT_EQ(gpu::compare_stats_from_json(s.to_json()).sampled_from, 58720256);
+  s.sampled_from = 0;
+  EXPECT_FALSE(s.to_json().contains("sampled_from"));
+  EXPECT_EQ(gpu::describe(s).find("sampled"), std::string::npos);
+}
+
 // An output that still holds the NaN poison has NaN error figures; JSON writes them as
 // null, and the check worker's response must still parse (seen on the H200 with the
 // half_output control, 2026-11-29).

@@ -77,7 +77,7 @@ std::vector<std::size_t> later_checked_calls(const std::vector<CallRecord>& call
 }
 
 bool fresh_sample(const CallRecord& c) {
-  return !c.baseline && c.plan.content == Content::transformed && (c.timing || c.checked_sample);
+  return !c.baseline && new_inputs(c.plan.content) && (c.timing || c.checked_sample);
 }
 
 // What a call's time is: its events, or its wall time less the calibrated overhead.
@@ -131,12 +131,20 @@ double checks_seconds(const std::vector<CallRecord>& calls) {
   return ms / 1000;
 }
 
+double sm_load_ms(const std::vector<CallRecord>& calls, int workload) {
+  double longest = 0;
+  for (const auto& c : calls)
+    if (!c.baseline && !c.calibration && !c.plan.sm_load && c.plan.workload == workload)
+      longest = std::max(longest, c.wall_ms);
+  return kSmLoadFloorMs + kSmLoadTimesUnloaded * longest;
+}
+
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
                                 const std::vector<bool>& workload_hidden) {
   CorrectnessFindings f;
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const CallRecord& c = calls[i];
-    if (c.baseline || !c.check || c.check->passed()) continue;
+    if (c.baseline || !c.check || (c.check->passed() && !c.load_outlasted)) continue;
     f.passed = false;
     f.failing_call = static_cast<int>(i);
     const std::size_t w = static_cast<std::size_t>(c.plan.workload);
@@ -172,6 +180,14 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
       f.message = fmt::format(
           "{}: the outputs are the result for the inputs of the call before, "
           "not for this call's inputs",
+          where);
+    } else if (c.check->passed()) {  // load_outlasted
+      add_flag(f.flags, Flag::schedule_dependent);
+      f.message = fmt::format(
+          "{}: the call's work was still running when the load on half the GPU's SMs ended, "
+          "although it lasted several times the workload's unloaded calls: its blocks waited for "
+          "SMs the load held (a kernel that needs all of its blocks resident at once must be "
+          "launched cooperatively, and so must every kernel of that call)",
           where);
     } else if (c.plan.sm_load && earlier_pass(calls, i)) {
       add_flag(f.flags, Flag::schedule_dependent);
@@ -285,7 +301,7 @@ namespace {
 std::vector<std::size_t> later_fresh_checked_timed_calls(const std::vector<CallRecord>& calls) {
   std::vector<std::size_t> out;
   for (std::size_t i : later_checked_timed_calls(calls))
-    if (calls[i].plan.content == Content::transformed) out.push_back(i);
+    if (new_inputs(calls[i].plan.content)) out.push_back(i);
   return out;
 }
 

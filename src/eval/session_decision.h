@@ -80,7 +80,21 @@ struct CallRecord {
   std::vector<std::pair<std::string, double>> function_ms;
   int untimed_launches = 0;
   CallDiagnoses seen;  // what the broker saw the host code do (call_diagnoses.h)
+  // Every launch of the call asked for a cooperative grid (its blocks start together: under the
+  // SM load it may wait for the load to end).
+  bool cooperative = false;
+  // A loaded call (plan.sm_load) whose work was still running, by the broker's clock, when the
+  // load's time (sm_load_ms) was up, without a cooperative launch: it waited the load out.
+  bool load_outlasted = false;
 };
+
+// How long the SM load of a loaded call on `workload` holds (CallCommand::sm_load_ms): at least
+// kSmLoadFloorMs, and kSmLoadTimesUnloaded times the longest wall time of the candidate's earlier
+// unloaded calls on that workload, plus the floor: half the SMs slow an honest kernel about 2x,
+// so only work that waits for the load's SMs outlasts it (red team leak4/sched_outwait_load.cu).
+inline constexpr double kSmLoadFloorMs = 100;
+inline constexpr double kSmLoadTimesUnloaded = 4;
+double sm_load_ms(const std::vector<CallRecord>& calls, int workload);
 
 struct CorrectnessFindings {
   bool passed = true;

@@ -159,6 +159,32 @@ TEST(SessionDecision, AFailureOnlyUnderAnotherScheduleIsScheduleDependent) {
   EXPECT_TRUE(alone.flags.empty());
 }
 
+// A loaded call whose work outlasted the load (it waited the load out, red team
+// leak4/sched_outwait_load.cu) fails although its outputs are right: schedule_dependent. Unless
+// every launch of it was cooperative (its blocks start together: waiting for the load is the
+// launch's, as it may). The load lasts kSmLoadTimesUnloaded times the longest unloaded call on
+// that workload, plus kSmLoadFloorMs.
+TEST(SessionDecision, ALoadedCallThatOutlastedTheLoadIsScheduleDependent) {
+  CallRecord waited = call(1, true);
+  waited.plan.sm_load = true;
+  waited.load_outlasted = true;
+  auto f = judge_calls({call(0, true), waited}, {false});
+  EXPECT_FALSE(f.passed);
+  EXPECT_EQ(f.failing_call, 1);
+  EXPECT_EQ(f.flags, std::vector<Flag>{Flag::schedule_dependent});
+  EXPECT_NE(f.message.find("still running when the load"), std::string::npos) << f.message;
+  waited.load_outlasted = false;  // what candidate_burst sets for an all-cooperative call
+  EXPECT_TRUE(judge_calls({call(0, true), waited}, {false}).passed);
+
+  std::vector<CallRecord> calls{call(0, true), call(1, true),
+                                call(2, true, Content::transformed, 1)};
+  calls[0].wall_ms = 3, calls[1].wall_ms = 7, calls[2].wall_ms = 500;  // 2: another workload
+  EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0), kSmLoadFloorMs + kSmLoadTimesUnloaded * 7);
+  calls[1].plan.sm_load = true;  // a loaded call's own time does not size the next load
+  EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0), kSmLoadFloorMs + kSmLoadTimesUnloaded * 3);
+  EXPECT_DOUBLE_EQ(sm_load_ms({}, 0), kSmLoadFloorMs);
+}
+
 // The library as the yardstick: a check of one output with these errors.
 CallCheck check_of(const std::string& tensor, std::int64_t failed, double rel_l2,
                    std::int64_t nonfinite = 0, double worst = 1.5) {

@@ -181,10 +181,31 @@ Result<BrokerRequest> BrokerRequest::from_json(const Json& j) {
   });
 }
 
+const char* to_string(Content c) {
+  switch (c) {
+    case Content::transformed:
+      return "transformed";
+    case Content::repeat:
+      return "repeat";
+    case Content::fresh:
+      return "fresh";
+  }
+  return "?";
+}
+
+bool content_from_string(const std::string& s, Content& out) {
+  for (Content c : {Content::transformed, Content::repeat, Content::fresh})
+    if (s == to_string(c)) {
+      out = c;
+      return true;
+    }
+  return false;
+}
+
 Json PrepareCommand::to_json() const {
   Json j = int_pair(workload, slot);
   j["op"] = "prepare";
-  j["content"] = content == Content::repeat ? "repeat" : "transformed";
+  j["content"] = to_string(content);
   j["base"] = base;
   j["transform_seed"] = transform_seed;
   j["poison_seed"] = poison_seed;
@@ -218,6 +239,7 @@ Json CallCommand::to_json(const char* op) const {
   Json j{{"op", op}, {"calls", std::move(list)}};
   if (function_times) j["function_times"] = true;
   if (sm_load) j["sm_load"] = true;
+  if (sm_load && sm_load_ms > 0) j["sm_load_ms"] = sm_load_ms;
   return j;
 }
 
@@ -234,9 +256,8 @@ Result<PrepareCommand> prepare_from_json(const Json& j) {
     c.workload = j.at("workload").get<int>();
     c.slot = j.at("slot").get<int>();
     const std::string content = j.at("content").get<std::string>();
-    if (content != "repeat" && content != "transformed")
+    if (!content_from_string(content, c.content))
       return make_error("unknown content '" + content + "'");
-    c.content = content == "repeat" ? Content::repeat : Content::transformed;
     c.base = j.value("base", 0);
     c.transform_seed = j.value("transform_seed", std::uint64_t{0});
     c.poison_seed = j.at("poison_seed").get<std::uint64_t>();
@@ -271,6 +292,8 @@ Result<CallCommand> call_from_json(const Json& j) {
     if (c.calls.empty()) return make_error("a burst of no calls");
     c.function_times = j.value("function_times", false);
     c.sm_load = j.value("sm_load", false);
+    c.sm_load_ms = j.value("sm_load_ms", 0.0);
+    if (!(c.sm_load_ms >= 0)) return make_error("a negative sm_load_ms");
     return c;
   });
 }

@@ -153,13 +153,23 @@ struct BrokerRequest {
 };
 
 // ---- verifier commands -------------------------------------------------------------------
-enum class Content { transformed, repeat };  // a base under a new transform | the previous inputs
+// What a slot gets for a call: a base set under a new transform (checked against the base's
+// reference, every element) | exactly the previous call's inputs | new inputs the verifier draws
+// from its own random source, like base set `base`'s distribution, checked at sampled positions
+// (gpu/sample_check.h: the timing, audited and library calls of families that can be sampled).
+enum class Content { transformed, repeat, fresh };
+const char* to_string(Content c);
+bool content_from_string(const std::string& s, Content& out);
+// Whether a call of this content has inputs no earlier call had (transformed or fresh).
+inline bool new_inputs(Content c) {
+  return c != Content::repeat;
+}
 
 struct PrepareCommand {
   int workload = 0, slot = 0;
   Content content = Content::transformed;
-  int base = 0;                      // transformed: which base set
-  std::uint64_t transform_seed = 0;  // transformed: 0 = identity
+  int base = 0;                      // transformed: which base set; fresh: whose distribution
+  std::uint64_t transform_seed = 0;  // transformed: 0 = identity; fresh: unused
   std::uint64_t poison_seed = 0;
   Json to_json() const;
 };
@@ -249,8 +259,12 @@ struct CallCommand {
   std::vector<CallTarget> calls;  // at least one
   bool function_times = false;
   // Half the SMs busy with the broker's own kernel during the burst (gpu/sm_load.h): another
-  // schedule for the candidate's blocks. The reply's extra.sm_load says whether it was held.
+  // schedule for the candidate's blocks. The reply's extra.sm_load says whether it was held, and
+  // extra.sm_load_outlasted whether the burst's work was still running (by the broker's clock)
+  // when the load's `sm_load_ms` had passed (0: the broker's default, kSmLoadDefaultMs), i.e.
+  // whether some of it ran without the load.
   bool sm_load = false;
+  double sm_load_ms = 0;
   Json to_json(const char* op = "call") const;
 };
 

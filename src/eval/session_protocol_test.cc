@@ -181,6 +181,35 @@ TEST(SessionProtocol, CommandsParse) {
   EXPECT_FALSE(call_from_json(Json{{"workload", "a"}}).ok());
 }
 
+// The SM load's time travels only with the load, and a negative one is refused.
+TEST(SessionProtocol, TheLoadsTimeTravelsWithTheLoad) {
+  CallCommand c;
+  c.calls = {{0, 1}};
+  c.sm_load_ms = 250;
+  EXPECT_FALSE(c.to_json().contains("sm_load_ms"));  // no load, no time
+  c.sm_load = true;
+  auto back = call_from_json(c.to_json());
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(back->sm_load);
+  EXPECT_DOUBLE_EQ(back->sm_load_ms, 250);
+  Json bad = c.to_json();
+  bad["sm_load_ms"] = -1;
+  EXPECT_FALSE(call_from_json(bad).ok());
+}
+
+// Every content has one name, read back to itself; only a repeat has no new inputs.
+TEST(SessionProtocol, ContentsHaveOneNameEach) {
+  for (Content c : {Content::transformed, Content::repeat, Content::fresh}) {
+    PrepareCommand p{0, 1, c, 2, 0, 7};
+    auto back = prepare_from_json(p.to_json());
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->content, c);
+    EXPECT_EQ(back->base, 2);
+    EXPECT_EQ(new_inputs(c), c != Content::repeat);
+  }
+  EXPECT_STREQ(to_string(Content::fresh), "fresh");
+}
+
 TEST(SessionProtocol, ABurstsEventTimesRoundTrip) {
   Reply r;
   set_events(r, {1.5, 2.0});

@@ -29,6 +29,9 @@ inline constexpr double kMacsPerThreadInstruction = 2;
 inline constexpr double kMacsPerHmma = 4096;
 inline constexpr double kMacsPerDmma = 2048;
 inline constexpr double kMacsPerImma = 16384;
+// A hidden check is judged on its own (TimedCounts::min_substantial_hidden_share) when its FLOPs
+// are at least this share of the timed workload's.
+inline constexpr double kSubstantialHiddenFlops = 1.0 / 32;
 
 struct TimedCounts {
   bool counted = false;    // every timed call of the first broker had its counters read
@@ -51,19 +54,37 @@ struct TimedCounts {
   // math elsewhere on every other shape (red team, leak5/wgmma_public_m_only) is low here;
   // summed, so a fallback for a tiny shape (M = 1) weighs as little as its FLOPs.
   std::optional<double> hidden_tensor_share;
+  // The same hidden checks together (but a loaded one, whose load spins threads of its own): the
+  // multiply-adds every other unit could have done / their task multiply-adds, as
+  // max_other_math_share is for each timed call (a discarded wgmma burn beside a CUDA-core GEMM
+  // on the hidden shapes only, red team leak6/hidden_checks_burn); and TMA-loaded bytes / their
+  // input bytes (TMA at the public shape only, leak6/tma_public_m_only). nullopt: no hidden check
+  // (or, for the bytes, none with known input bytes).
+  std::optional<double> hidden_other_math_share;
+  std::optional<double> hidden_tma_input_ratio;
+  // The least wgmma share of one hidden check among those whose FLOPs are at least
+  // kSubstantialHiddenFlops of the timed workload's: summed, the largest shapes hide one shape
+  // the target never runs (red team leak6/audit_range_ffma: everything on wgmma but the band the
+  // audit draws from), while a fallback for a tiny shape (M = 1) stays allowed. nullopt: none.
+  std::optional<double> min_substantial_hidden_share;
+  // Over the timed calls, the least: TMA-loaded bytes / every byte the SMs read from L2
+  // (worker/call_counters.h l2_read_sectors): TMA must move most of what was read, not touch
+  // each operand byte once beside loads that carry the traffic (red team leak6/tma_sliver: 1.6%).
+  // nullopt when the broker did not count L2 reads (an older broker).
+  std::optional<double> min_tma_load_share;
   Json to_json() const;
 };
 
 // The broker's reply to "counters" (worker/call_counters.h: counted_calls_json) joined to the
 // session's records: the timed samples (and checked samples of a candidate timed on its checked
 // calls) the first broker made, and its checked calls on hidden workloads. `workload_flops` and
-// `hidden` by workload (plan.h; workload 0 is the timed one), `input_bytes` of the timed one.
+// `hidden` by workload (plan.h; workload 0 is the timed one), `input_bytes` of the timed one,
+// `workload_input_bytes` by workload (empty: the hidden checks' TMA ratio is not computed).
 // nullopt when the broker's chip has no known counters ("unsupported": true in the reply): the
 // credit then rests on the audit alone, as before.
-std::optional<TimedCounts> summarize_timed_counts(const Json& reply,
-                                                  const std::vector<CallRecord>& calls,
-                                                  const std::vector<double>& workload_flops,
-                                                  double input_bytes,
-                                                  const std::vector<bool>& hidden);
+std::optional<TimedCounts> summarize_timed_counts(
+    const Json& reply, const std::vector<CallRecord>& calls,
+    const std::vector<double>& workload_flops, double input_bytes, const std::vector<bool>& hidden,
+    const std::vector<double>& workload_input_bytes = {});
 
 }  // namespace ptxbench::eval

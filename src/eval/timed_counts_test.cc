@@ -83,6 +83,9 @@ TEST(TimedCounts, TheHiddenChecksShareIsTheirSum) {
   ASSERT_TRUE(t && t->counted) << (t ? t->why_not : "");
   ASSERT_TRUE(t->hidden_tensor_share.has_value());
   EXPECT_DOUBLE_EQ(*t->hidden_tensor_share, 0.1);  // (100 + 0) / (100 + 900)
+  // Each hidden check of at least 1/32 of the timed FLOPs on its own: workload 2 ran none.
+  ASSERT_TRUE(t->min_substantial_hidden_share.has_value());
+  EXPECT_DOUBLE_EQ(*t->min_substantial_hidden_share, 0.0);
   EXPECT_DOUBLE_EQ(t->min_tensor_share, 1.0);
   // A hidden check the broker did not count leaves the calls uncounted.
   auto missed = summarize_timed_counts(reply(Json::array({row(10, 1000, 40)})), calls,
@@ -95,6 +98,52 @@ TEST(TimedCounts, TheHiddenChecksShareIsTheirSum) {
                                      {1000}, 40, {false});
   ASSERT_TRUE(none && none->counted);
   EXPECT_FALSE(none->hidden_tensor_share.has_value());
+}
+
+// The hidden checks also bound the other units' math (a discarded wgmma burn beside a CUDA-core
+// GEMM on the hidden shapes only: leak6/hidden_checks_burn) and give TMA's share of their input
+// bytes (TMA at the public shape only: leak6/tma_public_m_only). A loaded hidden check's threads
+// (the broker's load spins there) are left out of the math bound.
+TEST(TimedCounts, TheHiddenChecksBoundOtherMathAndTmaBytesToo) {
+  CallRecord a = timed(3, 7), b = timed(4, 8), loaded = timed(5, 9);
+  for (CallRecord* c : {&a, &b, &loaded}) c->timing = false, c->plan.workload = 1;
+  b.plan.workload = 2;
+  loaded.plan.sm_load = true;
+  std::vector<CallRecord> calls = {a, b, loaded, timed(6, 10)};
+  // Hidden FLOPs 100 and 300 (50 + 150 multiply-adds); 60 and 40 thread instructions (120 + 80
+  // MACs); the loaded one 1e9. Input bytes 10 and 30; TMA 5 and 15, the loaded one 1000.
+  auto t = summarize_timed_counts(reply(Json::array({row(7, 100, 5, 60), row(8, 300, 15, 40),
+                                                     row(9, 100, 1000, 1e9), row(10, 1000, 40)})),
+                                  calls, {1000, 100, 300}, 40, {false, true, true}, {40, 10, 30});
+  ASSERT_TRUE(t && t->counted) << (t ? t->why_not : "");
+  ASSERT_TRUE(t->hidden_other_math_share && t->hidden_tma_input_ratio);
+  EXPECT_DOUBLE_EQ(*t->hidden_other_math_share, kMacsPerThreadInstruction * 100 / 200.0);
+  EXPECT_DOUBLE_EQ(*t->hidden_tma_input_ratio, 1020.0 / 50.0);  // the loaded check counts here
+  EXPECT_EQ(t->to_json().at("hidden_other_math_share"), Json(*t->hidden_other_math_share));
+  // Without the workloads' input bytes, no TMA ratio is said.
+  auto no_bytes =
+      summarize_timed_counts(reply(Json::array({row(7, 100, 5, 60), row(8, 300, 15, 40),
+                                                row(9, 100, 1000, 1e9), row(10, 1000, 40)})),
+                             calls, {1000, 100, 300}, 40, {false, true, true});
+  ASSERT_TRUE(no_bytes && no_bytes->counted);
+  EXPECT_FALSE(no_bytes->hidden_tma_input_ratio.has_value());
+}
+
+// TMA's share of what the SMs read from L2 (32-byte sectors), the least over the timed calls;
+// unsaid when the broker did not count L2 reads.
+TEST(TimedCounts, TmaMustBringMostOfWhatTheSmsRead) {
+  Json a = row(7, 100, 3200), b = row(9, 100, 1000);
+  a["l2_read_sectors"] = 100;   // 3200 of 3200 bytes by TMA
+  b["l2_read_sectors"] = 1000;  // 1000 of 32000
+  auto t = summarize_timed_counts(reply(Json::array({a, b})), {timed(3, 7), timed(5, 9)}, {100}, 40,
+                                  {false});
+  ASSERT_TRUE(t && t->counted);
+  ASSERT_TRUE(t->min_tma_load_share.has_value());
+  EXPECT_DOUBLE_EQ(*t->min_tma_load_share, 1000.0 / 32000);
+  auto old = summarize_timed_counts(reply(Json::array({row(7, 100, 3200)})), {timed(3, 7)}, {100},
+                                    40, {false});
+  ASSERT_TRUE(old && old->counted);
+  EXPECT_FALSE(old->min_tma_load_share.has_value());
 }
 
 TEST(TimedCounts, AMissedTimedCallLeavesTheCallsUncounted) {

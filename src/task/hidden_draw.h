@@ -9,7 +9,8 @@
 //   gemm (M varies; T = the timed M, P = the promised maximum)
 //     small    M in [1, 63]: one token up to less than one 64-row tile
 //     ragged   M in [65, 1023], M not a multiple of 8 (a ragged tail for any tile height)
-//     large    M in [max(T/2, 1025), P], M not a multiple of 128
+//     large    M in [max(T/4, 1025) + 1, P], M not a multiple of 128 (from above the audit band:
+//              every M over 1024 that is not a multiple of 128 is drawn by audit or large)
 //     audit    M in [1025, max(T/4, 1025)], M not a multiple of 128: also the instruction
 //              audit's second workload (large enough that tile padding does not distort the
 //              tensor-FLOP coverage, small enough to run fast under instrumentation)

@@ -52,10 +52,25 @@ TEST(HiddenDraw, GemmDrawsEachKindWithinThePromise) {
     const std::int64_t ragged = axis(d, HiddenKind::ragged, "M");
     EXPECT_TRUE(ragged > 64 && ragged < 1024 && ragged % 8 != 0) << ragged;
     const std::int64_t large = axis(d, HiddenKind::large, "M");
-    EXPECT_TRUE(large >= 4096 && large % 128 != 0) << large;
+    EXPECT_TRUE(large > 2048 && large % 128 != 0) << large;
     const std::int64_t audit = axis(d, HiddenKind::audit, "M");
     EXPECT_TRUE(audit > 1024 && audit <= 2048 && audit % 128 != 0) << audit;
   }
+}
+
+// No band of the promise is left to `any` alone: a kernel wrong only for M in [2049, 4095] (red
+// team leak6/medium_m_gap, ~6% of sessions before) meets `large` there in about one session in
+// seven (2047 of the 14335 values above the audit band).
+TEST(HiddenDraw, TheBandBetweenTheAuditAndTheTimedHalfIsDrawnByLarge) {
+  const TaskSpec t = gemm_task();
+  int medium = 0;
+  const int sessions = 2000;
+  for (std::uint64_t seed = 0; seed < sessions; ++seed) {
+    const std::int64_t m = axis(draw_hidden_workloads(t, seed), HiddenKind::large, "M");
+    medium += m > 2048 && m < 4096;
+  }
+  EXPECT_GT(medium, sessions / 10);
+  EXPECT_LT(medium, sessions / 5);
 }
 
 TEST(HiddenDraw, TheSameSeedDrawsTheSameSizesAndOtherSeedsOthers) {

@@ -40,18 +40,21 @@ __device__ __forceinline__ std::int64_t ref_index(std::int64_t i, const RefView&
   return (v.row_map ? v.row_map[r] : r) * v.cols_per_row + (v.col_map ? v.col_map[c] : c);
 }
 
+// Element t < n of the comparison: output element t against ref[view(t)], or, sampled
+// (`pos` not null), output element pos[t] against ref[t] (and term[t]).
 __global__ void compare_kernel(const void* out, const float* ref, std::int64_t n, bool bf16,
                                ElementRule set_rule, int max_bad, Poison poison, RefView view,
-                               RowScale rows, const float* term, Accum* acc) {
+                               RowScale rows, const float* term, const std::int64_t* pos,
+                               Accum* acc) {
   unsigned long long failed = 0, nonfinite = 0, unwritten = 0;
   double d2 = 0, r2 = 0, dr = 0, r2d2 = 0;
   float max_abs = 0, max_rel = 0, worst = 0;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     bool poisoned = false;
-    const std::int64_t ri = ref_index(i, view);
-    float o = load_out(out, i, bf16, poison, &poisoned), r = ref[ri];
-    const float q = term ? term[ri] : 0.0f;
+    const std::int64_t oi = pos ? pos[i] : i, ri = pos ? oi : ref_index(i, view);
+    float o = load_out(out, oi, bf16, poison, &poisoned), r = ref[pos ? i : ri];
+    const float q = term ? term[pos ? i : ri] : 0.0f;
     ElementRule rule = set_rule;
     if (rows.on)
       rule.atol *=
@@ -146,22 +149,64 @@ std::int64_t host_ref_index(std::int64_t i, const RefView& v) {
   return rr * v.cols_per_row + cc;
 }
 
-}  // namespace
+struct OutputScan {
+  std::int64_t nonfinite = 0, unwritten = 0;
+};
 
-CompareStats compare_output(const void* out, const float* ref, const TensorDesc& desc,
-                            const Tolerances& tol, cudaStream_t stream, int max_bad,
-                            const Poison& poison, const RefView& view, const RowScale& rows,
-                            const float* term) {
+__global__ void scan_kernel(const void* out, std::int64_t n, bool bf16, Poison poison,
+                            unsigned long long* counts) {
+  unsigned long long nonfinite = 0, unwritten = 0;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    bool poisoned = false;
+    const float o = load_out(out, i, bf16, poison, &poisoned);
+    nonfinite += is_finite_value(o) ? 0 : 1;
+    unwritten += poisoned ? 1 : 0;
+  }
+  for (int off = 16; off > 0; off /= 2) {
+    nonfinite += __shfl_down_sync(0xffffffffu, nonfinite, off);
+    unwritten += __shfl_down_sync(0xffffffffu, unwritten, off);
+  }
+  if (threadIdx.x % 32 != 0) return;
+  if (nonfinite) atomicAdd(&counts[0], nonfinite);
+  if (unwritten) atomicAdd(&counts[1], unwritten);
+}
+
+// How many of out's n elements are NaN or Inf, and how many still hold the poison.
+OutputScan scan_output(const void* out, std::int64_t n, ElemType type, const Poison& poison,
+                       cudaStream_t stream) {
+  DeviceBuffer dev(2 * sizeof(unsigned long long));
+  PTXB_CUDA(cudaMemsetAsync(dev.get(), 0, dev.bytes(), stream));
+  unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 132 * 16));
+  scan_kernel<<<blocks, 256, 0, stream>>>(out, n, type == ElemType::bf16, poison,
+                                          dev.as<unsigned long long>());
+  PTXB_CUDA(cudaGetLastError());
+  unsigned long long host[2] = {0, 0};
+  PTXB_CUDA(cudaMemcpyAsync(host, dev.get(), sizeof host, cudaMemcpyDeviceToHost, stream));
+  PTXB_CUDA(cudaStreamSynchronize(stream));
+  return {static_cast<std::int64_t>(host[0]), static_cast<std::int64_t>(host[1])};
+}
+
+// Runs compare_kernel over n elements and gathers its statistics. The bad elements are
+// reported at their index in `out` (positions[t] when sampled) with the reference value they
+// were compared against.
+CompareStats run_compare(const void* out, const float* ref, std::int64_t n, const TensorDesc& desc,
+                         const Tolerances& tol, cudaStream_t stream, int max_bad,
+                         const Poison& poison, const RefView& view, const RowScale& rows,
+                         const float* term, const std::vector<std::int64_t>& positions) {
   max_bad = std::clamp(max_bad, 1, kMaxBad);
   DeviceBuffer dev(sizeof(Accum));
   Accum init{};
   init.first_bad = ~0ull;
   PTXB_CUDA(cudaMemcpyAsync(dev.get(), &init, sizeof init, cudaMemcpyHostToDevice, stream));
-  std::int64_t n = desc.numel();
+  DeviceBuffer pos(positions.size() * sizeof(std::int64_t));
+  if (!positions.empty())
+    PTXB_CUDA(
+        cudaMemcpyAsync(pos.get(), positions.data(), pos.bytes(), cudaMemcpyHostToDevice, stream));
   unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 132 * 16));
-  compare_kernel<<<blocks, 256, 0, stream>>>(out, ref, n, desc.type == ElemType::bf16,
-                                             tol.element_rule(), max_bad, poison, view, rows, term,
-                                             dev.as<Accum>());
+  compare_kernel<<<blocks, 256, 0, stream>>>(
+      out, ref, n, desc.type == ElemType::bf16, tol.element_rule(), max_bad, poison, view, rows,
+      term, positions.empty() ? nullptr : pos.as<std::int64_t>(), dev.as<Accum>());
   PTXB_CUDA(cudaGetLastError());
   Accum a{};
   PTXB_CUDA(cudaMemcpyAsync(&a, dev.get(), sizeof a, cudaMemcpyDeviceToHost, stream));
@@ -191,12 +236,40 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
     if (idx.size() > static_cast<std::size_t>(max_bad))
       idx.resize(static_cast<std::size_t>(max_bad));
     for (auto i : idx) {
-      BadElement b = locate(i, desc);
-      b.out = read_element(out, i, desc.type);
-      b.ref = read_element(ref, host_ref_index(i, view), ElemType::fp32);
+      const bool sampled = !positions.empty();
+      BadElement b = locate(sampled ? positions[static_cast<std::size_t>(i)] : i, desc);
+      b.out = read_element(out, b.flat, desc.type);
+      b.ref = read_element(ref, sampled ? i : host_ref_index(i, view), ElemType::fp32);
       s.first_bad.push_back(std::move(b));
     }
   }
+  return s;
+}
+
+}  // namespace
+
+CompareStats compare_output(const void* out, const float* ref, const TensorDesc& desc,
+                            const Tolerances& tol, cudaStream_t stream, int max_bad,
+                            const Poison& poison, const RefView& view, const RowScale& rows,
+                            const float* term) {
+  CompareStats s =
+      run_compare(out, ref, desc.numel(), desc, tol, stream, max_bad, poison, view, rows, term, {});
+  finish_verdict(s, tol);
+  return s;
+}
+
+CompareStats compare_sampled(const void* out, const std::vector<std::int64_t>& positions,
+                             const float* ref, const TensorDesc& desc, const Tolerances& tol,
+                             cudaStream_t stream, int max_bad, const Poison& poison,
+                             const RowScale& rows) {
+  PTXB_CHECK(!positions.empty(), "a sampled comparison needs positions");
+  CompareStats s = run_compare(out, ref, static_cast<std::int64_t>(positions.size()), desc, tol,
+                               stream, max_bad, poison, {}, rows, nullptr, positions);
+  // Every element, not only the sampled ones, must have been written with a finite value.
+  const OutputScan scan = scan_output(out, desc.numel(), desc.type, poison, stream);
+  s.sampled_from = desc.numel();
+  s.nonfinite = scan.nonfinite;
+  s.unwritten = scan.unwritten;
   finish_verdict(s, tol);
   return s;
 }

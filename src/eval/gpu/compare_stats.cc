@@ -29,20 +29,22 @@ Json CompareStats::to_json() const {
                    {"tile", {b.tile_row, b.tile_col}},
                    {"out", b.out},
                    {"ref", b.ref}});
-  return Json{{"tensor", tensor},
-              {"numel", numel},
-              {"failed", failed},
-              {"nonfinite", nonfinite},
-              {"unwritten", unwritten},
-              {"max_abs_err", max_abs_err},
-              {"max_rel_err", max_rel_err},
-              {"rel_l2", rel_l2},
-              {"scale_bias", scale_bias},
-              {"scale_bias_se", scale_bias_se},
-              {"mismatch_ratio", mismatch_ratio},
-              {"worst_rule_ratio", worst_rule_ratio},
-              {"passed", passed},
-              {"first_bad", bad}};
+  Json j{{"tensor", tensor},
+         {"numel", numel},
+         {"failed", failed},
+         {"nonfinite", nonfinite},
+         {"unwritten", unwritten},
+         {"max_abs_err", max_abs_err},
+         {"max_rel_err", max_rel_err},
+         {"rel_l2", rel_l2},
+         {"scale_bias", scale_bias},
+         {"scale_bias_se", scale_bias_se},
+         {"mismatch_ratio", mismatch_ratio},
+         {"worst_rule_ratio", worst_rule_ratio},
+         {"passed", passed},
+         {"first_bad", bad}};
+  if (sampled_from > 0) j["sampled_from"] = sampled_from;
+  return j;
 }
 
 namespace {
@@ -57,6 +59,7 @@ CompareStats compare_stats_from_json(const Json& j) {
   CompareStats s;
   s.tensor = j.at("tensor").get<std::string>();
   s.numel = j.at("numel").get<std::int64_t>();
+  s.sampled_from = j.value("sampled_from", std::int64_t{0});
   s.failed = j.at("failed").get<std::int64_t>();
   s.nonfinite = j.at("nonfinite").get<std::int64_t>();
   s.unwritten = j.at("unwritten").get<std::int64_t>();
@@ -84,8 +87,8 @@ CompareStats compare_stats_from_json(const Json& j) {
 std::string describe(const CompareStats& s) {
   if (s.passed)
     return fmt::format("{}: ok (max abs {:.3g}, rel L2 {:.2e})", s.tensor, s.max_abs_err, s.rel_l2);
-  std::string out = fmt::format("{}: {}/{} elements fail ({:.4g}%)", s.tensor, s.failed, s.numel,
-                                100.0 * s.mismatch_ratio);
+  std::string out = fmt::format("{}: {}/{} {}elements fail ({:.4g}%)", s.tensor, s.failed, s.numel,
+                                s.sampled_from > 0 ? "sampled " : "", 100.0 * s.mismatch_ratio);
   if (s.unwritten > 0) out += fmt::format(", {} never written (still poisoned)", s.unwritten);
   if (s.nonfinite > s.unwritten) out += fmt::format(", {} NaN/Inf", s.nonfinite - s.unwritten);
   out += fmt::format(", max abs err {:.4g}, max rel err {:.4g}, rel L2 {:.3e}", s.max_abs_err,

@@ -22,6 +22,9 @@ struct BadElement {
 struct CompareStats {
   std::string tensor;
   std::int64_t numel = 0;
+  // Sampled comparisons (compare.h compare_sampled): the output's element count, numel then being
+  // the sample's size; 0 for a comparison of every element.
+  std::int64_t sampled_from = 0;
   std::int64_t failed = 0;     // elements failing the rule (includes NaN/Inf/unwritten)
   std::int64_t nonfinite = 0;  // NaN or Inf outputs (includes unwritten)
   std::int64_t unwritten = 0;  // still holding the poison pattern

@@ -8,7 +8,11 @@
 // call's work is enqueued; each block spins on a flag in mapped host memory, sleeping between
 // reads, until release() sets it or max_ms have passed by the GPU's global timer, so it ends
 // whatever the candidate does (a candidate that waits for all its blocks to be resident is
-// slowed, never hung). release() waits for it, bounded by max_ms plus a second.
+// slowed, never hung). release() waits for it, bounded by max_ms plus a second. A call whose work
+// was still running when max_ms had passed did not all run under the load (a kernel that waited
+// the load out, red team leak4/sched_outwait_load.cu): the broker tells by its own clock and
+// says so (session_protocol.h CallCommand::sm_load_ms), the judge sizes max_ms to several times
+// the workload's unloaded calls, so an honest kernel slowed by half the SMs ends well before it.
 // Caveats: blocks of the candidate that need no shared memory may still share those SMs (the
 // load is "concurrent", not an exclusion); which schedule exposes a race is not guaranteed, so a
 // race can still pass; a failure to launch the load holds nothing and says so (held() false):

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/elapsed.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/event_burst.h"
 #include "eval/gpu/l2_flush.h"
@@ -65,9 +66,10 @@ BrokerStatus status_of(CallEnd e) {
   return BrokerStatus::harness_error;
 }
 
-// The longest the SM load holds (CallCommand::sm_load), in ms: a whole call of a workload, and
-// little for a persistent kernel whose blocks wait for the load's SMs (2000 ms cost it 2 s).
-constexpr double kSmLoadMaxMs = 100;
+// How long the SM load holds (CallCommand::sm_load) when the command does not say
+// (sm_load_ms), in ms: a whole call of a workload, and little for a persistent kernel whose
+// blocks wait for the load's SMs (2000 ms cost it 2 s). Never more than a quarter of the limit.
+constexpr double kSmLoadDefaultMs = 100;
 // Calls the counters keep ranges for (a session makes a few hundred; the rest go uncounted).
 constexpr std::size_t kMaxCountedCalls = 2048;
 
@@ -181,12 +183,15 @@ class Broker {
     std::vector<CallReport> reports;
     device_->time_launches(c.function_times);
     // CallCommand::sm_load: half the SMs busy with the broker's own kernel (gpu/sm_load.h) for at
-    // most a quarter of the call limit and kSmLoadMaxMs, released however the burst ends.
+    // most a quarter of the call limit and sm_load_ms, released however the burst ends.
     struct Release {
       gpu::SmLoad& load;
       ~Release() { load.release(); }
     } release{sm_load_};
-    const bool loaded = c.sm_load && sm_load_.hold(std::min(250 * limit, kSmLoadMaxMs));
+    const double load_ms =
+        std::min(250 * limit, c.sm_load_ms > 0 ? c.sm_load_ms : kSmLoadDefaultMs);
+    const auto load_start = std::chrono::steady_clock::now();
+    const bool loaded = c.sm_load && sm_load_.hold(load_ms);
     // One range a burst, named by its first call; its push and pop are no part of the call's time.
     double counter_ms = counters_ ? counters_->begin(calls_ + 1) : 0;
     for (std::size_t i = 0; i < c.calls.size(); ++i) {
@@ -209,6 +214,10 @@ class Broker {
     } catch (const DeviceFailure& e) {
       throw Ended(BrokerStatus::cuda_error, e.what());
     }
+    // By the broker's clock (nothing the candidate's code can write): was the work still running
+    // when the load's time was up?
+    const bool outlasted = loaded && ms_since(load_start) >= load_ms;
+    sm_load_.release();
     if (counters_) counter_ms += counters_->end();
     device_->burst_done();
     Reply r = reply_of(BrokerStatus::ok);
@@ -219,6 +228,7 @@ class Broker {
     r.extra.update(call_extras(reports));
     if (c.function_times) set_function_times(r, c.calls.size());
     if (c.sm_load) r.extra["sm_load"] = loaded;
+    if (outlasted) r.extra["sm_load_outlasted"] = true;
     return r;
   }
 

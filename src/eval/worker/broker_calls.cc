@@ -4,6 +4,7 @@
 #include <driver_types.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "eval/worker/broker_frames.h"
@@ -80,8 +81,11 @@ std::string_view to_string(CallEnd e) {
 
 Json call_extras(const std::vector<CallReport>& reports) {
   Json launches = Json::array(), side = Json::array(), host_ms = Json::array(),
-       stale = Json::array(), kept = Json::array();
+       stale = Json::array(), kept = Json::array(), cooperative = Json::array();
+  bool any_cooperative = false;
   for (const CallReport& rep : reports) {
+    cooperative.push_back(rep.cooperative);
+    any_cooperative = any_cooperative || rep.cooperative;
     Json one = Json::array();
     for (const auto& [fn, n] : rep.launches) one.push_back(Json::array({fn, n}));
     launches.push_back(std::move(one));
@@ -90,11 +94,13 @@ Json call_extras(const std::vector<CallReport>& reports) {
     stale.push_back(rep.stale);
     kept.push_back(rep.kept_bytes);
   }
-  return Json{{"launches", std::move(launches)},
-              {"side_streams", std::move(side)},
-              {"host_ms", std::move(host_ms)},
-              {"stale", std::move(stale)},
-              {"kept_bytes", std::move(kept)}};
+  Json out{{"launches", std::move(launches)},
+           {"side_streams", std::move(side)},
+           {"host_ms", std::move(host_ms)},
+           {"stale", std::move(stale)},
+           {"kept_bytes", std::move(kept)}};
+  if (any_cooperative) out["cooperative"] = std::move(cooperative);
+  return out;
 }
 
 CallExecutor::CallExecutor(BrokerDevice& device, HostLink& host,
@@ -319,6 +325,14 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
   if (const auto* l = std::get_if<host::Launch>(&p)) {
     note_stream(l->stream);
     note_stale_launch(*l, kernels_.at(l->function));
+    bool cooperative = false;
+    for (const auto& a : l->attributes) {
+      std::int32_t on = 0;
+      if (a.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && a.value.size() >= sizeof on)
+        std::memcpy(&on, a.value.data(), sizeof on);
+      cooperative = cooperative || on != 0;
+    }
+    report_.cooperative = cooperative && (report_.launches.empty() || report_.cooperative);
     device_.launch(*l, kernels_.at(l->function));
     auto& v = report_.launches;
     auto it =
@@ -340,7 +354,7 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
     note_stream(m->stream);
     if (!inside(m->dst, m->data.size()))
       return Failure{CallEnd::refused, "cudaMemcpyAsync to " + where(m->dst, m->data.size())};
-    note_stale_copy(*m);
+    note_stale_copy("a cudaMemcpyAsync to the device", m->data);
     device_.copy_h2d(m->dst, m->data);
     return std::nullopt;
   }
@@ -365,10 +379,12 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
                      "cudaMemcpyToSymbolAsync past the end of '" + m->symbol + "'"};
     if (m->data.empty() && !inside(m->src, count))
       return Failure{CallEnd::refused, "cudaMemcpyToSymbolAsync from " + where(m->src, count)};
-    if (m->data.empty())
+    if (m->data.empty()) {
       device_.copy_d2d(sym->begin + m->offset, m->src, count);
-    else
+    } else {
+      note_stale_copy("a cudaMemcpyToSymbolAsync to '" + m->symbol + "'", m->data);
       device_.copy_h2d(sym->begin + m->offset, m->data);
+    }
     return std::nullopt;
   }
   const auto& m = std::get<host::FreeAsync>(p);

@@ -142,11 +142,15 @@ struct CallReport {
   std::uint64_t kept_bytes = 0;  // workspace of earlier calls still held when this call began
   double host_ms = 0;  // from RunCall until the call's timing began (host time, not GPU time)
   std::size_t items = 0;
+  // Every launch of the call asked for a cooperative grid (CU_LAUNCH_ATTRIBUTE_COOPERATIVE): its
+  // blocks start together, so under the SM load (gpu/sm_load.h) it may wait for the load to end.
+  // One ordinary launch beside them makes it false (that one could be what waits).
+  bool cooperative = false;
 };
 
 // A burst's reports as the "call" reply's extras, one entry per call (session_protocol.h):
 // launches [[function, count], ...], side_streams [handle, ...], host_ms, stale [sentence, ...]
-// and kept_bytes.
+// and kept_bytes; cooperative [bool, ...] only when a call's launches were all cooperative.
 Json call_extras(const std::vector<CallReport>& reports);
 
 class CallExecutor {
@@ -207,7 +211,9 @@ class CallExecutor {
   // broker_stale.cc: another call's tensor `addr` lies in (none when it is this call's or none).
   const DeviceRegion* other_calls_tensor(std::uint64_t addr) const;
   void note_stale_launch(const host::Launch& l, const KernelInfo& k);
-  void note_stale_copy(const host::MemcpyH2D& m);
+  // A host-to-device copy's bytes (to a buffer or to a symbol: red team leak6/stale_symbol_copy),
+  // up to kMaxScannedCopyBytes.
+  void note_stale_copy(const std::string& what, std::string_view data);
   // Reads `bytes` (a parameter buffer's range, a copy) for 8-byte pointers and 128-byte maps.
   void scan_for_stale(const std::string& what, std::string_view bytes, std::size_t first_offset);
 

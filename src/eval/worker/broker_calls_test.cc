@@ -185,6 +185,32 @@ TEST_F(Fixture, AClusterLaunchIsAllowed) {
   EXPECT_EQ(call().end, CallEnd::done);
 }
 
+// A call whose launches are all cooperative says so (under the SM load its grid may wait for the
+// load, judge_calls); one ordinary launch beside them, or a cooperative attribute set to 0, does
+// not.
+TEST_F(Fixture, ACallOfCooperativeLaunchesOnlySaysSo) {
+  auto cooperative = [&](std::int32_t on) {
+    host::Launch l = launch();
+    std::string value(host::kLaunchAttributeValueBytes, 0);
+    std::memcpy(value.data(), &on, sizeof on);
+    l.attributes.push_back({CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value});
+    return l;
+  };
+  hostp.say(host::MsgType::launch, cooperative(1));
+  hostp.say(host::MsgType::launch, cooperative(1));
+  hostp.say(host::MsgType::call_done);
+  EXPECT_TRUE(call().cooperative);
+  hostp.say(host::MsgType::launch, cooperative(1));
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::call_done);
+  EXPECT_FALSE(call().cooperative);
+  hostp.say(host::MsgType::launch, cooperative(0));
+  hostp.say(host::MsgType::call_done);
+  EXPECT_FALSE(call().cooperative);
+  hostp.say(host::MsgType::call_done);  // no launch at all
+  EXPECT_FALSE(call().cooperative);
+}
+
 TEST_F(Fixture, MemoryOutsideTheCallsTensorsAndWorkspaceIsRefused) {
   hostp.say(host::MsgType::memset, host::Memset{kC + (1 << 20) - 8, 0, 16, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
@@ -479,6 +505,23 @@ TEST_F(StaleFixture, ACopiedPointerTableAndACopyOfAnEarlierBufferAreNamed) {
   EXPECT_NE(r.message.find("they are in output C of another call"), std::string::npos) << r.message;
 }
 
+// A pointer table copied to a `__device__` symbol is read as one copied to a buffer (red team
+// leak6/stale_symbol_copy: that branch had no scan).
+TEST_F(StaleFixture, APointerCopiedToASymbolIsNamed) {
+  std::string table(32, '\0');
+  const std::uint64_t p = kC2;
+  std::memcpy(table.data() + 8, &p, sizeof p);
+  hostp.say(host::MsgType::memcpy_to_symbol,
+            host::MemcpyToSymbol{"table", 0, table, 0, 0, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  CallReport r = exec2.run(run, tensors, 5);
+  EXPECT_EQ(r.end, CallEnd::done);
+  ASSERT_EQ(r.stale.size(), 1u);
+  EXPECT_EQ(r.stale[0],
+            "a cudaMemcpyToSymbolAsync to 'table': bytes 8..16 point into output C of another "
+            "call, not this call's");
+}
+
 TEST_F(StaleFixture, TheBurstsExtrasCarryEveryCallsReport) {
   CallReport a, b;
   a.launches = {{"gemm", 2}};
@@ -492,6 +535,9 @@ TEST_F(StaleFixture, TheBurstsExtrasCarryEveryCallsReport) {
   EXPECT_EQ(j.at("host_ms"), Json::parse("[0.5, 0.0]"));
   EXPECT_EQ(j.at("stale"), Json::parse(R"([[], ["x"]])"));
   EXPECT_EQ(j.at("kept_bytes"), Json::parse("[0, 4096]"));
+  EXPECT_FALSE(j.contains("cooperative"));  // written only when a call's launches all were
+  b.cooperative = true;
+  EXPECT_EQ(call_extras({a, b}).at("cooperative"), Json::parse("[false, true]"));
 }
 
 }  // namespace

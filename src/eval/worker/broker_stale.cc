@@ -63,11 +63,11 @@ void CallExecutor::note_stale_launch(const host::Launch& l, const KernelInfo& k)
   }
 }
 
-void CallExecutor::note_stale_copy(const host::MemcpyH2D& m) {
-  if (session_tensors_.empty() || m.data.size() > kMaxScannedCopyBytes ||
+void CallExecutor::note_stale_copy(const std::string& what, std::string_view data) {
+  if (session_tensors_.empty() || data.size() > kMaxScannedCopyBytes ||
       report_.stale.size() >= kMaxStaleNotes)
     return;
-  scan_for_stale("a cudaMemcpyAsync to the device", m.data, 0);
+  scan_for_stale(what, data, 0);
 }
 
 }  // namespace ptxbench::eval::worker

@@ -20,6 +20,7 @@ inline constexpr const char* kCallCounterMetrics[] = {
     "sm__inst_executed_pipe_tensor_op_hmma.sum",
     "sm__inst_executed_pipe_tensor_op_dmma.sum",
     "sm__inst_executed_pipe_tensor_op_imma.sum",
+    "lts__t_sectors_srcunit_tex_op_read.sum",
 };
 inline constexpr std::size_t kNumCallCounterMetrics =
     sizeof(kCallCounterMetrics) / sizeof(kCallCounterMetrics[0]);

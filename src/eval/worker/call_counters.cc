@@ -216,7 +216,8 @@ Json counted_calls_json(const std::vector<CountedCall>& rows, const std::string&
                            {"thread_instructions", c.thread_instructions},
                            {"hmma_instructions", c.hmma_instructions},
                            {"dmma_instructions", c.dmma_instructions},
-                           {"imma_instructions", c.imma_instructions}});
+                           {"imma_instructions", c.imma_instructions},
+                           {"l2_read_sectors", c.l2_read_sectors}});
   return Json{{"counted", std::move(counted)}, {"error", error}, {"unsupported", unsupported}};
 }
 
@@ -300,6 +301,7 @@ std::vector<CountedCall> CallCounters::finish(std::string& error) {
     c.hmma_instructions = v[4];
     c.dmma_instructions = v[5];
     c.imma_instructions = v[6];
+    c.l2_read_sectors = v[7];
     out.push_back(c);
   }
   return out;

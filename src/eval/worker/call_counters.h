@@ -16,9 +16,14 @@
 //   hmma_instructions   sm__inst_executed_pipe_tensor_op_hmma.sum (mma.sync, warp instructions)
 //   dmma_instructions   sm__inst_executed_pipe_tensor_op_dmma.sum (fp64 mma, warp instructions)
 //   imma_instructions   sm__inst_executed_pipe_tensor_op_imma.sum (integer mma, warp instructions)
-// The last four bound the math any other unit could have done (eval/timed_counts.h): wgmma that
-// ran beside work done elsewhere earns nothing. The seven fit one pass (CUPTI's host API for
-// GH100 says 1; the gmma and TMA instruction counts of 2026-12-06 would make it 2).
+//   l2_read_sectors     lts__t_sectors_srcunit_tex_op_read.sum: 32-byte sectors the SMs' L1TEX
+//                       units read from L2 (loads, cp.async, textures; TMA's too or not: either
+//                       way TMA must bring most of them, eval/timed_counts.h)
+// thread..imma bound the math any other unit could have done (eval/timed_counts.h): wgmma that
+// ran beside work done elsewhere earns nothing; l2_read_sectors bounds the bytes that moved
+// another way than TMA (red team leak6/tma_sliver). The eight fit one pass (CUPTI's host API for
+// GH100 says 1; the gmma and TMA instruction counts of 2026-12-06, or the LSU's own byte count,
+// would make it 2).
 // The counters are the context's: the broker's own L2 flush and SM load run inside a call's range
 // too (neither uses the tensor pipe or TMA; their thread instructions are few beside a task's
 // math, but the SM load's spinning is not: a loaded call's are left out, timed_counts.h).
@@ -48,6 +53,7 @@ struct CountedCall {
   double hmma_instructions = 0;
   double dmma_instructions = 0;
   double imma_instructions = 0;
+  double l2_read_sectors = 0;
 };
 
 // The broker's reply to "counters": {"counted": [{"call": n, and each field of CountedCall by

@@ -5,6 +5,7 @@
 #include "core/elapsed.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/reference.h"
+#include "eval/gpu/sample_check.h"
 #include "eval/worker/session.h"
 
 namespace ptxbench::eval::worker {
@@ -76,6 +77,8 @@ Reply VerifierSession::prepare(const PrepareCommand& c) {
   if (c.content == Content::repeat) {
     if (s.now.base < 0) throw std::runtime_error("repeat of a slot that holds no inputs yet");
     s.before = s.now;
+  } else if (c.content == Content::fresh) {
+    fill_fresh(w, s, c.base);
   } else {
     if (c.base < 0 || c.base >= static_cast<int>(w.bases.size()))
       throw std::runtime_error("no base set " + std::to_string(c.base));
@@ -104,7 +107,9 @@ Reply VerifierSession::verify(const VerifyCommand& c) {
   check.all_unwritten = true;
   for (const auto& o : check.outputs)
     check.all_unwritten = check.all_unwritten && o.unwritten == o.numel;
-  if (!check.passed() && s.before.base >= 0 && s.before.transform != s.now.transform) {
+  // Fresh inputs are gone once overwritten: only a base under another transform can be compared.
+  if (!check.passed() && s.before.base >= 0 && !s.before.fresh && !s.now.fresh &&
+      s.before.transform != s.now.transform) {
     bool all = true;
     for (const auto& o : compare_with(w, *s.tensors, s.poison, s.before)) all = all && o.passed;
     check.matches_previous = all;
@@ -215,11 +220,33 @@ std::vector<std::uint64_t> VerifierSession::input_checksums(gpu::TensorSet& t) {
   return out;
 }
 
+// New inputs in slot `s`, drawn like base `base`'s distribution from the verifier's secret
+// (Content::fresh, gpu/sample_check.h).
+void VerifierSession::fill_fresh(Workload& w, Slot& s, int base) {
+  if (!gpu::can_sample(w.problem.kind))
+    throw std::runtime_error("fresh inputs for a family that is not checked by sampling");
+  if (base < 0 || base >= static_cast<int>(w.bases.size()))
+    throw std::runtime_error("no base set " + std::to_string(base));
+  s.before = s.now;
+  SlotContent fresh;
+  fresh.base = base;
+  fresh.fresh = true;
+  fresh.fresh_seed = tools_.secret() | 1u;
+  gpu::generate_inputs(*s.tensors, fresh.fresh_seed, w.bases[static_cast<std::size_t>(base)]->dist,
+                       stream_);
+  s.now = fresh;
+}
+
 // The outputs of `t` (poisoned with `poison` before the call) against the reference of the
-// inputs `c` describes.
+// inputs `c` describes: every element against a base set's reference, or fresh inputs at
+// positions drawn now (gpu/sample_check.h).
 std::vector<gpu::CompareStats> VerifierSession::compare_with(Workload& w, gpu::TensorSet& t,
                                                              const gpu::Poison& poison,
                                                              const SlotContent& c) {
+  if (c.fresh)
+    return gpu::compare_sampled_outputs(t, c.fresh_seed,
+                                        w.bases[static_cast<std::size_t>(c.base)]->dist, poison,
+                                        tools_.secret, stream_);
   std::vector<gpu::CompareStats> out;
   const BaseEntry& base = *w.bases[static_cast<std::size_t>(c.base)];
   gpu::Tolerances rule = w.problem.tolerance;

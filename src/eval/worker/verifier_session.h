@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <future>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -29,10 +30,13 @@ namespace ptxbench::eval::worker {
 Reply verifier_ok(Json extra = Json::object());
 Reply verifier_failure(VerifierStatus status, const std::string& error, const std::string& phase);
 
-// What a slot holds now: a base under a transform, and the poison of the current call.
+// What a slot holds now: a base under a transform, or fresh inputs (Content::fresh: generated from
+// `fresh_seed`, the verifier's secret, like base `base`'s distribution); none while base < 0.
 struct SlotContent {
   int base = -1;
-  std::shared_ptr<gpu::DeviceTransform> transform;
+  std::shared_ptr<gpu::DeviceTransform> transform;  // null for fresh inputs
+  bool fresh = false;
+  std::uint64_t fresh_seed = 0;
 };
 
 struct Slot {
@@ -73,6 +77,9 @@ struct VerifierTools {
   LibraryCache libraries;
   BaseCache bases{0};  // bounded in the constructor, by the GPU's memory
   int sessions = 0;    // opened so far
+  // The fresh inputs' seeds and the sampled positions (gpu/sample_check.h): seeded from the
+  // operating system's random source, never from a session's seed.
+  std::mt19937_64 secret{std::random_device{}()};
 };
 
 // One session: "open" to "close" (session_protocol.h). Every method may throw gpu::CudaError (the
@@ -110,6 +117,7 @@ class VerifierSession {
   std::vector<std::uint64_t> input_checksums(gpu::TensorSet& t);
   std::vector<gpu::CompareStats> compare_with(Workload& w, gpu::TensorSet& t,
                                               const gpu::Poison& poison, const SlotContent& c);
+  void fill_fresh(Workload& w, Slot& s, int base);
 
   // Where the verifier's set-up time went, in ms (issue 14's breakdown; the first baseline reply
   // carries it): the references of every workload (constructor; with how many base sets were
