@@ -201,25 +201,26 @@ TurnVerdict turn_verdict(const judge::JudgeReport& r, const judge::JudgeOptions&
   v.compile_json = r.compile_json();
   v.eval_json = r.eval_json();
   v.audit_json = r.audit_json();
-  if (r.compile) {
-    v.compile = compile_facts(*r.compile);
+  const compile::CompileResult* c = r.compile.done();
+  if (c) {
+    v.compile = compile_facts(*c);
     v.compile.timeout_s = static_cast<double>(options.compile.timeout.count());
-  } else if (!r.compile_error.empty()) {
+  } else if (const judge::Failed* f = r.compile.failed()) {
     v.compile.outcome = Outcome::harness_error;
-    v.compile.log = r.compile_error;
+    v.compile.log = f->error;
   }
-  v.gpu_skipped = r.gpu_stages_skipped;
-  if (r.gpu_stages_skipped && r.compile) {
+  v.gpu_skipped = r.gpu_stages_skipped();
+  if (v.gpu_skipped && c) {
     v.eval = EvalFacts{};
-    v.eval->error = r.eval_skipped;
-    v.audit = static_audit_facts(r.compile->census);
+    v.eval->error = r.eval.skipped()->why;
+    v.audit = static_audit_facts(c->census);
   }
-  if (r.eval) v.eval = eval_facts(*r.eval, options.eval.call_timeout_seconds);
-  if (r.audit) {
-    v.audit = audit_facts(*r.audit);
-  } else if (!r.audit_error.empty()) {
+  if (const auto* e = r.eval.done()) v.eval = eval_facts(*e, options.eval.call_timeout_seconds);
+  if (const auto* a = r.audit.done()) {
+    v.audit = audit_facts(*a);
+  } else if (const judge::Failed* f = r.audit.failed()) {
     v.audit = AuditFacts{};
-    v.audit->error = r.audit_error;
+    v.audit->error = f->error;
   }
   return v;
 }

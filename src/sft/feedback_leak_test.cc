@@ -111,10 +111,11 @@ std::pair<std::string, std::string> model_text(const eval::EvalResult& e,
                                                std::optional<audit::AuditResult> audit = {}) {
   judge::JudgeReport report;
   report.has_code = true;
-  report.compile = compile::CompileResult{};
-  report.compile->outcome = Outcome::passed;
+  compile::CompileResult compiled;
+  compiled.outcome = Outcome::passed;
+  report.compile = std::move(compiled);
   report.eval = e;
-  report.audit = std::move(audit);
+  if (audit) report.audit = std::move(*audit);
   const judge::Decision d = judge::decide(report);
   report.disposition = d.disposition;
   report.message = d.message;

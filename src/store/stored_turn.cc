@@ -127,9 +127,9 @@ StoredTurn read_turn(const TurnRow& u) {
 Result<judge::JudgeReport> stored_report(const TurnRow& row) {
   PTXB_TRY(judge::JudgeReport r, judge::JudgeReport::from_stages(row.compile, row.eval, row.audit));
   r.disposition = row.category;
-  if (r.eval) {
-    r.task = r.eval->task;
-    r.arch = r.eval->arch;
+  if (const auto* e = r.eval.done()) {
+    r.task = e->task;
+    r.arch = e->arch;
   }
   return r;
 }

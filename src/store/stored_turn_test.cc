@@ -167,26 +167,26 @@ TEST(StoredTurn, EveryShippedRunFilesTurnReadsBackAsATypedReport) {
         expect_says_again(r->audit_json(), audit, where + " audit");
 
         const StoredTurn t = read_turn(row);
-        EXPECT_EQ(t.compiled.has_value(), r->compile.has_value()) << where;
-        if (r->compile) {
-          EXPECT_EQ(*t.compiled, r->compile->outcome == Outcome::passed) << where;
+        EXPECT_EQ(t.compiled.has_value(), r->compile.done() != nullptr) << where;
+        if (const auto* c = r->compile.done()) {
+          EXPECT_EQ(*t.compiled, c->outcome == Outcome::passed) << where;
         }
-        if (r->eval) {
+        if (const auto* e = r->eval.done()) {
           ++evaluated;
-          EXPECT_EQ(t.failed_on, r->eval->failed_on) << where;
-          if (r->eval->timing) {
-            EXPECT_EQ(t.candidate_ms, r->eval->timing->candidate.median) << where;
-            EXPECT_EQ(t.library, r->eval->timing->baseline_name) << where;
-            EXPECT_EQ(t.tflops, r->eval->timing->tflops) << where;
+          EXPECT_EQ(t.failed_on, e->failed_on) << where;
+          if (e->timing) {
+            EXPECT_EQ(t.candidate_ms, e->timing->candidate.median) << where;
+            EXPECT_EQ(t.library, e->timing->baseline_name) << where;
+            EXPECT_EQ(t.tflops, e->timing->tflops) << where;
           }
         }
-        if (r->audit) {
+        if (const auto* a = r->audit.done()) {
           ++audited;
-          EXPECT_EQ(t.audit_route, audit::to_string(r->audit->route)) << where;
-          ASSERT_EQ(t.families.size(), r->audit->families.size()) << where;
+          EXPECT_EQ(t.audit_route, audit::to_string(a->route)) << where;
+          ASSERT_EQ(t.families.size(), a->families.size()) << where;
           for (std::size_t i = 0; i < t.families.size(); ++i) {
-            EXPECT_EQ(t.families[i].name, r->audit->families[i].name) << where;
-            EXPECT_EQ(t.families[i].verdict, audit::to_string(r->audit->families[i].verdict));
+            EXPECT_EQ(t.families[i].name, a->families[i].name) << where;
+            EXPECT_EQ(t.families[i].verdict, audit::to_string(a->families[i].verdict));
           }
         }
       }
