@@ -2,11 +2,22 @@
 
 #include <gtest/gtest.h>
 
+#include "compile/result_json.h"
 #include "core/fs.h"
 #include "core/paths.h"
 
 namespace ptxbench::store {
 namespace {
+
+// A compile part as the judge writes it: passed in `seconds`, its census finding `present`.
+Json compile_part(Outcome outcome, double seconds, std::vector<std::string> present) {
+  compile::CompileResult c;
+  c.outcome = outcome;
+  c.seconds = seconds;
+  c.census.targets_met = !present.empty();
+  c.census.targets_present = std::move(present);
+  return compile::to_json(c);
+}
 
 TEST(StoredTurn, ATurnReadsItsSourceIntervalAndWhereItFailed) {
   TurnRow u;
@@ -14,11 +25,16 @@ TEST(StoredTurn, ATurnReadsItsSourceIntervalAndWhereItFailed) {
   u.category = judge::Disposition::incorrect;
   u.source = "__global__ void k() {}\n";
   u.feedback = "Turn 2: wrong";
-  u.compile = Json::parse(R"({"outcome": "passed", "seconds": 3.5,
-      "census": {"targets_met": true, "targets_present": ["wgmma", "tma"]}})");
-  u.eval = Json::parse(R"({"failed_on": "hidden", "failed_kind": "ragged",
-      "failed_under_load": true, "timing": {"speedup_rel_ci95": 0.02},
-      "provenance": {"gpu": "NVIDIA H200", "cudnn": 91000}})");
+  u.compile = compile_part(Outcome::passed, 3.5, {"wgmma", "tma"});
+  eval::EvalResult e;
+  e.outcome = Outcome::incorrect;
+  e.failed_on = eval::FailedOn::hidden;
+  e.failed_kind = task::HiddenKind::ragged;
+  e.failed_under_load = true;
+  e.timing = eval::TimingReport{};
+  e.timing->speedup_rel_ci95 = 0.02;
+  e.provenance = Json{{"gpu", "NVIDIA H200"}, {"cudnn", 91000}};
+  u.eval = e.to_json();
   u.flags = Json::array({"side_stream", "timing_unstable"});
   u.llm = Json::parse(R"({"prompt_tokens": 12, "completion_tokens": -5})");
   const StoredTurn d = read_turn(u);
@@ -44,30 +60,40 @@ TEST(StoredTurn, ATurnReadsItsSourceIntervalAndWhereItFailed) {
   EXPECT_EQ(d.cost.prompt_tokens, 12);
   EXPECT_EQ(d.feedback, "Turn 2: wrong");
   EXPECT_EQ(d.shown_feedback, "Turn 2: wrong");  // no messages read
-  // An older run file: none of them recorded, none invented.
+  // An older run file: its evaluation recorded none of them; none invented.
   TurnRow old;
-  old.category = judge::Disposition::compile_error;
-  old.compile = Json::parse(R"({"outcome": "compile_error"})");
+  old.category = judge::Disposition::incorrect;
+  old.compile = compile_part(Outcome::passed, 1, {});
+  old.eval = Json{{"outcome", "incorrect"}, {"task", "gemm"}, {"arch", "sm_90a"}};
   const StoredTurn o = read_turn(old);
-  EXPECT_EQ(o.compiled, false);
-  EXPECT_FALSE(o.targets_in_sass.has_value());
-  EXPECT_TRUE(o.families_in_sass.empty());
+  EXPECT_EQ(o.compiled, true);
   EXPECT_EQ(o.failed_on, eval::FailedOn::none);
   EXPECT_FALSE(o.failed_kind.has_value());
   EXPECT_FALSE(o.speedup_rel_ci95.has_value());
+  EXPECT_FALSE(o.candidate_ms.has_value());
   EXPECT_FALSE(o.judged_on.has_value());
   EXPECT_TRUE(o.source.empty());
-  EXPECT_TRUE(o.audit_route.empty());
-  // A stage that did not run: no outcome.
+  // A compile ptxbench could not run did not pass; a stage that did not run has no outcome.
+  TurnRow harness;
+  harness.compile = Json{{"outcome", "harness_error"}, {"error", "nvcc is not installed"}};
+  EXPECT_EQ(read_turn(harness).compiled, false);
+  EXPECT_TRUE(read_turn(harness).audit_route.empty());
   EXPECT_FALSE(read_turn(TurnRow{}).compiled.has_value());
+  // A part that is no stage's JSON (a run file checked as JSON only) reads as nothing recorded.
+  TurnRow damaged;
+  damaged.compile = Json{{"outcome", "passed"}};
+  EXPECT_FALSE(read_turn(damaged).compiled.has_value());
 }
 
 TEST(StoredTurn, TheRunTimeAuditsFamiliesWinOverTheCensus) {
   TurnRow u;
-  u.compile = Json::parse(R"({"outcome": "passed", "census": {"targets_present": ["wgmma"]}})");
-  u.audit = Json::parse(R"({"route": "cupti", "families": [{"name": "wgmma", "verdict":
-      "executed", "target": true}, {"name": "tma", "verdict": "absent"}],
-      "coverage": {"available": true, "ratio": 0.75}})");
+  u.compile = compile_part(Outcome::passed, 1, {"wgmma"});
+  audit::AuditResult a;
+  a.route = audit::Route::cupti;
+  a.families = {{"wgmma", true, audit::Verdict::executed}, {"tma", false, audit::Verdict::absent}};
+  a.coverage.available = true;
+  a.coverage.ratio = 0.75;
+  u.audit = a.to_json();
   const StoredTurn t = read_turn(u);
   EXPECT_EQ(t.audit_route, "cupti");
   ASSERT_EQ(t.families.size(), 2u);
