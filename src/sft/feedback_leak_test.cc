@@ -119,7 +119,7 @@ std::pair<std::string, std::string> model_text(const eval::EvalResult& e,
   const judge::Decision d = judge::decide(report);
   report.disposition = d.disposition;
   report.message = d.message;
-  const TurnVerdict v = turn_verdict(report, judge::JudgeOptions{});
+  const TurnVerdict v{std::nullopt, report};
   const std::string feedback = build_feedback(v, {2, 8, 1.2, "sm_90a"});
   sft::Seed seed;
   seed.task_message = "TASK";
