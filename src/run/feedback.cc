@@ -125,16 +125,23 @@ std::string speedup_text(const EvalFacts& e, double target) {
   return out + ".\n";
 }
 
+// What the model is told of a family's verdict.
+std::string_view verdict_words(audit::Verdict v) {
+  switch (v) {
+    case audit::Verdict::executed:
+      return "executed";  // no count (FamilyVerdict says why)
+    case audit::Verdict::present_not_executed:
+      return "in the SASS but never executed (predicated off or on a path not taken)";
+    case audit::Verdict::present_not_audited:
+      return "present in the SASS (static census)";
+    case audit::Verdict::absent:
+      return "absent from the SASS";
+  }
+  return "absent from the SASS";
+}
+
 std::string family_line(const FamilyVerdict& f) {
-  std::string what;
-  if (f.verdict == "executed")
-    what = "executed";  // no count (FamilyVerdict says why)
-  else if (f.verdict == "present_not_executed")
-    what = "in the SASS but never executed (predicated off or on a path not taken)";
-  else if (f.verdict == "present")
-    what = "present in the SASS (static census)";
-  else
-    what = "absent from the SASS";
+  const std::string_view what = verdict_words(f.verdict);
   std::string ops = f.opcodes.empty() ? "" : " [" + join(f.opcodes, ", ") + "]";
   return fmt::format("- {}: {}{}\n", f.family, what, ops);
 }

@@ -34,13 +34,14 @@ AuditFacts runtime_audit(bool wgmma_executed) {
   a.route = "cupti";
   a.rule = "any";
   if (wgmma_executed) {
-    a.families = {{"wgmma", "executed", {"HGMMA.64x256x16.F32.BF16"}},
-                  {"tma", "executed", {"UTMALDG.2D"}}};
+    a.families = {{"wgmma", audit::Verdict::executed, {"HGMMA.64x256x16.F32.BF16"}},
+                  {"tma", audit::Verdict::executed, {"UTMALDG.2D"}}};
     a.coverage = 1.0;
     a.metric_pass = true;
     a.sentence = "wgmma and tma executed.";
   } else {
-    a.families = {{"wgmma", "absent", {}}, {"tma", "present_not_executed", {"UTMALDG.2D"}}};
+    a.families = {{"wgmma", audit::Verdict::absent, {}},
+                  {"tma", audit::Verdict::present_not_executed, {"UTMALDG.2D"}}};
     a.metric_pass = false;
     a.sentence = "No target family executed.";
   }
@@ -202,7 +203,8 @@ TEST(Feedback, NotEvaluatedWithoutGpu) {
   v.audit->ran = true;
   v.audit->route = "static";
   v.audit->rule = "any";
-  v.audit->families = {{"wgmma", "present", {"HGMMA.64x256x16.F32.BF16"}}, {"tma", "absent", {}}};
+  v.audit->families = {{"wgmma", audit::Verdict::present_not_audited, {"HGMMA.64x256x16.F32.BF16"}},
+                       {"tma", audit::Verdict::absent, {}}};
   check(v, Disposition::not_evaluated, "not_evaluated");
   EXPECT_FALSE(arch_executed(v).has_value());
   EXPECT_FALSE(is_correct(v));

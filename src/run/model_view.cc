@@ -142,9 +142,7 @@ AuditFacts audit_facts(const audit::AuditResult& r) {
     for (const auto& o : k.opcodes) opcodes[o.opcode] += o.static_count;
   for (const auto& fr : r.families) {
     if (!fr.target) continue;
-    std::string verdict(audit::to_string(fr.verdict));
-    if (fr.verdict == audit::Verdict::present_not_audited) verdict = "present";
-    a.families.push_back({fr.name, verdict, opcodes_of(fr.name, opcodes)});
+    a.families.push_back({fr.name, fr.verdict, opcodes_of(fr.name, opcodes)});
   }
   if (r.instruction_metric_evaluated) a.metric_pass = r.instruction_metric_passed;
   if (r.coverage.available) a.coverage = r.coverage.ratio;
@@ -164,7 +162,9 @@ AuditFacts static_audit_facts(const compile::Census& c) {
   for (const auto& fam : c.target_families) {
     auto it = c.family_totals.find(fam);
     bool present = it != c.family_totals.end() && it->second > 0;
-    a.families.push_back({fam, present ? "present" : "absent", opcodes_of(fam, opcodes)});
+    a.families.push_back({fam,
+                          present ? audit::Verdict::present_not_audited : audit::Verdict::absent,
+                          opcodes_of(fam, opcodes)});
   }
   return a;
 }

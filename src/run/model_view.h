@@ -86,8 +86,9 @@ struct EvalFacts {
 };
 
 struct FamilyVerdict {
-  std::string family;   // "wgmma"
-  std::string verdict;  // executed | present_not_executed | absent | present (static census only)
+  std::string family;  // "wgmma"
+  // executed | present_not_executed | absent | present_not_audited (the static census only)
+  audit::Verdict verdict = audit::Verdict::absent;
   std::vector<std::string> opcodes;  // SASS opcodes seen, e.g. "HGMMA.64x128x16.F32.BF16"
   // No executed counts: the audited calls come after hidden ones, and an exact count the kernel
   // controls would carry their sizes to the model (the audit's JSON keeps them for people).

@@ -153,9 +153,9 @@ TEST(StageFacts, AuditResultGivesTargetVerdictsAndTheMetric) {
   EXPECT_TRUE(a.runtime);
   EXPECT_EQ(a.route, "cupti");
   ASSERT_EQ(a.families.size(), 2u);
-  EXPECT_EQ(a.families[0].verdict, "executed");
+  EXPECT_EQ(a.families[0].verdict, audit::Verdict::executed);
   EXPECT_EQ(a.families[0].opcodes, std::vector<std::string>{"HGMMA.64x128x16.F32.BF16"});
-  EXPECT_EQ(a.families[1].verdict, "absent");
+  EXPECT_EQ(a.families[1].verdict, audit::Verdict::absent);
   EXPECT_EQ(a.metric_pass, std::optional<bool>(true));
 }
 
@@ -171,9 +171,9 @@ TEST(StageFacts, StaticCensusNeverDecidesTheMetric) {
   EXPECT_FALSE(a.runtime);
   EXPECT_FALSE(a.metric_pass.has_value());
   ASSERT_EQ(a.families.size(), 2u);
-  EXPECT_EQ(a.families[0].verdict, "present");
+  EXPECT_EQ(a.families[0].verdict, audit::Verdict::present_not_audited);
   EXPECT_EQ(a.families[0].opcodes, std::vector<std::string>{"HGMMA.64x256x16.F32.BF16"});
-  EXPECT_EQ(a.families[1].verdict, "absent");
+  EXPECT_EQ(a.families[1].verdict, audit::Verdict::absent);
 }
 
 struct PipelineTest : ::testing::Test {
@@ -229,7 +229,7 @@ TEST_F(PipelineTest, AnArchitectureTheGpuCannotRunKeepsTheStoredShapes) {
   ASSERT_TRUE(m.audit.has_value());
   EXPECT_EQ(m.audit->route, "static");
   ASSERT_EQ(m.audit->families.size(), 1u);
-  EXPECT_EQ(m.audit->families[0].verdict, "present");
+  EXPECT_EQ(m.audit->families[0].verdict, audit::Verdict::present_not_audited);
   EXPECT_FALSE(arch_executed(v).has_value());
 }
 

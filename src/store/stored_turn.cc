@@ -70,7 +70,7 @@ void read_families(const judge::JudgeReport& r, StoredTurn& t) {
   if (const audit::AuditResult* a = r.audit.done()) {
     t.audit_route = std::string(audit::to_string(a->route));
     for (const audit::FamilyResult& f : a->families)
-      t.families.push_back({f.name, std::string(audit::to_string(f.verdict)), f.target});
+      t.families.push_back({f.name, f.verdict, f.target});
     if (a->coverage.available) t.coverage = a->coverage.ratio;
     t.audit_s = a->seconds;
     return;
@@ -78,7 +78,7 @@ void read_families(const judge::JudgeReport& r, StoredTurn& t) {
   const compile::CompileResult* c = r.compile.done();
   if (!c) return;
   t.audit_route = "static";
-  for (const auto& f : c->census.targets_present) t.families.push_back({f, "static", true});
+  for (const auto& f : c->census.targets_present) t.families.push_back({f, std::nullopt, true});
 }
 
 }  // namespace
