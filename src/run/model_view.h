@@ -1,8 +1,8 @@
 // ModelView: what the model may be told of one judged candidate, made from the judge's report
-// (judge::JudgeReport) when its feedback is written (feedback.h) and for the reward's components
-// (serve/reward.h): the disposition, and each stage's facts as the feedback needs them, with what
-// could carry a hidden workload's sizes left out (eval_facts). Tests of the feedback fill one by
-// hand.
+// (judge::JudgeReport) when its feedback is written (feedback.h): the disposition, and each
+// stage's facts as the feedback needs them, with what could carry a hidden workload's sizes left
+// out (eval_facts). The loop's verdict helpers (verdict.h: the instruction metric, the target)
+// read it too. Tests of the feedback fill one by hand.
 #pragma once
 
 #include <cstdint>
