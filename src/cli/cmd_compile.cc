@@ -50,12 +50,13 @@ int run_compile(const CompileArgs& a, Context& ctx) {
   InterruptScope interrupts;  // Ctrl-C stops nvcc and removes its build folder
   judge::JudgeReport r = judge::Judge(stages).judge(input->spec, input->source, o);
   if (auto code = report_interrupt(ctx, "compile")) return *code;
-  if (!r.compile)
+  const compile::CompileResult* c = r.compile.done();
+  if (!c)
     ctx.err << "ptxbench compile: " << to_console_text(r.message) << "\n";
   else if (a.json)
-    ctx.out << to_text(compile::to_json(*r.compile), 2) << "\n";
+    ctx.out << to_text(compile::to_json(*c), 2) << "\n";
   else
-    ctx.out << to_console_text(compile::format_result(*r.compile));
+    ctx.out << to_console_text(compile::format_result(*c));
   return judge::exit_code(r.disposition);
 }
 

@@ -93,29 +93,30 @@ Json TrialReport::to_json() const {
 }
 
 Json TimingReport::to_json() const {
-  return Json{{"workload", workload},
-              {"candidate", candidate.to_json()},
-              {"baseline", baseline.to_json()},
-              {"stop_reason", stop_reason},
-              {"baseline_name", baseline_name},
-              {"baseline_description", baseline_description},
-              {"baseline_error", baseline_error},
-              {"flops", flops},
-              {"speedup", opt(speedup)},
-              {"speedup_rel_ci95", opt(speedup_rel_ci95)},
-              {"tflops", opt(tflops)},
-              {"baseline_tflops", opt(baseline_tflops)},
-              {"peak_tflops", opt(peak_tflops)},
-              {"percent_of_peak", opt(percent_of_peak)},
-              {"candidate_wall", candidate_wall.to_json()},
-              {"baseline_wall", baseline_wall.to_json()},
-              {"speedup_basis", speedup_basis},
-              {"calibrated_overhead_ms", calibrated_overhead_ms},
-              {"sustained_load_ms", sustained_load_ms},
-              {"verified_calls", verified_calls},
-              {"setup_ms", setup_ms},
-              {"clocks_before", clocks_before},
-              {"clocks_after", clocks_after}};
+  return Json{
+      {"workload", workload},
+      {"candidate", candidate.to_json()},
+      {"baseline", baseline.to_json()},
+      {"stop_reason", stop_reason},
+      {"baseline_name", baseline_name},
+      {"baseline_description", baseline_description},
+      {"baseline_error", baseline_error},
+      {"flops", flops},
+      {"speedup", opt(speedup)},
+      {"speedup_rel_ci95", opt(speedup_rel_ci95)},
+      {"tflops", opt(tflops)},
+      {"baseline_tflops", opt(baseline_tflops)},
+      {"peak_tflops", opt(peak_tflops)},
+      {"percent_of_peak", opt(percent_of_peak)},
+      {"candidate_wall", candidate_wall.to_json()},
+      {"baseline_wall", baseline_wall.to_json()},
+      {"speedup_basis", speedup_basis ? std::string(to_string(*speedup_basis)) : std::string()},
+      {"calibrated_overhead_ms", calibrated_overhead_ms},
+      {"sustained_load_ms", sustained_load_ms},
+      {"verified_calls", verified_calls},
+      {"setup_ms", setup_ms},
+      {"clocks_before", clocks_before},
+      {"clocks_after", clocks_after}};
 }
 
 bool EvalResult::has_flag(Flag f) const {

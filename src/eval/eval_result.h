@@ -13,6 +13,7 @@
 #include "eval/audit_trace.h"
 #include "eval/flags.h"
 #include "eval/gpu/compare_stats.h"
+#include "eval/speedup_basis.h"
 #include "eval/stats.h"
 #include "eval/timeline.h"
 #include "task/hidden_draw.h"
@@ -60,10 +61,10 @@ struct TimingReport {
   // The parent's wall clock around each call (the same samples): it cannot be forged from
   // inside the candidate's process (session_decision.h).
   SampleSummary candidate_wall, baseline_wall;
-  std::string speedup_basis;  // "events" | "wall clock" (when the events were not trustworthy)
-  double calibrated_overhead_ms = 0;  // a no-op call's wall time beyond its events (runner)
-  double sustained_load_ms = 0;       // the library's load before every burst (EvalOptions)
-  int verified_calls = 0;             // candidate calls whose outputs and inputs were checked
+  std::optional<SpeedupBasis> speedup_basis;  // none: no speedup
+  double calibrated_overhead_ms = 0;          // a no-op call's wall time beyond its events (runner)
+  double sustained_load_ms = 0;               // the library's load before every burst (EvalOptions)
+  int verified_calls = 0;  // candidate calls whose outputs and inputs were checked
   Json clocks_before, clocks_after;
   // The verifier's set-up, in ms, as it measured it (worker/verifier.cc SetupTimes): references,
   // library_sets, library_plans (background), library_wait, library_choice.

@@ -62,7 +62,11 @@ TimingReport timing_of(const Json& j) {
   t.percent_of_peak = json_optional<double>(j, "percent_of_peak");
   t.candidate_wall = SampleSummary::from_json(json_or(j, "candidate_wall", Json::object()));
   t.baseline_wall = SampleSummary::from_json(json_or(j, "baseline_wall", Json::object()));
-  t.speedup_basis = json_or(j, "speedup_basis", std::string());
+  if (const auto name = json_or(j, "speedup_basis", std::string()); !name.empty()) {
+    t.speedup_basis = speedup_basis_from_string(name);
+    if (!t.speedup_basis)
+      throw Unreadable(fmt::format("\"speedup_basis\" has the unknown value \"{}\"", name));
+  }
   t.calibrated_overhead_ms = json_or(j, "calibrated_overhead_ms", 0.0);
   t.sustained_load_ms = json_or(j, "sustained_load_ms", 0.0);
   t.verified_calls = json_or(j, "verified_calls", 0);

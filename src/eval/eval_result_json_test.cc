@@ -79,7 +79,7 @@ EvalResult everything() {
   timing.percent_of_peak = 30.4;
   timing.candidate_wall = samples(1.3);
   timing.baseline_wall = samples(1.55);
-  timing.speedup_basis = "events";
+  timing.speedup_basis = SpeedupBasis::events;
   timing.calibrated_overhead_ms = 0.004;
   timing.sustained_load_ms = 2;
   timing.verified_calls = 12;
@@ -175,6 +175,7 @@ TEST(EvalResultJson, AMemberOlderFilesLackReadsAsItsDefault) {
   ASSERT_TRUE(r->timing.has_value());
   EXPECT_EQ(r->timing->candidate.median, 2.0);
   EXPECT_FALSE(r->timing->tflops.has_value());
+  EXPECT_FALSE(r->timing->speedup_basis.has_value());  // recorded since 2026-12
   EXPECT_TRUE(r->memcheck_ran);
   EXPECT_TRUE(r->trials.empty());
   EXPECT_FALSE(r->ran_hidden);
@@ -197,12 +198,33 @@ TEST(EvalResultJson, WhatIsNoEvaluationIsAnErrorNamingWhy) {
                 "\"kind\" has the unknown value \"nap\""},
            Case{R"({"outcome": "passed", "audit_trace": {"skipped": [{"why": "tired"}]}})",
                 "\"why\" has the unknown value"},
+           Case{R"({"outcome": "passed", "timing": {"speedup_basis": "sundial"}})",
+                "\"speedup_basis\" has the unknown value \"sundial\""},
        }) {
     auto r = eval_result_from_json(Json::parse(c.json));
     ASSERT_FALSE(r.ok()) << c.json;
     EXPECT_NE(r.error().to_string().find(c.says), std::string::npos)
         << c.json << ": " << r.error().to_string();
   }
+}
+
+// The speedup's basis by its one name table; "" (a timing without a speedup) is none.
+TEST(EvalResultJson, TheSpeedupBasisReadsBackByItsName) {
+  for (SpeedupBasis b : {SpeedupBasis::events, SpeedupBasis::wall_clock}) {
+    EXPECT_EQ(speedup_basis_from_string(to_string(b)), b);
+    TimingReport t;
+    t.speedup_basis = b;
+    EvalResult r;
+    r.timing = t;
+    auto back = eval_result_from_json(r.to_json());
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_EQ(back->timing->speedup_basis, b);
+  }
+  EXPECT_EQ(to_string(SpeedupBasis::wall_clock), "wall clock");  // as run files hold it
+  EXPECT_FALSE(speedup_basis_from_string("").has_value());
+  EvalResult untimed;
+  untimed.timing = TimingReport{};
+  EXPECT_EQ(untimed.to_json()["timing"]["speedup_basis"], "");
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ void finish_timing_report(TimingReport& r, const task::TaskSpec& task, const Jso
   auto flops = task.flop_count(task.timed());
   if (flops.ok()) r.flops = *flops;
   auto tf = [&](double ms) { return r.flops / (ms * 1e-3) / 1e12; };
-  const bool wall = r.speedup_basis == "wall clock" && r.candidate_wall.n > 0;
+  const bool wall = r.speedup_basis == SpeedupBasis::wall_clock && r.candidate_wall.n > 0;
   const double cand_ms = wall
                              ? wall_clock_call_ms(r.candidate_wall.median, r.calibrated_overhead_ms)
                              : r.candidate.median;

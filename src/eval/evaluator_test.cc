@@ -525,7 +525,7 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   for (const auto& t : r.trials) EXPECT_TRUE(t.passed);
   ASSERT_TRUE(r.timing.has_value());
   EXPECT_NEAR(*r.timing->speedup, 1.5, 1e-12);
-  EXPECT_EQ(r.timing->speedup_basis, "events");
+  EXPECT_EQ(r.timing->speedup_basis, SpeedupBasis::events);
   EXPECT_GT(r.phase_seconds.start, 0);  // each phase of the session timed (bench/judging_cost.py)
   EXPECT_GT(r.phase_seconds.checks, 0);
   EXPECT_GT(r.phase_seconds.timing, 0);
@@ -1321,7 +1321,7 @@ TEST_F(EvaluatorTest, ACandidateWorkingOutsideItsEventsIsKnownSlowByTheWallClock
     ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
     EXPECT_TRUE(r.has_flag(Flag::side_stream)) << event_ms;
     ASSERT_TRUE(r.timing && r.timing->speedup);
-    EXPECT_EQ(r.timing->speedup_basis, "wall clock");
+    EXPECT_EQ(r.timing->speedup_basis, SpeedupBasis::wall_clock);
     EXPECT_LT(*r.timing->speedup, 0.06) << event_ms;
     EXPECT_NE(r.timing->stop_reason.find("from 5 checked calls"), std::string::npos)
         << r.timing->stop_reason;
@@ -1817,7 +1817,7 @@ TEST_F(EvaluatorTest, ASideStreamTheBrokerSawIsFlagged) {
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   EXPECT_TRUE(r.has_flag(Flag::side_stream));
   ASSERT_TRUE(r.timing);
-  EXPECT_EQ(r.timing->speedup_basis, "events");
+  EXPECT_EQ(r.timing->speedup_basis, SpeedupBasis::events);
 }
 
 TEST_F(EvaluatorTest, ALoadErrorIsTheCandidatesAndAVerifierFailureIsOurs) {
@@ -1866,7 +1866,7 @@ TEST_F(EvaluatorTest, WorkOutsideTheEventsIsSideStreamAndTimedByTheWallClock) {
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   EXPECT_TRUE(r.has_flag(Flag::side_stream));
   ASSERT_TRUE(r.timing && r.timing->speedup);
-  EXPECT_EQ(r.timing->speedup_basis, "wall clock");
+  EXPECT_EQ(r.timing->speedup_basis, SpeedupBasis::wall_clock);
   EXPECT_LT(*r.timing->speedup, 2.0);  // not the 100x the events claim
   // Its TFLOP/s come from the same time as its speedup, not from the events (no above_peak).
   ASSERT_TRUE(r.timing->tflops && r.timing->baseline_tflops);
@@ -1894,7 +1894,7 @@ TEST_F(EvaluatorTest, TheCountersRangeCostIsNotSideStream) {
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   EXPECT_FALSE(r.has_flag(Flag::side_stream));
   ASSERT_TRUE(r.timing);
-  EXPECT_EQ(r.timing->speedup_basis, "events");
+  EXPECT_EQ(r.timing->speedup_basis, SpeedupBasis::events);
 }
 
 TEST_F(EvaluatorTest, AQueuesWorkersSeeItsGpuOnly) {
@@ -1963,7 +1963,7 @@ TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.timing && r.timing->speedup);
   EXPECT_TRUE(r.has_flag(Flag::side_stream));
-  EXPECT_EQ(r.timing->speedup_basis, "wall clock");
+  EXPECT_EQ(r.timing->speedup_basis, SpeedupBasis::wall_clock);
   EXPECT_LT(*r.timing->speedup, 0.06) << r.timing->stop_reason;
 }
 
@@ -1990,7 +1990,7 @@ TEST_F(EvaluatorTest, AuditRunnersCallsDoNotTurnSideStreamOff) {
   // No function times (this broker reports none): the first kMaxAuditedFunctions by launch.
   EXPECT_EQ(r.audit_trace->brokers, kMaxAuditedFunctions);
   EXPECT_TRUE(r.has_flag(Flag::side_stream));
-  EXPECT_EQ(r.timing->speedup_basis, "wall clock");
+  EXPECT_EQ(r.timing->speedup_basis, SpeedupBasis::wall_clock);
   EXPECT_LT(*r.timing->speedup, 0.06) << r.timing->stop_reason;
 }
 

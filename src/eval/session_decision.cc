@@ -269,10 +269,10 @@ TimingFindings judge_timing(const std::vector<CallRecord>& calls) {
     if (side) {
       const double c = wall_clock_call_ms(t.candidate_wall.median, t.calibrated_overhead_ms);
       t.speedup = t.baseline.median / c;
-      t.speedup_basis = "wall clock";
+      t.speedup_basis = SpeedupBasis::wall_clock;
     } else {
       t.speedup = t.baseline.median / t.candidate.median;
-      t.speedup_basis = "events";
+      t.speedup_basis = SpeedupBasis::events;
       t.speedup_rel_ci95 = speedup_rel_ci95(cand, base);
     }
   }

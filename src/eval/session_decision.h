@@ -48,6 +48,7 @@
 #include "eval/flags.h"
 #include "eval/plan.h"
 #include "eval/session_protocol.h"
+#include "eval/speedup_basis.h"
 #include "eval/stats.h"
 
 namespace ptxbench::eval {
@@ -158,10 +159,10 @@ struct TimingFindings {
   bool incorrect = false;  // cached_result from timing makes the candidate incorrect
   std::string message;
   SampleSummary candidate, candidate_wall, baseline, baseline_wall, repeats;
-  double calibrated_overhead_ms = 0;       // median wall - event of the calibration calls
-  std::optional<double> speedup;           // from events, or from wall times under side_stream
-  std::optional<double> speedup_rel_ci95;  // of the event-time speedup (stats.h)
-  std::string speedup_basis;               // "events" | "wall clock"
+  double calibrated_overhead_ms = 0;          // median wall - event of the calibration calls
+  std::optional<double> speedup;              // from events, or from wall times under side_stream
+  std::optional<double> speedup_rel_ci95;     // of the event-time speedup (stats.h)
+  std::optional<SpeedupBasis> speedup_basis;  // none: no speedup
 };
 TimingFindings judge_timing(const std::vector<CallRecord>& calls);
 

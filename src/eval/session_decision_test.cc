@@ -268,7 +268,7 @@ TEST(SessionDecision, HonestTimingUsesEvents) {
   EXPECT_FALSE(t.incorrect);
   ASSERT_TRUE(t.speedup);
   EXPECT_DOUBLE_EQ(*t.speedup, 1.1);
-  EXPECT_EQ(t.speedup_basis, "events");
+  EXPECT_EQ(t.speedup_basis, SpeedupBasis::events);
 }
 
 TEST(SessionDecision, WorkOutsideTheEventsIsSideStreamAndTimedByWallClock) {
@@ -277,7 +277,7 @@ TEST(SessionDecision, WorkOutsideTheEventsIsSideStreamAndTimedByWallClock) {
   EXPECT_EQ(t.flags, std::vector<Flag>{Flag::side_stream});
   ASSERT_TRUE(t.speedup);
   EXPECT_NEAR(*t.speedup, 1.1 / 1.0, 1e-9);
-  EXPECT_EQ(t.speedup_basis, "wall clock");
+  EXPECT_EQ(t.speedup_basis, SpeedupBasis::wall_clock);
   EXPECT_NEAR(t.calibrated_overhead_ms, 0.05, 1e-12);
 }
 
@@ -368,7 +368,7 @@ TEST(SessionDecision, CheckedSamplesAreTheCandidatesSamples) {
   EXPECT_EQ(t.candidate_wall.n, 2u);
   ASSERT_TRUE(t.speedup);
   EXPECT_NEAR(*t.speedup, 1.0 / 5.025, 1e-9);
-  EXPECT_EQ(t.speedup_basis, "events");
+  EXPECT_EQ(t.speedup_basis, SpeedupBasis::events);
   EXPECT_TRUE(t.flags.empty());
 }
 
@@ -468,7 +468,7 @@ TEST(SessionDecision, CheckedSamplesOutsideTheirEventsAreSideStream) {
   }
   auto t = judge_timing(v);
   EXPECT_EQ(t.flags, std::vector<Flag>{Flag::side_stream});
-  EXPECT_EQ(t.speedup_basis, "wall clock");
+  EXPECT_EQ(t.speedup_basis, SpeedupBasis::wall_clock);
   ASSERT_TRUE(t.speedup);
   EXPECT_NEAR(*t.speedup, 1.0 / 11.005, 1e-9);
   EXPECT_FALSE(t.incorrect);
@@ -533,7 +533,7 @@ TEST(SessionDecision, HiddenWorkloadsDoNotOutvoteTheTimedSamplesWorkOutsideTheir
     v.push_back(lib);
   }
   const auto t = judge_timing(v);
-  EXPECT_EQ(t.speedup_basis, "wall clock");
+  EXPECT_EQ(t.speedup_basis, SpeedupBasis::wall_clock);
   EXPECT_TRUE(std::find(t.flags.begin(), t.flags.end(), Flag::side_stream) != t.flags.end());
   ASSERT_TRUE(t.speedup);
   EXPECT_LT(*t.speedup, 0.04);
@@ -563,7 +563,7 @@ TEST(SessionDecision, AuditRunnersCallsDoNotChangeTheCheckedCallsBasis) {
   }
   EXPECT_TRUE(checked_work_outside_events(v));
   const auto t = judge_timing(v);
-  EXPECT_EQ(t.speedup_basis, "wall clock");
+  EXPECT_EQ(t.speedup_basis, SpeedupBasis::wall_clock);
   ASSERT_TRUE(t.speedup);
   EXPECT_LT(*t.speedup, 0.04);
 }

@@ -7,7 +7,8 @@ namespace ptxbench::interop {
 Json eval_v1_fields(const judge::JudgeReport& r, const EvalV1Context& ctx,
                     std::string_view kernel_source) {
   const std::string kernel_sha = sha256_hex(kernel_source);
-  const std::uint64_t seed = r.eval ? r.eval->seed : 0;
+  const eval::EvalResult* e = r.eval.done();
+  const std::uint64_t seed = e ? e->seed : 0;
   const Json trace = fib_trace(judged_candidate(r), ctx.labels);
   const std::optional<FibStatus> status = fib_status(r.disposition);
 
@@ -15,11 +16,10 @@ Json eval_v1_fields(const judge::JudgeReport& r, const EvalV1Context& ctx,
   if (!trace.is_null()) traces.push_back(trace);
   const bool all_passed = status == FibStatus::passed;
   Json min_speedup = nullptr;
-  if (all_passed && r.eval && r.eval->timing && r.eval->timing->speedup)
-    min_speedup = *r.eval->timing->speedup;
+  if (all_passed && e && e->timing && e->timing->speedup) min_speedup = *e->timing->speedup;
   const bool target_met =
       all_passed && min_speedup.is_number() && min_speedup.get<double>() >= ctx.target_speedup;
-  const bool memcheck_ran = r.eval && r.eval->memcheck_ran;
+  const bool memcheck_ran = e && e->memcheck_ran;
   const bool memcheck_clean = memcheck_ran && r.disposition != judge::Disposition::runtime_error &&
                               r.disposition != judge::Disposition::timeout;
 
@@ -38,7 +38,7 @@ Json eval_v1_fields(const judge::JudgeReport& r, const EvalV1Context& ctx,
        {{"requested_runs", ctx.requested_sanitizer_runs},
         {"completed_runs", memcheck_ran ? 1 : 0},
         {"clean", memcheck_clean}}},
-      {"compile_log", r.compile ? r.compile->log : std::string()},
+      {"compile_log", r.compile.done() ? r.compile.done()->log : std::string()},
       {"ptx", nullptr},
       {"traces", traces}};
   if (!status) j["error"] = std::string(judge::to_string(r.disposition)) + ": " + r.message;

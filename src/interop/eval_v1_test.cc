@@ -49,10 +49,11 @@ judge::JudgeReport evaluated(Outcome outcome, judge::Disposition d) {
   judge::JudgeReport r = judge::testing::evaluated(outcome, "");
   r.task = "gemm_n7168_k5120";
   r.arch = "sm_90a";
-  r.compile->log = "ptxas info    : Used 168 registers";
-  r.eval->seed = 42;
-  r.eval->memcheck_ran = true;
-  r.eval->provenance = {{"gpu", "NVIDIA H100 80GB HBM3"}, {"driver", "580.65"}, {"sm_count", 132}};
+  r.compile.done()->log = "ptxas info    : Used 168 registers";
+  r.eval.done()->seed = 42;
+  r.eval.done()->memcheck_ran = true;
+  r.eval.done()->provenance = {
+      {"gpu", "NVIDIA H100 80GB HBM3"}, {"driver", "580.65"}, {"sm_count", 132}};
   r.disposition = d;
   return r;
 }
@@ -63,13 +64,13 @@ std::string envelope(const judge::JudgeReport& r) {
 
 TEST(EvalV1, Passed) {
   judge::JudgeReport r = evaluated(Outcome::passed, judge::Disposition::passed);
-  r.eval->trials = {trial(false, true, 0.002), trial(true, true, 0.004)};
+  r.eval.done()->trials = {trial(false, true, 0.002), trial(true, true, 0.004)};
   eval::TimingReport t;
   t.workload = "timed";
   t.candidate.median = 2.0;
   t.baseline.median = 2.5;
   t.speedup = 1.25;
-  r.eval->timing = t;
+  r.eval.done()->timing = t;
   audit::AuditResult a;
   a.route = audit::Route::cupti;
   a.runtime_run = true;
@@ -99,9 +100,9 @@ TEST(EvalV1, Passed) {
 // judged candidate reads the same from the report as from the turn a run stores of it.
 TEST(EvalV1, TheReportAndItsStoredTurnAreOneJudgedCandidate) {
   judge::JudgeReport r = evaluated(Outcome::passed, judge::Disposition::passed);
-  r.eval->trials = {trial(false, true, 0.002)};
-  r.eval->add_flag(eval::Flag::timing_unstable);
-  r.eval->message = "m";
+  r.eval.done()->trials = {trial(false, true, 0.002)};
+  r.eval.done()->add_flag(eval::Flag::timing_unstable);
+  r.eval.done()->message = "m";
   r.message = "m";
   const Json j = eval_v1_fields(r, context(), kSource);
   EXPECT_EQ(j["traces"][0]["evaluation"]["correctness"]["extra"]["ptxbench"]["flags"],
@@ -133,7 +134,7 @@ TEST(EvalV1, SlowerThanTheTargetIsNotMet) {
   judge::JudgeReport r = evaluated(Outcome::passed, judge::Disposition::passed);
   eval::TimingReport t;
   t.speedup = 0.8;
-  r.eval->timing = t;
+  r.eval.done()->timing = t;
   const Json j = eval_v1_fields(r, context(), kSource);
   EXPECT_EQ(j["all_passed"], true);
   EXPECT_EQ(j["target_met"], false);
@@ -151,8 +152,8 @@ TEST(EvalV1, CorrectWithoutTheTargetInstructionsIsPassedAsTheReferenceDefinesIt)
 
 TEST(EvalV1, Incorrect) {
   judge::JudgeReport r = evaluated(Outcome::incorrect, judge::Disposition::incorrect);
-  r.eval->trials = {trial(false, true, 0.002), trial(true, false, 0.5)};
-  r.eval->add_flag(eval::Flag::side_stream);
+  r.eval.done()->trials = {trial(false, true, 0.002), trial(true, false, 0.5)};
+  r.eval.done()->add_flag(eval::Flag::side_stream);
   r.message = "C: 3 of 100 elements fail the rule on a hidden workload";
   ptxbench::testing::expect_golden(envelope(r), "src/interop/testdata/eval_v1_incorrect.json");
 }

@@ -57,7 +57,7 @@ Json solution_json(const std::string& name, const std::string& task, const std::
 
 // The library's trace in the session of `c` (timed there), or null.
 Json baseline_trace(const JudgedCandidate& c, const TraceLabels& l, const std::string& solution) {
-  const std::optional<eval::EvalResult>& e = c.report.eval;
+  const eval::EvalResult* e = c.report.eval.done();
   const double ms = e && e->timing ? e->timing->baseline.median : 0;
   if (ms <= 0) return nullptr;
   double max_abs = 0, max_rel = 0;  // a NaN figure loses to every number
@@ -138,7 +138,8 @@ Result<ExportSummary> export_fib(const std::vector<fs::path>& runs, const Paths&
                                 t.key.to_string() + ": " + judged.error().message,
                             "the run file is damaged: export the other runs without it");
         const JudgedCandidate& c = *judged;
-        const Json env = fib_environment(c.report.eval ? c.report.eval->provenance : Json(nullptr));
+        const Json env = fib_environment(c.report.eval.done() ? c.report.eval.done()->provenance
+                                                              : Json(nullptr));
         const std::string hardware =
             env["hardware"] == "unknown" ? t.key.arch : env["hardware"].get<std::string>();
         const fs::path sol_file =

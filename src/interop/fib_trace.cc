@@ -16,7 +16,7 @@ struct Errors {
   int trials = 0, hidden = 0;
 };
 
-Errors errors_of(const std::optional<eval::EvalResult>& eval) {
+Errors errors_of(const eval::EvalResult* eval) {
   Errors e;
   if (!eval) return e;
   for (const eval::TrialReport& t : eval->trials) {
@@ -33,7 +33,7 @@ Errors errors_of(const std::optional<eval::EvalResult>& eval) {
 }
 
 // The audit's verdicts, short: route, rule, whether the metric passed, each family's verdict.
-Json audit_summary(const std::optional<audit::AuditResult>& audit) {
+Json audit_summary(const audit::AuditResult* audit) {
   if (!audit) return nullptr;
   Json fams = Json::object();
   for (const audit::FamilyResult& f : audit->families)
@@ -56,7 +56,8 @@ std::string log_line(const JudgedCandidate& c) {
   std::string s = "ptxbench: " + std::string(judge::to_string(r.disposition));
   if (!flags.empty()) s += "; flags: " + join(flags, ", ");
   if (!r.message.empty()) s += "\n" + r.message;
-  if (r.compile && !r.compile->log.empty()) s += "\ncompile log:\n" + r.compile->log;
+  if (const auto* built = r.compile.done(); built && !built->log.empty())
+    s += "\ncompile log:\n" + built->log;
   return s;
 }
 
@@ -124,7 +125,7 @@ JudgedCandidate judged_candidate(const judge::JudgeReport& r) {
 
 Result<JudgedCandidate> judged_candidate(const store::TurnRow& turn) {
   PTXB_TRY(judge::JudgeReport r, store::stored_report(turn));
-  if (r.eval) r.message = r.eval->message;
+  if (const auto* e = r.eval.done()) r.message = e->message;
   return JudgedCandidate{std::move(r), turn.flags};
 }
 
@@ -132,13 +133,14 @@ Json fib_trace(const JudgedCandidate& c, const TraceLabels& l) {
   const judge::JudgeReport& r = c.report;
   const std::optional<FibStatus> status = fib_status(r.disposition);
   if (!status) return nullptr;
-  const Errors e = errors_of(r.eval);
+  const eval::EvalResult* evaluated = r.eval.done();
+  const Errors e = errors_of(evaluated);
   Json inputs = Json::object();
   Json axes = Json::object();
   for (const auto& name : l.inputs) inputs[name] = {{"type", "random"}};
   for (const auto& [a, v] : l.timed_axes) axes[a] = v;
   Json evaluation{{"status", std::string(to_string(*status))},
-                  {"environment", fib_environment(r.eval ? r.eval->provenance : Json())},
+                  {"environment", fib_environment(evaluated ? evaluated->provenance : Json())},
                   {"timestamp", l.timestamp},
                   {"log", log_line(c)}};
   if (*status == FibStatus::passed || *status == FibStatus::incorrect_numerical) {
@@ -148,14 +150,14 @@ Json fib_trace(const JudgedCandidate& c, const TraceLabels& l) {
                {"hidden_trials", e.hidden},
                {"max_rel_l2", e.rel_l2},
                {"max_mismatch_ratio", e.mismatch},
-               {"audit", audit_summary(r.audit)}};
+               {"audit", audit_summary(r.audit.done())}};
     evaluation["correctness"] = {{"max_relative_error", e.max_rel},
                                  {"max_absolute_error", e.max_abs},
                                  {"extra", {{"ptxbench", extra}}}};
   }
   if (*status == FibStatus::passed) {
     // A session without timing (eval --no-timing) has 0s, as the format's defaults.
-    const eval::TimingReport* t = r.eval && r.eval->timing ? &*r.eval->timing : nullptr;
+    const eval::TimingReport* t = evaluated && evaluated->timing ? &*evaluated->timing : nullptr;
     evaluation["performance"] = {{"latency_ms", t ? t->candidate.median : 0.0},
                                  {"reference_latency_ms", t ? t->baseline.median : 0.0},
                                  {"speedup_factor", t ? t->speedup.value_or(0.0) : 0.0}};

@@ -56,13 +56,12 @@ Decision eval_decision(const eval::EvalResult& e) {
 }
 
 Decision audit_decision(const JudgeReport& r) {
-  if (r.audit_off) return {Disposition::passed, "correct; the instruction audit was turned off"};
-  if (!r.audit_error.empty())
-    return {Disposition::harness_error,
-            "correct, but the instruction audit failed: " + r.audit_error};
-  if (!r.audit)
+  if (r.audit_off()) return {Disposition::passed, std::string("correct; ") + kAuditTurnedOff};
+  if (const Failed* f = r.audit.failed())
+    return {Disposition::harness_error, "correct, but the instruction audit failed: " + f->error};
+  if (!r.audit.done())
     return {Disposition::harness_error, "correct, but the instruction audit did not run"};
-  const audit::AuditResult& a = *r.audit;
+  const audit::AuditResult& a = *r.audit.done();
   if (a.instruction_metric_evaluated && a.instruction_metric_passed)
     return {Disposition::passed, "correct; the target instructions executed (" +
                                      std::string(audit::to_string(a.route)) + " audit)"};
@@ -78,16 +77,23 @@ Decision audit_decision(const JudgeReport& r) {
 
 Decision decide(const JudgeReport& r) {
   if (!r.has_code) return {Disposition::no_code, "the reply has no fenced code block"};
-  if (!r.compile)
+  const compile::CompileResult* c = r.compile.done();
+  if (!c) {
+    const Failed* f = r.compile.failed();
     return {Disposition::harness_error,
-            "the compile stage failed: " + or_default(r.compile_error, "no result")};
-  if (r.compile->outcome != Outcome::passed) return compile_decision(*r.compile);
-  if (!r.eval && !r.audit_error.empty())
-    return {Disposition::harness_error, "the instruction audit failed: " + r.audit_error};
-  if (!r.eval)
+            "the compile stage failed: " + (f ? or_default(f->error, "no result") : "no result")};
+  }
+  if (c->outcome != Outcome::passed) return compile_decision(*c);
+  const eval::EvalResult* e = r.eval.done();
+  if (const Failed* f = r.audit.failed(); !e && f)
+    return {Disposition::harness_error, "the instruction audit failed: " + f->error};
+  if (!e) {
+    const Skipped* s = r.eval.skipped();
     return {Disposition::not_evaluated,
-            "compiled; not evaluated: " + or_default(r.eval_skipped, "the evaluation did not run")};
-  if (r.eval->outcome != Outcome::passed) return eval_decision(*r.eval);
+            "compiled; not evaluated: " +
+                or_default(s ? s->why : std::string(), "the evaluation did not run")};
+  }
+  if (e->outcome != Outcome::passed) return eval_decision(*e);
   return audit_decision(r);
 }
 

@@ -37,7 +37,7 @@ TEST(Decide, NoSourceIsNoCode) {
 TEST(Decide, ACompilerThatCannotRunIsTheHarnesssFault) {
   JudgeReport r;
   r.has_code = true;
-  r.compile_error = "nvcc not found";
+  r.compile = Failed{"nvcc not found"};
   Decision d = decide(r);
   EXPECT_EQ(d.disposition, Disposition::harness_error);
   EXPECT_NE(d.message.find("nvcc not found"), std::string::npos);
@@ -45,19 +45,19 @@ TEST(Decide, ACompilerThatCannotRunIsTheHarnesssFault) {
 
 TEST(Decide, CompileOutcomes) {
   JudgeReport r = compiled();
-  r.compile->outcome = Outcome::policy_violation;
+  r.compile.done()->outcome = Outcome::policy_violation;
   EXPECT_EQ(of(r), Disposition::policy_violation);
-  r.compile->outcome = Outcome::compile_error;
+  r.compile.done()->outcome = Outcome::compile_error;
   EXPECT_EQ(of(r), Disposition::compile_error);
-  r.compile->outcome = Outcome::harness_error;
+  r.compile.done()->outcome = Outcome::harness_error;
   EXPECT_EQ(of(r), Disposition::harness_error);
 }
 
 TEST(Decide, ACompileTimeoutIsATimeoutExitingFourteen) {
   JudgeReport r = compiled();
-  r.compile->outcome = Outcome::compile_timeout;
-  r.compile->timed_out = true;
-  r.compile->summary = "the compiler timed out after 2 s";
+  r.compile.done()->outcome = Outcome::compile_timeout;
+  r.compile.done()->timed_out = true;
+  r.compile.done()->summary = "the compiler timed out after 2 s";
   Decision d = decide(r);
   EXPECT_EQ(d.disposition, Disposition::timeout);
   EXPECT_EQ(exit_code(d.disposition), 14);
@@ -66,19 +66,17 @@ TEST(Decide, ACompileTimeoutIsATimeoutExitingFourteen) {
 
 TEST(Decide, CompiledWithoutEvaluationIsNotEvaluated) {
   JudgeReport r = compiled();
-  r.gpu_stages_skipped = true;
-  r.eval_skipped = "no GPU";
+  r.eval = Skipped{SkipCause::no_gpu, "no GPU"};
+  r.audit = Skipped{SkipCause::no_gpu, "no GPU"};
   Decision d = decide(r);
   EXPECT_EQ(d.disposition, Disposition::not_evaluated);
   EXPECT_NE(d.message.find("no GPU"), std::string::npos);
   // An audit with the evaluation turned off (`ptxbench audit`) decides nothing.
-  r.gpu_stages_skipped = false;
-  r.eval_skipped = "evaluation turned off";
+  r.eval = Skipped{SkipCause::turned_off, "evaluation turned off"};
   r.audit = audit_result(true, false);
   EXPECT_EQ(of(r), Disposition::not_evaluated);
   // ... but an audit ptxbench could not run is its own failure.
-  r.audit.reset();
-  r.audit_error = "no disassembler";
+  r.audit = Failed{"no disassembler"};
   EXPECT_EQ(of(r), Disposition::harness_error);
 }
 
@@ -110,7 +108,7 @@ TEST(Decide, ALibraryThatFailsTheRuleMakesAMismatchTheTaskSuites) {
   EXPECT_EQ(of(evaluated(Outcome::task_suite_error)), Disposition::task_suite_error);
   // One mismatch of the library on one run is a note: the candidate's failure stays its own.
   JudgeReport r = evaluated(Outcome::incorrect);
-  r.eval->flags = {eval::Flag::baseline_incorrect};
+  r.eval.done()->flags = {eval::Flag::baseline_incorrect};
   EXPECT_EQ(of(r), Disposition::incorrect);
 }
 
@@ -128,15 +126,15 @@ TEST(Decide, CorrectWithoutTheTargetInstructions) {
 
 TEST(Decide, AnAuditPtxbenchCouldNotRunIsTheHarnesss) {
   JudgeReport r = evaluated(Outcome::passed);
-  r.audit_error = "no disassembler";
+  r.audit = Failed{"no disassembler"};
   EXPECT_EQ(of(r), Disposition::harness_error);
-  r.audit_error.clear();  // neither a result nor an error
+  r.audit = NotReached{};  // neither a result nor an error
   EXPECT_EQ(of(r), Disposition::harness_error);
 }
 
 TEST(Decide, AnAuditTurnedOffLeavesACorrectCandidatePassed) {
   JudgeReport r = evaluated(Outcome::passed);
-  r.audit_off = true;
+  r.audit = Skipped{SkipCause::turned_off, kAuditTurnedOff};
   Decision d = decide(r);
   EXPECT_EQ(d.disposition, Disposition::passed);
   EXPECT_NE(d.message.find("turned off"), std::string::npos);

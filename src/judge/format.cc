@@ -13,19 +13,20 @@ std::string compiled_line(const compile::CompileResult& c) {
                      c.shared_object);
 }
 
-std::string gpu_stages_text(const JudgeReport& r) {
+std::string gpu_stages_text(const JudgeReport& r, const compile::CompileResult& c) {
   std::string out;
-  if (r.eval)
-    out += r.eval->summary() + "\n";
+  const Skipped* skipped = r.eval.skipped();
+  if (const auto* e = r.eval.done())
+    out += e->summary() + "\n";
   else
-    out += "evaluation: not run (" + r.eval_skipped + ")\n";
-  if (r.audit)
-    out += audit::format_audit(*r.audit);
-  else if (r.gpu_stages_skipped)
-    out += compile::format_census(r.compile->census) + "run-time audit not run (" + r.eval_skipped +
+    out += "evaluation: not run (" + (skipped ? skipped->why : std::string()) + ")\n";
+  if (const auto* a = r.audit.done())
+    out += audit::format_audit(*a);
+  else if (r.gpu_stages_skipped())
+    out += compile::format_census(c.census) + "run-time audit not run (" + skipped->why +
            "): the static SASS census above is all there is\n";
-  else if (!r.audit_error.empty())
-    out += "instruction audit failed: " + r.audit_error + "\n";
+  else if (const Failed* f = r.audit.failed())
+    out += "instruction audit failed: " + f->error + "\n";
   return out;
 }
 
@@ -38,10 +39,9 @@ std::string verdict_line(const JudgeReport& r) {
 
 std::string format_report(const JudgeReport& r) {
   std::string out;
-  if (r.compile && r.compile->outcome != Outcome::passed)
-    out += compile::format_result(*r.compile);
-  else if (r.compile)
-    out += compiled_line(*r.compile) + gpu_stages_text(r);
+  if (const auto* c = r.compile.done())
+    out += c->outcome != Outcome::passed ? compile::format_result(*c)
+                                         : compiled_line(*c) + gpu_stages_text(r, *c);
   return out + verdict_line(r);
 }
 

@@ -58,8 +58,8 @@ const std::vector<std::pair<Disposition, std::function<JudgeReport()>>>& cases()
       {Disposition::not_evaluated,
        [] {
          JudgeReport r = compiled();
-         r.eval_skipped = "no GPU here";
-         r.gpu_stages_skipped = true;
+         r.eval = Skipped{SkipCause::no_gpu, "no GPU here"};
+         r.audit = Skipped{SkipCause::no_gpu, "no GPU here"};
          return r;
        }},
       {Disposition::harness_error,

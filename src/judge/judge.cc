@@ -65,21 +65,21 @@ void Judge::run_stages(const task::TaskSpec& task, const std::string& source, co
     auto hold = leases.cpu();
     auto built = stages_.compile(task, source, o.compile);
     if (!built.ok()) {
-      r.compile_error = built.error().to_string();
+      r.compile = Failed{built.error().to_string()};
       return;
     }
     r.compile = std::move(built->result);
     nvcc_release = std::move(built->nvcc_release);
   }
-  if (r.compile->outcome != Outcome::passed) return;
-  r.audit_off = !o.run_audit;
+  if (r.compile.done()->outcome != Outcome::passed) return;
   if (!o.evaluate && !o.run_audit) {
-    r.eval_skipped = "evaluation turned off";
+    r.eval = Skipped{SkipCause::turned_off, kEvalTurnedOff};
+    r.audit = Skipped{SkipCause::turned_off, kAuditTurnedOff};
     return;
   }
   if (std::string why = gpu_unavailable(o, r.arch); !why.empty()) {
-    r.gpu_stages_skipped = true;
-    r.eval_skipped = why;
+    r.eval = Skipped{SkipCause::no_gpu, why};
+    r.audit = Skipped{SkipCause::no_gpu, why};
     return;
   }
   run_gpu_stages(task, o, nvcc_release, leases, r);
@@ -95,25 +95,31 @@ void Judge::run_gpu_stages(const task::TaskSpec& task, const JudgeOptions& o,
   if (hold->device >= 0) eo.device = hold->device;
   if (eo.nvcc_version.empty()) eo.nvcc_version = nvcc_release;
   eo.timing = eo.timing && o.evaluate;
-  eo.contract = r.compile->contract;  // the runner calls it as it was built
-  eo.audit = r.audit_off ? eval::Instrument::none : audit::instrument_for(o.audit.route);
+  const compile::CompileResult& compiled = *r.compile.done();
+  eo.contract = compiled.contract;  // the runner calls it as it was built
+  eo.audit = o.run_audit ? audit::instrument_for(o.audit.route) : eval::Instrument::none;
   eo.audit_workload = o.audit.workload;
   eo.ncu_arguments = audit::ncu_session_arguments();
-  r.eval = stages_.evaluate(task, r.compile->shared_object, eo);
-  if (r.audit_off || r.eval->outcome != Outcome::passed) return;
+  r.eval = stages_.evaluate(task, compiled.shared_object, eo);
+  const eval::EvalResult& evaluated = *r.eval.done();
+  if (evaluated.outcome != Outcome::passed) return;
+  if (!o.run_audit) {
+    r.audit = Skipped{SkipCause::turned_off, kAuditTurnedOff};
+    return;
+  }
   audit::AuditOptions ao = o.audit;
-  ao.sass_listing = r.compile->sass;
-  const eval::AuditTrace* trace = r.eval->audit_trace ? &*r.eval->audit_trace : nullptr;
-  auto audited = stages_.audit(r.compile->shared_object, task, r.arch, trace, ao,
+  ao.sass_listing = compiled.sass;
+  const eval::AuditTrace* trace = evaluated.audit_trace ? &*evaluated.audit_trace : nullptr;
+  auto audited = stages_.audit(compiled.shared_object, task, r.arch, trace, ao,
                                "the evaluation collected no audit trace");
   std::string why_ncu = audited.ok() ? audit::needs_ncu(*audited) : audited.error().to_string();
   if (o.audit.route == audit::RouteChoice::automatic && !why_ncu.empty())
     audit_with_ncu(task, eo, ao, why_ncu, r, audited);
   if (audited.ok()) {
-    audited->seed = r.eval->seed;
+    audited->seed = r.eval.done()->seed;
     r.audit = std::move(*audited);
   } else {
-    r.audit_error = audited.error().to_string();
+    r.audit = Failed{audited.error().to_string()};
   }
 }
 
@@ -128,8 +134,8 @@ void Judge::audit_with_ncu(const task::TaskSpec& task, eval::EvalOptions eo,
                            Result<audit::AuditResult>& audited) const {
   eo.timing = false;
   eo.audit = eval::Instrument::nvtx;
-  eval::EvalResult second = stages_.evaluate(task, r.compile->shared_object, eo);
-  switch (eval::adopt_tool_session_failure(second, "under Nsight Compute: ", *r.eval)) {
+  eval::EvalResult second = stages_.evaluate(task, r.compile.done()->shared_object, eo);
+  switch (eval::adopt_tool_session_failure(second, "under Nsight Compute: ", *r.eval.done())) {
     case eval::ToolSessionEnd::passed:
       break;
     case eval::ToolSessionEnd::candidate_failed:
@@ -142,9 +148,9 @@ void Judge::audit_with_ncu(const task::TaskSpec& task, eval::EvalOptions eo,
       return;
   }
   // The second session is untimed: the timed calls' own counters are the first session's.
-  if (second.audit_trace && r.eval->audit_trace)
-    second.audit_trace->timed = r.eval->audit_trace->timed;
-  auto by_ncu = stages_.audit(r.compile->shared_object, task, r.arch,
+  if (const eval::EvalResult& first = *r.eval.done(); second.audit_trace && first.audit_trace)
+    second.audit_trace->timed = first.audit_trace->timed;
+  auto by_ncu = stages_.audit(r.compile.done()->shared_object, task, r.arch,
                               second.audit_trace ? &*second.audit_trace : nullptr, ao);
   if (by_ncu.ok() && by_ncu->runtime_run) {
     by_ncu->messages.insert(by_ncu->messages.begin(), why + "; audited with Nsight Compute");

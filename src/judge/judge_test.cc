@@ -88,7 +88,7 @@ TEST_F(JudgeTest, WithoutAGpuNothingRunsTheCandidate) {
   JudgeReport r = run();
   EXPECT_EQ(r.disposition, Disposition::not_evaluated);
   EXPECT_EQ(stages.calls, Calls{"compile [cpu]"});
-  EXPECT_TRUE(r.gpu_stages_skipped);
+  EXPECT_TRUE(r.gpu_stages_skipped());
   EXPECT_EQ(r.eval_json(), (Json{{"outcome", "not_run"}, {"reason", "no GPU"}}));
   EXPECT_EQ(r.audit_json()["route"], "static");
   EXPECT_EQ(r.audit_json()["census"]["target_families"], Json::array({"wgmma"}));
@@ -98,7 +98,8 @@ TEST_F(JudgeTest, AnArchitectureTheGpuCannotRunIsNotEvaluated) {
   options.compile.arch = "sm_100a";
   JudgeReport r = run();
   EXPECT_EQ(r.disposition, Disposition::not_evaluated);
-  EXPECT_EQ(r.eval_skipped, "the GPU here runs sm_90a, not sm_100a");
+  ASSERT_TRUE(r.eval.skipped());
+  EXPECT_EQ(r.eval.skipped()->why, "the GPU here runs sm_90a, not sm_100a");
   EXPECT_EQ(stages.calls.size(), 1u);
 }
 
@@ -106,7 +107,8 @@ TEST_F(JudgeTest, OnABlackwellGpuAHopperCandidateIsNotEvaluated) {
   options.gpu_arch = task::Arch::sm_100a;  // as eval/device_arch.h says on a B200
   JudgeReport r = run();
   EXPECT_EQ(r.disposition, Disposition::not_evaluated);
-  EXPECT_EQ(r.eval_skipped, "the GPU here runs sm_100a, not sm_90a");
+  ASSERT_TRUE(r.eval.skipped());
+  EXPECT_EQ(r.eval.skipped()->why, "the GPU here runs sm_100a, not sm_90a");
   EXPECT_EQ(stages.calls.size(), 1u);
 }
 
@@ -125,7 +127,8 @@ TEST_F(JudgeTest, AGpuOfNeitherTargetRunsNothingAndSaysWhy) {
   options.gpu_none_why = "NVIDIA A100: compute capability 8.0 runs neither target";
   JudgeReport r = run();
   EXPECT_EQ(r.disposition, Disposition::not_evaluated);
-  EXPECT_EQ(r.eval_skipped, "NVIDIA A100: compute capability 8.0 runs neither target");
+  ASSERT_TRUE(r.eval.skipped());
+  EXPECT_EQ(r.eval.skipped()->why, "NVIDIA A100: compute capability 8.0 runs neither target");
   EXPECT_EQ(stages.calls.size(), 1u);
 }
 
@@ -203,9 +206,9 @@ TEST_F(JudgeTest, AutoAuditRunsAnUntimedNcuSessionWhenCuptiMissesAKernel) {
                    "evaluate /cache/k.so [gpu]", "audit /cache/k.so sm_90a ncu [gpu]"}));
   EXPECT_EQ(stages.eval_options.audit, eval::Instrument::nvtx);
   EXPECT_FALSE(stages.eval_options.timing);
-  ASSERT_TRUE(r.audit.has_value());
-  EXPECT_EQ(r.audit->route, audit::Route::ncu);
-  EXPECT_NE(r.audit->messages.at(0).find("audited with Nsight Compute"), std::string::npos);
+  ASSERT_TRUE(r.audit.done());
+  EXPECT_EQ(r.audit.done()->route, audit::Route::ncu);
+  EXPECT_NE(r.audit.done()->messages.at(0).find("audited with Nsight Compute"), std::string::npos);
 }
 
 TEST_F(JudgeTest, AWrongOutputInTheNcuSessionIsTheCandidatesVerdict) {
@@ -214,8 +217,8 @@ TEST_F(JudgeTest, AWrongOutputInTheNcuSessionIsTheCandidatesVerdict) {
   stages.ncu_session_outcome = Outcome::incorrect;
   JudgeReport r = run();
   EXPECT_EQ(r.disposition, Disposition::incorrect);
-  ASSERT_TRUE(r.eval->timing.has_value());  // the first session's timing is kept
-  EXPECT_EQ(r.eval->timing->speedup, 1.5);
+  ASSERT_TRUE(r.eval.done()->timing.has_value());  // the first session's timing is kept
+  EXPECT_EQ(r.eval.done()->timing->speedup, 1.5);
 }
 
 // The ncu session is one of the candidate's judged sessions, as the memcheck session is
@@ -245,10 +248,11 @@ TEST_F(JudgeTest, TheJudgesOwnFailureInTheNcuSessionLeavesTheCuptiAuditStanding)
     stages.ncu_broker_exit = exit;
     JudgeReport r = run();
     EXPECT_EQ(r.disposition, Disposition::passed) << to_string(outcome);
-    ASSERT_TRUE(r.audit.has_value());
-    EXPECT_EQ(r.audit->route, audit::Route::cupti);
-    ASSERT_FALSE(r.audit->messages.empty());
-    EXPECT_NE(r.audit->messages.back().find("Nsight Compute session ended"), std::string::npos);
+    ASSERT_TRUE(r.audit.done());
+    EXPECT_EQ(r.audit.done()->route, audit::Route::cupti);
+    ASSERT_FALSE(r.audit.done()->messages.empty());
+    EXPECT_NE(r.audit.done()->messages.back().find("Nsight Compute session ended"),
+              std::string::npos);
   }
 }
 
@@ -272,6 +276,51 @@ TEST_F(JudgeTest, AuditTurnedOff) {
   JudgeReport r = run();
   EXPECT_EQ(r.disposition, Disposition::passed);
   EXPECT_EQ(stages.calls.size(), 2u);
+}
+
+// Which state each stage ended in, as a word (stage.h).
+template <class T>
+std::string state_of(const Stage<T>& s) {
+  if (s.done()) return "done";
+  if (s.failed()) return "failed";
+  if (s.skipped_for(SkipCause::no_gpu)) return "skipped(no_gpu)";
+  if (s.skipped_for(SkipCause::turned_off)) return "skipped(turned_off)";
+  return "not_reached";
+}
+
+std::string states_of(const JudgeReport& r) {
+  return state_of(r.compile) + " " + state_of(r.eval) + " " + state_of(r.audit);
+}
+
+// Each stage's state as the judge leaves it, and as the stored parts give it back: the same.
+TEST_F(JudgeTest, EachStagesStateReadsBackFromItsStoredPart) {
+  const auto check = [this](const char* expected) {
+    JudgeReport r = run();
+    EXPECT_EQ(states_of(r), expected);
+    auto back = JudgeReport::from_stages(r.compile_json(), r.eval_json(), r.audit_json());
+    ASSERT_TRUE(back.ok()) << back.error().to_string();
+    EXPECT_EQ(states_of(*back), expected);
+    EXPECT_EQ(to_text(back->eval_json()), to_text(r.eval_json()));
+  };
+  check("done done done");
+  options.run_audit = false;
+  check("done done skipped(turned_off)");
+  stages.eval_outcome = Outcome::incorrect;
+  check("done done not_reached");  // the audit would not have run either way
+  options.evaluate = false;
+  check("done skipped(turned_off) skipped(turned_off)");
+  options.evaluate = true;
+  options.run_audit = true;
+  options.gpu = false;
+  check("done skipped(no_gpu) skipped(no_gpu)");
+  options.gpu = true;
+  stages.eval_outcome = Outcome::passed;
+  stages.audit_fails = true;
+  check("done done failed");
+  stages.compile_outcome = Outcome::compile_error;
+  check("done not_reached not_reached");
+  stages.compiler_missing = true;
+  check("failed not_reached not_reached");
 }
 
 // The GPU's cost of a candidate: the time it held its GPU lease (the stages run under it),

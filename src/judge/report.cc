@@ -6,31 +6,36 @@
 namespace ptxbench::judge {
 
 Json JudgeReport::compile_json() const {
-  if (compile) return compile::to_json(*compile);
-  if (!compile_error.empty()) return Json{{"outcome", "harness_error"}, {"error", compile_error}};
+  if (const auto* c = compile.done()) return compile::to_json(*c);
+  if (const Failed* f = compile.failed())
+    return Json{{"outcome", "harness_error"}, {"error", f->error}};
   return nullptr;
 }
 
 Json JudgeReport::eval_json() const {
-  if (eval) {
-    Json j = eval->to_json();
+  if (const auto* e = eval.done()) {
+    Json j = e->to_json();
     j["gpu_seconds"] = gpu_seconds;
     return j;
   }
-  if (!eval_skipped.empty()) return Json{{"outcome", "not_run"}, {"reason", eval_skipped}};
+  if (const Skipped* s = eval.skipped()) return Json{{"outcome", "not_run"}, {"reason", s->why}};
+  if (const Failed* f = eval.failed())
+    return Json{{"outcome", "harness_error"}, {"error", f->error}};
   return nullptr;
 }
 
 Json JudgeReport::audit_json() const {
-  if (audit) return audit->to_json();
-  if (!audit_error.empty()) return Json{{"error", audit_error}};
-  if (gpu_stages_skipped && compile)
-    return Json{{"route", "static"}, {"census", compile::to_json(compile->census)}};
+  if (const auto* a = audit.done()) return a->to_json();
+  if (const Failed* f = audit.failed()) return Json{{"error", f->error}};
+  const auto* c = compile.done();
+  if (audit.skipped_for(SkipCause::no_gpu) && c)
+    return Json{{"route", "static"}, {"census", compile::to_json(c->census)}};
   return nullptr;
 }
 
 Json JudgeReport::flags_json() const {
-  return eval ? Json(eval::flag_names(eval->flags)) : Json::array();
+  const auto* e = eval.done();
+  return e ? Json(eval::flag_names(e->flags)) : Json::array();
 }
 
 Json JudgeReport::to_json() const {

@@ -31,33 +31,41 @@ Result<JudgeReport> JudgeReport::from_stages(const Json& compile, const Json& ev
   JudgeReport r;
   r.has_code = !compile.is_null();
   if (auto error = failure_of(compile)) {
-    r.compile_error = *error;
+    r.compile = Failed{*error};
   } else if (!compile.is_null()) {
     auto c = compile::compile_result_from_json(compile);
     if (!c.ok()) return part_error<JudgeReport>("compile", c.error());
     r.compile = std::move(*c);
   }
+  // A skipped evaluation's reason; whether for want of a GPU only the audit part says.
+  std::optional<std::string> skipped;
   if (eval.is_object() && eval.contains("reason")) {  // {"outcome": "not_run", "reason"}
-    r.eval_skipped = json_or(eval, "reason", std::string());
+    skipped = json_or(eval, "reason", std::string());
+  } else if (auto error = failure_of(eval)) {
+    r.eval = Failed{*error};
   } else if (!eval.is_null()) {
     auto e = eval::eval_result_from_json(eval);
     if (!e.ok()) return part_error<JudgeReport>("eval", e.error());
     r.eval = std::move(*e);
     r.gpu_seconds = json_or(eval, "gpu_seconds", 0.0);
   }
+  const bool no_gpu = audit.is_object() && audit.contains("census");  // {"route": "static", ..}
+  if (skipped) r.eval = Skipped{no_gpu ? SkipCause::no_gpu : SkipCause::turned_off, *skipped};
   if (auto error = failure_of(audit)) {
-    r.audit_error = *error;
-  } else if (audit.is_object() && audit.contains("census")) {  // {"route": "static", "census"}
-    r.gpu_stages_skipped = true;
+    r.audit = Failed{*error};
+  } else if (no_gpu) {
+    r.audit = Skipped{SkipCause::no_gpu, skipped.value_or(std::string())};
   } else if (!audit.is_null()) {
     auto a = audit::audit_result_from_json(audit);
     if (!a.ok()) return part_error<JudgeReport>("audit", a.error());
     r.audit = std::move(*a);
+  } else if (const auto* e = r.eval.done();
+             (e && e->outcome == Outcome::passed) || r.eval.skipped_for(SkipCause::turned_off)) {
+    // The judge audits every passed evaluation unless the audit is off, and skips the
+    // evaluation for no other reason than both being off (judge.cc run_stages) when a GPU could
+    // run it.
+    r.audit = Skipped{SkipCause::turned_off, kAuditTurnedOff};
   }
-  // The judge audits every passed evaluation unless the audit is off, and skips the evaluation
-  // for no other reason than both being off (judge.cc run_stages) when a GPU could run it.
-  r.audit_off = audit.is_null() && ((r.eval && r.eval->outcome == Outcome::passed) ||
-                                    (!r.eval_skipped.empty() && !r.gpu_stages_skipped));
   return r;
 }
 

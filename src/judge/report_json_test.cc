@@ -21,40 +21,43 @@ TEST(ReportJson, NoCompilePartIsACandidateWithoutCode) {
 TEST(ReportJson, EachStagesFailureAndSkipReadsBackAsItsState) {
   JudgeReport harness;
   harness.has_code = true;
-  harness.compile_error = "nvcc is not installed";
+  harness.compile = Failed{"nvcc is not installed"};
   auto c = JudgeReport::from_stages(harness.compile_json(), nullptr, nullptr);
   ASSERT_TRUE(c.ok()) << c.error().to_string();
   EXPECT_TRUE(c->has_code);
-  EXPECT_FALSE(c->compile.has_value());
-  EXPECT_EQ(c->compile_error, "nvcc is not installed");
+  ASSERT_TRUE(c->compile.failed());
+  EXPECT_EQ(c->compile.failed()->error, "nvcc is not installed");
 
   JudgeReport skipped = testing::compiled();
-  skipped.eval_skipped = "evaluation turned off";
-  skipped.audit_off = true;
+  skipped.eval = Skipped{SkipCause::turned_off, kEvalTurnedOff};
+  skipped.audit = Skipped{SkipCause::turned_off, kAuditTurnedOff};
   auto s =
       JudgeReport::from_stages(skipped.compile_json(), skipped.eval_json(), skipped.audit_json());
   ASSERT_TRUE(s.ok()) << s.error().to_string();
-  EXPECT_EQ(s->eval_skipped, "evaluation turned off");
-  EXPECT_FALSE(s->eval.has_value());
-  EXPECT_FALSE(s->gpu_stages_skipped);
-  EXPECT_TRUE(s->audit_off);
+  ASSERT_TRUE(s->eval.skipped());
+  EXPECT_EQ(s->eval.skipped()->why, "evaluation turned off");
+  EXPECT_FALSE(s->gpu_stages_skipped());
+  EXPECT_TRUE(s->audit_off());
 
   JudgeReport no_gpu = testing::compiled();
-  no_gpu.eval_skipped = "no GPU";
-  no_gpu.gpu_stages_skipped = true;
+  no_gpu.eval = Skipped{SkipCause::no_gpu, "no GPU"};
+  no_gpu.audit = Skipped{SkipCause::no_gpu, "no GPU"};
   auto g = JudgeReport::from_stages(no_gpu.compile_json(), no_gpu.eval_json(), no_gpu.audit_json());
   ASSERT_TRUE(g.ok()) << g.error().to_string();
-  EXPECT_TRUE(g->gpu_stages_skipped);
+  EXPECT_TRUE(g->gpu_stages_skipped());
+  ASSERT_TRUE(g->audit.skipped());
+  EXPECT_EQ(g->audit.skipped()->why, "no GPU");
   EXPECT_EQ(to_text(g->audit_json()), to_text(no_gpu.audit_json()));
 
   JudgeReport audit_failed = testing::evaluated(Outcome::passed);
   audit_failed.gpu_seconds = 2.5;
-  audit_failed.audit_error = "CUPTI is not permitted";
+  audit_failed.audit = Failed{"CUPTI is not permitted"};
   auto a = JudgeReport::from_stages(audit_failed.compile_json(), audit_failed.eval_json(),
                                     audit_failed.audit_json());
   ASSERT_TRUE(a.ok()) << a.error().to_string();
-  EXPECT_EQ(a->audit_error, "CUPTI is not permitted");
-  EXPECT_FALSE(a->audit_off);
+  ASSERT_TRUE(a->audit.failed());
+  EXPECT_EQ(a->audit.failed()->error, "CUPTI is not permitted");
+  EXPECT_FALSE(a->audit_off());
   EXPECT_EQ(a->gpu_seconds, 2.5);
   EXPECT_EQ(decide(*a).disposition, decide(audit_failed).disposition);
 }
@@ -62,10 +65,10 @@ TEST(ReportJson, EachStagesFailureAndSkipReadsBackAsItsState) {
 // A passed evaluation with no audit part and no audit error: the audit was turned off.
 TEST(ReportJson, APassedEvaluationWithoutAnAuditPartHadTheAuditOff) {
   JudgeReport off = testing::evaluated(Outcome::passed);
-  off.audit_off = true;
+  off.audit = Skipped{SkipCause::turned_off, kAuditTurnedOff};
   auto r = JudgeReport::from_stages(off.compile_json(), off.eval_json(), off.audit_json());
   ASSERT_TRUE(r.ok()) << r.error().to_string();
-  EXPECT_TRUE(r->audit_off);
+  EXPECT_TRUE(r->audit_off());
   EXPECT_EQ(decide(*r).disposition, Disposition::passed);
   EXPECT_EQ(decide(*r).message, decide(off).message);
 }

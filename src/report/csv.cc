@@ -21,7 +21,7 @@ std::string joined(const std::vector<std::string>& items) {
 std::string executed_families(const store::StoredTurn& d) {
   std::vector<std::string> names;
   for (const auto& f : d.families)
-    if (f.verdict == "executed") names.push_back(f.name);
+    if (f.verdict == audit::Verdict::executed) names.push_back(f.name);
   return joined(names);
 }
 

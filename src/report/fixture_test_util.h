@@ -41,7 +41,7 @@ inline RunDetail synthetic_run() {
   d.families_in_sass = {"wgmma"};
   d.feedback = "Turn 1: <script>alert('x')</script>, \"quoted\"\nsecond line \x1b[2J";
   d.shown_feedback = d.feedback;
-  d.families = {{"wgmma", "static", true}};
+  d.families = {{"wgmma", std::nullopt, true}};  // the static census's
   d.audit_route = "static";
   d.compile_s = 1.5;
   d.prompt_tokens = 1200;

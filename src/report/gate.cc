@@ -11,8 +11,9 @@ namespace {
 using judge::Disposition;
 
 std::optional<double> speedup_of(const judge::JudgeReport& r) {
-  if (!r.eval || !r.eval->timing) return std::nullopt;
-  return r.eval->timing->speedup;
+  const eval::EvalResult* e = r.eval.done();
+  if (!e || !e->timing) return std::nullopt;
+  return e->timing->speedup;
 }
 
 GateVerdict missed(std::string reason) {
@@ -21,8 +22,9 @@ GateVerdict missed(std::string reason) {
 
 // What the compile stage established without a GPU: the target families in the SASS.
 std::string static_evidence(const judge::JudgeReport& r) {
-  if (!r.compile || r.compile->census.target_families.empty()) return "";
-  const auto& present = r.compile->census.targets_present;
+  const compile::CompileResult* c = r.compile.done();
+  if (!c || c->census.target_families.empty()) return "";
+  const auto& present = c->census.targets_present;
   if (present.empty()) return " (compiled; no target family in its SASS)";
   std::string names;
   for (const auto& f : present) names += (names.empty() ? "" : ", ") + f;
@@ -31,9 +33,9 @@ std::string static_evidence(const judge::JudgeReport& r) {
 
 double stage_seconds(const judge::JudgeReport& r) {
   double s = 0;
-  if (r.compile) s += r.compile->seconds;
-  if (r.eval) s += r.eval->seconds;
-  if (r.audit) s += r.audit->seconds;
+  if (const auto* c = r.compile.done()) s += c->seconds;
+  if (const auto* e = r.eval.done()) s += e->seconds;
+  if (const auto* a = r.audit.done()) s += a->seconds;
   return s;
 }
 
@@ -42,17 +44,18 @@ double stage_seconds(const judge::JudgeReport& r) {
 GateVerdict gate_verdict(const judge::JudgeReport& r, const GateRule& rule) {
   const Disposition d = r.disposition;
   if (d == Disposition::not_evaluated)
-    return missed(
-        "not evaluated: " +
-        (r.eval_skipped.empty() ? std::string("no GPU here runs ") + r.arch : r.eval_skipped) +
-        static_evidence(r) + "; correctness is unknown, so the gate cannot pass it");
+    return missed("not evaluated: " +
+                  (r.eval.skipped() && !r.eval.skipped()->why.empty()
+                       ? r.eval.skipped()->why
+                       : std::string("no GPU here runs ") + r.arch) +
+                  static_evidence(r) + "; correctness is unknown, so the gate cannot pass it");
   if (d == Disposition::passed_missing_instructions && rule.require_arch)
     return {false, judge::exit_code(d),
             "correct, but the target instructions did not execute (--require-arch)"};
   if (!judge::is_correct(d))
     return {false, judge::exit_code(d),
             std::string(judge::headline(d)) + (r.message.empty() ? "" : ": " + r.message)};
-  if (rule.require_arch && r.audit_off)
+  if (rule.require_arch && r.audit_off())
     return missed("the instruction audit was off: --require-arch cannot be checked");
   if (rule.min_speedup) {
     const auto s = speedup_of(r);

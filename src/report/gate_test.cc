@@ -15,10 +15,11 @@ judge::JudgeReport judged(Disposition d, std::optional<double> speedup = std::nu
   r.disposition = d;
   r.message = "why";
   if (speedup) {
-    r.eval = eval::EvalResult{};
-    r.eval->seconds = 2;
-    r.eval->timing = eval::TimingReport{};
-    r.eval->timing->speedup = speedup;
+    eval::EvalResult e;
+    e.seconds = 2;
+    e.timing = eval::TimingReport{};
+    e.timing->speedup = speedup;
+    r.eval = std::move(e);
   }
   return r;
 }
@@ -49,7 +50,7 @@ TEST(Gate, RequireArchFailsAKernelWhoseTargetsDidNotExecute) {
   EXPECT_FALSE(v.passed);
   EXPECT_EQ(v.exit_code, 16);
   auto off = judged(Disposition::passed, 1.2);
-  off.audit_off = true;
+  off.audit = judge::Skipped{judge::SkipCause::turned_off, judge::kAuditTurnedOff};
   EXPECT_EQ(gate_verdict(off, {std::nullopt, true}).exit_code, kGateMissed);
 }
 
@@ -61,14 +62,15 @@ TEST(Gate, AFailingVerdictKeepsItsDispositionsCode) {
 
 TEST(Gate, NotEvaluatedNeverPasses) {
   auto r = judged(Disposition::not_evaluated);
-  r.gpu_stages_skipped = true;
+  r.eval = judge::Skipped{judge::SkipCause::no_gpu, ""};
   auto v = gate_verdict(r, {});
   EXPECT_FALSE(v.passed);
   EXPECT_EQ(v.exit_code, kGateMissed);
   EXPECT_NE(v.reason.find("correctness is unknown"), std::string::npos);
-  r.compile = compile::CompileResult{};
-  r.compile->census.target_families = {"wgmma", "tma"};
-  r.compile->census.targets_present = {"wgmma"};
+  compile::CompileResult c;
+  c.census.target_families = {"wgmma", "tma"};
+  c.census.targets_present = {"wgmma"};
+  r.compile = std::move(c);
   EXPECT_NE(gate_verdict(r, {}).reason.find("(compiled; its SASS has wgmma, not proof that they "
                                             "execute)"),
             std::string::npos);

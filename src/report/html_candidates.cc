@@ -15,9 +15,10 @@ namespace {
 std::string families_text(const store::StoredTurn& d) {
   std::string s;
   for (const auto& f : d.families) {
-    if (f.verdict == "absent") continue;
+    if (f.verdict == audit::Verdict::absent) continue;
     if (!s.empty()) s += ", ";
-    s += f.name + (f.target ? "*" : "") + ": " + f.verdict;
+    s += f.name + (f.target ? "*" : "") + ": " +
+         (f.verdict ? std::string(audit::to_string(*f.verdict)) : std::string("static"));
   }
   return s.empty() ? "\u2013" : s;
 }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compile/result_json.h"
 #include "core/fs.h"
 #include "judge/testing/named.h"
 
@@ -225,12 +226,19 @@ TEST(Summary, CompiledComesFromTheStoredCompileStage) {
     e.feedback_message = "fb";
     ASSERT_TRUE(st->record_turn(e).ok());
   };
-  turn(1, "timeout", Json{{"outcome", "compile_error"}, {"timed_out", true}});
+  // A compile part as the judge writes it (each holds its census).
+  auto compiled = [](Outcome outcome, std::vector<std::string> present) {
+    compile::CompileResult c;
+    c.outcome = outcome;
+    c.timed_out = outcome == Outcome::compile_error;
+    c.census.targets_met = !present.empty();
+    c.census.targets_present = std::move(present);
+    return compile::to_json(c);
+  };
+  turn(1, "timeout", compiled(Outcome::compile_error, {}));
   turn(2, "no_code", nullptr);
-  turn(3, "timeout", Json{{"outcome", "passed"}});
-  turn(4, "not_evaluated",
-       Json{{"outcome", "passed"},
-            {"census", {{"targets_present", {"wgmma", "tma"}}, {"targets_met", true}}}});
+  turn(3, "timeout", compiled(Outcome::passed, {}));
+  turn(4, "not_evaluated", compiled(Outcome::passed, {"wgmma", "tma"}));
   auto data = load_run(*st);
   ASSERT_TRUE(data.ok());
   const auto& turns = data->trajectories.at(0).turns;
@@ -238,7 +246,7 @@ TEST(Summary, CompiledComesFromTheStoredCompileStage) {
   EXPECT_EQ(turns[0].compiled, false);
   EXPECT_FALSE(turns[1].compiled.has_value());  // the stage did not run
   EXPECT_EQ(turns[2].compiled, true);
-  EXPECT_FALSE(turns[2].targets_in_sass.has_value());  // no census stored
+  EXPECT_EQ(turns[2].targets_in_sass, false);  // its census found no target
   EXPECT_EQ(turns[3].targets_in_sass, true);
   EXPECT_EQ(turns[3].families_in_sass, (std::vector<std::string>{"wgmma", "tma"}));
   // The trajectory is still running (no stop recorded): its turns are shown, its rates wait.

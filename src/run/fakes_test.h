@@ -71,18 +71,21 @@ class FakePipeline final : public CandidatePipeline {
     int k = m.empty() ? 0 : std::stoi(m[1]);
     TurnVerdict v;
     v.source = source;
+    judge::JudgeReport& r = v.report;
+    r.has_code = true;
     {
       CpuLease cpu(slots.cpu);
-      v.compile.outcome = k == 1 ? Outcome::compile_error : Outcome::passed;
-      v.disposition =
+      compile::CompileResult c;
+      c.outcome = k == 1 ? Outcome::compile_error : Outcome::passed;
+      c.log = "k.cu(3): error: expected a \";\"";
+      r.compile = std::move(c);
+      r.disposition =
           k == 1 ? judge::Disposition::compile_error : judge::Disposition::not_evaluated;
-      v.compile.log = "k.cu(3): error: expected a \";\"";
-      v.compile_json = Json{{"outcome", std::string(to_string(v.compile.outcome))}};
     }
     if (k == 1) return v;
     if (!gpu_) {
-      v.gpu_skipped = true;
-      v.eval = EvalFacts{};
+      r.eval = judge::Skipped{judge::SkipCause::no_gpu, "no GPU"};
+      r.audit = judge::Skipped{judge::SkipCause::no_gpu, "no GPU"};
       return v;
     }
     GpuLease gpu = slots.gpu.acquire();
@@ -93,17 +96,22 @@ class FakePipeline final : public CandidatePipeline {
     if (delay_.count()) std::this_thread::sleep_for(delay_);
     --in_gpu_;
     ++evaluations;
-    v.eval = EvalFacts{};
-    v.eval->outcome = k == 2 ? Outcome::incorrect : Outcome::passed;
-    v.disposition = k == 2   ? judge::Disposition::incorrect
+    eval::EvalResult e;
+    e.outcome = k == 2 ? Outcome::incorrect : Outcome::passed;
+    r.disposition = k == 2   ? judge::Disposition::incorrect
                     : k >= 4 ? judge::Disposition::passed
                              : judge::Disposition::passed_missing_instructions;
-    v.eval->workload = "timed";
-    if (k >= 3) v.eval->speedup = task.name == "slow" ? 0.8 : 0.5 + 0.2 * k;
-    v.eval_json = Json{{"outcome", std::string(to_string(v.eval->outcome))}};
-    v.audit = AuditFacts{};
-    v.audit->ran = v.audit->runtime = true;
-    v.audit->metric_pass = k >= 4;
+    if (k >= 3) {
+      e.timing = eval::TimingReport{};
+      e.timing->speedup = task.name == "slow" ? 0.8 : 0.5 + 0.2 * k;
+    }
+    r.eval = std::move(e);
+    if (k == 2) return v;
+    audit::AuditResult a;
+    a.runtime_run = true;
+    a.instruction_metric_evaluated = true;
+    a.instruction_metric_passed = k >= 4;
+    r.audit = std::move(a);
     return v;
   }
   bool gpu_available() const override { return gpu_; }

@@ -125,16 +125,23 @@ std::string speedup_text(const EvalFacts& e, double target) {
   return out + ".\n";
 }
 
+// What the model is told of a family's verdict.
+std::string_view verdict_words(audit::Verdict v) {
+  switch (v) {
+    case audit::Verdict::executed:
+      return "executed";  // no count (FamilyVerdict says why)
+    case audit::Verdict::present_not_executed:
+      return "in the SASS but never executed (predicated off or on a path not taken)";
+    case audit::Verdict::present_not_audited:
+      return "present in the SASS (static census)";
+    case audit::Verdict::absent:
+      return "absent from the SASS";
+  }
+  return "absent from the SASS";
+}
+
 std::string family_line(const FamilyVerdict& f) {
-  std::string what;
-  if (f.verdict == "executed")
-    what = "executed";  // no count (FamilyVerdict says why)
-  else if (f.verdict == "present_not_executed")
-    what = "in the SASS but never executed (predicated off or on a path not taken)";
-  else if (f.verdict == "present")
-    what = "present in the SASS (static census)";
-  else
-    what = "absent from the SASS";
+  const std::string_view what = verdict_words(f.verdict);
   std::string ops = f.opcodes.empty() ? "" : " [" + join(f.opcodes, ", ") + "]";
   return fmt::format("- {}: {}{}\n", f.family, what, ops);
 }
@@ -168,7 +175,7 @@ std::string no_code(const TurnContext& ctx) {
          footer(ctx);
 }
 
-std::string policy(const TurnVerdict& v, const TurnContext& ctx) {
+std::string policy(const ModelView& v, const TurnContext& ctx) {
   const bool built = v.compile.outcome == Outcome::passed;  // refused at run time
   std::string t =
       header(ctx, Disposition::policy_violation, built ? " (refused at run time)" : " (not built)");
@@ -184,7 +191,7 @@ std::string policy(const TurnVerdict& v, const TurnContext& ctx) {
   return t + footer(ctx);
 }
 
-std::string compile_error(const TurnVerdict& v, const TurnContext& ctx) {
+std::string compile_error(const ModelView& v, const TurnContext& ctx) {
   std::string t = header(ctx, Disposition::compile_error);
   if (!v.compile.entry_point.empty())
     return t + "The kernel built for " + ctx.arch +
@@ -194,7 +201,7 @@ std::string compile_error(const TurnVerdict& v, const TurnContext& ctx) {
   return t + footer(ctx);
 }
 
-std::string compile_timeout(const TurnVerdict& v, const TurnContext& ctx) {
+std::string compile_timeout(const ModelView& v, const TurnContext& ctx) {
   return header(ctx, Disposition::timeout) +
          fmt::format(
              "The compiler (nvcc/ptxas) did not finish building the kernel for {} within {:.0f} "
@@ -204,7 +211,7 @@ std::string compile_timeout(const TurnVerdict& v, const TurnContext& ctx) {
          footer(ctx);
 }
 
-std::string failed_run(const TurnVerdict& v, const TurnContext& ctx) {
+std::string failed_run(const ModelView& v, const TurnContext& ctx) {
   if (!v.eval) return compile_timeout(v, ctx);
   const EvalFacts& e = *v.eval;
   std::string t;
@@ -222,7 +229,7 @@ std::string failed_run(const TurnVerdict& v, const TurnContext& ctx) {
   return t + footer(ctx);
 }
 
-std::string incorrect(const TurnVerdict& v, const TurnContext& ctx) {
+std::string incorrect(const ModelView& v, const TurnContext& ctx) {
   const EvalFacts& e = *v.eval;
   std::string t = header(ctx, Disposition::incorrect);
   t += "The outputs fail the correctness rule (an element fails when |out-ref| > atol AND "
@@ -234,7 +241,7 @@ std::string incorrect(const TurnVerdict& v, const TurnContext& ctx) {
   return t + footer(ctx);
 }
 
-std::string passed(const TurnVerdict& v, const TurnContext& ctx, bool reached) {
+std::string passed(const ModelView& v, const TurnContext& ctx, bool reached) {
   const EvalFacts& e = *v.eval;
   std::string t = header(ctx, v.disposition) + speedup_text(e, ctx.speedup_target);
   if (v.audit)
@@ -251,7 +258,7 @@ std::string passed(const TurnVerdict& v, const TurnContext& ctx, bool reached) {
   return t + footer(ctx);
 }
 
-std::string not_evaluated(const TurnVerdict& v, const TurnContext& ctx) {
+std::string not_evaluated(const ModelView& v, const TurnContext& ctx) {
   std::string t = header(ctx, Disposition::not_evaluated);
   t += "No GPU is available here, so correctness, timing and the run-time instruction audit were "
        "skipped. "
@@ -261,18 +268,18 @@ std::string not_evaluated(const TurnVerdict& v, const TurnContext& ctx) {
   return t + footer(ctx);
 }
 
-std::string message_or(const TurnVerdict& v, std::string_view fallback) {
+std::string message_or(const ModelView& v, std::string_view fallback) {
   return std::string(trim(v.message.empty() ? fallback : std::string_view(v.message)));
 }
 
-std::string harness(const TurnVerdict& v, const TurnContext& ctx) {
+std::string harness(const ModelView& v, const TurnContext& ctx) {
   return header(ctx, Disposition::harness_error) +
          "The benchmark's own machinery failed, not your kernel: " +
          message_or(v, "an internal stage failed") +
          "\nResubmit the kernel (improve it if you wish).\n" + footer(ctx);
 }
 
-std::string task_suite(const TurnVerdict& v, const TurnContext& ctx) {
+std::string task_suite(const ModelView& v, const TurnContext& ctx) {
   return header(ctx, Disposition::task_suite_error) +
          "The task itself is at fault, not your kernel: " +
          message_or(v, "the task's library baseline fails its correctness rule") +
@@ -309,6 +316,10 @@ std::string trim_compiler_log(std::string_view log, int max_errors) {
 }
 
 std::string build_feedback(const TurnVerdict& v, const TurnContext& ctx) {
+  return build_feedback(model_view(v), ctx);
+}
+
+std::string build_feedback(const ModelView& v, const TurnContext& ctx) {
   const bool ran = v.eval.has_value();
   switch (v.disposition) {
     case Disposition::no_code:

@@ -11,16 +11,15 @@ using judge::Disposition;
 
 const TurnContext kCtx{3, 8, 1.2, "sm_90a"};
 
-TurnVerdict compiled() {
-  TurnVerdict v;
-  v.source = "extern \"C\" void ptxbench_launch() {}";
+ModelView compiled() {
+  ModelView v;
   v.compile.outcome = Outcome::passed;
   v.compile.resources = {{"_Z9gemm_wgmmaPK13__nv_bfloat16", 168, 197632, 0, 0, 0}};
   return v;
 }
 
-TurnVerdict evaluated(Outcome o) {
-  TurnVerdict v = compiled();
+ModelView evaluated(Outcome o) {
+  ModelView v = compiled();
   v.eval = EvalFacts{};
   v.eval->outcome = o;
   v.eval->workload = "timed";
@@ -35,13 +34,14 @@ AuditFacts runtime_audit(bool wgmma_executed) {
   a.route = "cupti";
   a.rule = "any";
   if (wgmma_executed) {
-    a.families = {{"wgmma", "executed", {"HGMMA.64x256x16.F32.BF16"}},
-                  {"tma", "executed", {"UTMALDG.2D"}}};
+    a.families = {{"wgmma", audit::Verdict::executed, {"HGMMA.64x256x16.F32.BF16"}},
+                  {"tma", audit::Verdict::executed, {"UTMALDG.2D"}}};
     a.coverage = 1.0;
     a.metric_pass = true;
     a.sentence = "wgmma and tma executed.";
   } else {
-    a.families = {{"wgmma", "absent", {}}, {"tma", "present_not_executed", {"UTMALDG.2D"}}};
+    a.families = {{"wgmma", audit::Verdict::absent, {}},
+                  {"tma", audit::Verdict::present_not_executed, {"UTMALDG.2D"}}};
     a.metric_pass = false;
     a.sentence = "No target family executed.";
   }
@@ -53,20 +53,20 @@ std::string golden_path(const std::string& name) {
 }
 
 // `d`: the disposition judge::decide gave the turn (decide_test.cc covers that choice).
-void check(TurnVerdict& v, Disposition d, const std::string& name, TurnContext ctx = kCtx) {
+void check(ModelView& v, Disposition d, const std::string& name, TurnContext ctx = kCtx) {
   v.disposition = d;
   ptxbench::testing::expect_golden(build_feedback(v, ctx), golden_path(name));
 }
 
 TEST(Feedback, NoCode) {
-  TurnVerdict v;
+  ModelView v;
   check(v, Disposition::no_code, "no_code");
 }
 
 // Campaign 7, P34: a reply that opened <think> and never closed it is all reasoning; the model is
 // told that, not "no fenced code block" (its code block was inside the reasoning).
 TEST(Feedback, NoCodeWhenTheReplyWasAllReasoning) {
-  TurnVerdict v;
+  ModelView v;
   TurnContext ctx = kCtx;
   ctx.all_reasoning = all_reasoning("", "let me write the kernel\n```cuda\n...\n```");
   ASSERT_TRUE(ctx.all_reasoning);
@@ -76,7 +76,7 @@ TEST(Feedback, NoCodeWhenTheReplyWasAllReasoning) {
 }
 
 TEST(Feedback, Policy) {
-  TurnVerdict v = compiled();
+  ModelView v = compiled();
   v.compile.outcome = Outcome::policy_violation;
   v.compile.violations = {"#include <cublas_v2.h>: cuBLAS is not allowed",
                           "call to cudaMalloc in the entry point"};
@@ -85,7 +85,7 @@ TEST(Feedback, Policy) {
 }
 
 TEST(Feedback, CompileErrorKeepsOnlyErrorsWithoutTempDirs) {
-  TurnVerdict v = compiled();
+  ModelView v = compiled();
   v.compile.outcome = Outcome::compile_error;
   v.compile.log =
       "nvcc warning : incompatible redefinition for option 'compiler-bindir'\n"
@@ -115,7 +115,7 @@ TEST(Feedback, CompilerLogWithoutErrorLinesKeepsTheTail) {
 }
 
 TEST(Feedback, RuntimeError) {
-  TurnVerdict v = evaluated(Outcome::runtime_error);
+  ModelView v = evaluated(Outcome::runtime_error);
   v.eval->error =
       "CUDA error: an illegal memory access was encountered (cudaErrorIllegalAddress)\n"
       "Invalid __global__ read of size 16 bytes at gemm_kernel+0x1a30 in candidate.cu:88";
@@ -123,7 +123,7 @@ TEST(Feedback, RuntimeError) {
 }
 
 TEST(Feedback, TimeoutOnHiddenWorkloadHidesItsSizes) {
-  TurnVerdict v = evaluated(Outcome::timeout);
+  ModelView v = evaluated(Outcome::timeout);
   v.eval->workload = "M1000";
   v.eval->workload_hidden = true;
   v.eval->timeout_s = 30;
@@ -131,7 +131,7 @@ TEST(Feedback, TimeoutOnHiddenWorkloadHidesItsSizes) {
 }
 
 TEST(Feedback, Incorrect) {
-  TurnVerdict v = evaluated(Outcome::incorrect);
+  ModelView v = evaluated(Outcome::incorrect);
   Mismatch m;
   m.output = "C";
   m.workload = "timed";
@@ -153,7 +153,7 @@ TEST(Feedback, Incorrect) {
 }
 
 TEST(Feedback, PassedMissingInstructions) {
-  TurnVerdict v = evaluated(Outcome::passed);
+  ModelView v = evaluated(Outcome::passed);
   v.eval->speedup = 0.0412;
   v.eval->kernel_ms = 24.27;
   v.eval->baseline_ms = 1.0;
@@ -163,7 +163,7 @@ TEST(Feedback, PassedMissingInstructions) {
 }
 
 TEST(Feedback, PassedBelowTarget) {
-  TurnVerdict v = evaluated(Outcome::passed);
+  ModelView v = evaluated(Outcome::passed);
   v.eval->speedup = 0.874;
   v.eval->kernel_ms = 0.9151;
   v.eval->baseline_ms = 0.7998;
@@ -175,7 +175,7 @@ TEST(Feedback, PassedBelowTarget) {
 }
 
 TEST(Feedback, PassedTargetReachedOnLastTurn) {
-  TurnVerdict v = evaluated(Outcome::passed);
+  ModelView v = evaluated(Outcome::passed);
   v.eval->speedup = 1.25;
   v.audit = runtime_audit(true);
   check(v, Disposition::passed, "passed_target_reached", TurnContext{8, 8, 1.2, "sm_90a"});
@@ -184,7 +184,7 @@ TEST(Feedback, PassedTargetReachedOnLastTurn) {
 }
 
 TEST(Feedback, GuardFlagsBlockTheTargetButNotesDoNot) {
-  TurnVerdict v = evaluated(Outcome::passed);
+  ModelView v = evaluated(Outcome::passed);
   v.eval->speedup = 1.25;
   v.audit = runtime_audit(true);
   v.disposition = Disposition::passed;
@@ -195,7 +195,7 @@ TEST(Feedback, GuardFlagsBlockTheTargetButNotesDoNot) {
 }
 
 TEST(Feedback, NotEvaluatedWithoutGpu) {
-  TurnVerdict v = compiled();
+  ModelView v = compiled();
   v.gpu_skipped = true;
   v.eval = EvalFacts{};
   v.eval->outcome = Outcome::not_run;
@@ -203,21 +203,22 @@ TEST(Feedback, NotEvaluatedWithoutGpu) {
   v.audit->ran = true;
   v.audit->route = "static";
   v.audit->rule = "any";
-  v.audit->families = {{"wgmma", "present", {"HGMMA.64x256x16.F32.BF16"}}, {"tma", "absent", {}}};
+  v.audit->families = {{"wgmma", audit::Verdict::present_not_audited, {"HGMMA.64x256x16.F32.BF16"}},
+                       {"tma", audit::Verdict::absent, {}}};
   check(v, Disposition::not_evaluated, "not_evaluated");
   EXPECT_FALSE(arch_executed(v).has_value());
   EXPECT_FALSE(is_correct(v));
 }
 
 TEST(Feedback, HarnessErrorIsNotTheModelsFault) {
-  TurnVerdict v = evaluated(Outcome::harness_error);
+  ModelView v = evaluated(Outcome::harness_error);
   v.eval->error = "ptxbench-worker not found next to ptxbench";
   v.message = v.eval->error;
   check(v, Disposition::harness_error, "harness_error");
 }
 
 TEST(Feedback, OnlyPassedCanReachTheTarget) {
-  TurnVerdict v = evaluated(Outcome::passed);
+  ModelView v = evaluated(Outcome::passed);
   v.eval->speedup = 2.0;
   v.audit = runtime_audit(true);
   v.disposition = Disposition::passed_missing_instructions;  // e.g. a static census only
@@ -228,7 +229,7 @@ TEST(Feedback, OnlyPassedCanReachTheTarget) {
 }
 
 TEST(Feedback, CompileTimeout) {
-  TurnVerdict v = compiled();
+  ModelView v = compiled();
   v.compile.outcome = Outcome::compile_error;
   v.compile.timed_out = true;
   v.compile.timeout_s = 180;
@@ -236,7 +237,7 @@ TEST(Feedback, CompileTimeout) {
 }
 
 TEST(Feedback, MissingEntryPointSaysWhatTheTaskCalls) {
-  TurnVerdict v = compiled();
+  ModelView v = compiled();
   v.compile.outcome = Outcome::compile_error;
   v.compile.log = "ptxas info    : 0 bytes gmem";
   v.compile.entry_point = "no entry point: the source does not define ptxbench_launch";
@@ -247,19 +248,19 @@ TEST(Feedback, MissingEntryPointSaysWhatTheTaskCalls) {
 }
 
 TEST(Feedback, SandboxRefusalAtRunTime) {
-  TurnVerdict v = evaluated(Outcome::policy_violation);
+  ModelView v = evaluated(Outcome::policy_violation);
   v.eval->error = "the sandbox refused the call ptrace";
   check(v, Disposition::policy_violation, "policy_at_run_time");
 }
 
 TEST(Feedback, TaskSuiteErrorIsNotTheModelsFault) {
-  TurnVerdict v = evaluated(Outcome::incorrect);
+  ModelView v = evaluated(Outcome::incorrect);
   v.message = "the task's library baseline fails the task's own correctness rule";
   check(v, Disposition::task_suite_error, "task_suite_error");
 }
 
 TEST(Feedback, ADispositionWithoutItsFactsIsAHarnessErrorNotACrash) {
-  TurnVerdict v = compiled();  // no evaluation facts
+  ModelView v = compiled();  // no evaluation facts
   v.message = "inconsistent report";
   for (Disposition d : {Disposition::incorrect, Disposition::runtime_error, Disposition::passed}) {
     v.disposition = d;

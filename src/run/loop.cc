@@ -90,17 +90,17 @@ store::TurnRow turn_row(int turn, const std::optional<std::string>& source, cons
   t.turn = turn;
   t.source = source;
   if (source) t.source_hash = source_hash(*source);
-  t.category = v.disposition;
+  t.category = v.report.disposition;
   t.feedback = feedback;
-  t.compile = v.compile_json;
-  t.eval = v.eval_json;
-  t.audit = v.audit_json;
+  t.compile = v.report.compile_json();
+  t.eval = v.report.eval_json();
+  t.audit = v.report.audit_json();
   t.correct = is_correct(v);
   t.arch_executed = arch_executed(v);
-  if (v.eval && t.correct) t.speedup = v.eval->speedup;
+  if (t.correct) t.speedup = speedup_of(v);
   t.target_reached = reached;
-  t.gpu_skipped = v.gpu_skipped;
-  t.flags = v.eval ? Json(eval::flag_names(v.eval->flags)) : Json::array();
+  t.gpu_skipped = v.report.gpu_stages_skipped();
+  t.flags = v.report.flags_json();
   return t;
 }
 

@@ -1,6 +1,6 @@
 // StagePipeline: the real CandidatePipeline. Each candidate is judged by judge::Judge
 // (compile on a CPU slot, then evaluation and the instruction audit under one lease of
-// a GPU queue); the loop gets the TurnVerdict view of the judge's report. Without a
+// a GPU queue); the loop holds the judge's report (TurnVerdict). Without a
 // GPU, or for an architecture the local GPU cannot run, the judge stops after compile
 // and the static SASS census, and the turn is marked GPU-skipped.
 #pragma once
@@ -31,15 +31,5 @@ class StagePipeline final : public CandidatePipeline {
   std::unique_ptr<judge::Stages> stages_;
   judge::JudgeOptions options_;
 };
-
-// The TurnVerdict view of a judge's report: its disposition and message, each stage's
-// stored JSON, and the facts the feedback needs (`options`: the limits it quotes).
-TurnVerdict turn_verdict(const judge::JudgeReport& r, const judge::JudgeOptions& options);
-
-// The facts the feedback needs, from each stage's result (unit-tested without a GPU).
-CompileFacts compile_facts(const compile::CompileResult& r);
-EvalFacts eval_facts(const eval::EvalResult& r, double call_timeout_s);
-AuditFacts audit_facts(const audit::AuditResult& r);
-AuditFacts static_audit_facts(const compile::Census& c);
 
 }  // namespace ptxbench::run

@@ -102,8 +102,7 @@ TEST(StageFacts, EvalResultNamesTheFailingWorkloadAndHidesHiddenOnes) {
   EXPECT_EQ(f.mismatches[0].max_abs_error, 0);
   EXPECT_TRUE(f.mismatches[0].first_bad.empty());
   EXPECT_EQ(f.flags, std::vector<eval::Flag>{eval::Flag::side_stream});
-  TurnVerdict v;
-  v.source = "x";
+  ModelView v;
   v.disposition = judge::Disposition::incorrect;
   v.compile.outcome = Outcome::passed;
   v.eval = f;
@@ -154,9 +153,9 @@ TEST(StageFacts, AuditResultGivesTargetVerdictsAndTheMetric) {
   EXPECT_TRUE(a.runtime);
   EXPECT_EQ(a.route, "cupti");
   ASSERT_EQ(a.families.size(), 2u);
-  EXPECT_EQ(a.families[0].verdict, "executed");
+  EXPECT_EQ(a.families[0].verdict, audit::Verdict::executed);
   EXPECT_EQ(a.families[0].opcodes, std::vector<std::string>{"HGMMA.64x128x16.F32.BF16"});
-  EXPECT_EQ(a.families[1].verdict, "absent");
+  EXPECT_EQ(a.families[1].verdict, audit::Verdict::absent);
   EXPECT_EQ(a.metric_pass, std::optional<bool>(true));
 }
 
@@ -172,9 +171,9 @@ TEST(StageFacts, StaticCensusNeverDecidesTheMetric) {
   EXPECT_FALSE(a.runtime);
   EXPECT_FALSE(a.metric_pass.has_value());
   ASSERT_EQ(a.families.size(), 2u);
-  EXPECT_EQ(a.families[0].verdict, "present");
+  EXPECT_EQ(a.families[0].verdict, audit::Verdict::present_not_audited);
   EXPECT_EQ(a.families[0].opcodes, std::vector<std::string>{"HGMMA.64x256x16.F32.BF16"});
-  EXPECT_EQ(a.families[1].verdict, "absent");
+  EXPECT_EQ(a.families[1].verdict, audit::Verdict::absent);
 }
 
 struct PipelineTest : ::testing::Test {
@@ -197,13 +196,13 @@ TEST_F(PipelineTest, TheTurnTakesTheJudgesDisposition) {
   StageSlots slots(1, 1);
   TurnVerdict v = pipeline->evaluate("src", task, "sm_90a", slots);
   EXPECT_EQ(v.source, std::optional<std::string>("src"));
-  EXPECT_EQ(v.disposition, judge::Disposition::passed);
+  EXPECT_EQ(v.report.disposition, judge::Disposition::passed);
   EXPECT_TRUE(target_reached(v, 1.2));
   EXPECT_EQ(arch_executed(v), std::optional<bool>(true));
-  EXPECT_EQ(v.audit_json["route"], "cupti");
+  EXPECT_EQ(v.report.audit_json()["route"], "cupti");
   stages->executed = false;
   v = pipeline->evaluate("src", task, "sm_90a", slots);
-  EXPECT_EQ(v.disposition, judge::Disposition::passed_missing_instructions);
+  EXPECT_EQ(v.report.disposition, judge::Disposition::passed_missing_instructions);
   EXPECT_FALSE(target_reached(v, 1.2));
 }
 
@@ -211,24 +210,26 @@ TEST_F(PipelineTest, AHarnessErrorQuotesTheEvaluation) {
   stages->eval_outcome = Outcome::harness_error;
   StageSlots slots(1, 1);
   TurnVerdict v = pipeline->evaluate("src", task, "sm_90a", slots);
-  EXPECT_EQ(v.disposition, judge::Disposition::harness_error);
-  EXPECT_EQ(v.message, "worker missing");
+  EXPECT_EQ(v.report.disposition, judge::Disposition::harness_error);
+  EXPECT_EQ(v.report.message, "worker missing");
   EXPECT_NE(build_feedback(v, {1, 8, 1.2, "sm_90a"}).find("worker missing"), std::string::npos);
 }
 
 TEST_F(PipelineTest, AnArchitectureTheGpuCannotRunKeepsTheStoredShapes) {
   StageSlots slots(1, 1);
   TurnVerdict v = pipeline->evaluate("src", task, "sm_100a", slots);
-  EXPECT_EQ(v.disposition, judge::Disposition::not_evaluated);
-  EXPECT_TRUE(v.gpu_skipped);
+  EXPECT_EQ(v.report.disposition, judge::Disposition::not_evaluated);
+  EXPECT_TRUE(v.report.gpu_stages_skipped());
   EXPECT_EQ(stages->calls, std::vector<std::string>{"compile"});
-  EXPECT_EQ(v.eval_json,
+  EXPECT_EQ(v.report.eval_json(),
             (Json{{"outcome", "not_run"}, {"reason", "the GPU here runs sm_90a, not sm_100a"}}));
-  EXPECT_EQ(v.audit_json["route"], "static");
-  ASSERT_TRUE(v.audit.has_value());
-  EXPECT_EQ(v.audit->route, "static");
-  ASSERT_EQ(v.audit->families.size(), 1u);
-  EXPECT_EQ(v.audit->families[0].verdict, "present");
+  EXPECT_EQ(v.report.audit_json()["route"], "static");
+  const ModelView m = model_view(v);
+  EXPECT_TRUE(m.gpu_skipped);
+  ASSERT_TRUE(m.audit.has_value());
+  EXPECT_EQ(m.audit->route, "static");
+  ASSERT_EQ(m.audit->families.size(), 1u);
+  EXPECT_EQ(m.audit->families[0].verdict, audit::Verdict::present_not_audited);
   EXPECT_FALSE(arch_executed(v).has_value());
 }
 

@@ -1,119 +1,24 @@
-// TurnVerdict: the session's view of one judged candidate (judge::JudgeReport): the
-// disposition judge::decide chose, and the facts of each stage as the feedback needs
-// them. The real pipeline (stage_pipeline.h) fills it from the judge's report, tests
-// fill it by hand.
+// TurnVerdict: one judged candidate as the run loop holds it: its source and the judge's report
+// (judge::JudgeReport), as the judge left it, with the limits the feedback quotes. The loop stores
+// the report's stage parts and its disposition; what the model is told is made from it when the
+// feedback is written (model_view.h). The real pipeline (stage_pipeline.h) judges with
+// judge::Judge; a remote one (serve/remote_judge.h) reads the report back from the service.
 #pragma once
 
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
-#include "core/json.h"
-#include "core/outcome.h"
-#include "eval/flags.h"
-#include "judge/disposition.h"
+#include "judge/report.h"
 
 namespace ptxbench::run {
 
-struct KernelResources {
-  std::string kernel;  // mangled or demangled name as ptxas printed it
-  int registers = 0;
-  std::int64_t shared_bytes = 0;
-  std::int64_t spill_store_bytes = 0;  // -1: not known (compile/resource_usage.h)
-  std::int64_t spill_load_bytes = 0;
-  std::int64_t stack_bytes = 0;
-};
-
-struct CompileFacts {
-  Outcome outcome = Outcome::not_run;           // passed | policy_violation | compile_error |
-                                                // compile_timeout | harness_error
-  std::string log;                              // nvcc + ptxas output
-  std::vector<std::string> violations;          // policy findings, one sentence each
-  std::vector<std::string> disallowed_symbols;  // imports outside the allow-list
-  std::vector<KernelResources> resources;
-  std::vector<std::string>
-      warnings;  // ptxas warnings that matter (serialised wgmma, setmaxnreg ignored, ...)
-  // Built, but without the contract's entry point as the task calls it: what is wrong and the
-  // declaration expected (compile/entry_point.h); empty otherwise.
-  std::string entry_point;
-  bool timed_out = false;  // the compiler ran past its limit
-  double timeout_s = 0;    // that limit
-};
-
-// One output that failed the correctness rule on one workload.
-struct Mismatch {
-  std::string output;    // "C", "O", "LSE", "dQ", ...
-  std::string workload;  // name; hidden workloads are never described to the model
-  bool hidden = false;
-  // A public workload's call made after the candidate's process had run a hidden one: the
-  // figures below are left empty (they are the candidate's and may carry the hidden sizes).
-  bool figures_withheld = false;
-  std::int64_t bad_elements = 0;
-  std::int64_t total_elements = 0;
-  double max_abs_error = 0;
-  double max_rel_error = 0;
-  double rel_l2_error = 0;
-  bool non_finite = false;  // NaN or Inf in the output
-  struct BadIndex {
-    std::vector<std::int64_t> index;
-    double got = 0;
-    double expected = 0;
-  };
-  std::vector<BadIndex> first_bad;  // a few, in memory order
-};
-
-struct EvalFacts {
-  // passed | incorrect | runtime_error | timeout | policy_violation | not_run | harness_error |
-  // task_suite_error
-  Outcome outcome = Outcome::not_run;
-  std::string error;     // runtime error / timeout / harness text
-  std::string workload;  // where a runtime error or timeout happened
-  bool workload_hidden = false;
-  std::vector<Mismatch> mismatches;
-  std::vector<eval::Flag> flags;  // eval/flags.h: side_stream, cached_result, ...
-  std::optional<double> kernel_ms;
-  std::optional<double> baseline_ms;
-  std::optional<double> speedup;  // baseline time / kernel time
-  std::optional<double> tflops;
-  std::string baseline;  // "cuBLASLt", "cuDNN SDPA"
-  double timeout_s = 0;
-};
-
-struct FamilyVerdict {
-  std::string family;   // "wgmma"
-  std::string verdict;  // executed | present_not_executed | absent | present (static census only)
-  std::vector<std::string> opcodes;  // SASS opcodes seen, e.g. "HGMMA.64x128x16.F32.BF16"
-  // No executed counts: the audited calls come after hidden ones, and an exact count the kernel
-  // controls would carry their sizes to the model (the audit's JSON keeps them for people).
-};
-
-struct AuditFacts {
-  bool ran = false;
-  bool runtime = false;  // true: run-time audit (executed counts); false: static census only
-  std::string route;     // "cupti", "ncu", "static"
-  std::string rule;      // "any" | "all"
-  std::vector<FamilyVerdict> families;  // the arch's target families
-  std::optional<bool> metric_pass;      // the instruction metric; empty when not decidable
-  std::optional<double> coverage;       // share of the task's FLOPs done by target tensor ops
-  std::string sentence;                 // the auditor's one-line summary
-  std::string error;                    // why it did not run, when !ran
-};
-
 struct TurnVerdict {
   std::optional<std::string> source;  // empty: no code block
-  // The verdict (stored as the turn's category); a reply without code is no_code.
-  judge::Disposition disposition = judge::Disposition::no_code;
-  std::string message;  // the judge's reason (quoted for a harness error)
-  CompileFacts compile;
-  std::optional<EvalFacts> eval;    // empty: not reached (compile failed)
-  std::optional<AuditFacts> audit;  // empty: not reached
-  bool gpu_skipped = false;         // no GPU here: eval and run-time audit skipped
-  // The stages' full results (their to_json()), stored as they are.
-  Json compile_json;
-  Json eval_json;
-  Json audit_json;
+  judge::JudgeReport report;          // its disposition is the turn's category
+  // The limits the feedback quotes (the judge's options): the compiler's, one call's.
+  double compile_timeout_s = 0;
+  double call_timeout_s = 0;
 };
 
 // Where the loop stands when the feedback is written.
@@ -134,6 +39,8 @@ bool all_reasoning(std::string_view content, std::string_view reasoning);
 bool is_correct(const TurnVerdict& v);
 // The instruction metric: empty when it could not be decided (no run-time audit).
 std::optional<bool> arch_executed(const TurnVerdict& v);
+// The timed speedup (library time / candidate time); empty when not timed.
+std::optional<double> speedup_of(const TurnVerdict& v);
 // Passed (correct, target families executed), no guard flag, and speedup >= target:
 // the trajectory stops.
 bool target_reached(const TurnVerdict& v, double speedup_target);

@@ -1,8 +1,9 @@
 // A TurnVerdict (verdict.h) as JSON and back: how `ptxbench serve` hands a verdict to a
 // `ptxbench run --judge-url` (the job result's "verdict", docs/serve.md), so that the run
-// writes the same feedback and stores the same turn as a run that judged in its own process.
-// Every field is written; from_json refuses what to_json would not write (a wrong type, an
-// unknown disposition, outcome or flag), naming the field.
+// writes the same feedback and stores the same turn as a run that judged in its own process:
+// {source, report (judge::JudgeReport::to_json, read back by its from_json), compile_timeout_s,
+// call_timeout_s}. from_json refuses what to_json would not write (a missing member, a wrong
+// type, a report that is not the judge's), naming the member.
 #pragma once
 
 #include "core/json.h"

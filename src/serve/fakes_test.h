@@ -28,21 +28,27 @@ inline task::TaskSpec fake_task(const std::string& name) {
 // passed: correct, every family executed, coverage 0.8, speedup 2 (interval +-5%).
 inline run::TurnVerdict verdict_named(const std::string& name) {
   run::TurnVerdict v;
-  v.disposition = judge::testing::named(name);
-  v.message = "because " + name;
-  v.compile.outcome = name == "compile_error" ? Outcome::compile_error : Outcome::passed;
+  judge::JudgeReport& r = v.report;
+  r.has_code = true;
+  r.disposition = judge::testing::named(name);
+  r.message = "because " + name;
+  compile::CompileResult c;
+  c.outcome = name == "compile_error" ? Outcome::compile_error : Outcome::passed;
+  r.compile = std::move(c);
   if (name == "compile_error") return v;
-  run::EvalFacts e;
+  eval::EvalResult e;
   e.outcome = name == "passed" ? Outcome::passed : Outcome::incorrect;
-  e.speedup = 2.0;
-  v.eval = e;
-  v.eval_json =
-      Json{{"outcome", to_string(e.outcome)}, {"speedup_rel_ci95", 0.05}, {"gpu_seconds", 1.5}};
-  run::AuditFacts a;
-  a.ran = a.runtime = true;
-  a.metric_pass = true;
-  a.coverage = 0.8;
-  v.audit = a;
+  e.timing = eval::TimingReport{};
+  e.timing->speedup = 2.0;
+  e.timing->speedup_rel_ci95 = 0.05;
+  r.eval = std::move(e);
+  r.gpu_seconds = 1.5;
+  audit::AuditResult a;
+  a.runtime_run = true;
+  a.instruction_metric_evaluated = a.instruction_metric_passed = true;
+  a.coverage.available = true;
+  a.coverage.ratio = 0.8;
+  r.audit = std::move(a);
   return v;
 }
 
@@ -61,7 +67,7 @@ class FakeJudger : public Judger {
     return verdict_named(first);
   }
   std::string feedback(const run::TurnVerdict& v, const JobRequest&) override {
-    return std::string("feedback: ") + std::string(judge::to_string(v.disposition));
+    return std::string("feedback: ") + std::string(judge::to_string(v.report.disposition));
   }
   Json describe() const override { return Json{{"version", "test"}, {"gpu", false}}; }
 

@@ -154,10 +154,12 @@ run::TurnVerdict RemoteJudge::evaluate(const std::string& source, const task::Ta
   if (v.ok()) return std::move(v).value();
   run::TurnVerdict failed;  // a judge that gave no verdict: ptxbench's failure, said as one
   failed.source = source;
-  failed.disposition = judge::Disposition::harness_error;
-  failed.message = v.error().to_string();
-  failed.compile.outcome = Outcome::harness_error;
-  failed.compile.log = failed.message;
+  failed.report.task = task.name;
+  failed.report.arch = arch;
+  failed.report.has_code = true;
+  failed.report.disposition = judge::Disposition::harness_error;
+  failed.report.message = v.error().to_string();
+  failed.report.compile = judge::Failed{failed.report.message};
   return failed;
 }
 

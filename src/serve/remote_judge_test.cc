@@ -56,8 +56,9 @@ TEST(RemoteJudge, TheServicesVerdictArrivesWhole) {
   auto v = (*judge)->try_evaluate("passed k", testing::fake_task("gemm_test"), "sm_90a", r.slots);
   ASSERT_TRUE(v.ok()) << v.error().to_string();
   EXPECT_EQ(run::to_json(*v), run::to_json(testing::verdict_named("passed")));
-  EXPECT_EQ(*v->eval->speedup, 2.0);
-  EXPECT_EQ(*v->audit->coverage, 0.8);
+  EXPECT_EQ(run::speedup_of(*v), 2.0);
+  EXPECT_EQ(v->report.audit.done()->coverage.ratio, 0.8);
+  EXPECT_EQ(v->report.gpu_seconds, 1.5);
 }
 
 TEST(RemoteJudge, ItsRefusalsAreErrorsNamingWhatToDo) {
@@ -71,7 +72,7 @@ TEST(RemoteJudge, ItsRefusalsAreErrorsNamingWhatToDo) {
       << unknown.error().to_string();
   // evaluate() (rejudge's call) turns it into a harness error, never a crash.
   auto v = (*judge)->evaluate("passed", testing::fake_task("no_such"), "sm_90a", r.slots);
-  EXPECT_EQ(v.disposition, judge::Disposition::harness_error);
+  EXPECT_EQ(v.report.disposition, judge::Disposition::harness_error);
 }
 
 TEST(RemoteJudge, AJobCancelledAtTheServiceIsAnError) {

@@ -24,21 +24,23 @@ std::optional<RewardPreset> reward_preset_from_string(std::string_view s) {
 
 RewardComponents reward_components(const run::TurnVerdict& v) {
   RewardComponents c;
-  c.compiled = v.compile.outcome == Outcome::passed;
+  const judge::JudgeReport& r = v.report;
+  const compile::CompileResult* built = r.compile.done();
+  c.compiled = built && built->outcome == Outcome::passed;
   c.correct = run::is_correct(v);
   c.executed = run::arch_executed(v);
-  c.evaluated = !v.gpu_skipped && v.eval && v.eval->outcome != Outcome::not_run;
-  if (v.audit) c.coverage = v.audit->coverage;
-  if (v.eval) {
-    c.speedup = v.eval->speedup;
-    const Json& e = v.eval_json;
-    if (c.speedup && e.is_object() && e.contains("speedup_rel_ci95") &&
-        e["speedup_rel_ci95"].is_number()) {
-      const double half = e["speedup_rel_ci95"].get<double>() * *c.speedup;
+  const eval::EvalResult* e = r.eval.done();
+  c.evaluated = e && e->outcome != Outcome::not_run;
+  if (const audit::AuditResult* a = r.audit.done(); a && a->coverage.available)
+    c.coverage = a->coverage.ratio;
+  if (e) {
+    c.speedup = run::speedup_of(v);
+    if (c.speedup && e->timing->speedup_rel_ci95) {
+      const double half = *e->timing->speedup_rel_ci95 * *c.speedup;
       c.speedup_low = std::max(0.0, *c.speedup - half);
       c.speedup_high = *c.speedup + half;
     }
-    c.guard_flag = std::any_of(v.eval->flags.begin(), v.eval->flags.end(),
+    c.guard_flag = std::any_of(e->flags.begin(), e->flags.end(),
                                [](eval::Flag f) { return eval::is_guard(f); });
   }
   return c;

@@ -38,7 +38,7 @@ TEST(Reward, NoCreditWithoutCorrectnessOrWithAGuardFlag) {
   EXPECT_FALSE(wrong.correct);
   for (RewardPreset p : kRewardPresets) EXPECT_EQ(reward(wrong, p), 0.0);
   run::TurnVerdict v = verdict_named("passed");
-  v.eval->flags = {eval::Flag::cached_result};
+  v.report.eval.done()->flags = {eval::Flag::cached_result};
   const RewardComponents flagged = reward_components(v);
   EXPECT_TRUE(flagged.guard_flag);
   for (RewardPreset p : kRewardPresets) EXPECT_EQ(reward(flagged, p), 0.0);

@@ -42,10 +42,7 @@ std::string_view refusal_name(SubmitError e) {
 }
 
 double gpu_seconds_of(const run::TurnVerdict& v) {
-  const Json& e = v.eval_json;
-  return e.is_object() && e.contains("gpu_seconds") && e["gpu_seconds"].is_number()
-             ? e["gpu_seconds"].get<double>()
-             : 0.0;
+  return v.report.gpu_seconds;
 }
 
 }  // namespace
@@ -272,35 +269,35 @@ void Service::run_job(const Taken& job) {
               << ": its result could not be stored: " << store_error_
               << "; no new jobs are taken until a restart\n";
   }
-  metrics_.finished(judge::to_string(v.disposition), finished - row.submitted,
+  metrics_.finished(judge::to_string(v.report.disposition), finished - row.submitted,
                     started - row.submitted, gpu_seconds_of(v), row.tenant);
 }
 
 Json Service::result_json(const JobRow& row, const run::TurnVerdict& v, double started,
                           double finished) {
   const RewardComponents c = reward_components(v);
-  Json flags = Json::array();
-  if (v.eval)
-    for (const auto& f : eval::flag_names(v.eval->flags)) flags.push_back(f);
+  const Json flags = v.report.flags_json();
   Json deadline = nullptr;
   if (row.deadline)
     deadline = Json{{"deadline_s", row.request.deadline_s.value_or(0)},
                     {"met", finished <= *row.deadline}};
-  return Json{
-      {"disposition", std::string(judge::to_string(v.disposition))},
-      {"message", v.message},
-      {"reward", reward_json(c, row.request.reward)},
-      {"flags", flags},
-      {"feedback", judger_.feedback(v, row.request)},
-      {"verdict", run::to_json(v)},  // the whole verdict, for `ptxbench run --judge-url`
-      {"report", {{"compile", v.compile_json}, {"eval", v.eval_json}, {"audit", v.audit_json}}},
-      {"costs",
-       {{"queue_s", started - row.submitted},
-        {"judge_s", finished - started},
-        {"gpu_s", gpu_seconds_of(v)}}},
-      {"deadline", deadline},
-      {"cached", false},
-      {"provenance", judge_description_}};
+  return Json{{"disposition", std::string(judge::to_string(v.report.disposition))},
+              {"message", v.report.message},
+              {"reward", reward_json(c, row.request.reward)},
+              {"flags", flags},
+              {"feedback", judger_.feedback(v, row.request)},
+              {"verdict", run::to_json(v)},  // the whole verdict, for `ptxbench run --judge-url`
+              {"report",
+               {{"compile", v.report.compile_json()},
+                {"eval", v.report.eval_json()},
+                {"audit", v.report.audit_json()}}},
+              {"costs",
+               {{"queue_s", started - row.submitted},
+                {"judge_s", finished - started},
+                {"gpu_s", gpu_seconds_of(v)}}},
+              {"deadline", deadline},
+              {"cached", false},
+              {"provenance", judge_description_}};
 }
 
 Result<std::optional<Json>> Service::get(JobId id, const std::string& tenant) {

@@ -9,8 +9,8 @@ namespace ptxbench::serve {
 
 Json Service::no_code_result(const JobRow& row, double t) {
   run::TurnVerdict v;
-  v.disposition = judge::Disposition::no_code;
-  v.message = "the reply has no code block (a fenced ```cuda block) outside its reasoning";
+  v.report.disposition = judge::Disposition::no_code;
+  v.report.message = "the reply has no code block (a fenced ```cuda block) outside its reasoning";
   return result_json(row, v, t, t);
 }
 
@@ -18,8 +18,8 @@ Json Service::no_code_result(const JobRow& row, double t) {
 // the service's doing, not the candidate's.
 Json Service::gone_task_result(const JobRow& row) {
   run::TurnVerdict v;
-  v.disposition = judge::Disposition::harness_error;
-  v.message = fmt::format(
+  v.report.disposition = judge::Disposition::harness_error;
+  v.report.message = fmt::format(
       "the task \"{}\" ({}) is not in this service's task suite any more "
       "(it changed between the process that accepted the job and this one)",
       row.request.task, row.request.arch);

@@ -111,14 +111,15 @@ std::pair<std::string, std::string> model_text(const eval::EvalResult& e,
                                                std::optional<audit::AuditResult> audit = {}) {
   judge::JudgeReport report;
   report.has_code = true;
-  report.compile = compile::CompileResult{};
-  report.compile->outcome = Outcome::passed;
+  compile::CompileResult compiled;
+  compiled.outcome = Outcome::passed;
+  report.compile = std::move(compiled);
   report.eval = e;
-  report.audit = std::move(audit);
+  if (audit) report.audit = std::move(*audit);
   const judge::Decision d = judge::decide(report);
   report.disposition = d.disposition;
   report.message = d.message;
-  const TurnVerdict v = turn_verdict(report, judge::JudgeOptions{});
+  const TurnVerdict v{std::nullopt, report};
   const std::string feedback = build_feedback(v, {2, 8, 1.2, "sm_90a"});
   sft::Seed seed;
   seed.task_message = "TASK";

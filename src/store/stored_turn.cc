@@ -28,69 +28,57 @@ std::vector<std::string> names(const Json* list) {
   return out;
 }
 
-// The compile stage's outcome and its static census (targets_met, targets_present).
-void read_compile(const Json& compile, StoredTurn& t) {
-  if (auto o = outcome_from_string(json_text(compile, "outcome")))
-    t.compiled = *o == Outcome::passed;
-  const Json* census = json_member(compile, "census");
-  if (!census) return;
-  if (const Json* met = json_member(*census, "targets_met"); met && met->is_boolean())
-    t.targets_in_sass = met->get<bool>();
-  t.families_in_sass = names(json_member(*census, "targets_present"));
+// The compile stage's outcome (a compile ptxbench could not run: not passed) and its static
+// census.
+void read_compile(const judge::Stage<compile::CompileResult>& compile, StoredTurn& t) {
+  if (compile.failed()) t.compiled = false;
+  const compile::CompileResult* c = compile.done();
+  if (!c) return;
+  t.compiled = c->outcome == Outcome::passed;
+  t.targets_in_sass = c->census.targets_met;
+  t.families_in_sass = c->census.targets_present;
+  t.compile_s = c->seconds;
 }
 
-// Which workload a failing call was on (eval_result.h): absent in older run files.
-void read_failure(const Json& eval, StoredTurn& t) {
-  if (auto f = eval::failed_on_from_string(json_text(eval, "failed_on"))) t.failed_on = *f;
-  t.failed_kind = task::hidden_kind_from_string(json_text(eval, "failed_kind"));
-  if (const Json* l = json_member(eval, "failed_under_load"); l && l->is_boolean())
-    t.failed_under_load = l->get<bool>();
+// Which workload a failing call was on, timing with its clocks (eval_result.h; older run files
+// recorded less: absent, as read back, is empty).
+void read_eval(const eval::EvalResult& e, StoredTurn& t) {
+  t.failed_on = e.failed_on;
+  t.failed_kind = e.failed_kind;
+  t.failed_under_load = e.failed_under_load;
+  t.eval_s = e.seconds;
+  if (!e.provenance.empty())
+    t.judged_on = JudgedOn{json_text(e.provenance, "gpu"), json_text(e.provenance, "driver"),
+                           whole(e.provenance, "cudnn"), whole(e.provenance, "cublaslt")};
+  if (!e.timing) return;
+  const eval::TimingReport& timing = *e.timing;
+  t.speedup_rel_ci95 = timing.speedup_rel_ci95;
+  t.candidate_ms = timing.candidate.median;
+  t.library_ms = timing.baseline.median;
+  t.library = timing.baseline_name;
+  t.tflops = timing.tflops;
+  t.library_tflops = timing.baseline_tflops;
+  t.sm_mhz_before = whole(timing.clocks_before, "sm_clock_mhz");
+  t.sm_mhz_max = whole(timing.clocks_before, "sm_clock_max_mhz");
+  t.sm_mhz_after = whole(timing.clocks_after, "sm_clock_mhz");
+  t.throttle = json_text(timing.clocks_after, "throttle_reasons");
 }
 
-void read_timing(const Json& eval, StoredTurn& t) {
-  const Json* timing = json_member(eval, "timing");
-  if (!timing) return;
-  t.speedup_rel_ci95 = opt_number(*timing, "speedup_rel_ci95");
-  if (const Json* c = json_member(*timing, "candidate"))
-    t.candidate_ms = opt_number(*c, "median_ms");
-  if (const Json* b = json_member(*timing, "baseline")) t.library_ms = opt_number(*b, "median_ms");
-  t.library = json_text(*timing, "baseline_name");
-  t.tflops = opt_number(*timing, "tflops");
-  t.library_tflops = opt_number(*timing, "baseline_tflops");
-  if (const Json* c = json_member(*timing, "clocks_before")) {
-    t.sm_mhz_before = whole(*c, "sm_clock_mhz");
-    t.sm_mhz_max = whole(*c, "sm_clock_max_mhz");
-  }
-  if (const Json* c = json_member(*timing, "clocks_after")) {
-    t.sm_mhz_after = whole(*c, "sm_clock_mhz");
-    t.throttle = json_text(*c, "throttle_reasons");
-  }
-}
-
-void read_judged_on(const Json& eval, StoredTurn& t) {
-  const Json* p = json_member(eval, "provenance");
-  if (!p) return;
-  t.judged_on = JudgedOn{json_text(*p, "gpu"), json_text(*p, "driver"), whole(*p, "cudnn"),
-                         whole(*p, "cublaslt")};
-}
-
-// The run-time audit's verdict per family, or (GPU stages skipped) the static census's
-// families found in the SASS.
-void read_families(const Json& audit, const Json& compile, StoredTurn& t) {
-  if (const Json* fs = json_member(audit, "families"); fs && fs->is_array()) {
-    t.audit_route = json_text(audit, "route");
-    for (const Json& f : *fs)
-      t.families.push_back(
-          {json_text(f, "name"), json_text(f, "verdict"), f.value("target", false)});
-    if (const Json* c = json_member(audit, "coverage"); c && c->value("available", false))
-      t.coverage = opt_number(*c, "ratio");
+// The run-time audit's verdict per family, or (no audit) the static census's families found in
+// the SASS.
+void read_families(const judge::JudgeReport& r, StoredTurn& t) {
+  if (const audit::AuditResult* a = r.audit.done()) {
+    t.audit_route = std::string(audit::to_string(a->route));
+    for (const audit::FamilyResult& f : a->families)
+      t.families.push_back({f.name, f.verdict, f.target});
+    if (a->coverage.available) t.coverage = a->coverage.ratio;
+    t.audit_s = a->seconds;
     return;
   }
-  const Json* census = json_member(compile, "census");
-  if (!census) return;
+  const compile::CompileResult* c = r.compile.done();
+  if (!c) return;
   t.audit_route = "static";
-  for (const auto& f : names(json_member(*census, "targets_present")))
-    t.families.push_back({f, "static", true});
+  for (const auto& f : c->census.targets_present) t.families.push_back({f, std::nullopt, true});
 }
 
 }  // namespace
@@ -105,14 +93,13 @@ StoredTurn read_turn(const TurnRow& u) {
   t.gpu_skipped = u.gpu_skipped;
   t.flags = names(&u.flags);
   t.source = u.source.value_or("");
-  read_compile(u.compile, t);
-  read_failure(u.eval, t);
-  read_timing(u.eval, t);
-  read_judged_on(u.eval, t);
-  read_families(u.audit, u.compile, t);
-  t.compile_s = opt_number(u.compile, "seconds");
-  t.eval_s = opt_number(u.eval, "seconds");
-  t.audit_s = opt_number(u.audit, "seconds");
+  // A part that is not its stage's JSON (damage.h checked the rows as JSON only) reads as a
+  // stage that recorded nothing.
+  if (auto r = stored_report(u); r.ok()) {
+    read_compile(r->compile, t);
+    if (const eval::EvalResult* e = r->eval.done()) read_eval(*e, t);
+    read_families(*r, t);
+  }
   // As received (llm/protocol.h token_count): a stored value that is no count is not reported.
   if (const Json* n = json_member(u.llm, "prompt_tokens"))
     if (auto c = llm::token_count(*n)) t.prompt_tokens = *c;
@@ -127,9 +114,9 @@ StoredTurn read_turn(const TurnRow& u) {
 Result<judge::JudgeReport> stored_report(const TurnRow& row) {
   PTXB_TRY(judge::JudgeReport r, judge::JudgeReport::from_stages(row.compile, row.eval, row.audit));
   r.disposition = row.category;
-  if (r.eval) {
-    r.task = r.eval->task;
-    r.arch = r.eval->arch;
+  if (const auto* e = r.eval.done()) {
+    r.task = e->task;
+    r.arch = e->arch;
   }
   return r;
 }

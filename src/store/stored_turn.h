@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/audit_result.h"
 #include "core/result.h"
 #include "eval/eval_result.h"
 #include "judge/disposition.h"
@@ -21,11 +22,13 @@
 
 namespace ptxbench::store {
 
-// One instruction family's verdict for a turn: the run-time audit's, or (GPU stages skipped)
-// the static census's.
+// One instruction family's verdict for a turn: the run-time audit's, or (no audit ran) the
+// static census's.
 struct FamilyVerdict {
   std::string name;
-  std::string verdict;  // executed | present_not_executed | absent | static (from the census)
+  // The audit's verdict (audit::to_string names it); none: the static census found the family
+  // in the SASS, which says nothing of its execution (reports print "static").
+  std::optional<audit::Verdict> verdict;
   bool target = false;
 };
 

@@ -2,11 +2,22 @@
 
 #include <gtest/gtest.h>
 
+#include "compile/result_json.h"
 #include "core/fs.h"
 #include "core/paths.h"
 
 namespace ptxbench::store {
 namespace {
+
+// A compile part as the judge writes it: passed in `seconds`, its census finding `present`.
+Json compile_part(Outcome outcome, double seconds, std::vector<std::string> present) {
+  compile::CompileResult c;
+  c.outcome = outcome;
+  c.seconds = seconds;
+  c.census.targets_met = !present.empty();
+  c.census.targets_present = std::move(present);
+  return compile::to_json(c);
+}
 
 TEST(StoredTurn, ATurnReadsItsSourceIntervalAndWhereItFailed) {
   TurnRow u;
@@ -14,11 +25,16 @@ TEST(StoredTurn, ATurnReadsItsSourceIntervalAndWhereItFailed) {
   u.category = judge::Disposition::incorrect;
   u.source = "__global__ void k() {}\n";
   u.feedback = "Turn 2: wrong";
-  u.compile = Json::parse(R"({"outcome": "passed", "seconds": 3.5,
-      "census": {"targets_met": true, "targets_present": ["wgmma", "tma"]}})");
-  u.eval = Json::parse(R"({"failed_on": "hidden", "failed_kind": "ragged",
-      "failed_under_load": true, "timing": {"speedup_rel_ci95": 0.02},
-      "provenance": {"gpu": "NVIDIA H200", "cudnn": 91000}})");
+  u.compile = compile_part(Outcome::passed, 3.5, {"wgmma", "tma"});
+  eval::EvalResult e;
+  e.outcome = Outcome::incorrect;
+  e.failed_on = eval::FailedOn::hidden;
+  e.failed_kind = task::HiddenKind::ragged;
+  e.failed_under_load = true;
+  e.timing = eval::TimingReport{};
+  e.timing->speedup_rel_ci95 = 0.02;
+  e.provenance = Json{{"gpu", "NVIDIA H200"}, {"cudnn", 91000}};
+  u.eval = e.to_json();
   u.flags = Json::array({"side_stream", "timing_unstable"});
   u.llm = Json::parse(R"({"prompt_tokens": 12, "completion_tokens": -5})");
   const StoredTurn d = read_turn(u);
@@ -28,7 +44,7 @@ TEST(StoredTurn, ATurnReadsItsSourceIntervalAndWhereItFailed) {
   EXPECT_EQ(d.families_in_sass, (std::vector<std::string>{"wgmma", "tma"}));
   EXPECT_EQ(d.audit_route, "static");  // no run-time audit: the census's families
   ASSERT_EQ(d.families.size(), 2u);
-  EXPECT_EQ(d.families[1].verdict, "static");
+  EXPECT_FALSE(d.families[1].verdict.has_value());  // the census says only "in the SASS"
   EXPECT_EQ(d.failed_on, eval::FailedOn::hidden);
   EXPECT_EQ(d.failed_kind, task::HiddenKind::ragged);
   EXPECT_TRUE(d.failed_under_load);
@@ -44,34 +60,44 @@ TEST(StoredTurn, ATurnReadsItsSourceIntervalAndWhereItFailed) {
   EXPECT_EQ(d.cost.prompt_tokens, 12);
   EXPECT_EQ(d.feedback, "Turn 2: wrong");
   EXPECT_EQ(d.shown_feedback, "Turn 2: wrong");  // no messages read
-  // An older run file: none of them recorded, none invented.
+  // An older run file: its evaluation recorded none of them; none invented.
   TurnRow old;
-  old.category = judge::Disposition::compile_error;
-  old.compile = Json::parse(R"({"outcome": "compile_error"})");
+  old.category = judge::Disposition::incorrect;
+  old.compile = compile_part(Outcome::passed, 1, {});
+  old.eval = Json{{"outcome", "incorrect"}, {"task", "gemm"}, {"arch", "sm_90a"}};
   const StoredTurn o = read_turn(old);
-  EXPECT_EQ(o.compiled, false);
-  EXPECT_FALSE(o.targets_in_sass.has_value());
-  EXPECT_TRUE(o.families_in_sass.empty());
+  EXPECT_EQ(o.compiled, true);
   EXPECT_EQ(o.failed_on, eval::FailedOn::none);
   EXPECT_FALSE(o.failed_kind.has_value());
   EXPECT_FALSE(o.speedup_rel_ci95.has_value());
+  EXPECT_FALSE(o.candidate_ms.has_value());
   EXPECT_FALSE(o.judged_on.has_value());
   EXPECT_TRUE(o.source.empty());
-  EXPECT_TRUE(o.audit_route.empty());
-  // A stage that did not run: no outcome.
+  // A compile ptxbench could not run did not pass; a stage that did not run has no outcome.
+  TurnRow harness;
+  harness.compile = Json{{"outcome", "harness_error"}, {"error", "nvcc is not installed"}};
+  EXPECT_EQ(read_turn(harness).compiled, false);
+  EXPECT_TRUE(read_turn(harness).audit_route.empty());
   EXPECT_FALSE(read_turn(TurnRow{}).compiled.has_value());
+  // A part that is no stage's JSON (a run file checked as JSON only) reads as nothing recorded.
+  TurnRow damaged;
+  damaged.compile = Json{{"outcome", "passed"}};
+  EXPECT_FALSE(read_turn(damaged).compiled.has_value());
 }
 
 TEST(StoredTurn, TheRunTimeAuditsFamiliesWinOverTheCensus) {
   TurnRow u;
-  u.compile = Json::parse(R"({"outcome": "passed", "census": {"targets_present": ["wgmma"]}})");
-  u.audit = Json::parse(R"({"route": "cupti", "families": [{"name": "wgmma", "verdict":
-      "executed", "target": true}, {"name": "tma", "verdict": "absent"}],
-      "coverage": {"available": true, "ratio": 0.75}})");
+  u.compile = compile_part(Outcome::passed, 1, {"wgmma"});
+  audit::AuditResult a;
+  a.route = audit::Route::cupti;
+  a.families = {{"wgmma", true, audit::Verdict::executed}, {"tma", false, audit::Verdict::absent}};
+  a.coverage.available = true;
+  a.coverage.ratio = 0.75;
+  u.audit = a.to_json();
   const StoredTurn t = read_turn(u);
   EXPECT_EQ(t.audit_route, "cupti");
   ASSERT_EQ(t.families.size(), 2u);
-  EXPECT_EQ(t.families[0].verdict, "executed");
+  EXPECT_EQ(t.families[0].verdict, audit::Verdict::executed);
   EXPECT_TRUE(t.families[0].target);
   EXPECT_FALSE(t.families[1].target);
   EXPECT_EQ(t.coverage, 0.75);
@@ -167,26 +193,26 @@ TEST(StoredTurn, EveryShippedRunFilesTurnReadsBackAsATypedReport) {
         expect_says_again(r->audit_json(), audit, where + " audit");
 
         const StoredTurn t = read_turn(row);
-        EXPECT_EQ(t.compiled.has_value(), r->compile.has_value()) << where;
-        if (r->compile) {
-          EXPECT_EQ(*t.compiled, r->compile->outcome == Outcome::passed) << where;
+        EXPECT_EQ(t.compiled.has_value(), r->compile.done() != nullptr) << where;
+        if (const auto* c = r->compile.done()) {
+          EXPECT_EQ(*t.compiled, c->outcome == Outcome::passed) << where;
         }
-        if (r->eval) {
+        if (const auto* e = r->eval.done()) {
           ++evaluated;
-          EXPECT_EQ(t.failed_on, r->eval->failed_on) << where;
-          if (r->eval->timing) {
-            EXPECT_EQ(t.candidate_ms, r->eval->timing->candidate.median) << where;
-            EXPECT_EQ(t.library, r->eval->timing->baseline_name) << where;
-            EXPECT_EQ(t.tflops, r->eval->timing->tflops) << where;
+          EXPECT_EQ(t.failed_on, e->failed_on) << where;
+          if (e->timing) {
+            EXPECT_EQ(t.candidate_ms, e->timing->candidate.median) << where;
+            EXPECT_EQ(t.library, e->timing->baseline_name) << where;
+            EXPECT_EQ(t.tflops, e->timing->tflops) << where;
           }
         }
-        if (r->audit) {
+        if (const auto* a = r->audit.done()) {
           ++audited;
-          EXPECT_EQ(t.audit_route, audit::to_string(r->audit->route)) << where;
-          ASSERT_EQ(t.families.size(), r->audit->families.size()) << where;
+          EXPECT_EQ(t.audit_route, audit::to_string(a->route)) << where;
+          ASSERT_EQ(t.families.size(), a->families.size()) << where;
           for (std::size_t i = 0; i < t.families.size(); ++i) {
-            EXPECT_EQ(t.families[i].name, r->audit->families[i].name) << where;
-            EXPECT_EQ(t.families[i].verdict, audit::to_string(r->audit->families[i].verdict));
+            EXPECT_EQ(t.families[i].name, a->families[i].name) << where;
+            EXPECT_EQ(t.families[i].verdict, a->families[i].verdict);
           }
         }
       }

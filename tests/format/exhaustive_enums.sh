@@ -30,6 +30,8 @@ cases=(
   "src/interop/fib_trace.h|^enum class FibStatus \\{ passed|src/interop/fib_trace.cc"
   "src/task/arch.h|^  sm_100a,  // Blackwell|src/task/arch.cc"
   "src/eval/tool_session.h|^  no_verdict,|src/eval/tool_session.cc src/judge/judge.cc"
+  "src/eval/speedup_basis.h|^  wall_clock,|src/eval/speedup_basis.cc"
+  "src/audit/audit_result.h|^  present_not_audited,|src/audit/audit_result.cc src/run/feedback.cc"
 )
 
 compile_command() {  # the build's command for $1, writing nothing, with $2 first on the path

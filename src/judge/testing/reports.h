@@ -12,18 +12,20 @@ namespace ptxbench::judge::testing {
 inline JudgeReport compiled(Outcome outcome = Outcome::passed, std::string log = "") {
   JudgeReport r;
   r.has_code = true;
-  r.compile = compile::CompileResult{};
-  r.compile->outcome = outcome;
-  r.compile->log = std::move(log);
+  compile::CompileResult c;
+  c.outcome = outcome;
+  c.log = std::move(log);
+  r.compile = std::move(c);
   return r;
 }
 
 // A compiled candidate whose evaluation ended with `outcome` and `message`.
 inline JudgeReport evaluated(Outcome outcome, std::string message = "") {
   JudgeReport r = compiled();
-  r.eval = eval::EvalResult{};
-  r.eval->outcome = outcome;
-  r.eval->message = std::move(message);
+  eval::EvalResult e;
+  e.outcome = outcome;
+  e.message = std::move(message);
+  r.eval = std::move(e);
   return r;
 }
 

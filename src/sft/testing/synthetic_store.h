@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "compile/result_json.h"
+#include "eval/eval_result.h"
 #include "judge/disposition.h"
 #include "judge/testing/named.h"
 #include "store/store.h"
@@ -85,10 +87,16 @@ class SyntheticStore {
     e.turn.correct = is_correct(t.category);
     // As the judge stores them: every judged turn's compile stage, a correct one's evaluation
     // (a run file without them is refused as damaged).
-    if (t.category != "no_code")
-      e.turn.compile =
-          Json{{"outcome", t.category == "compile_error" ? "compile_error" : "passed"}};
-    if (e.turn.correct) e.turn.eval = Json{{"outcome", "passed"}};
+    if (t.category != "no_code") {
+      compile::CompileResult c;
+      c.outcome = t.category == "compile_error" ? Outcome::compile_error : Outcome::passed;
+      e.turn.compile = compile::to_json(c);
+    }
+    if (e.turn.correct) {
+      eval::EvalResult passed;
+      passed.outcome = Outcome::passed;
+      e.turn.eval = passed.to_json();
+    }
     if (e.turn.correct) {
       e.turn.arch_executed = t.category == "passed" && t.arch;
       e.turn.speedup = t.speedup.value_or(1.0);
