@@ -66,9 +66,8 @@ BrokerStatus status_of(CallEnd e) {
   return BrokerStatus::harness_error;
 }
 
-// How long the SM load holds (CallCommand::sm_load) when the command does not say
-// (sm_load_ms), in ms: a whole call of a workload, and little for a persistent kernel whose
-// blocks wait for the load's SMs (2000 ms cost it 2 s). Never more than a quarter of the limit.
+// How long the SM load holds (CallCommand::sm_load) when the command does not say (sm_load_ms),
+// in ms: a whole call of a workload. Never more than a quarter of the limit.
 constexpr double kSmLoadDefaultMs = 100;
 // Calls the counters keep ranges for (a session makes a few hundred; the rest go uncounted).
 constexpr std::size_t kMaxCountedCalls = 2048;
@@ -188,9 +187,8 @@ class Broker {
       gpu::SmLoad& load;
       ~Release() { load.release(); }
     } release{sm_load_};
-    // One range a burst, named by its first call; its push and pop are no part of the call's time.
-    // Pushed before the load starts: a push that waited for the GPU would otherwise spend the
-    // load's time before the call's work began (red team leak6's note).
+    // One range a burst, named by its first call, its push and pop no part of the call's time;
+    // pushed before the load, so a push that waits for the GPU cannot spend the load's time.
     double counter_ms = counters_ ? counters_->begin(calls_ + 1) : 0;
     const double load_ms =
         std::min(250 * limit, c.sm_load_ms > 0 ? c.sm_load_ms : kSmLoadDefaultMs);
@@ -216,8 +214,7 @@ class Broker {
     } catch (const DeviceFailure& e) {
       throw Ended(BrokerStatus::cuda_error, e.what());
     }
-    // By the broker's clock (nothing the candidate's code can write): was the work still running
-    // when the load's time was up?
+    // By the broker's clock (no candidate code writes it): did the work outlast the load?
     const bool outlasted = loaded && ms_since(load_start) >= load_ms;
     sm_load_.release();
     if (counters_) counter_ms += counters_->end();

@@ -200,18 +200,19 @@ int main(int argc, char** argv) {
                 " |\n";
           continue;
         }
-        if (report.compile && report.compile->outcome != ptxbench::Outcome::passed) {
-          std::cout << name << ": skipped, did not build ("
-                    << ptxbench::to_string(report.compile->outcome) << ")\n";
+        const auto* built = report.compile.done();
+        if (built && built->outcome != ptxbench::Outcome::passed) {
+          std::cout << name << ": skipped, did not build (" << ptxbench::to_string(built->outcome)
+                    << ")\n";
           md += "| " + name + " | - | skipped: the compile stage rejected it (" +
-                std::string(ptxbench::to_string(report.compile->outcome)) + ") |||||||\n";
+                std::string(ptxbench::to_string(built->outcome)) + ") |||||||\n";
           break;
         }
         ptxbench::Result<pa::AuditResult> r =
-            report.audit ? ptxbench::Result<pa::AuditResult>(*report.audit)
-                         : ptxbench::Result<pa::AuditResult>(ptxbench::make_error(
-                               std::string(ptxbench::judge::to_string(report.disposition)) + ": " +
-                               report.message));
+            report.audit.done() ? ptxbench::Result<pa::AuditResult>(*report.audit.done())
+                                : ptxbench::Result<pa::AuditResult>(ptxbench::make_error(
+                                      std::string(ptxbench::judge::to_string(report.disposition)) +
+                                      ": " + report.message));
         if (!r.ok()) {
           std::cerr << name << " [" << rn << "]: " << r.error().to_string() << "\n";
           md += "| " + name + " | " + rn + " | error: " + r.error().message + " |||||||\n";
