@@ -23,7 +23,7 @@ if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
 # PROGRAMS="a b" builds and carries only those (a quick smoke run).
-read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-host ptxbench-bench-baselines reference_test audit_acceptance library_rule ptxbench_library_capi}"
+read -r -a programs <<< "${PROGRAMS:-ptxbench ptxbench-worker ptxbench-host ptxbench-bench-baselines reference_test sample_check_test audit_acceptance library_rule ptxbench_library_capi}"
 cmake --build "$build" -j "${PTXBENCH_JOBS:-$(nproc)}" --target "${programs[@]}" ptxbench_cudart_shim ptxbench_cuda_shim
 d=$root/.devbin
 # The compile cache stays here in .devcache/ and travels packed (below).

@@ -274,16 +274,12 @@ PlannedCall TimingDraw::fresh_on(int workload, const std::string& what) {
   PlannedCall p;
   p.workload = workload;
   p.slot = 0;
-  // Inputs nobody saw before where the family's calls can be checked by sampling (the
-  // verifier draws them, gpu/sample_check.h), else a base under a new transform. The draws are
-  // made either way, so the draw stream does not depend on the family.
-  p.content = gpu::can_sample(w.problem.kind) ? Content::fresh : Content::transformed;
+  // Inputs nobody saw before, drawn by the verifier in the distribution of base `base` and
+  // checked at sampled positions (gpu/sample_check.h).
+  p.content = Content::fresh;
   p.base = static_cast<int>(draw() % w.bases.size());
-  p.transform_seed = draw() | 1u;
   p.poison_seed = draw();
-  if (p.content == Content::fresh) p.transform_seed = 0;
-  p.label = plan_->labels.at(static_cast<std::size_t>(workload)) + ", " + what +
-            (p.content == Content::fresh ? ", new inputs" : "");
+  p.label = plan_->labels.at(static_cast<std::size_t>(workload)) + ", " + what + ", new inputs";
   return p;
 }
 

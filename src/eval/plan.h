@@ -123,8 +123,7 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
 // The content of the timing calls, drawn from a seeded stream, on the timed workload
 // (workload 0). A burst: distinct slots in a random order, each with new inputs (Content::fresh:
 // drawn by the verifier like a random base's distribution and checked at sampled positions,
-// gpu/sample_check.h, where the family allows; else a random base under a new transform: the
-// attention backward), except that with probability 1/4 the first call repeats exactly the inputs
+// gpu/sample_check.h), except that with probability 1/4 the first call repeats exactly the inputs
 // of the previous burst's last call (same slot: a cache of the last call hits), or for certain when
 // forced (the timing phase ends with at least kMinRepeats repeats, session_decision.h: the
 // check of repeat calls' speed then runs for every timed candidate). A library call (the
@@ -142,8 +141,7 @@ class TimingDraw {
   // Whether the next timing round is loaded: one in kLoadedTimingOdds, drawn.
   bool loaded_round() { return draw() % kLoadedTimingOdds == 0; }
   PlannedCall next_library();
-  // New inputs (fresh where the family allows, else a random base under a new transform) on slot
-  // 0 of `workload`: the audit's calls.
+  // New inputs (Content::fresh) on slot 0 of `workload`: the audit's calls.
   PlannedCall fresh_on(int workload, const std::string& what);
   // The candidate's previous call, made outside this draw (its last checked call): a repeat
   // drawn next repeats its inputs when it was on the timed workload, and the library's call

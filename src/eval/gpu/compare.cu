@@ -261,10 +261,10 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
 CompareStats compare_sampled(const void* out, const std::vector<std::int64_t>& positions,
                              const float* ref, const TensorDesc& desc, const Tolerances& tol,
                              cudaStream_t stream, int max_bad, const Poison& poison,
-                             const RowScale& rows) {
+                             const RowScale& rows, const float* term) {
   PTXB_CHECK(!positions.empty(), "a sampled comparison needs positions");
   CompareStats s = run_compare(out, ref, static_cast<std::int64_t>(positions.size()), desc, tol,
-                               stream, max_bad, poison, {}, rows, nullptr, positions);
+                               stream, max_bad, poison, {}, rows, term, positions);
   // Every element, not only the sampled ones, must have been written with a finite value.
   const OutputScan scan = scan_output(out, desc.numel(), desc.type, poison, stream);
   s.sampled_from = desc.numel();

@@ -28,13 +28,14 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
                             const RowScale& rows = {}, const float* term = nullptr);
 
 // Compares output elements `positions` (flat indices of `out`, drawn by sample_check.h) against
-// `ref` (fp32, one value per position, on the device): the rule's counts, errors and bad elements
+// `ref` (fp32, one value per position, on the device; `term`, if not null, the term scale of each
+// position, as compare_output's): the rule's counts, errors and bad elements
 // are the sample's (numel = the sample's size; CompareStats::sampled_from = desc.numel()), while
 // NaN/Inf and never-written (poisoned) elements are counted over every element of `out`, so an
 // output is only passed when all of it was written with finite values.
 CompareStats compare_sampled(const void* out, const std::vector<std::int64_t>& positions,
                              const float* ref, const TensorDesc& desc, const Tolerances& tol,
                              cudaStream_t stream, int max_bad = 8, const Poison& poison = {},
-                             const RowScale& rows = {});
+                             const RowScale& rows = {}, const float* term = nullptr);
 
 }  // namespace ptxbench::gpu

@@ -63,12 +63,6 @@ Problem gemm_problem(std::int64_t M, std::int64_t N, std::int64_t K);
 Problem attention_problem(Kind kind, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D,
                           bool causal);
 
-// Can calls of this family get fresh inputs checked at sampled positions (sample_check.h)? Not
-// the attention backward, whose O and LSE inputs must come from a forward of its Q, K, V.
-inline bool can_sample(Kind k) {
-  return k == Kind::gemm || k == Kind::attention_fwd;
-}
-
 std::string to_string(Kind k);
 Result<Kind> kind_from_string(const std::string& s);
 

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <stdexcept>
 
 #include "eval/gpu/compare.h"
 #include "eval/gpu/cuda_check.h"
@@ -79,6 +80,112 @@ __global__ void attention_rows_kernel(const void* Q, const void* K, const void* 
   if (threadIdx.x == 0) lse_ref[blockIdx.x] = static_cast<float>(m + log(l));
 }
 
+// The attention backward at sampled rows, in fp64 from its bf16 inputs (Q, K, V, O, dO) and fp32
+// LSE, by the task's formulas: P = exp(scale·q·k - LSE_i), dS = P·(dO_i·v - Delta_i), Delta_i =
+// dO_i·O_i. Each output element also gets its term scale sqrt(Σ t²) over the terms it adds up
+// (reference.h BwdTermScales), which the element rule of the backward reads.
+struct BwdInputs {
+  const void *Q, *K, *V, *O, *dO;
+  const float* LSE;
+  std::int64_t S;
+  int D;
+  bool causal;
+  double scale;
+};
+
+__device__ double row_dot(const void* a, std::int64_t row, const double* x, int D) {
+  double s = 0;
+  for (int d = 0; d < D; ++d) s += bf16_at(a, row * D + d) * x[d];
+  return s;
+}
+
+__device__ double rows_dot(const void* a, const void* b, std::int64_t row, int D) {
+  double s = 0;
+  for (int d = 0; d < D; ++d) s += bf16_at(a, row * D + d) * bf16_at(b, row * D + d);
+  return s;
+}
+
+// One block per sampled query row r = head·S + i: row i of dQ = scale·Σ_j dS_ij K_j, over the
+// keys the query may see. Shared memory: 2D doubles, 32 doubles, S floats (dS of the row).
+__global__ void bwd_query_rows_kernel(BwdInputs in, const std::int64_t* rows, float* dq,
+                                      float* dq_term) {
+  extern __shared__ double shared[];
+  double* q = shared;                                            // D
+  double* dout = shared + in.D;                                  // D
+  double* scratch = shared + 2 * in.D;                           // 32
+  float* ds = reinterpret_cast<float*>(shared + 2 * in.D + 32);  // S
+  const std::int64_t r = rows[blockIdx.x], head = r / in.S, i = r % in.S;
+  double local = 0;
+  for (int d = threadIdx.x; d < in.D; d += blockDim.x) {
+    q[d] = bf16_at(in.Q, r * in.D + d);
+    dout[d] = bf16_at(in.dO, r * in.D + d);
+    local += dout[d] * bf16_at(in.O, r * in.D + d);
+  }
+  const double delta = block_reduce<false>(local, scratch);  // its barrier publishes q, dout
+  const double lse = in.LSE[r];
+  const std::int64_t keys = in.causal ? i + 1 : in.S;
+  for (std::int64_t j = threadIdx.x; j < keys; j += blockDim.x) {
+    const std::int64_t kr = head * in.S + j;
+    const double p = exp(in.scale * row_dot(in.K, kr, q, in.D) - lse);
+    ds[j] = static_cast<float>(p * (row_dot(in.V, kr, dout, in.D) - delta));
+  }
+  __syncthreads();
+  for (int d = threadIdx.x; d < in.D; d += blockDim.x) {
+    double acc = 0, sq = 0;
+    for (std::int64_t j = 0; j < keys; ++j) {
+      const double t = ds[j] * bf16_at(in.K, (head * in.S + j) * in.D + d);
+      acc += t;
+      sq += t * t;
+    }
+    const std::int64_t o = blockIdx.x * static_cast<std::int64_t>(in.D) + d;
+    dq[o] = static_cast<float>(in.scale * acc);
+    dq_term[o] = static_cast<float>(in.scale * sqrt(sq));
+  }
+}
+
+// One block per sampled key row r = head·S + j: row j of dV = Σ_i P_ij dO_i and of
+// dK = scale·Σ_i dS_ij Q_i, over the queries that see key j. Shared memory: 2D doubles, S floats
+// of P and S of dS.
+__global__ void bwd_key_rows_kernel(BwdInputs in, const std::int64_t* rows, float* dk,
+                                    float* dk_term, float* dv, float* dv_term) {
+  extern __shared__ double shared[];
+  double* k = shared;                                      // D
+  double* v = shared + in.D;                               // D
+  float* p = reinterpret_cast<float*>(shared + 2 * in.D);  // S
+  float* ds = p + in.S;                                    // S
+  const std::int64_t r = rows[blockIdx.x], head = r / in.S, j = r % in.S;
+  for (int d = threadIdx.x; d < in.D; d += blockDim.x) {
+    k[d] = bf16_at(in.K, r * in.D + d);
+    v[d] = bf16_at(in.V, r * in.D + d);
+  }
+  __syncthreads();
+  const std::int64_t first = in.causal ? j : 0;
+  for (std::int64_t i = first + threadIdx.x; i < in.S; i += blockDim.x) {
+    const std::int64_t qr = head * in.S + i;
+    const double pij = exp(in.scale * row_dot(in.Q, qr, k, in.D) - in.LSE[qr]);
+    p[i] = static_cast<float>(pij);
+    ds[i] =
+        static_cast<float>(pij * (row_dot(in.dO, qr, v, in.D) - rows_dot(in.dO, in.O, qr, in.D)));
+  }
+  __syncthreads();
+  for (int d = threadIdx.x; d < in.D; d += blockDim.x) {
+    double k_acc = 0, k_sq = 0, v_acc = 0, v_sq = 0;
+    for (std::int64_t i = first; i < in.S; ++i) {
+      const std::int64_t at = (head * in.S + i) * in.D + d;
+      const double tk = ds[i] * bf16_at(in.Q, at), tv = p[i] * bf16_at(in.dO, at);
+      k_acc += tk;
+      k_sq += tk * tk;
+      v_acc += tv;
+      v_sq += tv * tv;
+    }
+    const std::int64_t o = blockIdx.x * static_cast<std::int64_t>(in.D) + d;
+    dk[o] = static_cast<float>(in.scale * k_acc);
+    dk_term[o] = static_cast<float>(in.scale * sqrt(k_sq));
+    dv[o] = static_cast<float>(v_acc);
+    dv_term[o] = static_cast<float>(sqrt(v_sq));
+  }
+}
+
 std::vector<std::int64_t> draw_positions(std::int64_t count, std::int64_t extent,
                                          std::mt19937_64& secret) {
   std::uniform_int_distribution<std::int64_t> pick(0, extent - 1);
@@ -117,15 +224,22 @@ std::vector<CompareStats> sample_gemm(TensorSet& t, std::uint64_t seed, Distribu
                           rule_for(p, seed, dist), s, 8, poison, row_scale_of(p, 0, seed, dist))};
 }
 
+// The flat positions of whole rows (each D elements) of an [rows, D] output.
+std::vector<std::int64_t> row_elements(const std::vector<std::int64_t>& rows, std::int64_t D) {
+  std::vector<std::int64_t> out;
+  out.reserve(rows.size() * static_cast<std::size_t>(D));
+  for (auto r : rows)
+    for (std::int64_t d = 0; d < D; ++d) out.push_back(r * D + d);
+  return out;
+}
+
 std::vector<CompareStats> sample_attention(TensorSet& t, std::uint64_t seed, Distribution dist,
                                            const Poison& poison, std::mt19937_64& secret,
                                            cudaStream_t s) {
   const Problem& p = t.problem();
   const std::int64_t S = p.axis("S"), D = p.axis("D"), rows = p.axis("B") * p.axis("H") * S;
   const auto row = draw_positions(std::min(kSampledRows, rows), rows, secret);
-  std::vector<std::int64_t> o_pos;
-  for (auto r : row)
-    for (std::int64_t d = 0; d < D; ++d) o_pos.push_back(r * D + d);
+  const auto o_pos = row_elements(row, D);
   DeviceBuffer drow = upload(row, s), o_ref(o_pos.size() * sizeof(float)),
                lse_ref(row.size() * sizeof(float));
   const std::size_t shared = static_cast<std::size_t>(D + 32) * sizeof(double) +
@@ -144,6 +258,56 @@ std::vector<CompareStats> sample_attention(TensorSet& t, std::uint64_t seed, Dis
                           poison)};
 }
 
+void launch_with_shared(const void* kernel, std::size_t shared) {
+  PTXB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(shared)));
+}
+
+// dQ at kSampledRows query rows, dK and dV at kSampledRows key rows, with their term scales.
+std::vector<CompareStats> sample_attention_bwd(TensorSet& t, std::uint64_t seed, Distribution dist,
+                                               const Poison& poison, std::mt19937_64& secret,
+                                               cudaStream_t s) {
+  const Problem& p = t.problem();
+  const std::int64_t S = p.axis("S"), D = p.axis("D"), rows = p.axis("B") * p.axis("H") * S;
+  const BwdInputs in{t.input(0).get(),
+                     t.input(1).get(),
+                     t.input(2).get(),
+                     t.input(3).get(),
+                     t.input(4).get(),
+                     t.input(5).as<float>(),
+                     S,
+                     static_cast<int>(D),
+                     p.causal,
+                     static_cast<double>(p.scale())};
+  const auto q_rows = draw_positions(std::min(kSampledRows, rows), rows, secret);
+  const auto k_rows = draw_positions(std::min(kSampledRows, rows), rows, secret);
+  const auto q_pos = row_elements(q_rows, D), k_pos = row_elements(k_rows, D);
+  DeviceBuffer dq_rows = upload(q_rows, s), dk_rows = upload(k_rows, s);
+  auto floats = [](std::size_t n) { return DeviceBuffer(n * sizeof(float)); };
+  DeviceBuffer dq = floats(q_pos.size()), dq_term = floats(q_pos.size()), dk = floats(k_pos.size()),
+               dk_term = floats(k_pos.size()), dv = floats(k_pos.size()),
+               dv_term = floats(k_pos.size());
+  const std::size_t doubles = static_cast<std::size_t>(2 * D + 32) * sizeof(double);
+  const std::size_t q_shared = doubles + static_cast<std::size_t>(S) * sizeof(float),
+                    k_shared = doubles + 2 * static_cast<std::size_t>(S) * sizeof(float);
+  launch_with_shared(reinterpret_cast<const void*>(bwd_query_rows_kernel), q_shared);
+  launch_with_shared(reinterpret_cast<const void*>(bwd_key_rows_kernel), k_shared);
+  bwd_query_rows_kernel<<<static_cast<unsigned>(q_rows.size()), 256, q_shared, s>>>(
+      in, dq_rows.as<std::int64_t>(), dq.as<float>(), dq_term.as<float>());
+  PTXB_CUDA(cudaGetLastError());
+  bwd_key_rows_kernel<<<static_cast<unsigned>(k_rows.size()), 256, k_shared, s>>>(
+      in, dk_rows.as<std::int64_t>(), dk.as<float>(), dk_term.as<float>(), dv.as<float>(),
+      dv_term.as<float>());
+  PTXB_CUDA(cudaGetLastError());
+  const Tolerances rule = rule_for(p, seed, dist);
+  auto check = [&](std::size_t k, const std::vector<std::int64_t>& pos, DeviceBuffer& ref,
+                   DeviceBuffer& term) {
+    return compare_sampled(t.output(k).get(), pos, ref.as<float>(), p.outputs[k], rule, s, 8,
+                           poison, row_scale_of(p, k, seed, dist), term.as<float>());
+  };
+  return {check(0, q_pos, dq, dq_term), check(1, k_pos, dk, dk_term), check(2, k_pos, dv, dv_term)};
+}
+
 }  // namespace
 
 std::vector<CompareStats> compare_sampled_outputs(TensorSet& t, std::uint64_t input_seed,
@@ -155,10 +319,9 @@ std::vector<CompareStats> compare_sampled_outputs(TensorSet& t, std::uint64_t in
     case Kind::attention_fwd:
       return sample_attention(t, input_seed, dist, poison, secret, stream);
     case Kind::attention_bwd:
-      break;
+      return sample_attention_bwd(t, input_seed, dist, poison, secret, stream);
   }
-  PTXB_CHECK(false, "the attention backward's calls are not checked by sampling");
-  return {};
+  throw std::logic_error("compare_sampled_outputs: unknown problem kind");
 }
 
 }  // namespace ptxbench::gpu

@@ -16,9 +16,10 @@
 // time. What it does not: a wrong element or a few; the checked calls (full comparisons on
 // base sets, plan.h) are where those fail.
 //
-// Families: gemm (elements of C) and attention_fwd (whole rows of O with their LSE). The
-// backward's inputs O and LSE must come from a forward of Q, K, V (tensors.h), so attention_bwd
-// keeps permuted base sets (problem.h can_sample false; its memo hole is open, docs/judging.md).
+// Families: gemm (elements of C), attention_fwd (whole rows of O with their LSE) and
+// attention_bwd (whole rows of dQ at sampled queries, of dK and dV at sampled keys, each element
+// with its term scale; the fresh inputs' O and LSE come from the reference forward of the fresh
+// Q, K, V, tensors.h generate_inputs, about 50 ms a call at the timed shapes).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -35,7 +36,8 @@
 
 namespace ptxbench::gpu {
 
-// Sampled output elements of a GEMM's C per call, and sampled rows of an attention forward.
+// Sampled output elements of a GEMM's C per call, and sampled rows of an attention forward (and
+// of each of a backward's query and key sides).
 inline constexpr std::int64_t kSampledElements = 1 << 16;
 inline constexpr std::int64_t kSampledRows = 256;
 

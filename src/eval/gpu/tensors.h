@@ -53,8 +53,4 @@ std::uint64_t row_length(const Problem& p, std::size_t input);
 // Writes the poison pattern (element_rule.h) into every output.
 void poison_outputs(TensorSet& t, cudaStream_t stream, const Poison& poison = {});
 
-// How many elements of a device buffer still hold the poison pattern.
-std::int64_t count_poisoned(const void* data, std::int64_t n, ElemType type, cudaStream_t stream,
-                            const Poison& poison = {});
-
 }  // namespace ptxbench::gpu
