@@ -18,8 +18,8 @@ except Exception as e:
     print("no JSON:", e); sys.exit()
 ev = j.get("eval") or {}
 tm = ev.get("timing") or {}
-au = (j.get("audit") or {}).get("families") or {}
-fam = ",".join(f"{k}={v}" for k, v in sorted(au.items())) if isinstance(au, dict) else au
+au = (j.get("audit") or {}).get("families") or []  # [{name, verdict, ...}]
+fam = ",".join(f"{f.get('name')}={f.get('verdict')}" for f in au if isinstance(f, dict))
 print(ev.get("outcome"), "speedup", tm.get("speedup"), fam, "|", (ev.get("message") or "")[:160])
 PY
 }

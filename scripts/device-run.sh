@@ -18,6 +18,9 @@
 #               together where the manifest says so; our own isolation controls are in controls)
 #   public      the public Hopper kernels (scripts/public-kernels.sh, .public/ carried) judged by
 #               this build and by the previous release (.devbin-old), one `eval --json` each
+#   interop     FlashInfer-Trace round trip (scripts/device-interop.sh): the GEMM and forward
+#               attention references judged, exported with export-fib, imported back and judged
+#               again with the same seed: "same verdict" or "DIFFERENT" per kernel
 #   costold     cost (one eval per candidate) through the previous release, right before cost
 #   costoldbatch  costbatch through the previous release (before/after in one call)
 #   COST_MANIFESTS (env): the manifests the cost phases judge (default: all of kernels/controls)
@@ -107,6 +110,7 @@ for phase in "$@"; do
     serveload) run serveload python3 bench/serve_load.py --ptxbench "$bin/ptxbench" --rate "${RATE:-1}" \
              --agree --out "$out/serveload.jsonl" ;;
     public) run public scripts/device-public.sh "$out/public" "$bin" /work/main/.devbin-old ;;
+    interop) run interop scripts/device-interop.sh "$out/interop" "$bin" ;;
     costoldbatch) run costoldbatch env PTXBENCH_CASES="$bin/cases" PTXBENCH_CACHE=/work/main/.devbin-old/cache python3 bench/judging_cost.py --batch \
              --ptxbench /work/main/.devbin-old/ptxbench $(for m in ${COST_MANIFESTS:-}; do echo --manifest "$m"; done) --out "$out/costoldbatch.jsonl" ;;
     costold) run costold env PTXBENCH_CASES="$bin/cases" PTXBENCH_CACHE=/work/main/.devbin-old/cache python3 bench/judging_cost.py --ptxbench /work/main/.devbin-old/ptxbench --out "$out/costold.jsonl" ;;

@@ -4,19 +4,23 @@
 #   scripts/public-kernels.sh [--fetch] [--raw] [--compile PTXBENCH] [--build-checks] [NAME...]
 #
 # Assembles, for each kernel (all of them, or the NAMEs given), ONE self-contained candidate
-#   .public/candidates/NAME.cu  =  kernels/public/pubglue_driver.cuh  (our driver-call redirect)
-#                                + the kernel's prelude, if any        (our includes/typedefs)
+#   .public/candidates/NAME.cu  =  the public licence, quoted in a comment
+#                                + the public prelude, if any: the lines of the repository's own
+#                                  driver file before its first `#include "` (fast.cu: matmul.cu's
+#                                  includes, bf16, CEIL_DIV, cudaCheck), as published
 #                                + the public source, exactly as published, with
 #                                  kernels/public/NAME.patch applied (a copy: .public/ is never
-#                                  changed) and its licence quoted in a comment above it
+#                                  changed)
 #                                + kernels/public/NAME_glue.cu         (our ptxbench_launch)
+# Since issue 36 (4a-c: -lcuda, cuBLAS refused when called, -DNDEBUG) no driver-call redirect
+# and no prelude of ours are needed (kernels/public/README.md, "Glue").
 # and prints the ptxbench task each one is for. Everything it reads is under .public/ and
 # kernels/public/: it needs no network (the GPU machine gets .public/ carried).
 #
 #   --fetch     first download the public files at their pinned commits from GitHub into
 #               .public/OWNER-REPO/ (curl; the only step that needs the network)
-#   --raw       also write .public/candidates/raw/NAME.cu: the public source UNPATCHED, without
-#               the driver redirect, with the thin entry point of kernels/public/raw/, i.e. what
+#   --raw       also write .public/candidates/raw/NAME.cu: the public source UNPATCHED (with the
+#               same public prelude), with the thin entry point of kernels/public/raw/, i.e. what
 #               a user would submit; it reproduces the refusals kernels/public/README.md records
 #   --compile P run `PTXBENCH_ROOT=<this checkout> P compile CANDIDATE --task TASK --json` on each
 #               candidate written (P: a ptxbench binary) and print the verdict
@@ -56,10 +60,12 @@ files=(
 )
 
 # ---- the candidates: name task repo commit licence source prelude defines -------------------
-# (patch: kernels/public/NAME.patch, glue: kernels/public/NAME_glue.cu, unless named below)
+# (patch: kernels/public/NAME.patch, glue: kernels/public/NAME_glue.cu, unless named below;
+# prelude: a public file of the same repository whose lines before its first `#include "` go
+# before the source, or -)
 kernels=(
-  "fastcu_matmul2 gemm_n7168_k5120 $fastcu_repo $fastcu_commit MIT examples/matmul/matmul_2.cuh fastcu_prelude.cuh -"
-  "fastcu_matmul12 gemm_n7168_k5120 $fastcu_repo $fastcu_commit MIT examples/matmul/matmul_12.cuh fastcu_prelude.cuh -"
+  "fastcu_matmul2 gemm_n7168_k5120 $fastcu_repo $fastcu_commit MIT examples/matmul/matmul_2.cuh matmul.cu -"
+  "fastcu_matmul12 gemm_n7168_k5120 $fastcu_repo $fastcu_commit MIT examples/matmul/matmul_12.cuh matmul.cu -"
   "mattut_fa3 mha_with_lse_d128 $mattut_repo $mattut_commit Apache-2.0 examples/attention/cuda/gqa-hopper/fa3.cu - PUBGLUE_CAUSAL=0"
   "mattut_fa3_causal mha_with_lse_d128_causal $mattut_repo $mattut_commit Apache-2.0 examples/attention/cuda/gqa-hopper/fa3.cu - PUBGLUE_CAUSAL=1"
 )
@@ -108,6 +114,10 @@ for f in "${files[@]}"; do
     exit 1
   fi
 done
+
+# The prelude file's lines before its first `#include "` (fast.cu's matmul.cu: its system
+# includes, bf16, CEIL_DIV and cudaCheck, up to where it includes the kernels).
+public_prelude() { sed '/^#include "/,$d' "$1"; }
 
 # The licence file of `repo` as a C comment.
 licence_comment() {
@@ -174,7 +184,9 @@ build_check() {  # name candidate task
     mha_with_lse_*) flags=(-DCHECK_ATTENTION) ;;
   esac
   mkdir -p "$pub/check-bin"
-  if nvcc -std=c++17 -O3 --expt-relaxed-constexpr -gencode=arch=compute_90a,code=sm_90a -w \
+  # The flags ptxbench compiles with (-DNDEBUG: kernel 12 has an assert that does not compile
+  # without it) and -lcuda (the candidates call cuTensorMapEncodeTiled directly).
+  if nvcc -std=c++17 -O3 -DNDEBUG --expt-relaxed-constexpr -gencode=arch=compute_90a,code=sm_90a -w -lcuda \
        -I"$dl" "${flags[@]}" "$2" "$glue/check/public_check.cu" -o "$pub/check-bin/chk_$1"; then
     echo "    check: $pub/check-bin/chk_$1"
   else
@@ -204,16 +216,12 @@ for k in "${kernels[@]}"; do
       echo "#define ${defines%%=*} ${defines#*=}"
     fi
     echo
-    echo "// ==== kernels/public/pubglue_driver.cuh ===="
-    cat "$glue/pubglue_driver.cuh"
-    if [ "$prelude" != - ]; then
-      echo
-      echo "// ==== kernels/public/$prelude ===="
-      cat "$glue/$prelude"
-    fi
-    echo
-    echo "// ==== public source: $repo@${commit:0:12} $src, with kernels/public/$base.patch ===="
     licence_comment "$repo"
+    if [ "$prelude" != - ]; then
+      echo "// ==== public prelude: $repo@${commit:0:12} $prelude, up to its first #include \"...\" ===="
+      public_prelude "$srcdir/$prelude"
+    fi
+    echo "// ==== public source: $repo@${commit:0:12} $src, with kernels/public/$base.patch ===="
     cat "$work/$name/$src"
     echo
     echo "// ==== kernels/public/${base}_glue.cu ===="
@@ -227,13 +235,13 @@ for k in "${kernels[@]}"; do
   if [ "$raw" = 1 ]; then
     rawc=$out/raw/$name.cu
     {
-      echo "// $name AS PUBLISHED (unpatched, no driver redirect) with a thin ptxbench entry point:"
+      echo "// $name AS PUBLISHED (unpatched) with a thin ptxbench entry point:"
       echo "// what a user would submit; assembled by scripts/public-kernels.sh --raw."
       if [ "$defines" != - ]; then
         echo "#define ${defines%%=*} ${defines#*=}"
       fi
-      [ "$prelude" != - ] && cat "$glue/$prelude"
       licence_comment "$repo"
+      [ "$prelude" != - ] && public_prelude "$srcdir/$prelude"
       cat "$srcdir/$src"
       echo
       # The thin entry point; where the published host function's signature needs none of our
