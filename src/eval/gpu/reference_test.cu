@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "eval/gpu/cuda_check.h"
+#include "eval/gpu/gpu_test_stream.h"
 #include "eval/gpu/reference.h"
 #include "eval/gpu/tensors.h"
 
@@ -255,13 +256,9 @@ void time_first_call(cudaStream_t s) {
 }  // namespace
 
 int main() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
-    return 77;
-  }
-  cudaStream_t s;
-  PTXB_CUDA(cudaStreamCreate(&s));
+  const auto stream = gpu_test_stream();
+  if (!stream) return kSkippedExit;
+  const cudaStream_t s = *stream;
   test_gemm(70, 96, 40, s);
   test_gemm(128, 64, 128, s);
   test_gemm(1, 200, 33, s);

@@ -16,6 +16,7 @@
 
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/fill.h"
+#include "eval/gpu/gpu_test_stream.h"
 #include "eval/gpu/reference.h"
 #include "eval/gpu/sample_check.h"
 #include "eval/gpu/tensors.h"
@@ -119,13 +120,9 @@ void time_fresh(const Problem& p, cudaStream_t s) {
 }  // namespace
 
 int main() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
-    return 77;
-  }
-  cudaStream_t s;
-  PTXB_CUDA(cudaStreamCreate(&s));
+  const auto stream = gpu_test_stream();
+  if (!stream) return kSkippedExit;
+  const cudaStream_t s = *stream;
   for (Distribution dist : {Distribution::normal, Distribution::spiky, Distribution::large_scores,
                             Distribution::wide_range}) {
     test_family(gemm_problem(300, 200, 64), dist, s);
