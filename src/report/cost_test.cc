@@ -15,15 +15,23 @@ const Json kLlm = {{"prompt_tokens", 1000}, {"completion_tokens", 400}, {"reason
 const Json kBuilt = {{"outcome", "passed"}, {"cache_hit", false}, {"compiler_cpu_seconds", 4.25}};
 const Json kJudged = {{"outcome", "passed"}, {"seconds", 5.0}, {"gpu_seconds", 6.5}};
 
+// A turn's cost as store/turn_cost.h reads it (its test reads these numbers from stored parts).
+const store::TurnCost kTurn = {.prompt_tokens = 1000,
+                               .completion_tokens = 400,
+                               .reasoning_tokens = 150,
+                               .request_s = 3.5,
+                               .compile_cpu_s = 4.25,
+                               .gpu_s = 6.5};
+
 // Issue 38 (EP12): totals of counts read from a file never overflow into a negative (a count
 // that is no token count reads 0: store/turn_cost_test.cc).
 TEST(CostSummary, TotalsSaturate) {
   CostSummary s;
   const Json most = {{"prompt_tokens", 1000000000000LL}, {"completion_tokens", 1000000000000LL}};
-  for (int i = 0; i < 20; ++i) s.add(store::turn_cost(most, nullptr, nullptr), false, false);
+  for (int i = 0; i < 20; ++i) s.add(store::turn_cost(most, nullptr), false, false);
   EXPECT_EQ(s.total.prompt_tokens, 20 * 1000000000000L);
   s.total.prompt_tokens = std::numeric_limits<long>::max() - 1;
-  s.add(store::turn_cost(most, nullptr, nullptr), false, false);
+  s.add(store::turn_cost(most, nullptr), false, false);
   EXPECT_EQ(s.total.prompt_tokens, std::numeric_limits<long>::max());  // saturated
   EXPECT_EQ(s.tokens(), std::numeric_limits<long>::max());
   EXPECT_GE(to_json(s)["prompt_tokens"].get<long>(), 0);
@@ -31,7 +39,7 @@ TEST(CostSummary, TotalsSaturate) {
 
 TEST(CostSummary, PerCorrectAndPerCorrectWithArchKernel) {
   CostSummary s;
-  store::TurnCost t = store::turn_cost(kLlm, kBuilt, kJudged);
+  store::TurnCost t = kTurn;
   s.add(t, /*correct=*/false, false);
   s.add(t, /*correct=*/true, false);  // correct without the target instructions
   s.add(t, /*correct=*/true, true);
@@ -53,7 +61,7 @@ TEST(CostSummary, PerCorrectAndPerCorrectWithArchKernel) {
 
 TEST(CostSummary, NoKernelNoRatio) {
   CostSummary s;
-  s.add(store::turn_cost(kLlm, kBuilt, kJudged), false, false);
+  s.add(kTurn, false, false);
   Json j = to_json(s);
   EXPECT_TRUE(j["per_correct_kernel"]["tokens"].is_null());
   EXPECT_TRUE(j["per_correct_with_arch_kernel"]["gpu_seconds"].is_null());

@@ -95,17 +95,18 @@ StoredTurn read_turn(const TurnRow& u) {
   t.source = u.source.value_or("");
   // A part that is not its stage's JSON (damage.h checked the rows as JSON only) reads as a
   // stage that recorded nothing.
-  if (auto r = stored_report(u); r.ok()) {
-    read_compile(r->compile, t);
-    if (const eval::EvalResult* e = r->eval.done()) read_eval(*e, t);
-    read_families(*r, t);
+  const auto report = stored_report(u);
+  if (report.ok()) {
+    read_compile(report->compile, t);
+    if (const eval::EvalResult* e = report->eval.done()) read_eval(*e, t);
+    read_families(*report, t);
   }
   // As received (llm/protocol.h token_count): a stored value that is no count is not reported.
   if (const Json* n = json_member(u.llm, "prompt_tokens"))
     if (auto c = llm::token_count(*n)) t.prompt_tokens = *c;
   if (const Json* n = json_member(u.llm, "completion_tokens"))
     if (auto c = llm::token_count(*n)) t.completion_tokens = *c;
-  t.cost = turn_cost(u.llm, u.compile, u.eval);
+  t.cost = turn_cost(u.llm, report.ok() ? &*report : nullptr);
   t.feedback = u.feedback;
   t.shown_feedback = u.feedback;
   return t;

@@ -25,18 +25,19 @@ long tokens(const Json& llm, const char* key) {
 
 }  // namespace
 
-TurnCost turn_cost(const Json& llm, const Json& compile, const Json& eval) {
+TurnCost turn_cost(const Json& llm, const judge::JudgeReport* report) {
   TurnCost c;
   c.prompt_tokens = tokens(llm, "prompt_tokens");
   c.completion_tokens = tokens(llm, "completion_tokens");
   c.reasoning_tokens = tokens(llm, "reasoning_tokens");
   c.request_s = has_number(llm, "total_s") ? number(llm, "total_s") : number(llm, "latency_s");
-  const bool hit = compile.is_object() && compile.value("cache_hit", false);
-  if (!hit) c.compile_cpu_s = number(compile, "compiler_cpu_seconds");
-  if (has_number(eval, "gpu_seconds"))
-    c.gpu_s = number(eval, "gpu_seconds");
-  else if (eval.is_object() && outcome_from_string(json_text(eval, "outcome")) != Outcome::not_run)
-    c.gpu_s = number(eval, "seconds");
+  if (!report) return c;
+  if (const compile::CompileResult* b = report->compile.done(); b && !b->cache_hit)
+    c.compile_cpu_s = b->compiler_cpu_seconds;
+  if (report->gpu_seconds > 0)
+    c.gpu_s = report->gpu_seconds;
+  else if (const eval::EvalResult* e = report->eval.done(); e && e->outcome != Outcome::not_run)
+    c.gpu_s = e->seconds;  // stored before gpu_seconds was
   return c;
 }
 
