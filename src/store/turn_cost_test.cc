@@ -2,32 +2,39 @@
 
 #include <gtest/gtest.h>
 
-#include <optional>
-
 namespace ptxbench::store {
 namespace {
 
 const Json kLlm = {{"prompt_tokens", 1000}, {"completion_tokens", 400}, {"reasoning_tokens", 150},
                    {"latency_s", 2.0},      {"total_s", 3.5},           {"attempts", 2}};
-const Json kBuilt = {{"outcome", "passed"}, {"cache_hit", false}, {"compiler_cpu_seconds", 4.25}};
-const Json kJudged = {{"outcome", "passed"}, {"seconds", 5.0}, {"gpu_seconds", 6.5}};
+// A judged turn as the judge reports it: built by nvcc in 4.25 CPU-s, judged (5 s session), its
+// GPU held 6.5 s.
+judge::JudgeReport judged(bool cache_hit = false) {
+  judge::JudgeReport r;
+  compile::CompileResult c;
+  c.cache_hit = cache_hit;
+  c.compiler_cpu_seconds = 4.25;
+  r.compile = c;
+  eval::EvalResult e;
+  e.outcome = Outcome::passed;
+  e.seconds = 5.0;
+  r.eval = e;
+  r.gpu_seconds = 6.5;
+  return r;
+}
 
-// The turn's stages as the store reads them (stored_turn.cc stored_report), or null when they do
-// not read as a report.
-struct Stages {
-  std::optional<judge::JudgeReport> report;
-  Stages(const Json& compile, const Json& eval) {
-    if (auto r = judge::JudgeReport::from_stages(compile, eval, Json()); r.ok()) report = *r;
-  }
-  const judge::JudgeReport* get() const { return report ? &*report : nullptr; }
-};
-
-TurnCost cost(const Json& llm, const Json& compile, const Json& eval) {
-  return turn_cost(llm, Stages(compile, eval).get());
+// The same report after the store: its stage parts written and read back (stored_turn.cc).
+judge::JudgeReport stored(const judge::JudgeReport& r, bool drop_gpu_seconds = false) {
+  Json eval = r.eval_json();
+  if (drop_gpu_seconds) eval.erase("gpu_seconds");  // as runs stored before 2026-12-01
+  auto back = judge::JudgeReport::from_stages(r.compile_json(), eval, r.audit_json());
+  EXPECT_TRUE(back.ok()) << back.error().message;
+  return back.ok() ? *back : judge::JudgeReport{};
 }
 
 TEST(TurnCost, ReadsWhatATurnStores) {
-  TurnCost c = cost(kLlm, kBuilt, kJudged);
+  const judge::JudgeReport r = stored(judged());
+  TurnCost c = turn_cost(kLlm, &r);
   EXPECT_EQ(c.prompt_tokens, 1000);
   EXPECT_EQ(c.completion_tokens, 400);
   EXPECT_EQ(c.reasoning_tokens, 150);
@@ -37,26 +44,30 @@ TEST(TurnCost, ReadsWhatATurnStores) {
 }
 
 TEST(TurnCost, ACacheHitSpentNoCompileTime) {
-  Json hit = kBuilt;
-  hit["cache_hit"] = true;
-  EXPECT_EQ(cost(kLlm, hit, kJudged).compile_cpu_s, 0);
+  const judge::JudgeReport r = stored(judged(/*cache_hit=*/true));
+  EXPECT_EQ(turn_cost(kLlm, &r).compile_cpu_s, 0);
 }
 
 // Runs stored before 2026-12-01: latency for the request, the judging session's seconds for
 // the GPU; an evaluation that did not run (no GPU) spent no GPU time.
 TEST(TurnCost, OlderRunsAndSkippedStages) {
   Json old_llm = {{"prompt_tokens", 10}, {"completion_tokens", 5}, {"latency_s", 1.5}};
-  Json old_eval = {{"outcome", "incorrect"}, {"seconds", 2.5}};
-  TurnCost c = cost(old_llm, Json{{"outcome", "passed"}, {"cache_hit", false}}, old_eval);
+  judge::JudgeReport old = judged();
+  old.eval.done()->outcome = Outcome::incorrect;
+  old.eval.done()->seconds = 2.5;
+  const judge::JudgeReport back = stored(old, /*drop_gpu_seconds=*/true);
+  TurnCost c = turn_cost(old_llm, &back);
   EXPECT_EQ(c.reasoning_tokens, 0);
   EXPECT_DOUBLE_EQ(c.request_s, 1.5);
-  EXPECT_EQ(c.compile_cpu_s, 0);
   EXPECT_DOUBLE_EQ(c.gpu_s, 2.5);
-  Json skipped = {{"outcome", "not_run"}, {"reason", "no GPU"}};
-  EXPECT_EQ(cost(old_llm, nullptr, skipped).gpu_s, 0);
-  // A part that does not read as its stage (damaged) is a report that says nothing: no cost.
-  EXPECT_EQ(cost(old_llm, nullptr, Json{{"outcome", 3}, {"seconds", 1.5}}).gpu_s, 0);
-  TurnCost none = turn_cost(Json::object(), nullptr);  // no code: nothing judged
+  judge::JudgeReport skipped = judged();
+  skipped.eval = judge::Skipped{judge::SkipCause::no_gpu, "no GPU"};
+  skipped.gpu_seconds = 0;
+  const judge::JudgeReport skipped_back = stored(skipped);
+  EXPECT_EQ(turn_cost(old_llm, &skipped_back).gpu_s, 0);
+  EXPECT_DOUBLE_EQ(turn_cost(old_llm, &skipped_back).compile_cpu_s, 4.25);
+  // A turn whose stages do not read as a report (damaged) or that had no code: nothing judged.
+  TurnCost none = turn_cost(Json::object(), nullptr);
   EXPECT_EQ(none.prompt_tokens, 0);
   EXPECT_EQ(none.gpu_s, 0);
   EXPECT_EQ(turn_cost(Json{{"prompt_tokens", "many"}}, nullptr).prompt_tokens, 0);
