@@ -187,7 +187,7 @@ __global__ void bwd_key_rows_kernel(BwdInputs in, const std::int64_t* rows, floa
 }
 
 std::vector<std::int64_t> draw_positions(std::int64_t count, std::int64_t extent,
-                                         std::mt19937_64& secret) {
+                                         SecretStream& secret) {
   std::uniform_int_distribution<std::int64_t> pick(0, extent - 1);
   std::vector<std::int64_t> out(static_cast<std::size_t>(count));
   for (auto& p : out) p = pick(secret);
@@ -207,8 +207,7 @@ Tolerances rule_for(const Problem& p, std::uint64_t seed, Distribution dist) {
 }
 
 std::vector<CompareStats> sample_gemm(TensorSet& t, std::uint64_t seed, Distribution dist,
-                                      const Poison& poison, std::mt19937_64& secret,
-                                      cudaStream_t s) {
+                                      const Poison& poison, SecretStream& secret, cudaStream_t s) {
   const Problem& p = t.problem();
   const std::int64_t M = p.axis("M"), N = p.axis("N"), K = p.axis("K");
   const auto pos = draw_positions(std::min(kSampledElements, M * N), M * N, secret);
@@ -234,7 +233,7 @@ std::vector<std::int64_t> row_elements(const std::vector<std::int64_t>& rows, st
 }
 
 std::vector<CompareStats> sample_attention(TensorSet& t, std::uint64_t seed, Distribution dist,
-                                           const Poison& poison, std::mt19937_64& secret,
+                                           const Poison& poison, SecretStream& secret,
                                            cudaStream_t s) {
   const Problem& p = t.problem();
   const std::int64_t S = p.axis("S"), D = p.axis("D"), rows = p.axis("B") * p.axis("H") * S;
@@ -265,7 +264,7 @@ void launch_with_shared(const void* kernel, std::size_t shared) {
 
 // dQ at kSampledRows query rows, dK and dV at kSampledRows key rows, with their term scales.
 std::vector<CompareStats> sample_attention_bwd(TensorSet& t, std::uint64_t seed, Distribution dist,
-                                               const Poison& poison, std::mt19937_64& secret,
+                                               const Poison& poison, SecretStream& secret,
                                                cudaStream_t s) {
   const Problem& p = t.problem();
   const std::int64_t S = p.axis("S"), D = p.axis("D"), rows = p.axis("B") * p.axis("H") * S;
@@ -312,7 +311,7 @@ std::vector<CompareStats> sample_attention_bwd(TensorSet& t, std::uint64_t seed,
 
 std::vector<CompareStats> compare_sampled_outputs(TensorSet& t, std::uint64_t input_seed,
                                                   Distribution dist, const Poison& poison,
-                                                  std::mt19937_64& secret, cudaStream_t stream) {
+                                                  SecretStream& secret, cudaStream_t stream) {
   switch (t.problem().kind) {
     case Kind::gemm:
       return sample_gemm(t, input_seed, dist, poison, secret, stream);

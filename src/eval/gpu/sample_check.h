@@ -32,6 +32,7 @@
 #include "eval/gpu/poison.h"
 #include "eval/gpu/problem.h"
 #include "eval/gpu/rng.h"
+#include "eval/gpu/secret_stream.h"
 #include "eval/gpu/tensors.h"
 
 namespace ptxbench::gpu {
@@ -47,6 +48,6 @@ inline constexpr std::int64_t kSampledRows = 256;
 // and distribution. Throws CudaError on a CUDA failure.
 std::vector<CompareStats> compare_sampled_outputs(TensorSet& t, std::uint64_t input_seed,
                                                   Distribution dist, const Poison& poison,
-                                                  std::mt19937_64& secret, cudaStream_t stream);
+                                                  SecretStream& secret, cudaStream_t stream);
 
 }  // namespace ptxbench::gpu

@@ -19,6 +19,7 @@
 #include "eval/gpu/event_timer.h"
 #include "eval/gpu/l2_flush.h"
 #include "eval/gpu/nvml.h"
+#include "eval/gpu/secret_stream.h"
 #include "eval/gpu/transform.h"
 #include "eval/session_protocol.h"
 #include "eval/worker/base_cache.h"
@@ -77,9 +78,9 @@ struct VerifierTools {
   LibraryCache libraries;
   BaseCache bases{0};  // bounded in the constructor, by the GPU's memory
   int sessions = 0;    // opened so far
-  // The fresh inputs' seeds and the sampled positions (gpu/sample_check.h): seeded from the
-  // operating system's random source, never from a session's seed.
-  std::mt19937_64 secret{std::random_device{}()};
+  // The fresh inputs' seeds and the sampled positions (gpu/sample_check.h): the operating
+  // system's secret source itself (gpu/secret_stream.h says why no seeded generator).
+  gpu::SecretStream secret;
 };
 
 // One session: "open" to "close" (session_protocol.h). Every method may throw gpu::CudaError (the
