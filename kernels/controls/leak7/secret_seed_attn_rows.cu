@@ -7,8 +7,11 @@
 // :154, judge_session_timing.cc:73), inside mt's FIRST block of 312: after one twist, output j in
 // [156, 311) depends on seeded words j-156, j-155, j, j+1 only. Trying all 2^32 seeds is ~270
 // multiply-adds each (~1 s on an H100), in ONE call; no linear algebra.
-// TECHNIQUE: fresh calls told by unseen heads (leak7/checksum_forge_attn.cu). The first one
-// searches the seeds for outputs J0-4..J0+4 whose |1, as a fresh seed, regenerates Q's first 8
+// TECHNIQUE: fresh calls told by unseen heads (leak7/checksum_forge_attn.cu). The honest path
+// is a naive attention, so the candidate is known slow by its checks (judge_session_timing.cc
+// :81-82): its first fresh call is the first closing round's (never loaded, :85), followed by
+// exact repeats (plan.cc:299) that the exploit serves fast (session_decision.cc:338
+// faster_since_checks: back to ordinary timing). That first one searches the seeds for outputs J0-4..J0+4 whose |1, as a fresh seed, regenerates Q's first 8
 // values (sign and mantissa of bf16 normal_value, or of 6x it for large_scores; spiky's rare
 // outliers tolerated: one miss in 8). Then a 312-thread block
 // replays the stream on the device: each fresh call's fill is found, the next 256 outputs are
@@ -150,7 +153,7 @@ __device__ bool lk_matches(u64 fs, const unsigned short* obs) {
 }
 struct LkState {
   unsigned short obs[kObs];
-  unsigned found, seed;
+  unsigned found, seed, fill_j;  // fill_j: the search call's own fill
   u64 mt[kNN], twists, next, start;
   long long rows[kRows];
 };
@@ -179,6 +182,7 @@ __global__ void __launch_bounds__(256) lk_search(unsigned* found) {
     const u64 out = lk_temper(early ^ lk_y(high[w], high[w + 1]));
     if (lk_matches(out | 1, g_st.obs)) {
       g_st.seed = unsigned(s);
+      g_st.fill_j = unsigned(kJ0 - kWin + w);
       g_st.found = 1;
       *found = 1;
     }
@@ -245,7 +249,7 @@ __global__ void lk_seed_stream() {  // the replay's start: state seeded, then it
     g_st.mt[i] = lk_twist_word(g_st.mt[i], g_st.mt[i + 1], g_st.mt[i + kMM - kNN]);
   g_st.mt[kNN - 1] = lk_twist_word(g_st.mt[kNN - 1], g_st.mt[0], g_st.mt[kMM - 1]);
   g_st.twists = 1;
-  g_st.next = 0;
+  g_st.next = g_st.fill_j + 1 + kRows;  // after the search call's fill and rows
 }
 __global__ void lk_sampled_rows(const __nv_bfloat16* Q, const __nv_bfloat16* K,
                                 const __nv_bfloat16* V, __nv_bfloat16* O, float* LSE, int S) {
