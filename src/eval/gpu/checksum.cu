@@ -12,19 +12,19 @@ __device__ __forceinline__ unsigned long long keyed_term(unsigned long long word
   return mix64(mix64(word ^ mix64(i ^ a)) + b);
 }
 
-__global__ void checksum_kernel(const unsigned char* data, std::size_t bytes, std::uint64_t a,
-                                std::uint64_t b, unsigned long long* sum) {
+__global__ void checksum_kernel(const unsigned char* data, std::size_t bytes, std::uint64_t key_a,
+                                std::uint64_t key_b, unsigned long long* sum) {
   const std::size_t words = bytes / 8;
   unsigned long long local = 0;
   const auto* w = reinterpret_cast<const unsigned long long*>(data);  // cudaMalloc: aligned
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    local += keyed_term(w[i], i, a, b);
+    local += keyed_term(w[i], i, key_a, key_b);
   if (blockIdx.x == 0 && threadIdx.x == 0 && bytes % 8 != 0) {
     unsigned long long tail = 0;
     for (std::size_t b = words * 8; b < bytes; ++b)
       tail |= static_cast<unsigned long long>(data[b]) << (8 * (b - words * 8));
-    local += keyed_term(tail, words, a, b);
+    local += keyed_term(tail, words, key_a, key_b);
   }
   for (int off = 16; off > 0; off /= 2) local += __shfl_down_sync(0xffffffffu, local, off);
   if ((threadIdx.x & 31) == 0) atomicAdd(sum, local);
