@@ -6,25 +6,13 @@
 
 #include "core/fs.h"
 #include "report/summary.h"
+#include "store/turn_cost_test_util.h"
 
 namespace ptxbench::report {
 namespace {
 
 const Json kLlm = {{"prompt_tokens", 1000}, {"completion_tokens", 400}, {"reasoning_tokens", 150},
                    {"latency_s", 2.0},      {"total_s", 3.5},           {"attempts", 2}};
-// A turn's report: built by nvcc in 4.25 CPU-s, its GPU held 6.5 s (stored as its stage parts).
-judge::JudgeReport judged() {
-  judge::JudgeReport r;
-  compile::CompileResult c;
-  c.compiler_cpu_seconds = 4.25;
-  r.compile = c;
-  eval::EvalResult e;
-  e.outcome = Outcome::passed;
-  e.seconds = 5.0;
-  r.eval = e;
-  r.gpu_seconds = 6.5;
-  return r;
-}
 
 // A turn's cost as store/turn_cost.h reads it (its test reads these numbers from stored parts).
 const store::TurnCost kTurn = {.prompt_tokens = 1000,
@@ -96,8 +84,8 @@ TEST(CostSummary, FromAStoredRun) {
     e.turn.correct = correct;
     e.turn.arch_executed = arch;
     e.turn.llm = kLlm;
-    e.turn.compile = judged().compile_json();
-    e.turn.eval = judged().eval_json();
+    e.turn.compile = store::testing::judged_turn().compile_json();
+    e.turn.eval = store::testing::judged_turn().eval_json();
     e.feedback_message = "fb";
     if (stop) e.stop_reason = stop;
     ASSERT_TRUE(st->record_turn(e).ok());

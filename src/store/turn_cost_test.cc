@@ -2,27 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "store/turn_cost_test_util.h"
+
 namespace ptxbench::store {
 namespace {
 
 const Json kLlm = {{"prompt_tokens", 1000}, {"completion_tokens", 400}, {"reasoning_tokens", 150},
                    {"latency_s", 2.0},      {"total_s", 3.5},           {"attempts", 2}};
-// A judged turn as the judge reports it: built by nvcc in 4.25 CPU-s, judged (5 s session), its
-// GPU held 6.5 s.
-judge::JudgeReport judged(bool cache_hit = false) {
-  judge::JudgeReport r;
-  compile::CompileResult c;
-  c.cache_hit = cache_hit;
-  c.compiler_cpu_seconds = 4.25;
-  r.compile = c;
-  eval::EvalResult e;
-  e.outcome = Outcome::passed;
-  e.seconds = 5.0;
-  r.eval = e;
-  r.gpu_seconds = 6.5;
-  return r;
-}
-
 // The same report after the store: its stage parts written and read back (stored_turn.cc).
 judge::JudgeReport stored(const judge::JudgeReport& r, bool drop_gpu_seconds = false) {
   Json eval = r.eval_json();
@@ -33,7 +19,7 @@ judge::JudgeReport stored(const judge::JudgeReport& r, bool drop_gpu_seconds = f
 }
 
 TEST(TurnCost, ReadsWhatATurnStores) {
-  const judge::JudgeReport r = stored(judged());
+  const judge::JudgeReport r = stored(testing::judged_turn());
   TurnCost c = turn_cost(kLlm, &r);
   EXPECT_EQ(c.prompt_tokens, 1000);
   EXPECT_EQ(c.completion_tokens, 400);
@@ -44,7 +30,7 @@ TEST(TurnCost, ReadsWhatATurnStores) {
 }
 
 TEST(TurnCost, ACacheHitSpentNoCompileTime) {
-  const judge::JudgeReport r = stored(judged(/*cache_hit=*/true));
+  const judge::JudgeReport r = stored(testing::judged_turn(/*cache_hit=*/true));
   EXPECT_EQ(turn_cost(kLlm, &r).compile_cpu_s, 0);
 }
 
@@ -52,7 +38,7 @@ TEST(TurnCost, ACacheHitSpentNoCompileTime) {
 // the GPU; an evaluation that did not run (no GPU) spent no GPU time.
 TEST(TurnCost, OlderRunsAndSkippedStages) {
   Json old_llm = {{"prompt_tokens", 10}, {"completion_tokens", 5}, {"latency_s", 1.5}};
-  judge::JudgeReport old = judged();
+  judge::JudgeReport old = testing::judged_turn();
   old.eval.done()->outcome = Outcome::incorrect;
   old.eval.done()->seconds = 2.5;
   const judge::JudgeReport back = stored(old, /*drop_gpu_seconds=*/true);
@@ -60,7 +46,7 @@ TEST(TurnCost, OlderRunsAndSkippedStages) {
   EXPECT_EQ(c.reasoning_tokens, 0);
   EXPECT_DOUBLE_EQ(c.request_s, 1.5);
   EXPECT_DOUBLE_EQ(c.gpu_s, 2.5);
-  judge::JudgeReport skipped = judged();
+  judge::JudgeReport skipped = testing::judged_turn();
   skipped.eval = judge::Skipped{judge::SkipCause::no_gpu, "no GPU"};
   skipped.gpu_seconds = 0;
   const judge::JudgeReport skipped_back = stored(skipped);
