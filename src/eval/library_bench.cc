@@ -6,19 +6,17 @@
 
 #include "core/elapsed.h"
 #include "core/fs.h"
+#include "core/text.h"
 #include "eval/evaluator.h"
 #include "eval/plan.h"
 #include "eval/worker_spec.h"
 
 namespace ptxbench::eval {
-namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-using std::chrono::milliseconds;
-using std::chrono::seconds;
-
 namespace {
 
-constexpr milliseconds kReplyWait = seconds(120);
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+constexpr milliseconds kReplyWait = std::chrono::seconds(120);
 constexpr int kMaxWarmupRuns = 1000;
 
 // The conversation with one started verifier: each command's reply, or why there is none.
@@ -118,8 +116,9 @@ Status converse(Conversation& v, const gpu::Problem& timed, std::uint64_t seed,
 
 }  // namespace
 
-void bench_library(WorkerLauncher& launcher, const fs::path& worker, const gpu::Problem& timed,
-                   std::uint64_t seed, const EvalOptions& o, EvalResult& r) {
+void bench_library(WorkerLauncher& launcher, const std::filesystem::path& worker,
+                   const gpu::Problem& timed, std::uint64_t seed, const EvalOptions& o,
+                   EvalResult& r) {
   auto fail = [&](const std::string& why) {
     r.outcome = Outcome::harness_error;
     r.message = why;
@@ -128,7 +127,7 @@ void bench_library(WorkerLauncher& launcher, const fs::path& worker, const gpu::
   auto dir = TempDir::create("ptxbench-verifier-");
   if (!dir.ok()) return fail("cannot make the verifier's private directory");
   if (auto st = give_private_dir(dir->path()); !st.ok()) return fail(st.error().to_string());
-  const fs::path request = dir->path() / "request.json";
+  const std::filesystem::path request = dir->path() / "request.json";
   if (auto st =
           write_file_atomic(request, to_text(VerifierRequest{dir->path().string()}.to_json(), 1));
       !st.ok())
@@ -142,7 +141,16 @@ void bench_library(WorkerLauncher& launcher, const fs::path& worker, const gpu::
   const ProcessResult end = (*v)->finish(milliseconds(2000));
   const std::string& err = end.stderr_text;
   r.worker_stderr_tail = err.size() > 4000 ? err.substr(err.size() - 4000) : err;
-  if (!done.ok()) return fail(r.phase + ": " + done.error().message);
+  if (!done.ok()) {
+    // A verifier that ended says how, with the last of what it printed (a missing driver library).
+    std::string how;
+    if (end.exit_code != 0 || end.signal != 0 || end.timed_out) {
+      const std::string said(trim(err));
+      how = "; the verifier ended with " + end.describe_end();
+      if (!said.empty()) how += ": " + said.substr(said.size() > 600 ? said.size() - 600 : 0);
+    }
+    return fail(r.phase + ": " + done.error().message + how);
+  }
   r.outcome = Outcome::passed;
 }
 

@@ -28,6 +28,7 @@ struct Verifier {
   std::vector<Json> commands;                             // every command, in order
   bool library_passes = true;                             // the "baseline" check's verdict
   std::function<std::optional<Reply>(const Json&)> fail;  // set: a command's failing reply
+  std::optional<ProcessResult> ended;                     // set: it ended so before its first reply
 };
 
 class FakeVerifier : public WorkerProcess {
@@ -62,8 +63,12 @@ class FakeVerifier : public WorkerProcess {
     }
     return {};
   }
-  Received receive(std::chrono::milliseconds) override { return {next_, ReceiveFailure::none, ""}; }
+  Received receive(std::chrono::milliseconds) override {
+    if (v_.ended) return {std::nullopt, ReceiveFailure::closed, "the child ended"};
+    return {next_, ReceiveFailure::none, ""};
+  }
   ProcessResult finish(std::chrono::milliseconds) override {
+    if (v_.ended) return *v_.ended;
     ProcessResult p;
     p.exit_code = 0;
     p.stderr_text = "verifier stderr";
@@ -196,6 +201,18 @@ TEST_F(LibraryBenchTest, AVerifierFailureIsAHarnessErrorInItsOwnWords) {
   EXPECT_NE(r.message.find("cuDNN: no plan supports this graph"), std::string::npos);
   EXPECT_FALSE(r.timing);
   EXPECT_EQ(ops().back(), "quit");  // the verifier is told to end all the same
+}
+
+TEST_F(LibraryBenchTest, AVerifierThatEndedSaysHowAndWhatItPrinted) {
+  ProcessResult end;
+  end.exit_code = 127;
+  end.stderr_text = "ptxbench-worker: error while loading shared libraries: libcuda.so.1\n";
+  verifier_.ended = end;
+  EvalResult r = bench();
+  EXPECT_EQ(r.outcome, Outcome::harness_error);
+  EXPECT_EQ(r.message,
+            "preparing inputs and references: the child ended; the verifier ended with exit code "
+            "127: ptxbench-worker: error while loading shared libraries: libcuda.so.1");
 }
 
 TEST_F(LibraryBenchTest, WithoutTimingTheLibraryIsOnlyCheckedOnOneSlot) {
