@@ -3,8 +3,8 @@
 //   ptxbench-bench-baselines [--suite core] [--task NAME]... [--budget SECONDS] [--json]
 //
 // For each task: cuBLASLt (GEMM) or cuDNN fused SDPA (attention) on the timed workload,
-// through the same worker, timing loop and provenance as `ptxbench eval`, and a check of
-// the baseline's outputs against ptxbench's reference.
+// timed as a judging session times it (a verifier session of its own: eval/library_bench.h), and
+// its outputs checked against ptxbench's reference under the task's rule.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "core/paths.h"
-#include "core/subprocess.h"
 #include "eval/evaluator.h"
 #include "task/loader.h"
 
@@ -45,8 +44,7 @@ int main(int argc, char** argv) {
     std::cerr << tasks.error().to_string() << "\n";
     return 2;
   }
-  SystemProcessRunner runner;
-  eval::Evaluator evaluator(paths, runner);
+  eval::Evaluator evaluator(paths);
   eval::EvalOptions opts;
   opts.sample_budget_seconds = budget;
   int failures = 0;

@@ -1,7 +1,5 @@
 #include "eval/evaluator.h"
 
-#include <sys/statvfs.h>
-
 #include <algorithm>
 #include <cstdlib>
 
@@ -10,44 +8,20 @@
 #include "core/gpu_select.h"
 #include "core/text.h"
 #include "eval/judge_session.h"
-#include "eval/outcome_mapping.h"
+#include "eval/library_bench.h"
 #include "eval/peak.h"
 #include "eval/plan.h"
+#include "eval/sanitizer_report.h"
 #include "eval/session_decision.h"
 #include "eval/tool_session.h"
-#include "eval/worker_spec.h"
 #include "sandbox/sandbox.h"
 
 namespace ptxbench::eval {
 namespace fs = std::filesystem;
 
-struct Evaluator::WorkerRun {
-  ProcessResult proc;
-  Result<WorkerResponse> response = make_error("no response");
-  std::string progress;
-  std::string start_error;  // the worker could not be started at all
-};
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::uint64_t free_bytes(const fs::path& p) {
-  struct statvfs s {};
-  if (::statvfs(p.c_str(), &s) != 0) return 0;
-  return static_cast<std::uint64_t>(s.f_bavail) * s.f_frsize;
-}
-
-// /dev/shm when it can hold every dump with room to spare, else $TMPDIR or /tmp.
-fs::path temp_parent(std::uint64_t need) {
-  if (fs::is_directory("/dev/shm") && free_bytes("/dev/shm") > need + (512ull << 20))
-    return "/dev/shm";
-  return {};
-}
-
-std::string tail(const std::string& s, std::size_t n = 4000) {
-  return s.size() > n ? s.substr(s.size() - n) : s;
-}
 
 bool throttled(const Json& clocks) {
   // HW slowdown, SW/HW thermal, power brake: the clock was held down abnormally. The
@@ -112,41 +86,6 @@ bool Evaluator::gpu_available() {
   if (gpu_assumed()) return true;
   std::error_code ec;
   return fs::exists("/dev/nvidiactl", ec) || machine_gpu_count() > 0;
-}
-
-Evaluator::WorkerRun Evaluator::run_worker(const WorkerRequest& req, int device,
-                                           std::chrono::seconds timeout,
-                                           const std::vector<std::string>& prefix) {
-  WorkerRun run;
-  fs::path dir = req.dir;
-  fs::remove(dir / "response.json");
-  fs::remove(dir / "progress.txt");
-  auto st = write_file_atomic(dir / "request.json", to_text(req.to_json(), 1));
-  if (!st.ok()) {
-    run.start_error = "cannot write the worker request: " + st.error().message;
-    return run;
-  }
-  std::vector<std::string> argv = prefix;
-  argv.push_back(paths_.worker().string());
-  argv.push_back((dir / "request.json").string());
-  if (auto own = give_private_dir(dir); !own.ok()) {
-    run.start_error = own.error().to_string();
-    return run;
-  }
-  ProcessSpec spec = worker_process_spec(std::move(argv), dir, device, timeout);
-  spec.limits.file_size_bytes = 256ull << 20;
-  auto proc = runner_.run(spec);
-  if (!proc.ok()) {
-    run.start_error = proc.error().to_string();
-    return run;
-  }
-  run.proc = std::move(proc).value();
-  auto text = read_file(dir / "response.json");
-  run.response =
-      text.ok() ? parse_response(*text) : Result<WorkerResponse>(make_error("no response file"));
-  auto progress = read_file(dir / "progress.txt");
-  if (progress.ok()) run.progress = std::string(trim(*progress));
-  return run;
 }
 
 // A second, short session with the broker under compute-sanitizer memcheck: the first checked
@@ -312,44 +251,15 @@ EvalResult Evaluator::benchmark_baseline(const task::TaskSpec& task, const EvalO
     return r;
   };
   if (!gpu_available()) return done(Outcome::not_run, "no NVIDIA GPU on this machine");
+  if (!fs::exists(paths_.worker()))
+    return done(Outcome::harness_error, "the GPU worker " + paths_.worker().string() +
+                                            " does not exist (build the ptxbench-worker target)");
   auto timed = make_problem(task, task.timed());
   if (!timed.ok()) return done(Outcome::harness_error, timed.error().to_string());
-  auto dir = TempDir::create("ptxbench-baseline-", temp_parent(0));
-  if (!dir.ok()) return done(Outcome::harness_error, dir.error().message);
-  WorkerRequest req;
-  req.mode = "baseline";
-  req.dir = dir->path().string();
-  req.timed = *timed;
-  req.baseline_dist = o.baseline_inputs;
-  req.timing.seed = timing_seed(r.seed);
-  req.timing.rule = {o.min_samples, o.max_samples, o.target_rel_spread, o.sample_budget_seconds};
-  WorkerRun run = run_worker(req, o.device, o.check_timeout);
-  if (!run.start_error.empty()) return done(Outcome::harness_error, run.start_error);
-  WorkerVerdict v = classify_worker(run.proc, run.response, run.progress, false);
-  r.worker_stderr_tail = tail(run.proc.stderr_text);
-  if (v.outcome != Outcome::passed) return done(v.outcome, v.error);
-  r.provenance = run.response->provenance;
+  bench_library(launcher_, paths_.worker(), *timed, timing_seed(r.seed), o, r);
   if (!o.nvcc_version.empty()) r.provenance["nvcc"] = o.nvcc_version;
-  r.baseline_check = run.response->baseline_check;
-  r.baseline_check_error = run.response->baseline_check_error;
-  if (run.response->timing) {
-    const TimingOutcome& t = *run.response->timing;
-    TimingReport rep;
-    rep.workload = task.timed().name;
-    rep.baseline = t.baseline;
-    rep.stop_reason = t.stop_reason;
-    rep.baseline_name = t.baseline_name;
-    rep.baseline_description = t.baseline_description;
-    rep.baseline_error = t.baseline_error;
-    rep.clocks_before = t.clocks_before;
-    rep.clocks_after = t.clocks_after;
-    finish_timing_report(rep, task, r.provenance);
-    r.timing = std::move(rep);
-  }
-  bool ok = r.baseline_check_error.empty() && !r.baseline_check.empty();
-  for (const auto& b : r.baseline_check) ok = ok && b.passed;
-  if (!ok) r.add_flag(Flag::baseline_incorrect);
-  return done(Outcome::passed, "");
+  if (r.timing) finish_timing_report(*r.timing, task, r.provenance);
+  return done(r.outcome, r.message);
 }
 
 }  // namespace ptxbench::eval

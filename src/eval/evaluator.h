@@ -28,7 +28,6 @@
 #include "core/subprocess.h"
 #include "eval/eval_result.h"
 #include "eval/library_choices.h"
-#include "eval/protocol.h"
 #include "eval/session_io.h"
 #include "eval/session_protocol.h"
 #include "eval/verifier_host.h"
@@ -52,7 +51,7 @@ struct EvalOptions {
   bool locate_faults = false;
   bool timing = true;
   std::chrono::seconds worker_timeout{240};  // candidate worker, wall clock
-  std::chrono::seconds check_timeout{300};   // check worker, wall clock
+  std::chrono::seconds check_timeout{300};   // the verifier's "open" (inputs, references)
   std::chrono::seconds memcheck_timeout{300};
   double call_timeout_seconds = 20;  // one candidate call: longer is a hang
   double warmup_seconds = 0.2;       // timing warm-up (at least 3 calls each)
@@ -114,11 +113,10 @@ std::optional<std::uint64_t> session_input_seed(const EvalOptions& o, bool sandb
 
 class Evaluator {
  public:
-  Evaluator(Paths paths, ProcessRunner& runner)
-      : paths_(std::move(paths)), runner_(runner), launcher_(own_launcher_) {}
+  explicit Evaluator(Paths paths) : paths_(std::move(paths)), launcher_(own_launcher_) {}
   // `launcher` starts the session's worker processes (tests pass a fake).
-  Evaluator(Paths paths, ProcessRunner& runner, WorkerLauncher& launcher)
-      : paths_(std::move(paths)), runner_(runner), launcher_(launcher) {}
+  Evaluator(Paths paths, WorkerLauncher& launcher)
+      : paths_(std::move(paths)), launcher_(launcher) {}
 
   // Is there an NVIDIA GPU here? (/dev/nvidiactl or /proc/driver/nvidia/gpus/*; PTXBENCH_NO_GPU=1
   // forces "no"; PTXBENCH_ASSUME_GPU=1 forces "yes", for tests with a fake runner.)
@@ -129,8 +127,9 @@ class Evaluator {
   EvalResult evaluate(const task::TaskSpec& task, const std::filesystem::path& shared_object,
                       const EvalOptions& options);
 
-  // Times the task's baseline alone on the timed workload and checks it against the
-  // reference (bench/baselines).
+  // Times the task's library baseline alone on the timed workload and checks it against the
+  // reference, in a verifier session of its own (library_bench.h; bench/baselines,
+  // tests/gpu/library_rule).
   EvalResult benchmark_baseline(const task::TaskSpec& task, const EvalOptions& options);
 
   // A passing `r` takes the candidate's failure in its memcheck session `memcheck` (the rule of
@@ -139,10 +138,6 @@ class Evaluator {
   static void adopt_memcheck_failure(const EvalResult& memcheck, EvalResult& r);
 
  private:
-  struct WorkerRun;
-  // `device`: the GPU the worker is pinned to (EvalOptions::device; -1 = as inherited).
-  WorkerRun run_worker(const WorkerRequest& req, int device, std::chrono::seconds timeout,
-                       const std::vector<std::string>& prefix = {});
   void run_memcheck(const task::TaskSpec& task, const std::filesystem::path& so, EvalResult& r,
                     const EvalOptions& o);
   // The contract's part of a session's setup: for tvm-ffi, the libtvm_ffi.so the runner loads
@@ -150,9 +145,8 @@ class Evaluator {
   Status set_contract(const EvalOptions& o, SessionSetup& setup) const;
 
   Paths paths_;
-  ProcessRunner& runner_;  // one-shot workers (baseline benchmark)
   ChildWorkerLauncher own_launcher_;
-  WorkerLauncher& launcher_;  // the judging session's workers
+  WorkerLauncher& launcher_;  // the judging session's workers (and the benchmark's verifier)
 };
 
 }  // namespace ptxbench::eval

@@ -19,8 +19,8 @@
 #include "core/fs.h"
 #include "core/text.h"
 #include "eval/call_failure.h"
-#include "eval/outcome_mapping.h"
 #include "eval/plan.h"
+#include "eval/sanitizer_report.h"
 #include "eval/test_support.h"
 #include "sandbox/refusal.h"
 
@@ -448,7 +448,7 @@ class EvaluatorTest : public ::testing::Test {
 
   EvalResult eval() {
     FakeLauncher launcher(script_);
-    Evaluator e(paths_, process_runner_, launcher);
+    Evaluator e(paths_, launcher);
     EvalResult r = e.evaluate(task_, dir_->path() / "k.so", opts_);
     specs_ = launcher.specs;
     requests_ = launcher.requests;
@@ -458,7 +458,6 @@ class EvaluatorTest : public ::testing::Test {
   task::TaskSpec task_ = testing::gemm_task();
   std::unique_ptr<TempDir> dir_;
   Paths paths_;
-  SystemProcessRunner process_runner_;
   Script script_;
   EvalOptions opts_;
   std::vector<ProcessSpec> specs_;
@@ -1958,7 +1957,7 @@ TEST_F(EvaluatorTest, HiddenWorkloadsDoNotHideWorkOutsideTheTimedCallsEvents) {
     return {20.0 * (1 + 0.01 * (n % 3)), 80};
   };
   FakeLauncher launcher(script_);
-  Evaluator e(paths_, process_runner_, launcher);
+  Evaluator e(paths_, launcher);
   EvalResult r = e.evaluate(testing::gemm_task(), dir_->path() / "k.so", opts_);
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
   ASSERT_TRUE(r.timing && r.timing->speedup);

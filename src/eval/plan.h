@@ -7,7 +7,6 @@
 #include <optional>
 #include <vector>
 
-#include "eval/protocol.h"
 #include "eval/session_protocol.h"
 #include "task/hidden_draw.h"
 #include "task/spec.h"

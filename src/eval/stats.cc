@@ -112,8 +112,4 @@ const char* to_string(StoppingRule::Reason r) {
   return "?";
 }
 
-bool escaped_timed_stream(double event_ms, double host_ms) {
-  return host_ms > 1.5 * event_ms + 0.2;
-}
-
 }  // namespace ptxbench::eval

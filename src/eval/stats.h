@@ -59,8 +59,4 @@ struct StoppingRule {
 };
 const char* to_string(StoppingRule::Reason r);
 
-// Did a call do device work that its stream's events did not see? host_ms is a
-// device-synchronised host-clock time of the same call (host_clock_check.h).
-bool escaped_timed_stream(double event_ms, double host_ms);
-
 }  // namespace ptxbench::eval

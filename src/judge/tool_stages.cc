@@ -15,7 +15,7 @@ Result<Compiled> ToolStages::compile(const task::TaskSpec& task, std::string_vie
 eval::EvalResult ToolStages::evaluate(const task::TaskSpec& task,
                                       const std::filesystem::path& shared_object,
                                       const eval::EvalOptions& options) {
-  eval::Evaluator evaluator(paths_, runner_);
+  eval::Evaluator evaluator(paths_);
   return evaluator.evaluate(task, shared_object, options);
 }
 

@@ -1,10 +1,10 @@
 // EventTimer: GPU time of work enqueued on one stream, by a pair of CUDA events
 // recorded on that same stream around the work.
 //
-// Caveats: it measures only the timed stream: work a candidate launches on another
-// stream (or the legacy default stream, which does not synchronise with the worker's
-// non-blocking stream) escapes it. HostClockCheck (host_clock_check.h) compares with a
-// device-synchronised host measurement to catch that. Resolution is about 0.5 us.
+// Caveats: it measures only the timed stream: work launched on another stream (or the legacy
+// default stream, which does not synchronise with a non-blocking stream) escapes it; a judging
+// session holds the parent's wall clock against a candidate's events to catch that
+// (session_decision.h). Resolution is about 0.5 us.
 #pragma once
 
 #include <cuda_runtime.h>

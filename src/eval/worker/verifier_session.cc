@@ -6,7 +6,7 @@
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/reference.h"
 #include "eval/gpu/sample_check.h"
-#include "eval/worker/session.h"
+#include "eval/worker/provenance.h"
 
 namespace ptxbench::eval::worker {
 

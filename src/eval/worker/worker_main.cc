@@ -3,14 +3,12 @@
 //
 //   ptxbench-worker REQUEST.json
 //
-// The request's "mode" says what it is (session_protocol.h, protocol.h):
+// The request's "mode" says what it is (session_protocol.h):
 //   verifier  the trusted half of judging sessions ("open" .. "close", one at a time; a run
 //             keeps one per GPU): commands on fd 3, replies on fd 4
 //   broker    the trusted process that runs the candidate's device code for a judging session
 //             (sandboxed; the candidate's host code runs in ptxbench-host): same channel, and
 //             the host protocol on fds 5 and 6
-//   baseline  one-shot: times the library baseline alone and checks it (bench/baselines);
-//             writes <dir>/response.json
 //
 //   ptxbench-worker --compute-capability   prints "MAJOR.MINOR NAME" of device 0 (device_arch.h)
 // Exit status 0: the session ended normally (whatever the candidate did). Anything else (a
@@ -25,47 +23,12 @@
 #include "core/fs.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/worker/broker.h"
-#include "eval/worker/session.h"
 #include "eval/worker/verifier.h"
 
 using namespace ptxbench;
 using namespace ptxbench::eval;
 
 namespace {
-
-int write_response(const std::string& dir, const WorkerResponse& r) {
-  auto st =
-      write_file_atomic(std::filesystem::path(dir) / "response.json", to_text(r.to_json(), 1));
-  if (!st.ok()) {
-    std::cerr << "ptxbench-worker: cannot write the response: " << st.error().to_string() << "\n";
-    return 3;
-  }
-  return 0;
-}
-
-int run_baseline(const WorkerRequest& req) {
-  WorkerResponse resp;
-  resp.mode = req.mode;
-  std::unique_ptr<worker::WorkerSession> session;
-  try {
-    session = std::make_unique<worker::WorkerSession>(req);
-    resp.provenance = session->provenance();
-  } catch (const std::exception& e) {
-    resp.status = "harness_error";
-    resp.error = std::string("cannot initialise CUDA: ") + e.what();
-    resp.phase = "initialising CUDA";
-    return write_response(req.dir, resp);
-  }
-  try {
-    worker::run_baseline_mode(*session, resp);
-    if (resp.status == "ok") session->progress("done");
-  } catch (const std::exception& e) {
-    resp.status = "harness_error";
-    resp.error = e.what();
-  }
-  resp.phase = session->phase();
-  return write_response(req.dir, resp);
-}
 
 template <class Request, class Run>
 int run_session_mode(const Json& j, Run run) {
@@ -133,10 +96,6 @@ int main(int argc, char** argv) {
     }
     return run_session_mode<BrokerRequest>(j, worker::run_broker);
   }
-  auto req = WorkerRequest::from_json(j);
-  if (!req.ok() || req->mode != "baseline") {
-    std::cerr << "ptxbench-worker: unknown or malformed request (mode '" << mode << "')\n";
-    return 2;
-  }
-  return run_baseline(*req);
+  std::cerr << "ptxbench-worker: unknown request mode '" << mode << "'\n";
+  return 2;
 }

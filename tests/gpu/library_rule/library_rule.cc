@@ -1,11 +1,11 @@
 // Every task's rule is one its library meets (issue 12, item 8): for every task under tasks/
 // (core and extended) and every workload, the timed one and the hidden ones `--draws` sessions
 // draw from the task's promise (task/hidden_draw.h), the library baseline (cuBLASLt,
-// cuDNN SDPA) runs through ptxbench-worker in baseline mode (Evaluator::benchmark_baseline,
-// as bench/baselines) on that workload, once per input distribution the task's trials draw
-// from (eval/plan.h input_distributions: the backward's also spiky), and its outputs are
-// checked against the reference under the task's derived rule (make_problem). A failure here
-// is an error of the task suite: the rule, the reference or the distribution is wrong.
+// cuDNN SDPA) runs in a verifier session of its own (Evaluator::benchmark_baseline,
+// eval/library_bench.h, as bench/baselines) on that workload, once per input distribution the
+// task's trials draw from (eval/plan.h input_distributions: the backward's also spiky), and its
+// outputs are checked against the reference under the task's derived rule (make_problem). A failure
+// here is an error of the task suite: the rule, the reference or the distribution is wrong.
 //
 //   library_rule [--task NAME]... [--family gemm|attention_fwd|attention_bwd] [--seed N]
 //                [--draws N] [--shard I/N] [--report FILE.md]
@@ -17,7 +17,7 @@
 //
 // Prints a Markdown table: task, workload, inputs, atol, the worst element in units of what
 // the rule allows it (max over outputs of CompareStats::worst_rule_ratio: > 1 fails), failing
-// elements, relative L2, pass. Timing is cut to a few samples. Exit status 0 when the library
+// elements, relative L2, pass. No timing (EvalOptions::timing off). Exit status 0 when the library
 // passes everywhere, 1 otherwise, 2 on bad input, 77 (skipped) without a GPU.
 #include <fmt/format.h>
 
@@ -30,7 +30,6 @@
 #include <vector>
 
 #include "core/paths.h"
-#include "core/subprocess.h"
 #include "eval/evaluator.h"
 #include "eval/plan.h"
 #include "task/hidden_draw.h"
@@ -115,10 +114,7 @@ Row check(eval::Evaluator& ev, const task::TaskSpec& task, const task::Workload&
   eval::EvalOptions o;
   o.seed = seed;
   o.baseline_inputs = dist;
-  o.sample_budget_seconds = 0.05;
-  o.min_samples = 3;
-  o.max_samples = 5;
-  o.target_rel_spread = 1.0;
+  o.timing = false;  // the check alone, in a session of one slot
   auto problem = eval::make_problem(as, as.timed());
   double atol = problem.ok() ? problem->tolerance.atol : 0;
   auto start = std::chrono::steady_clock::now();
@@ -166,8 +162,7 @@ int main(int argc, char** argv) {
     std::cerr << tasks.error().to_string() << "\n";
     return 2;
   }
-  SystemProcessRunner runner;
-  eval::Evaluator ev(paths, runner);
+  eval::Evaluator ev(paths);
   std::string table =
       "| task | workload | inputs | atol | worst element / allowed | failing elements | max rel "
       "L2 | library meets the rule | s |\n|---|---|---|---|---|---|---|---|---|\n";
