@@ -15,6 +15,7 @@
 #include "core/text.h"
 #include "eval/candidate_output.h"
 #include "eval/verifier_host.h"
+#include "eval/verifier_start.h"
 #include "eval/worker_spec.h"
 #include "sandbox/refusal.h"
 
@@ -32,11 +33,6 @@ ProcessSpec worker_spec(const fs::path& worker, const fs::path& dir, const fs::p
   argv.push_back(worker.string());
   argv.push_back(request.string());
   return worker_process_spec(std::move(argv), dir, device, wall);
-}
-
-ProcessSpec verifier_spec(const fs::path& worker, const fs::path& dir, const fs::path& request,
-                          int device, seconds wall) {
-  return verifier_process_spec({worker.string(), request.string()}, dir, device, wall);
 }
 
 }  // namespace
@@ -75,27 +71,15 @@ bool JudgeSession::start_verifier(Peers& p, const EvalOptions& o, EvalResult& r)
   p.verifier_warm = false;
   p.verifier_sessions = 0;
   p.verifier_started = Clock::now();
-  auto vdir = TempDir::create("ptxbench-verifier-");
-  if (!vdir.ok())
-    return fail_with(r, Outcome::harness_error, "cannot make the verifier's private directory",
-                     "starting");
-  p.verifier_dir.emplace(std::move(*vdir));
-  if (auto st = give_private_dir(p.verifier_dir->path()); !st.ok())
-    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
-  const fs::path vfile = p.verifier_dir->path() / "request.json";
-  const VerifierRequest vreq{p.verifier_dir->path().string()};
-  if (auto st = write_file_atomic(vfile, to_text(vreq.to_json(), 1)); !st.ok())
-    return fail_with(r, Outcome::harness_error, st.error().to_string(), "starting");
   // A hosted verifier outlives this session: its wall limit is the host's, well beyond its
   // retirement (verifier_host.h); each of its replies is still awaited with a timeout.
   const seconds wall =
       hosted(o) ? seconds(VerifierHost::kHostedVerifierWall) : o.check_timeout + o.worker_timeout;
-  auto v =
-      launcher_.launch(verifier_spec(setup_.worker, p.verifier_dir->path(), vfile, o.device, wall));
-  if (!v.ok())
-    return fail_with(r, Outcome::harness_error,
-                     "cannot start the verifier: " + v.error().to_string(), "starting");
-  p.verifier = std::move(*v);
+  auto started = start_verifier_process(launcher_, setup_.worker, o.device, wall);
+  if (!started.ok())
+    return fail_with(r, Outcome::harness_error, started.error().message, "starting");
+  p.verifier_dir.emplace(std::move(started->dir));
+  p.verifier = std::move(started->process);
   return true;
 }
 

@@ -5,11 +5,10 @@
 #include <vector>
 
 #include "core/elapsed.h"
-#include "core/fs.h"
 #include "core/text.h"
 #include "eval/evaluator.h"
 #include "eval/plan.h"
-#include "eval/worker_spec.h"
+#include "eval/verifier_start.h"
 
 namespace ptxbench::eval {
 namespace {
@@ -124,21 +123,14 @@ void bench_library(WorkerLauncher& launcher, const std::filesystem::path& worker
     r.message = why;
   };
   r.phase = "starting the verifier";
-  auto dir = TempDir::create("ptxbench-verifier-");
-  if (!dir.ok()) return fail("cannot make the verifier's private directory");
-  if (auto st = give_private_dir(dir->path()); !st.ok()) return fail(st.error().to_string());
-  const std::filesystem::path request = dir->path() / "request.json";
-  if (auto st =
-          write_file_atomic(request, to_text(VerifierRequest{dir->path().string()}.to_json(), 1));
-      !st.ok())
-    return fail(st.error().to_string());
-  auto v = launcher.launch(verifier_process_spec({worker.string(), request.string()}, dir->path(),
-                                                 o.device, o.check_timeout + o.worker_timeout));
-  if (!v.ok()) return fail("cannot start the verifier: " + v.error().to_string());
-  Conversation talk(**v);
+  auto started =
+      start_verifier_process(launcher, worker, o.device, o.check_timeout + o.worker_timeout);
+  if (!started.ok()) return fail(started.error().message);
+  auto& v = started->process;
+  Conversation talk(*v);
   Status done = converse(talk, timed, seed, o, r);
-  (void)(*v)->send(Json{{"op", "quit"}});
-  const ProcessResult end = (*v)->finish(milliseconds(2000));
+  (void)v->send(Json{{"op", "quit"}});
+  const ProcessResult end = v->finish(milliseconds(2000));
   const std::string& err = end.stderr_text;
   r.worker_stderr_tail = err.size() > 4000 ? err.substr(err.size() - 4000) : err;
   if (!done.ok()) {

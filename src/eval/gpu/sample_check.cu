@@ -206,6 +206,12 @@ Tolerances rule_for(const Problem& p, std::uint64_t seed, Distribution dist) {
   return rule;
 }
 
+// Lets `kernel` launch with `bytes` of dynamic shared memory (more than the default 48 KiB).
+void allow_dynamic_shared(const void* kernel, std::size_t bytes) {
+  PTXB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(bytes)));
+}
+
 std::vector<CompareStats> sample_gemm(TensorSet& t, std::uint64_t seed, Distribution dist,
                                       const Poison& poison, SecretStream& secret, cudaStream_t s) {
   const Problem& p = t.problem();
@@ -243,8 +249,7 @@ std::vector<CompareStats> sample_attention(TensorSet& t, std::uint64_t seed, Dis
                lse_ref(row.size() * sizeof(float));
   const std::size_t shared = static_cast<std::size_t>(D + 32) * sizeof(double) +
                              static_cast<std::size_t>(S) * sizeof(float);
-  PTXB_CUDA(cudaFuncSetAttribute(attention_rows_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(shared)));
+  allow_dynamic_shared(reinterpret_cast<const void*>(attention_rows_kernel), shared);
   attention_rows_kernel<<<static_cast<unsigned>(row.size()), 256, shared, s>>>(
       t.input(0).get(), t.input(1).get(), t.input(2).get(), S, static_cast<int>(D), p.causal,
       static_cast<double>(p.scale()), drow.as<std::int64_t>(), o_ref.as<float>(),
@@ -255,11 +260,6 @@ std::vector<CompareStats> sample_attention(TensorSet& t, std::uint64_t seed, Dis
                           poison),
           compare_sampled(t.output(1).get(), row, lse_ref.as<float>(), p.outputs[1], rule, s, 8,
                           poison)};
-}
-
-void launch_with_shared(const void* kernel, std::size_t shared) {
-  PTXB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(shared)));
 }
 
 // dQ at kSampledRows query rows, dK and dV at kSampledRows key rows, with their term scales.
@@ -289,8 +289,8 @@ std::vector<CompareStats> sample_attention_bwd(TensorSet& t, std::uint64_t seed,
   const std::size_t doubles = static_cast<std::size_t>(2 * D + 32) * sizeof(double);
   const std::size_t q_shared = doubles + static_cast<std::size_t>(S) * sizeof(float),
                     k_shared = doubles + 2 * static_cast<std::size_t>(S) * sizeof(float);
-  launch_with_shared(reinterpret_cast<const void*>(bwd_query_rows_kernel), q_shared);
-  launch_with_shared(reinterpret_cast<const void*>(bwd_key_rows_kernel), k_shared);
+  allow_dynamic_shared(reinterpret_cast<const void*>(bwd_query_rows_kernel), q_shared);
+  allow_dynamic_shared(reinterpret_cast<const void*>(bwd_key_rows_kernel), k_shared);
   bwd_query_rows_kernel<<<static_cast<unsigned>(q_rows.size()), 256, q_shared, s>>>(
       in, dq_rows.as<std::int64_t>(), dq.as<float>(), dq_term.as<float>());
   PTXB_CUDA(cudaGetLastError());

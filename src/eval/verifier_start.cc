@@ -1,0 +1,23 @@
+#include "eval/verifier_start.h"
+
+#include "eval/worker_spec.h"
+
+namespace ptxbench::eval {
+
+Result<StartedVerifier> start_verifier_process(WorkerLauncher& launcher,
+                                               const std::filesystem::path& worker, int device,
+                                               std::chrono::seconds wall) {
+  auto dir = TempDir::create("ptxbench-verifier-");
+  if (!dir.ok()) return make_error("cannot make the verifier's private directory");
+  if (auto st = give_private_dir(dir->path()); !st.ok()) return make_error(st.error().to_string());
+  const std::filesystem::path request = dir->path() / "request.json";
+  const VerifierRequest req{dir->path().string()};
+  if (auto st = write_file_atomic(request, to_text(req.to_json(), 1)); !st.ok())
+    return make_error(st.error().to_string());
+  auto v = launcher.launch(
+      verifier_process_spec({worker.string(), request.string()}, dir->path(), device, wall));
+  if (!v.ok()) return make_error("cannot start the verifier: " + v.error().to_string());
+  return StartedVerifier{std::move(*dir), std::move(*v)};
+}
+
+}  // namespace ptxbench::eval
