@@ -26,7 +26,6 @@ void sync_with_deadline(cudaStream_t stream, double seconds) {
     // a hang is detected later anyway.
     if (elapsed() > 0.05) std::this_thread::sleep_for(std::chrono::microseconds(100));
   }
-  PTXB_CUDA(cudaDeviceSynchronize());  // work the candidate put on other streams
   PTXB_CUDA(cudaGetLastError());
 }
 

@@ -1,6 +1,11 @@
-// Waiting for a candidate's GPU work with a deadline, shared by every worker mode: poll the
-// stream (a hang must not block the worker forever), then synchronise the whole device so work
-// the candidate put on other streams is finished too, then surface any launch error.
+// Waiting for a candidate's GPU work with a deadline (the broker's calls, its no-op calibration):
+// poll the stream (a hang must not block the broker forever), then surface any launch error.
+// Only that stream: every launch, copy and memset the broker makes for a candidate goes onto its
+// one call stream (the candidate's own stream handles are only noted, for side_stream), and the
+// broker's SM load (gpu/sm_load.h) runs on a stream of its own that a call must not wait for.
+// (Until 2026-12-07 this ended with cudaDeviceSynchronize, which waited for the load too: every
+// loaded call then lasted its load's whole time, and every candidate, the references among them,
+// was judged schedule_dependent; docs/results/2026-12-07-h100-load.md.)
 #pragma once
 
 #include <cuda_runtime.h>
