@@ -5,16 +5,22 @@
 // ordering it needs, and passes at full occupancy by chance, can fail here.
 //
 // Method: hold() launches the load kernel on a stream of its own (never the call's) before the
-// call's work is enqueued; each block spins on a flag in mapped host memory, sleeping between
-// reads, until release() sets it or max_ms have passed by the GPU's global timer, so it ends
+// call's work is enqueued; one thread of each block polls a flag in device memory every 2 us
+// (an L2 read), sleeping between reads, until release() raises it (a 4-byte host-to-device copy
+// on a third stream, so it never waits behind the call) or max_ms have passed by the GPU's
+// global timer, so it ends
 // whatever the candidate does (a candidate that waits for all its blocks to be resident is
 // slowed, never hung). release() waits for it, bounded by max_ms plus a second. A call whose work
 // was still running when max_ms had passed did not all run under the load (a kernel that waited
 // the load out, red team leak4/sched_outwait_load.cu): the broker tells by its own clock and
 // says so (session_protocol.h CallCommand::sm_load_ms), the judge sizes max_ms to several times
 // the workload's unloaded calls, so an honest kernel slowed by half the SMs ends well before it.
-// Caveats: blocks of the candidate that need no shared memory may still share those SMs (the
-// load is "concurrent", not an exclusion); which schedule exposes a race is not guaranteed, so a
+// Measured (H100, bench/loadprobe/load_probe.cu, docs/results/2026-12-07-h100-load.md): a tiled
+// FFMA GEMM takes 2.0x its unloaded time under the load, a naive GEMM with no shared memory 2.0x
+// too (the driver reserves 1 KiB of shared memory per block, so none fits beside the load's
+// block). Until 2026-12-07 the flag lived in mapped host memory: 66 threads reading it over PCIe
+// every 2 us slowed the same kernels 8.6x and 4.2x, the reference GEMM 28x.
+// Caveats: which schedule exposes a race is not guaranteed, so a
 // race can still pass; a failure to launch the load holds nothing and says so (held() false):
 // the call then ran on the usual schedule and the judge must not call it loaded.
 #pragma once
@@ -39,11 +45,18 @@ class SmLoad {
   // Ends the load and waits for it. No-op when nothing is held.
   void release();
   bool held() const { return held_; }
+  // Whether the load's kernel is still on its SMs (or yet to start): false once it ended, by
+  // its time or by its flag. Device code of the candidate can reach the flag (it lives in the
+  // broker's context), so a load that ended before release() while its time was not up was
+  // ended by someone else: the broker counts that call as not run under the load.
+  bool holding() const;
 
  private:
-  cudaStream_t stream_ = nullptr;
-  volatile int* stop_ = nullptr;  // mapped host memory
-  int* stop_device_ = nullptr;
+  cudaStream_t stream_ = nullptr;         // the load kernel's
+  cudaStream_t signal_stream_ = nullptr;  // release()'s flag copy
+  unsigned* flag_ = nullptr;              // device memory: the last generation released
+  unsigned* signal_ = nullptr;            // pinned host memory: the copy's source
+  unsigned generation_ = 0;               // of the load hold() started last
   int sms_ = 0, shared_bytes_ = 0;
   double max_ms_ = 0;
   bool held_ = false;

@@ -214,8 +214,9 @@ class Broker {
     } catch (const DeviceFailure& e) {
       throw Ended(BrokerStatus::cuda_error, e.what());
     }
-    // By the broker's clock (no candidate code writes it): did the work outlast the load?
-    const bool outlasted = loaded && ms_since(load_start) >= load_ms;
+    // By the broker's clock (no candidate code writes it): did the work outlast the load, or
+    // did the load end before its time (its flag raised by device code)?
+    const bool outlasted = loaded && (ms_since(load_start) >= load_ms || !sm_load_.holding());
     sm_load_.release();
     if (counters_) counter_ms += counters_->end();
     device_->burst_done();
