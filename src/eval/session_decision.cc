@@ -131,12 +131,12 @@ double checks_seconds(const std::vector<CallRecord>& calls) {
   return ms / 1000;
 }
 
-double sm_load_ms(const std::vector<CallRecord>& calls, int workload) {
+double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls) {
   double longest = 0;
   for (const auto& c : calls)
     if (!c.baseline && !c.calibration && !c.plan.sm_load && c.plan.workload == workload)
       longest = std::max(longest, c.wall_ms);
-  return kSmLoadFloorMs + kSmLoadTimesUnloaded * longest;
+  return kSmLoadFloorMs + kSmLoadTimesUnloaded * longest * static_cast<double>(burst_calls);
 }
 
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,

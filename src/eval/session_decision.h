@@ -89,13 +89,16 @@ struct CallRecord {
   bool load_outlasted = false;
 };
 
-// How long the SM load of a loaded call on `workload` holds (CallCommand::sm_load_ms): at least
-// kSmLoadFloorMs, and kSmLoadTimesUnloaded times the longest wall time of the candidate's earlier
-// unloaded calls on that workload, plus the floor: half the SMs slow an honest kernel about 2x,
-// so only work that waits for the load's SMs outlasts it (red team leak4/sched_outwait_load.cu).
+// How long the SM load of a loaded burst of `burst_calls` calls on `workload` holds
+// (CallCommand::sm_load_ms; one load covers the whole burst): kSmLoadTimesUnloaded times the
+// longest wall time of the candidate's earlier unloaded calls on that workload, once per call of
+// the burst, plus kSmLoadFloorMs: half the SMs slow an honest kernel 2.0x (measured on an H100,
+// gpu/sm_load.h), so only work that waits for the load's SMs outlasts it (red team
+// leak4/sched_outwait_load.cu). Until 2026-12-07 a loaded timing round of several calls got one
+// call's load, and slow honest kernels outlasted it.
 inline constexpr double kSmLoadFloorMs = 100;
 inline constexpr double kSmLoadTimesUnloaded = 4;
-double sm_load_ms(const std::vector<CallRecord>& calls, int workload);
+double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls);
 
 struct CorrectnessFindings {
   bool passed = true;

@@ -163,7 +163,7 @@ TEST(SessionDecision, AFailureOnlyUnderAnotherScheduleIsScheduleDependent) {
 // leak4/sched_outwait_load.cu) fails although its outputs are right: schedule_dependent. Unless
 // every launch of it was cooperative (its blocks start together: waiting for the load is the
 // launch's, as it may). The load lasts kSmLoadTimesUnloaded times the longest unloaded call on
-// that workload, plus kSmLoadFloorMs.
+// that workload per call of the burst, plus kSmLoadFloorMs.
 TEST(SessionDecision, ALoadedCallThatOutlastedTheLoadIsScheduleDependent) {
   CallRecord waited = call(1, true);
   waited.plan.sm_load = true;
@@ -179,10 +179,12 @@ TEST(SessionDecision, ALoadedCallThatOutlastedTheLoadIsScheduleDependent) {
   std::vector<CallRecord> calls{call(0, true), call(1, true),
                                 call(2, true, Content::transformed, 1)};
   calls[0].wall_ms = 3, calls[1].wall_ms = 7, calls[2].wall_ms = 500;  // 2: another workload
-  EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0), kSmLoadFloorMs + kSmLoadTimesUnloaded * 7);
+  EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1), kSmLoadFloorMs + kSmLoadTimesUnloaded * 7);
+  // A loaded timing round of 5 calls: one load covers them all.
+  EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 5), kSmLoadFloorMs + kSmLoadTimesUnloaded * 7 * 5);
   calls[1].plan.sm_load = true;  // a loaded call's own time does not size the next load
-  EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0), kSmLoadFloorMs + kSmLoadTimesUnloaded * 3);
-  EXPECT_DOUBLE_EQ(sm_load_ms({}, 0), kSmLoadFloorMs);
+  EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1), kSmLoadFloorMs + kSmLoadTimesUnloaded * 3);
+  EXPECT_DOUBLE_EQ(sm_load_ms({}, 0, 1), kSmLoadFloorMs);
 }
 
 // The library as the yardstick: a check of one output with these errors.

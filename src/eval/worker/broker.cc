@@ -67,7 +67,7 @@ BrokerStatus status_of(CallEnd e) {
 }
 
 // How long the SM load holds (CallCommand::sm_load) when the command does not say (sm_load_ms),
-// in ms: a whole call of a workload. Never more than a quarter of the limit.
+// in ms. Never more than the burst's call limits (a call that waits for the load times out).
 constexpr double kSmLoadDefaultMs = 100;
 // Calls the counters keep ranges for (a session makes a few hundred; the rest go uncounted).
 constexpr std::size_t kMaxCountedCalls = 2048;
@@ -182,7 +182,7 @@ class Broker {
     std::vector<CallReport> reports;
     device_->time_launches(c.function_times);
     // CallCommand::sm_load: half the SMs busy with the broker's own kernel (gpu/sm_load.h) for at
-    // most a quarter of the call limit and sm_load_ms, released however the burst ends.
+    // most sm_load_ms and the burst's call limits, released however the burst ends.
     struct Release {
       gpu::SmLoad& load;
       ~Release() { load.release(); }
@@ -190,8 +190,8 @@ class Broker {
     // One range a burst, named by its first call, its push and pop no part of the call's time;
     // pushed before the load, so a push that waits for the GPU cannot spend the load's time.
     double counter_ms = counters_ ? counters_->begin(calls_ + 1) : 0;
-    const double load_ms =
-        std::min(250 * limit, c.sm_load_ms > 0 ? c.sm_load_ms : kSmLoadDefaultMs);
+    const double load_ms = std::min(1000 * limit * static_cast<double>(c.calls.size()),
+                                    c.sm_load_ms > 0 ? c.sm_load_ms : kSmLoadDefaultMs);
     const auto load_start = std::chrono::steady_clock::now();
     const bool loaded = c.sm_load && sm_load_.hold(load_ms);
     for (std::size_t i = 0; i < c.calls.size(); ++i) {
