@@ -1572,6 +1572,23 @@ TEST_F(EvaluatorTest, TheTimingPhaseHasLoadedChecksToo) {
   EXPECT_TRUE(r.has_flag(Flag::schedule_dependent)) << r.message;
 }
 
+// So does a candidate known to be slow from its checks, timed on them: after its closing
+// repeats one round of new inputs under the load (fresh/unsafe_on_new_rows, 0.03x: its
+// schedule-dependent path ran on unseen rows only, and no loaded round ever had them).
+TEST_F(EvaluatorTest, AKnownSlowCandidateMeetsTheLoadOnNewInputsToo) {
+  script_.call = [](int) -> std::optional<Reply> { return ok_reply(20.0); };
+  script_.verify = [&](int, const Json&) {
+    CallCheck c;
+    c.outputs = {stats(!(script_.last_burst_loaded && script_.sm_load_workloads.size() > 2))};
+    return c;
+  };
+  EvalResult r = eval();
+  EXPECT_GT(script_.sm_load_workloads.size(), 2u);
+  EXPECT_EQ(script_.sm_load_workloads.back(), 0);  // the timed workload
+  EXPECT_EQ(r.outcome, Outcome::incorrect) << r.message;
+  EXPECT_TRUE(r.has_flag(Flag::schedule_dependent)) << r.message;
+}
+
 TEST_F(EvaluatorTest, WhenTheLibraryFailsTheSameInputsItIsATaskSuiteError) {
   script_.verify = [](int n, const Json&) {
     CallCheck c;

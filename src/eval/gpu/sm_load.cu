@@ -13,14 +13,32 @@ __device__ unsigned long long global_ns() {
 }
 
 // One thread of each block polls until the flag reaches `generation` (release() of this hold) or
-// `max_ns` passed; the block's dynamic shared memory keeps other blocks off its SM.
-__global__ void hold_sm(const volatile unsigned* flag, unsigned generation,
-                        unsigned long long max_ns) {
+// `max_ns` passed; the others wait at the barrier. The block takes all of its SM: the most
+// dynamic shared memory a block may have, kLoadThreads threads and kLoadRegisters registers each
+// (kLiveValues values kept live across the wait make the compiler allocate them; __launch_bounds__
+// caps it there), i.e. the SM's whole register file, so no block of any kernel fits beside it,
+// whatever shared memory it asks for (red team leak8/zero_smem_coresident.cu: a block with no
+// shared memory did, on an H100). ctest sm_load_resources checks the register count.
+constexpr int kLoadThreads = 1024, kLiveValues = 52;
+__global__ void __launch_bounds__(kLoadThreads, 1)
+    hold_sm(const volatile unsigned* flag, unsigned generation, unsigned long long max_ns) {
   extern __shared__ int pad[];
-  if (threadIdx.x != 0) return;
-  pad[0] = 0;
-  const unsigned long long t0 = global_ns();
-  while (*flag < generation && global_ns() - t0 < max_ns) __nanosleep(2000);
+  unsigned v[kLiveValues];
+#pragma unroll
+  for (int i = 0; i < kLiveValues; ++i) v[i] = threadIdx.x * (2 * i + 1);
+  if (threadIdx.x == 0) {
+    const unsigned long long t0 = global_ns();
+    while (*flag < generation && global_ns() - t0 < max_ns) {
+      __nanosleep(2000);
+#pragma unroll
+      for (int i = 0; i < kLiveValues; ++i) asm volatile("" : "+r"(v[i]));
+    }
+  }
+  __syncthreads();
+  unsigned sum = 0;
+#pragma unroll
+  for (int i = 0; i < kLiveValues; ++i) sum += v[i];
+  if (sum == 1u) pad[0] = 0;  // never for thread 0 (sum 0) and harmless otherwise: keeps v live
 }
 
 bool done(cudaStream_t s) {
@@ -75,7 +93,7 @@ bool SmLoad::hold(double max_ms) {
   }
   max_ms_ = max_ms;
   ++generation_;
-  hold_sm<<<sms_, 32, static_cast<std::size_t>(shared_bytes_), stream_>>>(
+  hold_sm<<<sms_, kLoadThreads, static_cast<std::size_t>(shared_bytes_), stream_>>>(
       flag_, generation_, static_cast<unsigned long long>(max_ms * 1e6));
   held_ = cudaGetLastError() == cudaSuccess;
   return held_;

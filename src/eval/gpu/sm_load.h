@@ -16,10 +16,12 @@
 // says so (session_protocol.h CallCommand::sm_load_ms), the judge sizes max_ms to several times
 // the workload's unloaded calls, so an honest kernel slowed by half the SMs ends well before it.
 // Measured (H100, bench/loadprobe/load_probe.cu, docs/results/2026-12-07-h100-load.md): a tiled
-// FFMA GEMM takes 2.0x its unloaded time under the load, a naive GEMM with no shared memory 2.0x
-// too (the driver reserves 1 KiB of shared memory per block, so none fits beside the load's
-// block). Until 2026-12-07 the flag lived in mapped host memory: 66 threads reading it over PCIe
-// every 2 us slowed the same kernels 8.6x and 4.2x, the reference GEMM 28x.
+// FFMA GEMM and a naive GEMM took 2.0x their unloaded time under the load (32-thread blocks then).
+// Until 2026-12-07 the flag lived in mapped host memory: 66 threads reading it over PCIe every
+// 2 us slowed the same kernels 8.6x and 4.2x, the reference GEMM 28x. A block with no shared
+// memory still fitted beside a 32-thread load block (leak8/zero_smem_coresident.cu: its
+// co-residency barrier held under the load, as read from its pass), so the load's block now also
+// takes 1024 threads and the SM's whole register file (sm_load.cu; not yet measured on a GPU).
 // Caveats: which schedule exposes a race is not guaranteed, so a
 // race can still pass; a failure to launch the load holds nothing and says so (held() false):
 // the call then ran on the usual schedule and the judge must not call it loaded.
