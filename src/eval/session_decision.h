@@ -87,11 +87,14 @@ struct CallRecord {
   // A loaded call (plan.sm_load) whose work was still running, by the broker's clock, when the
   // load's time (sm_load_ms) was up, without a cooperative launch: it waited the load out.
   bool load_outlasted = false;
+  std::string load_note;  // the broker's times of it (for people: EvalResult::withheld)
 };
 
 // How long the SM load of a loaded burst of `burst_calls` calls on `workload` holds
 // (CallCommand::sm_load_ms; one load covers the whole burst): kSmLoadTimesUnloaded times the
-// longest wall time of the candidate's earlier unloaded calls on that workload, once per call of
+// longest time of the candidate's earlier unloaded calls on that workload (its wall time or its
+// events, whichever is longer: the wall time leaves out the host's time before its work, which
+// a host that waits inside its call can make most of it), once per call of
 // the burst, plus kSmLoadFloorMs: half the SMs slow an honest kernel 2.0x (measured on an H100,
 // gpu/sm_load.h), so only work that waits for the load's SMs outlasts it (red team
 // leak4/sched_outwait_load.cu). Until 2026-12-07 a loaded timing round of several calls got one

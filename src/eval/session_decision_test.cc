@@ -173,6 +173,10 @@ TEST(SessionDecision, ALoadedCallThatOutlastedTheLoadIsScheduleDependent) {
   EXPECT_EQ(f.failing_call, 1);
   EXPECT_EQ(f.flags, std::vector<Flag>{Flag::schedule_dependent});
   EXPECT_NE(f.message.find("still running when the load"), std::string::npos) << f.message;
+  waited.load_note = "the load's time 140 ms, the call's work 150 ms";
+  f = judge_calls({call(0, true), waited}, {false});
+  EXPECT_EQ(f.message.find("150 ms"), std::string::npos) << f.message;  // for people only
+  EXPECT_NE(f.withheld.find("the call's work 150 ms"), std::string::npos) << f.withheld;
   waited.load_outlasted = false;  // what candidate_burst sets for an all-cooperative call
   EXPECT_TRUE(judge_calls({call(0, true), waited}, {false}).passed);
 
@@ -182,6 +186,9 @@ TEST(SessionDecision, ALoadedCallThatOutlastedTheLoadIsScheduleDependent) {
   EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1), kSmLoadFloorMs + kSmLoadTimesUnloaded * 7);
   // A loaded timing round of 5 calls: one load covers them all.
   EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 5), kSmLoadFloorMs + kSmLoadTimesUnloaded * 7 * 5);
+  calls[0].event_ms = 9;  // events longer than the wall time (the host's wait taken out of it)
+  EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1), kSmLoadFloorMs + kSmLoadTimesUnloaded * 9);
+  calls[0].event_ms = 0;
   calls[1].plan.sm_load = true;  // a loaded call's own time does not size the next load
   EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1), kSmLoadFloorMs + kSmLoadTimesUnloaded * 3);
   EXPECT_DOUBLE_EQ(sm_load_ms({}, 0, 1), kSmLoadFloorMs);

@@ -92,6 +92,7 @@ bool SmLoad::hold(double max_ms) {
     return false;
   }
   max_ms_ = max_ms;
+  start_ = std::chrono::steady_clock::now();
   ++generation_;
   hold_sm<<<sms_, kLoadThreads, static_cast<std::size_t>(shared_bytes_), stream_>>>(
       flag_, generation_, static_cast<unsigned long long>(max_ms * 1e6));
@@ -99,8 +100,19 @@ bool SmLoad::hold(double max_ms) {
   return held_;
 }
 
-bool SmLoad::holding() const {
-  return held_ && !done(stream_);
+SmLoad::End SmLoad::finish() {
+  if (!held_) return {};
+  const double work_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  const bool early = done(stream_);
+  End end;
+  end.outlasted = early || work_ms >= max_ms_;
+  if (end.outlasted)
+    end.note = "the load's time " + std::to_string(static_cast<long>(max_ms_)) +
+               " ms, the call's work " + std::to_string(static_cast<long>(work_ms)) + " ms" +
+               (early && work_ms < max_ms_ ? ", the load ended before its time" : "");
+  release();
+  return end;
 }
 
 void SmLoad::release() {

@@ -29,6 +29,9 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
+#include <string>
+
 namespace ptxbench::gpu {
 
 class SmLoad {
@@ -47,11 +50,16 @@ class SmLoad {
   // Ends the load and waits for it. No-op when nothing is held.
   void release();
   bool held() const { return held_; }
-  // Whether the load's kernel is still on its SMs (or yet to start): false once it ended, by
-  // its time or by its flag. Device code of the candidate can reach the flag (it lives in the
-  // broker's context), so a load that ended before release() while its time was not up was
-  // ended by someone else: the broker counts that call as not run under the load.
-  bool holding() const;
+  // Once the call's work is done, by the broker's clock (no candidate code writes it): whether
+  // the work outlasted the load, i.e. was still running when the load's time was up, or the load
+  // had ended before its time (device code of the candidate can reach its flag, which lives in
+  // the broker's context): either way that work did not all run under the load. `note`: the
+  // times, for people (the eval result's withheld text). Then release(). Not held: {}.
+  struct End {
+    bool outlasted = false;
+    std::string note;
+  };
+  End finish();
 
  private:
   cudaStream_t stream_ = nullptr;         // the load kernel's
@@ -61,6 +69,7 @@ class SmLoad {
   unsigned generation_ = 0;               // of the load hold() started last
   int sms_ = 0, shared_bytes_ = 0;
   double max_ms_ = 0;
+  std::chrono::steady_clock::time_point start_;  // hold()'s
   bool held_ = false;
 };
 

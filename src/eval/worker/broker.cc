@@ -192,7 +192,6 @@ class Broker {
     double counter_ms = counters_ ? counters_->begin(calls_ + 1) : 0;
     const double load_ms = std::min(1000 * limit * static_cast<double>(c.calls.size()),
                                     c.sm_load_ms > 0 ? c.sm_load_ms : kSmLoadDefaultMs);
-    const auto load_start = std::chrono::steady_clock::now();
     const bool loaded = c.sm_load && sm_load_.hold(load_ms);
     for (std::size_t i = 0; i < c.calls.size(); ++i) {
       const MappedSlot& s = slot(c.calls[i]);
@@ -214,10 +213,7 @@ class Broker {
     } catch (const DeviceFailure& e) {
       throw Ended(BrokerStatus::cuda_error, e.what());
     }
-    // By the broker's clock (no candidate code writes it): did the work outlast the load, or
-    // did the load end before its time (its flag raised by device code)?
-    const bool outlasted = loaded && (ms_since(load_start) >= load_ms || !sm_load_.holding());
-    sm_load_.release();
+    const gpu::SmLoad::End load_end = sm_load_.finish();  // did the work outlast the load?
     if (counters_) counter_ms += counters_->end();
     device_->burst_done();
     Reply r = reply_of(BrokerStatus::ok);
@@ -228,7 +224,8 @@ class Broker {
     r.extra.update(call_extras(reports));
     if (c.function_times) set_function_times(r, c.calls.size());
     if (c.sm_load) r.extra["sm_load"] = loaded;
-    if (outlasted) r.extra["sm_load_outlasted"] = true;
+    if (load_end.outlasted) r.extra["sm_load_outlasted"] = true;
+    if (load_end.outlasted) r.extra["sm_load_note"] = load_end.note;
     return r;
   }
 
