@@ -74,6 +74,12 @@ Json VerifierSession::ready_extra() {
 Reply VerifierSession::prepare(const PrepareCommand& c) {
   Workload& w = at(c.workload);
   Slot& s = slot(w, c.slot);
+  s.changed_since.clear();
+  if (s.now.base >= 0) {  // nothing between two calls may write a slot's inputs but the verifier
+    const auto found = input_checksums(*s.tensors);
+    for (std::size_t i = 0; i < found.size() && i < s.checksums.size(); ++i)
+      if (found[i] != s.checksums[i]) s.changed_since.push_back(w.problem.inputs[i].name);
+  }
   if (c.content == Content::repeat) {
     if (s.now.base < 0) throw std::runtime_error("repeat of a slot that holds no inputs yet");
     s.before = s.now;
@@ -102,7 +108,11 @@ Reply VerifierSession::verify(const VerifyCommand& c) {
   CallCheck check;
   const auto after = input_checksums(*s.tensors);
   for (std::size_t i = 0; i < after.size(); ++i)
-    if (after[i] != s.checksums[i]) check.inputs_modified.push_back(w.problem.inputs[i].name);
+    if (after[i] != s.checksums[i] ||
+        std::count(s.changed_since.begin(), s.changed_since.end(), w.problem.inputs[i].name) > 0)
+      check.inputs_modified.push_back(w.problem.inputs[i].name);
+  s.checksums = after;
+  s.changed_since.clear();
   check.outputs = compare_with(w, *s.tensors, s.poison, s.now);
   check.all_unwritten = true;
   for (const auto& o : check.outputs)

@@ -44,7 +44,12 @@ struct Slot {
   std::unique_ptr<gpu::TensorSet> tensors;
   SlotContent now, before;  // before: the content of the call before this one
   gpu::Poison poison;
+  // The inputs' keyed checksums as the verifier last knew them: after writing them (prepare),
+  // then as its check found them (verify).
   std::vector<std::uint64_t> checksums;
+  // Inputs found changed at a prepare, since that check (by a kernel of another call, through a
+  // pointer it kept: red team leak8/repeat_after_tamper.cu): the slot's next check names them.
+  std::vector<std::string> changed_since;
 };
 
 struct Workload {
