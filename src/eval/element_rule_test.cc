@@ -10,6 +10,7 @@
 #include <set>
 
 #include "eval/gpu/poison.h"
+#include "eval/gpu/problem.h"
 #include "eval/gpu/rng.h"
 #include "eval/gpu/row_scale.h"
 
@@ -56,6 +57,30 @@ TEST(ElementRule, PerElementTermAllowsErrorsOfTheTermsSize) {
             << "q " << q << " ref " << ref << " d " << d;
       }
   EXPECT_NEAR(rule_ratio(0.05f, 0.0f, r, 4.0f), 0.05f / (0.0259f * 4.0f), 1e-5);
+}
+
+// The attention forward's LSE (a logarithm, TensorDesc::log) is judged by its absolute error
+// alone, log_atol (task/tolerance.h kLogAtol = 1e-3): rtol 1e-2 of an LSE of about 8 let an LSE
+// rounded through bf16 or scaled by 1 + 2^-11 pass (red team leak8/lse_bf16_rounded.cu,
+// lse_common_bias.cu, passed on an H100).
+TEST(ElementRule, ALogarithmIsJudgedByItsAbsoluteErrorAlone) {
+  Tolerances tol;
+  tol.log_atol = 1e-3;
+  TensorDesc lse{"LSE", {4}, ElemType::fp32}, o{"O", {4}, ElemType::bf16};
+  lse.log = true;
+  const ElementRule log_rule = tol.element_rule_for(lse);
+  const float ref = 8.3047f;
+  const float bf16 = bf16_bits_to_float(float_to_bf16_bits(ref));  // 8.3125
+  const float biased = ref * (1.0f + 0x1p-11f);
+  for (float bad : {bf16, biased}) {
+    EXPECT_FALSE(element_fails(bad, ref, tol.element_rule())) << bad;  // the old rule let it pass
+    EXPECT_TRUE(element_fails(bad, ref, log_rule)) << bad;
+  }
+  EXPECT_FALSE(element_fails(ref + 2e-5f, ref, log_rule));           // an fp32 log-sum-exp's error
+  EXPECT_TRUE(element_fails(0.002f, 0.0f, log_rule));                // absolute, even near 0
+  EXPECT_EQ(tol.element_rule_for(o).rtol, tol.element_rule().rtol);  // other outputs: the rule
+  tol.log_atol = 0;  // a problem without the bound (gpu::attention_problem's default)
+  EXPECT_EQ(tol.element_rule_for(lse).rtol, tol.element_rule().rtol);
 }
 
 TEST(ElementRule, NonFiniteAlwaysFails) {

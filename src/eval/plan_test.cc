@@ -368,6 +368,16 @@ TEST(Plan, ProblemsCarryTheDerivedRuleThePromptStates) {
       if (task.family != task::Family::gemm) {
         EXPECT_EQ(p->tolerance.atol, task.tolerance.atol);
       }
+      // The forward's LSE is a logarithm, judged by log_atol alone (task/tolerance.h); the
+      // verifier gets both through the problem's JSON.
+      const bool fwd = task.family == task::Family::attention_fwd;
+      EXPECT_EQ(p->tolerance.log_atol, fwd ? task::kLogAtol : 0.0) << task.name;
+      for (std::size_t k = 0; k < p->outputs.size(); ++k)
+        EXPECT_EQ(p->outputs[k].log, fwd && k == 1) << task.name << " " << p->outputs[k].name;
+      auto back = gpu::problem_from_json(gpu::to_json(*p));
+      ASSERT_TRUE(back.ok()) << back.error().to_string();
+      EXPECT_EQ(back->tolerance.log_atol, p->tolerance.log_atol);
+      EXPECT_EQ(back->outputs.back().log, p->outputs.back().log);
     }
 }
 

@@ -100,15 +100,24 @@ std::string correctness_section(const TaskSpec& t) {
                 "before the second-stage products and no more",
                 tol.term_factor)
           : std::string();
+  // The forward's LSE is a logarithm: judged by its absolute error alone (task/tolerance.h).
+  const std::string log_rule =
+      tol.log_atol > 0
+          ? fmt::format(
+                " (except LSE, a logarithm: an LSE element fails when |out - ref| > {:.4g}, "
+                "whatever its size; an error e in LSE scales its row's probabilities by exp(-e), "
+                "so compute it in fp32 from the fp32 running maximum and sum)",
+                tol.log_atol)
+          : std::string();
   return fmt::format(
       "## Correctness\n\n"
       "Outputs are compared with a reference computed from the same inputs. An element "
-      "fails when |out - ref| > {} AND |out - ref| / (|ref| + 1e-8) > {}{}; {}; no output may "
+      "fails when |out - ref| > {} AND |out - ref| / (|ref| + 1e-8) > {}{}{}; {}; no output may "
       "be NaN or Inf; the relative L2 error ||out - ref|| / ||ref|| must be at most {} for "
       "every output; and no output may be scaled as a whole: the least-squares slope "
       "sum((out - ref) * ref) / sum(ref^2) must be within {} (beyond chance). Inputs are random "
       "({}) and fresh for each check, and the check runs at several sizes.\n",
-      fmt::format("{:.4g}", tol.atol), num(tol.rtol), term, share,
+      fmt::format("{:.4g}", tol.atol), num(tol.rtol), term, log_rule, share,
       fmt::format("{:.4g}", tol.max_rel_l2), fmt::format("{:.4g}", tol.max_scale_bias),
       t.family == task::Family::gemm
           ? "normal(0, 1), and also inputs scaled by large or small powers of two (2^-8 to "

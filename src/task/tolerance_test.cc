@@ -94,6 +94,10 @@ TEST(Tolerance, AttentionKeepsTheSpecRuleAndTheBackwardAddsItsTerm) {
   EXPECT_EQ(derive_tolerance(fwd, fwd.timed(), 1.0).max_rel_l2, fwd.tolerance.max_rel_l2);
   EXPECT_EQ(derive_tolerance(gemm, gemm.timed(), 1.0).max_rel_l2, gemm.tolerance.max_rel_l2);
   EXPECT_EQ(r.max_scale_bias, 0x1p-10);
+  // the forward's LSE: an absolute bound of its own; no other family has a logarithm
+  EXPECT_EQ(derive_tolerance(fwd, fwd.timed(), 1.0).log_atol, kLogAtol);
+  EXPECT_EQ(r.log_atol, 0.0);
+  EXPECT_EQ(derive_tolerance(gemm, gemm.timed(), 1.0).log_atol, 0.0);
   // fp32 outputs need no room for their own rounding, and any rtol will do
   EXPECT_NEAR(attention_bwd_term_factor(1e-3, false), 7 * 0x1p-8 / std::sqrt(3.0), 1e-9);
 }

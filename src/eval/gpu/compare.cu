@@ -205,8 +205,8 @@ CompareStats run_compare(const void* out, const float* ref, std::int64_t n, cons
         cudaMemcpyAsync(pos.get(), positions.data(), pos.bytes(), cudaMemcpyHostToDevice, stream));
   unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 132 * 16));
   compare_kernel<<<blocks, 256, 0, stream>>>(
-      out, ref, n, desc.type == ElemType::bf16, tol.element_rule(), max_bad, poison, view, rows,
-      term, positions.empty() ? nullptr : pos.as<std::int64_t>(), dev.as<Accum>());
+      out, ref, n, desc.type == ElemType::bf16, tol.element_rule_for(desc), max_bad, poison, view,
+      rows, term, positions.empty() ? nullptr : pos.as<std::int64_t>(), dev.as<Accum>());
   PTXB_CUDA(cudaGetLastError());
   Accum a{};
   PTXB_CUDA(cudaMemcpyAsync(&a, dev.get(), sizeof a, cudaMemcpyDeviceToHost, stream));

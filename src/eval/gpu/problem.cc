@@ -100,7 +100,8 @@ std::string type_name(ElemType t) {
 Json tensors_to_json(const std::vector<TensorDesc>& ts) {
   Json a = Json::array();
   for (const auto& t : ts)
-    a.push_back({{"name", t.name}, {"shape", t.shape}, {"dtype", type_name(t.type)}});
+    a.push_back(
+        {{"name", t.name}, {"shape", t.shape}, {"dtype", type_name(t.type)}, {"log", t.log}});
   return a;
 }
 
@@ -108,7 +109,7 @@ std::vector<TensorDesc> tensors_from_json(const Json& a) {
   std::vector<TensorDesc> out;
   for (const auto& t : a)
     out.push_back({t.at("name").get<std::string>(), t.at("shape").get<std::vector<std::int64_t>>(),
-                   type_from_string(t.at("dtype").get<std::string>())});
+                   type_from_string(t.at("dtype").get<std::string>()), t.value("log", false)});
   return out;
 }
 
@@ -137,6 +138,7 @@ Problem attention_problem(Kind kind, std::int64_t B, std::int64_t H, std::int64_
   if (kind == Kind::attention_fwd) {
     p.inputs = {x("Q"), x("K"), x("V")};
     p.outputs = {x("O"), lse};
+    p.outputs[1].log = true;  // judged by tolerance.log_atol when a caller sets it
   } else {
     p.inputs = {x("Q"), x("K"), x("V"), x("O"), x("dO"), lse};
     p.outputs = {x("dQ"), x("dK"), x("dV")};
@@ -166,7 +168,8 @@ Json to_json(const Problem& p) {
                 {"matched_ratio", p.tolerance.matched_ratio},
                 {"max_rel_l2", p.tolerance.max_rel_l2},
                 {"term_factor", p.tolerance.term_factor},
-                {"max_scale_bias", p.tolerance.max_scale_bias}}}};
+                {"max_scale_bias", p.tolerance.max_scale_bias},
+                {"log_atol", p.tolerance.log_atol}}}};
 }
 
 Result<Problem> problem_from_json(const Json& j) {
@@ -179,9 +182,13 @@ Result<Problem> problem_from_json(const Json& j) {
     p.inputs = tensors_from_json(j.at("inputs"));
     p.outputs = tensors_from_json(j.at("outputs"));
     const Json& t = j.at("tolerance");
-    p.tolerance = {t.at("atol").get<double>(),          t.at("rtol").get<double>(),
-                   t.at("matched_ratio").get<double>(), t.at("max_rel_l2").get<double>(),
-                   t.at("term_factor").get<double>(),   t.at("max_scale_bias").get<double>()};
+    p.tolerance = {t.at("atol").get<double>(),
+                   t.at("rtol").get<double>(),
+                   t.at("matched_ratio").get<double>(),
+                   t.at("max_rel_l2").get<double>(),
+                   t.at("term_factor").get<double>(),
+                   t.at("max_scale_bias").get<double>(),
+                   t.value("log_atol", 0.0)};
     PTXB_TRY_STATUS(p.validate());
     return p;
   } catch (const Json::exception& e) {

@@ -21,6 +21,7 @@ struct TensorDesc {
   std::string name;
   std::vector<std::int64_t> shape;
   ElemType type = ElemType::bf16;
+  bool log = false;  // a logarithm (the attention forward's LSE): Tolerances::log_atol judges it
 
   std::int64_t numel() const;
   std::size_t bytes() const {
@@ -32,8 +33,14 @@ struct Tolerances {
   double atol = 1e-2, rtol = 1e-2, matched_ratio = 1.0, max_rel_l2 = 1e-2;
   double term_factor = 0;           // task::Tolerance::term_factor
   double max_scale_bias = 0x1p-10;  // task::Tolerance::max_scale_bias
+  double log_atol = 0;              // task::Tolerance::log_atol
   ElementRule element_rule() const {
     return {static_cast<float>(atol), static_cast<float>(rtol), static_cast<float>(term_factor)};
+  }
+  // The rule of output `d`: its absolute error alone for a logarithm (TensorDesc::log).
+  ElementRule element_rule_for(const TensorDesc& d) const {
+    if (d.log && log_atol > 0) return {static_cast<float>(log_atol), 0.0f, 0.0f};
+    return element_rule();
   }
 };
 
