@@ -170,6 +170,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
                             ? (*host_ms)[i].get<double>()
                             : 0.0;
     rec.wall_ms = std::max(0.0, wall / n - host);
+    rec.host_ms = host;
     rec.event_ms = events[i];
     // What the broker saw (call_diagnoses.h): the default stream or another (it ran the work on
     // its own stream, inside the call's events), stale buffers, workspace kept.

@@ -135,7 +135,7 @@ double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_
   double longest = 0;
   for (const auto& c : calls)
     if (!c.baseline && !c.calibration && !c.plan.sm_load && c.plan.workload == workload)
-      longest = std::max({longest, c.wall_ms, c.event_ms});
+      longest = std::max(longest, std::max(c.wall_ms, c.event_ms) + c.host_ms);
   return kSmLoadFloorMs + kSmLoadTimesUnloaded * longest * static_cast<double>(burst_calls);
 }
 

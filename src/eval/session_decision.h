@@ -65,6 +65,7 @@ struct CallRecord {
   bool calibration = false;  // the broker's no-op before the candidate was loaded
   double event_ms = 0;       // as reported by the process that ran it
   double wall_ms = 0;        // measured by the parent around the command
+  double host_ms = 0;        // the host's time before its work, taken out of wall_ms
   std::optional<CallCheck> check;
   bool audited = false;  // made while the instruction audit was armed (audit_trace.h)
   // The candidate's host process had made a call on a hidden workload before this one: what
@@ -93,8 +94,8 @@ struct CallRecord {
 // How long the SM load of a loaded burst of `burst_calls` calls on `workload` holds
 // (CallCommand::sm_load_ms; one load covers the whole burst): kSmLoadTimesUnloaded times the
 // longest time of the candidate's earlier unloaded calls on that workload (its wall time or its
-// events, whichever is longer: the wall time leaves out the host's time before its work, which
-// a host that waits inside its call can make most of it), once per call of
+// events, whichever is longer, plus the host's time before its work: the load holds from
+// before the host runs), once per call of
 // the burst, plus kSmLoadFloorMs: half the SMs slow an honest kernel 2.0x (measured on an H100,
 // gpu/sm_load.h), so only work that waits for the load's SMs outlasts it (red team
 // leak4/sched_outwait_load.cu). Until 2026-12-07 a loaded timing round of several calls got one

@@ -189,6 +189,9 @@ TEST(SessionDecision, ALoadedCallThatOutlastedTheLoadIsScheduleDependent) {
   calls[0].event_ms = 9;  // events longer than the wall time (the host's wait taken out of it)
   EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1), kSmLoadFloorMs + kSmLoadTimesUnloaded * 9);
   calls[0].event_ms = 0;
+  calls[1].host_ms = 200;  // the load holds through the host's time too
+  EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1), kSmLoadFloorMs + kSmLoadTimesUnloaded * 207);
+  calls[1].host_ms = 0;
   calls[1].plan.sm_load = true;  // a loaded call's own time does not size the next load
   EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1), kSmLoadFloorMs + kSmLoadTimesUnloaded * 3);
   EXPECT_DOUBLE_EQ(sm_load_ms({}, 0, 1), kSmLoadFloorMs);

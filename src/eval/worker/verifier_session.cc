@@ -1,5 +1,6 @@
 #include "eval/worker/verifier_session.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "core/elapsed.h"
@@ -74,11 +75,12 @@ Json VerifierSession::ready_extra() {
 Reply VerifierSession::prepare(const PrepareCommand& c) {
   Workload& w = at(c.workload);
   Slot& s = slot(w, c.slot);
-  s.changed_since.clear();
   if (s.now.base >= 0) {  // nothing between two calls may write a slot's inputs but the verifier
     const auto found = input_checksums(*s.tensors);
     for (std::size_t i = 0; i < found.size() && i < s.checksums.size(); ++i)
-      if (found[i] != s.checksums[i]) s.changed_since.push_back(w.problem.inputs[i].name);
+      if (found[i] != s.checksums[i] &&
+          std::count(s.changed_since.begin(), s.changed_since.end(), w.problem.inputs[i].name) == 0)
+        s.changed_since.push_back(w.problem.inputs[i].name);
   }
   if (c.content == Content::repeat) {
     if (s.now.base < 0) throw std::runtime_error("repeat of a slot that holds no inputs yet");

@@ -48,7 +48,8 @@ struct Slot {
   // then as its check found them (verify).
   std::vector<std::uint64_t> checksums;
   // Inputs found changed at a prepare, since that check (by a kernel of another call, through a
-  // pointer it kept: red team leak8/repeat_after_tamper.cu): the slot's next check names them.
+  // pointer it kept: red team leak8/repeat_after_tamper.cu): the slot's next check names them
+  // (kept over prepares without a check, the library's, until one).
   std::vector<std::string> changed_since;
 };
 
