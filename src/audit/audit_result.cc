@@ -145,6 +145,13 @@ std::string AuditResult::feedback() const {
            " functions): the target instructions earn no credit for work it did not see. ";
   }
   out += timed_counts_feedback(*this);
+  if (instruction_metric_evaluated && !instruction_metric_passed && rule != "all")
+    for (const auto& name : executed)
+      if (!share_measured(*this, name))
+        out += name +
+               " ran, but this route does not measure how much of the operands it moved "
+               "(ptxbench eval --count-timed-calls does): it earns the credit only beside "
+               "a tensor-core family doing the math, or with those counters. ";
   if (instruction_metric_evaluated && !instruction_metric_passed)
     out += "The task needs " + std::string(rule == "all" ? "all" : "at least one") + " of " +
            join(target_families, ", ") + " to execute. ";

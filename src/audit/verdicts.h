@@ -61,6 +61,11 @@ bool timed_calls_back(const AuditResult& r, const std::string& family);
 // side of each line, never a figure.
 std::string timed_counts_feedback(const AuditResult& r);
 
+// Whether this route measures how much of the task family `name` did: a tensor-math family's
+// FLOPs (the coverage), any other family's traffic only through the timed calls' counters
+// (`--count-timed-calls`). Under the rule "any" the credit needs a family with a measured share.
+bool share_measured(const AuditResult& r, const std::string& name);
+
 // Sets instruction_metric_evaluated/passed from families, target_families and rule, on every
 // route alike: evaluated whenever a run-time audit ran for target families; passed only when the
 // audited functions carry a measured share of at least eval::kAuditTimeTarget

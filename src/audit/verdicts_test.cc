@@ -136,13 +136,48 @@ TEST(Verdicts, ATokenTensorCoreFamilyEarnsNoCredit) {
   apply_instruction_metric(r);
   EXPECT_TRUE(r.instruction_metric_passed);
   r.coverage.ratio = 0.49;
-  r.families[1].verdict = Verdict::executed;  // TMA carries the rule "any" on its own
+  r.families[1].verdict = Verdict::executed;  // TMA ran: nothing on this route sizes its share
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_NE(r.feedback().find("tma ran, but this route does not measure"), std::string::npos)
+      << r.feedback();
+  eval::TimedCounts t;  // the timed calls' counters size it: TMA carries "any" on its own
+  t.counted = true;
+  t.calls = 12;
+  t.min_tensor_share = 0.49;
+  t.min_tma_input_ratio = kMinTmaInputRatio;
+  r.timed_counts = t;
   apply_instruction_metric(r);
   EXPECT_TRUE(r.instruction_metric_passed);
   r.rule = "all";  // but not a rule that needs wgmma too
   apply_instruction_metric(r);
   EXPECT_FALSE(r.instruction_metric_passed);
+  r.timed_counts.reset();
   r.coverage = Coverage{};  // not countable (tcgen05's shape is in a descriptor): as before
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+}
+
+// A sliver of TMA beside a CUDA-core GEMM (leak7/tma_atomic_reads_credit.cu: credit on the
+// default route on an H100): without the timed calls' counters nothing sizes TMA's traffic, so
+// it cannot carry the rule "any" alone; beside a tensor-core family doing the math it changes
+// nothing, and the rule "all" still counts it.
+TEST(Verdicts, TmaAloneEarnsNoCreditWhereNothingMeasuresIt) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.audited_time_share = 1.0;
+  r.target_families = {"wgmma", "tma"};
+  r.families = {{"wgmma", true, Verdict::absent}, {"tma", true, Verdict::executed}};
+  r.rule = "any";
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_evaluated);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_FALSE(share_measured(r, "tma"));
+  EXPECT_TRUE(share_measured(r, "wgmma"));
+  r.families[0].verdict = Verdict::executed;  // wgmma does the math (coverage not below)
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_passed);
+  r.rule = "all";
   apply_instruction_metric(r);
   EXPECT_TRUE(r.instruction_metric_passed);
 }
