@@ -86,6 +86,7 @@ bool SmLoad::prepare() {
 }
 
 bool SmLoad::hold(double max_ms) {
+  yielded_ = false;
   release();
   if (!prepare()) {
     (void)cudaGetLastError();
@@ -100,7 +101,17 @@ bool SmLoad::hold(double max_ms) {
   return held_;
 }
 
+void SmLoad::yield() {
+  if (!held_) return;
+  yielded_ = true;
+  release();
+}
+
 SmLoad::End SmLoad::finish() {
+  if (yielded_) {
+    yielded_ = false;
+    return {true, "the load ended for a cooperative launch"};
+  }
   if (!held_) return {};
   const double work_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();

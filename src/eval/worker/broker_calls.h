@@ -30,6 +30,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -184,6 +185,9 @@ class CallExecutor {
                  double limit_seconds);
   // Did the last run() record the call's end event (so the caller may wait and read times)?
   bool timed() const { return ended_; }
+  // Called before each cooperative launch is enqueued (the broker ends its SM load there: such
+  // a grid needs every SM at once and would wait the load out, gpu/sm_load.h SmLoad::yield).
+  void on_cooperative_launch(std::function<void()> f) { on_cooperative_ = std::move(f); }
   std::uint64_t workspace_held() const { return held_; }
 
  private:
@@ -222,6 +226,7 @@ class CallExecutor {
   std::map<std::string, KernelInfo> kernels_;
   Limits limits_;
   std::uint64_t held_ = 0;
+  std::function<void()> on_cooperative_;
   std::map<std::uint64_t, std::uint64_t> workspace_;  // address -> bytes
   struct KnownMap {
     std::uint64_t span = 0;     // the bytes it spans from its address

@@ -4,6 +4,7 @@
 #include <driver_types.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 
@@ -196,10 +197,20 @@ TEST_F(Fixture, ACallOfCooperativeLaunchesOnlySaysSo) {
     l.attributes.push_back({CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value});
     return l;
   };
+  int yielded = 0;  // the broker's hook (it ends the SM load there), before each such launch
+  exec.on_cooperative_launch([&] {
+    device.log.push_back("yield");
+    ++yielded;
+  });
   hostp.say(host::MsgType::launch, cooperative(1));
   hostp.say(host::MsgType::launch, cooperative(1));
   hostp.say(host::MsgType::call_done);
   EXPECT_TRUE(call().cooperative);
+  EXPECT_EQ(yielded, 2);
+  const auto y = std::find(device.log.begin(), device.log.end(), "yield");
+  ASSERT_NE(y, device.log.end());
+  ASSERT_NE(y + 1, device.log.end());
+  EXPECT_EQ(y[1].rfind("launch", 0), 0u);  // before the launch is enqueued
   hostp.say(host::MsgType::launch, cooperative(1));
   hostp.say(host::MsgType::launch, launch());
   hostp.say(host::MsgType::call_done);
@@ -207,6 +218,7 @@ TEST_F(Fixture, ACallOfCooperativeLaunchesOnlySaysSo) {
   hostp.say(host::MsgType::launch, cooperative(0));
   hostp.say(host::MsgType::call_done);
   EXPECT_FALSE(call().cooperative);
+  EXPECT_EQ(yielded, 3);  // the one cooperative launch of the mixed call; none for attribute 0
   hostp.say(host::MsgType::call_done);  // no launch at all
   EXPECT_FALSE(call().cooperative);
 }
