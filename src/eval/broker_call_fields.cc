@@ -31,6 +31,10 @@ void read_broker_call_fields(const Json& extra, std::size_t i, CallRecord& rec) 
   if (numbers && i < numbers->size() && (*numbers)[i].is_number_integer() &&
       (*numbers)[i].get<std::int64_t>() > 0)
     rec.broker_call = (*numbers)[i].get<std::uint64_t>();
+  // The burst's SM load, when the work outlasted it: the broker's times (for people).
+  if (!extra.is_object()) return;
+  if (const auto note = extra.find("sm_load_note"); note != extra.end() && note->is_string())
+    rec.load_note = note->get<std::string>();
 }
 
 double wall_without_counters(double wall_ms, const Json& extra) {

@@ -1,8 +1,9 @@
 // What a broker's burst reply says of its i-th call (worker/broker.cc), read into that call's
 // record: the launches its instrumentation listed, each function's GPU time and the launches past
 // the bound (checked calls), the broker's number of the call (the name of its counters' range,
-// worker/call_counters.h) and whether its launches were all cooperative. Fields that are missing
-// or malformed are left as they were.
+// worker/call_counters.h), whether its launches were all cooperative, and the burst's SM load
+// times when its work outlasted the load (sm_load_note). Fields that are missing or malformed are
+// left as they were.
 #pragma once
 
 #include <cstddef>

@@ -189,7 +189,6 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     rec.plan.sm_load = cmd.sm_load && got.reply->extra.value("sm_load", false);
     rec.load_outlasted =
         rec.plan.sm_load && !rec.cooperative && got.reply->extra.value("sm_load_outlasted", false);
-    if (rec.load_outlasted) rec.load_note = got.reply->extra.value("sm_load_note", std::string());
     if (cmd.sm_load && !rec.plan.sm_load) r.add_flag(Flag::schedule_not_varied);
     const PlannedCall& call = burst[i];
     const auto v0 = Clock::now();
