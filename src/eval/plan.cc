@@ -75,7 +75,7 @@ Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Worklo
   PTXB_TRY(p.outputs, tensors(task, w, task.outputs));
   const task::Tolerance rule = task::derive_tolerance(task, w, input_rms(task.family));
   p.tolerance = {rule.atol,        rule.rtol,           rule.matched_ratio, rule.max_rel_l2,
-                 rule.term_factor, rule.max_scale_bias, rule.log_atol};
+                 rule.term_factor, rule.max_scale_bias, rule.log_atol,      rule.log_rtol};
   // The attention forward's second output, LSE, is a logarithm (task/tolerance.h kLogAtol).
   if (task.family == task::Family::attention_fwd && p.outputs.size() == 2) p.outputs[1].log = true;
   auto st = p.validate();

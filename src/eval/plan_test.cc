@@ -377,6 +377,8 @@ TEST(Plan, ProblemsCarryTheDerivedRuleThePromptStates) {
       auto back = gpu::problem_from_json(gpu::to_json(*p));
       ASSERT_TRUE(back.ok()) << back.error().to_string();
       EXPECT_EQ(back->tolerance.log_atol, p->tolerance.log_atol);
+      EXPECT_EQ(back->tolerance.log_rtol, p->tolerance.log_rtol);
+      EXPECT_EQ(p->tolerance.log_rtol, fwd ? task::kLogRtol : 0.0) << task.name;
       EXPECT_EQ(back->outputs.back().log, p->outputs.back().log);
     }
 }

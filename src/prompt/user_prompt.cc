@@ -104,10 +104,10 @@ std::string correctness_section(const TaskSpec& t) {
   const std::string log_rule =
       tol.log_atol > 0
           ? fmt::format(
-                " (except LSE, a logarithm: an LSE element fails when |out - ref| > {:.4g}, "
-                "whatever its size; an error e in LSE scales its row's probabilities by exp(-e), "
-                "so compute it in fp32 from the fp32 running maximum and sum)",
-                tol.log_atol)
+                " (except LSE, a logarithm: an LSE element fails when |out - ref| > {:.4g} AND "
+                "|out - ref| / |ref| > {:.4g}; an error e in LSE scales its row's probabilities "
+                "by exp(-e), so compute it in fp32 from the fp32 running maximum and sum)",
+                tol.log_atol, tol.log_rtol)
           : std::string();
   return fmt::format(
       "## Correctness\n\n"

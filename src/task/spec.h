@@ -77,9 +77,10 @@ struct Tolerance {
   // Derived too: the largest common scaling of an output, |Σ(out-ref)·ref / Σref²|, beyond what
   // chance gives (eval/gpu/compare_stats.h): 2^-10, a quarter of bf16's rounding unit.
   double max_scale_bias = 0x1p-10;
-  // Derived too: outputs that are logarithms (the attention forward's LSE) are judged by their
-  // absolute error alone, at most log_atol (task/tolerance.h); 0: no such output.
+  // Derived too: outputs that are logarithms (the attention forward's LSE) fail where their error
+  // exceeds both log_atol and log_rtol·|ref| (task/tolerance.h); log_atol 0: no such output.
   double log_atol = 0;
+  double log_rtol = 0;
 };
 
 // The target instruction families for one architecture (names from families.h).

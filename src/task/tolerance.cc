@@ -40,7 +40,10 @@ double attention_bwd_max_rel_l2() {
 
 Tolerance derive_tolerance(const TaskSpec& task, const Workload& w, double input_rms) {
   Tolerance t = task.tolerance;
-  if (task.family == Family::attention_fwd) t.log_atol = kLogAtol;
+  if (task.family == Family::attention_fwd) {
+    t.log_atol = kLogAtol;
+    t.log_rtol = kLogRtol;
+  }
   if (task.family == Family::attention_bwd) {
     t.max_rel_l2 = std::min(t.max_rel_l2, attention_bwd_max_rel_l2());
     t.term_factor = attention_bwd_term_factor(

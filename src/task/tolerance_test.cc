@@ -96,6 +96,7 @@ TEST(Tolerance, AttentionKeepsTheSpecRuleAndTheBackwardAddsItsTerm) {
   EXPECT_EQ(r.max_scale_bias, 0x1p-10);
   // the forward's LSE: an absolute bound of its own; no other family has a logarithm
   EXPECT_EQ(derive_tolerance(fwd, fwd.timed(), 1.0).log_atol, kLogAtol);
+  EXPECT_EQ(derive_tolerance(fwd, fwd.timed(), 1.0).log_rtol, kLogRtol);
   EXPECT_EQ(r.log_atol, 0.0);
   EXPECT_EQ(derive_tolerance(gemm, gemm.timed(), 1.0).log_atol, 0.0);
   // fp32 outputs need no room for their own rounding, and any rtol will do

@@ -138,7 +138,7 @@ Problem attention_problem(Kind kind, std::int64_t B, std::int64_t H, std::int64_
   if (kind == Kind::attention_fwd) {
     p.inputs = {x("Q"), x("K"), x("V")};
     p.outputs = {x("O"), lse};
-    p.outputs[1].log = true;  // judged by tolerance.log_atol when a caller sets it
+    p.outputs[1].log = true;  // judged by tolerance.log_* when a caller sets them
   } else {
     p.inputs = {x("Q"), x("K"), x("V"), x("O"), x("dO"), lse};
     p.outputs = {x("dQ"), x("dK"), x("dV")};
@@ -169,7 +169,8 @@ Json to_json(const Problem& p) {
                 {"max_rel_l2", p.tolerance.max_rel_l2},
                 {"term_factor", p.tolerance.term_factor},
                 {"max_scale_bias", p.tolerance.max_scale_bias},
-                {"log_atol", p.tolerance.log_atol}}}};
+                {"log_atol", p.tolerance.log_atol},
+                {"log_rtol", p.tolerance.log_rtol}}}};
 }
 
 Result<Problem> problem_from_json(const Json& j) {
@@ -188,7 +189,8 @@ Result<Problem> problem_from_json(const Json& j) {
                    t.at("max_rel_l2").get<double>(),
                    t.at("term_factor").get<double>(),
                    t.at("max_scale_bias").get<double>(),
-                   t.value("log_atol", 0.0)};
+                   t.value("log_atol", 0.0),
+                   t.value("log_rtol", 0.0)};
     PTXB_TRY_STATUS(p.validate());
     return p;
   } catch (const Json::exception& e) {

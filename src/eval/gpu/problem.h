@@ -21,7 +21,7 @@ struct TensorDesc {
   std::string name;
   std::vector<std::int64_t> shape;
   ElemType type = ElemType::bf16;
-  bool log = false;  // a logarithm (the attention forward's LSE): Tolerances::log_atol judges it
+  bool log = false;  // a logarithm (the attention forward's LSE): Tolerances::log_* judge it
 
   std::int64_t numel() const;
   std::size_t bytes() const {
@@ -34,12 +34,14 @@ struct Tolerances {
   double term_factor = 0;           // task::Tolerance::term_factor
   double max_scale_bias = 0x1p-10;  // task::Tolerance::max_scale_bias
   double log_atol = 0;              // task::Tolerance::log_atol
+  double log_rtol = 0;              // task::Tolerance::log_rtol
   ElementRule element_rule() const {
     return {static_cast<float>(atol), static_cast<float>(rtol), static_cast<float>(term_factor)};
   }
-  // The rule of output `d`: its absolute error alone for a logarithm (TensorDesc::log).
+  // The rule of output `d`: for a logarithm (TensorDesc::log) log_atol and log_rtol.
   ElementRule element_rule_for(const TensorDesc& d) const {
-    if (d.log && log_atol > 0) return {static_cast<float>(log_atol), 0.0f, 0.0f};
+    if (d.log && log_atol > 0)
+      return {static_cast<float>(log_atol), static_cast<float>(log_rtol), 0.0f};
     return element_rule();
   }
 };
