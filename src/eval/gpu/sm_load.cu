@@ -86,7 +86,7 @@ bool SmLoad::prepare() {
 }
 
 bool SmLoad::hold(double max_ms) {
-  yielded_ = false;
+  yielded_ = after_yield_ = false;
   release();
   if (!prepare()) {
     (void)cudaGetLastError();
@@ -107,10 +107,16 @@ void SmLoad::yield() {
   release();
 }
 
+void SmLoad::launched() {
+  after_yield_ = after_yield_ || yielded_;
+}
+
 SmLoad::End SmLoad::finish() {
   if (yielded_) {
-    yielded_ = false;
-    return {true, "the load ended for a cooperative launch"};
+    const bool after = after_yield_;
+    yielded_ = after_yield_ = false;
+    if (!after) return {};
+    return {true, "the load ended for a cooperative launch, and ordinary kernels ran after it"};
   }
   if (!held_) return {};
   const double work_ms =

@@ -50,11 +50,13 @@ class SmLoad {
   // Ends the load and waits for it. No-op when nothing is held.
   void release();
   // Ends the load before its time for a launch that needs every SM at once (a cooperative grid,
-  // which would otherwise wait the load out: the broker's CallExecutor hook). finish() then says
-  // the work did not all run under it; the judge exempts calls whose launches were all
-  // cooperative, and fails the others (one cooperative launch must not end the load for the
-  // ordinary kernels after it).
+  // which would otherwise wait the load out: the broker's CallExecutor hook). An ordinary launch
+  // after it (launched(), the same hook) ran without the load: finish() then says the work
+  // outlasted it, so one cooperative launch cannot switch the load off for the ordinary kernels
+  // after it; ordinary kernels before it ran under the load (red team
+  // leak9/coop_prepass_blamed.cu: a zeroing kernel, then a cooperative one, is no failure).
   void yield();
+  void launched();
   bool held() const { return held_; }
   // Once the call's work is done, by the broker's clock (no candidate code writes it): whether
   // the work outlasted the load, i.e. was still running when the load's time was up, or the load
@@ -77,7 +79,8 @@ class SmLoad {
   double max_ms_ = 0;
   std::chrono::steady_clock::time_point start_;  // hold()'s
   bool held_ = false;
-  bool yielded_ = false;  // since hold()
+  bool yielded_ = false;      // since hold()
+  bool after_yield_ = false;  // an ordinary launch came after the yield
 };
 
 }  // namespace ptxbench::gpu

@@ -170,7 +170,7 @@ class Broker {
     executor_ = std::make_unique<CallExecutor>(
         *device_, link_, module_->kernels(),
         CallExecutor::Limits{req_.workspace_quota, resident_threads_});
-    executor_->on_cooperative_launch([this] { sm_load_.yield(); });
+    executor_->on_launch([this](bool coop) { coop ? sm_load_.yield() : sm_load_.launched(); });
     know_tensors();
     return with_sandbox(reply_of(BrokerStatus::ok));
   }

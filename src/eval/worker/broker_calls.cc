@@ -333,7 +333,7 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
       cooperative = cooperative || on != 0;
     }
     report_.cooperative = cooperative && (report_.launches.empty() || report_.cooperative);
-    if (cooperative && on_cooperative_) on_cooperative_();
+    if (on_launch_) on_launch_(cooperative);
     device_.launch(*l, kernels_.at(l->function));
     auto& v = report_.launches;
     auto it =

@@ -185,9 +185,10 @@ class CallExecutor {
                  double limit_seconds);
   // Did the last run() record the call's end event (so the caller may wait and read times)?
   bool timed() const { return ended_; }
-  // Called before each cooperative launch is enqueued (the broker ends its SM load there: such
-  // a grid needs every SM at once and would wait the load out, gpu/sm_load.h SmLoad::yield).
-  void on_cooperative_launch(std::function<void()> f) { on_cooperative_ = std::move(f); }
+  // Called before each launch is enqueued, with whether it is cooperative (the broker ends its
+  // SM load before a cooperative grid, which needs every SM at once and would wait the load out,
+  // and notes ordinary launches after that: gpu/sm_load.h SmLoad::yield).
+  void on_launch(std::function<void(bool cooperative)> f) { on_launch_ = std::move(f); }
   std::uint64_t workspace_held() const { return held_; }
 
  private:
@@ -226,7 +227,7 @@ class CallExecutor {
   std::map<std::string, KernelInfo> kernels_;
   Limits limits_;
   std::uint64_t held_ = 0;
-  std::function<void()> on_cooperative_;
+  std::function<void(bool)> on_launch_;
   std::map<std::uint64_t, std::uint64_t> workspace_;  // address -> bytes
   struct KnownMap {
     std::uint64_t span = 0;     // the bytes it spans from its address

@@ -197,8 +197,9 @@ TEST_F(Fixture, ACallOfCooperativeLaunchesOnlySaysSo) {
     l.attributes.push_back({CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value});
     return l;
   };
-  int yielded = 0;  // the broker's hook (it ends the SM load there), before each such launch
-  exec.on_cooperative_launch([&] {
+  int yielded = 0, ordinary = 0;   // the broker's hook (it ends the SM load before a cooperative
+  exec.on_launch([&](bool coop) {  // launch and notes ordinary ones), before each launch
+    if (!coop) return void(++ordinary);
     device.log.push_back("yield");
     ++yielded;
   });
@@ -218,7 +219,8 @@ TEST_F(Fixture, ACallOfCooperativeLaunchesOnlySaysSo) {
   hostp.say(host::MsgType::launch, cooperative(0));
   hostp.say(host::MsgType::call_done);
   EXPECT_FALSE(call().cooperative);
-  EXPECT_EQ(yielded, 3);  // the one cooperative launch of the mixed call; none for attribute 0
+  EXPECT_EQ(yielded, 3);   // the one cooperative launch of the mixed call; none for attribute 0
+  EXPECT_EQ(ordinary, 2);  // the mixed call's ordinary launch, and the one with attribute 0
   hostp.say(host::MsgType::call_done);  // no launch at all
   EXPECT_FALSE(call().cooperative);
 }
