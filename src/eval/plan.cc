@@ -76,8 +76,7 @@ Result<gpu::Problem> make_problem(const task::TaskSpec& task, const task::Worklo
   const task::Tolerance rule = task::derive_tolerance(task, w, input_rms(task.family));
   p.tolerance = {rule.atol,        rule.rtol,           rule.matched_ratio, rule.max_rel_l2,
                  rule.term_factor, rule.max_scale_bias, rule.log_atol,      rule.log_rtol};
-  // The attention forward's second output, LSE, is a logarithm (task/tolerance.h kLogAtol).
-  if (task.family == task::Family::attention_fwd && p.outputs.size() == 2) p.outputs[1].log = true;
+  gpu::mark_log_outputs(p);  // the forward's LSE (task/tolerance.h kLogAtol)
   auto st = p.validate();
   if (!st.ok())
     return make_error("task " + task.name + ", workload " + w.name + ": " + st.error().message);

@@ -21,7 +21,7 @@ struct TensorDesc {
   std::string name;
   std::vector<std::int64_t> shape;
   ElemType type = ElemType::bf16;
-  bool log = false;  // a logarithm (the attention forward's LSE): Tolerances::log_* judge it
+  bool log = false;  // a logarithm (mark_log_outputs): Tolerances::log_* judge it
 
   std::int64_t numel() const;
   std::size_t bytes() const {
@@ -64,6 +64,10 @@ struct Problem {
   // Checks that the tensors match what `kind` needs (count, shapes, types).
   Status validate() const;
 };
+// Marks the outputs that are logarithms (TensorDesc::log): the attention forward's LSE, its
+// second output. Every Problem is made or read through here (attention_problem,
+// problem_from_json, eval::make_problem).
+void mark_log_outputs(Problem& p);
 
 // The Problem of a task family at explicit shapes, with the layouts above (tensor names A, B, C;
 // Q, K, V, O, LSE, dO; dQ, dK, dV) and the default tolerance: for programs that take shapes rather

@@ -1,6 +1,5 @@
 #include "eval/worker/verifier_session.h"
 
-#include <algorithm>
 #include <chrono>
 
 #include "core/elapsed.h"
@@ -75,12 +74,13 @@ Json VerifierSession::ready_extra() {
 Reply VerifierSession::prepare(const PrepareCommand& c) {
   Workload& w = at(c.workload);
   Slot& s = slot(w, c.slot);
-  if (s.now.base >= 0) {  // nothing between two calls may write a slot's inputs but the verifier
-    const auto found = input_checksums(*s.tensors);
+  // Nothing between two calls may write a slot's inputs but the verifier.
+  std::vector<std::uint64_t> found;
+  if (s.now.base >= 0) {
+    found = input_checksums(*s.tensors);
+    s.changed_since.resize(found.size(), false);
     for (std::size_t i = 0; i < found.size() && i < s.checksums.size(); ++i)
-      if (found[i] != s.checksums[i] &&
-          std::count(s.changed_since.begin(), s.changed_since.end(), w.problem.inputs[i].name) == 0)
-        s.changed_since.push_back(w.problem.inputs[i].name);
+      if (found[i] != s.checksums[i]) s.changed_since[i] = true;
   }
   if (c.content == Content::repeat) {
     if (s.now.base < 0) throw std::runtime_error("repeat of a slot that holds no inputs yet");
@@ -98,7 +98,8 @@ Reply VerifierSession::prepare(const PrepareCommand& c) {
   }
   s.poison = gpu::poison_from_seed(c.poison_seed);
   gpu::poison_outputs(*s.tensors, stream_, s.poison);
-  s.checksums = input_checksums(*s.tensors);
+  // A repeat keeps its inputs: the checksums just taken are theirs.
+  s.checksums = c.content == Content::repeat ? std::move(found) : input_checksums(*s.tensors);
   PTXB_CUDA(cudaStreamSynchronize(stream_));
   return verifier_ok();
 }
@@ -110,8 +111,7 @@ Reply VerifierSession::verify(const VerifyCommand& c) {
   CallCheck check;
   const auto after = input_checksums(*s.tensors);
   for (std::size_t i = 0; i < after.size(); ++i)
-    if (after[i] != s.checksums[i] ||
-        std::count(s.changed_since.begin(), s.changed_since.end(), w.problem.inputs[i].name) > 0)
+    if (after[i] != s.checksums[i] || (i < s.changed_since.size() && s.changed_since[i]))
       check.inputs_modified.push_back(w.problem.inputs[i].name);
   s.checksums = after;
   s.changed_since.clear();

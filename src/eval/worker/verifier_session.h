@@ -47,10 +47,10 @@ struct Slot {
   // The inputs' keyed checksums as the verifier last knew them: after writing them (prepare),
   // then as its check found them (verify).
   std::vector<std::uint64_t> checksums;
-  // Inputs found changed at a prepare, since that check (by a kernel of another call, through a
-  // pointer it kept: red team leak8/repeat_after_tamper.cu): the slot's next check names them
+  // Per input: found changed at a prepare, since that check (by a kernel of another call, through
+  // a pointer it kept: red team leak8/repeat_after_tamper.cu); the slot's next check names it
   // (kept over prepares without a check, the library's, until one).
-  std::vector<std::string> changed_since;
+  std::vector<bool> changed_since;
 };
 
 struct Workload {
