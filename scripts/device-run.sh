@@ -47,7 +47,8 @@
 #   torchcheck  the library baseline against the same library through PyTorch, one process
 #               (tests/gpu/library_vs_torch/run.py; PyTorch's own cuDNN, so LD_LIBRARY_PATH unset)
 #   serveload   `ptxbench serve` under a stream of never-compiled candidates (bench/serve_load.py:
-#               RATE per second, default 1; the judging_cost set): throughput, latency, GPU busy
+#               RATE per second, default 1; COUNT candidates, default the whole judging_cost
+#               set): throughput, latency, GPU busy
 #   CMD         anything else is run as a shell command with the environment set up
 # PHASE_TIMEOUT (seconds, default 300) caps each phase. PACK=1 packs everything under
 # $OUT into $OUT/results.tgz at the end (the device tool returns at most 8 files).
@@ -108,7 +109,7 @@ for phase in "$@"; do
     isolation) run isolation python3 tests/gpu/eval_controls/run.py --ptxbench "$bin/ptxbench" --fast --log "$out/isolation" \
              --manifest "$bin/cases/isolation/manifest.toml" --only "${ONLY:-}" ;;
     serveload) run serveload python3 bench/serve_load.py --ptxbench "$bin/ptxbench" --rate "${RATE:-1}" \
-             --agree --out "$out/serveload.jsonl" ;;
+             ${COUNT:+--count "$COUNT"} --agree --out "$out/serveload.jsonl" ;;
     public) run public scripts/device-public.sh "$out/public" "$bin" /work/main/.devbin-old ;;
     interop) run interop scripts/device-interop.sh "$out/interop" "$bin" ;;
     costoldbatch) run costoldbatch env PTXBENCH_CASES="$bin/cases" PTXBENCH_CACHE=/work/main/.devbin-old/cache python3 bench/judging_cost.py --batch \
