@@ -11,7 +11,8 @@
 //           writes st (plain store), atomic (atomicAdd), bulkstore (cp.async.bulk shared->global)
 // After each viewer the owner checks its pattern. And, in one process, the read bandwidth of a
 // read-only view against a read-write view and cudaMalloc memory (256 MiB, 20 reads each).
-// Prints one line per result. Build: nvcc -O3 -arch=sm_90a -o vmm_probe vmm_readonly_probe.cu -lcuda
+// Prints one line per result. Build: nvcc -O3 -arch=sm_90a -o vmm_probe vmm_readonly_probe.cu
+// -lcuda
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <sys/socket.h>
@@ -22,16 +23,16 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CU(x)                                                                           \
-  do {                                                                                  \
-    CUresult r_ = (x);                                                                  \
-    if (r_ != CUDA_SUCCESS) {                                                           \
-      const char* s_ = nullptr;                                                         \
-      cuGetErrorName(r_, &s_);                                                          \
-      std::printf("  %s: %s -> %s\n", role, #x, s_ ? s_ : "?");                         \
-      std::fflush(stdout);                                                              \
-      std::_Exit(2);                                                                    \
-    }                                                                                   \
+#define CU(x)                                                   \
+  do {                                                          \
+    CUresult r_ = (x);                                          \
+    if (r_ != CUDA_SUCCESS) {                                   \
+      const char* s_ = nullptr;                                 \
+      cuGetErrorName(r_, &s_);                                  \
+      std::printf("  %s: %s -> %s\n", role, #x, s_ ? s_ : "?"); \
+      std::fflush(stdout);                                      \
+      std::_Exit(2);                                            \
+    }                                                           \
   } while (0)
 
 static const char* role = "main";
@@ -40,11 +41,17 @@ static constexpr unsigned kPattern = 0x3f800000u;  // 1.0f
 
 __global__ void read_sum(const unsigned* p, size_t n, unsigned long long* out) {
   unsigned long long s = 0;
-  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x) s += p[i];
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
+       i += size_t{gridDim.x} * blockDim.x)
+    s += p[i];
   atomicAdd(out, s);
 }
-__global__ void write_st(unsigned* p) { p[threadIdx.x] = 7; }
-__global__ void write_atomic(unsigned* p) { atomicAdd(p + threadIdx.x, 1u); }
+__global__ void write_st(unsigned* p) {
+  p[threadIdx.x] = 7;
+}
+__global__ void write_atomic(unsigned* p) {
+  atomicAdd(p + threadIdx.x, 1u);
+}
 
 __global__ void bulk(unsigned* g, unsigned long long* out, int store) {
   __shared__ alignas(128) unsigned buf[1024];
@@ -56,10 +63,15 @@ __global__ void bulk(unsigned* g, unsigned long long* out, int store) {
     asm volatile("fence.proxy.async.shared::cta;");
     if (!store) {
       asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 4096;" ::"r"(bb) : "memory");
-      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 4096, [%2];"
-                   ::"r"(sb), "l"(g), "r"(bb) : "memory");
-      asm volatile("{ .reg .pred p; W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], 0; @!p bra W; }" ::"r"(bb)
-                   : "memory");
+      asm volatile(
+          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 4096, "
+          "[%2];" ::"r"(sb),
+          "l"(g), "r"(bb)
+          : "memory");
+      asm volatile(
+          "{ .reg .pred p; W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], 0; @!p bra W; }" ::
+              "r"(bb)
+          : "memory");
     }
   }
   __syncthreads();
@@ -68,7 +80,8 @@ __global__ void bulk(unsigned* g, unsigned long long* out, int store) {
     asm volatile("fence.proxy.async.shared::cta;");
     __syncthreads();
     if (threadIdx.x == 0) {
-      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], 4096;" ::"l"(g), "r"(sb) : "memory");
+      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], 4096;" ::"l"(g), "r"(sb)
+                   : "memory");
       asm volatile("cp.async.bulk.commit_group; cp.async.bulk.wait_group 0;" ::: "memory");
     }
     return;
@@ -221,10 +234,13 @@ static void bandwidth() {
   unsigned long long* sum;
   cudaMalloc(&sum, 8);
   for (int round = 0; round < 2; ++round) {
-    const float t_plain = time_reads(plain, sum), t_rw = time_reads(rw, sum), t_ro = time_reads(ro, sum);
-    std::printf("bandwidth round %d (GB/s): cudaMalloc %.0f, VMM read-write %.0f, VMM read-only %.0f (%s)\n", round,
-                kBytes / t_plain / 1e6, kBytes / t_rw / 1e6, kBytes / t_ro / 1e6,
-                cudaGetErrorName(cudaDeviceSynchronize()));
+    const float t_plain = time_reads(plain, sum), t_rw = time_reads(rw, sum),
+                t_ro = time_reads(ro, sum);
+    std::printf(
+        "bandwidth round %d (GB/s): cudaMalloc %.0f, VMM read-write %.0f, VMM read-only %.0f "
+        "(%s)\n",
+        round, kBytes / t_plain / 1e6, kBytes / t_rw / 1e6, kBytes / t_ro / 1e6,
+        cudaGetErrorName(cudaDeviceSynchronize()));
   }
 }
 

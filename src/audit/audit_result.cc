@@ -4,6 +4,7 @@
 
 #include "audit/verdicts.h"
 #include "core/text.h"
+#include "task/families.h"
 
 namespace ptxbench::audit {
 
@@ -40,6 +41,11 @@ const FamilyResult* AuditResult::family(std::string_view name) const {
 }
 
 namespace {
+
+bool tensor_math_family(const std::string& name) {
+  const task::InstructionFamily* f = task::find_family(name);
+  return f && f->tensor_math;
+}
 
 Json kernel_json(const KernelAudit& k) {
   Json ops = Json::array();
@@ -146,12 +152,18 @@ std::string AuditResult::feedback() const {
   }
   out += timed_counts_feedback(*this);
   if (instruction_metric_evaluated && !instruction_metric_passed && rule != "all")
-    for (const auto& name : executed)
-      if (!share_measured(*this, name))
+    for (const auto& name : executed) {
+      if (share_measured(*this, name)) continue;
+      if (tensor_math_family(name))
+        out += name + " ran, but its FLOPs cannot be counted (" +
+               (coverage.note.empty() ? std::string("no coverage") : coverage.note) +
+               "): a tensor-core family earns credit only for FLOPs the audit counts. ";
+      else
         out += name +
                " ran, but this route does not measure how much of the operands it moved "
                "(ptxbench eval --count-timed-calls does): it earns the credit only beside "
                "a tensor-core family doing the math, or with those counters. ";
+    }
   if (instruction_metric_evaluated && !instruction_metric_passed)
     out += "The task needs " + std::string(rule == "all" ? "all" : "at least one") + " of " +
            join(target_families, ", ") + " to execute. ";

@@ -30,8 +30,13 @@ bool below_coverage(const AuditResult& r, const std::string& name) {
 
 }  // namespace
 
+bool timed_counts_size(const std::string& family) {
+  return family == "wgmma" || family == "tma";
+}
+
 bool share_measured(const AuditResult& r, const std::string& name) {
-  return tensor_math(name) || r.timed_counts.has_value();
+  if (tensor_math(name)) return r.coverage.available;  // its FLOPs counted by the audit
+  return r.timed_counts.has_value() && timed_counts_size(name);
 }
 
 std::vector<FamilyResult> evaluate_families(const std::vector<compile::SassFunction>& listing,
@@ -137,7 +142,7 @@ bool hidden_checks_back(const eval::TimedCounts& t, const std::string& family) {
 }  // namespace
 
 bool timed_calls_back(const AuditResult& r, const std::string& family) {
-  if (!r.timed_counts || (family != "wgmma" && family != "tma")) return true;
+  if (!r.timed_counts || !timed_counts_size(family)) return true;
   const eval::TimedCounts& t = *r.timed_counts;
   if (!t.counted || !hidden_checks_back(t, family)) return false;
   return family == "wgmma" ? t.min_tensor_share >= kMinTensorCoverage &&
@@ -197,11 +202,16 @@ void apply_instruction_metric(AuditResult& r) {
   int executed = 0, measured = 0;
   for (const auto& name : r.target_families) {
     const FamilyResult* f = r.family(name);
-    if (f && f->verdict == Verdict::executed && !below_coverage(r, name) &&
-        timed_calls_back(r, name)) {
-      ++executed;
-      if (share_measured(r, name)) ++measured;
-    }
+    if (!f || f->verdict != Verdict::executed || below_coverage(r, name) ||
+        !timed_calls_back(r, name))
+      continue;
+    const bool sized = share_measured(r, name);
+    // A tensor-core family whose FLOPs nobody counted earns nothing under either rule: one
+    // tcgen05.mma beside a CUDA-core GEMM would carry "any" on sm_100a, where SASS keeps the MMA
+    // shape in a run-time descriptor (red team leak9/tcgen05_sliver_credit.cu).
+    if (tensor_math(name) && !sized) continue;
+    ++executed;
+    if (sized) ++measured;
   }
   // The audited functions carry the work (a measured share at the target): what the others hold,
   // counted or not, does not decide it. Under "any" the family that earns it must have had its

@@ -61,9 +61,15 @@ bool timed_calls_back(const AuditResult& r, const std::string& family);
 // side of each line, never a figure.
 std::string timed_counts_feedback(const AuditResult& r);
 
+// Whether the timed calls' counters (`--count-timed-calls`, eval/timed_counts.h) size what
+// `family` did: wgmma's share of the math, TMA's share of the input bytes; no other family's.
+bool timed_counts_size(const std::string& family);
+
 // Whether this route measures how much of the task family `name` did: a tensor-math family's
-// FLOPs (the coverage), any other family's traffic only through the timed calls' counters
-// (`--count-timed-calls`). Under the rule "any" the credit needs a family with a measured share.
+// FLOPs only where the audit counted them (Coverage::available: not for tcgen05, whose MMA shape
+// is in a run-time descriptor, not the SASS), any other family's traffic only through the timed
+// calls' counters. Under the rule "any" the credit needs a family with a measured share; a
+// tensor-math family without one earns no credit under either rule.
 bool share_measured(const AuditResult& r, const std::string& name);
 
 // Sets instruction_metric_evaluated/passed from families, target_families and rule, on every

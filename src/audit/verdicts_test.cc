@@ -56,6 +56,8 @@ TEST(Verdicts, AFunctionWithoutRecordsIsNotCalledUnexecuted) {
 TEST(Verdicts, InstructionMetricRules) {
   AuditResult r;
   r.runtime_run = true;
+  r.coverage.available = true;  // wgmma's FLOPs counted: all of the task's
+  r.coverage.ratio = 1.0;
   r.target_families = {"wgmma", "tma"};
   r.families = {{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::absent}};
   r.rule = "any";
@@ -83,6 +85,8 @@ TEST(Verdicts, InstructionMetricRules) {
 TEST(Verdicts, UnprovenWorkEarnsNoCredit) {
   AuditResult r;
   r.runtime_run = true;
+  r.coverage.available = true;  // wgmma's FLOPs counted: all of the task's
+  r.coverage.ratio = 1.0;
   r.target_families = {"wgmma"};
   r.families = {{"wgmma", true, Verdict::executed}};
   r.audited_time_share = 1.0 / 280;
@@ -153,7 +157,41 @@ TEST(Verdicts, ATokenTensorCoreFamilyEarnsNoCredit) {
   apply_instruction_metric(r);
   EXPECT_FALSE(r.instruction_metric_passed);
   r.timed_counts.reset();
-  r.coverage = Coverage{};  // not countable (tcgen05's shape is in a descriptor): as before
+  r.coverage = Coverage{};  // FLOPs not counted: a tensor-core family earns nothing uncounted
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+}
+
+// One tcgen05.mma beside a CUDA-core GEMM (red team leak9/tcgen05_sliver_credit.cu): SASS keeps
+// tcgen05's MMA shape in a run-time descriptor, so its FLOPs are not counted, and it earned "any"
+// on sm_100a. Uncounted, it earns nothing, with the timed calls' counters too (they size wgmma
+// and TMA only), and the model is told why.
+TEST(Verdicts, AnUncountedTensorCoreFamilyEarnsNoCredit) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.audited_time_share = 1.0;
+  r.target_families = {"tcgen05"};
+  r.families = {{"tcgen05", true, Verdict::executed}};
+  r.rule = "any";
+  task::ArchTargets t{"sm_100a", {"tcgen05"}, "any"};
+  r.coverage = compute_coverage({kernel({{"UTCHMMA", 1, 4, 128}})}, &t, 1e9);
+  apply_instruction_metric(r);
+  EXPECT_TRUE(r.instruction_metric_evaluated);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_NE(r.feedback().find("tcgen05 ran, but its FLOPs cannot be counted"), std::string::npos)
+      << r.feedback();
+  eval::TimedCounts c;
+  c.counted = true;
+  c.calls = 12;
+  r.timed_counts = c;
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  EXPECT_FALSE(share_measured(r, "tcgen05"));
+  r.rule = "all";
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
+  r.coverage.available = true;  // counted (a descriptor read some day): credited as wgmma is
+  r.coverage.ratio = 1.0;
   apply_instruction_metric(r);
   EXPECT_TRUE(r.instruction_metric_passed);
 }
@@ -165,6 +203,8 @@ TEST(Verdicts, ATokenTensorCoreFamilyEarnsNoCredit) {
 TEST(Verdicts, TmaAloneEarnsNoCreditWhereNothingMeasuresIt) {
   AuditResult r;
   r.runtime_run = true;
+  r.coverage.available = true;  // wgmma's FLOPs counted: all of the task's
+  r.coverage.ratio = 1.0;
   r.audited_time_share = 1.0;
   r.target_families = {"wgmma", "tma"};
   r.families = {{"wgmma", true, Verdict::absent}, {"tma", true, Verdict::executed}};
@@ -317,8 +357,12 @@ TEST(Verdicts, OtherFamiliesAreNotGatedByTheCounters) {
   r.target_families = {"stmatrix"};
   r.families = {{"stmatrix", true, Verdict::executed}};
   r.timed_counts = eval::TimedCounts{};  // counted: false
+  r.rule = "all";
   apply_instruction_metric(r);
   EXPECT_TRUE(r.instruction_metric_passed);
+  r.rule = "any";  // but alone nothing sizes what it did
+  apply_instruction_metric(r);
+  EXPECT_FALSE(r.instruction_metric_passed);
   EXPECT_TRUE(timed_calls_back(r, "setmaxnreg"));
   EXPECT_FALSE(timed_calls_back(r, "wgmma"));
 }
