@@ -5,6 +5,7 @@
 #include "eval/evaluator.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <set>
 #include <thread>
 
+#include "core/fd_passing.h"
 #include "core/fs.h"
 #include "core/text.h"
 #include "eval/call_failure.h"
@@ -82,6 +84,7 @@ struct Script {
   std::vector<std::vector<int>> broker_calls;  // per broker process: its calls' workloads
   std::vector<Json> broker_requests;           // per broker process: its request
   std::vector<Json> maps;                      // every broker's "map" command
+  std::vector<std::size_t> map_descriptors;    // per "map": input descriptors the broker got
   bool verifier_ready = true;
   bool verifier_no_device = false;  // the verifier could not open a CUDA device (no_device)
   std::optional<ProcessResult> verifier_end;       // set: it ended so before its first reply
@@ -142,8 +145,14 @@ struct Script {
 
 class FakeProcess : public WorkerProcess {
  public:
-  FakeProcess(Script& s, const Json& request, int& verifies)
-      : s_(s), verifier_(request.at("mode") == "verifier"), verifies_(verifies) {
+  // `descriptors`: its end of the descriptor socket (kDescriptorFd), as the real processes
+  // have it: the verifier sends every slot input's descriptor on it before its "open" reply, the
+  // broker takes them before "map".
+  FakeProcess(Script& s, const Json& request, int& verifies, Descriptor descriptors)
+      : s_(s),
+        verifier_(request.at("mode") == "verifier"),
+        verifies_(verifies),
+        descriptors_(std::move(descriptors)) {
     if (verifier_) {
       ++s.verifier_processes;
     } else {
@@ -171,6 +180,11 @@ class FakeProcess : public WorkerProcess {
       const int burst = cmd.contains("calls") ? static_cast<int>(cmd["calls"].size()) : 0;
       if (op == "map") {
         s_.maps.push_back(cmd);
+        auto m = map_from_json(cmd);
+        PTXB_CHECK(m.ok(), "fake broker: a bad map");
+        auto fds = receive_descriptors(descriptors_.get(), input_descriptors(*m),
+                                       std::chrono::milliseconds(2000));
+        s_.map_descriptors.push_back(fds.ok() ? fds->size() : 0);
         queue_.push_back(ok_reply());  // ready, candidate not loaded yet
       } else if (op == "noop") {
         if (!s_.noop_ok(broker_)) {
@@ -284,7 +298,8 @@ class FakeProcess : public WorkerProcess {
       if (s_.verifier_end) return {};  // no reply: it has ended
       plan_index_ = cmd.value("library_plan_index", -1);
       Reply r = ok_reply();
-      Json slot{{"inputs", {"aa", "bb"}},
+      const std::uint64_t mib2 = std::uint64_t{2} << 20;
+      Json slot{{"input_capacities", {mib2, mib2}},
                 {"outputs", {"cc"}},
                 {"input_offsets", s_.input_offsets},
                 {"output_offsets", Json::array({512})}};
@@ -293,6 +308,13 @@ class FakeProcess : public WorkerProcess {
         slots.push_back(repeated(w.at("slots").get<int>(), slot));
       r.extra =
           Json{{"slots", slots}, {"provenance", {{"gpu", "NVIDIA H200"}, {"driver", "580.00"}}}};
+      if (s_.verifier_ready && !s_.verifier_no_device) {  // one per input of every slot
+        std::size_t n = 0;
+        for (const auto& w : cmd.at("workloads")) n += 2 * w.at("slots").get<std::size_t>();
+        PTXB_CHECK(
+            send_descriptors(descriptors_.get(), std::vector<int>(n, descriptors_.get())).ok(),
+            "fake verifier: the input descriptors");
+      }
       if (!s_.verifier_ready)
         r = Reply{false, VerifierStatus::harness_error, "out of memory", "", 0, {}, {}};
       if (s_.verifier_no_device)
@@ -377,6 +399,7 @@ class FakeProcess : public WorkerProcess {
   int plan_index_ = -1;  // the verifier request's library_plan_index
   int broker_ = -1;      // a broker: its index in Script::broker_calls
   int& verifies_;
+  Descriptor descriptors_;
   int calls_ = 0;
   std::map<std::pair<int, int>, Json> prepared_;  // the last prepare of each (workload, slot)
   std::deque<Reply> queue_;
@@ -418,7 +441,11 @@ class FakeLauncher : public WorkerLauncher {
       ++s_.hosts;
       return std::unique_ptr<WorkerProcess>(std::make_unique<FakeHost>(s_));
     }
-    return std::unique_ptr<WorkerProcess>(std::make_unique<FakeProcess>(s_, req, s_.verifies));
+    Descriptor descriptors;  // its end of the descriptor socket, kept as the child would
+    for (const ChildFd& f : pipes.extra)
+      if (f.child_fd == kDescriptorFd) descriptors = Descriptor(::dup(f.parent_fd));
+    return std::unique_ptr<WorkerProcess>(
+        std::make_unique<FakeProcess>(s_, req, s_.verifies, std::move(descriptors)));
   }
   std::vector<ProcessSpec> specs;
   std::vector<Json> requests;
@@ -502,9 +529,15 @@ TEST_F(EvaluatorTest, PassingCandidateIsCheckedOnEveryCallAndTimed) {
   ASSERT_EQ(script_.pipes.size(), 3u);
   EXPECT_TRUE(script_.pipes[1].protocol);
   EXPECT_FALSE(script_.pipes[2].protocol);
-  ASSERT_EQ(script_.pipes[1].extra.size(), 2u);
+  ASSERT_EQ(script_.pipes[1].extra.size(), 3u);
   ASSERT_EQ(script_.pipes[2].extra.size(), 2u);
   EXPECT_EQ(script_.pipes[1].extra[0].child_fd, kBrokerFromHostFd);
+  // The verifier and the broker have a descriptor socket each (the inputs' descriptors); the
+  // candidate's host process none.
+  ASSERT_EQ(script_.pipes[0].extra.size(), 1u);
+  EXPECT_EQ(script_.pipes[0].extra[0].child_fd, kDescriptorFd);
+  EXPECT_EQ(script_.pipes[1].extra[2].child_fd, kDescriptorFd);
+  for (const ChildFd& f : script_.pipes[2].extra) EXPECT_NE(f.child_fd, kDescriptorFd);
   EXPECT_EQ(script_.pipes[2].extra[0].child_fd, 3);
   EXPECT_EQ(script_.pipes[2].extra[1].child_fd, 4);
   // The broker reads what the host writes: one pipe, both ends.
@@ -591,7 +624,11 @@ TEST_F(EvaluatorTest, TheRunnerStartsBesideTheVerifierAndGetsTheSlotsFirst) {
   ASSERT_EQ(w.size(), 6u);  // the timed workload (4 slots) and the five drawn hidden ones (1)
   EXPECT_EQ(w[0].at("slots").size(), 4u);
   EXPECT_EQ(w[1].at("slots").size(), 1u);
-  EXPECT_EQ(w[0].at("slots")[0].at("inputs"), (Json::array({"aa", "bb"})));
+  const std::uint64_t mib2 = std::uint64_t{2} << 20;
+  EXPECT_EQ(w[0].at("slots")[0].at("input_capacities"), (Json::array({mib2, mib2})));
+  // Each broker got every slot input's descriptor from the parent before its map (two inputs a
+  // slot: 4 + 5 slots), copies of what the verifier sent.
+  EXPECT_EQ(script_.map_descriptors, (std::vector<std::size_t>{18, 18}));
   // Each tensor's offset in its exported block reaches the broker as the verifier gave it.
   EXPECT_EQ(w[0].at("slots")[0].at("input_offsets"), (Json::array({2086912, 0})));
   EXPECT_EQ(w[0].at("slots")[0].at("output_offsets"), (Json::array({512})));

@@ -279,9 +279,10 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
             .ok()) {
       Received closed = p.verifier->receive(milliseconds(seconds(60)));
       if (closed.reply && closed.reply->ok && closed.reply->extra.value("closed", false))
-        o.verifier_host->give_back(o.device,
-                                   WarmVerifier{std::move(p.verifier), std::move(p.verifier_dir),
-                                                p.verifier_started, p.verifier_sessions + 1});
+        o.verifier_host->give_back(
+            o.device,
+            WarmVerifier{std::move(p.verifier), std::move(p.verifier_dir), p.verifier_started,
+                         p.verifier_sessions + 1, std::move(p.verifier_descriptors)});
     }
     if (p.verifier) {
       (void)p.verifier->send(Json{{"op", "quit"}});

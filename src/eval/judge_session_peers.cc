@@ -63,6 +63,8 @@ bool JudgeSession::start_verifier(Peers& p, const EvalOptions& o, EvalResult& r)
     if (auto warm = o.verifier_host->take(o.device)) {
       p.verifier = std::move(warm->process);
       p.verifier_dir = std::move(warm->dir);
+      p.verifier_descriptors = std::move(warm->descriptors);
+      drain_descriptors(p.verifier_descriptors.get());
       p.verifier_started = warm->started;
       p.verifier_sessions = warm->sessions;
       p.verifier_warm = true;
@@ -80,6 +82,7 @@ bool JudgeSession::start_verifier(Peers& p, const EvalOptions& o, EvalResult& r)
     return fail_with(r, Outcome::harness_error, started.error().message, "starting");
   p.verifier_dir.emplace(std::move(started->dir));
   p.verifier = std::move(started->process);
+  p.verifier_descriptors = std::move(started->descriptors);
   return true;
 }
 
@@ -147,6 +150,8 @@ bool JudgeSession::launch_broker(Peers& p, const EvalOptions& o, EvalResult& r) 
     if (auto st = give_private_dir(d); !st.ok()) return fail(st.error().to_string());
   HostPipes link;
   if (!link.open()) return fail("cannot make the pipes between the broker and the host");
+  auto sockets = descriptor_socket_pair();
+  if (!sockets.ok()) return fail(sockets.error().to_string());
   const seconds wall =
       setup_.audit == Instrument::nvtx ? o.worker_timeout + o.ncu_timeout : o.worker_timeout;
   p.device = o.device;
@@ -156,9 +161,12 @@ bool JudgeSession::launch_broker(Peers& p, const EvalOptions& o, EvalResult& r) 
     spec.isolate_network = false;  // ncu reaches its injected library over local sockets
     spec.limits.output_cap_bytes = std::size_t{64} << 20;
   }
-  auto b = launcher_.launch(spec, LaunchPipes{true, link.broker_ends()});
+  std::vector<ChildFd> broker_fds = link.broker_ends();
+  broker_fds.push_back({sockets->second.get(), kDescriptorFd});
+  auto b = launcher_.launch(spec, LaunchPipes{true, broker_fds});
   if (!b.ok()) return fail("cannot start the broker: " + b.error().to_string());
   p.broker = std::move(*b);
+  p.broker_descriptors = std::move(sockets->first);
   auto h = launcher_.launch(
       host_process_spec({host_program->string(), hfile.string()}, p.host_dir->path(), wall),
       LaunchPipes{false, link.host_ends()});
@@ -172,7 +180,10 @@ bool JudgeSession::ready_broker(Peers& p, EvalResult& r, bool first) {
   // Its time on the session's path: the first broker's launch overlapped the verifier's start.
   const auto broker_start = first ? Clock::now() : p.broker_launched;
   const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, kLoadingLabel};
-  if (!p.broker->send(p.broker_map.to_json()).ok())  // gone already: what did it say?
+  std::vector<int> inputs;
+  for (const auto& d : p.input_fds) inputs.push_back(d.get());
+  if (!send_descriptors(p.broker_descriptors.get(), inputs).ok() ||
+      !p.broker->send(p.broker_map.to_json()).ok())  // gone already: what did it say?
     return broker_setup_failed(p, p.broker->receive(milliseconds(2000)), r);
   Received ready2 = p.broker->receive(milliseconds(seconds(120)));
   if (!ready2.reply || !ready2.reply->ok) return broker_setup_failed(p, ready2, r);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fd_passing.h"
 #include "core/fs.h"
 #include "eval/host_protocol.h"
 #include "eval/judge_session.h"
@@ -49,6 +50,11 @@ struct JudgeSession::Peers {
   int device = -1;                 // the GPU every broker of the session is pinned to
   host::HostRequest host_request;  // without dir and library
   MapCommand broker_map;           // the verifier's slots, every broker's first command
+  // The parent's ends of the descriptor sockets (kDescriptorFd) of the verifier and of the
+  // current broker, and the slots' input descriptors the verifier sent, in the map's order:
+  // each broker gets copies before its "map" (worker/shared_inputs.h).
+  Descriptor verifier_descriptors, broker_descriptors;
+  std::vector<Descriptor> input_fds;
   std::string broker_audit_error;  // the broker's instrumentation could not start
   int brokers = 0;
   std::chrono::steady_clock::time_point broker_launched;  // the current broker's launch

@@ -143,6 +143,13 @@ bool JudgeSession::start(Peers& p, const task::TaskSpec& task, const fs::path& s
     }
     p.broker_map.workloads.push_back(std::move(rw));
   }
+  // The inputs' descriptors, sent before the reply (worker/shared_inputs.h).
+  auto fds = receive_descriptors(p.verifier_descriptors.get(), input_descriptors(p.broker_map),
+                                 milliseconds(seconds(30)));
+  if (!fds.ok())
+    return fail(Outcome::harness_error, "the verifier's input descriptors: " + fds.error().message,
+                "preparing inputs and references");
+  p.input_fds = std::move(*fds);
   return ready_broker(p, r, true);
 }
 

@@ -103,7 +103,7 @@ Result<AuditArmCommand> audit_arm_from_json(const Json& j) {
 }
 
 Json SlotHandles::to_json() const {
-  return Json{{"inputs", inputs},
+  return Json{{"input_capacities", input_capacities},
               {"outputs", outputs},
               {"input_offsets", input_offsets},
               {"output_offsets", output_offsets}};
@@ -112,14 +112,25 @@ Json SlotHandles::to_json() const {
 Result<SlotHandles> slot_handles_from_json(const Json& j) {
   return guarded("slot", [&]() -> Result<SlotHandles> {
     SlotHandles h;
-    h.inputs = j.at("inputs").get<std::vector<std::string>>();
+    h.input_capacities = j.at("input_capacities").get<std::vector<std::uint64_t>>();
     h.outputs = j.at("outputs").get<std::vector<std::string>>();
     h.input_offsets = j.at("input_offsets").get<std::vector<std::uint64_t>>();
     h.output_offsets = j.at("output_offsets").get<std::vector<std::uint64_t>>();
-    if (h.input_offsets.size() != h.inputs.size() || h.output_offsets.size() != h.outputs.size())
+    if (h.input_offsets.size() != h.input_capacities.size() ||
+        h.output_offsets.size() != h.outputs.size())
       return make_error("a slot needs one offset per tensor");
+    for (std::size_t i = 0; i < h.input_capacities.size(); ++i)
+      if (h.input_offsets[i] >= h.input_capacities[i])
+        return make_error("an input's offset lies outside its allocation");
     return h;
   });
+}
+
+std::size_t input_descriptors(const MapCommand& m) {
+  std::size_t n = 0;
+  for (const auto& w : m.workloads)
+    for (const auto& s : w.slots) n += s.input_capacities.size();
+  return n;
 }
 
 Json MapCommand::to_json() const {

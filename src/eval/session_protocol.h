@@ -90,16 +90,21 @@ struct OpenCommand {
   static Result<OpenCommand> from_json(const Json& j);
 };
 
-// The IPC handles (hex of cudaIpcMemHandle_t) of one slot's tensors, inputs then outputs, and
-// where each tensor starts in its mapped allocation, in bytes (gpu::DeviceBuffer::exported puts
-// it at the allocation's end). The verifier's "open" reply and the map command carry them as
-// {inputs, outputs, input_offsets, output_offsets}, one offset per tensor (required: the
-// verifier, the parent and the runner are one build).
+// How the broker maps one slot's tensors. Inputs: each a CUDA virtual-memory allocation of
+// input_capacities[i] bytes whose descriptor comes on the descriptor socket (kDescriptorFd), in
+// order of workload, slot and input, one per input of every slot (worker/shared_inputs.h: the
+// broker maps them read-only). Outputs: the IPC handles (hex of cudaIpcMemHandle_t). And where
+// each tensor starts in its allocation, in bytes (gpu::DeviceBuffer::exported puts it at the
+// end). The verifier's "open" reply and the map command carry them as {input_capacities,
+// outputs, input_offsets, output_offsets} (required: the verifier, the parent and the broker are
+// one build).
 struct SlotHandles {
-  std::vector<std::string> inputs, outputs;
+  std::vector<std::uint64_t> input_capacities;
+  std::vector<std::string> outputs;
   std::vector<std::uint64_t> input_offsets, output_offsets;
   Json to_json() const;
 };
+
 Result<SlotHandles> slot_handles_from_json(const Json& j);
 
 struct RunnerWorkload {
@@ -122,6 +127,8 @@ struct MapCommand {
   Json to_json() const;
 };
 Result<MapCommand> map_from_json(const Json& j);
+// How many input descriptors the map's slots take from the descriptor socket, in order.
+std::size_t input_descriptors(const MapCommand& m);
 
 // The broker (ptxbench-worker, mode "broker"): the trusted process that holds the session's CUDA
 // context and runs the candidate's device code for it (worker/broker.h). It never loads the
@@ -130,6 +137,10 @@ Result<MapCommand> map_from_json(const Json& j);
 // and kBrokerToHostFd, pipes the parent made.
 inline constexpr int kBrokerFromHostFd = 5;
 inline constexpr int kBrokerToHostFd = 6;
+// The verifier's and each broker's Unix socket to the parent (core/fd_passing.h): the verifier
+// sends its slots' input descriptors on it before its "open" reply; the parent sends copies to
+// each broker before its "map" command.
+inline constexpr int kDescriptorFd = 7;
 // What the candidate may hold in device memory (cudaMallocAsync) beside its tensors, and what
 // the local-memory frames of its kernels may make the driver reserve.
 inline constexpr std::uint64_t kDefaultWorkspaceQuota = 4ull << 30;

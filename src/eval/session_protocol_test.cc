@@ -62,27 +62,35 @@ BrokerRequest gemm_broker_request() {
   return r;
 }
 
+constexpr std::uint64_t kMiB2 = std::uint64_t{2} << 20;
+
 MapCommand gemm_map() {
   auto plan = plan_session(testing::gemm_task(), 3, 9);
   MapCommand m;
   m.workloads.push_back(
-      {plan->verifier.workloads[0].problem, {{{"aa", "bb"}, {"cc"}, {0, 0}, {0}}}});
+      {plan->verifier.workloads[0].problem, {{{kMiB2, kMiB2}, {"cc"}, {0, 0}, {0}}}});
   return m;
 }
 
 // Each tensor's place in its mapped allocation travels with its handle (DeviceBuffer::exported
-// puts a tensor at the end of whole 2 MiB blocks).
+// puts a tensor at the end of whole 2 MiB blocks); an input's allocation size travels too (its
+// descriptor comes on the descriptor socket).
 TEST(SessionProtocol, SlotHandlesCarryEachTensorsOffset) {
-  SlotHandles h{{"aa", "bb"}, {"cc"}, {2086912, 0}, {256}};
+  SlotHandles h{{kMiB2, 2 * kMiB2}, {"cc"}, {2086912, 0}, {256}};
   auto back = slot_handles_from_json(h.to_json());
   ASSERT_TRUE(back.ok()) << back.error().to_string();
   EXPECT_EQ(back->input_offsets, (std::vector<std::uint64_t>{2086912, 0}));
   EXPECT_EQ(back->output_offsets, (std::vector<std::uint64_t>{256}));
   // Required, one per tensor: a tensor described at its block's start would be a harness bug.
-  EXPECT_FALSE(slot_handles_from_json(Json{{"inputs", {"aa"}}, {"outputs", {"cc"}}}).ok());
+  EXPECT_FALSE(
+      slot_handles_from_json(Json{{"input_capacities", {kMiB2}}, {"outputs", {"cc"}}}).ok());
   Json short_offsets = h.to_json();
   short_offsets["input_offsets"] = Json::array({0});
   EXPECT_FALSE(slot_handles_from_json(short_offsets).ok());
+  Json outside = h.to_json();  // an offset past its allocation: the verifier never sends it
+  outside["input_offsets"] = Json::array({kMiB2, 0});
+  EXPECT_FALSE(slot_handles_from_json(outside).ok());
+  EXPECT_EQ(back->input_capacities, (std::vector<std::uint64_t>{kMiB2, 2 * kMiB2}));
   MapCommand m = gemm_map();
   m.workloads[0].slots[0] = h;
   auto map = map_from_json(m.to_json());
@@ -105,7 +113,9 @@ TEST(SessionProtocol, BrokerRequestAndMapCarryNoSeedsOrReferences) {
   EXPECT_EQ(gemm_map().to_json().at("op"), "map");
   auto map = map_from_json(gemm_map().to_json());
   ASSERT_TRUE(map.ok()) << map.error().to_string();
-  EXPECT_EQ(map->workloads[0].slots[0].inputs, (std::vector<std::string>{"aa", "bb"}));
+  EXPECT_EQ(map->workloads[0].slots[0].input_capacities,
+            (std::vector<std::uint64_t>{kMiB2, kMiB2}));
+  EXPECT_EQ(input_descriptors(*map), 2u);  // one per input of every slot
 }
 
 TEST(SessionProtocol, AMapCommandNeedsAWorkloadWithASlot) {

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <optional>
 
+#include "core/fd_passing.h"
 #include "core/fs.h"
 #include "eval/session_io.h"
 
@@ -36,7 +37,8 @@ struct WarmVerifier {
   std::unique_ptr<WorkerProcess> process;
   std::optional<TempDir> dir;
   std::chrono::steady_clock::time_point started;
-  int sessions = 0;  // opened in it so far
+  int sessions = 0;        // opened in it so far
+  Descriptor descriptors;  // the parent's end of its descriptor socket (StartedVerifier)
 };
 
 class VerifierHost {

@@ -1,5 +1,6 @@
 #include "eval/verifier_start.h"
 
+#include "eval/session_protocol.h"
 #include "eval/worker_spec.h"
 
 namespace ptxbench::eval {
@@ -14,10 +15,13 @@ Result<StartedVerifier> start_verifier_process(WorkerLauncher& launcher,
   const VerifierRequest req{dir->path().string()};
   if (auto st = write_file_atomic(request, to_text(req.to_json(), 1)); !st.ok())
     return make_error(st.error().to_string());
+  auto sockets = descriptor_socket_pair();
+  if (!sockets.ok()) return make_error(sockets.error().to_string());
   auto v = launcher.launch(
-      verifier_process_spec({worker.string(), request.string()}, dir->path(), device, wall));
+      verifier_process_spec({worker.string(), request.string()}, dir->path(), device, wall),
+      LaunchPipes{true, {{sockets->second.get(), kDescriptorFd}}});
   if (!v.ok()) return make_error("cannot start the verifier: " + v.error().to_string());
-  return StartedVerifier{std::move(*dir), std::move(*v)};
+  return StartedVerifier{std::move(*dir), std::move(*v), std::move(sockets->first)};
 }
 
 }  // namespace ptxbench::eval

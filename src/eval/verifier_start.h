@@ -6,16 +6,20 @@
 #include <filesystem>
 #include <memory>
 
+#include "core/fd_passing.h"
 #include "core/fs.h"
 #include "core/result.h"
 #include "eval/session_io.h"
 
 namespace ptxbench::eval {
 
-// A started verifier: its private directory, which must outlive the process, and the process.
+// A started verifier: its private directory, which must outlive the process, the process, and
+// the parent's end of its descriptor socket (kDescriptorFd: the slots' input descriptors come on
+// it before each "open" reply; core/fd_passing.h).
 struct StartedVerifier {
   TempDir dir;
   std::unique_ptr<WorkerProcess> process;
+  Descriptor descriptors;
 };
 
 // Makes the verifier's private directory (given to the unprivileged user, worker_spec.h), writes

@@ -5,6 +5,7 @@
 // sticky error such as an illegal address never crashes the parent.
 #pragma once
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -32,6 +33,17 @@ inline std::string describe_cuda_error(cudaError_t e) {
                          std::to_string(line) + ")");
 }
 
+// The driver API's twin (PTXB_CU), for the calls the runtime has no form of (virtual memory
+// management): a std::runtime_error with the driver's error name. Only code that uses the macro
+// links the driver.
+[[noreturn]] inline void throw_driver_error(CUresult r, const char* expr, const char* file,
+                                            int line) {
+  const char* name = nullptr;
+  cuGetErrorName(r, &name);
+  throw std::runtime_error(std::string(name ? name : "CUDA_ERROR_UNKNOWN") + " (in " + expr +
+                           " at " + file + ":" + std::to_string(line) + ")");
+}
+
 }  // namespace ptxbench::gpu
 
 #define PTXB_CUDA(expr)                                                             \
@@ -39,4 +51,11 @@ inline std::string describe_cuda_error(cudaError_t e) {
     cudaError_t ptxb_cuda_err_ = (expr);                                            \
     if (ptxb_cuda_err_ != cudaSuccess)                                              \
       ::ptxbench::gpu::throw_cuda_error(ptxb_cuda_err_, #expr, __FILE__, __LINE__); \
+  } while (0)
+
+#define PTXB_CU(expr)                                                               \
+  do {                                                                              \
+    CUresult ptxb_cu_err_ = (expr);                                                 \
+    if (ptxb_cu_err_ != CUDA_SUCCESS)                                               \
+      ::ptxbench::gpu::throw_driver_error(ptxb_cu_err_, #expr, __FILE__, __LINE__); \
   } while (0)

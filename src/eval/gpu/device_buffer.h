@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <functional>
 #include <utility>
 
 #include "eval/gpu/cuda_check.h"
@@ -39,11 +40,24 @@ class DeviceBuffer {
   static constexpr std::size_t exported_offset(std::size_t bytes) {
     return (exported_capacity(bytes) - bytes) / 256 * 256;
   }
+  // An allocation made elsewhere (worker/shared_inputs.h: CUDA virtual memory, exported as a
+  // descriptor), laid out as exported() lays its own, handed back to `free` when the buffer dies.
+  static DeviceBuffer adopt(void* base, std::size_t bytes, std::size_t capacity,
+                            std::function<void(void*)> free) {
+    DeviceBuffer b;
+    b.base_ = base;
+    b.ptr_ = static_cast<char*>(base) + (capacity - bytes) / 256 * 256;
+    b.bytes_ = bytes;
+    b.capacity_ = capacity;
+    b.free_ = std::move(free);
+    return b;
+  }
   DeviceBuffer(DeviceBuffer&& o) noexcept
       : base_(std::exchange(o.base_, nullptr)),
         ptr_(std::exchange(o.ptr_, nullptr)),
         bytes_(std::exchange(o.bytes_, 0)),
-        capacity_(std::exchange(o.capacity_, 0)) {}
+        capacity_(std::exchange(o.capacity_, 0)),
+        free_(std::exchange(o.free_, nullptr)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       release();
@@ -51,6 +65,7 @@ class DeviceBuffer {
       ptr_ = std::exchange(o.ptr_, nullptr);
       bytes_ = std::exchange(o.bytes_, 0);
       capacity_ = std::exchange(o.capacity_, 0);
+      free_ = std::exchange(o.free_, nullptr);
     }
     return *this;
   }
@@ -77,12 +92,16 @@ class DeviceBuffer {
     ptr_ = base_ ? static_cast<char*>(base_) + offset : nullptr;
   }
   void release() {
-    if (base_) cudaFree(base_);  // errors ignored: a sticky context error must not throw here
+    // Errors ignored: a sticky context error must not throw here.
+    if (base_ && free_) free_(base_);
+    if (base_ && !free_) cudaFree(base_);
     base_ = ptr_ = nullptr;
+    free_ = nullptr;
   }
   void* base_ = nullptr;
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0, capacity_ = 0;
+  std::function<void(void*)> free_;  // set by adopt(); else cudaFree
 };
 
 }  // namespace ptxbench::gpu

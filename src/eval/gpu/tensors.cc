@@ -5,12 +5,23 @@
 
 namespace ptxbench::gpu {
 
-TensorSet::TensorSet(const Problem& p, bool exported) : problem_(p) {
-  auto make = [exported](std::size_t bytes) {
-    return exported ? DeviceBuffer::exported(bytes) : DeviceBuffer(bytes);
-  };
-  for (const auto& t : p.inputs) inputs_.push_back(make(t.bytes()));
-  for (const auto& t : p.outputs) outputs_.push_back(make(t.bytes()));
+TensorSet::TensorSet(const Problem& p, bool exported)
+    : TensorSet(
+          p,
+          [exported](std::size_t bytes) {
+            return exported ? DeviceBuffer::exported(bytes) : DeviceBuffer(bytes);
+          },
+          exported) {}
+
+TensorSet::TensorSet(const Problem& p, const MakeBuffer& make_input)
+    : TensorSet(p, make_input, true) {}
+
+TensorSet::TensorSet(const Problem& p, const MakeBuffer& make_input, bool exported_outputs)
+    : problem_(p) {
+  for (const auto& t : p.inputs) inputs_.push_back(make_input(t.bytes()));
+  for (const auto& t : p.outputs)
+    outputs_.push_back(exported_outputs ? DeviceBuffer::exported(t.bytes())
+                                        : DeviceBuffer(t.bytes()));
   shapes_.resize(p.inputs.size() + p.outputs.size());
   for (std::size_t i = 0; i < p.inputs.size(); ++i)
     dl_.push_back(describe(p.inputs[i], inputs_[i].get(), shapes_[i]));

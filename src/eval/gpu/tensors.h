@@ -6,6 +6,7 @@
 #include <dlpack/dlpack.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "eval/gpu/device_buffer.h"
@@ -20,6 +21,10 @@ class TensorSet {
   // Allocates every input and output of `p` on the current device; `exported`: each with
   // DeviceBuffer::exported (a set the candidate's runner maps through CUDA IPC).
   explicit TensorSet(const Problem& p, bool exported = false);
+  // The same, exported, with each input's buffer made by `make_input` (its size in bytes): the
+  // verifier's slots, whose inputs the broker maps read-only (worker/shared_inputs.h).
+  using MakeBuffer = std::function<DeviceBuffer(std::size_t bytes)>;
+  TensorSet(const Problem& p, const MakeBuffer& make_input);
   TensorSet(TensorSet&&) = default;
   TensorSet(const TensorSet&) = delete;
   TensorSet& operator=(const TensorSet&) = delete;
@@ -35,6 +40,7 @@ class TensorSet {
   std::vector<DLTensor*> arguments();
 
  private:
+  TensorSet(const Problem& p, const MakeBuffer& make_input, bool exported_outputs);
   DLTensor describe(const TensorDesc& t, void* data, std::vector<std::int64_t>& shape_store);
   Problem problem_;
   std::vector<DeviceBuffer> inputs_, outputs_;

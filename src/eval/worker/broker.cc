@@ -98,11 +98,8 @@ class Broker {
   }
 
   void map(const MapCommand& m) {
-    for (const auto& w : m.workloads) {
-      std::vector<MappedSlot> slots;
-      for (const auto& h : w.slots) slots.push_back(map_slot(w.problem, h));
-      slots_.push_back(std::move(slots));
-    }
+    for (auto& w : map_slots(m, kDescriptorFd)) slots_.push_back(std::move(w));
+    ::close(kDescriptorFd);  // nothing more comes on it
     know_tensors();
   }
   void know_tensors() {  // every slot's tensors, for the stale-buffer notes (broker_stale.cc)

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "eval/gpu/cuda_check.h"
+#include "eval/worker/shared_inputs.h"
 
 namespace ptxbench::eval::worker {
 namespace host = ptxbench::eval::host;
@@ -25,20 +26,23 @@ std::uint64_t open_handle(const std::string& hex) {
 
 }  // namespace
 
-MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h) {
-  if (h.inputs.size() != p.inputs.size() || h.outputs.size() != p.outputs.size())
+MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h,
+                    std::span<const Descriptor> input_fds) {
+  if (h.input_capacities.size() != p.inputs.size() || h.outputs.size() != p.outputs.size() ||
+      input_fds.size() != p.inputs.size())
     throw std::runtime_error("the slot's handles do not match the problem's tensors");
   MappedSlot s;
   const std::size_t n = p.inputs.size() + p.outputs.size();
   for (std::size_t i = 0; i < n; ++i) {
     const bool in = i < p.inputs.size();
     const auto& desc = in ? p.inputs[i] : p.outputs[i - p.inputs.size()];
-    const auto& hex = in ? h.inputs[i] : h.outputs[i - p.inputs.size()];
     const std::uint64_t offset =
         in ? h.input_offsets.at(i) : h.output_offsets.at(i - p.inputs.size());
     if (offset % 256 != 0) throw std::runtime_error("a tensor offset that is not 256-aligned");
     host::TensorArg t;
-    t.data = open_handle(hex) + offset;
+    t.data = (in ? map_read_only(input_fds[i].get(), h.input_capacities[i])
+                 : open_handle(h.outputs[i - p.inputs.size()])) +
+             offset;
     const bool bf16 = desc.type == gpu::ElemType::bf16;
     t.dtype_code = bf16 ? kDLBfloat : kDLFloat;
     t.dtype_bits = bf16 ? 16 : 32;
@@ -49,6 +53,22 @@ MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h) {
     s.args.push_back(std::move(t));
   }
   return s;
+}
+
+std::vector<std::vector<MappedSlot>> map_slots(const MapCommand& m, int descriptor_fd) {
+  auto fds = receive_descriptors(descriptor_fd, input_descriptors(m), std::chrono::seconds(30));
+  if (!fds.ok()) throw std::runtime_error("the inputs' descriptors: " + fds.error().message);
+  std::span<const Descriptor> next(*fds);
+  std::vector<std::vector<MappedSlot>> out;
+  for (const auto& w : m.workloads) {
+    std::vector<MappedSlot> slots;
+    for (const auto& h : w.slots) {
+      slots.push_back(map_slot(w.problem, h, next.first(h.input_capacities.size())));
+      next = next.subspan(h.input_capacities.size());
+    }
+    out.push_back(std::move(slots));
+  }
+  return out;
 }
 
 }  // namespace ptxbench::eval::worker

@@ -1,9 +1,12 @@
-// The verifier's tensors as the broker maps them (CUDA IPC): what the host sees of each tensor
-// (its pointer, dtype and shape) and the device regions the broker checks the call's work against.
+// The verifier's tensors as the broker maps them (inputs read-only from their descriptors,
+// worker/shared_inputs.h; outputs through CUDA IPC): what the host sees of each tensor (its
+// pointer, dtype and shape) and the device regions the broker checks the call's work against.
 #pragma once
 
+#include <span>
 #include <vector>
 
+#include "core/fd_passing.h"
 #include "eval/gpu/problem.h"
 #include "eval/session_protocol.h"
 #include "eval/worker/broker_calls.h"
@@ -17,8 +20,15 @@ struct MappedSlot {
   std::vector<DeviceRegion> regions;
 };
 
-// Opens the slot's IPC handles (once per slot, at "map"); throws std::runtime_error on a
-// handle or offset the verifier could not have sent.
-MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h);
+// Maps the slot's inputs read-only from `input_fds` (one per input, in order) and opens its
+// outputs' IPC handles (once per slot, at "map"); throws std::runtime_error on a handle, count
+// or offset the verifier could not have sent, or a mapping the driver refuses.
+MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h,
+                    std::span<const Descriptor> input_fds);
+
+// Every slot of the map command, per workload: the inputs' descriptors are read from
+// `descriptor_fd` first (sent before the command; input_descriptors(m) of them) and closed once
+// mapped, so the broker keeps no way to map an input writable.
+std::vector<std::vector<MappedSlot>> map_slots(const MapCommand& m, int descriptor_fd);
 
 }  // namespace ptxbench::eval::worker

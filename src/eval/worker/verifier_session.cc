@@ -1,12 +1,14 @@
 #include "eval/worker/verifier_session.h"
 
 #include <chrono>
+#include <stdexcept>
 
 #include "core/elapsed.h"
 #include "eval/gpu/cuda_check.h"
 #include "eval/gpu/reference.h"
 #include "eval/gpu/sample_check.h"
 #include "eval/worker/provenance.h"
+#include "eval/worker/shared_inputs.h"
 
 namespace ptxbench::eval::worker {
 
@@ -52,12 +54,14 @@ bool VerifierSession::library_pending() const {
 
 Json VerifierSession::ready_extra() {
   Json slots = Json::array();
+  std::vector<Descriptor> exported;  // every slot's inputs, in order, for the descriptor socket
   for (std::size_t w = 0; w < workloads_.size(); ++w) {
     Json per = Json::array();
     for (auto& s : workloads_[w].slots) {
       SlotHandles h;
       for (std::size_t i = 0; i < s.tensors->num_inputs(); ++i) {
-        h.inputs.push_back(handle(s.tensors->input(i)));
+        exported.push_back(export_input(s.tensors->input(i)));
+        h.input_capacities.push_back(s.tensors->input(i).capacity());
         h.input_offsets.push_back(s.tensors->input(i).offset());
       }
       for (std::size_t i = 0; i < s.tensors->num_outputs(); ++i) {
@@ -68,6 +72,10 @@ Json VerifierSession::ready_extra() {
     }
     slots.push_back(per);
   }
+  std::vector<int> fds;
+  for (const auto& d : exported) fds.push_back(d.get());
+  if (auto st = send_descriptors(kDescriptorFd, fds); !st.ok())
+    throw std::runtime_error("the inputs' descriptors: " + st.error().message);
   return Json{{"slots", slots}, {"provenance", gpu_provenance(nvml_)}};
 }
 
@@ -154,9 +162,10 @@ Workload VerifierSession::make_workload(const SessionWorkload& spec) {
   for (const auto& b : spec.bases) w.bases.push_back(base_set(spec.problem, b));
   for (int i = 0; i < spec.slots; ++i) {
     Slot s;
-    // Exported to the runner: whole 2 MiB blocks of their own (DeviceBuffer::exported), zeroed
-    // to the last byte, so the mapping shows nothing else of this session or an earlier one.
-    s.tensors = std::make_unique<gpu::TensorSet>(spec.problem, true);
+    // Exported to the broker: whole 2 MiB blocks of their own, zeroed to the last byte, so the
+    // mapping shows nothing else of this session or an earlier one; the inputs in memory the
+    // broker maps read-only (shared_inputs.h), the outputs through CUDA IPC.
+    s.tensors = std::make_unique<gpu::TensorSet>(spec.problem, shareable_input);
     zero_all(*s.tensors);
     w.slots.push_back(std::move(s));
   }

@@ -99,7 +99,9 @@ class VerifierSession {
   void close(double library_ms = 0);
   // Is the library's background set-up (start_library) still running?
   bool library_pending() const;
-  // The "ready" reply's extra: every slot's IPC handles and offsets, and the GPU's provenance.
+  // The "ready" reply's extra: every slot's input capacities, output IPC handles and offsets,
+  // and the GPU's provenance; first sends the inputs' descriptors on kDescriptorFd (throws when
+  // it cannot: the session then fails as the verifier's).
   Json ready_extra();
 
   Reply prepare(const PrepareCommand& c);    // verifier_session.cc

@@ -1,0 +1,136 @@
+#include "core/fd_passing.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace ptxbench {
+
+Descriptor& Descriptor::operator=(Descriptor&& o) noexcept {
+  if (this != &o) {
+    reset();
+    fd_ = std::exchange(o.fd_, -1);
+  }
+  return *this;
+}
+
+void Descriptor::reset() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+Result<std::pair<Descriptor, Descriptor>> descriptor_socket_pair() {
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    return make_error(std::string("cannot make a descriptor socket: ") + std::strerror(errno));
+  return std::pair{Descriptor(sv[0]), Descriptor(sv[1])};
+}
+
+namespace {
+
+// One message: a byte holding the count (so a reader can tell a batch from a stray byte) and
+// the descriptors as SCM_RIGHTS.
+union Control {
+  cmsghdr align;
+  char bytes[CMSG_SPACE(sizeof(int) * kFdsPerMessage)];
+};
+
+Status send_batch(int socket, const int* fds, std::size_t n) {
+  unsigned char count = static_cast<unsigned char>(n);
+  iovec iov{&count, 1};
+  Control ctl{};
+  msghdr m{};
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  m.msg_control = ctl.bytes;
+  m.msg_controllen = CMSG_SPACE(sizeof(int) * n);
+  cmsghdr* c = CMSG_FIRSTHDR(&m);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int) * n);
+  std::memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
+  ssize_t sent;
+  do sent = ::sendmsg(socket, &m, MSG_NOSIGNAL);
+  while (sent < 0 && errno == EINTR);
+  if (sent != 1)
+    return make_error(std::string("cannot send descriptors: ") +
+                      (sent < 0 ? std::strerror(errno) : "short write"));
+  return {};
+}
+
+Status wait_readable(int socket, std::chrono::milliseconds timeout) {
+  pollfd p{socket, POLLIN, 0};
+  int r;
+  do r = ::poll(&p, 1, static_cast<int>(timeout.count()));
+  while (r < 0 && errno == EINTR);
+  if (r == 0) return make_error("no descriptors came in time");
+  if (r < 0) return make_error(std::string("cannot wait for descriptors: ") + std::strerror(errno));
+  return {};
+}
+
+// Appends one message's descriptors to `out`.
+Status receive_batch(int socket, std::vector<Descriptor>& out) {
+  unsigned char count = 0;
+  iovec iov{&count, 1};
+  Control ctl{};
+  msghdr m{};
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  m.msg_control = ctl.bytes;
+  m.msg_controllen = sizeof ctl.bytes;
+  ssize_t got;
+  do got = ::recvmsg(socket, &m, MSG_CMSG_CLOEXEC);
+  while (got < 0 && errno == EINTR);
+  if (got < 0)
+    return make_error(std::string("cannot receive descriptors: ") + std::strerror(errno));
+  if (got == 0) return make_error("the sender of the descriptors is gone");
+  std::size_t n = 0;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    const std::size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (std::size_t i = 0; i < k; ++i) {
+      int fd;
+      std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+      out.emplace_back(fd);
+    }
+    n += k;
+  }
+  if ((m.msg_flags & MSG_CTRUNC) != 0) return make_error("a message of descriptors was cut short");
+  if (n != count || n == 0) return make_error("a message without its descriptors");
+  return {};
+}
+
+}  // namespace
+
+Status send_descriptors(int socket, const std::vector<int>& fds) {
+  for (std::size_t i = 0; i < fds.size(); i += kFdsPerMessage) {
+    const std::size_t n = std::min(kFdsPerMessage, fds.size() - i);
+    if (auto st = send_batch(socket, fds.data() + i, n); !st.ok()) return st;
+  }
+  return {};
+}
+
+Result<std::vector<Descriptor>> receive_descriptors(int socket, std::size_t count,
+                                                    std::chrono::milliseconds timeout) {
+  std::vector<Descriptor> out;
+  while (out.size() < count) {
+    if (auto st = wait_readable(socket, timeout); !st.ok()) return st.error();
+    if (auto st = receive_batch(socket, out); !st.ok()) return st.error();
+  }
+  if (out.size() != count) return make_error("more descriptors came than were expected");
+  return out;
+}
+
+std::size_t drain_descriptors(int socket) {
+  std::vector<Descriptor> stale;
+  while (wait_readable(socket, std::chrono::milliseconds(0)).ok() &&
+         receive_batch(socket, stale).ok()) {
+  }
+  return stale.size();
+}
+
+}  // namespace ptxbench
