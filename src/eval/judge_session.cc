@@ -269,9 +269,8 @@ void JudgeSession::finish(Peers& p, const EvalOptions& o, EvalResult& r) {
   stop_broker(p);  // first: no broker maps the session's buffers when they are freed
   if (p.verifier) {
     const auto t0 = Clock::now();
-    // A hosted verifier is given back once its session is closed, unless anything in the
-    // session failed on the harness's side (verifier_reusable_after).
-    // A session whose broker ran under a tool never had one (hosted()).
+    // A hosted verifier is given back once its session is closed, unless anything in the session
+    // failed on the harness's side (verifier_reusable_after); never one under a tool (hosted()).
     if (hosted(o) && verifier_reusable_after(r.outcome) &&
         p.verifier
             ->send(

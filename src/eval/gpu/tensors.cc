@@ -13,8 +13,8 @@ TensorSet::TensorSet(const Problem& p, bool exported)
           },
           exported) {}
 
-TensorSet::TensorSet(const Problem& p, const MakeBuffer& make_input)
-    : TensorSet(p, make_input, true) {}
+TensorSet::TensorSet(const Problem& p, const InputsFrom& inputs)
+    : TensorSet(p, inputs.make, true) {}
 
 TensorSet::TensorSet(const Problem& p, const MakeBuffer& make_input, bool exported_outputs)
     : problem_(p) {

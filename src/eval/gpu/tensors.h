@@ -23,8 +23,12 @@ class TensorSet {
   explicit TensorSet(const Problem& p, bool exported = false);
   // The same, exported, with each input's buffer made by `make_input` (its size in bytes): the
   // verifier's slots, whose inputs the broker maps read-only (worker/shared_inputs.h).
+  // (A tag, not a bare std::function: a function's name would convert to `bool exported`.)
   using MakeBuffer = std::function<DeviceBuffer(std::size_t bytes)>;
-  TensorSet(const Problem& p, const MakeBuffer& make_input);
+  struct InputsFrom {
+    MakeBuffer make;
+  };
+  TensorSet(const Problem& p, const InputsFrom& inputs);
   TensorSet(TensorSet&&) = default;
   TensorSet(const TensorSet&) = delete;
   TensorSet& operator=(const TensorSet&) = delete;

@@ -165,7 +165,8 @@ Workload VerifierSession::make_workload(const SessionWorkload& spec) {
     // Exported to the broker: whole 2 MiB blocks of their own, zeroed to the last byte, so the
     // mapping shows nothing else of this session or an earlier one; the inputs in memory the
     // broker maps read-only (shared_inputs.h), the outputs through CUDA IPC.
-    s.tensors = std::make_unique<gpu::TensorSet>(spec.problem, shareable_input);
+    s.tensors =
+        std::make_unique<gpu::TensorSet>(spec.problem, gpu::TensorSet::InputsFrom{shareable_input});
     zero_all(*s.tensors);
     w.slots.push_back(std::move(s));
   }
