@@ -8,8 +8,9 @@ std::string what_failed(CallFault f) {
     case CallFault::exception:
       return "the kernel's host code threw an exception (or its entry point reported an error)";
     case CallFault::cuda_error:
-      return "a CUDA error while the kernel's work ran (a memory fault, an illegal instruction or "
-             "a launch the device refused)";
+      return "a CUDA error while the kernel's work ran (a memory fault, among them any write to "
+             "an input, which is mapped read-only; an illegal instruction or a launch the device "
+             "refused)";
     case CallFault::timeout:
       return "the call did not finish within its time limit";
     case CallFault::host_protocol:

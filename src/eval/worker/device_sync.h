@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <stdexcept>
+#include <string>
 
 namespace ptxbench::eval::worker {
 
@@ -19,7 +20,12 @@ struct CallTimeout : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Throws CallTimeout after `seconds`, gpu::CudaError on an error.
+// Throws CallTimeout after `seconds`, gpu::CudaError on an error, its text fault_text's.
 void sync_with_deadline(cudaStream_t stream, double seconds);
+
+// What a candidate is told of a CUDA error its work raised: the error's name and text, and for a
+// memory fault that the inputs are mapped read-only (worker/shared_inputs.h), so a write to one
+// faults. No source location of the judge's.
+std::string fault_text(cudaError_t e);
 
 }  // namespace ptxbench::eval::worker
