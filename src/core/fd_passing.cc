@@ -39,15 +39,27 @@ union Control {
   char bytes[CMSG_SPACE(sizeof(int) * kFdsPerMessage)];
 };
 
-Status send_batch(int socket, const int* fds, std::size_t n) {
-  unsigned char count = static_cast<unsigned char>(n);
-  iovec iov{&count, 1};
+// One message as sendmsg and recvmsg see it: the count byte and room for `control_bytes`.
+struct Message {
+  unsigned char count = 0;
+  iovec iov{};
   Control ctl{};
   msghdr m{};
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = ctl.bytes;
-  m.msg_controllen = CMSG_SPACE(sizeof(int) * n);
+  explicit Message(std::size_t control_bytes) {
+    iov = {&count, 1};
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = ctl.bytes;
+    m.msg_controllen = control_bytes;
+  }
+  Message(const Message&) = delete;  // it points into itself
+  Message& operator=(const Message&) = delete;
+};
+
+Status send_batch(int socket, const int* fds, std::size_t n) {
+  Message msg(CMSG_SPACE(sizeof(int) * n));
+  msg.count = static_cast<unsigned char>(n);
+  msghdr& m = msg.m;
   cmsghdr* c = CMSG_FIRSTHDR(&m);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
@@ -74,14 +86,8 @@ Status wait_readable(int socket, std::chrono::milliseconds timeout) {
 
 // Appends one message's descriptors to `out`.
 Status receive_batch(int socket, std::vector<Descriptor>& out) {
-  unsigned char count = 0;
-  iovec iov{&count, 1};
-  Control ctl{};
-  msghdr m{};
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = ctl.bytes;
-  m.msg_controllen = sizeof ctl.bytes;
+  Message msg(sizeof(Control::bytes));
+  msghdr& m = msg.m;
   ssize_t got;
   do got = ::recvmsg(socket, &m, MSG_CMSG_CLOEXEC);
   while (got < 0 && errno == EINTR);
@@ -100,7 +106,7 @@ Status receive_batch(int socket, std::vector<Descriptor>& out) {
     n += k;
   }
   if ((m.msg_flags & MSG_CTRUNC) != 0) return make_error("a message of descriptors was cut short");
-  if (n != count || n == 0) return make_error("a message without its descriptors");
+  if (n != msg.count || n == 0) return make_error("a message without its descriptors");
   return {};
 }
 

@@ -29,6 +29,9 @@ class TensorSet {
     MakeBuffer make;
   };
   TensorSet(const Problem& p, const InputsFrom& inputs);
+  // A bare function would convert to `bool exported` (on an H100 the verifier's inputs were
+  // cudaMalloc'd so, 2026-12-07): a compile error instead.
+  TensorSet(const Problem& p, DeviceBuffer (*make_input)(std::size_t)) = delete;
   TensorSet(TensorSet&&) = default;
   TensorSet(const TensorSet&) = delete;
   TensorSet& operator=(const TensorSet&) = delete;

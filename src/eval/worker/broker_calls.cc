@@ -305,9 +305,28 @@ void CallExecutor::note_stream(std::uint64_t stream) {
 bool CallExecutor::inside(std::uint64_t addr, std::uint64_t count) const {
   for (const auto& t : tensors_)
     if (t.contains(addr, count)) return true;
+  return in_workspace(addr, count);
+}
+
+bool CallExecutor::in_workspace(std::uint64_t addr, std::uint64_t count) const {
   for (const auto& [begin, bytes] : workspace_)
     if (DeviceRegion{begin, bytes, ""}.contains(addr, count)) return true;
   return false;
+}
+
+// The inputs are mapped read-only for the candidate's kernels (worker/shared_inputs.h); the
+// host's own writes go through the broker, which refuses them here, whatever the copy engine
+// would do with a read-only mapping (red team leak10/host_*_restore.cu).
+std::optional<std::string> CallExecutor::unwritable(std::uint64_t addr,
+                                                    std::uint64_t count) const {
+  for (const auto& t : tensors_)
+    if (t.read_only && t.overlaps(addr, count))
+      return std::to_string(count) + " bytes at " + hex(addr) + ", which reach into " + t.name +
+             ": inputs are read-only";
+  for (const auto& t : tensors_)
+    if (!t.read_only && t.contains(addr, count)) return std::nullopt;
+  if (in_workspace(addr, count)) return std::nullopt;
+  return where(addr, count);
 }
 
 std::string CallExecutor::where(std::uint64_t addr, std::uint64_t count) const {
@@ -346,23 +365,23 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
   }
   if (const auto* m = std::get_if<host::Memset>(&p)) {
     note_stream(m->stream);
-    if (!inside(m->dst, m->count))
-      return Failure{CallEnd::refused, "cudaMemsetAsync of " + where(m->dst, m->count)};
+    if (auto no = unwritable(m->dst, m->count))
+      return Failure{CallEnd::refused, "cudaMemsetAsync of " + *no};
     device_.memset(m->dst, m->value, m->count);
     return std::nullopt;
   }
   if (const auto* m = std::get_if<host::MemcpyH2D>(&p)) {
     note_stream(m->stream);
-    if (!inside(m->dst, m->data.size()))
-      return Failure{CallEnd::refused, "cudaMemcpyAsync to " + where(m->dst, m->data.size())};
+    if (auto no = unwritable(m->dst, m->data.size()))
+      return Failure{CallEnd::refused, "cudaMemcpyAsync to " + *no};
     note_stale_copy("a cudaMemcpyAsync to the device", m->data);
     device_.copy_h2d(m->dst, m->data);
     return std::nullopt;
   }
   if (const auto* m = std::get_if<host::MemcpyD2D>(&p)) {
     note_stream(m->stream);
-    if (!inside(m->dst, m->count))
-      return Failure{CallEnd::refused, "cudaMemcpyAsync to " + where(m->dst, m->count)};
+    if (auto no = unwritable(m->dst, m->count))
+      return Failure{CallEnd::refused, "cudaMemcpyAsync to " + *no};
     if (!inside(m->src, m->count))
       return Failure{CallEnd::refused, "cudaMemcpyAsync from " + where(m->src, m->count)};
     device_.copy_d2d(m->dst, m->src, m->count);

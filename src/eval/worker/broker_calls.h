@@ -57,8 +57,12 @@ struct DeviceTimeout : std::runtime_error {
 struct DeviceRegion {
   std::uint64_t begin = 0, bytes = 0;
   std::string name;  // "input A", "workspace", ...
+  bool read_only = false;  // an input: the host's copies and memsets may not write it
   bool contains(std::uint64_t addr, std::uint64_t count) const {
     return addr >= begin && count <= bytes && addr - begin <= bytes - count;
+  }
+  bool overlaps(std::uint64_t addr, std::uint64_t count) const {  // no overflow for any count
+    return count > 0 && bytes > 0 && (addr >= begin ? addr - begin < bytes : begin - addr < count);
   }
 };
 
@@ -210,6 +214,10 @@ class CallExecutor {
   std::pair<std::int32_t, std::string> replace_address(const host::ReplaceAddress& m);
   void begin_timing();
   bool inside(std::uint64_t addr, std::uint64_t count) const;
+  bool in_workspace(std::uint64_t addr, std::uint64_t count) const;
+  // Why the host may not write [addr, addr + count) (an input, or outside every buffer it may
+  // use); nullopt when it may.
+  std::optional<std::string> unwritable(std::uint64_t addr, std::uint64_t count) const;
   std::string where(std::uint64_t addr, std::uint64_t count) const;
   double remaining_seconds() const;
   void note_stream(std::uint64_t stream);

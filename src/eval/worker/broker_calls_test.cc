@@ -107,7 +107,8 @@ struct Fixture : ::testing::Test {
       {"fat_frame", KernelInfo{{{0, 8}}, 300 * 1024}},
   };
   CallExecutor exec{device, hostp, kernels, CallExecutor::Limits{1ull << 30, 132 * 2048}};
-  std::vector<DeviceRegion> tensors = {{kA, 1 << 20, "input A"}, {kC, 1 << 20, "output C"}};
+  std::vector<DeviceRegion> tensors = {{kA, 1 << 20, "input A", true},
+                                       {kC, 1 << 20, "output C", false}};
   host::RunCall run;
 
   CallReport call() { return exec.run(run, tensors, 5); }
@@ -237,6 +238,37 @@ TEST_F(Fixture, MemoryOutsideTheCallsTensorsAndWorkspaceIsRefused) {
   hostp.say(host::MsgType::memcpy_d2d, host::MemcpyD2D{kC, kA, 128, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
   EXPECT_EQ(call().end, CallEnd::done);
+}
+
+// The inputs are read-only to the kernels (worker/shared_inputs.h) and to the host's requests:
+// a memset or copy that writes any byte of an input is refused before the device sees it,
+// whatever the copy engine would do with a read-only mapping (red team leak10/host_*_restore.cu:
+// rows rewritten and restored by the host around the GEMM). Reading an input stays allowed.
+TEST_F(Fixture, TheHostMayNotWriteAnInput) {
+  const std::size_t before = device.log.size();
+  hostp.say(host::MsgType::memset, host::Memset{kA + 4096, 0, 64, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  CallReport r = call();
+  EXPECT_EQ(r.end, CallEnd::refused);
+  EXPECT_NE(r.message.find("input A: inputs are read-only"), std::string::npos) << r.message;
+  hostp.say(host::MsgType::memcpy_h2d, host::MemcpyH2D{kA, std::string(32, '\1'),
+                                                       host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::refused);
+  hostp.say(host::MsgType::memcpy_d2d, host::MemcpyD2D{kA, kC, 128, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::refused);
+  // A write that starts before the input and reaches into it, and one of a huge count.
+  hostp.say(host::MsgType::memset, host::Memset{kA - 64, 0, 128, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::refused);
+  hostp.say(host::MsgType::memset, host::Memset{kA - 64, 0, ~0ull, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::refused);
+  EXPECT_EQ(device.log.size(), before);  // nothing reached the device
+  hostp.say(host::MsgType::memcpy_d2d, host::MemcpyD2D{kC, kA, 128, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);  // reading one is fine
 }
 
 TEST_F(Fixture, WorkspaceWithinTheQuotaIsTheCandidatesUntilFreed) {

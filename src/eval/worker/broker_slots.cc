@@ -49,7 +49,7 @@ MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h,
     t.shape = desc.shape;
     std::uint64_t bytes = bf16 ? 2 : 4;
     for (std::int64_t d : desc.shape) bytes *= static_cast<std::uint64_t>(d);
-    s.regions.push_back({t.data, bytes, (in ? "input " : "output ") + desc.name});
+    s.regions.push_back({t.data, bytes, (in ? "input " : "output ") + desc.name, in});
     s.args.push_back(std::move(t));
   }
   return s;
