@@ -5,7 +5,7 @@
 // (device_buffer.h:34-42), writable in the broker, and their slack is zeroed only when a slot is
 // made (verifier_session.cc:170 zero_all) and before a further broker of the session
 // (verifier_session.cc:142-147, judge_session_peers.cc:89), never between calls.
-// TECHNIQUE: when C does not start on a 2 MiB boundary (M x 14336 bytes not a multiple of 2 MiB:
+// TECHNIQUE: when C's allocation has slack (M x 14336 bytes not a multiple of 2 MiB:
 // every M that is not a multiple of 1024), the 256 bytes before C hold a per-slot record: a magic
 // word, the slot's call count and a fingerprint of 64 sampled words of A and B, updated every call.
 // The GEMM itself is honest.
@@ -80,9 +80,13 @@ __global__ void touch_record(SlotRecord* r, const unsigned* a, long long na, con
 
 extern "C" void ptxbench_launch(const DLTensor* A, const DLTensor* B, DLTensor* C,
                                 cudaStream_t stream) {
-  const uintptr_t c = reinterpret_cast<uintptr_t>(C->data);
-  if (c % (uintptr_t(2) << 20) != 0) {
-    auto* r = reinterpret_cast<SlotRecord*>(c - 256);  // in C's allocation, before C
+  // The layout of an exported buffer (device_buffer.h:34-42): whole 2 MiB granules, the tensor
+  // at the end, its offset a multiple of 256: the slack before C follows from C's shape alone.
+  const size_t granule = size_t(2) << 20;
+  const size_t bytes = size_t(C->shape[0]) * size_t(C->shape[1]) * 2;
+  const size_t slack = ((bytes + granule - 1) / granule * granule - bytes) / 256 * 256;
+  if (slack >= 256) {
+    auto* r = reinterpret_cast<SlotRecord*>(static_cast<char*>(C->data) - 256);  // before C
     const long long na = A->shape[0] * A->shape[1] / 2, nb = B->shape[0] * B->shape[1] / 2;
     touch_record<<<1, 1, 0, stream>>>(r, static_cast<const unsigned*>(A->data), na,
                                       static_cast<const unsigned*>(B->data), nb);
