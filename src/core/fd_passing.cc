@@ -34,17 +34,16 @@ namespace {
 
 // One message: a byte holding the count (so a reader can tell a batch from a stray byte) and
 // the descriptors as SCM_RIGHTS.
-union Control {
-  cmsghdr align;
-  char bytes[CMSG_SPACE(sizeof(int) * kFdsPerMessage)];
+struct Control {
+  alignas(cmsghdr) char bytes[CMSG_SPACE(sizeof(int) * kFdsPerMessage)];
 };
 
 // One message as sendmsg and recvmsg see it: the count byte and room for `control_bytes`.
 struct Message {
   unsigned char count = 0;
   iovec iov{};
-  Control ctl{};
   msghdr m{};
+  Control ctl{};
   explicit Message(std::size_t control_bytes) {
     iov = {&count, 1};
     m.msg_iov = &iov;

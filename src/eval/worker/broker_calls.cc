@@ -317,8 +317,7 @@ bool CallExecutor::in_workspace(std::uint64_t addr, std::uint64_t count) const {
 // The inputs are mapped read-only for the candidate's kernels (worker/shared_inputs.h); the
 // host's own writes go through the broker, which refuses them here, whatever the copy engine
 // would do with a read-only mapping (red team leak10/host_*_restore.cu).
-std::optional<std::string> CallExecutor::unwritable(std::uint64_t addr,
-                                                    std::uint64_t count) const {
+std::optional<std::string> CallExecutor::unwritable(std::uint64_t addr, std::uint64_t count) const {
   for (const auto& t : tensors_)
     if (t.read_only && t.overlaps(addr, count))
       return std::to_string(count) + " bytes at " + hex(addr) + ", which reach into " + t.name +

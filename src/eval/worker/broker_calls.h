@@ -56,7 +56,7 @@ struct DeviceTimeout : std::runtime_error {
 // A stretch of device memory the candidate may name in its requests.
 struct DeviceRegion {
   std::uint64_t begin = 0, bytes = 0;
-  std::string name;  // "input A", "workspace", ...
+  std::string name;        // "input A", "workspace", ...
   bool read_only = false;  // an input: the host's copies and memsets may not write it
   bool contains(std::uint64_t addr, std::uint64_t count) const {
     return addr >= begin && count <= bytes && addr - begin <= bytes - count;

@@ -251,8 +251,8 @@ TEST_F(Fixture, TheHostMayNotWriteAnInput) {
   CallReport r = call();
   EXPECT_EQ(r.end, CallEnd::refused);
   EXPECT_NE(r.message.find("input A: inputs are read-only"), std::string::npos) << r.message;
-  hostp.say(host::MsgType::memcpy_h2d, host::MemcpyH2D{kA, std::string(32, '\1'),
-                                                       host::kHarnessStream});
+  hostp.say(host::MsgType::memcpy_h2d,
+            host::MemcpyH2D{kA, std::string(32, '\1'), host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
   EXPECT_EQ(call().end, CallEnd::refused);
   hostp.say(host::MsgType::memcpy_d2d, host::MemcpyD2D{kA, kC, 128, host::kHarnessStream});
@@ -265,7 +265,8 @@ TEST_F(Fixture, TheHostMayNotWriteAnInput) {
   hostp.say(host::MsgType::memset, host::Memset{kA - 64, 0, ~0ull, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
   EXPECT_EQ(call().end, CallEnd::refused);
-  EXPECT_EQ(device.log.size(), before);  // nothing reached the device
+  for (std::size_t i = before; i < device.log.size(); ++i)  // no write reached the device
+    EXPECT_TRUE(device.log[i] == "begin" || device.log[i] == "end") << device.log[i];
   hostp.say(host::MsgType::memcpy_d2d, host::MemcpyD2D{kC, kA, 128, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
   EXPECT_EQ(call().end, CallEnd::done);  // reading one is fine
