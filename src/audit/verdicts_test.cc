@@ -25,6 +25,16 @@ const FamilyResult& fam(const std::vector<FamilyResult>& v, const std::string& n
   return v.front();
 }
 
+// A run-time audit whose audited functions carry all the work, the families all targets.
+AuditResult audited(std::vector<FamilyResult> families) {
+  AuditResult r;
+  r.runtime_run = true;
+  r.audited_time_share = 1.0;
+  for (const auto& f : families) r.target_families.push_back(f.name);
+  r.families = std::move(families);
+  return r;
+}
+
 TEST(Verdicts, ExecutedPresentAbsent) {
   auto t = targets({"wgmma", "tma"});
   auto k =
@@ -122,11 +132,9 @@ TEST(Verdicts, AFamilyOnlyInASmallSkippedFunctionDoesNotExcuse) {
 // executed, as a fact, but no credit below kMinTensorCoverage; TMA that executed still counts
 // (the rule is "any"), and coverage that cannot be counted leaves the family's credit as it was.
 TEST(Verdicts, ATokenTensorCoreFamilyEarnsNoCredit) {
-  AuditResult r;
-  r.runtime_run = true;
-  r.audited_time_share = 1.0;  // the audited functions carry all the work
-  r.target_families = {"wgmma", "tma"};
-  r.families = {{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::absent}};
+  AuditResult r =
+      audited({{"wgmma", true, Verdict::executed},
+               {"tma", true, Verdict::absent}});  // the audited functions carry all the work
   r.coverage.available = true;
   r.coverage.ratio = 1e-6;
   apply_instruction_metric(r);
@@ -167,11 +175,7 @@ TEST(Verdicts, ATokenTensorCoreFamilyEarnsNoCredit) {
 // on sm_100a. Uncounted, it earns nothing, with the timed calls' counters too (they size wgmma
 // and TMA only), and the model is told why.
 TEST(Verdicts, AnUncountedTensorCoreFamilyEarnsNoCredit) {
-  AuditResult r;
-  r.runtime_run = true;
-  r.audited_time_share = 1.0;
-  r.target_families = {"tcgen05"};
-  r.families = {{"tcgen05", true, Verdict::executed}};
+  AuditResult r = audited({{"tcgen05", true, Verdict::executed}});
   r.rule = "any";
   task::ArchTargets t{"sm_100a", {"tcgen05"}, "any"};
   r.coverage = compute_coverage({kernel({{"UTCHMMA", 1, 4, 128}})}, &t, 1e9);
@@ -225,11 +229,7 @@ TEST(Verdicts, TmaAloneEarnsNoCreditWhereNothingMeasuresIt) {
 // The audited calls can be told apart (redteam/audit_sync_probe): the timed calls' own
 // hardware counters must back wgmma and TMA too (eval/timed_counts.h).
 TEST(Verdicts, TheTimedCallsCountersMustBackTheTargets) {
-  AuditResult r;
-  r.runtime_run = true;
-  r.audited_time_share = 1.0;
-  r.target_families = {"wgmma", "tma"};
-  r.families = {{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::executed}};
+  AuditResult r = audited({{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::executed}});
   r.coverage.available = true;
   r.coverage.ratio = 1.0;  // the audited calls ran all the math on wgmma
   eval::TimedCounts t;
@@ -269,11 +269,7 @@ TEST(Verdicts, TheTimedCallsCountersMustBackTheTargets) {
 // worth 0.6x the FLOPs, the GEMM on FFMA): the other units' instructions could have done half or
 // more of the math, so the wgmma FLOPs earn nothing.
 TEST(Verdicts, WgmmaBesideMathDoneElsewhereEarnsNothing) {
-  AuditResult r;
-  r.runtime_run = true;
-  r.audited_time_share = 1.0;
-  r.target_families = {"wgmma"};
-  r.families = {{"wgmma", true, Verdict::executed}};
+  AuditResult r = audited({{"wgmma", true, Verdict::executed}});
   r.coverage.available = true;
   r.coverage.ratio = 0.6;
   eval::TimedCounts t;
@@ -351,11 +347,7 @@ TEST(Verdicts, TmaMustMoveTheOperandsAtTheHiddenShapesToo) {
 }
 
 TEST(Verdicts, OtherFamiliesAreNotGatedByTheCounters) {
-  AuditResult r;
-  r.runtime_run = true;
-  r.audited_time_share = 1.0;
-  r.target_families = {"stmatrix"};
-  r.families = {{"stmatrix", true, Verdict::executed}};
+  AuditResult r = audited({{"stmatrix", true, Verdict::executed}});
   r.timed_counts = eval::TimedCounts{};  // counted: false
   r.rule = "all";
   apply_instruction_metric(r);
@@ -398,11 +390,7 @@ TEST(Coverage, Tcgen05HasNoShapeInSass) {
 }
 
 TEST(Feedback, NamesMissingFamiliesAndLowCoverage) {
-  AuditResult r;
-  r.runtime_run = true;
-  r.audited_time_share = 1.0;
-  r.target_families = {"wgmma", "tma"};
-  r.families = {{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::absent}};
+  AuditResult r = audited({{"wgmma", true, Verdict::executed}, {"tma", true, Verdict::absent}});
   r.coverage.available = true;
   r.coverage.ratio = 0.0004;
   r.audited_time_share = 1.0;
