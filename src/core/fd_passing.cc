@@ -10,24 +10,11 @@
 
 namespace ptxbench {
 
-Descriptor& Descriptor::operator=(Descriptor&& o) noexcept {
-  if (this != &o) {
-    reset();
-    fd_ = std::exchange(o.fd_, -1);
-  }
-  return *this;
-}
-
-void Descriptor::reset() {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
-}
-
-Result<std::pair<Descriptor, Descriptor>> descriptor_socket_pair() {
+Result<std::pair<OwnedFd, OwnedFd>> descriptor_socket_pair() {
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     return make_error(std::string("cannot make a descriptor socket: ") + std::strerror(errno));
-  return std::pair{Descriptor(sv[0]), Descriptor(sv[1])};
+  return std::pair{OwnedFd(sv[0]), OwnedFd(sv[1])};
 }
 
 namespace {
@@ -84,7 +71,7 @@ Status wait_readable(int socket, std::chrono::milliseconds timeout) {
 }
 
 // Appends one message's descriptors to `out`.
-Status receive_batch(int socket, std::vector<Descriptor>& out) {
+Status receive_batch(int socket, std::vector<OwnedFd>& out) {
   Message msg(sizeof(Control::bytes));
   msghdr& m = msg.m;
   ssize_t got;
@@ -119,9 +106,9 @@ Status send_descriptors(int socket, const std::vector<int>& fds) {
   return {};
 }
 
-Result<std::vector<Descriptor>> receive_descriptors(int socket, std::size_t count,
-                                                    std::chrono::milliseconds timeout) {
-  std::vector<Descriptor> out;
+Result<std::vector<OwnedFd>> receive_descriptors(int socket, std::size_t count,
+                                                 std::chrono::milliseconds timeout) {
+  std::vector<OwnedFd> out;
   while (out.size() < count) {
     if (auto st = wait_readable(socket, timeout); !st.ok()) return st.error();
     if (auto st = receive_batch(socket, out); !st.ok()) return st.error();
@@ -131,7 +118,7 @@ Result<std::vector<Descriptor>> receive_descriptors(int socket, std::size_t coun
 }
 
 std::size_t drain_descriptors(int socket) {
-  std::vector<Descriptor> stale;
+  std::vector<OwnedFd> stale;
   while (wait_readable(socket, std::chrono::milliseconds(0)).ok() &&
          receive_batch(socket, stale).ok()) {
   }

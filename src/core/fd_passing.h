@@ -10,33 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "core/owned_fd.h"
 #include "core/result.h"
 
 namespace ptxbench {
 
-// One descriptor, closed when it dies. Move-only.
-class Descriptor {
- public:
-  Descriptor() = default;
-  explicit Descriptor(int fd) : fd_(fd) {}
-  Descriptor(Descriptor&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  Descriptor& operator=(Descriptor&& o) noexcept;
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  ~Descriptor() { reset(); }
-
-  int get() const { return fd_; }
-  explicit operator bool() const { return fd_ >= 0; }
-  int release() { return std::exchange(fd_, -1); }
-  void reset();
-
- private:
-  int fd_ = -1;
-};
-
 // A connected pair of Unix stream sockets, both close-on-exec: [0] for this process, [1] for a
 // child (subprocess.h's ChildFd puts it at the child's number and clears close-on-exec there).
-Result<std::pair<Descriptor, Descriptor>> descriptor_socket_pair();
+Result<std::pair<OwnedFd, OwnedFd>> descriptor_socket_pair();
 
 // Sends `fds` in order (the caller keeps them open; the receiver gets its own copies), in
 // messages of at most kFdsPerMessage descriptors. Fails with the errno's text.
@@ -46,8 +27,8 @@ Status send_descriptors(int socket, const std::vector<int>& fds);
 // Receives exactly `count` descriptors sent by send_descriptors, in order, close-on-exec;
 // waits at most `timeout` for each message. Fails when the peer is gone, a message carries
 // something else, or the time is up (what was received so far is closed).
-Result<std::vector<Descriptor>> receive_descriptors(int socket, std::size_t count,
-                                                    std::chrono::milliseconds timeout);
+Result<std::vector<OwnedFd>> receive_descriptors(int socket, std::size_t count,
+                                                 std::chrono::milliseconds timeout);
 
 // Closes whatever descriptors wait on `socket` now, without waiting: a warm verifier's socket
 // before its next session, so a session that failed before reading its descriptors cannot hand

@@ -13,7 +13,7 @@ namespace {
 using std::chrono::milliseconds;
 
 // A pipe whose write end is sent: what the receiver writes through its copy comes out here.
-std::string through_copy(const Descriptor& copy, const std::string& text, int read_end) {
+std::string through_copy(const OwnedFd& copy, const std::string& text, int read_end) {
   EXPECT_EQ(::write(copy.get(), text.data(), text.size()), static_cast<ssize_t>(text.size()));
   std::string got(text.size(), '\0');
   EXPECT_EQ(::read(read_end, got.data(), got.size()), static_cast<ssize_t>(got.size()));
@@ -80,7 +80,7 @@ TEST(FdPassing, AGoneSenderAndAStrayByteAreErrors) {
 TEST(FdPassing, ADescriptorClosesWhenItDies) {
   int p[2];
   ASSERT_EQ(::pipe(p), 0);
-  { Descriptor d(p[1]); }
+  { OwnedFd d(p[1]); }
   char c;
   EXPECT_EQ(::read(p[0], &c, 1), 0);  // the only write end is closed: end of file
   ::close(p[0]);

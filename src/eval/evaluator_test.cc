@@ -148,7 +148,7 @@ class FakeProcess : public WorkerProcess {
   // `descriptors`: its end of the descriptor socket (kDescriptorFd), as the real processes
   // have it: the verifier sends every slot input's descriptor on it before its "open" reply, the
   // broker takes them before "map".
-  FakeProcess(Script& s, const Json& request, int& verifies, Descriptor descriptors)
+  FakeProcess(Script& s, const Json& request, int& verifies, OwnedFd descriptors)
       : s_(s),
         verifier_(request.at("mode") == "verifier"),
         verifies_(verifies),
@@ -399,7 +399,7 @@ class FakeProcess : public WorkerProcess {
   int plan_index_ = -1;  // the verifier request's library_plan_index
   int broker_ = -1;      // a broker: its index in Script::broker_calls
   int& verifies_;
-  Descriptor descriptors_;
+  OwnedFd descriptors_;
   int calls_ = 0;
   std::map<std::pair<int, int>, Json> prepared_;  // the last prepare of each (workload, slot)
   std::deque<Reply> queue_;
@@ -441,9 +441,9 @@ class FakeLauncher : public WorkerLauncher {
       ++s_.hosts;
       return std::unique_ptr<WorkerProcess>(std::make_unique<FakeHost>(s_));
     }
-    Descriptor descriptors;  // its end of the descriptor socket, kept as the child would
+    OwnedFd descriptors;  // its end of the descriptor socket, kept as the child would
     for (const ChildFd& f : pipes.extra)
-      if (f.child_fd == kDescriptorFd) descriptors = Descriptor(::dup(f.parent_fd));
+      if (f.child_fd == kDescriptorFd) descriptors = OwnedFd(::dup(f.parent_fd));
     return std::unique_ptr<WorkerProcess>(
         std::make_unique<FakeProcess>(s_, req, s_.verifies, std::move(descriptors)));
   }

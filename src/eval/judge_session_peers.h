@@ -53,8 +53,8 @@ struct JudgeSession::Peers {
   // The parent's ends of the descriptor sockets (kDescriptorFd) of the verifier and of the
   // current broker, and the slots' input descriptors the verifier sent, in the map's order:
   // each broker gets copies before its "map" (worker/shared_inputs.h).
-  Descriptor verifier_descriptors, broker_descriptors;
-  std::vector<Descriptor> input_fds;
+  OwnedFd verifier_descriptors, broker_descriptors;
+  std::vector<OwnedFd> input_fds;
   std::string broker_audit_error;  // the broker's instrumentation could not start
   int brokers = 0;
   std::chrono::steady_clock::time_point broker_launched;  // the current broker's launch

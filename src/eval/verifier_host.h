@@ -37,8 +37,8 @@ struct WarmVerifier {
   std::unique_ptr<WorkerProcess> process;
   std::optional<TempDir> dir;
   std::chrono::steady_clock::time_point started;
-  int sessions = 0;        // opened in it so far
-  Descriptor descriptors;  // the parent's end of its descriptor socket (StartedVerifier)
+  int sessions = 0;     // opened in it so far
+  OwnedFd descriptors;  // the parent's end of its descriptor socket (StartedVerifier)
 };
 
 class VerifierHost {

@@ -19,7 +19,7 @@ namespace ptxbench::eval {
 struct StartedVerifier {
   TempDir dir;
   std::unique_ptr<WorkerProcess> process;
-  Descriptor descriptors;
+  OwnedFd descriptors;
 };
 
 // Makes the verifier's private directory (given to the unprivileged user, worker_spec.h), writes

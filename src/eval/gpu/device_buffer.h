@@ -40,15 +40,15 @@ class DeviceBuffer {
   static constexpr std::size_t exported_offset(std::size_t bytes) {
     return (exported_capacity(bytes) - bytes) / 256 * 256;
   }
-  // An allocation made elsewhere (worker/shared_inputs.h: CUDA virtual memory, exported as a
-  // descriptor), laid out as exported() lays its own, handed back to `free` when the buffer dies.
-  static DeviceBuffer adopt(void* base, std::size_t bytes, std::size_t capacity,
-                            std::function<void(void*)> free) {
+  // An allocation of exported_capacity(bytes) made elsewhere (worker/shared_inputs.h: CUDA
+  // virtual memory, exported as a descriptor), laid out as exported() lays its own, handed back
+  // to `free` when the buffer dies.
+  static DeviceBuffer adopt(void* base, std::size_t bytes, std::function<void(void*)> free) {
     DeviceBuffer b;
     b.base_ = base;
-    b.ptr_ = static_cast<char*>(base) + (capacity - bytes) / 256 * 256;
+    b.ptr_ = static_cast<char*>(base) + exported_offset(bytes);
     b.bytes_ = bytes;
-    b.capacity_ = capacity;
+    b.capacity_ = exported_capacity(bytes);
     b.free_ = std::move(free);
     return b;
   }

@@ -27,7 +27,7 @@ std::uint64_t open_handle(const std::string& hex) {
 }  // namespace
 
 MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h,
-                    std::span<const Descriptor> input_fds) {
+                    std::span<const OwnedFd> input_fds) {
   if (h.input_capacities.size() != p.inputs.size() || h.outputs.size() != p.outputs.size() ||
       input_fds.size() != p.inputs.size())
     throw std::runtime_error("the slot's handles do not match the problem's tensors");
@@ -58,7 +58,7 @@ MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h,
 std::vector<std::vector<MappedSlot>> map_slots(const MapCommand& m, int descriptor_fd) {
   auto fds = receive_descriptors(descriptor_fd, input_descriptors(m), std::chrono::seconds(30));
   if (!fds.ok()) throw std::runtime_error("the inputs' descriptors: " + fds.error().message);
-  std::span<const Descriptor> next(*fds);
+  std::span<const OwnedFd> next(*fds);
   std::vector<std::vector<MappedSlot>> out;
   for (const auto& w : m.workloads) {
     std::vector<MappedSlot> slots;

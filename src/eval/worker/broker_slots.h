@@ -24,7 +24,7 @@ struct MappedSlot {
 // outputs' IPC handles (once per slot, at "map"); throws std::runtime_error on a handle, count
 // or offset the verifier could not have sent, or a mapping the driver refuses.
 MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h,
-                    std::span<const Descriptor> input_fds);
+                    std::span<const OwnedFd> input_fds);
 
 // Every slot of the map command, per workload: the inputs' descriptors are read from
 // `descriptor_fd` first (sent before the command; input_descriptors(m) of them) and closed once

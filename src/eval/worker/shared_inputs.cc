@@ -69,15 +69,14 @@ gpu::DeviceBuffer shareable_input(std::size_t bytes) {
     throw;
   }
   cuMemRelease(h);
-  return gpu::DeviceBuffer::adopt(reinterpret_cast<void*>(va), bytes, capacity,
-                                  [capacity](void* p) {
-                                    const auto a = reinterpret_cast<CUdeviceptr>(p);
-                                    cuMemUnmap(a, capacity);
-                                    cuMemAddressFree(a, capacity);
-                                  });
+  return gpu::DeviceBuffer::adopt(reinterpret_cast<void*>(va), bytes, [capacity](void* p) {
+    const auto a = reinterpret_cast<CUdeviceptr>(p);
+    cuMemUnmap(a, capacity);
+    cuMemAddressFree(a, capacity);
+  });
 }
 
-Descriptor export_input(const gpu::DeviceBuffer& b) {
+OwnedFd export_input(const gpu::DeviceBuffer& b) {
   CUmemGenericAllocationHandle h;
   PTXB_CU(cuMemRetainAllocationHandle(&h, b.base()));
   int fd = -1;
@@ -85,7 +84,7 @@ Descriptor export_input(const gpu::DeviceBuffer& b) {
       cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
   cuMemRelease(h);
   PTXB_CU(r);
-  return Descriptor(fd);
+  return OwnedFd(fd);
 }
 
 std::uint64_t map_read_only(int fd, std::size_t capacity) {

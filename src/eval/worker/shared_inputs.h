@@ -23,7 +23,7 @@ namespace ptxbench::eval::worker {
 gpu::DeviceBuffer shareable_input(std::size_t bytes);
 
 // Verifier: a new descriptor of a shareable_input buffer's allocation (the caller closes it).
-Descriptor export_input(const gpu::DeviceBuffer& b);
+OwnedFd export_input(const gpu::DeviceBuffer& b);
 
 // Broker: maps the allocation behind `fd` (capacity bytes, as exported) read-only on the
 // current device; returns the mapping's base address. The descriptor may be closed after.

@@ -54,7 +54,7 @@ bool VerifierSession::library_pending() const {
 
 Json VerifierSession::ready_extra() {
   Json slots = Json::array();
-  std::vector<Descriptor> exported;  // every slot's inputs, in order, for the descriptor socket
+  std::vector<OwnedFd> exported;  // every slot's inputs, in order, for the descriptor socket
   for (std::size_t w = 0; w < workloads_.size(); ++w) {
     Json per = Json::array();
     for (auto& s : workloads_[w].slots) {
