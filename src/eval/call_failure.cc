@@ -38,7 +38,7 @@ std::string what_failed(CallFault f) {
 std::string hidden_phase(const EvalResult& r, task::Family family) {
   std::string s = kHiddenPhase;
   if (r.failed_kind) s += " with " + std::string(task::describe(*r.failed_kind, family));
-  if (r.failed_under_load) s += ", while half the SMs were busy";
+  if (r.failed_under_load) s += ", while another kernel held some of the SMs";
   return s;
 }
 

@@ -30,8 +30,8 @@ enum class CallFault {
 enum class Withhold { none, hidden_call, after_hidden_call };
 
 // Where a hidden call failed, for a model: "a hidden workload", with its kind in words when known
-// ("a hidden workload with a small M (below 64)") and " while half the SMs were busy" when it
-// ran under the broker's load. Never a size.
+// ("a hidden workload with a small M (below 64)") and " while another kernel held some of the SMs"
+// when it ran under the broker's load. Never a size.
 std::string hidden_phase(const EvalResult& r, task::Family family);
 
 // The sentence a model gets instead of the call's text; `where` is hidden_phase's text.

@@ -44,7 +44,7 @@ constexpr std::array<FlagInfo, 21> kFlags{{
      "the library itself fails the task's correctness rule on the same inputs: an error of the "
      "task suite, not of the kernel (library_fails_task_rule)"},
     {Flag::schedule_dependent, "schedule_dependent", true,
-     "the outputs were right on an idle GPU and wrong while half its SMs were busy "
+     "the outputs were right on an idle GPU and wrong while some of its SMs were busy "
      "(schedule_dependent): a race, or a hand-off between blocks without the memory ordering it "
      "needs"},
     {Flag::schedule_not_varied, "schedule_not_varied", false,

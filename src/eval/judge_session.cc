@@ -122,8 +122,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   if (!prepare_burst(p, burst, cmd, r)) return false;
   // Per-launch events serialise PDL: not on hidden checks (leak6/pdl_race_hidden.cu).
   cmd.function_times = time_functions_ && !timing && !p.audit_armed && !burst.front().workload;
-  for (const auto& c : burst) cmd.sm_load = cmd.sm_load || c.sm_load;
-  if (cmd.sm_load) cmd.sm_load_ms = sm_load_ms(calls_, burst.front().workload, burst.size());
+  plan_load(cmd, calls_, burst);
   heat(p, o);
   // Per call of the burst: the session had made a hidden call before, in any of its processes
   // (device code outlives a host process: memory a further broker's kernels can read, red team

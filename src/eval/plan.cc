@@ -14,6 +14,11 @@
 namespace ptxbench::eval {
 namespace {
 
+std::string load_label(LoadShare share) {
+  return share == LoadShare::most ? ", all but an eighth of the SMs busy (another schedule)"
+                                  : ", half the SMs busy (another schedule)";
+}
+
 Result<gpu::Kind> kind_of(task::Family f) {
   switch (f) {
     case task::Family::gemm:
@@ -245,7 +250,6 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
     PlannedCall loaded = std::move(plan.checks.back());
     plan.checks.pop_back();
     loaded.sm_load = true;
-    loaded.label += ", half the SMs busy (another schedule)";
     const std::size_t at = first_timed + (fresh() >> 1) % (plan.checks.size() - first_timed + 1);
     plan.checks.insert(plan.checks.begin() + static_cast<std::ptrdiff_t>(at), std::move(loaded));
   }
@@ -254,8 +258,21 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
     if (drawn[h].kind == task::HiddenKind::ragged) {
       call(static_cast<int>(h) + 1, 0, Content::transformed, 0);
       plan.checks.back().sm_load = true;
-      plan.checks.back().label += ", half the SMs busy (another schedule)";
     }
+  // Each loaded check's share of the SMs, drawn, and at least one of all but an eighth: a grid
+  // that needs more than half the GPU resident at once fails under the half, one that needs more
+  // than an eighth under the larger share (leak8/zero_smem_coresident.cu fitted on the half).
+  std::vector<PlannedCall*> loaded;
+  for (auto& c : plan.checks)
+    if (c.sm_load) loaded.push_back(&c);
+  bool most = false;
+  for (PlannedCall* c : loaded) {
+    c->sm_load_share = (fresh() >> 1) % 2 ? LoadShare::most : LoadShare::half;
+    most = most || c->sm_load_share == LoadShare::most;
+  }
+  if (!loaded.empty() && !most)
+    loaded[(fresh() >> 1) % loaded.size()]->sm_load_share = LoadShare::most;
+  for (PlannedCall* c : loaded) c->label += load_label(c->sm_load_share);
   PTXB_TRY(plan.audit_workload, pick_audit_workload(task, drawn, audit_workload));
   return plan;
 }
@@ -305,11 +322,14 @@ std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, boo
   for (int s : order)
     if (burst.size() < want && (burst.empty() || s != burst.front().slot))
       burst.push_back(fresh(s));
-  if (loaded)
+  if (loaded) {
+    const LoadShare share = draw() % 2 ? LoadShare::most : LoadShare::half;
     for (auto& c : burst) {
       c.sm_load = true;
-      c.label += ", half the SMs busy (another schedule)";
+      c.sm_load_share = share;
+      c.label += load_label(share);
     }
+  }
   last_slot_ = burst.back().slot;
   return burst;
 }

@@ -56,7 +56,8 @@ inline std::uint64_t timing_seed(std::uint64_t base) {
 //           workload (permuted), timed slot 1 (base 1), timed slot 0 switched to base 1, then
 //           slots 1 and 0 on base 2, ... until every timed set was checked twice; last, the
 //           ragged hidden workload again with new inputs under another schedule (sm_load: half
-//           the SMs busy; issue 34 item 4), so a race that passed its first call can fail.
+//           the SMs busy, or all but an eighth: each drawn, at least one of the larger share;
+//           issue 34 item 4), so a race that passed its first call can fail.
 // Every call of the session, these and the timing calls alike, is poisoned and verified; the
 // broker cannot tell them apart. The broker makes calls in bursts (session_protocol.h); every
 // check is a burst of one, as every timing call is (kTimingBurst): no call pattern tells a check
@@ -79,8 +80,10 @@ struct PlannedCall {
   std::uint64_t transform_seed = 0;
   std::uint64_t poison_seed = 0;
   std::string label;  // for people; hidden workloads are never described to a model
-  // Made while half the SMs run the broker's load (CallCommand::sm_load): another schedule.
+  // Made while the broker's load takes `sm_load_share` of the SMs (CallCommand::sm_load):
+  // another schedule.
   bool sm_load = false;
+  LoadShare sm_load_share = LoadShare::half;
   PrepareCommand prepare() const;
 };
 

@@ -149,6 +149,28 @@ TEST(Plan, TwoChecksRunUnderAnotherScheduleOneOfThemAtADrawnPlace) {
   EXPECT_GE(places.size(), 3u);  // the timed one's place varies with the seed
 }
 
+// Each loaded check's share is drawn, and every session has one of all but an eighth of the SMs
+// (a grid that needs only half the GPU resident at once fits beside the half:
+// leak8/zero_smem_coresident.cu). Which one it is varies with the seed.
+TEST(Plan, EverySessionHasACheckUnderTheLargerShare) {
+  std::set<std::pair<std::size_t, LoadShare>> seen;  // (loaded check, share)
+  for (std::uint64_t seed = 1; seed < 60; ++seed) {
+    auto plan = plan_session(testing::gemm_task(), 3, seed);
+    ASSERT_TRUE(plan.ok());
+    int most = 0;
+    std::size_t k = 0;
+    for (const auto& c : plan->checks) {
+      if (!c.sm_load) continue;
+      seen.insert({k++, c.sm_load_share});
+      most += c.sm_load_share == LoadShare::most;
+      const bool says_most = c.label.find("all but an eighth") != std::string::npos;
+      EXPECT_EQ(says_most, c.sm_load_share == LoadShare::most) << c.label;
+    }
+    EXPECT_GE(most, 1) << "seed " << seed;
+  }
+  EXPECT_EQ(seen.size(), 4u);  // both loaded checks under either share, across seeds
+}
+
 // Two sessions with different seeds check different hidden sizes; one seed, the same sizes.
 TEST(Plan, EachSessionDrawsItsOwnHiddenWorkloads) {
   auto all = task::load_tasks(Paths::discover().tasks());
@@ -220,17 +242,23 @@ TEST(Plan, ALoadedTimingRoundIsAFreshCheckOnAnyBufferSet) {
   TimingDraw draw(*plan, 93);
   (void)draw.next_burst(true, kTimingBurst);
   std::set<int> slots;
+  std::set<LoadShare> shares;  // a loaded round's share is drawn too
   int loaded = 0;
   for (int i = 0; i < 600; ++i) {
     const auto b = draw.next_burst(true, kTimingBurst, true, true);  // a repeat asked: refused
     ASSERT_EQ(b.size(), 1u);
     EXPECT_TRUE(b.front().sm_load);
     EXPECT_EQ(b.front().content, Content::fresh);
-    EXPECT_NE(b.front().label.find("half the SMs busy"), std::string::npos);
+    EXPECT_NE(b.front().label.find(b.front().sm_load_share == LoadShare::most
+                                       ? "all but an eighth of the SMs busy"
+                                       : "half the SMs busy"),
+              std::string::npos);
+    shares.insert(b.front().sm_load_share);
     slots.insert(b.front().slot);
     loaded += draw.loaded_round();
   }
   EXPECT_EQ(slots.size(), static_cast<std::size_t>(kTimedSlots));
+  EXPECT_EQ(shares.size(), 2u);
   EXPECT_GT(loaded, 600 / static_cast<int>(kLoadedTimingOdds) / 2);
   EXPECT_LT(loaded, 2 * 600 / static_cast<int>(kLoadedTimingOdds));
   EXPECT_FALSE(draw.next_burst(true, kTimingBurst).front().sm_load);

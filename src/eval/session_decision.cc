@@ -8,6 +8,10 @@
 namespace ptxbench::eval {
 namespace {
 
+const char* load_words(LoadShare share) {
+  return share == LoadShare::most ? "all but an eighth of the GPU's SMs" : "half the GPU's SMs";
+}
+
 bool add_flag(std::vector<Flag>& flags, Flag f) {
   for (const auto& x : flags)
     if (x == f) return false;
@@ -131,12 +135,24 @@ double checks_seconds(const std::vector<CallRecord>& calls) {
   return ms / 1000;
 }
 
-double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls) {
+double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
+                  LoadShare share) {
   double longest = 0;
   for (const auto& c : calls)
     if (!c.baseline && !c.calibration && !c.plan.sm_load && c.plan.workload == workload)
       longest = std::max(longest, std::max(c.wall_ms, c.event_ms) + c.host_ms);
-  return kSmLoadFloorMs + kSmLoadTimesUnloaded * longest * static_cast<double>(burst_calls);
+  const double times = kSmLoadTimesUnloaded * (share == LoadShare::most ? kSmLoadMostFactor : 1);
+  return kSmLoadFloorMs + times * longest * static_cast<double>(burst_calls);
+}
+
+void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
+               const std::vector<PlannedCall>& burst) {
+  for (const auto& c : burst) {
+    cmd.sm_load = cmd.sm_load || c.sm_load;
+    if (c.sm_load && c.sm_load_share == LoadShare::most) cmd.sm_load_share = LoadShare::most;
+  }
+  if (cmd.sm_load)
+    cmd.sm_load_ms = sm_load_ms(calls, burst.front().workload, burst.size(), cmd.sm_load_share);
 }
 
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
@@ -184,21 +200,21 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
     } else if (c.check->passed()) {  // load_outlasted
       add_flag(f.flags, Flag::schedule_dependent);
       f.message = fmt::format(
-          "{}: the call's work was still running when the load on half the GPU's SMs ended, "
+          "{}: the call's work was still running when the load on {} ended, "
           "although it lasted several times the workload's unloaded calls: its blocks waited for "
           "SMs the load held (a kernel that needs all of its blocks resident at once must be "
           "launched cooperatively, and so must every kernel of that call)",
-          where);
+          where, load_words(c.plan.sm_load_share));
       // Its times could carry a hidden workload's size: for people only.
       if (!c.load_note.empty()) f.withheld += (f.withheld.empty() ? "" : ", ") + c.load_note;
     } else if (c.plan.sm_load && earlier_pass(calls, i)) {
       add_flag(f.flags, Flag::schedule_dependent);
       f.message = fmt::format(
-          "{}: the outputs fail the correctness rule while half the GPU's SMs were busy, although "
+          "{}: the outputs fail the correctness rule while {} were busy, although "
           "{} on the same workload passed on an idle GPU: the result depends on how the "
           "blocks are scheduled (a race, or a hand-off between blocks without the memory "
           "ordering it needs)",
-          where, earlier);
+          where, load_words(c.plan.sm_load_share), earlier);
     } else {
       f.message = fmt::format("{}: the outputs fail the correctness rule", where);
       // Its element count is the workload's size: on or after a hidden call, for people only.

@@ -100,9 +100,17 @@ struct CallRecord {
 // gpu/sm_load.h), so only work that waits for the load's SMs outlasts it (red team
 // leak4/sched_outwait_load.cu). Until 2026-12-07 a loaded timing round of several calls got one
 // call's load, and slow honest kernels outlasted it.
+// The larger share (all but an eighth of the SMs) slows an honest kernel about 8x, 4 times the
+// half's 2x: its load holds kSmLoadMostFactor times as long.
 inline constexpr double kSmLoadFloorMs = 100;
 inline constexpr double kSmLoadTimesUnloaded = 4;
-double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls);
+inline constexpr double kSmLoadMostFactor = 5;
+double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
+                  LoadShare share = LoadShare::half);
+// A burst's load, from its calls' plans: loaded when any is, the larger share when any asks for
+// it, for sm_load_ms.
+void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
+               const std::vector<PlannedCall>& burst);
 
 struct CorrectnessFindings {
   bool passed = true;

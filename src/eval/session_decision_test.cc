@@ -154,6 +154,12 @@ TEST(SessionDecision, AFailureOnlyUnderAnotherScheduleIsScheduleDependent) {
   EXPECT_FALSE(f.passed);
   EXPECT_EQ(f.flags, std::vector<Flag>{Flag::schedule_dependent});
   EXPECT_NE(f.message.find("half the GPU's SMs were busy"), std::string::npos) << f.message;
+  loaded.plan.sm_load_share = LoadShare::most;  // the message names the load's share
+  EXPECT_NE(
+      judge_calls({call(0, true, Content::transformed, 1), call(1, true), loaded}, {false, true})
+          .message.find("all but an eighth of the GPU's SMs were busy"),
+      std::string::npos);
+  loaded.plan.sm_load_share = LoadShare::half;
   EXPECT_NE(f.message.find("a hidden workload"), std::string::npos) << f.message;
   auto alone = judge_calls({call(0, true), loaded}, {false, true});
   EXPECT_TRUE(alone.flags.empty());
@@ -186,6 +192,9 @@ TEST(SessionDecision, ALoadedCallThatOutlastedTheLoadIsScheduleDependent) {
   EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1), kSmLoadFloorMs + kSmLoadTimesUnloaded * 7);
   // A loaded timing round of 5 calls: one load covers them all.
   EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 5), kSmLoadFloorMs + kSmLoadTimesUnloaded * 7 * 5);
+  // All but an eighth of the SMs: kSmLoadMostFactor times as long.
+  EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1, LoadShare::most),
+                   kSmLoadFloorMs + kSmLoadTimesUnloaded * kSmLoadMostFactor * 7);
   calls[0].event_ms = 9;  // events longer than the wall time (the host's wait taken out of it)
   EXPECT_DOUBLE_EQ(sm_load_ms(calls, 0, 1), kSmLoadFloorMs + kSmLoadTimesUnloaded * 9);
   calls[0].event_ms = 0;
@@ -618,6 +627,34 @@ TEST(SessionDecision, TheVerifierIsKeptAfterATaskSuiteErrorAndQuitAfterAHarnessE
       EXPECT_TRUE(verifier_reusable_after(o)) << to_string(o);
     }
   }
+}
+
+// A burst is loaded when any of its calls is, under the larger share when any asks for it, and
+// its load is sized for that share.
+TEST(SessionDecision, ABurstsLoadTakesItsCallsShare) {
+  std::vector<CallRecord> calls(1);
+  calls[0].wall_ms = 10;
+  std::vector<PlannedCall> burst(2);
+  CallCommand plain;
+  plan_load(plain, calls, burst);
+  EXPECT_FALSE(plain.sm_load);
+  EXPECT_DOUBLE_EQ(plain.sm_load_ms, 0);
+  burst[1].sm_load = true;
+  CallCommand half;
+  plan_load(half, calls, burst);
+  EXPECT_TRUE(half.sm_load);
+  EXPECT_EQ(half.sm_load_share, LoadShare::half);
+  EXPECT_DOUBLE_EQ(half.sm_load_ms, sm_load_ms(calls, 0, 2));
+  burst[0].sm_load_share = LoadShare::most;  // not loaded itself: its share means nothing
+  CallCommand still_half;
+  plan_load(still_half, calls, burst);
+  EXPECT_EQ(still_half.sm_load_share, LoadShare::half);
+  burst[1].sm_load_share = LoadShare::most;
+  CallCommand most;
+  plan_load(most, calls, burst);
+  EXPECT_EQ(most.sm_load_share, LoadShare::most);
+  EXPECT_DOUBLE_EQ(most.sm_load_ms, sm_load_ms(calls, 0, 2, LoadShare::most));
+  EXPECT_GT(most.sm_load_ms, half.sm_load_ms);
 }
 
 }  // namespace

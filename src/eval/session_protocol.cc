@@ -213,6 +213,25 @@ bool content_from_string(const std::string& s, Content& out) {
   return false;
 }
 
+const char* to_string(LoadShare s) {
+  switch (s) {
+    case LoadShare::half:
+      return "half";
+    case LoadShare::most:
+      return "most";
+  }
+  return "?";
+}
+
+bool load_share_from_string(const std::string& s, LoadShare& out) {
+  for (LoadShare v : {LoadShare::half, LoadShare::most})
+    if (s == to_string(v)) {
+      out = v;
+      return true;
+    }
+  return false;
+}
+
 Json PrepareCommand::to_json() const {
   Json j = int_pair(workload, slot);
   j["op"] = "prepare";
@@ -251,6 +270,7 @@ Json CallCommand::to_json(const char* op) const {
   if (function_times) j["function_times"] = true;
   if (sm_load) j["sm_load"] = true;
   if (sm_load && sm_load_ms > 0) j["sm_load_ms"] = sm_load_ms;
+  if (sm_load) j["sm_load_share"] = to_string(sm_load_share);
   return j;
 }
 
@@ -305,6 +325,9 @@ Result<CallCommand> call_from_json(const Json& j) {
     c.sm_load = j.value("sm_load", false);
     c.sm_load_ms = j.value("sm_load_ms", 0.0);
     if (!(c.sm_load_ms >= 0)) return make_error("a negative sm_load_ms");
+    const std::string share = j.value("sm_load_share", std::string(to_string(LoadShare::half)));
+    if (!load_share_from_string(share, c.sm_load_share))
+      return make_error("unknown sm_load_share '" + share + "'");
     return c;
   });
 }

@@ -266,16 +266,23 @@ struct CallTarget {
 // functions it instruments by these times (audit_selection.h); the broker measured them, the
 // candidate's process cannot report them.
 inline constexpr int kMaxTimedLaunchesPerCall = 4096;
+// How much of the GPU the broker's SM load takes (gpu/sm_load.h): half the SMs, or all but an
+// eighth of them ("most"; a launch in clusters meets the half only).
+enum class LoadShare { half, most };
+const char* to_string(LoadShare s);
+bool load_share_from_string(const std::string& s, LoadShare& out);
+
 struct CallCommand {
   std::vector<CallTarget> calls;  // at least one
   bool function_times = false;
-  // Half the SMs busy with the broker's own kernel during the burst (gpu/sm_load.h): another
-  // schedule for the candidate's blocks. The reply's extra.sm_load says whether it was held, and
-  // extra.sm_load_outlasted whether the burst's work was still running (by the broker's clock)
-  // when the load's `sm_load_ms` had passed (0: the broker's default, kSmLoadDefaultMs), i.e.
-  // whether some of it ran without the load.
+  // The SMs of `sm_load_share` busy with the broker's own kernel during the burst
+  // (gpu/sm_load.h): another schedule for the candidate's blocks. The reply's extra.sm_load says
+  // whether it was held, and extra.sm_load_outlasted whether the burst's work was still running
+  // (by the broker's clock) when the load's `sm_load_ms` had passed (0: the broker's default,
+  // kSmLoadDefaultMs), i.e. whether some of it ran without the load.
   bool sm_load = false;
   double sm_load_ms = 0;
+  LoadShare sm_load_share = LoadShare::half;
   Json to_json(const char* op = "call") const;
 };
 

@@ -202,9 +202,33 @@ TEST(SessionProtocol, TheLoadsTimeTravelsWithTheLoad) {
   ASSERT_TRUE(back.ok());
   EXPECT_TRUE(back->sm_load);
   EXPECT_DOUBLE_EQ(back->sm_load_ms, 250);
+  EXPECT_EQ(back->sm_load_share, LoadShare::half);
   Json bad = c.to_json();
   bad["sm_load_ms"] = -1;
   EXPECT_FALSE(call_from_json(bad).ok());
+}
+
+// The load's share has one name each way; an unknown one is refused, none is the half.
+TEST(SessionProtocol, TheLoadsShareTravelsByName) {
+  for (LoadShare s : {LoadShare::half, LoadShare::most}) {
+    LoadShare back = s == LoadShare::half ? LoadShare::most : LoadShare::half;
+    ASSERT_TRUE(load_share_from_string(to_string(s), back));
+    EXPECT_EQ(back, s);
+  }
+  CallCommand c;
+  c.calls = {{0, 1}};
+  c.sm_load = true;
+  c.sm_load_share = LoadShare::most;
+  EXPECT_EQ(c.to_json().at("sm_load_share"), "most");
+  auto back = call_from_json(c.to_json());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->sm_load_share, LoadShare::most);
+  Json bad = c.to_json();
+  bad["sm_load_share"] = "all";
+  ASSERT_FALSE(call_from_json(bad).ok());
+  EXPECT_NE(call_from_json(bad).error().to_string().find("sm_load_share 'all'"), std::string::npos);
+  bad.erase("sm_load_share");
+  EXPECT_EQ(call_from_json(bad)->sm_load_share, LoadShare::half);
 }
 
 // Every content has one name, read back to itself; only a repeat has no new inputs.

@@ -40,7 +40,7 @@ std::string timing_text(const store::StoredTurn& d) {
 }
 
 // Which workload a failing call was on: the timed one, or a hidden one by its drawn kind (the
-// promise's class, never its sizes: task/hidden_draw.h), and whether half the SMs were busy.
+// promise's class, never its sizes: task/hidden_draw.h), and whether the SM load held.
 std::string failed_on_text(const store::StoredTurn& d) {
   if (d.failed_on == eval::FailedOn::none) return "";
   std::string s = d.failed_on == eval::FailedOn::timed ? "the timed workload" : "a hidden workload";

@@ -163,11 +163,13 @@ TEST(FeedbackLeak, AHiddenCallsFailureReachesNoModelWithItsShapeOrLabel) {
 }
 
 // What a model may know of a failing hidden call: its kind in words (the promise's class, public
-// in docs/task-spec.md) and whether half the SMs were busy, so it knows what to repair.
+// in docs/task-spec.md) and whether the SM load held, so it knows what to repair.
 TEST(FeedbackLeak, AHiddenCallsFailureNamesItsKindInWords) {
   const auto [wrong, wrong_prompt] = model_text(hidden_wrong_values());
-  EXPECT_NE(wrong.find("a hidden workload with a small M (below 64), while half the SMs were busy"),
-            std::string::npos)
+  EXPECT_NE(
+      wrong.find(
+          "a hidden workload with a small M (below 64), while another kernel held some of the SMs"),
+      std::string::npos)
       << wrong;
   EXPECT_NE(wrong_prompt.find("a small M (below 64)"), std::string::npos);
   const auto [fault, fault_prompt] =

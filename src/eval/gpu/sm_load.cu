@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -47,45 +48,84 @@ bool done(cudaStream_t s) {
 
 }  // namespace
 
+bool SmLoad::Part::prepare() {
+  // Kept from an earlier attempt that failed later.
+  if (!signal && cudaHostAlloc(&signal, sizeof(unsigned), cudaHostAllocDefault) != cudaSuccess)
+    return false;
+  if (!flag && (cudaMalloc(&flag, sizeof(unsigned)) != cudaSuccess ||
+                cudaMemset(flag, 0, sizeof(unsigned)) != cudaSuccess ||
+                cudaDeviceSynchronize() != cudaSuccess))
+    return false;
+  if (!signal_stream &&
+      cudaStreamCreateWithFlags(&signal_stream, cudaStreamNonBlocking) != cudaSuccess)
+    return false;
+  return stream || cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess;
+}
+
+void SmLoad::Part::destroy() {
+  if (stream) cudaStreamDestroy(stream);
+  if (signal_stream) cudaStreamDestroy(signal_stream);
+  if (flag) cudaFree(flag);
+  if (signal) cudaFreeHost(signal);
+  stream = signal_stream = nullptr;
+  flag = signal = nullptr;
+}
+
+bool SmLoad::Part::launch(int shared_bytes, double max_ms) {
+  ++generation;
+  hold_sm<<<blocks, kLoadThreads, static_cast<std::size_t>(shared_bytes), stream>>>(
+      flag, generation, static_cast<unsigned long long>(max_ms * 1e6));
+  held = cudaGetLastError() == cudaSuccess;
+  return held;
+}
+
+bool SmLoad::Part::done() const {
+  return cudaStreamQuery(stream) != cudaErrorNotReady;
+}
+
+void SmLoad::Part::end(std::chrono::steady_clock::time_point deadline) {
+  if (!held) return;
+  held = false;
+  // The previous end's copy has ended (it read `signal` before this write).
+  while (!::ptxbench::gpu::done(signal_stream) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  *signal = generation;
+  if (cudaMemcpyAsync(flag, signal, sizeof(unsigned), cudaMemcpyHostToDevice, signal_stream) !=
+      cudaSuccess)
+    (void)cudaGetLastError();  // the load then ends at its time
+  while (!(done() && ::ptxbench::gpu::done(signal_stream)) &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  (void)cudaGetLastError();
+}
+
 SmLoad::SmLoad() = default;
 
 SmLoad::~SmLoad() {
   release();
-  if (stream_) cudaStreamDestroy(stream_);
-  if (signal_stream_) cudaStreamDestroy(signal_stream_);
-  if (flag_) cudaFree(flag_);
-  if (signal_) cudaFreeHost(signal_);
+  half_.destroy();
+  rest_.destroy();
 }
 
 bool SmLoad::prepare() {
-  if (stream_) return true;
+  if (sms_ > 0) return true;
   int device = 0, sms = 0, smem = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
       cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess)
     return false;
-  // Kept from an earlier attempt that failed later.
-  if (!signal_ && cudaHostAlloc(&signal_, sizeof(unsigned), cudaHostAllocDefault) != cudaSuccess)
+  if (!half_.prepare() || !rest_.prepare() ||
+      cudaFuncSetAttribute(hold_sm, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
+          cudaSuccess)
     return false;
-  if (!flag_ && (cudaMalloc(&flag_, sizeof(unsigned)) != cudaSuccess ||
-                 cudaMemset(flag_, 0, sizeof(unsigned)) != cudaSuccess ||
-                 cudaDeviceSynchronize() != cudaSuccess))
-    return false;
-  if (!signal_stream_ &&
-      cudaStreamCreateWithFlags(&signal_stream_, cudaStreamNonBlocking) != cudaSuccess)
-    return false;
-  if (cudaFuncSetAttribute(hold_sm, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
-          cudaSuccess ||
-      cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) != cudaSuccess) {
-    stream_ = nullptr;
-    return false;
-  }
-  sms_ = sms / 2;
+  half_.blocks = sms / 2;
+  rest_.blocks = sms - half_.blocks - std::max(1, sms / 8);  // all but an eighth, with the half
   shared_bytes_ = smem;  // more than half an SM's: one block per SM
+  sms_ = half_.blocks > 0 ? sms : 0;
   return sms_ > 0;
 }
 
-bool SmLoad::hold(double max_ms) {
+bool SmLoad::hold(double max_ms, bool most) {
   yielded_ = after_yield_ = false;
   release();
   if (!prepare()) {
@@ -94,10 +134,12 @@ bool SmLoad::hold(double max_ms) {
   }
   max_ms_ = max_ms;
   start_ = std::chrono::steady_clock::now();
-  ++generation_;
-  hold_sm<<<sms_, kLoadThreads, static_cast<std::size_t>(shared_bytes_), stream_>>>(
-      flag_, generation_, static_cast<unsigned long long>(max_ms * 1e6));
-  held_ = cudaGetLastError() == cudaSuccess;
+  held_ = half_.launch(shared_bytes_, max_ms);
+  // The rest after the half, so the half's blocks are placed as in the half share.
+  if (held_ && most && rest_.blocks > 0 && !rest_.launch(shared_bytes_, max_ms)) {
+    release();  // the half alone would be the half share, not the one asked for
+    return false;
+  }
   return held_;
 }
 
@@ -111,6 +153,10 @@ void SmLoad::launched() {
   after_yield_ = after_yield_ || yielded_;
 }
 
+void SmLoad::narrow() {
+  rest_.end(deadline());
+}
+
 SmLoad::End SmLoad::finish() {
   if (yielded_) {
     const bool after = after_yield_;
@@ -122,9 +168,10 @@ SmLoad::End SmLoad::finish() {
   const double work_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
   // The load ends by the GPU's timer at max_ms, or by its flag: ended before the work did, it
-  // did not hold through it (no host-side clock to misread).
+  // did not hold through it (no host-side clock to misread). The rest counts while it is held
+  // (narrow() ended it for a launch in clusters).
   End end;
-  end.outlasted = done(stream_);
+  end.outlasted = half_.done() || (rest_.held && rest_.done());
   if (end.outlasted)
     end.note = "the load's time " + std::to_string(static_cast<long>(max_ms_)) +
                " ms, it had ended when the call's work ended after " +
@@ -133,21 +180,17 @@ SmLoad::End SmLoad::finish() {
   return end;
 }
 
+std::chrono::steady_clock::time_point SmLoad::deadline() const {
+  return std::chrono::steady_clock::now() +
+         std::chrono::milliseconds(static_cast<long>(max_ms_) + 1000);
+}
+
 void SmLoad::release() {
   if (!held_) return;
   held_ = false;
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<long>(max_ms_) + 1000);
-  // The previous release's copy has ended (it read signal_ before this write).
-  while (!done(signal_stream_) && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-  *signal_ = generation_;
-  if (cudaMemcpyAsync(flag_, signal_, sizeof(unsigned), cudaMemcpyHostToDevice, signal_stream_) !=
-      cudaSuccess)
-    (void)cudaGetLastError();  // the load then ends at max_ms
-  while (!(done(stream_) && done(signal_stream_)) && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  (void)cudaGetLastError();
+  const auto until = deadline();
+  rest_.end(until);
+  half_.end(until);
 }
 
 }  // namespace ptxbench::gpu

@@ -22,7 +22,13 @@
 // memory still fitted beside a 32-thread load block (leak8/zero_smem_coresident.cu: its
 // co-residency barrier held under the load, as read from its pass), so the load's block now also
 // takes 1024 threads and the SM's whole register file (sm_load.cu; not yet measured on a GPU).
-// Caveats: which schedule exposes a race is not guaranteed, so a
+// Two shares (hold's `most`): half the SMs, or all but an eighth of them (at least one SM free).
+// The half load exposes a dependence on more than half the GPU only: a persistent grid with a
+// grid-wide barrier that fits on the free half passes under it (leak8/zero_smem_coresident.cu on
+// an H100); on an eighth of the SMs it cannot, unless it is tiny. The larger share is two
+// kernels, the half and the rest, so a launch in clusters (whose blocks must fit together in one
+// GPC, which the rest could deny it) ends the rest only (narrow()) and runs under the half as
+// before. Caveats: which schedule exposes a race is not guaranteed, so a
 // race can still pass; a failure to launch the load holds nothing and says so (held() false):
 // the call then ran on the usual schedule and the judge must not call it loaded.
 #pragma once
@@ -44,9 +50,9 @@ class SmLoad {
   // Makes its stream, flag and kernel ready; call it before a sandbox closes what CUDA needs to
   // load (the broker's constructor). False when a CUDA call failed (hold() then holds nothing).
   bool prepare();
-  // Starts the load on half the SMs for at most `max_ms`. False (nothing held) when a CUDA call
-  // failed; the error is cleared.
-  bool hold(double max_ms);
+  // Starts the load on half the SMs (`most`: all but an eighth of them) for at most `max_ms`.
+  // False (nothing held) when a CUDA call failed; the error is cleared.
+  bool hold(double max_ms, bool most = false);
   // Ends the load and waits for it. No-op when nothing is held.
   void release();
   // Ends the load before its time for a launch that needs every SM at once (a cooperative grid,
@@ -57,6 +63,9 @@ class SmLoad {
   // leak9/coop_prepass_blamed.cu: a zeroing kernel, then a cooperative one, is no failure).
   void yield();
   void launched();
+  // Ends the larger share's second kernel before its time, for a launch in clusters: the half
+  // stays. No-op for the half share or nothing held.
+  void narrow();
   bool held() const { return held_; }
   // Once the call's work is done, by the broker's clock (no candidate code writes it): whether
   // the work outlasted the load, i.e. was still running when the load's time was up, or the load
@@ -70,11 +79,23 @@ class SmLoad {
   End finish();
 
  private:
-  cudaStream_t stream_ = nullptr;         // the load kernel's
-  cudaStream_t signal_stream_ = nullptr;  // release()'s flag copy
-  unsigned* flag_ = nullptr;              // device memory: the last generation released
-  unsigned* signal_ = nullptr;            // pinned host memory: the copy's source
-  unsigned generation_ = 0;               // of the load hold() started last
+  // One load kernel: its blocks, one per SM, poll `flag` until it reaches `generation`.
+  struct Part {
+    cudaStream_t stream = nullptr;         // the load kernel's
+    cudaStream_t signal_stream = nullptr;  // the flag copy that ends it
+    unsigned* flag = nullptr;              // device memory: the last generation released
+    unsigned* signal = nullptr;            // pinned host memory: the copy's source
+    unsigned generation = 0;               // of the hold started last
+    int blocks = 0;
+    bool held = false;
+    bool prepare();
+    void destroy();
+    bool launch(int shared_bytes, double max_ms);
+    void end(std::chrono::steady_clock::time_point deadline);  // raise the flag, wait
+    bool done() const;  // the kernel has ended (by its flag or its time)
+  };
+  Part half_, rest_;  // rest_: the larger share's second kernel
+  std::chrono::steady_clock::time_point deadline() const;  // for waiting on an end
   int sms_ = 0, shared_bytes_ = 0;
   double max_ms_ = 0;
   std::chrono::steady_clock::time_point start_;  // hold()'s

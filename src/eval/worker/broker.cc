@@ -167,7 +167,11 @@ class Broker {
     executor_ = std::make_unique<CallExecutor>(
         *device_, link_, module_->kernels(),
         CallExecutor::Limits{req_.workspace_quota, resident_threads_});
-    executor_->on_launch([this](bool coop) { coop ? sm_load_.yield() : sm_load_.launched(); });
+    executor_->on_launch([this](LaunchKind kind) {
+      if (kind == LaunchKind::cooperative) return sm_load_.yield();
+      if (kind == LaunchKind::clustered) sm_load_.narrow();
+      sm_load_.launched();
+    });
     know_tensors();
     return with_sandbox(reply_of(BrokerStatus::ok));
   }
@@ -179,8 +183,8 @@ class Broker {
         audited_ ? audited_call_limit(req_.call_timeout_seconds) : req_.call_timeout_seconds;
     std::vector<CallReport> reports;
     device_->time_launches(c.function_times);
-    // CallCommand::sm_load: half the SMs busy with the broker's own kernel (gpu/sm_load.h) for at
-    // most sm_load_ms and the burst's call limits, released however the burst ends.
+    // CallCommand::sm_load: sm_load_share of the SMs busy with the broker's own kernel (sm_load.h)
+    // for at most sm_load_ms and the burst's call limits, released however the burst ends.
     struct Release {
       gpu::SmLoad& load;
       ~Release() { load.release(); }
@@ -190,7 +194,7 @@ class Broker {
     double counter_ms = counters_ ? counters_->begin(calls_ + 1) : 0;
     const double load_ms = std::min(1000 * limit * static_cast<double>(c.calls.size()),
                                     c.sm_load_ms > 0 ? c.sm_load_ms : kSmLoadDefaultMs);
-    const bool loaded = c.sm_load && sm_load_.hold(load_ms);
+    const bool loaded = c.sm_load && sm_load_.hold(load_ms, c.sm_load_share == LoadShare::most);
     for (std::size_t i = 0; i < c.calls.size(); ++i) {
       const MappedSlot& s = slot(c.calls[i]);
       device_->select_call(i);

@@ -49,6 +49,24 @@ bool allowed_launch_attribute(std::int32_t id) {
   }
 }
 
+LaunchKind launch_kind(const host::Launch& l, const KernelInfo& k) {
+  std::uint64_t cluster = k.cluster_blocks;
+  for (const auto& a : l.attributes) {
+    if (a.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && a.value.size() >= sizeof(std::int32_t)) {
+      std::int32_t on = 0;
+      std::memcpy(&on, a.value.data(), sizeof on);
+      if (on != 0) return LaunchKind::cooperative;
+    }
+    std::uint32_t dim[3] = {1, 1, 1};
+    if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION && a.value.size() >= sizeof dim) {
+      std::memcpy(dim, a.value.data(), sizeof dim);
+      cluster = std::max<std::uint64_t>(cluster, std::uint64_t{std::max(dim[0], 1u)} *
+                                                     std::max(dim[1], 1u) * std::max(dim[2], 1u));
+    }
+  }
+  return cluster > 1 ? LaunchKind::clustered : LaunchKind::ordinary;
+}
+
 std::uint64_t KernelInfo::param_bytes() const {
   std::uint64_t end = 0;
   for (const auto& p : params) end = std::max<std::uint64_t>(end, std::uint64_t{p.offset} + p.size);
@@ -343,15 +361,10 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
   if (const auto* l = std::get_if<host::Launch>(&p)) {
     note_stream(l->stream);
     note_stale_launch(*l, kernels_.at(l->function));
-    bool cooperative = false;
-    for (const auto& a : l->attributes) {
-      std::int32_t on = 0;
-      if (a.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && a.value.size() >= sizeof on)
-        std::memcpy(&on, a.value.data(), sizeof on);
-      cooperative = cooperative || on != 0;
-    }
+    const LaunchKind kind = launch_kind(*l, kernels_.at(l->function));
+    const bool cooperative = kind == LaunchKind::cooperative;
     report_.cooperative = cooperative && (report_.launches.empty() || report_.cooperative);
-    if (on_launch_) on_launch_(cooperative);
+    if (on_launch_) on_launch_(kind);
     device_.launch(*l, kernels_.at(l->function));
     auto& v = report_.launches;
     auto it =

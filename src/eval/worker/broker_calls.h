@@ -70,6 +70,9 @@ struct DeviceRegion {
 struct KernelInfo {
   std::vector<host::ParamSlot> params;
   std::uint64_t local_bytes_per_thread = 0;
+  // The compiled cluster shape's blocks (__cluster_dims__: CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_*);
+  // 1 without one.
+  std::uint32_t cluster_blocks = 1;
   // The packed parameter buffer's size: the end of the last parameter.
   std::uint64_t param_bytes() const;
 };
@@ -158,6 +161,12 @@ struct CallReport {
 // and kept_bytes; cooperative [bool, ...] only when a call's launches were all cooperative.
 Json call_extras(const std::vector<CallReport>& reports);
 
+// What a launch asks of the SMs' schedule: a cooperative grid (every block resident at once),
+// clusters of more than one block (CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION or the function's
+// compiled shape: a cluster's blocks run together in one GPC), or neither.
+enum class LaunchKind { ordinary, clustered, cooperative };
+LaunchKind launch_kind(const host::Launch& l, const KernelInfo& k);
+
 class CallExecutor {
  public:
   struct Limits {
@@ -189,10 +198,11 @@ class CallExecutor {
                  double limit_seconds);
   // Did the last run() record the call's end event (so the caller may wait and read times)?
   bool timed() const { return ended_; }
-  // Called before each launch is enqueued, with whether it is cooperative (the broker ends its
-  // SM load before a cooperative grid, which needs every SM at once and would wait the load out,
-  // and notes ordinary launches after that: gpu/sm_load.h SmLoad::yield).
-  void on_launch(std::function<void(bool cooperative)> f) { on_launch_ = std::move(f); }
+  // Called before each launch is enqueued, with its kind (the broker ends its SM load before a
+  // cooperative grid, which needs every SM at once and would wait the load out, and notes
+  // ordinary launches after that: gpu/sm_load.h SmLoad::yield; before a launch in clusters it
+  // ends the larger share's second part: SmLoad::narrow).
+  void on_launch(std::function<void(LaunchKind)> f) { on_launch_ = std::move(f); }
   std::uint64_t workspace_held() const { return held_; }
 
  private:
@@ -235,7 +245,7 @@ class CallExecutor {
   std::map<std::string, KernelInfo> kernels_;
   Limits limits_;
   std::uint64_t held_ = 0;
-  std::function<void(bool)> on_launch_;
+  std::function<void(LaunchKind)> on_launch_;
   std::map<std::uint64_t, std::uint64_t> workspace_;  // address -> bytes
   struct KnownMap {
     std::uint64_t span = 0;     // the bytes it spans from its address

@@ -198,9 +198,9 @@ TEST_F(Fixture, ACallOfCooperativeLaunchesOnlySaysSo) {
     l.attributes.push_back({CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value});
     return l;
   };
-  int yielded = 0, ordinary = 0;   // the broker's hook (it ends the SM load before a cooperative
-  exec.on_launch([&](bool coop) {  // launch and notes ordinary ones), before each launch
-    if (!coop) return void(++ordinary);
+  int yielded = 0, ordinary = 0;  // the broker's hook (it ends the SM load before a cooperative
+  exec.on_launch([&](LaunchKind kind) {  // launch and notes ordinary ones), before each launch
+    if (kind != LaunchKind::cooperative) return void(++ordinary);
     device.log.push_back("yield");
     ++yielded;
   });
@@ -224,6 +224,49 @@ TEST_F(Fixture, ACallOfCooperativeLaunchesOnlySaysSo) {
   EXPECT_EQ(ordinary, 2);  // the mixed call's ordinary launch, and the one with attribute 0
   hostp.say(host::MsgType::call_done);  // no launch at all
   EXPECT_FALSE(call().cooperative);
+}
+
+// A launch in clusters (by its attribute or its function's compiled shape) is told apart from
+// an ordinary one, so the broker can end the larger SM load's second part before it (its
+// blocks must fit together in one GPC); a cooperative attribute decides over clusters.
+TEST(LaunchKinds, ClustersByAttributeOrCompiledShape) {
+  auto attribute = [](std::int32_t id, std::vector<std::uint32_t> words) {
+    std::string value(host::kLaunchAttributeValueBytes, 0);
+    std::memcpy(value.data(), words.data(), words.size() * sizeof(std::uint32_t));
+    return host::LaunchAttribute{id, value};
+  };
+  host::Launch l = Fixture::launch();
+  KernelInfo plain, compiled;
+  compiled.cluster_blocks = 2;
+  EXPECT_EQ(launch_kind(l, plain), LaunchKind::ordinary);
+  EXPECT_EQ(launch_kind(l, compiled), LaunchKind::clustered);
+  l.attributes.push_back(attribute(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, {1, 1, 1}));
+  EXPECT_EQ(launch_kind(l, plain), LaunchKind::ordinary);  // clusters of one block
+  l.attributes.back() = attribute(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, {1, 2, 1});
+  EXPECT_EQ(launch_kind(l, plain), LaunchKind::clustered);
+  l.attributes.push_back(attribute(CU_LAUNCH_ATTRIBUTE_COOPERATIVE, {1}));
+  EXPECT_EQ(launch_kind(l, plain), LaunchKind::cooperative);
+}
+
+TEST_F(Fixture, TheHookHearsALaunchInClustersBeforeItIsEnqueued) {
+  std::vector<LaunchKind> heard;
+  exec.on_launch([&](LaunchKind k) {
+    heard.push_back(k);
+    device.log.push_back("hook");
+  });
+  host::Launch l = launch();
+  std::string dims(host::kLaunchAttributeValueBytes, 0);
+  const std::uint32_t cluster[3] = {2, 1, 1};
+  std::memcpy(dims.data(), cluster, sizeof cluster);
+  l.attributes.push_back({CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, dims});
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::launch, l);
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  EXPECT_EQ(heard, (std::vector<LaunchKind>{LaunchKind::ordinary, LaunchKind::clustered}));
+  const auto h = std::find(device.log.rbegin(), device.log.rend(), "hook");
+  ASSERT_NE(h, device.log.rbegin());
+  EXPECT_EQ((h - 1)->rfind("launch", 0), 0u);  // the launch came after its hook
 }
 
 TEST_F(Fixture, MemoryOutsideTheCallsTensorsAndWorkspaceIsRefused) {

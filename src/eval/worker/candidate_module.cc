@@ -80,9 +80,15 @@ std::map<std::string, KernelInfo> CandidateModule::kernels() const {
   for (const auto& info : function_infos()) {
     KernelInfo k;
     k.params = info.params;
-    for (const auto& [a, v] : info.attributes)
+    for (const auto& [a, v] : info.attributes) {
       if (a == CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
         k.local_bytes_per_thread = static_cast<std::uint64_t>(v);
+      if ((a == CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH ||
+           a == CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT ||
+           a == CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH) &&
+          v > 1)
+        k.cluster_blocks *= static_cast<std::uint32_t>(v);
+    }
     out.emplace(info.name, std::move(k));
   }
   return out;
