@@ -79,6 +79,16 @@ bool SmLoad::Part::launch(int shared_bytes, double max_ms) {
   return held;
 }
 
+bool SmLoad::Part::end_in(cudaStream_t in_order) {
+  if (!held) return true;
+  *signal = generation;
+  if (cudaMemcpyAsync(flag, signal, sizeof(unsigned), cudaMemcpyHostToDevice, in_order) ==
+      cudaSuccess)
+    return true;
+  (void)cudaGetLastError();
+  return false;
+}
+
 bool SmLoad::Part::done() const {
   return cudaStreamQuery(stream) != cudaErrorNotReady;
 }
@@ -126,8 +136,9 @@ bool SmLoad::prepare() {
 }
 
 bool SmLoad::hold(double max_ms, bool most) {
-  yielded_ = after_yield_ = false;
   release();
+  yielded_ = after_yield_ = narrowed_ = false;
+  most_ = most;
   if (!prepare()) {
     (void)cudaGetLastError();
     return false;
@@ -143,24 +154,30 @@ bool SmLoad::hold(double max_ms, bool most) {
   return held_;
 }
 
-void SmLoad::yield() {
-  if (!held_) return;
+void SmLoad::yield(cudaStream_t in_order) {
+  if (!held_ || yielded_) return;
   yielded_ = true;
-  release();
+  // In the call's stream order, so the work enqueued before the launch ran under the load to its
+  // end (red team leak11/coop_tail_releases_load.cu: ended from the host, the load left that work
+  // while it still ran); the host ends it too at the burst's end (release).
+  if (!(half_.end_in(in_order) && rest_.end_in(in_order))) release();
 }
 
 void SmLoad::launched() {
   after_yield_ = after_yield_ || yielded_;
 }
 
-void SmLoad::narrow() {
-  rest_.end(deadline());
+void SmLoad::narrow(cudaStream_t in_order) {
+  if (!held_ || !rest_.held || narrowed_) return;
+  narrowed_ = true;
+  if (!rest_.end_in(in_order)) rest_.end(deadline());
 }
 
 SmLoad::End SmLoad::finish() {
   if (yielded_) {
     const bool after = after_yield_;
     yielded_ = after_yield_ = false;
+    release();
     if (!after) return {};
     return {true, "the load ended for a cooperative launch, and ordinary kernels ran after it"};
   }
@@ -171,7 +188,7 @@ SmLoad::End SmLoad::finish() {
   // did not hold through it (no host-side clock to misread). The rest counts while it is held
   // (narrow() ended it for a launch in clusters).
   End end;
-  end.outlasted = half_.done() || (rest_.held && rest_.done());
+  end.outlasted = half_.done() || (!narrowed_ && rest_.done() && rest_.blocks > 0 && most_);
   if (end.outlasted)
     end.note = "the load's time " + std::to_string(static_cast<long>(max_ms_)) +
                " ms, it had ended when the call's work ended after " +

@@ -56,16 +56,20 @@ class SmLoad {
   // Ends the load and waits for it. No-op when nothing is held.
   void release();
   // Ends the load before its time for a launch that needs every SM at once (a cooperative grid,
-  // which would otherwise wait the load out: the broker's CallExecutor hook). An ordinary launch
-  // after it (launched(), the same hook) ran without the load: finish() then says the work
-  // outlasted it, so one cooperative launch cannot switch the load off for the ordinary kernels
-  // after it; ordinary kernels before it ran under the load (red team
-  // leak9/coop_prepass_blamed.cu: a zeroing kernel, then a cooperative one, is no failure).
-  void yield();
+  // which would otherwise wait the load out: the broker's CallExecutor hook), in `in_order`'s
+  // order (the call's stream: a 4-byte copy to the flag just before the launch), so the work
+  // enqueued before it ran under the load to its end. An ordinary launch after it (launched(),
+  // the same hook) ran without the load: finish() then says the work outlasted it, so one
+  // cooperative launch cannot switch the load off for the ordinary kernels after it; ordinary
+  // kernels before it ran under the load (red team leak9/coop_prepass_blamed.cu: a zeroing
+  // kernel, then a cooperative one, is no failure). Caveat: an honest ordinary kernel after a
+  // cooperative one in the same call (an epilogue) is failed so (leak11/coop_then_epilogue_blamed).
+  void yield(cudaStream_t in_order);
   void launched();
-  // Ends the larger share's second kernel before its time, for a launch in clusters: the half
-  // stays. No-op for the half share or nothing held.
-  void narrow();
+  // Ends the larger share's second kernel, in `in_order`'s order, for a launch in clusters: the
+  // half stays. No-op for the half share or nothing held. Caveat: ordinary kernels after it in
+  // the same call run under the half only (leak11/cluster_dummy_narrows.cu).
+  void narrow(cudaStream_t in_order);
   bool held() const { return held_; }
   // Once the call's work is done, by the broker's clock (no candidate code writes it): whether
   // the work outlasted the load, i.e. was still running when the load's time was up, or the load
@@ -92,7 +96,8 @@ class SmLoad {
     void destroy();
     bool launch(int shared_bytes, double max_ms);
     void end(std::chrono::steady_clock::time_point deadline);  // raise the flag, wait
-    bool done() const;  // the kernel has ended (by its flag or its time)
+    bool end_in(cudaStream_t in_order);  // the flag raised in that stream's order; false: failed
+    bool done() const;                   // the kernel has ended (by its flag or its time)
   };
   Part half_, rest_;  // rest_: the larger share's second kernel
   std::chrono::steady_clock::time_point deadline() const;  // for waiting on an end
@@ -101,6 +106,8 @@ class SmLoad {
   std::chrono::steady_clock::time_point start_;  // hold()'s
   bool held_ = false;
   bool yielded_ = false;      // since hold()
+  bool narrowed_ = false;     // since hold(): the rest ended for a launch in clusters
+  bool most_ = false;         // hold()'s share
   bool after_yield_ = false;  // an ordinary launch came after the yield
 };
 

@@ -168,8 +168,8 @@ class Broker {
         *device_, link_, module_->kernels(),
         CallExecutor::Limits{req_.workspace_quota, resident_threads_});
     executor_->on_launch([this](LaunchKind kind) {
-      if (kind == LaunchKind::cooperative) return sm_load_.yield();
-      if (kind == LaunchKind::clustered) sm_load_.narrow();
+      if (kind == LaunchKind::cooperative) return sm_load_.yield(stream_);
+      if (kind == LaunchKind::clustered) sm_load_.narrow(stream_);
       sm_load_.launched();
     });
     know_tensors();

@@ -106,7 +106,12 @@ std::optional<CallExecutor::Failure> CallExecutor::answer(const host::Frame& f) 
       if (!m) return bad();
       if (!kernels_.count(m->function)) return reply(cudaErrorInvalidDeviceFunction);
       if (auto failed = flush()) return failed;  // the work before it, with the value before it
-      return reply(device_.set_attribute(m->function, m->attribute, m->value));
+      const std::int32_t status = device_.set_attribute(m->function, m->attribute, m->value);
+      // A cluster shape set at run time makes the function's launches clustered (launch_kind).
+      if (const int d = cluster_axis(m->attribute); status == cudaSuccess && d >= 0)
+        kernels_.at(m->function).cluster[static_cast<std::size_t>(d)] =
+            static_cast<std::uint32_t>(std::max(1, m->value));
+      return reply(status);
     }
     case host::MsgType::stream_sync: {
       auto m = decoded<host::StreamSync>(f, why);

@@ -50,7 +50,7 @@ bool allowed_launch_attribute(std::int32_t id) {
 }
 
 LaunchKind launch_kind(const host::Launch& l, const KernelInfo& k) {
-  std::uint64_t cluster = k.cluster_blocks;
+  std::uint64_t cluster = k.cluster_blocks();
   for (const auto& a : l.attributes) {
     if (a.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && a.value.size() >= sizeof(std::int32_t)) {
       std::int32_t on = 0;
@@ -65,6 +65,19 @@ LaunchKind launch_kind(const host::Launch& l, const KernelInfo& k) {
     }
   }
   return cluster > 1 ? LaunchKind::clustered : LaunchKind::ordinary;
+}
+
+int cluster_axis(int attribute) {
+  switch (attribute) {
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+      return 0;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+      return 1;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+      return 2;
+    default:
+      return -1;
+  }
 }
 
 std::uint64_t KernelInfo::param_bytes() const {

@@ -27,6 +27,7 @@
 // with a CallEnd that is the candidate's, never the harness's.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -70,9 +71,12 @@ struct DeviceRegion {
 struct KernelInfo {
   std::vector<host::ParamSlot> params;
   std::uint64_t local_bytes_per_thread = 0;
-  // The compiled cluster shape's blocks (__cluster_dims__: CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_*);
-  // 1 without one.
-  std::uint32_t cluster_blocks = 1;
+  // The required cluster shape (CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, _HEIGHT, _DEPTH):
+  // compiled (__cluster_dims__) or set by cudaFuncSetAttribute; 1s without one.
+  std::array<std::uint32_t, 3> cluster{1, 1, 1};
+  std::uint64_t cluster_blocks() const {
+    return std::uint64_t{cluster[0]} * cluster[1] * cluster[2];
+  }
   // The packed parameter buffer's size: the end of the last parameter.
   std::uint64_t param_bytes() const;
 };
@@ -166,6 +170,9 @@ Json call_extras(const std::vector<CallReport>& reports);
 // compiled shape: a cluster's blocks run together in one GPC), or neither.
 enum class LaunchKind { ordinary, clustered, cooperative };
 LaunchKind launch_kind(const host::Launch& l, const KernelInfo& k);
+// Which axis of KernelInfo::cluster a function attribute sets (CU_FUNC_ATTRIBUTE_REQUIRED_
+// CLUSTER_WIDTH: 0, _HEIGHT: 1, _DEPTH: 2); -1 for any other attribute.
+int cluster_axis(int attribute);
 
 class CallExecutor {
  public:

@@ -237,7 +237,7 @@ TEST(LaunchKinds, ClustersByAttributeOrCompiledShape) {
   };
   host::Launch l = Fixture::launch();
   KernelInfo plain, compiled;
-  compiled.cluster_blocks = 2;
+  compiled.cluster = {1, 2, 1};
   EXPECT_EQ(launch_kind(l, plain), LaunchKind::ordinary);
   EXPECT_EQ(launch_kind(l, compiled), LaunchKind::clustered);
   l.attributes.push_back(attribute(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, {1, 1, 1}));
@@ -267,6 +267,25 @@ TEST_F(Fixture, TheHookHearsALaunchInClustersBeforeItIsEnqueued) {
   const auto h = std::find(device.log.rbegin(), device.log.rend(), "hook");
   ASSERT_NE(h, device.log.rbegin());
   EXPECT_EQ((h - 1)->rfind("launch", 0), 0u);  // the launch came after its hook
+}
+
+// A cluster shape set at run time (cudaFuncSetAttribute's RequiredClusterWidth) makes the
+// function's later launches clustered, as a compiled one does (red team
+// leak11/runtime_cluster_width_unseen.cu: the broker read only the compiled shape).
+TEST_F(Fixture, AClusterShapeSetAtRunTimeMakesLaunchesClustered) {
+  std::vector<LaunchKind> heard;
+  exec.on_launch([&](LaunchKind k) { heard.push_back(k); });
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::func_set_attribute,
+            host::FuncSetAttribute{"gemm", CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, 4});
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::func_set_attribute,
+            host::FuncSetAttribute{"gemm", CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, 0});
+  hostp.say(host::MsgType::launch, launch());
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::done);
+  EXPECT_EQ(heard, (std::vector<LaunchKind>{LaunchKind::ordinary, LaunchKind::clustered,
+                                            LaunchKind::ordinary}));
 }
 
 TEST_F(Fixture, MemoryOutsideTheCallsTensorsAndWorkspaceIsRefused) {

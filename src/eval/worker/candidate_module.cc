@@ -83,11 +83,8 @@ std::map<std::string, KernelInfo> CandidateModule::kernels() const {
     for (const auto& [a, v] : info.attributes) {
       if (a == CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
         k.local_bytes_per_thread = static_cast<std::uint64_t>(v);
-      if ((a == CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH ||
-           a == CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT ||
-           a == CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH) &&
-          v > 1)
-        k.cluster_blocks *= static_cast<std::uint32_t>(v);
+      if (const int d = cluster_axis(a); d >= 0 && v > 1)
+        k.cluster[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(v);
     }
     out.emplace(info.name, std::move(k));
   }
