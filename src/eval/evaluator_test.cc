@@ -1545,27 +1545,35 @@ TEST_F(EvaluatorTest, WrongValuesOnAHiddenWorkloadNameNeitherItsLabelNorItsPosit
   EXPECT_NE(r.feedback().find("a hidden workload"), std::string::npos) << r.feedback();
 }
 
-// Another schedule (issue 34 item 4): one checked call of the ragged hidden workload is made
-// with half the SMs busy; wrong there after a right first call is schedule_dependent. A broker
+// Another schedule (issue 34 item 4): every hidden workload is checked again under the SM load;
+// wrong there after a right first call is schedule_dependent. A broker
 // that cannot start the load says so, and the session says the schedule was not varied.
 TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
   const DrawnWorkloads d = drawn_workloads(task_, opts_);
   const auto passing = script_.verify;
   EvalResult r = eval();
   ASSERT_EQ(r.outcome, Outcome::passed) << r.message;
-  // A timed-workload check and the ragged one, then the timing phase's loaded rounds (at least
-  // one: TheTimingPhaseHasLoadedChecksToo), all on the timed workload.
-  ASSERT_GE(script_.sm_load_workloads.size(), 3u);
+  // A timed-workload check and every hidden one again, then the timing phase's loaded rounds (at
+  // least one: TheTimingPhaseHasLoadedChecksToo), all on the timed workload.
+  const std::size_t hidden = d.names.size() - 1;
+  ASSERT_GE(script_.sm_load_workloads.size(), hidden + 2);
   EXPECT_EQ(script_.sm_load_workloads[0], 0);
-  EXPECT_EQ(d.names[static_cast<std::size_t>(script_.sm_load_workloads[1])], "hidden_ragged");
-  for (std::size_t i = 2; i < script_.sm_load_workloads.size(); ++i)
+  std::set<std::string> again;
+  for (std::size_t i = 1; i <= hidden; ++i)
+    again.insert(d.names[static_cast<std::size_t>(script_.sm_load_workloads[i])]);
+  EXPECT_EQ(again.size(), hidden);
+  EXPECT_EQ(again.count("hidden_ragged"), 1u);
+  for (std::size_t i = hidden + 1; i < script_.sm_load_workloads.size(); ++i)
     EXPECT_EQ(script_.sm_load_workloads[i], 0);
   EXPECT_FALSE(r.has_flag(Flag::schedule_not_varied));
   // Each under a share the plan drew: at least one check under all but an eighth of the SMs.
   ASSERT_EQ(script_.sm_load_shares.size(), script_.sm_load_workloads.size());
-  EXPECT_TRUE(script_.sm_load_shares[0] == "most" || script_.sm_load_shares[1] == "most");
+  EXPECT_NE(std::find(script_.sm_load_shares.begin(), script_.sm_load_shares.begin() + 1 + hidden,
+                      "most"),
+            script_.sm_load_shares.begin() + 1 + hidden);
   for (const auto& s : script_.sm_load_shares) EXPECT_TRUE(s == "half" || s == "most") << s;
-  const int loaded = script_.sm_load_workloads[1];
+  const int loaded = static_cast<int>(std::find(d.names.begin(), d.names.end(), "hidden_ragged") -
+                                      d.names.begin());
   int calls_on_it = 0;  // the broker's call index of the loaded call: the last check
   script_.verify = [&](int, const Json& prepare) {
     CallCheck c;
@@ -1607,13 +1615,15 @@ TEST_F(EvaluatorTest, AKernelThatWaitsTheLoadOutIsScheduleDependent) {
 // not sampled: a kernel that tells the timing calls apart and runs an unsafe path only there
 // (red team leak5/timing_slot_marker) meets another schedule after the checks' own loaded calls.
 TEST_F(EvaluatorTest, TheTimingPhaseHasLoadedChecksToo) {
+  // The check phase's loaded calls: the timed workload's and every hidden one's again.
+  const std::size_t checks = drawn_workloads(task_, opts_).names.size();
   script_.verify = [&](int, const Json&) {
-    CallCheck c;  // wrong only under the load after the check phase's two loaded calls
-    c.outputs = {stats(!(script_.last_burst_loaded && script_.sm_load_workloads.size() > 2))};
+    CallCheck c;  // wrong only under the load after the check phase's loaded calls
+    c.outputs = {stats(!(script_.last_burst_loaded && script_.sm_load_workloads.size() > checks))};
     return c;
   };
   EvalResult r = eval();
-  EXPECT_GT(script_.sm_load_workloads.size(), 2u);
+  EXPECT_GT(script_.sm_load_workloads.size(), checks);
   EXPECT_EQ(script_.sm_load_workloads.back(), 0);  // the timed workload
   EXPECT_EQ(r.outcome, Outcome::incorrect);
   EXPECT_TRUE(r.has_flag(Flag::schedule_dependent)) << r.message;
@@ -1624,13 +1634,14 @@ TEST_F(EvaluatorTest, TheTimingPhaseHasLoadedChecksToo) {
 // schedule-dependent path ran on unseen rows only, and no loaded round ever had them).
 TEST_F(EvaluatorTest, AKnownSlowCandidateMeetsTheLoadOnNewInputsToo) {
   script_.call = [](int) -> std::optional<Reply> { return ok_reply(20.0); };
+  const std::size_t checks = drawn_workloads(task_, opts_).names.size();
   script_.verify = [&](int, const Json&) {
     CallCheck c;
-    c.outputs = {stats(!(script_.last_burst_loaded && script_.sm_load_workloads.size() > 2))};
+    c.outputs = {stats(!(script_.last_burst_loaded && script_.sm_load_workloads.size() > checks))};
     return c;
   };
   EvalResult r = eval();
-  EXPECT_GT(script_.sm_load_workloads.size(), 2u);
+  EXPECT_GT(script_.sm_load_workloads.size(), checks);
   EXPECT_EQ(script_.sm_load_workloads.back(), 0);  // the timed workload
   EXPECT_EQ(r.outcome, Outcome::incorrect) << r.message;
   EXPECT_TRUE(r.has_flag(Flag::schedule_dependent)) << r.message;

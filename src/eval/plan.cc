@@ -237,7 +237,7 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   // The timed workload's other sets: each at least once, every set switching buffer sets.
   for (int k = 0; fresh_calls < trials || k < 2 * (timed_bases - 1); ++k, ++fresh_calls)
     call(0, k % 2 == 0 ? 1 : 0, Content::transformed, k < 2 ? 1 : (k / 2 + 1) % timed_bases);
-  // Another schedule, twice. One timed-workload check, new inputs, half the SMs busy, at a place
+  // Another schedule. One timed-workload check, new inputs, half the SMs busy, at a place
   // the seed draws among the timed workload's checks after the first two, in a buffer set drawn
   // like theirs (0 or 1): a kernel cannot tell it from the checks beside it by its shape, its
   // place or its buffers (leak3/schedule_check_predicted.cu: a lone loaded call, always last and
@@ -253,12 +253,17 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
     const std::size_t at = first_timed + (fresh() >> 1) % (plan.checks.size() - first_timed + 1);
     plan.checks.insert(plan.checks.begin() + static_cast<std::ptrdiff_t>(at), std::move(loaded));
   }
-  // And the ragged hidden workload again, new inputs, half the SMs busy.
-  for (std::size_t h = 0; h < drawn.size(); ++h)
-    if (drawn[h].kind == task::HiddenKind::ragged) {
-      call(static_cast<int>(h) + 1, 0, Content::transformed, 0);
-      plan.checks.back().sm_load = true;
-    }
+  // And every hidden workload again, new inputs, under the load, in a drawn order: a kernel
+  // that takes an unsafe path only for one class of the promise meets the load there too (red
+  // team leak11/small_m_splitk_unloaded.cu: only the ragged one was re-checked).
+  std::vector<int> again;
+  for (std::size_t h = 0; h < drawn.size(); ++h) again.push_back(static_cast<int>(h) + 1);
+  for (std::size_t i = again.size(); i > 1; --i)  // Fisher-Yates
+    std::swap(again[i - 1], again[(fresh() >> 1) % i]);
+  for (int w : again) {
+    call(w, 0, Content::transformed, 0);
+    plan.checks.back().sm_load = true;
+  }
   // Each loaded check's share of the SMs, drawn, and at least one of all but an eighth: a grid
   // that needs more than half the GPU resident at once fails under the half, one that needs more
   // than an eighth under the larger share (leak8/zero_smem_coresident.cu fitted on the half).

@@ -54,10 +54,10 @@ inline std::uint64_t timing_seed(std::uint64_t base) {
 //   checks  at least `trials` (>= 3) calls with inputs no earlier call had, plus one exact
 //           repeat of the first call: timed (base 0, permuted), the repeat, each hidden
 //           workload (permuted), timed slot 1 (base 1), timed slot 0 switched to base 1, then
-//           slots 1 and 0 on base 2, ... until every timed set was checked twice; last, the
-//           ragged hidden workload again with new inputs under another schedule (sm_load: half
-//           the SMs busy, or all but an eighth: each drawn, at least one of the larger share;
-//           issue 34 item 4), so a race that passed its first call can fail.
+//           slots 1 and 0 on base 2, ... until every timed set was checked twice; last, every
+//           hidden workload again with new inputs under another schedule, in a drawn order
+//           (sm_load: half the SMs busy, or all but an eighth: each drawn, at least one of the
+//           larger share; issue 34 item 4), so a race that passed its first call can fail.
 // Every call of the session, these and the timing calls alike, is poisoned and verified; the
 // broker cannot tell them apart. The broker makes calls in bursts (session_protocol.h); every
 // check is a burst of one, as every timing call is (kTimingBurst): no call pattern tells a check

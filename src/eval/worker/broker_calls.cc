@@ -295,6 +295,13 @@ std::optional<CallExecutor::Failure> CallExecutor::check_launch(const host::Laun
                          "policies and events belong to the harness)"};
     if (a.value.size() != host::kLaunchAttributeValueBytes)
       return Failure{CallEnd::host_protocol, "a launch attribute of the wrong size"};
+    // One value per attribute: which of two the driver takes is undocumented, and the broker
+    // reads them to decide the SM load (launch_kind; red team leak11/dup_coop_attribute.cu).
+    if (std::count_if(l.attributes.begin(), l.attributes.end(),
+                      [&](const auto& b) { return b.id == a.id; }) > 1)
+      return Failure{CallEnd::refused, "a launch of '" + l.function +
+                                           "' that sets launch attribute " + std::to_string(a.id) +
+                                           " twice: set each attribute once"};
   }
   const std::uint64_t threads = std::uint64_t{l.block.x} * l.block.y * l.block.z;
   if (threads == 0 || l.grid.x == 0 || l.grid.y == 0 || l.grid.z == 0)

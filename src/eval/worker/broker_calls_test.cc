@@ -248,6 +248,24 @@ TEST(LaunchKinds, ClustersByAttributeOrCompiledShape) {
   EXPECT_EQ(launch_kind(l, plain), LaunchKind::cooperative);
 }
 
+// An attribute set twice in one launch is refused, naming it: the driver's choice between the
+// two is undocumented, and the broker reads them (red team leak11/dup_coop_attribute.cu: 1 and
+// 0 for cooperative).
+TEST_F(Fixture, AnAttributeSetTwiceIsRefused) {
+  host::Launch l = launch();
+  for (std::int32_t on : {1, 0}) {
+    std::string value(host::kLaunchAttributeValueBytes, 0);
+    std::memcpy(value.data(), &on, sizeof on);
+    l.attributes.push_back({CU_LAUNCH_ATTRIBUTE_COOPERATIVE, value});
+  }
+  hostp.say(host::MsgType::launch, l);
+  hostp.say(host::MsgType::call_done);
+  const CallReport r = call();
+  EXPECT_EQ(r.end, CallEnd::refused);
+  EXPECT_NE(r.message.find("sets launch attribute 2 twice"), std::string::npos) << r.message;
+  EXPECT_EQ(std::count(device.log.begin(), device.log.end(), "launch gemm"), 0);
+}
+
 TEST_F(Fixture, TheHookHearsALaunchInClustersBeforeItIsEnqueued) {
   std::vector<LaunchKind> heard;
   exec.on_launch([&](LaunchKind k) {
