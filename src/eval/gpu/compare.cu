@@ -261,7 +261,7 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
 CompareStats compare_sampled(const void* out, const std::vector<std::int64_t>& positions,
                              const float* ref, const TensorDesc& desc, const Tolerances& tol,
                              cudaStream_t stream, int max_bad, const Poison& poison,
-                             const RowScale& rows, const float* term) {
+                             const RowScale& rows, const float* term, std::int64_t run) {
   PTXB_CHECK(!positions.empty(), "a sampled comparison needs positions");
   CompareStats s = run_compare(out, ref, static_cast<std::int64_t>(positions.size()), desc, tol,
                                stream, max_bad, poison, {}, rows, term, positions);
@@ -270,6 +270,7 @@ CompareStats compare_sampled(const void* out, const std::vector<std::int64_t>& p
   s.sampled_from = desc.numel();
   s.nonfinite = scan.nonfinite;
   s.unwritten = scan.unwritten;
+  widen_for_runs(s, run);
   finish_verdict(s, tol);
   return s;
 }

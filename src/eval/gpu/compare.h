@@ -32,10 +32,12 @@ CompareStats compare_output(const void* out, const float* ref, const TensorDesc&
 // position, as compare_output's): the rule's counts, errors and bad elements
 // are the sample's (numel = the sample's size; CompareStats::sampled_from = desc.numel()), while
 // NaN/Inf and never-written (poisoned) elements are counted over every element of `out`, so an
-// output is only passed when all of it was written with finite values.
+// output is only passed when all of it was written with finite values. `run`: the positions
+// come in runs of that many elements of one row (compare_stats.h widen_for_runs).
 CompareStats compare_sampled(const void* out, const std::vector<std::int64_t>& positions,
                              const float* ref, const TensorDesc& desc, const Tolerances& tol,
                              cudaStream_t stream, int max_bad = 8, const Poison& poison = {},
-                             const RowScale& rows = {}, const float* term = nullptr);
+                             const RowScale& rows = {}, const float* term = nullptr,
+                             std::int64_t run = 1);
 
 }  // namespace ptxbench::gpu

@@ -13,6 +13,10 @@ bool scale_bias_within(const CompareStats& s, const Tolerances& tol) {
          std::max(tol.max_scale_bias, kScaleBiasSigmas * s.scale_bias_se);
 }
 
+void widen_for_runs(CompareStats& s, std::int64_t run) {
+  if (run > 1) s.scale_bias_se *= std::sqrt(static_cast<double>(run));
+}
+
 void finish_verdict(CompareStats& s, const Tolerances& tol) {
   s.mismatch_ratio =
       s.numel > 0 ? static_cast<double>(s.failed) / static_cast<double>(s.numel) : 0.0;

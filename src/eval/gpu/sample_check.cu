@@ -257,7 +257,7 @@ std::vector<CompareStats> sample_attention(TensorSet& t, std::uint64_t seed, Dis
   PTXB_CUDA(cudaGetLastError());
   const Tolerances rule = rule_for(p, seed, dist);
   return {compare_sampled(t.output(0).get(), o_pos, o_ref.as<float>(), p.outputs[0], rule, s, 8,
-                          poison),
+                          poison, {}, nullptr, D),
           compare_sampled(t.output(1).get(), row, lse_ref.as<float>(), p.outputs[1], rule, s, 8,
                           poison)};
 }
@@ -302,7 +302,7 @@ std::vector<CompareStats> sample_attention_bwd(TensorSet& t, std::uint64_t seed,
   auto check = [&](std::size_t k, const std::vector<std::int64_t>& pos, DeviceBuffer& ref,
                    DeviceBuffer& term) {
     return compare_sampled(t.output(k).get(), pos, ref.as<float>(), p.outputs[k], rule, s, 8,
-                           poison, row_scale_of(p, k, seed, dist), term.as<float>());
+                           poison, row_scale_of(p, k, seed, dist), term.as<float>(), D);
   };
   return {check(0, q_pos, dq, dq_term), check(1, k_pos, dk, dk_term), check(2, k_pos, dv, dv_term)};
 }
