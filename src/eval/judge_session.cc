@@ -122,7 +122,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   if (!prepare_burst(p, burst, cmd, r)) return false;
   // Per-launch events serialise PDL: not on hidden checks (leak6/pdl_race_hidden.cu).
   cmd.function_times = time_functions_ && !timing && !p.audit_armed && !burst.front().workload;
-  plan_load(cmd, calls_, burst);
+  plan_load(cmd, calls_, burst, o.call_timeout_seconds);
   heat(p, o);
   // Per call of the burst: the session had made a hidden call before, in any of its processes
   // (device code outlives a host process: memory a further broker's kernels can read, red team
@@ -186,6 +186,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     read_broker_call_fields(got.reply->extra, i, rec);
     // A load the broker could not start: the call ran on the usual schedule.
     rec.plan.sm_load = cmd.sm_load && got.reply->extra.value("sm_load", false);
+    rec.plan.sm_load_share = cmd.sm_load_share;  // the burst's (plan_load may lower it)
     rec.load_outlasted =
         rec.plan.sm_load && !rec.cooperative && got.reply->extra.value("sm_load_outlasted", false);
     if (cmd.sm_load && !rec.plan.sm_load) r.add_flag(Flag::schedule_not_varied);

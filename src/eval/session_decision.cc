@@ -135,24 +135,38 @@ double checks_seconds(const std::vector<CallRecord>& calls) {
   return ms / 1000;
 }
 
-double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
-                  LoadShare share) {
+namespace {
+
+// The longest unloaded call on `workload` (its wall time or its events, plus the host's time
+// before its work), ms.
+double longest_unloaded(const std::vector<CallRecord>& calls, int workload) {
   double longest = 0;
   for (const auto& c : calls)
     if (!c.baseline && !c.calibration && !c.plan.sm_load && c.plan.workload == workload)
       longest = std::max(longest, std::max(c.wall_ms, c.event_ms) + c.host_ms);
+  return longest;
+}
+
+}  // namespace
+
+double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
+                  LoadShare share) {
   const double times = kSmLoadTimesUnloaded * (share == LoadShare::most ? kSmLoadMostFactor : 1);
-  return kSmLoadFloorMs + times * longest * static_cast<double>(burst_calls);
+  return kSmLoadFloorMs +
+         times * longest_unloaded(calls, workload) * static_cast<double>(burst_calls);
 }
 
 void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
-               const std::vector<PlannedCall>& burst) {
+               const std::vector<PlannedCall>& burst, double call_limit_seconds) {
   for (const auto& c : burst) {
     cmd.sm_load = cmd.sm_load || c.sm_load;
     if (c.sm_load && c.sm_load_share == LoadShare::most) cmd.sm_load_share = LoadShare::most;
   }
-  if (cmd.sm_load)
-    cmd.sm_load_ms = sm_load_ms(calls, burst.front().workload, burst.size(), cmd.sm_load_share);
+  if (!cmd.sm_load) return;
+  const int w = burst.front().workload;
+  if (kSmLoadMostSlowdown * longest_unloaded(calls, w) > 500 * call_limit_seconds)
+    cmd.sm_load_share = LoadShare::half;  // too slow for the larger share within the limit
+  cmd.sm_load_ms = sm_load_ms(calls, w, burst.size(), cmd.sm_load_share);
 }
 
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,

@@ -101,16 +101,21 @@ struct CallRecord {
 // leak4/sched_outwait_load.cu). Until 2026-12-07 a loaded timing round of several calls got one
 // call's load, and slow honest kernels outlasted it.
 // The larger share (all but an eighth of the SMs) slows an honest kernel about 8x, 4 times the
-// half's 2x: its load holds kSmLoadMostFactor times as long.
+// half's 2x: its load holds kSmLoadMostFactor times as long, and a burst gets it only when
+// kSmLoadMostSlowdown times its longest unloaded call fits in half the call limit (else the
+// half): on an H100 (2026-12-07) naive kernels of 1.2 s a call timed out under the larger share
+// with the controls runner's 5 s limit, where they pass under the half.
 inline constexpr double kSmLoadFloorMs = 100;
 inline constexpr double kSmLoadTimesUnloaded = 4;
 inline constexpr double kSmLoadMostFactor = 5;
+inline constexpr double kSmLoadMostSlowdown = 10;
 double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
                   LoadShare share = LoadShare::half);
 // A burst's load, from its calls' plans: loaded when any is, the larger share when any asks for
-// it, for sm_load_ms.
+// it and the burst's calls are fast enough for it under `call_limit_seconds` (above), for
+// sm_load_ms.
 void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
-               const std::vector<PlannedCall>& burst);
+               const std::vector<PlannedCall>& burst, double call_limit_seconds);
 
 struct CorrectnessFindings {
   bool passed = true;

@@ -636,25 +636,34 @@ TEST(SessionDecision, ABurstsLoadTakesItsCallsShare) {
   calls[0].wall_ms = 10;
   std::vector<PlannedCall> burst(2);
   CallCommand plain;
-  plan_load(plain, calls, burst);
+  plan_load(plain, calls, burst, 20);
   EXPECT_FALSE(plain.sm_load);
   EXPECT_DOUBLE_EQ(plain.sm_load_ms, 0);
   burst[1].sm_load = true;
   CallCommand half;
-  plan_load(half, calls, burst);
+  plan_load(half, calls, burst, 20);
   EXPECT_TRUE(half.sm_load);
   EXPECT_EQ(half.sm_load_share, LoadShare::half);
   EXPECT_DOUBLE_EQ(half.sm_load_ms, sm_load_ms(calls, 0, 2));
   burst[0].sm_load_share = LoadShare::most;  // not loaded itself: its share means nothing
   CallCommand still_half;
-  plan_load(still_half, calls, burst);
+  plan_load(still_half, calls, burst, 20);
   EXPECT_EQ(still_half.sm_load_share, LoadShare::half);
   burst[1].sm_load_share = LoadShare::most;
   CallCommand most;
-  plan_load(most, calls, burst);
+  plan_load(most, calls, burst, 20);
   EXPECT_EQ(most.sm_load_share, LoadShare::most);
   EXPECT_DOUBLE_EQ(most.sm_load_ms, sm_load_ms(calls, 0, 2, LoadShare::most));
   EXPECT_GT(most.sm_load_ms, half.sm_load_ms);
+  // A burst too slow for the larger share within the call limit gets the half: 10 ms calls
+  // under a 0.1 s limit (measured: naive kernels of 1.2 s timed out under it at 5 s).
+  CallCommand slow;
+  plan_load(slow, calls, burst, 0.1);
+  EXPECT_EQ(slow.sm_load_share, LoadShare::half);
+  EXPECT_DOUBLE_EQ(slow.sm_load_ms, sm_load_ms(calls, 0, 2));
+  CallCommand fits;  // 10 x 10 ms = 0.1 s, half of a 0.2 s limit
+  plan_load(fits, calls, burst, 0.2);
+  EXPECT_EQ(fits.sm_load_share, LoadShare::most);
 }
 
 }  // namespace

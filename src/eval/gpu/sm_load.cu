@@ -179,7 +179,9 @@ SmLoad::End SmLoad::finish() {
     yielded_ = after_yield_ = false;
     release();
     if (!after) return {};
-    return {true, "the load ended for a cooperative launch, and ordinary kernels ran after it"};
+    return {true,
+            "the load ended for a cooperative launch (or one in wide clusters), and other kernels "
+            "ran after it"};
   }
   if (!held_) return {};
   const double work_ms =

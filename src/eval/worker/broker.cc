@@ -168,7 +168,8 @@ class Broker {
         *device_, link_, module_->kernels(),
         CallExecutor::Limits{req_.workspace_quota, resident_threads_});
     executor_->on_launch([this](LaunchKind kind) {
-      if (kind == LaunchKind::cooperative) return sm_load_.yield(stream_);
+      if (kind == LaunchKind::cooperative || kind == LaunchKind::wide_clusters)
+        return sm_load_.yield(stream_);  // needs every SM, or more room in a GPC than it leaves
       if (kind == LaunchKind::clustered) sm_load_.narrow(stream_);
       sm_load_.launched();
     });

@@ -26,60 +26,6 @@ std::string hex(std::uint64_t v) {
 
 }  // namespace
 
-// Launch attributes a candidate may set (cudaLaunchAttributeID = CUlaunchAttributeID): how its
-// blocks are grouped and scheduled. Refused: access-policy windows (persisting L2 lines outlive
-// the call and change what the next timed run finds), stream synchronisation policies, events
-// (programmatic and completion: objects the harness owns), graph-node updates and anything
-// newer than this list.
-bool allowed_launch_attribute(std::int32_t id) {
-  switch (id) {
-    case CU_LAUNCH_ATTRIBUTE_IGNORE:
-    case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
-    case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
-    case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
-    case CU_LAUNCH_ATTRIBUTE_PRIORITY:
-    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
-    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
-    case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
-    case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-      return true;
-    default:
-      return false;
-  }
-}
-
-LaunchKind launch_kind(const host::Launch& l, const KernelInfo& k) {
-  std::uint64_t cluster = k.cluster_blocks();
-  for (const auto& a : l.attributes) {
-    if (a.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && a.value.size() >= sizeof(std::int32_t)) {
-      std::int32_t on = 0;
-      std::memcpy(&on, a.value.data(), sizeof on);
-      if (on != 0) return LaunchKind::cooperative;
-    }
-    std::uint32_t dim[3] = {1, 1, 1};
-    if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION && a.value.size() >= sizeof dim) {
-      std::memcpy(dim, a.value.data(), sizeof dim);
-      cluster = std::max<std::uint64_t>(cluster, std::uint64_t{std::max(dim[0], 1u)} *
-                                                     std::max(dim[1], 1u) * std::max(dim[2], 1u));
-    }
-  }
-  return cluster > 1 ? LaunchKind::clustered : LaunchKind::ordinary;
-}
-
-int cluster_axis(int attribute) {
-  switch (attribute) {
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
-      return 0;
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
-      return 1;
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
-      return 2;
-    default:
-      return -1;
-  }
-}
-
 std::uint64_t KernelInfo::param_bytes() const {
   std::uint64_t end = 0;
   for (const auto& p : params) end = std::max<std::uint64_t>(end, std::uint64_t{p.offset} + p.size);
@@ -381,7 +327,7 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
   if (const auto* l = std::get_if<host::Launch>(&p)) {
     note_stream(l->stream);
     note_stale_launch(*l, kernels_.at(l->function));
-    const LaunchKind kind = launch_kind(*l, kernels_.at(l->function));
+    const LaunchKind kind = launch_kind(*l, kernels_.at(l->function).cluster_blocks());
     const bool cooperative = kind == LaunchKind::cooperative;
     report_.cooperative = cooperative && (report_.launches.empty() || report_.cooperative);
     if (on_launch_) on_launch_(kind);

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "eval/host_protocol.h"
+#include "eval/worker/launch_kind.h"
 
 namespace ptxbench::eval::worker {
 
@@ -164,15 +165,6 @@ struct CallReport {
 // launches [[function, count], ...], side_streams [handle, ...], host_ms, stale [sentence, ...]
 // and kept_bytes; cooperative [bool, ...] only when a call's launches were all cooperative.
 Json call_extras(const std::vector<CallReport>& reports);
-
-// What a launch asks of the SMs' schedule: a cooperative grid (every block resident at once),
-// clusters of more than one block (CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION or the function's
-// compiled shape: a cluster's blocks run together in one GPC), or neither.
-enum class LaunchKind { ordinary, clustered, cooperative };
-LaunchKind launch_kind(const host::Launch& l, const KernelInfo& k);
-// Which axis of KernelInfo::cluster a function attribute sets (CU_FUNC_ATTRIBUTE_REQUIRED_
-// CLUSTER_WIDTH: 0, _HEIGHT: 1, _DEPTH: 2); -1 for any other attribute.
-int cluster_axis(int attribute);
 
 class CallExecutor {
  public:

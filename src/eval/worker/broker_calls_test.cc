@@ -238,14 +238,16 @@ TEST(LaunchKinds, ClustersByAttributeOrCompiledShape) {
   host::Launch l = Fixture::launch();
   KernelInfo plain, compiled;
   compiled.cluster = {1, 2, 1};
-  EXPECT_EQ(launch_kind(l, plain), LaunchKind::ordinary);
-  EXPECT_EQ(launch_kind(l, compiled), LaunchKind::clustered);
+  EXPECT_EQ(launch_kind(l, plain.cluster_blocks()), LaunchKind::ordinary);
+  EXPECT_EQ(launch_kind(l, compiled.cluster_blocks()), LaunchKind::clustered);
   l.attributes.push_back(attribute(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, {1, 1, 1}));
-  EXPECT_EQ(launch_kind(l, plain), LaunchKind::ordinary);  // clusters of one block
+  EXPECT_EQ(launch_kind(l, plain.cluster_blocks()), LaunchKind::ordinary);  // clusters of one block
   l.attributes.back() = attribute(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, {1, 2, 1});
-  EXPECT_EQ(launch_kind(l, plain), LaunchKind::clustered);
+  EXPECT_EQ(launch_kind(l, plain.cluster_blocks()), LaunchKind::clustered);
+  l.attributes.back() = attribute(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, {2, 2, 1});
+  EXPECT_EQ(launch_kind(l, plain.cluster_blocks()), LaunchKind::wide_clusters);
   l.attributes.push_back(attribute(CU_LAUNCH_ATTRIBUTE_COOPERATIVE, {1}));
-  EXPECT_EQ(launch_kind(l, plain), LaunchKind::cooperative);
+  EXPECT_EQ(launch_kind(l, plain.cluster_blocks()), LaunchKind::cooperative);
 }
 
 // An attribute set twice in one launch is refused, naming it: the driver's choice between the
@@ -302,7 +304,7 @@ TEST_F(Fixture, AClusterShapeSetAtRunTimeMakesLaunchesClustered) {
   hostp.say(host::MsgType::launch, launch());
   hostp.say(host::MsgType::call_done);
   EXPECT_EQ(call().end, CallEnd::done);
-  EXPECT_EQ(heard, (std::vector<LaunchKind>{LaunchKind::ordinary, LaunchKind::clustered,
+  EXPECT_EQ(heard, (std::vector<LaunchKind>{LaunchKind::ordinary, LaunchKind::wide_clusters,
                                             LaunchKind::ordinary}));
 }
 

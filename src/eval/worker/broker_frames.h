@@ -1,6 +1,6 @@
-// What broker_calls.cc and broker_answers.cc share (private to the broker's call executor): the
-// launch attributes a candidate may set, and a host frame's payload decoded or the reason it is
-// not.
+// What broker_calls.cc and broker_answers.cc share (private to the broker's call executor): a
+// host frame's payload decoded or the reason it is not (the launch attributes a candidate may
+// set: launch_kind.h).
 #pragma once
 
 #include <cstdint>
@@ -8,12 +8,9 @@
 #include <string>
 
 #include "eval/host_protocol.h"
+#include "eval/worker/launch_kind.h"
 
 namespace ptxbench::eval::worker {
-
-// Launch attributes a candidate may set (cudaLaunchAttributeID = CUlaunchAttributeID); the list
-// and why the others are refused: broker_calls.cc.
-bool allowed_launch_attribute(std::int32_t id);
 
 // The frame's payload as a T, or nullopt with `why` set (the host broke the protocol).
 template <class T>
