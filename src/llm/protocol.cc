@@ -147,14 +147,17 @@ const Json* first_choice(const Json& choices) {
 
 std::string error_text(std::string_view body) {
   Json j = parse_server_json(body);
+  // A field's text when it has some: an empty one says nothing (the body then does).
+  auto text = [](const Json& v) { return v.is_string() ? v.get<std::string>() : std::string(); };
   if (!j.is_discarded() && j.is_object()) {
     if (auto e = j.find("error"); e != j.end()) {
-      if (e->is_string()) return e->get<std::string>();
-      if (e->is_object() && e->contains("message") && (*e)["message"].is_string())
-        return (*e)["message"].get<std::string>();
+      if (auto t = text(*e); !t.empty()) return t;
+      if (e->is_object() && e->contains("message"))
+        if (auto t = text((*e)["message"]); !t.empty()) return t;
     }
     for (const char* key : {"message", "detail"})
-      if (auto m = j.find(key); m != j.end() && m->is_string()) return m->get<std::string>();
+      if (auto m = j.find(key); m != j.end())
+        if (auto t = text(*m); !t.empty()) return t;
   }
   std::string t(trim(body));
   return t.empty() ? "(empty body)" : head(t);

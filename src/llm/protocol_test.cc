@@ -142,6 +142,10 @@ TEST(Protocol, ErrorText) {
   EXPECT_EQ(error_text(R"({"detail":"Not Found"})"), "Not Found");
   EXPECT_EQ(error_text(R"({"message":"m"})"), "m");
   EXPECT_EQ(error_text("  oops  "), "oops");
+  // An empty message says nothing: the body does (fuzz_sse found `{"error": {"message": ""}}`
+  // giving an empty error text).
+  EXPECT_EQ(error_text(R"({"error": {"message": ""}})"), R"({"error": {"message": ""}})");
+  EXPECT_EQ(error_text(R"({"error": "", "detail": "d"})"), "d");
   EXPECT_EQ(error_text(""), "(empty body)");
   EXPECT_EQ(error_text(std::string(1000, 'x')).size(), 303u);
 }
