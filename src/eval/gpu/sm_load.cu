@@ -138,7 +138,6 @@ bool SmLoad::prepare() {
 bool SmLoad::hold(double max_ms, bool most) {
   release();
   yielded_ = after_yield_ = narrowed_ = false;
-  most_ = most;
   if (!prepare()) {
     (void)cudaGetLastError();
     return false;
@@ -190,7 +189,7 @@ SmLoad::End SmLoad::finish() {
   // did not hold through it (no host-side clock to misread). The rest counts while it is held
   // (narrow() ended it for a launch in clusters).
   End end;
-  end.outlasted = half_.done() || (!narrowed_ && rest_.done() && rest_.blocks > 0 && most_);
+  end.outlasted = half_.done() || (rest_.held && !narrowed_ && rest_.done());
   if (end.outlasted)
     end.note = "the load's time " + std::to_string(static_cast<long>(max_ms_)) +
                " ms, it had ended when the call's work ended after " +

@@ -107,7 +107,6 @@ class SmLoad {
   bool held_ = false;
   bool yielded_ = false;      // since hold()
   bool narrowed_ = false;     // since hold(): the rest ended for a launch in clusters
-  bool most_ = false;         // hold()'s share
   bool after_yield_ = false;  // an ordinary launch came after the yield
 };
 
