@@ -22,12 +22,14 @@ __device__ unsigned long long global_ns() {
 // shared memory did, on an H100). ctest sm_load_resources checks the register count.
 constexpr int kLoadThreads = 1024, kLiveValues = 52;
 __global__ void __launch_bounds__(kLoadThreads, 1)
-    hold_sm(const volatile unsigned* flag, unsigned generation, unsigned long long max_ns) {
+    hold_sm(const volatile unsigned* flag, unsigned generation, unsigned long long max_ns,
+            unsigned* resident) {
   extern __shared__ int pad[];
   unsigned v[kLiveValues];
 #pragma unroll
   for (int i = 0; i < kLiveValues; ++i) v[i] = threadIdx.x * (2 * i + 1);
   if (threadIdx.x == 0) {
+    atomicAdd(resident, 1u);  // for a gate waiting until the part holds its SMs
     const unsigned long long t0 = global_ns();
     while (*flag < generation && global_ns() - t0 < max_ns) {
       __nanosleep(2000);
@@ -41,6 +43,21 @@ __global__ void __launch_bounds__(kLoadThreads, 1)
   for (int i = 0; i < kLiveValues; ++i) sum += v[i];
   if (sum == 1u) pad[0] = 0;  // never for thread 0 (sum 0) and harmless otherwise: keeps v live
 }
+
+// Ends a part in a stream's order: its generation is the kernel's argument, fixed when enqueued
+// (a copy from pinned memory would read whatever a later end wrote there).
+__global__ void raise_flag(unsigned* flag, unsigned generation) {
+  *reinterpret_cast<volatile unsigned*>(flag) = generation;
+}
+
+// The gate of a restarted part, on the call's stream: waits until `blocks` of its blocks have
+// started, or `max_ns`, so the launch after it finds the part's SMs taken.
+__global__ void wait_resident(const volatile unsigned* resident, unsigned blocks,
+                              unsigned long long max_ns) {
+  const unsigned long long t0 = global_ns();
+  while (*resident < blocks && global_ns() - t0 < max_ns) __nanosleep(1000);
+}
+constexpr unsigned long long kGateNs = 20ull * 1000 * 1000;
 
 bool done(cudaStream_t s) {
   return cudaStreamQuery(s) != cudaErrorNotReady;
@@ -56,6 +73,7 @@ bool SmLoad::Part::prepare() {
                 cudaMemset(flag, 0, sizeof(unsigned)) != cudaSuccess ||
                 cudaDeviceSynchronize() != cudaSuccess))
     return false;
+  if (!resident && cudaMalloc(&resident, sizeof(unsigned)) != cudaSuccess) return false;
   if (!signal_stream &&
       cudaStreamCreateWithFlags(&signal_stream, cudaStreamNonBlocking) != cudaSuccess)
     return false;
@@ -66,27 +84,27 @@ void SmLoad::Part::destroy() {
   if (stream) cudaStreamDestroy(stream);
   if (signal_stream) cudaStreamDestroy(signal_stream);
   if (flag) cudaFree(flag);
+  if (resident) cudaFree(resident);
   if (signal) cudaFreeHost(signal);
   stream = signal_stream = nullptr;
-  flag = signal = nullptr;
+  flag = resident = signal = nullptr;
 }
 
 bool SmLoad::Part::launch(int shared_bytes, double max_ms) {
   ++generation;
+  if (cudaMemsetAsync(resident, 0, sizeof(unsigned), stream) != cudaSuccess) return false;
   hold_sm<<<blocks, kLoadThreads, static_cast<std::size_t>(shared_bytes), stream>>>(
-      flag, generation, static_cast<unsigned long long>(max_ms * 1e6));
-  held = cudaGetLastError() == cudaSuccess;
-  return held;
+      flag, generation, static_cast<unsigned long long>(max_ms * 1e6), resident);
+  on = cudaGetLastError() == cudaSuccess;
+  launched = launched || on;
+  return on;
 }
 
 bool SmLoad::Part::end_in(cudaStream_t in_order) {
-  if (!held) return true;
-  *signal = generation;
-  if (cudaMemcpyAsync(flag, signal, sizeof(unsigned), cudaMemcpyHostToDevice, in_order) ==
-      cudaSuccess)
-    return true;
-  (void)cudaGetLastError();
-  return false;
+  if (!on) return true;
+  on = false;
+  raise_flag<<<1, 1, 0, in_order>>>(flag, generation);
+  return cudaGetLastError() == cudaSuccess;
 }
 
 bool SmLoad::Part::done() const {
@@ -94,8 +112,8 @@ bool SmLoad::Part::done() const {
 }
 
 void SmLoad::Part::end(std::chrono::steady_clock::time_point deadline) {
-  if (!held) return;
-  held = false;
+  if (!launched) return;
+  launched = on = false;
   // The previous end's copy has ended (it read `signal` before this write).
   while (!::ptxbench::gpu::done(signal_stream) && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::microseconds(50));
@@ -115,6 +133,7 @@ SmLoad::~SmLoad() {
   release();
   half_.destroy();
   rest_.destroy();
+  if (after_) cudaEventDestroy(after_);
 }
 
 bool SmLoad::prepare() {
@@ -137,7 +156,8 @@ bool SmLoad::prepare() {
 
 bool SmLoad::hold(double max_ms, bool most) {
   release();
-  yielded_ = after_yield_ = narrowed_ = false;
+  unloaded_ = false;
+  most_ = most && rest_.blocks > 0;
   if (!prepare()) {
     (void)cudaGetLastError();
     return false;
@@ -146,54 +166,56 @@ bool SmLoad::hold(double max_ms, bool most) {
   start_ = std::chrono::steady_clock::now();
   held_ = half_.launch(shared_bytes_, max_ms);
   // The rest after the half, so the half's blocks are placed as in the half share.
-  if (held_ && most && rest_.blocks > 0 && !rest_.launch(shared_bytes_, max_ms)) {
+  if (held_ && most_ && !rest_.launch(shared_bytes_, max_ms)) {
     release();  // the half alone would be the half share, not the one asked for
     return false;
   }
+  if (!held_) (void)cudaGetLastError();
   return held_;
 }
 
-void SmLoad::yield(cudaStream_t in_order) {
-  if (!held_ || yielded_) return;
-  yielded_ = true;
-  // In the call's stream order, so the work enqueued before the launch ran under the load to its
-  // end (red team leak11/coop_tail_releases_load.cu: ended from the host, the load left that work
-  // while it still ran); the host ends it too at the burst's end (release).
-  if (!(half_.end_in(in_order) && rest_.end_in(in_order))) release();
+void SmLoad::before_launch(bool half, bool rest, cudaStream_t in_order) {
+  if (!held_) return;
+  const bool want_rest = rest && most_;
+  // Ends first (the rest before the half: the reverse of their start), then starts.
+  if (rest_.on && !want_rest && !rest_.end_in(in_order)) unloaded_ = true;
+  if (half_.on && !half && !half_.end_in(in_order)) unloaded_ = true;
+  if (half && !half_.on && !restart(half_, in_order)) unloaded_ = true;
+  if (want_rest && !rest_.on && !restart(rest_, in_order)) unloaded_ = true;
 }
 
-void SmLoad::launched() {
-  after_yield_ = after_yield_ || yielded_;
-}
-
-void SmLoad::narrow(cudaStream_t in_order) {
-  if (!held_ || !rest_.held || narrowed_) return;
-  narrowed_ = true;
-  if (!rest_.end_in(in_order)) rest_.end(deadline());
+bool SmLoad::restart(Part& p, cudaStream_t in_order) {
+  const double used =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  const double left = std::max(1.0, max_ms_ - used);
+  if (!after_ && cudaEventCreateWithFlags(&after_, cudaEventDisableTiming) != cudaSuccess) {
+    after_ = nullptr;
+    return false;
+  }
+  // After the work enqueued so far (the launch that ended the part among it), then gated.
+  if (cudaEventRecord(after_, in_order) != cudaSuccess ||
+      cudaStreamWaitEvent(p.stream, after_, 0) != cudaSuccess || !p.launch(shared_bytes_, left)) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  wait_resident<<<1, 32, 0, in_order>>>(p.resident, static_cast<unsigned>(p.blocks), kGateNs);
+  return cudaGetLastError() == cudaSuccess;
 }
 
 SmLoad::End SmLoad::finish() {
-  if (yielded_) {
-    const bool after = after_yield_;
-    yielded_ = after_yield_ = false;
-    release();
-    if (!after) return {};
-    return {true,
-            "the load ended for a cooperative launch (or one in wide clusters), and other kernels "
-            "ran after it"};
-  }
   if (!held_) return {};
   const double work_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
-  // The load ends by the GPU's timer at max_ms, or by its flag: ended before the work did, it
-  // did not hold through it (no host-side clock to misread). The rest counts while it is held
-  // (narrow() ended it for a launch in clusters).
+  // A part meant to run through the work's end ended by the GPU's timer or by its flag before
+  // the work did (no host-side clock to misread); or a restart failed.
   End end;
-  end.outlasted = half_.done() || (rest_.held && !narrowed_ && rest_.done());
+  end.outlasted = unloaded_ || (half_.on && half_.done()) || (rest_.on && rest_.done());
   if (end.outlasted)
-    end.note = "the load's time " + std::to_string(static_cast<long>(max_ms_)) +
-               " ms, it had ended when the call's work ended after " +
-               std::to_string(static_cast<long>(work_ms)) + " ms";
+    end.note = unloaded_
+                   ? std::string("the load could not start again after a launch that ended it")
+                   : "the load's time " + std::to_string(static_cast<long>(max_ms_)) +
+                         " ms, it had ended when the call's work ended after " +
+                         std::to_string(static_cast<long>(work_ms)) + " ms";
   release();
   return end;
 }

@@ -26,11 +26,20 @@
 // The half load exposes a dependence on more than half the GPU only: a persistent grid with a
 // grid-wide barrier that fits on the free half passes under it (leak8/zero_smem_coresident.cu on
 // an H100); on an eighth of the SMs it cannot, unless it is tiny. The larger share is two
-// kernels, the half and the rest, so a launch in clusters (whose blocks must fit together in one
-// GPC, which the rest could deny it) ends the rest only (narrow()) and runs under the half as
-// before. Caveats: which schedule exposes a race is not guaranteed, so a
-// race can still pass; a failure to launch the load holds nothing and says so (held() false):
-// the call then ran on the usual schedule and the judge must not call it loaded.
+// kernels, the half and the rest. Before each launch of the call the broker says what it may run
+// beside (before_launch): an ordinary kernel beside both parts, one in clusters of 2 beside the
+// half only (a cluster's blocks must fit together in one GPC, which the rest could deny it), a
+// cooperative grid or one in wider clusters beside none (measured on an H100: clusters of 4 and
+// 16 waited for the half load to end). A part it may not run beside ends in the call's stream
+// order, just before the launch; a part that ended so starts again for a later launch that may
+// run beside it, also in stream order (its stream waits for an event recorded after the earlier
+// launch) and with a gate on the call's stream that waits, 20 ms at most, until the part's blocks
+// are resident: so an empty cooperative or cluster launch cannot switch the load off for the
+// kernels after it (red team leak11/cluster_dummy_narrows.cu, coop_then_epilogue_blamed.cu: the
+// first passed, the second, an honest epilogue, was failed while the load stayed off). Caveats:
+// which schedule exposes a race is not guaranteed, so a race can still pass; a failure to launch
+// the load holds nothing and says so (held() false): the call then ran on the usual schedule and
+// the judge must not call it loaded.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -47,35 +56,25 @@ class SmLoad {
   SmLoad(const SmLoad&) = delete;
   SmLoad& operator=(const SmLoad&) = delete;
 
-  // Makes its stream, flag and kernel ready; call it before a sandbox closes what CUDA needs to
-  // load (the broker's constructor). False when a CUDA call failed (hold() then holds nothing).
+  // Makes its streams, flags and kernels ready; call it before a sandbox closes what CUDA needs
+  // to load (the broker's constructor). False when a CUDA call failed (hold() then holds nothing).
   bool prepare();
   // Starts the load on half the SMs (`most`: all but an eighth of them) for at most `max_ms`.
   // False (nothing held) when a CUDA call failed; the error is cleared.
   bool hold(double max_ms, bool most = false);
+  // Before a launch is enqueued on `in_order` (the call's stream): the parts it may run beside
+  // (`half`; `rest`, which the half share lacks). Ends, in stream order, a running part it may
+  // not; starts again, in stream order and gated, a part it may that an earlier launch ended.
+  // A start that fails leaves that work unloaded: finish() then says so.
+  void before_launch(bool half, bool rest, cudaStream_t in_order);
   // Ends the load and waits for it. No-op when nothing is held.
   void release();
-  // Ends the load before its time for a launch that needs every SM at once (a cooperative grid,
-  // which would otherwise wait the load out: the broker's CallExecutor hook), in `in_order`'s
-  // order (the call's stream: a 4-byte copy to the flag just before the launch), so the work
-  // enqueued before it ran under the load to its end. An ordinary launch after it (launched(),
-  // the same hook) ran without the load: finish() then says the work outlasted it, so one
-  // cooperative launch cannot switch the load off for the ordinary kernels after it; ordinary
-  // kernels before it ran under the load (red team leak9/coop_prepass_blamed.cu: a zeroing
-  // kernel, then a cooperative one, is no failure). Caveat: an honest ordinary kernel after a
-  // cooperative one in the same call (an epilogue) is failed so (leak11/coop_then_epilogue_blamed).
-  void yield(cudaStream_t in_order);
-  void launched();
-  // Ends the larger share's second kernel, in `in_order`'s order, for a launch in clusters: the
-  // half stays. No-op for the half share or nothing held. Caveat: ordinary kernels after it in
-  // the same call run under the half only (leak11/cluster_dummy_narrows.cu).
-  void narrow(cudaStream_t in_order);
   bool held() const { return held_; }
   // Once the call's work is done, by the broker's clock (no candidate code writes it): whether
-  // the work outlasted the load, i.e. was still running when the load's time was up, or the load
-  // had ended before its time (device code of the candidate can reach its flag, which lives in
-  // the broker's context): either way that work did not all run under the load. `note`: the
-  // times, for people (the eval result's withheld text). Then release(). Not held: {}.
+  // the work outlasted the load, i.e. a part that should have been running then had ended (its
+  // time was up, or device code of the candidate raised its flag, which lives in the broker's
+  // context), or a restart failed: either way that work did not all run under the load. `note`:
+  // the times, for people (the eval result's withheld text). Then release(). Not held: {}.
   struct End {
     bool outlasted = false;
     std::string note;
@@ -83,15 +82,18 @@ class SmLoad {
   End finish();
 
  private:
-  // One load kernel: its blocks, one per SM, poll `flag` until it reaches `generation`.
+  // One load kernel: its blocks, one per SM, count themselves in `resident` and poll `flag` until
+  // it reaches `generation`.
   struct Part {
     cudaStream_t stream = nullptr;         // the load kernel's
-    cudaStream_t signal_stream = nullptr;  // the flag copy that ends it
+    cudaStream_t signal_stream = nullptr;  // the host's flag copy that ends it
     unsigned* flag = nullptr;              // device memory: the last generation released
-    unsigned* signal = nullptr;            // pinned host memory: the copy's source
-    unsigned generation = 0;               // of the hold started last
+    unsigned* resident = nullptr;          // device memory: blocks started since the launch
+    unsigned* signal = nullptr;            // pinned host memory: the host copy's source
+    unsigned generation = 0;               // of the launch made last
     int blocks = 0;
-    bool held = false;
+    bool launched = false;  // since hold(): its kernel was launched (release() ends it)
+    bool on = false;        // running and meant to (not ended by before_launch)
     bool prepare();
     void destroy();
     bool launch(int shared_bytes, double max_ms);
@@ -99,15 +101,16 @@ class SmLoad {
     bool end_in(cudaStream_t in_order);  // the flag raised in that stream's order; false: failed
     bool done() const;                   // the kernel has ended (by its flag or its time)
   };
-  Part half_, rest_;  // rest_: the larger share's second kernel
+  bool restart(Part& p, cudaStream_t in_order);  // before_launch's start again
+  Part half_, rest_;                             // rest_: the larger share's second kernel
   std::chrono::steady_clock::time_point deadline() const;  // for waiting on an end
   int sms_ = 0, shared_bytes_ = 0;
   double max_ms_ = 0;
   std::chrono::steady_clock::time_point start_;  // hold()'s
+  cudaEvent_t after_ = nullptr;                  // recorded on the call's stream for a restart
   bool held_ = false;
-  bool yielded_ = false;      // since hold()
-  bool narrowed_ = false;     // since hold(): the rest ended for a launch in clusters
-  bool after_yield_ = false;  // an ordinary launch came after the yield
+  bool most_ = false;      // hold()'s share
+  bool unloaded_ = false;  // since hold(): a restart failed, so some work ran without its part
 };
 
 }  // namespace ptxbench::gpu

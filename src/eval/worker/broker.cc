@@ -167,11 +167,9 @@ class Broker {
     executor_ = std::make_unique<CallExecutor>(
         *device_, link_, module_->kernels(),
         CallExecutor::Limits{req_.workspace_quota, resident_threads_});
-    executor_->on_launch([this](LaunchKind kind) {
-      if (kind == LaunchKind::cooperative || kind == LaunchKind::wide_clusters)
-        return sm_load_.yield(stream_);  // needs every SM, or more room in a GPC than it leaves
-      if (kind == LaunchKind::clustered) sm_load_.narrow(stream_);
-      sm_load_.launched();
+    executor_->on_launch([this](LaunchKind kind) {  // what the launch may run beside
+      const bool beside = kind != LaunchKind::cooperative && kind != LaunchKind::wide_clusters;
+      sm_load_.before_launch(beside, kind == LaunchKind::ordinary, stream_);
     });
     know_tensors();
     return with_sandbox(reply_of(BrokerStatus::ok));
