@@ -23,7 +23,7 @@ __device__ unsigned long long global_ns() {
 constexpr int kLoadThreads = 1024, kLiveValues = 52;
 __global__ void __launch_bounds__(kLoadThreads, 1)
     hold_sm(const volatile unsigned* flag, unsigned generation, unsigned long long max_ns,
-            unsigned* resident) {
+            unsigned* resident, unsigned* expired) {
   extern __shared__ int pad[];
   unsigned v[kLiveValues];
 #pragma unroll
@@ -36,6 +36,8 @@ __global__ void __launch_bounds__(kLoadThreads, 1)
 #pragma unroll
       for (int i = 0; i < kLiveValues; ++i) asm volatile("" : "+r"(v[i]));
     }
+    // Left by its time, not by a flag: the work then had no load (finish() reads it).
+    if (*flag < generation) *reinterpret_cast<volatile unsigned*>(expired) = generation;
   }
   __syncthreads();
   unsigned sum = 0;
@@ -46,8 +48,11 @@ __global__ void __launch_bounds__(kLoadThreads, 1)
 
 // Ends a part in a stream's order: its generation is the kernel's argument, fixed when enqueued
 // (a copy from pinned memory would read whatever a later end wrote there).
-__global__ void raise_flag(unsigned* flag, unsigned generation) {
-  *reinterpret_cast<volatile unsigned*>(flag) = generation;
+// A flag already raised (by the part's time, or by device code of the candidate, which can reach
+// it) means the part had ended before this point of the call: recorded like an expiry.
+__global__ void raise_flag(unsigned* flag, unsigned generation, unsigned* expired) {
+  if (atomicMax(flag, generation) >= generation)
+    *reinterpret_cast<volatile unsigned*>(expired) = generation;
 }
 
 // The gate of a restarted part, on the call's stream: waits until `blocks` of its blocks have
@@ -74,6 +79,9 @@ bool SmLoad::Part::prepare() {
                 cudaDeviceSynchronize() != cudaSuccess))
     return false;
   if (!resident && cudaMalloc(&resident, sizeof(unsigned)) != cudaSuccess) return false;
+  if (!expired && (cudaMalloc(&expired, sizeof(unsigned)) != cudaSuccess ||
+                   cudaMemset(expired, 0, sizeof(unsigned)) != cudaSuccess))
+    return false;
   if (!signal_stream &&
       cudaStreamCreateWithFlags(&signal_stream, cudaStreamNonBlocking) != cudaSuccess)
     return false;
@@ -85,16 +93,18 @@ void SmLoad::Part::destroy() {
   if (signal_stream) cudaStreamDestroy(signal_stream);
   if (flag) cudaFree(flag);
   if (resident) cudaFree(resident);
+  if (expired) cudaFree(expired);
   if (signal) cudaFreeHost(signal);
   stream = signal_stream = nullptr;
-  flag = resident = signal = nullptr;
+  flag = resident = expired = signal = nullptr;
 }
 
-bool SmLoad::Part::launch(int shared_bytes, double max_ms) {
+bool SmLoad::Part::launch(int shared_bytes, double max_ms, bool count_from_zero) {
   ++generation;
-  if (cudaMemsetAsync(resident, 0, sizeof(unsigned), stream) != cudaSuccess) return false;
+  if (count_from_zero && cudaMemsetAsync(resident, 0, sizeof(unsigned), stream) != cudaSuccess)
+    return false;
   hold_sm<<<blocks, kLoadThreads, static_cast<std::size_t>(shared_bytes), stream>>>(
-      flag, generation, static_cast<unsigned long long>(max_ms * 1e6), resident);
+      flag, generation, static_cast<unsigned long long>(max_ms * 1e6), resident, expired);
   on = cudaGetLastError() == cudaSuccess;
   launched = launched || on;
   return on;
@@ -103,8 +113,17 @@ bool SmLoad::Part::launch(int shared_bytes, double max_ms) {
 bool SmLoad::Part::end_in(cudaStream_t in_order) {
   if (!on) return true;
   on = false;
-  raise_flag<<<1, 1, 0, in_order>>>(flag, generation);
+  raise_flag<<<1, 1, 0, in_order>>>(flag, generation, expired);
   return cudaGetLastError() == cudaSuccess;
+}
+
+bool SmLoad::Part::expired_since_first() const {
+  unsigned last = 0;  // the last generation that expired (a 4-byte read of the broker's own)
+  if (!expired || cudaMemcpy(&last, expired, sizeof last, cudaMemcpyDeviceToHost) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return first != 0 && last >= first;
 }
 
 bool SmLoad::Part::done() const {
@@ -157,16 +176,18 @@ bool SmLoad::prepare() {
 bool SmLoad::hold(double max_ms, bool most) {
   release();
   unloaded_ = false;
-  most_ = most && rest_.blocks > 0;
   if (!prepare()) {
     (void)cudaGetLastError();
     return false;
   }
+  most_ = most && rest_.blocks > 0;
+  half_.first = half_.generation + 1;  // the generations of this hold: first and after
+  rest_.first = rest_.generation + 1;
   max_ms_ = max_ms;
   start_ = std::chrono::steady_clock::now();
-  held_ = half_.launch(shared_bytes_, max_ms);
+  held_ = half_.launch(shared_bytes_, max_ms, true);
   // The rest after the half, so the half's blocks are placed as in the half share.
-  if (held_ && most_ && !rest_.launch(shared_bytes_, max_ms)) {
+  if (held_ && most_ && !rest_.launch(shared_bytes_, max_ms, true)) {
     release();  // the half alone would be the half share, not the one asked for
     return false;
   }
@@ -178,8 +199,13 @@ void SmLoad::before_launch(bool half, bool rest, cudaStream_t in_order) {
   if (!held_) return;
   const bool want_rest = rest && most_;
   // Ends first (the rest before the half: the reverse of their start), then starts.
-  if (rest_.on && !want_rest && !rest_.end_in(in_order)) unloaded_ = true;
-  if (half_.on && !half && !half_.end_in(in_order)) unloaded_ = true;
+  // A stop that cannot be enqueued ends the part from the host now: the work before it then
+  // lost its load early (unloaded, the broker's failure, not the candidate's).
+  for (Part* p : {&rest_, &half_})
+    if (p->on && !(p == &half_ ? half : want_rest) && !p->end_in(in_order)) {
+      p->end(deadline());
+      unloaded_ = true;
+    }
   if (half && !half_.on && !restart(half_, in_order)) unloaded_ = true;
   if (want_rest && !rest_.on && !restart(rest_, in_order)) unloaded_ = true;
 }
@@ -192,9 +218,13 @@ bool SmLoad::restart(Part& p, cudaStream_t in_order) {
     after_ = nullptr;
     return false;
   }
-  // After the work enqueued so far (the launch that ended the part among it), then gated.
-  if (cudaEventRecord(after_, in_order) != cudaSuccess ||
-      cudaStreamWaitEvent(p.stream, after_, 0) != cudaSuccess || !p.launch(shared_bytes_, left)) {
+  // After the work enqueued so far (the launch that ended the part among it), then gated; the
+  // residency count starts from zero in the call's stream order, before the event, so the gate
+  // cannot read the previous launch's count.
+  if (cudaMemsetAsync(p.resident, 0, sizeof(unsigned), in_order) != cudaSuccess ||
+      cudaEventRecord(after_, in_order) != cudaSuccess ||
+      cudaStreamWaitEvent(p.stream, after_, 0) != cudaSuccess ||
+      !p.launch(shared_bytes_, left, false)) {
     (void)cudaGetLastError();
     return false;
   }
@@ -207,15 +237,17 @@ SmLoad::End SmLoad::finish() {
   const double work_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
   // A part meant to run through the work's end ended by the GPU's timer or by its flag before
-  // the work did (no host-side clock to misread); or a restart failed.
+  // the work did, or any launch of this hold expired or had its flag raised before its stop (no
+  // host-side clock to misread). A stop or restart of the broker's that failed is no blame: the
+  // call was not loaded (End::unloaded).
   End end;
-  end.outlasted = unloaded_ || (half_.on && half_.done()) || (rest_.on && rest_.done());
+  end.unloaded = unloaded_;
+  end.outlasted = (half_.on && half_.done()) || (rest_.on && rest_.done()) ||
+                  half_.expired_since_first() || rest_.expired_since_first();
   if (end.outlasted)
-    end.note = unloaded_
-                   ? std::string("the load could not start again after a launch that ended it")
-                   : "the load's time " + std::to_string(static_cast<long>(max_ms_)) +
-                         " ms, it had ended when the call's work ended after " +
-                         std::to_string(static_cast<long>(work_ms)) + " ms";
+    end.note = "the load's time " + std::to_string(static_cast<long>(max_ms_)) +
+               " ms, it had ended (by its time, or its flag raised) before the call's work, " +
+               "which ended after " + std::to_string(static_cast<long>(work_ms)) + " ms";
   release();
   return end;
 }

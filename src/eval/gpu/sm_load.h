@@ -77,6 +77,7 @@ class SmLoad {
   // the times, for people (the eval result's withheld text). Then release(). Not held: {}.
   struct End {
     bool outlasted = false;
+    bool unloaded = false;  // a stop or restart of the broker's failed: the call was not loaded
     std::string note;
   };
   End finish();
@@ -89,14 +90,19 @@ class SmLoad {
     cudaStream_t signal_stream = nullptr;  // the host's flag copy that ends it
     unsigned* flag = nullptr;              // device memory: the last generation released
     unsigned* resident = nullptr;          // device memory: blocks started since the launch
+    unsigned* expired = nullptr;           // device memory: the last generation that ended early
     unsigned* signal = nullptr;            // pinned host memory: the host copy's source
     unsigned generation = 0;               // of the launch made last
+    unsigned first = 0;                    // the first generation of the current hold
     int blocks = 0;
     bool launched = false;  // since hold(): its kernel was launched (release() ends it)
     bool on = false;        // running and meant to (not ended by before_launch)
     bool prepare();
     void destroy();
-    bool launch(int shared_bytes, double max_ms);
+    // `count_from_zero`: reset `resident` on its own stream (a restart resets it on the call's).
+    bool launch(int shared_bytes, double max_ms, bool count_from_zero);
+    // A launch of this hold ended by its time, or had its flag raised before a stop (read back).
+    bool expired_since_first() const;
     void end(std::chrono::steady_clock::time_point deadline);  // raise the flag, wait
     bool end_in(cudaStream_t in_order);  // the flag raised in that stream's order; false: failed
     bool done() const;                   // the kernel has ended (by its flag or its time)

@@ -224,7 +224,7 @@ class Broker {
     set_events(r, device_->elapsed_ms(c.calls.size()));
     r.extra.update(call_extras(reports));
     if (c.function_times) set_function_times(r, c.calls.size());
-    if (c.sm_load) r.extra["sm_load"] = loaded;
+    if (c.sm_load) r.extra["sm_load"] = loaded && !load_end.unloaded;
     if (load_end.outlasted) r.extra["sm_load_outlasted"] = true;
     if (load_end.outlasted) r.extra["sm_load_note"] = load_end.note;
     return r;
