@@ -18,6 +18,8 @@ std::string what_failed(CallFault f) {
     case CallFault::refused_request:
       return "the judge refused a request of the kernel's host code (memory it does not own, a "
              "size or an argument out of bounds)";
+    case CallFault::input_written:
+      return "the kernel's host code asked to write into an input tensor (inputs are read-only)";
     case CallFault::driver_refused:
       return "the kernel's host code asked for a CUDA driver function off the allow-list";
     case CallFault::syscall_refused:

@@ -17,6 +17,7 @@ enum class CallFault {
   timeout,          // the call outlived its limit
   host_protocol,    // its process broke the host protocol
   refused_request,  // the judge refused a request of its host code
+  input_written,    // its host code asked to write into an input (inputs are read-only)
   driver_refused,   // it asked for a driver function off the allow-list
   syscall_refused,  // the sandbox refused a system call of its host code
   process_ended,    // its process ended during the call

@@ -1691,6 +1691,91 @@ TEST_F(EvaluatorTest, WritingAnInputIsInputsModified) {
   EXPECT_NE(r.feedback().find("read-only"), std::string::npos);  // the model is told why
 }
 
+// A write into an input faults (the inputs are mapped read-only) and the fault does not say
+// where: the call runs once more in a broker that maps the inputs writable, and a changed input
+// there is the verdict every write into an input gets.
+TEST_F(EvaluatorTest, AFaultThatWasAWriteIntoAnInputIsInputsModified) {
+  script_.broker_call = [](int broker, int n) -> std::optional<Reply> {
+    if (broker == 0 && n == 2)
+      return Reply{false,
+                   BrokerStatus::illegal_address,
+                   "cudaErrorIllegalAddress: an illegal "
+                   "memory access",
+                   "",
+                   0,
+                   {},
+                   {}};
+    return ok_reply(2.0);
+  };
+  script_.verify = [this](int, const Json&) {
+    CallCheck c;
+    c.outputs = {stats(true)};
+    if (script_.broker_calls.size() == 2) c.inputs_modified = {"B"};  // the re-run's broker
+    return c;
+  };
+  EvalResult r = eval();
+  ASSERT_EQ(r.outcome, Outcome::incorrect) << r.message;
+  EXPECT_TRUE(r.has_flag(Flag::inputs_modified));
+  ASSERT_EQ(script_.maps.size(), 2u);
+  EXPECT_FALSE(script_.maps[0].contains("inputs_writable"));  // the session's broker: read-only
+  EXPECT_EQ(script_.maps[1].value("inputs_writable", false), true);
+  EXPECT_EQ(script_.broker_calls[1].size(), 1u);  // the faulted call alone, once
+  EXPECT_NE(r.message.find("run again with inputs it could write"), std::string::npos) << r.message;
+  EXPECT_EQ(r.message.find("an illegal memory access"), std::string::npos) << r.message;
+}
+
+// A re-run that changes no input (a fault outside every buffer) leaves the fault's verdict; a
+// re-run that fails in its own way is not the session's.
+TEST_F(EvaluatorTest, AFaultWhoseRerunChangesNoInputStaysARuntimeError) {
+  for (bool rerun_fails : {false, true}) {
+    script_ = Script{};
+    script_.broker_call = [rerun_fails](int broker, int n) -> std::optional<Reply> {
+      if ((broker == 0 && n == 2) || (broker == 1 && rerun_fails))
+        return Reply{
+            false, BrokerStatus::illegal_address, "cudaErrorIllegalAddress: at 0x10", "", 0, {},
+            {}};
+      return ok_reply(2.0);
+    };
+    EvalResult r = eval();
+    EXPECT_EQ(r.outcome, Outcome::runtime_error) << r.message;
+    EXPECT_FALSE(r.has_flag(Flag::inputs_modified));
+    EXPECT_NE(r.withheld.find("at 0x10"), std::string::npos) << r.withheld;  // a hidden call
+    EXPECT_EQ(script_.broker_calls.size(), 2u);  // one re-run, never a re-run of the re-run
+  }
+}
+
+// Any other CUDA error is no write into an input: no re-run.
+TEST_F(EvaluatorTest, OtherCudaErrorsAreNotRunAgain) {
+  script_.broker_call = [](int, int n) -> std::optional<Reply> {
+    if (n == 2)
+      return Reply{false, BrokerStatus::cuda_error, "cudaErrorIllegalInstruction", "", 0, {}, {}};
+    return ok_reply(2.0);
+  };
+  EXPECT_EQ(eval().outcome, Outcome::runtime_error);
+  EXPECT_EQ(script_.broker_calls.size(), 1u);
+}
+
+// The host's own write into an input is refused by the broker, which knows the tensor.
+TEST_F(EvaluatorTest, AHostWriteIntoAnInputIsInputsModified) {
+  script_.call = [](int n) -> std::optional<Reply> {
+    if (n < 2) return ok_reply(2.0);
+    return Reply{false,
+                 BrokerStatus::input_written,
+                 "cudaMemsetAsync of 64 bytes at 0x7f00, which reach into input A: inputs are "
+                 "read-only",
+                 "",
+                 0,
+                 {},
+                 {}};
+  };
+  EvalResult r = eval();
+  EXPECT_EQ(r.outcome, Outcome::incorrect);
+  EXPECT_TRUE(r.has_flag(Flag::inputs_modified));
+  EXPECT_NE(r.message.find("asked to write into an input tensor"), std::string::npos) << r.message;
+  EXPECT_NE(r.withheld.find("input A"), std::string::npos) << r.withheld;  // a hidden call
+  EXPECT_EQ(script_.broker_calls.size(), 1u);
+}
+
 TEST_F(EvaluatorTest, RunnerRepliesMapToTheCandidatesOutcome) {
   script_.call = [](int n) -> std::optional<Reply> {
     if (n < 2) return ok_reply(2.0);

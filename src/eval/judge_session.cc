@@ -76,26 +76,6 @@ bool JudgeSession::prepare(Peers& p, const PlannedCall& call, EvalResult& r) {
   return true;
 }
 
-// The verifier failed on `call` (r.message says how, in its words): on a hidden call those words
-// may name the workload, so they are withheld.
-void JudgeSession::judge_failed_on(const PlannedCall& call, EvalResult& r) const {
-  const bool hidden = hidden_workload(call.workload);
-  r.phase = call.label;
-  const std::string where = note_failed_on(call, r);
-  withhold(r, CallFault::judge_failed, hidden ? Withhold::hidden_call : Withhold::none, call.label,
-           where);
-}
-
-std::string JudgeSession::note_failed_on(const PlannedCall& call, EvalResult& r) const {
-  const bool hidden = hidden_workload(call.workload);
-  r.failed_on = hidden ? FailedOn::hidden : FailedOn::timed;
-  r.failed_kind.reset();
-  if (hidden && static_cast<std::size_t>(call.workload) < plan_.kinds.size())
-    r.failed_kind = plan_.kinds[static_cast<std::size_t>(call.workload)];
-  r.failed_under_load = call.sm_load;
-  return hidden_phase(r, family_);
-}
-
 // The sustained load before a burst (EvalOptions::sustained_load_ms). A verifier that cannot
 // run its library stops the heat for the rest of the session (the timing phase reports the
 // library's failure); the candidate is judged on.
@@ -147,7 +127,11 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
   timeline_.add(SpanKind::candidate_call, t0, burst.front().workload, p.brokers);
   const std::vector<double> events = got.reply ? events_of(*got.reply) : std::vector<double>{};
   if (!got.reply || !got.reply->ok) {
+    const EvalResult as_before = r;  // a re-run that shows a write into an input decides instead
     broker_failed(p, got, burst.front(), r);
+    if (got.reply && got.reply->status.broker() == BrokerStatus::illegal_address &&
+        input_write_rerun(p, burst, o))
+      r = as_before;
     return false;
   }
   if (events.size() != burst.size()) {
@@ -353,7 +337,7 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   bool ok = true;
   // Each check a burst of one (plan.h), as each timing call is; the broker measures each kernel
   // function's GPU time in them (the audit's choice of functions, audit_selection.h).
-  time_functions_ = true;
+  time_functions_ = rerun_faults_ = true;
   for (const PlannedCall& check : plan_.checks) {
     const std::size_t before = calls_.size();
     ok = candidate_call(p, check, false, o, r);
@@ -369,6 +353,7 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   time_functions_ = false;
   lap(r.phase_seconds.checks, SessionPhase::timing);
   if (ok && setup_.timing && r.outcome != Outcome::harness_error) timing_phase(p, o, r);
+  rerun_faults_ = false;
   lap(r.phase_seconds.timing, SessionPhase::audit);
   if (r.outcome != Outcome::not_run && r.outcome != Outcome::passed) return;  // set by a failure
   // Not audited: a candidate already incorrect, by a check or by its repeat calls' speed.

@@ -138,6 +138,10 @@ class JudgeSession {
   // The longest GPU time (event) of any checked candidate call so far, in ms.
   double slowest_checked_call_ms() const;
   void broker_failed(Peers& p, const Received& got, const PlannedCall& call, EvalResult& r);
+  // judge_session_rerun.cc: a burst that faulted with an illegal address, run again in a broker
+  // that maps the inputs writable; true when a call of it changed an input (its record, marked
+  // rerun_after_fault, is then the last of calls_ and decides the verdict), else the fault stands.
+  bool input_write_rerun(Peers& p, const std::vector<PlannedCall>& burst, const EvalOptions& o);
   // The verdict of a failed call from the broker's reply and the host's end, with the call's
   // full text (broker_failed then withholds it where it may name a hidden workload).
   struct CallVerdict {
@@ -181,6 +185,7 @@ class JudgeSession {
   double library_best_ms_ = 0;   // the verifier's fastest library median of earlier sessions
   std::vector<int> audited_;     // the audited calls' workloads
   bool time_functions_ = false;  // the checks phase: CallCommand::function_times
+  bool rerun_faults_ = false;    // the checks and timing phases: input_write_rerun may run
   Timeline timeline_;            // EvalOptions::timeline
 };
 

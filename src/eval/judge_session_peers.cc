@@ -279,6 +279,26 @@ Withhold JudgeSession::withhold_for(const Peers& p, const PlannedCall& call) con
   return p.session_ran_hidden ? Withhold::after_hidden_call : Withhold::none;
 }
 
+// The verifier failed on `call` (r.message says how, in its words): on a hidden call those words
+// may name the workload, so they are withheld.
+void JudgeSession::judge_failed_on(const PlannedCall& call, EvalResult& r) const {
+  const bool hidden = hidden_workload(call.workload);
+  r.phase = call.label;
+  const std::string where = note_failed_on(call, r);
+  withhold(r, CallFault::judge_failed, hidden ? Withhold::hidden_call : Withhold::none, call.label,
+           where);
+}
+
+std::string JudgeSession::note_failed_on(const PlannedCall& call, EvalResult& r) const {
+  const bool hidden = hidden_workload(call.workload);
+  r.failed_on = hidden ? FailedOn::hidden : FailedOn::timed;
+  r.failed_kind.reset();
+  if (hidden && static_cast<std::size_t>(call.workload) < plan_.kinds.size())
+    r.failed_kind = plan_.kinds[static_cast<std::size_t>(call.workload)];
+  r.failed_under_load = call.sm_load;
+  return hidden_phase(r, family_);
+}
+
 // A call (or the load) that failed: its verdict (call_verdict), with its text withheld where it
 // may name a hidden workload (call_failure.h).
 void JudgeSession::broker_failed(Peers& p, const Received& got, const PlannedCall& call,
@@ -289,6 +309,7 @@ void JudgeSession::broker_failed(Peers& p, const Received& got, const PlannedCal
   r.outcome = v.outcome;
   r.message = std::move(v.message);
   r.phase = call.label;
+  if (v.fault == CallFault::input_written) r.add_flag(Flag::inputs_modified);
   const std::string where = note_failed_on(call, r);
   if (loading) {
     r.failed_on = FailedOn::none;
@@ -317,7 +338,11 @@ JudgeSession::CallVerdict JudgeSession::call_verdict(Peers& p, const Received& g
       case BrokerStatus::call_timeout:
         return {Outcome::timeout, CallFault::timeout, error};
       case BrokerStatus::cuda_error:
+      case BrokerStatus::illegal_address:  // a write to an input among its causes (rerun)
         return {Outcome::runtime_error, CallFault::cuda_error, error};
+      case BrokerStatus::input_written:
+        return {Outcome::incorrect, CallFault::input_written,
+                "the kernel's host code asked to write into an input tensor: " + error};
       case BrokerStatus::candidate_error:
         return {Outcome::runtime_error, CallFault::exception, error};
       case BrokerStatus::host_protocol:

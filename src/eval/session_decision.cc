@@ -197,8 +197,11 @@ CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,
       if (quiet) f.withheld += ", inputs changed: " + names;
       f.message = fmt::format(
           "{}: the kernel changed {} (checksums before and after the call differ); inputs are "
-          "read-only",
-          where, quiet ? std::string("an input tensor") : "its input tensor(s) " + names);
+          "read-only{}",
+          where, quiet ? std::string("an input tensor") : "its input tensor(s) " + names,
+          c.rerun_after_fault ? " (the call faulted, since a write to an input faults; the same "
+                                "call, run again with inputs it could write, changed them)"
+                              : "");
     } else if (c.check->all_unwritten && before) {
       add_flag(f.flags, Flag::cached_result);
       f.message = fmt::format(

@@ -89,6 +89,9 @@ struct CallRecord {
   // load's time (sm_load_ms) was up, without a cooperative launch: it waited the load out.
   bool load_outlasted = false;
   std::string load_note;  // the broker's times of it (for people: EvalResult::withheld)
+  // The call faulted with an illegal address and this is its re-run in a broker that mapped the
+  // inputs writable (JudgeSession::input_write_rerun): kept only when it changed an input.
+  bool rerun_after_fault = false;
 };
 
 // How long the SM load of a loaded burst of `burst_calls` calls on `workload` holds

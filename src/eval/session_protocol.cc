@@ -140,7 +140,9 @@ Json MapCommand::to_json() const {
     for (const auto& s : x.slots) slots_j.push_back(s.to_json());
     w.push_back({{"problem", gpu::to_json(x.problem)}, {"slots", slots_j}});
   }
-  return Json{{"op", "map"}, {"workloads", w}};
+  Json j{{"op", "map"}, {"workloads", w}};
+  if (inputs_writable) j["inputs_writable"] = true;
+  return j;
 }
 
 Result<MapCommand> map_from_json(const Json& j) {
@@ -157,6 +159,7 @@ Result<MapCommand> map_from_json(const Json& j) {
       m.workloads.push_back(std::move(x));
     }
     if (m.workloads.empty()) return make_error("the map command has no workload");
+    m.inputs_writable = j.value("inputs_writable", false);
     return m;
   });
 }

@@ -124,6 +124,9 @@ std::optional<Instrument> instrument_from_string(std::string_view s);
 // maps every slot, closes its sandbox and only then replies ready (or "quit" before that).
 struct MapCommand {
   std::vector<RunnerWorkload> workloads;  // at least one, each with a slot
+  // The broker maps the inputs writable: only for the re-run of a call whose fault may have been
+  // a write to an input (JudgeSession::input_write_rerun); every other broker maps them read-only.
+  bool inputs_writable = false;
   Json to_json() const;
 };
 Result<MapCommand> map_from_json(const Json& j);
@@ -321,8 +324,12 @@ Result<AuditArmCommand> audit_arm_from_json(const Json& j);
 // How a broker command ended (its reply's status). Whose failure each is: judge_session.cc.
 enum class BrokerStatus {
   ok,
-  call_timeout,     // the host's entry point or the device's work outlived the call limit
-  cuda_error,       // a CUDA error while the broker ran the candidate's work
+  call_timeout,  // the host's entry point or the device's work outlived the call limit
+  cuda_error,    // a CUDA error while the broker ran the candidate's work
+  // An illegal memory access while it ran the candidate's work (cudaErrorIllegalAddress): any
+  // write to an input (mapped read-only) faults so, as does an access outside every buffer.
+  illegal_address,
+  input_written,    // the host's request would write into an input (error: which and where)
   candidate_error,  // the candidate's entry point threw (or its tvm-ffi run failed)
   host_protocol,    // the host process wrote what is not a request, or one out of turn
   host_ended,       // the host process ended (the parent reads how: a refusal, a crash)

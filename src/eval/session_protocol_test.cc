@@ -116,6 +116,12 @@ TEST(SessionProtocol, BrokerRequestAndMapCarryNoSeedsOrReferences) {
   EXPECT_EQ(map->workloads[0].slots[0].input_capacities,
             (std::vector<std::uint64_t>{kMiB2, kMiB2}));
   EXPECT_EQ(input_descriptors(*map), 2u);  // one per input of every slot
+  EXPECT_FALSE(map->inputs_writable);      // every session's broker: read-only
+  MapCommand rerun = gemm_map();
+  rerun.inputs_writable = true;  // only the re-run of a call that faulted
+  auto back_rerun = map_from_json(rerun.to_json());
+  ASSERT_TRUE(back_rerun.ok());
+  EXPECT_TRUE(back_rerun->inputs_writable);
 }
 
 TEST(SessionProtocol, AMapCommandNeedsAWorkloadWithASlot) {

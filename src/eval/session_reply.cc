@@ -29,6 +29,10 @@ std::string_view to_string(BrokerStatus s) {
       return "load_error";
     case BrokerStatus::bad_request:
       return "bad_request";
+    case BrokerStatus::illegal_address:
+      return "illegal_address";
+    case BrokerStatus::input_written:
+      return "input_written";
     case BrokerStatus::harness_error:
       return "harness_error";
     case BrokerStatus::audit_error:

@@ -43,29 +43,6 @@ Reply reply_of(BrokerStatus s, const std::string& error = {}) {
   return r;
 }
 
-BrokerStatus status_of(CallEnd e) {
-  switch (e) {
-    case CallEnd::done:
-      return BrokerStatus::ok;
-    case CallEnd::threw:
-      return BrokerStatus::candidate_error;
-    case CallEnd::driver_refused:
-      return BrokerStatus::policy_refused;
-    case CallEnd::refused:
-      return BrokerStatus::refused_request;
-    case CallEnd::host_protocol:
-      return BrokerStatus::host_protocol;
-    case CallEnd::host_ended:
-      return BrokerStatus::host_ended;
-    case CallEnd::host_timeout:
-    case CallEnd::device_timeout:
-      return BrokerStatus::call_timeout;
-    case CallEnd::device_failure:
-      return BrokerStatus::cuda_error;
-  }
-  return BrokerStatus::harness_error;
-}
-
 // How long the SM load holds (CallCommand::sm_load) when the command does not say (sm_load_ms),
 // in ms. Never more than the burst's call limits (a call that waits for the load times out).
 constexpr double kSmLoadDefaultMs = 100;
@@ -212,7 +189,8 @@ class Broker {
     } catch (const DeviceTimeout& e) {
       throw Ended(BrokerStatus::call_timeout, e.what());
     } catch (const DeviceFailure& e) {
-      throw Ended(BrokerStatus::cuda_error, e.what());
+      throw Ended(e.illegal_address ? BrokerStatus::illegal_address : BrokerStatus::cuda_error,
+                  e.what());
     }
     const gpu::SmLoad::End load_end = sm_load_.finish();  // did the work outlast the load?
     if (counters_) counter_ms += counters_->end();
@@ -438,7 +416,11 @@ int run_broker(const BrokerRequest& req, CommandChannel& channel) {
     } catch (const CallTimeout& e) {
       reply_and_exit(channel, reply_of(BrokerStatus::call_timeout, e.what()), 0);
     } catch (const gpu::CudaError& e) {
-      reply_and_exit(channel, reply_of(BrokerStatus::cuda_error, e.what()), 0);
+      const bool illegal = e.code() == cudaErrorIllegalAddress;
+      reply_and_exit(
+          channel,
+          reply_of(illegal ? BrokerStatus::illegal_address : BrokerStatus::cuda_error, e.what()),
+          0);
     } catch (const std::exception& e) {
       reply_and_exit(channel, reply_of(BrokerStatus::harness_error, e.what()), 3);
     }

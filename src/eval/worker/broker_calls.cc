@@ -50,10 +50,41 @@ std::string_view to_string(CallEnd e) {
       return "host_timeout";
     case CallEnd::device_failure:
       return "device_failure";
+    case CallEnd::illegal_address:
+      return "illegal_address";
+    case CallEnd::input_written:
+      return "input_written";
     case CallEnd::device_timeout:
       return "device_timeout";
   }
   return "unknown";
+}
+
+BrokerStatus status_of(CallEnd e) {
+  switch (e) {
+    case CallEnd::done:
+      return BrokerStatus::ok;
+    case CallEnd::threw:
+      return BrokerStatus::candidate_error;
+    case CallEnd::driver_refused:
+      return BrokerStatus::policy_refused;
+    case CallEnd::refused:
+      return BrokerStatus::refused_request;
+    case CallEnd::input_written:
+      return BrokerStatus::input_written;
+    case CallEnd::host_protocol:
+      return BrokerStatus::host_protocol;
+    case CallEnd::host_ended:
+      return BrokerStatus::host_ended;
+    case CallEnd::host_timeout:
+    case CallEnd::device_timeout:
+      return BrokerStatus::call_timeout;
+    case CallEnd::device_failure:
+      return BrokerStatus::cuda_error;
+    case CallEnd::illegal_address:
+      return BrokerStatus::illegal_address;
+  }
+  return BrokerStatus::harness_error;
 }
 
 Json call_extras(const std::vector<CallReport>& reports) {
@@ -159,7 +190,8 @@ CallReport CallExecutor::run(const host::RunCall& run, const std::vector<DeviceR
     } catch (const DeviceTimeout& e) {
       failed = Failure{CallEnd::device_timeout, e.what()};
     } catch (const DeviceFailure& e) {
-      failed = Failure{CallEnd::device_failure, e.what()};
+      failed =
+          Failure{e.illegal_address ? CallEnd::illegal_address : CallEnd::device_failure, e.what()};
     }
     if (failed) return end_with(failed->end, failed->message);
   }
@@ -301,15 +333,19 @@ bool CallExecutor::in_workspace(std::uint64_t addr, std::uint64_t count) const {
 // The inputs are mapped read-only for the candidate's kernels (worker/shared_inputs.h); the
 // host's own writes go through the broker, which refuses them here, whatever the copy engine
 // would do with a read-only mapping (red team leak10/host_*_restore.cu).
-std::optional<std::string> CallExecutor::unwritable(std::uint64_t addr, std::uint64_t count) const {
+// A write into an input is `input_written` (the candidate's incorrect result, inputs_modified),
+// any other write outside its memory `refused`.
+std::optional<CallExecutor::Failure> CallExecutor::unwritable(const char* what, std::uint64_t addr,
+                                                              std::uint64_t count) const {
   for (const auto& t : tensors_)
     if (t.read_only && t.overlaps(addr, count))
-      return std::to_string(count) + " bytes at " + hex(addr) + ", which reach into " + t.name +
-             ": inputs are read-only";
+      return Failure{CallEnd::input_written, what + std::to_string(count) + " bytes at " +
+                                                 hex(addr) + ", which reach into " + t.name +
+                                                 ": inputs are read-only"};
   for (const auto& t : tensors_)
     if (!t.read_only && t.contains(addr, count)) return std::nullopt;
   if (in_workspace(addr, count)) return std::nullopt;
-  return where(addr, count);
+  return Failure{CallEnd::refused, what + where(addr, count)};
 }
 
 std::string CallExecutor::where(std::uint64_t addr, std::uint64_t count) const {
@@ -343,23 +379,20 @@ std::optional<CallExecutor::Failure> CallExecutor::execute(const Pending& p) {
   }
   if (const auto* m = std::get_if<host::Memset>(&p)) {
     note_stream(m->stream);
-    if (auto no = unwritable(m->dst, m->count))
-      return Failure{CallEnd::refused, "cudaMemsetAsync of " + *no};
+    if (auto no = unwritable("cudaMemsetAsync of ", m->dst, m->count)) return no;
     device_.memset(m->dst, m->value, m->count);
     return std::nullopt;
   }
   if (const auto* m = std::get_if<host::MemcpyH2D>(&p)) {
     note_stream(m->stream);
-    if (auto no = unwritable(m->dst, m->data.size()))
-      return Failure{CallEnd::refused, "cudaMemcpyAsync to " + *no};
+    if (auto no = unwritable("cudaMemcpyAsync to ", m->dst, m->data.size())) return no;
     note_stale_copy("a cudaMemcpyAsync to the device", m->data);
     device_.copy_h2d(m->dst, m->data);
     return std::nullopt;
   }
   if (const auto* m = std::get_if<host::MemcpyD2D>(&p)) {
     note_stream(m->stream);
-    if (auto no = unwritable(m->dst, m->count))
-      return Failure{CallEnd::refused, "cudaMemcpyAsync to " + *no};
+    if (auto no = unwritable("cudaMemcpyAsync to ", m->dst, m->count)) return no;
     if (!inside(m->src, m->count))
       return Failure{CallEnd::refused, "cudaMemcpyAsync from " + where(m->src, m->count)};
     device_.copy_d2d(m->dst, m->src, m->count);

@@ -41,14 +41,18 @@
 #include <vector>
 
 #include "eval/host_protocol.h"
+#include "eval/session_protocol.h"
 #include "eval/worker/launch_kind.h"
 
 namespace ptxbench::eval::worker {
 
 // A device failure while the broker executed the candidate's work (an illegal address, a launch
-// the driver refused): the candidate's runtime error.
+// the driver refused): the candidate's runtime error. `illegal_address`: the error was an illegal
+// memory access (cudaErrorIllegalAddress), as a write to a read-only input is.
 struct DeviceFailure : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit DeviceFailure(const std::string& what, bool illegal = false)
+      : std::runtime_error(what), illegal_address(illegal) {}
+  bool illegal_address = false;
 };
 // The device did not finish the call's work within its limit.
 struct DeviceTimeout : std::runtime_error {
@@ -131,17 +135,21 @@ class HostLink {
 
 // How one call ended.
 enum class CallEnd {
-  done,            // the entry point returned; its work ran between the events
-  threw,           // the entry point threw (message: its text)
-  driver_refused,  // a driver function off the allow-list was asked for (message: its name)
-  refused,         // a request the broker refused (message: which and why)
-  host_protocol,   // the host broke the protocol (garbage, a frame out of turn)
-  host_ended,      // the host process ended during the call
-  host_timeout,    // the host did not finish the call within the limit
-  device_failure,  // a CUDA error while executing the candidate's work
-  device_timeout,  // the device did not finish the work within the limit
+  done,             // the entry point returned; its work ran between the events
+  threw,            // the entry point threw (message: its text)
+  driver_refused,   // a driver function off the allow-list was asked for (message: its name)
+  refused,          // a request the broker refused (message: which and why)
+  input_written,    // a request the broker refused: it would write into an input (message: where)
+  host_protocol,    // the host broke the protocol (garbage, a frame out of turn)
+  host_ended,       // the host process ended during the call
+  host_timeout,     // the host did not finish the call within the limit
+  device_failure,   // a CUDA error while executing the candidate's work
+  illegal_address,  // an illegal memory access while executing it (a write to an input among them)
+  device_timeout,   // the device did not finish the work within the limit
 };
 std::string_view to_string(CallEnd e);
+// The broker's reply status for a call that ended so (done: ok).
+BrokerStatus status_of(CallEnd e);
 
 struct CallReport {
   CallEnd end = CallEnd::done;
@@ -224,9 +232,10 @@ class CallExecutor {
   void begin_timing();
   bool inside(std::uint64_t addr, std::uint64_t count) const;
   bool in_workspace(std::uint64_t addr, std::uint64_t count) const;
-  // Why the host may not write [addr, addr + count) (an input, or outside every buffer it may
-  // use); nullopt when it may.
-  std::optional<std::string> unwritable(std::uint64_t addr, std::uint64_t count) const;
+  // Why the host may not write [addr, addr + count), its message prefixed by `what`: into an
+  // input (input_written), or outside every buffer it may use (refused); nullopt when it may.
+  std::optional<Failure> unwritable(const char* what, std::uint64_t addr,
+                                    std::uint64_t count) const;
   std::string where(std::uint64_t addr, std::uint64_t count) const;
   double remaining_seconds() const;
   void note_stream(std::uint64_t stream);

@@ -323,7 +323,8 @@ TEST_F(Fixture, MemoryOutsideTheCallsTensorsAndWorkspaceIsRefused) {
 }
 
 // The inputs are read-only to the kernels (worker/shared_inputs.h) and to the host's requests:
-// a memset or copy that writes any byte of an input is refused before the device sees it,
+// a memset or copy that writes any byte of an input ends the call as input_written before the
+// device sees it,
 // whatever the copy engine would do with a read-only mapping (red team leak10/host_*_restore.cu:
 // rows rewritten and restored by the host around the GEMM). Reading an input stays allowed.
 TEST_F(Fixture, TheHostMayNotWriteAnInput) {
@@ -331,22 +332,22 @@ TEST_F(Fixture, TheHostMayNotWriteAnInput) {
   hostp.say(host::MsgType::memset, host::Memset{kA + 4096, 0, 64, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
   CallReport r = call();
-  EXPECT_EQ(r.end, CallEnd::refused);
+  EXPECT_EQ(r.end, CallEnd::input_written);  // the candidate's incorrect result, not a refusal
   EXPECT_NE(r.message.find("input A: inputs are read-only"), std::string::npos) << r.message;
   hostp.say(host::MsgType::memcpy_h2d,
             host::MemcpyH2D{kA, std::string(32, '\1'), host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
-  EXPECT_EQ(call().end, CallEnd::refused);
+  EXPECT_EQ(call().end, CallEnd::input_written);
   hostp.say(host::MsgType::memcpy_d2d, host::MemcpyD2D{kA, kC, 128, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
-  EXPECT_EQ(call().end, CallEnd::refused);
+  EXPECT_EQ(call().end, CallEnd::input_written);
   // A write that starts before the input and reaches into it, and one of a huge count.
   hostp.say(host::MsgType::memset, host::Memset{kA - 64, 0, 128, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
-  EXPECT_EQ(call().end, CallEnd::refused);
+  EXPECT_EQ(call().end, CallEnd::input_written);
   hostp.say(host::MsgType::memset, host::Memset{kA - 64, 0, ~0ull, host::kHarnessStream});
   hostp.say(host::MsgType::call_done);
-  EXPECT_EQ(call().end, CallEnd::refused);
+  EXPECT_EQ(call().end, CallEnd::input_written);
   for (std::size_t i = before; i < device.log.size(); ++i)  // no write reached the device
     EXPECT_TRUE(device.log[i] == "begin" || device.log[i] == "end") << device.log[i];
   hostp.say(host::MsgType::memcpy_d2d, host::MemcpyD2D{kC, kA, 128, host::kHarnessStream});

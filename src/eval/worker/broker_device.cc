@@ -19,11 +19,15 @@ std::string driver_error(CUresult r) {
 }
 
 void cu(CUresult r, const char* what) {
-  if (r != CUDA_SUCCESS) throw DeviceFailure(std::string(what) + ": " + driver_error(r));
+  if (r != CUDA_SUCCESS)
+    throw DeviceFailure(std::string(what) + ": " + driver_error(r),
+                        r == CUDA_ERROR_ILLEGAL_ADDRESS);
 }
 
 void rt(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw DeviceFailure(std::string(what) + ": " + gpu::describe_cuda_error(e));
+  if (e != cudaSuccess)
+    throw DeviceFailure(std::string(what) + ": " + gpu::describe_cuda_error(e),
+                        e == cudaErrorIllegalAddress);
 }
 
 CUdeviceptr ptr(std::uint64_t v) {
@@ -302,7 +306,7 @@ void CudaBrokerDevice::wait(double seconds) {
   } catch (const CallTimeout& e) {
     throw DeviceTimeout(e.what());
   } catch (const gpu::CudaError& e) {
-    throw DeviceFailure(e.what());
+    throw DeviceFailure(e.what(), e.code() == cudaErrorIllegalAddress);
   }
 }
 

@@ -26,8 +26,8 @@ std::uint64_t open_handle(const std::string& hex) {
 
 }  // namespace
 
-MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h,
-                    std::span<const OwnedFd> input_fds) {
+MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h, std::span<const OwnedFd> input_fds,
+                    InputAccess access) {
   if (h.input_capacities.size() != p.inputs.size() || h.outputs.size() != p.outputs.size() ||
       input_fds.size() != p.inputs.size())
     throw std::runtime_error("the slot's handles do not match the problem's tensors");
@@ -40,7 +40,7 @@ MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h,
         in ? h.input_offsets.at(i) : h.output_offsets.at(i - p.inputs.size());
     if (offset % 256 != 0) throw std::runtime_error("a tensor offset that is not 256-aligned");
     host::TensorArg t;
-    t.data = (in ? map_read_only(input_fds[i].get(), h.input_capacities[i])
+    t.data = (in ? map_input(input_fds[i].get(), h.input_capacities[i], access)
                  : open_handle(h.outputs[i - p.inputs.size()])) +
              offset;
     const bool bf16 = desc.type == gpu::ElemType::bf16;
@@ -63,7 +63,8 @@ std::vector<std::vector<MappedSlot>> map_slots(const MapCommand& m, int descript
   for (const auto& w : m.workloads) {
     std::vector<MappedSlot> slots;
     for (const auto& h : w.slots) {
-      slots.push_back(map_slot(w.problem, h, next.first(h.input_capacities.size())));
+      slots.push_back(map_slot(w.problem, h, next.first(h.input_capacities.size()),
+                               m.inputs_writable ? InputAccess::writable : InputAccess::read_only));
       next = next.subspan(h.input_capacities.size());
     }
     out.push_back(std::move(slots));

@@ -11,6 +11,7 @@
 #include "eval/session_protocol.h"
 #include "eval/worker/broker_calls.h"
 #include "eval/worker/host_link.h"
+#include "eval/worker/shared_inputs.h"
 
 namespace ptxbench::eval::worker {
 
@@ -20,15 +21,17 @@ struct MappedSlot {
   std::vector<DeviceRegion> regions;
 };
 
-// Maps the slot's inputs read-only from `input_fds` (one per input, in order) and opens its
-// outputs' IPC handles (once per slot, at "map"); throws std::runtime_error on a handle, count
-// or offset the verifier could not have sent, or a mapping the driver refuses.
-MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h,
-                    std::span<const OwnedFd> input_fds);
+// Maps the slot's inputs from `input_fds` (one per input, in order; read-only unless `access`
+// says otherwise) and opens its outputs' IPC handles (once per slot, at "map"); throws
+// std::runtime_error on a handle, count or offset the verifier could not have sent, or a mapping
+// the driver refuses. The host's own writes into an input are refused either way.
+MappedSlot map_slot(const gpu::Problem& p, const SlotHandles& h, std::span<const OwnedFd> input_fds,
+                    InputAccess access = InputAccess::read_only);
 
 // Every slot of the map command, per workload: the inputs' descriptors are read from
 // `descriptor_fd` first (sent before the command; input_descriptors(m) of them) and closed once
-// mapped, so the broker keeps no way to map an input writable.
+// mapped, so the broker keeps no way to map an input writable (MapCommand::inputs_writable: the
+// parent's fault re-run maps them writable).
 std::vector<std::vector<MappedSlot>> map_slots(const MapCommand& m, int descriptor_fd);
 
 }  // namespace ptxbench::eval::worker

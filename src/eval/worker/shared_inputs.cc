@@ -87,14 +87,16 @@ OwnedFd export_input(const gpu::DeviceBuffer& b) {
   return OwnedFd(fd);
 }
 
-std::uint64_t map_read_only(int fd, std::size_t capacity) {
+std::uint64_t map_input(int fd, std::size_t capacity, InputAccess access) {
   CUmemGenericAllocationHandle h;
   PTXB_CU(cuMemImportFromShareableHandle(&h,
                                          reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)),
                                          CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
   CUdeviceptr va = 0;
   try {
-    va = map_with(h, capacity, current_device(), CU_MEM_ACCESS_FLAGS_PROT_READ);
+    va = map_with(h, capacity, current_device(),
+                  access == InputAccess::writable ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+                                                  : CU_MEM_ACCESS_FLAGS_PROT_READ);
   } catch (...) {
     cuMemRelease(h);
     throw;

@@ -25,8 +25,12 @@ gpu::DeviceBuffer shareable_input(std::size_t bytes);
 // Verifier: a new descriptor of a shareable_input buffer's allocation (the caller closes it).
 OwnedFd export_input(const gpu::DeviceBuffer& b);
 
-// Broker: maps the allocation behind `fd` (capacity bytes, as exported) read-only on the
-// current device; returns the mapping's base address. The descriptor may be closed after.
-std::uint64_t map_read_only(int fd, std::size_t capacity);
+// How the broker maps an input: read-only (every session's calls), or writable (only the re-run
+// of a call that faulted, to learn whether its fault was a write to an input: judging.md).
+enum class InputAccess { read_only, writable };
+
+// Broker: maps the allocation behind `fd` (capacity bytes, as exported) on the current device;
+// returns the mapping's base address. The descriptor may be closed after.
+std::uint64_t map_input(int fd, std::size_t capacity, InputAccess access);
 
 }  // namespace ptxbench::eval::worker
