@@ -186,6 +186,17 @@ class FakeProcess : public WorkerProcess {
         auto fds = receive_descriptors(descriptors_.get(), input_descriptors(*m),
                                        std::chrono::milliseconds(2000));
         s_.map_descriptors.push_back(fds.ok() ? fds->size() : 0);
+        // As the real broker: no slot can be mapped without its inputs' descriptors.
+        if (!fds.ok() || fds->size() != input_descriptors(*m)) {
+          queue_.push_back(Reply{false,
+                                 BrokerStatus::harness_error,
+                                 "the inputs' descriptors: none came",
+                                 "",
+                                 0,
+                                 {},
+                                 {}});
+          return {};
+        }
         queue_.push_back(ok_reply());  // ready, candidate not loaded yet
       } else if (op == "noop") {
         if (!s_.noop_ok(broker_)) {

@@ -392,11 +392,20 @@ bool JudgeSession::broker_works_without_candidate(Peers& p) {
   if (!write_file_atomic(file, to_text(req.to_json(), 1)).ok()) return false;
   // On the session's GPU, as its own broker (leak3/fresh_broker_unpinned.cu: unpinned, it ran on
   // GPU 0 and could not map another GPU's slots, blaming the harness).
+  // It maps the slots as every broker does: the inputs' descriptors first, on its socket (red
+  // team leak12/queue_full_no_reply.cu: without them its map failed, so every broker that died
+  // without a reply was blamed on the harness).
+  auto sockets = descriptor_socket_pair();
+  if (!sockets.ok()) return false;
   auto b =
-      launcher_.launch(worker_spec(setup_.worker, dir->path(), file, p.device, seconds(120), {}));
+      launcher_.launch(worker_spec(setup_.worker, dir->path(), file, p.device, seconds(120), {}),
+                       LaunchPipes{true, {{sockets->second.get(), kDescriptorFd}}});
   if (!b.ok()) return false;
   WorkerProcess& broker = **b;
-  bool works = broker.send(p.broker_map.to_json()).ok();
+  std::vector<int> inputs;
+  for (const auto& d : p.input_fds) inputs.push_back(d.get());
+  bool works = send_descriptors(sockets->first.get(), inputs).ok() &&
+               broker.send(p.broker_map.to_json()).ok();
   Received got = works ? broker.receive(milliseconds(seconds(60))) : Received{};
   works = works && got.reply && got.reply->ok;
   CallCommand noop;
