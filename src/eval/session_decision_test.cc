@@ -620,6 +620,24 @@ TEST(SessionDecision, ChecksSecondsCountOnlyCheckedCalls) {
   EXPECT_LT(checks_seconds(calls), kChecksBudgetCalls * 20);
 }
 
+// A loaded check counts as its workload's longest unloaded call: the load's slowdown is the
+// judge's (an honest 1.2 s call took 2.4 s under the half load).
+TEST(SessionDecision, ALoadedCheckCountsAsItsUnloadedTime) {
+  std::vector<CallRecord> calls;
+  CallRecord plain = call(0, true, Content::transformed, 1);
+  plain.event_ms = plain.wall_ms = 1200;
+  CallRecord loaded = call(1, true, Content::transformed, 1);
+  loaded.plan.sm_load = true;
+  loaded.event_ms = loaded.wall_ms = 2400;
+  calls = {plain, loaded};
+  EXPECT_DOUBLE_EQ(checks_seconds(calls), 2.4);
+  calls[1].event_ms = 900;  // faster loaded: its own time
+  calls[1].wall_ms = 900;
+  EXPECT_DOUBLE_EQ(checks_seconds(calls), 2.1);
+  calls = {loaded};  // no unloaded call on its workload yet: its own time
+  EXPECT_DOUBLE_EQ(checks_seconds(calls), 2.4);
+}
+
 TEST(SessionDecision, TheVerifierIsKeptAfterATaskSuiteErrorAndQuitAfterAHarnessError) {
   EXPECT_FALSE(verifier_reusable_after(Outcome::harness_error));
   for (Outcome o : kOutcomes) {
