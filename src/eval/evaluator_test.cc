@@ -1755,6 +1755,25 @@ TEST_F(EvaluatorTest, AFaultWhoseRerunChangesNoInputStaysARuntimeError) {
   }
 }
 
+// The result's output is the faulted pair's, not the re-run's (red team
+// leak12/rerun_output_swap.cu: a clean log in the re-run replaced the fault's).
+TEST_F(EvaluatorTest, AfterAReRunTheOutputShownIsTheFaultedBrokers) {
+  script_.broker_call = [](int broker, int n) -> std::optional<Reply> {
+    if (broker == 0 && n == 0)
+      return Reply{false, BrokerStatus::illegal_address, "cudaErrorIllegalAddress", "", 0, {}, {}};
+    return ok_reply(2.0);
+  };
+  script_.broker_end_of = [this](int broker) {
+    ProcessResult p = script_.broker_end;
+    p.stdout_text = broker == 0 ? "printf of the faulted call\n" : "all is well\n";
+    return p;
+  };
+  EvalResult r = eval();
+  ASSERT_EQ(script_.broker_calls.size(), 2u);
+  EXPECT_NE(r.broker_output_tail.find("faulted call"), std::string::npos) << r.broker_output_tail;
+  EXPECT_EQ(r.broker_output_tail.find("all is well"), std::string::npos) << r.broker_output_tail;
+}
+
 // Any other CUDA error is no write into an input: no re-run.
 TEST_F(EvaluatorTest, OtherCudaErrorsAreNotRunAgain) {
   script_.broker_call = [](int, int n) -> std::optional<Reply> {

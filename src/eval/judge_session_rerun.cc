@@ -16,11 +16,21 @@ bool JudgeSession::input_write_rerun(Peers& p, const std::vector<PlannedCall>& b
   // Not a re-run's own fault, not under a tool (memcheck names the write itself), not the audit.
   if (!rerun_faults_ || p.broker_map.inputs_writable || !setup_.broker_prefix.empty()) return false;
   const std::size_t before = calls_.size();
+  const ProcessResult faulted_host = p.host_end, faulted_broker = p.broker_end;
+  const std::size_t outputs = p.earlier_output.size();
   EvalResult scratch;  // what goes wrong in the re-run is not the session's verdict
   p.broker_map.inputs_writable = true;
   if (start_broker(p, o, scratch)) (void)candidate_burst(p, burst, false, o, scratch, {});
   stop_broker(p);
   p.broker_map.inputs_writable = false;
+  // The result's output tails stay the faulted pair's (red team leak12/rerun_output_swap.cu: the
+  // re-run's clean log replaced them); the re-run's output joins the others (--candidate-output).
+  if (p.earlier_output.size() > outputs)
+    p.earlier_output.erase(p.earlier_output.begin() + static_cast<std::ptrdiff_t>(outputs));
+  p.earlier_output.push_back({p.host_end.stdout_text, p.host_end.stderr_text,
+                              p.broker_end.stdout_text + p.broker_end.stderr_text});
+  p.host_end = faulted_host;
+  p.broker_end = faulted_broker;
   // Only a call that changed an input is kept: it is the call that faulted, run again.
   std::optional<CallRecord> wrote;
   for (std::size_t i = before; i < calls_.size() && !wrote; ++i)

@@ -335,13 +335,22 @@ bool CallExecutor::in_workspace(std::uint64_t addr, std::uint64_t count) const {
 // would do with a read-only mapping (red team leak10/host_*_restore.cu).
 // A write into an input is `input_written` (the candidate's incorrect result, inputs_modified),
 // any other write outside its memory `refused`.
+// Any input of the session counts, this call's or another's, and a range that wraps past the end
+// of the address space reaches what it wraps onto (red team leak12/host_memset_kept_input.cu,
+// host_memset_wraps_into_input.cu: both were only `refused`).
 std::optional<CallExecutor::Failure> CallExecutor::unwritable(const char* what, std::uint64_t addr,
                                                               std::uint64_t count) const {
-  for (const auto& t : tensors_)
-    if (t.read_only && t.overlaps(addr, count))
-      return Failure{CallEnd::input_written, what + std::to_string(count) + " bytes at " +
-                                                 hex(addr) + ", which reach into " + t.name +
-                                                 ": inputs are read-only"};
+  const std::uint64_t room = ~std::uint64_t{0} - addr;  // bytes from addr to the end, less one
+  auto reaches = [&](const DeviceRegion& t) {
+    if (count == 0 || count - 1 <= room) return t.overlaps(addr, count);
+    return t.overlaps(addr, room + 1) || t.overlaps(0, count - room - 1);
+  };
+  for (const auto* set : {&tensors_, &session_tensors_})
+    for (const auto& t : *set)
+      if (t.read_only && reaches(t))
+        return Failure{CallEnd::input_written, what + std::to_string(count) + " bytes at " +
+                                                   hex(addr) + ", which reach into " + t.name +
+                                                   ": inputs are read-only"};
   for (const auto& t : tensors_)
     if (!t.read_only && t.contains(addr, count)) return std::nullopt;
   if (in_workspace(addr, count)) return std::nullopt;

@@ -355,6 +355,28 @@ TEST_F(Fixture, TheHostMayNotWriteAnInput) {
   EXPECT_EQ(call().end, CallEnd::done);  // reading one is fine
 }
 
+// Another call's input and a range that wraps onto an input are inputs too (red team
+// leak12/host_memset_kept_input.cu, host_memset_wraps_into_input.cu).
+TEST_F(Fixture, AnyInputOfTheSessionIsAnInputForTheHostsWrites) {
+  constexpr std::uint64_t kOtherA = 0x7200000000ull;
+  exec.know_tensors({{kA, 1 << 20, "input A", true},
+                     {kC, 1 << 20, "output C", false},
+                     {kOtherA, 1 << 20, "input A", true}});
+  hostp.say(host::MsgType::memset, host::Memset{kOtherA + 64, 0, 64, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::input_written);
+  // From C's end past 2^64 onto A: wraps, so it reaches A.
+  const std::uint64_t from = kC + 4096;
+  hostp.say(host::MsgType::memset,
+            host::Memset{from, 0, (~std::uint64_t{0} - from) + 1 + kA + 16, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::input_written);
+  // Outside every tensor and not wrapping: refused, no input named.
+  hostp.say(host::MsgType::memset, host::Memset{0x9000000000ull, 0, 64, host::kHarnessStream});
+  hostp.say(host::MsgType::call_done);
+  EXPECT_EQ(call().end, CallEnd::refused);
+}
+
 TEST_F(Fixture, WorkspaceWithinTheQuotaIsTheCandidatesUntilFreed) {
   hostp.say(host::MsgType::malloc_async, host::MallocAsync{4096, host::kHarnessStream});
   hostp.say(host::MsgType::malloc_async, host::MallocAsync{2ull << 30, host::kHarnessStream});
