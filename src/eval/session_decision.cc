@@ -131,11 +131,13 @@ namespace {
 
 // The longest unloaded call on `workload` (its wall time or its events, plus the host's time
 // before its work), ms.
-double longest_unloaded(const std::vector<CallRecord>& calls, int workload) {
+// `with_host`: plus the host's time before its work (the load holds from before the host runs);
+// without it, the work alone, which the candidate cannot lengthen for free.
+double longest_unloaded(const std::vector<CallRecord>& calls, int workload, bool with_host = true) {
   double longest = 0;
   for (const auto& c : calls)
     if (!c.baseline && !c.calibration && !c.plan.sm_load && c.plan.workload == workload)
-      longest = std::max(longest, std::max(c.wall_ms, c.event_ms) + c.host_ms);
+      longest = std::max(longest, std::max(c.wall_ms, c.event_ms) + (with_host ? c.host_ms : 0));
   return longest;
 }
 
@@ -168,7 +170,9 @@ void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
   }
   if (!cmd.sm_load) return;
   const int w = burst.front().workload;
-  if (kSmLoadMostSlowdown * longest_unloaded(calls, w) > 500 * call_limit_seconds)
+  // By the work's time alone: a host that sleeps before its work (free: no event, no wall time
+  // counts it) must not buy the half share (a reviewer's reading, 2026-12-07).
+  if (kSmLoadMostSlowdown * longest_unloaded(calls, w, false) > 500 * call_limit_seconds)
     cmd.sm_load_share = LoadShare::half;  // too slow for the larger share within the limit
   cmd.sm_load_ms = sm_load_ms(calls, w, burst.size(), cmd.sm_load_share);
 }

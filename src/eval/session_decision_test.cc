@@ -682,6 +682,13 @@ TEST(SessionDecision, ABurstsLoadTakesItsCallsShare) {
   CallCommand fits;  // 10 x 10 ms = 0.1 s, half of a 0.2 s limit
   plan_load(fits, calls, burst, 0.2);
   EXPECT_EQ(fits.sm_load_share, LoadShare::most);
+  // The host's time before its work costs the candidate nothing: it buys no smaller share,
+  // though the load still holds through it.
+  calls[0].host_ms = 500;
+  CallCommand slept;
+  plan_load(slept, calls, burst, 0.2);
+  EXPECT_EQ(slept.sm_load_share, LoadShare::most);
+  EXPECT_GT(slept.sm_load_ms, fits.sm_load_ms);
 }
 
 }  // namespace
