@@ -35,6 +35,15 @@ ProcessSpec worker_spec(const fs::path& worker, const fs::path& dir, const fs::p
   return worker_process_spec(std::move(argv), dir, device, wall);
 }
 
+// A broker's first steps, for every broker of the session: the slots' input descriptors on its
+// descriptor socket, then the map command that maps them.
+bool send_map(int socket, WorkerProcess& broker, const std::vector<OwnedFd>& input_fds,
+              const MapCommand& map) {
+  std::vector<int> inputs;
+  for (const auto& d : input_fds) inputs.push_back(d.get());
+  return send_descriptors(socket, inputs).ok() && broker.send(map.to_json()).ok();
+}
+
 }  // namespace
 
 bool HostPipes::open() {
@@ -180,10 +189,8 @@ bool JudgeSession::ready_broker(Peers& p, EvalResult& r, bool first) {
   // Its time on the session's path: the first broker's launch overlapped the verifier's start.
   const auto broker_start = first ? Clock::now() : p.broker_launched;
   const PlannedCall loading{0, 0, Content::transformed, 0, 0, 0, kLoadingLabel};
-  std::vector<int> inputs;
-  for (const auto& d : p.input_fds) inputs.push_back(d.get());
-  if (!send_descriptors(p.broker_descriptors.get(), inputs).ok() ||
-      !p.broker->send(p.broker_map.to_json()).ok())  // gone already: what did it say?
+  if (!send_map(p.broker_descriptors.get(), *p.broker, p.input_fds,
+                p.broker_map))  // gone already: what did it say?
     return broker_setup_failed(p, p.broker->receive(milliseconds(2000)), r);
   Received ready2 = p.broker->receive(milliseconds(seconds(120)));
   if (!ready2.reply || !ready2.reply->ok) return broker_setup_failed(p, ready2, r);
@@ -402,10 +409,7 @@ bool JudgeSession::broker_works_without_candidate(Peers& p) {
                        LaunchPipes{true, {{sockets->second.get(), kDescriptorFd}}});
   if (!b.ok()) return false;
   WorkerProcess& broker = **b;
-  std::vector<int> inputs;
-  for (const auto& d : p.input_fds) inputs.push_back(d.get());
-  bool works = send_descriptors(sockets->first.get(), inputs).ok() &&
-               broker.send(p.broker_map.to_json()).ok();
+  bool works = send_map(sockets->first.get(), broker, p.input_fds, p.broker_map);
   Received got = works ? broker.receive(milliseconds(seconds(60))) : Received{};
   works = works && got.reply && got.reply->ok;
   CallCommand noop;

@@ -129,10 +129,9 @@ Yardstick compare_with_library(const CallCheck& candidate, const CallCheck& libr
 
 namespace {
 
-// The longest unloaded call on `workload` (its wall time or its events, plus the host's time
-// before its work), ms.
-// `with_host`: plus the host's time before its work (the load holds from before the host runs);
-// without it, the work alone, which the candidate cannot lengthen for free.
+// The longest unloaded call on `workload`, ms: its wall time or its events, whichever is longer,
+// and with `with_host` the host's time before its work too (the load holds from before the host
+// runs); without it, the work alone, which the candidate cannot lengthen for free.
 double longest_unloaded(const std::vector<CallRecord>& calls, int workload, bool with_host = true) {
   double longest = 0;
   for (const auto& c : calls)
