@@ -9,7 +9,28 @@ namespace ptxbench::eval {
 namespace {
 
 const char* load_words(LoadShare share) {
-  return share == LoadShare::most ? "all but an eighth of the GPU's SMs" : "half the GPU's SMs";
+  switch (share) {
+    case LoadShare::half:
+      break;
+    case LoadShare::most:
+      return "all but an eighth of the GPU's SMs";
+    case LoadShare::all_but_one:
+      return "all but one of the GPU's SMs";
+  }
+  return "half the GPU's SMs";
+}
+
+// How many times its longest unloaded call a share's load holds per call of the burst.
+double load_times(LoadShare share) {
+  switch (share) {
+    case LoadShare::half:
+      break;
+    case LoadShare::most:
+      return kSmLoadTimesUnloaded * kSmLoadMostFactor;
+    case LoadShare::all_but_one:
+      return kSmLoadAllButOneSlowdown;
+  }
+  return kSmLoadTimesUnloaded;
 }
 
 bool add_flag(std::vector<Flag>& flags, Flag f) {
@@ -156,22 +177,27 @@ double checks_seconds(const std::vector<CallRecord>& calls) {
 
 double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
                   LoadShare share) {
-  const double times = kSmLoadTimesUnloaded * (share == LoadShare::most ? kSmLoadMostFactor : 1);
   return kSmLoadFloorMs +
-         times * longest_unloaded(calls, workload) * static_cast<double>(burst_calls);
+         load_times(share) * longest_unloaded(calls, workload) * static_cast<double>(burst_calls);
 }
 
 void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
                const std::vector<PlannedCall>& burst, double call_limit_seconds) {
   for (const auto& c : burst) {
     cmd.sm_load = cmd.sm_load || c.sm_load;
-    if (c.sm_load && c.sm_load_share == LoadShare::most) cmd.sm_load_share = LoadShare::most;
+    if (c.sm_load && c.sm_load_share > cmd.sm_load_share) cmd.sm_load_share = c.sm_load_share;
   }
   if (!cmd.sm_load) return;
   const int w = burst.front().workload;
   // By the work's time alone: a host that sleeps before its work (free: no event, no wall time
-  // counts it) must not buy the half share (a reviewer's reading, 2026-12-07).
-  if (kSmLoadMostSlowdown * longest_unloaded(calls, w, false) > 500 * call_limit_seconds)
+  // counts it) must not buy a smaller share (a reviewer's reading, 2026-12-07).
+  const double longest = longest_unloaded(calls, w, false);
+  if (cmd.sm_load_share == LoadShare::all_but_one &&
+      kSmLoadAllButOneSlowdown * longest >
+          std::min(kSmLoadAllButOneMaxMs, 500 * call_limit_seconds))
+    cmd.sm_load_share = LoadShare::most;  // too slow (too costly) for all but one SM
+  if (cmd.sm_load_share == LoadShare::most &&
+      kSmLoadMostSlowdown * longest > 500 * call_limit_seconds)
     cmd.sm_load_share = LoadShare::half;  // too slow for the larger share within the limit
   cmd.sm_load_ms = sm_load_ms(calls, w, burst.size(), cmd.sm_load_share);
 }

@@ -112,11 +112,18 @@ inline constexpr double kSmLoadFloorMs = 100;
 inline constexpr double kSmLoadTimesUnloaded = 4;
 inline constexpr double kSmLoadMostFactor = 5;
 inline constexpr double kSmLoadMostSlowdown = 10;
+// All but one SM busy slows a grid of many blocks about as many times as the GPU has SMs (132 on
+// an H100): its load holds kSmLoadAllButOneSlowdown times the longest unloaded call, and a burst
+// gets it only when that is at most kSmLoadAllButOneMaxMs (and half the call limit), else the
+// larger share's rule decides: a check of about 5 ms at most, slowed to about 0.7 s. Not yet
+// measured on a GPU.
+inline constexpr double kSmLoadAllButOneSlowdown = 200;
+inline constexpr double kSmLoadAllButOneMaxMs = 1000;
 double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
                   LoadShare share = LoadShare::half);
-// A burst's load, from its calls' plans: loaded when any is, the larger share when any asks for
-// it and the burst's calls are fast enough for it under `call_limit_seconds` (above), for
-// sm_load_ms.
+// A burst's load, from its calls' plans: loaded when any is, the largest share any asks for,
+// lowered (all but one -> most -> half) while the burst's calls are too slow for it under
+// `call_limit_seconds` (above), for sm_load_ms.
 void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
                const std::vector<PlannedCall>& burst, double call_limit_seconds);
 

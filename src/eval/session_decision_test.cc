@@ -691,5 +691,28 @@ TEST(SessionDecision, ABurstsLoadTakesItsCallsShare) {
   EXPECT_GT(slept.sm_load_ms, fits.sm_load_ms);
 }
 
+// All but one SM busy: only for a burst fast enough (200x its longest call within 1 s and half
+// the limit), else the larger share's rule decides; its load holds 200x the longest call.
+TEST(SessionDecision, AllButOneSmOnlyForAFastBurst) {
+  std::vector<CallRecord> calls(1);
+  calls[0].wall_ms = 4;  // 200 x 4 ms = 0.8 s
+  std::vector<PlannedCall> burst(1);
+  burst[0].sm_load = true;
+  burst[0].sm_load_share = LoadShare::all_but_one;
+  CallCommand one;
+  plan_load(one, calls, burst, 20);
+  EXPECT_EQ(one.sm_load_share, LoadShare::all_but_one);
+  EXPECT_DOUBLE_EQ(one.sm_load_ms, kSmLoadFloorMs + 200 * 4);
+  EXPECT_GT(one.sm_load_ms, sm_load_ms(calls, 0, 1, LoadShare::most));
+  calls[0].wall_ms = 6;  // 1.2 s: too costly for all but one, the larger share then
+  CallCommand most;
+  plan_load(most, calls, burst, 20);
+  EXPECT_EQ(most.sm_load_share, LoadShare::most);
+  calls[0].wall_ms = 4;  // fast, but 0.8 s is more than half a 1 s limit: and too slow for most
+  CallCommand half;
+  plan_load(half, calls, burst, 0.06);
+  EXPECT_EQ(half.sm_load_share, LoadShare::half);
+}
+
 }  // namespace
 }  // namespace ptxbench::eval

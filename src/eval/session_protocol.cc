@@ -222,12 +222,14 @@ const char* to_string(LoadShare s) {
       return "half";
     case LoadShare::most:
       return "most";
+    case LoadShare::all_but_one:
+      return "all_but_one";
   }
   return "?";
 }
 
 bool load_share_from_string(const std::string& s, LoadShare& out) {
-  for (LoadShare v : {LoadShare::half, LoadShare::most})
+  for (LoadShare v : {LoadShare::half, LoadShare::most, LoadShare::all_but_one})
     if (s == to_string(v)) {
       out = v;
       return true;

@@ -269,9 +269,11 @@ struct CallTarget {
 // functions it instruments by these times (audit_selection.h); the broker measured them, the
 // candidate's process cannot report them.
 inline constexpr int kMaxTimedLaunchesPerCall = 4096;
-// How much of the GPU the broker's SM load takes (gpu/sm_load.h): half the SMs, or all but an
-// eighth of them ("most"; a launch in clusters meets the half only).
-enum class LoadShare { half, most };
+// How much of the GPU the broker's SM load takes (gpu/sm_load.h): half the SMs, all but an
+// eighth of them ("most"), or all but one ("all_but_one"; a launch in clusters meets the half
+// only).
+// Ordered by size: plan_load keeps the largest a burst's calls ask for.
+enum class LoadShare { half, most, all_but_one };
 const char* to_string(LoadShare s);
 bool load_share_from_string(const std::string& s, LoadShare& out);
 

@@ -167,20 +167,21 @@ bool SmLoad::prepare() {
           cudaSuccess)
     return false;
   half_.blocks = sms / 2;
-  rest_.blocks = sms - half_.blocks - std::max(1, sms / 8);  // all but an eighth, with the half
   shared_bytes_ = smem;  // more than half an SM's: one block per SM
   sms_ = half_.blocks > 0 ? sms : 0;
   return sms_ > 0;
 }
 
-bool SmLoad::hold(double max_ms, bool most) {
+bool SmLoad::hold(double max_ms, Free free) {
   release();
   unloaded_ = false;
   if (!prepare()) {
     (void)cudaGetLastError();
     return false;
   }
-  most_ = most && rest_.blocks > 0;
+  // The rest, with the half: all but an eighth of the SMs (at least one free), or all but one.
+  rest_.blocks = sms_ - half_.blocks - (free == Free::one ? 1 : std::max(1, sms_ / 8));
+  most_ = free != Free::half && rest_.blocks > 0;
   half_.first = half_.generation + 1;  // the generations of this hold: first and after
   rest_.first = rest_.generation + 1;
   max_ms_ = max_ms;

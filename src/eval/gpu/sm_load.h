@@ -22,7 +22,9 @@
 // memory still fitted beside a 32-thread load block (leak8/zero_smem_coresident.cu: its
 // co-residency barrier held under the load, as read from its pass), so the load's block now also
 // takes 1024 threads and the SM's whole register file (sm_load.cu; not yet measured on a GPU).
-// Two shares (hold's `most`): half the SMs, or all but an eighth of them (at least one SM free).
+// Three shares (hold's `free`): half the SMs, all but an eighth of them (at least one SM free), or
+// all but one (a grid with a barrier sized to fit on an eighth, leak11/eighth_fit_barrier.cu,
+// passed beside the second; not yet measured on a GPU).
 // The half load exposes a dependence on more than half the GPU only: a persistent grid with a
 // grid-wide barrier that fits on the free half passes under it (leak8/zero_smem_coresident.cu on
 // an H100); on an eighth of the SMs it cannot, unless it is tiny. The larger share is two
@@ -59,9 +61,11 @@ class SmLoad {
   // Makes its streams, flags and kernels ready; call it before a sandbox closes what CUDA needs
   // to load (the broker's constructor). False when a CUDA call failed (hold() then holds nothing).
   bool prepare();
-  // Starts the load on half the SMs (`most`: all but an eighth of them) for at most `max_ms`.
-  // False (nothing held) when a CUDA call failed; the error is cleared.
-  bool hold(double max_ms, bool most = false);
+  // The SMs a hold leaves free: half of them; an eighth (at least one); one.
+  enum class Free { half, eighth, one };
+  // Starts the load, leaving `free` of the SMs free, for at most `max_ms`. False (nothing held)
+  // when a CUDA call failed; the error is cleared.
+  bool hold(double max_ms, Free free = Free::half);
   // Before a launch is enqueued on `in_order` (the call's stream): the parts it may run beside
   // (`half`; `rest`, which the half share lacks). Ends, in stream order, a running part it may
   // not; starts again, in stream order and gated, a part it may that an earlier launch ended.
@@ -115,7 +119,7 @@ class SmLoad {
   std::chrono::steady_clock::time_point start_;  // hold()'s
   cudaEvent_t after_ = nullptr;                  // recorded on the call's stream for a restart
   bool held_ = false;
-  bool most_ = false;      // hold()'s share
+  bool most_ = false;      // hold()'s share is larger than the half (the rest part runs)
   bool unloaded_ = false;  // since hold(): a restart failed, so some work ran without its part
 };
 

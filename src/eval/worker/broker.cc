@@ -43,6 +43,18 @@ Reply reply_of(BrokerStatus s, const std::string& error = {}) {
   return r;
 }
 
+gpu::SmLoad::Free free_sms(LoadShare share) {
+  switch (share) {
+    case LoadShare::half:
+      return gpu::SmLoad::Free::half;
+    case LoadShare::most:
+      return gpu::SmLoad::Free::eighth;
+    case LoadShare::all_but_one:
+      return gpu::SmLoad::Free::one;
+  }
+  return gpu::SmLoad::Free::half;
+}
+
 // How long the SM load holds (CallCommand::sm_load) when the command does not say (sm_load_ms),
 // in ms. Never more than the burst's call limits (a call that waits for the load times out).
 constexpr double kSmLoadDefaultMs = 100;
@@ -170,7 +182,7 @@ class Broker {
     double counter_ms = counters_ ? counters_->begin(calls_ + 1) : 0;
     const double load_ms = std::min(1000 * limit * static_cast<double>(c.calls.size()),
                                     c.sm_load_ms > 0 ? c.sm_load_ms : kSmLoadDefaultMs);
-    const bool loaded = c.sm_load && sm_load_.hold(load_ms, c.sm_load_share == LoadShare::most);
+    const bool loaded = c.sm_load && sm_load_.hold(load_ms, free_sms(c.sm_load_share));
     for (std::size_t i = 0; i < c.calls.size(); ++i) {
       const MappedSlot& s = slot(c.calls[i]);
       device_->select_call(i);
