@@ -14,6 +14,7 @@
 #include "core/text.h"
 #include "eval/broker_call_fields.h"
 #include "eval/eval_result.h"
+#include "eval/gpu/rng.h"
 #include "eval/judge_session_peers.h"
 #include "eval/verifier_host.h"
 #include "eval/worker_spec.h"
@@ -170,7 +171,7 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     read_broker_call_fields(got.reply->extra, i, rec);
     // A load the broker could not start: the call ran on the usual schedule.
     rec.plan.sm_load = cmd.sm_load && got.reply->extra.value("sm_load", false);
-    rec.plan.sm_load_share = cmd.sm_load_share;  // the burst's (plan_load may lower it)
+    if (rec.plan.sm_load) set_load_share(rec.plan, cmd.sm_load_share);  // the burst's (lowered?)
     rec.load_outlasted =
         rec.plan.sm_load && !rec.cooperative && got.reply->extra.value("sm_load_outlasted", false);
     if (cmd.sm_load && !rec.plan.sm_load) r.add_flag(Flag::schedule_not_varied);
@@ -338,7 +339,15 @@ void JudgeSession::decide(Peers& p, const task::TaskSpec& task, const fs::path& 
   // Each check a burst of one (plan.h), as each timing call is; the broker measures each kernel
   // function's GPU time in them (the audit's choice of functions, audit_selection.h).
   time_functions_ = rerun_faults_ = true;
-  for (const PlannedCall& check : plan_.checks) {
+  bool shares_drawn = false;
+  for (std::size_t i = 0; i < plan_.checks.size(); ++i) {
+    if (plan_.checks[i].sm_load && !shares_drawn) {  // all but one SM busy: the calls decide
+      shares_drawn = true;
+      for (std::size_t k : all_but_one_checks(plan_.checks, i, calls_, o.call_timeout_seconds,
+                                              gpu::mix64(r.seed ^ 0xA11B0710Eull) >> 1))
+        set_load_share(plan_.checks[k], LoadShare::all_but_one);
+    }
+    const PlannedCall& check = plan_.checks[i];
     const std::size_t before = calls_.size();
     ok = candidate_call(p, check, false, o, r);
     if (calls_.size() > before)

@@ -178,6 +178,17 @@ Result<int> pick_audit_workload(const task::TaskSpec& task,
 
 }  // namespace
 
+void set_load_share(PlannedCall& c, LoadShare share) {
+  if (c.sm_load) {
+    const std::string was = load_label(c.sm_load_share);
+    if (c.label.size() >= was.size() && c.label.ends_with(was))
+      c.label.erase(c.label.size() - was.size());
+  }
+  c.sm_load = true;
+  c.sm_load_share = share;
+  c.label += load_label(share);
+}
+
 Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::uint64_t seed,
                                  const std::string& audit_workload,
                                  std::optional<std::uint64_t> input_seed) {
@@ -284,18 +295,9 @@ Result<SessionPlan> plan_session(const task::TaskSpec& task, int trials, std::ui
   }
   if (!loaded.empty() && !most)
     loaded[(fresh() >> 1) % loaded.size()]->sm_load_share = LoadShare::most;
-  // And one of the hidden workloads' loaded checks, drawn, with all but one SM busy: a grid that
-  // fits on an eighth of the GPU with a barrier between its blocks (leak11/eighth_fit_barrier.cu,
-  // sized by the load's own constant) fails there. Never the only "most" one; plan_load gives
-  // it only to a workload fast enough (kSmLoadAllButOneSlowdown).
-  std::vector<PlannedCall*> spare;
-  const auto mosts = std::count_if(loaded.begin(), loaded.end(), [](const PlannedCall* c) {
-    return c->sm_load_share == LoadShare::most;
-  });
-  for (PlannedCall* c : loaded)
-    if (c->workload != 0 && (c->sm_load_share != LoadShare::most || mosts > 1)) spare.push_back(c);
-  if (!spare.empty()) spare[(fresh() >> 1) % spare.size()]->sm_load_share = LoadShare::all_but_one;
-  for (PlannedCall* c : loaded) c->label += load_label(c->sm_load_share);
+  // All but one SM busy is given later, by the session, to loaded checks fast enough for it
+  // (all_but_one_checks, session_decision.h): their unloaded calls decide.
+  for (PlannedCall* c : loaded) set_load_share(*c, c->sm_load_share);
   PTXB_TRY(plan.audit_workload, pick_audit_workload(task, drawn, audit_workload));
   return plan;
 }
@@ -347,11 +349,7 @@ std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, boo
       burst.push_back(fresh(s));
   if (loaded) {
     const LoadShare share = draw() % 2 ? LoadShare::most : LoadShare::half;
-    for (auto& c : burst) {
-      c.sm_load = true;
-      c.sm_load_share = share;
-      c.label += load_label(share);
-    }
+    for (auto& c : burst) set_load_share(c, share);
   }
   last_slot_ = burst.back().slot;
   return burst;

@@ -86,6 +86,9 @@ struct PlannedCall {
   LoadShare sm_load_share = LoadShare::half;
   PrepareCommand prepare() const;
 };
+// Puts `c` under the load with `share` of the SMs busy, its label saying which share (a label
+// that named another share before names this one instead).
+void set_load_share(PlannedCall& c, LoadShare share);
 
 // Buffer sets of the timed workload, used in a drawn order.
 inline constexpr int kTimedSlots = 4;

@@ -181,6 +181,31 @@ double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_
          load_times(share) * longest_unloaded(calls, workload) * static_cast<double>(burst_calls);
 }
 
+bool fits_all_but_one(const std::vector<CallRecord>& calls, int workload,
+                      double call_limit_seconds) {
+  // By the work's time alone (as plan_load): the host's time before its work costs nothing.
+  const double longest = longest_unloaded(calls, workload, false);
+  return longest > 0 && kSmLoadAllButOneSlowdown * longest <=
+                            std::min(kSmLoadAllButOneMaxMs, 500 * call_limit_seconds);
+}
+
+std::vector<std::size_t> all_but_one_checks(const std::vector<PlannedCall>& checks,
+                                            std::size_t from, const std::vector<CallRecord>& calls,
+                                            double call_limit_seconds, std::uint64_t draw) {
+  std::vector<std::size_t> out, hidden;
+  for (std::size_t i = from; i < checks.size(); ++i) {
+    const PlannedCall& c = checks[i];
+    if (!c.sm_load || !fits_all_but_one(calls, c.workload, call_limit_seconds)) continue;
+    if (c.workload != 0)
+      hidden.push_back(i);
+    else if (out.empty())
+      out.push_back(i);
+  }
+  if (!hidden.empty()) out.push_back(hidden[draw % hidden.size()]);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
                const std::vector<PlannedCall>& burst, double call_limit_seconds) {
   for (const auto& c : burst) {
@@ -191,13 +216,11 @@ void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
   const int w = burst.front().workload;
   // By the work's time alone: a host that sleeps before its work (free: no event, no wall time
   // counts it) must not buy a smaller share (a reviewer's reading, 2026-12-07).
-  const double longest = longest_unloaded(calls, w, false);
   if (cmd.sm_load_share == LoadShare::all_but_one &&
-      kSmLoadAllButOneSlowdown * longest >
-          std::min(kSmLoadAllButOneMaxMs, 500 * call_limit_seconds))
+      !fits_all_but_one(calls, w, call_limit_seconds))
     cmd.sm_load_share = LoadShare::most;  // too slow (too costly) for all but one SM
   if (cmd.sm_load_share == LoadShare::most &&
-      kSmLoadMostSlowdown * longest > 500 * call_limit_seconds)
+      kSmLoadMostSlowdown * longest_unloaded(calls, w, false) > 500 * call_limit_seconds)
     cmd.sm_load_share = LoadShare::half;  // too slow for the larger share within the limit
   cmd.sm_load_ms = sm_load_ms(calls, w, burst.size(), cmd.sm_load_share);
 }

@@ -39,6 +39,8 @@
 // kTimingBurst (= 1), so a call's wall time is its own round trip.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -121,6 +123,21 @@ inline constexpr double kSmLoadAllButOneSlowdown = 200;
 inline constexpr double kSmLoadAllButOneMaxMs = 1000;
 double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
                   LoadShare share = LoadShare::half);
+// Whether `workload`'s calls are fast enough for all but one SM busy: kSmLoadAllButOneSlowdown
+// times its longest unloaded call (the work's time) within kSmLoadAllButOneMaxMs and half the
+// call limit. False before any unloaded call on it.
+bool fits_all_but_one(const std::vector<CallRecord>& calls, int workload,
+                      double call_limit_seconds);
+// Which loaded checks of `checks` (from index `from` on, the checks not yet made) get all but one
+// SM busy, decided by the session at its first loaded check, when every hidden workload and the
+// timed one have had unloaded calls: the first of the timed workload's, where a kernel's
+// shortcut pays, and one of the hidden workloads', drawn by `draw`, each only where it fits
+// (fits_all_but_one). Since the share follows the calls' speed, a kernel slow on the hidden
+// sizes (their speed is never timed) keeps the share off them, not off the timed workload's check
+// (a reviewer's reading of the plan-time draw, 2026-12-07). Indices into `checks`, ascending.
+std::vector<std::size_t> all_but_one_checks(const std::vector<PlannedCall>& checks,
+                                            std::size_t from, const std::vector<CallRecord>& calls,
+                                            double call_limit_seconds, std::uint64_t draw);
 // A burst's load, from its calls' plans: loaded when any is, the largest share any asks for,
 // lowered (all but one -> most -> half) while the burst's calls are too slow for it under
 // `call_limit_seconds` (above), for sm_load_ms.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 namespace ptxbench::eval {
 namespace {
@@ -712,6 +713,40 @@ TEST(SessionDecision, AllButOneSmOnlyForAFastBurst) {
   CallCommand half;
   plan_load(half, calls, burst, 0.06);
   EXPECT_EQ(half.sm_load_share, LoadShare::half);
+}
+
+// All but one SM, given at the session's first loaded check by the unloaded calls' speed: the
+// timed workload's first loaded check and one drawn hidden workload's, each only where it fits.
+// A kernel slow on every hidden size keeps the share off them, not off the timed workload.
+TEST(SessionDecision, AllButOneSmGoesToTheChecksFastEnough) {
+  std::vector<PlannedCall> checks(6);
+  for (int i = 0; i < 6; ++i) checks[static_cast<std::size_t>(i)].workload = i < 3 ? i : i - 3;
+  // Unloaded: 0, 1, 2 (timed, hidden 1, hidden 2); loaded: 3 (timed), 4 (hidden 1), 5 (hidden 2).
+  for (std::size_t i = 3; i < 6; ++i) checks[i].sm_load = true;
+  std::vector<CallRecord> calls(3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    calls[i].plan = checks[i];
+    calls[i].wall_ms = 1;
+  }
+  std::set<std::size_t> hidden_seen;
+  for (std::uint64_t draw = 0; draw < 8; ++draw) {
+    const auto got = all_but_one_checks(checks, 3, calls, 20, draw);
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(got[0], 3u);
+    EXPECT_TRUE(got[1] == 4 || got[1] == 5) << got[1];
+    hidden_seen.insert(got[1]);
+  }
+  EXPECT_EQ(hidden_seen.size(), 2u);         // the draw picks either hidden workload
+  calls[1].wall_ms = calls[2].wall_ms = 50;  // slow hidden sizes: the timed check keeps it
+  EXPECT_EQ(all_but_one_checks(checks, 3, calls, 20, 0), std::vector<std::size_t>{3});
+  calls[2].wall_ms = 1;  // one hidden size fast: that one, whatever the draw
+  for (std::uint64_t draw = 0; draw < 4; ++draw)
+    EXPECT_EQ(all_but_one_checks(checks, 3, calls, 20, draw), (std::vector<std::size_t>{3, 5}));
+  calls[0].wall_ms = 50;  // a slow timed workload: only the hidden one
+  EXPECT_EQ(all_but_one_checks(checks, 3, calls, 20, 0), std::vector<std::size_t>{5});
+  // Checks already made are not given it; no unloaded call on a workload, no share.
+  EXPECT_TRUE(all_but_one_checks(checks, 6, calls, 20, 0).empty());
+  EXPECT_TRUE(all_but_one_checks(checks, 3, {}, 20, 0).empty());
 }
 
 }  // namespace
