@@ -11,10 +11,13 @@ what a sound judge answers). A program, not a test: it asserts nothing.
 
     bench/serve_load.py [--url URL | --ptxbench BIN [--gpus N]] [--rate R] [--count N]
                         [--manifest M.toml ...] [--only SUBSTR] [--out FILE.jsonl] [--agree]
+                        [--max-seconds S]
 
 --url: a running service; else --ptxbench starts one (port 0, a fresh store and compile cache
 in a temporary folder) and stops it at the end. --rate: submissions per second (default 1);
---count: how many (default: the whole set once)."""
+--count: how many (default: the whole set once). --max-seconds: stop submitting and waiting after
+S seconds and report what was judged by then (the rest as `unfinished`): a run inside a time
+limit still reports."""
 import argparse
 import json
 import os
@@ -77,6 +80,7 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--out")
     ap.add_argument("--agree", action="store_true")
+    ap.add_argument("--max-seconds", type=float)
     a = ap.parse_args()
     entries = [e for e in load_entries(root, a.manifest or default_manifests())
                if e.get("arch", "sm_90a") == "sm_90a" and not e.get("memcheck") and a.only in e["_src"]]
@@ -93,7 +97,10 @@ def main():
     busy0 = gpu_busy_seconds(client)
     submitted, lock = [], threading.Lock()
     t0 = time.time()
+    stop = None if a.max_seconds is None else t0 + a.max_seconds
     for i in range(count):
+        if stop is not None and t0 + i / a.rate >= stop:
+            break  # --max-seconds: no more submissions
         e = entries[i % len(entries)]
         src = f"// serve_load {uuid.uuid4().hex}\n" + open(e["_src"]).read()
         due = t0 + i / a.rate
@@ -101,25 +108,28 @@ def main():
         job_id = client.submit(e["task"], source=src)
         with lock:
             submitted.append((job_id, e, time.time()))
-    jobs = client.wait_many([s[0] for s in submitted])
+    jobs = client.wait_many([s[0] for s in submitted],
+                            None if stop is None else max(0.0, stop - time.time()))
     wall = time.time() - t0
+    count = sum(1 for j in jobs if j.final)  # judged
     busy = gpu_busy_seconds(client) - busy0
     rows = []
     for (job_id, e, at), job in zip(submitted, jobs):
         latency = (job.raw.get("finished") or time.time()) - job.raw["submitted"]
         rows.append({"file": os.path.relpath(e["_src"], root), "task": e["task"], "id": job_id,
-                     "disposition": job.disposition, "expect": e.get("expect_outcome"),
+                     "disposition": job.disposition if job.final else "unfinished",
+                     "expect": e.get("expect_outcome"),
                      "latency_s": round(latency, 3), "costs": (job.result or {}).get("costs")})
     if a.out:
         with open(a.out, "w") as f:
             for r in rows:
                 f.write(json.dumps(r) + "\n")
-    lat = [r["latency_s"] for r in rows]
+    lat = [r["latency_s"] for r in rows if r["disposition"] != "unfinished"] or [0.0]
     counts = {}
     for r in rows:
         counts[r["disposition"]] = counts.get(r["disposition"], 0) + 1
-    print(f"serve_load: {count} new candidates at {a.rate:g}/s to {url}: judged in {wall:.1f} s, "
-          f"{count / wall:.2f} per second")
+    print(f"serve_load: {len(rows)} new candidates submitted at {a.rate:g}/s to {url}, {count} judged "
+          f"in {wall:.1f} s: {count / wall:.2f} per second")
     print(f"latency s: p50 {percentile(lat, 0.5):.2f}  p90 {percentile(lat, 0.9):.2f}  "
           f"p99 {percentile(lat, 0.99):.2f}  mean {statistics.mean(lat):.2f}")
     print(f"GPU busy: {busy:.1f} GPU-s over {wall:.1f} s on {gpus} GPU(s) = {100 * busy / (wall * gpus):.0f}%"
@@ -127,9 +137,11 @@ def main():
     print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=str)))
     if a.agree:
         # Manifests name eval's outcomes; a disposition spells policy_violation "policy".
-        bad = [r for r in rows if r["disposition"] != {"policy_violation": "policy"}.get(r["expect"], r["expect"])]
+        bad = [r for r in rows if r["disposition"] != "unfinished" and
+               r["disposition"] != {"policy_violation": "policy"}.get(r["expect"], r["expect"])]
+        rows = [r for r in rows if r["disposition"] != "unfinished"]
         print(f"agree with their manifests: {len(rows) - len(bad)}/{len(rows)}" +
-              "".join(f"\n  {r['file']}: {r['disposition']} (manifest: {r['expect']})" for r in bad[:20]))
+              "".join(f"\n  {r['file']}: {r['disposition']} (manifest: {r['expect']})" for r in bad[:40]))
     if proc:
         proc.terminate()
         proc.wait(120)
