@@ -69,6 +69,17 @@ def percentile(xs, q):
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
+def agrees(row):
+    """Whether a job's disposition is what its manifest expects. Manifests name eval's outcomes: a
+    disposition spells policy_violation "policy", and names a pass where the manifest expects a
+    target instruction family not executed (absent, or present and never run)
+    `passed_missing_instructions`."""
+    want = {"policy_violation": "policy"}.get(row["expect"], row["expect"])
+    if row["disposition"] == want:
+        return True
+    return row["disposition"] == "passed_missing_instructions" and want == "passed" and row["expect_missing"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--url")
@@ -119,6 +130,7 @@ def main():
         rows.append({"file": os.path.relpath(e["_src"], root), "task": e["task"], "id": job_id,
                      "disposition": job.disposition if job.final else "unfinished",
                      "expect": e.get("expect_outcome"),
+                     "expect_missing": any(v != "executed" for v in (e.get("expect_families") or {}).values()),
                      "latency_s": round(latency, 3), "costs": (job.result or {}).get("costs")})
     if a.out:
         with open(a.out, "w") as f:
@@ -136,9 +148,7 @@ def main():
           if gpus else "no GPU: compile and static audit only (every correct verdict is not_evaluated)")
     print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=str)))
     if a.agree:
-        # Manifests name eval's outcomes; a disposition spells policy_violation "policy".
-        bad = [r for r in rows if r["disposition"] != "unfinished" and
-               r["disposition"] != {"policy_violation": "policy"}.get(r["expect"], r["expect"])]
+        bad = [r for r in rows if r["disposition"] != "unfinished" and not agrees(r)]
         rows = [r for r in rows if r["disposition"] != "unfinished"]
         print(f"agree with their manifests: {len(rows) - len(bad)}/{len(rows)}" +
               "".join(f"\n  {r['file']}: {r['disposition']} (manifest: {r['expect']})" for r in bad[:40]))
