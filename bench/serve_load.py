@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.join(root, "tests", "controls"))
 sys.path.insert(0, os.path.join(root, "clients", "python"))
 sys.path.insert(0, here)
 from manifests import load_entries  # noqa: E402
-from ptxbench_client import Client  # noqa: E402
+from ptxbench_client import Client, ServeError  # noqa: E402
 from judging_cost import default_manifests  # noqa: E402
 
 
@@ -93,6 +93,7 @@ def main():
     ap.add_argument("--agree", action="store_true")
     ap.add_argument("--max-seconds", type=float)
     a = ap.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # a run stopped from outside keeps what it printed
     entries = [e for e in load_entries(root, a.manifest or default_manifests())
                if e.get("arch", "sm_90a") == "sm_90a" and not e.get("memcheck") and a.only in e["_src"]]
     if not entries:
@@ -107,16 +108,27 @@ def main():
     gpus = int(client.health().get("gpus", 0))
     busy0 = gpu_busy_seconds(client)
     submitted, lock = [], threading.Lock()
+    refused = 0  # submissions answered 429 (queue full), each tried again a second later
     t0 = time.time()
     stop = None if a.max_seconds is None else t0 + a.max_seconds
     for i in range(count):
-        if stop is not None and t0 + i / a.rate >= stop:
-            break  # --max-seconds: no more submissions
+        if stop is not None and max(time.time(), t0 + i / a.rate) >= stop:
+            break  # --max-seconds: no more submissions (a submission held back by 429 counts)
         e = entries[i % len(entries)]
         src = f"// serve_load {uuid.uuid4().hex}\n" + open(e["_src"]).read()
         due = t0 + i / a.rate
         time.sleep(max(0.0, due - time.time()))
-        job_id = client.submit(e["task"], source=src)
+        job_id = None
+        while job_id is None and (stop is None or time.time() < stop):
+            try:
+                job_id = client.submit(e["task"], source=src)
+            except ServeError as err:  # 429: the service's queue is full; try again shortly
+                if err.status != 429:
+                    raise
+                refused += 1
+                time.sleep(1.0)
+        if job_id is None:
+            break
         with lock:
             submitted.append((job_id, e, time.time()))
     jobs = client.wait_many([s[0] for s in submitted],
@@ -146,6 +158,8 @@ def main():
           f"p99 {percentile(lat, 0.99):.2f}  mean {statistics.mean(lat):.2f}")
     print(f"GPU busy: {busy:.1f} GPU-s over {wall:.1f} s on {gpus} GPU(s) = {100 * busy / (wall * gpus):.0f}%"
           if gpus else "no GPU: compile and static audit only (every correct verdict is not_evaluated)")
+    if refused:
+        print(f"backpressure: {refused} submissions answered 429 (queue full) and tried again")
     print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=str)))
     if a.agree:
         bad = [r for r in rows if r["disposition"] != "unfinished" and not agrees(r)]
