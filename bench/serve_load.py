@@ -11,16 +11,18 @@ what a sound judge answers). A program, not a test: it asserts nothing.
 
     bench/serve_load.py [--url URL | --ptxbench BIN [--gpus N]] [--rate R] [--count N]
                         [--manifest M.toml ...] [--only SUBSTR] [--out FILE.jsonl] [--agree]
-                        [--max-seconds S]
+                        [--max-seconds S] [--shuffle SEED]
 
 --url: a running service; else --ptxbench starts one (port 0, a fresh store and compile cache
 in a temporary folder) and stops it at the end. --rate: submissions per second (default 1);
 --count: how many (default: the whole set once). --max-seconds: stop submitting and waiting after
 S seconds and report what was judged by then (the rest as `unfinished`): a run inside a time
-limit still reports."""
+limit still reports. --shuffle: the set in an order drawn from SEED (else manifest order, where
+the attention controls, the heaviest, come first): a run cut short then measures the mix."""
 import argparse
 import json
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -92,12 +94,15 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--agree", action="store_true")
     ap.add_argument("--max-seconds", type=float)
+    ap.add_argument("--shuffle", type=int, metavar="SEED")
     a = ap.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # a run stopped from outside keeps what it printed
     entries = [e for e in load_entries(root, a.manifest or default_manifests())
                if e.get("arch", "sm_90a") == "sm_90a" and not e.get("memcheck") and a.only in e["_src"]]
     if not entries:
         sys.exit("serve_load: no candidates (check --manifest / --only)")
+    if a.shuffle is not None:
+        random.Random(a.shuffle).shuffle(entries)
     count = a.count or len(entries)
     folder = tempfile.mkdtemp(prefix="serve_load_")
     proc = None
