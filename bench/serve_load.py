@@ -113,7 +113,7 @@ def main():
     gpus = int(client.health().get("gpus", 0))
     busy0 = gpu_busy_seconds(client)
     submitted, lock = [], threading.Lock()
-    refused = 0  # submissions answered 429 (queue full), each tried again a second later
+    refused = 0  # submissions still refused (429, queue full) after the client's own retries
     t0 = time.time()
     stop = None if a.max_seconds is None else t0 + a.max_seconds
     for i in range(count):
@@ -125,13 +125,12 @@ def main():
         time.sleep(max(0.0, due - time.time()))
         job_id = None
         while job_id is None and (stop is None or time.time() < stop):
-            try:
+            try:  # the client waits out a 429's Retry-After itself, `retries` times
                 job_id = client.submit(e["task"], source=src)
-            except ServeError as err:  # 429: the service's queue is full; try again shortly
+            except ServeError as err:
                 if err.status != 429:
                     raise
                 refused += 1
-                time.sleep(1.0)
         if job_id is None:
             break
         with lock:
@@ -139,7 +138,6 @@ def main():
     jobs = client.wait_many([s[0] for s in submitted],
                             None if stop is None else max(0.0, stop - time.time()))
     wall = time.time() - t0
-    count = sum(1 for j in jobs if j.final)  # judged
     busy = gpu_busy_seconds(client) - busy0
     rows = []
     for (job_id, e, at), job in zip(submitted, jobs):
@@ -153,23 +151,24 @@ def main():
         with open(a.out, "w") as f:
             for r in rows:
                 f.write(json.dumps(r) + "\n")
-    lat = [r["latency_s"] for r in rows if r["disposition"] != "unfinished"] or [0.0]
+    done = [r for r in rows if r["disposition"] != "unfinished"]
+    lat = [r["latency_s"] for r in done] or [0.0]
     counts = {}
     for r in rows:
         counts[r["disposition"]] = counts.get(r["disposition"], 0) + 1
-    print(f"serve_load: {len(rows)} new candidates submitted at {a.rate:g}/s to {url}, {count} judged "
-          f"in {wall:.1f} s: {count / wall:.2f} per second")
+    print(f"serve_load: {len(rows)} new candidates submitted at {a.rate:g}/s to {url}, {len(done)} judged "
+          f"in {wall:.1f} s: {len(done) / wall:.2f} per second")
     print(f"latency s: p50 {percentile(lat, 0.5):.2f}  p90 {percentile(lat, 0.9):.2f}  "
           f"p99 {percentile(lat, 0.99):.2f}  mean {statistics.mean(lat):.2f}")
     print(f"GPU busy: {busy:.1f} GPU-s over {wall:.1f} s on {gpus} GPU(s) = {100 * busy / (wall * gpus):.0f}%"
           if gpus else "no GPU: compile and static audit only (every correct verdict is not_evaluated)")
     if refused:
-        print(f"backpressure: {refused} submissions answered 429 (queue full) and tried again")
+        print(f"backpressure: {refused} times a submission stayed refused (429, queue full) past "
+              f"the client's retries, and was tried again")
     print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=str)))
     if a.agree:
-        bad = [r for r in rows if r["disposition"] != "unfinished" and not agrees(r)]
-        rows = [r for r in rows if r["disposition"] != "unfinished"]
-        print(f"agree with their manifests: {len(rows) - len(bad)}/{len(rows)}" +
+        bad = [r for r in done if not agrees(r)]
+        print(f"agree with their manifests: {len(done) - len(bad)}/{len(done)}" +
               "".join(f"\n  {r['file']}: {r['disposition']} (manifest: {r['expect']})" for r in bad[:40]))
     if proc:
         proc.terminate()

@@ -15,15 +15,7 @@ namespace ptxbench::eval {
 namespace {
 
 std::string load_label(LoadShare share) {
-  switch (share) {
-    case LoadShare::half:
-      break;
-    case LoadShare::most:
-      return ", all but an eighth of the SMs busy (another schedule)";
-    case LoadShare::all_but_one:
-      return ", all but one of the SMs busy (another schedule)";
-  }
-  return ", half the SMs busy (another schedule)";
+  return std::string(", ") + share_words(share) + " SMs busy (another schedule)";
 }
 
 Result<gpu::Kind> kind_of(task::Family f) {

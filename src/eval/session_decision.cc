@@ -8,16 +8,8 @@
 namespace ptxbench::eval {
 namespace {
 
-const char* load_words(LoadShare share) {
-  switch (share) {
-    case LoadShare::half:
-      break;
-    case LoadShare::most:
-      return "all but an eighth of the GPU's SMs";
-    case LoadShare::all_but_one:
-      return "all but one of the GPU's SMs";
-  }
-  return "half the GPU's SMs";
+std::string load_words(LoadShare share) {
+  return std::string(share_words(share)) + " GPU's SMs";
 }
 
 // How many times its longest unloaded call a share's load holds per call of the burst.

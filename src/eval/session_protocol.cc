@@ -228,6 +228,18 @@ const char* to_string(LoadShare s) {
   return "?";
 }
 
+const char* share_words(LoadShare s) {
+  switch (s) {
+    case LoadShare::half:
+      return "half the";
+    case LoadShare::most:
+      return "all but an eighth of the";
+    case LoadShare::all_but_one:
+      return "all but one of the";
+  }
+  return "?";
+}
+
 bool load_share_from_string(const std::string& s, LoadShare& out) {
   for (LoadShare v : {LoadShare::half, LoadShare::most, LoadShare::all_but_one})
     if (s == to_string(v)) {

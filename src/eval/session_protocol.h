@@ -276,6 +276,9 @@ inline constexpr int kMaxTimedLaunchesPerCall = 4096;
 enum class LoadShare { half, most, all_but_one };
 const char* to_string(LoadShare s);
 bool load_share_from_string(const std::string& s, LoadShare& out);
+// The share in words for people, before "SMs" or "GPU's SMs": "half the", "all but an eighth of
+// the", "all but one of the" (a check's label, a verdict's message).
+const char* share_words(LoadShare s);
 
 struct CallCommand {
   std::vector<CallTarget> calls;  // at least one
