@@ -174,7 +174,9 @@ bool JudgeSession::candidate_burst(Peers& p, const std::vector<PlannedCall>& bur
     if (rec.plan.sm_load) set_load_share(rec.plan, cmd.sm_load_share);  // the burst's (lowered?)
     rec.load_outlasted =
         rec.plan.sm_load && !rec.cooperative && got.reply->extra.value("sm_load_outlasted", false);
-    if (cmd.sm_load && !rec.plan.sm_load) r.add_flag(Flag::schedule_not_varied);
+    // Not loaded, or a launch of it ran beside none of the load (cooperative, wide clusters).
+    if (cmd.sm_load && (!rec.plan.sm_load || got.reply->extra.value("sm_load_bare", false)))
+      r.add_flag(Flag::schedule_not_varied);
     const PlannedCall& call = burst[i];
     const auto v0 = Clock::now();
     if (!p.verifier->send(VerifyCommand{call.workload, call.slot}.to_json()).ok()) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <optional>
 
 #include "core/elapsed.h"
 #include "eval/eval_result.h"
@@ -81,15 +82,23 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   bool closing = library_ok && known_slow(calls_, opening_ms, rule.slow_speedup) &&
                  slow_from_checks(p, rule, r, library_ok);
   bool loaded_seen = false;  // a sampled round under the SM load (plan.h kLoadedTimingOdds)
-  auto round = [&](bool sampled, bool force_loaded = false) {
+  bool one_sm_seen = false;  // a loaded round with all but one SM busy
+  auto round = [&](bool sampled, bool force_loaded = false,
+                   std::optional<LoadShare> share = std::nullopt) {
     const bool loaded = force_loaded || (!closing && draw.loaded_round());
     loaded_seen = loaded_seen || (loaded && sampled);
+    if (loaded && !share) share = draw.draw_share(!one_sm_seen);  // all but one: once at most
     const std::vector<PlannedCall> burst =
-        draw.next_burst(sampled, kTimingBurst, closing && !loaded, loaded);
+        draw.next_burst(sampled, kTimingBurst, closing && !loaded, loaded, share);
     const int count = static_cast<int>(burst.size());
-    return candidate_burst(p, burst, sampled, o, r, [&] {
+    const std::size_t first = calls_.size();
+    const bool ok = candidate_burst(p, burst, sampled, o, r, [&] {
       if (library_ok) library_ok = library_burst(p, count, burst.front().slot, sampled, r);
     });
+    for (std::size_t i = first; i < calls_.size(); ++i)
+      one_sm_seen = one_sm_seen || (calls_[i].plan.sm_load &&
+                                    calls_[i].plan.sm_load_share == LoadShare::all_but_one);
+    return ok;
   };
   if (closing) {
     const KnownSlowEnd end = known_slow_repeats(p, r, before_known, [&] { return round(true); });
@@ -156,8 +165,14 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     if (repeats >= kMinRepeats) break;
     closing = true;
   }
-  // At least one loaded round a timing phase, wherever the sampling stopped.
+  // At least one loaded round a timing phase, wherever the sampling stopped; and one with all but
+  // one SM busy where the kernel's typical call is fast enough for it (fits_all_but_one): its
+  // speed here is its timed speed, which it cannot slow for free (red team leak13: slow calls
+  // nobody times kept the share off the checks).
   if (!loaded_seen && !round(true, true)) return;
+  if (!one_sm_seen && fits_all_but_one(calls_, 0, o.call_timeout_seconds) &&
+      !round(true, true, LoadShare::all_but_one))
+    return;
   read_clocks(p, r.timing->clocks_after);
 }
 

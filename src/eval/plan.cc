@@ -319,7 +319,7 @@ PlannedCall TimingDraw::fresh_on(int workload, const std::string& what) {
 }
 
 std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, bool force_repeat,
-                                                bool loaded) {
+                                                bool loaded, std::optional<LoadShare> share) {
   const int slots = plan_->verifier.workloads.front().slots;
   const std::size_t want = static_cast<std::size_t>(size <= 0 || size > slots ? slots : size);
   std::vector<int> order;
@@ -340,11 +340,16 @@ std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, boo
     if (burst.size() < want && (burst.empty() || s != burst.front().slot))
       burst.push_back(fresh(s));
   if (loaded) {
-    const LoadShare share = draw() % 2 ? LoadShare::most : LoadShare::half;
-    for (auto& c : burst) set_load_share(c, share);
+    const LoadShare drawn = share ? *share : draw_share(true);
+    for (auto& c : burst) set_load_share(c, drawn);
   }
   last_slot_ = burst.back().slot;
   return burst;
+}
+
+LoadShare TimingDraw::draw_share(bool all_but_one_too) {
+  constexpr LoadShare kShares[] = {LoadShare::half, LoadShare::most, LoadShare::all_but_one};
+  return kShares[draw() % (all_but_one_too ? 3 : 2)];
 }
 
 PlannedCall TimingDraw::next_library() {

@@ -139,12 +139,20 @@ class TimingDraw {
   TimingDraw(const SessionPlan& plan, std::uint64_t seed) : plan_(&plan), seed_(seed) {}
   // `size` calls (at most the slots; 0: every slot). With `force_repeat` the first call
   // repeats the previous call's inputs for certain (the timing phase's closing repeats).
-  // With `loaded` every call is made while half the SMs run the broker's load (sm_load), with
-  // new inputs (no repeat): a check among the timing calls, not a sample.
+  // With `loaded` every call is made under the broker's load (sm_load), with new inputs (no
+  // repeat): a check among the timing calls, not a sample. Its share is `share`, else drawn
+  // among the three (plan_load lowers one too costly for the kernel's typical speed): a kernel
+  // that tells the timing phase apart meets all but one SM busy there too (red team
+  // leak13/timing_slots_eighth_fit.cu).
   std::vector<PlannedCall> next_burst(bool allow_repeat, int size = 0, bool force_repeat = false,
-                                      bool loaded = false);
+                                      bool loaded = false,
+                                      std::optional<LoadShare> share = std::nullopt);
   // Whether the next timing round is loaded: one in kLoadedTimingOdds, drawn.
   bool loaded_round() { return draw() % kLoadedTimingOdds == 0; }
+  // A loaded round's share, drawn among the three, or with `all_but_one_too` false among the
+  // half and the larger share (the timing phase after its one round with all but one SM busy:
+  // that share costs about 130 times the call, one round a session is its price).
+  LoadShare draw_share(bool all_but_one_too);
   PlannedCall next_library();
   // New inputs (Content::fresh) on slot 0 of `workload`: the audit's calls.
   PlannedCall fresh_on(int workload, const std::string& what);

@@ -288,19 +288,48 @@ TEST(Plan, ALoadedTimingRoundIsAFreshCheckOnAnyBufferSet) {
     ASSERT_EQ(b.size(), 1u);
     EXPECT_TRUE(b.front().sm_load);
     EXPECT_EQ(b.front().content, Content::fresh);
-    EXPECT_NE(b.front().label.find(b.front().sm_load_share == LoadShare::most
-                                       ? "all but an eighth of the SMs busy"
-                                       : "half the SMs busy"),
+    const LoadShare sh = b.front().sm_load_share;
+    EXPECT_NE(b.front().label.find(sh == LoadShare::most          ? "all but an eighth of the SMs"
+                                   : sh == LoadShare::all_but_one ? "all but one of the SMs"
+                                                                  : "half the SMs busy"),
               std::string::npos);
     shares.insert(b.front().sm_load_share);
     slots.insert(b.front().slot);
     loaded += draw.loaded_round();
   }
   EXPECT_EQ(slots.size(), static_cast<std::size_t>(kTimedSlots));
-  EXPECT_EQ(shares.size(), 2u);
+  EXPECT_EQ(shares.size(), 3u);  // all but one SM too (leak13/timing_slots_eighth_fit.cu)
   EXPECT_GT(loaded, 600 / static_cast<int>(kLoadedTimingOdds) / 2);
   EXPECT_LT(loaded, 2 * 600 / static_cast<int>(kLoadedTimingOdds));
   EXPECT_FALSE(draw.next_burst(true, kTimingBurst).front().sm_load);
+}
+
+// The timing phase's share draw: all three, or only the half and the larger share once its
+// round with all but one SM busy is made.
+TEST(Plan, ATimingShareDrawLeavesAllButOneOutWhenAsked) {
+  auto plan = plan_session(testing::gemm_task(), 3, 5);
+  ASSERT_TRUE(plan.ok());
+  TimingDraw draw(*plan, 95);
+  std::set<LoadShare> all, two;
+  for (int i = 0; i < 200; ++i) {
+    all.insert(draw.draw_share(true));
+    two.insert(draw.draw_share(false));
+  }
+  EXPECT_EQ(all.size(), 3u);
+  EXPECT_EQ(two, (std::set<LoadShare>{LoadShare::half, LoadShare::most}));
+}
+
+// A loaded round asked with a share gets that share, its label saying so.
+TEST(Plan, ALoadedTimingRoundTakesTheShareAsked) {
+  auto plan = plan_session(testing::gemm_task(), 3, 5);
+  ASSERT_TRUE(plan.ok());
+  TimingDraw draw(*plan, 94);
+  for (int i = 0; i < 20; ++i) {
+    const auto b = draw.next_burst(true, kTimingBurst, false, true, LoadShare::all_but_one);
+    ASSERT_EQ(b.size(), 1u);
+    EXPECT_EQ(b.front().sm_load_share, LoadShare::all_but_one);
+    EXPECT_NE(b.front().label.find("all but one of the SMs busy"), std::string::npos);
+  }
 }
 
 TEST(Plan, AForcedRepeatAlwaysRepeatsThePreviousCall) {

@@ -12,19 +12,6 @@ std::string load_words(LoadShare share) {
   return std::string(share_words(share)) + " GPU's SMs";
 }
 
-// How many times its longest unloaded call a share's load holds per call of the burst.
-double load_times(LoadShare share) {
-  switch (share) {
-    case LoadShare::half:
-      break;
-    case LoadShare::most:
-      return kSmLoadTimesUnloaded * kSmLoadMostFactor;
-    case LoadShare::all_but_one:
-      return kSmLoadAllButOneSlowdown;
-  }
-  return kSmLoadTimesUnloaded;
-}
-
 bool add_flag(std::vector<Flag>& flags, Flag f) {
   for (const auto& x : flags)
     if (x == f) return false;
@@ -140,21 +127,6 @@ Yardstick compare_with_library(const CallCheck& candidate, const CallCheck& libr
   return {true, "every output within the library's own error on these inputs"};
 }
 
-namespace {
-
-// The longest unloaded call on `workload`, ms: its wall time or its events, whichever is longer,
-// and with `with_host` the host's time before its work too (the load holds from before the host
-// runs); without it, the work alone, which the candidate cannot lengthen for free.
-double longest_unloaded(const std::vector<CallRecord>& calls, int workload, bool with_host = true) {
-  double longest = 0;
-  for (const auto& c : calls)
-    if (!c.baseline && !c.calibration && !c.plan.sm_load && c.plan.workload == workload)
-      longest = std::max(longest, std::max(c.wall_ms, c.event_ms) + (with_host ? c.host_ms : 0));
-  return longest;
-}
-
-}  // namespace
-
 double checks_seconds(const std::vector<CallRecord>& calls) {
   double ms = 0;
   for (const auto& c : calls) {
@@ -165,56 +137,6 @@ double checks_seconds(const std::vector<CallRecord>& calls) {
     ms += unloaded > 0 ? std::min(own, unloaded) : own;
   }
   return ms / 1000;
-}
-
-double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
-                  LoadShare share) {
-  return kSmLoadFloorMs +
-         load_times(share) * longest_unloaded(calls, workload) * static_cast<double>(burst_calls);
-}
-
-bool fits_all_but_one(const std::vector<CallRecord>& calls, int workload,
-                      double call_limit_seconds) {
-  // By the work's time alone (as plan_load): the host's time before its work costs nothing.
-  const double longest = longest_unloaded(calls, workload, false);
-  return longest > 0 && kSmLoadAllButOneSlowdown * longest <=
-                            std::min(kSmLoadAllButOneMaxMs, 500 * call_limit_seconds);
-}
-
-std::vector<std::size_t> all_but_one_checks(const std::vector<PlannedCall>& checks,
-                                            std::size_t from, const std::vector<CallRecord>& calls,
-                                            double call_limit_seconds, std::uint64_t draw) {
-  std::vector<std::size_t> out, hidden;
-  for (std::size_t i = from; i < checks.size(); ++i) {
-    const PlannedCall& c = checks[i];
-    if (!c.sm_load || !fits_all_but_one(calls, c.workload, call_limit_seconds)) continue;
-    if (c.workload != 0)
-      hidden.push_back(i);
-    else if (out.empty())
-      out.push_back(i);
-  }
-  if (!hidden.empty()) out.push_back(hidden[draw % hidden.size()]);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
-               const std::vector<PlannedCall>& burst, double call_limit_seconds) {
-  for (const auto& c : burst) {
-    cmd.sm_load = cmd.sm_load || c.sm_load;
-    if (c.sm_load && c.sm_load_share > cmd.sm_load_share) cmd.sm_load_share = c.sm_load_share;
-  }
-  if (!cmd.sm_load) return;
-  const int w = burst.front().workload;
-  // By the work's time alone: a host that sleeps before its work (free: no event, no wall time
-  // counts it) must not buy a smaller share (a reviewer's reading, 2026-12-07).
-  if (cmd.sm_load_share == LoadShare::all_but_one &&
-      !fits_all_but_one(calls, w, call_limit_seconds))
-    cmd.sm_load_share = LoadShare::most;  // too slow (too costly) for all but one SM
-  if (cmd.sm_load_share == LoadShare::most &&
-      kSmLoadMostSlowdown * longest_unloaded(calls, w, false) > 500 * call_limit_seconds)
-    cmd.sm_load_share = LoadShare::half;  // too slow for the larger share within the limit
-  cmd.sm_load_ms = sm_load_ms(calls, w, burst.size(), cmd.sm_load_share);
 }
 
 CorrectnessFindings judge_calls(const std::vector<CallRecord>& calls,

@@ -121,11 +121,15 @@ inline constexpr double kSmLoadMostSlowdown = 10;
 // measured on a GPU.
 inline constexpr double kSmLoadAllButOneSlowdown = 200;
 inline constexpr double kSmLoadAllButOneMaxMs = 1000;
+// The longest unloaded call on `workload`, ms: its wall time or its events, whichever is longer,
+// plus the host's time before its work (the load holds from before the host runs). 0 before any.
+double longest_unloaded(const std::vector<CallRecord>& calls, int workload);
 double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
                   LoadShare share = LoadShare::half);
 // Whether `workload`'s calls are fast enough for all but one SM busy: kSmLoadAllButOneSlowdown
-// times its longest unloaded call (the work's time) within kSmLoadAllButOneMaxMs and half the
-// call limit. False before any unloaded call on it.
+// times its typical unloaded call (the median of the work's times: a few slow calls nobody times
+// do not decide it) within kSmLoadAllButOneMaxMs and half the call limit. False before any
+// unloaded call on it.
 bool fits_all_but_one(const std::vector<CallRecord>& calls, int workload,
                       double call_limit_seconds);
 // Which loaded checks of `checks` (from index `from` on, the checks not yet made) get all but one
@@ -139,8 +143,8 @@ std::vector<std::size_t> all_but_one_checks(const std::vector<PlannedCall>& chec
                                             std::size_t from, const std::vector<CallRecord>& calls,
                                             double call_limit_seconds, std::uint64_t draw);
 // A burst's load, from its calls' plans: loaded when any is, the largest share any asks for,
-// lowered (all but one -> most -> half) while the burst's calls are too slow for it under
-// `call_limit_seconds` (above), for sm_load_ms.
+// lowered (all but one -> most -> half) while the workload's typical unloaded call is too slow
+// for it under `call_limit_seconds` (above), for sm_load_ms (which follows the longest).
 void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
                const std::vector<PlannedCall>& burst, double call_limit_seconds);
 

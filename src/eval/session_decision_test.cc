@@ -749,5 +749,33 @@ TEST(SessionDecision, AllButOneSmGoesToTheChecksFastEnough) {
   EXPECT_TRUE(all_but_one_checks(checks, 3, {}, 20, 0).empty());
 }
 
+// The share goes by the workload's typical call (the median), not its longest: a few slow calls
+// nobody times (leak13/wall_pad_dodges_one, pad_spin_half_only) keep neither all but one SM nor
+// the larger share off; the load's length still covers the longest call.
+TEST(SessionDecision, AFewSlowCallsDoNotLowerTheShare) {
+  std::vector<CallRecord> calls(7);
+  for (auto& c : calls) c.wall_ms = 1;
+  calls[0].wall_ms = calls[3].wall_ms = 1200;  // two padded calls of seven
+  std::vector<PlannedCall> burst(1);
+  burst[0].sm_load = true;
+  burst[0].sm_load_share = LoadShare::all_but_one;
+  CallCommand one;
+  plan_load(one, calls, burst, 5);
+  EXPECT_EQ(one.sm_load_share, LoadShare::all_but_one);
+  EXPECT_TRUE(fits_all_but_one(calls, 0, 5));
+  EXPECT_DOUBLE_EQ(one.sm_load_ms, sm_load_ms(calls, 0, 1, LoadShare::all_but_one));
+  EXPECT_GE(one.sm_load_ms, 200 * 1200.0);  // the longest call's
+  burst[0].sm_load_share = LoadShare::most;
+  CallCommand most;
+  plan_load(most, calls, burst, 5);
+  EXPECT_EQ(most.sm_load_share, LoadShare::most);
+  // Most calls slow: the typical call is, and the shares are lowered as before.
+  for (std::size_t i = 0; i < 4; ++i) calls[i].wall_ms = 1200;
+  EXPECT_FALSE(fits_all_but_one(calls, 0, 5));
+  CallCommand half;
+  plan_load(half, calls, burst, 5);
+  EXPECT_EQ(half.sm_load_share, LoadShare::half);
+}
+
 }  // namespace
 }  // namespace ptxbench::eval

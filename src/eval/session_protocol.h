@@ -287,7 +287,8 @@ struct CallCommand {
   // (gpu/sm_load.h): another schedule for the candidate's blocks. The reply's extra.sm_load says
   // whether it was held, and extra.sm_load_outlasted whether the burst's work was still running
   // (by the broker's clock) when the load's `sm_load_ms` had passed (0: the broker's default,
-  // kSmLoadDefaultMs), i.e. whether some of it ran without the load.
+  // kSmLoadDefaultMs), i.e. whether some of it ran without the load; extra.sm_load_bare whether
+  // a launch of it ran beside no part of the load (cooperative, or in wide clusters).
   bool sm_load = false;
   double sm_load_ms = 0;
   LoadShare sm_load_share = LoadShare::half;

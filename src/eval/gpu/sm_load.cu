@@ -175,6 +175,7 @@ bool SmLoad::prepare() {
 bool SmLoad::hold(double max_ms, Free free) {
   release();
   unloaded_ = false;
+  bare_ = false;
   if (!prepare()) {
     (void)cudaGetLastError();
     return false;
@@ -198,6 +199,7 @@ bool SmLoad::hold(double max_ms, Free free) {
 
 void SmLoad::before_launch(bool half, bool rest, cudaStream_t in_order) {
   if (!held_) return;
+  bare_ = bare_ || !half;
   const bool want_rest = rest && most_;
   // Ends first (the rest before the half: the reverse of their start), then starts.
   // A stop that cannot be enqueued ends the part from the host now: the work before it then
@@ -243,6 +245,7 @@ SmLoad::End SmLoad::finish() {
   // call was not loaded (End::unloaded).
   End end;
   end.unloaded = unloaded_;
+  end.bare = bare_;
   end.outlasted = (half_.on && half_.done()) || (rest_.on && rest_.done()) ||
                   half_.expired_since_first() || rest_.expired_since_first();
   if (end.outlasted)

@@ -82,6 +82,10 @@ class SmLoad {
   struct End {
     bool outlasted = false;
     bool unloaded = false;  // a stop or restart of the broker's failed: the call was not loaded
+    // A launch of the call ran beside no part of the load (cooperative, or in clusters wider
+    // than 2): that kernel's schedule was not varied (red team leak13/
+    // wide_cluster_barrier_unloaded.cu, a grid barrier in clusters of 4, passed as loaded).
+    bool bare = false;
     std::string note;
   };
   End finish();
@@ -121,6 +125,7 @@ class SmLoad {
   bool held_ = false;
   bool most_ = false;      // hold()'s share is larger than the half (the rest part runs)
   bool unloaded_ = false;  // since hold(): a restart failed, so some work ran without its part
+  bool bare_ = false;      // since hold(): a launch ran beside no part (End::bare)
 };
 
 }  // namespace ptxbench::gpu

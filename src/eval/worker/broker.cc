@@ -216,6 +216,7 @@ class Broker {
     if (c.function_times) set_function_times(r, c.calls.size());
     if (c.sm_load) r.extra["sm_load"] = loaded && !load_end.unloaded;
     if (load_end.outlasted) r.extra["sm_load_outlasted"] = true;
+    if (c.sm_load && load_end.bare) r.extra["sm_load_bare"] = true;  // a launch beside none
     if (load_end.outlasted) r.extra["sm_load_note"] = load_end.note;
     return r;
   }
