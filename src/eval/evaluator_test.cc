@@ -1588,9 +1588,11 @@ TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
             1);
   // The timing phase's loaded rounds: at least one with all but one SM busy (the fake's calls
   // are fast; leak13/timing_slots_eighth_fit.cu met none).
-  EXPECT_EQ(std::count(script_.sm_load_shares.begin() + 1 + hidden, script_.sm_load_shares.end(),
-                       "all_but_one"),
-            1);  // and one only: it costs about 130 times the call
+  // One a buffer set at most, as many as the fake's speed allows (all_but_one_rounds).
+  const auto one_sm = std::count(script_.sm_load_shares.begin() + 1 + hidden,
+                                 script_.sm_load_shares.end(), "all_but_one");
+  EXPECT_GE(one_sm, 1);
+  EXPECT_LE(one_sm, kTimedSlots);
   const int loaded = static_cast<int>(std::find(d.names.begin(), d.names.end(), "hidden_ragged") -
                                       d.names.begin());
   int calls_on_it = 0;  // the broker's call index of the loaded call: the last check

@@ -322,10 +322,7 @@ std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, boo
                                                 bool loaded, std::optional<LoadShare> share) {
   const int slots = plan_->verifier.workloads.front().slots;
   const std::size_t want = static_cast<std::size_t>(size <= 0 || size > slots ? slots : size);
-  std::vector<int> order;
-  for (int s = 0; s < slots; ++s) order.push_back(s);
-  for (std::size_t i = order.size(); i > 1; --i)  // Fisher-Yates
-    std::swap(order[i - 1], order[draw() % i]);
+  const std::vector<int> order = drawn_slots();
   std::vector<PlannedCall> burst;
   if (!loaded && allow_repeat && last_slot_ >= 0 && (force_repeat || draw() % 4 == 0)) {
     PlannedCall p;
@@ -345,6 +342,21 @@ std::vector<PlannedCall> TimingDraw::next_burst(bool allow_repeat, int size, boo
   }
   last_slot_ = burst.back().slot;
   return burst;
+}
+
+std::vector<int> TimingDraw::drawn_slots() {
+  std::vector<int> order;
+  for (int s = 0; s < plan_->verifier.workloads.front().slots; ++s) order.push_back(s);
+  for (std::size_t i = order.size(); i > 1; --i)  // Fisher-Yates
+    std::swap(order[i - 1], order[draw() % i]);
+  return order;
+}
+
+std::vector<PlannedCall> TimingDraw::loaded_on(int slot, LoadShare share) {
+  PlannedCall p = fresh(slot);
+  set_load_share(p, share);
+  last_slot_ = slot;
+  return {std::move(p)};
 }
 
 LoadShare TimingDraw::draw_share(bool all_but_one_too) {

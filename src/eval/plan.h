@@ -153,6 +153,10 @@ class TimingDraw {
   // half and the larger share (the timing phase after its one round with all but one SM busy:
   // that share costs about 130 times the call, one round a session is its price).
   LoadShare draw_share(bool all_but_one_too);
+  // The timed workload's buffer sets in a drawn order.
+  std::vector<int> drawn_slots();
+  // One loaded call on buffer set `slot` under `share`, new inputs: a check, not a sample.
+  std::vector<PlannedCall> loaded_on(int slot, LoadShare share);
   PlannedCall next_library();
   // New inputs (Content::fresh) on slot 0 of `workload`: the audit's calls.
   PlannedCall fresh_on(int workload, const std::string& what);

@@ -319,6 +319,28 @@ TEST(Plan, ATimingShareDrawLeavesAllButOneOutWhenAsked) {
   EXPECT_EQ(two, (std::set<LoadShare>{LoadShare::half, LoadShare::most}));
 }
 
+// The timing phase's closing rounds with all but one SM busy: one on a buffer set named, and
+// the sets in a drawn order, each once.
+TEST(Plan, ALoadedRoundOnABufferSetNamed) {
+  auto plan = plan_session(testing::gemm_task(), 3, 5);
+  ASSERT_TRUE(plan.ok());
+  TimingDraw draw(*plan, 96);
+  std::set<std::vector<int>> orders;
+  for (int i = 0; i < 20; ++i) {
+    const auto order = draw.drawn_slots();
+    EXPECT_EQ(std::set<int>(order.begin(), order.end()).size(),
+              static_cast<std::size_t>(kTimedSlots));
+    orders.insert(order);
+  }
+  EXPECT_GT(orders.size(), 1u);
+  const auto b = draw.loaded_on(3, LoadShare::all_but_one);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b.front().slot, 3);
+  EXPECT_EQ(b.front().content, Content::fresh);
+  EXPECT_TRUE(b.front().sm_load);
+  EXPECT_NE(b.front().label.find("all but one of the SMs busy"), std::string::npos);
+}
+
 // A loaded round asked with a share gets that share, its label saying so.
 TEST(Plan, ALoadedTimingRoundTakesTheShareAsked) {
   auto plan = plan_session(testing::gemm_task(), 3, 5);

@@ -127,11 +127,19 @@ double longest_unloaded(const std::vector<CallRecord>& calls, int workload);
 double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_t burst_calls,
                   LoadShare share = LoadShare::half);
 // Whether `workload`'s calls are fast enough for all but one SM busy: kSmLoadAllButOneSlowdown
-// times its typical unloaded call (the median of the work's times: a few slow calls nobody times
-// do not decide it) within kSmLoadAllButOneMaxMs and half the call limit. False before any
-// unloaded call on it.
+// times its gate time within kSmLoadAllButOneMaxMs and half the call limit. The gate time (the
+// work's, without the host's time before it): the median of the timing samples once there are
+// some (the timing phase: the candidate cannot raise it without losing speed), else the longest
+// unloaded call (the checks: the candidate can raise it for free, red team leak13). False before
+// any unloaded call on it.
 bool fits_all_but_one(const std::vector<CallRecord>& calls, int workload,
                       double call_limit_seconds);
+// How many timing rounds with all but one SM busy the timing phase makes on `workload` (one per
+// buffer set at most, JudgeSession::timing_phase): 0 where it does not fit (fits_all_but_one),
+// else as many as kSmLoadAllButOneMaxMs of load allows in all (kSmLoadAllButOneSlowdown times
+// the gate time each), at least one, at most `slots`.
+std::size_t all_but_one_rounds(const std::vector<CallRecord>& calls, int workload,
+                               double call_limit_seconds, int slots = 4);
 // Which loaded checks of `checks` (from index `from` on, the checks not yet made) get all but one
 // SM busy, decided by the session at its first loaded check, when every hidden workload and the
 // timed one have had unloaded calls: the first of the timed workload's, where a kernel's
@@ -143,8 +151,8 @@ std::vector<std::size_t> all_but_one_checks(const std::vector<PlannedCall>& chec
                                             std::size_t from, const std::vector<CallRecord>& calls,
                                             double call_limit_seconds, std::uint64_t draw);
 // A burst's load, from its calls' plans: loaded when any is, the largest share any asks for,
-// lowered (all but one -> most -> half) while the workload's typical unloaded call is too slow
-// for it under `call_limit_seconds` (above), for sm_load_ms (which follows the longest).
+// lowered (all but one -> most -> half) while the workload's gate time (fits_all_but_one) is too
+// slow for it under `call_limit_seconds` (above), for sm_load_ms (which follows the longest).
 void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
                const std::vector<PlannedCall>& burst, double call_limit_seconds);
 

@@ -1,6 +1,7 @@
 // The SM load's decisions per burst (session_decision.h, "another schedule"): which share a
 // loaded burst runs under and how long its load holds, from the candidate's earlier calls.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "eval/session_decision.h"
@@ -21,18 +22,28 @@ double load_times(LoadShare share) {
   return kSmLoadTimesUnloaded;
 }
 
-// The typical unloaded call on `workload`, ms: the median of its calls' work times (wall time or
-// events, whichever is longer; the host's time before its work left out). What a share is
-// decided by: the longest is the candidate's to set, by one slow call nobody times (a wait after
-// a copy or a spin on the first call of each buffer set: red team leak13/wall_pad_dodges_one,
-// pad_spin_half_only), where the median needs half of them slow, the timing samples included.
-// 0 before any unloaded call.
-double typical_unloaded(const std::vector<CallRecord>& calls, int workload) {
-  std::vector<double> work;
-  for (const auto& c : calls)
-    if (!c.baseline && !c.calibration && !c.plan.sm_load && c.plan.workload == workload)
-      work.push_back(std::max(c.wall_ms, c.event_ms));
-  return work.empty() ? 0 : percentile(std::move(work), 0.5);
+// A call's work time, ms: its wall time or its events, whichever is longer (the host's time
+// before its work left out: it costs the candidate nothing).
+double work_ms(const CallRecord& c) {
+  return std::max(c.wall_ms, c.event_ms);
+}
+
+// What a share is decided by, ms (gate_ms in the header's words). In the timing phase, on the
+// timed workload: the median of its timing samples, a time the candidate cannot raise without
+// losing speed (the speedup is a median of the same calls; any longer statistic it could raise
+// for free on up to half of them). Before (the checks, a hidden workload): its longest unloaded
+// call, which the candidate can raise for free on calls nobody times (red team leak13/
+// wall_pad_dodges_one, pad_spin_half_only: open there), but which keeps an honest slow call
+// from being made under a share it cannot finish in.
+double gate_ms(const std::vector<CallRecord>& calls, int workload) {
+  std::vector<double> sampled;
+  double longest = 0;
+  for (const auto& c : calls) {
+    if (c.baseline || c.calibration || c.plan.sm_load || c.plan.workload != workload) continue;
+    if (c.timing) sampled.push_back(work_ms(c));
+    longest = std::max(longest, work_ms(c));
+  }
+  return sampled.empty() ? longest : percentile(std::move(sampled), 0.5);
 }
 
 }  // namespace
@@ -53,11 +64,17 @@ double sm_load_ms(const std::vector<CallRecord>& calls, int workload, std::size_
 
 bool fits_all_but_one(const std::vector<CallRecord>& calls, int workload,
                       double call_limit_seconds) {
-  // By the work's typical time (as plan_load): the host's time before its work costs nothing,
-  // one slow call nobody times costs little.
-  const double typical = typical_unloaded(calls, workload);
-  return typical > 0 && kSmLoadAllButOneSlowdown * typical <=
-                            std::min(kSmLoadAllButOneMaxMs, 500 * call_limit_seconds);
+  const double gate = gate_ms(calls, workload);
+  return gate > 0 && kSmLoadAllButOneSlowdown * gate <=
+                         std::min(kSmLoadAllButOneMaxMs, 500 * call_limit_seconds);
+}
+
+std::size_t all_but_one_rounds(const std::vector<CallRecord>& calls, int workload,
+                               double call_limit_seconds, int slots) {
+  if (!fits_all_but_one(calls, workload, call_limit_seconds)) return 0;
+  const double each = kSmLoadAllButOneSlowdown * gate_ms(calls, workload);
+  const double fit = std::floor(kSmLoadAllButOneMaxMs / each);
+  return static_cast<std::size_t>(std::clamp(fit, 1.0, static_cast<double>(slots)));
 }
 
 std::vector<std::size_t> all_but_one_checks(const std::vector<PlannedCall>& checks,
@@ -85,15 +102,15 @@ void plan_load(CallCommand& cmd, const std::vector<CallRecord>& calls,
   }
   if (!cmd.sm_load) return;
   const int w = burst.front().workload;
-  // By the work's typical time (typical_unloaded): a host that sleeps before its work (free: no
-  // event, no wall time counts it) must not buy a smaller share (a reviewer's reading,
-  // 2026-12-07), nor may a few slow calls nobody times (red team leak13). The load's length
-  // (sm_load_ms) still follows the longest call: an honest slow call is not blamed.
+  // By gate_ms: the work's time, so a host that sleeps before its work (free: no event, no wall
+  // time counts it) does not buy a smaller share (a reviewer's reading, 2026-12-07), and in the
+  // timing phase the timed median, which the candidate pays for. The load's length (sm_load_ms)
+  // follows the longest call, the host's time included: an honest slow call is not blamed.
   if (cmd.sm_load_share == LoadShare::all_but_one &&
       !fits_all_but_one(calls, w, call_limit_seconds))
     cmd.sm_load_share = LoadShare::most;  // too slow (too costly) for all but one SM
   if (cmd.sm_load_share == LoadShare::most &&
-      kSmLoadMostSlowdown * typical_unloaded(calls, w) > 500 * call_limit_seconds)
+      kSmLoadMostSlowdown * gate_ms(calls, w) > 500 * call_limit_seconds)
     cmd.sm_load_share = LoadShare::half;  // too slow for the larger share within the limit
   cmd.sm_load_ms = sm_load_ms(calls, w, burst.size(), cmd.sm_load_share);
 }
