@@ -1576,8 +1576,13 @@ TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
     again.insert(d.names[static_cast<std::size_t>(script_.sm_load_workloads[i])]);
   EXPECT_EQ(again.size(), hidden);
   EXPECT_EQ(again.count("hidden_ragged"), 1u);
-  for (std::size_t i = hidden + 1; i < script_.sm_load_workloads.size(); ++i)
+  // The timing phase's loaded rounds on the timed workload, then (the fake's calls are fast) one
+  // hidden workload's check with all but one SM busy, decided by the timed speed and FLOPs.
+  ASSERT_GE(script_.sm_load_workloads.size(), hidden + 3);
+  for (std::size_t i = hidden + 1; i + 1 < script_.sm_load_workloads.size(); ++i)
     EXPECT_EQ(script_.sm_load_workloads[i], 0);
+  EXPECT_NE(script_.sm_load_workloads.back(), 0);
+  EXPECT_EQ(script_.sm_load_shares.back(), "all_but_one");
   EXPECT_FALSE(r.has_flag(Flag::schedule_not_varied));
   // Each under a share the plan drew, and (the fake's calls are fast) all but one SM busy on the
   // timed workload's loaded check and on one hidden workload's, given by the session.
@@ -1590,7 +1595,7 @@ TEST_F(EvaluatorTest, OneCheckedCallRunsUnderAnotherSchedule) {
   // are fast; leak13/timing_slots_eighth_fit.cu met none).
   // One a buffer set at most, as many as the fake's speed allows (all_but_one_rounds).
   const auto one_sm = std::count(script_.sm_load_shares.begin() + 1 + hidden,
-                                 script_.sm_load_shares.end(), "all_but_one");
+                                 script_.sm_load_shares.end() - 1, "all_but_one");
   EXPECT_GE(one_sm, 1);
   EXPECT_LE(one_sm, kTimedSlots);
   const int loaded = static_cast<int>(std::find(d.names.begin(), d.names.end(), "hidden_ragged") -

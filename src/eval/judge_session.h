@@ -130,6 +130,10 @@ class JudgeSession {
                      EvalResult& r);
   bool calibrate(Peers& p, EvalResult& r, bool record);
   void timing_phase(Peers& p, const EvalOptions& o, EvalResult& r);
+  // At the timing phase's end: one hidden workload's check with all but one SM busy, drawn among
+  // those the timed speed says are fast enough (hidden_all_but_one_workloads). False: the call
+  // ended the session.
+  bool hidden_all_but_one_check(Peers& p, const EvalOptions& o, EvalResult& r);
   bool slow_from_checks(Peers& p, const StoppingRule& rule, EvalResult& r, bool& library_ok);
   enum class KnownSlowEnd { done, failed, timed_as_usual };
   KnownSlowEnd known_slow_repeats(Peers& p, EvalResult& r, std::size_t before_known,

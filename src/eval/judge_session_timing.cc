@@ -4,12 +4,14 @@
 // repeats, and a library that slowed while the candidate ran timed again alone.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <set>
 
 #include "core/elapsed.h"
 #include "eval/eval_result.h"
+#include "eval/gpu/rng.h"
 #include "eval/judge_session.h"
 #include "eval/judge_session_peers.h"
 #include "eval/verifier_host.h"
@@ -121,7 +123,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
     // kernel that runs an unsafe path only on inputs it has not seen was never loaded there
     // (fresh/unsafe_on_new_rows passed on an H100, 2026-12-07).
     if (end == KnownSlowEnd::done) {
-      if (round(false, true)) (void)one_sm_rounds();
+      if (round(false, true) && one_sm_rounds()) (void)hidden_all_but_one_check(p, o, r);
       return;
     }
     closing = false;
@@ -183,7 +185,7 @@ void JudgeSession::timing_phase(Peers& p, const EvalOptions& o, EvalResult& r) {
   // busy (above), decided by the timed speed, which the candidate cannot slow for free (red team
   // leak13: slow calls nobody times kept the share off the checks).
   if (!loaded_seen && !round(true, true)) return;
-  if (!one_sm_rounds()) return;
+  if (!one_sm_rounds() || !hidden_all_but_one_check(p, o, r)) return;
   read_clocks(p, r.timing->clocks_after);
 }
 
@@ -269,6 +271,24 @@ void JudgeSession::check_library_speed(Peers& p, EvalResult& r) {
       "{:.4f} ms",
       paired, library_best_ms_, median);
   if (median > 0 && median < paired) *r.timing->speedup *= median / paired;
+}
+
+bool JudgeSession::hidden_all_but_one_check(Peers& p, const EvalOptions& o, EvalResult& r) {
+  const std::vector<int> fit = hidden_all_but_one_workloads(calls_, plan_.workload_flops,
+                                                            plan_.hidden, o.call_timeout_seconds);
+  if (fit.empty()) return true;
+  const std::uint64_t seed = gpu::mix64(r.seed ^ 0xA11B0710Full);
+  const int w = fit[(seed >> 1) % fit.size()];
+  // The workload's planned loaded check, with inputs of its own (another transform and poison: a
+  // kernel that recognises the inputs cannot answer from memory) and all but one SM busy.
+  auto planned = std::find_if(plan_.checks.begin(), plan_.checks.end(),
+                              [&](const PlannedCall& c) { return c.sm_load && c.workload == w; });
+  if (planned == plan_.checks.end()) return true;
+  PlannedCall check = *planned;
+  check.transform_seed = gpu::mix64(seed ^ check.transform_seed);
+  check.poison_seed = gpu::mix64(seed ^ check.poison_seed);
+  set_load_share(check, LoadShare::all_but_one);
+  return candidate_call(p, check, false, o, r);  // a check: a failure shows in judge_calls
 }
 
 }  // namespace ptxbench::eval

@@ -140,6 +140,16 @@ bool fits_all_but_one(const std::vector<CallRecord>& calls, int workload,
 // the gate time each), at least one, at most `slots`.
 std::size_t all_but_one_rounds(const std::vector<CallRecord>& calls, int workload,
                                double call_limit_seconds, int slots = 4);
+// The hidden workloads (`hidden`, per workload) fit for a check with all but one SM busy after
+// the timing phase: each one's time estimated from the timed workload's (its gate time, the
+// timing samples' median, which the candidate pays to raise) scaled by the workloads' FLOPs
+// (`flops`, per workload; 0: unknown, never fit), within kSmLoadAllButOneMaxMs and half the call
+// limit, and none that already had such a check. The hidden calls' own times (the candidate's to
+// raise for free, red team leak13/steer_share_to_safe.cu) decide nothing here.
+std::vector<int> hidden_all_but_one_workloads(const std::vector<CallRecord>& calls,
+                                              const std::vector<double>& flops,
+                                              const std::vector<bool>& hidden,
+                                              double call_limit_seconds);
 // Which loaded checks of `checks` (from index `from` on, the checks not yet made) get all but one
 // SM busy, decided by the session at its first loaded check, when every hidden workload and the
 // timed one have had unloaded calls: the first of the timed workload's, where a kernel's

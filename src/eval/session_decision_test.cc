@@ -802,5 +802,34 @@ TEST(SessionDecision, AllButOneRoundsFollowTheirBudget) {
   EXPECT_EQ(all_but_one_rounds({}, 0, 20), 0u);
 }
 
+// After the timing phase, a hidden workload fits all but one SM by the timed median scaled by
+// its FLOPs, whatever its own call took (leak13/steer_share_to_safe.cu padded the unsafe ones).
+TEST(SessionDecision, TheTimedSpeedSaysWhichHiddenWorkloadsFit) {
+  std::vector<CallRecord> calls(3);
+  for (int w = 0; w < 3; ++w) {
+    calls[static_cast<std::size_t>(w)].plan.workload = w;
+    calls[static_cast<std::size_t>(w)].wall_ms = w == 0 ? 1 : 60;  // hidden ones padded
+  }
+  for (int i = 0; i < 3; ++i) {  // timing samples of 4 ms
+    CallRecord t;
+    t.timing = true;
+    t.event_ms = 4;
+    calls.push_back(t);
+  }
+  const std::vector<bool> hidden = {false, true, true};
+  // 200 x 4 ms x 1/8 = 0.1 s fits; 200 x 4 ms x 2 = 1.6 s does not.
+  EXPECT_EQ(hidden_all_but_one_workloads(calls, {8, 1, 16}, hidden, 20), std::vector<int>{1});
+  EXPECT_EQ(hidden_all_but_one_workloads(calls, {8, 1, 1}, hidden, 20), (std::vector<int>{1, 2}));
+  EXPECT_TRUE(hidden_all_but_one_workloads(calls, {0, 1, 1}, hidden, 20).empty());  // unknown
+  EXPECT_TRUE(hidden_all_but_one_workloads(calls, {}, hidden, 20).empty());
+  // One that had such a check already is not given another.
+  CallRecord had;
+  had.plan.workload = 2;
+  had.plan.sm_load = true;
+  had.plan.sm_load_share = LoadShare::all_but_one;
+  calls.push_back(had);
+  EXPECT_EQ(hidden_all_but_one_workloads(calls, {8, 1, 1}, hidden, 20), std::vector<int>{1});
+}
+
 }  // namespace
 }  // namespace ptxbench::eval

@@ -77,6 +77,26 @@ std::size_t all_but_one_rounds(const std::vector<CallRecord>& calls, int workloa
   return static_cast<std::size_t>(std::clamp(fit, 1.0, static_cast<double>(slots)));
 }
 
+std::vector<int> hidden_all_but_one_workloads(const std::vector<CallRecord>& calls,
+                                              const std::vector<double>& flops,
+                                              const std::vector<bool>& hidden,
+                                              double call_limit_seconds) {
+  std::vector<int> out;
+  const double timed = gate_ms(calls, 0);
+  if (flops.empty() || flops.front() <= 0 || timed <= 0) return out;
+  const double cap = std::min(kSmLoadAllButOneMaxMs, 500 * call_limit_seconds);
+  for (std::size_t w = 1; w < hidden.size() && w < flops.size(); ++w) {
+    const bool had = std::any_of(calls.begin(), calls.end(), [&](const CallRecord& c) {
+      return c.plan.sm_load && c.plan.sm_load_share == LoadShare::all_but_one &&
+             c.plan.workload == static_cast<int>(w);
+    });
+    if (hidden[w] && !had && flops[w] > 0 &&
+        kSmLoadAllButOneSlowdown * timed * flops[w] / flops.front() <= cap)
+      out.push_back(static_cast<int>(w));
+  }
+  return out;
+}
+
 std::vector<std::size_t> all_but_one_checks(const std::vector<PlannedCall>& checks,
                                             std::size_t from, const std::vector<CallRecord>& calls,
                                             double call_limit_seconds, std::uint64_t draw) {
