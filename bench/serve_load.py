@@ -75,11 +75,16 @@ def agrees(row):
     """Whether a job's disposition is what its manifest expects. Manifests name eval's outcomes: a
     disposition spells policy_violation "policy", and names a pass where the manifest expects a
     target instruction family not executed (absent, or present and never run)
-    `passed_missing_instructions`."""
-    want = {"policy_violation": "policy"}.get(row["expect"], row["expect"])
-    if row["disposition"] == want:
-        return True
-    return row["disposition"] == "passed_missing_instructions" and want == "passed" and row["expect_missing"]
+    `passed_missing_instructions`. Any outcome of the manifest's `also_acceptable` agrees too (the
+    H100's run of 2026-12-08 counted isolation/ldso_rdebug_cublaslt's accepted pass as a
+    disagreement)."""
+    for outcome in [row["expect"]] + list(row.get("also_acceptable") or []):
+        want = {"policy_violation": "policy"}.get(outcome, outcome)
+        if row["disposition"] == want:
+            return True
+        if row["disposition"] == "passed_missing_instructions" and want == "passed" and row["expect_missing"]:
+            return True
+    return False
 
 
 def main():
@@ -145,6 +150,7 @@ def main():
         rows.append({"file": os.path.relpath(e["_src"], root), "task": e["task"], "id": job_id,
                      "disposition": job.disposition if job.final else "unfinished",
                      "expect": e.get("expect_outcome"),
+                     "also_acceptable": e.get("also_acceptable") or [],
                      "expect_missing": any(v != "executed" for v in (e.get("expect_families") or {}).values()),
                      "latency_s": round(latency, 3), "costs": (job.result or {}).get("costs")})
     if a.out:
